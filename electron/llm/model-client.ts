@@ -1,0 +1,68 @@
+/**
+ * The engine talks to a model only through this interface; the Gemini adapter is one implementation,
+ * the scripted client of the tests and the bench is another.
+ */
+export type ModelPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'call'; callId: string; name: string; args: Record<string, unknown> }
+  | { kind: 'result'; callId: string; name: string; result: Record<string, unknown> };
+
+export interface ModelMessage {
+  role: 'user' | 'model';
+  parts: ModelPart[];
+}
+
+export interface ToolDeclaration {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, passed to Gemini as `parametersJsonSchema`. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  systemInstruction: string;
+  messages: ModelMessage[];
+  tools: ToolDeclaration[];
+  signal: AbortSignal;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export type FinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'OTHER' | 'MISSING';
+
+export type ModelStreamEvent =
+  | { type: 'text'; text: string }
+  /** `callId` is the model's own id when it sent one, else one the adapter made up (stable within the response). */
+  | { type: 'function_call'; callId: string; name: string; args: Record<string, unknown> }
+  | { type: 'finish'; finishReason: FinishReason; usage: ModelUsage | null };
+
+export interface ModelClient {
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export type ModelErrorKind =
+  | 'not_configured'
+  | 'unavailable'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'bad_response'
+  | 'blocked'
+  | 'cancelled';
+
+/** Every way a model call can fail, as one typed error with a message a person can read. */
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Every expected failure carries one of these codes, so each surface can show the right words. */
+export const ErrorCode = z.enum([
+  'invalid_input',
+  'forbidden_sender',
+  'unauthorized',
+  'not_found',
+  'payload_too_large',
+  'unknown_channel',
+  'model_not_configured',
+  'model_unavailable',
+  'model_rate_limited',
+  'model_server_error',
+  'model_timeout',
+  'model_bad_response',
+  'model_blocked',
+  'step_limit',
+  'cancelled',
+  'conflict',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorBody = z.object({ code: ErrorCode, message: z.string() });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export type Result<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
+
+/** A failure the user can act on; thrown inside the host, turned into `{ok:false,error}` at each transport. */
+export class DeputyError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DeputyError';
+  }
+
+  toBody(): ErrorBody {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof DeputyError) return error.toBody();
+  return { code: 'internal', message: 'Something went wrong inside Deputy. The details are in the log.' };
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { ActionState, RunResponse, RunStatus } from './run';
+
+/**
+ * Run events: the runtime spec's NDJSON stream, extended as DESIGN.md §3 lists.
+ * Clients ignore types they do not know, so later issues can add more without breaking old ones.
+ */
+const base = { runId: z.string(), threadId: z.string() };
+
+export const StatusEvent = z.object({ type: z.literal('status'), status: RunStatus, ...base });
+export const DeltaEvent = z.object({ type: z.literal('delta'), delta: z.string(), ...base });
+export const ToolCallEvent = z.object({
+  type: z.literal('tool_call'),
+  ...base,
+  actionId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  state: ActionState,
+});
+export const ToolResultEvent = z.object({
+  type: z.literal('tool_result'),
+  ...base,
+  actionId: z.string(),
+  tool: z.string(),
+  state: ActionState,
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+});
+export const UsageEvent = z.object({
+  type: z.literal('usage'),
+  ...base,
+  usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
+});
+export const ResultEvent = z.object({ type: z.literal('result'), ...base, result: RunResponse });
+export const ErrorEvent = z.object({
+  type: z.literal('error'),
+  ...base,
+  error: z.string(),
+  code: z.string().optional(),
+});
+
+export const RunEvent = z.discriminatedUnion('type', [
+  StatusEvent,
+  DeltaEvent,
+  ToolCallEvent,
+  ToolResultEvent,
+  UsageEvent,
+  ResultEvent,
+  ErrorEvent,
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T }>;
+
+/** Subscribe to one run (replaying what it already emitted), one thread, or everything. */
+export const RunEventsFilter = z.object({
+  runId: z.string().min(1).optional(),
+  threadId: z.string().min(1).optional(),
+});
+export type RunEventsFilter = z.infer<typeof RunEventsFilter>;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
+import { RunEvent, RunEventsFilter } from './events';
+import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
+import { Settings, SettingsGetInput, SettingsPatch } from './settings';
+
+export * from './errors';
+export * from './events';
+export * from './limits';
+export * from './run';
+export * from './settings';
+export * from './threads';
+
+/**
+ * The one channel map. Each transport (IPC, WebSocket) and the renderer's client are generated from it,
+ * so adding a channel is one entry here plus its handler in the Host.
+ */
+export const commands = {
+  'run.start': { input: RunRequest, output: RunStarted },
+  'run.cancel': { input: RunCancelInput, output: RunCancelOutput },
+  'threads.list': { input: ThreadsListInput, output: ThreadsListOutput },
+  'thread.get': { input: ThreadGetInput, output: ThreadDetail },
+  'settings.get': { input: SettingsGetInput, output: Settings },
+  'settings.set': { input: SettingsPatch, output: Settings },
+} as const;
+
+export const streams = {
+  'run.events': { input: RunEventsFilter, event: RunEvent },
+} as const;
+
+export type CommandName = keyof typeof commands;
+export type StreamName = keyof typeof streams;
+export type CommandInput<C extends CommandName> = z.input<(typeof commands)[C]['input']>;
+export type CommandParsedInput<C extends CommandName> = z.output<(typeof commands)[C]['input']>;
+export type CommandOutput<C extends CommandName> = z.output<(typeof commands)[C]['output']>;
+export type StreamInput<S extends StreamName> = z.input<(typeof streams)[S]['input']>;
+export type StreamParsedInput<S extends StreamName> = z.output<(typeof streams)[S]['input']>;
+export type StreamEvent<S extends StreamName> = z.output<(typeof streams)[S]['event']>;
+
+export const commandNames = Object.keys(commands) as CommandName[];
+export const streamNames = Object.keys(streams) as StreamName[];
+
+/** What the Host offers each transport: commands take parsed input, streams push events until unsubscribed. */
+export interface ContractHost {
+  invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>>;
+  subscribe<S extends StreamName>(
+    channel: S,
+    input: StreamParsedInput<S>,
+    listener: (event: StreamEvent<S>) => void,
+  ): () => void;
+}
+
+/** What the renderer sees, over `window.deputy` or the WebSocket. Inputs are validated on the other side. */
+export interface DeputyClient {
+  invoke<C extends CommandName>(channel: C, input: CommandInput<C>): Promise<CommandOutput<C>>;
+  on<S extends StreamName>(channel: S, input: StreamInput<S>, listener: (event: StreamEvent<S>) => void): () => void;
+}

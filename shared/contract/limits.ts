@@ -1,0 +1,15 @@
+/** Caps applied to everything a client sends; defined once and used by both sides. */
+export const LIMITS = {
+  promptChars: 20_000,
+  conversationTurns: 20,
+  conversationTurnChars: 4_000,
+  contextItems: 10,
+  contextIdChars: 256,
+  contextTitleChars: 300,
+  contextSnippetChars: 2_000,
+  contextMetaChars: 2_000,
+  requestBodyBytes: 1_000_000,
+  threadListPage: 50,
+} as const;
+
+export const LOOP_STEPS = { default: 8, min: 1, max: 15 } as const;

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+/** Request and response shapes of the runtime spec (POST /api/agent/run), exactly. */
+export const ConversationTurn = z.object({
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+});
+export type ConversationTurn = z.infer<typeof ConversationTurn>;
+
+export const AttachedContextItem = z.object({
+  type: z.enum(['email', 'calendar_event']),
+  id: z.string().min(1),
+  title: z.string().optional(),
+  snippet: z.string().optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type AttachedContextItem = z.infer<typeof AttachedContextItem>;
+
+export const RunRequest = z.object({
+  prompt: z.string().trim().min(1, 'prompt must not be empty'),
+  threadId: z.string().min(1).max(100).optional(),
+  conversation: z.array(ConversationTurn).max(500).optional(),
+  attachedContext: z.array(AttachedContextItem).max(100).optional(),
+});
+export type RunRequest = z.infer<typeof RunRequest>;
+
+export const RunStatus = z.enum(['queued', 'planning', 'executing', 'awaiting_confirmation', 'completed', 'failed']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const ActionState = z.enum(['planned', 'awaiting_confirmation', 'executing', 'completed', 'failed', 'rejected']);
+export type ActionState = z.infer<typeof ActionState>;
+
+export const ResponseMode = z.enum(['assistant_text', 'tool_call', 'approval_required']);
+export type ResponseMode = z.infer<typeof ResponseMode>;
+
+export const ApprovalSummary = z.object({
+  id: z.string(),
+  tool: z.string(),
+  reason: z.string(),
+  preview: z.string(),
+});
+
+export const RunResponse = z.object({
+  ok: z.boolean(),
+  runId: z.string(),
+  actionId: z.string(),
+  threadId: z.string(),
+  status: z.enum(['completed', 'awaiting_confirmation', 'failed']),
+  summary: z.string(),
+  mode: ResponseMode,
+  model: z.string(),
+  tool: z.string().optional(),
+  toolArgs: z.record(z.string(), z.unknown()).optional(),
+  approval: ApprovalSummary.optional(),
+  output: z.record(z.string(), z.unknown()).optional(),
+});
+export type RunResponse = z.infer<typeof RunResponse>;
+
+/** What `run.start` answers at once; the run's progress arrives on `run.events`. */
+export const RunStarted = z.object({ runId: z.string(), threadId: z.string() });
+export type RunStarted = z.infer<typeof RunStarted>;
+
+export const RunCancelInput = z.object({ runId: z.string().min(1) });
+export const RunCancelOutput = z.object({ cancelled: z.boolean() });
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+// Control characters other than tab and newline have no business in a prompt and can hide text.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+export const cleanText = (text: string, max: number): string => clip(text.replace(CONTROL_CHARS, '').trim(), max);
+
+function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!meta) return undefined;
+  const json = JSON.stringify(meta);
+  return json.length <= LIMITS.contextMetaChars ? meta : undefined;
+}
+
+/** Sanitises and caps a parsed request: last N turns, each clipped; at most N context items, each clipped. */
+export function normalizeRunRequest(request: RunRequest): RunRequest {
+  const conversation = (request.conversation ?? [])
+    .map((turn) => ({ role: turn.role, text: cleanText(turn.text, LIMITS.conversationTurnChars) }))
+    .filter((turn) => turn.text.length > 0)
+    .slice(-LIMITS.conversationTurns);
+  const attachedContext = (request.attachedContext ?? []).slice(0, LIMITS.contextItems).map((item) => ({
+    type: item.type,
+    id: cleanText(item.id, LIMITS.contextIdChars),
+    ...(item.title !== undefined && { title: cleanText(item.title, LIMITS.contextTitleChars) }),
+    ...(item.snippet !== undefined && { snippet: cleanText(item.snippet, LIMITS.contextSnippetChars) }),
+    ...(cleanMeta(item.meta) && { meta: cleanMeta(item.meta) }),
+  }));
+  return {
+    prompt: cleanText(request.prompt, LIMITS.promptChars),
+    ...(request.threadId !== undefined && { threadId: request.threadId }),
+    ...(request.conversation !== undefined && { conversation }),
+    ...(request.attachedContext !== undefined && { attachedContext }),
+  };
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ActionState, RunStatus } from './run';
+import { LIMITS } from './limits';
+
+export const ThreadSummary = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastRunStatus: RunStatus.nullable(),
+});
+export type ThreadSummary = z.infer<typeof ThreadSummary>;
+
+export const ThreadsListInput = z
+  .object({
+    limit: z.number().int().min(1).max(LIMITS.threadListPage).optional(),
+    before: z.string().optional(),
+  })
+  .default({});
+export const ThreadsListOutput = z.object({ threads: z.array(ThreadSummary), nextBefore: z.string().nullable() });
+
+export const MessageRecord = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  runId: z.string().nullable(),
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
+  createdAt: z.string(),
+});
+export type MessageRecord = z.infer<typeof MessageRecord>;
+
+export const ActionRecord = z.object({
+  id: z.string(),
+  runId: z.string(),
+  threadId: z.string(),
+  tool: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  state: ActionState,
+  result: z.unknown().optional(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ActionRecord = z.infer<typeof ActionRecord>;
+
+export const RunRecord = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  status: RunStatus,
+  model: z.string(),
+  summary: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type RunRecord = z.infer<typeof RunRecord>;
+
+export const ThreadGetInput = z.object({ threadId: z.string().min(1) });
+export const ThreadDetail = z.object({
+  thread: ThreadSummary,
+  messages: z.array(MessageRecord),
+  actions: z.array(ActionRecord),
+  runs: z.array(RunRecord),
+});
+export type ThreadDetail = z.infer<typeof ThreadDetail>;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ErrorBody } from './errors';
+
+/**
+ * The WebSocket carries the same contract as IPC. The client sends commands and subscriptions,
+ * each with its own id; the server answers each command once and tags stream events with the subscription id.
+ * The bearer token travels as a subprotocol (`deputy.v1`, `bearer.<token>`), because browsers cannot set headers.
+ */
+export const WS_PROTOCOL = 'deputy.v1';
+export const WS_TOKEN_PREFIX = 'bearer.';
+export const WS_PATH = '/ws';
+
+export const WsClientMessage = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('command'), id: z.string().min(1).max(64), channel: z.string(), input: z.unknown() }),
+  z.object({ kind: z.literal('subscribe'), id: z.string().min(1).max(64), channel: z.string(), input: z.unknown() }),
+  z.object({ kind: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
+]);
+export type WsClientMessage = z.infer<typeof WsClientMessage>;
+
+export type WsServerMessage =
+  | { kind: 'reply'; id: string; ok: true; data: unknown }
+  | { kind: 'reply'; id: string; ok: false; error: ErrorBody }
+  | { kind: 'event'; id: string; event: unknown }
+  | { kind: 'error'; error: ErrorBody };
