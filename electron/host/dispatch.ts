@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import {
+  commands,
+  DeputyError,
+  streams,
+  toErrorBody,
+  type CommandName,
+  type ContractHost,
+  type ErrorBody,
+  type Result,
+  type StreamName,
+} from '../../shared/contract';
+import { describeIssues } from '../tools/registry';
+
+const isCommand = (channel: string): channel is CommandName => Object.hasOwn(commands, channel);
+const isStream = (channel: string): channel is StreamName => Object.hasOwn(streams, channel);
+
+function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new DeputyError('invalid_input', describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * What every transport does with a command from outside: check the channel exists, parse the input with
+ * the channel's schema, call the Host, and turn the outcome into a typed result. Nothing unparsed reaches the Host.
+ */
+export async function dispatchCommand(
+  host: ContractHost,
+  channel: string,
+  input: unknown,
+  onUnexpected: (error: unknown) => void = () => {},
+): Promise<Result<unknown>> {
+  try {
+    if (!isCommand(channel)) throw new DeputyError('unknown_channel', `There is no command "${channel}".`);
+    const schema = commands[channel].input as z.ZodType<unknown>;
+    const data: unknown = await host.invoke(channel, parseInput(schema, input) as never);
+    return { ok: true, data };
+  } catch (error) {
+    if (!(error instanceof DeputyError)) onUnexpected(error);
+    return { ok: false, error: toErrorBody(error) };
+  }
+}
+
+/** The same for streams: on success, the caller owns the returned unsubscribe. */
+export function openSubscription(
+  host: ContractHost,
+  channel: string,
+  input: unknown,
+  listener: (event: unknown) => void,
+): { ok: true; unsubscribe: () => void } | { ok: false; error: ErrorBody } {
+  try {
+    if (!isStream(channel)) throw new DeputyError('unknown_channel', `There is no stream "${channel}".`);
+    const schema = streams[channel].input as z.ZodType<unknown>;
+    const unsubscribe = host.subscribe(channel, parseInput(schema, input) as never, listener);
+    return { ok: true, unsubscribe };
+  } catch (error) {
+    return { ok: false, error: toErrorBody(error) };
+  }
+}

@@ -1,0 +1,72 @@
+import type { RunEvent, RunEventsFilter } from '../../shared/contract';
+
+type Listener = (event: RunEvent) => void;
+
+interface Subscription {
+  filter: RunEventsFilter;
+  listener: Listener;
+}
+
+/** How many finished runs keep their events in memory for late subscribers (older ones replay from the store). */
+const FINISHED_RUNS_KEPT = 20;
+
+/**
+ * Live run events. A subscriber to one run first receives what that run already emitted (so subscribing
+ * just after `run.start` misses nothing), then new events as they happen.
+ */
+export class RunEventBus {
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly buffers = new Map<string, RunEvent[]>();
+  private readonly finished: string[] = [];
+
+  constructor(private readonly replayStored: (runId: string) => RunEvent[]) {}
+
+  publish(event: RunEvent): void {
+    const buffer = this.buffers.get(event.runId) ?? [];
+    if (buffer.length === 0) this.buffers.set(event.runId, buffer);
+    buffer.push(event);
+    if (event.type === 'result') this.markFinished(event.runId);
+    for (const subscription of this.subscriptions) {
+      if (matches(subscription.filter, event)) deliver(subscription.listener, event);
+    }
+  }
+
+  subscribe(filter: RunEventsFilter, listener: Listener): () => void {
+    const subscription = { filter, listener };
+    if (filter.runId) {
+      const past = this.buffers.get(filter.runId) ?? this.replayStored(filter.runId);
+      for (const event of past) if (matches(filter, event)) deliver(listener, event);
+    }
+    this.subscriptions.add(subscription);
+    return () => {
+      this.subscriptions.delete(subscription);
+    };
+  }
+
+  get subscriberCount(): number {
+    return this.subscriptions.size;
+  }
+
+  private markFinished(runId: string): void {
+    this.finished.push(runId);
+    while (this.finished.length > FINISHED_RUNS_KEPT) {
+      const oldest = this.finished.shift();
+      if (oldest) this.buffers.delete(oldest);
+    }
+  }
+}
+
+function matches(filter: RunEventsFilter, event: RunEvent): boolean {
+  if (filter.runId && filter.runId !== event.runId) return false;
+  if (filter.threadId && filter.threadId !== event.threadId) return false;
+  return true;
+}
+
+// One misbehaving subscriber (a closed socket, a throwing renderer callback) must not stop the run or other subscribers.
+function deliver(listener: Listener, event: RunEvent): void {
+  try {
+    listener(event);
+  } catch {
+    // The transport that owns the listener notices its own failure and unsubscribes.
+  }
+}

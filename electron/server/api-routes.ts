@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DeputyError, RunRequest, toErrorBody, type CommandName, type RunEvent } from '../../shared/contract';
+import { dispatchCommand } from '../host/dispatch';
+import type { Host } from '../host/host';
+import { describeIssues } from '../tools/registry';
+import { readJsonBody, sendError, sendJson, statusFor } from './http-io';
+
+type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handle: RouteHandler;
+}
+
+export function createApiRoutes(host: Host, logError: (message: string, error: unknown) => void): Route[] {
+  const command = async (res: ServerResponse, channel: CommandName, input: unknown): Promise<void> => {
+    const result = await dispatchCommand(host, channel, input, (error) => logError(`${channel} failed`, error));
+    if (result.ok) sendJson(res, 200, result.data);
+    else sendError(res, result.error);
+  };
+
+  return [
+    { method: 'GET', pattern: /^\/api\/health$/, handle: async (_req, res) => sendJson(res, 200, { ok: true }) },
+    {
+      method: 'POST',
+      pattern: /^\/api\/agent\/run$/,
+      handle: async (req, res) => {
+        const request = parseRunRequest(await readJsonBody(req));
+        sendJson(res, 200, await host.runToEnd(request));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/agent\/run\/stream$/,
+      handle: async (req, res) => streamRun(host, res, parseRunRequest(await readJsonBody(req))),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/runs\/([^/]+)\/cancel$/,
+      handle: async (_req, res, [runId]) => command(res, 'run.cancel', { runId }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/threads$/,
+      handle: async (req, res) => {
+        const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+        const limit = query.get('limit');
+        const before = query.get('before');
+        await command(res, 'threads.list', {
+          ...(limit !== null && { limit: Number(limit) }),
+          ...(before !== null && { before }),
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/threads\/([^/]+)$/,
+      handle: async (_req, res, [threadId]) => command(res, 'thread.get', { threadId }),
+    },
+    { method: 'GET', pattern: /^\/api\/settings$/, handle: async (_req, res) => command(res, 'settings.get', {}) },
+    {
+      method: 'PUT',
+      pattern: /^\/api\/settings$/,
+      handle: async (req, res) => command(res, 'settings.set', await readJsonBody(req)),
+    },
+  ];
+}
+
+/** Finds the route for a request: a matching path with another method is a 405, no path a 404. */
+export async function routeApi(routes: Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const onPath = routes.filter((route) => route.pattern.test(path));
+  const route = onPath.find((candidate) => candidate.method === req.method);
+  if (!route) {
+    if (onPath.length > 0) {
+      res.setHeader('allow', onPath.map((candidate) => candidate.method).join(', '));
+      sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `${req.method} is not allowed here.` } });
+    } else {
+      sendError(res, { code: 'not_found', message: `There is no API route ${path}.` });
+    }
+    return;
+  }
+  const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodeURIComponent(part));
+  await route.handle(req, res, params);
+}
+
+function parseRunRequest(body: unknown): RunRequest {
+  const parsed = RunRequest.safeParse(body);
+  if (!parsed.success) throw new DeputyError('invalid_input', describeIssues(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * NDJSON: one event per line as the run emits it, ending with `result` (and `error` first when it failed).
+ * The run goes on if the client hangs up: it is recorded in the thread either way.
+ */
+async function streamRun(host: Host, res: ServerResponse, request: RunRequest): Promise<void> {
+  let hasStarted = false;
+  const write = (event: RunEvent): void => {
+    if (!hasStarted) {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+      hasStarted = true;
+    }
+    if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+  };
+  try {
+    await host.runToEnd(request, write);
+  } catch (error) {
+    const body = toErrorBody(error);
+    if (!hasStarted) {
+      sendJson(res, statusFor(body), { ok: false, error: body });
+      return;
+    }
+    res.write(`${JSON.stringify({ type: 'error', error: body.message, code: body.code })}\n`);
+  }
+  res.end();
+}

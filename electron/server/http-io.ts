@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DeputyError, LIMITS, type ErrorBody, type ErrorCode } from '../../shared/contract';
+
+const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden_sender: 403,
+  not_found: 404,
+  unknown_channel: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  internal: 500,
+};
+
+export function statusFor(error: ErrorBody): number {
+  return STATUS_BY_CODE[error.code] ?? 400;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, error: ErrorBody): void {
+  sendJson(res, statusFor(error), { ok: false, error });
+}
+
+/** Reads a JSON body of at most LIMITS.requestBodyBytes; anything else is a typed 4xx, never a crash. */
+export async function readJsonBody(req: IncomingMessage, limit: number = LIMITS.requestBodyBytes): Promise<unknown> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    throw new DeputyError('invalid_input', 'Send the body as JSON with "Content-Type: application/json".');
+  }
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw new DeputyError('invalid_input', 'The request body is empty; send a JSON object.');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new DeputyError('invalid_input', 'The request body is not valid JSON.');
+  }
+}
+
+function tooLarge(limit: number): DeputyError {
+  return new DeputyError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+}

@@ -1,0 +1,69 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+// The renderer only ever needs its own scripts and styles, and the WebSocket back to this host.
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** Serves the built renderer. Paths are resolved inside `root` only; unknown paths fall back to index.html. */
+export async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  let relative: string;
+  try {
+    relative = decodeURIComponent(url.pathname);
+  } catch {
+    res.writeHead(400).end();
+    return;
+  }
+  const candidate = normalize(join(root, relative));
+  // Refuse anything that escapes the renderer folder (../, encoded separators).
+  const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
+  const file = inside && (await isFile(candidate)) ? candidate : join(root, 'index.html');
+  if (!(await isFile(file))) {
+    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('The renderer is not built yet. Run "npm run build:renderer" (npm run serve does it for you).');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=3600',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(file).pipe(res);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

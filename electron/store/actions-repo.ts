@@ -1,0 +1,103 @@
+import type { ActionRecord, ActionState } from '../../shared/contract';
+import type { Db } from './database';
+import { asRecord, parseStoredJson } from './json';
+
+interface ActionRow {
+  id: string;
+  run_id: string;
+  thread_id: string;
+  tool: string;
+  args_json: string;
+  state: ActionState;
+  result_json: string | null;
+  error: string | null;
+  created_at: string;
+}
+
+const toAction = (row: ActionRow): ActionRecord => ({
+  id: row.id,
+  runId: row.run_id,
+  threadId: row.thread_id,
+  tool: row.tool,
+  args: asRecord(parseStoredJson(row.args_json)),
+  state: row.state,
+  ...(row.result_json !== null && { result: parseStoredJson(row.result_json) }),
+  error: row.error,
+  createdAt: row.created_at,
+});
+
+export interface NewAction {
+  id: string;
+  runId: string;
+  threadId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  state: ActionState;
+}
+
+const ACTION_COLUMNS = 'id, run_id, thread_id, tool, args_json, state, result_json, error, created_at';
+
+/** The ledger of tool calls: one row per (run, call). */
+export class ActionsRepo {
+  private readonly insertAction;
+  private readonly updateState;
+  private readonly finishAction;
+  private readonly selectByThread;
+  private readonly selectByRun;
+  private readonly selectOne;
+
+  constructor(db: Db) {
+    this.insertAction = db.prepare(
+      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.updateState = db.prepare('UPDATE actions SET state = ?, updated_at = ? WHERE id = ?');
+    this.finishAction = db.prepare(
+      'UPDATE actions SET state = ?, result_json = ?, error = ?, updated_at = ? WHERE id = ?',
+    );
+    this.selectByThread = db.prepare<[string], ActionRow>(
+      `SELECT ${ACTION_COLUMNS} FROM actions WHERE thread_id = ? ORDER BY seq`,
+    );
+    this.selectByRun = db.prepare<[string], ActionRow>(
+      `SELECT ${ACTION_COLUMNS} FROM actions WHERE run_id = ? ORDER BY seq`,
+    );
+    this.selectOne = db.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE id = ?`);
+  }
+
+  create(action: NewAction, now: string): void {
+    this.insertAction.run(
+      action.id,
+      action.runId,
+      action.threadId,
+      action.callId,
+      action.tool,
+      JSON.stringify(action.args),
+      action.state,
+      now,
+      now,
+    );
+  }
+
+  setState(id: string, state: ActionState, now: string): void {
+    this.updateState.run(state, now, id);
+  }
+
+  finish(id: string, outcome: { state: ActionState; result?: unknown; error?: string }, now: string): void {
+    const resultJson = outcome.result === undefined ? null : JSON.stringify(outcome.result);
+    this.finishAction.run(outcome.state, resultJson, outcome.error ?? null, now, id);
+  }
+
+  get(id: string): ActionRecord | null {
+    const row = this.selectOne.get(id);
+    return row ? toAction(row) : null;
+  }
+
+  byThread(threadId: string): ActionRecord[] {
+    return this.selectByThread.all(threadId).map(toAction);
+  }
+
+  byRun(runId: string): ActionRecord[] {
+    return this.selectByRun.all(runId).map(toAction);
+  }
+}

@@ -1,0 +1,110 @@
+import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
+import type { Db } from './database';
+
+interface RunRow {
+  id: string;
+  thread_id: string;
+  status: RunStatus;
+  model: string;
+  summary: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toRun = (row: RunRow): RunRecord => ({
+  id: row.id,
+  threadId: row.thread_id,
+  status: row.status,
+  model: row.model,
+  summary: row.summary,
+  errorCode: row.error_code,
+  errorMessage: row.error_message,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+export interface RunEnding {
+  status: 'completed' | 'failed' | 'awaiting_confirmation';
+  mode: ResponseMode;
+  summary: string;
+  decision: string;
+  outcome: string;
+  errorCode: string | null;
+  errorMessage: string | null;
+}
+
+const RUN_COLUMNS =
+  'id, thread_id, status, model, summary, error_code, error_message, created_at, updated_at';
+
+export class RunsRepo {
+  private readonly insertRun;
+  private readonly updateStatus;
+  private readonly updateEnding;
+  private readonly addUsageStmt;
+  private readonly selectRun;
+  private readonly selectByThread;
+  private readonly selectUnfinished;
+
+  constructor(db: Db) {
+    this.insertRun = db.prepare(
+      `INSERT INTO runs (id, thread_id, status, model, prompt, created_at, updated_at)
+       VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
+    );
+    this.updateStatus = db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?');
+    this.updateEnding = db.prepare(
+      `UPDATE runs SET status = ?, mode = ?, summary = ?, decision = ?, outcome = ?, error_code = ?,
+       error_message = ?, updated_at = ? WHERE id = ?`,
+    );
+    this.addUsageStmt = db.prepare(
+      'UPDATE runs SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?',
+    );
+    this.selectRun = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`);
+    this.selectByThread = db.prepare<[string], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at, rowid`,
+    );
+    this.selectUnfinished = db.prepare<[], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE status NOT IN ('completed','failed') ORDER BY created_at`,
+    );
+  }
+
+  create(run: { id: string; threadId: string; model: string; prompt: string }, now: string): void {
+    this.insertRun.run(run.id, run.threadId, run.model, run.prompt, now, now);
+  }
+
+  setStatus(id: string, status: RunStatus, now: string): void {
+    this.updateStatus.run(status, now, id);
+  }
+
+  end(id: string, ending: RunEnding, now: string): void {
+    this.updateEnding.run(
+      ending.status,
+      ending.mode,
+      ending.summary,
+      ending.decision,
+      ending.outcome,
+      ending.errorCode,
+      ending.errorMessage,
+      now,
+      id,
+    );
+  }
+
+  addUsage(id: string, inputTokens: number, outputTokens: number): void {
+    this.addUsageStmt.run(inputTokens, outputTokens, id);
+  }
+
+  get(id: string): RunRecord | null {
+    const row = this.selectRun.get(id);
+    return row ? toRun(row) : null;
+  }
+
+  byThread(threadId: string): RunRecord[] {
+    return this.selectByThread.all(threadId).map(toRun);
+  }
+
+  unfinished(): RunRecord[] {
+    return this.selectUnfinished.all().map(toRun);
+  }
+}

@@ -1,0 +1,38 @@
+import { ActionsRepo } from './actions-repo';
+import { openDatabase, type Db } from './database';
+import { EventsRepo } from './events-repo';
+import { RunsRepo } from './runs-repo';
+import { SettingsRepo } from './settings-repo';
+import { TasksRepo } from './tasks-repo';
+import { ThreadsRepo } from './threads-repo';
+
+/** The database and its repositories; `transaction` groups writes that must land together. */
+export class Store {
+  readonly threads: ThreadsRepo;
+  readonly runs: RunsRepo;
+  readonly actions: ActionsRepo;
+  readonly events: EventsRepo;
+  readonly tasks: TasksRepo;
+  readonly settings: SettingsRepo;
+
+  constructor(readonly db: Db) {
+    this.threads = new ThreadsRepo(db);
+    this.runs = new RunsRepo(db);
+    this.actions = new ActionsRepo(db);
+    this.events = new EventsRepo(db);
+    this.tasks = new TasksRepo(db);
+    this.settings = new SettingsRepo(db);
+  }
+
+  static open(file: string): Store {
+    return new Store(openDatabase(file));
+  }
+
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

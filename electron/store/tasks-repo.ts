@@ -1,0 +1,115 @@
+import type { Db } from './database';
+
+export interface Task {
+  id: string;
+  description: string;
+  due: string | null;
+  notes: string | null;
+  status: 'open' | 'done';
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+interface TaskRow {
+  id: string;
+  description: string;
+  due: string | null;
+  notes: string | null;
+  status: 'open' | 'done';
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+const toTask = (row: TaskRow): Task => ({
+  id: row.id,
+  description: row.description,
+  due: row.due,
+  notes: row.notes,
+  status: row.status,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  completedAt: row.completed_at,
+});
+
+export type TaskFilter = { status: 'open' | 'done' | 'all'; query?: string; limit: number };
+
+export class TasksRepo {
+  private readonly insertTask;
+  private readonly selectOne;
+  private readonly updateTask;
+  private readonly completeTask;
+  private readonly deleteTask;
+  private readonly selectFiltered;
+
+  constructor(db: Db) {
+    this.insertTask = db.prepare(
+      `INSERT INTO tasks (id, description, due, notes, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'open', ?, ?)`,
+    );
+    this.selectOne = db.prepare<[string], TaskRow>('SELECT * FROM tasks WHERE id = ?');
+    this.updateTask = db.prepare(
+      'UPDATE tasks SET description = ?, due = ?, notes = ?, updated_at = ? WHERE id = ?',
+    );
+    this.completeTask = db.prepare(
+      `UPDATE tasks SET status = 'done', completed_at = COALESCE(completed_at, ?), updated_at = ? WHERE id = ?`,
+    );
+    this.deleteTask = db.prepare('DELETE FROM tasks WHERE id = ?');
+    // LIKE with an escape character, so a query containing % or _ matches itself.
+    this.selectFiltered = db.prepare<[{ status: string; query: string; pattern: string; limit: number }], TaskRow>(
+      `SELECT * FROM tasks
+       WHERE (@status = 'all' OR status = @status)
+         AND (@query = '' OR description LIKE @pattern ESCAPE '\\' OR notes LIKE @pattern ESCAPE '\\')
+       ORDER BY status, COALESCE(due, '9999'), created_at LIMIT @limit`,
+    );
+  }
+
+  add(task: { id: string; description: string; due: string | null; notes: string | null }, now: string): Task {
+    this.insertTask.run(task.id, task.description, task.due, task.notes, now, now);
+    return this.getOrThrow(task.id);
+  }
+
+  get(id: string): Task | null {
+    const row = this.selectOne.get(id);
+    return row ? toTask(row) : null;
+  }
+
+  update(
+    id: string,
+    change: { description?: string; due?: string | null; notes?: string | null },
+    now: string,
+  ): Task | null {
+    const task = this.get(id);
+    if (!task) return null;
+    this.updateTask.run(
+      change.description ?? task.description,
+      change.due === undefined ? task.due : change.due,
+      change.notes === undefined ? task.notes : change.notes,
+      now,
+      id,
+    );
+    return this.getOrThrow(id);
+  }
+
+  complete(id: string, now: string): Task | null {
+    const changed = this.completeTask.run(now, now, id).changes;
+    return changed === 0 ? null : this.getOrThrow(id);
+  }
+
+  delete(id: string): boolean {
+    return this.deleteTask.run(id).changes > 0;
+  }
+
+  list(filter: TaskFilter): Task[] {
+    const query = filter.query?.trim() ?? '';
+    const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return this.selectFiltered.all({ status: filter.status, query, pattern, limit: filter.limit }).map(toTask);
+  }
+
+  private getOrThrow(id: string): Task {
+    const task = this.get(id);
+    if (!task) throw new Error(`task ${id} vanished inside its own transaction`);
+    return task;
+  }
+}

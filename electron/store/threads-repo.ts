@@ -1,0 +1,125 @@
+import { DeputyError, type MessageRecord, type RunStatus, type ThreadSummary } from '../../shared/contract';
+import type { Db } from './database';
+
+interface ThreadRow {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  last_run_status: RunStatus | null;
+}
+
+interface MessageRow {
+  id: string;
+  thread_id: string;
+  run_id: string | null;
+  role: 'user' | 'assistant';
+  text: string;
+  created_at: string;
+}
+
+const toThread = (row: ThreadRow): ThreadSummary => ({
+  id: row.id,
+  title: row.title,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  lastRunStatus: row.last_run_status,
+});
+
+const toMessage = (row: MessageRow): MessageRecord => ({
+  id: row.id,
+  threadId: row.thread_id,
+  runId: row.run_id,
+  role: row.role,
+  text: row.text,
+  createdAt: row.created_at,
+});
+
+const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
+  (SELECT status FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_status`;
+
+export class ThreadsRepo {
+  private readonly insertThread;
+  private readonly touchThread;
+  private readonly selectThread;
+  private readonly selectPage;
+  private readonly selectPageBefore;
+  private readonly insertMessage;
+  private readonly selectMessages;
+  private readonly selectRecentMessages;
+
+  constructor(db: Db) {
+    this.insertThread = db.prepare(
+      'INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
+    );
+    this.touchThread = db.prepare('UPDATE threads SET updated_at = ? WHERE id = ?');
+    this.selectThread = db.prepare<[string], ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`);
+    this.selectPage = db.prepare<[number], ThreadRow>(
+      `SELECT ${THREAD_COLUMNS} FROM threads t ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
+    );
+    // Keyset pagination: the cursor is "updatedAt|id" of the last row of the previous page.
+    this.selectPageBefore = db.prepare<[string, string, string, number], ThreadRow>(
+      `SELECT ${THREAD_COLUMNS} FROM threads t
+       WHERE t.updated_at < ? OR (t.updated_at = ? AND t.id < ?)
+       ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
+    );
+    this.insertMessage = db.prepare(
+      'INSERT INTO messages (id, thread_id, run_id, role, text, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.selectMessages = db.prepare<[string], MessageRow>(
+      'SELECT id, thread_id, run_id, role, text, created_at FROM messages WHERE thread_id = ? ORDER BY seq',
+    );
+    this.selectRecentMessages = db.prepare<[string, number], MessageRow>(
+      `SELECT * FROM (SELECT seq, id, thread_id, run_id, role, text, created_at FROM messages
+       WHERE thread_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`,
+    );
+  }
+
+  create(id: string, title: string, now: string): void {
+    this.insertThread.run(id, title, now, now);
+  }
+
+  touch(id: string, now: string): void {
+    this.touchThread.run(now, id);
+  }
+
+  get(id: string): ThreadSummary | null {
+    const row = this.selectThread.get(id);
+    return row ? toThread(row) : null;
+  }
+
+  list(limit: number, before?: string): { threads: ThreadSummary[]; nextBefore: string | null } {
+    const cursor = before ? parseCursor(before) : null;
+    const rows = cursor
+      ? this.selectPageBefore.all(cursor.updatedAt, cursor.updatedAt, cursor.id, limit + 1)
+      : this.selectPage.all(limit + 1);
+    const page = rows.slice(0, limit).map(toThread);
+    const last = page.at(-1);
+    return { threads: page, nextBefore: rows.length > limit && last ? `${last.updatedAt}|${last.id}` : null };
+  }
+
+  addMessage(message: MessageRecord): void {
+    this.insertMessage.run(
+      message.id,
+      message.threadId,
+      message.runId,
+      message.role,
+      message.text,
+      message.createdAt,
+    );
+  }
+
+  messages(threadId: string): MessageRecord[] {
+    return this.selectMessages.all(threadId).map(toMessage);
+  }
+
+  recentMessages(threadId: string, limit: number): MessageRecord[] {
+    return this.selectRecentMessages.all(threadId, limit).map(toMessage);
+  }
+}
+
+function parseCursor(cursor: string): { updatedAt: string; id: string } {
+  const at = cursor.lastIndexOf('|');
+  if (at <= 0) throw new DeputyError('invalid_input', 'The page cursor is not one this list handed out.');
+  return { updatedAt: cursor.slice(0, at), id: cursor.slice(at + 1) };
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { ToolDeclaration } from '../llm/model-client';
+import { ToolError, type Tool, type ToolContext } from './tool';
+
+/** Names the registry refuses for ordinary tools: they belong to the agent's control flow. */
+export const RESERVED_TOOL_NAMES = new Set(['complete_task', 'request_clarification', 'refuse']);
+
+export type ToolOutcome =
+  | { ok: true; tool: Tool; args: Record<string, unknown>; result: Record<string, unknown> }
+  | { ok: false; code: 'unknown_tool' | 'invalid_arguments' | 'tool_failed'; message: string };
+
+export type ArgsCheck =
+  | { ok: true; tool: Tool; input: unknown }
+  | { ok: false; code: 'unknown_tool' | 'invalid_arguments'; message: string };
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+  private declarationCache: ToolDeclaration[] | null = null;
+
+  constructor(tools: readonly Tool[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: Tool): void {
+    if (RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`"${tool.name}" is reserved for agent control`);
+    if (this.tools.has(tool.name)) throw new Error(`tool "${tool.name}" is registered twice`);
+    this.tools.set(tool.name, tool);
+    this.declarationCache = null;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): Tool[] {
+    return [...this.tools.values()];
+  }
+
+  declarations(): ToolDeclaration[] {
+    this.declarationCache ??= this.list().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      parameters: toParametersSchema(tool.input),
+    }));
+    return this.declarationCache;
+  }
+
+  /** Finds the tool and validates the model's arguments; failures are values the model can read. */
+  check(name: string, args: unknown): ArgsCheck {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      return {
+        ok: false,
+        code: 'unknown_tool',
+        message: `There is no tool named "${name}". Available tools: ${[...this.tools.keys()].join(', ')}.`,
+      };
+    }
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        message: `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`,
+      };
+    }
+    return { ok: true, tool, input: parsed.data };
+  }
+
+  /**
+   * Runs a checked call. Every failure comes back as a value the model can read; an unexpected one is
+   * reported to `onUnexpected` and described generically, because its message may carry internals.
+   */
+  async run(
+    check: Extract<ArgsCheck, { ok: true }>,
+    context: ToolContext,
+    onUnexpected: (error: unknown) => void = () => {},
+  ): Promise<ToolOutcome> {
+    try {
+      const result = await check.tool.execute(check.input, context);
+      return { ok: true, tool: check.tool, args: asArgs(check.input), result };
+    } catch (error) {
+      if (error instanceof ToolError) return { ok: false, code: 'tool_failed', message: error.message };
+      onUnexpected(error);
+      return { ok: false, code: 'tool_failed', message: `${check.tool.name} failed unexpectedly.` };
+    }
+  }
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function asArgs(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+}
+
+function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  // Gemini reads the schema itself; the meta keyword only adds noise to every request.
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Task, TasksRepo } from '../store/tasks-repo';
+import { ToolError, type Tool } from './tool';
+
+const isoDateOrDateTime = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?(\.\d+)?(Z|[+-]\d{2}:\d{2})?)?$/, {
+    message: 'use an ISO date (2026-11-22) or date-time (2026-11-22T09:00)',
+  });
+const taskId = z.string().trim().min(1).max(100).describe('The task id, as list_tasks returns it.');
+const description = z.string().trim().min(1).max(500);
+const notes = z.string().trim().max(4_000);
+
+const AddTaskInput = z
+  .object({
+    description: description.describe('What needs doing, in a short phrase.'),
+    due: isoDateOrDateTime.optional().describe('When it is due, as an ISO date or date-time.'),
+    notes: notes.optional().describe('Anything else worth remembering about it.'),
+  })
+  .strict();
+
+const ListTasksInput = z
+  .object({
+    status: z.enum(['open', 'done', 'all']).optional().describe('Which tasks to list; open by default.'),
+    query: z.string().trim().max(200).optional().describe('Words to look for in descriptions and notes.'),
+  })
+  .strict();
+
+const UpdateTaskInput = z
+  .object({
+    id: taskId,
+    description: description.optional(),
+    due: isoDateOrDateTime.nullable().optional().describe('A new due date, or null to clear it.'),
+    notes: notes.nullable().optional().describe('New notes, or null to clear them.'),
+  })
+  .strict()
+  .refine((input) => input.description !== undefined || input.due !== undefined || input.notes !== undefined, {
+    message: 'give at least one of description, due or notes to change',
+  });
+
+const TaskIdInput = z.object({ id: taskId }).strict();
+
+const LIST_LIMIT = 50;
+
+const taskView = (task: Task): Record<string, unknown> => ({
+  id: task.id,
+  description: task.description,
+  due: task.due,
+  notes: task.notes,
+  status: task.status,
+  completedAt: task.completedAt,
+});
+
+function notFound(id: string): ToolError {
+  return new ToolError('not_found', `No task has the id "${id}". Call list_tasks to see the current ids.`);
+}
+
+/** The local task list: five tools over SQLite. `complete_task` is reserved for agent completion. */
+export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
+  const stamp = (): string => now().toISOString();
+  const addTask: Tool<z.infer<typeof AddTaskInput>> = {
+    name: 'add_task',
+    description: "Add a task to the user's local task list.",
+    input: AddTaskInput,
+    category: 'create',
+    risk: 'low',
+    hasSideEffects: true,
+    execute: (input) => ({
+      task: taskView(
+        tasks.add(
+          { id: randomUUID(), description: input.description, due: input.due ?? null, notes: input.notes ?? null },
+          stamp(),
+        ),
+      ),
+    }),
+  };
+  const listTasks: Tool<z.infer<typeof ListTasksInput>> = {
+    name: 'list_tasks',
+    description: "List the user's tasks, open ones by default, optionally filtered by words.",
+    input: ListTasksInput,
+    category: 'query',
+    risk: 'low',
+    hasSideEffects: false,
+    execute: (input) => {
+      const found = tasks.list({ status: input.status ?? 'open', query: input.query, limit: LIST_LIMIT + 1 });
+      return { tasks: found.slice(0, LIST_LIMIT).map(taskView), isTruncated: found.length > LIST_LIMIT };
+    },
+  };
+  const updateTask: Tool<z.infer<typeof UpdateTaskInput>> = {
+    name: 'update_task',
+    description: "Change a task's description, due date or notes.",
+    input: UpdateTaskInput,
+    category: 'update',
+    risk: 'low',
+    hasSideEffects: true,
+    execute: (input) => {
+      const { id, ...change } = input;
+      const task = tasks.update(id, change, stamp());
+      if (!task) throw notFound(id);
+      return { task: taskView(task) };
+    },
+  };
+  const markTaskComplete: Tool<z.infer<typeof TaskIdInput>> = {
+    name: 'mark_task_complete',
+    description: 'Mark a task as done.',
+    input: TaskIdInput,
+    category: 'update',
+    risk: 'low',
+    hasSideEffects: true,
+    execute: (input) => {
+      const task = tasks.complete(input.id, stamp());
+      if (!task) throw notFound(input.id);
+      return { task: taskView(task) };
+    },
+  };
+  const deleteTask: Tool<z.infer<typeof TaskIdInput>> = {
+    name: 'delete_task',
+    description: 'Delete a task for good.',
+    input: TaskIdInput,
+    category: 'delete',
+    risk: 'medium',
+    hasSideEffects: true,
+    execute: (input) => {
+      if (!tasks.delete(input.id)) throw notFound(input.id);
+      return { deleted: input.id };
+    },
+  };
+  return [addTask, listTasks, updateTask, markTaskComplete, deleteTask];
+}
