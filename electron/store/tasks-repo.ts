@@ -61,7 +61,7 @@ export class TasksRepo {
       `SELECT * FROM tasks
        WHERE (@status = 'all' OR status = @status)
          AND (@query = '' OR description LIKE @pattern ESCAPE '\\' OR notes LIKE @pattern ESCAPE '\\')
-       ORDER BY status, COALESCE(due, '9999'), created_at LIMIT @limit`,
+       ORDER BY status = 'done', COALESCE(due, '9999'), created_at LIMIT @limit`,
     );
   }
 

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../electron/store/database';
+import { Store } from '../../../electron/store/store';
+import { ToolRegistry } from '../../../electron/tools/registry';
+import { createTaskTools } from '../../../electron/tools/task-tools';
+import type { Tool, ToolContext } from '../../../electron/tools/tool';
+import { z } from 'zod';
+
+function setup(): { registry: ToolRegistry; store: Store } {
+  const store = new Store(openDatabase(':memory:'));
+  return { registry: new ToolRegistry(createTaskTools(store.tasks, () => new Date('2026-11-21T10:00:00Z'))), store };
+}
+
+const context: ToolContext = {
+  runId: 'r',
+  threadId: 't',
+  actionId: 'a',
+  signal: new AbortController().signal,
+  now: () => new Date(),
+};
+
+async function run(registry: ToolRegistry, name: string, args: unknown): Promise<unknown> {
+  const check = registry.check(name, args);
+  if (!check.ok) return check;
+  return registry.run(check, context);
+}
+
+describe('task tools', () => {
+  it('declares the five task tools with JSON schemas, and never complete_task', () => {
+    const { registry } = setup();
+    const names = registry.declarations().map((d) => d.name);
+    expect(names).toEqual(['add_task', 'list_tasks', 'update_task', 'mark_task_complete', 'delete_task']);
+    const add = registry.declarations()[0];
+    expect(add?.parameters).toMatchObject({ type: 'object', required: ['description'] });
+    expect(add?.parameters).not.toHaveProperty('$schema');
+    for (const tool of registry.list()) {
+      expect(['query', 'compute', 'draft', 'create', 'update', 'delete', 'external']).toContain(tool.category);
+      expect(['low', 'medium', 'high', 'critical']).toContain(tool.risk);
+    }
+  });
+
+  it('refuses to register a reserved or duplicate name', () => {
+    const fake: Tool = {
+      name: 'complete_task',
+      description: '',
+      input: z.object({}),
+      category: 'compute',
+      risk: 'low',
+      hasSideEffects: false,
+      execute: () => ({}),
+    };
+    expect(() => new ToolRegistry([fake])).toThrow(/reserved/);
+    expect(() => new ToolRegistry([{ ...fake, name: 'x' }, { ...fake, name: 'x' }])).toThrow(/twice/);
+  });
+
+  it('adds, lists, updates, completes and deletes a task', async () => {
+    const { registry, store } = setup();
+    const added = (await run(registry, 'add_task', { description: 'Buy milk', due: '2026-11-22' })) as {
+      result: { task: { id: string } };
+    };
+    const id = added.result.task.id;
+    expect(store.tasks.get(id)).toMatchObject({ description: 'Buy milk', due: '2026-11-22', status: 'open' });
+    expect(await run(registry, 'list_tasks', { query: 'milk' })).toMatchObject({
+      ok: true,
+      result: { tasks: [{ id }], isTruncated: false },
+    });
+    await run(registry, 'update_task', { id, notes: 'semi-skimmed', due: null });
+    expect(store.tasks.get(id)).toMatchObject({ notes: 'semi-skimmed', due: null });
+    await run(registry, 'mark_task_complete', { id });
+    expect(store.tasks.get(id)).toMatchObject({ status: 'done', completedAt: '2026-11-21T10:00:00.000Z' });
+    expect(await run(registry, 'list_tasks', {})).toMatchObject({ result: { tasks: [] } });
+    expect(await run(registry, 'delete_task', { id })).toMatchObject({ ok: true, result: { deleted: id } });
+    expect(store.tasks.get(id)).toBeNull();
+  });
+
+  it.each([
+    ['add_task', { description: 'x', due: 'tomorrow' }, 'due'],
+    ['add_task', { description: 'x', priority: 'high' }, 'priority'],
+    ['update_task', { id: 'x' }, 'at least one'],
+    ['list_tasks', { status: 'later' }, 'status'],
+    ['delete_task', {}, 'id'],
+  ])('rejects bad arguments to %s: %j', async (name, args, hint) => {
+    const { registry } = setup();
+    const outcome = await run(registry, name, args);
+    expect(outcome).toMatchObject({ ok: false, code: 'invalid_arguments' });
+    expect(JSON.stringify(outcome)).toContain(hint);
+  });
+
+  it('reports a missing task as a tool failure the model can read', async () => {
+    const { registry } = setup();
+    for (const name of ['update_task', 'mark_task_complete', 'delete_task']) {
+      const args = name === 'update_task' ? { id: 'nope', notes: 'x' } : { id: 'nope' };
+      const outcome = await run(registry, name, args);
+      expect(outcome).toMatchObject({ ok: false, code: 'tool_failed' });
+      expect(JSON.stringify(outcome)).toContain('list_tasks');
+    }
+  });
+
+  it('turns an unexpected tool crash into a generic failure and reports the error', async () => {
+    const crashing: Tool = {
+      name: 'crash',
+      description: '',
+      input: z.object({}),
+      category: 'compute',
+      risk: 'low',
+      hasSideEffects: false,
+      execute: () => {
+        throw new Error('secret internals');
+      },
+    };
+    const registry = new ToolRegistry([crashing]);
+    const seen: unknown[] = [];
+    const check = registry.check('crash', {});
+    if (!check.ok) throw new Error('check failed');
+    const outcome = await registry.run(check, context, (error) => seen.push(error));
+    expect(outcome).toEqual({ ok: false, code: 'tool_failed', message: 'crash failed unexpectedly.' });
+    expect(seen).toHaveLength(1);
+  });
+});
