@@ -1,0 +1,80 @@
+import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import { inventCallId } from './gemini-call-ids';
+import { ModelError, type FinishReason, type ModelStreamEvent, type ModelUsage } from './model-client';
+import type { ThoughtSignatures } from './thought-signatures';
+
+/** Reads the chunks of one streamed Gemini answer into the engine's events, and judges how it ended. */
+export class ResponseReader {
+  private finishReason: string | null = null;
+  private blockReason: string | null = null;
+  private usage: ModelUsage | null = null;
+  private hasContent = false;
+
+  constructor(private readonly signatures: ThoughtSignatures) {}
+
+  read(chunk: GenerateContentResponse): ModelStreamEvent[] {
+    const blockReason = chunk.promptFeedback?.blockReason;
+    if (blockReason !== undefined) this.blockReason = blockReason;
+    // Gemini sends running totals, so the latest usage is the whole answer's.
+    if (chunk.usageMetadata !== undefined) this.usage = toUsage(chunk.usageMetadata);
+    const candidate = chunk.candidates?.[0];
+    if (candidate === undefined) return [];
+    if (candidate.finishReason !== undefined) this.finishReason = candidate.finishReason;
+    const events = (candidate.content?.parts ?? []).flatMap((part) => this.readPart(part));
+    if (events.length > 0) this.hasContent = true;
+    return events;
+  }
+
+  /** The final event once the stream has closed cleanly; throws when the close means a failure. */
+  end(): ModelStreamEvent {
+    if (this.blockReason !== null) {
+      throw new ModelError('blocked', `Gemini refused to answer this prompt (${this.blockReason}).`);
+    }
+    if (this.finishReason !== null) {
+      return { type: 'finish', finishReason: toFinishReason(this.finishReason), usage: this.usage };
+    }
+    // Half an answer with no finishReason means the stream was cut, even if the close looked clean.
+    if (this.hasContent) throw cutMidAnswer();
+    return { type: 'finish', finishReason: 'MISSING', usage: this.usage };
+  }
+
+  private readPart(part: Part): ModelStreamEvent[] {
+    if (part.thought === true) return [];
+    const events: ModelStreamEvent[] = [];
+    if (part.text !== undefined && part.text !== '') events.push({ type: 'text', text: part.text });
+    const call = part.functionCall;
+    if (call !== undefined) {
+      if (call.name === undefined || call.name === '') {
+        throw new ModelError('bad_response', 'Gemini asked to call a tool without naming it.');
+      }
+      const callId = call.id !== undefined && call.id !== '' ? call.id : inventCallId();
+      if (part.thoughtSignature !== undefined) this.signatures.remember(callId, part.thoughtSignature);
+      events.push({ type: 'function_call', callId, name: call.name, args: call.args ?? {} });
+    }
+    return events;
+  }
+}
+
+export function cutMidAnswer(): ModelError {
+  return new ModelError('unavailable', 'The connection to Gemini was cut mid-answer. Try again.');
+}
+
+function toFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case 'STOP':
+    case 'MAX_TOKENS':
+    case 'SAFETY':
+      return reason;
+    // The enum's zero value says no reason was given.
+    case 'FINISH_REASON_UNSPECIFIED':
+      return 'MISSING';
+    default:
+      return 'OTHER';
+  }
+}
+
+function toUsage(metadata: GenerateContentResponseUsageMetadata): ModelUsage {
+  const inputTokens = metadata.promptTokenCount ?? 0;
+  const outputTokens = metadata.candidatesTokenCount ?? 0;
+  return { inputTokens, outputTokens, totalTokens: metadata.totalTokenCount ?? inputTokens + outputTokens };
+}

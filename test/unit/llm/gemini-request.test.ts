@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { inventCallId, isInventedCallId } from '../../../electron/llm/gemini-call-ids';
+import { toGeminiContents, toGeminiTools } from '../../../electron/llm/gemini-request';
+import type { ModelMessage } from '../../../electron/llm/model-client';
+
+describe('toGeminiContents', () => {
+  it('maps text, calls and results, with roles', () => {
+    const messages: ModelMessage[] = [
+      { role: 'user', parts: [{ kind: 'text', text: 'Plan my day' }] },
+      {
+        role: 'model',
+        parts: [{ kind: 'call', callId: 'g-1', name: 'calendar_search', args: { day: 'today' } }],
+      },
+      {
+        role: 'user',
+        parts: [{ kind: 'result', callId: 'g-1', name: 'calendar_search', result: { events: [] } }],
+      },
+    ];
+    expect(toGeminiContents(messages)).toEqual([
+      { role: 'user', parts: [{ text: 'Plan my day' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { id: 'g-1', name: 'calendar_search', args: { day: 'today' } } }],
+      },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'g-1', name: 'calendar_search', response: { events: [] } } }],
+      },
+    ]);
+  });
+
+  it('leaves invented ids out of calls and results', () => {
+    const callId = inventCallId();
+    const [call, result] = toGeminiContents([
+      { role: 'model', parts: [{ kind: 'call', callId, name: 'list_tasks', args: {} }] },
+      { role: 'user', parts: [{ kind: 'result', callId, name: 'list_tasks', result: { tasks: [] } }] },
+    ]);
+    expect(call?.parts).toEqual([{ functionCall: { name: 'list_tasks', args: {} } }]);
+    expect(result?.parts).toEqual([{ functionResponse: { name: 'list_tasks', response: { tasks: [] } } }]);
+  });
+
+  it('drops empty text and messages left with no parts', () => {
+    const contents = toGeminiContents([
+      { role: 'user', parts: [{ kind: 'text', text: '' }] },
+      { role: 'user', parts: [] },
+      { role: 'user', parts: [{ kind: 'text', text: 'Hi' }] },
+    ]);
+    expect(contents).toEqual([{ role: 'user', parts: [{ text: 'Hi' }] }]);
+  });
+
+  it('attaches a remembered thought signature to its call', () => {
+    const [content] = toGeminiContents(
+      [{ role: 'model', parts: [{ kind: 'call', callId: 'g-2', name: 'save_memory', args: {} }] }],
+      (callId) => (callId === 'g-2' ? 'sig' : undefined),
+    );
+    expect(content?.parts?.[0]).toEqual({
+      functionCall: { id: 'g-2', name: 'save_memory', args: {} },
+      thoughtSignature: 'sig',
+    });
+  });
+});
+
+describe('toGeminiTools', () => {
+  it('sends nothing when there are no tools', () => {
+    expect(toGeminiTools([])).toBeUndefined();
+  });
+
+  it('passes the JSON Schema as parametersJsonSchema', () => {
+    const parameters = { type: 'object', properties: {} };
+    expect(toGeminiTools([{ name: 'list_tasks', description: 'Lists tasks', parameters }])).toEqual([
+      {
+        functionDeclarations: [
+          { name: 'list_tasks', description: 'Lists tasks', parametersJsonSchema: parameters },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('invented call ids', () => {
+  it('are unique and recognisable, and a model id is not mistaken for one', () => {
+    const first = inventCallId();
+    expect(first).not.toBe(inventCallId());
+    expect(isInventedCallId(first)).toBe(true);
+    expect(isInventedCallId('h8f2kq1z')).toBe(false);
+  });
+});
