@@ -1,0 +1,54 @@
+import { app, dialog } from 'electron';
+import { createHost, type Host } from './host/create-host';
+import { setupIpc } from './shell/ipc';
+import { setupSecurity } from './shell/security';
+import { createMainWindow, showMainWindow } from './shell/windows';
+
+// Lifecycle only: each feature sets itself up in its own file.
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  setupSecurity();
+  const host = await createHost({ dataDir: app.getPath('userData'), env: process.env });
+  closeHostOnQuit(host);
+  setupIpc(host);
+  createMainWindow();
+  // Registered only now, so a window never opens before the IPC it needs is in place.
+  app.on('second-instance', () => showMainWindow());
+  // macOS keeps the app running with no window; clicking the dock icon brings one back.
+  app.on('activate', () => showMainWindow());
+}
+
+/** Lets the Host finish its writes and close the database before the process exits. */
+function closeHostOnQuit(host: Host): void {
+  let isClosing = false;
+  let isClosed = false;
+  app.on('will-quit', (event) => {
+    if (isClosed) return;
+    event.preventDefault();
+    if (isClosing) return;
+    isClosing = true;
+    void host
+      .close()
+      .catch((error: unknown) => console.error('[main] the host did not close cleanly', error))
+      .finally(() => {
+        isClosed = true;
+        app.quit();
+      });
+  });
+}
+
+// A second copy would open the same database and race the first on every write: it quits, and the
+// first one shows its window instead ('second-instance').
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  start().catch((error: unknown) => {
+    console.error('[main] Deputy could not start', error);
+    dialog.showErrorBox('Deputy could not start', error instanceof Error ? error.message : String(error));
+    app.exit(1);
+  });
+}

@@ -1,0 +1,98 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import type { CommandName, CommandOutput, DeputyClient, ErrorBody, StreamName } from '../shared/contract';
+import { IPC_CHANNELS } from './shell/ipc-wire';
+
+/**
+ * Builds `window.deputy` from the contract's channel names. Validation, authorisation and the work itself
+ * happen in the main process; this file only carries messages and keeps Electron's objects out of the page.
+ *
+ * The names are spelled out rather than imported from the contract so the sandboxed bundle does not carry
+ * zod; `satisfies` makes the compiler reject a list that misses or invents a channel.
+ */
+const commandChannels = {
+  'run.start': true,
+  'run.cancel': true,
+  'threads.list': true,
+  'thread.get': true,
+  'settings.get': true,
+  'settings.set': true,
+} as const satisfies Record<CommandName, true>;
+
+const streamChannels = {
+  'run.events': true,
+} as const satisfies Record<StreamName, true>;
+
+const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);
+const isStreamName = (channel: string): channel is StreamName => Object.hasOwn(streamChannels, channel);
+
+/**
+ * What a failed call rejects with. Electron copies only the `message` of an Error across the context bridge,
+ * so an Error's `code` would never reach the page; a plain object keeps both.
+ */
+export interface DeputyCallError extends ErrorBody {
+  readonly name: 'DeputyError';
+}
+
+const callError = (error: ErrorBody): DeputyCallError => ({ name: 'DeputyError', ...error });
+
+function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { code?: unknown }).code === 'string' &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}
+
+function unwrap(envelope: unknown): unknown {
+  if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
+    if (envelope.ok === true && 'data' in envelope) return envelope.data;
+    if (envelope.ok === false && 'error' in envelope && isErrorBody(envelope.error)) {
+      throw callError(envelope.error);
+    }
+  }
+  throw callError({ code: 'internal', message: 'Deputy sent an answer this window does not understand.' });
+}
+
+/** Subscription id → the page's listener. One IPC listener routes every stream event by id. */
+const listeners = new Map<string, (event: unknown) => void>();
+
+// The IpcRendererEvent stays here: it carries `sender`, which the page must never hold.
+ipcRenderer.on(IPC_CHANNELS.event, (_ipcEvent, subId: unknown, event: unknown) => {
+  if (typeof subId === 'string') listeners.get(subId)?.(event);
+});
+
+const deputy: DeputyClient = {
+  async invoke(channel, input) {
+    // Only the contract's channels cross: nothing in the page can name another.
+    if (!isCommandName(channel)) {
+      throw callError({ code: 'unknown_channel', message: `There is no command named ${channel}.` });
+    }
+    const envelope: unknown = await ipcRenderer.invoke(IPC_CHANNELS.command, channel, input);
+    // The Host answers with the channel's output type; the page takes the contract's word for it.
+    return unwrap(envelope) as CommandOutput<typeof channel>;
+  },
+
+  on(channel, input, listener) {
+    if (!isStreamName(channel)) throw new Error(`There is no stream named ${channel}.`);
+    // Random, not a counter: after a reload, events still in flight for the old page's ids must not match.
+    const subId = crypto.randomUUID();
+    // Registered before subscribing, so events the Host replays at once are not lost.
+    listeners.set(subId, listener as (event: unknown) => void);
+    ipcRenderer
+      .invoke(IPC_CHANNELS.subscribe, subId, channel, input)
+      .then(unwrap)
+      .catch((error: unknown) => {
+        listeners.delete(subId);
+        console.error(`[deputy] could not subscribe to ${channel}`, error);
+      });
+    return () => {
+      if (!listeners.delete(subId)) return;
+      ipcRenderer.invoke(IPC_CHANNELS.unsubscribe, subId).catch((error: unknown) => {
+        console.error(`[deputy] could not unsubscribe from ${channel}`, error);
+      });
+    };
+  },
+};
+
+contextBridge.exposeInMainWorld('deputy', deputy);

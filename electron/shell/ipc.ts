@@ -1,0 +1,195 @@
+import { ipcMain } from 'electron';
+import type { z } from 'zod';
+import {
+  commands,
+  streams,
+  toErrorBody,
+  type CommandName,
+  type CommandParsedInput,
+  type ContractHost,
+  type ErrorBody,
+  type ErrorCode,
+  type Result,
+  type StreamName,
+  type StreamParsedInput,
+} from '../../shared/contract';
+import { IPC_CHANNELS, SUBSCRIPTION_ID_MAX_CHARS } from './ipc-wire';
+import { isAppUrl } from './windows';
+
+/** The parts of Electron's `IpcMainInvokeEvent` the handlers use, so tests can build one from plain objects. */
+export interface IpcInvokeEvent {
+  readonly senderFrame: { readonly url: string; readonly parent: unknown } | null;
+  readonly sender: IpcSender;
+}
+
+export interface IpcSender {
+  readonly id: number;
+  send(channel: string, ...args: unknown[]): void;
+  isDestroyed(): boolean;
+  once(event: 'destroyed', listener: () => void): unknown;
+  on(event: 'did-navigate', listener: () => void): unknown;
+}
+
+export type SenderCheck = (event: IpcInvokeEvent) => boolean;
+
+/** A sender is trusted only if it is a top-level page of this app. */
+export function isAppSender(event: IpcInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  // A frame that navigated away or was destroyed mid-call can no longer be identified, so it is not trusted.
+  if (!frame) return false;
+  // Only top-level documents: an iframe, even one showing our own files, is not a window we opened.
+  if (frame.parent !== null) return false;
+  // Whatever else a window was made to load (a link, a redirect) must not reach the Host.
+  return isAppUrl(frame.url);
+}
+
+const isCommandName = (channel: unknown): channel is CommandName =>
+  typeof channel === 'string' && Object.hasOwn(commands, channel);
+const isStreamName = (channel: unknown): channel is StreamName =>
+  typeof channel === 'string' && Object.hasOwn(streams, channel);
+const isSubscriptionId = (subId: unknown): subId is string =>
+  typeof subId === 'string' && subId.length > 0 && subId.length <= SUBSCRIPTION_ID_MAX_CHARS;
+
+const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody } => ({
+  ok: false,
+  error: { code, message },
+});
+
+const MAX_LISTED_ISSUES = 10;
+
+/** "prompt: prompt must not be empty; maxLoopSteps: Too big: expected number to be <=15" */
+export function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  const more = error.issues.length - issues.length;
+  return `Invalid input: ${issues.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+function parseInput<T>(
+  schema: z.ZodType<T>,
+  input: unknown,
+): { ok: true; data: T } | { ok: false; error: ErrorBody } {
+  const parsed = schema.safeParse(input);
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : fail('invalid_input', describeIssues(parsed.error));
+}
+
+function hostFailure(what: string, error: unknown): { ok: false; error: ErrorBody } {
+  const body = toErrorBody(error);
+  // Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
+  if (body.code === 'internal') console.error(`[ipc] ${what} failed`, error);
+  return { ok: false, error: body };
+}
+
+const FORBIDDEN = 'This window may not talk to Deputy.';
+
+/** The logic behind the three `ipcMain.handle` calls, free of `ipcMain` so tests can call it directly. */
+export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderCheck = isAppSender) {
+  /** Per webContents: subscription id → the Host's unsubscribe. */
+  const subscriptions = new Map<number, Map<string, () => void>>();
+
+  function dropAll(senderId: number): void {
+    const owned = subscriptions.get(senderId);
+    if (!owned) return;
+    for (const unsubscribe of owned.values()) unsubscribe();
+    owned.clear();
+  }
+
+  function subscriptionsOf(sender: IpcSender): Map<string, () => void> {
+    let owned = subscriptions.get(sender.id);
+    if (!owned) {
+      owned = new Map();
+      subscriptions.set(sender.id, owned);
+      // A closed window's streams would otherwise run, and send into the void, until the app quits.
+      sender.once('destroyed', () => {
+        dropAll(sender.id);
+        subscriptions.delete(sender.id);
+      });
+      // A reload or navigation replaces the page that subscribed; its streams must not outlive it.
+      sender.on('did-navigate', () => dropAll(sender.id));
+    }
+    return owned;
+  }
+
+  async function command(event: IpcInvokeEvent, channel: unknown, input: unknown): Promise<Result<unknown>> {
+    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
+    if (!isCommandName(channel)) {
+      return fail('unknown_channel', `There is no command named ${String(channel)}.`);
+    }
+    const parsed = parseInput<unknown>(commands[channel].input, input);
+    if (!parsed.ok) return parsed;
+    try {
+      // The schema came from `commands[channel]`, so the data fits `channel`: TypeScript cannot follow that lookup.
+      const data = await host.invoke(channel, parsed.data as CommandParsedInput<typeof channel>);
+      return { ok: true, data };
+    } catch (error) {
+      return hostFailure(channel, error);
+    }
+  }
+
+  function subscribe(event: IpcInvokeEvent, subId: unknown, channel: unknown, input: unknown): Result<null> {
+    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
+    if (!isSubscriptionId(subId)) {
+      return fail(
+        'invalid_input',
+        `A subscription id is a string of 1 to ${SUBSCRIPTION_ID_MAX_CHARS} characters.`,
+      );
+    }
+    if (!isStreamName(channel)) {
+      return fail('unknown_channel', `There is no stream named ${String(channel)}.`);
+    }
+    const parsed = parseInput<unknown>(streams[channel].input, input);
+    if (!parsed.ok) return parsed;
+    const { sender } = event;
+    const owned = subscriptionsOf(sender);
+    if (owned.has(subId)) return fail('conflict', `Subscription ${subId} already exists.`);
+    try {
+      // As for commands: the schema came from `streams[channel]`.
+      const streamInput = parsed.data as StreamParsedInput<typeof channel>;
+      const unsubscribe = host.subscribe(channel, streamInput, (streamEvent) => {
+        if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.event, subId, streamEvent);
+      });
+      owned.set(subId, unsubscribe);
+      return { ok: true, data: null };
+    } catch (error) {
+      return hostFailure(channel, error);
+    }
+  }
+
+  function unsubscribe(event: IpcInvokeEvent, subId: unknown): Result<null> {
+    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
+    const owned = subscriptions.get(event.sender.id);
+    if (typeof subId === 'string' && owned) {
+      owned.get(subId)?.();
+      owned.delete(subId);
+    }
+    // Dropping what is already gone is not an error: the page may race its own reload.
+    return { ok: true, data: null };
+  }
+
+  function close(): void {
+    for (const senderId of subscriptions.keys()) dropAll(senderId);
+    subscriptions.clear();
+  }
+
+  return { command, subscribe, unsubscribe, close };
+}
+
+/** The one place `ipcMain.handle` is called. Returns a function that removes the handlers and ends every stream. */
+export function setupIpc(host: ContractHost, isTrustedSender: SenderCheck = isAppSender): () => void {
+  const handlers = createIpcHandlers(host, isTrustedSender);
+  ipcMain.handle(IPC_CHANNELS.command, (event, channel: unknown, input: unknown) =>
+    handlers.command(event, channel, input),
+  );
+  ipcMain.handle(IPC_CHANNELS.subscribe, (event, subId: unknown, channel: unknown, input: unknown) =>
+    handlers.subscribe(event, subId, channel, input),
+  );
+  ipcMain.handle(IPC_CHANNELS.unsubscribe, (event, subId: unknown) => handlers.unsubscribe(event, subId));
+  return () => {
+    for (const channel of Object.values(IPC_CHANNELS)) ipcMain.removeHandler(channel);
+    handlers.close();
+  };
+}

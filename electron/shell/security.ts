@@ -1,0 +1,80 @@
+import { app, session, shell, type WebContents } from 'electron';
+import { isAppUrl, rendererEntry } from './windows';
+
+/**
+ * The app's Content Security Policy. Scripts, styles and connections come from the app itself and nowhere
+ * else, so an injected `<script>` or a rendered link cannot load or send anything. Styles may be inline
+ * because React sets `style` attributes. While developing, the dev server's inline HMR preamble and its
+ * WebSocket are allowed too; a packaged app never takes that branch.
+ */
+export function contentSecurityPolicy(devServer?: URL): string {
+  const hmrSocket = devServer ? `${devServer.protocol === 'https:' ? 'wss:' : 'ws:'}//${devServer.host}` : '';
+  const directives = [
+    "default-src 'self'",
+    devServer ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    devServer ? `connect-src 'self' ${hmrSocket}` : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ];
+  return directives.join('; ');
+}
+
+/** Only https leaves the app, and only to the user's browser: never file:, javascript:, custom schemes or plain http. */
+export function isSafeExternalUrl(url: string): boolean {
+  return URL.parse(url)?.protocol === 'https:';
+}
+
+function openInBrowser(url: string): void {
+  shell.openExternal(url).catch((error: unknown) => console.error('[security] could not open a link', error));
+}
+
+/** Locks down every webContents the app creates: windows, devtools, anything a page tries to open. */
+export function hardenWebContents(contents: WebContents): void {
+  // A page that navigates away keeps the preload bridge; a foreign page must never get it.
+  const denyForeignNavigation = (event: { url: string; preventDefault(): void }): void => {
+    if (!isAppUrl(event.url)) event.preventDefault();
+  };
+  contents.on('will-navigate', denyForeignNavigation);
+  // The same for iframes, which `will-navigate` does not cover.
+  contents.on('will-frame-navigate', denyForeignNavigation);
+
+  // No page gets a second window (it would be a new renderer we never hardened); https links go to the
+  // user's browser instead, where they belong.
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) openInBrowser(url);
+    return { action: 'deny' };
+  });
+
+  // <webview> embeds a guest page with its own preferences; the app has no use for one, so none may attach.
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+export function setupSecurity(): void {
+  const entry = rendererEntry();
+  const policy = contentSecurityPolicy(entry.protocol === 'file:' ? undefined : entry);
+
+  // The policy goes on our own responses only: third-party responses (if any ever load) keep their own.
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    if (!isAppUrl(details.url)) {
+      callback({});
+      return;
+    }
+    const responseHeaders = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(
+        ([name]) => name.toLowerCase() !== 'content-security-policy',
+      ),
+    );
+    callback({ responseHeaders: { ...responseHeaders, 'Content-Security-Policy': [policy] } });
+  });
+
+  // Camera, microphone, location, notifications, clipboard reads…: Deputy's pages need none, so a
+  // compromised page cannot ask the user for them either. Native features go through the Host instead.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+}

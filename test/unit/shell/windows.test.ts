@@ -1,0 +1,257 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+type Handler = (...args: unknown[]) => unknown;
+
+const electron = vi.hoisted(() => {
+  class FakeBrowserWindow {
+    static created: FakeBrowserWindow[] = [];
+    static getAllWindows = () => FakeBrowserWindow.created;
+    readonly loaded: string[] = [];
+    readonly listeners = new Map<string, () => void>();
+    isShown = false;
+    isFocused = false;
+    minimized = false;
+
+    constructor(readonly options: { show?: boolean; webPreferences?: Record<string, unknown> }) {
+      FakeBrowserWindow.created.push(this);
+    }
+
+    once(event: string, listener: () => void) {
+      this.listeners.set(event, listener);
+    }
+
+    async loadURL(url: string) {
+      this.loaded.push(url);
+    }
+
+    show() {
+      this.isShown = true;
+    }
+
+    isMinimized() {
+      return this.minimized;
+    }
+
+    restore() {
+      this.minimized = false;
+    }
+
+    focus() {
+      this.isFocused = true;
+    }
+  }
+
+  const appListeners = new Map<string, Handler>();
+  const session = {
+    onHeadersReceived: undefined as Handler | undefined,
+    permissionRequest: undefined as Handler | undefined,
+    permissionCheck: undefined as Handler | undefined,
+  };
+  return {
+    FakeBrowserWindow,
+    appListeners,
+    session,
+    app: {
+      isPackaged: false,
+      getAppPath: () => '/opt/deputy',
+      on: (event: string, listener: Handler) => appListeners.set(event, listener),
+    },
+    defaultSession: {
+      webRequest: { onHeadersReceived: (listener: Handler) => (session.onHeadersReceived = listener) },
+      setPermissionRequestHandler: (handler: Handler) => (session.permissionRequest = handler),
+      setPermissionCheckHandler: (handler: Handler) => (session.permissionCheck = handler),
+    },
+    shell: { openExternal: async (_url: string) => undefined },
+  };
+});
+
+vi.mock('electron', () => ({
+  app: electron.app,
+  BrowserWindow: electron.FakeBrowserWindow,
+  session: { defaultSession: electron.defaultSession },
+  shell: electron.shell,
+}));
+
+const { createMainWindow, showMainWindow } = await import('../../../electron/shell/windows');
+const { contentSecurityPolicy, setupSecurity } = await import('../../../electron/shell/security');
+
+const DEV_SERVER = 'http://localhost:5173';
+const BUILT_PAGE = 'file:///opt/deputy/out/renderer/index.html';
+
+beforeEach(() => {
+  electron.FakeBrowserWindow.created = [];
+  electron.app.isPackaged = false;
+  vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
+});
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+function onlyWindow() {
+  const [window, ...others] = electron.FakeBrowserWindow.created;
+  if (!window || others.length > 0)
+    throw new Error(`expected one window, got ${electron.FakeBrowserWindow.created.length}`);
+  return window;
+}
+
+describe('createMainWindow', () => {
+  it('isolates the page: context isolation, sandbox, no Node, web security, the bundled preload', () => {
+    createMainWindow();
+    expect(onlyWindow().options.webPreferences).toEqual({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      preload: expect.stringMatching(/[\\/]out[\\/]preload[\\/]preload\.cjs$/),
+    });
+  });
+
+  it('loads the built renderer, and shows the window only once it is ready', () => {
+    createMainWindow();
+    const window = onlyWindow();
+    expect(window.loaded).toEqual([BUILT_PAGE]);
+    expect(window.options.show).toBe(false);
+    window.listeners.get('ready-to-show')?.();
+    expect(window.isShown).toBe(true);
+  });
+
+  it('loads the dev server while developing, but never in a packaged app', () => {
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_SERVER);
+    createMainWindow();
+    electron.app.isPackaged = true;
+    createMainWindow();
+    expect(electron.FakeBrowserWindow.created.map((window) => window.loaded)).toEqual([
+      [`${DEV_SERVER}/`],
+      [BUILT_PAGE],
+    ]);
+  });
+
+  it('showMainWindow brings back the existing window, or opens one when there is none', () => {
+    showMainWindow();
+    const window = onlyWindow();
+    window.minimized = true;
+    showMainWindow();
+    expect(electron.FakeBrowserWindow.created).toHaveLength(1);
+    expect(window.minimized).toBe(false);
+    expect(window.isFocused).toBe(true);
+  });
+});
+
+class FakeWebContents extends EventEmitter {
+  windowOpenHandler: ((details: { url: string }) => { action: string }) | undefined;
+
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
+    this.windowOpenHandler = handler;
+  }
+
+  openWindow(url: string) {
+    if (!this.windowOpenHandler) throw new Error('no window open handler');
+    return this.windowOpenHandler({ url });
+  }
+}
+
+function hardenedContents(): FakeWebContents {
+  setupSecurity();
+  const created = electron.appListeners.get('web-contents-created');
+  if (!created) throw new Error('setupSecurity does not watch new webContents');
+  const contents = new FakeWebContents();
+  created({}, contents);
+  return contents;
+}
+
+function navigationEvent(url: string) {
+  return { url, preventDefault: vi.fn() };
+}
+
+describe('setupSecurity', () => {
+  it('denies every window.open, handing https links to the system browser', () => {
+    const openExternal = vi.spyOn(electron.shell, 'openExternal');
+    const contents = hardenedContents();
+    const urls = [
+      'https://example.com/docs',
+      'http://example.com',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+    ];
+    for (const url of urls) expect(contents.openWindow(url)).toEqual({ action: 'deny' });
+    expect(openExternal.mock.calls).toEqual([['https://example.com/docs']]);
+  });
+
+  it.each(['will-navigate', 'will-frame-navigate'])(
+    '%s: blocks foreign pages, allows our own',
+    (eventName) => {
+      const contents = hardenedContents();
+      const foreign = ['https://evil.example/', 'file:///etc/passwd', `${DEV_SERVER}/`].map(navigationEvent);
+      const own = [BUILT_PAGE, 'file:///opt/deputy/out/renderer/index.html#/settings'].map(navigationEvent);
+      for (const event of [...foreign, ...own]) contents.emit(eventName, event);
+      expect(foreign.map((event) => event.preventDefault.mock.calls.length)).toEqual([1, 1, 1]);
+      expect(own.map((event) => event.preventDefault.mock.calls.length)).toEqual([0, 0]);
+    },
+  );
+
+  it('lets the dev server navigate while developing', () => {
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_SERVER);
+    const contents = hardenedContents();
+    const own = navigationEvent(`${DEV_SERVER}/settings`);
+    const foreign = navigationEvent('http://localhost:8080/');
+    contents.emit('will-navigate', own);
+    contents.emit('will-navigate', foreign);
+    expect(own.preventDefault).not.toHaveBeenCalled();
+    expect(foreign.preventDefault).toHaveBeenCalled();
+  });
+
+  it('refuses to attach a <webview>', () => {
+    const contents = hardenedContents();
+    const event = { preventDefault: vi.fn() };
+    contents.emit('will-attach-webview', event, {}, {});
+    expect(event.preventDefault).toHaveBeenCalled();
+  });
+
+  it('denies every permission request and check', () => {
+    setupSecurity();
+    const grants: boolean[] = [];
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+      electron.session.permissionRequest?.({}, permission, (granted: boolean) => grants.push(granted), {});
+    }
+    expect(grants).toEqual([false, false, false, false]);
+    expect(electron.session.permissionCheck?.({}, 'media', 'file://', {})).toBe(false);
+  });
+
+  function headersFor(url: string, responseHeaders: Record<string, string[]> = {}) {
+    setupSecurity();
+    let answer: unknown;
+    electron.session.onHeadersReceived?.(
+      { url, responseHeaders },
+      (response: unknown) => (answer = response),
+    );
+    return answer;
+  }
+
+  it('puts the strict CSP on our own responses, replacing any other', () => {
+    const answer = headersFor(BUILT_PAGE, { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] });
+    expect(answer).toEqual({
+      responseHeaders: { 'X-Other': ['1'], 'Content-Security-Policy': [contentSecurityPolicy()] },
+    });
+    expect(contentSecurityPolicy()).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    );
+  });
+
+  it('leaves other responses alone', () => {
+    expect(headersFor('https://example.com/', { 'X-Other': ['1'] })).toEqual({});
+  });
+
+  it("while developing, allows the dev server's HMR socket and inline preamble", () => {
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_SERVER);
+    const answer = headersFor(`${DEV_SERVER}/`);
+    const policy = contentSecurityPolicy(new URL(DEV_SERVER));
+    expect(answer).toEqual({ responseHeaders: { 'Content-Security-Policy': [policy] } });
+    expect(policy).toContain("connect-src 'self' ws://localhost:5173");
+    expect(policy).toContain("script-src 'self' 'unsafe-inline'");
+  });
+});
