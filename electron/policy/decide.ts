@@ -1,0 +1,136 @@
+import { isOnAllowlist, matchesPattern } from './patterns';
+import type { PolicyRule } from '../../shared/contract/policy';
+import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
+
+/**
+ * The policy: a pure function of the call and the user's settings. Every answer names the rule that fired.
+ * Steps run in the order of precedence; the guards at the end (confidence, risk, first contact) can only
+ * tighten what came before, never loosen it, so nothing the model read or wrote can widen what is allowed.
+ */
+export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision {
+  const { tool } = call;
+  if (tool.hasSideEffects && !context.sideEffectsEnabled) {
+    return deny('kill_switch', 'Side effects are switched off (AGENT_SIDE_EFFECTS_ENABLED=false).');
+  }
+  if (context.grantedTools !== 'all' && !context.grantedTools.has(tool.name)) {
+    return deny('grant', `This agent is not granted the ${tool.name} tool.`);
+  }
+  const rateLimit = checkRateLimits(call, context);
+  if (rateLimit) return rateLimit;
+  if (!tool.hasSideEffects) return allow('read_only', `${tool.name} only reads.`, false);
+
+  const confidence = call.meta.confidence;
+  if (confidence !== undefined && confidence < CONFIDENCE.clarifyBelow) {
+    return {
+      kind: 'clarify',
+      rule: 'confidence:clarify',
+      reason: `The assistant is only ${Math.round(confidence * 100)}% sure what you want; it should ask first.`,
+    };
+  }
+
+  const base = trustAndAutonomy(call, context);
+  if (base.kind !== 'allow') return base;
+  return guards(call, context) ?? base;
+}
+
+function checkRateLimits(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
+  const { usage, limits } = context;
+  if (usage.modelTokensLastHour >= limits.modelTokensPerHour) {
+    return rateLimited('rate:model_tokens', `the model-token budget of ${limits.modelTokensPerHour} per hour is used up`);
+  }
+  if (call.tool.hasSideEffects && usage.actionsLastMinute >= limits.actionsPerMinute) {
+    return rateLimited('rate:actions', `${limits.actionsPerMinute} actions a minute is the limit`);
+  }
+  if (call.tool.isExternal && usage.externalCallsLastHour >= limits.externalCallsPerHour) {
+    return rateLimited('rate:external_calls', `${limits.externalCallsPerHour} calls to outside services an hour is the limit`);
+  }
+  return null;
+}
+
+function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecision {
+  const level = call.tool.actionKind ? context.autonomy[call.tool.actionKind] : 'confirm';
+  const approvalLevel = level === 'review' ? 'review' : 'confirm';
+  if (context.trustLevel === 'supervised') {
+    return requireApproval('trust:supervised', approvalLevel, 'Supervised: every action waits for your approval.');
+  }
+  const rule = matchingRule(call, context);
+  if (context.trustLevel === 'delegated') {
+    if (rule) return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+    if (isAllowlistedMail(call, context)) {
+      return allow('trust:delegated_allowlist', 'Every recipient is on your allow-list.', level === 'notify');
+    }
+    return requireApproval('trust:delegated', approvalLevel, 'Delegated: this action is not covered by your allow-list.');
+  }
+  if (rule) return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+  if (level === 'confirm' || level === 'review') {
+    return requireApproval(`autonomy:${call.tool.actionKind ?? 'unknown'}`, approvalLevel, `Your setting for ${call.tool.actionKind ?? call.tool.name} is "${level}".`);
+  }
+  return allow(`autonomy:${call.tool.actionKind ?? 'unknown'}`, `Your setting is "${level}".`, level === 'notify');
+}
+
+function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
+  const { tool, meta } = call;
+  if (meta.confidence === undefined) {
+    return requireApproval('confidence:missing', 'confirm', 'The assistant did not say how sure it is.');
+  }
+  const isHighRisk = tool.risk === 'high' || tool.risk === 'critical';
+  if (isHighRisk && meta.confidence < CONFIDENCE.highRiskApprovalBelow) {
+    return requireApproval(
+      'confidence:high_risk',
+      'confirm',
+      `A ${tool.risk}-risk action at ${Math.round(meta.confidence * 100)}% confidence needs your approval.`,
+    );
+  }
+  if (context.requireApprovalForFirstContact && tool.recipients) {
+    const strangers = tool.recipients(call.args).filter((address) => !context.isKnownRecipient(address));
+    if (strangers.length > 0) {
+      return requireApproval('first_contact', 'confirm', `You have never written to ${strangers.join(', ')} before.`);
+    }
+  }
+  return null;
+}
+
+function isAllowlistedMail(call: PolicyCall, context: PolicyContext): boolean {
+  const kind = call.tool.actionKind;
+  if (kind !== 'email.send' && kind !== 'email.draft') return false;
+  const recipients = call.tool.recipients?.(call.args) ?? [];
+  return recipients.length > 0 && recipients.every((address) => isOnAllowlist(address, context.allowlist));
+}
+
+/** A rule fits when it is for this tool, not expired, and every value in its scope matches its pattern. */
+function matchingRule(call: PolicyCall, context: PolicyContext): PolicyRule | undefined {
+  return context.rules.find((rule) => {
+    if (rule.tool !== call.tool.name) return false;
+    if (rule.expiresAt !== null && Date.parse(rule.expiresAt) <= context.now.getTime()) return false;
+    const values = scopeValues(call, rule.field);
+    return values.length > 0 && values.every((value) => matchesPattern(value, rule.pattern));
+  });
+}
+
+function scopeValues(call: PolicyCall, field: string): string[] {
+  if (field === 'recipients') return call.tool.recipients?.(call.args) ?? [];
+  const value = call.args[field];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
+  return [];
+}
+
+const allow = (rule: string, reason: string, shouldNotify: boolean): PolicyDecision => ({
+  kind: 'allow',
+  rule,
+  reason,
+  shouldNotify,
+});
+const deny = (rule: string, reason: string): PolicyDecision => ({ kind: 'deny', rule, reason, outcome: 'REFUSAL:OUT_OF_SCOPE' });
+const rateLimited = (rule: string, detail: string): PolicyDecision => ({
+  kind: 'deny',
+  rule,
+  reason: `Rate limit reached: ${detail}. Try again later or raise the limit in Settings.`,
+  outcome: 'REFUSAL:RATE_LIMITED',
+});
+const requireApproval = (rule: string, level: 'confirm' | 'review', reason: string): PolicyDecision => ({
+  kind: 'require_approval',
+  level,
+  reason,
+  rule,
+});
