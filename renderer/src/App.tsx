@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ConnectionStatus } from './api/ws-client';
+import { ChatScreen } from './features/chat/ChatScreen';
+import { ThreadList } from './features/chat/ThreadList';
+import { TokenScreen } from './features/connection/TokenScreen';
+import { useConnection } from './features/connection/use-connection';
+import { SettingsPanel } from './features/settings/SettingsPanel';
+import { StoresContext, useStores } from './stores';
+
+const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
+  connecting: 'Connecting to Deputy…',
+  reconnecting: 'Lost the connection to Deputy. Reconnecting…',
+  closed: 'Disconnected from Deputy.',
+};
+
+function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
+  const stores = useStores();
+  const [isSettingsOpen, setIsSettingsOpen] = useState(false);
+  const wasReconnecting = useRef(false);
+
+  useEffect(() => {
+    const disconnect = stores.chat.getState().connect();
+    void stores.settings.getState().load();
+    return disconnect;
+  }, [stores]);
+
+  // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
+  useEffect(() => {
+    if (status === 'reconnecting') wasReconnecting.current = true;
+    if (status !== 'open' || !wasReconnecting.current) return;
+    wasReconnecting.current = false;
+    const chat = stores.chat.getState();
+    void chat.loadThreads();
+    const { threadId } = chat.conversation;
+    if (threadId !== null) void chat.openThread(threadId);
+  }, [status, stores]);
+
+  const statusText = status === 'ipc' ? undefined : STATUS_TEXT[status];
+
+  return (
+    <div className="app">
+      <header className="app__header">
+        <h1 className="app__title">Deputy</h1>
+        <p className="app__connection" role="status" data-testid="connection-status">
+          {statusText}
+        </p>
+        <button
+          type="button"
+          className="button"
+          data-testid="open-settings"
+          aria-haspopup="dialog"
+          onClick={() => setIsSettingsOpen(true)}
+        >
+          Settings
+        </button>
+      </header>
+      <aside className="app__sidebar">
+        <ThreadList />
+      </aside>
+      <ChatScreen />
+      <SettingsPanel isOpen={isSettingsOpen} onClose={() => setIsSettingsOpen(false)} />
+    </div>
+  );
+}
+
+export function App() {
+  const { connection, submitToken } = useConnection();
+  if (connection.kind === 'needs-token')
+    return <TokenScreen problem={connection.problem} onSubmit={submitToken} />;
+  if (connection.kind === 'connecting') {
+    return (
+      <p className="splash" role="status">
+        Connecting to Deputy…
+      </p>
+    );
+  }
+  return (
+    <StoresContext value={connection.stores}>
+      <Workspace status={connection.status} />
+    </StoresContext>
+  );
+}

@@ -1,0 +1,27 @@
+import { useState } from 'react';
+import { useChat } from '../../stores';
+import { Composer } from './Composer';
+import { Conversation } from './Conversation';
+import { EmptyState } from './EmptyState';
+
+/** The main column: the conversation (or the welcome when there is none yet) above the composer. */
+export function ChatScreen() {
+  const [draft, setDraft] = useState<{ text: string; version: number }>();
+  const isEmpty = useChat(
+    (state) =>
+      state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
+  );
+
+  return (
+    <main className="chat" aria-label="Chat">
+      {isEmpty ? (
+        <EmptyState
+          onTryExample={(text) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 }))}
+        />
+      ) : (
+        <Conversation />
+      )}
+      <Composer draft={draft} />
+    </main>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { LIMITS } from '../../../../shared/contract';
+import { useChat } from '../../stores';
+
+export function Composer({ draft }: { draft?: { text: string; version: number } }) {
+  const [text, setText] = useState('');
+  const send = useChat((state) => state.send);
+  const stop = useChat((state) => state.stop);
+  const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    if (draft) {
+      setText(draft.text);
+      inputRef.current?.focus();
+    }
+  }, [draft]);
+
+  // A disabled textarea loses focus; give it back when the run ends so typing can simply go on.
+  useEffect(() => {
+    if (!isRunning && (document.activeElement === document.body || document.activeElement === null)) {
+      inputRef.current?.focus();
+    }
+  }, [isRunning]);
+
+  const submit = () => {
+    if (isRunning || !text.trim()) return;
+    void send(text);
+    setText('');
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    submit();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter sends; Shift+Enter is a new line; Enter that confirms an IME composition does neither.
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
+      <label className="visually-hidden" htmlFor="composer-input">
+        Message Deputy
+      </label>
+      <textarea
+        id="composer-input"
+        ref={inputRef}
+        data-testid="composer-input"
+        rows={2}
+        value={text}
+        maxLength={LIMITS.promptChars}
+        placeholder={
+          isRunning ? 'Deputy is working…' : 'Ask Deputy to do something (Shift+Enter for a new line)'
+        }
+        disabled={isRunning}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {isRunning ? (
+        <button
+          type="button"
+          className="button button--stop"
+          data-testid="composer-stop"
+          onClick={() => void stop()}
+        >
+          Stop
+        </button>
+      ) : (
+        <button
+          type="submit"
+          className="button button--primary"
+          data-testid="composer-send"
+          disabled={!text.trim()}
+        >
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,80 @@
+import { useEffect, useRef } from 'react';
+import type { RunStatus } from '../../../../shared/contract';
+import { useChat } from '../../stores';
+import { MessageView } from './MessageView';
+import { ToolCallCard } from './ToolCallCard';
+import type { TimelineItem } from './timeline';
+
+const STATUS_LABELS: Record<RunStatus, string> = {
+  queued: 'Starting…',
+  planning: 'Planning…',
+  executing: 'Working…',
+  awaiting_confirmation: 'Waiting for your approval',
+  completed: 'Done',
+  failed: 'Failed',
+};
+
+function TimelineEntry({ item }: { item: TimelineItem }) {
+  switch (item.kind) {
+    case 'message':
+      return <MessageView message={item} />;
+    case 'tool':
+      return <ToolCallCard call={item} />;
+    case 'error':
+      return (
+        <li className="run-error" role="alert" data-testid="run-error" data-code={item.code}>
+          <strong>Deputy couldn’t finish.</strong> {item.message}
+        </li>
+      );
+    case 'notice':
+      return (
+        <li className="run-notice" data-testid="run-notice">
+          {item.text}
+        </li>
+      );
+  }
+}
+
+export function Conversation() {
+  const items = useChat((state) => state.conversation.items);
+  const activeRun = useChat((state) => state.conversation.activeRun);
+  const isStarting = useChat((state) => state.isStarting);
+  const isLoading = useChat((state) => state.isLoadingThread);
+  const error = useChat((state) => state.threadError);
+  const sectionRef = useRef<HTMLElement>(null);
+  // Follow the stream only while the reader is at the bottom; someone scrolling back keeps their place.
+  const isPinned = useRef(true);
+  const isBusy = isStarting || activeRun !== null;
+
+  useEffect(() => {
+    const section = sectionRef.current;
+    if (section && isPinned.current) section.scrollTop = section.scrollHeight;
+  }, [items, isBusy]);
+
+  const onScroll = () => {
+    const section = sectionRef.current;
+    if (section) isPinned.current = section.scrollHeight - section.scrollTop - section.clientHeight < 80;
+  };
+
+  return (
+    <section className="conversation" aria-label="Conversation" ref={sectionRef} onScroll={onScroll}>
+      {isLoading && <p className="conversation__loading">Loading conversation…</p>}
+      {error && (
+        <p className="run-error" role="alert">
+          {error}
+        </p>
+      )}
+      {/* aria-busy holds screen-reader announcements until the streamed answer is complete. */}
+      <ol className="timeline" role="log" aria-live="polite" aria-busy={isBusy} data-testid="timeline">
+        {items.map((item) => (
+          <TimelineEntry key={item.id} item={item} />
+        ))}
+      </ol>
+      {isBusy && (
+        <p className="conversation__status" role="status" data-testid="run-status">
+          {STATUS_LABELS[activeRun?.status ?? 'queued']}
+        </p>
+      )}
+    </section>
+  );
+}

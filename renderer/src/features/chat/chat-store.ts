@@ -1,0 +1,191 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+import { applyRunEvent, conversationFromThread, emptyConversation, type Conversation } from './timeline';
+
+export interface ChatState {
+  threads: ThreadSummary[];
+  nextBefore: string | null;
+  isLoadingThreads: boolean;
+  threadsError: string | null;
+  conversation: Conversation;
+  isLoadingThread: boolean;
+  threadError: string | null;
+  /** `run.start` has been sent and not answered yet. */
+  isStarting: boolean;
+}
+
+export interface ChatActions {
+  /** Subscribes to every run's events for the window's lifetime and loads the thread list; returns the undo. */
+  connect(): () => void;
+  loadThreads(): Promise<void>;
+  loadMoreThreads(): Promise<void>;
+  openThread(threadId: string): Promise<void>;
+  newConversation(): void;
+  send(prompt: string): Promise<void>;
+  stop(): Promise<void>;
+  receive(event: RunEvent): void;
+}
+
+export type ChatStore = StoreApi<ChatState & ChatActions>;
+
+const THREAD_PAGE = 30;
+/** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
+const EARLY_EVENT_CAP = 2_000;
+
+export function createChatStore(client: DeputyClient): ChatStore {
+  let earlyEvents: RunEvent[] = [];
+  // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
+  let generation = 0;
+  let localIds = 0;
+
+  return createStore<ChatState & ChatActions>()((set, get) => {
+    const update = (change: (conversation: Conversation) => Conversation) =>
+      set((state) => ({ conversation: change(state.conversation) }));
+
+    const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
+      generation += 1;
+      earlyEvents = [];
+      set({ conversation, isLoadingThread, threadError: null, isStarting: false });
+      return generation;
+    };
+
+    const isEnd = (event: RunEvent) => event.type === 'result' || event.type === 'error';
+
+    return {
+      threads: [],
+      nextBefore: null,
+      isLoadingThreads: false,
+      threadsError: null,
+      conversation: emptyConversation(),
+      isLoadingThread: false,
+      threadError: null,
+      isStarting: false,
+
+      connect() {
+        const unsubscribe = client.on('run.events', {}, (event) => get().receive(event));
+        void get().loadThreads();
+        return unsubscribe;
+      },
+
+      async loadThreads() {
+        set({ isLoadingThreads: true });
+        try {
+          const page = await client.invoke('threads.list', { limit: THREAD_PAGE });
+          set({ threads: page.threads, nextBefore: page.nextBefore, threadsError: null });
+        } catch (error) {
+          set({ threadsError: toClientError(error).message });
+        } finally {
+          set({ isLoadingThreads: false });
+        }
+      },
+
+      async loadMoreThreads() {
+        const before = get().nextBefore;
+        if (before === null) return;
+        set({ isLoadingThreads: true });
+        try {
+          const page = await client.invoke('threads.list', { limit: THREAD_PAGE, before });
+          set((state) => {
+            const known = new Set(state.threads.map((thread) => thread.id));
+            const added = page.threads.filter((thread) => !known.has(thread.id));
+            return { threads: [...state.threads, ...added], nextBefore: page.nextBefore, threadsError: null };
+          });
+        } catch (error) {
+          set({ threadsError: toClientError(error).message });
+        } finally {
+          set({ isLoadingThreads: false });
+        }
+      },
+
+      async openThread(threadId) {
+        const mine = switchTo(emptyConversation(threadId), true);
+        try {
+          const detail = await client.invoke('thread.get', { threadId });
+          if (mine === generation) set({ conversation: conversationFromThread(detail) });
+        } catch (error) {
+          if (mine === generation) set({ threadError: toClientError(error).message });
+        } finally {
+          if (mine === generation) set({ isLoadingThread: false });
+        }
+      },
+
+      newConversation() {
+        switchTo(emptyConversation(), false);
+      },
+
+      async send(prompt) {
+        const text = prompt.trim();
+        const { conversation, isStarting } = get();
+        if (!text || isStarting || conversation.activeRun) return;
+        const mine = generation;
+        const localId = `local-${++localIds}`;
+        update((current) => ({
+          ...current,
+          items: [
+            ...current.items,
+            { kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false },
+          ],
+        }));
+        set({ isStarting: true });
+        try {
+          const threadId = conversation.threadId ?? undefined;
+          const started = await client.invoke('run.start', { prompt: text, ...(threadId && { threadId }) });
+          if (mine !== generation) return;
+          const early = earlyEvents.filter((event) => event.runId === started.runId);
+          earlyEvents = [];
+          update((current) => {
+            let next: Conversation = {
+              ...current,
+              threadId: started.threadId,
+              items: current.items.map((item) =>
+                item.id === localId ? { ...item, runId: started.runId } : item,
+              ),
+            };
+            next = early.reduce(applyRunEvent, next);
+            const isKnown =
+              next.endedRunIds.includes(started.runId) || next.activeRun?.runId === started.runId;
+            return isKnown ? next : { ...next, activeRun: { runId: started.runId, status: 'queued' } };
+          });
+          if (conversation.threadId === null) void get().loadThreads();
+        } catch (error) {
+          if (mine !== generation) return;
+          const { code, message } = toClientError(error);
+          update((current) => ({
+            ...current,
+            items: [...current.items, { kind: 'error', id: `error-${localId}`, runId: null, message, code }],
+          }));
+        } finally {
+          if (mine === generation) set({ isStarting: false });
+        }
+      },
+
+      async stop() {
+        const run = get().conversation.activeRun;
+        if (!run) return;
+        try {
+          await client.invoke('run.cancel', { runId: run.runId });
+        } catch (error) {
+          const { code, message } = toClientError(error);
+          update((current) => ({
+            ...current,
+            items: [
+              ...current.items,
+              { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
+            ],
+          }));
+        }
+      },
+
+      receive(event) {
+        const { conversation, isStarting } = get();
+        if (event.threadId === conversation.threadId) {
+          update((current) => applyRunEvent(current, event));
+        } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {
+          earlyEvents.push(event);
+        }
+        if (isEnd(event)) void get().loadThreads();
+      },
+    };
+  });
+}

@@ -1,0 +1,147 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
+import { useSettings } from '../../stores';
+
+const timeZones = (): string[] => {
+  try {
+    return Intl.supportedValuesOf('timeZone');
+  } catch {
+    return [];
+  }
+};
+
+function changedFields(settings: Settings, form: FormValues): SettingsPatch {
+  const steps = Number(form.maxLoopSteps);
+  return {
+    ...(form.model !== settings.model && { model: form.model }),
+    ...(form.timezone !== settings.timezone && { timezone: form.timezone }),
+    ...(form.userName !== settings.userName && { userName: form.userName }),
+    ...(steps !== settings.maxLoopSteps && { maxLoopSteps: steps }),
+  };
+}
+
+interface FormValues {
+  model: string;
+  timezone: string;
+  userName: string;
+  maxLoopSteps: string;
+}
+
+const toForm = (settings: Settings): FormValues => ({
+  model: settings.model,
+  timezone: settings.timezone,
+  userName: settings.userName,
+  maxLoopSteps: String(settings.maxLoopSteps),
+});
+
+function SettingsForm({ settings, onClose }: { settings: Settings; onClose: () => void }) {
+  const [form, setForm] = useState(() => toForm(settings));
+  const [isSaved, setIsSaved] = useState(false);
+  const save = useSettings((state) => state.save);
+  const isSaving = useSettings((state) => state.isSaving);
+  const saveError = useSettings((state) => state.saveError);
+  const clearSaveError = useSettings((state) => state.clearSaveError);
+  const zonesId = useId();
+  const [zones] = useState(timeZones);
+
+  // An error belongs to the attempt that caused it, not to the next time the panel opens.
+  useEffect(() => clearSaveError, [clearSaveError]);
+
+  const field = (name: keyof FormValues) => ({
+    name,
+    value: form[name],
+    onChange: (event: { target: { value: string } }) => {
+      setIsSaved(false);
+      setForm((previous) => ({ ...previous, [name]: event.target.value }));
+    },
+  });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const isAccepted = await save(changedFields(settings, form));
+    setIsSaved(isAccepted);
+  };
+
+  return (
+    <form className="settings-form" onSubmit={(event) => void onSubmit(event)} data-testid="settings-form">
+      <label>
+        Model
+        <input {...field('model')} autoComplete="off" spellCheck={false} />
+      </label>
+      <label>
+        Time zone
+        <input {...field('timezone')} list={zonesId} autoComplete="off" spellCheck={false} />
+        <datalist id={zonesId}>
+          {zones.map((zone) => (
+            <option key={zone} value={zone} />
+          ))}
+        </datalist>
+      </label>
+      <label>
+        Your name
+        <input {...field('userName')} autoComplete="name" />
+      </label>
+      <label>
+        Max steps per run
+        <input {...field('maxLoopSteps')} type="number" min={LOOP_STEPS.min} max={LOOP_STEPS.max} step={1} />
+      </label>
+      <p className="settings-form__note">
+        Gemini API key:{' '}
+        {settings.isGeminiConfigured ? 'configured' : 'not configured (set GEMINI_API_KEY and restart)'}
+      </p>
+      {saveError && (
+        <p className="form-error" role="alert" data-testid="settings-error">
+          {saveError}
+        </p>
+      )}
+      {isSaved && !saveError && (
+        <p className="form-success" role="status">
+          Saved.
+        </p>
+      )}
+      <div className="settings-form__actions">
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={isSaving}
+          data-testid="settings-save"
+        >
+          {isSaving ? 'Saving…' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A modal dialog: the browser traps focus inside it and Escape closes it. */
+export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const settings = useSettings((state) => state.settings);
+  const loadError = useSettings((state) => state.loadError);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (isOpen && !dialog.open) dialog.showModal();
+    if (!isOpen && dialog.open) dialog.close();
+  }, [isOpen]);
+
+  return (
+    <dialog ref={dialogRef} className="settings-panel" aria-labelledby={titleId} onClose={onClose}>
+      <h2 id={titleId}>Settings</h2>
+      {isOpen && settings && <SettingsForm settings={settings} onClose={onClose} />}
+      {isOpen && !settings && (
+        <>
+          <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+        </>
+      )}
+    </dialog>
+  );
+}

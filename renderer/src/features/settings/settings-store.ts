@@ -1,0 +1,50 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DeputyClient, Settings, SettingsPatch } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+export interface SettingsState {
+  settings: Settings | null;
+  loadError: string | null;
+  isSaving: boolean;
+  saveError: string | null;
+  load(): Promise<void>;
+  /** Resolves true when the host accepted the patch; otherwise `saveError` says why. */
+  save(patch: SettingsPatch): Promise<boolean>;
+  clearSaveError(): void;
+}
+
+export type SettingsStore = StoreApi<SettingsState>;
+
+export function createSettingsStore(client: DeputyClient): SettingsStore {
+  return createStore<SettingsState>()((set) => ({
+    settings: null,
+    loadError: null,
+    isSaving: false,
+    saveError: null,
+
+    async load() {
+      try {
+        set({ settings: await client.invoke('settings.get', {}), loadError: null });
+      } catch (error) {
+        set({ loadError: toClientError(error).message });
+      }
+    },
+
+    async save(patch) {
+      set({ isSaving: true, saveError: null });
+      try {
+        set({ settings: await client.invoke('settings.set', patch) });
+        return true;
+      } catch (error) {
+        set({ saveError: toClientError(error).message });
+        return false;
+      } finally {
+        set({ isSaving: false });
+      }
+    },
+
+    clearSaveError() {
+      set({ saveError: null });
+    },
+  }));
+}

@@ -1,0 +1,153 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, statusReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { launchBrowser } from './support/browser';
+import { startHost, type RunningHost } from './support/host';
+
+const PROMPT = 'Add a task to buy milk tomorrow';
+const ANSWER = 'Added **Buy milk** for tomorrow.';
+
+const composer = (page: Page) => page.getByLabel('Message Deputy');
+const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
+const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
+
+async function send(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+}
+
+let browser: Browser;
+let pages: Page[] = [];
+
+async function openPage(host: RunningHost, withToken = true): Promise<Page> {
+  const page = await browser.newPage();
+  pages.push(page);
+  await page.goto(withToken ? `${host.url}/#token=${host.token}` : `${host.url}/`);
+  return page;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  await Promise.all(pages.map((page) => page.close()));
+  pages = [];
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('chat against the headless host and a fake Gemini', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  it('streams a markdown answer with a tool-call card, and shows the thread again after a reload', async () => {
+    gemini.script(
+      callReply('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      textReply(ANSWER, { chunks: 4, gapMs: 30 }),
+    );
+    const page = await openPage(host);
+    await composer(page).waitFor();
+    // The token leaves the address bar as soon as the page has read it.
+    expect(page.url()).not.toContain('token=');
+
+    await send(page, PROMPT);
+    await assistantMessages(page).locator('strong', { hasText: 'Buy milk' }).waitFor();
+    await expect
+      .poll(() => assistantMessages(page).last().innerText())
+      .toContain('Added Buy milk for tomorrow.');
+    await addTaskCard(page).and(page.locator('[data-state="completed"]')).waitFor();
+    await expect.poll(() => composer(page).isEnabled()).toBe(true);
+    expect(gemini.pending()).toBe(0);
+
+    await page.reload();
+    const thread = page.getByTestId('thread-item').first();
+    await thread.waitFor();
+    await thread.click();
+    await page.locator('[data-testid="message"][data-role="user"]', { hasText: PROMPT }).waitFor();
+    await addTaskCard(page).and(page.locator('[data-state="completed"]')).waitFor();
+    await assistantMessages(page).locator('strong', { hasText: 'Buy milk' }).waitFor();
+    const order = await page
+      .getByTestId('timeline')
+      .locator(':scope > li')
+      .evaluateAll((items) =>
+        items.map((item) => item.getAttribute('data-testid') + ':' + item.getAttribute('data-role')),
+      );
+    expect(order).toEqual(['message:user', 'tool-call:null', 'message:assistant']);
+  });
+
+  it('shows a model failure in place and leaves the composer usable', async () => {
+    gemini.script(statusReply(500, { message: 'The fake model fell over.' }));
+    const page = await openPage(host);
+    await page.getByTestId('new-conversation').click();
+
+    await send(page, 'Say something');
+    const error = page.getByTestId('run-error');
+    await error.waitFor();
+    expect(await error.innerText()).not.toBe('');
+    await expect.poll(() => composer(page).isEnabled()).toBe(true);
+    await composer(page).fill('Still here?');
+    expect(await page.getByTestId('composer-send').isEnabled()).toBe(true);
+  });
+
+  it('stops a run that hangs with the Stop button', async () => {
+    gemini.script({ kind: 'hang' });
+    const page = await openPage(host);
+    await page.getByTestId('new-conversation').click();
+
+    await send(page, 'Take your time');
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => composer(page).isEnabled()).toBe(true);
+    await page.getByTestId('composer-send').waitFor();
+  });
+
+  it('asks for the token when the address does not carry one, and says when a token is refused', async () => {
+    const page = await openPage(host, false);
+    await page.getByTestId('token-screen').waitFor();
+    const tokenInput = page.getByLabel('Deputy API token', { exact: true });
+    const connect = page.getByRole('button', { name: 'Connect' });
+    await tokenInput.fill('wrong-token');
+    await connect.click();
+    await page.getByTestId('token-screen').getByRole('alert').waitFor();
+
+    await tokenInput.fill(host.token);
+    await connect.click();
+    await composer(page).waitFor();
+    await page.reload();
+    await composer(page).waitFor();
+  });
+});
+
+describe('a host with no Gemini key', () => {
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    host = await startHost();
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('explains how to configure GEMINI_API_KEY', async () => {
+    const page = await openPage(host);
+    const hint = page.getByTestId('gemini-key-hint');
+    await hint.waitFor();
+    expect(await hint.innerText()).toContain('GEMINI_API_KEY');
+    expect(await page.getByTestId('empty-state').innerText()).toContain('add a task to buy milk tomorrow');
+  });
+});

@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  DeputyClient,
+  RunEvent,
+  RunResponse,
+  StreamEvent,
+  StreamInput,
+  StreamName,
+  ThreadDetail,
+} from '../../../shared/contract';
+import { ClientError } from '../../../renderer/src/api/client-error';
+import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
+import {
+  applyRunEvent,
+  conversationFromThread,
+  emptyConversation,
+  type Conversation,
+} from '../../../renderer/src/features/chat/timeline';
+
+const ids = { runId: 'r1', threadId: 't1' };
+const running = (): Conversation => ({
+  ...emptyConversation('t1'),
+  activeRun: { runId: 'r1', status: 'executing' },
+});
+const fold = (events: RunEvent[], start = running()) => events.reduce(applyRunEvent, start);
+
+const response = (overrides: Partial<RunResponse>): RunResponse => ({
+  ok: true,
+  runId: 'r1',
+  actionId: 'a1',
+  threadId: 't1',
+  status: 'completed',
+  summary: '',
+  mode: 'assistant_text',
+  model: 'gemini-2.5-flash',
+  ...overrides,
+});
+
+describe('applyRunEvent', () => {
+  it('appends deltas to one streaming assistant message', () => {
+    const conversation = fold([
+      { type: 'delta', ...ids, delta: 'Added ' },
+      { type: 'delta', ...ids, delta: '**Buy milk**' },
+    ]);
+    expect(conversation.items).toEqual([
+      expect.objectContaining({
+        kind: 'message',
+        role: 'assistant',
+        text: 'Added **Buy milk**',
+        isStreaming: true,
+      }),
+    ]);
+  });
+
+  it('shows a tool call as a card and updates it by actionId', () => {
+    const conversation = fold([
+      { type: 'delta', ...ids, delta: 'Let me add that.' },
+      {
+        type: 'tool_call',
+        ...ids,
+        actionId: 'a1',
+        tool: 'add_task',
+        args: { description: 'Buy milk' },
+        state: 'executing',
+      },
+      { type: 'tool_call', ...ids, actionId: 'a2', tool: 'list_tasks', args: {}, state: 'executing' },
+      {
+        type: 'tool_result',
+        ...ids,
+        actionId: 'a1',
+        tool: 'add_task',
+        state: 'completed',
+        result: { id: 'task-1' },
+      },
+      {
+        type: 'tool_result',
+        ...ids,
+        actionId: 'a2',
+        tool: 'list_tasks',
+        state: 'failed',
+        error: 'store is locked',
+      },
+      { type: 'delta', ...ids, delta: 'Done.' },
+    ]);
+    expect(conversation.items.map((item) => item.kind)).toEqual(['message', 'tool', 'tool', 'message']);
+    expect(conversation.items[0]).toMatchObject({ text: 'Let me add that.', isStreaming: false });
+    expect(conversation.items[1]).toMatchObject({
+      id: 'a1',
+      tool: 'add_task',
+      args: { description: 'Buy milk' },
+      state: 'completed',
+      result: { id: 'task-1' },
+    });
+    expect(conversation.items[2]).toMatchObject({ id: 'a2', state: 'failed', error: 'store is locked' });
+    expect(conversation.items[3]).toMatchObject({ text: 'Done.', isStreaming: true });
+  });
+
+  it('shows an error in place and ends the run', () => {
+    const conversation = fold([
+      { type: 'delta', ...ids, delta: 'Working' },
+      { type: 'error', ...ids, error: 'Gemini is having trouble (HTTP 500).', code: 'model_server_error' },
+      { type: 'result', ...ids, result: response({ ok: false, status: 'failed', summary: 'failed' }) },
+    ]);
+    expect(conversation.activeRun).toBeNull();
+    expect(conversation.items).toEqual([
+      expect.objectContaining({ kind: 'message', isStreaming: false }),
+      expect.objectContaining({
+        kind: 'error',
+        message: 'Gemini is having trouble (HTTP 500).',
+        code: 'model_server_error',
+      }),
+    ]);
+  });
+
+  it('ends the run on its result and uses the summary when nothing was streamed', () => {
+    const conversation = fold([{ type: 'result', ...ids, result: response({ summary: 'All done.' }) }]);
+    expect(conversation.activeRun).toBeNull();
+    expect(conversation.endedRunIds).toEqual(['r1']);
+    expect(conversation.items).toEqual([expect.objectContaining({ role: 'assistant', text: 'All done.' })]);
+  });
+
+  it('tracks the run status and ignores event types it does not know', () => {
+    const before = fold([{ type: 'status', ...ids, status: 'planning' }], emptyConversation('t1'));
+    expect(before.activeRun).toEqual({ runId: 'r1', status: 'planning' });
+    const unknown = { type: 'thinking', ...ids, text: 'hmm' } as unknown as RunEvent;
+    expect(applyRunEvent(before, unknown)).toBe(before);
+  });
+});
+
+describe('conversationFromThread', () => {
+  it('interleaves messages and tool calls by time and shows a failed run’s error', () => {
+    const detail: ThreadDetail = {
+      thread: { id: 't1', title: 'Milk', createdAt: 't', updatedAt: 't', lastRunStatus: 'failed' },
+      messages: [
+        {
+          id: 'm2',
+          threadId: 't1',
+          runId: 'r1',
+          role: 'assistant',
+          text: 'Added.',
+          createdAt: '2026-11-21T10:00:02Z',
+        },
+        {
+          id: 'm1',
+          threadId: 't1',
+          runId: 'r1',
+          role: 'user',
+          text: 'Add milk',
+          createdAt: '2026-11-21T10:00:00Z',
+        },
+        {
+          id: 'm3',
+          threadId: 't1',
+          runId: 'r2',
+          role: 'user',
+          text: 'Again',
+          createdAt: '2026-11-21T10:01:00Z',
+        },
+      ],
+      actions: [
+        {
+          id: 'a1',
+          runId: 'r1',
+          threadId: 't1',
+          tool: 'add_task',
+          args: { description: 'Buy milk' },
+          state: 'completed',
+          result: { id: 'task-1' },
+          error: null,
+          createdAt: '2026-11-21T10:00:01Z',
+        },
+      ],
+      runs: [
+        {
+          id: 'r2',
+          threadId: 't1',
+          status: 'failed',
+          model: 'm',
+          summary: null,
+          errorCode: 'model_server_error',
+          errorMessage: 'Gemini failed.',
+          createdAt: '2026-11-21T10:01:00Z',
+          updatedAt: '2026-11-21T10:01:05Z',
+        },
+      ],
+    };
+    const conversation = conversationFromThread(detail);
+    expect(conversation.items.map((item) => item.id)).toEqual(['m1', 'a1', 'm2', 'm3', 'error-r2']);
+    expect(conversation.items[4]).toMatchObject({ kind: 'error', message: 'Gemini failed.' });
+    expect(conversation.activeRun).toBeNull();
+  });
+});
+
+/** A client whose commands answer from the given handlers and whose one stream the test drives. */
+function fakeClient(handlers: {
+  [C in CommandName]?: (input: CommandInput<C>) => Promise<CommandOutput<C>>;
+}) {
+  let emit: (event: RunEvent) => void = () => undefined;
+  const client: DeputyClient = {
+    invoke: <C extends CommandName>(channel: C, input: CommandInput<C>) => {
+      const handler = handlers[channel] as
+        ((input: CommandInput<C>) => Promise<CommandOutput<C>>) | undefined;
+      return handler ? handler(input) : Promise.reject(new ClientError('unknown_channel', channel));
+    },
+    on: <S extends StreamName>(
+      _channel: S,
+      _input: StreamInput<S>,
+      listener: (event: StreamEvent<S>) => void,
+    ) => {
+      emit = (event) => listener(event as StreamEvent<S>);
+      return () => undefined;
+    },
+  };
+  return { client, emit: (event: RunEvent) => emit(event) };
+}
+
+describe('chat store', () => {
+  it('keeps a new thread’s events that arrive before run.start answers', async () => {
+    let answer: (value: { runId: string; threadId: string }) => void = () => undefined;
+    const { client, emit } = fakeClient({
+      'run.start': () => new Promise((resolve) => (answer = resolve)),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+
+    const sent = store.getState().send('Add a task to buy milk tomorrow');
+    emit({ type: 'status', ...ids, status: 'executing' });
+    emit({ type: 'delta', ...ids, delta: 'Added.' });
+    emit({ type: 'delta', runId: 'other', threadId: 'elsewhere', delta: 'not ours' });
+    emit({ type: 'result', ...ids, result: response({ summary: 'Added.' }) });
+    answer(ids);
+    await sent;
+
+    const { conversation, isStarting } = store.getState();
+    expect(isStarting).toBe(false);
+    expect(conversation.threadId).toBe('t1');
+    expect(conversation.activeRun).toBeNull();
+    expect(conversation.items).toEqual([
+      expect.objectContaining({ role: 'user', text: 'Add a task to buy milk tomorrow', runId: 'r1' }),
+      expect.objectContaining({ role: 'assistant', text: 'Added.' }),
+    ]);
+  });
+
+  it('marks the run active until it ends, and shows a failed start in place', async () => {
+    const { client, emit } = fakeClient({
+      'run.start': async () => ids,
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+    await store.getState().send('hello');
+    expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'queued' });
+    emit({ type: 'error', ...ids, error: 'The model failed.' });
+    expect(store.getState().conversation.activeRun).toBeNull();
+
+    const failing = fakeClient({
+      'run.start': () => Promise.reject(new ClientError('model_not_configured', 'Set GEMINI_API_KEY.')),
+    });
+    const second = createChatStore(failing.client);
+    await second.getState().send('hello');
+    expect(second.getState().conversation.items.at(-1)).toMatchObject({
+      kind: 'error',
+      code: 'model_not_configured',
+      message: 'Set GEMINI_API_KEY.',
+    });
+    expect(second.getState().isStarting).toBe(false);
+  });
+});
