@@ -22,12 +22,15 @@ async function main(): Promise<void> {
 
   console.log(`Deputy headless host listening on ${server.url}`);
   console.log(`Data folder: ${dataDir}`);
-  if (!existsSync(join(rendererDir, 'index.html'))) console.log('The renderer is not built: run "npm run build:renderer".');
+  if (!existsSync(join(rendererDir, 'index.html')))
+    console.log('The renderer is not built: run "npm run build:renderer".');
   if (isNew) {
     console.log(`API token (shown once; it is stored in ${join(dataDir, 'api-token')}): ${token}`);
     console.log(`Open ${server.url}/#token=${token}`);
   } else {
-    console.log(`Open ${server.url}/ and paste your API token (DEPUTY_API_TOKEN, or the one printed at first start).`);
+    console.log(
+      `Open ${server.url}/ and paste your API token (DEPUTY_API_TOKEN, or the one printed at first start).`,
+    );
   }
 
   let isStopping = false;

@@ -171,10 +171,16 @@ function checkTurn(turn: TurnOutput): RunFailure | null {
   const isEmpty = turn.text.trim() === '' && turn.calls.length === 0;
   if (!isEmpty) return null;
   if (turn.finishReason === 'SAFETY') {
-    return { code: 'model_blocked', message: 'Gemini declined to answer this request (its safety filter stopped it).' };
+    return {
+      code: 'model_blocked',
+      message: 'Gemini declined to answer this request (its safety filter stopped it).',
+    };
   }
   if (turn.finishReason === 'MAX_TOKENS') {
-    return { code: 'model_bad_response', message: 'Gemini ran out of output tokens before it said anything.' };
+    return {
+      code: 'model_bad_response',
+      message: 'Gemini ran out of output tokens before it said anything.',
+    };
   }
   return { code: 'model_bad_response', message: 'Gemini returned an empty answer. Try again or rephrase.' };
 }
@@ -213,22 +219,40 @@ async function runCall(
   });
 
   const outcome = check.ok
-    ? await deps.registry.run(check, {
-        ...ids,
-        actionId,
-        signal: spec.signal,
-        now: deps.now,
-      }, (error) => deps.logError(`tool ${call.name} failed unexpectedly`, error))
+    ? await deps.registry.run(
+        check,
+        {
+          ...ids,
+          actionId,
+          signal: spec.signal,
+          now: deps.now,
+        },
+        (error) => deps.logError(`tool ${call.name} failed unexpectedly`, error),
+      )
     : check;
 
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     if (outcome.ok) {
       deps.store.actions.finish(actionId, { state: 'completed', result: outcome.result }, now);
-      deps.emit({ type: 'tool_result', ...ids, actionId, tool: call.name, state: 'completed', result: outcome.result });
+      deps.emit({
+        type: 'tool_result',
+        ...ids,
+        actionId,
+        tool: call.name,
+        state: 'completed',
+        result: outcome.result,
+      });
     } else {
       deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
-      deps.emit({ type: 'tool_result', ...ids, actionId, tool: call.name, state: 'failed', error: outcome.message });
+      deps.emit({
+        type: 'tool_result',
+        ...ids,
+        actionId,
+        tool: call.name,
+        state: 'failed',
+        error: outcome.message,
+      });
     }
   });
 
@@ -239,7 +263,12 @@ async function runCall(
   return { action, forModel };
 }
 
-function complete(deps: RunLoopDeps, spec: RunSpec, text: string, lastAction: LastAction | null): RunResponse {
+function complete(
+  deps: RunLoopDeps,
+  spec: RunSpec,
+  text: string,
+  lastAction: LastAction | null,
+): RunResponse {
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const response: RunResponse = {
     ok: true,

@@ -35,7 +35,9 @@ export interface HostDeps {
   logError: (message: string, error: unknown) => void;
 }
 
-type Handlers = { [C in CommandName]: (input: CommandParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C> };
+type Handlers = {
+  [C in CommandName]: (input: CommandParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
+};
 type StreamHandlers = {
   [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
 };
@@ -140,7 +142,14 @@ export class Host implements ContractHost {
         store.threads.create(threadId, threadTitle(request.prompt), now);
       }
       store.runs.create({ id: runId, threadId, model: config.model, prompt: request.prompt }, now);
-      store.threads.addMessage({ id: randomUUID(), threadId, runId, role: 'user', text: request.prompt, createdAt: now });
+      store.threads.addMessage({
+        id: randomUUID(),
+        threadId,
+        runId,
+        role: 'user',
+        text: request.prompt,
+        createdAt: now,
+      });
       store.threads.touch(threadId, now);
     });
     if (!threadId) throw new Error('thread id missing after creating the run');
@@ -180,13 +189,18 @@ export class Host implements ContractHost {
   }
 
   private emit(event: RunEvent): void {
-    if (event.type === 'status') this.deps.store.runs.setStatus(event.runId, event.status, this.deps.now().toISOString());
+    if (event.type === 'status')
+      this.deps.store.runs.setStatus(event.runId, event.status, this.deps.now().toISOString());
     if (event.type !== 'delta') this.deps.store.events.append(event, this.deps.now().toISOString());
     this.events.publish(event);
   }
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
-  private failUnexpectedly(ids: { runId: string; threadId: string }, model: string, error: unknown): RunResponse {
+  private failUnexpectedly(
+    ids: { runId: string; threadId: string },
+    model: string,
+    error: unknown,
+  ): RunResponse {
     this.deps.logError(`run ${ids.runId} failed unexpectedly`, error);
     const message = 'Deputy hit an internal error during this run. The details are in the log.';
     const response: RunResponse = {

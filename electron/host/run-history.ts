@@ -16,9 +16,10 @@ export function buildRunMessages(
       .map((message) => ({ role: message.role, text: cleanText(message.text, LIMITS.conversationTurnChars) }))
       .slice(-LIMITS.conversationTurns);
   return [
-    ...turns.map(
-      (turn): ModelMessage => ({ role: turn.role === 'user' ? 'user' : 'model', parts: [{ kind: 'text', text: turn.text }] }),
-    ),
+    ...turns.map((turn): ModelMessage => ({
+      role: turn.role === 'user' ? 'user' : 'model',
+      parts: [{ kind: 'text', text: turn.text }],
+    })),
     { role: 'user', parts: [{ kind: 'text', text: prompt }] },
   ];
 }

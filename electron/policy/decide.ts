@@ -36,13 +36,19 @@ export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision
 function checkRateLimits(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
   const { usage, limits } = context;
   if (usage.modelTokensLastHour >= limits.modelTokensPerHour) {
-    return rateLimited('rate:model_tokens', `the model-token budget of ${limits.modelTokensPerHour} per hour is used up`);
+    return rateLimited(
+      'rate:model_tokens',
+      `the model-token budget of ${limits.modelTokensPerHour} per hour is used up`,
+    );
   }
   if (call.tool.hasSideEffects && usage.actionsLastMinute >= limits.actionsPerMinute) {
     return rateLimited('rate:actions', `${limits.actionsPerMinute} actions a minute is the limit`);
   }
   if (call.tool.isExternal && usage.externalCallsLastHour >= limits.externalCallsPerHour) {
-    return rateLimited('rate:external_calls', `${limits.externalCallsPerHour} calls to outside services an hour is the limit`);
+    return rateLimited(
+      'rate:external_calls',
+      `${limits.externalCallsPerHour} calls to outside services an hour is the limit`,
+    );
   }
   return null;
 }
@@ -51,21 +57,39 @@ function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecis
   const level = call.tool.actionKind ? context.autonomy[call.tool.actionKind] : 'confirm';
   const approvalLevel = level === 'review' ? 'review' : 'confirm';
   if (context.trustLevel === 'supervised') {
-    return requireApproval('trust:supervised', approvalLevel, 'Supervised: every action waits for your approval.');
+    return requireApproval(
+      'trust:supervised',
+      approvalLevel,
+      'Supervised: every action waits for your approval.',
+    );
   }
   const rule = matchingRule(call, context);
   if (context.trustLevel === 'delegated') {
-    if (rule) return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+    if (rule)
+      return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
     if (isAllowlistedMail(call, context)) {
       return allow('trust:delegated_allowlist', 'Every recipient is on your allow-list.', level === 'notify');
     }
-    return requireApproval('trust:delegated', approvalLevel, 'Delegated: this action is not covered by your allow-list.');
+    return requireApproval(
+      'trust:delegated',
+      approvalLevel,
+      'Delegated: this action is not covered by your allow-list.',
+    );
   }
-  if (rule) return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+  if (rule)
+    return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
   if (level === 'confirm' || level === 'review') {
-    return requireApproval(`autonomy:${call.tool.actionKind ?? 'unknown'}`, approvalLevel, `Your setting for ${call.tool.actionKind ?? call.tool.name} is "${level}".`);
+    return requireApproval(
+      `autonomy:${call.tool.actionKind ?? 'unknown'}`,
+      approvalLevel,
+      `Your setting for ${call.tool.actionKind ?? call.tool.name} is "${level}".`,
+    );
   }
-  return allow(`autonomy:${call.tool.actionKind ?? 'unknown'}`, `Your setting is "${level}".`, level === 'notify');
+  return allow(
+    `autonomy:${call.tool.actionKind ?? 'unknown'}`,
+    `Your setting is "${level}".`,
+    level === 'notify',
+  );
 }
 
 function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
@@ -84,7 +108,11 @@ function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null
   if (context.requireApprovalForFirstContact && tool.recipients) {
     const strangers = tool.recipients(call.args).filter((address) => !context.isKnownRecipient(address));
     if (strangers.length > 0) {
-      return requireApproval('first_contact', 'confirm', `You have never written to ${strangers.join(', ')} before.`);
+      return requireApproval(
+        'first_contact',
+        'confirm',
+        `You have never written to ${strangers.join(', ')} before.`,
+      );
     }
   }
   return null;
@@ -121,7 +149,12 @@ const allow = (rule: string, reason: string, shouldNotify: boolean): PolicyDecis
   reason,
   shouldNotify,
 });
-const deny = (rule: string, reason: string): PolicyDecision => ({ kind: 'deny', rule, reason, outcome: 'REFUSAL:OUT_OF_SCOPE' });
+const deny = (rule: string, reason: string): PolicyDecision => ({
+  kind: 'deny',
+  rule,
+  reason,
+  outcome: 'REFUSAL:OUT_OF_SCOPE',
+});
 const rateLimited = (rule: string, detail: string): PolicyDecision => ({
   kind: 'deny',
   rule,

@@ -14,13 +14,19 @@ interface Route {
 
 export function createApiRoutes(host: Host, logError: (message: string, error: unknown) => void): Route[] {
   const command = async (res: ServerResponse, channel: CommandName, input: unknown): Promise<void> => {
-    const result = await dispatchCommand(host, channel, input, (error) => logError(`${channel} failed`, error));
+    const result = await dispatchCommand(host, channel, input, (error) =>
+      logError(`${channel} failed`, error),
+    );
     if (result.ok) sendJson(res, 200, result.data);
     else sendError(res, result.error);
   };
 
   return [
-    { method: 'GET', pattern: /^\/api\/health$/, handle: async (_req, res) => sendJson(res, 200, { ok: true }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/health$/,
+      handle: async (_req, res) => sendJson(res, 200, { ok: true }),
+    },
     {
       method: 'POST',
       pattern: /^\/api\/agent\/run$/,
@@ -57,7 +63,11 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/threads\/([^/]+)$/,
       handle: async (_req, res, [threadId]) => command(res, 'thread.get', { threadId }),
     },
-    { method: 'GET', pattern: /^\/api\/settings$/, handle: async (_req, res) => command(res, 'settings.get', {}) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/settings$/,
+      handle: async (_req, res) => command(res, 'settings.get', {}),
+    },
     {
       method: 'PUT',
       pattern: /^\/api\/settings$/,
@@ -74,7 +84,10 @@ export async function routeApi(routes: Route[], req: IncomingMessage, res: Serve
   if (!route) {
     if (onPath.length > 0) {
       res.setHeader('allow', onPath.map((candidate) => candidate.method).join(', '));
-      sendJson(res, 405, { ok: false, error: { code: 'invalid_input', message: `${req.method} is not allowed here.` } });
+      sendJson(res, 405, {
+        ok: false,
+        error: { code: 'invalid_input', message: `${req.method} is not allowed here.` },
+      });
     } else {
       sendError(res, { code: 'not_found', message: `There is no API route ${path}.` });
     }
@@ -98,7 +111,10 @@ async function streamRun(host: Host, res: ServerResponse, request: RunRequest): 
   let hasStarted = false;
   const write = (event: RunEvent): void => {
     if (!hasStarted) {
-      res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'application/x-ndjson; charset=utf-8',
+        'cache-control': 'no-store',
+      });
       hasStarted = true;
     }
     if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);

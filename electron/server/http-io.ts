@@ -31,7 +31,10 @@ export function sendError(res: ServerResponse, error: ErrorBody): void {
 }
 
 /** Reads a JSON body of at most LIMITS.requestBodyBytes; anything else is a typed 4xx, never a crash. */
-export async function readJsonBody(req: IncomingMessage, limit: number = LIMITS.requestBodyBytes): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  limit: number = LIMITS.requestBodyBytes,
+): Promise<unknown> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new DeputyError('invalid_input', 'Send the body as JSON with "Content-Type: application/json".');
@@ -47,7 +50,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number = LIMITS.
     chunks.push(buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') throw new DeputyError('invalid_input', 'The request body is empty; send a JSON object.');
+  if (text.trim() === '')
+    throw new DeputyError('invalid_input', 'The request body is empty; send a JSON object.');
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -34,7 +34,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (!path.startsWith('/api/')) return serveStatic(req, res, options.rendererDir);
     if (path !== '/api/health' && !isValidToken(bearerToken(req.headers.authorization), options.token)) {
       res.setHeader('www-authenticate', 'Bearer');
-      return sendError(res, { code: 'unauthorized', message: 'Send the API token as "Authorization: Bearer <token>".' });
+      return sendError(res, {
+        code: 'unauthorized',
+        message: 'Send the API token as "Authorization: Bearer <token>".',
+      });
     }
     return routeApi(routes, req, res);
   };

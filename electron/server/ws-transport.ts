@@ -2,7 +2,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIMITS, type ErrorBody } from '../../shared/contract';
-import { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX, WsClientMessage, type WsServerMessage } from '../../shared/contract/ws-protocol';
+import {
+  WS_PATH,
+  WS_PROTOCOL,
+  WS_TOKEN_PREFIX,
+  WsClientMessage,
+  type WsServerMessage,
+} from '../../shared/contract/ws-protocol';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
 import type { Host } from '../host/host';
 import { describeIssues } from '../tools/registry';
@@ -77,7 +83,12 @@ function serveSocket(ws: WebSocket, host: Host, logError: (message: string, erro
     }
     if (request.kind === 'subscribe') {
       if (subscriptions.has(request.id)) {
-        return send({ kind: 'reply', id: request.id, ok: false, error: { code: 'conflict', message: 'That subscription id is in use.' } });
+        return send({
+          kind: 'reply',
+          id: request.id,
+          ok: false,
+          error: { code: 'conflict', message: 'That subscription id is in use.' },
+        });
       }
       const opened = openSubscription(host, request.channel, request.input, (event) =>
         send({ kind: 'event', id: request.id, event }),
@@ -106,6 +117,7 @@ function parseMessage(data: RawData): { ok: true; value: WsClientMessage } | { o
     return { ok: false, error: { code: 'invalid_input', message: 'A message is not valid JSON.' } };
   }
   const parsed = WsClientMessage.safeParse(json);
-  if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: describeIssues(parsed.error) } };
+  if (!parsed.success)
+    return { ok: false, error: { code: 'invalid_input', message: describeIssues(parsed.error) } };
   return { ok: true, value: parsed.data };
 }

@@ -57,7 +57,10 @@ export class TasksRepo {
     );
     this.deleteTask = db.prepare('DELETE FROM tasks WHERE id = ?');
     // LIKE with an escape character, so a query containing % or _ matches itself.
-    this.selectFiltered = db.prepare<[{ status: string; query: string; pattern: string; limit: number }], TaskRow>(
+    this.selectFiltered = db.prepare<
+      [{ status: string; query: string; pattern: string; limit: number }],
+      TaskRow
+    >(
       `SELECT * FROM tasks
        WHERE (@status = 'all' OR status = @status)
          AND (@query = '' OR description LIKE @pattern ESCAPE '\\' OR notes LIKE @pattern ESCAPE '\\')
@@ -65,7 +68,10 @@ export class TasksRepo {
     );
   }
 
-  add(task: { id: string; description: string; due: string | null; notes: string | null }, now: string): Task {
+  add(
+    task: { id: string; description: string; due: string | null; notes: string | null },
+    now: string,
+  ): Task {
     this.insertTask.run(task.id, task.description, task.due, task.notes, now, now);
     return this.getOrThrow(task.id);
   }
@@ -104,7 +110,9 @@ export class TasksRepo {
   list(filter: TaskFilter): Task[] {
     const query = filter.query?.trim() ?? '';
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.selectFiltered.all({ status: filter.status, query, pattern, limit: filter.limit }).map(toTask);
+    return this.selectFiltered
+      .all({ status: filter.status, query, pattern, limit: filter.limit })
+      .map(toTask);
   }
 
   private getOrThrow(id: string): Task {

@@ -53,7 +53,9 @@ export class ThreadsRepo {
       'INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
     );
     this.touchThread = db.prepare('UPDATE threads SET updated_at = ? WHERE id = ?');
-    this.selectThread = db.prepare<[string], ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`);
+    this.selectThread = db.prepare<[string], ThreadRow>(
+      `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`,
+    );
     this.selectPage = db.prepare<[number], ThreadRow>(
       `SELECT ${THREAD_COLUMNS} FROM threads t ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
     );

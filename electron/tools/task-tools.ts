@@ -36,9 +36,12 @@ const UpdateTaskInput = z
     notes: notes.nullable().optional().describe('New notes, or null to clear them.'),
   })
   .strict()
-  .refine((input) => input.description !== undefined || input.due !== undefined || input.notes !== undefined, {
-    message: 'give at least one of description, due or notes to change',
-  });
+  .refine(
+    (input) => input.description !== undefined || input.due !== undefined || input.notes !== undefined,
+    {
+      message: 'give at least one of description, due or notes to change',
+    },
+  );
 
 const TaskIdInput = z.object({ id: taskId }).strict();
 
@@ -70,7 +73,12 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     execute: (input) => ({
       task: taskView(
         tasks.add(
-          { id: randomUUID(), description: input.description, due: input.due ?? null, notes: input.notes ?? null },
+          {
+            id: randomUUID(),
+            description: input.description,
+            due: input.due ?? null,
+            notes: input.notes ?? null,
+          },
           stamp(),
         ),
       ),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
 import { RunEvent, RunEventsFilter } from './events';
 import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
@@ -53,5 +53,9 @@ export interface ContractHost {
 /** What the renderer sees, over `window.deputy` or the WebSocket. Inputs are validated on the other side. */
 export interface DeputyClient {
   invoke<C extends CommandName>(channel: C, input: CommandInput<C>): Promise<CommandOutput<C>>;
-  on<S extends StreamName>(channel: S, input: StreamInput<S>, listener: (event: StreamEvent<S>) => void): () => void;
+  on<S extends StreamName>(
+    channel: S,
+    input: StreamInput<S>,
+    listener: (event: StreamEvent<S>) => void,
+  ): () => void;
 }

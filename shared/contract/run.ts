@@ -25,10 +25,24 @@ export const RunRequest = z.object({
 });
 export type RunRequest = z.infer<typeof RunRequest>;
 
-export const RunStatus = z.enum(['queued', 'planning', 'executing', 'awaiting_confirmation', 'completed', 'failed']);
+export const RunStatus = z.enum([
+  'queued',
+  'planning',
+  'executing',
+  'awaiting_confirmation',
+  'completed',
+  'failed',
+]);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-export const ActionState = z.enum(['planned', 'awaiting_confirmation', 'executing', 'completed', 'failed', 'rejected']);
+export const ActionState = z.enum([
+  'planned',
+  'awaiting_confirmation',
+  'executing',
+  'completed',
+  'failed',
+  'rejected',
+]);
 export type ActionState = z.infer<typeof ActionState>;
 
 export const ResponseMode = z.enum(['assistant_text', 'tool_call', 'approval_required']);
@@ -69,7 +83,8 @@ const clip = (text: string, max: number): string => (text.length > max ? `${text
 // Control characters other than tab and newline have no business in a prompt and can hide text.
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
-export const cleanText = (text: string, max: number): string => clip(text.replace(CONTROL_CHARS, '').trim(), max);
+export const cleanText = (text: string, max: number): string =>
+  clip(text.replace(CONTROL_CHARS, '').trim(), max);
 
 function cleanMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (!meta) return undefined;

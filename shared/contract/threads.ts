@@ -17,7 +17,10 @@ export const ThreadsListInput = z
     before: z.string().optional(),
   })
   .default({});
-export const ThreadsListOutput = z.object({ threads: z.array(ThreadSummary), nextBefore: z.string().nullable() });
+export const ThreadsListOutput = z.object({
+  threads: z.array(ThreadSummary),
+  nextBefore: z.string().nullable(),
+});
 
 export const MessageRecord = z.object({
   id: z.string(),

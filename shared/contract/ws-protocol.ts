@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorBody } from './errors';
+import type { ErrorBody } from './errors';
 
 /**
  * The WebSocket carries the same contract as IPC. The client sends commands and subscriptions,
@@ -11,8 +11,18 @@ export const WS_TOKEN_PREFIX = 'bearer.';
 export const WS_PATH = '/ws';
 
 export const WsClientMessage = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('command'), id: z.string().min(1).max(64), channel: z.string(), input: z.unknown() }),
-  z.object({ kind: z.literal('subscribe'), id: z.string().min(1).max(64), channel: z.string(), input: z.unknown() }),
+  z.object({
+    kind: z.literal('command'),
+    id: z.string().min(1).max(64),
+    channel: z.string(),
+    input: z.unknown(),
+  }),
+  z.object({
+    kind: z.literal('subscribe'),
+    id: z.string().min(1).max(64),
+    channel: z.string(),
+    input: z.unknown(),
+  }),
   z.object({ kind: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
 ]);
 export type WsClientMessage = z.infer<typeof WsClientMessage>;

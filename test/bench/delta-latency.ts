@@ -28,7 +28,10 @@ export async function benchDeltaLatency(runs: number): Promise<ReturnType<typeof
     logError: () => {},
   });
   const server = await startHttpServer({ host, token, port: 0, rendererDir: dataDir, logError: () => {} });
-  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${token}`]);
+  const socket = new WebSocket(`${server.url.replace('http', 'ws')}/ws`, [
+    WS_PROTOCOL,
+    `${WS_TOKEN_PREFIX}${token}`,
+  ]);
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);
@@ -53,12 +56,22 @@ export async function benchDeltaLatency(runs: number): Promise<ReturnType<typeof
     currentRun = run;
     const chunks = Array.from({ length: CHUNKS_PER_RUN }, (_, index) => ({
       text: `<${index}> word `,
-      ...(index === CHUNKS_PER_RUN - 1 && { finishReason: 'STOP', usage: { prompt: 10, output: CHUNKS_PER_RUN } }),
+      ...(index === CHUNKS_PER_RUN - 1 && {
+        finishReason: 'STOP',
+        usage: { prompt: 10, output: CHUNKS_PER_RUN },
+      }),
     }));
     // A gap between chunks, as a real model has, so each chunk is measured on its own rather than queued behind others.
     fake.script({ kind: 'reply', chunks, gapMs: 2 });
     const finished = new Promise<void>((resolve) => (onResult = resolve));
-    socket.send(JSON.stringify({ kind: 'command', id: `run-${run}`, channel: 'run.start', input: { prompt: 'Stream' } }));
+    socket.send(
+      JSON.stringify({
+        kind: 'command',
+        id: `run-${run}`,
+        channel: 'run.start',
+        input: { prompt: 'Stream' },
+      }),
+    );
     await finished;
   }
 

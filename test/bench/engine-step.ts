@@ -18,16 +18,25 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
   const samples: number[] = [];
   let turn = 0;
   const model: ModelClient = {
-    // eslint-disable-next-line @typescript-eslint/require-await
+     
     async *stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       requestTimes.push(process.hrtime.bigint());
       turn += 1;
       if (turn % (STEPS_PER_RUN + 1) === 0) {
         yield { type: 'text', text: 'Done.' };
       } else {
-        yield { type: 'function_call', callId: `c${turn}`, name: 'add_task', args: { description: `Task ${turn}` } };
+        yield {
+          type: 'function_call',
+          callId: `c${turn}`,
+          name: 'add_task',
+          args: { description: `Task ${turn}` },
+        };
       }
-      yield { type: 'finish', finishReason: 'STOP', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } };
+      yield {
+        type: 'finish',
+        finishReason: 'STOP',
+        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      };
     },
   };
   const host = await createHost({

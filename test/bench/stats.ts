@@ -4,9 +4,19 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
-export function summarize(samples: readonly number[]): { n: number; median: number; p95: number; max: number } {
+export function summarize(samples: readonly number[]): {
+  n: number;
+  median: number;
+  p95: number;
+  max: number;
+} {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, median: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? Number.NaN };
+  return {
+    n: sorted.length,
+    median: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted.at(-1) ?? Number.NaN,
+  };
 }
 
 export const ms = (value: number): string => `${value.toFixed(3)} ms`;

@@ -18,7 +18,13 @@ beforeAll(async () => {
   const rendererDir = join(fixture.dataDir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Deputy</title>');
-  server = await startHttpServer({ host: fixture.host, token: TOKEN, port: 0, rendererDir, logError: () => {} });
+  server = await startHttpServer({
+    host: fixture.host,
+    token: TOKEN,
+    port: 0,
+    rendererDir,
+    logError: () => {},
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -28,7 +34,8 @@ afterAll(async () => {
 function api(path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   if (init.token !== null) headers.set('authorization', `Bearer ${init.token ?? TOKEN}`);
-  if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  if (init.body !== undefined && !headers.has('content-type'))
+    headers.set('content-type', 'application/json');
   return fetch(`${server.url}${path}`, { ...init, headers });
 }
 
@@ -39,21 +46,39 @@ describe('headless HTTP API', () => {
 
   it('runs an agent request and answers in the runtime spec shape', async () => {
     model.script(call('add_task', { description: 'Buy milk' }), say('Added.'));
-    const response = await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'Add milk' }) });
+    const response = await api('/api/agent/run', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'Add milk' }),
+    });
     expect(response.status).toBe(200);
     const body = RunResponse.parse(await response.json());
-    expect(body).toMatchObject({ ok: true, status: 'completed', mode: 'tool_call', tool: 'add_task', summary: 'Added.' });
+    expect(body).toMatchObject({
+      ok: true,
+      status: 'completed',
+      mode: 'tool_call',
+      tool: 'add_task',
+      summary: 'Added.',
+    });
   });
 
   it('streams NDJSON events ending with the result', async () => {
     model.script(say('Hel', 'lo'));
-    const response = await api('/api/agent/run/stream', { method: 'POST', body: JSON.stringify({ prompt: 'Hi' }) });
+    const response = await api('/api/agent/run/stream', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'Hi' }),
+    });
     expect(response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const lines = (await response.text()).trim().split('\n');
     const events = lines.map((line) => RunEvent.parse(JSON.parse(line)));
     expect(events[0]).toMatchObject({ type: 'status', status: 'queued' });
-    expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.delta : ''))).toEqual(['Hel', 'lo']);
-    expect(events.at(-1)).toMatchObject({ type: 'result', result: { status: 'completed', summary: 'Hello' } });
+    expect(events.filter((e) => e.type === 'delta').map((e) => (e.type === 'delta' ? e.delta : ''))).toEqual([
+      'Hel',
+      'lo',
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'result',
+      result: { status: 'completed', summary: 'Hello' },
+    });
   });
 
   it.each([
@@ -63,8 +88,18 @@ describe('headless HTTP API', () => {
     ['a wrong type', { body: JSON.stringify({ prompt: 42 }) }, 400, 'invalid_input'],
     ['a missing field', { body: JSON.stringify({ threadId: 'x' }) }, 400, 'invalid_input'],
     ['an empty body', { body: '' }, 400, 'invalid_input'],
-    ['a non-JSON content type', { body: 'prompt=hi', headers: { 'content-type': 'text/plain' } }, 400, 'invalid_input'],
-    ['a body over 1 MB', { body: JSON.stringify({ prompt: 'x'.repeat(1_100_000) }) }, 413, 'payload_too_large'],
+    [
+      'a non-JSON content type',
+      { body: 'prompt=hi', headers: { 'content-type': 'text/plain' } },
+      400,
+      'invalid_input',
+    ],
+    [
+      'a body over 1 MB',
+      { body: JSON.stringify({ prompt: 'x'.repeat(1_100_000) }) },
+      413,
+      'payload_too_large',
+    ],
     ['an unknown thread', { body: JSON.stringify({ prompt: 'x', threadId: 'missing' }) }, 404, 'not_found'],
   ])('answers %s with a JSON 4xx and keeps serving', async (_name, init, status, code) => {
     const response = await api('/api/agent/run', { method: 'POST', body: '{}', ...init });
@@ -74,7 +109,10 @@ describe('headless HTTP API', () => {
   });
 
   it('names the field that is wrong', async () => {
-    const response = await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'x', conversation: [{ role: 'bot', text: 'x' }] }) });
+    const response = await api('/api/agent/run', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'x', conversation: [{ role: 'bot', text: 'x' }] }),
+    });
     const body = (await response.json()) as { error: { message: string } };
     expect(body.error.message).toContain('conversation.0.role');
   });
@@ -169,7 +207,10 @@ describe('WebSocket transport', () => {
       .filter((m) => m.kind === 'event' && (m.event as { type: string }).type === 'delta')
       .map((m) => (m.event as { delta: string }).delta);
     expect(deltas).toEqual(['Over ', 'the socket']);
-    expect(received.find((m) => m.id === 'c1')).toMatchObject({ ok: true, data: { runId: expect.any(String) } });
+    expect(received.find((m) => m.id === 'c1')).toMatchObject({
+      ok: true,
+      data: { runId: expect.any(String) },
+    });
     socket.send(JSON.stringify({ kind: 'unsubscribe', id: 's1' }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(fixture.host.events.subscriberCount).toBe(0);

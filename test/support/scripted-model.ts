@@ -33,9 +33,19 @@ export class ScriptedModel implements ModelClient {
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 
 export function say(...chunks: string[]): ModelStreamEvent[] {
-  return [...chunks.map((text): ModelStreamEvent => ({ type: 'text', text })), { type: 'finish', finishReason: 'STOP', usage }];
+  return [
+    ...chunks.map((text): ModelStreamEvent => ({ type: 'text', text })),
+    { type: 'finish', finishReason: 'STOP', usage },
+  ];
 }
 
-export function call(name: string, args: Record<string, unknown>, callId = `call-${name}`): ModelStreamEvent[] {
-  return [{ type: 'function_call', callId, name, args }, { type: 'finish', finishReason: 'STOP', usage }];
+export function call(
+  name: string,
+  args: Record<string, unknown>,
+  callId = `call-${name}`,
+): ModelStreamEvent[] {
+  return [
+    { type: 'function_call', callId, name, args },
+    { type: 'finish', finishReason: 'STOP', usage },
+  ];
 }

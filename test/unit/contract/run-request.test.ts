@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { commands, LIMITS, normalizeRunRequest, RunRequest, RunResponse, streams } from '../../../shared/contract';
+import {
+  commands,
+  LIMITS,
+  normalizeRunRequest,
+  RunRequest,
+  RunResponse,
+  streams,
+} from '../../../shared/contract';
 
 describe('run request contract', () => {
   it('accepts the runtime spec request shape', () => {
     const parsed = RunRequest.parse({
       prompt: 'Reply to Sam',
       threadId: 't1',
-      conversation: [{ role: 'user', text: 'hi' }, { role: 'assistant', text: 'hello' }],
-      attachedContext: [{ type: 'email', id: 'm1', title: 'Lunch', snippet: 'Friday?', meta: { from: 'sam@x.io' } }],
+      conversation: [
+        { role: 'user', text: 'hi' },
+        { role: 'assistant', text: 'hello' },
+      ],
+      attachedContext: [
+        { type: 'email', id: 'm1', title: 'Lunch', snippet: 'Friday?', meta: { from: 'sam@x.io' } },
+      ],
     });
     expect(parsed.attachedContext?.[0]?.meta).toEqual({ from: 'sam@x.io' });
   });

@@ -20,9 +20,25 @@ describe('run loop', () => {
     const events = collect(host);
     const response = await host.runToEnd({ prompt: 'Say hello' });
 
-    expect(response).toMatchObject({ ok: true, status: 'completed', mode: 'assistant_text', summary: 'Hello there.' });
-    expect(events.filter((e) => e.type === 'delta').map((e) => e.type === 'delta' && e.delta)).toEqual(['Hello ', 'there.']);
-    expect(events.map((e) => e.type)).toEqual(['status', 'status', 'delta', 'delta', 'usage', 'status', 'result']);
+    expect(response).toMatchObject({
+      ok: true,
+      status: 'completed',
+      mode: 'assistant_text',
+      summary: 'Hello there.',
+    });
+    expect(events.filter((e) => e.type === 'delta').map((e) => e.type === 'delta' && e.delta)).toEqual([
+      'Hello ',
+      'there.',
+    ]);
+    expect(events.map((e) => e.type)).toEqual([
+      'status',
+      'status',
+      'delta',
+      'delta',
+      'usage',
+      'status',
+      'result',
+    ]);
     const thread = await host.invoke('thread.get', { threadId: response.threadId });
     expect(thread.messages.map((m) => [m.role, m.text])).toEqual([
       ['user', 'Say hello'],
@@ -32,14 +48,24 @@ describe('run loop', () => {
   });
 
   it('runs a task tool, feeds its result back, and reports the tool in the response', async () => {
-    const model = new ScriptedModel(call('add_task', { description: 'Buy milk', due: '2026-11-22' }), say('Added it.'));
+    const model = new ScriptedModel(
+      call('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      say('Added it.'),
+    );
     const { host } = await start(model);
     const events = collect(host);
     const response = await host.runToEnd({ prompt: 'Add a task to buy milk tomorrow' });
 
-    expect(response).toMatchObject({ status: 'completed', mode: 'tool_call', tool: 'add_task', summary: 'Added it.' });
+    expect(response).toMatchObject({
+      status: 'completed',
+      mode: 'tool_call',
+      tool: 'add_task',
+      summary: 'Added it.',
+    });
     expect(response.toolArgs).toEqual({ description: 'Buy milk', due: '2026-11-22' });
-    expect(response.output).toMatchObject({ task: { description: 'Buy milk', due: '2026-11-22', status: 'open' } });
+    expect(response.output).toMatchObject({
+      task: { description: 'Buy milk', due: '2026-11-22', status: 'open' },
+    });
     const toolEvents = events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result');
     expect(toolEvents.map((e) => `${e.type}:${'state' in e ? e.state : ''}`)).toEqual([
       'tool_call:executing',
@@ -104,7 +130,11 @@ describe('run loop', () => {
     ['429', new ModelError('rate_limited', 'Gemini is rate-limiting requests.', 30), 'model_rate_limited'],
     ['500', new ModelError('server_error', 'Gemini had a server error.'), 'model_server_error'],
     ['hang', new ModelError('timeout', 'Gemini did not answer in time.'), 'model_timeout'],
-    ['malformed JSON', new ModelError('bad_response', 'Gemini sent something unreadable.'), 'model_bad_response'],
+    [
+      'malformed JSON',
+      new ModelError('bad_response', 'Gemini sent something unreadable.'),
+      'model_bad_response',
+    ],
     ['a plain Error', new Error('boom'), 'model_bad_response'],
   ])('fails the run cleanly when the model call fails (%s)', async (_name, error, code) => {
     const { host } = await start(new ScriptedModel(error));
@@ -135,16 +165,24 @@ describe('run loop', () => {
     ['SAFETY', 'model_blocked'],
     ['MAX_TOKENS', 'model_bad_response'],
     ['MISSING', 'model_bad_response'],
-  ] as const)('fails with a message when the model ends with %s and nothing to say', async (finishReason, code) => {
-    const { host } = await start(new ScriptedModel([{ type: 'finish', finishReason, usage: null }]));
-    const events = collect(host);
-    const response = await host.runToEnd({ prompt: 'Hello' });
-    expect(response.status).toBe('failed');
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ code });
-  });
+  ] as const)(
+    'fails with a message when the model ends with %s and nothing to say',
+    async (finishReason, code) => {
+      const { host } = await start(new ScriptedModel([{ type: 'finish', finishReason, usage: null }]));
+      const events = collect(host);
+      const response = await host.runToEnd({ prompt: 'Hello' });
+      expect(response.status).toBe('failed');
+      expect(events.find((e) => e.type === 'error')).toMatchObject({ code });
+    },
+  );
 
   it('keeps an answer cut by MAX_TOKENS: the text is what the person gets', async () => {
-    const { host } = await start(new ScriptedModel([{ type: 'text', text: 'Long answ' }, { type: 'finish', finishReason: 'MAX_TOKENS', usage: null }]));
+    const { host } = await start(
+      new ScriptedModel([
+        { type: 'text', text: 'Long answ' },
+        { type: 'finish', finishReason: 'MAX_TOKENS', usage: null },
+      ]),
+    );
     const response = await host.runToEnd({ prompt: 'Hello' });
     expect(response).toMatchObject({ status: 'completed', summary: 'Long answ' });
   });
@@ -173,7 +211,9 @@ describe('run loop', () => {
     expect(await host.invoke('run.cancel', { runId: started.runId })).toEqual({ cancelled: true });
     release();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(events.find((e) => e.type === 'result')).toMatchObject({ result: { status: 'failed', summary: 'Stopped.' } });
+    expect(events.find((e) => e.type === 'result')).toMatchObject({
+      result: { status: 'failed', summary: 'Stopped.' },
+    });
     expect(await host.invoke('run.cancel', { runId: started.runId })).toEqual({ cancelled: false });
   });
 
@@ -193,12 +233,16 @@ describe('run loop', () => {
     expect(instruction).toContain('Quarterly plan');
     expect(instruction).toContain('Name: Ada');
     expect(model.requests[1]?.systemInstruction).not.toContain('Quarterly plan');
-    const texts = model.requests[1]?.messages.map((m) => `${m.role}:${m.parts[0]?.kind === 'text' ? m.parts[0].text : ''}`);
+    const texts = model.requests[1]?.messages.map(
+      (m) => `${m.role}:${m.parts[0]?.kind === 'text' ? m.parts[0].text : ''}`,
+    );
     expect(texts).toEqual(['user:Summarise this', 'model:First.', 'user:And now?']);
   });
 
   it('rejects a run on a thread that does not exist', async () => {
     const { host } = await start(new ScriptedModel());
-    await expect(host.runToEnd({ prompt: 'Hi', threadId: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(host.runToEnd({ prompt: 'Hi', threadId: 'nope' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });

@@ -8,7 +8,10 @@ import { z } from 'zod';
 
 function setup(): { registry: ToolRegistry; store: Store } {
   const store = new Store(openDatabase(':memory:'));
-  return { registry: new ToolRegistry(createTaskTools(store.tasks, () => new Date('2026-11-21T10:00:00Z'))), store };
+  return {
+    registry: new ToolRegistry(createTaskTools(store.tasks, () => new Date('2026-11-21T10:00:00Z'))),
+    store,
+  };
 }
 
 const context: ToolContext = {
@@ -34,7 +37,9 @@ describe('task tools', () => {
     expect(add?.parameters).toMatchObject({ type: 'object', required: ['description'] });
     expect(add?.parameters).not.toHaveProperty('$schema');
     for (const tool of registry.list()) {
-      expect(['query', 'compute', 'draft', 'create', 'update', 'delete', 'external']).toContain(tool.category);
+      expect(['query', 'compute', 'draft', 'create', 'update', 'delete', 'external']).toContain(
+        tool.category,
+      );
       expect(['low', 'medium', 'high', 'critical']).toContain(tool.risk);
     }
   });
@@ -50,7 +55,13 @@ describe('task tools', () => {
       execute: () => ({}),
     };
     expect(() => new ToolRegistry([fake])).toThrow(/reserved/);
-    expect(() => new ToolRegistry([{ ...fake, name: 'x' }, { ...fake, name: 'x' }])).toThrow(/twice/);
+    expect(
+      () =>
+        new ToolRegistry([
+          { ...fake, name: 'x' },
+          { ...fake, name: 'x' },
+        ]),
+    ).toThrow(/twice/);
   });
 
   it('adds, lists, updates, completes and deletes a task', async () => {

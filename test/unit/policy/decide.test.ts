@@ -21,11 +21,36 @@ const gmailSend: PolicyTool = {
   isExternal: true,
   recipients: recipientsOf,
 };
-const gmailDraft: PolicyTool = { ...gmailSend, name: 'gmail_draft_create', category: 'draft', risk: 'medium', actionKind: 'email.draft' };
-const addTask: PolicyTool = { name: 'add_task', category: 'create', risk: 'low', hasSideEffects: true, actionKind: 'task.create' };
-const deleteTask: PolicyTool = { name: 'delete_task', category: 'delete', risk: 'medium', hasSideEffects: true, actionKind: 'task.delete' };
+const gmailDraft: PolicyTool = {
+  ...gmailSend,
+  name: 'gmail_draft_create',
+  category: 'draft',
+  risk: 'medium',
+  actionKind: 'email.draft',
+};
+const addTask: PolicyTool = {
+  name: 'add_task',
+  category: 'create',
+  risk: 'low',
+  hasSideEffects: true,
+  actionKind: 'task.create',
+};
+const deleteTask: PolicyTool = {
+  name: 'delete_task',
+  category: 'delete',
+  risk: 'medium',
+  hasSideEffects: true,
+  actionKind: 'task.delete',
+};
 const listTasks: PolicyTool = { name: 'list_tasks', category: 'query', risk: 'low', hasSideEffects: false };
-const slackSend: PolicyTool = { name: 'slack_send', category: 'external', risk: 'medium', hasSideEffects: true, actionKind: 'slack.send', isExternal: true };
+const slackSend: PolicyTool = {
+  name: 'slack_send',
+  category: 'external',
+  risk: 'medium',
+  hasSideEffects: true,
+  actionKind: 'slack.send',
+  isExternal: true,
+};
 
 function context(overrides: Partial<PolicyContext> = {}): PolicyContext {
   return {
@@ -56,7 +81,15 @@ const rule = (overrides: Partial<PolicyRule>): PolicyRule => ({
   ...overrides,
 });
 
-type Case = [string, PolicyTool, Record<string, unknown>, Partial<PolicyContext>, string, string, Record<string, unknown>?];
+type Case = [
+  string,
+  PolicyTool,
+  Record<string, unknown>,
+  Partial<PolicyContext>,
+  string,
+  string,
+  Record<string, unknown>?,
+];
 
 const cases: Case[] = [
   // 1. kill switch
@@ -66,41 +99,250 @@ const cases: Case[] = [
   ['an ungranted tool is denied', addTask, {}, { grantedTools: new Set(['list_tasks']) }, 'deny', 'grant'],
   ['a granted tool goes on', listTasks, {}, { grantedTools: new Set(['list_tasks']) }, 'allow', 'read_only'],
   // 3. rate limits, at and under each limit
-  ['10 actions in the last minute', addTask, {}, { usage: { actionsLastMinute: 10, externalCallsLastHour: 0, modelTokensLastHour: 0 } }, 'deny', 'rate:actions'],
-  ['9 actions in the last minute', addTask, {}, { usage: { actionsLastMinute: 9, externalCallsLastHour: 0, modelTokensLastHour: 0 } }, 'allow', 'autonomy:task.create'],
-  ['50 external calls this hour', slackSend, { channel: '#x' }, { usage: { actionsLastMinute: 0, externalCallsLastHour: 50, modelTokensLastHour: 0 } }, 'deny', 'rate:external_calls'],
-  ['token budget used up', listTasks, {}, { usage: { actionsLastMinute: 0, externalCallsLastHour: 0, modelTokensLastHour: 100_000 } }, 'deny', 'rate:model_tokens'],
-  ['a raised limit lets it through', addTask, {}, { limits: { ...DEFAULT_RATE_LIMITS, actionsPerMinute: 20 }, usage: { actionsLastMinute: 10, externalCallsLastHour: 0, modelTokensLastHour: 0 } }, 'allow', 'autonomy:task.create'],
+  [
+    '10 actions in the last minute',
+    addTask,
+    {},
+    { usage: { actionsLastMinute: 10, externalCallsLastHour: 0, modelTokensLastHour: 0 } },
+    'deny',
+    'rate:actions',
+  ],
+  [
+    '9 actions in the last minute',
+    addTask,
+    {},
+    { usage: { actionsLastMinute: 9, externalCallsLastHour: 0, modelTokensLastHour: 0 } },
+    'allow',
+    'autonomy:task.create',
+  ],
+  [
+    '50 external calls this hour',
+    slackSend,
+    { channel: '#x' },
+    { usage: { actionsLastMinute: 0, externalCallsLastHour: 50, modelTokensLastHour: 0 } },
+    'deny',
+    'rate:external_calls',
+  ],
+  [
+    'token budget used up',
+    listTasks,
+    {},
+    { usage: { actionsLastMinute: 0, externalCallsLastHour: 0, modelTokensLastHour: 100_000 } },
+    'deny',
+    'rate:model_tokens',
+  ],
+  [
+    'a raised limit lets it through',
+    addTask,
+    {},
+    {
+      limits: { ...DEFAULT_RATE_LIMITS, actionsPerMinute: 20 },
+      usage: { actionsLastMinute: 10, externalCallsLastHour: 0, modelTokensLastHour: 0 },
+    },
+    'allow',
+    'autonomy:task.create',
+  ],
   // 4. trust levels
-  ['supervised asks for a task', addTask, {}, { trustLevel: 'supervised' }, 'require_approval', 'trust:supervised'],
-  ['supervised ignores the allow-list', gmailSend, { to: ['a@mycompany.com'] }, { trustLevel: 'supervised' }, 'require_approval', 'trust:supervised'],
-  ['supervised ignores rules', gmailSend, { to: ['a@mycompany.com'] }, { trustLevel: 'supervised', rules: [rule({})] }, 'require_approval', 'trust:supervised'],
-  ['delegated sends to allow-listed recipients', gmailSend, { to: ['a@mycompany.com'], cc: ['sam@partner.io'] }, { trustLevel: 'delegated' }, 'allow', 'trust:delegated_allowlist'],
-  ['delegated drafts to allow-listed recipients', gmailDraft, { to: ['a@mycompany.com'] }, { trustLevel: 'delegated' }, 'allow', 'trust:delegated_allowlist'],
-  ['delegated: one cc outside the list', gmailSend, { to: ['a@mycompany.com'], cc: ['x@gmail.com'] }, { trustLevel: 'delegated' }, 'require_approval', 'trust:delegated'],
-  ['delegated: a bcc outside the list', gmailSend, { to: ['a@mycompany.com'], bcc: ['spy@evil.io'] }, { trustLevel: 'delegated' }, 'require_approval', 'trust:delegated'],
-  ['delegated: look-alike domain', gmailSend, { to: ['a@mycompany.com.evil.io'] }, { trustLevel: 'delegated' }, 'require_approval', 'trust:delegated'],
-  ['delegated: no recipients at all', gmailSend, {}, { trustLevel: 'delegated' }, 'require_approval', 'trust:delegated'],
-  ['delegated asks for a task', addTask, {}, { trustLevel: 'delegated' }, 'require_approval', 'trust:delegated'],
-  ['delegated with a rule', slackSend, { channel: '#standup' }, { trustLevel: 'delegated', rules: [rule({ tool: 'slack_send', field: 'channel', pattern: '#standup' })] }, 'allow', 'user_rule:r1'],
+  [
+    'supervised asks for a task',
+    addTask,
+    {},
+    { trustLevel: 'supervised' },
+    'require_approval',
+    'trust:supervised',
+  ],
+  [
+    'supervised ignores the allow-list',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    { trustLevel: 'supervised' },
+    'require_approval',
+    'trust:supervised',
+  ],
+  [
+    'supervised ignores rules',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    { trustLevel: 'supervised', rules: [rule({})] },
+    'require_approval',
+    'trust:supervised',
+  ],
+  [
+    'delegated sends to allow-listed recipients',
+    gmailSend,
+    { to: ['a@mycompany.com'], cc: ['sam@partner.io'] },
+    { trustLevel: 'delegated' },
+    'allow',
+    'trust:delegated_allowlist',
+  ],
+  [
+    'delegated drafts to allow-listed recipients',
+    gmailDraft,
+    { to: ['a@mycompany.com'] },
+    { trustLevel: 'delegated' },
+    'allow',
+    'trust:delegated_allowlist',
+  ],
+  [
+    'delegated: one cc outside the list',
+    gmailSend,
+    { to: ['a@mycompany.com'], cc: ['x@gmail.com'] },
+    { trustLevel: 'delegated' },
+    'require_approval',
+    'trust:delegated',
+  ],
+  [
+    'delegated: a bcc outside the list',
+    gmailSend,
+    { to: ['a@mycompany.com'], bcc: ['spy@evil.io'] },
+    { trustLevel: 'delegated' },
+    'require_approval',
+    'trust:delegated',
+  ],
+  [
+    'delegated: look-alike domain',
+    gmailSend,
+    { to: ['a@mycompany.com.evil.io'] },
+    { trustLevel: 'delegated' },
+    'require_approval',
+    'trust:delegated',
+  ],
+  [
+    'delegated: no recipients at all',
+    gmailSend,
+    {},
+    { trustLevel: 'delegated' },
+    'require_approval',
+    'trust:delegated',
+  ],
+  [
+    'delegated asks for a task',
+    addTask,
+    {},
+    { trustLevel: 'delegated' },
+    'require_approval',
+    'trust:delegated',
+  ],
+  [
+    'delegated with a rule',
+    slackSend,
+    { channel: '#standup' },
+    { trustLevel: 'delegated', rules: [rule({ tool: 'slack_send', field: 'channel', pattern: '#standup' })] },
+    'allow',
+    'user_rule:r1',
+  ],
   // 5. autonomy levels under autonomous
   ['auto', addTask, {}, {}, 'allow', 'autonomy:task.create'],
   ['confirm', deleteTask, { id: '1' }, {}, 'require_approval', 'autonomy:task.delete'],
-  ['review', addTask, {}, { autonomy: { ...DEFAULT_AUTONOMY, 'task.create': 'review' } }, 'require_approval', 'autonomy:task.create', { level: 'review' }],
-  ['notify', addTask, {}, { autonomy: { ...DEFAULT_AUTONOMY, 'task.create': 'notify' } }, 'allow', 'autonomy:task.create', { shouldNotify: true }],
-  ['email.send confirm by default', gmailSend, { to: ['a@mycompany.com'] }, {}, 'require_approval', 'autonomy:email.send'],
-  ['email.draft notify by default', gmailDraft, { to: ['a@mycompany.com'] }, {}, 'allow', 'autonomy:email.draft', { shouldNotify: true }],
+  [
+    'review',
+    addTask,
+    {},
+    { autonomy: { ...DEFAULT_AUTONOMY, 'task.create': 'review' } },
+    'require_approval',
+    'autonomy:task.create',
+    { level: 'review' },
+  ],
+  [
+    'notify',
+    addTask,
+    {},
+    { autonomy: { ...DEFAULT_AUTONOMY, 'task.create': 'notify' } },
+    'allow',
+    'autonomy:task.create',
+    { shouldNotify: true },
+  ],
+  [
+    'email.send confirm by default',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    {},
+    'require_approval',
+    'autonomy:email.send',
+  ],
+  [
+    'email.draft notify by default',
+    gmailDraft,
+    { to: ['a@mycompany.com'] },
+    {},
+    'allow',
+    'autonomy:email.draft',
+    { shouldNotify: true },
+  ],
   // 6. argument-level rules
-  ['a rule allows its scope', gmailSend, { to: ['a@mycompany.com', 'b@mycompany.com'] }, { rules: [rule({})] }, 'allow', 'user_rule:r1'],
-  ['a rule does not cover a stray cc', gmailSend, { to: ['a@mycompany.com'], cc: ['x@else.io'] }, { rules: [rule({})] }, 'require_approval', 'autonomy:email.send'],
-  ['an expired rule does nothing', gmailSend, { to: ['a@mycompany.com'] }, { rules: [rule({ expiresAt: '2026-11-21T11:59:59.000Z' })] }, 'require_approval', 'autonomy:email.send'],
-  ['an unexpired rule works', gmailSend, { to: ['a@mycompany.com'] }, { rules: [rule({ expiresAt: '2026-11-21T13:00:00.000Z' })] }, 'allow', 'user_rule:r1'],
-  ['a rule for another tool does nothing', gmailSend, { to: ['a@mycompany.com'] }, { rules: [rule({ tool: 'gmail_draft_create' })] }, 'require_approval', 'autonomy:email.send'],
-  ['a channel rule matches its channel only', slackSend, { channel: '#general' }, { rules: [rule({ tool: 'slack_send', field: 'channel', pattern: '#standup' })] }, 'require_approval', 'autonomy:slack.send'],
+  [
+    'a rule allows its scope',
+    gmailSend,
+    { to: ['a@mycompany.com', 'b@mycompany.com'] },
+    { rules: [rule({})] },
+    'allow',
+    'user_rule:r1',
+  ],
+  [
+    'a rule does not cover a stray cc',
+    gmailSend,
+    { to: ['a@mycompany.com'], cc: ['x@else.io'] },
+    { rules: [rule({})] },
+    'require_approval',
+    'autonomy:email.send',
+  ],
+  [
+    'an expired rule does nothing',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    { rules: [rule({ expiresAt: '2026-11-21T11:59:59.000Z' })] },
+    'require_approval',
+    'autonomy:email.send',
+  ],
+  [
+    'an unexpired rule works',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    { rules: [rule({ expiresAt: '2026-11-21T13:00:00.000Z' })] },
+    'allow',
+    'user_rule:r1',
+  ],
+  [
+    'a rule for another tool does nothing',
+    gmailSend,
+    { to: ['a@mycompany.com'] },
+    { rules: [rule({ tool: 'gmail_draft_create' })] },
+    'require_approval',
+    'autonomy:email.send',
+  ],
+  [
+    'a channel rule matches its channel only',
+    slackSend,
+    { channel: '#general' },
+    { rules: [rule({ tool: 'slack_send', field: 'channel', pattern: '#standup' })] },
+    'require_approval',
+    'autonomy:slack.send',
+  ],
   // 7. guards: first contact and high risk
-  ['first contact stops an autonomous send', gmailSend, { to: ['new@stranger.io'] }, { rules: [rule({ pattern: '*' })] }, 'require_approval', 'first_contact'],
-  ['first contact in delegated too', gmailDraft, { to: ['new@mycompany.com.evil.io'] }, { trustLevel: 'delegated', allowlist: ['*'] }, 'require_approval', 'first_contact'],
-  ['first contact can be turned off', gmailSend, { to: ['new@stranger.io'] }, { rules: [rule({ pattern: '*' })], requireApprovalForFirstContact: false }, 'allow', 'user_rule:r1'],
+  [
+    'first contact stops an autonomous send',
+    gmailSend,
+    { to: ['new@stranger.io'] },
+    { rules: [rule({ pattern: '*' })] },
+    'require_approval',
+    'first_contact',
+  ],
+  [
+    'first contact in delegated too',
+    gmailDraft,
+    { to: ['new@mycompany.com.evil.io'] },
+    { trustLevel: 'delegated', allowlist: ['*'] },
+    'require_approval',
+    'first_contact',
+  ],
+  [
+    'first contact can be turned off',
+    gmailSend,
+    { to: ['new@stranger.io'] },
+    { rules: [rule({ pattern: '*' })], requireApprovalForFirstContact: false },
+    'allow',
+    'user_rule:r1',
+  ],
 ];
 
 describe('decide', () => {
@@ -122,14 +364,20 @@ describe('decide', () => {
     [0.69, 'clarify', 'confidence:clarify'],
     [0.7, 'allow', 'autonomy:task.create'],
   ])('confidence %f on a low-risk action → %s', (confidence, kind, ruleName) => {
-    expect(decide({ tool: addTask, args: {}, meta: { confidence } }, context())).toMatchObject({ kind, rule: ruleName });
+    expect(decide({ tool: addTask, args: {}, meta: { confidence } }, context())).toMatchObject({
+      kind,
+      rule: ruleName,
+    });
   });
 
   it.each([
     [0.89, 'require_approval', 'confidence:high_risk'],
     [0.9, 'allow', 'user_rule:r1'],
   ])('confidence %f on a high-risk action under autonomous → %s', (confidence, kind, ruleName) => {
-    const decision = decide({ tool: gmailSend, args: { to: ['a@mycompany.com'] }, meta: { confidence } }, context({ rules: [rule({})] }));
+    const decision = decide(
+      { tool: gmailSend, args: { to: ['a@mycompany.com'] }, meta: { confidence } },
+      context({ rules: [rule({})] }),
+    );
     expect(decision).toMatchObject({ kind, rule: ruleName });
   });
 
@@ -141,7 +389,9 @@ describe('decide', () => {
   });
 
   it('low confidence asks for clarification even under supervised', () => {
-    expect(decide({ tool: addTask, args: {}, meta: { confidence: 0.3 } }, context({ trustLevel: 'supervised' }))).toMatchObject({
+    expect(
+      decide({ tool: addTask, args: {}, meta: { confidence: 0.3 } }, context({ trustLevel: 'supervised' })),
+    ).toMatchObject({
       kind: 'clarify',
     });
   });

@@ -23,7 +23,9 @@ describe('store', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('user_version', { simple: true })).toBe(migrations.at(-1)?.version);
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
-    expect(tables).toEqual(expect.arrayContaining(['threads', 'messages', 'runs', 'actions', 'events', 'tasks']));
+    expect(tables).toEqual(
+      expect.arrayContaining(['threads', 'messages', 'runs', 'actions', 'events', 'tasks']),
+    );
     db.close();
   });
 
@@ -41,7 +43,9 @@ describe('store', () => {
   it('rolls a failing migration back entirely', () => {
     const db = openDatabase(':memory:', []);
     expect(() =>
-      migrate(db, [{ version: 1, name: 'bad', sql: 'CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER);' }]),
+      migrate(db, [
+        { version: 1, name: 'bad', sql: 'CREATE TABLE a (x INTEGER); CREATE TABLE a (y INTEGER);' },
+      ]),
     ).toThrow();
     expect(db.pragma('user_version', { simple: true })).toBe(0);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'a'").pluck().get()).toBe(0);
@@ -49,7 +53,9 @@ describe('store', () => {
 
   it('enforces foreign keys: a run needs its thread', () => {
     const store = new Store(openDatabase(':memory:'));
-    expect(() => store.runs.create({ id: 'r', threadId: 'missing', model: 'm', prompt: 'p' }, 'now')).toThrow(/FOREIGN KEY/);
+    expect(() => store.runs.create({ id: 'r', threadId: 'missing', model: 'm', prompt: 'p' }, 'now')).toThrow(
+      /FOREIGN KEY/,
+    );
   });
 
   it('pages threads newest first with a cursor', () => {
@@ -83,7 +89,10 @@ describe('store', () => {
     store.tasks.add({ id: 'c', description: 'Call mum', due: null, notes: 'about milk_run' }, 'n');
     store.tasks.complete('c', 'n');
     expect(store.tasks.list({ status: 'open', limit: 10 }).map((t) => t.id)).toEqual(['b', 'a']);
-    expect(store.tasks.list({ status: 'all', query: 'milk', limit: 10 }).map((t) => t.id)).toEqual(['a', 'c']);
+    expect(store.tasks.list({ status: 'all', query: 'milk', limit: 10 }).map((t) => t.id)).toEqual([
+      'a',
+      'c',
+    ]);
     expect(store.tasks.list({ status: 'all', query: '100%', limit: 10 }).map((t) => t.id)).toEqual(['b']);
     expect(store.tasks.list({ status: 'all', query: 'k_r', limit: 10 }).map((t) => t.id)).toEqual(['c']);
     expect(store.tasks.list({ status: 'done', limit: 10 }).map((t) => t.id)).toEqual(['c']);
