@@ -18,7 +18,6 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
   const samples: number[] = [];
   let turn = 0;
   const model: ModelClient = {
-     
     async *stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
       requestTimes.push(process.hrtime.bigint());
       turn += 1;
