@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   commands,
   DeputyError,
+  parseInput,
   streams,
   toErrorBody,
   type CommandName,
@@ -10,16 +11,11 @@ import {
   type Result,
   type StreamName,
 } from '../../shared/contract';
-import { describeIssues } from '../tools/registry';
 
-const isCommand = (channel: string): channel is CommandName => Object.hasOwn(commands, channel);
-const isStream = (channel: string): channel is StreamName => Object.hasOwn(streams, channel);
-
-function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new DeputyError('invalid_input', describeIssues(parsed.error));
-  return parsed.data;
-}
+const isCommand = (channel: unknown): channel is CommandName =>
+  typeof channel === 'string' && Object.hasOwn(commands, channel);
+const isStream = (channel: unknown): channel is StreamName =>
+  typeof channel === 'string' && Object.hasOwn(streams, channel);
 
 /**
  * What every transport does with a command from outside: check the channel exists, parse the input with
@@ -27,12 +23,13 @@ function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
  */
 export async function dispatchCommand(
   host: ContractHost,
-  channel: string,
+  channel: unknown,
   input: unknown,
   onUnexpected: (error: unknown) => void = () => {},
 ): Promise<Result<unknown>> {
   try {
-    if (!isCommand(channel)) throw new DeputyError('unknown_channel', `There is no command "${channel}".`);
+    if (!isCommand(channel))
+      throw new DeputyError('unknown_channel', `There is no command named ${String(channel)}.`);
     const schema = commands[channel].input as z.ZodType<unknown>;
     const data: unknown = await host.invoke(channel, parseInput(schema, input) as never);
     return { ok: true, data };
@@ -45,12 +42,13 @@ export async function dispatchCommand(
 /** The same for streams: on success, the caller owns the returned unsubscribe. */
 export function openSubscription(
   host: ContractHost,
-  channel: string,
+  channel: unknown,
   input: unknown,
   listener: (event: unknown) => void,
 ): { ok: true; unsubscribe: () => void } | { ok: false; error: ErrorBody } {
   try {
-    if (!isStream(channel)) throw new DeputyError('unknown_channel', `There is no stream "${channel}".`);
+    if (!isStream(channel))
+      throw new DeputyError('unknown_channel', `There is no stream named ${String(channel)}.`);
     const schema = streams[channel].input as z.ZodType<unknown>;
     const unsubscribe = host.subscribe(channel, parseInput(schema, input) as never, listener);
     return { ok: true, unsubscribe };

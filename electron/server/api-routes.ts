@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DeputyError, RunRequest, toErrorBody, type CommandName, type RunEvent } from '../../shared/contract';
+import { parseInput, RunRequest, toErrorBody, type CommandName, type RunEvent } from '../../shared/contract';
 import { dispatchCommand } from '../host/dispatch';
 import type { Host } from '../host/host';
-import { describeIssues } from '../tools/registry';
 import { readJsonBody, sendError, sendJson, statusFor } from './http-io';
 
 type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
@@ -97,11 +96,7 @@ export async function routeApi(routes: Route[], req: IncomingMessage, res: Serve
   await route.handle(req, res, params);
 }
 
-function parseRunRequest(body: unknown): RunRequest {
-  const parsed = RunRequest.safeParse(body);
-  if (!parsed.success) throw new DeputyError('invalid_input', describeIssues(parsed.error));
-  return parsed.data;
-}
+const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);
 
 /**
  * NDJSON: one event per line as the run emits it, ending with `result` (and `error` first when it failed).

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { LIMITS, type ErrorBody } from '../../shared/contract';
+import { describeIssues, LIMITS, type ErrorBody } from '../../shared/contract';
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -11,7 +11,6 @@ import {
 } from '../../shared/contract/ws-protocol';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
 import type { Host } from '../host/host';
-import { describeIssues } from '../tools/registry';
 import { isValidToken } from './auth';
 
 /** Carries the contract over a WebSocket at /ws: the browser renderer's transport. */

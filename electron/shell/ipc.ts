@@ -1,18 +1,6 @@
 import { ipcMain } from 'electron';
-import type { z } from 'zod';
-import {
-  commands,
-  streams,
-  toErrorBody,
-  type CommandName,
-  type CommandParsedInput,
-  type ContractHost,
-  type ErrorBody,
-  type ErrorCode,
-  type Result,
-  type StreamName,
-  type StreamParsedInput,
-} from '../../shared/contract';
+import type { ContractHost, ErrorBody, ErrorCode, Result } from '../../shared/contract';
+import { dispatchCommand, openSubscription } from '../host/dispatch';
 import { IPC_CHANNELS, SUBSCRIPTION_ID_MAX_CHARS } from './ipc-wire';
 import { isAppUrl } from './windows';
 
@@ -43,10 +31,6 @@ export function isAppSender(event: IpcInvokeEvent): boolean {
   return isAppUrl(frame.url);
 }
 
-const isCommandName = (channel: unknown): channel is CommandName =>
-  typeof channel === 'string' && Object.hasOwn(commands, channel);
-const isStreamName = (channel: unknown): channel is StreamName =>
-  typeof channel === 'string' && Object.hasOwn(streams, channel);
 const isSubscriptionId = (subId: unknown): subId is string =>
   typeof subId === 'string' && subId.length > 0 && subId.length <= SUBSCRIPTION_ID_MAX_CHARS;
 
@@ -55,34 +39,8 @@ const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody }
   error: { code, message },
 });
 
-const MAX_LISTED_ISSUES = 10;
-
-/** "prompt: prompt must not be empty; maxLoopSteps: Too big: expected number to be <=15" */
-export function describeIssues(error: z.ZodError): string {
-  const issues = error.issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  const more = error.issues.length - issues.length;
-  return `Invalid input: ${issues.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
-}
-
-function parseInput<T>(
-  schema: z.ZodType<T>,
-  input: unknown,
-): { ok: true; data: T } | { ok: false; error: ErrorBody } {
-  const parsed = schema.safeParse(input);
-  return parsed.success
-    ? { ok: true, data: parsed.data }
-    : fail('invalid_input', describeIssues(parsed.error));
-}
-
-function hostFailure(what: string, error: unknown): { ok: false; error: ErrorBody } {
-  const body = toErrorBody(error);
-  // Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
-  if (body.code === 'internal') console.error(`[ipc] ${what} failed`, error);
-  return { ok: false, error: body };
-}
+// Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
+const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', error);
 
 const FORBIDDEN = 'This window may not talk to Deputy.';
 
@@ -116,18 +74,7 @@ export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderChe
 
   async function command(event: IpcInvokeEvent, channel: unknown, input: unknown): Promise<Result<unknown>> {
     if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
-    if (!isCommandName(channel)) {
-      return fail('unknown_channel', `There is no command named ${String(channel)}.`);
-    }
-    const parsed = parseInput<unknown>(commands[channel].input, input);
-    if (!parsed.ok) return parsed;
-    try {
-      // The schema came from `commands[channel]`, so the data fits `channel`: TypeScript cannot follow that lookup.
-      const data = await host.invoke(channel, parsed.data as CommandParsedInput<typeof channel>);
-      return { ok: true, data };
-    } catch (error) {
-      return hostFailure(channel, error);
-    }
+    return dispatchCommand(host, channel, input, logUnexpected);
   }
 
   function subscribe(event: IpcInvokeEvent, subId: unknown, channel: unknown, input: unknown): Result<null> {
@@ -138,25 +85,15 @@ export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderChe
         `A subscription id is a string of 1 to ${SUBSCRIPTION_ID_MAX_CHARS} characters.`,
       );
     }
-    if (!isStreamName(channel)) {
-      return fail('unknown_channel', `There is no stream named ${String(channel)}.`);
-    }
-    const parsed = parseInput<unknown>(streams[channel].input, input);
-    if (!parsed.ok) return parsed;
     const { sender } = event;
     const owned = subscriptionsOf(sender);
     if (owned.has(subId)) return fail('conflict', `Subscription ${subId} already exists.`);
-    try {
-      // As for commands: the schema came from `streams[channel]`.
-      const streamInput = parsed.data as StreamParsedInput<typeof channel>;
-      const unsubscribe = host.subscribe(channel, streamInput, (streamEvent) => {
-        if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.event, subId, streamEvent);
-      });
-      owned.set(subId, unsubscribe);
-      return { ok: true, data: null };
-    } catch (error) {
-      return hostFailure(channel, error);
-    }
+    const opened = openSubscription(host, channel, input, (streamEvent) => {
+      if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.event, subId, streamEvent);
+    });
+    if (!opened.ok) return opened;
+    owned.set(subId, opened.unsubscribe);
+    return { ok: true, data: null };
   }
 
   function unsubscribe(event: IpcInvokeEvent, subId: unknown): Result<null> {

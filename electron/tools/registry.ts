@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeIssues } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
@@ -84,12 +85,6 @@ export class ToolRegistry {
       return { ok: false, code: 'tool_failed', message: `${check.tool.name} failed unexpectedly.` };
     }
   }
-}
-
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`)
-    .join('; ');
 }
 
 function asArgs(input: unknown): Record<string, unknown> {

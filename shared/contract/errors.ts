@@ -46,3 +46,23 @@ export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof DeputyError) return error.toBody();
   return { code: 'internal', message: 'Something went wrong inside Deputy. The details are in the log.' };
 }
+
+const MAX_LISTED_ISSUES = 10;
+
+/** "prompt: prompt must not be empty; maxLoopSteps: Too big: expected number to be <=15", for any schema failure. */
+export function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+  const more = error.issues.length - issues.length;
+  return `${issues.join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
+}
+
+/** Parses outside input, or throws the `invalid_input` error every transport reports the same way. */
+export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    throw new DeputyError('invalid_input', `Invalid input: ${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
