@@ -16,10 +16,14 @@ const commandChannels = {
   'thread.get': true,
   'settings.get': true,
   'settings.set': true,
+  'approval.list': true,
+  'approval.decide': true,
+  'approval.edit': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {
   'run.events': true,
+  'approvals.changed': true,
 } as const satisfies Record<StreamName, true>;
 
 const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);

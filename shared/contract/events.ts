@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Approval } from './approvals';
 import { ActionState, RunResponse, RunStatus } from './run';
 
 /**
@@ -31,6 +32,15 @@ export const UsageEvent = z.object({
   ...base,
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
 });
+export const ApprovalNeededEvent = z.object({ type: z.literal('approval_needed'), ...base, approval: Approval });
+/** Something Deputy did on its own that the user asked to hear about (autonomy level `notify`). */
+export const NoticeEvent = z.object({
+  type: z.literal('notice'),
+  ...base,
+  actionId: z.string(),
+  tool: z.string(),
+  message: z.string(),
+});
 export const ResultEvent = z.object({ type: z.literal('result'), ...base, result: RunResponse });
 export const ErrorEvent = z.object({
   type: z.literal('error'),
@@ -45,6 +55,8 @@ export const RunEvent = z.discriminatedUnion('type', [
   ToolCallEvent,
   ToolResultEvent,
   UsageEvent,
+  ApprovalNeededEvent,
+  NoticeEvent,
   ResultEvent,
   ErrorEvent,
 ]);

@@ -3,10 +3,21 @@ import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
 import { RunEvent, RunEventsFilter } from './events';
 import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
 import { Settings, SettingsGetInput, SettingsPatch } from './settings';
+import {
+  ApprovalDecideInput,
+  ApprovalDecideOutput,
+  ApprovalEditInput,
+  ApprovalListInput,
+  ApprovalListOutput,
+  ApprovalsChangedEvent,
+  ApprovalsChangedFilter,
+} from './approvals';
 
+export * from './approvals';
 export * from './errors';
 export * from './events';
 export * from './limits';
+export * from './policy';
 export * from './run';
 export * from './settings';
 export * from './threads';
@@ -22,10 +33,14 @@ export const commands = {
   'thread.get': { input: ThreadGetInput, output: ThreadDetail },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
+  'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },
+  'approval.decide': { input: ApprovalDecideInput, output: ApprovalDecideOutput },
+  'approval.edit': { input: ApprovalEditInput, output: ApprovalDecideOutput },
 } as const;
 
 export const streams = {
   'run.events': { input: RunEventsFilter, event: RunEvent },
+  'approvals.changed': { input: ApprovalsChangedFilter, event: ApprovalsChangedEvent },
 } as const;
 
 export type CommandName = keyof typeof commands;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { LOOP_STEPS } from './limits';
+import { ActionKind, AutonomyLevel, PolicyRule, TrustLevel } from './policy';
+
+export const RateLimitsSchema = z.object({
+  actionsPerMinute: z.number().int().min(1).max(10_000),
+  externalCallsPerHour: z.number().int().min(1).max(100_000),
+  modelTokensPerHour: z.number().int().min(1_000).max(100_000_000),
+});
 
 /** What the user can change. Secrets never appear here: only whether they are configured. */
 export const SettingsPatch = z
@@ -14,6 +21,16 @@ export const SettingsPatch = z
       .optional(),
     userName: z.string().trim().max(100).optional(),
     maxLoopSteps: z.number().int().min(LOOP_STEPS.min).max(LOOP_STEPS.max).optional(),
+    trustLevel: TrustLevel.optional(),
+    /** Only the kinds given change; the others keep their level. */
+    autonomy: z.partialRecord(ActionKind, AutonomyLevel).optional(),
+    /** Addresses (`sam@x.io`) or domains (`@x.io`) that delegated trust may send to without asking. */
+    allowlist: z.array(z.string().trim().toLowerCase().min(3).max(300)).max(500).optional(),
+    /** The whole list of rules: removing one revokes it. */
+    rules: z.array(PolicyRule).max(500).optional(),
+    approvalExpiryMinutes: z.number().int().min(1).max(7 * 24 * 60).optional(),
+    requireApprovalForFirstContact: z.boolean().optional(),
+    rateLimits: RateLimitsSchema.partial().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
@@ -24,6 +41,15 @@ export const Settings = z.object({
   userName: z.string(),
   maxLoopSteps: z.number().int(),
   isGeminiConfigured: z.boolean(),
+  trustLevel: TrustLevel,
+  autonomy: z.record(ActionKind, AutonomyLevel),
+  allowlist: z.array(z.string()),
+  rules: z.array(PolicyRule),
+  approvalExpiryMinutes: z.number().int(),
+  requireApprovalForFirstContact: z.boolean(),
+  rateLimits: RateLimitsSchema,
+  /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */
+  areSideEffectsEnabled: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
