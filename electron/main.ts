@@ -1,5 +1,7 @@
 import { app, dialog } from 'electron';
 import { createHost, type Host } from './host/create-host';
+import { setupApprovalNotifications } from './shell/approval-notifications';
+import { createApprovalWindows } from './shell/approval-window';
 import { setupIpc } from './shell/ipc';
 import { setupSecurity } from './shell/security';
 import { createMainWindow, showMainWindow } from './shell/windows';
@@ -7,11 +9,21 @@ import { createMainWindow, showMainWindow } from './shell/windows';
 // Lifecycle only: each feature sets itself up in its own file.
 
 async function start(): Promise<void> {
+  // Windows shows notifications only for a known AppUserModelID: the installer's shortcut carries the appId
+  // of electron-builder.yml; an unpackaged run has only the Electron binary to be known by.
+  if (process.platform === 'win32')
+    app.setAppUserModelId(app.isPackaged ? 'app.deputy.desktop' : process.execPath);
   await app.whenReady();
   setupSecurity();
   const host = await createHost({ dataDir: app.getPath('userData'), env: process.env });
   closeHostOnQuit(host);
   setupIpc(host);
+  const stopApprovalNotifications = setupApprovalNotifications(host, {
+    approvalWindows: createApprovalWindows(),
+  });
+  // On quit the stream ends before the Host's database closes, and no notification is left offering
+  // buttons that nothing would answer.
+  app.once('will-quit', stopApprovalNotifications);
   createMainWindow();
   // Registered only now, so a window never opens before the IPC it needs is in place.
   app.on('second-instance', () => showMainWindow());

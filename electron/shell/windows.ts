@@ -1,4 +1,4 @@
-import { app, BrowserWindow } from 'electron';
+import { app, BrowserWindow, type WebPreferences } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -26,6 +26,27 @@ export function isAppUrl(url: string): boolean {
   return target.protocol === 'file:' && target.host === entry.host && target.pathname.startsWith(folder);
 }
 
+/**
+ * Every window of the app gets these. The page gets `window.deputy` and nothing else: no Node, no Electron,
+ * no shared globals with the preload.
+ */
+export function secureWebPreferences(): WebPreferences {
+  return {
+    preload: join(app.getAppPath(), 'out', 'preload', 'preload.cjs'),
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    webSecurity: true,
+    webviewTag: false,
+  };
+}
+
+/**
+ * Tracked rather than taken from `BrowserWindow.getAllWindows()`, which also lists approval windows:
+ * the dock icon or a second launch must bring back the main window, not an approval card.
+ */
+let mainWindow: BrowserWindow | null = null;
+
 export function createMainWindow(): BrowserWindow {
   const window = new BrowserWindow({
     width: 1100,
@@ -35,15 +56,11 @@ export function createMainWindow(): BrowserWindow {
     title: 'Deputy',
     // Shown once painted, so the user never sees a blank white frame.
     show: false,
-    webPreferences: {
-      preload: join(app.getAppPath(), 'out', 'preload', 'preload.cjs'),
-      // The page gets `window.deputy` and nothing else: no Node, no Electron, no shared globals with the preload.
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-    },
+    webPreferences: secureWebPreferences(),
+  });
+  mainWindow = window;
+  window.on('closed', () => {
+    if (mainWindow === window) mainWindow = null;
   });
   window.once('ready-to-show', () => window.show());
   window.loadURL(rendererEntry().href).catch((error: unknown) => {
@@ -54,8 +71,8 @@ export function createMainWindow(): BrowserWindow {
 
 /** Brings the app's window forward, creating it if the user closed it (macOS keeps the app running). */
 export function showMainWindow(): void {
-  const [window] = BrowserWindow.getAllWindows();
-  if (!window) {
+  const window = mainWindow;
+  if (!window || window.isDestroyed()) {
     createMainWindow();
     return;
   }

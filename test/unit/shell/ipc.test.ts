@@ -49,10 +49,14 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'thread.get': { threadId: 'thread-1' },
   'settings.get': {},
   'settings.set': { userName: 'Ana' },
+  'approval.list': { status: 'pending' },
+  'approval.decide': { approvalId: 'appr-1', decision: 'reject', reason: 'Not this week.' },
+  'approval.edit': { approvalId: 'appr-1', args: { subject: 'Friday instead' } },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
   'run.events': { runId: 'run-1' },
+  'approvals.changed': {},
 };
 
 interface FakeSubscription {
@@ -258,6 +262,12 @@ describe('which pages are trusted', () => {
   it.each([
     [builtPage, true],
     [`${builtPage}#/settings`, true],
+    // The approval window: the same page, its route in the hash.
+    [`${builtPage}#/approval/appr-1`, true],
+    [`${builtPage}#/approval/..%2F..%2Fetc%2Fpasswd`, true],
+    ['file:///home/ana/Downloads/index.html#/approval/appr-1', false],
+    ['https://evil.example/#/approval/appr-1', false],
+    ['https://evil.example/out/renderer/index.html#/approval/appr-1', false],
     ['file:///opt/deputy/out/renderer/other.html', true],
     ['file:///opt/deputy/out/renderer/../../../etc/passwd', false],
     ['file:///opt/deputy/out/renderer-evil/index.html', false],
@@ -270,6 +280,28 @@ describe('which pages are trusted', () => {
     expect(result).toMatchObject(
       isTrusted ? { ok: true } : { ok: false, error: { code: 'forbidden_sender' } },
     );
+  });
+
+  it.each([
+    [`${DEV_SERVER}/#/approval/appr-1`, true],
+    ['http://localhost:5174/#/approval/appr-1', false],
+    ['http://127.0.0.1:5173/#/approval/appr-1', false],
+  ])('dev server: %s → %s', async (url, isTrusted) => {
+    const result = await invokeCommand(ipcEvent(url), 'approval.list', {});
+    expect(result).toMatchObject(
+      isTrusted ? { ok: true } : { ok: false, error: { code: 'forbidden_sender' } },
+    );
+  });
+
+  it('refuses an approval page loaded in an iframe', async () => {
+    const event = ipcEvent(`${DEV_SERVER}/#/approval/appr-1`, new FakeWebContents(1), { url: DEV_SERVER });
+    await expect(
+      invokeCommand(event, 'approval.decide', validInputs['approval.decide']),
+    ).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(host.calls).toEqual([]);
   });
 
   it('ignores ELECTRON_RENDERER_URL in a packaged app', async () => {

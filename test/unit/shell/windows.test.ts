@@ -1,47 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeBrowserWindow } from './fake-electron';
 
 type Handler = (...args: unknown[]) => unknown;
 
 const electron = vi.hoisted(() => {
-  class FakeBrowserWindow {
-    static created: FakeBrowserWindow[] = [];
-    static getAllWindows = () => FakeBrowserWindow.created;
-    readonly loaded: string[] = [];
-    readonly listeners = new Map<string, () => void>();
-    isShown = false;
-    isFocused = false;
-    minimized = false;
-
-    constructor(readonly options: { show?: boolean; webPreferences?: Record<string, unknown> }) {
-      FakeBrowserWindow.created.push(this);
-    }
-
-    once(event: string, listener: () => void) {
-      this.listeners.set(event, listener);
-    }
-
-    async loadURL(url: string) {
-      this.loaded.push(url);
-    }
-
-    show() {
-      this.isShown = true;
-    }
-
-    isMinimized() {
-      return this.minimized;
-    }
-
-    restore() {
-      this.minimized = false;
-    }
-
-    focus() {
-      this.isFocused = true;
-    }
-  }
-
   const appListeners = new Map<string, Handler>();
   const session = {
     onHeadersReceived: undefined as Handler | undefined,
@@ -49,7 +12,6 @@ const electron = vi.hoisted(() => {
     permissionCheck: undefined as Handler | undefined,
   };
   return {
-    FakeBrowserWindow,
     appListeners,
     session,
     app: {
@@ -66,21 +28,22 @@ const electron = vi.hoisted(() => {
   };
 });
 
-vi.mock('electron', () => ({
+vi.mock('electron', async () => ({
   app: electron.app,
-  BrowserWindow: electron.FakeBrowserWindow,
+  BrowserWindow: (await import('./fake-electron')).FakeBrowserWindow,
   session: { defaultSession: electron.defaultSession },
   shell: electron.shell,
 }));
 
 const { createMainWindow, showMainWindow } = await import('../../../electron/shell/windows');
+const { createApprovalWindow } = await import('../../../electron/shell/approval-window');
 const { contentSecurityPolicy, setupSecurity } = await import('../../../electron/shell/security');
 
 const DEV_SERVER = 'http://localhost:5173';
 const BUILT_PAGE = 'file:///opt/deputy/out/renderer/index.html';
 
 beforeEach(() => {
-  electron.FakeBrowserWindow.created = [];
+  FakeBrowserWindow.reset();
   electron.app.isPackaged = false;
   vi.stubEnv('ELECTRON_RENDERER_URL', undefined);
 });
@@ -91,9 +54,9 @@ afterEach(() => {
 });
 
 function onlyWindow() {
-  const [window, ...others] = electron.FakeBrowserWindow.created;
+  const [window, ...others] = FakeBrowserWindow.created;
   if (!window || others.length > 0)
-    throw new Error(`expected one window, got ${electron.FakeBrowserWindow.created.length}`);
+    throw new Error(`expected one window, got ${FakeBrowserWindow.created.length}`);
   return window;
 }
 
@@ -115,7 +78,7 @@ describe('createMainWindow', () => {
     const window = onlyWindow();
     expect(window.loaded).toEqual([BUILT_PAGE]);
     expect(window.options.show).toBe(false);
-    window.listeners.get('ready-to-show')?.();
+    window.emit('ready-to-show');
     expect(window.isShown).toBe(true);
   });
 
@@ -124,7 +87,7 @@ describe('createMainWindow', () => {
     createMainWindow();
     electron.app.isPackaged = true;
     createMainWindow();
-    expect(electron.FakeBrowserWindow.created.map((window) => window.loaded)).toEqual([
+    expect(FakeBrowserWindow.created.map((window) => window.loaded)).toEqual([
       [`${DEV_SERVER}/`],
       [BUILT_PAGE],
     ]);
@@ -135,9 +98,29 @@ describe('createMainWindow', () => {
     const window = onlyWindow();
     window.minimized = true;
     showMainWindow();
-    expect(electron.FakeBrowserWindow.created).toHaveLength(1);
+    expect(FakeBrowserWindow.created).toHaveLength(1);
     expect(window.minimized).toBe(false);
     expect(window.isFocused).toBe(true);
+  });
+
+  it('showMainWindow brings back the main window, not an approval window opened after it', () => {
+    createMainWindow();
+    createApprovalWindow('appr-1');
+    showMainWindow();
+    const [main, approval, ...others] = FakeBrowserWindow.created;
+    expect(others).toEqual([]);
+    expect(main?.isFocused).toBe(true);
+    expect(approval?.isFocused).toBe(false);
+  });
+
+  it('showMainWindow opens a new main window once the user closed it, even with an approval window open', () => {
+    createMainWindow().close();
+    createApprovalWindow('appr-1');
+    showMainWindow();
+    const [, approval, reopened] = FakeBrowserWindow.created;
+    expect(FakeBrowserWindow.created).toHaveLength(3);
+    expect(approval?.isFocused).toBe(false);
+    expect(reopened?.loaded).toEqual([BUILT_PAGE]);
   });
 });
 
