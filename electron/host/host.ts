@@ -3,11 +3,13 @@ import {
   DeputyError,
   LIMITS,
   normalizeRunRequest,
+  RunEvent,
+  type ActionRecord,
+  type Approval,
   type CommandName,
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
-  RunEvent,
   type RunRequest,
   type RunResponse,
   type RunStarted,
@@ -16,11 +18,17 @@ import {
   type StreamParsedInput,
   type ThreadDetail,
 } from '../../shared/contract';
-import { executeRun } from '../engine/run-loop';
+import type { RunLoopDeps } from '../engine/run-deps';
+import { failRun } from '../engine/run-endings';
+import { driveRun } from '../engine/run-loop';
+import { initialState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
+import { ApprovalDesk } from './approval-desk';
+import { ApprovalsBus } from './approvals-bus';
+import { decideCall, modelBudgetExceeded } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
 import type { SettingsService } from './settings';
@@ -47,16 +55,33 @@ interface ActiveRun {
   done: Promise<RunResponse>;
 }
 
+/** How often pending approvals are checked for expiry while the host runs. */
+const EXPIRY_SWEEP_MS = 10_000;
+
 /** The one object that implements the contract; both transports (IPC, HTTP/WebSocket) call into it. */
 export class Host implements ContractHost {
   readonly events: RunEventBus;
+  readonly approvals: ApprovalDesk;
+  private readonly approvalsBus: ApprovalsBus;
   private readonly active = new Map<string, ActiveRun>();
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
+  private readonly expiryTimer: NodeJS.Timeout;
   private isClosed = false;
 
   constructor(private readonly deps: HostDeps) {
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
+    this.approvalsBus = new ApprovalsBus(() => this.approvals.list('pending'));
+    this.approvals = new ApprovalDesk({
+      store: deps.store,
+      registry: deps.registry,
+      settings: deps.settings,
+      now: deps.now,
+      newId: randomUUID,
+      runDeps: () => this.runDeps(),
+      track: (runId, work) => this.track(runId, work),
+      publish: (changed) => this.approvalsBus.publish(changed),
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -64,10 +89,16 @@ export class Host implements ContractHost {
       'thread.get': (input) => this.getThread(input.threadId),
       'settings.get': () => deps.settings.get(),
       'settings.set': (input) => deps.settings.set(input),
+      'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
+      'approval.decide': (input) => this.approvals.decide(input),
+      'approval.edit': (input) => this.approvals.edit(input),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
+      'approvals.changed': (_input, listener) => this.approvalsBus.subscribe(listener),
     };
+    this.expiryTimer = setInterval(() => this.sweepExpiredApprovals(), EXPIRY_SWEEP_MS);
+    this.expiryTimer.unref();
   }
 
   async invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>> {
@@ -91,13 +122,21 @@ export class Host implements ContractHost {
 
   /** Starts a run and waits for its ending (the non-streaming HTTP route). */
   async runToEnd(request: RunRequest, onEvent?: (event: RunEvent) => void): Promise<RunResponse> {
-    const { started, done, unsubscribe } = this.launch(request, onEvent);
+    const { done, unsubscribe } = this.launch(request, onEvent);
     try {
       return await done;
     } finally {
       unsubscribe();
-      void started;
     }
+  }
+
+  /** One ledger entry and its approval, found by either id (the HTTP API's `/api/actions/:id`). */
+  actionDetail(id: string): { action: ActionRecord | null; approval: Approval | null } {
+    const stored = this.deps.store.approvals.get(id);
+    const action = this.deps.store.actions.get(stored?.actionId ?? id);
+    if (!stored && !action)
+      throw new DeputyError('not_found', `There is no action or approval with the id "${id}".`);
+    return { action, approval: stored ? this.approvals.view(stored) : null };
   }
 
   cancelRun(runId: string): boolean {
@@ -111,13 +150,57 @@ export class Host implements ContractHost {
     return this.active.size;
   }
 
+  sweepExpiredApprovals(): void {
+    try {
+      this.approvals.expireDue();
+    } catch (error) {
+      this.deps.logError('could not expire approvals', error);
+    }
+  }
+
   /** Stops every active run and waits for each to record its ending. */
   async close(): Promise<void> {
     this.isClosed = true;
+    clearInterval(this.expiryTimer);
     const pending = [...this.active.values()];
     for (const run of pending) run.controller.abort();
     await Promise.allSettled(pending.map((run) => run.done));
     this.deps.store.close();
+  }
+
+  private runDeps(): RunLoopDeps {
+    const { store, registry, settings, now, logError } = this.deps;
+    return {
+      store,
+      registry,
+      model: this.deps.modelClient(),
+      emit: (event) => this.emit(event),
+      now,
+      newId: randomUUID,
+      logError,
+      decide: (call) => decideCall(call, settings.get(), store, now()),
+      checkModelBudget: () =>
+        modelBudgetExceeded(settings.get(), store, now())
+          ? {
+              code: 'rate_limited',
+              message:
+                'Rate limit reached: the model-token budget for this hour is used up. Try again later or raise the limit in Settings.',
+            }
+          : null,
+      approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
+      onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
+    };
+  }
+
+  /** Registers a run's work as active (cancellable, awaited on close) and records a bug as a failed run. */
+  private track(runId: string, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
+    if (this.active.has(runId)) throw new DeputyError('conflict', 'This run is already going.');
+    const controller = new AbortController();
+    const done = work(controller.signal)
+      .catch((error: unknown) => this.failUnexpectedly(runId, error))
+      .finally(() => this.active.delete(runId));
+    this.active.set(runId, { controller, done });
+    return done;
   }
 
   private launch(
@@ -127,14 +210,16 @@ export class Host implements ContractHost {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
     const request = normalizeRunRequest(raw);
     const { store, settings } = this.deps;
-    const config = settings.get();
     const runId = randomUUID();
-    const now = this.deps.now().toISOString();
     let threadId = request.threadId;
     if (threadId && !store.threads.get(threadId)) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
+    // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
+    const continued = threadId ? this.approvals.supersede(threadId) : null;
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
+    const config = settings.get();
+    const now = this.deps.now().toISOString();
 
     store.transaction(() => {
       if (!threadId) {
@@ -157,84 +242,58 @@ export class Host implements ContractHost {
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
 
-    const controller = new AbortController();
-    const done = executeRun(
-      {
-        store,
-        registry: this.deps.registry,
-        model: this.deps.modelClient(),
-        emit: (event) => this.emit(event),
-        now: this.deps.now,
-        newId: randomUUID,
-        logError: this.deps.logError,
-      },
-      {
-        ...ids,
-        model: config.model,
-        maxSteps: config.maxLoopSteps,
-        systemInstruction: buildSystemInstruction({
-          now: this.deps.now(),
-          timezone: config.timezone,
-          userName: config.userName,
-          attachedContext: request.attachedContext ?? [],
-        }),
-        messages: buildRunMessages(request.prompt, request.conversation, earlier),
-        signal: controller.signal,
-      },
-    )
-      .catch((error: unknown) => this.failUnexpectedly(ids, config.model, error))
-      .finally(() => this.active.delete(runId));
-    this.active.set(runId, { controller, done });
+    const systemInstruction = buildSystemInstruction({
+      now: this.deps.now(),
+      timezone: config.timezone,
+      userName: config.userName,
+      attachedContext: request.attachedContext ?? [],
+    });
+    const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
+    const done = this.track(runId, (signal) =>
+      driveRun(
+        this.runDeps(),
+        { ...ids, model: config.model, maxSteps: config.maxLoopSteps, signal },
+        initialState(systemInstruction, messages),
+      ),
+    );
     return { started: ids, done, unsubscribe };
   }
 
   private emit(event: RunEvent): void {
-    if (event.type === 'status')
-      this.deps.store.runs.setStatus(event.runId, event.status, this.deps.now().toISOString());
-    if (event.type !== 'delta') this.deps.store.events.append(event, this.deps.now().toISOString());
+    const now = this.deps.now().toISOString();
+    if (event.type === 'status') this.deps.store.runs.setStatus(event.runId, event.status, now);
+    if (event.type !== 'delta') this.deps.store.events.append(event, now);
     this.events.publish(event);
   }
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
-  private failUnexpectedly(
-    ids: { runId: string; threadId: string },
-    model: string,
-    error: unknown,
-  ): RunResponse {
-    this.deps.logError(`run ${ids.runId} failed unexpectedly`, error);
-    const message = 'Deputy hit an internal error during this run. The details are in the log.';
-    const response: RunResponse = {
-      ok: false,
-      ...ids,
-      actionId: ids.runId,
-      status: 'failed',
-      summary: message,
-      mode: 'assistant_text',
-      model,
+  private failUnexpectedly(runId: string, error: unknown): RunResponse {
+    this.deps.logError(`run ${runId} failed unexpectedly`, error);
+    const run = this.deps.store.runs.get(runId);
+    const spec = {
+      runId,
+      threadId: run?.threadId ?? '',
+      model: run?.model ?? '',
+      maxSteps: 0,
+      signal: new AbortController().signal,
+    };
+    const failure = {
+      code: 'internal' as const,
+      message: 'Deputy hit an internal error during this run. The details are in the log.',
     };
     try {
-      this.deps.store.transaction(() => {
-        this.deps.store.runs.end(
-          ids.runId,
-          {
-            status: 'failed',
-            mode: 'assistant_text',
-            summary: message,
-            decision: 'RESPOND_ONLY',
-            outcome: 'ERROR:INTERNAL',
-            errorCode: 'internal',
-            errorMessage: message,
-          },
-          this.deps.now().toISOString(),
-        );
-        this.emit({ type: 'error', ...ids, error: message, code: 'internal' });
-        this.emit({ type: 'status', ...ids, status: 'failed' });
-        this.emit({ type: 'result', ...ids, result: response });
-      });
+      return failRun(this.runDeps(), spec, initialState('', []), failure);
     } catch (storeError) {
-      this.deps.logError(`could not record the failure of run ${ids.runId}`, storeError);
+      this.deps.logError(`could not record the failure of run ${runId}`, storeError);
+      return {
+        ok: false,
+        ...spec,
+        actionId: runId,
+        status: 'failed',
+        summary: failure.message,
+        mode: 'assistant_text',
+      };
     }
-    return response;
   }
 
   private getThread(threadId: string): ThreadDetail {

@@ -9,7 +9,11 @@ export function buildRunMessages(
   prompt: string,
   conversation: readonly ConversationTurn[] | undefined,
   stored: readonly MessageRecord[],
+  continued: ModelMessage[] | null = null,
 ): ModelMessage[] {
+  const promptMessage: ModelMessage = { role: 'user', parts: [{ kind: 'text', text: prompt }] };
+  // A run superseded while waiting for approval: the new prompt follows exactly what its model had seen.
+  if (!conversation && continued) return [...continued, promptMessage];
   const turns: readonly ConversationTurn[] =
     conversation ??
     stored

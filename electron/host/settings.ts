@@ -1,4 +1,11 @@
-import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../shared/contract';
+import {
+  DEFAULT_AUTONOMY,
+  LOOP_STEPS,
+  Settings,
+  type PolicyRule,
+  type SettingsPatch,
+} from '../../shared/contract';
+import { DEFAULT_RATE_LIMITS } from '../policy/types';
 import { readModelConfig } from '../llm/model-config';
 import type { SettingsRepo } from '../store/settings-repo';
 
@@ -25,6 +32,30 @@ function isTimeZone(value: string | undefined): value is string {
   }
 }
 
+export const DEFAULT_TRUST_LEVEL = 'supervised';
+export const DEFAULT_APPROVAL_EXPIRY_MINUTES = 30;
+
+const SAFE_DEFAULTS = {
+  trustLevel: DEFAULT_TRUST_LEVEL,
+  autonomy: DEFAULT_AUTONOMY,
+  allowlist: [],
+  rules: [],
+  approvalExpiryMinutes: DEFAULT_APPROVAL_EXPIRY_MINUTES,
+  requireApprovalForFirstContact: true,
+  rateLimits: DEFAULT_RATE_LIMITS,
+};
+
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** `AGENT_SIDE_EFFECTS_ENABLED=false` (or 0/no/off) is the kill switch for every side-effect tool. */
+export function areSideEffectsEnabled(env: Env): boolean {
+  const value = env.AGENT_SIDE_EFFECTS_ENABLED?.trim().toLowerCase();
+  return !(value === 'false' || value === '0' || value === 'no' || value === 'off');
+}
+
 /** Stored user choices over environment defaults. The Gemini key itself never leaves the main process. */
 export class SettingsService {
   constructor(
@@ -40,17 +71,37 @@ export class SettingsService {
     };
     const steps = stored.maxLoopSteps;
     const model = readModelConfig(this.env);
-    return {
+    const candidate = {
       model: text('model') ?? model.model,
       timezone: text('timezone') ?? (isTimeZone(this.env.TZ) ? this.env.TZ : systemTimeZone()),
       userName: text('userName') ?? '',
       maxLoopSteps: typeof steps === 'number' ? steps : maxLoopStepsFromEnv(this.env),
       isGeminiConfigured: model.apiKey !== null,
+      trustLevel: stored.trustLevel ?? DEFAULT_TRUST_LEVEL,
+      autonomy: { ...DEFAULT_AUTONOMY, ...asObject(stored.autonomy) },
+      allowlist: stored.allowlist ?? [],
+      rules: stored.rules ?? [],
+      approvalExpiryMinutes: stored.approvalExpiryMinutes ?? DEFAULT_APPROVAL_EXPIRY_MINUTES,
+      requireApprovalForFirstContact: stored.requireApprovalForFirstContact ?? true,
+      rateLimits: { ...DEFAULT_RATE_LIMITS, ...asObject(stored.rateLimits) },
+      areSideEffectsEnabled: areSideEffectsEnabled(this.env),
     };
+    // Stored values were checked on the way in; a row damaged since then falls back to the safe defaults.
+    const parsed = Settings.safeParse(candidate);
+    return parsed.success ? parsed.data : Settings.parse({ ...candidate, ...SAFE_DEFAULTS });
   }
 
   set(patch: SettingsPatch): Settings {
-    this.repo.set(patch);
+    const current = this.get();
+    this.repo.set({
+      ...patch,
+      ...(patch.autonomy && { autonomy: { ...current.autonomy, ...patch.autonomy } }),
+      ...(patch.rateLimits && { rateLimits: { ...current.rateLimits, ...patch.rateLimits } }),
+    });
     return this.get();
+  }
+
+  addRule(rule: PolicyRule): Settings {
+    return this.set({ rules: [...this.get().rules, rule] });
   }
 }

@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseInput, RunRequest, toErrorBody, type CommandName, type RunEvent } from '../../shared/contract';
+import {
+  ApprovalDecideInput,
+  ApprovalEditInput,
+  parseInput,
+  RunRequest,
+  toErrorBody,
+  type CommandName,
+  type RunEvent,
+} from '../../shared/contract';
 import { dispatchCommand } from '../host/dispatch';
 import type { Host } from '../host/host';
-import { readJsonBody, sendError, sendJson, statusFor } from './http-io';
+import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
 type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
 interface Route {
@@ -64,6 +72,37 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/actions\/pending$/,
+      handle: async (_req, res) => command(res, 'approval.list', { status: 'pending' }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/actions\/([^/]+)$/,
+      handle: async (_req, res, [id]) => sendJson(res, 200, host.actionDetail(id ?? '')),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/actions\/([^/]+)\/(approve|reject)$/,
+      handle: async (req, res, [id, decision]) => {
+        const body = asObject(await readOptionalJsonBody(req));
+        const input = parseInput(ApprovalDecideInput, { ...body, approvalId: id, decision });
+        sendJson(res, 200, await host.approvals.decide(input));
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/actions\/([^/]+)\/edit$/,
+      handle: async (req, res, [id]) => {
+        const body = asObject(await readJsonBody(req));
+        sendJson(
+          res,
+          200,
+          await host.approvals.edit(parseInput(ApprovalEditInput, { ...body, approvalId: id })),
+        );
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/settings$/,
       handle: async (_req, res) => command(res, 'settings.get', {}),
     },
@@ -95,6 +134,11 @@ export async function routeApi(routes: Route[], req: IncomingMessage, res: Serve
   const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodeURIComponent(part));
   await route.handle(req, res, params);
 }
+
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 
 const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);
 

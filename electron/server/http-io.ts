@@ -8,6 +8,9 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   unknown_channel: 404,
   conflict: 409,
+  approval_decided: 409,
+  approval_expired: 410,
+  rate_limited: 429,
   payload_too_large: 413,
   internal: 500,
 };
@@ -57,6 +60,13 @@ export async function readJsonBody(
   } catch {
     throw new DeputyError('invalid_input', 'The request body is not valid JSON.');
   }
+}
+
+/** For routes whose body is optional (approve, reject): no body at all reads as `{}`. */
+export async function readOptionalJsonBody(req: IncomingMessage): Promise<unknown> {
+  const hasBody =
+    Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
+  return hasBody ? readJsonBody(req) : {};
 }
 
 function tooLarge(limit: number): DeputyError {

@@ -34,6 +34,16 @@ export interface NewAction {
   tool: string;
   args: Record<string, unknown>;
   state: ActionState;
+  fingerprint?: string | null;
+  meta?: Record<string, unknown> | null;
+  hasSideEffects?: boolean;
+  isExternal?: boolean;
+}
+
+export interface PolicyOutcome {
+  decision: string;
+  rule: string;
+  reason: string;
 }
 
 const ACTION_COLUMNS = 'id, run_id, thread_id, tool, args_json, state, result_json, error, created_at';
@@ -46,11 +56,20 @@ export class ActionsRepo {
   private readonly selectByThread;
   private readonly selectByRun;
   private readonly selectOne;
+  private readonly updatePolicy;
+  private readonly updateArgs;
 
   constructor(db: Db) {
     this.insertAction = db.prepare(
-      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, meta_json,
+         has_side_effects, is_external, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.updatePolicy = db.prepare(
+      'UPDATE actions SET policy_decision = ?, policy_rule = ?, policy_reason = ?, updated_at = ? WHERE id = ?',
+    );
+    this.updateArgs = db.prepare(
+      'UPDATE actions SET args_json = ?, fingerprint = ?, updated_at = ? WHERE id = ?',
     );
     this.updateState = db.prepare('UPDATE actions SET state = ?, updated_at = ? WHERE id = ?');
     this.finishAction = db.prepare(
@@ -74,9 +93,22 @@ export class ActionsRepo {
       action.tool,
       JSON.stringify(action.args),
       action.state,
+      action.fingerprint ?? null,
+      action.meta ? JSON.stringify(action.meta) : null,
+      action.hasSideEffects ? 1 : 0,
+      action.isExternal ? 1 : 0,
       now,
       now,
     );
+  }
+
+  /** Records which policy rule decided the call, and why: every decision is explained. */
+  setPolicy(id: string, outcome: PolicyOutcome, now: string): void {
+    this.updatePolicy.run(outcome.decision, outcome.rule, outcome.reason, now, id);
+  }
+
+  replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string, now: string): void {
+    this.updateArgs.run(JSON.stringify(args), fingerprint, now, id);
   }
 
   setState(id: string, state: ActionState, now: string): void {

@@ -1,5 +1,6 @@
 import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
 import type { Db } from './database';
+import { parseStoredJson } from './json';
 
 interface RunRow {
   id: string;
@@ -46,6 +47,9 @@ export class RunsRepo {
   private readonly selectRun;
   private readonly selectByThread;
   private readonly selectUnfinished;
+  private readonly updateState;
+  private readonly selectState;
+  private readonly selectLatestInThread;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
@@ -63,6 +67,13 @@ export class RunsRepo {
     this.selectRun = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`);
     this.selectByThread = db.prepare<[string], RunRow>(
       `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at, rowid`,
+    );
+    this.updateState = db.prepare('UPDATE runs SET state_json = ?, updated_at = ? WHERE id = ?');
+    this.selectState = db.prepare<[string], { state_json: string | null }>(
+      'SELECT state_json FROM runs WHERE id = ?',
+    );
+    this.selectLatestInThread = db.prepare<[string], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
     );
     this.selectUnfinished = db.prepare<[], RunRow>(
       `SELECT ${RUN_COLUMNS} FROM runs WHERE status NOT IN ('completed','failed') ORDER BY created_at`,
@@ -102,6 +113,20 @@ export class RunsRepo {
 
   byThread(threadId: string): RunRecord[] {
     return this.selectByThread.all(threadId).map(toRun);
+  }
+
+  /** The state a paused run needs to continue (null clears it once the run has ended). */
+  saveState(id: string, state: unknown, now: string): void {
+    this.updateState.run(state === null ? null : JSON.stringify(state), now, id);
+  }
+
+  loadState(id: string): unknown {
+    return parseStoredJson(this.selectState.get(id)?.state_json ?? null);
+  }
+
+  latestInThread(threadId: string): RunRecord | null {
+    const row = this.selectLatestInThread.get(threadId);
+    return row ? toRun(row) : null;
   }
 
   unfinished(): RunRecord[] {

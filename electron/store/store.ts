@@ -1,6 +1,8 @@
 import { ActionsRepo } from './actions-repo';
+import { ApprovalsRepo } from './approvals-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
+import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
@@ -14,6 +16,8 @@ export class Store {
   readonly events: EventsRepo;
   readonly tasks: TasksRepo;
   readonly settings: SettingsRepo;
+  readonly approvals: ApprovalsRepo;
+  readonly policy: PolicyRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -22,6 +26,8 @@ export class Store {
     this.events = new EventsRepo(db);
     this.tasks = new TasksRepo(db);
     this.settings = new SettingsRepo(db);
+    this.approvals = new ApprovalsRepo(db);
+    this.policy = new PolicyRepo(db);
   }
 
   static open(file: string): Store {

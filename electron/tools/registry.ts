@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { describeIssues } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
+import type { CallMeta } from '../policy/types';
+import { META_JSON_SCHEMA, splitMeta } from './call-meta';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
 /** Names the registry refuses for ordinary tools: they belong to the agent's control flow. */
@@ -11,7 +13,7 @@ export type ToolOutcome =
   | { ok: false; code: 'unknown_tool' | 'invalid_arguments' | 'tool_failed'; message: string };
 
 export type ArgsCheck =
-  | { ok: true; tool: Tool; input: unknown }
+  | { ok: true; tool: Tool; input: unknown; args: Record<string, unknown>; meta: CallMeta }
   | { ok: false; code: 'unknown_tool' | 'invalid_arguments'; message: string };
 
 export class ToolRegistry {
@@ -41,9 +43,17 @@ export class ToolRegistry {
     this.declarationCache ??= this.list().map((tool) => ({
       name: tool.name,
       description: tool.description,
-      parameters: toParametersSchema(tool.input),
+      parameters: tool.hasSideEffects
+        ? withMeta(toParametersSchema(tool.input))
+        : toParametersSchema(tool.input),
     }));
     return this.declarationCache;
+  }
+
+  /** The JSON Schema of a tool's own arguments (no meta-parameters), for an editor. */
+  argsSchema(name: string): Record<string, unknown> {
+    const tool = this.tools.get(name);
+    return tool ? toParametersSchema(tool.input) : {};
   }
 
   /** Finds the tool and validates the model's arguments; failures are values the model can read. */
@@ -56,7 +66,16 @@ export class ToolRegistry {
         message: `There is no tool named "${name}". Available tools: ${[...this.tools.keys()].join(', ')}.`,
       };
     }
-    const parsed = tool.input.safeParse(args ?? {});
+    // Side-effect tools carry the model's meta-parameters; they are checked and set aside, never passed on.
+    const split = tool.hasSideEffects ? splitMeta(args) : { ok: true as const, args: asArgs(args), meta: {} };
+    if (!split.ok) {
+      return {
+        ok: false,
+        code: 'invalid_arguments',
+        message: `Invalid meta-parameters for ${name}: ${split.message}`,
+      };
+    }
+    const parsed = tool.input.safeParse(split.args);
     if (!parsed.success) {
       return {
         ok: false,
@@ -64,7 +83,7 @@ export class ToolRegistry {
         message: `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`,
       };
     }
-    return { ok: true, tool, input: parsed.data };
+    return { ok: true, tool, input: parsed.data, args: asArgs(parsed.data), meta: split.meta };
   }
 
   /**
@@ -89,6 +108,17 @@ export class ToolRegistry {
 
 function asArgs(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+}
+
+function withMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return {
+    ...schema,
+    properties: { ...properties, ...META_JSON_SCHEMA },
+    required: [...required, 'intent', 'confidence'],
+    additionalProperties: false,
+  };
 }
 
 function toParametersSchema(schema: z.ZodType): Record<string, unknown> {

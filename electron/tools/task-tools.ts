@@ -56,6 +56,14 @@ const taskView = (task: Task): Record<string, unknown> => ({
   completedAt: task.completedAt,
 });
 
+const field = (label: string, value: string | null | undefined): { label: string; value: string }[] =>
+  value ? [{ label, value }] : [];
+
+function describeTask(tasks: TasksRepo, id: string): string {
+  const task = tasks.get(id);
+  return task ? `"${task.description}"` : `task ${id} (not found)`;
+}
+
 function notFound(id: string): ToolError {
   return new ToolError('not_found', `No task has the id "${id}". Call list_tasks to see the current ids.`);
 }
@@ -70,6 +78,15 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'create',
     risk: 'low',
     hasSideEffects: true,
+    actionKind: 'task.create',
+    preview: (input) => ({
+      title: `Add a task: ${input.description}`,
+      fields: [
+        ...field('Description', input.description),
+        ...field('Due', input.due),
+        ...field('Notes', input.notes),
+      ],
+    }),
     execute: (input) => ({
       task: taskView(
         tasks.add(
@@ -103,6 +120,21 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
+    actionKind: 'task.update',
+    preview: (input) => {
+      const task = tasks.get(input.id);
+      const change = (label: string, before: string | null | undefined, after: string | null | undefined) =>
+        after === undefined ? [] : [{ label, before: before ?? '(none)', after: after ?? '(none)' }];
+      return {
+        title: `Change task ${describeTask(tasks, input.id)}`,
+        fields: [{ label: 'Task', value: input.id }],
+        changes: [
+          ...change('Description', task?.description, input.description),
+          ...change('Due', task?.due, input.due),
+          ...change('Notes', task?.notes, input.notes),
+        ],
+      };
+    },
     execute: (input) => {
       const { id, ...change } = input;
       const task = tasks.update(id, change, stamp());
@@ -117,6 +149,11 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
+    actionKind: 'task.update',
+    preview: (input) => ({
+      title: `Mark ${describeTask(tasks, input.id)} as done`,
+      fields: [{ label: 'Task', value: input.id }],
+    }),
     execute: (input) => {
       const task = tasks.complete(input.id, stamp());
       if (!task) throw notFound(input.id);
@@ -130,6 +167,11 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'delete',
     risk: 'medium',
     hasSideEffects: true,
+    actionKind: 'task.delete',
+    preview: (input) => ({
+      title: `Delete ${describeTask(tasks, input.id)}`,
+      fields: [{ label: 'Task', value: input.id }],
+    }),
     execute: (input) => {
       if (!tasks.delete(input.id)) throw notFound(input.id);
       return { deleted: input.id };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ActionKind, AlwaysAllowScope, ApprovalPreview } from '../../shared/contract';
 
 export type ToolCategory = 'query' | 'compute' | 'draft' | 'create' | 'update' | 'delete' | 'external';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
@@ -19,6 +20,16 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   category: ToolCategory;
   risk: RiskLevel;
   hasSideEffects: boolean;
+  /** The autonomy setting that governs this tool's side effect. */
+  actionKind?: ActionKind;
+  /** Whether a call reaches an outside service (counted against the external-call rate limit). */
+  isExternal?: boolean;
+  /** Every address a call would reach, for allow-lists, rules and first contact. */
+  recipients?(input: Input): string[];
+  /** What a person sees before approving: a title, labelled fields, a body, a before/after. */
+  preview?(input: Input): ApprovalPreview;
+  /** The scoped rules "always allow" may create for this call (a recipient, a domain, a channel). */
+  alwaysAllowScopes?(input: Input): AlwaysAllowScope[];
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
 }
 

@@ -52,7 +52,10 @@ export const Approval = z.object({
 export type Approval = z.infer<typeof Approval>;
 
 export const ApprovalListInput = z
-  .object({ status: z.enum(['pending', 'all']).optional(), limit: z.number().int().min(1).max(200).optional() })
+  .object({
+    status: z.enum(['pending', 'all']).optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  })
   .default({});
 export const ApprovalListOutput = z.object({ approvals: z.array(Approval) });
 

@@ -32,7 +32,11 @@ export const UsageEvent = z.object({
   ...base,
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }),
 });
-export const ApprovalNeededEvent = z.object({ type: z.literal('approval_needed'), ...base, approval: Approval });
+export const ApprovalNeededEvent = z.object({
+  type: z.literal('approval_needed'),
+  ...base,
+  approval: Approval,
+});
 /** Something Deputy did on its own that the user asked to hear about (autonomy level `notify`). */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),

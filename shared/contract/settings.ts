@@ -28,7 +28,12 @@ export const SettingsPatch = z
     allowlist: z.array(z.string().trim().toLowerCase().min(3).max(300)).max(500).optional(),
     /** The whole list of rules: removing one revokes it. */
     rules: z.array(PolicyRule).max(500).optional(),
-    approvalExpiryMinutes: z.number().int().min(1).max(7 * 24 * 60).optional(),
+    approvalExpiryMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .optional(),
     requireApprovalForFirstContact: z.boolean().optional(),
     rateLimits: RateLimitsSchema.partial().optional(),
   })

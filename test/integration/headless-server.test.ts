@@ -45,7 +45,11 @@ describe('headless HTTP API', () => {
   });
 
   it('runs an agent request and answers in the runtime spec shape', async () => {
-    model.script(call('add_task', { description: 'Buy milk' }), say('Added.'));
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+    model.script(
+      call('add_task', { description: 'Buy milk', intent: 'add a task', confidence: 0.95 }),
+      say('Added.'),
+    );
     const response = await api('/api/agent/run', {
       method: 'POST',
       body: JSON.stringify({ prompt: 'Add milk' }),

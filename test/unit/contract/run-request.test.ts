@@ -85,8 +85,18 @@ describe('run request contract', () => {
 
   it('maps every channel to input and output schemas', () => {
     expect(Object.keys(commands).sort()).toEqual(
-      ['run.cancel', 'run.start', 'settings.get', 'settings.set', 'thread.get', 'threads.list'].sort(),
+      [
+        'approval.decide',
+        'approval.edit',
+        'approval.list',
+        'run.cancel',
+        'run.start',
+        'settings.get',
+        'settings.set',
+        'thread.get',
+        'threads.list',
+      ].sort(),
     );
-    expect(Object.keys(streams)).toEqual(['run.events']);
+    expect(Object.keys(streams).sort()).toEqual(['approvals.changed', 'run.events']);
   });
 });

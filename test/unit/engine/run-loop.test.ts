@@ -11,6 +11,8 @@ afterEach(async () => {
 
 async function start(model: ScriptedModel, env: Record<string, string> = {}): Promise<HostFixture> {
   fixture = await openHost(model, env);
+  // The loop itself is under test here; the policy has its own tests, so side effects run without asking.
+  await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
   return fixture;
 }
 
@@ -49,7 +51,7 @@ describe('run loop', () => {
 
   it('runs a task tool, feeds its result back, and reports the tool in the response', async () => {
     const model = new ScriptedModel(
-      call('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      call('add_task', { description: 'Buy milk', due: '2026-11-22', intent: 'add a task', confidence: 0.9 }),
       say('Added it.'),
     );
     const { host } = await start(model);

@@ -34,7 +34,15 @@ describe('task tools', () => {
     const names = registry.declarations().map((d) => d.name);
     expect(names).toEqual(['add_task', 'list_tasks', 'update_task', 'mark_task_complete', 'delete_task']);
     const add = registry.declarations()[0];
-    expect(add?.parameters).toMatchObject({ type: 'object', required: ['description'] });
+    expect(add?.parameters).toMatchObject({
+      type: 'object',
+      required: ['description', 'intent', 'confidence'],
+    });
+    expect(Object.keys((add?.parameters.properties ?? {}) as object)).toEqual(
+      expect.arrayContaining(['intent', 'reasoning', 'confidence', 'assumptions']),
+    );
+    const list = registry.declarations()[1];
+    expect(list?.parameters.properties).not.toHaveProperty('confidence');
     expect(add?.parameters).not.toHaveProperty('$schema');
     for (const tool of registry.list()) {
       expect(['query', 'compute', 'draft', 'create', 'update', 'delete', 'external']).toContain(

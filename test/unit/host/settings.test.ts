@@ -24,7 +24,7 @@ describe('settings', () => {
       DEPUTY_MODEL: 'gemini-x',
       TZ: 'Asia/Tokyo',
     });
-    expect(service.get()).toEqual({
+    expect(service.get()).toMatchObject({
       model: 'gemini-x',
       timezone: 'Asia/Tokyo',
       userName: '',

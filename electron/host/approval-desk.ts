@@ -1,0 +1,289 @@
+import {
+  DeputyError,
+  type Approval,
+  type ApprovalDecideInput,
+  type ApprovalEditInput,
+  type RunResponse,
+} from '../../shared/contract';
+import { executeAction, rejectAction } from '../engine/call-processor';
+import { fingerprint } from '../engine/fingerprint';
+import type { RunFailure } from '../engine/model-failure';
+import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import { failRun } from '../engine/run-endings';
+import { driveRun } from '../engine/run-loop';
+import { parseRunState, type ResultPart, type RunState } from '../engine/run-state';
+import type { ModelMessage } from '../llm/model-client';
+import type { StoredApproval } from '../store/approvals-repo';
+import type { Store } from '../store/store';
+import type { ToolRegistry } from '../tools/registry';
+import type { SettingsService } from './settings';
+
+export interface ApprovalDeskDeps {
+  store: Store;
+  registry: ToolRegistry;
+  settings: SettingsService;
+  now: () => Date;
+  newId: () => string;
+  runDeps: () => RunLoopDeps;
+  /** Runs `work` as the run's active continuation, so it can be cancelled like any run. */
+  track: (runId: string, work: (signal: AbortSignal) => Promise<RunResponse>) => Promise<RunResponse>;
+  publish: (changed: Approval | null) => void;
+}
+
+type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string };
+
+/** Everything that can happen to a pending approval: approve, reject, edit and approve, expire, be superseded. */
+export class ApprovalDesk {
+  constructor(private readonly deps: ApprovalDeskDeps) {}
+
+  view(approval: StoredApproval): Approval {
+    return { ...approval, argsSchema: this.deps.registry.argsSchema(approval.tool) };
+  }
+
+  list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {
+    this.expireDue();
+    const { approvals } = this.deps.store;
+    return (status === 'pending' ? approvals.pending(limit) : approvals.all(limit)).map((a) => this.view(a));
+  }
+
+  get(id: string): Approval {
+    return this.view(this.require(id));
+  }
+
+  async decide(input: ApprovalDecideInput): Promise<RunResponse> {
+    const approval = this.decidable(input.approvalId);
+    if (input.decision === 'reject') {
+      const note = input.reason?.trim() || null;
+      this.claim(approval, 'rejected', note);
+      const message = `The user rejected this action${note ? `: ${note}` : '.'} Do not retry it unless they ask.`;
+      return this.continueRun(approval, { kind: 'reject', message });
+    }
+    const scope = input.alwaysAllow;
+    // "Always allow" may only create one of the scoped rules this approval offered: never a blanket grant.
+    if (
+      scope &&
+      !approval.alwaysAllowScopes.some((s) => s.field === scope.field && s.pattern === scope.pattern)
+    ) {
+      throw new DeputyError('invalid_input', 'That "always allow" scope is not one this approval offers.');
+    }
+    this.claim(approval, 'approved', null);
+    if (scope) {
+      this.deps.settings.addRule({
+        id: this.deps.newId(),
+        tool: approval.tool,
+        field: scope.field,
+        pattern: scope.pattern,
+        effect: 'allow',
+        expiresAt: null,
+        createdAt: this.deps.now().toISOString(),
+      });
+    }
+    return this.continueRun(approval, { kind: 'approve' });
+  }
+
+  /** Edit and approve: the new arguments must fit the tool's schema, and are bound to the approval by a new fingerprint. */
+  async edit(input: ApprovalEditInput): Promise<RunResponse> {
+    const approval = this.decidable(input.approvalId);
+    const check = this.deps.registry.check(approval.tool, input.args);
+    if (!check.ok) throw new DeputyError('invalid_input', check.message);
+    const print = fingerprint(approval.tool, check.args);
+    const { store } = this.deps;
+    const now = this.deps.now().toISOString();
+    store.transaction(() => {
+      if (!store.approvals.replaceArgs(approval.id, check.args, print))
+        throw this.alreadyDecided(approval.id);
+      store.actions.replaceArgs(approval.actionId, check.args, print, now);
+    });
+    const edited = { ...approval, args: check.args, fingerprint: print };
+    this.claim(edited, 'approved', 'edited');
+    return this.continueRun(edited, { kind: 'approve' });
+  }
+
+  /** Ends every run whose approval has passed its expiry; called on a timer and before each read. */
+  expireDue(): number {
+    const expired = this.deps.store.approvals.expiredBy(this.deps.now().toISOString());
+    for (const approval of expired) {
+      if (!this.deps.store.approvals.claim(approval.id, 'expired', this.deps.now().toISOString(), null))
+        continue;
+      const at = new Date(approval.expiresAt).toISOString();
+      this.endPausedRun(approval, {
+        code: 'approval_expired',
+        message: `The approval for "${approval.preview.title}" expired at ${at}, so Deputy did not do it. Ask again if you still want it.`,
+      });
+    }
+    return expired.length;
+  }
+
+  /**
+   * A new message in a thread rejects what is still waiting there. Returns what the model had seen, with each
+   * waiting call answered by a tool result saying so, for the new run to continue from.
+   */
+  supersede(threadId: string): ModelMessage[] | null {
+    const waiting = this.deps.store.approvals.pendingInThread(threadId);
+    let history: ModelMessage[] | null = null;
+    for (const approval of waiting) {
+      const note = 'superseded: the user sent a new message instead of deciding';
+      if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), note))
+        continue;
+      const state = this.endPausedRun(approval, {
+        code: 'cancelled',
+        message: 'Cancelled: you sent a new message while this was waiting for your approval.',
+      });
+      if (state)
+        history = answeredHistory(
+          state,
+          'The user sent a new message instead of approving this call; it was not run.',
+        );
+    }
+    return history;
+  }
+
+  private require(id: string): StoredApproval {
+    const approval = this.deps.store.approvals.get(id);
+    if (!approval) throw new DeputyError('not_found', `There is no approval with the id "${id}".`);
+    return approval;
+  }
+
+  private decidable(id: string): StoredApproval {
+    this.expireDue();
+    const approval = this.require(id);
+    if (approval.status === 'expired') {
+      throw new DeputyError(
+        'approval_expired',
+        'This approval has expired; nothing was done. Ask Deputy again.',
+      );
+    }
+    if (approval.status !== 'pending') throw this.alreadyDecided(approval.id, approval.status);
+    return approval;
+  }
+
+  private alreadyDecided(id: string, status?: string): DeputyError {
+    const current = status ?? this.deps.store.approvals.get(id)?.status ?? 'decided';
+    return new DeputyError(
+      'approval_decided',
+      `This approval was already ${current}; it can be decided only once.`,
+    );
+  }
+
+  private claim(approval: StoredApproval, status: 'approved' | 'rejected', note: string | null): void {
+    const now = this.deps.now().toISOString();
+    const { store } = this.deps;
+    store.transaction(() => {
+      if (!store.approvals.claim(approval.id, status, now, note)) throw this.alreadyDecided(approval.id);
+      store.policy.audit({
+        timestamp: now,
+        runId: approval.runId,
+        actionId: approval.actionId,
+        tool: approval.tool,
+        event: 'approval_decision',
+        decision: status,
+        rule: approval.rule,
+        reason: note,
+        detail: { args: approval.args, fingerprint: approval.fingerprint },
+      });
+    });
+    this.deps.publish(this.view({ ...approval, status, decidedAt: now, decisionNote: note }));
+  }
+
+  private continueRun(approval: StoredApproval, verdict: Verdict): Promise<RunResponse> {
+    const { store } = this.deps;
+    const run = store.runs.get(approval.runId);
+    const state = parseRunState(store.runs.loadState(approval.runId));
+    if (!run || !state || state.awaiting?.approvalId !== approval.id) {
+      throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
+    }
+    const settings = this.deps.settings.get();
+    return this.deps.track(run.id, async (signal) => {
+      const deps = this.deps.runDeps();
+      const spec: RunSpec = {
+        runId: run.id,
+        threadId: run.threadId,
+        model: run.model,
+        maxSteps: settings.maxLoopSteps,
+        signal,
+      };
+      deps.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'executing' });
+      const part = await this.resolveAwaiting(deps, spec, approval, verdict);
+      const awaiting = state.awaiting;
+      if (!awaiting) throw new Error('unreachable: awaiting call vanished');
+      state.turnResults.push({
+        kind: 'result',
+        callId: awaiting.call.callId,
+        name: awaiting.call.name,
+        result: part.result,
+      });
+      if (part.action) state.lastAction = part.action;
+      state.awaiting = null;
+      return driveRun(deps, spec, state);
+    });
+  }
+
+  private async resolveAwaiting(
+    deps: RunLoopDeps,
+    spec: RunSpec,
+    approval: StoredApproval,
+    verdict: Verdict,
+  ): Promise<{ result: Record<string, unknown>; action?: RunState['lastAction'] }> {
+    if (verdict.kind === 'reject') {
+      rejectAction(deps, spec, approval.actionId, approval.tool, verdict.message);
+      return { result: { error: { code: 'rejected_by_user', message: verdict.message } } };
+    }
+    const check = this.deps.registry.check(approval.tool, approval.args);
+    // The approval is bound to these exact arguments: anything else is refused, never run.
+    if (!check.ok || fingerprint(approval.tool, check.args) !== approval.fingerprint) {
+      const message = 'The approved arguments no longer match what was approved; nothing was run.';
+      rejectAction(deps, spec, approval.actionId, approval.tool, message);
+      return { result: { error: { code: 'approval_mismatch', message } } };
+    }
+    const ids = { runId: spec.runId, threadId: spec.threadId };
+    deps.store.transaction(() => {
+      deps.store.actions.setState(approval.actionId, 'executing', deps.now().toISOString());
+      deps.emit({
+        type: 'tool_call',
+        ...ids,
+        actionId: approval.actionId,
+        tool: approval.tool,
+        args: check.args,
+        state: 'executing',
+      });
+    });
+    const executed = await executeAction(deps, spec, approval.actionId, check);
+    return { result: executed.forModel, action: executed.action };
+  }
+
+  private endPausedRun(approval: StoredApproval, failure: RunFailure): RunState | null {
+    const { store } = this.deps;
+    const deps = this.deps.runDeps();
+    const run = store.runs.get(approval.runId);
+    const state = parseRunState(store.runs.loadState(approval.runId));
+    this.deps.publish(
+      this.view({ ...approval, status: failure.code === 'approval_expired' ? 'expired' : 'rejected' }),
+    );
+    if (!run || run.status !== 'awaiting_confirmation' || !state) return null;
+    const spec: RunSpec = {
+      runId: run.id,
+      threadId: run.threadId,
+      model: run.model,
+      maxSteps: 0,
+      signal: new AbortController().signal,
+    };
+    rejectAction(deps, spec, approval.actionId, approval.tool, failure.message);
+    failRun(deps, spec, state, failure);
+    return state;
+  }
+}
+
+/** The paused run's history with every call that never ran answered, so the model never sees an unanswered call. */
+function answeredHistory(state: RunState, message: string): ModelMessage[] {
+  const unanswered = [...(state.awaiting ? [state.awaiting.call] : []), ...state.pendingCalls];
+  const results: ResultPart[] = [
+    ...state.turnResults,
+    ...unanswered.map((call): ResultPart => ({
+      kind: 'result',
+      callId: call.callId,
+      name: call.name,
+      result: { error: { code: 'not_run', message } },
+    })),
+  ];
+  return [...state.messages, ...(results.length > 0 ? [{ role: 'user' as const, parts: results }] : [])];
+}

@@ -1,0 +1,57 @@
+import type { Settings } from '../../shared/contract';
+import type { CheckedCall } from '../engine/run-deps';
+import { decide } from '../policy/decide';
+import type { PolicyContext, PolicyDecision } from '../policy/types';
+import type { Store } from '../store/store';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The policy's inputs at this moment: the user's settings and the rate-limit windows from the ledger. */
+export function policyContext(settings: Settings, store: Store, now: Date): PolicyContext {
+  const since = (ms: number): string => new Date(now.getTime() - ms).toISOString();
+  return {
+    sideEffectsEnabled: settings.areSideEffectsEnabled,
+    grantedTools: 'all',
+    limits: settings.rateLimits,
+    usage: {
+      actionsLastMinute: store.policy.actionsSince(since(MINUTE)),
+      externalCallsLastHour: store.policy.externalCallsSince(since(HOUR)),
+      modelTokensLastHour: store.policy.tokensSince(since(HOUR)),
+    },
+    trustLevel: settings.trustLevel,
+    autonomy: settings.autonomy,
+    allowlist: settings.allowlist,
+    rules: settings.rules,
+    now,
+    requireApprovalForFirstContact: settings.requireApprovalForFirstContact,
+    isKnownRecipient: (address) => store.policy.isKnownRecipient(address),
+  };
+}
+
+export function decideCall(call: CheckedCall, settings: Settings, store: Store, now: Date): PolicyDecision {
+  const { tool, input } = call;
+  return decide(
+    {
+      tool: {
+        name: tool.name,
+        category: tool.category,
+        risk: tool.risk,
+        hasSideEffects: tool.hasSideEffects,
+        ...(tool.actionKind && { actionKind: tool.actionKind }),
+        ...(tool.isExternal !== undefined && { isExternal: tool.isExternal }),
+        ...(tool.recipients && { recipients: () => tool.recipients?.(input) ?? [] }),
+      },
+      args: call.args,
+      meta: call.meta,
+    },
+    policyContext(settings, store, now),
+  );
+}
+
+export function modelBudgetExceeded(settings: Settings, store: Store, now: Date): boolean {
+  return (
+    store.policy.tokensSince(new Date(now.getTime() - HOUR).toISOString()) >=
+    settings.rateLimits.modelTokensPerHour
+  );
+}

@@ -1,0 +1,161 @@
+import type { AlwaysAllowScope, Approval, ApprovalPreview, ApprovalStatus } from '../../shared/contract';
+import type { Db } from './database';
+import { asRecord, parseStoredJson } from './json';
+
+interface ApprovalRow {
+  id: string;
+  run_id: string;
+  thread_id: string;
+  action_id: string;
+  tool: string;
+  args_json: string;
+  fingerprint: string;
+  status: ApprovalStatus;
+  level: 'confirm' | 'review';
+  reason: string;
+  rule: string;
+  risk: Approval['risk'];
+  preview_json: string;
+  preview_text: string;
+  intent: string | null;
+  reasoning: string | null;
+  confidence: number | null;
+  assumptions_json: string;
+  scopes_json: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decision_note: string | null;
+}
+
+/** A stored approval; the tool's argument schema is added by whoever has the registry. */
+export type StoredApproval = Omit<Approval, 'argsSchema'>;
+
+const stringList = (json: string): string[] => {
+  const value = parseStoredJson(json);
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+};
+
+const toApproval = (row: ApprovalRow): StoredApproval => ({
+  id: row.id,
+  runId: row.run_id,
+  threadId: row.thread_id,
+  actionId: row.action_id,
+  tool: row.tool,
+  args: asRecord(parseStoredJson(row.args_json)),
+  fingerprint: row.fingerprint,
+  status: row.status,
+  level: row.level,
+  reason: row.reason,
+  rule: row.rule,
+  risk: row.risk,
+  preview: parseStoredJson(row.preview_json) as ApprovalPreview,
+  previewText: row.preview_text,
+  intent: row.intent,
+  reasoning: row.reasoning,
+  confidence: row.confidence,
+  assumptions: stringList(row.assumptions_json),
+  alwaysAllowScopes: (parseStoredJson(row.scopes_json) as AlwaysAllowScope[] | undefined) ?? [],
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  decidedAt: row.decided_at,
+  decisionNote: row.decision_note,
+});
+
+export class ApprovalsRepo {
+  private readonly insertApproval;
+  private readonly selectOne;
+  private readonly selectByAction;
+  private readonly selectPending;
+  private readonly selectAll;
+  private readonly selectExpired;
+  private readonly selectPendingByThread;
+  private readonly claimStmt;
+  private readonly updateArgs;
+
+  constructor(db: Db) {
+    this.insertApproval = db.prepare(
+      `INSERT INTO approvals (id, run_id, thread_id, action_id, tool, args_json, fingerprint, status, level, reason, rule,
+         risk, preview_json, preview_text, intent, reasoning, confidence, assumptions_json, scopes_json, created_at, expires_at)
+       VALUES (@id, @runId, @threadId, @actionId, @tool, @args, @fingerprint, 'pending', @level, @reason, @rule,
+         @risk, @preview, @previewText, @intent, @reasoning, @confidence, @assumptions, @scopes, @createdAt, @expiresAt)`,
+    );
+    this.selectOne = db.prepare<[string], ApprovalRow>('SELECT * FROM approvals WHERE id = ?');
+    this.selectByAction = db.prepare<[string], ApprovalRow>('SELECT * FROM approvals WHERE action_id = ?');
+    this.selectPending = db.prepare<[number], ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at DESC LIMIT ?`,
+    );
+    this.selectAll = db.prepare<[number], ApprovalRow>(
+      'SELECT * FROM approvals ORDER BY created_at DESC LIMIT ?',
+    );
+    this.selectExpired = db.prepare<[string], ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at`,
+    );
+    this.selectPendingByThread = db.prepare<[string], ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' AND thread_id = ? ORDER BY created_at`,
+    );
+    // The one place an approval leaves `pending`: the WHERE makes a second decision a no-op, so it runs once.
+    this.claimStmt = db.prepare(
+      `UPDATE approvals SET status = @status, decided_at = @now, decision_note = @note
+       WHERE id = @id AND status = 'pending'`,
+    );
+    this.updateArgs = db.prepare(
+      `UPDATE approvals SET args_json = ?, fingerprint = ? WHERE id = ? AND status = 'pending'`,
+    );
+  }
+
+  create(approval: StoredApproval): void {
+    this.insertApproval.run({
+      id: approval.id,
+      runId: approval.runId,
+      threadId: approval.threadId,
+      actionId: approval.actionId,
+      tool: approval.tool,
+      args: JSON.stringify(approval.args),
+      fingerprint: approval.fingerprint,
+      level: approval.level,
+      reason: approval.reason,
+      rule: approval.rule,
+      risk: approval.risk,
+      preview: JSON.stringify(approval.preview),
+      previewText: approval.previewText,
+      intent: approval.intent,
+      reasoning: approval.reasoning,
+      confidence: approval.confidence,
+      assumptions: JSON.stringify(approval.assumptions),
+      scopes: JSON.stringify(approval.alwaysAllowScopes),
+      createdAt: approval.createdAt,
+      expiresAt: approval.expiresAt,
+    });
+  }
+
+  get(id: string): StoredApproval | null {
+    const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
+    return row ? toApproval(row) : null;
+  }
+
+  pending(limit = 200): StoredApproval[] {
+    return this.selectPending.all(limit).map(toApproval);
+  }
+
+  all(limit = 200): StoredApproval[] {
+    return this.selectAll.all(limit).map(toApproval);
+  }
+
+  expiredBy(now: string): StoredApproval[] {
+    return this.selectExpired.all(now).map(toApproval);
+  }
+
+  pendingInThread(threadId: string): StoredApproval[] {
+    return this.selectPendingByThread.all(threadId).map(toApproval);
+  }
+
+  /** Moves a pending approval to its decision; false when it was no longer pending. */
+  claim(id: string, status: Exclude<ApprovalStatus, 'pending'>, now: string, note: string | null): boolean {
+    return this.claimStmt.run({ id, status, now, note }).changes === 1;
+  }
+
+  replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string): boolean {
+    return this.updateArgs.run(JSON.stringify(args), fingerprint, id).changes === 1;
+  }
+}
