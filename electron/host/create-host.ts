@@ -5,6 +5,7 @@ import { readModelConfig } from '../llm/model-config';
 import { Store } from '../store/store';
 import { ToolRegistry } from '../tools/registry';
 import { createTaskTools } from '../tools/task-tools';
+import type { Tool } from '../tools/tool';
 import { Host } from './host';
 import { monotonicClock } from './monotonic-clock';
 import { SettingsService, type Env } from './settings';
@@ -18,6 +19,8 @@ export interface HostOptions {
   /** Replaces the Gemini client built from `env` (the bench and engine tests use a scripted model). */
   modelClient?: () => ModelClient | null;
   now?: () => Date;
+  /** More tools beside the built-in ones (an integration, a test's synthetic tool). */
+  extraTools?: readonly Tool[];
   logError?: (message: string, error: unknown) => void;
 }
 
@@ -27,7 +30,7 @@ export const DATABASE_FILE = 'deputy.db';
 export async function createHost(options: HostOptions): Promise<Host> {
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const now = options.now ?? monotonicClock();
-  const registry = new ToolRegistry(createTaskTools(store.tasks, now));
+  const registry = new ToolRegistry([...createTaskTools(store.tasks, now), ...(options.extraTools ?? [])]);
   const settings = new SettingsService(store.settings, options.env);
   return new Host({
     store,

@@ -128,6 +128,66 @@ describe('headless HTTP API', () => {
     expect(wrongMethod.headers.get('allow')).toBe('POST');
   });
 
+  it('lists, shows, approves and refuses to approve twice over /api/actions', async () => {
+    await api('/api/settings', { method: 'PUT', body: JSON.stringify({ trustLevel: 'supervised' }) });
+    model.script(
+      call('add_task', { description: 'Call mum', intent: 'add', confidence: 0.9 }),
+      say('Added.'),
+    );
+    const paused = RunResponse.parse(
+      await (
+        await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'Remind me' }) })
+      ).json(),
+    );
+    expect(paused).toMatchObject({ status: 'awaiting_confirmation', mode: 'approval_required' });
+    const approvalId = paused.approval?.id ?? '';
+    const pending = (await (await api('/api/actions/pending')).json()) as { approvals: { id: string }[] };
+    expect(pending.approvals.map((a) => a.id)).toContain(approvalId);
+    const detail = await (await api(`/api/actions/${paused.actionId}`)).json();
+    expect(detail).toMatchObject({
+      action: { state: 'awaiting_confirmation' },
+      approval: { id: approvalId },
+    });
+
+    const approved = await api(`/api/actions/${approvalId}/approve`, { method: 'POST' });
+    expect(approved.status).toBe(200);
+    expect(RunResponse.parse(await approved.json())).toMatchObject({
+      status: 'completed',
+      summary: 'Added.',
+    });
+    const again = await api(`/api/actions/${approvalId}/approve`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ ok: false, error: { code: 'approval_decided' } });
+    expect((await api('/api/actions/nope')).status).toBe(404);
+  });
+
+  it('rejects and edits over /api/actions, with a 400 for arguments that do not fit', async () => {
+    model.script(call('add_task', { description: 'A', intent: 'add', confidence: 0.9 }), say('Not added.'));
+    const first = RunResponse.parse(
+      await (await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'A' }) })).json(),
+    );
+    const rejected = await api(`/api/actions/${first.approval?.id}/reject`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'not now' }),
+    });
+    expect(await rejected.json()).toMatchObject({ status: 'completed', summary: 'Not added.' });
+
+    model.script(call('add_task', { description: 'B', intent: 'add', confidence: 0.9 }), say('Added B2.'));
+    const second = RunResponse.parse(
+      await (await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'B' }) })).json(),
+    );
+    const bad = await api(`/api/actions/${second.approval?.id}/edit`, {
+      method: 'POST',
+      body: JSON.stringify({ args: { description: '' } }),
+    });
+    expect(bad.status).toBe(400);
+    const edited = await api(`/api/actions/${second.approval?.id}/edit`, {
+      method: 'POST',
+      body: JSON.stringify({ args: { description: 'B2' } }),
+    });
+    expect(await edited.json()).toMatchObject({ status: 'completed', toolArgs: { description: 'B2' } });
+  });
+
   it('reads and changes settings', async () => {
     const put = await api('/api/settings', { method: 'PUT', body: JSON.stringify({ userName: 'Ada' }) });
     expect(await put.json()).toMatchObject({ userName: 'Ada', isGeminiConfigured: true });

@@ -3,32 +3,45 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, type Host } from '../../electron/host/create-host';
 import type { ModelClient } from '../../electron/llm/model-client';
+import type { Tool } from '../../electron/tools/tool';
 import type { RunEvent } from '../../shared/contract';
 
 export interface HostFixture {
   host: Host;
   dataDir: string;
   errors: unknown[];
+  /** Closes the host and keeps the data folder (to reopen it, as after a restart). */
+  stop(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface HostFixtureOptions {
+  env?: Record<string, string | undefined>;
+  dataDir?: string;
+  now?: () => Date;
+  tools?: readonly Tool[];
 }
 
 /** A real Host on a fresh data folder (real SQLite), with the model of the test's choosing. */
 export async function openHost(
   model: ModelClient | null,
-  env: Record<string, string | undefined> = {},
-  dataDir = mkdtempSync(join(tmpdir(), 'deputy-test-')),
+  options: HostFixtureOptions = {},
 ): Promise<HostFixture> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'deputy-test-'));
   const errors: unknown[] = [];
   const host = await createHost({
     dataDir,
-    env: { GEMINI_API_KEY: 'test-key', ...env },
+    env: { GEMINI_API_KEY: 'test-key', ...options.env },
     modelClient: () => model,
+    ...(options.now && { now: options.now }),
+    ...(options.tools && { extraTools: options.tools }),
     logError: (_message, error) => errors.push(error),
   });
   return {
     host,
     dataDir,
     errors,
+    stop: () => host.close(),
     close: async () => {
       await host.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 async function start(model: ScriptedModel, env: Record<string, string> = {}): Promise<HostFixture> {
-  fixture = await openHost(model, env);
+  fixture = await openHost(model, { env });
   // The loop itself is under test here; the policy has its own tests, so side effects run without asking.
   await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
   return fixture;

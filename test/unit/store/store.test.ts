@@ -97,4 +97,52 @@ describe('store', () => {
     expect(store.tasks.list({ status: 'all', query: 'k_r', limit: 10 }).map((t) => t.id)).toEqual(['c']);
     expect(store.tasks.list({ status: 'done', limit: 10 }).map((t) => t.id)).toEqual(['c']);
   });
+
+  it('lets an approval leave pending exactly once', () => {
+    const store = new Store(openDatabase(':memory:'));
+    store.threads.create('t', 'T', 'n');
+    store.runs.create({ id: 'r', threadId: 't', model: 'm', prompt: 'p' }, 'n');
+    store.actions.create(
+      {
+        id: 'a',
+        runId: 'r',
+        threadId: 't',
+        callId: 'c',
+        tool: 'add_task',
+        args: {},
+        state: 'awaiting_confirmation',
+      },
+      'n',
+    );
+    store.approvals.create({
+      id: 'p',
+      runId: 'r',
+      threadId: 't',
+      actionId: 'a',
+      tool: 'add_task',
+      args: {},
+      fingerprint: 'f',
+      status: 'pending',
+      level: 'confirm',
+      reason: 'r',
+      rule: 'x',
+      risk: 'low',
+      preview: { title: 't', fields: [] },
+      previewText: 't',
+      intent: null,
+      reasoning: null,
+      confidence: null,
+      assumptions: [],
+      alwaysAllowScopes: [],
+      createdAt: 'n',
+      expiresAt: 'z',
+      decidedAt: null,
+      decisionNote: null,
+    });
+    expect(store.approvals.claim('p', 'approved', 'n', null)).toBe(true);
+    expect(store.approvals.claim('p', 'approved', 'n', null)).toBe(false);
+    expect(store.approvals.claim('p', 'rejected', 'n', null)).toBe(false);
+    expect(store.approvals.get('a')?.status).toBe('approved');
+    expect(store.approvals.replaceArgs('p', { x: 1 }, 'g')).toBe(false);
+  });
 });
