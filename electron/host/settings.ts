@@ -63,7 +63,15 @@ export class SettingsService {
     private readonly env: Env,
   ) {}
 
+  /** Read on every tool call by the policy: kept in memory, refreshed whenever `set` writes. */
+  private cached: Settings | null = null;
+
   get(): Settings {
+    this.cached ??= this.read();
+    return this.cached;
+  }
+
+  private read(): Settings {
     const stored = this.repo.all();
     const text = (key: string): string | undefined => {
       const value = stored[key];
@@ -98,6 +106,7 @@ export class SettingsService {
       ...(patch.autonomy && { autonomy: { ...current.autonomy, ...patch.autonomy } }),
       ...(patch.rateLimits && { rateLimits: { ...current.rateLimits, ...patch.rateLimits } }),
     });
+    this.cached = null;
     return this.get();
   }
 

@@ -28,7 +28,7 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
           type: 'function_call',
           callId: `c${turn}`,
           name: 'add_task',
-          args: { description: `Task ${turn}` },
+          args: { description: `Task ${turn}`, intent: 'add a task', confidence: 0.95 },
         };
       }
       yield {
@@ -43,6 +43,8 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
     env: { GEMINI_API_KEY: 'bench', AGENT_MAX_LOOP_STEPS: String(STEPS_PER_RUN + 1) },
     modelClient: () => model,
   });
+  // Measure the loop with the policy deciding `allow`, so every step runs its tool instead of pausing.
+  await host.invoke('settings.set', { trustLevel: 'autonomous', rateLimits: { actionsPerMinute: 10_000 } });
   const runs = Math.ceil(totalSteps / STEPS_PER_RUN);
   for (let run = 0; run < runs + 2; run += 1) {
     requestTimes.length = 0;
