@@ -11,6 +11,9 @@ interface ActionRow {
   state: ActionState;
   result_json: string | null;
   error: string | null;
+  policy_decision: string | null;
+  policy_rule: string | null;
+  policy_reason: string | null;
   created_at: string;
 }
 
@@ -23,6 +26,10 @@ const toAction = (row: ActionRow): ActionRecord => ({
   state: row.state,
   ...(row.result_json !== null && { result: parseStoredJson(row.result_json) }),
   error: row.error,
+  policy:
+    row.policy_decision && row.policy_rule
+      ? { decision: row.policy_decision, rule: row.policy_rule, reason: row.policy_reason ?? '' }
+      : null,
   createdAt: row.created_at,
 });
 
@@ -46,7 +53,8 @@ export interface PolicyOutcome {
   reason: string;
 }
 
-const ACTION_COLUMNS = 'id, run_id, thread_id, tool, args_json, state, result_json, error, created_at';
+const ACTION_COLUMNS =
+  'id, run_id, thread_id, tool, args_json, state, result_json, error, policy_decision, policy_rule, policy_reason, created_at';
 
 /** The ledger of tool calls: one row per (run, call). */
 export class ActionsRepo {

@@ -41,6 +41,8 @@ export const ActionRecord = z.object({
   state: ActionState,
   result: z.unknown().optional(),
   error: z.string().nullable(),
+  /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
+  policy: z.object({ decision: z.string(), rule: z.string(), reason: z.string() }).nullable().optional(),
   createdAt: z.string(),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;

@@ -102,6 +102,10 @@ describe('approval workflow', () => {
     expect(await listTasks()).toEqual([]);
     const thread = await host.invoke('thread.get', { threadId: paused.threadId });
     expect(thread.actions.map((a) => a.state)).toEqual(['rejected']);
+    expect(thread.actions[0]?.policy).toMatchObject({
+      decision: 'require_approval',
+      rule: 'trust:supervised',
+    });
   });
 
   it('edit and approve validates the new arguments, re-fingerprints them and runs those', async () => {
