@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionStatus } from './api/ws-client';
+import { ApprovalWindow } from './features/approvals/ApprovalWindow';
+import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
 import { SettingsPanel } from './features/settings/SettingsPanel';
+import { routeFromHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
 
 const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
@@ -16,12 +19,17 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
 function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
   const stores = useStores();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
+  const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const wasReconnecting = useRef(false);
 
   useEffect(() => {
-    const disconnect = stores.chat.getState().connect();
+    const disconnectChat = stores.chat.getState().connect();
+    const disconnectApprovals = stores.approvals.getState().connect();
     void stores.settings.getState().load();
-    return disconnect;
+    return () => {
+      disconnectChat();
+      disconnectApprovals();
+    };
   }, [stores]);
 
   // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
@@ -44,6 +52,7 @@ function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
         <p className="app__connection" role="status" data-testid="connection-status">
           {statusText}
         </p>
+        <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
         <button
           type="button"
           className="button"
@@ -59,11 +68,23 @@ function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
       </aside>
       <ChatScreen />
       <SettingsPanel isOpen={isSettingsOpen} onClose={() => setIsSettingsOpen(false)} />
+      <PendingApprovalsPanel isOpen={isApprovalsOpen} onClose={() => setIsApprovalsOpen(false)} />
     </div>
   );
 }
 
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => routeFromHash(window.location.hash));
+  useEffect(() => {
+    const onHashChange = () => setRoute(routeFromHash(window.location.hash));
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
+  return route;
+}
+
 export function App() {
+  const route = useRoute();
   const { connection, submitToken } = useConnection();
   if (connection.kind === 'needs-token')
     return <TokenScreen problem={connection.problem} onSubmit={submitToken} />;
@@ -76,7 +97,11 @@ export function App() {
   }
   return (
     <StoresContext value={connection.stores}>
-      <Workspace status={connection.status} />
+      {route.kind === 'approval' ? (
+        <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
+      ) : (
+        <Workspace status={connection.status} />
+      )}
     </StoresContext>
   );
 }

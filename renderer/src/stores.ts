@@ -2,6 +2,12 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DeputyClient } from '../../shared/contract';
 import {
+  createApprovalsStore,
+  type ApprovalsActions,
+  type ApprovalsState,
+  type ApprovalsStore,
+} from './features/approvals/approvals-store';
+import {
   createChatStore,
   type ChatActions,
   type ChatState,
@@ -17,11 +23,13 @@ import {
 export interface Stores {
   chat: ChatStore;
   settings: SettingsStore;
+  approvals: ApprovalsStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
   chat: createChatStore(client),
   settings: createSettingsStore(client),
+  approvals: createApprovalsStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -38,4 +46,8 @@ export function useChat<T>(selector: (state: ChatState & ChatActions) => T): T {
 
 export function useSettings<T>(selector: (state: SettingsState) => T): T {
   return useStore(useStores().settings, selector);
+}
+
+export function useApprovals<T>(selector: (state: ApprovalsState & ApprovalsActions) => T): T {
+  return useStore(useStores().approvals, selector);
 }

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
+import { putSettings } from './support/api';
 import { launchBrowser } from './support/browser';
 import { startHost, type RunningHost } from './support/host';
 
@@ -48,6 +49,8 @@ describe('chat against the headless host and a fake Gemini', () => {
   beforeAll(async () => {
     gemini = await startFakeGemini();
     host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+    // These tests are about chat, not approvals: let add_task (autonomy "auto") run without asking.
+    await putSettings(host, { trustLevel: 'autonomous' });
   });
 
   afterAll(async () => {
@@ -57,7 +60,8 @@ describe('chat against the headless host and a fake Gemini', () => {
 
   it('streams a markdown answer with a tool-call card, and shows the thread again after a reload', async () => {
     gemini.script(
-      callReply('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      // A side effect with no stated confidence waits for approval at every trust level.
+      callReply('add_task', { description: 'Buy milk', due: '2026-11-22', confidence: 0.95 }),
       textReply(ANSWER, { chunks: 4, gapMs: 30 }),
     );
     const page = await openPage(host);

@@ -1,3 +1,5 @@
+import { joinHash, splitHash } from '../route';
+
 const STORAGE_KEY = 'deputy.apiToken';
 
 /**
@@ -5,12 +7,12 @@ const STORAGE_KEY = 'deputy.apiToken';
  * so it does not stay in the history, a bookmark or a screenshot, and kept in localStorage.
  */
 export function takeTokenFromLocation(): string | null {
-  const params = new URLSearchParams(window.location.hash.replace(/^#/, ''));
+  const { path, params } = splitHash(window.location.hash);
   const token = params.get('token')?.trim();
   if (!token) return null;
   params.delete('token');
-  const rest = params.toString();
-  const url = `${window.location.pathname}${window.location.search}${rest ? `#${rest}` : ''}`;
+  // The route part of the hash (e.g. `/approval/<id>`) stays.
+  const url = `${window.location.pathname}${window.location.search}${joinHash(path, params)}`;
   window.history.replaceState(window.history.state, '', url);
   saveToken(token);
   return token;

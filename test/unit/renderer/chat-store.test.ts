@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  CommandInput,
-  CommandName,
-  CommandOutput,
-  DeputyClient,
-  RunEvent,
-  RunResponse,
-  StreamEvent,
-  StreamInput,
-  StreamName,
-  ThreadDetail,
-} from '../../../shared/contract';
+import type { RunEvent, ThreadDetail } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
 import {
@@ -19,6 +8,7 @@ import {
   emptyConversation,
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';
+import { fakeClient as fakeStreamsClient, sampleApproval, sampleResponse } from './fixtures';
 
 const ids = { runId: 'r1', threadId: 't1' };
 const running = (): Conversation => ({
@@ -27,17 +17,7 @@ const running = (): Conversation => ({
 });
 const fold = (events: RunEvent[], start = running()) => events.reduce(applyRunEvent, start);
 
-const response = (overrides: Partial<RunResponse>): RunResponse => ({
-  ok: true,
-  runId: 'r1',
-  actionId: 'a1',
-  threadId: 't1',
-  status: 'completed',
-  summary: '',
-  mode: 'assistant_text',
-  model: 'gemini-2.5-flash',
-  ...overrides,
-});
+const response = sampleResponse;
 
 describe('applyRunEvent', () => {
   it('appends deltas to one streaming assistant message', () => {
@@ -194,27 +174,10 @@ describe('conversationFromThread', () => {
   });
 });
 
-/** A client whose commands answer from the given handlers and whose one stream the test drives. */
-function fakeClient(handlers: {
-  [C in CommandName]?: (input: CommandInput<C>) => Promise<CommandOutput<C>>;
-}) {
-  let emit: (event: RunEvent) => void = () => undefined;
-  const client: DeputyClient = {
-    invoke: <C extends CommandName>(channel: C, input: CommandInput<C>) => {
-      const handler = handlers[channel] as
-        ((input: CommandInput<C>) => Promise<CommandOutput<C>>) | undefined;
-      return handler ? handler(input) : Promise.reject(new ClientError('unknown_channel', channel));
-    },
-    on: <S extends StreamName>(
-      _channel: S,
-      _input: StreamInput<S>,
-      listener: (event: StreamEvent<S>) => void,
-    ) => {
-      emit = (event) => listener(event as StreamEvent<S>);
-      return () => undefined;
-    },
-  };
-  return { client, emit: (event: RunEvent) => emit(event) };
+/** The chat store listens to one stream, run.events. */
+function fakeClient(handlers: Parameters<typeof fakeStreamsClient>[0]) {
+  const fake = fakeStreamsClient(handlers);
+  return { client: fake.client, emit: (event: RunEvent) => fake.emit('run.events', event) };
 }
 
 describe('chat store', () => {
@@ -268,5 +231,106 @@ describe('chat store', () => {
       message: 'Set GEMINI_API_KEY.',
     });
     expect(second.getState().isStarting).toBe(false);
+  });
+});
+
+describe('approvals in the timeline', () => {
+  const toolCall: RunEvent = {
+    type: 'tool_call',
+    ...ids,
+    actionId: 'a1',
+    tool: 'add_task',
+    args: { description: 'Buy milk' },
+    state: 'awaiting_confirmation',
+  };
+  const approval = sampleApproval();
+
+  it('puts the approval card under its tool card and leaves out the summary that repeats it', () => {
+    const conversation = fold([
+      { type: 'delta', ...ids, delta: 'Let me add that.' },
+      toolCall,
+      { type: 'delta', ...ids, delta: 'Waiting.' },
+      { type: 'approval_needed', ...ids, approval },
+      { type: 'status', ...ids, status: 'awaiting_confirmation' },
+      {
+        type: 'result',
+        ...ids,
+        result: response({
+          status: 'awaiting_confirmation',
+          mode: 'approval_required',
+          summary: 'Needs approval.',
+        }),
+      },
+    ]);
+    expect(conversation.items.map((item) => `${item.kind}:${item.id}`)).toEqual([
+      'message:stream-r1-0',
+      'tool:a1',
+      'approval:approval-a1',
+      'message:stream-r1-2',
+    ]);
+    expect(conversation.items[2]).toMatchObject({ actionId: 'a1', approval: { id: 'ap1' } });
+    expect(conversation.activeRun).toBeNull();
+  });
+
+  it('makes the tool card itself when the run sent none, and follows the resumed run', () => {
+    const paused = fold([{ type: 'approval_needed', ...ids, approval }]);
+    expect(paused.items.map((item) => item.kind)).toEqual(['tool', 'approval']);
+    expect(paused.items[0]).toMatchObject({
+      state: 'awaiting_confirmation',
+      args: { description: 'Buy milk' },
+    });
+
+    const resumed = fold(
+      [
+        { type: 'status', ...ids, status: 'executing' },
+        { ...toolCall, state: 'executing', args: { description: 'Buy oat milk' } } as RunEvent,
+        { type: 'tool_result', ...ids, actionId: 'a1', tool: 'add_task', state: 'completed', result: {} },
+        { type: 'notice', ...ids, actionId: 'a1', tool: 'add_task', message: 'Added a task.' },
+        { type: 'delta', ...ids, delta: 'Added it.' },
+      ],
+      { ...paused, activeRun: null, endedRunIds: ['r1'] },
+    );
+    expect(resumed.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+    expect(resumed.items.map((item) => item.kind)).toEqual(['tool', 'approval', 'notice', 'message']);
+    expect(resumed.items[0]).toMatchObject({ state: 'completed', args: { description: 'Buy oat milk' } });
+    expect(resumed.items[2]).toMatchObject({ text: 'Added a task.' });
+  });
+
+  it('adds a card to look up for each action of a stored thread that waits for approval', () => {
+    const detail: ThreadDetail = {
+      thread: {
+        id: 't1',
+        title: 'Milk',
+        createdAt: 't',
+        updatedAt: 't',
+        lastRunStatus: 'awaiting_confirmation',
+      },
+      messages: [
+        {
+          id: 'm1',
+          threadId: 't1',
+          runId: 'r1',
+          role: 'user',
+          text: 'Add milk',
+          createdAt: '2026-11-21T10:00:00Z',
+        },
+      ],
+      actions: [
+        {
+          id: 'a1',
+          runId: 'r1',
+          threadId: 't1',
+          tool: 'add_task',
+          args: { description: 'Buy milk' },
+          state: 'awaiting_confirmation',
+          error: null,
+          createdAt: '2026-11-21T10:00:01Z',
+        },
+      ],
+      runs: [],
+    };
+    const conversation = conversationFromThread(detail);
+    expect(conversation.items.map((item) => item.id)).toEqual(['m1', 'a1', 'approval-a1']);
+    expect(conversation.items[2]).toMatchObject({ kind: 'approval', actionId: 'a1', approval: null });
   });
 });

@@ -2,9 +2,10 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import type { RunEvent, Settings } from '../../../shared/contract';
+import type { RunEvent } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createWsClient, type ConnectionStatus, type WsClient } from '../../../renderer/src/api/ws-client';
+import { sampleSettings } from './fixtures';
 
 interface Frame {
   kind: string;
@@ -13,13 +14,7 @@ interface Frame {
   input?: unknown;
 }
 
-const settings: Settings = {
-  model: 'gemini-2.5-flash',
-  timezone: 'Europe/Paris',
-  userName: 'Ada',
-  maxLoopSteps: 8,
-  isGeminiConfigured: true,
-};
+const settings = sampleSettings();
 
 const delta = (text: string): RunEvent => ({ type: 'delta', runId: 'r1', threadId: 't1', delta: text });
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { RunStatus } from '../../../../shared/contract';
 import { useChat } from '../../stores';
+import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { ToolCallCard } from './ToolCallCard';
 import type { TimelineItem } from './timeline';
@@ -20,6 +21,12 @@ function TimelineEntry({ item }: { item: TimelineItem }) {
       return <MessageView message={item} />;
     case 'tool':
       return <ToolCallCard call={item} />;
+    case 'approval':
+      return (
+        <li className="timeline__approval">
+          <ApprovalSlot actionId={item.actionId} snapshot={item.approval} />
+        </li>
+      );
     case 'error':
       return (
         <li className="run-error" role="alert" data-testid="run-error" data-code={item.code}>

@@ -1,4 +1,5 @@
 import type { ActionState } from '../../../../shared/contract';
+import { formatValue, toolLabel } from '../../format';
 import type { TimelineItem } from './timeline';
 
 type ToolCall = Extract<TimelineItem, { kind: 'tool' }>;
@@ -11,17 +12,6 @@ const STATE_LABELS: Record<ActionState, string> = {
   failed: 'Failed',
   rejected: 'Rejected',
 };
-
-const toolLabel = (tool: string) => tool.replace(/_/g, ' ');
-
-function formatValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
 
 export function ToolCallCard({ call }: { call: ToolCall }) {
   const argEntries = Object.entries(call.args);

@@ -1,6 +1,9 @@
-import type { ActionState, RunEvent, RunStatus, ThreadDetail } from '../../../../shared/contract';
+import type { ActionState, Approval, RunEvent, RunStatus, ThreadDetail } from '../../../../shared/contract';
 
-/** One entry of a conversation as the window shows it: a message, a tool-call card, an error or a notice. */
+/**
+ * One entry of a conversation as the window shows it: a message, a tool-call card, an approval card (where
+ * a run paused for the user), an error or a notice.
+ */
 export type TimelineItem =
   | {
       kind: 'message';
@@ -20,8 +23,19 @@ export type TimelineItem =
       result?: unknown;
       error?: string | null;
     }
+  | {
+      kind: 'approval';
+      id: string;
+      runId: string;
+      actionId: string;
+      /** As `approval_needed` carried it; null for a stored thread, whose approvals are looked up by action. */
+      approval: Approval | null;
+    }
   | { kind: 'error'; id: string; runId: string | null; message: string; code?: string }
   | { kind: 'notice'; id: string; runId: string; text: string };
+
+type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
+type ApprovalItem = Extract<TimelineItem, { kind: 'approval' }>;
 
 export interface Conversation {
   threadId: string | null;
@@ -63,12 +77,42 @@ function endRun(conversation: Conversation, runId: string): Conversation {
 function upsertTool(
   items: TimelineItem[],
   actionId: string,
-  create: () => Extract<TimelineItem, { kind: 'tool' }>,
-  update: (item: Extract<TimelineItem, { kind: 'tool' }>) => Extract<TimelineItem, { kind: 'tool' }>,
+  create: () => ToolItem,
+  update: (item: ToolItem) => ToolItem,
 ): TimelineItem[] {
   const index = items.findIndex((item) => item.kind === 'tool' && item.id === actionId);
   if (index === -1) return [...items, create()];
   return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
+}
+
+const approvalItem = (runId: string, actionId: string, approval: Approval | null): ApprovalItem => ({
+  kind: 'approval',
+  id: `approval-${actionId}`,
+  runId,
+  actionId,
+  approval,
+});
+
+/** The approval card goes right under its tool-call card (made here if the run sent none). */
+function placeApproval(items: TimelineItem[], approval: Approval): TimelineItem[] {
+  const card = approvalItem(approval.runId, approval.actionId, approval);
+  if (items.some((item) => item.id === card.id))
+    return items.map((item) => (item.id === card.id ? card : item));
+  const withTool = upsertTool(
+    items,
+    approval.actionId,
+    () => ({
+      kind: 'tool',
+      id: approval.actionId,
+      runId: approval.runId,
+      tool: approval.tool,
+      args: approval.args,
+      state: 'awaiting_confirmation',
+    }),
+    (tool) => tool,
+  );
+  const index = withTool.findIndex((item) => item.kind === 'tool' && item.id === approval.actionId);
+  return [...withTool.slice(0, index + 1), card, ...withTool.slice(index + 1)];
 }
 
 /** Folds one run event into the conversation. Unknown event types leave it unchanged. */
@@ -138,6 +182,16 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
           (card) => ({ ...card, state: event.state, result: event.result, error: event.error ?? null }),
         ),
       };
+    case 'approval_needed':
+      return { ...conversation, items: placeApproval(stopStreaming(items, runId), event.approval) };
+    case 'notice':
+      return {
+        ...conversation,
+        items: [
+          ...items.filter((item) => item.id !== `notice-${event.actionId}`),
+          { kind: 'notice', id: `notice-${event.actionId}`, runId, text: event.message },
+        ],
+      };
     case 'error': {
       const isShown = items.some((item) => item.kind === 'error' && item.runId === runId);
       const error: TimelineItem = {
@@ -178,7 +232,9 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
         };
         return { ...ended, items: [...ended.items, error] };
       }
-      if (status === 'awaiting_confirmation' && summary) {
+      const hasApprovalCard = items.some((item) => item.kind === 'approval' && item.runId === runId);
+      // The approval card already says what the run waits for; the summary would only repeat it.
+      if (status === 'awaiting_confirmation' && summary && !hasApprovalCard) {
         return {
           ...ended,
           items: [...ended.items, { kind: 'notice', id: `notice-${runId}`, runId, text: summary }],
@@ -244,7 +300,11 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
   const running = detail.runs.find((run) => isRunActive(run.status));
   return {
     threadId: detail.thread.id,
-    items: entries.map((entry) => entry.item),
+    items: entries.flatMap(({ item }) =>
+      item.kind === 'tool' && item.state === 'awaiting_confirmation'
+        ? [item, approvalItem(item.runId, item.id, null)]
+        : [item],
+    ),
     activeRun: running ? { runId: running.id, status: running.status } : null,
     endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
   };

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
-import { useSettings } from '../../stores';
+import { useSettings, useStores } from '../../stores';
+import { PermissionsForm } from './PermissionsForm';
 
 const timeZones = (): string[] => {
   try {
@@ -34,7 +35,7 @@ const toForm = (settings: Settings): FormValues => ({
   maxLoopSteps: String(settings.maxLoopSteps),
 });
 
-function SettingsForm({ settings, onClose }: { settings: Settings; onClose: () => void }) {
+function SettingsForm({ settings }: { settings: Settings }) {
   const [form, setForm] = useState(() => toForm(settings));
   const [isSaved, setIsSaved] = useState(false);
   const save = useSettings((state) => state.save);
@@ -100,9 +101,6 @@ function SettingsForm({ settings, onClose }: { settings: Settings; onClose: () =
         </p>
       )}
       <div className="settings-form__actions">
-        <button type="button" className="button" onClick={onClose}>
-          Close
-        </button>
         <button
           type="submit"
           className="button button--primary"
@@ -116,12 +114,23 @@ function SettingsForm({ settings, onClose }: { settings: Settings; onClose: () =
   );
 }
 
-/** A modal dialog: the browser traps focus inside it and Escape closes it. */
+type Tab = 'general' | 'permissions';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'general', label: 'General' },
+  { id: 'permissions', label: 'Permissions' },
+];
+
+/** A modal dialog with two sections: the browser traps focus inside it and Escape closes it. */
 export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const { settings: store } = useStores();
   const settings = useSettings((state) => state.settings);
   const loadError = useSettings((state) => state.loadError);
+  const [tab, setTab] = useState<Tab>('general');
+  // Settings can change behind this window (an "always allow" adds a rule): read them again on every open.
+  const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
+  const tabIds = useId();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -130,18 +139,75 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
     if (!isOpen && dialog.open) dialog.close();
   }, [isOpen]);
 
+  useEffect(() => {
+    if (!isOpen) return;
+    let isCurrent = true;
+    setIsFresh(false);
+    void store
+      .getState()
+      .load()
+      .then(() => isCurrent && setIsFresh(true));
+    return () => {
+      isCurrent = false;
+    };
+  }, [isOpen, store]);
+
+  const onTabKey = (event: KeyboardEvent) => {
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    const index = TABS.findIndex((item) => item.id === tab);
+    const next = TABS[(index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
+    if (!next) return;
+    setTab(next.id);
+    document.getElementById(`${tabIds}-${next.id}-tab`)?.focus();
+  };
+
+  const isReady = isOpen && settings !== null && isFresh;
+
   return (
     <dialog ref={dialogRef} className="settings-panel" aria-labelledby={titleId} onClose={onClose}>
       <h2 id={titleId}>Settings</h2>
-      {isOpen && settings && <SettingsForm settings={settings} onClose={onClose} />}
-      {isOpen && !settings && (
-        <>
-          <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>
-          <button type="button" className="button" onClick={onClose}>
-            Close
+      <div className="tabs" role="tablist" aria-label="Settings sections" onKeyDown={onTabKey}>
+        {TABS.map((item) => (
+          <button
+            key={item.id}
+            type="button"
+            role="tab"
+            id={`${tabIds}-${item.id}-tab`}
+            aria-selected={tab === item.id}
+            aria-controls={`${tabIds}-${item.id}`}
+            tabIndex={tab === item.id ? 0 : -1}
+            className="tabs__tab"
+            data-testid={`settings-tab-${item.id}`}
+            onClick={() => setTab(item.id)}
+          >
+            {item.label}
           </button>
-        </>
-      )}
+        ))}
+      </div>
+      {isReady &&
+        TABS.map((item) => (
+          // Both sections stay mounted, so switching tabs keeps what was typed in the other.
+          <div
+            key={item.id}
+            role="tabpanel"
+            id={`${tabIds}-${item.id}`}
+            aria-labelledby={`${tabIds}-${item.id}-tab`}
+            hidden={tab !== item.id}
+          >
+            {item.id === 'general' ? (
+              <SettingsForm settings={settings} />
+            ) : (
+              <PermissionsForm settings={settings} />
+            )}
+          </div>
+        ))}
+      {isOpen && !isReady && <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>}
+      <div className="settings-panel__footer">
+        <button type="button" className="button" onClick={onClose} data-testid="settings-close">
+          Close
+        </button>
+      </div>
     </dialog>
   );
 }

@@ -10,6 +10,8 @@ export interface SettingsState {
   load(): Promise<void>;
   /** Resolves true when the host accepted the patch; otherwise `saveError` says why. */
   save(patch: SettingsPatch): Promise<boolean>;
+  /** Sends a patch for a part of the screen that shows its own errors: resolves null, or the host's message. */
+  apply(patch: SettingsPatch): Promise<string | null>;
   clearSaveError(): void;
 }
 
@@ -40,6 +42,15 @@ export function createSettingsStore(client: DeputyClient): SettingsStore {
         return false;
       } finally {
         set({ isSaving: false });
+      }
+    },
+
+    async apply(patch) {
+      try {
+        set({ settings: await client.invoke('settings.set', patch) });
+        return null;
+      } catch (error) {
+        return toClientError(error).message;
       }
     },
 

@@ -1,0 +1,241 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { Approval, ApprovalStatus } from '../../../../shared/contract';
+import { toolLabel } from '../../format';
+import { useApprovals, useStores } from '../../stores';
+import { useNow } from '../../use-now';
+import { describeExpiry, shownStatus } from './approvals-model';
+import { idleActivity, type ApprovalActivity } from './approvals-store';
+import { ApprovalEditor } from './ApprovalEditor';
+import { ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
+
+type Outcome = ApprovalStatus | 'edited';
+
+const OUTCOME_LABELS: Record<Outcome, string> = {
+  pending: 'Waiting for you',
+  approved: 'Approved',
+  edited: 'Edited and approved',
+  rejected: 'Rejected',
+  expired: 'Expired',
+};
+
+const withLowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The host notes an edited approval as `edited`; this window also knows it when it sent the edit itself. */
+const EDITED_NOTE = 'edited';
+
+function outcomeOf(approval: Approval, status: ApprovalStatus, activity: ApprovalActivity): Outcome {
+  const wasEdited =
+    activity.accepted === 'edit' || activity.inFlight === 'edit' || approval.decisionNote === EDITED_NOTE;
+  return status === 'approved' && wasEdited ? 'edited' : status;
+}
+
+function RejectForm({
+  isBusy,
+  onReject,
+  onCancel,
+}: {
+  isBusy: boolean;
+  onReject(reason: string): void;
+  onCancel(): void;
+}) {
+  const [reason, setReason] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onReject(reason.trim());
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onCancel();
+    }
+  };
+  return (
+    <form
+      className="approval-reject"
+      onSubmit={submit}
+      onKeyDown={onKeyDown}
+      data-testid="approval-reject-form"
+    >
+      <label htmlFor={id}>Reason (optional, Deputy will see it)</label>
+      <textarea
+        id={id}
+        rows={2}
+        maxLength={1_000}
+        value={reason}
+        autoFocus
+        data-testid="approval-reject-reason"
+        onChange={(event) => setReason(event.target.value)}
+      />
+      <div className="approval-card__actions">
+        <button
+          type="submit"
+          className="button button--stop"
+          disabled={isBusy}
+          data-testid="approval-reject-confirm"
+        >
+          {isBusy ? 'Rejecting…' : 'Reject'}
+        </button>
+        <button type="button" className="button" onClick={onCancel} disabled={isBusy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * One approval: what the call would do, why it waits, and the decisions (approve, reject with a reason,
+ * edit and approve, approve with a scoped "always allow"). The chat timeline and the approval window show
+ * the same card; after a decision it shows the outcome.
+ */
+export function ApprovalCard({ approval, isCompact = false }: { approval: Approval; isCompact?: boolean }) {
+  const { approvals: store } = useStores();
+  const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
+  const focusId = useApprovals((state) => state.focusId);
+  const [mode, setMode] = useState<'idle' | 'rejecting' | 'editing'>(
+    approval.level === 'review' ? 'editing' : 'idle',
+  );
+  // An editor the user opened takes focus; one open from the start (level "review") leaves it where it is.
+  const [hasOpenedEditor, setHasOpenedEditor] = useState(false);
+  const isWaiting = approval.status === 'pending';
+  const now = useNow(1_000, isWaiting);
+  const status = shownStatus(approval, now);
+  const isPending = status === 'pending';
+  const outcome = outcomeOf(approval, status, activity);
+  const isBusy = activity.inFlight !== null;
+  const titleId = useId();
+  const ref = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    if (focusId !== approval.id) return;
+    // After the conversation has laid itself out (it scrolls to the bottom when it loads). The request is
+    // cleared only once served: clearing it first would re-run this effect and cancel the frame.
+    const frame = requestAnimationFrame(() => {
+      ref.current?.scrollIntoView({ block: 'center' });
+      ref.current?.focus({ preventScroll: true });
+      store.getState().clearFocus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focusId, approval.id, store]);
+
+  // The decision buttons vanish with the decision: keep the keyboard where it was, on this card.
+  useEffect(() => {
+    const card = ref.current;
+    const active = document.activeElement;
+    if (!isPending && card && (active === null || active === document.body))
+      card.focus({ preventScroll: true });
+  }, [isPending]);
+
+  const decide = store.getState().decide;
+  const approve = (alwaysAllow?: { field: string; pattern: string }) =>
+    void decide({ approvalId: approval.id, decision: 'approve', ...(alwaysAllow && { alwaysAllow }) });
+  const reject = (reason: string) =>
+    void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) });
+
+  return (
+    <article
+      ref={ref}
+      tabIndex={-1}
+      className={`approval-card approval-card--${outcome}${isCompact ? ' approval-card--compact' : ''}`}
+      aria-labelledby={titleId}
+      data-testid="approval-card"
+      data-approval-id={approval.id}
+      data-action-id={approval.actionId}
+      data-status={outcome}
+      aria-busy={isBusy}
+    >
+      <header className="approval-card__header">
+        <h3 id={titleId}>
+          {isPending ? 'Approve' : 'Approval:'} {toolLabel(approval.tool)}
+          {isPending ? '?' : ''}
+        </h3>
+        <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
+        <span className="approval-card__status" data-testid="approval-status" role="status">
+          {OUTCOME_LABELS[outcome]}
+        </span>
+      </header>
+      <p className="approval-card__reason" data-testid="approval-reason">
+        {approval.reason}
+      </p>
+      <ApprovalPreview preview={approval.preview} />
+      <ApprovalWhy approval={approval} />
+      {isPending && (
+        <p className="approval-card__expiry" data-testid="approval-expiry">
+          {describeExpiry(approval.expiresAt, now)}
+        </p>
+      )}
+      {!isPending && approval.decisionNote && approval.decisionNote !== EDITED_NOTE && (
+        <p className="approval-card__note" data-testid="approval-note">
+          {status === 'rejected' ? 'Reason: ' : 'Note: '}
+          {approval.decisionNote}
+        </p>
+      )}
+      {activity.error && (
+        <p className="form-error" role="alert" data-testid="approval-error">
+          {activity.error}
+        </p>
+      )}
+      {isPending && mode === 'idle' && (
+        <div className="approval-card__actions" role="group" aria-label="Decision">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={isBusy}
+            data-testid="approval-approve"
+            onClick={() => approve()}
+          >
+            {activity.inFlight === 'approve' ? 'Approving…' : 'Approve'}
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={isBusy}
+            data-testid="approval-reject"
+            onClick={() => setMode('rejecting')}
+          >
+            Reject…
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={isBusy}
+            data-testid="approval-edit"
+            onClick={() => {
+              setHasOpenedEditor(true);
+              setMode('editing');
+            }}
+          >
+            Edit…
+          </button>
+          {approval.alwaysAllowScopes.map((scope) => (
+            <button
+              key={`${scope.field}:${scope.pattern}`}
+              type="button"
+              className="button button--quiet"
+              disabled={isBusy}
+              data-testid="approval-always-allow"
+              onClick={() => approve({ field: scope.field, pattern: scope.pattern })}
+            >
+              Approve and {withLowerFirst(scope.label)}
+            </button>
+          ))}
+        </div>
+      )}
+      {isPending && mode === 'rejecting' && (
+        <RejectForm isBusy={isBusy} onReject={reject} onCancel={() => setMode('idle')} />
+      )}
+      {isPending && mode === 'editing' && (
+        <ApprovalEditor
+          approval={approval}
+          isBusy={isBusy}
+          shouldFocus={hasOpenedEditor}
+          hostError={activity.editError}
+          onSave={(args) => void store.getState().edit(approval.id, args)}
+          onCancel={() => setMode('idle')}
+          onEdit={() => store.getState().clearEditError(approval.id)}
+        />
+      )}
+    </article>
+  );
+}

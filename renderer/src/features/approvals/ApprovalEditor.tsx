@@ -1,0 +1,213 @@
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { Approval } from '../../../../shared/contract';
+import {
+  argsOnlyInJson,
+  editorFields,
+  parseArgsJson,
+  toArgs,
+  toFormValues,
+  type EditorField,
+  type FormValue,
+  type FormValues,
+} from './args-editor';
+
+interface Props {
+  approval: Approval;
+  isBusy: boolean;
+  /** Put the cursor in the first field (when the user opened the editor). */
+  shouldFocus: boolean;
+  /** The host's answer to the last save (`invalid_input` names the field). */
+  hostError: string | null;
+  onSave(args: Record<string, unknown>): void;
+  onCancel(): void;
+  onEdit(): void;
+}
+
+function FieldInput({
+  field,
+  id,
+  value,
+  onChange,
+}: {
+  field: EditorField;
+  id: string;
+  value: FormValue;
+  onChange(value: FormValue): void;
+}) {
+  const text = typeof value === 'string' ? value : '';
+  const common = { id, name: field.name, 'data-testid': `approval-field-${field.name}` };
+  switch (field.kind) {
+    case 'boolean':
+      return (
+        <input
+          {...common}
+          type="checkbox"
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />
+      );
+    case 'choice':
+      return (
+        <select {...common} value={text} onChange={(e) => onChange(e.target.value)}>
+          {!field.isRequired && <option value="">(none)</option>}
+          {field.choices.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+      );
+    case 'number':
+    case 'integer':
+      return (
+        <input
+          {...common}
+          type="number"
+          step={field.kind === 'integer' ? 1 : 'any'}
+          value={text}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+    case 'list':
+      return <textarea {...common} rows={3} value={text} onChange={(e) => onChange(e.target.value)} />;
+    default:
+      return field.isLong ? (
+        <textarea {...common} rows={5} value={text} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input {...common} type="text" value={text} onChange={(e) => onChange(e.target.value)} />
+      );
+  }
+}
+
+/** Edit the call's arguments, field by field or as raw JSON, then approve the edited call in one step. */
+export function ApprovalEditor({
+  approval,
+  isBusy,
+  shouldFocus,
+  hostError,
+  onSave,
+  onCancel,
+  onEdit,
+}: Props) {
+  const fields = useMemo(() => editorFields(approval.argsSchema), [approval.argsSchema]);
+  const [base, setBase] = useState(approval.args);
+  const [values, setValues] = useState<FormValues>(() => toFormValues(fields, approval.args));
+  const [isJson, setIsJson] = useState(fields.length === 0);
+  const [json, setJson] = useState(() => JSON.stringify(approval.args, null, 2));
+  const [localError, setLocalError] = useState<string | null>(null);
+  const idPrefix = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const onlyInJson = argsOnlyInJson(fields, base);
+
+  useEffect(() => {
+    if (shouldFocus) formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, [shouldFocus]);
+
+  const changed = () => {
+    setLocalError(null);
+    onEdit();
+  };
+
+  const currentArgs = () => (isJson ? parseArgsJson(json) : toArgs(fields, values, base));
+
+  const switchMode = () => {
+    const result = currentArgs();
+    if (!result.ok) return setLocalError(result.message);
+    setLocalError(null);
+    if (isJson) {
+      setBase(result.args);
+      setValues(toFormValues(fields, result.args));
+    } else {
+      setJson(JSON.stringify(result.args, null, 2));
+    }
+    setIsJson(!isJson);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const result = currentArgs();
+    if (!result.ok) return setLocalError(result.message);
+    onSave(result.args);
+  };
+
+  const error = localError ?? hostError;
+
+  return (
+    <form
+      ref={formRef}
+      className="approval-editor"
+      onSubmit={submit}
+      data-testid="approval-editor"
+      aria-label="Edit the arguments"
+    >
+      {isJson ? (
+        <label className="approval-editor__json">
+          Arguments (JSON)
+          <textarea
+            rows={8}
+            spellCheck={false}
+            value={json}
+            data-testid="approval-json"
+            onChange={(e) => {
+              setJson(e.target.value);
+              changed();
+            }}
+          />
+        </label>
+      ) : (
+        fields.map((field) => {
+          const id = `${idPrefix}-${field.name}`;
+          return (
+            <div key={field.name} className={`approval-editor__field approval-editor__field--${field.kind}`}>
+              <label htmlFor={id}>
+                {field.name}
+                {field.isRequired && <span aria-label="required"> *</span>}
+              </label>
+              <FieldInput
+                field={field}
+                id={id}
+                value={values[field.name] ?? ''}
+                onChange={(value) => {
+                  setValues((previous) => ({ ...previous, [field.name]: value }));
+                  changed();
+                }}
+              />
+              {(field.description || field.kind === 'list') && (
+                <small>
+                  {field.description}
+                  {field.kind === 'list' && ' (one per line, or separated by commas)'}
+                </small>
+              )}
+            </div>
+          );
+        })
+      )}
+      {!isJson && onlyInJson.length > 0 && (
+        <p className="approval-editor__note">Only as JSON: {onlyInJson.join(', ')}.</p>
+      )}
+      {error && (
+        <p className="form-error" role="alert" data-testid="approval-edit-error">
+          {error}
+        </p>
+      )}
+      <div className="approval-editor__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={isBusy}
+          data-testid="approval-save"
+        >
+          {isBusy ? 'Saving…' : 'Save & approve'}
+        </button>
+        {fields.length > 0 && (
+          <button type="button" className="button" onClick={switchMode} disabled={isBusy}>
+            {isJson ? 'Edit as fields' : 'Edit as JSON'}
+          </button>
+        )}
+        <button type="button" className="button" onClick={onCancel} disabled={isBusy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,92 @@
+import type { Approval } from '../../../../shared/contract';
+
+/** What the call would do, as the host describes it: a title, labelled fields, a body, before → after. */
+export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
+  return (
+    <div className="approval-preview" data-testid="approval-preview">
+      <p className="approval-preview__title">{preview.title}</p>
+      {preview.fields.length > 0 && (
+        <dl className="approval-preview__fields">
+          {preview.fields.map((field, index) => (
+            <div key={`${field.label}-${index}`}>
+              <dt>{field.label}</dt>
+              <dd>{field.value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {preview.body !== undefined && preview.body !== '' && (
+        <pre className="approval-preview__body" data-testid="approval-body">
+          {preview.body}
+        </pre>
+      )}
+      {preview.changes && preview.changes.length > 0 && (
+        <table className="approval-preview__changes">
+          <caption className="visually-hidden">Changes</caption>
+          <thead>
+            <tr>
+              <th scope="col">Field</th>
+              <th scope="col">Before</th>
+              <th scope="col" aria-label="becomes" />
+              <th scope="col">After</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.changes.map((change, index) => (
+              <tr key={`${change.label}-${index}`}>
+                <th scope="row">{change.label}</th>
+                <td className="approval-preview__before">{change.before || '—'}</td>
+                <td aria-hidden="true">→</td>
+                <td className="approval-preview__after">{change.after || '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+/** The model's own account of the call, folded away: what it understood, why, how sure, what it assumed. */
+export function ApprovalWhy({ approval }: { approval: Approval }) {
+  const { intent, reasoning, confidence, assumptions } = approval;
+  const hasAny = intent || reasoning || confidence !== null || assumptions.length > 0;
+  if (!hasAny) return null;
+  return (
+    <details className="approval-why" data-testid="approval-why">
+      <summary>Why</summary>
+      <dl>
+        {intent && (
+          <div>
+            <dt>Intent</dt>
+            <dd>{intent}</dd>
+          </div>
+        )}
+        {reasoning && (
+          <div>
+            <dt>Reasoning</dt>
+            <dd>{reasoning}</dd>
+          </div>
+        )}
+        {confidence !== null && (
+          <div>
+            <dt>Confidence</dt>
+            <dd>{Math.round(confidence * 100)}%</dd>
+          </div>
+        )}
+        {assumptions.length > 0 && (
+          <div>
+            <dt>Assumptions</dt>
+            <dd>
+              <ul>
+                {assumptions.map((assumption, index) => (
+                  <li key={index}>{assumption}</li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </details>
+  );
+}

@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import type { Approval } from '../../../../shared/contract';
+import { useApprovals, useStores } from '../../stores';
+import { findByAction } from './approvals-model';
+import { ApprovalCard } from './ApprovalCard';
+
+/**
+ * Where a run paused in the timeline: the approval as the window knows it now (decided, expired…), found by
+ * id when the run just asked, or by action when a stored thread was opened.
+ */
+export function ApprovalSlot({ actionId, snapshot }: { actionId: string; snapshot: Approval | null }) {
+  const { approvals: store } = useStores();
+  const known = useApprovals((state) =>
+    snapshot ? state.known[snapshot.id] : findByAction(state.known, actionId),
+  );
+  const hasLookedUp = useApprovals((state) => state.hasLookedUp);
+  const lookUpError = useApprovals((state) => state.lookUpError);
+  const approval = known ?? snapshot;
+
+  useEffect(() => {
+    if (snapshot && !known) store.getState().remember(snapshot);
+    else if (!snapshot && !known && !hasLookedUp) void store.getState().lookUp();
+  }, [snapshot, known, hasLookedUp, store]);
+
+  if (approval) return <ApprovalCard approval={approval} />;
+  return (
+    <p className="approval-card approval-card--missing" data-testid="approval-missing" role="status">
+      {!hasLookedUp
+        ? 'Looking up the approval…'
+        : (lookUpError ?? 'This action waited for an approval Deputy no longer has.')}
+    </p>
+  );
+}

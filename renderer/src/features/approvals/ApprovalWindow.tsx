@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { useApprovals, useStores } from '../../stores';
+import { useNow } from '../../use-now';
+import { shownStatus } from './approvals-model';
+import { ApprovalCard } from './ApprovalCard';
+
+/**
+ * The small always-on-top window the shell opens at `#/approval/<id>`: that one approval's card and,
+ * once it is decided, a way to close the window.
+ */
+export function ApprovalWindow({ approvalId }: { approvalId: string }) {
+  const { approvals: store } = useStores();
+  const approval = useApprovals((state) => state.known[approvalId]);
+  const hasLookedUp = useApprovals((state) => state.hasLookedUp);
+  const lookUpError = useApprovals((state) => state.lookUpError);
+  const now = useNow(1_000, approval?.status === 'pending');
+
+  useEffect(() => {
+    const disconnect = store.getState().connect();
+    void store.getState().lookUp();
+    return disconnect;
+  }, [store]);
+
+  const isDecided = approval !== undefined && shownStatus(approval, now) !== 'pending';
+
+  return (
+    <main className="approval-window" aria-label="Approval" data-testid="approval-window">
+      {approval && <ApprovalCard approval={approval} isCompact />}
+      {!approval && (
+        <p role={hasLookedUp ? 'alert' : 'status'} data-testid="approval-window-missing">
+          {!hasLookedUp
+            ? 'Loading the approval…'
+            : (lookUpError ?? 'Deputy has no approval with this id. It may be too old to show.')}
+        </p>
+      )}
+      {(isDecided || (hasLookedUp && !approval)) && (
+        <div className="approval-window__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="approval-window-close"
+            autoFocus
+            onClick={() => window.close()}
+          >
+            Close
+          </button>
+        </div>
+      )}
+    </main>
+  );
+}

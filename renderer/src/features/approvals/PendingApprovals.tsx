@@ -1,0 +1,129 @@
+import { useEffect, useId, useRef } from 'react';
+import type { Approval } from '../../../../shared/contract';
+import { toolLabel } from '../../format';
+import { useApprovals, useChat, useStores } from '../../stores';
+import { useNow } from '../../use-now';
+import { describeAge, describeExpiry } from './approvals-model';
+import { idleActivity } from './approvals-store';
+
+/** The header's count of approvals waiting anywhere, fed by `approvals.changed`. */
+export function PendingApprovalsButton({ onOpen }: { onOpen(): void }) {
+  const count = useApprovals((state) => state.pending.length);
+  return (
+    <button
+      type="button"
+      className={`button pending-button${count > 0 ? ' pending-button--waiting' : ''}`}
+      data-testid="open-approvals"
+      aria-haspopup="dialog"
+      aria-label={`Approvals: ${count} waiting`}
+      onClick={onOpen}
+    >
+      Approvals{' '}
+      <span className="badge" data-testid="pending-approvals-count" data-count={count}>
+        {count}
+      </span>
+    </button>
+  );
+}
+
+function PendingItem({ approval, now, onOpen }: { approval: Approval; now: number; onOpen(): void }) {
+  const { approvals: store } = useStores();
+  const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
+  const threadTitle = useChat(
+    (state) => state.threads.find((thread) => thread.id === approval.threadId)?.title,
+  );
+  const isBusy = activity.inFlight !== null;
+  const decide = store.getState().decide;
+
+  return (
+    <li className="pending-item" data-testid="pending-approval" data-approval-id={approval.id}>
+      <p className="pending-item__title">
+        <strong>{toolLabel(approval.tool)}</strong> · {approval.preview.title}
+      </p>
+      <p className="pending-item__meta">
+        {threadTitle || `Conversation ${approval.threadId.slice(0, 8)}`} · asked{' '}
+        {describeAge(approval.createdAt, now)} · {describeExpiry(approval.expiresAt, now)}
+      </p>
+      {activity.error && (
+        <p className="form-error" role="alert">
+          {activity.error}
+        </p>
+      )}
+      <div className="pending-item__actions">
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={isBusy}
+          data-testid="pending-approve"
+          onClick={() => void decide({ approvalId: approval.id, decision: 'approve' })}
+        >
+          Approve
+        </button>
+        <button
+          type="button"
+          className="button"
+          disabled={isBusy}
+          data-testid="pending-reject"
+          onClick={() => void decide({ approvalId: approval.id, decision: 'reject' })}
+        >
+          Reject
+        </button>
+        <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>
+          Open in conversation
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Every approval still waiting, newest first, each decidable here or opened where its run paused. */
+export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): void }) {
+  const stores = useStores();
+  const pending = useApprovals((state) => state.pending);
+  const hasPendingList = useApprovals((state) => state.hasPendingList);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const now = useNow(1_000, isOpen);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (isOpen && !dialog.open) dialog.showModal();
+    if (!isOpen && dialog.open) dialog.close();
+  }, [isOpen]);
+
+  const open = (approval: Approval) => {
+    const chat = stores.chat.getState();
+    if (chat.conversation.threadId !== approval.threadId) void chat.openThread(approval.threadId);
+    stores.approvals.getState().requestFocus(approval.id);
+    onClose();
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="approvals-panel"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="approvals-panel"
+    >
+      <h2 id={titleId}>Waiting for your approval</h2>
+      {isOpen && (
+        <>
+          {!hasPendingList && <p role="status">Loading…</p>}
+          {hasPendingList && pending.length === 0 && <p data-testid="approvals-empty">Nothing is waiting.</p>}
+          <ul className="pending-list">
+            {pending.map((approval) => (
+              <PendingItem key={approval.id} approval={approval} now={now} onOpen={() => open(approval)} />
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="settings-form__actions">
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

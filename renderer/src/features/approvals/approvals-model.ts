@@ -1,0 +1,104 @@
+import type { Approval, ApprovalStatus, ApprovalsChangedEvent } from '../../../../shared/contract';
+
+/** What the window knows about approvals: the host's pending list and every approval it has seen, by id. */
+export interface ApprovalsSnapshot {
+  pending: Approval[];
+  known: Record<string, Approval>;
+}
+
+export const emptySnapshot = (): ApprovalsSnapshot => ({ pending: [], known: {} });
+
+/**
+ * An approval only ever leaves `pending`: a late copy that still says pending (an event sent before the
+ * decision, a list fetched before it) must not undo a decision this window already saw.
+ */
+export function mergeApproval(previous: Approval | undefined, next: Approval): Approval {
+  if (previous && previous.status !== 'pending' && next.status === 'pending') return previous;
+  return next;
+}
+
+export function rememberApprovals(snapshot: ApprovalsSnapshot, approvals: Approval[]): ApprovalsSnapshot {
+  if (approvals.length === 0) return snapshot;
+  const known = { ...snapshot.known };
+  for (const approval of approvals) known[approval.id] = mergeApproval(known[approval.id], approval);
+  return { pending: snapshot.pending.filter((item) => known[item.id]?.status === 'pending'), known };
+}
+
+/** Folds one `approvals.changed` event: the host's pending list replaces ours, minus what we know is decided. */
+export function applyApprovalsChanged(
+  snapshot: ApprovalsSnapshot,
+  event: ApprovalsChangedEvent,
+): ApprovalsSnapshot {
+  const seen = rememberApprovals(snapshot, [...event.pending, ...(event.changed ? [event.changed] : [])]);
+  return {
+    known: seen.known,
+    pending: event.pending
+      .map((approval) => seen.known[approval.id] ?? approval)
+      .filter((approval) => approval.status === 'pending'),
+  };
+}
+
+/**
+ * Approvals this window holds as pending that the host no longer lists, with no event saying why
+ * (decided while the socket was down): their state has to be fetched again.
+ */
+export function staleApprovalIds(snapshot: ApprovalsSnapshot, event: ApprovalsChangedEvent): string[] {
+  const listed = new Set(event.pending.map((approval) => approval.id));
+  return Object.values(snapshot.known)
+    .filter(
+      (approval) =>
+        approval.status === 'pending' && !listed.has(approval.id) && approval.id !== event.changed?.id,
+    )
+    .map((approval) => approval.id);
+}
+
+export function findByAction(known: Record<string, Approval>, actionId: string): Approval | undefined {
+  let found: Approval | undefined;
+  for (const approval of Object.values(known)) {
+    if (approval.actionId !== actionId) continue;
+    // An edited call may be asked about again; the newest approval for the action is the one to show.
+    if (!found || approval.createdAt > found.createdAt) found = approval;
+  }
+  return found;
+}
+
+/** The status to show: a pending approval whose time is up is expired even before the host says so. */
+export function shownStatus(approval: Approval, now: number): ApprovalStatus {
+  if (approval.status !== 'pending') return approval.status;
+  const expiresAt = Date.parse(approval.expiresAt);
+  return !Number.isNaN(expiresAt) && expiresAt <= now ? 'expired' : 'pending';
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** "expires in 4:05" within the hour, else "expires at 17:30" (with the date when it is not today). */
+export function describeExpiry(expiresAt: string, now: number): string {
+  const at = Date.parse(expiresAt);
+  if (Number.isNaN(at)) return '';
+  const left = at - now;
+  if (left <= 0) return 'expired';
+  if (left < HOUR_MS) {
+    const seconds = Math.ceil(left / 1000);
+    const minutes = Math.floor(seconds / 60);
+    return `expires in ${minutes}:${String(seconds % 60).padStart(2, '0')}`;
+  }
+  const date = new Date(at);
+  const isToday = new Date(now).toDateString() === date.toDateString();
+  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return isToday
+    ? `expires at ${time}`
+    : `expires at ${date.toLocaleDateString(undefined, { dateStyle: 'medium' })} ${time}`;
+}
+
+/** "just now", "4 min ago", "2 h ago", "3 days ago". */
+export function describeAge(createdAt: string, now: number): string {
+  const at = Date.parse(createdAt);
+  if (Number.isNaN(at)) return '';
+  const minutes = Math.floor((now - at) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} ${days === 1 ? 'day' : 'days'} ago`;
+}

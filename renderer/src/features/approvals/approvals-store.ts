@@ -1,0 +1,174 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Approval, ApprovalDecideInput, DeputyClient } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+import {
+  applyApprovalsChanged,
+  emptySnapshot,
+  rememberApprovals,
+  staleApprovalIds,
+  type ApprovalsSnapshot,
+} from './approvals-model';
+
+export type DecisionKind = 'approve' | 'reject' | 'edit';
+
+/** What this window did with one approval: the decision on its way, the last one accepted, what went wrong. */
+export interface ApprovalActivity {
+  inFlight: DecisionKind | null;
+  accepted: DecisionKind | null;
+  /** Why the last decision failed, in the host's words. */
+  error: string | null;
+  /** The host's `invalid_input` answer to edited arguments: shown in the editor, which stays open. */
+  editError: string | null;
+}
+
+export interface ApprovalsState extends ApprovalsSnapshot {
+  activity: Record<string, ApprovalActivity>;
+  /** The pending list has arrived at least once. */
+  hasPendingList: boolean;
+  /** `approval.list {status:'all'}` has answered at least once. */
+  hasLookedUp: boolean;
+  isLookingUp: boolean;
+  lookUpError: string | null;
+  /** The approval whose card should scroll into view and take focus once it is on screen. */
+  focusId: string | null;
+}
+
+export interface ApprovalsActions {
+  /** Follows `approvals.changed` for the window's lifetime; returns the undo. */
+  connect(): () => void;
+  remember(approval: Approval): void;
+  /** Fetches recent approvals of every status, to find one the pending list does not hold. */
+  lookUp(): Promise<void>;
+  decide(input: ApprovalDecideInput): Promise<boolean>;
+  edit(approvalId: string, args: Record<string, unknown>): Promise<boolean>;
+  clearEditError(approvalId: string): void;
+  requestFocus(approvalId: string): void;
+  clearFocus(): void;
+}
+
+export type ApprovalsStore = StoreApi<ApprovalsState & ApprovalsActions>;
+
+const LOOK_UP_LIMIT = 200;
+/** Errors after which the card's state is stale: someone or something else decided first. */
+const STALE_CODES = new Set(['approval_decided', 'approval_expired', 'not_found']);
+
+export const idleActivity: ApprovalActivity = {
+  inFlight: null,
+  accepted: null,
+  error: null,
+  editError: null,
+};
+
+export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
+  let lookUpInFlight: Promise<void> | null = null;
+
+  return createStore<ApprovalsState & ApprovalsActions>()((set, get) => {
+    const setActivity = (approvalId: string, change: Partial<ApprovalActivity>) =>
+      set((state) => ({
+        activity: {
+          ...state.activity,
+          [approvalId]: { ...(state.activity[approvalId] ?? idleActivity), ...change },
+        },
+      }));
+
+    const remember = (approvals: Approval[]) => set((state) => rememberApprovals(state, approvals));
+
+    /** The host took the decision: show it now rather than wait for the event that will confirm it. */
+    const markDecided = (approvalId: string, status: 'approved' | 'rejected') => {
+      const approval = get().known[approvalId];
+      if (approval?.status === 'pending')
+        remember([{ ...approval, status, decidedAt: new Date().toISOString() }]);
+    };
+
+    const send = async (
+      approvalId: string,
+      kind: DecisionKind,
+      call: () => Promise<unknown>,
+    ): Promise<boolean> => {
+      if (get().activity[approvalId]?.inFlight) return false;
+      setActivity(approvalId, { inFlight: kind, error: null, editError: null });
+      try {
+        await call();
+        setActivity(approvalId, { inFlight: null, accepted: kind });
+        markDecided(approvalId, kind === 'reject' ? 'rejected' : 'approved');
+        return true;
+      } catch (caught) {
+        const error = toClientError(caught);
+        if (kind === 'edit' && error.code === 'invalid_input') {
+          setActivity(approvalId, { inFlight: null, editError: error.message });
+          return false;
+        }
+        setActivity(approvalId, { inFlight: null, error: error.message });
+        if (error.code === 'approval_expired') {
+          const approval = get().known[approvalId];
+          if (approval?.status === 'pending') remember([{ ...approval, status: 'expired' }]);
+        }
+        if (STALE_CODES.has(error.code)) await get().lookUp();
+        return false;
+      }
+    };
+
+    return {
+      ...emptySnapshot(),
+      activity: {},
+      hasPendingList: false,
+      hasLookedUp: false,
+      isLookingUp: false,
+      lookUpError: null,
+      focusId: null,
+
+      connect() {
+        return client.on('approvals.changed', {}, (event) => {
+          const stale = staleApprovalIds(get(), event);
+          set((state) => ({ ...applyApprovalsChanged(state, event), hasPendingList: true }));
+          if (stale.length > 0) void get().lookUp();
+        });
+      },
+
+      remember(approval) {
+        remember([approval]);
+      },
+
+      lookUp() {
+        // Several cards can ask at once (a thread with many waiting actions): one request answers them all.
+        lookUpInFlight ??= (async () => {
+          set({ isLookingUp: true });
+          try {
+            const { approvals } = await client.invoke('approval.list', {
+              status: 'all',
+              limit: LOOK_UP_LIMIT,
+            });
+            remember(approvals);
+            set({ lookUpError: null });
+          } catch (error) {
+            set({ lookUpError: toClientError(error).message });
+          } finally {
+            set({ isLookingUp: false, hasLookedUp: true });
+            lookUpInFlight = null;
+          }
+        })();
+        return lookUpInFlight;
+      },
+
+      decide(input) {
+        return send(input.approvalId, input.decision, () => client.invoke('approval.decide', input));
+      },
+
+      edit(approvalId, args) {
+        return send(approvalId, 'edit', () => client.invoke('approval.edit', { approvalId, args }));
+      },
+
+      clearEditError(approvalId) {
+        if (get().activity[approvalId]?.editError) setActivity(approvalId, { editError: null });
+      },
+
+      requestFocus(approvalId) {
+        set({ focusId: approvalId });
+      },
+
+      clearFocus() {
+        set({ focusId: null });
+      },
+    };
+  });
+}

@@ -1,0 +1,87 @@
+import { useId, useState, type KeyboardEvent } from 'react';
+import { checkAllowlistEntry } from './permissions';
+
+/** Addresses and @domains delegated trust may write to without asking. */
+export function AllowlistEditor({
+  entries,
+  onChange,
+}: {
+  entries: string[];
+  onChange(entries: string[]): void;
+}) {
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+  const errorId = useId();
+
+  const add = () => {
+    if (!draft.trim()) return;
+    const checked = checkAllowlistEntry(draft, entries);
+    if (!checked.ok) return setError(checked.message);
+    onChange([...entries, checked.value]);
+    setDraft('');
+    setError(null);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    // Enter adds the entry rather than submitting the whole form.
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      add();
+    }
+  };
+
+  return (
+    <fieldset className="allowlist" data-testid="allowlist">
+      <legend>Allow-list</legend>
+      <p className="settings-form__note">With delegated trust, Deputy may write to these without asking.</p>
+      {entries.length > 0 ? (
+        <ul className="chip-list">
+          {entries.map((entry) => (
+            <li key={entry} className="chip" data-testid="allowlist-entry">
+              {entry}
+              <button
+                type="button"
+                className="chip__remove"
+                aria-label={`Remove ${entry}`}
+                onClick={() => onChange(entries.filter((item) => item !== entry))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="settings-form__note">Nobody yet.</p>
+      )}
+      <div className="inline-field">
+        <label className="visually-hidden" htmlFor={inputId}>
+          Address or @domain to allow
+        </label>
+        <input
+          id={inputId}
+          value={draft}
+          placeholder="sam@example.com or @example.com"
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={error !== null}
+          aria-describedby={error ? errorId : undefined}
+          data-testid="allowlist-input"
+          onChange={(event) => {
+            setDraft(event.target.value);
+            setError(null);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <button type="button" className="button" onClick={add} data-testid="allowlist-add">
+          Add
+        </button>
+      </div>
+      {error && (
+        <p id={errorId} className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

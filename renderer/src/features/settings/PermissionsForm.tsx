@@ -1,0 +1,166 @@
+import { useState, type FormEvent } from 'react';
+import { AutonomyLevel, type ActionKind, type Settings } from '../../../../shared/contract';
+import { useSettings } from '../../stores';
+import { AllowlistEditor } from './AllowlistEditor';
+import {
+  ACTION_KINDS,
+  ACTION_KIND_LABELS,
+  AUTONOMY_LABELS,
+  AUTONOMY_LEVELS,
+  EXPIRY_MINUTES,
+  RATE_LIMITS,
+  TRUST_LEVELS,
+  permissionsPatch,
+  toPermissionsValues,
+  type PermissionsValues,
+} from './permissions';
+import { RulesEditor } from './RulesEditor';
+
+type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
+
+/** Trust level, autonomy per action, allow-list, approvals and rate limits, saved together; rules at once. */
+export function PermissionsForm({ settings }: { settings: Settings }) {
+  const [values, setValues] = useState(() => toPermissionsValues(settings));
+  const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
+  const apply = useSettings((state) => state.apply);
+
+  const change = (next: Partial<PermissionsValues>) => {
+    setSaveState({ kind: 'idle' });
+    setValues((previous) => ({ ...previous, ...next }));
+  };
+
+  const setAutonomy = (kind: ActionKind, level: AutonomyLevel) =>
+    change({ autonomy: { ...values.autonomy, [kind]: level } });
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const patch = permissionsPatch(settings, values);
+    if (!patch.ok) return setSaveState({ kind: 'error', message: patch.message });
+    if (Object.keys(patch.value).length === 0) return setSaveState({ kind: 'saved' });
+    setSaveState({ kind: 'saving' });
+    const message = await apply(patch.value);
+    setSaveState(message === null ? { kind: 'saved' } : { kind: 'error', message });
+  };
+
+  return (
+    <>
+      {!settings.areSideEffectsEnabled && (
+        <p className="side-effects-off" role="note" data-testid="side-effects-off">
+          Side effects are switched off (AGENT_SIDE_EFFECTS_ENABLED=false)
+        </p>
+      )}
+      {/* The form checks its numbers itself, so every problem shows in place in the same words. */}
+      <form
+        noValidate
+        className="settings-form"
+        onSubmit={(event) => void onSubmit(event)}
+        data-testid="permissions-form"
+      >
+        <fieldset className="trust-levels">
+          <legend>Trust level</legend>
+          {TRUST_LEVELS.map((level) => (
+            <label key={level.value} className="radio-option">
+              <input
+                type="radio"
+                name="trustLevel"
+                value={level.value}
+                checked={values.trustLevel === level.value}
+                data-testid={`trust-${level.value}`}
+                onChange={() => change({ trustLevel: level.value })}
+              />
+              <span>
+                <strong>{level.label}</strong> — {level.explanation}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Per action</legend>
+          <div className="autonomy-grid">
+            {ACTION_KINDS.map((kind) => (
+              <label key={kind} className="autonomy-row">
+                <span>{ACTION_KIND_LABELS[kind]}</span>
+                <select
+                  value={values.autonomy[kind]}
+                  data-testid={`autonomy-${kind}`}
+                  onChange={(event) => {
+                    const level = AutonomyLevel.safeParse(event.target.value);
+                    if (level.success) setAutonomy(kind, level.data);
+                  }}
+                >
+                  {AUTONOMY_LEVELS.map((level) => (
+                    <option key={level} value={level}>
+                      {AUTONOMY_LABELS[level]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <AllowlistEditor entries={values.allowlist} onChange={(allowlist) => change({ allowlist })} />
+        <label className="checkbox-option">
+          <input
+            type="checkbox"
+            checked={values.requireApprovalForFirstContact}
+            data-testid="first-contact"
+            onChange={(event) => change({ requireApprovalForFirstContact: event.target.checked })}
+          />
+          Ask before writing to someone for the first time
+        </label>
+        <label>
+          Approvals expire after (minutes)
+          <input
+            type="number"
+            min={EXPIRY_MINUTES.min}
+            max={EXPIRY_MINUTES.max}
+            step={1}
+            value={values.approvalExpiryMinutes}
+            data-testid="approval-expiry-minutes"
+            onChange={(event) => change({ approvalExpiryMinutes: event.target.value })}
+          />
+        </label>
+        <fieldset>
+          <legend>Rate limits</legend>
+          {RATE_LIMITS.map((limit) => (
+            <label key={limit.name}>
+              {limit.label}
+              <input
+                type="number"
+                min={limit.min}
+                max={limit.max}
+                step={1}
+                value={values.rateLimits[limit.name]}
+                data-testid={`rate-${limit.name}`}
+                onChange={(event) =>
+                  change({ rateLimits: { ...values.rateLimits, [limit.name]: event.target.value } })
+                }
+              />
+            </label>
+          ))}
+        </fieldset>
+        {saveState.kind === 'error' && (
+          <p className="form-error" role="alert" data-testid="permissions-error">
+            {saveState.message}
+          </p>
+        )}
+        {saveState.kind === 'saved' && (
+          <p className="form-success" role="status" data-testid="permissions-saved">
+            Saved.
+          </p>
+        )}
+        <div className="settings-form__actions">
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={saveState.kind === 'saving'}
+            data-testid="permissions-save"
+          >
+            {saveState.kind === 'saving' ? 'Saving…' : 'Save permissions'}
+          </button>
+        </div>
+      </form>
+      <RulesEditor rules={settings.rules} />
+    </>
+  );
+}

@@ -1,0 +1,192 @@
+import {
+  ActionKind,
+  AutonomyLevel,
+  type TrustLevel,
+  type PolicyRule,
+  type Settings,
+  type SettingsPatch,
+} from '../../../../shared/contract';
+
+/** The Permissions form's model: what it shows, how entries are checked, and the patch it sends. */
+
+export const TRUST_LEVELS: { value: TrustLevel; label: string; explanation: string }[] = [
+  { value: 'supervised', label: 'Supervised', explanation: 'Every action waits for your approval.' },
+  {
+    value: 'delegated',
+    label: 'Delegated',
+    explanation: 'Acts alone for allow-listed recipients and your rules; asks about everything else.',
+  },
+  {
+    value: 'autonomous',
+    label: 'Autonomous',
+    explanation: 'Acts as the per-action settings below say, and asks only where they say so.',
+  },
+];
+
+export const ACTION_KIND_LABELS: Record<ActionKind, string> = {
+  'email.send': 'Send an email',
+  'email.draft': 'Draft an email',
+  'calendar.create': 'Create a calendar event',
+  'calendar.update': 'Change a calendar event',
+  'task.create': 'Add a task',
+  'task.update': 'Change a task',
+  'task.delete': 'Delete a task',
+  'slack.send': 'Post to Slack',
+  'memory.save': 'Remember something',
+};
+
+export const AUTONOMY_LABELS: Record<AutonomyLevel, string> = {
+  auto: 'Just do it',
+  notify: 'Do it and tell me',
+  confirm: 'Ask me first',
+  review: 'Show me a draft first',
+};
+
+export const ACTION_KINDS = ActionKind.options;
+export const AUTONOMY_LEVELS = AutonomyLevel.options;
+
+export type RateLimitName = keyof Settings['rateLimits'];
+export const RATE_LIMITS: { name: RateLimitName; label: string; min: number; max: number }[] = [
+  { name: 'actionsPerMinute', label: 'Actions per minute', min: 1, max: 10_000 },
+  { name: 'externalCallsPerHour', label: 'Calls to outside services per hour', min: 1, max: 100_000 },
+  { name: 'modelTokensPerHour', label: 'Model tokens per hour', min: 1_000, max: 100_000_000 },
+];
+export const EXPIRY_MINUTES = { min: 1, max: 7 * 24 * 60 } as const;
+
+export interface PermissionsValues {
+  trustLevel: TrustLevel;
+  autonomy: Record<ActionKind, AutonomyLevel>;
+  allowlist: string[];
+  requireApprovalForFirstContact: boolean;
+  approvalExpiryMinutes: string;
+  rateLimits: Record<RateLimitName, string>;
+}
+
+export const toPermissionsValues = (settings: Settings): PermissionsValues => ({
+  trustLevel: settings.trustLevel,
+  autonomy: { ...settings.autonomy },
+  allowlist: [...settings.allowlist],
+  requireApprovalForFirstContact: settings.requireApprovalForFirstContact,
+  approvalExpiryMinutes: String(settings.approvalExpiryMinutes),
+  rateLimits: {
+    actionsPerMinute: String(settings.rateLimits.actionsPerMinute),
+    externalCallsPerHour: String(settings.rateLimits.externalCallsPerHour),
+    modelTokensPerHour: String(settings.rateLimits.modelTokensPerHour),
+  },
+});
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(value))
+    return { ok: false, message: `${label}: enter a whole number.` };
+  if (value < min || value > max)
+    return { ok: false, message: `${label}: use a number from ${min} to ${max}.` };
+  return { ok: true, value };
+}
+
+const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DOMAIN = /^@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
+
+/** An allow-list entry is an address (`sam@x.io`) or a whole domain (`@x.io`), compared in lower case. */
+export function checkAllowlistEntry(text: string, existing: readonly string[]): Checked<string> {
+  const entry = text.trim().toLowerCase();
+  if (!ADDRESS.test(entry) && !DOMAIN.test(entry))
+    return { ok: false, message: `“${text.trim()}” is neither an address (sam@x.io) nor a domain (@x.io).` };
+  if (existing.includes(entry)) return { ok: false, message: `${entry} is already on the list.` };
+  return { ok: true, value: entry };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, index) => item === b[index]);
+
+/** Only what changed, so saving one setting never rewrites another someone changed meanwhile. */
+export function permissionsPatch(settings: Settings, values: PermissionsValues): Checked<SettingsPatch> {
+  const expiry = wholeNumber(
+    values.approvalExpiryMinutes,
+    'Approvals expire after (minutes)',
+    EXPIRY_MINUTES.min,
+    EXPIRY_MINUTES.max,
+  );
+  if (!expiry.ok) return expiry;
+  const rateLimits: Partial<Settings['rateLimits']> = {};
+  for (const limit of RATE_LIMITS) {
+    const checked = wholeNumber(values.rateLimits[limit.name], limit.label, limit.min, limit.max);
+    if (!checked.ok) return checked;
+    if (checked.value !== settings.rateLimits[limit.name]) rateLimits[limit.name] = checked.value;
+  }
+  const autonomy: Partial<Record<ActionKind, AutonomyLevel>> = {};
+  for (const kind of ACTION_KINDS) {
+    if (values.autonomy[kind] !== settings.autonomy[kind]) autonomy[kind] = values.autonomy[kind];
+  }
+  return {
+    ok: true,
+    value: {
+      ...(values.trustLevel !== settings.trustLevel && { trustLevel: values.trustLevel }),
+      ...(Object.keys(autonomy).length > 0 && { autonomy }),
+      ...(!sameList(values.allowlist, settings.allowlist) && { allowlist: values.allowlist }),
+      ...(values.requireApprovalForFirstContact !== settings.requireApprovalForFirstContact && {
+        requireApprovalForFirstContact: values.requireApprovalForFirstContact,
+      }),
+      ...(expiry.value !== settings.approvalExpiryMinutes && { approvalExpiryMinutes: expiry.value }),
+      ...(Object.keys(rateLimits).length > 0 && { rateLimits }),
+    },
+  };
+}
+
+export type RuleDuration = 'hour' | 'day' | 'none';
+export const RULE_DURATIONS: { value: RuleDuration; label: string; ms: number | null }[] = [
+  { value: 'hour', label: 'for 1 hour', ms: 60 * 60 * 1000 },
+  { value: 'day', label: 'for 1 day', ms: 24 * 60 * 60 * 1000 },
+  { value: 'none', label: 'no expiry', ms: null },
+];
+
+export interface RuleDraft {
+  tool: string;
+  field: string;
+  pattern: string;
+  duration: RuleDuration;
+}
+
+export function newRule(draft: RuleDraft, now: Date, id: string): Checked<PolicyRule> {
+  const tool = draft.tool.trim();
+  const field = draft.field.trim();
+  const pattern = draft.pattern.trim();
+  if (!tool || !field || !pattern)
+    return { ok: false, message: 'A rule needs a tool, a field and a pattern.' };
+  const ms = RULE_DURATIONS.find((duration) => duration.value === draft.duration)?.ms ?? null;
+  return {
+    ok: true,
+    value: {
+      id,
+      tool,
+      field,
+      pattern,
+      effect: 'allow',
+      expiresAt: ms === null ? null : new Date(now.getTime() + ms).toISOString(),
+      createdAt: now.toISOString(),
+    },
+  };
+}
+
+export function describeRuleExpiry(rule: PolicyRule, now: number): string {
+  if (rule.expiresAt === null) return 'no expiry';
+  const at = Date.parse(rule.expiresAt);
+  if (Number.isNaN(at)) return rule.expiresAt;
+  if (at <= now) return 'expired';
+  return `until ${new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
+}
+
+/** Side-effect tools a rule can be made for, offered as suggestions. */
+export const RULE_TOOLS = [
+  'gmail_send',
+  'gmail_draft_create',
+  'calendar_event_create',
+  'calendar_event_update',
+  'add_task',
+  'update_task',
+  'delete_task',
+  'save_memory',
+];
+export const RULE_FIELDS = ['recipients', 'to', 'channel', 'calendarId', 'description'];

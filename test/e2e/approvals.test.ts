@@ -1,0 +1,226 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini, GeminiPart } from '../fakes/gemini/types';
+import { launchBrowser } from './support/browser';
+import { startHost, type RunningHost } from './support/host';
+
+/** What the model states with every side-effect call; without a confidence every call waits for approval. */
+const MILK_CALL = {
+  description: 'Buy milk',
+  confidence: 0.95,
+  intent: 'add task',
+  reasoning: 'user asked',
+  assumptions: [],
+};
+
+const composer = (page: Page) => page.getByLabel('Message Deputy');
+const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
+const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
+const approvalCard = (page: Page) => page.getByTestId('timeline').getByTestId('approval-card');
+const pendingCount = (page: Page) => page.getByTestId('pending-approvals-count');
+const withStatus = (locator: Locator, status: string) =>
+  locator.and(locator.page().locator(`[data-status="${status}"]`));
+const withState = (locator: Locator, state: string) =>
+  locator.and(locator.page().locator(`[data-state="${state}"]`));
+
+async function send(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+}
+
+/** Every functionResponse part the model was sent in one request. */
+function functionResponses(gemini: FakeGemini, index: number): NonNullable<GeminiPart['functionResponse']>[] {
+  const request = gemini.requests.at(index);
+  return (request?.body.contents ?? [])
+    .flatMap((content) => content.parts ?? [])
+    .flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
+}
+
+let browser: Browser;
+let pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  await Promise.all(pages.map((page) => page.close()));
+  pages = [];
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('approvals against the headless host and a fake Gemini', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  async function openPage(hash = ''): Promise<Page> {
+    const page = await browser.newPage();
+    pages.push(page);
+    await page.goto(`${host.url}/#${hash ? `${hash}&` : ''}token=${host.token}`);
+    return page;
+  }
+
+  /** A fresh conversation whose run pauses on add_task; resolves once its approval card is on screen. */
+  async function askForMilk(page: Page, answer: string): Promise<Locator> {
+    gemini.script(callReply('add_task', MILK_CALL), textReply(answer, { chunks: 3, gapMs: 20 }));
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Add a task to buy milk');
+    const card = withStatus(approvalCard(page), 'pending');
+    await card.waitFor();
+    return card;
+  }
+
+  it('pauses on a supervised add_task with a card, and approving runs it and streams the answer', async () => {
+    const page = await openPage();
+    await composer(page).waitFor();
+    await expect.poll(() => pendingCount(page).innerText()).toBe('0');
+
+    const card = await askForMilk(page, 'Added it.');
+    await withState(addTaskCard(page), 'awaiting_confirmation').waitFor();
+    expect(await card.getByTestId('approval-preview').innerText()).toContain('Buy milk');
+    expect(await card.getByTestId('approval-reason').innerText()).not.toBe('');
+    expect(await card.getByTestId('approval-expiry').innerText()).toMatch(/^expires (in|at) /);
+    await card.getByText('Why').click();
+    const why = await card.getByTestId('approval-why').innerText();
+    expect(why).toContain('user asked');
+    expect(why).toContain('95%');
+    await expect.poll(() => pendingCount(page).innerText()).toBe('1');
+    // The run is paused, not running: the composer is usable.
+    await expect.poll(() => composer(page).isEnabled()).toBe(true);
+
+    await card.getByTestId('approval-approve').click();
+    await withStatus(approvalCard(page), 'approved').waitFor();
+    await withState(addTaskCard(page), 'completed').waitFor();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it.');
+    await expect.poll(() => pendingCount(page).innerText()).toBe('0');
+    expect(gemini.pending()).toBe(0);
+    const order = await page
+      .getByTestId('timeline')
+      .locator(':scope > li')
+      .evaluateAll((items) =>
+        items.map(
+          (item) => item.getAttribute('data-testid') ?? item.firstElementChild?.getAttribute('data-testid'),
+        ),
+      );
+    expect(order).toEqual(['message', 'tool-call', 'approval-card', 'message']);
+  });
+
+  it('rejects with a reason: the model is told, and its answer streams', async () => {
+    const page = await openPage();
+    const card = await askForMilk(page, 'Understood, I did not add it.');
+    const requestsBefore = gemini.requests.length;
+
+    await card.getByTestId('approval-reject').click();
+    await card.getByTestId('approval-reject-reason').fill('I already have milk');
+    await card.getByTestId('approval-reject-confirm').click();
+
+    await withStatus(approvalCard(page), 'rejected').waitFor();
+    expect(await approvalCard(page).getByTestId('approval-note').innerText()).toContain(
+      'I already have milk',
+    );
+    await withState(addTaskCard(page), 'rejected').waitFor();
+    await expect
+      .poll(() => assistantMessages(page).last().innerText())
+      .toContain('Understood, I did not add it.');
+    expect(gemini.requests.length).toBe(requestsBefore + 1);
+    const answer = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
+    expect(JSON.stringify(answer?.response)).toContain('rejected');
+    expect(JSON.stringify(answer?.response)).toContain('I already have milk');
+  });
+
+  it('edits and approves: the host’s invalid_input shows in the editor, then the edited call runs', async () => {
+    const page = await openPage();
+    const card = await askForMilk(page, 'Added oat milk.');
+
+    await card.getByTestId('approval-edit').click();
+    const description = card.getByTestId('approval-field-description');
+    await description.fill('');
+    await card.getByTestId('approval-save').click();
+    const editError = card.getByTestId('approval-edit-error');
+    await editError.waitFor();
+    expect(await editError.innerText()).toContain('description');
+    expect(await card.getAttribute('data-status')).toBe('pending');
+
+    await description.fill('Buy oat milk');
+    await card.getByTestId('approval-save').click();
+    await withStatus(approvalCard(page), 'edited').waitFor();
+    const tool = withState(addTaskCard(page), 'completed');
+    await tool.waitFor();
+    expect(await tool.textContent()).toContain('Buy oat milk');
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added oat milk.');
+    const result = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
+    expect(JSON.stringify(result?.response)).toContain('Buy oat milk');
+  });
+
+  it('lists pending approvals, opens one where its run paused after a reload, and decides in the approval window', async () => {
+    const page = await openPage();
+    const card = await askForMilk(page, 'Added it from the window.');
+    const approvalId = await card.getAttribute('data-approval-id');
+    expect(approvalId).toBeTruthy();
+
+    await page.reload();
+    await page.getByTestId('new-conversation').click();
+    await expect.poll(() => pendingCount(page).innerText()).toBe('1');
+    await page.getByTestId('open-approvals').click();
+    const item = page.getByTestId('approvals-panel').getByTestId('pending-approval');
+    await item.waitFor();
+    expect(await item.innerText()).toContain('add task');
+    await item.getByTestId('pending-open').click();
+    // The stored thread's waiting action is matched to its approval, and the card takes focus.
+    const reopened = withStatus(approvalCard(page), 'pending');
+    await reopened.waitFor();
+    expect(await reopened.getAttribute('data-approval-id')).toBe(approvalId);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-approval-id')))
+      .toBe(approvalId);
+
+    const popup = await openPage(`/approval/${approvalId}`);
+    const windowCard = popup.getByTestId('approval-window').getByTestId('approval-card');
+    await windowCard.waitFor();
+    expect(popup.url()).toContain(`#/approval/${approvalId}`);
+    expect(popup.url()).not.toContain('token=');
+    await windowCard.getByTestId('approval-approve').click();
+    await withStatus(windowCard, 'approved').waitFor();
+    await popup.getByTestId('approval-window-close').waitFor();
+
+    // The main window hears of the decision and follows the continued run.
+    await withStatus(approvalCard(page), 'approved').waitFor();
+    await expect
+      .poll(() => assistantMessages(page).last().innerText())
+      .toContain('Added it from the window.');
+    await expect.poll(() => pendingCount(page).innerText()).toBe('0');
+  });
+
+  it('applies a trust level set in Settings to the next run: autonomous adds the task without asking', async () => {
+    const page = await openPage();
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-permissions').click();
+    await page.getByTestId('trust-autonomous').check();
+    await page.getByTestId('permissions-save').click();
+    await page.getByTestId('permissions-saved').waitFor();
+    await page.getByTestId('settings-close').click();
+
+    gemini.script(callReply('add_task', MILK_CALL), textReply('Added it on my own.'));
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Add a task to buy milk');
+    await withState(addTaskCard(page), 'completed').waitFor();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it on my own.');
+    expect(await approvalCard(page).count()).toBe(0);
+    expect(await pendingCount(page).innerText()).toBe('0');
+  });
+});

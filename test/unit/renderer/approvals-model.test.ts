@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalsChangedEvent } from '../../../shared/contract';
+import {
+  applyApprovalsChanged,
+  describeAge,
+  describeExpiry,
+  emptySnapshot,
+  findByAction,
+  mergeApproval,
+  rememberApprovals,
+  shownStatus,
+  staleApprovalIds,
+} from '../../../renderer/src/features/approvals/approvals-model';
+import { sampleApproval } from './fixtures';
+
+const changed = (event: Partial<ApprovalsChangedEvent>): ApprovalsChangedEvent => ({
+  type: 'approvals.changed',
+  pending: [],
+  changed: null,
+  ...event,
+});
+
+describe('approvals.changed', () => {
+  it('takes the host’s pending list and remembers every approval it names', () => {
+    const first = sampleApproval({ id: 'ap1' });
+    const second = sampleApproval({ id: 'ap2', actionId: 'a2' });
+    let snapshot = applyApprovalsChanged(emptySnapshot(), changed({ pending: [second, first] }));
+    expect(snapshot.pending.map((approval) => approval.id)).toEqual(['ap2', 'ap1']);
+
+    const approved = { ...first, status: 'approved' as const, decidedAt: '2026-11-21T10:01:00.000Z' };
+    snapshot = applyApprovalsChanged(snapshot, changed({ pending: [second], changed: approved }));
+    expect(snapshot.pending.map((approval) => approval.id)).toEqual(['ap2']);
+    expect(snapshot.known.ap1?.status).toBe('approved');
+    expect(snapshot.known.ap2?.status).toBe('pending');
+  });
+
+  it('never moves a decided approval back to pending', () => {
+    const pending = sampleApproval();
+    const rejected = { ...pending, status: 'rejected' as const };
+    expect(mergeApproval(rejected, pending)).toBe(rejected);
+    expect(mergeApproval(pending, rejected)).toBe(rejected);
+    const snapshot = rememberApprovals(emptySnapshot(), [rejected]);
+    // A late event, sent before the decision, still lists it: the window keeps the decision.
+    const late = applyApprovalsChanged(snapshot, changed({ pending: [pending] }));
+    expect(late.pending).toEqual([]);
+    expect(late.known.ap1?.status).toBe('rejected');
+  });
+
+  it('names approvals held as pending that vanished from the list without an event saying why', () => {
+    const snapshot = rememberApprovals(emptySnapshot(), [
+      sampleApproval({ id: 'ap1' }),
+      sampleApproval({ id: 'ap2' }),
+      sampleApproval({ id: 'ap3', status: 'approved' }),
+    ]);
+    expect(staleApprovalIds(snapshot, changed({ pending: [sampleApproval({ id: 'ap2' })] }))).toEqual([
+      'ap1',
+    ]);
+    expect(
+      staleApprovalIds(
+        snapshot,
+        changed({ pending: [], changed: sampleApproval({ id: 'ap1', status: 'approved' }) }),
+      ),
+    ).toEqual(['ap2']);
+  });
+
+  it('finds the newest approval of an action', () => {
+    const known = rememberApprovals(emptySnapshot(), [
+      sampleApproval({ id: 'old', createdAt: '2026-11-21T10:00:00.000Z', status: 'approved' }),
+      sampleApproval({ id: 'new', createdAt: '2026-11-21T10:05:00.000Z' }),
+      sampleApproval({ id: 'other', actionId: 'a2' }),
+    ]).known;
+    expect(findByAction(known, 'a1')?.id).toBe('new');
+    expect(findByAction(known, 'a9')).toBeUndefined();
+  });
+});
+
+describe('time', () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it('shows a pending approval past its time as expired', () => {
+    const approval = sampleApproval({ expiresAt: '2026-11-21T11:00:00.000Z' });
+    expect(shownStatus(approval, at('2026-11-21T10:59:59Z'))).toBe('pending');
+    expect(shownStatus(approval, at('2026-11-21T11:00:00Z'))).toBe('expired');
+    expect(shownStatus({ ...approval, status: 'approved' }, at('2026-11-21T12:00:00Z'))).toBe('approved');
+  });
+
+  it('counts down within the hour and gives the time beyond it', () => {
+    expect(describeExpiry('2026-11-21T11:00:00.000Z', at('2026-11-21T10:55:55Z'))).toBe('expires in 4:05');
+    expect(describeExpiry('2026-11-21T11:00:00.000Z', at('2026-11-21T11:00:01Z'))).toBe('expired');
+    expect(describeExpiry('2026-11-21T18:00:00.000Z', at('2026-11-21T10:00:00Z'))).toMatch(/^expires at /);
+    expect(describeExpiry('not a date', 0)).toBe('');
+  });
+
+  it('says how long ago an approval was asked for', () => {
+    const now = at('2026-11-21T12:00:00Z');
+    expect(describeAge('2026-11-21T11:59:30Z', now)).toBe('just now');
+    expect(describeAge('2026-11-21T11:56:00Z', now)).toBe('4 min ago');
+    expect(describeAge('2026-11-21T09:00:00Z', now)).toBe('3 h ago');
+    expect(describeAge('2026-11-20T11:00:00Z', now)).toBe('1 day ago');
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { joinHash, routeFromHash, splitHash } from '../../../renderer/src/route';
+
+describe('routes in the address hash', () => {
+  it('finds the approval window route', () => {
+    expect(routeFromHash('#/approval/ap-1')).toEqual({ kind: 'approval', approvalId: 'ap-1' });
+    expect(routeFromHash('#/approval/ap%201/')).toEqual({ kind: 'approval', approvalId: 'ap 1' });
+    expect(routeFromHash('#/approval/ap-1&token=abc')).toEqual({ kind: 'approval', approvalId: 'ap-1' });
+    expect(routeFromHash('')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#token=abc')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/approval/')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/approval/%E0%A4%A')).toEqual({ kind: 'workspace' });
+  });
+
+  it('keeps the route when the token is taken out of the parameters', () => {
+    const { path, params } = splitHash('#/approval/ap-1&token=abc&x=1');
+    expect(path).toBe('/approval/ap-1');
+    params.delete('token');
+    expect(joinHash(path, params)).toBe('#/approval/ap-1&x=1');
+    expect(joinHash(path, new URLSearchParams())).toBe('#/approval/ap-1');
+    const plain = splitHash('#token=abc');
+    expect(plain.path).toBe('');
+    plain.params.delete('token');
+    expect(joinHash(plain.path, plain.params)).toBe('');
+  });
+});
