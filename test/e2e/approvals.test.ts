@@ -1,10 +1,12 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini, GeminiPart } from '../fakes/gemini/types';
-import { launchBrowser } from './support/browser';
+import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
 
 /** What the model states with every side-effect call; without a confidence every call waits for approval. */
 const MILK_CALL = {
@@ -15,20 +17,12 @@ const MILK_CALL = {
   assumptions: [],
 };
 
-const composer = (page: Page) => page.getByLabel('Message Deputy');
-const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
-const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
 const approvalCard = (page: Page) => page.getByTestId('timeline').getByTestId('approval-card');
 const pendingCount = (page: Page) => page.getByTestId('pending-approvals-count');
 const withStatus = (locator: Locator, status: string) =>
   locator.and(locator.page().locator(`[data-status="${status}"]`));
 const withState = (locator: Locator, state: string) =>
   locator.and(locator.page().locator(`[data-state="${state}"]`));
-
-async function send(page: Page, text: string): Promise<void> {
-  await composer(page).fill(text);
-  await composer(page).press('Enter');
-}
 
 /** Every functionResponse part the model was sent in one request. */
 function functionResponses(gemini: FakeGemini, index: number): NonNullable<GeminiPart['functionResponse']>[] {
@@ -37,22 +31,6 @@ function functionResponses(gemini: FakeGemini, index: number): NonNullable<Gemin
     .flatMap((content) => content.parts ?? [])
     .flatMap((part) => (part.functionResponse ? [part.functionResponse] : []));
 }
-
-let browser: Browser;
-let pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  await Promise.all(pages.map((page) => page.close()));
-  pages = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe('approvals against the headless host and a fake Gemini', () => {
   let gemini: FakeGemini;
@@ -69,8 +47,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
   });
 
   async function openPage(hash = ''): Promise<Page> {
-    const page = await browser.newPage();
-    pages.push(page);
+    const page = await newPage();
     await page.goto(`${host.url}/#${hash ? `${hash}&` : ''}token=${host.token}`);
     return page;
   }

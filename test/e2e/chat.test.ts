@@ -1,46 +1,22 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
-import { launchBrowser } from './support/browser';
+import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
 
 const PROMPT = 'Add a task to buy milk tomorrow';
 const ANSWER = 'Added **Buy milk** for tomorrow.';
 
-const composer = (page: Page) => page.getByLabel('Message Deputy');
-const assistantMessages = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]');
-const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
-
-async function send(page: Page, text: string): Promise<void> {
-  await composer(page).fill(text);
-  await composer(page).press('Enter');
-}
-
-let browser: Browser;
-let pages: Page[] = [];
-
 async function openPage(host: RunningHost, withToken = true): Promise<Page> {
-  const page = await browser.newPage();
-  pages.push(page);
+  const page = await newPage();
   await page.goto(withToken ? `${host.url}/#token=${host.token}` : `${host.url}/`);
   return page;
 }
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  await Promise.all(pages.map((page) => page.close()));
-  pages = [];
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe('chat against the headless host and a fake Gemini', () => {
   let gemini: FakeGemini;

@@ -1,0 +1,40 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { launchBrowser } from './browser';
+
+export const composer = (page: Page) => page.getByLabel('Message Deputy');
+export const assistantMessages = (page: Page) =>
+  page.locator('[data-testid="message"][data-role="assistant"]');
+export const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
+
+export async function send(page: Page, text: string): Promise<void> {
+  await composer(page).fill(text);
+  await composer(page).press('Enter');
+}
+
+/**
+ * One browser for the test file and fresh pages for each test, closed after it.
+ * Call at the top level of a test file; `newPage()` is valid inside tests.
+ */
+export function usePages(): { newPage: () => Promise<Page> } {
+  let browser: Browser | undefined;
+  let pages: Page[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(pages.map((page) => page.close()));
+    pages = [];
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    newPage: async () => {
+      if (!browser) throw new Error('usePages(): the browser is not started yet');
+      const page = await browser.newPage();
+      pages.push(page);
+      return page;
+    },
+  };
+}
