@@ -42,8 +42,14 @@ export class ApprovalDesk {
 
   list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {
     this.expireDue();
-    const { approvals } = this.deps.store;
-    return (status === 'pending' ? approvals.pending(limit) : approvals.all(limit)).map((a) => this.view(a));
+    return status === 'pending'
+      ? this.pending(limit)
+      : this.deps.store.approvals.all(limit).map((a) => this.view(a));
+  }
+
+  /** What is pending in the store right now, without sweeping expiries (the sweep itself publishes this). */
+  pending(limit = 200): Approval[] {
+    return this.deps.store.approvals.pending(limit).map((a) => this.view(a));
   }
 
   get(id: string): Approval {

@@ -71,7 +71,7 @@ export class Host implements ContractHost {
 
   constructor(private readonly deps: HostDeps) {
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
-    this.approvalsBus = new ApprovalsBus(() => this.approvals.list('pending'));
+    this.approvalsBus = new ApprovalsBus(() => this.approvals.pending());
     this.approvals = new ApprovalDesk({
       store: deps.store,
       registry: deps.registry,
