@@ -7,6 +7,7 @@ import { describeExpiry, shownStatus } from './approvals-model';
 import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
+import { FormError, SubmitButton } from '../../components/FormParts';
 
 type Outcome = ApprovalStatus | 'edited';
 
@@ -68,14 +69,13 @@ function RejectForm({
         onChange={(event) => setReason(event.target.value)}
       />
       <div className="approval-card__actions">
-        <button
-          type="submit"
-          className="button button--stop"
-          disabled={isBusy}
-          data-testid="approval-reject-confirm"
-        >
-          {isBusy ? 'Rejecting…' : 'Reject'}
-        </button>
+        <SubmitButton
+          isBusy={isBusy}
+          label="Reject"
+          busyLabel="Rejecting…"
+          variant="stop"
+          testId="approval-reject-confirm"
+        />
         <button type="button" className="button" onClick={onCancel} disabled={isBusy}>
           Cancel
         </button>
@@ -171,11 +171,7 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
           {approval.decisionNote}
         </p>
       )}
-      {activity.error && (
-        <p className="form-error" role="alert" data-testid="approval-error">
-          {activity.error}
-        </p>
-      )}
+      {activity.error && <FormError testId="approval-error">{activity.error}</FormError>}
       {isPending && mode === 'idle' && (
         <div className="approval-card__actions" role="group" aria-label="Decision">
           <button

@@ -10,6 +10,7 @@ import {
   type FormValue,
   type FormValues,
 } from './args-editor';
+import { FormError, SubmitButton } from '../../components/FormParts';
 
 interface Props {
   approval: Approval;
@@ -185,20 +186,9 @@ export function ApprovalEditor({
       {!isJson && onlyInJson.length > 0 && (
         <p className="approval-editor__note">Only as JSON: {onlyInJson.join(', ')}.</p>
       )}
-      {error && (
-        <p className="form-error" role="alert" data-testid="approval-edit-error">
-          {error}
-        </p>
-      )}
+      {error && <FormError testId="approval-edit-error">{error}</FormError>}
       <div className="approval-editor__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={isBusy}
-          data-testid="approval-save"
-        >
-          {isBusy ? 'Saving…' : 'Save & approve'}
-        </button>
+        <SubmitButton isBusy={isBusy} label="Save & approve" busyLabel="Saving…" testId="approval-save" />
         {fields.length > 0 && (
           <button type="button" className="button" onClick={switchMode} disabled={isBusy}>
             {isJson ? 'Edit as fields' : 'Edit as JSON'}

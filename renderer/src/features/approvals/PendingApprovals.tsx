@@ -5,6 +5,7 @@ import { useApprovals, useChat, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { describeAge, describeExpiry } from './approvals-model';
 import { idleActivity } from './approvals-store';
+import { FormError } from '../../components/FormParts';
 
 /** The header's count of approvals waiting anywhere, fed by `approvals.changed`. */
 export function PendingApprovalsButton({ onOpen }: { onOpen(): void }) {
@@ -44,11 +45,7 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         {threadTitle || `Conversation ${approval.threadId.slice(0, 8)}`} · asked{' '}
         {describeAge(approval.createdAt, now)} · {describeExpiry(approval.expiresAt, now)}
       </p>
-      {activity.error && (
-        <p className="form-error" role="alert">
-          {activity.error}
-        </p>
-      )}
+      {activity.error && <FormError>{activity.error}</FormError>}
       <div className="pending-item__actions">
         <button
           type="button"

@@ -1,5 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { checkAllowlistEntry } from './permissions';
+import { FormError } from '../../components/FormParts';
 
 /** Addresses and @domains delegated trust may write to without asking. */
 export function AllowlistEditor({
@@ -77,11 +78,7 @@ export function AllowlistEditor({
           Add
         </button>
       </div>
-      {error && (
-        <p id={errorId} className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <FormError id={errorId}>{error}</FormError>}
     </fieldset>
   );
 }

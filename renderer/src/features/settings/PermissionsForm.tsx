@@ -15,6 +15,7 @@ import {
   type PermissionsValues,
 } from './permissions';
 import { RulesEditor } from './RulesEditor';
+import { FormError } from '../../components/FormParts';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
@@ -139,11 +140,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
             </label>
           ))}
         </fieldset>
-        {saveState.kind === 'error' && (
-          <p className="form-error" role="alert" data-testid="permissions-error">
-            {saveState.message}
-          </p>
-        )}
+        {saveState.kind === 'error' && <FormError testId="permissions-error">{saveState.message}</FormError>}
         {saveState.kind === 'saved' && (
           <p className="form-success" role="status" data-testid="permissions-saved">
             Saved.

@@ -10,6 +10,7 @@ import {
   newRule,
   type RuleDraft,
 } from './permissions';
+import { FormError } from '../../components/FormParts';
 
 const EMPTY_DRAFT: RuleDraft = { tool: '', field: 'recipients', pattern: '', duration: 'hour' };
 
@@ -131,11 +132,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
           Add rule
         </button>
       </form>
-      {error && (
-        <p className="form-error" role="alert" data-testid="rules-error">
-          {error}
-        </p>
-      )}
+      {error && <FormError testId="rules-error">{error}</FormError>}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
+import { FormError, SubmitButton } from '../../components/FormParts';
 
 const timeZones = (): string[] => {
   try {
@@ -90,25 +91,14 @@ function SettingsForm({ settings }: { settings: Settings }) {
         Gemini API key:{' '}
         {settings.isGeminiConfigured ? 'configured' : 'not configured (set GEMINI_API_KEY and restart)'}
       </p>
-      {saveError && (
-        <p className="form-error" role="alert" data-testid="settings-error">
-          {saveError}
-        </p>
-      )}
+      {saveError && <FormError testId="settings-error">{saveError}</FormError>}
       {isSaved && !saveError && (
         <p className="form-success" role="status">
           Saved.
         </p>
       )}
       <div className="settings-form__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={isSaving}
-          data-testid="settings-save"
-        >
-          {isSaving ? 'Saving…' : 'Save'}
-        </button>
+        <SubmitButton isBusy={isSaving} label="Save" busyLabel="Saving…" testId="settings-save" />
       </div>
     </form>
   );

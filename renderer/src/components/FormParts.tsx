@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+
+/** An error shown in place, announced to screen readers as it appears. */
+export function FormError({ id, testId, children }: { id?: string; testId?: string; children: ReactNode }) {
+  return (
+    <p id={id} className="form-error" role="alert" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+interface SubmitButtonProps {
+  isBusy: boolean;
+  label: string;
+  busyLabel: string;
+  variant?: 'primary' | 'stop';
+  testId?: string;
+}
+
+/** A form's submit button: disabled, and saying what it is doing, while the form is busy. */
+export function SubmitButton({ isBusy, label, busyLabel, variant = 'primary', testId }: SubmitButtonProps) {
+  return (
+    <button type="submit" className={`button button--${variant}`} disabled={isBusy} data-testid={testId}>
+      {isBusy ? busyLabel : label}
+    </button>
+  );
+}
