@@ -146,10 +146,6 @@ export class Host implements ContractHost {
     return true;
   }
 
-  get activeRunCount(): number {
-    return this.active.size;
-  }
-
   sweepExpiredApprovals(): void {
     try {
       this.approvals.expireDue();

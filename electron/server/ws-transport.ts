@@ -48,14 +48,14 @@ function refuseUpgrade(req: IncomingMessage, token: string): string | null {
   if (url.pathname !== WS_PATH) return '404 Not Found';
   // A web page on another origin could open a socket to loopback; only our own page (or a non-browser client) may.
   const origin = req.headers.origin;
-  if (origin && !isLoopbackOrigin(origin, req.headers.host)) return '403 Forbidden';
+  if (origin && !isSameOrigin(origin, req.headers.host)) return '403 Forbidden';
   const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((value) => value.trim());
   const candidate = offered.find((value) => value.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
   if (!isValidToken(candidate, token)) return '401 Unauthorized';
   return null;
 }
 
-function isLoopbackOrigin(origin: string, hostHeader: string | undefined): boolean {
+function isSameOrigin(origin: string, hostHeader: string | undefined): boolean {
   try {
     return new URL(origin).host === hostHeader;
   } catch {

@@ -62,7 +62,6 @@ export class ActionsRepo {
   private readonly updateState;
   private readonly finishAction;
   private readonly selectByThread;
-  private readonly selectByRun;
   private readonly selectOne;
   private readonly updatePolicy;
   private readonly updateArgs;
@@ -85,9 +84,6 @@ export class ActionsRepo {
     );
     this.selectByThread = db.prepare<[string], ActionRow>(
       `SELECT ${ACTION_COLUMNS} FROM actions WHERE thread_id = ? ORDER BY seq`,
-    );
-    this.selectByRun = db.prepare<[string], ActionRow>(
-      `SELECT ${ACTION_COLUMNS} FROM actions WHERE run_id = ? ORDER BY seq`,
     );
     this.selectOne = db.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE id = ?`);
   }
@@ -135,9 +131,5 @@ export class ActionsRepo {
 
   byThread(threadId: string): ActionRecord[] {
     return this.selectByThread.all(threadId).map(toAction);
-  }
-
-  byRun(runId: string): ActionRecord[] {
-    return this.selectByRun.all(runId).map(toAction);
   }
 }

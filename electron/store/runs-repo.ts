@@ -46,10 +46,8 @@ export class RunsRepo {
   private readonly addUsageStmt;
   private readonly selectRun;
   private readonly selectByThread;
-  private readonly selectUnfinished;
   private readonly updateState;
   private readonly selectState;
-  private readonly selectLatestInThread;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
@@ -71,12 +69,6 @@ export class RunsRepo {
     this.updateState = db.prepare('UPDATE runs SET state_json = ?, updated_at = ? WHERE id = ?');
     this.selectState = db.prepare<[string], { state_json: string | null }>(
       'SELECT state_json FROM runs WHERE id = ?',
-    );
-    this.selectLatestInThread = db.prepare<[string], RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
-    );
-    this.selectUnfinished = db.prepare<[], RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs WHERE status NOT IN ('completed','failed') ORDER BY created_at`,
     );
   }
 
@@ -122,14 +114,5 @@ export class RunsRepo {
 
   loadState(id: string): unknown {
     return parseStoredJson(this.selectState.get(id)?.state_json ?? null);
-  }
-
-  latestInThread(threadId: string): RunRecord | null {
-    const row = this.selectLatestInThread.get(threadId);
-    return row ? toRun(row) : null;
-  }
-
-  unfinished(): RunRecord[] {
-    return this.selectUnfinished.all().map(toRun);
   }
 }
