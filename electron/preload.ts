@@ -19,11 +19,18 @@ const commandChannels = {
   'approval.list': true,
   'approval.decide': true,
   'approval.edit': true,
+  'connections.list': true,
+  'connections.connect': true,
+  'connections.disconnect': true,
+  'memory.list': true,
+  'memory.update': true,
+  'memory.delete': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {
   'run.events': true,
   'approvals.changed': true,
+  'connections.changed': true,
 } as const satisfies Record<StreamName, true>;
 
 const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);

@@ -2,7 +2,7 @@ import type { ActionState, ApprovalPreview } from '../../shared/contract';
 import type { PolicyDecision } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { Tool } from '../tools/tool';
-import { fingerprint } from './fingerprint';
+import { fingerprint, idempotencyKey } from './fingerprint';
 import type { RunFailure } from './model-failure';
 import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
 import type { CallPart, LastAction, ResultPart } from './run-state';
@@ -160,9 +160,11 @@ export async function executeAction(
 ): Promise<{ ok: boolean; action: LastAction; forModel: Record<string, unknown> }> {
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const { tool } = check;
+  const callId = deps.store.actions.callIdOf(actionId) ?? actionId;
+  const key = idempotencyKey(spec.runId, callId, fingerprint(tool.name, check.args));
   const outcome = await deps.registry.run(
     check,
-    { ...ids, actionId, signal: spec.signal, now: deps.now },
+    { ...ids, actionId, idempotencyKey: key, signal: spec.signal, now: deps.now },
     (error) => deps.logError(`tool ${tool.name} failed unexpectedly`, error),
   );
   deps.store.transaction(() => {

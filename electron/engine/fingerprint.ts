@@ -18,3 +18,11 @@ export function fingerprint(tool: string, args: Record<string, unknown>): string
     .update(`${tool}\n${canonicalJson(args)}`)
     .digest('hex');
 }
+
+/**
+ * The key a side effect carries so it can be found again: the same run, call and arguments always give the
+ * same key, and nothing about it reveals the arguments.
+ */
+export function idempotencyKey(runId: string, callId: string, argsFingerprint: string): string {
+  return createHash('sha256').update(`${runId}\n${callId}\n${argsFingerprint}`).digest('hex').slice(0, 32);
+}

@@ -1,14 +1,20 @@
 import { join } from 'node:path';
+import { ConnectionsService } from '../connections/connections-service';
+import { GeminiConnector } from '../connections/gemini-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { Store } from '../store/store';
 import { ToolRegistry } from '../tools/registry';
+import { createMemoryTools } from '../tools/memory-tools';
 import { createTaskTools } from '../tools/task-tools';
 import type { Tool } from '../tools/tool';
 import { Host } from './host';
 import { monotonicClock } from './monotonic-clock';
 import { SettingsService, type Env } from './settings';
+import { createKeyFileCipher, type SecretCipher } from '../vault/cipher';
+import { redactError } from '../vault/redactor';
+import { Vault } from '../vault/vault';
 
 export { Host };
 
@@ -22,7 +28,13 @@ export interface HostOptions {
   /** More tools beside the built-in ones (an integration, a test's synthetic tool). */
   extraTools?: readonly Tool[];
   logError?: (message: string, error: unknown) => void;
+  /** How secrets are encrypted at rest: Electron's safeStorage in the app, else a 0600 key file here. */
+  cipher?: SecretCipher;
+  /** Opens a sign-in page in the system browser (the shell); headless, the URL is returned and printed. */
+  openExternal?: (url: string) => void;
 }
+
+export const VAULT_KEY_FILE = 'vault.key';
 
 export const DATABASE_FILE = 'deputy.db';
 
@@ -30,20 +42,36 @@ export const DATABASE_FILE = 'deputy.db';
 export async function createHost(options: HostOptions): Promise<Host> {
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const now = options.now ?? monotonicClock();
-  const registry = new ToolRegistry([...createTaskTools(store.tasks, now), ...(options.extraTools ?? [])]);
-  const settings = new SettingsService(store.settings, options.env);
+  const { env } = options;
+  const vault = new Vault(
+    store.db,
+    options.cipher ?? createKeyFileCipher(join(options.dataDir, VAULT_KEY_FILE)),
+    now,
+  );
+  const connections = new ConnectionsService();
+  const gemini = new GeminiConnector(vault, env, connections.changed);
+  connections.register(gemini);
+  const registry = new ToolRegistry([
+    ...createTaskTools(store.tasks, now),
+    ...createMemoryTools(store.memories, now),
+    ...(options.extraTools ?? []),
+  ]);
+  const settings = new SettingsService(store.settings, env, () => gemini.apiKey() !== null);
   return new Host({
     store,
     registry,
     settings,
-    modelClient: options.modelClient ?? (() => geminiFromEnv(options.env)),
+    connections,
+    vault,
+    modelClient: options.modelClient ?? (() => geminiClient(env, gemini.apiKey())),
     now,
-    logError: options.logError ?? ((message, error) => console.error(`[deputy] ${message}:`, error)),
+    logError:
+      options.logError ?? ((message, error) => console.error(`[deputy] ${message}: ${redactError(error)}`)),
   });
 }
 
-function geminiFromEnv(env: Env): ModelClient | null {
-  const config = readModelConfig(env);
-  if (!config.apiKey) return null;
-  return createGeminiClient({ apiKey: config.apiKey, ...(config.baseUrl && { baseUrl: config.baseUrl }) });
+function geminiClient(env: Env, apiKey: string | null): ModelClient | null {
+  if (!apiKey) return null;
+  const { baseUrl } = readModelConfig(env);
+  return createGeminiClient({ apiKey, ...(baseUrl && { baseUrl }) });
 }

@@ -7,6 +7,7 @@ import {
   type ActionRecord,
   type Approval,
   type CommandName,
+  type Memory,
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
@@ -18,6 +19,7 @@ import {
   type StreamParsedInput,
   type ThreadDetail,
 } from '../../shared/contract';
+import type { ConnectionsService } from '../connections/connections-service';
 import type { RunLoopDeps } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
@@ -25,6 +27,7 @@ import { initialState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
+import type { Vault } from '../vault/vault';
 import type { ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
@@ -37,6 +40,8 @@ export interface HostDeps {
   store: Store;
   registry: ToolRegistry;
   settings: SettingsService;
+  connections: ConnectionsService;
+  vault: Vault;
   /** Resolved per run, so a key or model configured later takes effect on the next run. */
   modelClient: () => ModelClient | null;
   now: () => Date;
@@ -57,6 +62,8 @@ interface ActiveRun {
 
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
+/** How many memories go into the [ABOUT THE USER] block. */
+const RELEVANT_MEMORIES = 5;
 
 /** The one object that implements the contract; both transports (IPC, HTTP/WebSocket) call into it. */
 export class Host implements ContractHost {
@@ -68,6 +75,11 @@ export class Host implements ContractHost {
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
   private isClosed = false;
+
+  /** Where secrets live (the headless API token, the connectors' credentials). */
+  get vault(): Vault {
+    return this.deps.vault;
+  }
 
   constructor(private readonly deps: HostDeps) {
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
@@ -92,10 +104,33 @@ export class Host implements ContractHost {
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
       'approval.decide': (input) => this.approvals.decide(input),
       'approval.edit': (input) => this.approvals.edit(input),
+      'connections.list': () => ({ connections: deps.connections.list() }),
+      'connections.connect': (input) => deps.connections.connect(input),
+      'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
+      'memory.list': (input) =>
+        input.query
+          ? {
+              memories: deps.store.memories.search(input.query, input.limit).map(memoryView),
+              nextCursor: null,
+            }
+          : deps.store.memories.page(input.limit, input.cursor),
+      'memory.update': (input) => {
+        const memory = deps.store.memories.update(input.id, input.text, deps.now().toISOString());
+        if (!memory) throw new DeputyError('not_found', `There is no memory with the id "${input.id}".`);
+        return { memory };
+      },
+      'memory.delete': (input) => {
+        if (!deps.store.memories.delete(input.id)) {
+          throw new DeputyError('not_found', `There is no memory with the id "${input.id}".`);
+        }
+        return { deleted: input.id };
+      },
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
       'approvals.changed': (_input, listener) => this.approvalsBus.subscribe(listener),
+      'connections.changed': (_input, listener) =>
+        deps.connections.subscribe((connections) => listener({ connections })),
     };
     this.expiryTimer = setInterval(() => this.sweepExpiredApprovals(), EXPIRY_SWEEP_MS);
     this.expiryTimer.unref();
@@ -158,10 +193,21 @@ export class Host implements ContractHost {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
+    this.deps.connections.close();
     const pending = [...this.active.values()];
     for (const run of pending) run.controller.abort();
     await Promise.allSettled(pending.map((run) => run.done));
     this.deps.store.close();
+  }
+
+  /** Memory helps a run but never blocks one: a failed read is logged and the run goes on without it. */
+  private relevantMemories(prompt: string): string[] {
+    try {
+      return this.deps.store.memories.search(prompt, RELEVANT_MEMORIES).map((memory) => memory.text);
+    } catch (error) {
+      this.deps.logError('reading memories for a run failed', error);
+      return [];
+    }
   }
 
   private runDeps(): RunLoopDeps {
@@ -240,8 +286,13 @@ export class Host implements ContractHost {
 
     const systemInstruction = buildSystemInstruction({
       now: this.deps.now(),
-      timezone: config.timezone,
-      userName: config.userName,
+      profile: {
+        name: config.userName,
+        email: config.userEmail,
+        timezone: config.timezone,
+        preferences: config.preferences,
+      },
+      memories: this.relevantMemories(request.prompt),
       attachedContext: request.attachedContext ?? [],
     });
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
@@ -311,3 +362,10 @@ export class Host implements ContractHost {
     });
   }
 }
+
+const memoryView = ({ id, text, createdAt, updatedAt }: Memory): Memory => ({
+  id,
+  text,
+  createdAt,
+  updatedAt,
+});

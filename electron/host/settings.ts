@@ -61,6 +61,8 @@ export class SettingsService {
   constructor(
     private readonly repo: SettingsRepo,
     private readonly env: Env,
+    /** Whether a Gemini key is there (the vault's or the environment's); asked on every read, never cached. */
+    private readonly hasGeminiKey: () => boolean = () => readModelConfig(env).apiKey !== null,
   ) {}
 
   /** Read on every tool call by the policy: kept in memory, refreshed whenever `set` writes. */
@@ -68,6 +70,9 @@ export class SettingsService {
 
   get(): Settings {
     this.cached ??= this.read();
+    const isGeminiConfigured = this.hasGeminiKey();
+    if (this.cached.isGeminiConfigured !== isGeminiConfigured)
+      this.cached = { ...this.cached, isGeminiConfigured };
     return this.cached;
   }
 
@@ -83,8 +88,10 @@ export class SettingsService {
       model: text('model') ?? model.model,
       timezone: text('timezone') ?? (isTimeZone(this.env.TZ) ? this.env.TZ : systemTimeZone()),
       userName: text('userName') ?? '',
+      userEmail: text('userEmail') ?? '',
+      preferences: text('preferences') ?? '',
       maxLoopSteps: typeof steps === 'number' ? steps : maxLoopStepsFromEnv(this.env),
-      isGeminiConfigured: model.apiKey !== null,
+      isGeminiConfigured: this.hasGeminiKey(),
       trustLevel: stored.trustLevel ?? DEFAULT_TRUST_LEVEL,
       autonomy: { ...DEFAULT_AUTONOMY, ...asObject(stored.autonomy) },
       allowlist: stored.allowlist ?? [],

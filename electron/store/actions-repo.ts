@@ -64,9 +64,11 @@ export class ActionsRepo {
   private readonly selectByThread;
   private readonly selectOne;
   private readonly updatePolicy;
+  private readonly selectCallId;
   private readonly updateArgs;
 
   constructor(db: Db) {
+    this.selectCallId = db.prepare<[string], { call_id: string }>('SELECT call_id FROM actions WHERE id = ?');
     this.insertAction = db.prepare(
       `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, meta_json,
          has_side_effects, is_external, created_at, updated_at)
@@ -122,6 +124,11 @@ export class ActionsRepo {
   finish(id: string, outcome: { state: ActionState; result?: unknown; error?: string }, now: string): void {
     const resultJson = outcome.result === undefined ? null : JSON.stringify(outcome.result);
     this.finishAction.run(outcome.state, resultJson, outcome.error ?? null, now, id);
+  }
+
+  /** The model's call id for an action, which with the run and the arguments makes its idempotency key. */
+  callIdOf(id: string): string | null {
+    return this.selectCallId.get(id)?.call_id ?? null;
   }
 
   get(id: string): ActionRecord | null {

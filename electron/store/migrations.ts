@@ -168,4 +168,42 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_by_time ON audit (timestamp);
     `,
   },
+  {
+    version: 3,
+    name: 'vault secrets, memories with full-text search',
+    sql: `
+      CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        ciphertext BLOB NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+
+      CREATE TABLE memories (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        text TEXT NOT NULL,
+        source_run_id TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX memories_by_updated ON memories (updated_at DESC, seq DESC);
+
+      CREATE VIRTUAL TABLE memories_fts USING fts5 (
+        text,
+        content = 'memories',
+        content_rowid = 'seq',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+      CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+      END;
+      CREATE TRIGGER memories_au AFTER UPDATE OF text ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+        INSERT INTO memories_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
+import { MemoriesRepo } from './memories-repo';
 import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
@@ -18,6 +19,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly approvals: ApprovalsRepo;
   readonly policy: PolicyRepo;
+  readonly memories: MemoriesRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -28,6 +30,7 @@ export class Store {
     this.settings = new SettingsRepo(db);
     this.approvals = new ApprovalsRepo(db);
     this.policy = new PolicyRepo(db);
+    this.memories = new MemoriesRepo(db);
   }
 
   static open(file: string): Store {

@@ -47,6 +47,18 @@ const TaskIdInput = z.object({ id: taskId }).strict();
 
 const LIST_LIMIT = 50;
 
+const TaskView = z.object({
+  id: z.string(),
+  description: z.string(),
+  due: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.enum(['open', 'done']),
+  completedAt: z.string().nullable(),
+});
+const OneTaskOutput = z.object({ task: TaskView });
+const ListTasksOutput = z.object({ tasks: z.array(TaskView), isTruncated: z.boolean() });
+const DeletedOutput = z.object({ deleted: z.string() });
+
 const taskView = (task: Task): Record<string, unknown> => ({
   id: task.id,
   description: task.description,
@@ -75,6 +87,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     name: 'add_task',
     description: "Add a task to the user's local task list.",
     input: AddTaskInput,
+    output: OneTaskOutput,
     category: 'create',
     risk: 'low',
     hasSideEffects: true,
@@ -105,6 +118,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     name: 'list_tasks',
     description: "List the user's tasks, open ones by default, optionally filtered by words.",
     input: ListTasksInput,
+    output: ListTasksOutput,
     category: 'query',
     risk: 'low',
     hasSideEffects: false,
@@ -117,6 +131,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     name: 'update_task',
     description: "Change a task's description, due date or notes.",
     input: UpdateTaskInput,
+    output: OneTaskOutput,
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
@@ -146,6 +161,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     name: 'mark_task_complete',
     description: 'Mark a task as done.',
     input: TaskIdInput,
+    output: OneTaskOutput,
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
@@ -164,6 +180,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     name: 'delete_task',
     description: 'Delete a task for good.',
     input: TaskIdInput,
+    output: DeletedOutput,
     category: 'delete',
     risk: 'medium',
     hasSideEffects: true,

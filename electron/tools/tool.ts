@@ -3,11 +3,19 @@ import type { ActionKind, AlwaysAllowScope, ApprovalPreview } from '../../shared
 
 export type ToolCategory = 'query' | 'compute' | 'draft' | 'create' | 'update' | 'delete' | 'external';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+/** An outside account a tool needs; when it is not connected the tool says so and the run goes on. */
+export type Integration = 'google' | 'slack';
 
 export interface ToolContext {
   runId: string;
   threadId: string;
   actionId: string;
+  /**
+   * Derived from the run, the call and the fingerprint of its arguments: the same call always has the same
+   * key. A side effect carries it (a Message-ID, a private event property, Slack metadata) so it can be found
+   * again and is never made twice.
+   */
+  idempotencyKey: string;
   signal: AbortSignal;
   now: () => Date;
 }
@@ -17,9 +25,13 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   name: string;
   description: string;
   input: z.ZodType<Input>;
+  /** The shape of what `execute` returns, published with the tool and checked in its tests. */
+  output: z.ZodType<Output>;
   category: ToolCategory;
   risk: RiskLevel;
   hasSideEffects: boolean;
+  /** The account the tool needs connected. */
+  requires?: Integration;
   /** The autonomy setting that governs this tool's side effect. */
   actionKind?: ActionKind;
   /** Whether a call reaches an outside service (counted against the external-call rate limit). */

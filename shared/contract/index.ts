@@ -12,11 +12,31 @@ import {
   ApprovalsChangedEvent,
   ApprovalsChangedFilter,
 } from './approvals';
+import {
+  ConnectionsChangedEvent,
+  ConnectionsChangedFilter,
+  ConnectionsConnectInput,
+  ConnectionsConnectOutput,
+  ConnectionsDisconnectInput,
+  ConnectionsDisconnectOutput,
+  ConnectionsListInput,
+  ConnectionsListOutput,
+} from './connections';
+import {
+  MemoryDeleteInput,
+  MemoryDeleteOutput,
+  MemoryListInput,
+  MemoryListOutput,
+  MemoryUpdateInput,
+  MemoryUpdateOutput,
+} from './memory';
 
 export * from './approvals';
+export * from './connections';
 export * from './errors';
 export * from './events';
 export * from './limits';
+export * from './memory';
 export * from './policy';
 export * from './run';
 export * from './settings';
@@ -36,11 +56,18 @@ export const commands = {
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },
   'approval.decide': { input: ApprovalDecideInput, output: ApprovalDecideOutput },
   'approval.edit': { input: ApprovalEditInput, output: ApprovalDecideOutput },
+  'connections.list': { input: ConnectionsListInput, output: ConnectionsListOutput },
+  'connections.connect': { input: ConnectionsConnectInput, output: ConnectionsConnectOutput },
+  'connections.disconnect': { input: ConnectionsDisconnectInput, output: ConnectionsDisconnectOutput },
+  'memory.list': { input: MemoryListInput, output: MemoryListOutput },
+  'memory.update': { input: MemoryUpdateInput, output: MemoryUpdateOutput },
+  'memory.delete': { input: MemoryDeleteInput, output: MemoryDeleteOutput },
 } as const;
 
 export const streams = {
   'run.events': { input: RunEventsFilter, event: RunEvent },
   'approvals.changed': { input: ApprovalsChangedFilter, event: ApprovalsChangedEvent },
+  'connections.changed': { input: ConnectionsChangedFilter, event: ConnectionsChangedEvent },
 } as const;
 
 export type CommandName = keyof typeof commands;

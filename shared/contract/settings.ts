@@ -20,6 +20,10 @@ export const SettingsPatch = z
       .refine((tz) => isValidTimeZone(tz), 'unknown IANA time zone')
       .optional(),
     userName: z.string().trim().max(100).optional(),
+    /** The user's own address, for the [ABOUT THE USER] block and "me" in mail and events. */
+    userEmail: z.union([z.literal(''), z.string().trim().toLowerCase().email().max(300)]).optional(),
+    /** Free-text preferences the assistant should honour ("short replies", "no meetings before 10"). */
+    preferences: z.string().trim().max(2_000).optional(),
     maxLoopSteps: z.number().int().min(LOOP_STEPS.min).max(LOOP_STEPS.max).optional(),
     trustLevel: TrustLevel.optional(),
     /** Only the kinds given change; the others keep their level. */
@@ -44,6 +48,8 @@ export const Settings = z.object({
   model: z.string(),
   timezone: z.string(),
   userName: z.string(),
+  userEmail: z.string(),
+  preferences: z.string(),
   maxLoopSteps: z.number().int(),
   isGeminiConfigured: z.boolean(),
   trustLevel: TrustLevel,

@@ -89,6 +89,12 @@ describe('run request contract', () => {
         'approval.decide',
         'approval.edit',
         'approval.list',
+        'connections.connect',
+        'connections.disconnect',
+        'connections.list',
+        'memory.delete',
+        'memory.list',
+        'memory.update',
         'run.cancel',
         'run.start',
         'settings.get',
@@ -97,6 +103,6 @@ describe('run request contract', () => {
         'threads.list',
       ].sort(),
     );
-    expect(Object.keys(streams).sort()).toEqual(['approvals.changed', 'run.events']);
+    expect(Object.keys(streams).sort()).toEqual(['approvals.changed', 'connections.changed', 'run.events']);
   });
 });

@@ -18,6 +18,7 @@ const context: ToolContext = {
   runId: 'r',
   threadId: 't',
   actionId: 'a',
+  idempotencyKey: 'k',
   signal: new AbortController().signal,
   now: () => new Date(),
 };
@@ -57,6 +58,7 @@ describe('task tools', () => {
       name: 'complete_task',
       description: '',
       input: z.object({}),
+      output: z.object({}),
       category: 'compute',
       risk: 'low',
       hasSideEffects: false,
@@ -120,6 +122,7 @@ describe('task tools', () => {
       name: 'crash',
       description: '',
       input: z.object({}),
+      output: z.object({}),
       category: 'compute',
       risk: 'low',
       hasSideEffects: false,

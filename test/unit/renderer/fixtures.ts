@@ -17,6 +17,8 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   model: 'gemini-2.5-flash',
   timezone: 'Europe/Paris',
   userName: 'Ada',
+  userEmail: 'ada@example.com',
+  preferences: '',
   maxLoopSteps: 8,
   isGeminiConfigured: true,
   trustLevel: 'supervised',

@@ -52,11 +52,18 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'approval.list': { status: 'pending' },
   'approval.decide': { approvalId: 'appr-1', decision: 'reject', reason: 'Not this week.' },
   'approval.edit': { approvalId: 'appr-1', args: { subject: 'Friday instead' } },
+  'connections.list': {},
+  'connections.connect': { name: 'gemini', apiKey: 'AIza-not-a-real-key' },
+  'connections.disconnect': { name: 'slack' },
+  'memory.list': { limit: 20 },
+  'memory.update': { id: 'mem-1', text: 'Prefers short replies' },
+  'memory.delete': { id: 'mem-1' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
   'run.events': { runId: 'run-1' },
   'approvals.changed': {},
+  'connections.changed': {},
 };
 
 interface FakeSubscription {

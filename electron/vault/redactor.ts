@@ -1,0 +1,67 @@
+/**
+ * The one redactor. Every write path (events, checkpoints, audit rows, logs, error messages, crash output)
+ * passes its text through `redactSecrets`. It knows two kinds of secret: the exact values the vault has
+ * stored or read in this process, and the shapes of well-known tokens, so a secret that never went through
+ * the vault (a token echoed back inside a service's error body) is caught too.
+ */
+export const REDACTED = '[redacted]';
+
+const TOKEN_PATTERNS: readonly RegExp[] = [
+  /\bya29\.[\w-]{10,}/g, // Google OAuth access token
+  /\b1\/\/[\w-]{20,}/g, // Google OAuth refresh token
+  /\bAIza[\w-]{30,}/g, // Google API key (Gemini)
+  /\bGOCSPX-[\w-]{10,}/g, // Google OAuth client secret
+  /\bxox[abposer]-[\w-]{10,}/g, // Slack tokens
+  /\bxapp-[\w-]{10,}/g, // Slack app-level token
+  /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
+  /((?:access_token|refresh_token|client_secret|id_token|api_key|apiKey|token)["']?\s*[:=]\s*["']?)[\w.~+/-]{12,}/g,
+];
+
+/** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
+const MIN_SECRET_LENGTH = 8;
+
+const knownSecrets = new Set<string>();
+let knownPattern: RegExp | null = null;
+
+/** Adds a value to what is redacted from now on. The vault calls this for every secret it handles. */
+export function rememberSecret(value: string | null | undefined): void {
+  if (!value || value.length < MIN_SECRET_LENGTH || knownSecrets.has(value)) return;
+  knownSecrets.add(value);
+  knownPattern = null;
+}
+
+function secretsPattern(): RegExp | null {
+  if (knownSecrets.size === 0) return null;
+  // Longest first, so a secret that contains another is replaced whole.
+  knownPattern ??= new RegExp(
+    [...knownSecrets]
+      .sort((a, b) => b.length - a.length)
+      .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('|'),
+    'g',
+  );
+  return knownPattern;
+}
+
+export function redactSecrets(text: string): string {
+  let out = text;
+  const known = secretsPattern();
+  if (known) out = out.replace(known, REDACTED);
+  for (const pattern of TOKEN_PATTERNS) {
+    out = out.replace(pattern, (match, prefix: unknown) =>
+      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
+    );
+  }
+  return out;
+}
+
+/** JSON for storage with every secret taken out. */
+export function redactedJson(value: unknown): string {
+  return redactSecrets(JSON.stringify(value));
+}
+
+/** A redacted description of anything thrown, for logs and crash output. */
+export function redactError(error: unknown): string {
+  if (error instanceof Error) return redactSecrets(error.stack ?? `${error.name}: ${error.message}`);
+  return redactSecrets(String(error));
+}

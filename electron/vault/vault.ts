@@ -1,0 +1,95 @@
+import type { Db } from '../store/database';
+import type { SecretCipher } from './cipher';
+import { VaultUnavailableError } from './cipher';
+import { rememberSecret } from './redactor';
+
+/** The names of everything the vault holds. A JSON secret (an OAuth token set) is stored as its text. */
+export type SecretName =
+  'gemini.apiKey' | 'api.token' | 'google.client' | 'google.tokens' | 'slack.client' | 'slack.token';
+
+/**
+ * Secrets encrypted at rest in the `secrets` table. Every value that goes in or comes out is handed to the
+ * redactor first, so it can never reach a log, an event or an audit row in clear.
+ */
+export class Vault {
+  private readonly select;
+  private readonly upsert;
+  private readonly remove;
+
+  constructor(
+    db: Db,
+    private readonly cipher: SecretCipher,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.select = db.prepare<[string], { ciphertext: Buffer }>(
+      'SELECT ciphertext FROM secrets WHERE name = ?',
+    );
+    this.upsert = db.prepare<[string, Buffer, string]>(
+      `INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+    );
+    this.remove = db.prepare<[string]>('DELETE FROM secrets WHERE name = ?');
+  }
+
+  get kind(): string {
+    return this.cipher.kind;
+  }
+
+  /** Why secrets cannot be stored, or null. Settings shows it; `set` throws it. */
+  unavailableReason(): string | null {
+    return this.cipher.unavailableReason();
+  }
+
+  get(name: SecretName): string | null {
+    const row = this.select.get(name);
+    if (!row) return null;
+    const value = this.cipher.decrypt(row.ciphertext);
+    rememberSecret(value);
+    return value;
+  }
+
+  getJson<T>(name: SecretName, parse: (value: unknown) => T | null): T | null {
+    const text = this.get(name);
+    if (text === null) return null;
+    try {
+      const value = parse(JSON.parse(text));
+      if (value !== null) rememberJsonSecrets(value);
+      return value;
+    } catch {
+      return null;
+    }
+  }
+
+  set(name: SecretName, value: string): void {
+    const reason = this.cipher.unavailableReason();
+    if (reason) throw new VaultUnavailableError(reason);
+    rememberSecret(value);
+    this.upsert.run(name, this.cipher.encrypt(value), this.now().toISOString());
+  }
+
+  setJson(name: SecretName, value: unknown): void {
+    rememberJsonSecrets(value);
+    this.set(name, JSON.stringify(value));
+  }
+
+  delete(name: SecretName): void {
+    this.remove.run(name);
+  }
+
+  has(name: SecretName): boolean {
+    return this.select.get(name) !== undefined;
+  }
+}
+
+const SECRET_FIELD = /token|secret|key|password/i;
+
+/** The credential fields inside a JSON secret (access and refresh tokens, a client secret) are secrets too. */
+function rememberJsonSecrets(value: unknown, key = ''): void {
+  if (typeof value === 'string') {
+    if (SECRET_FIELD.test(key)) rememberSecret(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) rememberJsonSecrets(item, key);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [field, item] of Object.entries(value)) rememberJsonSecrets(item, field);
+  }
+}
