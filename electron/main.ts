@@ -1,10 +1,12 @@
-import { app, dialog } from 'electron';
+import { app, dialog, safeStorage, shell } from 'electron';
 import { createHost, type Host } from './host/create-host';
 import { setupApprovalNotifications } from './shell/approval-notifications';
 import { createApprovalWindows } from './shell/approval-window';
 import { setupIpc } from './shell/ipc';
 import { setupSecurity } from './shell/security';
 import { createMainWindow, showMainWindow } from './shell/windows';
+import { createSafeStorageCipher } from './vault/cipher';
+import { redactError } from './vault/redactor';
 
 // Lifecycle only: each feature sets itself up in its own file.
 
@@ -15,7 +17,20 @@ async function start(): Promise<void> {
     app.setAppUserModelId(app.isPackaged ? 'app.deputy.desktop' : process.execPath);
   await app.whenReady();
   setupSecurity();
-  const host = await createHost({ dataDir: app.getPath('userData'), env: process.env });
+  const host = await createHost({
+    dataDir: app.getPath('userData'),
+    env: process.env,
+    // Secrets are sealed by the OS keychain; the vault refuses to store them when only a fixed key is on offer.
+    cipher: createSafeStorageCipher(safeStorage, process.platform),
+    // Sign-in pages open in the system browser, never inside Deputy, so the user sees the real address bar.
+    openExternal: (url) => {
+      shell
+        .openExternal(url)
+        .catch((error: unknown) =>
+          console.error(`[deputy] could not open the browser: ${redactError(error)}`),
+        );
+    },
+  });
   closeHostOnQuit(host);
   setupIpc(host);
   const stopApprovalNotifications = setupApprovalNotifications(host, {

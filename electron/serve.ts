@@ -5,6 +5,7 @@ import { createHost } from './host/create-host';
 import { resolveDataDir } from './host/data-dir';
 import { resolveApiToken } from './server/api-token';
 import { startHttpServer } from './server/http-server';
+import { redactSecrets } from './vault/redactor';
 
 /** `npm run serve`: the headless host on 127.0.0.1, for scripts, automation and a browser. */
 async function main(): Promise<void> {
@@ -13,11 +14,13 @@ async function main(): Promise<void> {
   const port = parsePort(env.DEPUTY_PORT);
   const rendererDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'renderer');
   const logError = (message: string, error: unknown): void => {
-    console.error(`[deputy] ${message}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[deputy] ${message}: ${redactSecrets(error instanceof Error ? error.message : String(error))}`,
+    );
   };
 
   const host = await createHost({ dataDir, env, logError });
-  const { token, isNew } = resolveApiToken(env, dataDir);
+  const { token, isNew } = resolveApiToken(env, host.vault, dataDir);
   const server = await startHttpServer({ host, token, port, rendererDir, logError });
 
   console.log(`Deputy headless host listening on ${server.url}`);
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
   if (!existsSync(join(rendererDir, 'index.html')))
     console.log('The renderer is not built: run "npm run build:renderer".');
   if (isNew) {
-    console.log(`API token (shown once; it is stored in ${join(dataDir, 'api-token')}): ${token}`);
+    console.log(`API token (shown once; it is kept encrypted in the data folder's vault): ${token}`);
     console.log(`Open ${server.url}/#token=${token}`);
   } else {
     console.log(
@@ -55,6 +58,8 @@ function parsePort(value: string | undefined): number {
 }
 
 main().catch((error: unknown) => {
-  console.error(`[deputy] could not start: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    `[deputy] could not start: ${redactSecrets(error instanceof Error ? error.message : String(error))}`,
+  );
   process.exit(1);
 });

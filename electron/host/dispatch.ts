@@ -1,3 +1,4 @@
+import { redactValue } from '../vault/redactor';
 import type { z } from 'zod';
 import {
   commands,
@@ -35,7 +36,7 @@ export async function dispatchCommand(
     return { ok: true, data };
   } catch (error) {
     if (!(error instanceof DeputyError)) onUnexpected(error);
-    return { ok: false, error: toErrorBody(error) };
+    return { ok: false, error: safeErrorBody(error) };
   }
 }
 
@@ -53,6 +54,11 @@ export function openSubscription(
     const unsubscribe = host.subscribe(channel, parseInput(schema, input) as never, listener);
     return { ok: true, unsubscribe };
   } catch (error) {
-    return { ok: false, error: toErrorBody(error) };
+    return { ok: false, error: safeErrorBody(error) };
   }
+}
+
+/** The error body a client sees, with any secret a message might carry taken out. */
+export function safeErrorBody(error: unknown): ErrorBody {
+  return redactValue(toErrorBody(error));
 }

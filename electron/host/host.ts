@@ -27,6 +27,7 @@ import { initialState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
+import { redactValue } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
@@ -306,7 +307,9 @@ export class Host implements ContractHost {
     return { started: ids, done, unsubscribe };
   }
 
-  private emit(event: RunEvent): void {
+  private emit(unsafe: RunEvent): void {
+    // Subscribers see exactly what the log keeps: secrets are taken out before either.
+    const event = redactValue(unsafe);
     const now = this.deps.now().toISOString();
     if (event.type === 'status') this.deps.store.runs.setStatus(event.runId, event.status, now);
     if (event.type !== 'delta') this.deps.store.events.append(event, now);

@@ -4,11 +4,10 @@ import {
   ApprovalEditInput,
   parseInput,
   RunRequest,
-  toErrorBody,
   type CommandName,
   type RunEvent,
 } from '../../shared/contract';
-import { dispatchCommand } from '../host/dispatch';
+import { dispatchCommand, safeErrorBody } from '../host/dispatch';
 import type { Host } from '../host/host';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
@@ -111,6 +110,53 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/settings$/,
       handle: async (req, res) => command(res, 'settings.set', await readJsonBody(req)),
     },
+    {
+      method: 'GET',
+      pattern: /^\/api\/connections$/,
+      handle: async (_req, res) => command(res, 'connections.list', {}),
+    },
+    {
+      // Starts the browser sign-in and answers at once with the page to open; the status shows the rest.
+      method: 'POST',
+      pattern: /^\/api\/connections\/(google|slack)\/start$/,
+      handle: async (req, res, [name]) =>
+        command(res, 'connections.connect', { ...asObject(await readOptionalJsonBody(req)), name }),
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/api\/connections\/(slack|gemini)$/,
+      handle: async (req, res, [name]) =>
+        command(res, 'connections.connect', { ...asObject(await readJsonBody(req)), name }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/connections\/([^/]+)$/,
+      handle: async (_req, res, [name]) => command(res, 'connections.disconnect', { name }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/memories$/,
+      handle: async (req, res) => {
+        const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+        const limit = query.get('limit');
+        await command(res, 'memory.list', {
+          ...(query.get('q') !== null && { query: query.get('q') }),
+          ...(limit !== null && { limit: Number(limit) }),
+          ...(query.get('cursor') !== null && { cursor: query.get('cursor') }),
+        });
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/api\/memories\/([^/]+)$/,
+      handle: async (req, res, [id]) =>
+        command(res, 'memory.update', { ...asObject(await readJsonBody(req)), id }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/memories\/([^/]+)$/,
+      handle: async (_req, res, [id]) => command(res, 'memory.delete', { id }),
+    },
   ];
 }
 
@@ -161,7 +207,7 @@ async function streamRun(host: Host, res: ServerResponse, request: RunRequest): 
   try {
     await host.runToEnd(request, write);
   } catch (error) {
-    const body = toErrorBody(error);
+    const body = safeErrorBody(error);
     if (!hasStarted) {
       sendJson(res, statusFor(body), { ok: false, error: body });
       return;

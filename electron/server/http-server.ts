@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toErrorBody } from '../../shared/contract';
+import { safeErrorBody } from '../host/dispatch';
 import type { Host } from '../host/host';
 import { createApiRoutes, routeApi } from './api-routes';
 import { bearerToken, isValidToken } from './auth';
@@ -44,7 +44,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const body = toErrorBody(error);
+      const body = safeErrorBody(error);
       if (body.code === 'internal') options.logError(`${req.method} ${req.url} failed`, error);
       if (!res.headersSent) sendError(res, body);
       else res.end();

@@ -1,3 +1,4 @@
+import { redactedJson, redactSecrets } from '../vault/redactor';
 import type { ActionRecord, ActionState } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
@@ -97,10 +98,10 @@ export class ActionsRepo {
       action.threadId,
       action.callId,
       action.tool,
-      JSON.stringify(action.args),
+      redactedJson(action.args),
       action.state,
       action.fingerprint ?? null,
-      action.meta ? JSON.stringify(action.meta) : null,
+      action.meta ? redactedJson(action.meta) : null,
       action.hasSideEffects ? 1 : 0,
       action.isExternal ? 1 : 0,
       now,
@@ -114,7 +115,7 @@ export class ActionsRepo {
   }
 
   replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string, now: string): void {
-    this.updateArgs.run(JSON.stringify(args), fingerprint, now, id);
+    this.updateArgs.run(redactedJson(args), fingerprint, now, id);
   }
 
   setState(id: string, state: ActionState, now: string): void {
@@ -122,8 +123,14 @@ export class ActionsRepo {
   }
 
   finish(id: string, outcome: { state: ActionState; result?: unknown; error?: string }, now: string): void {
-    const resultJson = outcome.result === undefined ? null : JSON.stringify(outcome.result);
-    this.finishAction.run(outcome.state, resultJson, outcome.error ?? null, now, id);
+    const resultJson = outcome.result === undefined ? null : redactedJson(outcome.result);
+    this.finishAction.run(
+      outcome.state,
+      resultJson,
+      outcome.error === undefined ? null : redactSecrets(outcome.error),
+      now,
+      id,
+    );
   }
 
   /** The model's call id for an action, which with the run and the arguments makes its idempotency key. */

@@ -1,3 +1,4 @@
+import { redactedJson, redactSecrets } from '../vault/redactor';
 import type { AlwaysAllowScope, Approval, ApprovalPreview, ApprovalStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
@@ -111,19 +112,19 @@ export class ApprovalsRepo {
       threadId: approval.threadId,
       actionId: approval.actionId,
       tool: approval.tool,
-      args: JSON.stringify(approval.args),
+      args: redactedJson(approval.args),
       fingerprint: approval.fingerprint,
       level: approval.level,
       reason: approval.reason,
       rule: approval.rule,
       risk: approval.risk,
-      preview: JSON.stringify(approval.preview),
-      previewText: approval.previewText,
+      preview: redactedJson(approval.preview),
+      previewText: redactSecrets(approval.previewText),
       intent: approval.intent,
-      reasoning: approval.reasoning,
+      reasoning: approval.reasoning === null ? null : redactSecrets(approval.reasoning),
       confidence: approval.confidence,
-      assumptions: JSON.stringify(approval.assumptions),
-      scopes: JSON.stringify(approval.alwaysAllowScopes),
+      assumptions: redactedJson(approval.assumptions),
+      scopes: redactedJson(approval.alwaysAllowScopes),
       createdAt: approval.createdAt,
       expiresAt: approval.expiresAt,
     });
@@ -152,10 +153,12 @@ export class ApprovalsRepo {
 
   /** Moves a pending approval to its decision; false when it was no longer pending. */
   claim(id: string, status: Exclude<ApprovalStatus, 'pending'>, now: string, note: string | null): boolean {
-    return this.claimStmt.run({ id, status, now, note }).changes === 1;
+    return (
+      this.claimStmt.run({ id, status, now, note: note === null ? null : redactSecrets(note) }).changes === 1
+    );
   }
 
   replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string): boolean {
-    return this.updateArgs.run(JSON.stringify(args), fingerprint, id).changes === 1;
+    return this.updateArgs.run(redactedJson(args), fingerprint, id).changes === 1;
   }
 }

@@ -1,3 +1,4 @@
+import { redactedJson } from '../vault/redactor';
 import type { RunEvent } from '../../shared/contract';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
@@ -17,7 +18,7 @@ export class EventsRepo {
   }
 
   append(event: RunEvent, now: string): void {
-    this.insertEvent.run(event.runId, event.threadId, event.type, now, JSON.stringify(event));
+    this.insertEvent.run(event.runId, event.threadId, event.type, now, redactedJson(event));
   }
 
   byRun(runId: string): unknown[] {

@@ -1,3 +1,4 @@
+import { redactedJson, redactSecrets } from '../vault/redactor';
 import type { Db } from './database';
 
 /** What the policy reads from history: rate-limit windows, who the user has written to, and the audit trail. */
@@ -71,7 +72,8 @@ export class PolicyRepo {
   }): void {
     this.insertAudit.run({
       ...entry,
-      detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+      reason: entry.reason === null ? null : redactSecrets(entry.reason),
+      detail: entry.detail === undefined ? null : redactedJson(entry.detail),
     });
   }
 }

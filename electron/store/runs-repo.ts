@@ -1,3 +1,4 @@
+import { redactedJson, redactSecrets } from '../vault/redactor';
 import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
@@ -73,7 +74,7 @@ export class RunsRepo {
   }
 
   create(run: { id: string; threadId: string; model: string; prompt: string }, now: string): void {
-    this.insertRun.run(run.id, run.threadId, run.model, run.prompt, now, now);
+    this.insertRun.run(run.id, run.threadId, run.model, redactSecrets(run.prompt), now, now);
   }
 
   setStatus(id: string, status: RunStatus, now: string): void {
@@ -88,7 +89,7 @@ export class RunsRepo {
       ending.decision,
       ending.outcome,
       ending.errorCode,
-      ending.errorMessage,
+      ending.errorMessage === null ? null : redactSecrets(ending.errorMessage),
       now,
       id,
     );
@@ -109,7 +110,7 @@ export class RunsRepo {
 
   /** The state a paused run needs to continue (null clears it once the run has ended). */
   saveState(id: string, state: unknown, now: string): void {
-    this.updateState.run(state === null ? null : JSON.stringify(state), now, id);
+    this.updateState.run(state === null ? null : redactedJson(state), now, id);
   }
 
   loadState(id: string): unknown {

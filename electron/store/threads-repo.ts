@@ -1,3 +1,4 @@
+import { redactSecrets } from '../vault/redactor';
 import { DeputyError, type MessageRecord, type RunStatus, type ThreadSummary } from '../../shared/contract';
 import type { Db } from './database';
 
@@ -78,7 +79,7 @@ export class ThreadsRepo {
   }
 
   create(id: string, title: string, now: string): void {
-    this.insertThread.run(id, title, now, now);
+    this.insertThread.run(id, redactSecrets(title), now, now);
   }
 
   touch(id: string, now: string): void {
@@ -106,7 +107,7 @@ export class ThreadsRepo {
       message.threadId,
       message.runId,
       message.role,
-      message.text,
+      redactSecrets(message.text),
       message.createdAt,
     );
   }

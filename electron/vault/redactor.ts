@@ -14,7 +14,7 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   /\bxox[abposer]-[\w-]{10,}/g, // Slack tokens
   /\bxapp-[\w-]{10,}/g, // Slack app-level token
   /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
-  /((?:access_token|refresh_token|client_secret|id_token|api_key|apiKey|token)["']?\s*[:=]\s*["']?)[\w.~+/-]{12,}/g,
+  /((?:access_token|refresh_token|client_secret|id_token|api_key|apiKey|token)["']?\s*[:=]\s*["']?)[\w.~+/-]{20,}/g,
 ];
 
 /** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
@@ -58,6 +58,14 @@ export function redactSecrets(text: string): string {
 /** JSON for storage with every secret taken out. */
 export function redactedJson(value: unknown): string {
   return redactSecrets(JSON.stringify(value));
+}
+
+/** The same value with every secret inside its strings replaced; the value itself when there was none. */
+export function redactValue<T>(value: T): T {
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  const redacted = redactSecrets(json);
+  return redacted === json ? value : (JSON.parse(redacted) as T);
 }
 
 /** A redacted description of anything thrown, for logs and crash output. */
