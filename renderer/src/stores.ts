@@ -14,6 +14,18 @@ import {
   type ChatStore,
 } from './features/chat/chat-store';
 import {
+  createConnectionsStore,
+  type ConnectionsActions,
+  type ConnectionsState,
+  type ConnectionsStore,
+} from './features/connections/connections-store';
+import {
+  createMemoryStore,
+  type MemoryActions,
+  type MemoryState,
+  type MemoryStore,
+} from './features/memory/memory-store';
+import {
   createSettingsStore,
   type SettingsState,
   type SettingsStore,
@@ -24,12 +36,16 @@ export interface Stores {
   chat: ChatStore;
   settings: SettingsStore;
   approvals: ApprovalsStore;
+  connections: ConnectionsStore;
+  memory: MemoryStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
   chat: createChatStore(client),
   settings: createSettingsStore(client),
   approvals: createApprovalsStore(client),
+  connections: createConnectionsStore(client),
+  memory: createMemoryStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -50,4 +66,12 @@ export function useSettings<T>(selector: (state: SettingsState) => T): T {
 
 export function useApprovals<T>(selector: (state: ApprovalsState & ApprovalsActions) => T): T {
   return useStore(useStores().approvals, selector);
+}
+
+export function useConnections<T>(selector: (state: ConnectionsState & ConnectionsActions) => T): T {
+  return useStore(useStores().connections, selector);
+}
+
+export function useMemory<T>(selector: (state: MemoryState & MemoryActions) => T): T {
+  return useStore(useStores().memory, selector);
 }

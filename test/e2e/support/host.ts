@@ -27,6 +27,8 @@ export interface HostOptions {
   geminiApiKey?: string;
   /** Reuse a data folder (e.g. to restart a host); by default each host gets a fresh one, removed on stop. */
   dataDir?: string;
+  /** More environment for the host, e.g. a fake Google's or Slack's `env`. */
+  env?: Record<string, string>;
 }
 
 export function assertRendererBuilt(): void {
@@ -57,6 +59,14 @@ const INHERITED_SETTINGS = new Set([
   'DEPUTY_API_TOKEN',
   'DEPUTY_PORT',
   'DEPUTY_DATA_DIR',
+  'DEPUTY_GOOGLE_CLIENT_ID',
+  'DEPUTY_GOOGLE_CLIENT_SECRET',
+  'DEPUTY_GOOGLE_API_ROOT',
+  'DEPUTY_GOOGLE_OAUTH_BASE',
+  'DEPUTY_SLACK_CLIENT_ID',
+  'DEPUTY_SLACK_CLIENT_SECRET',
+  'DEPUTY_SLACK_API_URL',
+  'DEPUTY_SLACK_OAUTH_BASE',
 ]);
 
 function cleanEnv(): NodeJS.ProcessEnv {
@@ -88,6 +98,7 @@ export async function startHost(options: HostOptions = {}): Promise<RunningHost>
     DEPUTY_API_TOKEN: token,
     ...(options.geminiApiKey !== undefined && { GEMINI_API_KEY: options.geminiApiKey }),
     ...(options.geminiUrl !== undefined && { DEPUTY_GEMINI_BASE_URL: options.geminiUrl }),
+    ...options.env,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'electron/serve.ts'], {
     cwd: REPO_ROOT,

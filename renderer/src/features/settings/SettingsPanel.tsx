@@ -3,6 +3,8 @@ import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../share
 import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
 import { FormError, SubmitButton } from '../../components/FormParts';
+import { ConnectionsPanel } from '../connections/ConnectionsPanel';
+import { MemoryPanel } from '../memory/MemoryPanel';
 
 const timeZones = (): string[] => {
   try {
@@ -18,6 +20,8 @@ function changedFields(settings: Settings, form: FormValues): SettingsPatch {
     ...(form.model !== settings.model && { model: form.model }),
     ...(form.timezone !== settings.timezone && { timezone: form.timezone }),
     ...(form.userName !== settings.userName && { userName: form.userName }),
+    ...(form.userEmail !== settings.userEmail && { userEmail: form.userEmail }),
+    ...(form.preferences !== settings.preferences && { preferences: form.preferences }),
     ...(steps !== settings.maxLoopSteps && { maxLoopSteps: steps }),
   };
 }
@@ -26,6 +30,8 @@ interface FormValues {
   model: string;
   timezone: string;
   userName: string;
+  userEmail: string;
+  preferences: string;
   maxLoopSteps: string;
 }
 
@@ -33,6 +39,8 @@ const toForm = (settings: Settings): FormValues => ({
   model: settings.model,
   timezone: settings.timezone,
   userName: settings.userName,
+  userEmail: settings.userEmail,
+  preferences: settings.preferences,
   maxLoopSteps: String(settings.maxLoopSteps),
 });
 
@@ -44,6 +52,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const saveError = useSettings((state) => state.saveError);
   const clearSaveError = useSettings((state) => state.clearSaveError);
   const zonesId = useId();
+  const preferencesHintId = useId();
   const [zones] = useState(timeZones);
 
   // An error belongs to the attempt that caused it, not to the next time the panel opens.
@@ -84,12 +93,29 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <input {...field('userName')} autoComplete="name" />
       </label>
       <label>
+        Your email
+        <input {...field('userEmail')} type="email" autoComplete="email" spellCheck={false} />
+      </label>
+      <label>
+        Preferences
+        <textarea
+          {...field('preferences')}
+          rows={3}
+          maxLength={2_000}
+          placeholder="Short replies. No meetings before 10:00."
+          aria-describedby={preferencesHintId}
+        />
+        <span id={preferencesHintId} className="settings-form__note">
+          Deputy follows these in every conversation.
+        </span>
+      </label>
+      <label>
         Max steps per run
         <input {...field('maxLoopSteps')} type="number" min={LOOP_STEPS.min} max={LOOP_STEPS.max} step={1} />
       </label>
       <p className="settings-form__note">
         Gemini API key:{' '}
-        {settings.isGeminiConfigured ? 'configured' : 'not configured (set GEMINI_API_KEY and restart)'}
+        {settings.isGeminiConfigured ? 'configured' : 'not configured (add one under Connections)'}
       </p>
       {saveError && <FormError testId="settings-error">{saveError}</FormError>}
       {isSaved && !saveError && (
@@ -104,13 +130,28 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-type Tab = 'general' | 'permissions';
+type Tab = 'general' | 'permissions' | 'connections' | 'memory';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
+  { id: 'connections', label: 'Connections' },
+  { id: 'memory', label: 'Memory' },
 ];
 
-/** A modal dialog with two sections: the browser traps focus inside it and Escape closes it. */
+function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
+  switch (tab) {
+    case 'general':
+      return <SettingsForm settings={settings} />;
+    case 'permissions':
+      return <PermissionsForm settings={settings} />;
+    case 'connections':
+      return <ConnectionsPanel />;
+    case 'memory':
+      return <MemoryPanel />;
+  }
+}
+
+/** A modal dialog with a section per tab: the browser traps focus inside it and Escape closes it. */
 export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const { settings: store } = useStores();
@@ -177,7 +218,7 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
       </div>
       {isReady &&
         TABS.map((item) => (
-          // Both sections stay mounted, so switching tabs keeps what was typed in the other.
+          // Every section stays mounted, so switching tabs keeps what was typed in the others.
           <div
             key={item.id}
             role="tabpanel"
@@ -185,11 +226,7 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
             aria-labelledby={`${tabIds}-${item.id}-tab`}
             hidden={tab !== item.id}
           >
-            {item.id === 'general' ? (
-              <SettingsForm settings={settings} />
-            ) : (
-              <PermissionsForm settings={settings} />
-            )}
+            <TabContent tab={item.id} settings={settings} />
           </div>
         ))}
       {isOpen && !isReady && <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>}

@@ -1,0 +1,153 @@
+import { useId, useState, type ReactNode } from 'react';
+import type { ConnectionName, ConnectionStatus } from '../../../../shared/contract';
+import { FormError } from '../../components/FormParts';
+import { useConnections } from '../../stores';
+import { useNow } from '../../use-now';
+import {
+  CONNECTION_PURPOSES,
+  CONNECTION_TITLES,
+  STATE_LABELS,
+  canDisconnect,
+  describeExpiry,
+  scopeLabel,
+} from './connections-model';
+
+/** Whether a request for this connection is in flight, and what the last one failed with. */
+export function useConnectionActivity(name: ConnectionName) {
+  const inFlight = useConnections((state) => state.activity[name]?.inFlight ?? null);
+  const error = useConnections((state) => state.activity[name]?.error ?? null);
+  return { inFlight, error, isBusy: inFlight !== null };
+}
+
+function Scopes({ scopes }: { scopes: string[] }) {
+  if (scopes.length === 0) return null;
+  return (
+    <details className="connection-card__scopes" data-testid="connection-scopes">
+      <summary>{scopes.length === 1 ? '1 permission' : `${scopes.length} permissions`}</summary>
+      <ul>
+        {scopes.map((scope) => (
+          <li key={scope} title={scope}>
+            <code>{scopeLabel(scope)}</code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function WaitingForSignIn({ authUrl }: { authUrl: string | null }) {
+  return (
+    <div className="connection-card__waiting" data-testid="connection-waiting">
+      <p role="status">Waiting for you to finish signing in…</p>
+      {authUrl && (
+        <p>
+          If no browser window opened,{' '}
+          <a href={authUrl} target="_blank" rel="noopener noreferrer" data-testid="connection-auth-url">
+            open the sign-in page
+          </a>{' '}
+          on this computer.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Disconnecting forgets a sign-in the user may not easily redo, so it asks first, in place. */
+function DisconnectControl({ status }: { status: ConnectionStatus }) {
+  const [isConfirming, setIsConfirming] = useState(false);
+  const disconnect = useConnections((state) => state.disconnect);
+  const { isBusy } = useConnectionActivity(status.name);
+  const title = CONNECTION_TITLES[status.name];
+  const isCancel = status.state === 'connecting';
+  const label = isCancel ? 'Cancel sign-in' : 'Disconnect';
+
+  if (!isConfirming) {
+    return (
+      <button
+        type="button"
+        className="button"
+        disabled={isBusy}
+        data-testid="connection-disconnect"
+        onClick={() => setIsConfirming(true)}
+      >
+        {label}
+      </button>
+    );
+  }
+  return (
+    <div className="connection-card__confirm" role="group" aria-label={`${label} ${title}?`}>
+      <span>
+        {isCancel
+          ? `Stop waiting for the ${title} sign-in?`
+          : `Disconnect ${title}? Deputy forgets this sign-in and can no longer use ${title} until you connect again.`}
+      </span>
+      <button
+        type="button"
+        className="button button--stop"
+        disabled={isBusy}
+        autoFocus
+        data-testid="connection-disconnect-confirm"
+        onClick={() => {
+          void disconnect(status.name).then(() => setIsConfirming(false));
+        }}
+      >
+        {isBusy ? 'Disconnecting…' : label}
+      </button>
+      <button
+        type="button"
+        className="button"
+        disabled={isBusy}
+        data-testid="connection-disconnect-keep"
+        onClick={() => setIsConfirming(false)}
+      >
+        Keep
+      </button>
+    </div>
+  );
+}
+
+/** One service: its state, account, permissions and expiry, how to sign in (`children`), and disconnect. */
+export function ConnectionCard({ status, children }: { status: ConnectionStatus; children: ReactNode }) {
+  const titleId = useId();
+  const now = useNow(30_000, status.expiresAt !== null);
+  const { error } = useConnectionActivity(status.name);
+  const expiry = describeExpiry(status.expiresAt, now);
+
+  return (
+    <article
+      className={`connection-card connection-card--${status.state}`}
+      aria-labelledby={titleId}
+      data-testid={`connection-${status.name}`}
+      data-state={status.state}
+    >
+      <header className="connection-card__header">
+        <h3 id={titleId}>{CONNECTION_TITLES[status.name]}</h3>
+        <span className="connection-card__state" data-testid="connection-state">
+          {STATE_LABELS[status.state]}
+        </span>
+      </header>
+      <p className="connection-card__purpose">{CONNECTION_PURPOSES[status.name]}</p>
+      {status.account && (
+        <p className="connection-card__account" data-testid="connection-account">
+          {status.state === 'connected' ? 'Connected as ' : 'Last connected as '}
+          <strong>{status.account}</strong>
+        </p>
+      )}
+      {expiry && <p className="connection-card__expiry">{expiry}</p>}
+      <Scopes scopes={status.scopes} />
+      {status.error && (
+        <p className="form-error" data-testid="connection-status-error">
+          {status.error}
+        </p>
+      )}
+      {status.state === 'connecting' && <WaitingForSignIn authUrl={status.authUrl} />}
+      {children}
+      {error && <FormError testId="connection-error">{error}</FormError>}
+      {canDisconnect(status) && (
+        <div className="connection-card__actions">
+          <DisconnectControl status={status} />
+        </div>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,199 @@
+import { useState, type FormEvent } from 'react';
+import type { ConnectionStatus } from '../../../../shared/contract';
+import { useConnections } from '../../stores';
+import { useConnectionActivity } from './ConnectionCard';
+import {
+  EMPTY_CLIENT,
+  connectLabel,
+  googleConnectInput,
+  slackConnectInput,
+  type ClientFields,
+} from './connections-model';
+
+const secretInput = {
+  type: 'password',
+  autoComplete: 'off',
+  spellCheck: false,
+} as const;
+
+/**
+ * The user's own OAuth client, when the host has none. Only the id stays in the field after a submit:
+ * the secret is cleared at once so it lives no longer than the request.
+ */
+function ClientFieldsInputs({
+  fields,
+  onChange,
+  isRequired,
+  testIdPrefix,
+}: {
+  fields: ClientFields;
+  onChange: (fields: ClientFields) => void;
+  isRequired: boolean;
+  testIdPrefix: string;
+}) {
+  return (
+    <>
+      <label>
+        Client ID
+        <input
+          value={fields.clientId}
+          required={isRequired}
+          autoComplete="off"
+          spellCheck={false}
+          data-testid={`${testIdPrefix}-client-id`}
+          onChange={(event) => onChange({ ...fields, clientId: event.target.value })}
+        />
+      </label>
+      <label>
+        Client secret
+        <input
+          {...secretInput}
+          value={fields.clientSecret}
+          required={isRequired}
+          data-testid={`${testIdPrefix}-client-secret`}
+          onChange={(event) => onChange({ ...fields, clientSecret: event.target.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+export function GoogleSignIn({ status }: { status: ConnectionStatus }) {
+  const connect = useConnections((state) => state.connect);
+  const { isBusy } = useConnectionActivity('google');
+  const [fields, setFields] = useState(EMPTY_CLIENT);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = googleConnectInput(fields);
+    setFields((previous) => ({ ...previous, clientSecret: '' }));
+    void connect(input);
+  };
+
+  return (
+    <form className="connection-card__form" onSubmit={onSubmit} aria-label="Connect Google">
+      {!status.isConfigured && (
+        <>
+          <p className="settings-form__note">
+            Deputy signs in to Google with your own OAuth client: in Google Cloud Console, under APIs &amp;
+            Services → Credentials, create an OAuth client ID of type “Desktop app” and paste its ID and
+            secret here.
+          </p>
+          <ClientFieldsInputs fields={fields} onChange={setFields} isRequired testIdPrefix="google" />
+        </>
+      )}
+      <div className="connection-card__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={isBusy}
+          data-testid="google-connect"
+        >
+          {isBusy ? 'Starting sign-in…' : connectLabel(status)}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function SlackSignIn({ status }: { status: ConnectionStatus }) {
+  const connect = useConnections((state) => state.connect);
+  const { isBusy } = useConnectionActivity('slack');
+  const [token, setToken] = useState('');
+  const [fields, setFields] = useState(EMPTY_CLIENT);
+
+  const onPaste = (event: FormEvent) => {
+    event.preventDefault();
+    const input = slackConnectInput(token, EMPTY_CLIENT);
+    setToken('');
+    void connect(input);
+  };
+
+  const onSignIn = (event: FormEvent) => {
+    event.preventDefault();
+    const input = slackConnectInput('', fields);
+    setFields((previous) => ({ ...previous, clientSecret: '' }));
+    void connect(input);
+  };
+
+  return (
+    <>
+      <form className="connection-card__form" onSubmit={onPaste} aria-label="Connect Slack with a token">
+        <label>
+          User token
+          <input
+            {...secretInput}
+            value={token}
+            placeholder="xoxp-…"
+            data-testid="slack-token"
+            onChange={(event) => setToken(event.target.value)}
+          />
+        </label>
+        <div className="connection-card__actions">
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={isBusy || token.trim() === ''}
+            data-testid="slack-connect-token"
+          >
+            {isBusy ? 'Checking…' : 'Connect with token'}
+          </button>
+        </div>
+      </form>
+      <form className="connection-card__form" onSubmit={onSignIn} aria-label="Sign in with Slack">
+        {!status.isConfigured && (
+          <>
+            <p className="settings-form__note">
+              Or sign in through the browser with your own Slack app: create one at api.slack.com/apps and
+              paste its client ID and secret here.
+            </p>
+            <ClientFieldsInputs fields={fields} onChange={setFields} isRequired testIdPrefix="slack" />
+          </>
+        )}
+        <div className="connection-card__actions">
+          <button type="submit" className="button" disabled={isBusy} data-testid="slack-sign-in">
+            Sign in with Slack
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
+
+export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
+  const connect = useConnections((state) => state.connect);
+  const { isBusy } = useConnectionActivity('gemini');
+  const [apiKey, setApiKey] = useState('');
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const key = apiKey.trim();
+    setApiKey('');
+    void connect({ name: 'gemini', apiKey: key });
+  };
+
+  return (
+    <form className="connection-card__form" onSubmit={onSubmit} aria-label="Connect Gemini">
+      <label>
+        {status.state === 'connected' ? 'New API key' : 'API key'}
+        <input
+          {...secretInput}
+          value={apiKey}
+          data-testid="gemini-api-key"
+          onChange={(event) => setApiKey(event.target.value)}
+        />
+      </label>
+      <p className="settings-form__note">Create a key in Google AI Studio; Deputy keeps it encrypted.</p>
+      <div className="connection-card__actions">
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={isBusy || apiKey.trim() === ''}
+          data-testid="gemini-connect"
+        >
+          {isBusy ? 'Saving…' : status.state === 'connected' ? 'Replace key' : 'Connect'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+import type {
+  ConnectionName,
+  ConnectionState,
+  ConnectionStatus,
+  ConnectionsConnectInput,
+} from '../../../../shared/contract';
+
+/** The order the cards appear in, whatever order the host lists them. */
+export const CONNECTION_ORDER: readonly ConnectionName[] = ['google', 'slack', 'gemini'];
+
+export const CONNECTION_TITLES: Record<ConnectionName, string> = {
+  google: 'Google',
+  slack: 'Slack',
+  gemini: 'Gemini',
+};
+
+export const CONNECTION_PURPOSES: Record<ConnectionName, string> = {
+  google: 'Gmail and Google Calendar: read and draft mail, send when you allow it, manage events.',
+  slack: 'Read channels and messages you can see.',
+  gemini: 'The model that plans and writes Deputy’s answers.',
+};
+
+export const STATE_LABELS: Record<ConnectionState, string> = {
+  disconnected: 'Not connected',
+  connecting: 'Waiting for sign-in',
+  connected: 'Connected',
+  error: 'Needs attention',
+};
+
+export function orderConnections(connections: readonly ConnectionStatus[]): ConnectionStatus[] {
+  const rank = (name: ConnectionName) => CONNECTION_ORDER.indexOf(name);
+  return [...connections].sort((a, b) => rank(a.name) - rank(b.name));
+}
+
+/** Connect when there is nothing to renew; Reconnect signs in again over a connection that exists or failed. */
+export const connectLabel = (status: ConnectionStatus): 'Connect' | 'Reconnect' =>
+  status.state === 'connected' || status.state === 'error' ? 'Reconnect' : 'Connect';
+
+/** Disconnecting means something only when there is a connection, a failed one, or a sign-in to cancel. */
+export const canDisconnect = (status: ConnectionStatus): boolean => status.state !== 'disconnected';
+
+/**
+ * A scope as a person reads it: Google's are URLs (`…/auth/gmail.modify` → `gmail.modify`), Slack's
+ * are already short (`channels:read`).
+ */
+export function scopeLabel(scope: string): string {
+  const match = /^https:\/\/www\.googleapis\.com\/auth\/(.+)$/.exec(scope);
+  return match?.[1] ?? scope;
+}
+
+/** "Access expires …" in the user's own clock, or that it has expired; null when the service gave no time. */
+export function describeExpiry(expiresAt: string | null, now: number): string | null {
+  if (expiresAt === null) return null;
+  const at = Date.parse(expiresAt);
+  if (Number.isNaN(at)) return null;
+  const when = new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return at <= now ? `Access expired ${when}` : `Access expires ${when}`;
+}
+
+/** The OAuth client fields the user may fill in: empty fields are left out so the host decides. */
+export interface ClientFields {
+  clientId: string;
+  clientSecret: string;
+}
+
+export const EMPTY_CLIENT: ClientFields = { clientId: '', clientSecret: '' };
+
+function clientPart(fields: ClientFields): { clientId?: string; clientSecret?: string } {
+  const clientId = fields.clientId.trim();
+  const clientSecret = fields.clientSecret.trim();
+  return { ...(clientId && { clientId }), ...(clientSecret && { clientSecret }) };
+}
+
+export const googleConnectInput = (fields: ClientFields): ConnectionsConnectInput => ({
+  name: 'google',
+  ...clientPart(fields),
+});
+
+/** With a pasted token the OAuth client is irrelevant: the token alone is verified and stored. */
+export function slackConnectInput(token: string, fields: ClientFields): ConnectionsConnectInput {
+  const pasted = token.trim();
+  return pasted ? { name: 'slack', token: pasted } : { name: 'slack', ...clientPart(fields) };
+}

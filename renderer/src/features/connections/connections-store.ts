@@ -1,0 +1,121 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  ConnectionName,
+  ConnectionStatus,
+  ConnectionsConnectInput,
+  DeputyClient,
+} from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+/** What this window is doing with one connection: a request in flight, and what the last one said. */
+export interface ConnectionActivity {
+  inFlight: 'connect' | 'disconnect' | null;
+  error: string | null;
+}
+
+export interface ConnectionsState {
+  /** As the host last reported them; null until the first list arrives. */
+  connections: ConnectionStatus[] | null;
+  loadError: string | null;
+  activity: Partial<Record<ConnectionName, ConnectionActivity>>;
+}
+
+export interface ConnectionsActions {
+  /** Reads the list and follows `connections.changed`; returns the unsubscribe. */
+  follow(): () => void;
+  load(): Promise<void>;
+  /**
+   * Sends a sign-in. The input (which may carry a key or token) is handed to the host and not kept:
+   * nothing in this store ever holds a secret. Resolves true when the host accepted it.
+   */
+  connect(input: ConnectionsConnectInput): Promise<boolean>;
+  disconnect(name: ConnectionName): Promise<boolean>;
+}
+
+export type ConnectionsStore = StoreApi<ConnectionsState & ConnectionsActions>;
+
+const IDLE: ConnectionActivity = { inFlight: null, error: null };
+
+function upsert(list: ConnectionStatus[] | null, status: ConnectionStatus): ConnectionStatus[] {
+  const current = list ?? [];
+  return current.some((item) => item.name === status.name)
+    ? current.map((item) => (item.name === status.name ? status : item))
+    : [...current, status];
+}
+
+export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
+  return createStore<ConnectionsState & ConnectionsActions>()((set, get) => {
+    const setActivity = (name: ConnectionName, activity: ConnectionActivity) =>
+      set((state) => ({ activity: { ...state.activity, [name]: activity } }));
+
+    const isBusy = (name: ConnectionName) => (get().activity[name]?.inFlight ?? null) !== null;
+
+    /** One request at a time per connection: a second click while the first is in flight sends nothing. */
+    async function request(
+      name: ConnectionName,
+      kind: 'connect' | 'disconnect',
+      send: () => Promise<ConnectionStatus>,
+    ): Promise<boolean> {
+      if (isBusy(name)) return false;
+      setActivity(name, { inFlight: kind, error: null });
+      try {
+        const status = await send();
+        set((state) => ({ connections: upsert(state.connections, status) }));
+        setActivity(name, IDLE);
+        return true;
+      } catch (error) {
+        setActivity(name, { inFlight: null, error: toClientError(error).message });
+        return false;
+      }
+    }
+
+    return {
+      connections: null,
+      loadError: null,
+      activity: {},
+
+      follow() {
+        const unsubscribe = client.on('connections.changed', {}, ({ connections }) => {
+          // A sign-in that finished in the browser makes the last attempt's error out of date.
+          const settled = connections.filter((status) => status.state === 'connected').map((s) => s.name);
+          set((state) => ({
+            connections,
+            loadError: null,
+            activity: Object.fromEntries(
+              Object.entries(state.activity).map(([name, activity]) => [
+                name,
+                settled.includes(name as ConnectionName) ? { ...activity, error: null } : activity,
+              ]),
+            ),
+          }));
+        });
+        void get().load();
+        return unsubscribe;
+      },
+
+      async load() {
+        try {
+          const { connections } = await client.invoke('connections.list', {});
+          set({ connections, loadError: null });
+        } catch (error) {
+          set({ loadError: toClientError(error).message });
+        }
+      },
+
+      connect(input) {
+        return request(input.name, 'connect', async () => {
+          const { status, authUrl } = await client.invoke('connections.connect', input);
+          // The reply's authUrl is the page to open even if the status was read a moment before it was set.
+          return { ...status, authUrl: status.authUrl ?? authUrl };
+        });
+      },
+
+      disconnect(name) {
+        return request(name, 'disconnect', async () => {
+          const { status } = await client.invoke('connections.disconnect', { name });
+          return status;
+        });
+      },
+    };
+  });
+}

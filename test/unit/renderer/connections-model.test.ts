@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { ConnectionStatus } from '../../../shared/contract';
+import {
+  EMPTY_CLIENT,
+  canDisconnect,
+  connectLabel,
+  describeExpiry,
+  googleConnectInput,
+  orderConnections,
+  scopeLabel,
+  slackConnectInput,
+} from '../../../renderer/src/features/connections/connections-model';
+import { sampleConnection } from './connections-fixtures';
+
+describe('connections model', () => {
+  it('orders the cards Google, Slack, Gemini whatever order the host lists them', () => {
+    const listed: ConnectionStatus[] = [
+      sampleConnection({ name: 'gemini' }),
+      sampleConnection({ name: 'google' }),
+      sampleConnection({ name: 'slack' }),
+    ];
+    expect(orderConnections(listed).map((status) => status.name)).toEqual(['google', 'slack', 'gemini']);
+    expect(listed[0]?.name).toBe('gemini');
+  });
+
+  it('offers Reconnect over a connection that exists or failed, and Disconnect unless there is nothing', () => {
+    expect(connectLabel(sampleConnection({ state: 'disconnected' }))).toBe('Connect');
+    expect(connectLabel(sampleConnection({ state: 'connecting' }))).toBe('Connect');
+    expect(connectLabel(sampleConnection({ state: 'connected' }))).toBe('Reconnect');
+    expect(connectLabel(sampleConnection({ state: 'error' }))).toBe('Reconnect');
+    expect(canDisconnect(sampleConnection({ state: 'disconnected' }))).toBe(false);
+    expect(canDisconnect(sampleConnection({ state: 'connecting' }))).toBe(true);
+    expect(canDisconnect(sampleConnection({ state: 'error' }))).toBe(true);
+  });
+
+  it('shortens Google scope URLs and leaves Slack scopes as they are', () => {
+    expect(scopeLabel('https://www.googleapis.com/auth/gmail.modify')).toBe('gmail.modify');
+    expect(scopeLabel('channels:history')).toBe('channels:history');
+    expect(scopeLabel('openid')).toBe('openid');
+  });
+
+  it('says whether access has expired, and nothing without a time', () => {
+    const now = Date.parse('2026-11-21T10:00:00.000Z');
+    expect(describeExpiry('2026-11-21T11:00:00.000Z', now)).toMatch(/^Access expires /);
+    expect(describeExpiry('2026-11-21T09:00:00.000Z', now)).toMatch(/^Access expired /);
+    expect(describeExpiry(null, now)).toBeNull();
+    expect(describeExpiry('not a date', now)).toBeNull();
+  });
+
+  it('sends only the OAuth client fields that were filled in, trimmed', () => {
+    expect(googleConnectInput(EMPTY_CLIENT)).toEqual({ name: 'google' });
+    expect(googleConnectInput({ clientId: ' id.apps ', clientSecret: '  ' })).toEqual({
+      name: 'google',
+      clientId: 'id.apps',
+    });
+    expect(googleConnectInput({ clientId: 'id', clientSecret: 'shh' })).toEqual({
+      name: 'google',
+      clientId: 'id',
+      clientSecret: 'shh',
+    });
+  });
+
+  it('connects Slack with a pasted token alone, else through OAuth with the client fields', () => {
+    const client = { clientId: 'cid', clientSecret: 'csecret' };
+    expect(slackConnectInput(' xoxp-1 ', client)).toEqual({ name: 'slack', token: 'xoxp-1' });
+    expect(slackConnectInput('   ', client)).toEqual({
+      name: 'slack',
+      clientId: 'cid',
+      clientSecret: 'csecret',
+    });
+    expect(slackConnectInput('', EMPTY_CLIENT)).toEqual({ name: 'slack' });
+  });
+});
