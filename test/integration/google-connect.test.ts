@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gmail } from '@googleapis/gmail';
 import type { OAuth2Client } from 'google-auth-library';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeputyError } from '../../shared/contract/errors';
@@ -253,6 +254,25 @@ describe('Google connect', () => {
       after?.access_token ?? '',
       before.refresh_token,
     ]);
+  });
+
+  it('the real Gmail client refreshes through it once, on its own, when the token expired at Google', async () => {
+    await signIn();
+    const api = gmail({
+      version: 'v1',
+      auth: await connector.authClient(),
+      rootUrl: connector.apiRoot,
+      retry: false,
+    });
+    fake.oauth.expireAccessTokens();
+    const profile = await api.users.getProfile({ userId: 'me' });
+    expect(profile.status).toBe(200);
+    expect(fake.oauth.refreshCount).toBe(1);
+    const tokensSent = fake.requests
+      .filter((request) => request.path === '/gmail/v1/users/me/profile')
+      .map((request) => request.accessToken);
+    expect(tokensSent).toHaveLength(2);
+    expect(tokensSent[1]).toBe(storedTokens()?.access_token);
   });
 
   it('refreshes before calling when the stored token has expired (after a restart)', async () => {
