@@ -1,0 +1,369 @@
+import { randomBytes } from 'node:crypto';
+import {
+  LogLevel,
+  WebClient,
+  type Logger,
+  type WebAPICallResult,
+  type WebClientOptions,
+} from '@slack/web-api';
+import type {
+  ConnectionStatus,
+  ConnectionsConnectInput,
+  ConnectionsConnectOutput,
+} from '../../shared/contract';
+import { DeputyError } from '../../shared/contract/errors';
+import type { Env } from '../host/settings';
+import { isRateLimited, isRejectedSignIn, slackErrorCode } from '../tools/slack-errors';
+import { redactError } from '../vault/redactor';
+import type { Vault } from '../vault/vault';
+import { notConnected, type SlackAccess } from './access';
+import { emptyStatus, type Connector } from './connections-service';
+import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './loopback';
+
+/** The least the tools need: list and read public and private channels, name people, post as the user. */
+export const SLACK_USER_SCOPES = [
+  'channels:read',
+  'channels:history',
+  'groups:read',
+  'groups:history',
+  'users:read',
+  'chat:write',
+] as const;
+
+const DEFAULT_API_URL = 'https://slack.com/api/';
+const DEFAULT_OAUTH_BASE = 'https://slack.com';
+const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** One Web API call; a hung connection must not hold a run forever. */
+const REQUEST_TIMEOUT_MS = 30_000;
+const LAPSED = 'Slack sign-in is no longer valid; reconnect Slack in Settings → Connections.';
+
+/** What the vault keeps as 'slack.token'. */
+interface SlackSignIn {
+  token: string;
+  userId: string;
+  user: string;
+  teamId: string;
+  team: string;
+  scopes: string[];
+}
+
+/** The user's own Slack app, kept as 'slack.client' when given in Settings. */
+interface SlackApp {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface SlackConnectorDeps {
+  vault: Vault;
+  env: Env;
+  changed: () => void;
+  /** Opens the sign-in page in the user's browser (the shell's shell.openExternal). */
+  openExternal?: (url: string) => void;
+  logError?: (message: string, error: unknown) => void;
+  /** How long a browser sign-in may take. */
+  timeoutMs?: number;
+}
+
+interface PendingSignIn {
+  authUrl: string;
+  loopback: LoopbackRedirect;
+}
+
+/** The library logs request failures at warn level; Deputy reports them itself, redacted, so it stays quiet. */
+const quietLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  setLevel: () => undefined,
+  getLevel: () => LogLevel.ERROR,
+  setName: () => undefined,
+};
+
+/** A client that tells the connector when Slack refuses its token, so the status turns to `error` at once. */
+class WatchedWebClient extends WebClient {
+  constructor(
+    token: string,
+    options: WebClientOptions,
+    private readonly onRejected: () => void,
+  ) {
+    super(token, options);
+  }
+
+  override async apiCall(method: string, args?: Record<string, unknown>): Promise<WebAPICallResult> {
+    try {
+      return await super.apiCall(method, args);
+    } catch (error) {
+      if (isRejectedSignIn(error)) this.onRejected();
+      throw error;
+    }
+  }
+}
+
+/**
+ * Slack for one user: a pasted user token (checked with auth.test before it is kept) or OAuth v2 in the
+ * browser. Tools get a WebClient carrying the token; a token Slack refuses turns the connection to `error`.
+ */
+export class SlackConnector implements Connector<'slack'>, SlackAccess {
+  readonly name = 'slack' as const;
+  private readonly apiUrl: string;
+  private readonly oauthBase: string;
+  private pending: PendingSignIn | null = null;
+  /** The saved token Slack has refused (revoked, deactivated account): only reconnecting helps. */
+  private lapsedToken: string | null = null;
+  /** Why the last browser sign-in failed, shown until the next connect or disconnect. */
+  private signInError: string | null = null;
+  private cached: { token: string; client: WebClient } | null = null;
+
+  constructor(private readonly deps: SlackConnectorDeps) {
+    this.apiUrl = deps.env.DEPUTY_SLACK_API_URL?.trim() || DEFAULT_API_URL;
+    this.oauthBase = (deps.env.DEPUTY_SLACK_OAUTH_BASE?.trim() || DEFAULT_OAUTH_BASE).replace(/\/+$/, '');
+  }
+
+  status(): ConnectionStatus {
+    const base = emptyStatus('slack', this.app() !== null);
+    if (this.pending) return { ...base, state: 'connecting', authUrl: this.pending.authUrl };
+    const signIn = this.signIn();
+    if (signIn) {
+      const hasLapsed = this.lapsedToken === signIn.token;
+      return {
+        ...base,
+        state: hasLapsed ? 'error' : 'connected',
+        account: `${signIn.user} @ ${signIn.team}`,
+        scopes: signIn.scopes,
+        error: hasLapsed ? LAPSED : this.signInError,
+      };
+    }
+    if (this.signInError) return { ...base, state: 'error', error: this.signInError };
+    return { ...base, error: this.deps.vault.unavailableReason() };
+  }
+
+  async connect(
+    input: Extract<ConnectionsConnectInput, { name: 'slack' }>,
+  ): Promise<ConnectionsConnectOutput> {
+    const reason = this.deps.vault.unavailableReason();
+    if (reason) throw new DeputyError('internal', `Slack cannot be connected: ${reason}`);
+    this.cancelPending();
+    if (input.token) {
+      const signIn = await this.verify(input.token);
+      this.keep(signIn);
+      return { status: this.status(), authUrl: null };
+    }
+    return this.startBrowserSignIn(input);
+  }
+
+  async disconnect(): Promise<ConnectionStatus> {
+    this.cancelPending();
+    const signIn = this.signIn();
+    if (signIn) {
+      try {
+        await this.newClient(signIn.token).auth.revoke();
+      } catch (error) {
+        // Best effort: the token is forgotten here either way; a revoke that failed leaves it valid at Slack
+        // until the user removes the app there, which the log says.
+        this.deps.logError?.('Slack: revoking the token on disconnect failed', redactError(error));
+      }
+    }
+    this.deps.vault.delete('slack.token');
+    this.cached = null;
+    this.lapsedToken = null;
+    this.signInError = null;
+    this.deps.changed();
+    return this.status();
+  }
+
+  close(): void {
+    this.cancelPending();
+  }
+
+  async client(): Promise<WebClient> {
+    const signIn = this.signIn();
+    if (!signIn) throw notConnected('slack');
+    if (this.lapsedToken === signIn.token) throw notConnected('slack', 'Slack sign-in is no longer valid.');
+    if (this.cached?.token !== signIn.token) {
+      const client = new WatchedWebClient(signIn.token, this.clientOptions(), () => this.lapse(signIn.token));
+      this.cached = { token: signIn.token, client };
+    }
+    return Promise.resolve(this.cached.client);
+  }
+
+  /**
+   * Options for a client of this Slack (the fake's URL in tests). No retries: the engine's retry layer decides, and the
+   * library's own policy would wait up to half an hour. `onRejected` hears of a token Slack refused.
+   */
+  private clientOptions(): WebClientOptions {
+    return {
+      slackApiUrl: this.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: REQUEST_TIMEOUT_MS,
+      logger: quietLogger,
+    };
+  }
+
+  private newClient(token?: string): WebClient {
+    return new WebClient(token, this.clientOptions());
+  }
+
+  private lapse(token: string): void {
+    if (this.signIn()?.token !== token || this.lapsedToken === token) return;
+    this.lapsedToken = token;
+    this.deps.changed();
+  }
+
+  private signIn(): SlackSignIn | null {
+    return this.deps.vault.getJson('slack.token', parseSignIn);
+  }
+
+  private app(): SlackApp | null {
+    const stored = this.deps.vault.getJson('slack.client', parseApp);
+    if (stored) return stored;
+    const clientId = this.deps.env.DEPUTY_SLACK_CLIENT_ID?.trim();
+    const clientSecret = this.deps.env.DEPUTY_SLACK_CLIENT_SECRET?.trim();
+    return clientId && clientSecret ? { clientId, clientSecret } : null;
+  }
+
+  private keep(signIn: SlackSignIn): void {
+    this.deps.vault.setJson('slack.token', signIn);
+    this.cached = null;
+    this.lapsedToken = null;
+    this.signInError = null;
+    this.deps.changed();
+  }
+
+  /** auth.test says whose token this is; a bot token is refused because the tools act as the user. */
+  private async verify(token: string): Promise<SlackSignIn> {
+    let result;
+    try {
+      result = await this.newClient(token).auth.test();
+    } catch (error) {
+      throw verifyError(error);
+    }
+    if (result.bot_id)
+      throw new DeputyError('invalid_input', 'That is a Slack bot token; paste a user token (xoxp-…).');
+    if (!result.user_id || !result.team_id)
+      throw new DeputyError('internal', 'Slack did not say whose token this is; try again.');
+    return {
+      token,
+      userId: result.user_id,
+      user: result.user ?? result.user_id,
+      teamId: result.team_id,
+      team: result.team ?? result.team_id,
+      scopes: result.response_metadata?.scopes ?? [],
+    };
+  }
+
+  private async startBrowserSignIn(
+    input: Extract<ConnectionsConnectInput, { name: 'slack' }>,
+  ): Promise<ConnectionsConnectOutput> {
+    if (input.clientId && input.clientSecret) {
+      this.deps.vault.setJson('slack.client', { clientId: input.clientId, clientSecret: input.clientSecret });
+    } else if (input.clientId || input.clientSecret) {
+      throw new DeputyError('invalid_input', 'Give both the Slack app’s client id and its client secret.');
+    }
+    const app = this.app();
+    if (!app)
+      throw new DeputyError(
+        'invalid_input',
+        'Paste a Slack user token (xoxp-…), or give your Slack app’s client id and secret to sign in in the browser.',
+      );
+    // The state ties the redirect to this request: a redirect carrying any other state is refused (login CSRF).
+    const state = randomBytes(24).toString('base64url');
+    const loopback = await startLoopbackRedirect({
+      state,
+      timeoutMs: this.deps.timeoutMs ?? SIGN_IN_TIMEOUT_MS,
+    });
+    const url = new URL(`${this.oauthBase}/oauth/v2/authorize`);
+    url.searchParams.set('client_id', app.clientId);
+    url.searchParams.set('user_scope', SLACK_USER_SCOPES.join(','));
+    url.searchParams.set('redirect_uri', loopback.redirectUri);
+    url.searchParams.set('state', state);
+    const pending: PendingSignIn = { authUrl: url.toString(), loopback };
+    this.pending = pending;
+    this.signInError = null;
+    this.deps.changed();
+    void this.finishBrowserSignIn(pending, app);
+    this.deps.openExternal?.(pending.authUrl);
+    return { status: this.status(), authUrl: pending.authUrl };
+  }
+
+  private async finishBrowserSignIn(pending: PendingSignIn, app: SlackApp): Promise<void> {
+    try {
+      const code = await pending.loopback.code;
+      const answer = await this.newClient().oauth.v2.access({
+        client_id: app.clientId,
+        client_secret: app.clientSecret,
+        code,
+        redirect_uri: pending.loopback.redirectUri,
+      });
+      const token = answer.authed_user?.access_token;
+      if (!token) throw new DeputyError('internal', 'Slack’s sign-in answer carried no user token.');
+      const signIn = await this.verify(token);
+      if (this.pending !== pending) return;
+      this.pending = null;
+      this.keep(signIn);
+    } catch (error) {
+      // A sign-in that was cancelled or replaced by a newer one ends quietly.
+      if (this.pending !== pending) return;
+      this.pending = null;
+      this.signInError = signInFailure(error);
+      this.deps.logError?.('Slack: browser sign-in failed', redactError(error));
+      this.deps.changed();
+    } finally {
+      pending.loopback.close();
+    }
+  }
+
+  private cancelPending(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    pending.loopback.close();
+    this.deps.changed();
+  }
+}
+
+/** Why a pasted token (or the one a sign-in returned) could not be checked, without the token. */
+function verifyError(error: unknown): DeputyError {
+  const code = slackErrorCode(error);
+  if (isRejectedSignIn(error))
+    return new DeputyError(
+      'invalid_input',
+      `Slack did not accept that token (${code}). Check it and paste it again.`,
+    );
+  if (isRateLimited(error))
+    return new DeputyError('rate_limited', 'Slack is limiting requests; try connecting again in a minute.');
+  if (code) return new DeputyError('invalid_input', `Slack refused the token check (${code}).`);
+  return new DeputyError(
+    'internal',
+    'Could not reach Slack to check the token; check the network and try again.',
+  );
+}
+
+function signInFailure(error: unknown): string {
+  if (error instanceof LoopbackError || error instanceof DeputyError) return error.message;
+  const code = slackErrorCode(error);
+  if (code)
+    return `Slack refused the sign-in (${/^[\w.-]{1,64}$/.test(code) ? code : 'unknown error'}). Try again.`;
+  return 'The Slack sign-in did not complete; check the network and try again.';
+}
+
+function parseSignIn(value: unknown): SlackSignIn | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const record = value as Record<string, unknown>;
+  const text = (key: string) => (typeof record[key] === 'string' ? record[key] : null);
+  const token = text('token');
+  const userId = text('userId');
+  const teamId = text('teamId');
+  if (!token || !userId || !teamId) return null;
+  const scopes = Array.isArray(record.scopes)
+    ? record.scopes.filter((scope) => typeof scope === 'string')
+    : [];
+  return { token, userId, user: text('user') ?? userId, teamId, team: text('team') ?? teamId, scopes };
+}
+
+function parseApp(value: unknown): SlackApp | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { clientId, clientSecret } = value as Record<string, unknown>;
+  return typeof clientId === 'string' && typeof clientSecret === 'string' ? { clientId, clientSecret } : null;
+}

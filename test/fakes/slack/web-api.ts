@@ -1,0 +1,249 @@
+import type { FakeRequest, FakeResponse } from '../http-kit';
+import type { FakeSlackChannel, FakeSlackMessage, FakeSlackState, FakeSlackToken } from './state';
+
+/** A Web API method's arguments: Slack takes them from the query, a form body or a JSON body alike. */
+export type SlackArgs = Record<string, string>;
+
+export function readArgs(request: FakeRequest): SlackArgs {
+  const args: SlackArgs = {};
+  for (const [key, value] of request.query) args[key] = value;
+  for (const [key, value] of request.form) args[key] = value;
+  if (request.json && typeof request.json === 'object' && !Array.isArray(request.json)) {
+    for (const [key, value] of Object.entries(request.json)) {
+      args[key] = typeof value === 'string' ? value : JSON.stringify(value);
+    }
+  }
+  return args;
+}
+
+/** Slack answers a platform error with HTTP 200 and `ok: false`. */
+export function slackError(error: string, extra: Record<string, unknown> = {}): FakeResponse {
+  return { status: 200, json: { ok: false, error, ...extra } };
+}
+
+/** Slack's rate-limit answer: HTTP 429 with Retry-After in seconds. */
+export function slackRateLimited(retryAfterSeconds: number): FakeResponse {
+  return {
+    status: 429,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    json: { ok: false, error: 'ratelimited' },
+  };
+}
+
+type Method = (args: SlackArgs, caller: Caller, state: FakeSlackState) => FakeResponse;
+
+interface Caller {
+  token: string;
+  grant: FakeSlackToken;
+}
+
+const ok = (body: Record<string, unknown>, grant: FakeSlackToken): FakeResponse => ({
+  status: 200,
+  headers: { 'x-oauth-scopes': grant.scopes.join(',') },
+  json: { ok: true, ...body },
+});
+
+/** The scope each method needs; a token without it gets `missing_scope`, naming it, as Slack does. */
+const NEEDED_SCOPE: Record<string, string | null> = {
+  'auth.test': null,
+  'auth.revoke': null,
+  'conversations.list': 'channels:read',
+  'conversations.history': 'channels:history',
+  'users.info': 'users:read',
+  'chat.postMessage': 'chat:write',
+};
+
+const METHODS: Partial<Record<string, Method>> = {
+  'auth.test': (_args, { grant }, state) =>
+    ok(
+      {
+        url: `https://${state.team.domain}.slack.com/`,
+        team: state.team.name,
+        user: state.user(grant.userId)?.name ?? grant.userId,
+        team_id: state.team.id,
+        user_id: grant.userId,
+        ...(grant.isBot ? { bot_id: 'B0DEPUTYBOT' } : {}),
+        is_enterprise_install: false,
+      },
+      grant,
+    ),
+  'auth.revoke': (_args, { grant }) => {
+    grant.isRevoked = true;
+    return ok({ revoked: true }, grant);
+  },
+  'conversations.list': (args, { grant }, state) => {
+    const types = (args.types ?? 'public_channel').split(',');
+    const excludeArchived = args.exclude_archived === 'true' || args.exclude_archived === '1';
+    const visible = state.channels.filter(
+      (channel) =>
+        types.includes(channel.isPrivate ? 'private_channel' : 'public_channel') &&
+        (!channel.isPrivate || channel.members.includes(grant.userId)) &&
+        !(excludeArchived && channel.isArchived),
+    );
+    const { page, nextCursor } = paginate(visible, args, state.defaultPageSize);
+    return ok(
+      {
+        channels: page.map((channel) => channelView(channel, grant.userId)),
+        response_metadata: { next_cursor: nextCursor },
+      },
+      grant,
+    );
+  },
+  'conversations.history': (args, { grant }, state) => {
+    const channel = visibleChannel(state, args.channel, grant.userId);
+    if (!channel) return slackError('channel_not_found');
+    if (channel.isPrivate && !grant.scopes.includes('groups:history'))
+      return slackError('missing_scope', { needed: 'groups:history', provided: grant.scopes.join(',') });
+    const oldest = Number(args.oldest ?? '0');
+    const latest = args.latest ? Number(args.latest) : Infinity;
+    const newestFirst = channel.messages
+      .filter((message) => Number(message.ts) > oldest && Number(message.ts) < latest)
+      .reverse();
+    const { page, nextCursor } = paginate(newestFirst, args, state.defaultPageSize);
+    const withMetadata = args.include_all_metadata === 'true' || args.include_all_metadata === '1';
+    return ok(
+      {
+        messages: page.map((message) => messageView(message, withMetadata)),
+        has_more: nextCursor !== '',
+        response_metadata: { next_cursor: nextCursor },
+      },
+      grant,
+    );
+  },
+  'users.info': (args, { grant }, state) => {
+    const user = state.user(args.user ?? '');
+    if (!user) return slackError('user_not_found');
+    return ok(
+      {
+        user: {
+          id: user.id,
+          team_id: state.team.id,
+          name: user.name,
+          real_name: user.realName,
+          profile: { real_name: user.realName, display_name: user.displayName },
+        },
+      },
+      grant,
+    );
+  },
+  'chat.postMessage': (args, { grant }, state) => {
+    const channel = visibleChannel(state, args.channel, grant.userId);
+    if (!channel) return slackError('channel_not_found');
+    if (channel.isArchived) return slackError('is_archived');
+    if (!channel.members.includes(grant.userId)) return slackError('not_in_channel');
+    const text = args.text ?? '';
+    if (!text.trim()) return slackError('no_text');
+    if (text.length > 40_000) return slackError('msg_too_long');
+    const threadTs = args.thread_ts || undefined;
+    if (threadTs && !channel.messages.some((message) => message.ts === threadTs))
+      return slackError('thread_not_found');
+    const metadata = parseMetadata(args.metadata);
+    if (metadata === 'invalid') return slackError('invalid_metadata_format');
+    const message: FakeSlackMessage = {
+      ts: nextTs(channel),
+      user: grant.userId,
+      text,
+      ...(threadTs ? { threadTs } : {}),
+      ...(metadata ? { metadata } : {}),
+    };
+    channel.messages.push(message);
+    state.posted.push({ channel: channel.id, ts: message.ts, text, threadTs: threadTs ?? null, metadata });
+    return ok({ channel: channel.id, ts: message.ts, message: messageView(message, false) }, grant);
+  },
+};
+
+/** Answers POST (or GET) /api/<method> for the methods above; `oauth.v2.access` is the OAuth fake's. */
+export function handleWebApi(request: FakeRequest, state: FakeSlackState): FakeResponse | null {
+  const method = /^\/api\/([\w.]+)$/.exec(request.path)?.[1];
+  const answer = method ? METHODS[method] : undefined;
+  if (!method || !answer) return null;
+  const args = readArgs(request);
+  const token = request.accessToken ?? args.token ?? null;
+  if (!token) return slackError('not_authed');
+  const grant = state.tokens.get(token);
+  if (!grant) return slackError('invalid_auth');
+  if (grant.isRevoked) return slackError('token_revoked');
+  const needed = NEEDED_SCOPE[method];
+  if (needed && !grant.scopes.includes(needed))
+    return slackError('missing_scope', { needed, provided: grant.scopes.join(',') });
+  return answer(args, { token, grant }, state);
+}
+
+/** A private channel the caller is not in does not exist for them, as in Slack. */
+function visibleChannel(
+  state: FakeSlackState,
+  id: string | undefined,
+  userId: string,
+): FakeSlackChannel | undefined {
+  const channel = state.channels.find((candidate) => candidate.id === id);
+  if (!channel || (channel.isPrivate && !channel.members.includes(userId))) return undefined;
+  return channel;
+}
+
+function paginate<T>(
+  items: T[],
+  args: SlackArgs,
+  defaultPageSize: number,
+): { page: T[]; nextCursor: string } {
+  const limit = Math.max(1, Math.min(1000, Number(args.limit) || defaultPageSize));
+  const offset = args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').split(':')[1]) : 0;
+  const page = items.slice(offset, offset + limit);
+  const next = offset + limit;
+  return {
+    page,
+    nextCursor: next < items.length ? Buffer.from(`offset:${next}`).toString('base64') : '',
+  };
+}
+
+function channelView(channel: FakeSlackChannel, userId: string): Record<string, unknown> {
+  return {
+    id: channel.id,
+    name: channel.name,
+    is_channel: !channel.isPrivate,
+    is_group: channel.isPrivate,
+    is_private: channel.isPrivate,
+    is_archived: channel.isArchived,
+    is_member: channel.members.includes(userId),
+    topic: { value: channel.topic, creator: '', last_set: 0 },
+    purpose: { value: '', creator: '', last_set: 0 },
+    num_members: channel.members.length,
+  };
+}
+
+function messageView(message: FakeSlackMessage, withMetadata: boolean): Record<string, unknown> {
+  return {
+    type: 'message',
+    ts: message.ts,
+    ...(message.user ? { user: message.user } : {}),
+    ...(message.botId ? { bot_id: message.botId, subtype: 'bot_message', username: message.username } : {}),
+    text: message.text,
+    ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+    ...(message.replyCount ? { reply_count: message.replyCount } : {}),
+    ...(withMetadata && message.metadata ? { metadata: message.metadata } : {}),
+  };
+}
+
+function parseMetadata(raw: string | undefined): FakeSlackMessage['metadata'] | null | 'invalid' {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as { event_type?: unknown; event_payload?: unknown };
+    if (
+      typeof value.event_type !== 'string' ||
+      typeof value.event_payload !== 'object' ||
+      !value.event_payload
+    )
+      return 'invalid';
+    return { event_type: value.event_type, event_payload: value.event_payload as Record<string, unknown> };
+  } catch {
+    return 'invalid';
+  }
+}
+
+/** Timestamps only grow within a channel, as Slack's do. */
+function nextTs(channel: FakeSlackChannel): string {
+  const last = channel.messages.at(-1);
+  const now = Date.now() / 1000;
+  const seconds = Math.max(Math.floor(now), last ? Math.floor(Number(last.ts)) : 0);
+  const sequence = last && Math.floor(Number(last.ts)) === seconds ? Number(last.ts.split('.')[1]) + 1 : 1;
+  return `${seconds}.${String(sequence).padStart(6, '0')}`;
+}
