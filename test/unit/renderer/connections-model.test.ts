@@ -48,26 +48,40 @@ describe('connections model', () => {
   });
 
   it('sends only the OAuth client fields that were filled in, trimmed', () => {
-    expect(googleConnectInput(EMPTY_CLIENT)).toEqual({ name: 'google' });
-    expect(googleConnectInput({ clientId: ' id.apps ', clientSecret: '  ' })).toEqual({
+    const unconfigured = sampleConnection({ isConfigured: false });
+    expect(googleConnectInput(unconfigured, EMPTY_CLIENT)).toEqual({ name: 'google' });
+    expect(googleConnectInput(unconfigured, { clientId: ' id.apps ', clientSecret: '  ' })).toEqual({
       name: 'google',
       clientId: 'id.apps',
     });
-    expect(googleConnectInput({ clientId: 'id', clientSecret: 'shh' })).toEqual({
+    expect(googleConnectInput(unconfigured, { clientId: 'id', clientSecret: 'shh' })).toEqual({
       name: 'google',
       clientId: 'id',
       clientSecret: 'shh',
     });
   });
 
+  it('leaves out client fields the host no longer asks for, so a working client is not replaced', () => {
+    const configured = sampleConnection({ isConfigured: true });
+    expect(googleConnectInput(configured, { clientId: 'typed before', clientSecret: '' })).toEqual({
+      name: 'google',
+    });
+    expect(
+      slackConnectInput({ ...configured, name: 'slack' }, '', { clientId: 'cid', clientSecret: '' }),
+    ).toEqual({
+      name: 'slack',
+    });
+  });
+
   it('connects Slack with a pasted token alone, else through OAuth with the client fields', () => {
+    const slack = sampleConnection({ name: 'slack', isConfigured: false });
     const client = { clientId: 'cid', clientSecret: 'csecret' };
-    expect(slackConnectInput(' xoxp-1 ', client)).toEqual({ name: 'slack', token: 'xoxp-1' });
-    expect(slackConnectInput('   ', client)).toEqual({
+    expect(slackConnectInput(slack, ' xoxp-1 ', client)).toEqual({ name: 'slack', token: 'xoxp-1' });
+    expect(slackConnectInput(slack, '   ', client)).toEqual({
       name: 'slack',
       clientId: 'cid',
       clientSecret: 'csecret',
     });
-    expect(slackConnectInput('', EMPTY_CLIENT)).toEqual({ name: 'slack' });
+    expect(slackConnectInput(slack, '', EMPTY_CLIENT)).toEqual({ name: 'slack' });
   });
 });

@@ -65,7 +65,7 @@ export function GoogleSignIn({ status }: { status: ConnectionStatus }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const input = googleConnectInput(fields);
+    const input = googleConnectInput(status, fields);
     setFields((previous) => ({ ...previous, clientSecret: '' }));
     void connect(input);
   };
@@ -104,14 +104,14 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
 
   const onPaste = (event: FormEvent) => {
     event.preventDefault();
-    const input = slackConnectInput(token, EMPTY_CLIENT);
+    const input = slackConnectInput(status, token, EMPTY_CLIENT);
     setToken('');
     void connect(input);
   };
 
   const onSignIn = (event: FormEvent) => {
     event.preventDefault();
-    const input = slackConnectInput('', fields);
+    const input = slackConnectInput(status, '', fields);
     setFields((previous) => ({ ...previous, clientSecret: '' }));
     void connect(input);
   };

@@ -71,13 +71,27 @@ function clientPart(fields: ClientFields): { clientId?: string; clientSecret?: s
   return { ...(clientId && { clientId }), ...(clientSecret && { clientSecret }) };
 }
 
-export const googleConnectInput = (fields: ClientFields): ConnectionsConnectInput => ({
+/**
+ * The client fields are shown only while the host has no client. Once it has one they are hidden but may
+ * still hold what was typed before, and sending a lone client ID would replace a working client.
+ */
+const shownClient = (status: ConnectionStatus, fields: ClientFields) =>
+  status.isConfigured ? {} : clientPart(fields);
+
+export const googleConnectInput = (
+  status: ConnectionStatus,
+  fields: ClientFields,
+): ConnectionsConnectInput => ({
   name: 'google',
-  ...clientPart(fields),
+  ...shownClient(status, fields),
 });
 
 /** With a pasted token the OAuth client is irrelevant: the token alone is verified and stored. */
-export function slackConnectInput(token: string, fields: ClientFields): ConnectionsConnectInput {
+export function slackConnectInput(
+  status: ConnectionStatus,
+  token: string,
+  fields: ClientFields,
+): ConnectionsConnectInput {
   const pasted = token.trim();
-  return pasted ? { name: 'slack', token: pasted } : { name: 'slack', ...clientPart(fields) };
+  return pasted ? { name: 'slack', token: pasted } : { name: 'slack', ...shownClient(status, fields) };
 }
