@@ -13,7 +13,7 @@ import type {
 } from '../../shared/contract';
 import { DeputyError } from '../../shared/contract/errors';
 import type { Env } from '../host/settings';
-import { isRateLimited, isRejectedSignIn, slackErrorCode } from '../tools/slack-errors';
+import { isRateLimited, isRejectedSignIn, safeSlackCode, slackErrorCode } from '../tools/slack-errors';
 import { redactError } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { notConnected, type SlackAccess } from './access';
@@ -184,7 +184,7 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
       const client = new WatchedWebClient(signIn.token, this.clientOptions(), () => this.lapse(signIn.token));
       this.cached = { token: signIn.token, client };
     }
-    return Promise.resolve(this.cached.client);
+    return this.cached.client;
   }
 
   /**
@@ -325,7 +325,8 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
 
 /** Why a pasted token (or the one a sign-in returned) could not be checked, without the token. */
 function verifyError(error: unknown): DeputyError {
-  const code = slackErrorCode(error);
+  const raw = slackErrorCode(error);
+  const code = raw === null ? null : safeSlackCode(raw);
   if (isRejectedSignIn(error))
     return new DeputyError(
       'invalid_input',

@@ -42,9 +42,9 @@ export function isRejectedSignIn(error: unknown): boolean {
   return code !== null && REJECTED_SIGN_IN.has(code);
 }
 
-/** A platform error code is a short token; anything else Slack might put there is not echoed. */
-function safeCode(code: string): string {
-  return /^[\w.-]{1,64}$/.test(code) ? code : 'unknown_error';
+/** A platform error code or scope name is a short token; anything else Slack might put there is not echoed. */
+export function safeSlackCode(code: string): string {
+  return /^[\w.:-]{1,64}$/.test(code) ? redactSecrets(code) : 'unknown_error';
 }
 
 /**
@@ -75,7 +75,7 @@ function platformError(
   channel: string | undefined,
   data: Record<string, unknown>,
 ): ToolError {
-  const code = safeCode(rawCode);
+  const code = safeSlackCode(rawCode);
   const place = channel ?? 'that channel';
   if (REJECTED_SIGN_IN.has(code)) return httpToolError('slack', what, 401);
   if (SLACK_FAULTS.has(code)) return httpToolError('slack', what, 503);
@@ -83,7 +83,7 @@ function platformError(
     case 'ratelimited':
       return httpToolError('slack', what, 429);
     case 'missing_scope': {
-      const needed = typeof data.needed === 'string' ? safeCode(data.needed) : null;
+      const needed = typeof data.needed === 'string' ? safeSlackCode(data.needed) : null;
       return httpToolError('slack', what, 403, { detail: needed ? `missing the ${needed} scope` : null });
     }
     case 'channel_not_found':
@@ -127,13 +127,7 @@ function platformError(
         false,
       );
     default:
-      return new ServiceError(
-        'invalid_request',
-        `Slack refused ${what} (${redactSecrets(code)}).`,
-        null,
-        null,
-        false,
-      );
+      return new ServiceError('invalid_request', `Slack refused ${what} (${code}).`, null, null, false);
   }
 }
 

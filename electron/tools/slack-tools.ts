@@ -138,7 +138,10 @@ async function listChannels(client: WebClient): Promise<{ channels: ChannelView[
     }
     cursor = page.response_metadata?.next_cursor || undefined;
   } while (cursor && channels.length < MAX_CHANNELS);
-  return { channels: channels.slice(0, MAX_CHANNELS), isTruncated: cursor !== undefined };
+  return {
+    channels: channels.slice(0, MAX_CHANNELS),
+    isTruncated: cursor !== undefined || channels.length > MAX_CHANNELS,
+  };
 }
 
 async function resolveChannel(client: WebClient, channel: string): Promise<ChannelRef> {
@@ -225,24 +228,25 @@ export function createSlackTools(access: SlackAccess): Tool[] {
           limit: input.limit ?? DEFAULT_READ_LIMIT,
           ...(input.oldest ? { oldest: toSlackTs(input.oldest) } : {}),
         });
-        const names = new Map<string, Promise<string | null>>();
-        const nameOf = (userId: string) => {
-          if (!names.has(userId)) names.set(userId, userName(client, userId));
-          return names.get(userId) as Promise<string | null>;
-        };
-        const messages: MessageView[] = [];
-        for (const message of history.messages ?? []) {
-          if (!message.ts) continue;
-          const userId = message.user ?? null;
-          messages.push({
-            ts: message.ts,
-            userId,
-            userName: userId ? await nameOf(userId) : (message.username ?? null),
-            text: message.text ?? '',
-            threadTs: message.thread_ts ?? null,
-            replyCount: message.reply_count ?? 0,
-          });
-        }
+        const found = history.messages ?? [];
+        const userIds = [...new Set(found.flatMap((message) => (message.user ? [message.user] : [])))];
+        const names = new Map(
+          await Promise.all(userIds.map(async (userId) => [userId, await userName(client, userId)] as const)),
+        );
+        const messages: MessageView[] = found.flatMap((message) =>
+          message.ts
+            ? [
+                {
+                  ts: message.ts,
+                  userId: message.user ?? null,
+                  userName: message.user ? (names.get(message.user) ?? null) : (message.username ?? null),
+                  text: message.text ?? '',
+                  threadTs: message.thread_ts ?? null,
+                  replyCount: message.reply_count ?? 0,
+                },
+              ]
+            : [],
+        );
         return { channel, messages, hasMore: history.has_more ?? false };
       });
     },

@@ -1,0 +1,401 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../electron/tools/service-errors';
+import {
+  createSlackTools,
+  DEPUTY_EVENT_TYPE,
+  DEPUTY_KEY_FIELD,
+  slackRecipient,
+} from '../../electron/tools/slack-tools';
+import { ToolError, type Tool } from '../../electron/tools/tool';
+import { startFakeSlack, type FakeSlackChannel } from '../fakes/slack/server';
+import { closedPort } from './gemini-test-kit';
+import { expectNoToken, failure, startSlackHarness, toolContext, type SlackHarness } from './slack-test-kit';
+
+let harness: SlackHarness | null = null;
+let token = '';
+
+async function connected(options: { scopes?: string[] } = {}): Promise<SlackHarness> {
+  harness = await startSlackHarness();
+  token = await harness.signIn(options);
+  return harness;
+}
+
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+function tool(h: SlackHarness, name: string): Tool {
+  const found = createSlackTools(h.connector).find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+}
+
+/** Parses the arguments as the registry does, runs the tool and checks the result against its output schema. */
+async function run(
+  h: SlackHarness,
+  name: string,
+  args: unknown,
+  key?: string,
+): Promise<Record<string, unknown>> {
+  const chosen = tool(h, name);
+  const result = await chosen.execute(chosen.input.parse(args), toolContext(key));
+  return chosen.output.parse(result);
+}
+
+async function toolFailure(h: SlackHarness, name: string, args: unknown): Promise<ToolError> {
+  const error = await failure(run(h, name, args));
+  expect(error).toBeInstanceOf(ToolError);
+  expectNoToken(error.message, token);
+  return error as ToolError;
+}
+
+const calls = (h: SlackHarness, method: string) =>
+  h.slack.requests.filter((request) => request.path === `/api/${method}`).length;
+
+describe('slack_channels', () => {
+  it('lists public channels and the private ones the user is in, not archived ones', async () => {
+    const h = await connected();
+
+    const result = await run(h, 'slack_channels', {});
+
+    expect(result).toEqual({
+      channels: [
+        {
+          id: 'C0GENERAL1',
+          name: 'general',
+          isPrivate: false,
+          isMember: true,
+          topic: 'Company-wide announcements',
+          memberCount: 3,
+        },
+        { id: 'G0LEADS001', name: 'leads', isPrivate: true, isMember: true, topic: '', memberCount: 2 },
+        {
+          id: 'C0RANDOM01',
+          name: 'random',
+          isPrivate: false,
+          isMember: false,
+          topic: 'Anything goes',
+          memberCount: 1,
+        },
+      ],
+      isTruncated: false,
+    });
+  });
+
+  it('filters by name', async () => {
+    const h = await connected();
+
+    const result = await run(h, 'slack_channels', { query: '#LEA' });
+
+    expect((result.channels as { name: string }[]).map((channel) => channel.name)).toEqual(['leads']);
+  });
+
+  it('follows cursors across pages and stops at the cap', async () => {
+    const h = await connected();
+    const many: FakeSlackChannel[] = Array.from({ length: 1_100 }, (_, index) => ({
+      id: `C0MANY${String(index).padStart(5, '0')}`,
+      name: `team-${index}`,
+      isPrivate: false,
+      isArchived: false,
+      topic: '',
+      members: [],
+      messages: [],
+    }));
+    h.slack.state.channels.push(...many);
+
+    const result = await run(h, 'slack_channels', {});
+
+    expect(result.channels).toHaveLength(1_000);
+    expect(result.isTruncated).toBe(true);
+    expect(calls(h, 'conversations.list')).toBe(5);
+  });
+});
+
+describe('slack_read', () => {
+  it('reads a channel by #name, newest first, with names resolved once per person', async () => {
+    const h = await connected();
+
+    const result = await run(h, 'slack_read', { channel: '#general' });
+
+    expect(result.channel).toEqual({ id: 'C0GENERAL1', label: '#general' });
+    expect(result.hasMore).toBe(false);
+    expect(result.messages).toEqual([
+      {
+        ts: '1767236400.000400',
+        userId: 'U0ALICE01',
+        userName: 'alice',
+        text: 'Lunch at noon?',
+        threadTs: null,
+        replyCount: 0,
+      },
+      {
+        ts: '1767232800.000300',
+        userId: null,
+        userName: 'deploy-bot',
+        text: 'Deployed v2.3.1',
+        threadTs: null,
+        replyCount: 0,
+      },
+      {
+        ts: '1767229200.000200',
+        userId: 'U0CAROL03',
+        userName: 'carol.c',
+        text: 'Who can review the Q1 plan?',
+        threadTs: '1767229200.000200',
+        replyCount: 2,
+      },
+      {
+        ts: '1767225600.000100',
+        userId: 'U0BOB0002',
+        userName: 'Bob Builder',
+        text: 'Standup moved to 10:00 tomorrow.',
+        threadTs: null,
+        replyCount: 0,
+      },
+    ]);
+    expect(calls(h, 'users.info')).toBe(3);
+  });
+
+  it('asks Slack for users.info once per person even when they wrote many messages', async () => {
+    const h = await connected();
+    const general = h.slack.state.channel('C0GENERAL1');
+    general?.messages.push(
+      { ts: '1767240000.000001', user: 'U0BOB0002', text: 'one' },
+      { ts: '1767240001.000001', user: 'U0BOB0002', text: 'two' },
+    );
+
+    await run(h, 'slack_read', { channel: 'C0GENERAL1' });
+
+    expect(calls(h, 'users.info')).toBe(3);
+    expect(calls(h, 'conversations.list')).toBe(0);
+  });
+
+  it('honours limit and oldest (an ISO date-time or a Slack ts)', async () => {
+    const h = await connected();
+
+    const limited = await run(h, 'slack_read', { channel: '#general', limit: 2 });
+    const sinceIso = await run(h, 'slack_read', { channel: '#general', oldest: '2026-01-01T01:30:00Z' });
+    const sinceTs = await run(h, 'slack_read', { channel: '#general', oldest: '1767232800.000300' });
+
+    expect((limited.messages as unknown[]).length).toBe(2);
+    expect(limited.hasMore).toBe(true);
+    expect((sinceIso.messages as { ts: string }[]).map((message) => message.ts)).toEqual([
+      '1767236400.000400',
+      '1767232800.000300',
+    ]);
+    expect((sinceTs.messages as { ts: string }[]).map((message) => message.ts)).toEqual([
+      '1767236400.000400',
+    ]);
+  });
+
+  it('reads a private channel the user is in', async () => {
+    const h = await connected();
+
+    const result = await run(h, 'slack_read', { channel: '#leads' });
+
+    expect((result.messages as { text: string }[])[0]?.text).toBe('Budget review on Friday.');
+  });
+
+  it('says which channel does not exist, by name or by id', async () => {
+    const h = await connected();
+
+    const byName = await toolFailure(h, 'slack_read', { channel: '#nope' });
+    const hidden = await toolFailure(h, 'slack_read', { channel: 'G0SECRET01' });
+
+    expect(byName.code).toBe('not_found');
+    expect(byName.message).toBe(
+      'No channel named #nope; call slack_channels to see the channels you can use.',
+    );
+    expect(hidden.code).toBe('not_found');
+    expect(hidden.message).toMatch(/No channel G0SECRET01 .*slack_channels/);
+  });
+
+  it('refuses malformed arguments before calling Slack', () => {
+    const read = createSlackTools({ client: () => Promise.reject(new Error('unused')) })[1];
+    expect(read?.input.safeParse({ channel: '#a b' }).success).toBe(false);
+    expect(read?.input.safeParse({ channel: '#general', limit: 101 }).success).toBe(false);
+    expect(read?.input.safeParse({ channel: '#general', oldest: 'yesterday-ish' }).success).toBe(false);
+  });
+});
+
+describe('slack_send', () => {
+  it('posts with the idempotency key in message metadata, findable again in the history', async () => {
+    const h = await connected();
+    const key = 'run-7:call-3:abcdef';
+
+    const result = await run(h, 'slack_send', { channel: '#General', text: 'Standup is at 10 today.' }, key);
+
+    expect(result).toMatchObject({ channel: { id: 'C0GENERAL1', label: '#general' }, threadTs: null });
+    expect(h.slack.state.posted).toEqual([
+      {
+        channel: 'C0GENERAL1',
+        ts: result.ts,
+        text: 'Standup is at 10 today.',
+        threadTs: null,
+        metadata: { event_type: DEPUTY_EVENT_TYPE, event_payload: { [DEPUTY_KEY_FIELD]: key } },
+      },
+    ]);
+    const history = await (
+      await h.connector.client()
+    ).conversations.history({ channel: 'C0GENERAL1', limit: 5, include_all_metadata: true });
+    const found = history.messages?.find(
+      (message) =>
+        (message.metadata?.event_payload as Record<string, unknown> | undefined)?.[DEPUTY_KEY_FIELD] === key,
+    );
+    expect(found?.ts).toBe(result.ts);
+  });
+
+  it('replies in a thread', async () => {
+    const h = await connected();
+
+    const result = await run(h, 'slack_send', {
+      channel: 'C0GENERAL1',
+      text: 'I can review it.',
+      thread_ts: '1767229200.000200',
+    });
+
+    expect(result.threadTs).toBe('1767229200.000200');
+    expect(h.slack.state.posted[0]?.threadTs).toBe('1767229200.000200');
+  });
+
+  it('names the channel as a recipient, previews the post and offers a per-channel always-allow', async () => {
+    const h = await connected();
+    const send = tool(h, 'slack_send');
+    const input = send.input.parse({
+      channel: '#General',
+      text: 'Hello team',
+      thread_ts: '1767229200.000200',
+    });
+
+    expect(send).toMatchObject({
+      category: 'external',
+      risk: 'high',
+      hasSideEffects: true,
+      requires: 'slack',
+    });
+    expect(send.actionKind).toBe('slack.send');
+    expect(send.isExternal).toBe(true);
+    expect(send.recipients?.(input)).toEqual(['slack:#general']);
+    expect(slackRecipient('C0GENERAL1')).toBe('slack:C0GENERAL1');
+    expect(send.preview?.(input)).toEqual({
+      title: 'Post to #general in Slack',
+      fields: [
+        { label: 'Channel', value: '#general' },
+        { label: 'In thread', value: '1767229200.000200' },
+      ],
+      body: 'Hello team',
+    });
+    expect(send.alwaysAllowScopes?.(input)).toEqual([
+      { field: 'recipients', pattern: 'slack:#general', label: 'Always allow posting to #general' },
+    ]);
+  });
+
+  it('says to join a channel the user is not in, and refuses archived ones', async () => {
+    const h = await connected();
+
+    const notIn = await toolFailure(h, 'slack_send', { channel: '#random', text: 'hi' });
+    const archived = await toolFailure(h, 'slack_send', { channel: 'C0OLDPROJ1', text: 'hi' });
+
+    expect(notIn.code).toBe('forbidden');
+    expect(notIn.message).toBe('You are not a member of #random. Join it in Slack first, then ask again.');
+    expect(archived.message).toMatch(/archived/);
+    expect(h.slack.state.posted).toHaveLength(0);
+  });
+
+  it('asks to reconnect when the token lacks a scope', async () => {
+    const h = await connected({ scopes: ['channels:read', 'channels:history', 'users:read'] });
+
+    const error = await toolFailure(h, 'slack_send', { channel: '#general', text: 'hi' });
+
+    expect(error.code).toBe('forbidden');
+    expect(error.message).toMatch(/missing the chat:write scope/);
+    expect(error.message).toMatch(/Reconnect Slack in Settings/);
+  });
+});
+
+describe('Slack tool errors', () => {
+  it('a revoked token: not_connected for the model, error status for the connection', async () => {
+    const h = await connected();
+    const grant = h.slack.state.tokens.get(token);
+    if (grant) grant.isRevoked = true;
+
+    const first = await toolFailure(h, 'slack_read', { channel: 'C0GENERAL1' });
+    const second = await toolFailure(h, 'slack_channels', {});
+
+    expect(first.code).toBe('not_connected');
+    expect(first.message).toMatch(/Slack did not accept the saved sign-in.*Connect Slack in Settings/);
+    expect(second.code).toBe('not_connected');
+    expect(second.message).toMatch(/no longer valid/);
+    const status = h.connector.status();
+    expect(status.state).toBe('error');
+    expectNoToken(JSON.stringify(status), token);
+  });
+
+  it('rate limiting (429 with Retry-After) comes back as rate_limited with the wait', async () => {
+    const h = await connected();
+    h.slack.inject({
+      match: /^POST \/api\/conversations\.history$/,
+      response: { status: 429, headers: { 'retry-after': '7' }, json: { ok: false, error: 'ratelimited' } },
+    });
+
+    const error = await toolFailure(h, 'slack_read', { channel: 'C0GENERAL1' });
+
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      retryAfterSeconds: 7,
+      isTransient: true,
+    });
+    expect(error.message).toMatch(/Try again in 7 s/);
+  });
+
+  it('an HTTP 500 is unavailable and transient', async () => {
+    const h = await connected();
+    h.slack.inject({ match: /chat\.postMessage/, response: { status: 500, text: `boom ${token}` } });
+
+    const error = await toolFailure(h, 'slack_send', { channel: 'C0GENERAL1', text: 'hi' });
+
+    expect(error).toMatchObject({ code: 'unavailable', status: 500, isTransient: true });
+    expect(h.slack.state.posted).toHaveLength(0);
+  });
+
+  it('a network failure says Slack could not be reached', async () => {
+    const slack = await startFakeSlack();
+    const port = await closedPort();
+    harness = await startSlackHarness({
+      slack,
+      env: { DEPUTY_SLACK_API_URL: `http://127.0.0.1:${port}/api/` },
+    });
+    token = slack.state.issueToken();
+    harness.vault.setJson('slack.token', {
+      token,
+      userId: 'U0ALICE01',
+      user: 'alice',
+      teamId: 'T0DEPUTY01',
+      team: 'Deputy Test',
+      scopes: [],
+    });
+
+    const error = await toolFailure(harness, 'slack_channels', {});
+
+    expect(error).toMatchObject({ code: 'unavailable', status: null, isTransient: true });
+    expect(error.message).toMatch(/Could not reach Slack while listing Slack channels \(ECONNREFUSED\)/);
+  });
+
+  it('without a connection every tool says to connect Slack', async () => {
+    harness = await startSlackHarness();
+
+    for (const [name, args] of [
+      ['slack_channels', {}],
+      ['slack_read', { channel: '#general' }],
+      ['slack_send', { channel: '#general', text: 'hi' }],
+    ] as const) {
+      const error = await toolFailure(harness, name, args);
+      expect(error.code).toBe('not_connected');
+      expect(error.message).toMatch(/Slack is not connected/);
+    }
+    expect(harness.slack.requests).toHaveLength(0);
+  });
+});
