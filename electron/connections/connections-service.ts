@@ -30,6 +30,10 @@ export class ConnectionsService {
     return [...this.connectors.values()].map((connector) => connector.status());
   }
 
+  status(name: ConnectionName): ConnectionStatus {
+    return this.connector(name).status();
+  }
+
   async connect(input: ConnectionsConnectInput): Promise<ConnectionsConnectOutput> {
     const connector = this.connector(input.name) as Connector<typeof input.name>;
     return connector.connect(input as never);

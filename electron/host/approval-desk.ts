@@ -235,6 +235,11 @@ export class ApprovalDesk {
       return { result: { error: { code: 'rejected_by_user', message: verdict.message } } };
     }
     const check = this.deps.registry.check(approval.tool, approval.args);
+    if (!check.ok && check.code === 'not_connected') {
+      // The account was disconnected while the approval waited: say so rather than run or blame the arguments.
+      rejectAction(deps, spec, approval.actionId, approval.tool, check.message);
+      return { result: { error: { code: check.code, message: check.message } } };
+    }
     // The approval is bound to these exact arguments: anything else is refused, never run.
     if (!check.ok || fingerprint(approval.tool, check.args) !== approval.fingerprint) {
       const message = 'The approved arguments no longer match what was approved; nothing was run.';

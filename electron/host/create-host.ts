@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { ConnectionsService } from '../connections/connections-service';
+import { notConnected } from '../connections/access';
 import { GeminiConnector } from '../connections/gemini-connector';
+import { GoogleConnector } from '../connections/google-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
@@ -48,14 +50,29 @@ export async function createHost(options: HostOptions): Promise<Host> {
     options.cipher ?? createKeyFileCipher(join(options.dataDir, VAULT_KEY_FILE)),
     now,
   );
+  const logError =
+    options.logError ??
+    ((message: string, error: unknown) => console.error(`[deputy] ${message}: ${redactError(error)}`));
   const connections = new ConnectionsService();
-  const gemini = new GeminiConnector(vault, env, connections.changed);
-  connections.register(gemini);
-  const registry = new ToolRegistry([
-    ...createTaskTools(store.tasks, now),
-    ...createMemoryTools(store.memories, now),
-    ...(options.extraTools ?? []),
-  ]);
+  const { changed } = connections;
+  const gemini = new GeminiConnector(vault, env, changed);
+  const google = new GoogleConnector({
+    vault,
+    env,
+    changed,
+    logError,
+    ...(options.openExternal && { openExternal: options.openExternal }),
+  });
+  for (const connector of [google, gemini]) connections.register(connector);
+  const registry = new ToolRegistry(
+    [
+      ...createTaskTools(store.tasks, now),
+      ...createMemoryTools(store.memories, now),
+      ...(options.extraTools ?? []),
+    ],
+    (integration) =>
+      connections.status(integration).state === 'connected' ? null : notConnected(integration).message,
+  );
   const settings = new SettingsService(store.settings, env, () => gemini.apiKey() !== null);
   return new Host({
     store,
@@ -65,8 +82,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     vault,
     modelClient: options.modelClient ?? (() => geminiClient(env, gemini.apiKey())),
     now,
-    logError:
-      options.logError ?? ((message, error) => console.error(`[deputy] ${message}: ${redactError(error)}`)),
+    logError,
   });
 }
 

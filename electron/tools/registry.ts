@@ -3,7 +3,29 @@ import { describeIssues } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
 import { META_JSON_SCHEMA, splitMeta } from './call-meta';
-import { ToolError, type Tool, type ToolContext } from './tool';
+import {
+  ToolError,
+  type Integration,
+  type Tool,
+  type ToolCategory,
+  type ToolContext,
+  type RiskLevel,
+} from './tool';
+
+/** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
+export type IntegrationCheck = (integration: Integration) => string | null;
+
+/** What a tool declares, for the API and for anyone auditing what the assistant can do. */
+export interface ToolDescription {
+  name: string;
+  description: string;
+  category: ToolCategory;
+  risk: RiskLevel;
+  hasSideEffects: boolean;
+  requires: Integration | null;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
 
 /** Names the registry refuses for ordinary tools: they belong to the agent's control flow. */
 export const RESERVED_TOOL_NAMES = new Set(['complete_task', 'request_clarification', 'refuse']);
@@ -14,13 +36,17 @@ export type ToolOutcome =
 
 export type ArgsCheck =
   | { ok: true; tool: Tool; input: unknown; args: Record<string, unknown>; meta: CallMeta }
-  | { ok: false; code: 'unknown_tool' | 'invalid_arguments'; message: string };
+  | { ok: false; code: 'unknown_tool' | 'invalid_arguments' | 'not_connected'; message: string };
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private declarationCache: ToolDeclaration[] | null = null;
 
-  constructor(tools: readonly Tool[] = []) {
+  constructor(
+    tools: readonly Tool[] = [],
+    /** Asked before a call that needs an account: a missing one is answered at once, before any approval. */
+    private readonly integrationCheck: IntegrationCheck = () => null,
+  ) {
     for (const tool of tools) this.register(tool);
   }
 
@@ -50,6 +76,19 @@ export class ToolRegistry {
     return this.declarationCache;
   }
 
+  catalog(): ToolDescription[] {
+    return this.list().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      category: tool.category,
+      risk: tool.risk,
+      hasSideEffects: tool.hasSideEffects,
+      requires: tool.requires ?? null,
+      input: toParametersSchema(tool.input),
+      output: toJsonSchema(tool.output, 'output'),
+    }));
+  }
+
   /** The JSON Schema of a tool's own arguments (no meta-parameters), for an editor. */
   argsSchema(name: string): Record<string, unknown> {
     const tool = this.tools.get(name);
@@ -66,6 +105,8 @@ export class ToolRegistry {
         message: `There is no tool named "${name}". Available tools: ${[...this.tools.keys()].join(', ')}.`,
       };
     }
+    const unavailable = tool.requires ? this.integrationCheck(tool.requires) : null;
+    if (unavailable) return { ok: false, code: 'not_connected', message: unavailable };
     // Side-effect tools carry the model's meta-parameters; they are checked and set aside, never passed on.
     const split = tool.hasSideEffects ? splitMeta(args) : { ok: true as const, args: asArgs(args), meta: {} };
     if (!split.ok) {
@@ -122,7 +163,14 @@ function withMeta(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+  return toJsonSchema(schema, 'input');
+}
+
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   // Gemini reads the schema itself; the meta keyword only adds noise to every request.
   delete json.$schema;
   return json;
