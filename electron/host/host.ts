@@ -29,7 +29,7 @@ import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
 import { redactValue } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
-import type { ToolRegistry } from '../tools/registry';
+import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import { decideCall, modelBudgetExceeded } from './policy-context';
@@ -164,6 +164,11 @@ export class Host implements ContractHost {
     } finally {
       unsubscribe();
     }
+  }
+
+  /** Every tool the assistant has, as it declares itself (the HTTP API's `/api/tools`). */
+  toolCatalog(): ToolDescription[] {
+    return this.deps.registry.catalog();
   }
 
   /** One ledger entry and its approval, found by either id (the HTTP API's `/api/actions/:id`). */

@@ -112,6 +112,11 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/tools$/,
+      handle: async (_req, res) => sendJson(res, 200, { tools: host.toolCatalog() }),
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/connections$/,
       handle: async (_req, res) => command(res, 'connections.list', {}),
     },

@@ -80,6 +80,19 @@ describe('connections over HTTP', () => {
     expect((await fixture.host.invoke('settings.get', {})).isGeminiConfigured).toBe(false);
   });
 
+  it('publishes each tool with its category, risk, integration and schemas', async () => {
+    const { api } = await start();
+    const { tools } = (await (await api('/api/tools')).json()) as {
+      tools: { name: string; requires: string | null }[];
+    };
+    expect(tools.find((tool) => tool.name === 'save_memory')).toMatchObject({
+      category: 'create',
+      hasSideEffects: true,
+      requires: null,
+      output: { type: 'object' },
+    });
+  });
+
   it('answers bad input with typed 4xx errors', async () => {
     const { api } = await start();
     const empty = await api('/api/connections/gemini', {
