@@ -14,6 +14,14 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const MAX_TIMED_EVENT_DAYS = 14;
 const MAX_ALL_DAY_EVENT_DAYS = 366;
+export const MAX_ATTENDEES = 50;
+
+export const attendeeSchema = z.email().max(320);
+
+/** Lower-cased and without repeats: Google treats addresses case-insensitively, and so do rules. */
+export function uniqueEmails(addresses: readonly string[]): string[] {
+  return [...new Set(addresses.map((address) => address.trim().toLowerCase()))];
+}
 
 /** An event time as the model writes it: a date (all-day), or a date-time with or without an offset. */
 export type EventTime =
@@ -175,7 +183,7 @@ export function eventView(event: calendar_v3.Schema$Event): EventView {
 const readable = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * "Mon 9 Mar 2026, 14:00 – 14:30 (Europe/Berlin)", or "Mon 9 Mar 2026 (all day)": for approval previews. Times
+ * "Mon, 9 Mar 2026, 14:00 – 14:30 (Europe/Berlin)", or "Mon, 9 Mar 2026 (all day)": for approval previews. Times
  * without an offset are read in `timeZone` (the event's) and shown in `displayZone` (the user's).
  */
 export function describeWhen(start: string, end: string, timeZone: string, displayZone = timeZone): string {

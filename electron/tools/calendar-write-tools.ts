@@ -1,0 +1,263 @@
+import type { calendar_v3 } from '@googleapis/calendar';
+import { z } from 'zod';
+import type { CalendarCall, CalendarToolOptions } from './calendar-api';
+import {
+  DEPUTY_KEY_PROPERTY,
+  EventView,
+  MAX_ATTENDEES,
+  attendeeSchema,
+  describeWhen,
+  eventTimeSchema,
+  eventTimesProblem,
+  eventView,
+  timeZoneSchema,
+  toGoogleTime,
+  uniqueEmails,
+} from './calendar-events';
+import { ToolError, type Tool } from './tool';
+
+const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
+
+const EventFields = {
+  summary: z.string().trim().min(1).max(300),
+  start: eventTimeSchema.describe(
+    'A date-time with offset (2026-03-09T14:00:00+01:00), or a date (2026-03-09) for an all-day event.',
+  ),
+  end: eventTimeSchema.describe('A date-time with offset, or for an all-day event its last day (inclusive).'),
+  description: z.string().trim().max(8_000),
+  location: z.string().trim().max(500),
+  timeZone: timeZoneSchema.describe("IANA zone for the event; the user's time zone by default."),
+};
+
+const CreateInput = z
+  .object({
+    summary: EventFields.summary.describe('The event title.'),
+    start: EventFields.start,
+    end: EventFields.end,
+    description: EventFields.description.optional(),
+    location: EventFields.location.optional(),
+    attendees: attendeeList.optional().describe('Guests to invite by email; they are sent an invitation.'),
+    timeZone: EventFields.timeZone.optional(),
+  })
+  .strict()
+  .superRefine((input, context) => {
+    const problem = eventTimesProblem(input.start, input.end);
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['end'] });
+  });
+
+const UpdateInput = z
+  .object({
+    eventId: z.string().trim().min(1).max(1_024).describe('The event id, as calendar_search returns it.'),
+    summary: EventFields.summary.optional(),
+    start: EventFields.start.optional().describe('New start; give end with it.'),
+    end: EventFields.end.optional().describe('New end; give start with it.'),
+    description: EventFields.description
+      .nullable()
+      .optional()
+      .describe('New description, or null to clear it.'),
+    location: EventFields.location.nullable().optional().describe('New location, or null to clear it.'),
+    addAttendees: attendeeList.optional().describe('Guests to invite.'),
+    removeAttendees: attendeeList.optional().describe('Guests to take off the event.'),
+    timeZone: EventFields.timeZone.optional(),
+  })
+  .strict()
+  .superRefine((input, context) => {
+    const { eventId: _eventId, timeZone: _timeZone, ...changes } = input;
+    if (Object.values(changes).every((value) => value === undefined)) {
+      context.addIssue({ code: 'custom', message: 'give at least one field to change' });
+    }
+    if ((input.start === undefined) !== (input.end === undefined)) {
+      context.addIssue({ code: 'custom', message: 'give start and end together', path: ['end'] });
+    }
+    const problem = input.start && input.end ? eventTimesProblem(input.start, input.end) : null;
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['end'] });
+  });
+
+type CreateInput = z.infer<typeof CreateInput>;
+type UpdateInput = z.infer<typeof UpdateInput>;
+
+const CreateOutput = z.object({
+  event: EventView,
+  /** The same call had already created this event (a retry or a resumed run), so nothing new was made. */
+  wasAlreadyCreated: z.boolean(),
+});
+const UpdateOutput = z.object({ before: EventView, after: EventView });
+
+/** The Calendar tools with side effects: calendar_event_create and calendar_event_update. */
+export function createCalendarWriteTools(call: CalendarCall, options: CalendarToolOptions): Tool[] {
+  const createEvent: Tool<CreateInput, z.infer<typeof CreateOutput>> = {
+    name: 'calendar_event_create',
+    description:
+      "Create an event in the user's Google Calendar; attendees are sent an invitation. All-day events take dates, and their end is the last day.",
+    input: CreateInput,
+    output: CreateOutput,
+    category: 'create',
+    risk: 'medium',
+    hasSideEffects: true,
+    requires: 'google',
+    actionKind: 'calendar.create',
+    // Every call reaches Google; with attendees it also reaches other people (see recipients).
+    isExternal: true,
+    recipients: (input) => uniqueEmails(input.attendees ?? []),
+    preview: (input) => ({
+      title: `Create an event: ${input.summary}`,
+      fields: [
+        {
+          label: 'When',
+          value: describeWhen(
+            input.start,
+            input.end,
+            input.timeZone ?? options.timezone(),
+            options.timezone(),
+          ),
+        },
+        ...field('Attendees', uniqueEmails(input.attendees ?? []).join(', ')),
+        ...field('Location', input.location),
+      ],
+      ...(input.description && { body: input.description }),
+    }),
+    alwaysAllowScopes: (input) => {
+      const [only, ...others] = uniqueEmails(input.attendees ?? []);
+      return only && others.length === 0
+        ? [{ field: 'recipients', pattern: only, label: `Always allow creating events with ${only}` }]
+        : [];
+    },
+    execute: (input, context) => {
+      const timeZone = input.timeZone ?? options.timezone();
+      assertEventTimes(input.start, input.end, timeZone);
+      const attendees = uniqueEmails(input.attendees ?? []);
+      return call('creating the calendar event', async (client) => {
+        // The key makes a retried or resumed call find the event it already made instead of making another.
+        const existing = await client.events.list(
+          {
+            calendarId: 'primary',
+            privateExtendedProperty: [`${DEPUTY_KEY_PROPERTY}=${context.idempotencyKey}`],
+            maxResults: 1,
+          },
+          { signal: context.signal },
+        );
+        const found = existing.data.items?.[0];
+        if (found) return { event: eventView(found), wasAlreadyCreated: true };
+        const { data } = await client.events.insert(
+          {
+            calendarId: 'primary',
+            sendUpdates: attendees.length > 0 ? 'all' : 'none',
+            requestBody: {
+              summary: input.summary,
+              start: toGoogleTime(input.start, 'start', timeZone),
+              end: toGoogleTime(input.end, 'end', timeZone),
+              ...(input.description && { description: input.description }),
+              ...(input.location && { location: input.location }),
+              ...(attendees.length > 0 && { attendees: attendees.map((address) => ({ email: address })) }),
+              extendedProperties: { private: { [DEPUTY_KEY_PROPERTY]: context.idempotencyKey } },
+            },
+          },
+          { signal: context.signal },
+        );
+        return { event: eventView(data), wasAlreadyCreated: false };
+      });
+    },
+  };
+
+  const updateEvent: Tool<UpdateInput, z.infer<typeof UpdateOutput>> = {
+    name: 'calendar_event_update',
+    description:
+      "Change an event in the user's Google Calendar: only the fields given change. Attendees are sent the update.",
+    input: UpdateInput,
+    output: UpdateOutput,
+    category: 'update',
+    risk: 'medium',
+    hasSideEffects: true,
+    requires: 'google',
+    actionKind: 'calendar.update',
+    isExternal: true,
+    recipients: (input) => uniqueEmails(input.addAttendees ?? []),
+    preview: (input) => ({
+      title: input.summary ? `Change the event "${input.summary}"` : 'Change a calendar event',
+      fields: [{ label: 'Event', value: input.eventId }],
+      changes: requestedChanges(input, options.timezone()),
+    }),
+    execute: (input, context) => {
+      return call('updating the calendar event', async (client) => {
+        const { data: before } = await client.events.get(
+          { calendarId: 'primary', eventId: input.eventId },
+          { signal: context.signal },
+        );
+        const timeZone = input.timeZone ?? before.start?.timeZone ?? options.timezone();
+        const patch: calendar_v3.Schema$Event = {};
+        if (input.summary !== undefined) patch.summary = input.summary;
+        if (input.description !== undefined) patch.description = input.description;
+        if (input.location !== undefined) patch.location = input.location;
+        if (input.start !== undefined && input.end !== undefined) {
+          assertEventTimes(input.start, input.end, timeZone);
+          patch.start = toGoogleTime(input.start, 'start', timeZone);
+          patch.end = toGoogleTime(input.end, 'end', timeZone);
+        }
+        const attendees = before.attendees ?? [];
+        if (input.addAttendees || input.removeAttendees) patch.attendees = changedAttendees(attendees, input);
+        const isShared = attendees.length > 0 || (patch.attendees?.length ?? 0) > 0;
+        const { data: after } = await client.events.patch(
+          {
+            calendarId: 'primary',
+            eventId: input.eventId,
+            sendUpdates: isShared ? 'all' : 'none',
+            requestBody: patch,
+          },
+          { signal: context.signal },
+        );
+        return { before: eventView(before), after: eventView(after) };
+      });
+    },
+  };
+
+  return [createEvent, updateEvent];
+}
+
+function assertEventTimes(start: string, end: string, timeZone: string): void {
+  const problem = eventTimesProblem(start, end, timeZone);
+  if (problem) throw new ToolError('invalid_arguments', `Cannot schedule that: ${problem}.`);
+}
+
+function changedAttendees(
+  current: calendar_v3.Schema$EventAttendee[],
+  input: Pick<UpdateInput, 'addAttendees' | 'removeAttendees'>,
+): calendar_v3.Schema$EventAttendee[] {
+  const removed = new Set(uniqueEmails(input.removeAttendees ?? []));
+  const kept = current.filter((attendee) => !removed.has((attendee.email ?? '').toLowerCase()));
+  const present = new Set(kept.map((attendee) => (attendee.email ?? '').toLowerCase()));
+  const added = uniqueEmails(input.addAttendees ?? []).filter((address) => !present.has(address));
+  const next = [...kept, ...added.map((address) => ({ email: address }))];
+  if (next.length > MAX_ATTENDEES) {
+    throw new ToolError('invalid_arguments', `An event can have at most ${MAX_ATTENDEES} attendees here.`);
+  }
+  return next;
+}
+
+/** The preview cannot read the event, so "before" is the current value and "after" is what was asked for. */
+function requestedChanges(
+  input: UpdateInput,
+  timeZone: string,
+): { label: string; before: string; after: string }[] {
+  const current = '(current)';
+  const change = (label: string, after: string | null | undefined) =>
+    after === undefined ? [] : [{ label, before: current, after: after ?? '(none)' }];
+  return [
+    ...change('Title', input.summary),
+    ...change(
+      'When',
+      input.start && input.end
+        ? describeWhen(input.start, input.end, input.timeZone ?? timeZone, timeZone)
+        : undefined,
+    ),
+    ...change('Location', input.location),
+    ...change('Description', input.description),
+    ...change('Invite', input.addAttendees?.length ? uniqueEmails(input.addAttendees).join(', ') : undefined),
+    ...change(
+      'Remove',
+      input.removeAttendees?.length ? uniqueEmails(input.removeAttendees).join(', ') : undefined,
+    ),
+  ];
+}
+
+const field = (label: string, value: string | null | undefined): { label: string; value: string }[] =>
+  value ? [{ label, value }] : [];
