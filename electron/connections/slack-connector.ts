@@ -155,7 +155,8 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
   async disconnect(): Promise<ConnectionStatus> {
     this.cancelPending();
     const signIn = this.signIn();
-    if (signIn) {
+    // A token Slack already refused cannot be revoked; asking would only log a second failure.
+    if (signIn && this.lapsedToken !== signIn.token) {
       try {
         await this.newClient(signIn.token).auth.revoke();
       } catch (error) {
@@ -188,8 +189,8 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
   }
 
   /**
-   * Options for a client of this Slack (the fake's URL in tests). No retries: the engine's retry layer decides, and the
-   * library's own policy would wait up to half an hour. `onRejected` hears of a token Slack refused.
+   * Options for a client of this Slack (the fake's URL in tests). No retries and no waiting out a 429: the
+   * engine's retry layer decides, and the library's own policy would wait up to half an hour.
    */
   private clientOptions(): WebClientOptions {
     return {
