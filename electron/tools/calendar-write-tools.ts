@@ -183,7 +183,8 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
           { calendarId: 'primary', eventId: input.eventId },
           { signal: context.signal },
         );
-        const timeZone = input.timeZone ?? before.start?.timeZone ?? options.timezone();
+        // Read local times as the preview did, so what was approved is what is written.
+        const timeZone = input.timeZone ?? options.timezone();
         const patch: calendar_v3.Schema$Event = {};
         if (input.summary !== undefined) patch.summary = input.summary;
         if (input.description !== undefined) patch.description = input.description;
