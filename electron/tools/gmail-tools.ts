@@ -1,0 +1,407 @@
+import { gmail, type gmail_v1 } from '@googleapis/gmail';
+import { gaxios } from 'google-auth-library';
+import { z } from 'zod';
+import type { ApprovalPreview } from '../../shared/contract';
+import type { GoogleAccess } from '../connections/access';
+import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
+import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
+import { decodeEntities } from './gmail-text';
+import { httpToolError, parseRetryAfter } from './service-errors';
+import { ToolError, type Tool, type ToolContext } from './tool';
+
+const SEARCH_LIMIT = 25;
+const BODY_LIMIT = 20_000;
+/** A long thread is cut to its latest messages so one read cannot flood the model's context. */
+const THREAD_MESSAGE_LIMIT = 25;
+
+const gmailId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: 'use an id exactly as gmail_search returned it' });
+const address = z.email().max(254);
+const addresses = z.array(address).max(50);
+// A CR or LF in a header value would let the model (or text it was fed) write its own headers: refused here.
+const headerLine = z
+  .string()
+  .max(500)
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  .regex(/^[^\x00-\x1f\x7f]*$/, { message: 'must be one line without control characters' });
+
+const SearchInput = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('A Gmail search, e.g. "from:ana@example.com newer_than:7d".'),
+    maxResults: z.number().int().min(1).max(SEARCH_LIMIT).optional().describe('How many (1-25, default 10).'),
+  })
+  .strict();
+const ThreadReadInput = z
+  .object({ threadId: gmailId.describe('The thread id, as gmail_search returns it.') })
+  .strict();
+const MailInput = z
+  .object({
+    to: addresses.min(1).describe('Recipient email addresses.'),
+    cc: addresses.optional(),
+    bcc: addresses.optional(),
+    subject: headerLine
+      .optional()
+      .describe('The subject; for a reply it defaults to "Re: " and the original one.'),
+    body: z.string().max(100_000).describe('The message, as plain text.'),
+    replyToMessageId: gmailId
+      .optional()
+      .describe('The Gmail id of the message this answers, to reply in its thread.'),
+  })
+  .strict()
+  .refine((input) => input.subject !== undefined || input.replyToMessageId !== undefined, {
+    message: 'give a subject (only a reply may leave it out)',
+    path: ['subject'],
+  });
+type MailInput = z.infer<typeof MailInput>;
+
+const SearchOutput = z.object({
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      threadId: z.string(),
+      from: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      date: z.string(),
+      snippet: z.string(),
+    }),
+  ),
+  hasMore: z.boolean(),
+});
+const ThreadOutput = z.object({
+  threadId: z.string(),
+  messages: z.array(
+    z.object({
+      id: z.string(),
+      from: z.string(),
+      to: z.string(),
+      cc: z.string(),
+      subject: z.string(),
+      date: z.string(),
+      messageId: z.string(),
+      body: z.string(),
+      isBodyTruncated: z.boolean(),
+      attachments: z.array(z.object({ filename: z.string(), mimeType: z.string(), size: z.number() })),
+    }),
+  ),
+  /** Older messages left out because the thread is longer than the limit. */
+  omittedMessages: z.number(),
+});
+const DraftOutput = z.object({
+  draftId: z.string(),
+  messageId: z.string(),
+  threadId: z.string(),
+  rfc822MessageId: z.string(),
+});
+const SendOutput = z.object({ messageId: z.string(), threadId: z.string(), rfc822MessageId: z.string() });
+
+/** When a message was received: Gmail's internal date as ISO, or the Date header when that is missing. */
+function dateOf(message: gmail_v1.Schema$Message): string {
+  const internal = Number(message.internalDate);
+  return Number.isFinite(internal) && internal > 0
+    ? new Date(internal).toISOString()
+    : headerOf(message.payload, 'Date');
+}
+
+function allRecipients(input: MailInput): string[] {
+  const all = [...input.to, ...(input.cc ?? []), ...(input.bcc ?? [])].map((item) => item.toLowerCase());
+  return [...new Set(all)];
+}
+
+function mailPreview(verb: string, input: MailInput): ApprovalPreview {
+  const list = (label: string, values: string[] | undefined) =>
+    values && values.length > 0 ? [{ label, value: values.join(', ') }] : [];
+  const subject = input.replyToMessageId
+    ? replySubject(input.subject ?? '(the original subject)')
+    : (input.subject ?? '');
+  return {
+    title: `${verb} to ${input.to.join(', ')}${input.replyToMessageId ? ' (a reply)' : ''}`,
+    fields: [
+      ...list('To', input.to),
+      ...list('Cc', input.cc),
+      ...list('Bcc', input.bcc),
+      { label: 'Subject', value: subject },
+    ],
+    body: input.body,
+  };
+}
+
+/** The service's own words from a Google error body, if it has any. */
+function serviceDetail(data: unknown): string | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const error: unknown = (data as { error?: unknown }).error;
+  if (typeof error === 'object' && error !== null) {
+    const message: unknown = (error as { message?: unknown }).message;
+    return typeof message === 'string' ? message : null;
+  }
+  return null;
+}
+
+/**
+ * The token endpoint answers a refused refresh (revoked or expired grant) with `{"error": "invalid_grant"}`:
+ * a string, where the APIs put an object. Either way the sign-in no longer works.
+ */
+function isRefusedSignIn(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && typeof (data as { error?: unknown }).error === 'string';
+}
+
+/** fetch hides the socket's code (ECONNREFUSED) a cause or two down. */
+function networkCode(error: unknown): string | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
+    const code: unknown = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Za-z_]{2,40}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/**
+ * Every failure as a ToolError. `not_connected` from `authClient()` passes through unchanged; the request's
+ * config and headers (which carry the token) never reach a message.
+ */
+function toToolError(what: string, error: unknown, now: Date): ToolError {
+  if (error instanceof ToolError) return error;
+  if (error instanceof gaxios.GaxiosError) {
+    const response = error.response;
+    if (!response) return httpToolError('google', what, null, { networkCode: networkCode(error) });
+    const status = isRefusedSignIn(response.data) ? 401 : response.status;
+    return httpToolError('google', what, status, {
+      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), now),
+      detail: serviceDetail(response.data),
+    });
+  }
+  return httpToolError('google', what, null, { networkCode: networkCode(error) });
+}
+
+/** Gmail's four tools: search and read for context, draft and send under the approval policy. */
+export function createGmailTools(access: GoogleAccess, options: { now?: () => Date } = {}): Tool[] {
+  const clock = (context: ToolContext): Date => options.now?.() ?? context.now();
+
+  const withGmail = async <T>(
+    what: string,
+    context: ToolContext,
+    call: (api: gmail_v1.Gmail, request: { signal: AbortSignal }) => Promise<T>,
+  ): Promise<T> => {
+    try {
+      // retry: false — retrying is the engine's decision, made once for every tool.
+      const api = gmail({
+        version: 'v1',
+        auth: await access.authClient(),
+        rootUrl: access.apiRoot,
+        retry: false,
+      });
+      return await call(api, { signal: context.signal });
+    } catch (error) {
+      throw toToolError(what, error, clock(context));
+    }
+  };
+
+  /** The raw message and, for a reply, the thread it belongs in. */
+  const compose = async (input: MailInput, context: ToolContext) => {
+    const messageId = deputyMessageId(context.idempotencyKey);
+    const mail = {
+      to: input.to,
+      cc: input.cc ?? [],
+      bcc: input.bcc ?? [],
+      subject: input.subject ?? '',
+      body: input.body,
+      date: clock(context),
+      messageId,
+    };
+    if (!input.replyToMessageId) return { raw: toRaw(buildMessage(mail)), threadId: undefined, messageId };
+    const replyTo = input.replyToMessageId;
+    const original = await withGmail(
+      'reading the message being replied to',
+      context,
+      async (api, request) => {
+        const response = await api.users.messages.get(
+          {
+            userId: 'me',
+            id: replyTo,
+            format: 'metadata',
+            metadataHeaders: ['Message-ID', 'References', 'Subject'],
+          },
+          request,
+        );
+        return response.data;
+      },
+    );
+    const originalId = messageIdsIn(headerOf(original.payload, 'Message-ID'))[0];
+    const references = [
+      ...messageIdsIn(headerOf(original.payload, 'References')),
+      ...(originalId ? [originalId] : []),
+    ];
+    const raw = buildMessage({
+      ...mail,
+      subject: replySubject(input.subject ?? headerOf(original.payload, 'Subject')),
+      inReplyTo: originalId,
+      references,
+    });
+    return { raw: toRaw(raw), threadId: original.threadId ?? undefined, messageId };
+  };
+
+  const search: Tool<z.infer<typeof SearchInput>, z.infer<typeof SearchOutput>> = {
+    name: 'gmail_search',
+    description:
+      "Search the user's Gmail with Gmail search syntax; returns senders, subjects, dates and snippets. Use gmail_thread_read for a whole conversation.",
+    input: SearchInput,
+    output: SearchOutput,
+    category: 'query',
+    risk: 'low',
+    hasSideEffects: false,
+    requires: 'google',
+    isExternal: true,
+    execute: (input, context) =>
+      withGmail('searching Gmail', context, async (api, request) => {
+        const list = await api.users.messages.list(
+          { userId: 'me', q: input.q, maxResults: input.maxResults ?? 10 },
+          request,
+        );
+        const found = await Promise.all(
+          (list.data.messages ?? []).map(async (item) => {
+            const response = await api.users.messages.get(
+              {
+                userId: 'me',
+                id: item.id ?? '',
+                format: 'metadata',
+                metadataHeaders: ['From', 'To', 'Subject', 'Date'],
+              },
+              request,
+            );
+            return response.data;
+          }),
+        );
+        return {
+          messages: found.map((message) => ({
+            id: message.id ?? '',
+            threadId: message.threadId ?? '',
+            from: headerOf(message.payload, 'From'),
+            to: headerOf(message.payload, 'To'),
+            subject: headerOf(message.payload, 'Subject'),
+            date: dateOf(message),
+            // Gmail escapes the snippet as HTML.
+            snippet: decodeEntities(message.snippet ?? ''),
+          })),
+          hasMore: Boolean(list.data.nextPageToken),
+        };
+      }),
+  };
+
+  const threadRead: Tool<z.infer<typeof ThreadReadInput>, z.infer<typeof ThreadOutput>> = {
+    name: 'gmail_thread_read',
+    description:
+      'Read a Gmail conversation: every message with sender, recipients, subject, date, body text and the names of attachments (not their content).',
+    input: ThreadReadInput,
+    output: ThreadOutput,
+    category: 'query',
+    risk: 'low',
+    hasSideEffects: false,
+    requires: 'google',
+    isExternal: true,
+    execute: (input, context) =>
+      withGmail('reading the Gmail thread', context, async (api, request) => {
+        const thread = await api.users.threads.get(
+          { userId: 'me', id: input.threadId, format: 'full' },
+          request,
+        );
+        const all = thread.data.messages ?? [];
+        const kept = all.slice(-THREAD_MESSAGE_LIMIT);
+        return {
+          threadId: thread.data.id ?? input.threadId,
+          messages: kept.map((message) => {
+            const body = bodyText(message.payload ?? undefined);
+            const isBodyTruncated = body.length > BODY_LIMIT;
+            return {
+              id: message.id ?? '',
+              from: headerOf(message.payload, 'From'),
+              to: headerOf(message.payload, 'To'),
+              cc: headerOf(message.payload, 'Cc'),
+              subject: headerOf(message.payload, 'Subject'),
+              date: dateOf(message),
+              messageId: headerOf(message.payload, 'Message-ID'),
+              body: isBodyTruncated
+                ? `${body.slice(0, BODY_LIMIT)}\n[… cut: the message is ${body.length} characters long]`
+                : body,
+              isBodyTruncated,
+              attachments: attachmentsOf(message.payload ?? undefined),
+            };
+          }),
+          omittedMessages: all.length - kept.length,
+        };
+      }),
+  };
+
+  const mailTool = {
+    input: MailInput,
+    hasSideEffects: true,
+    requires: 'google',
+    isExternal: true,
+    recipients: allRecipients,
+  } as const;
+
+  const draftCreate: Tool<MailInput, z.infer<typeof DraftOutput>> = {
+    ...mailTool,
+    name: 'gmail_draft_create',
+    description:
+      "Save an email as a draft in the user's Gmail, without sending it. Give replyToMessageId to draft a reply in that message's thread.",
+    output: DraftOutput,
+    category: 'draft',
+    risk: 'medium',
+    actionKind: 'email.draft',
+    preview: (input) => mailPreview('Draft an email', input),
+    execute: async (input, context) => {
+      const { raw, threadId, messageId } = await compose(input, context);
+      return withGmail('saving the Gmail draft', context, async (api, request) => {
+        const draft = await api.users.drafts.create(
+          { userId: 'me', requestBody: { message: { raw, threadId } } },
+          request,
+        );
+        return {
+          draftId: draft.data.id ?? '',
+          messageId: draft.data.message?.id ?? '',
+          threadId: draft.data.message?.threadId ?? threadId ?? '',
+          rfc822MessageId: messageId,
+        };
+      });
+    },
+  };
+
+  const send: Tool<MailInput, z.infer<typeof SendOutput>> = {
+    ...mailTool,
+    name: 'gmail_send',
+    description:
+      "Send an email from the user's Gmail. Give replyToMessageId to answer a message in its thread.",
+    output: SendOutput,
+    category: 'external',
+    risk: 'high',
+    actionKind: 'email.send',
+    preview: (input) => mailPreview('Send an email', input),
+    alwaysAllowScopes: (input) => {
+      const [only, ...others] = allRecipients(input);
+      return only && others.length === 0
+        ? [{ field: 'recipients', pattern: only, label: `Always allow sending to ${only}` }]
+        : [];
+    },
+    execute: async (input, context) => {
+      const { raw, threadId, messageId } = await compose(input, context);
+      return withGmail('sending the email', context, async (api, request) => {
+        const sent = await api.users.messages.send({ userId: 'me', requestBody: { raw, threadId } }, request);
+        return {
+          messageId: sent.data.id ?? '',
+          threadId: sent.data.threadId ?? threadId ?? '',
+          rfc822MessageId: messageId,
+        };
+      });
+    },
+  };
+
+  return [search, threadRead, draftCreate, send];
+}
