@@ -7,7 +7,7 @@ import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
 import { httpToolError, parseRetryAfter } from './service-errors';
-import { ToolError, type Tool, type ToolContext } from './tool';
+import type { Tool, ToolContext } from './tool';
 
 const SEARCH_LIMIT = 25;
 const BODY_LIMIT = 20_000;
@@ -145,11 +145,17 @@ function serviceDetail(data: unknown): string | null {
 }
 
 /**
- * The token endpoint answers a refused refresh (revoked or expired grant) with `{"error": "invalid_grant"}`:
- * a string, where the APIs put an object. Either way the sign-in no longer works.
+ * The token endpoint answers a refused refresh (revoked or expired grant) with 400 `{"error": "invalid_grant"}`:
+ * a string, where the APIs put an object. Either way the saved sign-in no longer works.
  */
-function isRefusedSignIn(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && typeof (data as { error?: unknown }).error === 'string';
+function isRefusedSignIn(status: number, data: unknown): boolean {
+  const isClientError = status === 400 || status === 401;
+  return (
+    isClientError &&
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { error?: unknown }).error === 'string'
+  );
 }
 
 /** fetch hides the socket's code (ECONNREFUSED) a cause or two down. */
@@ -164,21 +170,20 @@ function networkCode(error: unknown): string | null {
 }
 
 /**
- * Every failure as a ToolError. `not_connected` from `authClient()` passes through unchanged; the request's
- * config and headers (which carry the token) never reach a message.
+ * What to throw for a failed call. A Google failure becomes a ToolError the model can act on; the request's
+ * config and headers (which carry the token) never reach its message. Anything else is thrown unchanged:
+ * `not_connected` from `authClient()` is already the right answer, and any other error is a bug the registry
+ * reports as one.
  */
-function toToolError(what: string, error: unknown, now: Date): ToolError {
-  if (error instanceof ToolError) return error;
-  if (error instanceof gaxios.GaxiosError) {
-    const response = error.response;
-    if (!response) return httpToolError('google', what, null, { networkCode: networkCode(error) });
-    const status = isRefusedSignIn(response.data) ? 401 : response.status;
-    return httpToolError('google', what, status, {
-      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), now),
-      detail: serviceDetail(response.data),
-    });
-  }
-  return httpToolError('google', what, null, { networkCode: networkCode(error) });
+function gmailFailure(what: string, error: unknown, now: Date): unknown {
+  if (!(error instanceof gaxios.GaxiosError)) return error;
+  const response = error.response;
+  if (!response) return httpToolError('google', what, null, { networkCode: networkCode(error) });
+  const status = isRefusedSignIn(response.status, response.data) ? 401 : response.status;
+  return httpToolError('google', what, status, {
+    retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), now),
+    detail: serviceDetail(response.data),
+  });
 }
 
 /** Gmail's four tools: search and read for context, draft and send under the approval policy. */
@@ -200,7 +205,7 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
       });
       return await call(api, { signal: context.signal });
     } catch (error) {
-      throw toToolError(what, error, clock(context));
+      throw gmailFailure(what, error, clock(context));
     }
   };
 
@@ -258,7 +263,6 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
-    isExternal: true,
     execute: (input, context) =>
       withGmail('searching Gmail', context, async (api, request) => {
         const list = await api.users.messages.list(
@@ -305,7 +309,6 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
-    isExternal: true,
     execute: (input, context) =>
       withGmail('reading the Gmail thread', context, async (api, request) => {
         const thread = await api.users.threads.get(

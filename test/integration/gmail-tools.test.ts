@@ -114,6 +114,17 @@ describe('gmail_search', () => {
     expect(result.hasMore).toBe(true);
   });
 
+  it('is a low-risk query without side effects that needs Google', () => {
+    for (const name of ['gmail_search', 'gmail_thread_read']) {
+      expect(toolNamed(name)).toMatchObject({
+        category: 'query',
+        risk: 'low',
+        hasSideEffects: false,
+        requires: 'google',
+      });
+    }
+  });
+
   it('refuses more than 25 results', () => {
     expect(toolNamed('gmail_search').input.safeParse({ q: 'x', maxResults: 26 }).success).toBe(false);
   });
@@ -222,6 +233,13 @@ describe('gmail_send', () => {
       threadId: sent?.threadId,
       rfc822MessageId: `<deputy.${KEY}@deputy.local>`,
     });
+  });
+
+  it('dates the mail by the clock it was given', async () => {
+    const tools = createGmailTools(access, { now: () => new Date('2027-01-02T03:04:05Z') });
+    const tool = toolNamed('gmail_send', tools);
+    await tool.execute(tool.input.parse({ to: ['ana@example.com'], subject: 'x', body: 'y' }), context());
+    expect(fake.gmail.sent[0]?.headers.date).toBe('Sat, 02 Jan 2027 03:04:05 +0000');
   });
 
   it('can be found again in sent mail by its Message-ID, and reads back the same', async () => {

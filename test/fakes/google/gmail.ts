@@ -203,16 +203,16 @@ export function createGmailFake(): { handler: FakeHandler; state: GmailFakeState
     return { message, sent };
   }
 
-  /** Reads `{raw, threadId}` (JSON) or a media upload, and checks what Gmail checks. */
-  function incoming(request: FakeRequest, json: unknown): { raw: string; threadId: string } | FakeResponse {
-    const isMedia = request.path.startsWith('/upload/');
+  /**
+   * Reads `{raw, threadId}` and checks what Gmail checks. The client sends `requestBody: {raw}` as JSON to the
+   * plain URL; the /upload/ media form is only used for a `media` argument, which Deputy never passes.
+   */
+  function incoming(json: unknown): { raw: string; threadId: string } | FakeResponse {
     const body = (typeof json === 'object' && json !== null ? json : {}) as {
       raw?: unknown;
       threadId?: unknown;
     };
-    const raw = isMedia
-      ? request.body.toString('utf8')
-      : Buffer.from(String(body.raw ?? ''), 'base64url').toString('utf8');
+    const raw = Buffer.from(String(body.raw ?? ''), 'base64url').toString('utf8');
     if (!raw.trim())
       return googleError(
         400,
@@ -294,9 +294,9 @@ export function createGmailFake(): { handler: FakeHandler; state: GmailFakeState
     },
     {
       method: 'POST',
-      path: /^(?:\/upload)?\/gmail\/v1\/users\/me\/messages\/send$/,
+      path: /^\/gmail\/v1\/users\/me\/messages\/send$/,
       answer: (request) => {
-        const checked = incoming(request, request.json);
+        const checked = incoming(request.json);
         if ('status' in checked) return checked;
         const { message, sent } = storeRaw(checked.raw, checked.threadId, 'SENT');
         state.messages.push(message);
@@ -309,10 +309,10 @@ export function createGmailFake(): { handler: FakeHandler; state: GmailFakeState
     },
     {
       method: 'POST',
-      path: /^(?:\/upload)?\/gmail\/v1\/users\/me\/drafts$/,
+      path: /^\/gmail\/v1\/users\/me\/drafts$/,
       answer: (request) => {
         const body = request.json as { message?: unknown } | undefined;
-        const checked = incoming(request, body?.message);
+        const checked = incoming(body?.message);
         if ('status' in checked) return checked;
         const { message } = storeRaw(checked.raw, checked.threadId, 'DRAFT');
         const draft = { id: `r-${nextId()}`, message };
