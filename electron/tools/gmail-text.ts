@@ -1,14 +1,16 @@
 /**
- * Mail HTML reduced to readable text for the model. A single forward scan with indexOf and sticky,
- * quantifier-free patterns: no backtracking regex over the whole document, so a hostile message costs time
+ * Mail HTML reduced to readable text for the model. A single forward scan with indexOf and small patterns
+ * tried at one position: no backtracking regex over the whole document, so a hostile message costs time
  * linear in its length. Script, style and other non-content elements are dropped with their content.
  */
 
-/** Elements whose content is never shown to a reader. */
+/**
+ * Elements whose content is never shown to a reader. Not `head`: its end tag may be left out, and skipping to
+ * a `</head>` that never comes would lose the whole body; what it holds (title, style, script) is listed.
+ */
 const SKIPPED = new Set([
   'script',
   'style',
-  'head',
   'title',
   'template',
   'noscript',
@@ -158,6 +160,8 @@ export function decodeEntities(text: string): string {
 interface Tag {
   name: string;
   isClosing: boolean;
+  /** Written `<x ... />`: it has no content to skip. */
+  isSelfClosing: boolean;
   attributes: Map<string, string>;
   /** Index just past the tag's `>`. */
   end: number;
@@ -177,7 +181,10 @@ function readTag(html: string, start: number): Tag | null {
   const attributes = new Map<string, string>();
   while (at < html.length) {
     const char = html[at] ?? '';
-    if (char === '>') return { name: nameMatch[0].toLowerCase(), isClosing, attributes, end: at + 1 };
+    if (char === '>') {
+      const isSelfClosing = html[at - 1] === '/';
+      return { name: nameMatch[0].toLowerCase(), isClosing, isSelfClosing, attributes, end: at + 1 };
+    }
     if (/[\s/]/.test(char)) {
       at += 1;
       continue;
@@ -208,7 +215,7 @@ function readTag(html: string, start: number): Tag | null {
     }
     attributes.set(attribute, decodeEntities(value));
   }
-  return { name: nameMatch[0].toLowerCase(), isClosing, attributes, end: html.length };
+  return { name: nameMatch[0].toLowerCase(), isClosing, isSelfClosing: false, attributes, end: html.length };
 }
 
 /** Where the content of a skipped element ends: after its closing tag, or the end of the document. */
@@ -240,10 +247,8 @@ class TextOut {
   /** Open captures (a link's own text); only the innermost one records, so nesting stays linear. */
   private readonly captures: { text: string }[] = [];
 
-  startCapture(): { text: string } {
-    const capture = { text: '' };
-    this.captures.push(capture);
-    return capture;
+  startCapture(): void {
+    this.captures.push({ text: '' });
   }
 
   endCapture(): string {
@@ -321,7 +326,7 @@ export function htmlToText(html: string): string {
     }
     at = tag.end;
     if (SKIPPED.has(tag.name)) {
-      if (!tag.isClosing) at = skipElement(html, tag.name, at);
+      if (!tag.isClosing && !tag.isSelfClosing) at = skipElement(html, tag.name, at);
       continue;
     }
     if (tag.name === 'pre') preDepth = Math.max(0, preDepth + (tag.isClosing ? -1 : 1));

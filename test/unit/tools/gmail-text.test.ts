@@ -11,6 +11,13 @@ describe('htmlToText', () => {
     expect(htmlToText(html)).toBe('Hello Ana,\n\nsee you');
   });
 
+  it('keeps the body when </head> is left out and after a self-closing skipped element', () => {
+    expect(htmlToText('<html><head><title>Offer</title><meta charset="utf-8"><body><p>Body text</p>')).toBe(
+      'Body text',
+    );
+    expect(htmlToText('<p>before</p><svg/><iframe src="x" /><p>after</p>')).toBe('before\n\nafter');
+  });
+
   it('decodes named and numeric entities, and refuses invalid code points', () => {
     expect(htmlToText('<p>Fish &amp; chips &lt;3 &eacute;t&#233; &#x1F389; &copy;&nbsp;2026</p>')).toBe(
       'Fish & chips <3 été 🎉 © 2026',
