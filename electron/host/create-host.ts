@@ -3,12 +3,16 @@ import { ConnectionsService } from '../connections/connections-service';
 import { notConnected } from '../connections/access';
 import { GeminiConnector } from '../connections/gemini-connector';
 import { GoogleConnector } from '../connections/google-connector';
+import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { Store } from '../store/store';
 import { ToolRegistry } from '../tools/registry';
+import { createCalendarTools } from '../tools/calendar-tools';
+import { createGmailTools } from '../tools/gmail-tools';
 import { createMemoryTools } from '../tools/memory-tools';
+import { createSlackTools } from '../tools/slack-tools';
 import { createTaskTools } from '../tools/task-tools';
 import type { Tool } from '../tools/tool';
 import { Host } from './host';
@@ -63,17 +67,27 @@ export async function createHost(options: HostOptions): Promise<Host> {
     logError,
     ...(options.openExternal && { openExternal: options.openExternal }),
   });
-  for (const connector of [google, gemini]) connections.register(connector);
+  const slack = new SlackConnector({
+    vault,
+    env,
+    changed,
+    logError,
+    ...(options.openExternal && { openExternal: options.openExternal }),
+  });
+  for (const connector of [google, slack, gemini]) connections.register(connector);
+  const settings = new SettingsService(store.settings, env, () => gemini.apiKey() !== null);
   const registry = new ToolRegistry(
     [
       ...createTaskTools(store.tasks, now),
       ...createMemoryTools(store.memories, now),
+      ...createGmailTools(google, { now }),
+      ...createCalendarTools(google, { now, timezone: () => settings.get().timezone }),
+      ...createSlackTools(slack),
       ...(options.extraTools ?? []),
     ],
     (integration) =>
       connections.status(integration).state === 'connected' ? null : notConnected(integration).message,
   );
-  const settings = new SettingsService(store.settings, env, () => gemini.apiKey() !== null);
   return new Host({
     store,
     registry,
