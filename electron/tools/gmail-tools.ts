@@ -1,12 +1,11 @@
 import { gmail, type gmail_v1 } from '@googleapis/gmail';
-import { gaxios } from 'google-auth-library';
 import { z } from 'zod';
 import type { ApprovalPreview } from '../../shared/contract';
 import type { GoogleAccess } from '../connections/access';
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
-import { httpToolError, parseRetryAfter } from './service-errors';
+import { googleToolError } from './google-errors';
 import type { Tool, ToolContext } from './tool';
 
 const SEARCH_LIMIT = 25;
@@ -133,59 +132,6 @@ function mailPreview(verb: string, input: MailInput): ApprovalPreview {
   };
 }
 
-/** The service's own words from a Google error body, if it has any. */
-function serviceDetail(data: unknown): string | null {
-  if (typeof data !== 'object' || data === null) return null;
-  const error: unknown = (data as { error?: unknown }).error;
-  if (typeof error === 'object' && error !== null) {
-    const message: unknown = (error as { message?: unknown }).message;
-    return typeof message === 'string' ? message : null;
-  }
-  return null;
-}
-
-/**
- * The token endpoint answers a refused refresh (revoked or expired grant) with 400 `{"error": "invalid_grant"}`:
- * a string, where the APIs put an object. Either way the saved sign-in no longer works.
- */
-function isRefusedSignIn(status: number, data: unknown): boolean {
-  const isClientError = status === 400 || status === 401;
-  return (
-    isClientError &&
-    typeof data === 'object' &&
-    data !== null &&
-    typeof (data as { error?: unknown }).error === 'string'
-  );
-}
-
-/** fetch hides the socket's code (ECONNREFUSED) a cause or two down. */
-function networkCode(error: unknown): string | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
-    const code: unknown = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[A-Za-z_]{2,40}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
-/**
- * What to throw for a failed call. A Google failure becomes a ToolError the model can act on; the request's
- * config and headers (which carry the token) never reach its message. Anything else is thrown unchanged:
- * `not_connected` from `authClient()` is already the right answer, and any other error is a bug the registry
- * reports as one.
- */
-function gmailFailure(what: string, error: unknown, now: Date): unknown {
-  if (!(error instanceof gaxios.GaxiosError)) return error;
-  const response = error.response;
-  if (!response) return httpToolError('google', what, null, { networkCode: networkCode(error) });
-  const status = isRefusedSignIn(response.status, response.data) ? 401 : response.status;
-  return httpToolError('google', what, status, {
-    retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after'), now),
-    detail: serviceDetail(response.data),
-  });
-}
-
 /** Gmail's four tools: search and read for context, draft and send under the approval policy. */
 export function createGmailTools(access: GoogleAccess, options: { now?: () => Date } = {}): Tool[] {
   const clock = (context: ToolContext): Date => options.now?.() ?? context.now();
@@ -205,7 +151,7 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
       });
       return await call(api, { signal: context.signal });
     } catch (error) {
-      throw gmailFailure(what, error, clock(context));
+      throw googleToolError(error, what, clock(context));
     }
   };
 

@@ -11,9 +11,13 @@ export function googleToolError(error: unknown, what: string, now: Date = new Da
   if (error instanceof ToolError) return error;
   if (!(error instanceof GaxiosError)) return error;
   const body: unknown = error.response?.data;
-  // A refresh token Google no longer accepts means the connection has lapsed, not that the call was wrong.
-  if (isRecord(body) && body.error === 'invalid_grant') return httpToolError('google', what, 401);
   const status = error.status ?? error.response?.status ?? null;
+  // The token endpoint refuses a refresh (revoked or expired grant) with `{"error": "invalid_grant"}`: a string,
+  // where the APIs put an object. The connection has lapsed; the call itself was not wrong.
+  const isRefusedSignIn =
+    isRecord(body) && typeof body.error === 'string' && (status === 400 || status === 401);
+  if (isRefusedSignIn || (isRecord(body) && body.error === 'invalid_grant'))
+    return httpToolError('google', what, 401);
   if (status === null) return httpToolError('google', what, null, { networkCode: networkCode(error) });
   return httpToolError('google', what, status, {
     retryAfterSeconds: parseRetryAfter(error.response?.headers.get('retry-after'), now),
