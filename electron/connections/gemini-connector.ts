@@ -3,6 +3,7 @@ import type {
   ConnectionsConnectInput,
   ConnectionsConnectOutput,
 } from '../../shared/contract';
+import { DeputyError } from '../../shared/contract';
 import type { Env } from '../host/settings';
 import type { Vault } from '../vault/vault';
 import { emptyStatus, type Connector } from './connections-service';
@@ -35,6 +36,8 @@ export class GeminiConnector implements Connector<'gemini'> {
   }
 
   connect(input: Extract<ConnectionsConnectInput, { name: 'gemini' }>): Promise<ConnectionsConnectOutput> {
+    const reason = this.vault.unavailableReason();
+    if (reason) throw new DeputyError('secrets_unavailable', `The Gemini key cannot be saved: ${reason}`);
     this.vault.set('gemini.apiKey', input.apiKey);
     this.changed();
     return Promise.resolve({ status: this.status(), authUrl: null });

@@ -112,8 +112,9 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     input: Extract<ConnectionsConnectInput, { name: 'google' }>,
   ): Promise<ConnectionsConnectOutput> {
     const unavailable = this.deps.vault.unavailableReason();
-    // Fiddle's rule: no sign-in when the tokens could not be stored encrypted.
-    if (unavailable) throw new DeputyError('internal', `Google cannot be connected: ${unavailable}`);
+    // No sign-in when its tokens could not be stored encrypted.
+    if (unavailable)
+      throw new DeputyError('secrets_unavailable', `Google cannot be connected: ${unavailable}`);
     const client = this.clientFor(input);
     const state = randomState();
     const pkce = createPkcePair();

@@ -142,7 +142,7 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     input: Extract<ConnectionsConnectInput, { name: 'slack' }>,
   ): Promise<ConnectionsConnectOutput> {
     const reason = this.deps.vault.unavailableReason();
-    if (reason) throw new DeputyError('internal', `Slack cannot be connected: ${reason}`);
+    if (reason) throw new DeputyError('secrets_unavailable', `Slack cannot be connected: ${reason}`);
     this.cancelPending();
     if (input.token) {
       const signIn = await this.verify(input.token);

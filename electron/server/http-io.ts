@@ -8,6 +8,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   unknown_channel: 404,
   conflict: 409,
+  secrets_unavailable: 503,
   approval_decided: 409,
   approval_expired: 410,
   rate_limited: 429,

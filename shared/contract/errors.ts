@@ -21,6 +21,8 @@ export const ErrorCode = z.enum([
   'approval_decided',
   'cancelled',
   'conflict',
+  /** Secrets cannot be stored safely here (no keychain): nothing was connected. */
+  'secrets_unavailable',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -1,8 +1,11 @@
 import Database from 'better-sqlite3';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../electron/host/create-host';
+import { createHost, DATABASE_FILE } from '../../electron/host/create-host';
+import { dispatchCommand } from '../../electron/host/dispatch';
+import { createSafeStorageCipher } from '../../electron/vault/cipher';
 import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
 import { ConnectionsListOutput, MemoryListOutput, type ConnectionsChangedEvent } from '../../shared/contract';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -108,6 +111,43 @@ describe('connections over HTTP', () => {
       body: JSON.stringify({ apiKey: 'k'.repeat(20), isAdmin: true }),
     });
     expect(extra.status).toBe(400);
+  });
+});
+
+describe('without a safe place for secrets', () => {
+  it('refuses to connect anything, says why, and stores nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'deputy-nokeychain-'));
+    const cipher = createSafeStorageCipher(
+      {
+        isEncryptionAvailable: () => true,
+        getSelectedStorageBackend: () => 'basic_text',
+        encryptString: () => Buffer.from(''),
+        decryptString: () => '',
+      },
+      'linux',
+    );
+    const host = await createHost({ dataDir, env: {}, cipher, logError: () => {} });
+    try {
+      const connect = dispatchCommand(
+        host,
+        'connections.connect',
+        { name: 'gemini', apiKey: GEMINI_KEY },
+        () => {},
+      );
+      expect(await connect).toEqual({
+        ok: false,
+        error: { code: 'secrets_unavailable', message: expect.stringMatching(/GNOME Keyring or KWallet/) },
+      });
+      const { connections } = await host.invoke('connections.list', {});
+      expect(connections.find((connection) => connection.name === 'gemini')).toMatchObject({
+        state: 'disconnected',
+        error: expect.stringMatching(/fixed key/),
+      });
+      expect(host.vault.has('gemini.apiKey')).toBe(false);
+    } finally {
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
