@@ -1,6 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
+import { FAKE_OAUTH_CLIENT } from '../fakes/google/oauth';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
@@ -39,6 +42,19 @@ async function connectGemini(page: Page): Promise<void> {
   await gemini.getByLabel('API key').fill(GEMINI_KEY);
   await gemini.getByTestId('gemini-connect').click();
   await withState(gemini, 'connected').waitFor();
+}
+
+/**
+ * What the user's browser does with the sign-in link: the fakes consent at once and redirect to the
+ * host's loopback listener, which takes the code.
+ */
+async function finishSignInInBrowser(connectionCard: Locator): Promise<void> {
+  const link = connectionCard.getByTestId('connection-auth-url');
+  await link.waitFor();
+  const authUrl = await link.getAttribute('href');
+  if (!authUrl) throw new Error('the sign-in link has no address');
+  const response = await fetch(authUrl, { redirect: 'follow' });
+  expect(response.ok).toBe(true);
 }
 
 describe('Settings → Connections and Memory against the headless host', () => {
@@ -94,6 +110,25 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await composer(page).waitFor();
     await openSettingsTab(page, 'connections');
     await withState(card(page, 'gemini'), 'disconnected').waitFor();
+  });
+
+  it('keeps your email and preferences from General across a reload', async () => {
+    const page = await openPage(host);
+    await page.getByTestId('open-settings').click();
+    const form = page.getByTestId('settings-form');
+    await form.getByLabel('Your email').fill('Ada@Example.com');
+    await form.getByLabel('Preferences').fill('Short replies. No meetings before 10:00.');
+    await page.getByTestId('settings-save').click();
+    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.reload();
+    await composer(page).waitFor();
+    await page.getByTestId('open-settings').click();
+    // The host keeps addresses in lower case; the form shows what it kept.
+    await expect.poll(() => form.getByLabel('Your email').inputValue()).toBe('ada@example.com');
+    expect(await form.getByLabel('Preferences').inputValue()).toBe(
+      'Short replies. No meetings before 10:00.',
+    );
   });
 
   it('shows what a chat remembered, newest first, and searches, edits and deletes it', async () => {
@@ -152,5 +187,94 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await expect
       .poll(() => memoryTexts(page))
       .toEqual(['Ada skips meetings on Fridays', 'Ada manages the Lisbon and Porto offices']);
+  });
+});
+
+describe('Google and Slack sign-in against their fakes', () => {
+  let google: FakeGoogle;
+  let slack: FakeSlack;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    google = await startFakeGoogle();
+    slack = await startFakeSlack();
+    // No OAuth clients in the environment: the user brings their own in Settings.
+    host = await startHost({ env: { ...google.env, ...slack.env } });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await slack?.close();
+    await google?.close();
+  });
+
+  it('connects Google with the user’s own Desktop client through the browser, then disconnects', async () => {
+    const page = await openPage(host);
+    await openSettingsTab(page, 'connections');
+    const googleCard = card(page, 'google');
+    await withState(googleCard, 'disconnected').waitFor();
+    expect(await googleCard.innerText()).toContain('Desktop app');
+
+    await googleCard.getByLabel('Client ID').fill(FAKE_OAUTH_CLIENT.clientId);
+    await googleCard.getByLabel('Client secret').fill(FAKE_OAUTH_CLIENT.clientSecret);
+    await googleCard.getByTestId('google-connect').click();
+    await withState(googleCard, 'connecting').waitFor();
+    expect(await googleCard.getByTestId('connection-waiting').innerText()).toContain(
+      'Waiting for you to finish signing in…',
+    );
+
+    await finishSignInInBrowser(googleCard);
+    await withState(googleCard, 'connected').waitFor();
+    expect(await googleCard.getByTestId('connection-account').innerText()).toContain(
+      google.oauth.accountEmail,
+    );
+    expect(await googleCard.getByTestId('connection-scopes').innerText()).toMatch(/\d+ permissions/);
+    expect(await page.content()).not.toContain(FAKE_OAUTH_CLIENT.clientSecret);
+
+    await googleCard.getByTestId('connection-disconnect').click();
+    await googleCard.getByTestId('connection-disconnect-confirm').click();
+    await withState(googleCard, 'disconnected').waitFor();
+    // The client is remembered: connecting again needs no fields, only the browser.
+    expect(await googleCard.getByLabel('Client ID').count()).toBe(0);
+    await googleCard.getByTestId('google-connect').click();
+    await finishSignInInBrowser(googleCard);
+    await withState(googleCard, 'connected').waitFor();
+  });
+
+  it('connects Slack with a pasted user token, shows a refused token in words, and signs in through the browser', async () => {
+    const page = await openPage(host);
+    await openSettingsTab(page, 'connections');
+    const slackCard = card(page, 'slack');
+    await withState(slackCard, 'disconnected').waitFor();
+
+    await slackCard.getByLabel('User token').fill('xoxp-1111111111-2222222222-3333333333-notavalidtoken');
+    await slackCard.getByTestId('slack-connect-token').click();
+    await slackCard.getByTestId('connection-error').waitFor();
+    const refusal = await slackCard.getByTestId('connection-error').innerText();
+    expect(refusal).toContain('Slack did not accept that token');
+    expect(refusal).not.toContain('notavalidtoken');
+    expect(await slackCard.getByLabel('User token').inputValue()).toBe('');
+    await withState(slackCard, 'disconnected').waitFor();
+
+    const token = slack.state.issueToken();
+    await slackCard.getByLabel('User token').fill(token);
+    await slackCard.getByTestId('slack-connect-token').click();
+    await withState(slackCard, 'connected').waitFor();
+    expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
+    expect(await slackCard.getByTestId('connection-error').count()).toBe(0);
+    expect(await slackCard.getByLabel('User token').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(token);
+
+    await slackCard.getByTestId('connection-disconnect').click();
+    await slackCard.getByTestId('connection-disconnect-confirm').click();
+    await withState(slackCard, 'disconnected').waitFor();
+
+    await slackCard.getByTestId('slack-client-id').fill(slack.state.app.clientId);
+    await slackCard.getByTestId('slack-client-secret').fill(slack.state.app.clientSecret);
+    await slackCard.getByTestId('slack-sign-in').click();
+    await withState(slackCard, 'connecting').waitFor();
+    await finishSignInInBrowser(slackCard);
+    await withState(slackCard, 'connected').waitFor();
+    expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
   });
 });

@@ -23,9 +23,9 @@ describe('connections model', () => {
     expect(listed[0]?.name).toBe('gemini');
   });
 
-  it('offers Reconnect over a connection that exists or failed, and Disconnect unless there is nothing', () => {
+  it('offers Reconnect over a connection that exists or failed, Start again while waiting, and Disconnect unless there is nothing', () => {
     expect(connectLabel(sampleConnection({ state: 'disconnected' }))).toBe('Connect');
-    expect(connectLabel(sampleConnection({ state: 'connecting' }))).toBe('Connect');
+    expect(connectLabel(sampleConnection({ state: 'connecting' }))).toBe('Start again');
     expect(connectLabel(sampleConnection({ state: 'connected' }))).toBe('Reconnect');
     expect(connectLabel(sampleConnection({ state: 'error' }))).toBe('Reconnect');
     expect(canDisconnect(sampleConnection({ state: 'disconnected' }))).toBe(false);

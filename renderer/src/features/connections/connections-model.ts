@@ -32,9 +32,11 @@ export function orderConnections(connections: readonly ConnectionStatus[]): Conn
   return [...connections].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
-/** Connect when there is nothing to renew; Reconnect signs in again over a connection that exists or failed. */
-export const connectLabel = (status: ConnectionStatus): 'Connect' | 'Reconnect' =>
-  status.state === 'connected' || status.state === 'error' ? 'Reconnect' : 'Connect';
+/** Reconnect signs in again over a connection that exists or failed; Start again replaces a pending sign-in. */
+export function connectLabel(status: ConnectionStatus): 'Connect' | 'Reconnect' | 'Start again' {
+  if (status.state === 'connecting') return 'Start again';
+  return status.state === 'connected' || status.state === 'error' ? 'Reconnect' : 'Connect';
+}
 
 /** Disconnecting means something only when there is a connection, a failed one, or a sign-in to cancel. */
 export const canDisconnect = (status: ConnectionStatus): boolean => status.state !== 'disconnected';
