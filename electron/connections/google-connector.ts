@@ -294,7 +294,11 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
   /** The client given to connect (and kept for next time), else the stored one, else the environment's. */
   private clientFor(input: Extract<ConnectionsConnectInput, { name: 'google' }>): GoogleClient {
     if (input.clientId) {
-      const client = { clientId: input.clientId, clientSecret: input.clientSecret };
+      // The same client id again without its secret keeps the saved secret rather than erasing it.
+      const saved = this.client();
+      const secret =
+        input.clientSecret ?? (saved?.clientId === input.clientId ? saved.clientSecret : undefined);
+      const client = { clientId: input.clientId, clientSecret: secret };
       this.deps.vault.setJson('google.client', client);
       return client;
     }

@@ -162,6 +162,14 @@ describe('Google connect', () => {
     expect(makeConnector({ env: fake.env }).status().isConfigured).toBe(true);
   });
 
+  it('keeps the saved secret when the same client id comes again alone', async () => {
+    connector = makeConnector({ env: fake.env });
+    await connector.connect({ name: 'google', ...FAKE_OAUTH_CLIENT });
+    const { authUrl } = await connector.connect({ name: 'google', clientId: FAKE_OAUTH_CLIENT.clientId });
+    await fetch(authUrl ?? '');
+    await waitForState('connected');
+  });
+
   it('explains how to create a Desktop-app client when there is none', async () => {
     connector = makeConnector({ env: fake.env });
     expect(connector.status()).toMatchObject({ state: 'disconnected', isConfigured: false });

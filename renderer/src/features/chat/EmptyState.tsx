@@ -1,9 +1,14 @@
-import { useSettings } from '../../stores';
+import { useConnections, useSettings } from '../../stores';
 
 const EXAMPLE = 'Add a task to buy milk tomorrow';
 
 export function EmptyState({ onTryExample }: { onTryExample: (text: string) => void }) {
-  const isGeminiConfigured = useSettings((state) => state.settings?.isGeminiConfigured);
+  const fromSettings = useSettings((state) => state.settings?.isGeminiConfigured);
+  // Once Settings → Connections has loaded, its live status wins: a key pasted there hides the hint at once.
+  const geminiState = useConnections(
+    (state) => state.connections?.find((connection) => connection.name === 'gemini')?.state,
+  );
+  const isGeminiConfigured = geminiState ? geminiState === 'connected' : fromSettings;
   const userName = useSettings((state) => state.settings?.userName);
 
   return (
@@ -19,10 +24,10 @@ export function EmptyState({ onTryExample }: { onTryExample: (text: string) => v
               Get a key from Google AI Studio (<code>aistudio.google.com</code>).
             </li>
             <li>
-              Set it in the environment before starting Deputy, for example{' '}
-              <code>GEMINI_API_KEY=your-key npm run serve</code> (or before starting the app).
+              Paste it in Settings → Connections → Gemini, or set it in the environment before starting
+              Deputy, for example <code>GEMINI_API_KEY=your-key npm run serve</code>.
             </li>
-            <li>Restart Deputy. This message disappears once the key is found.</li>
+            <li>This message disappears once the key is saved.</li>
           </ol>
         </div>
       )}
