@@ -19,7 +19,13 @@ async function main(): Promise<void> {
     );
   };
 
-  const host = await createHost({ dataDir, env, logError });
+  const host = await createHost({
+    dataDir,
+    env,
+    logError,
+    // Headless there is no browser to open: the sign-in page is printed here and returned by the API.
+    openExternal: (url) => console.log(`To finish connecting, open this page in your browser: ${url}`),
+  });
   const { token, isNew } = resolveApiToken(env, host.vault, dataDir);
   const server = await startHttpServer({ host, token, port, rendererDir, logError });
 

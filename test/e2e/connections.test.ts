@@ -48,11 +48,13 @@ async function connectGemini(page: Page): Promise<void> {
  * What the user's browser does with the sign-in link: the fakes consent at once and redirect to the
  * host's loopback listener, which takes the code.
  */
-async function finishSignInInBrowser(connectionCard: Locator): Promise<void> {
+async function finishSignInInBrowser(connectionCard: Locator, printed?: () => string): Promise<void> {
   const link = connectionCard.getByTestId('connection-auth-url');
   await link.waitFor();
   const authUrl = await link.getAttribute('href');
   if (!authUrl) throw new Error('the sign-in link has no address');
+  // Headless, the host also prints the page to open, for someone reading its output rather than the UI.
+  if (printed) expect(printed()).toContain(`open this page in your browser: ${authUrl}`);
   const response = await fetch(authUrl, { redirect: 'follow' });
   expect(response.ok).toBe(true);
 }
@@ -223,7 +225,7 @@ describe('Google and Slack sign-in against their fakes', () => {
       'Waiting for you to finish signing in…',
     );
 
-    await finishSignInInBrowser(googleCard);
+    await finishSignInInBrowser(googleCard, () => host.output());
     await withState(googleCard, 'connected').waitFor();
     expect(await googleCard.getByTestId('connection-account').innerText()).toContain(
       google.oauth.accountEmail,
