@@ -9,6 +9,8 @@ import type {
 export interface Connector<Name extends ConnectionName = ConnectionName> {
   readonly name: Name;
   status(): ConnectionStatus;
+  /** Whether calls can be made now: saved credentials that have not lapsed, even while a reconnect is pending. */
+  isUsable(): boolean;
   connect(input: Extract<ConnectionsConnectInput, { name: Name }>): Promise<ConnectionsConnectOutput>;
   disconnect(): Promise<ConnectionStatus>;
   /** Stops listeners and timers (a pending browser sign-in). */
@@ -32,6 +34,10 @@ export class ConnectionsService {
 
   status(name: ConnectionName): ConnectionStatus {
     return this.connector(name).status();
+  }
+
+  isUsable(name: ConnectionName): boolean {
+    return this.connector(name).isUsable();
   }
 
   async connect(input: ConnectionsConnectInput): Promise<ConnectionsConnectOutput> {

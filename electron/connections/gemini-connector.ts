@@ -23,6 +23,10 @@ export class GeminiConnector implements Connector<'gemini'> {
     return this.vault.get('gemini.apiKey') ?? (this.env.GEMINI_API_KEY?.trim() || null);
   }
 
+  isUsable(): boolean {
+    return this.apiKey() !== null;
+  }
+
   status(): ConnectionStatus {
     const isStored = this.vault.has('gemini.apiKey');
     const fromEnv = Boolean(this.env.GEMINI_API_KEY?.trim());

@@ -107,6 +107,11 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     return { ...base, error: this.deps.vault.unavailableReason() };
   }
 
+  /** Saved tokens work until Google refuses them (which deletes them), a reconnect in progress or not. */
+  isUsable(): boolean {
+    return this.tokens() !== null;
+  }
+
   /** Starts the browser sign-in and returns at once with the page to open; the status follows the redirect. */
   async connect(
     input: Extract<ConnectionsConnectInput, { name: 'google' }>,

@@ -138,6 +138,12 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     return { ...base, error: this.deps.vault.unavailableReason() };
   }
 
+  /** A saved token works until Slack refuses it, a browser sign-in in progress or not. */
+  isUsable(): boolean {
+    const signIn = this.signIn();
+    return signIn !== null && this.lapsedToken !== signIn.token;
+  }
+
   async connect(
     input: Extract<ConnectionsConnectInput, { name: 'slack' }>,
   ): Promise<ConnectionsConnectOutput> {

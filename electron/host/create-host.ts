@@ -19,7 +19,7 @@ import { Host } from './host';
 import { monotonicClock } from './monotonic-clock';
 import { SettingsService, type Env } from './settings';
 import { createKeyFileCipher, type SecretCipher } from '../vault/cipher';
-import { redactError } from '../vault/redactor';
+import { redactError, rememberSecret } from '../vault/redactor';
 import { Vault } from '../vault/vault';
 
 export { Host };
@@ -42,6 +42,13 @@ export interface HostOptions {
 
 export const VAULT_KEY_FILE = 'vault.key';
 
+const SECRET_ENV = [
+  'GEMINI_API_KEY',
+  'DEPUTY_API_TOKEN',
+  'DEPUTY_GOOGLE_CLIENT_SECRET',
+  'DEPUTY_SLACK_CLIENT_SECRET',
+] as const;
+
 export const DATABASE_FILE = 'deputy.db';
 
 /** Composes the core (store, tools, model, settings) into the one Host both transports use. */
@@ -54,6 +61,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     options.cipher ?? createKeyFileCipher(join(options.dataDir, VAULT_KEY_FILE)),
     now,
   );
+  // Secrets given through the environment are redacted like the vault's own.
+  for (const name of SECRET_ENV) rememberSecret(env[name]?.trim());
   const logError =
     options.logError ??
     ((message: string, error: unknown) => console.error(`[deputy] ${message}: ${redactError(error)}`));
@@ -85,8 +94,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       ...createSlackTools(slack),
       ...(options.extraTools ?? []),
     ],
-    (integration) =>
-      connections.status(integration).state === 'connected' ? null : notConnected(integration).message,
+    (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
   );
   return new Host({
     store,

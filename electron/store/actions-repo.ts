@@ -1,4 +1,4 @@
-import { redactedJson, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactKnownSecretsJson, redactSecrets } from '../vault/redactor';
 import type { ActionRecord, ActionState } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
@@ -98,7 +98,7 @@ export class ActionsRepo {
       action.threadId,
       action.callId,
       action.tool,
-      redactedJson(action.args),
+      redactKnownSecretsJson(action.args),
       action.state,
       action.fingerprint ?? null,
       action.meta ? redactedJson(action.meta) : null,
@@ -115,7 +115,7 @@ export class ActionsRepo {
   }
 
   replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string, now: string): void {
-    this.updateArgs.run(redactedJson(args), fingerprint, now, id);
+    this.updateArgs.run(redactKnownSecretsJson(args), fingerprint, now, id);
   }
 
   setState(id: string, state: ActionState, now: string): void {

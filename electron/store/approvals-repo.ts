@@ -1,4 +1,4 @@
-import { redactedJson, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactKnownSecretsJson, redactSecrets } from '../vault/redactor';
 import type { AlwaysAllowScope, Approval, ApprovalPreview, ApprovalStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
@@ -112,7 +112,7 @@ export class ApprovalsRepo {
       threadId: approval.threadId,
       actionId: approval.actionId,
       tool: approval.tool,
-      args: redactedJson(approval.args),
+      args: redactKnownSecretsJson(approval.args),
       fingerprint: approval.fingerprint,
       level: approval.level,
       reason: approval.reason,
@@ -159,6 +159,6 @@ export class ApprovalsRepo {
   }
 
   replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string): boolean {
-    return this.updateArgs.run(redactedJson(args), fingerprint, id).changes === 1;
+    return this.updateArgs.run(redactKnownSecretsJson(args), fingerprint, id).changes === 1;
   }
 }

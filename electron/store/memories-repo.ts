@@ -1,4 +1,5 @@
 import type { Memory } from '../../shared/contract';
+import { redactSecrets } from '../vault/redactor';
 import type { Db } from './database';
 
 interface MemoryRow {
@@ -60,7 +61,7 @@ export class MemoriesRepo {
   }
 
   add(memory: { id: string; text: string; sourceRunId?: string | null }, now: string): Memory {
-    this.insert.run(memory.id, memory.text, memory.sourceRunId ?? null, now, now);
+    this.insert.run(memory.id, redactSecrets(memory.text), memory.sourceRunId ?? null, now, now);
     return this.get(memory.id) as Memory;
   }
 
@@ -70,7 +71,7 @@ export class MemoriesRepo {
   }
 
   update(id: string, text: string, now: string): Memory | null {
-    if (this.updateText.run(text, now, id).changes === 0) return null;
+    if (this.updateText.run(redactSecrets(text), now, id).changes === 0) return null;
     return this.get(id);
   }
 

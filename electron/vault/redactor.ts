@@ -8,7 +8,7 @@ export const REDACTED = '[redacted]';
 
 const TOKEN_PATTERNS: readonly RegExp[] = [
   /\bya29\.[\w-]{10,}/g, // Google OAuth access token
-  /\b1\/\/[\w-]{20,}/g, // Google OAuth refresh token
+  /\b1\/\/0[\w-]{20,}/g, // Google OAuth refresh token
   /\bAIza[\w-]{30,}/g, // Google API key (Gemini)
   /\bGOCSPX-[\w-]{10,}/g, // Google OAuth client secret
   /\bxox[abposer]-[\w-]{10,}/g, // Slack tokens
@@ -53,6 +53,17 @@ export function redactSecrets(text: string): string {
     );
   }
   return out;
+}
+
+/**
+ * Only the exact secrets the vault knows, no shapes. For the arguments an approval is bound to: a mail that
+ * merely looks like it holds a token ("token=…") must still run exactly as approved, while a real key of the
+ * user's never lands in a row (and the approval then refuses to run, which is what it should do).
+ */
+export function redactKnownSecretsJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  const known = secretsPattern();
+  return known ? json.replace(known, REDACTED) : json;
 }
 
 /** JSON for storage with every secret taken out. */

@@ -40,10 +40,20 @@ export class Vault {
     return this.cipher.unavailableReason();
   }
 
+  /**
+   * The secret, or null when there is none or it cannot be read right now (a locked keychain, a changed key
+   * file): callers then see "not connected" and `unavailableReason()` says why, rather than every screen failing.
+   */
   get(name: SecretName): string | null {
     const row = this.select.get(name);
     if (!row) return null;
-    const value = this.cipher.decrypt(row.ciphertext);
+    let value: string;
+    try {
+      value = this.cipher.decrypt(row.ciphertext);
+    } catch (error) {
+      if (error instanceof VaultUnavailableError) return null;
+      throw error;
+    }
     rememberSecret(value);
     return value;
   }

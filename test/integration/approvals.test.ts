@@ -208,6 +208,37 @@ describe('approval workflow', () => {
     expect(seen.at(-1)).toMatchObject({ pending: [], changed: { id: approvalId, status: 'approved' } });
   });
 
+  it('runs a mail that merely looks like it holds a token exactly as approved, and keeps a real key out', async () => {
+    const sent: { to: string[]; body: string }[] = [];
+    const lookalike = 'Reset link: token=abcdefghijklmnopqrstuvwxyz0123, valid one hour.';
+    const model = new ScriptedModel(
+      call('send_message', { to: ['sam@partner.io'], body: lookalike, ...sure }),
+      say('Sent.'),
+      call('send_message', {
+        to: ['sam@partner.io'],
+        body: 'My key is AIzaSy-approvals-test-real-key-000000',
+        ...sure,
+      }),
+      say('Sent.'),
+    );
+    const { host } = await start(model, { tools: syntheticMailTools(sent) });
+    const first = await host.invoke('approval.decide', {
+      approvalId: approvalOf(await host.runToEnd({ prompt: 'Forward the reset link to Sam' })),
+      decision: 'approve',
+    });
+    expect(first.status).toBe('completed');
+    expect(sent).toEqual([{ to: ['sam@partner.io'], body: lookalike }]);
+
+    // A secret the vault holds never lands in a row, so an approval that would send it cannot run.
+    host.vault.set('gemini.apiKey', 'AIzaSy-approvals-test-real-key-000000');
+    const second = await host.invoke('approval.decide', {
+      approvalId: approvalOf(await host.runToEnd({ prompt: 'Send Sam my key' })),
+      decision: 'approve',
+    });
+    expect(second.status).toBe('completed');
+    expect(sent).toHaveLength(1);
+  });
+
   it('"always allow" creates only a scope the approval offered', async () => {
     const sent: { to: string[]; body: string }[] = [];
     const model = new ScriptedModel(

@@ -141,6 +141,23 @@ describe('runs against the connected services', () => {
     expect(event.extendedProperties?.private?.[DEPUTY_KEY_PROPERTY]).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('keeps using the saved sign-in while a reconnect waits in the browser', async () => {
+    const model = new ScriptedModel(call('gmail_search', { q: 'budget' }), say('Found it.'));
+    await start(model);
+    google.gmail.addMessage({
+      from: 'ana@example.com',
+      to: 'me@example.com',
+      subject: 'budget',
+      text: 'numbers',
+    });
+    await connectGoogle(fixture.host);
+    const { status } = await fixture.host.invoke('connections.connect', { name: 'google' });
+    expect(status.state).toBe('connecting');
+    const events = collect(fixture.host);
+    expect((await fixture.host.runToEnd({ prompt: 'Find the budget mail' })).status).toBe('completed');
+    expect(events.find((event) => event.type === 'tool_result')).toMatchObject({ state: 'completed' });
+  });
+
   it('tells the model to have the person connect Google, and the run goes on', async () => {
     const model = new ScriptedModel(
       call('gmail_search', { q: 'from:ana' }),

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, DATABASE_FILE } from '../../electron/host/create-host';
 import { dispatchCommand } from '../../electron/host/dispatch';
 import { createSafeStorageCipher } from '../../electron/vault/cipher';
+import { REDACTED, redactSecrets } from '../../electron/vault/redactor';
 import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
 import { ConnectionsListOutput, MemoryListOutput, type ConnectionsChangedEvent } from '../../shared/contract';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -147,6 +148,18 @@ describe('without a safe place for secrets', () => {
     } finally {
       await host.close();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('secrets from the environment', () => {
+  it('are redacted like the vault’s own, whatever their shape', async () => {
+    const slackClientSecret = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+    const fixture = await openHost(null, { env: { DEPUTY_SLACK_CLIENT_SECRET: slackClientSecret } });
+    try {
+      expect(redactSecrets(`client_secret is ${slackClientSecret}`)).toBe(`client_secret is ${REDACTED}`);
+    } finally {
+      await fixture.close();
     }
   });
 });

@@ -50,6 +50,15 @@ describe('memories (FTS5)', () => {
     expect(memories.update('missing', 'x', NOW)).toBeNull();
   });
 
+  it('never stores a secret someone asked to remember', () => {
+    const memories = repo();
+    const saved = memories.add({ id: 'm9', text: 'My Slack token is xoxp-1234567890-abcdefghijkl' }, NOW);
+    expect(saved.text).toBe('My Slack token is [redacted]');
+    expect(memories.update('m9', 'Key AIzaSyA-abcdefghijklmnopqrstuvwxyz0123456', NOW)?.text).toBe(
+      'Key [redacted]',
+    );
+  });
+
   it('pages newest first with a cursor', () => {
     const memories = seeded();
     const first = memories.page(3);

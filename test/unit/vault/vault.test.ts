@@ -147,6 +147,24 @@ describe('vault', () => {
   });
 });
 
+describe('a vault whose keychain locks later', () => {
+  it('reads as empty (callers see "not connected") instead of failing, and says why', () => {
+    let isLocked = false;
+    const db = openDatabase(':memory:');
+    const storage: SafeStorageLike = {
+      isEncryptionAvailable: () => !isLocked,
+      encryptString: (plain) => Buffer.from(plain, 'utf8').reverse(),
+      decryptString: (sealed) => Buffer.from(sealed).reverse().toString('utf8'),
+    };
+    const vault = new Vault(db, createSafeStorageCipher(storage, 'darwin'));
+    vault.set('slack.token', 'xoxp-locked-later-123456789');
+    isLocked = true;
+    expect(vault.get('slack.token')).toBeNull();
+    expect(vault.has('slack.token')).toBe(true);
+    expect(vault.unavailableReason()).toMatch(/keychain/);
+  });
+});
+
 describe('redactor', () => {
   it.each([
     ['a Google access token', 'Authorization failed for ya29.a0AfH6SMBx-abcdefghijklmnop'],
