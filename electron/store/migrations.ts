@@ -186,7 +186,6 @@ export const migrations: readonly Migration[] = [
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
       );
-      CREATE INDEX memories_by_updated ON memories (updated_at DESC, seq DESC);
 
       CREATE VIRTUAL TABLE memories_fts USING fts5 (
         text,

@@ -4,8 +4,6 @@ import { dirname } from 'node:path';
 
 /** Encrypts secrets at rest. The shell injects Electron's safeStorage; the headless host uses a key file. */
 export interface SecretCipher {
-  /** A short name for status and errors ("safeStorage", "aes-256-gcm key file"). */
-  readonly kind: string;
   /** Why secrets cannot be stored right now, or null when they can. */
   unavailableReason(): string | null;
   encrypt(plain: string): Buffer;
@@ -31,7 +29,6 @@ const KEY_BYTES = 32;
 export function createKeyFileCipher(keyFile: string): SecretCipher {
   const key = loadOrCreateKey(keyFile);
   return {
-    kind: 'aes-256-gcm key file',
     unavailableReason: () => null,
     encrypt(plain) {
       const iv = randomBytes(IV_BYTES);
@@ -100,7 +97,6 @@ export function createSafeStorageCipher(
     return null;
   };
   return {
-    kind: 'safeStorage',
     unavailableReason,
     encrypt(plain) {
       const reason = unavailableReason();

@@ -31,10 +31,6 @@ export class Vault {
     this.remove = db.prepare<[string]>('DELETE FROM secrets WHERE name = ?');
   }
 
-  get kind(): string {
-    return this.cipher.kind;
-  }
-
   /** Why secrets cannot be stored, or null. Settings shows it; `set` throws it. */
   unavailableReason(): string | null {
     return this.cipher.unavailableReason();
