@@ -7,7 +7,7 @@ import type {
 } from '../../shared/contract';
 import { DeputyError } from '../../shared/contract/errors';
 import type { Env } from '../host/settings';
-import { redactError } from '../vault/redactor';
+import { redactError, rememberSecret } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { notConnected, type GoogleAccess } from './access';
 import { emptyStatus, type Connector } from './connections-service';
@@ -37,6 +37,8 @@ export interface GoogleConnectorDeps {
   logError?: (message: string, error: unknown) => void;
   /** How long the browser sign-in may take; 5 minutes unless told. */
   timeoutMs?: number;
+  /** How long Google's token endpoint may take to redeem the code; 30 seconds unless told. */
+  tokenTimeoutMs?: number;
 }
 
 const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -59,6 +61,8 @@ class SignInError extends Error {}
 interface SignIn {
   loopback: LoopbackRedirect;
   authUrl: string;
+  /** Saved only together with the tokens it obtains: see finishSignIn. */
+  client: GoogleClient;
 }
 
 /** Shown in the status until the next connect: a failed sign-in, a lapsed grant, a revoke that did not reach Google. */
@@ -78,6 +82,7 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
   readonly apiRoot: string | undefined;
   private readonly endpoints: GoogleEndpoints;
   private readonly timeoutMs: number;
+  private readonly tokenTimeoutMs: number;
   private signIn: SignIn | null = null;
   private problem: Problem | null = null;
   /** One client per stored sign-in, so concurrent tool calls share a single refresh. */
@@ -87,6 +92,7 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     this.endpoints = googleEndpoints(deps.env);
     this.apiRoot = deps.env.DEPUTY_GOOGLE_API_ROOT?.trim() || undefined;
     this.timeoutMs = deps.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
+    this.tokenTimeoutMs = deps.tokenTimeoutMs ?? REQUEST_TIMEOUT_MS;
   }
 
   status(): ConnectionStatus {
@@ -137,7 +143,7 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
       code_challenge: pkce.challenge,
       redirect_uri: loopback.redirectUri,
     });
-    const signIn = { loopback, authUrl };
+    const signIn = { loopback, authUrl, client };
     this.signIn = signIn;
     this.problem = null;
     this.finishSignIn(signIn, oauth, pkce.verifier).catch((error: unknown) =>
@@ -167,7 +173,8 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
   async authClient(): Promise<OAuth2Client> {
     if (this.signedIn) return this.signedIn;
     const tokens = this.tokens();
-    const client = this.client();
+    // The saved client, never a pending sign-in's: the saved tokens were issued to it.
+    const client = this.savedClient();
     if (!tokens || !client) throw notConnected('google');
     const signedIn: SignedInClient = new SignedInClient(client, this.endpoints, () => this.lapsed(signedIn));
     signedIn.setCredentials({
@@ -184,11 +191,15 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
   private async finishSignIn(signIn: SignIn, oauth: OAuth2Client, codeVerifier: string): Promise<void> {
     try {
       const code = await signIn.loopback.code;
-      const { tokens: credentials } = await oauth.getToken({
-        code,
-        codeVerifier,
-        redirect_uri: signIn.loopback.redirectUri,
-      });
+      // Bounded: a token endpoint that never answers would otherwise leave the status `connecting` forever.
+      const { tokens: credentials } = await withTimeout(
+        oauth.getToken({ code, codeVerifier, redirect_uri: signIn.loopback.redirectUri }),
+        this.tokenTimeoutMs,
+        () =>
+          new SignInError(
+            `Google did not finish the sign-in within ${duration(this.tokenTimeoutMs)}. Connect again to retry.`,
+          ),
+      );
       const account = await this.fetchAccount(credentials.access_token);
       if (this.signIn !== signIn) return;
       const tokens = toStoredTokens(credentials, account);
@@ -196,6 +207,10 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
         throw new SignInError(
           'Google did not grant offline access (no refresh token came back). Connect again.',
         );
+      // The client is saved only now, with the tokens it obtained: a sign-in that fails or is cancelled leaves
+      // the earlier client and its tokens paired as they were.
+      if (!isSameClient(signIn.client, this.savedClient()))
+        this.deps.vault.setJson('google.client', signIn.client);
       this.deps.vault.setJson('google.tokens', tokens);
       this.signedIn = null;
       this.problem = null;
@@ -235,8 +250,6 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
           return `Google sign-in was cancelled: access was denied in the browser. ${retry}`;
         case 'timeout':
           return `Google sign-in timed out: the browser did not come back within ${duration(this.timeoutMs)}. ${retry}`;
-        case 'state_mismatch':
-          return `Google sign-in was refused: the browser's answer did not match the request Deputy made. ${retry}`;
         default:
           return `Google sign-in failed: ${error.message} ${retry}`;
       }
@@ -296,16 +309,19 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     return { state: 'disconnected', message: REVOKE_FAILED };
   }
 
-  /** The client given to connect (and kept for next time), else the stored one, else the environment's. */
+  /**
+   * The client given to connect (saved only once its sign-in succeeds), else the one in use: a pending
+   * sign-in's, the stored one, or the environment's.
+   */
   private clientFor(input: Extract<ConnectionsConnectInput, { name: 'google' }>): GoogleClient {
     if (input.clientId) {
-      // The same client id again without its secret keeps the saved secret rather than erasing it.
-      const saved = this.client();
+      // The same client id again without its secret keeps the known secret rather than erasing it.
+      const known = this.client();
       const secret =
-        input.clientSecret ?? (saved?.clientId === input.clientId ? saved.clientSecret : undefined);
-      const client = { clientId: input.clientId, clientSecret: secret };
-      this.deps.vault.setJson('google.client', client);
-      return client;
+        input.clientSecret ?? (known?.clientId === input.clientId ? known.clientSecret : undefined);
+      // Not in the vault yet, but it must be redacted from whatever the sign-in logs.
+      rememberSecret(secret);
+      return { clientId: input.clientId, clientSecret: secret };
     }
     if (input.clientSecret)
       throw new DeputyError('invalid_input', 'A Google client secret needs its client ID: give both.');
@@ -314,7 +330,12 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     return client;
   }
 
+  /** The client in use: a pending sign-in's (so Settings does not ask for it again meanwhile), else the saved one. */
   private client(): GoogleClient | null {
+    return this.signIn?.client ?? this.savedClient();
+  }
+
+  private savedClient(): GoogleClient | null {
     const stored = this.deps.vault.getJson('google.client', parseWith(GoogleClient));
     if (stored) return stored;
     const clientId = this.deps.env.DEPUTY_GOOGLE_CLIENT_ID?.trim();
@@ -337,6 +358,23 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     Promise.resolve()
       .then(() => openExternal(url))
       .catch((error: unknown) => this.deps.logError?.('opening the browser failed', redactError(error)));
+  }
+}
+
+function isSameClient(a: GoogleClient, b: GoogleClient | null): boolean {
+  return a.clientId === b?.clientId && a.clientSecret === b.clientSecret;
+}
+
+/** Rejects with `onTimeout()` unless `promise` settles within `ms`; a late result is ignored. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -8,14 +8,16 @@ import type { AddressInfo } from 'node:net';
  */
 export interface LoopbackRedirect {
   redirectUri: string;
-  /** Resolves with the code; rejects with a LoopbackError (denied, state mismatch, timeout, closed). */
+  /**
+   * Resolves with the code; rejects with a LoopbackError (denied, invalid response, timeout, closed). A
+   * redirect carrying another state is answered 400 and settles nothing.
+   */
   code: Promise<string>;
   /** Stops listening; a pending `code` rejects with `closed`. Safe to call more than once. */
   close(): void;
 }
 
-export type LoopbackErrorCode =
-  'access_denied' | 'state_mismatch' | 'timeout' | 'closed' | 'invalid_response';
+export type LoopbackErrorCode = 'access_denied' | 'timeout' | 'closed' | 'invalid_response';
 
 export class LoopbackError extends Error {
   constructor(
@@ -50,7 +52,19 @@ export async function startLoopbackRedirect(options: LoopbackOptions): Promise<L
       sendPage(res, 404, 'Not found', 'This is Deputy’s sign-in listener; there is nothing here.');
       return;
     }
-    const outcome = readRedirect(url.searchParams, options.state);
+    // A redirect without our state answers a request Deputy did not make (login CSRF): its code is never
+    // used. It does not end the wait either, or any local web page could cancel every sign-in by loading
+    // /callback?state=x; only our own redirect, the timeout or close() end it.
+    if (!isSameSecret(url.searchParams.get('state') ?? '', options.state)) {
+      sendPage(
+        res,
+        400,
+        'Sign-in did not complete',
+        'This response did not match the request Deputy made, so it was refused. You can close this tab.',
+      );
+      return;
+    }
+    const outcome = readRedirect(url.searchParams);
     if (outcome.isOk) {
       sendPage(res, 200, 'Signed in', 'You can close this tab and return to Deputy.');
       finish(() => settle?.resolve(outcome.code));
@@ -79,9 +93,14 @@ export async function startLoopbackRedirect(options: LoopbackOptions): Promise<L
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      // A listen that fails must leave no timer keeping the process alive.
+      clearTimeout(timer);
+      reject(error);
+    };
+    server.once('error', failed);
     server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -98,17 +117,8 @@ export async function startLoopbackRedirect(options: LoopbackOptions): Promise<L
 
 type RedirectOutcome = { isOk: true; code: string } | { isOk: false; error: LoopbackError };
 
-function readRedirect(query: URLSearchParams, expectedState: string): RedirectOutcome {
-  // The state is checked first, even for an error redirect: a redirect without our state answers a request
-  // Deputy did not make (login CSRF), so its code is never used; the sign-in ends and can be retried.
-  if (!isSameSecret(query.get('state') ?? '', expectedState))
-    return {
-      isOk: false,
-      error: new LoopbackError(
-        'state_mismatch',
-        'The sign-in response did not match the request Deputy made, so it was refused.',
-      ),
-    };
+/** Our own redirect (its state already checked): the code, or why there is none. */
+function readRedirect(query: URLSearchParams): RedirectOutcome {
   const error = query.get('error');
   if (error === 'access_denied')
     return { isOk: false, error: new LoopbackError('access_denied', 'Access was denied in the browser.') };

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   LogLevel,
   WebClient,
@@ -19,6 +18,7 @@ import type { Vault } from '../vault/vault';
 import { notConnected, type SlackAccess } from './access';
 import { emptyStatus, type Connector } from './connections-service';
 import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './loopback';
+import { randomState } from './pkce';
 
 /** The least the tools need: list and read public and private channels, name people, post as the user. */
 export const SLACK_USER_SCOPES = [
@@ -149,8 +149,9 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
   ): Promise<ConnectionsConnectOutput> {
     const reason = this.deps.vault.unavailableReason();
     if (reason) throw new DeputyError('secrets_unavailable', `Slack cannot be connected: ${reason}`);
-    this.cancelPending();
     if (input.token) {
+      // A pasted token replaces a browser sign-in in progress.
+      this.cancelPending();
       const signIn = await this.verify(input.token);
       this.keep(signIn);
       return { status: this.status(), authUrl: null };
@@ -275,11 +276,13 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
         'Paste a Slack user token (xoxp-…), or give your Slack app’s client id and secret to sign in in the browser.',
       );
     // The state ties the redirect to this request: a redirect carrying any other state is refused (login CSRF).
-    const state = randomBytes(24).toString('base64url');
+    const state = randomState();
     const loopback = await startLoopbackRedirect({
       state,
       timeoutMs: this.deps.timeoutMs ?? SIGN_IN_TIMEOUT_MS,
     });
+    // After the await, so two connects in a row leave exactly one listener: the newest.
+    this.cancelPending();
     const url = new URL(`${this.oauthBase}/oauth/v2/authorize`);
     url.searchParams.set('client_id', app.clientId);
     url.searchParams.set('user_scope', SLACK_USER_SCOPES.join(','));
@@ -289,7 +292,9 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     this.pending = pending;
     this.signInError = null;
     this.deps.changed();
-    void this.finishBrowserSignIn(pending, app);
+    this.finishBrowserSignIn(pending, app).catch((error: unknown) =>
+      this.deps.logError?.('Slack: finishing the browser sign-in failed', redactError(error)),
+    );
     this.deps.openExternal?.(pending.authUrl);
     return { status: this.status(), authUrl: pending.authUrl };
   }

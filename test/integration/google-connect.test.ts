@@ -153,8 +153,11 @@ describe('Google connect', () => {
     const { authUrl } = await connector.connect({ name: 'google', ...FAKE_OAUTH_CLIENT });
     expect(new URL(authUrl ?? '').searchParams.get('client_id')).toBe(FAKE_OAUTH_CLIENT.clientId);
     expect(connector.status().isConfigured).toBe(true);
+    // Kept only once its sign-in has succeeded.
+    expect(vault.has('google.client')).toBe(false);
     await fetch(authUrl ?? '');
     await waitForState('connected');
+    expect(vault.getJson('google.client', (value) => value)).toEqual(FAKE_OAUTH_CLIENT);
     const raw = db
       .prepare<[], { ciphertext: Buffer }>("SELECT ciphertext FROM secrets WHERE name = 'google.client'")
       .get();
@@ -168,6 +171,35 @@ describe('Google connect', () => {
     const { authUrl } = await connector.connect({ name: 'google', clientId: FAKE_OAUTH_CLIENT.clientId });
     await fetch(authUrl ?? '');
     await waitForState('connected');
+  });
+
+  it('keeps the stored client and its tokens when a sign-in with another client fails', async () => {
+    connector = makeConnector({ env: fake.env });
+    const { authUrl: first } = await connector.connect({ name: 'google', ...FAKE_OAUTH_CLIENT });
+    await fetch(first ?? '');
+    await waitForState('connected');
+    const before = storedTokens();
+
+    const other = { clientId: 'other.apps.googleusercontent.com', clientSecret: 'GOCSPX-other-right' };
+    fake.oauth.clients.set(other.clientId, other.clientSecret);
+    const { authUrl } = await connector.connect({
+      name: 'google',
+      clientId: other.clientId,
+      clientSecret: 'GOCSPX-other-wrong',
+    });
+    expect(new URL(authUrl ?? '').searchParams.get('client_id')).toBe(other.clientId);
+    await fetch(authUrl ?? '');
+    await vi.waitFor(() => expect(connector.status().error).toMatch(/invalid_client/), { timeout: 3_000 });
+    expect(JSON.stringify(logged)).not.toContain('GOCSPX-other-wrong');
+
+    expect(vault.getJson('google.client', (value) => value)).toEqual(FAKE_OAUTH_CLIENT);
+    expect(storedTokens()).toEqual(before);
+    // The earlier sign-in still works, with the client its tokens were issued to.
+    fake.oauth.expireAccessTokens();
+    const client = await connector.authClient();
+    const me = await client.request<{ email: string }>({ url: userinfoUrl() });
+    expect(me.data.email).toBe('ada@example.com');
+    expect(fake.oauth.refreshCount).toBe(1);
   });
 
   it('explains how to create a Desktop-app client when there is none', async () => {
@@ -200,17 +232,22 @@ describe('Google connect', () => {
     expectNoSecretsIn(status, [exchange?.form.get('code') ?? '', exchange?.form.get('code_verifier') ?? '']);
   });
 
-  it('refuses a redirect whose state is not the one it sent, and never redeems its code', async () => {
+  it('refuses a redirect whose state is not the one it sent, never redeems its code, and keeps waiting', async () => {
     const { authUrl } = await connector.connect({ name: 'google' });
     const consent = await fetch(authUrl ?? '', { redirect: 'manual' });
     const redirect = new URL(consent.headers.get('location') ?? '');
-    redirect.searchParams.set('state', 'forged-state');
-    const page = await fetch(redirect);
+    const forged = new URL(redirect);
+    forged.searchParams.set('state', 'forged-state');
+    const page = await fetch(forged);
     expect(page.status).toBe(400);
-    const status = await waitForState('error');
-    expect(status.error).toMatch(/did not match the request Deputy made/);
+    expect(await page.text()).toContain('did not match the request Deputy made');
+    // Any local web page could send that, so it must not cancel the sign-in.
+    expect(connector.status()).toMatchObject({ state: 'connecting', authUrl, error: null });
     expect(fake.requests.some((request) => request.path === '/token')).toBe(false);
     expect(storedTokens()).toBeNull();
+
+    await fetch(redirect);
+    expect((await waitForState('connected')).error).toBeNull();
   });
 
   it('reports a denial in the browser', async () => {
@@ -231,6 +268,16 @@ describe('Google connect', () => {
       'Google sign-in timed out: the browser did not come back within 1 second. Connect again to retry.',
     );
     await expect(fetch(authUrl ?? '')).rejects.toThrow();
+  });
+
+  it('ends in error when the token endpoint never answers', async () => {
+    connector = makeConnector({ tokenTimeoutMs: 80 });
+    fake.inject({ match: /^POST \/token$/, response: { status: 200, json: {}, delayMs: 10_000 } });
+    const { authUrl } = await connector.connect({ name: 'google' });
+    await fetch(authUrl ?? '');
+    const status = await waitForState('error');
+    expect(status.error).toBe('Google did not finish the sign-in within 1 second. Connect again to retry.');
+    expect(storedTokens()).toBeNull();
   });
 
   it('a second connect cancels the first', async () => {

@@ -275,6 +275,22 @@ describe('Slack connector: OAuth v2 in the browser', () => {
     expect(final.error).toMatch(/not completed in time/);
   });
 
+  it('two sign-ins started at once leave one listener: the newest', async () => {
+    const h = await start();
+    const { clientId, clientSecret } = h.slack.state.app;
+    const connect = () => h.connector.connect({ name: 'slack', clientId, clientSecret });
+
+    const [first, second] = await Promise.all([connect(), connect()]);
+
+    const current = h.connector.status().authUrl;
+    expect([first.authUrl, second.authUrl]).toContain(current);
+    const replaced = current === first.authUrl ? second.authUrl : first.authUrl;
+    const replacedListener = new URL(replaced ?? '').searchParams.get('redirect_uri') ?? '';
+    await expect(fetch(`${replacedListener}?code=late&state=late`)).rejects.toThrow();
+    await fetch(current ?? '');
+    expect(await settled(h.connector)).toMatchObject({ state: 'connected', error: null });
+  });
+
   it('cancels a pending sign-in on disconnect, and the late redirect changes nothing', async () => {
     const h = await start();
     const { clientId, clientSecret } = h.slack.state.app;

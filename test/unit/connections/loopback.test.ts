@@ -58,18 +58,24 @@ describe('startLoopbackRedirect', () => {
     await expect(loopback.code).resolves.toBe('xyz');
   });
 
-  it('refuses a redirect whose state is not ours, and never hands over its code', async () => {
+  it('refuses a redirect whose state is not ours, never hands over its code, and keeps waiting', async () => {
     const loopback = await start();
-    const response = await fetch(`${loopback.redirectUri}?code=attacker&state=${STATE.slice(0, -1)}x`);
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain('did not match');
-    expect((await rejection(loopback.code)).code).toBe('state_mismatch');
-  });
+    let isSettled = false;
+    void loopback.code.then(
+      () => (isSettled = true),
+      () => (isSettled = true),
+    );
+    const forged = await fetch(`${loopback.redirectUri}?code=attacker&state=${STATE.slice(0, -1)}x`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('did not match');
+    // Any local page can send these; neither a forged state, nor none at all, nor a forged denial ends the wait.
+    expect((await fetch(`${loopback.redirectUri}?code=attacker`)).status).toBe(400);
+    expect((await fetch(`${loopback.redirectUri}?error=access_denied&state=x`)).status).toBe(400);
+    expect(isSettled).toBe(false);
 
-  it('refuses a redirect with no state at all', async () => {
-    const loopback = await start();
-    await fetch(`${loopback.redirectUri}?code=abc`);
-    expect((await rejection(loopback.code)).code).toBe('state_mismatch');
+    const ours = await fetch(`${loopback.redirectUri}?code=ours&state=${STATE}`);
+    expect(ours.status).toBe(200);
+    await expect(loopback.code).resolves.toBe('ours');
   });
 
   it('reports a denial as access_denied and says so in the page', async () => {
