@@ -2,7 +2,7 @@ import { calendar, type calendar_v3 } from '@googleapis/calendar';
 import type { GoogleAccess } from '../connections/access';
 import { instantIn, parseEventTime } from './calendar-events';
 import { instantOf, type Interval } from './calendar-slots';
-import { googleToolError } from './google-errors';
+import { callGoogle } from './google-call';
 import { ToolError } from './tool';
 
 export interface CalendarToolOptions {
@@ -19,20 +19,8 @@ const DEFAULT_RANGE_DAYS = 7;
 const MAX_RANGE_DAYS = 62;
 
 export function calendarCaller(access: GoogleAccess, now: () => Date): CalendarCall {
-  return async (what, run) => {
-    try {
-      const client = calendar({
-        version: 'v3',
-        auth: await access.authClient(),
-        ...(access.apiRoot && { rootUrl: access.apiRoot }),
-        // Retries belong to the engine's retry layer, which knows about idempotency and the run's budget.
-        retry: false,
-      });
-      return await run(client);
-    } catch (error) {
-      throw googleToolError(error, what, now());
-    }
-  };
+  return (what, run) =>
+    callGoogle(access, (options) => calendar({ version: 'v3', ...options }), what, now, run);
 }
 
 /**

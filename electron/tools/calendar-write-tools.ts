@@ -191,8 +191,8 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         if (input.location !== undefined) patch.location = input.location;
         if (input.start !== undefined && input.end !== undefined) {
           assertEventTimes(input.start, input.end, timeZone);
-          patch.start = toGoogleTime(input.start, 'start', timeZone);
-          patch.end = toGoogleTime(input.end, 'end', timeZone);
+          patch.start = patchedTime(toGoogleTime(input.start, 'start', timeZone));
+          patch.end = patchedTime(toGoogleTime(input.end, 'end', timeZone));
         }
         const attendees = before.attendees ?? [];
         if (input.addAttendees || input.removeAttendees) patch.attendees = changedAttendees(attendees, input);
@@ -212,6 +212,14 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
   };
 
   return [createEvent, updateEvent];
+}
+
+/**
+ * Google's patch merges start and end field by field, so switching an event between all-day and timed would
+ * keep the old kind beside the new one: the other kind is cleared with an explicit null.
+ */
+function patchedTime(time: calendar_v3.Schema$EventDateTime): calendar_v3.Schema$EventDateTime {
+  return time.date ? { date: time.date, dateTime: null, timeZone: null } : { ...time, date: null };
 }
 
 function assertEventTimes(start: string, end: string, timeZone: string): void {

@@ -1,7 +1,9 @@
 /**
  * Mail HTML reduced to readable text for the model. A single forward scan with indexOf and small patterns
  * tried at one position: no backtracking regex over the whole document, so a hostile message costs time
- * linear in its length. Script, style and other non-content elements are dropped with their content.
+ * linear in its length. Script, style and other non-content elements are dropped with their content, and so
+ * is anything hidden from the person reading the mail: text they cannot see is a way to slip instructions past
+ * them to the model.
  */
 
 /**
@@ -18,6 +20,22 @@ const SKIPPED = new Set([
   'math',
   'iframe',
   'object',
+]);
+/** Elements that never have content or an end tag: hiding one hides only itself. */
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
 ]);
 /** Elements that start a new line. */
 const BLOCK = new Set([
@@ -228,6 +246,45 @@ function skipElement(html: string, name: string, from: number): number {
   return close === -1 ? html.length : close + 1;
 }
 
+/**
+ * Whether inline CSS hides the element: display:none, visibility:hidden (or collapse), or a zero font size.
+ * Read declaration by declaration with indexOf and parseFloat, so a long style costs time linear in its length.
+ */
+function isHiddenByStyle(style: string): boolean {
+  for (const declaration of withoutCssComments(style).split(';')) {
+    const colon = declaration.indexOf(':');
+    if (colon === -1) continue;
+    const property = declaration.slice(0, colon).trim().toLowerCase();
+    const bang = declaration.indexOf('!', colon);
+    const value = declaration
+      .slice(colon + 1, bang === -1 ? undefined : bang)
+      .trim()
+      .toLowerCase();
+    if (property === 'display' && value === 'none') return true;
+    if (property === 'visibility' && (value === 'hidden' || value === 'collapse')) return true;
+    if (property === 'font-size' && parseFloat(value) === 0) return true;
+  }
+  return false;
+}
+
+/** A comment inside a declaration (`display:/* x *\/none`) still hides: comments go before reading. */
+function withoutCssComments(style: string): string {
+  let out = '';
+  let at = 0;
+  while (at < style.length) {
+    const open = style.indexOf('/*', at);
+    if (open === -1) return out + style.slice(at);
+    out += style.slice(at, open);
+    const close = style.indexOf('*/', open + 2);
+    at = close === -1 ? style.length : close + 2;
+  }
+  return out;
+}
+
+function isHidden(tag: Tag): boolean {
+  return tag.attributes.has('hidden') || isHiddenByStyle(tag.attributes.get('style') ?? '');
+}
+
 /** A link whose text does not already say where it goes keeps its address in brackets. */
 function linkTarget(href: string | undefined): string | null {
   if (!href) return null;
@@ -302,11 +359,16 @@ export function htmlToText(html: string): string {
   const out = new TextOut();
   const openLinks: (string | null)[] = [];
   let preDepth = 0;
+  /**
+   * The hidden element being skipped and how many elements of its name are open inside it, so its own end
+   * tag is found in the same forward scan. One left unclosed hides the rest of the mail: erring toward hiding.
+   */
+  let hidden: { name: string; depth: number } | null = null;
   let at = 0;
   while (at < html.length) {
     const lt = html.indexOf('<', at);
     const textEnd = lt === -1 ? html.length : lt;
-    if (textEnd > at) out.text(decodeEntities(html.slice(at, textEnd)), preDepth > 0);
+    if (textEnd > at && !hidden) out.text(decodeEntities(html.slice(at, textEnd)), preDepth > 0);
     if (lt === -1) break;
     if (html.startsWith('<!--', lt)) {
       const close = html.indexOf('-->', lt + 4);
@@ -320,13 +382,22 @@ export function htmlToText(html: string): string {
     }
     const tag = readTag(html, lt);
     if (!tag) {
-      out.text('<', preDepth > 0);
+      if (!hidden) out.text('<', preDepth > 0);
       at = lt + 1;
       continue;
     }
     at = tag.end;
     if (SKIPPED.has(tag.name)) {
       if (!tag.isClosing && !tag.isSelfClosing) at = skipElement(html, tag.name, at);
+      continue;
+    }
+    if (hidden) {
+      if (tag.name === hidden.name && !tag.isSelfClosing) hidden.depth += tag.isClosing ? -1 : 1;
+      if (hidden.depth === 0) hidden = null;
+      continue;
+    }
+    if (!tag.isClosing && isHidden(tag)) {
+      if (!tag.isSelfClosing && !VOID.has(tag.name)) hidden = { name: tag.name, depth: 1 };
       continue;
     }
     if (tag.name === 'pre') preDepth = Math.max(0, preDepth + (tag.isClosing ? -1 : 1));

@@ -5,7 +5,7 @@ import type { GoogleAccess } from '../connections/access';
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
-import { googleToolError } from './google-errors';
+import { callGoogle } from './google-call';
 import type { Tool, ToolContext } from './tool';
 
 const SEARCH_LIMIT = 25;
@@ -98,8 +98,16 @@ const DraftOutput = z.object({
   messageId: z.string(),
   threadId: z.string(),
   rfc822MessageId: z.string(),
+  /** The same call had already saved this draft (a retry or a resumed run), so nothing new was saved. */
+  wasAlreadySaved: z.boolean(),
 });
-const SendOutput = z.object({ messageId: z.string(), threadId: z.string(), rfc822MessageId: z.string() });
+const SendOutput = z.object({
+  messageId: z.string(),
+  threadId: z.string(),
+  rfc822MessageId: z.string(),
+  /** The same call had already sent this mail (a retry or a resumed run), so it was not sent again. */
+  wasAlreadySent: z.boolean(),
+});
 
 /** When a message was received: Gmail's internal date as ISO, or the Date header when that is missing. */
 function dateOf(message: gmail_v1.Schema$Message): string {
@@ -136,24 +144,18 @@ function mailPreview(verb: string, input: MailInput): ApprovalPreview {
 export function createGmailTools(access: GoogleAccess, options: { now?: () => Date } = {}): Tool[] {
   const clock = (context: ToolContext): Date => options.now?.() ?? context.now();
 
-  const withGmail = async <T>(
+  const withGmail = <T>(
     what: string,
     context: ToolContext,
     call: (api: gmail_v1.Gmail, request: { signal: AbortSignal }) => Promise<T>,
-  ): Promise<T> => {
-    try {
-      // retry: false — retrying is the engine's decision, made once for every tool.
-      const api = gmail({
-        version: 'v1',
-        auth: await access.authClient(),
-        rootUrl: access.apiRoot,
-        retry: false,
-      });
-      return await call(api, { signal: context.signal });
-    } catch (error) {
-      throw googleToolError(error, what, clock(context));
-    }
-  };
+  ): Promise<T> =>
+    callGoogle(
+      access,
+      (clientOptions) => gmail({ version: 'v1', ...clientOptions }),
+      what,
+      () => clock(context),
+      (api) => call(api, { signal: context.signal }),
+    );
 
   /** The raw message and, for a reply, the thread it belongs in. */
   const compose = async (input: MailInput, context: ToolContext) => {
@@ -309,6 +311,20 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     execute: async (input, context) => {
       const { raw, threadId, messageId } = await compose(input, context);
       return withGmail('saving the Gmail draft', context, async (api, request) => {
+        // Our Message-ID is derived from the idempotency key: a draft carrying it was saved by this very call.
+        const existing = await api.users.drafts.list(
+          { userId: 'me', q: `rfc822msgid:${messageId}`, maxResults: 1 },
+          request,
+        );
+        const found = existing.data.drafts?.[0];
+        if (found)
+          return {
+            draftId: found.id ?? '',
+            messageId: found.message?.id ?? '',
+            threadId: found.message?.threadId ?? threadId ?? '',
+            rfc822MessageId: messageId,
+            wasAlreadySaved: true,
+          };
         const draft = await api.users.drafts.create(
           { userId: 'me', requestBody: { message: { raw, threadId } } },
           request,
@@ -318,6 +334,7 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
           messageId: draft.data.message?.id ?? '',
           threadId: draft.data.message?.threadId ?? threadId ?? '',
           rfc822MessageId: messageId,
+          wasAlreadySaved: false,
         };
       });
     },
@@ -342,11 +359,25 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     execute: async (input, context) => {
       const { raw, threadId, messageId } = await compose(input, context);
       return withGmail('sending the email', context, async (api, request) => {
+        // Our Message-ID is derived from the idempotency key: sent mail carrying it was sent by this very call.
+        const existing = await api.users.messages.list(
+          { userId: 'me', q: `in:sent rfc822msgid:${messageId}`, maxResults: 1 },
+          request,
+        );
+        const found = existing.data.messages?.[0];
+        if (found)
+          return {
+            messageId: found.id ?? '',
+            threadId: found.threadId ?? threadId ?? '',
+            rfc822MessageId: messageId,
+            wasAlreadySent: true,
+          };
         const sent = await api.users.messages.send({ userId: 'me', requestBody: { raw, threadId } }, request);
         return {
           messageId: sent.data.id ?? '',
           threadId: sent.data.threadId ?? threadId ?? '',
           rfc822MessageId: messageId,
+          wasAlreadySent: false,
         };
       });
     },

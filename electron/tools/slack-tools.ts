@@ -16,6 +16,8 @@ export const DEPUTY_KEY_FIELD = 'deputy_key';
 const MAX_CHANNELS = 1_000;
 const CHANNELS_PAGE = 200;
 const DEFAULT_READ_LIMIT = 20;
+/** How far back slack_send looks for a post it already made: a retry comes soon after the first try. */
+const RECENT_POSTS = 50;
 
 /** Slack ids are upper-case; channel names never are, so the two cannot be confused. */
 const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
@@ -90,6 +92,8 @@ const SendOutput = z.object({
   channel: z.object({ id: z.string(), label: z.string() }),
   ts: z.string(),
   threadTs: z.string().nullable(),
+  /** The same call had already posted this message (a retry or a resumed run), so it was not posted again. */
+  wasAlreadyPosted: z.boolean(),
 });
 
 type ChannelView = z.infer<typeof ChannelView>;
@@ -170,6 +174,24 @@ async function userName(client: WebClient, userId: string): Promise<string | nul
     if (slackErrorCode(error) === 'user_not_found') return null;
     throw error;
   }
+}
+
+/**
+ * The ts of a recent top-level post carrying this idempotency key, if the same call already made it. Thread
+ * replies are not looked for: conversations.history lists only a channel's top-level messages.
+ */
+async function alreadyPosted(client: WebClient, channelId: string, key: string): Promise<string | null> {
+  const recent = await client.conversations.history({
+    channel: channelId,
+    limit: RECENT_POSTS,
+    include_all_metadata: true,
+  });
+  const found = recent.messages?.find(
+    (message) =>
+      message.metadata?.event_type === DEPUTY_EVENT_TYPE &&
+      (message.metadata.event_payload as Record<string, unknown> | undefined)?.[DEPUTY_KEY_FIELD] === key,
+  );
+  return found?.ts ?? null;
 }
 
 /** Calls Slack and turns any failure into the ToolError the model sees. */
@@ -285,6 +307,10 @@ export function createSlackTools(access: SlackAccess): Tool[] {
       return calling(`posting to ${label}`, label, async () => {
         const client = await access.client();
         const channel = await resolveChannel(client, input.channel);
+        if (!input.thread_ts) {
+          const ts = await alreadyPosted(client, channel.id, context.idempotencyKey);
+          if (ts) return { channel, ts, threadTs: null, wasAlreadyPosted: true };
+        }
         const posted = await client.chat.postMessage({
           channel: channel.id,
           text: input.text,
@@ -296,7 +322,7 @@ export function createSlackTools(access: SlackAccess): Tool[] {
         });
         if (!posted.ts)
           throw new ToolError('invalid_response', 'Slack accepted the post but returned no ts.');
-        return { channel, ts: posted.ts, threadTs: input.thread_ts ?? null };
+        return { channel, ts: posted.ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: false };
       });
     },
   };

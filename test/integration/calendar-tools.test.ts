@@ -453,6 +453,38 @@ describe('calendar_event_update', () => {
     expect(Object.keys(patch?.json as object).sort()).toEqual(['attendees', 'end', 'location', 'start']);
   });
 
+  it('switches an event between timed and all-day without leaving the old kind behind', async () => {
+    const toAllDay = await run('calendar_event_update', {
+      eventId: 'solo',
+      start: '2026-03-11',
+      end: '2026-03-11',
+    });
+    expect(toAllDay.after).toMatchObject({ start: '2026-03-11', end: '2026-03-11' });
+    // Google merges a patched start field by field: without the nulls the old dateTime would stay.
+    const patches = fake.requests.filter((request) => request.method === 'PATCH');
+    expect((patches[0]?.json as { start: unknown }).start).toEqual({
+      date: '2026-03-11',
+      dateTime: null,
+      timeZone: null,
+    });
+    expect(fake.calendar.updated[0]?.event.start).toEqual({ date: '2026-03-11' });
+    expect(fake.calendar.updated[0]?.event.end).toEqual({ date: '2026-03-12' });
+
+    const toTimed = await run('calendar_event_update', {
+      eventId: 'solo',
+      start: '2026-03-12T09:00:00',
+      end: '2026-03-12T10:00:00',
+    });
+    expect(toTimed.after).toMatchObject({
+      start: '2026-03-12T09:00:00+01:00',
+      end: '2026-03-12T10:00:00+01:00',
+    });
+    expect(fake.calendar.updated[1]?.event.start).toEqual({
+      dateTime: '2026-03-12T09:00:00+01:00',
+      timeZone: ZONE,
+    });
+  });
+
   it('sends no updates when the event has no guests', async () => {
     const result = await run('calendar_event_update', { eventId: 'solo', summary: 'Deep work' });
     expect(result.after).toMatchObject({ summary: 'Deep work', start: '2026-03-10T13:00:00+01:00' });

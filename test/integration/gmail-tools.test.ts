@@ -232,7 +232,18 @@ describe('gmail_send', () => {
       messageId: sent?.id,
       threadId: sent?.threadId,
       rfc822MessageId: `<deputy.${KEY}@deputy.local>`,
+      wasAlreadySent: false,
     });
+  });
+
+  it('does not send twice for the same call: a retry finds the sent mail by its Message-ID', async () => {
+    const mail = { to: ['ana@example.com'], subject: 'Once', body: 'only once' };
+    const first = await run('gmail_send', mail);
+    const again = await run('gmail_send', mail);
+    expect(fake.gmail.sent).toHaveLength(1);
+    expect(again).toEqual({ ...first, wasAlreadySent: true });
+    await run('gmail_send', mail, 'another-call-key');
+    expect(fake.gmail.sent).toHaveLength(2);
   });
 
   it('dates the mail by the clock it was given', async () => {
@@ -392,6 +403,7 @@ describe('gmail_draft_create', () => {
       messageId: draft?.message.id,
       threadId,
       rfc822MessageId: `<deputy.${KEY}@deputy.local>`,
+      wasAlreadySaved: false,
     });
     expect(draft?.message.text).toBe('Draft answer — ä');
     expect(draft?.message.payload.headers).toContainEqual({ name: 'In-Reply-To', value: '<p@x.example>' });
@@ -411,6 +423,19 @@ describe('gmail_draft_create', () => {
         { label: 'Subject', value: 'Re: (the original subject)' },
       ],
     });
+  });
+});
+
+describe('gmail_draft_create, retried', () => {
+  it('does not save a second draft for the same call, and does not count it as sent', async () => {
+    const mail = { to: ['ana@example.com'], subject: 'Draft once', body: 'only once' };
+    const first = await run('gmail_draft_create', mail);
+    const again = await run('gmail_draft_create', mail);
+    expect(fake.gmail.drafts).toHaveLength(1);
+    expect(again).toEqual({ ...first, wasAlreadySaved: true });
+    // A draft with our Message-ID is not sent mail: sending under the same key still sends.
+    await run('gmail_send', mail);
+    expect(fake.gmail.sent).toHaveLength(1);
   });
 });
 

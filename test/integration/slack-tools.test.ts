@@ -246,6 +246,21 @@ describe('slack_send', () => {
     expect(found?.ts).toBe(result.ts);
   });
 
+  it('does not post twice for the same call: a retry finds its post by the key in the metadata', async () => {
+    const h = await connected();
+    const key = 'run-7:call-4:retried';
+    const post = { channel: '#general', text: 'Deploy done.' };
+
+    const first = await run(h, 'slack_send', post, key);
+    const again = await run(h, 'slack_send', post, key);
+
+    expect(h.slack.state.posted).toHaveLength(1);
+    expect(first.wasAlreadyPosted).toBe(false);
+    expect(again).toEqual({ ...first, wasAlreadyPosted: true });
+    await run(h, 'slack_send', post, 'run-7:call-5:other');
+    expect(h.slack.state.posted).toHaveLength(2);
+  });
+
   it('replies in a thread', async () => {
     const h = await connected();
 

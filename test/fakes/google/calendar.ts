@@ -140,7 +140,9 @@ export function createCalendarFake(): { handler: FakeHandler; state: CalendarFak
     return { status: 200, json: event };
   }
 
-  /** PATCH changes the fields it names (null clears one); PUT replaces the event's fields with its body. */
+  /**
+   * PATCH changes the fields it names (null clears one) and, as Google does, merges an object field by field:
+   * `start: { dateTime }` on an all-day event keeps its `date` unless `date: null` is sent too. PUT replaces the event's fields with its body. */
   function writeEvent(
     events: FakeEvent[],
     event: FakeEvent,
@@ -152,7 +154,8 @@ export function createCalendarFake(): { handler: FakeHandler; state: CalendarFak
     if (!isRecord(body)) return googleError(400, 'Invalid JSON payload received.', 'parseError');
     const next: Record<string, unknown> = { ...event };
     for (const field of MUTABLE_FIELDS) {
-      if (field in body) next[field] = body[field] ?? undefined;
+      if (field in body)
+        next[field] = isReplace ? (body[field] ?? undefined) : patched(next[field], body[field]);
       else if (isReplace && field !== 'status') next[field] = undefined;
     }
     const invalid = checkTimes(next.start, next.end);
@@ -284,6 +287,20 @@ function attendeesOf(value: unknown): FakeAttendee[] | undefined {
   }));
 }
 
+/** Google's patch semantics: objects merge recursively, null clears, anything else (arrays too) replaces. */
+function patched(current: unknown, change: unknown): unknown {
+  if (change === null) return undefined;
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    isRecord(value) && !Array.isArray(value);
+  if (!isObject(current) || !isObject(change)) return change;
+  const keys = new Set([...Object.keys(current), ...Object.keys(change)]);
+  const merged = [...keys].map((key) => [
+    key,
+    key in change ? patched(current[key], change[key]) : current[key],
+  ]);
+  return Object.fromEntries(merged.filter(([, value]) => value !== undefined));
+}
+
 function checkTimes(start: unknown, end: unknown): FakeResponse | null {
   if (!isTime(start)) return googleError(400, 'Missing start time.', 'required');
   if (!isTime(end)) return googleError(400, 'Missing end time.', 'required');
@@ -295,7 +312,8 @@ function checkTimes(start: unknown, end: unknown): FakeResponse | null {
 function isTime(value: unknown): value is FakeEventTime {
   return (
     isRecord(value) &&
-    (typeof value.dateTime === 'string' || typeof value.date === 'string') &&
+    // Exactly one of the two: an event is all-day or timed, never both.
+    (typeof value.dateTime === 'string') !== (typeof value.date === 'string') &&
     !Number.isNaN(timeOf(value as FakeEventTime))
   );
 }

@@ -1,8 +1,8 @@
 import { googleError, type FakeHandler, type FakeRequest, type FakeResponse } from '../http-kit';
 
 /**
- * A stateful subset of Gmail v1 in Google's REST shapes: profile, message search and get, thread get, send
- * and draft create. What it receives is parsed as MIME here, independently of Deputy's own builder, so a test
+ * A stateful subset of Gmail v1 in Google's REST shapes: profile, message search and get, thread get, send,
+ * draft create and draft list. What it receives is parsed as MIME here, independently of Deputy's own builder, so a test
  * that reads back a sent subject or body checks the encoding for real.
  */
 
@@ -304,6 +304,32 @@ export function createGmailFake(): { handler: FakeHandler; state: GmailFakeState
         return {
           status: 200,
           json: { id: message.id, threadId: message.threadId, labelIds: message.labelIds },
+        };
+      },
+    },
+    {
+      // drafts.list: `q` searches the drafts' messages, as Gmail's search box does.
+      method: 'GET',
+      path: /^\/gmail\/v1\/users\/me\/drafts$/,
+      answer: (request) => {
+        const matches = search(
+          state.drafts.map((draft) => draft.message),
+          `in:drafts ${request.query.get('q') ?? ''}`,
+        );
+        const drafts = state.drafts.filter((draft) => matches.includes(draft.message));
+        return {
+          status: 200,
+          json: {
+            ...(drafts.length > 0
+              ? {
+                  drafts: drafts.map(({ id, message }) => ({
+                    id,
+                    message: { id: message.id, threadId: message.threadId },
+                  })),
+                }
+              : {}),
+            resultSizeEstimate: drafts.length,
+          },
         };
       },
     },
