@@ -1,5 +1,6 @@
 import {
   DEFAULT_AUTONOMY,
+  isValidTimeZone,
   LOOP_STEPS,
   Settings,
   type PolicyRule,
@@ -7,6 +8,7 @@ import {
 } from '../../shared/contract';
 import { DEFAULT_RATE_LIMITS } from '../policy/types';
 import { readModelConfig } from '../llm/model-config';
+import { asRecord } from '../store/json';
 import type { SettingsRepo } from '../store/settings-repo';
 
 export type Env = Record<string, string | undefined>;
@@ -23,13 +25,7 @@ function systemTimeZone(): string {
 }
 
 function isTimeZone(value: string | undefined): value is string {
-  if (!value) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
+  return value !== undefined && value !== '' && isValidTimeZone(value);
 }
 
 export const DEFAULT_TRUST_LEVEL = 'supervised';
@@ -44,11 +40,6 @@ const SAFE_DEFAULTS = {
   requireApprovalForFirstContact: true,
   rateLimits: DEFAULT_RATE_LIMITS,
 };
-
-const asObject = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 
 /** `AGENT_SIDE_EFFECTS_ENABLED=false` (or 0/no/off) is the kill switch for every side-effect tool. */
 export function areSideEffectsEnabled(env: Env): boolean {
@@ -93,12 +84,12 @@ export class SettingsService {
       maxLoopSteps: typeof steps === 'number' ? steps : maxLoopStepsFromEnv(this.env),
       isGeminiConfigured: this.hasGeminiKey(),
       trustLevel: stored.trustLevel ?? DEFAULT_TRUST_LEVEL,
-      autonomy: { ...DEFAULT_AUTONOMY, ...asObject(stored.autonomy) },
+      autonomy: { ...DEFAULT_AUTONOMY, ...asRecord(stored.autonomy) },
       allowlist: stored.allowlist ?? [],
       rules: stored.rules ?? [],
       approvalExpiryMinutes: stored.approvalExpiryMinutes ?? DEFAULT_APPROVAL_EXPIRY_MINUTES,
       requireApprovalForFirstContact: stored.requireApprovalForFirstContact ?? true,
-      rateLimits: { ...DEFAULT_RATE_LIMITS, ...asObject(stored.rateLimits) },
+      rateLimits: { ...DEFAULT_RATE_LIMITS, ...asRecord(stored.rateLimits) },
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
     };
     // Stored values were checked on the way in; a row damaged since then falls back to the safe defaults.

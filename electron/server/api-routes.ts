@@ -8,6 +8,7 @@ import {
   type RunEvent,
 } from '../../shared/contract';
 import { dispatchCommand, safeErrorBody } from '../host/dispatch';
+import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
@@ -83,7 +84,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/actions\/([^/]+)\/(approve|reject)$/,
       handle: async (req, res, [id, decision]) => {
-        const body = asObject(await readOptionalJsonBody(req));
+        const body = asRecord(await readOptionalJsonBody(req));
         const input = parseInput(ApprovalDecideInput, { ...body, approvalId: id, decision });
         sendJson(res, 200, await host.approvals.decide(input));
       },
@@ -92,7 +93,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/actions\/([^/]+)\/edit$/,
       handle: async (req, res, [id]) => {
-        const body = asObject(await readJsonBody(req));
+        const body = asRecord(await readJsonBody(req));
         sendJson(
           res,
           200,
@@ -125,13 +126,13 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/connections\/(google|slack)\/start$/,
       handle: async (req, res, [name]) =>
-        command(res, 'connections.connect', { ...asObject(await readOptionalJsonBody(req)), name }),
+        command(res, 'connections.connect', { ...asRecord(await readOptionalJsonBody(req)), name }),
     },
     {
       method: 'PUT',
       pattern: /^\/api\/connections\/(slack|gemini)$/,
       handle: async (req, res, [name]) =>
-        command(res, 'connections.connect', { ...asObject(await readJsonBody(req)), name }),
+        command(res, 'connections.connect', { ...asRecord(await readJsonBody(req)), name }),
     },
     {
       method: 'DELETE',
@@ -155,7 +156,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'PUT',
       pattern: /^\/api\/memories\/([^/]+)$/,
       handle: async (req, res, [id]) =>
-        command(res, 'memory.update', { ...asObject(await readJsonBody(req)), id }),
+        command(res, 'memory.update', { ...asRecord(await readJsonBody(req)), id }),
     },
     {
       method: 'DELETE',
@@ -185,11 +186,6 @@ export async function routeApi(routes: Route[], req: IncomingMessage, res: Serve
   const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodeURIComponent(part));
   await route.handle(req, res, params);
 }
-
-const asObject = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 
 const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);
 

@@ -1,6 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import { z } from 'zod';
-import { formatInZone, instantOf, isValidTimeZone, type WallTime } from './calendar-slots';
+import { isValidTimeZone } from '../../shared/contract';
+import { formatInZone, instantOf, type WallTime } from './calendar-slots';
 
 /**
  * Every event Deputy creates carries this private extended property, set to the call's idempotency key, so

@@ -44,16 +44,6 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether Intl knows the zone name (an IANA name such as Europe/Berlin, or UTC). */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    formatterFor(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** What a clock in `timeZone` shows at `instant`. */
 export function wallTimeAt(
   instant: number,

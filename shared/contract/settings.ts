@@ -66,7 +66,8 @@ export type Settings = z.infer<typeof Settings>;
 
 export const SettingsGetInput = z.object({}).strict().default({});
 
-function isValidTimeZone(tz: string): boolean {
+/** Whether Intl knows the zone name (an IANA name such as Europe/Berlin, or UTC). */
+export function isValidTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
     return true;

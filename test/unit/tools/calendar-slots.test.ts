@@ -4,12 +4,12 @@ import {
   findFreeSlots,
   formatInZone,
   instantOf,
-  isValidTimeZone,
   mergeIntervals,
   offsetMinutesAt,
   type Interval,
   type SlotSearch,
 } from '../../../electron/tools/calendar-slots';
+import { isValidTimeZone } from '../../../shared/contract';
 
 const at = (iso: string): number => Date.parse(iso);
 const span = (start: string, end: string): Interval => ({ start: at(start), end: at(end) });
