@@ -27,7 +27,7 @@ import { initialState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
-import { redactValue } from '../vault/redactor';
+import { redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
@@ -313,11 +313,11 @@ export class Host implements ContractHost {
   }
 
   private emit(unsafe: RunEvent): void {
-    // Subscribers see exactly what the log keeps: secrets are taken out before either.
-    const event = redactValue(unsafe);
+    // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
+    const { value: event, json } = redactWithJson(unsafe);
     const now = this.deps.now().toISOString();
     if (event.type === 'status') this.deps.store.runs.setStatus(event.runId, event.status, now);
-    if (event.type !== 'delta') this.deps.store.events.append(event, now);
+    if (event.type !== 'delta') this.deps.store.events.append(event, now, json);
     this.events.publish(event);
   }
 

@@ -17,8 +17,9 @@ export class EventsRepo {
     );
   }
 
-  append(event: RunEvent, now: string): void {
-    this.insertEvent.run(event.runId, event.threadId, event.type, now, redactedJson(event));
+  /** `payload` is the event's JSON when the caller has already redacted it; otherwise it is made here. */
+  append(event: RunEvent, now: string, payload: string = redactedJson(event)): void {
+    this.insertEvent.run(event.runId, event.threadId, event.type, now, payload);
   }
 
   byRun(runId: string): unknown[] {

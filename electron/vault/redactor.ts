@@ -73,10 +73,15 @@ export function redactedJson(value: unknown): string {
 
 /** The same value with every secret inside its strings replaced; the value itself when there was none. */
 export function redactValue<T>(value: T): T {
+  return redactWithJson(value).value;
+}
+
+/** The redacted value and its redacted JSON, for a caller that both keeps the value and stores the text. */
+export function redactWithJson<T>(value: T): { value: T; json: string } {
   const json = JSON.stringify(value);
-  if (json === undefined) return value;
+  if (json === undefined) return { value, json: 'null' };
   const redacted = redactSecrets(json);
-  return redacted === json ? value : (JSON.parse(redacted) as T);
+  return { value: redacted === json ? value : (JSON.parse(redacted) as T), json: redacted };
 }
 
 /** A redacted description of anything thrown, for logs and crash output. */
