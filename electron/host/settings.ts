@@ -30,6 +30,10 @@ function isTimeZone(value: string | undefined): value is string {
 
 export const DEFAULT_TRUST_LEVEL = 'supervised';
 export const DEFAULT_APPROVAL_EXPIRY_MINUTES = 30;
+/** Parallel by default: a turn's independent reads finish together; approvals hold only their own calls. */
+export const DEFAULT_EXECUTION = { executionPolicy: 'batch', maxParallel: 4 } as const;
+export const DEFAULT_ROUTING_POLICY = 'quality';
+export const DEFAULT_RUN_TIME_LIMIT_MINUTES = 15;
 
 const SAFE_DEFAULTS = {
   trustLevel: DEFAULT_TRUST_LEVEL,
@@ -39,6 +43,9 @@ const SAFE_DEFAULTS = {
   approvalExpiryMinutes: DEFAULT_APPROVAL_EXPIRY_MINUTES,
   requireApprovalForFirstContact: true,
   rateLimits: DEFAULT_RATE_LIMITS,
+  ...DEFAULT_EXECUTION,
+  routingPolicy: DEFAULT_ROUTING_POLICY,
+  runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
 };
 
 /** `AGENT_SIDE_EFFECTS_ENABLED=false` (or 0/no/off) is the kill switch for every side-effect tool. */
@@ -90,6 +97,10 @@ export class SettingsService {
       approvalExpiryMinutes: stored.approvalExpiryMinutes ?? DEFAULT_APPROVAL_EXPIRY_MINUTES,
       requireApprovalForFirstContact: stored.requireApprovalForFirstContact ?? true,
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...asRecord(stored.rateLimits) },
+      executionPolicy: stored.executionPolicy ?? DEFAULT_EXECUTION.executionPolicy,
+      maxParallel: stored.maxParallel ?? DEFAULT_EXECUTION.maxParallel,
+      routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
+      runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
     };
     // Stored values were checked on the way in; a row damaged since then falls back to the safe defaults.

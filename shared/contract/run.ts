@@ -45,6 +45,47 @@ export const ActionState = z.enum([
 ]);
 export type ActionState = z.infer<typeof ActionState>;
 
+/**
+ * The ledger's finer states of DESIGN.md §5. `started` is written before a side effect and `committed` after;
+ * a `started` call found after a crash is reconciled, and becomes `unknown` (the user is asked) when its effect
+ * cannot be found. The contract's `ActionState` is derived from it for the stream and the HTTP API.
+ */
+export const LedgerState = z.enum([
+  'planned',
+  'awaiting_confirmation',
+  'approved',
+  'started',
+  'committed',
+  'failed',
+  'rejected',
+  'unknown',
+]);
+export type LedgerState = z.infer<typeof LedgerState>;
+
+const CONTRACT_STATE: Record<LedgerState, ActionState> = {
+  planned: 'planned',
+  awaiting_confirmation: 'awaiting_confirmation',
+  approved: 'executing',
+  started: 'executing',
+  committed: 'completed',
+  failed: 'failed',
+  rejected: 'rejected',
+  // Nobody knows whether it happened, so the user is asked: to them it waits for a decision.
+  unknown: 'awaiting_confirmation',
+};
+
+export function contractStateOf(state: LedgerState): ActionState {
+  return CONTRACT_STATE[state];
+}
+
+/** How a run spends its tool calls: one per turn, or several at once up to `maxParallel`. */
+export const ExecutionPolicy = z.enum(['interactive', 'batch']);
+export type ExecutionPolicy = z.infer<typeof ExecutionPolicy>;
+
+/** What model routing optimises for when it picks the model of a turn. */
+export const RoutingPolicy = z.enum(['quality', 'cost', 'latency']);
+export type RoutingPolicy = z.infer<typeof RoutingPolicy>;
+
 export const ResponseMode = z.enum(['assistant_text', 'tool_call', 'approval_required']);
 export type ResponseMode = z.infer<typeof ResponseMode>;
 
@@ -68,6 +109,8 @@ export const RunResponse = z.object({
   toolArgs: z.record(z.string(), z.unknown()).optional(),
   approval: ApprovalSummary.optional(),
   output: z.record(z.string(), z.unknown()).optional(),
+  /** The run ended in its final-warning (recovery) turn: it finished, but not on its own terms. */
+  recovered: z.boolean().optional(),
 });
 export type RunResponse = z.infer<typeof RunResponse>;
 

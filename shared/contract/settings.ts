@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOOP_STEPS } from './limits';
 import { ActionKind, AutonomyLevel, PolicyRule, TrustLevel } from './policy';
+import { ExecutionPolicy, RoutingPolicy } from './run';
 
 export const RateLimitsSchema = z.object({
   actionsPerMinute: z.number().int().min(1).max(10_000),
@@ -40,6 +41,12 @@ export const SettingsPatch = z
       .optional(),
     requireApprovalForFirstContact: z.boolean().optional(),
     rateLimits: RateLimitsSchema.partial().optional(),
+    /** `interactive`: one tool call per turn; `batch`: a turn's calls run together, up to `maxParallel`. */
+    executionPolicy: ExecutionPolicy.optional(),
+    maxParallel: z.number().int().min(1).max(8).optional(),
+    routingPolicy: RoutingPolicy.optional(),
+    /** A run that passes this gets one final-warning turn to wrap up. */
+    runTimeLimitMinutes: z.number().int().min(1).max(24 * 60).optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
@@ -59,6 +66,10 @@ export const Settings = z.object({
   approvalExpiryMinutes: z.number().int(),
   requireApprovalForFirstContact: z.boolean(),
   rateLimits: RateLimitsSchema,
+  executionPolicy: ExecutionPolicy,
+  maxParallel: z.number().int(),
+  routingPolicy: RoutingPolicy,
+  runTimeLimitMinutes: z.number().int(),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */
   areSideEffectsEnabled: z.boolean(),
 });

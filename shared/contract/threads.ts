@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActionState, RunStatus } from './run';
+import { ActionState, LedgerState, RunStatus } from './run';
 import { LIMITS } from './limits';
 
 export const ThreadSummary = z.object({
@@ -39,6 +39,8 @@ export const ActionRecord = z.object({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   state: ActionState,
+  /** The ledger's own state, finer than `state` (started, committed, unknown…). */
+  ledgerState: LedgerState.optional(),
   result: z.unknown().optional(),
   error: z.string().nullable(),
   /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
@@ -55,6 +57,9 @@ export const RunRecord = z.object({
   summary: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** Finished in its final-warning turn, or picked up again after Deputy stopped mid-run. */
+  recovered: z.boolean().optional(),
+  resumed: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

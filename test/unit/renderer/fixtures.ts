@@ -28,6 +28,10 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   approvalExpiryMinutes: 60,
   requireApprovalForFirstContact: true,
   rateLimits: { actionsPerMinute: 10, externalCallsPerHour: 50, modelTokensPerHour: 100_000 },
+  executionPolicy: 'batch',
+  maxParallel: 4,
+  routingPolicy: 'quality',
+  runTimeLimitMinutes: 15,
   areSideEffectsEnabled: true,
   ...overrides,
 });
