@@ -114,12 +114,19 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await withState(card(page, 'gemini'), 'disconnected').waitFor();
   });
 
-  it('keeps your email and preferences from General across a reload', async () => {
+  it('keeps your email, preferences and how runs go from General across a reload', async () => {
     const page = await openPage(host);
     await page.getByTestId('open-settings').click();
     const form = page.getByTestId('settings-form');
     await form.getByLabel('Your email').fill('Ada@Example.com');
     await form.getByLabel('Preferences').fill('Short replies. No meetings before 10:00.');
+    // Several calls at once is the default; its number shows only then.
+    await form.getByTestId('max-parallel').waitFor();
+    await form.getByRole('radio', { name: /One at a time/ }).check();
+    await form.getByTestId('max-parallel').waitFor({ state: 'detached' });
+    await form.getByLabel('Model choice').selectOption({ label: 'Lowest cost' });
+    await form.getByTestId('routing-policy-hint').filter({ hasText: 'cheapest' }).waitFor();
+    await form.getByLabel('Run time limit (minutes)').fill('30');
     await page.getByTestId('settings-save').click();
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
 
@@ -131,6 +138,10 @@ describe('Settings → Connections and Memory against the headless host', () => 
     expect(await form.getByLabel('Preferences').inputValue()).toBe(
       'Short replies. No meetings before 10:00.',
     );
+    expect(await form.getByRole('radio', { name: /One at a time/ }).isChecked()).toBe(true);
+    expect(await form.getByLabel('Model choice').inputValue()).toBe('cost');
+    expect(await form.getByLabel('Run time limit (minutes)').inputValue()).toBe('30');
+    expect(await form.getByTestId('max-parallel').count()).toBe(0);
   });
 
   it('shows what a chat remembered, newest first, and searches, edits and deletes it', async () => {

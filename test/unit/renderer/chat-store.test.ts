@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, ThreadDetail } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
+import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
 import {
   applyRunEvent,
-  conversationFromThread,
   emptyConversation,
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';

@@ -3,6 +3,7 @@ import type { RunStatus } from '../../../../shared/contract';
 import { useChat } from '../../stores';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
+import { RUN_MARK_TEXT } from './run-marks';
 import { ToolCallCard } from './ToolCallCard';
 import type { TimelineItem } from './timeline';
 
@@ -37,6 +38,12 @@ function TimelineEntry({ item }: { item: TimelineItem }) {
       return (
         <li className="run-notice" data-testid="run-notice">
           {item.text}
+        </li>
+      );
+    case 'mark':
+      return (
+        <li className={`run-mark run-mark--${item.mark}`} data-testid="run-mark" data-mark={item.mark}>
+          {RUN_MARK_TEXT[item.mark]}
         </li>
       );
   }

@@ -1,4 +1,5 @@
 import Markdown, { type Components } from 'react-markdown';
+import { RUN_MARK_TEXT } from './run-marks';
 import type { TimelineItem } from './timeline';
 
 type Message = Extract<TimelineItem, { kind: 'message' }>;
@@ -28,7 +29,15 @@ export function MessageView({ message }: { message: Message }) {
       data-role={message.role}
       data-streaming={message.isStreaming ? 'true' : undefined}
     >
-      <div className="message__author">{isUser ? 'You' : 'Deputy'}</div>
+      <div className="message__author">
+        {isUser ? 'You' : 'Deputy'}
+        {message.isRecovered && ' '}
+        {message.isRecovered && (
+          <span className="run-badge" data-testid="recovered-badge">
+            {RUN_MARK_TEXT.recovered}
+          </span>
+        )}
+      </div>
       <div className="message__body">
         {isUser ? (
           <p className="message__plain">{message.text}</p>

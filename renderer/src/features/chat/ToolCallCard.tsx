@@ -1,32 +1,24 @@
-import type { ActionState } from '../../../../shared/contract';
 import { formatValue, toolLabel } from '../../format';
 import type { TimelineItem } from './timeline';
+import { toolStateLabel } from './tool-state';
 
 type ToolCall = Extract<TimelineItem, { kind: 'tool' }>;
-
-const STATE_LABELS: Record<ActionState, string> = {
-  planned: 'Planned',
-  awaiting_confirmation: 'Waiting for approval',
-  executing: 'Running',
-  completed: 'Done',
-  failed: 'Failed',
-  rejected: 'Rejected',
-};
 
 export function ToolCallCard({ call }: { call: ToolCall }) {
   const argEntries = Object.entries(call.args);
   return (
     <li
-      className={`tool-card tool-card--${call.state}`}
+      className={`tool-card tool-card--${call.state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
       data-testid="tool-call"
       data-tool={call.tool}
       data-state={call.state}
+      data-ledger-state={call.ledgerState}
     >
       <details>
         <summary>
           <span className="tool-card__name">{toolLabel(call.tool)}</span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {STATE_LABELS[call.state] ?? call.state}
+            {toolStateLabel(call.state, call.ledgerState)}
           </span>
         </summary>
         <div className="tool-card__body">

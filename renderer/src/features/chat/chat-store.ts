@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { applyRunEvent, conversationFromThread, emptyConversation, type Conversation } from './timeline';
+import { conversationFromThread } from './stored-thread';
+import { applyRunEvent, emptyConversation, type Conversation } from './timeline';
 
 export interface ChatState {
   threads: ThreadSummary[];

@@ -1,8 +1,16 @@
-import type { ActionState, Approval, RunEvent, RunStatus, ThreadDetail } from '../../../../shared/contract';
+import type {
+  ActionState,
+  Approval,
+  LedgerState,
+  RunEvent,
+  RunResponse,
+  RunStatus,
+} from '../../../../shared/contract';
+import { markRecovered, type RunMark } from './run-marks';
 
 /**
  * One entry of a conversation as the window shows it: a message, a tool-call card, an approval card (where
- * a run paused for the user), an error or a notice.
+ * a run paused for the user), an error, a notice, or a quiet mark about how a run went (see run-marks.ts).
  */
 export type TimelineItem =
   | {
@@ -12,6 +20,8 @@ export type TimelineItem =
       role: 'user' | 'assistant';
       text: string;
       isStreaming: boolean;
+      /** The run's answer came in the final turn it was granted to wrap up. */
+      isRecovered?: boolean;
     }
   | {
       kind: 'tool';
@@ -20,6 +30,8 @@ export type TimelineItem =
       tool: string;
       args: Record<string, unknown>;
       state: ActionState;
+      /** The ledger's finer state, known only from a stored thread; dropped when the stream moves the card on. */
+      ledgerState?: LedgerState;
       result?: unknown;
       error?: string | null;
     }
@@ -32,7 +44,8 @@ export type TimelineItem =
       approval: Approval | null;
     }
   | { kind: 'error'; id: string; runId: string | null; message: string; code?: string }
-  | { kind: 'notice'; id: string; runId: string; text: string };
+  | { kind: 'notice'; id: string; runId: string; text: string }
+  | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
 type ApprovalItem = Extract<TimelineItem, { kind: 'approval' }>;
@@ -85,7 +98,14 @@ function upsertTool(
   return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
 }
 
-const approvalItem = (runId: string, actionId: string, approval: Approval | null): ApprovalItem => ({
+/** A card the stream moved on: its stored ledger state no longer says where it stands. */
+function moveTool(card: ToolItem, change: Partial<ToolItem>): ToolItem {
+  const { ledgerState: _stale, ...rest } = card;
+  return { ...rest, ...change };
+}
+
+/** The approval card of an action, placed right under its tool-call card. */
+export const approvalItem = (runId: string, actionId: string, approval: Approval | null): ApprovalItem => ({
   kind: 'approval',
   id: `approval-${actionId}`,
   runId,
@@ -113,6 +133,30 @@ function placeApproval(items: TimelineItem[], approval: Approval): TimelineItem[
   );
   const index = withTool.findIndex((item) => item.kind === 'tool' && item.id === approval.actionId);
   return [...withTool.slice(0, index + 1), card, ...withTool.slice(index + 1)];
+}
+
+/** What a run's result adds: the answer a host that does not stream sends as the summary, an error, a notice. */
+function itemsOfResult(items: TimelineItem[], runId: string, result: RunResponse): TimelineItem[] {
+  const { status, summary } = result;
+  const isOfRun = (kind: TimelineItem['kind']) =>
+    items.some((item) => item.kind === kind && item.runId === runId);
+  const hasText = items.some(
+    (item) => item.kind === 'message' && item.role === 'assistant' && item.runId === runId,
+  );
+  if (status === 'completed' && !hasText && summary) {
+    return [
+      ...items,
+      { kind: 'message', id: `result-${runId}`, runId, role: 'assistant', text: summary, isStreaming: false },
+    ];
+  }
+  if (status === 'failed' && !isOfRun('error')) {
+    return [...items, { kind: 'error', id: `error-${runId}`, runId, message: summary || 'The run failed.' }];
+  }
+  // The approval card already says what the run waits for; the summary would only repeat it.
+  if (status === 'awaiting_confirmation' && summary && !isOfRun('approval')) {
+    return [...items, { kind: 'notice', id: `notice-${runId}`, runId, text: summary }];
+  }
+  return items;
 }
 
 /** Folds one run event into the conversation. Unknown event types leave it unchanged. */
@@ -160,7 +204,7 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
             args: event.args,
             state: event.state,
           }),
-          (card) => ({ ...card, args: event.args, state: event.state }),
+          (card) => moveTool(card, { args: event.args, state: event.state }),
         ),
       };
     case 'tool_result':
@@ -179,7 +223,7 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
             result: event.result,
             error: event.error ?? null,
           }),
-          (card) => ({ ...card, state: event.state, result: event.result, error: event.error ?? null }),
+          (card) => moveTool(card, { state: event.state, result: event.result, error: event.error ?? null }),
         ),
       };
     case 'approval_needed':
@@ -206,112 +250,12 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
     }
     case 'result': {
       const ended = endRun(conversation, runId);
-      const { status, summary } = event.result;
-      const hasText = items.some(
-        (item) => item.kind === 'message' && item.role === 'assistant' && item.runId === runId,
-      );
-      const hasError = items.some((item) => item.kind === 'error' && item.runId === runId);
-      // A host that does not stream still sends the final text as the summary.
-      if (status === 'completed' && !hasText && summary) {
-        const message: TimelineItem = {
-          kind: 'message',
-          id: `result-${runId}`,
-          runId,
-          role: 'assistant',
-          text: summary,
-          isStreaming: false,
-        };
-        return { ...ended, items: [...ended.items, message] };
-      }
-      if (status === 'failed' && !hasError) {
-        const error: TimelineItem = {
-          kind: 'error',
-          id: `error-${runId}`,
-          runId,
-          message: summary || 'The run failed.',
-        };
-        return { ...ended, items: [...ended.items, error] };
-      }
-      const hasApprovalCard = items.some((item) => item.kind === 'approval' && item.runId === runId);
-      // The approval card already says what the run waits for; the summary would only repeat it.
-      if (status === 'awaiting_confirmation' && summary && !hasApprovalCard) {
-        return {
-          ...ended,
-          items: [...ended.items, { kind: 'notice', id: `notice-${runId}`, runId, text: summary }],
-        };
-      }
-      return ended;
+      const items = itemsOfResult(ended.items, runId, event.result);
+      // A recovered run finished, but not on its own terms: it must never read as a plain success.
+      const isRecovered = event.result.recovered === true && event.result.status !== 'failed';
+      return { ...ended, items: isRecovered ? markRecovered(items, runId) : items };
     }
     default:
       return conversation;
   }
-}
-
-const KIND_ORDER = { user: 0, tool: 1, assistant: 2, error: 3 } as const;
-
-/** Rebuilds a stored thread: messages and tool calls interleaved by time, then each failed run's error. */
-export function conversationFromThread(detail: ThreadDetail): Conversation {
-  const entries: { at: string; order: number; item: TimelineItem }[] = [];
-  for (const message of detail.messages) {
-    entries.push({
-      at: message.createdAt,
-      order: KIND_ORDER[message.role],
-      item: {
-        kind: 'message',
-        id: message.id,
-        runId: message.runId,
-        role: message.role,
-        text: message.text,
-        isStreaming: false,
-      },
-    });
-  }
-  for (const action of detail.actions) {
-    entries.push({
-      at: action.createdAt,
-      order: KIND_ORDER.tool,
-      item: {
-        kind: 'tool',
-        id: action.id,
-        runId: action.runId,
-        tool: action.tool,
-        args: action.args,
-        state: action.state,
-        result: action.result,
-        error: action.error,
-      },
-    });
-  }
-  for (const run of detail.runs) {
-    if (run.status !== 'failed') continue;
-    entries.push({
-      at: run.updatedAt,
-      order: KIND_ORDER.error,
-      item: {
-        kind: 'error',
-        id: `error-${run.id}`,
-        runId: run.id,
-        message: run.errorMessage ?? run.summary ?? 'The run failed.',
-        ...(run.errorCode !== null && { code: run.errorCode }),
-      },
-    });
-  }
-  entries.sort((a, b) => compareTimes(a.at, b.at) || a.order - b.order);
-  const running = detail.runs.find((run) => isRunActive(run.status));
-  return {
-    threadId: detail.thread.id,
-    items: entries.flatMap(({ item }) =>
-      item.kind === 'tool' && item.state === 'awaiting_confirmation'
-        ? [item, approvalItem(item.runId, item.id, null)]
-        : [item],
-    ),
-    activeRun: running ? { runId: running.id, status: running.status } : null,
-    endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
-  };
-}
-
-function compareTimes(a: string, b: string): number {
-  const difference = Date.parse(a) - Date.parse(b);
-  if (!Number.isNaN(difference) && difference !== 0) return difference;
-  return a < b ? -1 : a > b ? 1 : 0;
 }

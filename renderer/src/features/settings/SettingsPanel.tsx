@@ -3,6 +3,8 @@ import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../share
 import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
 import { FormError, SubmitButton } from '../../components/FormParts';
+import { RunsFieldset } from './RunsFieldset';
+import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 
@@ -46,6 +48,9 @@ const toForm = (settings: Settings): FormValues => ({
 
 function SettingsForm({ settings }: { settings: Settings }) {
   const [form, setForm] = useState(() => toForm(settings));
+  const [runs, setRuns] = useState(() => toRunValues(settings));
+  // A number the form itself refused; the host's refusals arrive as `saveError`.
+  const [checkError, setCheckError] = useState<string | null>(null);
   const [isSaved, setIsSaved] = useState(false);
   const save = useSettings((state) => state.save);
   const isSaving = useSettings((state) => state.isSaving);
@@ -67,9 +72,21 @@ function SettingsForm({ settings }: { settings: Settings }) {
     },
   });
 
+  const changeRuns = (change: Partial<RunValues>) => {
+    setIsSaved(false);
+    setCheckError(null);
+    setRuns((previous) => ({ ...previous, ...change }));
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const isAccepted = await save(changedFields(settings, form));
+    const runsChange = runsPatch(settings, runs);
+    if (!runsChange.ok) {
+      setIsSaved(false);
+      return setCheckError(runsChange.message);
+    }
+    setCheckError(null);
+    const isAccepted = await save({ ...changedFields(settings, form), ...runsChange.value });
     setIsSaved(isAccepted);
   };
 
@@ -113,11 +130,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
         Max steps per run
         <input {...field('maxLoopSteps')} type="number" min={LOOP_STEPS.min} max={LOOP_STEPS.max} step={1} />
       </label>
+      <RunsFieldset values={runs} onChange={changeRuns} />
       <p className="settings-form__note">
         Gemini API key:{' '}
         {settings.isGeminiConfigured ? 'configured' : 'not configured (add one under Connections)'}
       </p>
-      {saveError && <FormError testId="settings-error">{saveError}</FormError>}
+      {(checkError ?? saveError) && <FormError testId="settings-error">{checkError ?? saveError}</FormError>}
       {isSaved && !saveError && (
         <p className="form-success" role="status">
           Saved.

@@ -77,7 +77,8 @@ export const toPermissionsValues = (settings: Settings): PermissionsValues => ({
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
-function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
+/** A number field's text as a whole number within bounds, or a message that names the field. */
+export function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
   const value = Number(text.trim());
   if (text.trim() === '' || !Number.isInteger(value))
     return { ok: false, message: `${label}: enter a whole number.` };

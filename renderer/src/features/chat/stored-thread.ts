@@ -1,0 +1,80 @@
+import type { ThreadDetail } from '../../../../shared/contract';
+import { markRecovered, placeResumed } from './run-marks';
+import { approvalItem, isRunActive, type Conversation, type TimelineItem } from './timeline';
+
+const KIND_ORDER = { user: 0, tool: 1, assistant: 2, error: 3 } as const;
+
+/**
+ * Rebuilds a stored thread: messages and tool calls interleaved by time, then each failed run's error, and the
+ * marks of runs that were resumed after a restart or finished in their recovery turn.
+ */
+export function conversationFromThread(detail: ThreadDetail): Conversation {
+  const entries: { at: string; order: number; item: TimelineItem }[] = [];
+  for (const message of detail.messages) {
+    entries.push({
+      at: message.createdAt,
+      order: KIND_ORDER[message.role],
+      item: {
+        kind: 'message',
+        id: message.id,
+        runId: message.runId,
+        role: message.role,
+        text: message.text,
+        isStreaming: false,
+      },
+    });
+  }
+  for (const action of detail.actions) {
+    entries.push({
+      at: action.createdAt,
+      order: KIND_ORDER.tool,
+      item: {
+        kind: 'tool',
+        id: action.id,
+        runId: action.runId,
+        tool: action.tool,
+        args: action.args,
+        state: action.state,
+        ...(action.ledgerState !== undefined && { ledgerState: action.ledgerState }),
+        result: action.result,
+        error: action.error,
+      },
+    });
+  }
+  for (const run of detail.runs) {
+    if (run.status !== 'failed') continue;
+    entries.push({
+      at: run.updatedAt,
+      order: KIND_ORDER.error,
+      item: {
+        kind: 'error',
+        id: `error-${run.id}`,
+        runId: run.id,
+        message: run.errorMessage ?? run.summary ?? 'The run failed.',
+        ...(run.errorCode !== null && { code: run.errorCode }),
+      },
+    });
+  }
+  entries.sort((a, b) => compareTimes(a.at, b.at) || a.order - b.order);
+  const running = detail.runs.find((run) => isRunActive(run.status));
+  const items = entries.flatMap(({ item }) =>
+    item.kind === 'tool' && item.state === 'awaiting_confirmation'
+      ? [item, approvalItem(item.runId, item.id, null)]
+      : [item],
+  );
+  return {
+    threadId: detail.thread.id,
+    items: detail.runs.reduce((marked, run) => {
+      const resumed = run.resumed ? placeResumed(marked, run.id) : marked;
+      return run.recovered && run.status !== 'failed' ? markRecovered(resumed, run.id) : resumed;
+    }, items),
+    activeRun: running ? { runId: running.id, status: running.status } : null,
+    endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
+  };
+}
+
+function compareTimes(a: string, b: string): number {
+  const difference = Date.parse(a) - Date.parse(b);
+  if (!Number.isNaN(difference) && difference !== 0) return difference;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+import type { ActionState, LedgerState } from '../../../../shared/contract';
+
+/** What a tool-call card says about where its call stands. */
+const STATE_LABELS: Record<ActionState, string> = {
+  planned: 'Planned',
+  awaiting_confirmation: 'Waiting for approval',
+  executing: 'Running',
+  completed: 'Done',
+  failed: 'Failed',
+  rejected: 'Rejected',
+};
+
+// Only the ledger states that say more than the coarse state they map to; the rest read the same.
+const LEDGER_LABELS: Partial<Record<LedgerState, string>> = {
+  approved: 'Approved',
+  started: 'Running',
+  committed: 'Done',
+  // A call cut off by a restart whose effect could not be found: it may or may not have happened.
+  unknown: 'Not sure it happened — waiting for you',
+};
+
+/**
+ * The card's label: the ledger's finer state when a stored thread supplied it (the live stream carries only
+ * the coarse one), else the coarse state's label.
+ */
+export function toolStateLabel(state: ActionState, ledgerState?: LedgerState): string {
+  return (ledgerState && LEDGER_LABELS[ledgerState]) ?? STATE_LABELS[state] ?? state;
+}

@@ -1,0 +1,100 @@
+import { useId } from 'react';
+import { RoutingPolicy } from '../../../../shared/contract';
+import {
+  EXECUTION_POLICIES,
+  MAX_PARALLEL,
+  ROUTING_POLICIES,
+  RUN_TIME_LIMIT_MINUTES,
+  explanationOf,
+  type RunValues,
+} from './run-settings';
+
+interface RunsFieldsetProps {
+  values: RunValues;
+  onChange: (change: Partial<RunValues>) => void;
+}
+
+/** The "Runs" group of the General tab; the form around it checks and saves it with the rest. */
+export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
+  const routingHintId = useId();
+  const limitHintId = useId();
+  const isBatch = values.executionPolicy === 'batch';
+
+  return (
+    <fieldset data-testid="runs-settings">
+      <legend>Runs</legend>
+      <fieldset className="settings-form__group">
+        <legend>How tool calls run</legend>
+        {EXECUTION_POLICIES.map((policy) => (
+          <label key={policy.value} className="radio-option">
+            <input
+              type="radio"
+              name="executionPolicy"
+              value={policy.value}
+              checked={values.executionPolicy === policy.value}
+              data-testid={`execution-${policy.value}`}
+              onChange={() => onChange({ executionPolicy: policy.value })}
+            />
+            <span>
+              <strong>{policy.label}</strong> — {policy.explanation}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {isBatch && (
+        <label>
+          Calls at once ({MAX_PARALLEL.min}–{MAX_PARALLEL.max})
+          <input
+            type="number"
+            required
+            min={MAX_PARALLEL.min}
+            max={MAX_PARALLEL.max}
+            step={1}
+            value={values.maxParallel}
+            data-testid="max-parallel"
+            onChange={(event) => onChange({ maxParallel: event.target.value })}
+          />
+        </label>
+      )}
+      <label>
+        Model choice
+        <select
+          value={values.routingPolicy}
+          aria-describedby={routingHintId}
+          data-testid="routing-policy"
+          onChange={(event) => {
+            const policy = RoutingPolicy.safeParse(event.target.value);
+            if (policy.success) onChange({ routingPolicy: policy.data });
+          }}
+        >
+          {ROUTING_POLICIES.map((policy) => (
+            <option key={policy.value} value={policy.value}>
+              {policy.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {/* Outside the label, so the field's name stays "Model choice" and the hint is its description. */}
+      <p id={routingHintId} className="settings-form__note" data-testid="routing-policy-hint">
+        {explanationOf(ROUTING_POLICIES, values.routingPolicy)}
+      </p>
+      <label>
+        Run time limit (minutes)
+        <input
+          type="number"
+          required
+          min={RUN_TIME_LIMIT_MINUTES.min}
+          max={RUN_TIME_LIMIT_MINUTES.max}
+          step={1}
+          value={values.runTimeLimitMinutes}
+          aria-describedby={limitHintId}
+          data-testid="run-time-limit"
+          onChange={(event) => onChange({ runTimeLimitMinutes: event.target.value })}
+        />
+      </label>
+      <p id={limitHintId} className="settings-form__note">
+        A run that reaches it gets one last turn to wrap up.
+      </p>
+    </fieldset>
+  );
+}

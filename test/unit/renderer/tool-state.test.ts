@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applyRunEvent,
+  emptyConversation,
+  type Conversation,
+} from '../../../renderer/src/features/chat/timeline';
+import { toolStateLabel } from '../../../renderer/src/features/chat/tool-state';
+
+describe('tool-call card labels', () => {
+  it('uses the ledger state where it says more than the coarse one', () => {
+    expect(toolStateLabel('executing', 'started')).toBe('Running');
+    expect(toolStateLabel('executing', 'approved')).toBe('Approved');
+    expect(toolStateLabel('completed', 'committed')).toBe('Done');
+    expect(toolStateLabel('awaiting_confirmation', 'unknown')).toBe('Not sure it happened — waiting for you');
+  });
+
+  it('keeps the coarse labels when the ledger adds nothing or is not known', () => {
+    expect(toolStateLabel('awaiting_confirmation', 'awaiting_confirmation')).toBe('Waiting for approval');
+    expect(toolStateLabel('failed', 'failed')).toBe('Failed');
+    expect(toolStateLabel('rejected')).toBe('Rejected');
+    expect(toolStateLabel('planned')).toBe('Planned');
+    expect(toolStateLabel('executing')).toBe('Running');
+    expect(toolStateLabel('completed')).toBe('Done');
+  });
+
+  it('drops a stored ledger state once the stream moves the card on', () => {
+    const ids = { runId: 'r1', threadId: 't1' };
+    const stored: Conversation = {
+      ...emptyConversation('t1'),
+      items: [
+        {
+          kind: 'tool',
+          id: 'a1',
+          runId: 'r1',
+          tool: 'gmail_send',
+          args: { to: 'sam@x.io' },
+          state: 'executing',
+          ledgerState: 'approved',
+        },
+      ],
+    };
+    const started = applyRunEvent(stored, {
+      type: 'tool_call',
+      ...ids,
+      actionId: 'a1',
+      tool: 'gmail_send',
+      args: { to: 'sam@x.io' },
+      state: 'executing',
+    });
+    expect(started.items[0]).toMatchObject({ state: 'executing' });
+    expect(started.items[0]).not.toHaveProperty('ledgerState');
+
+    const done = applyRunEvent(stored, {
+      type: 'tool_result',
+      ...ids,
+      actionId: 'a1',
+      tool: 'gmail_send',
+      state: 'completed',
+      result: { id: 'msg-1' },
+    });
+    expect(done.items[0]).toMatchObject({ state: 'completed', result: { id: 'msg-1' } });
+    expect(done.items[0]).not.toHaveProperty('ledgerState');
+  });
+});
