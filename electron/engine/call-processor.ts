@@ -1,27 +1,44 @@
-import type { ActionState, ApprovalPreview } from '../../shared/contract';
+import { contractStateOf, type ApprovalPreview, type LedgerState } from '../../shared/contract';
 import type { PolicyDecision } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
+import type { LedgerEntry } from '../store/actions-repo';
 import type { Tool } from '../tools/tool';
-import { fingerprint, idempotencyKey } from './fingerprint';
+import { fingerprint } from './fingerprint';
+import { executeAction, type CallScope, hold, settle } from './call-execution';
+import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
-import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
-import type { CallPart, LastAction, ResultPart } from './run-state';
+import type { CheckedCall } from './run-deps';
+import type { CallPart, LastAction } from './run-state';
+import { reconcileStarted } from './reconcile';
 
+export type { CallScope } from './call-execution';
+
+/**
+ * What became of one call: its result is in the state (settled), it waits for the user (held), or it ends the
+ * run (a clarifying question, a refusal).
+ */
 export type CallOutcome =
-  | { kind: 'result'; part: ResultPart; action: LastAction }
-  | { kind: 'pause'; approval: StoredApproval }
+  | { kind: 'settled' }
+  | { kind: 'held'; approval: StoredApproval }
   | { kind: 'clarify'; question: string; action: LastAction }
   | { kind: 'refuse'; failure: RunFailure; action: LastAction };
 
-const STATE_FOR: Record<PolicyDecision['kind'], ActionState> = {
-  allow: 'executing',
+const LEDGER_FOR: Record<PolicyDecision['kind'], LedgerState> = {
+  allow: 'approved',
   require_approval: 'awaiting_confirmation',
   deny: 'rejected',
   clarify: 'rejected',
 };
 
-/** One model call: validate → policy → run it, pause for approval, or tell the model why not. */
-export async function processCall(deps: RunLoopDeps, spec: RunSpec, call: CallPart): Promise<CallOutcome> {
+/**
+ * One model call: validate → policy → run it, hold it for approval, or tell the model why not. A call the ledger
+ * already knows (a resumed run) continues from where the ledger says it got to instead.
+ */
+export async function processCall(scope: CallScope, call: CallPart): Promise<CallOutcome> {
+  const { deps, spec } = scope;
+  const known = deps.store.actions.byCall(spec.runId, call.callId);
+  if (known) return continueKnownCall(scope, call, known);
+
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const actionId = deps.newId();
   const check = deps.registry.check(call.name, call.args);
@@ -43,16 +60,13 @@ export async function processCall(deps: RunLoopDeps, spec: RunSpec, call: CallPa
         state: 'failed',
         error: check.message,
       });
+      settle(scope, call, { error: { code: check.code, message: check.message } }, null);
     });
-    return resultOf(
-      call,
-      { id: actionId, tool: call.name, args: call.args },
-      { error: { code: check.code, message: check.message } },
-    );
+    return { kind: 'settled' };
   }
 
   const decision = deps.decide(check);
-  const state = STATE_FOR[decision.kind];
+  const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {
     deps.store.actions.create(
@@ -88,55 +102,147 @@ export async function processCall(deps: RunLoopDeps, spec: RunSpec, call: CallPa
         detail: { args, meta },
       });
     }
-    deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state });
+    deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state: contractStateOf(state) });
   });
   const action: LastAction = { id: actionId, tool: tool.name, args };
 
   switch (decision.kind) {
     case 'allow': {
-      const executed = await executeAction(deps, spec, actionId, check);
-      if (decision.shouldNotify && executed.ok) {
-        deps.emit({
-          type: 'notice',
-          ...ids,
-          actionId,
-          tool: tool.name,
-          message: `Done: ${previewOf(tool, check.input).title}`,
-        });
-      }
-      return resultOf(call, executed.action, executed.forModel);
+      const notify = decision.shouldNotify ? `Done: ${previewOf(tool, check.input).title}` : null;
+      await executeAction(scope, actionId, call, check, notify);
+      return { kind: 'settled' };
     }
     case 'deny': {
-      rejectAction(deps, spec, actionId, tool.name, decision.reason);
       if (decision.outcome === 'REFUSAL:RATE_LIMITED') {
+        rejectAction(scope, actionId, tool.name, decision.reason);
         return { kind: 'refuse', failure: { code: 'rate_limited', message: decision.reason }, action };
       }
-      return resultOf(call, action, { error: { code: 'denied_by_policy', message: decision.reason } });
+      rejectAction(scope, actionId, tool.name, decision.reason, () =>
+        settle(scope, call, { error: { code: 'denied_by_policy', message: decision.reason } }, action),
+      );
+      return { kind: 'settled' };
     }
-    case 'clarify': {
-      rejectAction(deps, spec, actionId, tool.name, decision.reason);
+    case 'clarify':
+      rejectAction(scope, actionId, tool.name, decision.reason);
       return {
         kind: 'clarify',
         question: clarifyingQuestion(previewOf(tool, check.input), meta.assumptions ?? []),
         action,
       };
-    }
     case 'require_approval':
-      return { kind: 'pause', approval: createApproval(deps, spec, actionId, check, decision) };
+      return { kind: 'held', approval: requestApproval(scope, call, actionId, check, decision) };
   }
 }
 
-function resultOf(call: CallPart, action: LastAction, result: Record<string, unknown>): CallOutcome {
-  return { kind: 'result', part: { kind: 'result', callId: call.callId, name: call.name, result }, action };
+/** A call the ledger already has: never run twice, never lost (DESIGN.md §5, resume). */
+async function continueKnownCall(scope: CallScope, call: CallPart, entry: LedgerEntry): Promise<CallOutcome> {
+  const { deps, spec } = scope;
+  const action: LastAction = { id: entry.id, tool: entry.tool, args: entry.args };
+  const replay = (result: Record<string, unknown>, detail: Record<string, unknown>): CallOutcome => {
+    deps.store.transaction(() => {
+      logRuntime(deps, spec, 'recovery', scope.state.step, { tool: entry.tool, ...detail }, call.callId);
+      settle(scope, call, result, action);
+    });
+    return { kind: 'settled' };
+  };
+  switch (entry.ledgerState) {
+    case 'committed':
+      // Done before the restart: its stored result is replayed, the tool is not called again.
+      return replay(entry.result ?? {}, { replayed: 'committed' });
+    case 'failed':
+      return replay(
+        { error: { code: 'tool_failed', message: entry.error ?? `${entry.tool} failed.` } },
+        { replayed: 'failed' },
+      );
+    case 'rejected':
+      return replay(
+        { error: { code: 'rejected', message: entry.error ?? 'This call was not run.' } },
+        { replayed: 'rejected' },
+      );
+    case 'planned': {
+      const message =
+        'Deputy stopped before this call was checked; it was not run. Ask for it again if needed.';
+      deps.store.actions.finish(entry.id, { state: 'failed', error: message }, deps.now().toISOString());
+      return replay({ error: { code: 'not_run', message } }, { replayed: 'planned' });
+    }
+    case 'approved':
+    case 'awaiting_confirmation':
+    case 'unknown':
+      return continueApproval(scope, call, entry);
+    case 'started':
+      return reconcileStarted(scope, call, entry);
+  }
 }
 
+/** An approved call runs (with the approved arguments); a pending one stays held; a refused one is answered. */
+async function continueApproval(scope: CallScope, call: CallPart, entry: LedgerEntry): Promise<CallOutcome> {
+  const { deps } = scope;
+  const approval = deps.store.approvals.get(entry.id);
+  if (approval?.status === 'pending') {
+    deps.store.transaction(() => hold(scope, call, entry.id, approval.id));
+    return { kind: 'held', approval };
+  }
+  if (approval && approval.status !== 'approved') {
+    const message =
+      approval.status === 'expired'
+        ? 'The approval expired; nothing was done.'
+        : 'The user rejected this call.';
+    rejectAction(scope, entry.id, entry.tool, message, () =>
+      settle(scope, call, { error: { code: 'rejected_by_user', message } }, null),
+    );
+    return { kind: 'settled' };
+  }
+  await runApproved(
+    scope,
+    call,
+    entry.id,
+    entry.tool,
+    approval?.args ?? call.args,
+    approval?.fingerprint ?? null,
+  );
+  return { kind: 'settled' };
+}
+
+/**
+ * Runs a call whose approval was given: the arguments must still pass the tool's schema and, when an approval
+ * bound them, match its fingerprint exactly. Anything else is refused and told to the model, never run.
+ */
+export async function runApproved(
+  scope: CallScope,
+  call: CallPart,
+  actionId: string,
+  toolName: string,
+  args: Record<string, unknown>,
+  boundFingerprint: string | null,
+): Promise<void> {
+  const { deps } = scope;
+  const check = deps.registry.check(toolName, args);
+  if (!check.ok && check.code === 'not_connected') {
+    // The account was disconnected while the approval waited: say so rather than run or blame the arguments.
+    rejectAction(scope, actionId, toolName, check.message, () =>
+      settle(scope, call, { error: { code: check.code, message: check.message } }, null),
+    );
+    return;
+  }
+  if (!check.ok || (boundFingerprint !== null && fingerprint(toolName, check.args) !== boundFingerprint)) {
+    const message = 'The approved arguments no longer match what was approved; nothing was run.';
+    rejectAction(scope, actionId, toolName, message, () =>
+      settle(scope, call, { error: { code: 'approval_mismatch', message } }, null),
+    );
+    return;
+  }
+  await executeAction(scope, actionId, call, check, null);
+}
+
+/** Records a refusal with its event; `inside` runs in the same transaction (to settle the call). */
 export function rejectAction(
-  deps: RunLoopDeps,
-  spec: RunSpec,
+  scope: CallScope,
   actionId: string,
   tool: string,
   reason: string,
+  inside: () => void = () => {},
 ): void {
+  const { deps, spec } = scope;
   deps.store.transaction(() => {
     deps.store.actions.finish(actionId, { state: 'rejected', error: reason }, deps.now().toISOString());
     deps.emit({
@@ -148,63 +254,8 @@ export function rejectAction(
       state: 'rejected',
       error: reason,
     });
+    inside();
   });
-}
-
-/** Runs a checked call whose action row exists, and records the outcome with its event in one transaction. */
-export async function executeAction(
-  deps: RunLoopDeps,
-  spec: RunSpec,
-  actionId: string,
-  check: CheckedCall,
-): Promise<{ ok: boolean; action: LastAction; forModel: Record<string, unknown> }> {
-  const ids = { runId: spec.runId, threadId: spec.threadId };
-  const { tool } = check;
-  const callId = deps.store.actions.callIdOf(actionId) ?? actionId;
-  const key = idempotencyKey(spec.runId, callId, fingerprint(tool.name, check.args));
-  const outcome = await deps.registry.run(
-    check,
-    { ...ids, actionId, idempotencyKey: key, signal: spec.signal, now: deps.now },
-    (error) => deps.logError(`tool ${tool.name} failed unexpectedly`, error),
-  );
-  deps.store.transaction(() => {
-    const now = deps.now().toISOString();
-    if (outcome.ok) {
-      deps.store.actions.finish(actionId, { state: 'completed', result: outcome.result }, now);
-      const recipients = tool.recipients?.(check.input) ?? [];
-      if (recipients.length > 0) deps.store.policy.rememberRecipients(recipients, now);
-      deps.emit({
-        type: 'tool_result',
-        ...ids,
-        actionId,
-        tool: tool.name,
-        state: 'completed',
-        result: outcome.result,
-      });
-    } else {
-      deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
-      deps.emit({
-        type: 'tool_result',
-        ...ids,
-        actionId,
-        tool: tool.name,
-        state: 'failed',
-        error: outcome.message,
-      });
-    }
-  });
-  if (outcome.ok) {
-    return {
-      ok: true,
-      action: { id: actionId, tool: tool.name, args: check.args, result: outcome.result },
-      forModel: outcome.result,
-    };
-  }
-  return {
-    ok: false,
-    action: { id: actionId, tool: tool.name, args: check.args },
-    forModel: { error: { code: outcome.code, message: outcome.message } },
-  };
 }
 
 export function previewOf(tool: Tool, input: unknown): ApprovalPreview {
@@ -227,13 +278,21 @@ export function previewText(preview: ApprovalPreview): string {
   return lines.join('\n');
 }
 
-function createApproval(
-  deps: RunLoopDeps,
-  spec: RunSpec,
+export interface ApprovalRequest {
+  level: StoredApproval['level'];
+  reason: string;
+  rule: string;
+}
+
+/** Creates the approval and holds the call for it, in one transaction with the checkpoint. */
+export function requestApproval(
+  scope: CallScope,
+  call: CallPart,
   actionId: string,
   check: CheckedCall,
-  decision: Extract<PolicyDecision, { kind: 'require_approval' }>,
+  request: ApprovalRequest,
 ): StoredApproval {
+  const { deps, spec } = scope;
   const now = deps.now();
   const preview = previewOf(check.tool, check.input);
   const approval: StoredApproval = {
@@ -245,9 +304,9 @@ function createApproval(
     args: check.args,
     fingerprint: fingerprint(check.tool.name, check.args),
     status: 'pending',
-    level: decision.level,
-    reason: decision.reason,
-    rule: decision.rule,
+    level: request.level,
+    reason: request.reason,
+    rule: request.rule,
     risk: check.tool.risk,
     preview,
     previewText: previewText(preview),
@@ -269,6 +328,7 @@ function createApproval(
       threadId: spec.threadId,
       approval: { ...approval, argsSchema: deps.registry.argsSchema(approval.tool) },
     });
+    hold(scope, call, actionId, approval.id);
   });
   deps.onApprovalsChanged(null);
   return approval;

@@ -1,8 +1,10 @@
-import type { Approval, RunEvent } from '../../shared/contract';
+import type { Approval, ExecutionPolicy, RoutingPolicy, RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../llm/model-client';
 import type { PolicyDecision } from '../policy/types';
 import type { Store } from '../store/store';
 import type { ArgsCheck, ToolRegistry } from '../tools/registry';
+import type { CompletionContract } from './completion';
+import type { CheckpointSink } from './journal';
 import type { RunFailure } from './model-failure';
 
 export type CheckedCall = Extract<ArgsCheck, { ok: true }>;
@@ -14,8 +16,14 @@ export interface RunLoopDeps {
   model: ModelClient | null;
   /** Persists (all but text deltas) and publishes one run event. */
   emit: (event: RunEvent) => void;
+  /** Where the run's state is kept after every tool result and turn boundary. */
+  checkpoints: CheckpointSink;
   now: () => Date;
   newId: () => string;
+  /** Waits between retries; rejects when the run is cancelled. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** [0, 1): the jitter of retry backoff. */
+  random: () => number;
   /** Where unexpected tool failures are reported (the model only hears that the tool failed). */
   logError: (message: string, error: unknown) => void;
   /** The policy's answer for a checked call, under the user's settings at this moment. */
@@ -30,7 +38,18 @@ export interface RunLoopDeps {
 export interface RunSpec {
   runId: string;
   threadId: string;
+  /** Who runs: 'deputy' for chat runs, the agent definition's id for task agents. */
+  agentId: string;
+  /** The model the user chose; routing may pick a sibling per turn. */
   model: string;
   maxSteps: number;
+  /** The last turns before `maxSteps` that are kept for the final-warning turn. */
+  graceTurns: number;
+  /** Active time after which the run gets its final-warning turn. */
+  timeLimitMs: number;
+  execution: { policy: ExecutionPolicy; maxParallel: number };
+  routingPolicy: RoutingPolicy;
+  /** Task agents end only through `complete_task` with output that passes their schema; chat runs end with text. */
+  completion: CompletionContract | null;
   signal: AbortSignal;
 }

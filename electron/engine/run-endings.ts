@@ -1,6 +1,7 @@
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { RunEnding } from '../store/runs-repo';
+import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import type { LastAction, RunState } from './run-state';
@@ -44,22 +45,40 @@ function recordEnding(
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     deps.store.runs.end(spec.runId, ending, now);
-    deps.store.runs.saveState(spec.runId, state, now);
+    deps.checkpoints.save(spec, state);
+    if (ending.status !== 'awaiting_confirmation') {
+      logRuntime(deps, spec, ending.status === 'completed' ? 'completion' : 'error', state.step, {
+        outcome: ending.outcome,
+        recovered: ending.recovered ?? false,
+        ...(ending.errorCode !== null && { code: ending.errorCode }),
+      });
+    }
     for (const event of events) deps.emit({ ...event, ...ids } as RunEvent);
     deps.emit({ type: 'result', ...ids, result: response });
   });
   return response;
 }
 
+export interface Completion {
+  decision?: string;
+  outcome?: string;
+  /** A task agent's `complete_task` output (chat runs report the last tool's result). */
+  output?: Record<string, unknown>;
+}
+
+/** A run that ends in its final-warning turn is recorded as recovered, never as a plain success. */
 export function completeRun(
   deps: RunLoopDeps,
   spec: RunSpec,
   state: RunState,
   text: string,
-  outcome?: { decision: string; outcome: string },
+  completion: Completion = {},
 ): RunResponse {
   const { lastAction } = state;
+  const recovered = state.recovery;
   const mode = lastAction ? 'tool_call' : 'assistant_text';
+  const output = completion.output ?? lastAction?.result;
+  const success = lastAction ? 'SUCCESS:TASK_COMPLETED' : 'SUCCESS:RESPONSE_GIVEN';
   return recordEnding(
     deps,
     spec,
@@ -68,10 +87,11 @@ export function completeRun(
       status: 'completed',
       mode,
       summary: text,
-      decision: outcome?.decision ?? (lastAction ? 'INVOKE_TOOL' : 'RESPOND_ONLY'),
-      outcome: outcome?.outcome ?? (lastAction ? 'SUCCESS:TASK_COMPLETED' : 'SUCCESS:RESPONSE_GIVEN'),
+      decision: completion.decision ?? (lastAction ? 'INVOKE_TOOL' : 'RESPOND_ONLY'),
+      outcome: completion.outcome ?? (recovered ? 'SUCCESS:RECOVERED' : success),
       errorCode: null,
       errorMessage: null,
+      recovered,
     },
     [{ type: 'status', status: 'completed' }],
     {
@@ -80,17 +100,20 @@ export function completeRun(
       status: 'completed',
       summary: text,
       mode,
-      ...(lastAction?.result && { output: lastAction.result }),
+      ...(output && { output }),
+      ...(recovered && { recovered: true }),
     },
   );
 }
 
+/** `partial` is what a run that could not finish had produced (its last text, its last tool's result). */
 export function failRun(
   deps: RunLoopDeps,
   spec: RunSpec,
   state: RunState,
   failure: RunFailure,
   outcome = `ERROR:${failure.code.toUpperCase()}`,
+  partial?: Record<string, unknown>,
 ): RunResponse {
   const { lastAction } = state;
   const mode = lastAction ? 'tool_call' : 'assistant_text';
@@ -111,18 +134,27 @@ export function failRun(
       { type: 'error', error: failure.message, code: failure.code },
       { type: 'status', status: 'failed' },
     ],
-    { ok: false, ...base(spec, lastAction), status: 'failed', summary: failure.message, mode },
+    {
+      ok: false,
+      ...base(spec, lastAction),
+      status: 'failed',
+      summary: failure.message,
+      mode,
+      ...(partial && { output: partial }),
+    },
   );
 }
 
-/** Stops the run where it is, with its state stored, until the user decides on the approval. */
+/** Stops the run where it is, with its state stored, until the user decides on what it holds for approval. */
 export function pauseRun(
   deps: RunLoopDeps,
   spec: RunSpec,
   state: RunState,
   approval: StoredApproval,
+  waiting = 1,
 ): RunResponse {
-  const summary = `Waiting for your approval: ${approval.preview.title}`;
+  const more = waiting > 1 ? ` (and ${waiting - 1} more)` : '';
+  const summary = `Waiting for your approval: ${approval.preview.title}${more}`;
   return recordEnding(
     deps,
     spec,

@@ -1,130 +1,250 @@
 import type { RunResponse } from '../../shared/contract';
-import type { FinishReason, ModelClient, ModelMessage, ModelPart, ModelUsage } from '../llm/model-client';
-import { processCall } from './call-processor';
+import type { ModelClient, ModelMessage, ModelPart } from '../llm/model-client';
+import { processCall, type CallOutcome } from './call-processor';
+import type { CallScope } from './call-execution';
+import { checkCompletion } from './completion';
+import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
+import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, pauseRun, saveAssistantText } from './run-endings';
-import type { CallPart, RunState } from './run-state';
+import type { CallPart, ResultPart, RunState } from './run-state';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
-
-interface TurnOutput {
-  text: string;
-  calls: CallPart[];
-  finishReason: FinishReason;
-}
-
-const GRACE_INSTRUCTION =
-  '\n\n[FINAL TURN] The step limit is reached. Do not call tools. Answer the person now with what you have done and what is left.';
 
 const NOT_CONFIGURED: RunFailure = {
   code: 'model_not_configured',
   message: 'Gemini is not configured yet. Set GEMINI_API_KEY in the environment and restart Deputy.',
 };
 
+const NO_COMPLETION =
+  '[FINAL WARNING] You stopped without calling complete_task. Call complete_task now, alone, with the result so far.';
+
 /**
- * The tool loop of DESIGN.md §4: think (stream the model), act (validate, decide, run tools), observe (feed
- * results back), until final text, a pause for approval, a failure, cancellation or the step limit (then one
- * grace turn without tools). It starts from a state, so a run paused for approval continues the same way.
+ * The tool loop of DESIGN.md §4 on the ledger of §5: think (stream the model), act (validate, decide, run
+ * tools), observe (feed results back), until a final answer, a pause for approval, a failure, cancellation or
+ * the limit (then one final-warning turn). Every step is checkpointed, so the loop starts from any state: a new
+ * run, a run whose approval was decided, or a run picked up again after Deputy stopped.
  */
 export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<RunResponse> {
-  const ids = { runId: spec.runId, threadId: spec.threadId };
   if (!deps.model) return failRun(deps, spec, state, NOT_CONFIGURED);
   const model = deps.model;
+  const scope: CallScope = { deps, spec, state };
+  const ids = { runId: spec.runId, threadId: spec.threadId };
+  let mark = deps.now().getTime();
+  const tick = (): void => {
+    const now = deps.now().getTime();
+    state.activeMs += Math.max(0, now - mark);
+    mark = now;
+  };
 
   for (;;) {
-    if (state.pendingCalls.length > 0) deps.emit({ type: 'status', ...ids, status: 'executing' });
-    while (state.pendingCalls.length > 0) {
-      if (spec.signal.aborted) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped.' });
-      const call = state.pendingCalls.shift();
-      if (!call) break;
-      const outcome = await processCall(deps, spec, call);
-      if (outcome.kind === 'pause') {
-        state.awaiting = { call, actionId: outcome.approval.actionId, approvalId: outcome.approval.id };
-        return pauseRun(deps, spec, state, outcome.approval);
-      }
-      state.lastAction = outcome.action;
-      if (outcome.kind === 'clarify') {
-        saveAssistantText(deps, spec, outcome.question);
-        return completeRun(deps, spec, state, outcome.question, {
-          decision: 'REQUEST_CLARIFICATION',
-          outcome: 'AMBIGUITY:UNCLEAR_INTENT',
-        });
-      }
-      if (outcome.kind === 'refuse')
-        return failRun(deps, spec, state, outcome.failure, 'REFUSAL:RATE_LIMITED');
-      state.turnResults.push(outcome.part);
+    if (state.pendingCalls.length > 0) {
+      deps.emit({ type: 'status', ...ids, status: 'executing' });
+      const ending = await runPendingCalls(scope);
+      if (ending) return ending;
     }
-    if (state.turnResults.length > 0) {
-      state.messages.push({ role: 'user', parts: state.turnResults });
-      state.turnResults = [];
+    tick();
+    const held = state.awaiting[0];
+    if (held) {
+      const approval = deps.store.approvals.get(held.approvalId);
+      if (approval) return pauseRun(deps, spec, state, approval, state.awaiting.length);
     }
+    if (state.turnResults.length > 0) closeTurn(scope);
 
     const budget = deps.checkModelBudget();
     if (budget) return failRun(deps, spec, state, budget, 'REFUSAL:RATE_LIMITED');
-    const isGraceTurn = state.step >= spec.maxSteps;
+    if (!state.recovery && isRecoveryDue(spec, state)) enterRecovery(scope, 'limit');
+    const isFinalTurn = state.recovery;
     deps.emit({ type: 'status', ...ids, status: 'planning' });
     let turn: TurnOutput;
     try {
-      turn = await streamTurn(deps, model, spec, state, isGraceTurn);
+      turn = await modelTurn(scope, model);
     } catch (error) {
       return failRun(deps, spec, state, describeModelFailure(error));
     }
-    state.step += 1;
     const turnFailure = checkTurn(turn);
     if (turnFailure) return failRun(deps, spec, state, turnFailure);
 
-    const parts: ModelPart[] = turn.text ? [{ kind: 'text', text: turn.text }] : [];
-    state.messages.push({ role: 'model', parts: [...parts, ...turn.calls] });
-    if (turn.text) saveAssistantText(deps, spec, turn.text);
-
-    if (turn.calls.length === 0) return completeRun(deps, spec, state, turn.text);
-    if (isGraceTurn) {
-      return failRun(deps, spec, state, {
-        code: 'step_limit',
-        message: `Deputy stopped after ${spec.maxSteps} steps without a final answer. The steps it took are shown above.`,
-      });
-    }
-    state.pendingCalls = [...turn.calls];
+    const ending = spec.completion
+      ? afterTaskTurn(scope, turn, isFinalTurn)
+      : afterChatTurn(scope, turn, isFinalTurn);
+    if (ending) return ending;
+    if (spec.execution.policy === 'interactive') keepOneCall(scope);
   }
 }
 
-async function streamTurn(
-  deps: RunLoopDeps,
-  model: ModelClient,
-  spec: RunSpec,
-  state: RunState,
-  isGraceTurn: boolean,
-): Promise<TurnOutput> {
-  const ids = { runId: spec.runId, threadId: spec.threadId };
-  const output: TurnOutput = { text: '', calls: [], finishReason: 'MISSING' };
-  let usage: ModelUsage | null = null;
-  const messages: ModelMessage[] = state.messages;
-  const stream = model.stream({
-    model: spec.model,
-    systemInstruction: isGraceTurn ? state.systemInstruction + GRACE_INSTRUCTION : state.systemInstruction,
-    messages,
-    tools: isGraceTurn ? [] : deps.registry.declarations(),
-    signal: spec.signal,
-  });
-  for await (const event of stream) {
-    if (event.type === 'text') {
-      output.text += event.text;
-      deps.emit({ type: 'delta', ...ids, delta: event.text });
-    } else if (event.type === 'function_call') {
-      output.calls.push({ kind: 'call', callId: event.callId, name: event.name, args: event.args });
-    } else {
-      output.finishReason = event.finishReason;
-      usage = event.usage;
+/** Interactive runs take one tool call per turn: the others are answered, not run, and may be asked again. */
+function keepOneCall(scope: CallScope): void {
+  const { deps, spec, state } = scope;
+  const [first, ...rest] = state.pendingCalls;
+  if (!first || rest.length === 0) return;
+  deps.store.transaction(() => {
+    for (const call of rest) {
+      answerUnrun(
+        scope,
+        call,
+        'one_call_per_turn',
+        `Only one tool call runs per turn here; ${first.name} ran first. Call ${call.name} again if it is still needed.`,
+      );
     }
+    deps.checkpoints.save(spec, state);
+  });
+}
+
+/** Whether the next turn must be the final-warning one: the turn limit less the grace turns, or the time limit. */
+export function isRecoveryDue(spec: RunSpec, state: RunState): boolean {
+  return state.step >= Math.max(1, spec.maxSteps - spec.graceTurns) || state.activeMs >= spec.timeLimitMs;
+}
+
+function enterRecovery(scope: CallScope, why: 'limit' | 'no_completion'): void {
+  const { deps, spec, state } = scope;
+  deps.store.transaction(() => {
+    state.recovery = true;
+    if (why === 'no_completion')
+      state.messages.push({ role: 'user', parts: [{ kind: 'text', text: NO_COMPLETION }] });
+    logRuntime(deps, spec, 'recovery', state.step, {
+      reason: why,
+      steps: state.step,
+      maxSteps: spec.maxSteps,
+      activeMs: state.activeMs,
+    });
+    deps.checkpoints.save(spec, state);
+  });
+}
+
+/** Chat runs end with text; in the final-warning turn, a turn that still asks for tools ends the run as failed. */
+function afterChatTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean): RunResponse | null {
+  const { deps, spec, state } = scope;
+  if (turn.calls.length === 0) return completeRun(deps, spec, state, turn.text);
+  if (isFinalTurn) {
+    state.pendingCalls = [];
+    return failRun(
+      deps,
+      spec,
+      state,
+      {
+        code: 'step_limit',
+        message: `Deputy stopped after ${state.step} steps without a final answer. The steps it took are shown above.`,
+      },
+      undefined,
+      partialOutput(state, turn.text),
+    );
   }
-  if (usage) {
-    const now = deps.now().toISOString();
-    deps.store.runs.addUsage(spec.runId, usage.inputTokens, usage.outputTokens);
-    deps.store.policy.recordTokens(spec.runId, now, usage.totalTokens);
-    deps.emit({ type: 'usage', ...ids, usage });
+  return null;
+}
+
+/** Task agents end only through a valid `complete_task` alone in its turn; anything else gets one final warning. */
+function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean): RunResponse | null {
+  const { deps, spec, state } = scope;
+  const contract = spec.completion;
+  if (!contract) return null;
+  const completion = checkCompletion(contract, turn.calls);
+  if (completion.kind === 'complete') {
+    state.pendingCalls = [];
+    const summary = typeof completion.output.summary === 'string' ? completion.output.summary : turn.text;
+    return completeRun(deps, spec, state, summary, {
+      decision: 'COMPLETE_TASK',
+      output: completion.output,
+      ...(!state.recovery && { outcome: 'SUCCESS:TASK_COMPLETED' }),
+    });
   }
-  return output;
+  const failure: RunFailure = {
+    code: 'incomplete',
+    message:
+      'The agent did not finish with a valid complete_task in its final turn. What it had produced is attached.',
+  };
+  if (isFinalTurn) {
+    state.pendingCalls = [];
+    return failRun(deps, spec, state, failure, 'ERROR:INCOMPLETE', partialOutput(state, turn.text));
+  }
+  if (completion.kind === 'violation') {
+    // Nothing of a turn that broke the contract runs; the model hears why and tries again.
+    deps.store.transaction(() => {
+      for (const call of turn.calls) answerUnrun(scope, call, 'completion_contract', completion.message);
+      deps.checkpoints.save(spec, state);
+    });
+    return null;
+  }
+  if (turn.calls.length === 0) enterRecovery(scope, 'no_completion');
+  return null;
+}
+
+function partialOutput(state: RunState, text: string): Record<string, unknown> {
+  return {
+    partial: true,
+    ...(text && { text }),
+    ...(state.lastAction?.result && { lastResult: state.lastAction.result }),
+  };
+}
+
+/** Answers a call that is not run (contract broken, one call per turn) without touching the ledger. */
+export function answerUnrun(scope: CallScope, call: CallPart, code: string, message: string): void {
+  const { state } = scope;
+  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
+  state.turnResults = [
+    ...state.turnResults.filter((part) => part.callId !== call.callId),
+    { kind: 'result', callId: call.callId, name: call.name, result: { error: { code, message } } },
+  ];
+}
+
+/**
+ * Handles the open calls of the turn: one at a time (interactive), or up to `maxParallel` at once (batch). Each
+ * call is its own unit of durability; a call that needs approval is held while the others go on.
+ */
+async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
+  const { deps, spec, state } = scope;
+  const queue = [...state.pendingCalls];
+  const width = spec.execution.policy === 'batch' ? Math.max(1, spec.execution.maxParallel) : 1;
+  let ending: CallOutcome | null = null;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (ending || spec.signal.aborted) return;
+      const call = queue.shift();
+      if (!call) return;
+      const outcome = await processCall(scope, call);
+      if (outcome.kind === 'clarify' || outcome.kind === 'refuse') ending ??= outcome;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  if (spec.signal.aborted) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped.' });
+  const end = ending as CallOutcome | null;
+  if (end?.kind === 'clarify') {
+    state.lastAction = end.action;
+    saveAssistantText(deps, spec, end.question);
+    return completeRun(deps, spec, state, end.question, {
+      decision: 'REQUEST_CLARIFICATION',
+      outcome: 'AMBIGUITY:UNCLEAR_INTENT',
+    });
+  }
+  if (end?.kind === 'refuse') {
+    state.lastAction = end.action;
+    return failRun(deps, spec, state, end.failure, 'REFUSAL:RATE_LIMITED');
+  }
+  return null;
+}
+
+/** The turn's results go back to the model in the order of its calls, as one message (a turn boundary). */
+function closeTurn(scope: CallScope): void {
+  const { deps, spec, state } = scope;
+  const order = callOrder(state.messages);
+  const results: ResultPart[] = [...state.turnResults].sort(
+    (a, b) => (order.get(a.callId) ?? Infinity) - (order.get(b.callId) ?? Infinity),
+  );
+  deps.store.transaction(() => {
+    state.messages.push({ role: 'user', parts: results });
+    state.turnResults = [];
+    deps.checkpoints.save(spec, state);
+  });
+}
+
+function callOrder(messages: readonly ModelMessage[]): Map<string, number> {
+  const lastModel = [...messages].reverse().find((message) => message.role === 'model');
+  const order = new Map<string, number>();
+  lastModel?.parts.forEach((part: ModelPart, index) => {
+    if (part.kind === 'call') order.set(part.callId, index);
+  });
+  return order;
 }
 
 function checkTurn(turn: TurnOutput): RunFailure | null {

@@ -5,13 +5,14 @@ import {
   type ApprovalEditInput,
   type RunResponse,
 } from '../../shared/contract';
-import { executeAction, rejectAction } from '../engine/call-processor';
+import { settle } from '../engine/call-execution';
+import { rejectAction, runApproved } from '../engine/call-processor';
 import { fingerprint } from '../engine/fingerprint';
 import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
-import { failRun } from '../engine/run-endings';
+import { failRun, pauseRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
-import { parseRunState, type ResultPart, type RunState } from '../engine/run-state';
+import { openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { Store } from '../store/store';
@@ -25,6 +26,7 @@ export interface ApprovalDeskDeps {
   now: () => Date;
   newId: () => string;
   runDeps: () => RunLoopDeps;
+  specFor: (run: { id: string; threadId: string; model: string }, signal: AbortSignal) => RunSpec;
   /** Runs `work` as the run's active continuation, so it can be cancelled like any run. */
   track: (runId: string, work: (signal: AbortSignal) => Promise<RunResponse>) => Promise<RunResponse>;
   publish: (changed: Approval | null) => void;
@@ -191,94 +193,84 @@ export class ApprovalDesk {
     this.deps.publish(this.view({ ...approval, status, decidedAt: now, decisionNote: note }));
   }
 
+  /** Acts on one decision and goes on with the run once nothing of its turn is held any more. */
   private continueRun(approval: StoredApproval, verdict: Verdict): Promise<RunResponse> {
     const { store } = this.deps;
     const run = store.runs.get(approval.runId);
-    const state = parseRunState(store.runs.loadState(approval.runId));
-    if (!run || !state || state.awaiting?.approvalId !== approval.id) {
+    if (!run || !this.loadState(run.id)?.awaiting.some((entry) => entry.approvalId === approval.id)) {
       throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
     }
-    const settings = this.deps.settings.get();
     return this.deps.track(run.id, async (signal) => {
+      // Read inside the tracked work: a decision taken just before this one has landed by now.
+      const state = this.loadState(run.id);
+      const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);
+      if (!state || !held)
+        throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
       const deps = this.deps.runDeps();
-      const spec: RunSpec = {
-        runId: run.id,
-        threadId: run.threadId,
-        model: run.model,
-        maxSteps: settings.maxLoopSteps,
-        signal,
-      };
+      const spec = this.deps.specFor(run, signal);
+      const scope = { deps, spec, state };
       deps.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'executing' });
-      const part = await this.resolveAwaiting(deps, spec, approval, verdict);
-      const awaiting = state.awaiting;
-      if (!awaiting) throw new Error('unreachable: awaiting call vanished');
-      state.turnResults.push({
-        kind: 'result',
-        callId: awaiting.call.callId,
-        name: awaiting.call.name,
-        result: part.result,
-      });
-      if (part.action) state.lastAction = part.action;
-      state.awaiting = null;
+      if (verdict.kind === 'reject') {
+        rejectAction(scope, approval.actionId, approval.tool, verdict.message, () =>
+          settle(scope, held.call, { error: { code: 'rejected_by_user', message: verdict.message } }, null),
+        );
+      } else {
+        deps.emit({
+          type: 'tool_call',
+          runId: run.id,
+          threadId: run.threadId,
+          actionId: approval.actionId,
+          tool: approval.tool,
+          args: approval.args,
+          state: 'executing',
+        });
+        await runApproved(
+          scope,
+          held.call,
+          approval.actionId,
+          approval.tool,
+          approval.args,
+          approval.fingerprint,
+        );
+      }
+      const next = state.awaiting[0];
+      const nextApproval = next ? store.approvals.get(next.approvalId) : null;
+      if (nextApproval) return pauseRun(deps, spec, state, nextApproval, state.awaiting.length);
       return driveRun(deps, spec, state);
     });
   }
 
-  private async resolveAwaiting(
-    deps: RunLoopDeps,
-    spec: RunSpec,
-    approval: StoredApproval,
-    verdict: Verdict,
-  ): Promise<{ result: Record<string, unknown>; action?: RunState['lastAction'] }> {
-    if (verdict.kind === 'reject') {
-      rejectAction(deps, spec, approval.actionId, approval.tool, verdict.message);
-      return { result: { error: { code: 'rejected_by_user', message: verdict.message } } };
-    }
-    const check = this.deps.registry.check(approval.tool, approval.args);
-    if (!check.ok && check.code === 'not_connected') {
-      // The account was disconnected while the approval waited: say so rather than run or blame the arguments.
-      rejectAction(deps, spec, approval.actionId, approval.tool, check.message);
-      return { result: { error: { code: check.code, message: check.message } } };
-    }
-    // The approval is bound to these exact arguments: anything else is refused, never run.
-    if (!check.ok || fingerprint(approval.tool, check.args) !== approval.fingerprint) {
-      const message = 'The approved arguments no longer match what was approved; nothing was run.';
-      rejectAction(deps, spec, approval.actionId, approval.tool, message);
-      return { result: { error: { code: 'approval_mismatch', message } } };
-    }
-    const ids = { runId: spec.runId, threadId: spec.threadId };
-    deps.store.transaction(() => {
-      deps.store.actions.setState(approval.actionId, 'executing', deps.now().toISOString());
-      deps.emit({
-        type: 'tool_call',
-        ...ids,
-        actionId: approval.actionId,
-        tool: approval.tool,
-        args: check.args,
-        state: 'executing',
-      });
-    });
-    const executed = await executeAction(deps, spec, approval.actionId, check);
-    return { result: executed.forModel, action: executed.action };
+  private loadState(runId: string): RunState | null {
+    const checkpoint = this.deps.store.checkpoints.load(runId);
+    return parseRunState(checkpoint?.state ?? this.deps.store.runs.loadState(runId));
   }
 
   private endPausedRun(approval: StoredApproval, failure: RunFailure): RunState | null {
     const { store } = this.deps;
     const deps = this.deps.runDeps();
     const run = store.runs.get(approval.runId);
-    const state = parseRunState(store.runs.loadState(approval.runId));
+    let state: RunState | null = null;
+    try {
+      state = run ? this.loadState(run.id) : null;
+    } catch (error) {
+      deps.logError(`could not read the state of run ${approval.runId}`, error);
+    }
     this.deps.publish(
       this.view({ ...approval, status: failure.code === 'approval_expired' ? 'expired' : 'rejected' }),
     );
     if (!run || run.status !== 'awaiting_confirmation' || !state) return null;
-    const spec: RunSpec = {
-      runId: run.id,
-      threadId: run.threadId,
-      model: run.model,
-      maxSteps: 0,
-      signal: new AbortController().signal,
-    };
-    rejectAction(deps, spec, approval.actionId, approval.tool, failure.message);
+    const spec = this.deps.specFor(run, new AbortController().signal);
+    const scope = { deps, spec, state };
+    rejectAction(scope, approval.actionId, approval.tool, failure.message);
+    // The run ends here, so whatever else of its turn was held is refused with it.
+    for (const other of state.awaiting) {
+      if (other.approvalId === approval.id) continue;
+      const now = this.deps.now().toISOString();
+      if (!store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended')) continue;
+      rejectAction(scope, other.actionId, other.call.name, failure.message);
+      const stored = store.approvals.get(other.approvalId);
+      if (stored) this.deps.publish(this.view(stored));
+    }
     failRun(deps, spec, state, failure);
     return state;
   }
@@ -286,7 +278,7 @@ export class ApprovalDesk {
 
 /** The paused run's history with every call that never ran answered, so the model never sees an unanswered call. */
 function answeredHistory(state: RunState, message: string): ModelMessage[] {
-  const unanswered = [...(state.awaiting ? [state.awaiting.call] : []), ...state.pendingCalls];
+  const unanswered = openCalls(state);
   const results: ResultPart[] = [
     ...state.turnResults,
     ...unanswered.map((call): ResultPart => ({

@@ -7,6 +7,7 @@ import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
+import { sleep } from '../engine/retry';
 import { Store } from '../store/store';
 import { ToolRegistry } from '../tools/registry';
 import { createCalendarTools } from '../tools/calendar-tools';
@@ -38,6 +39,9 @@ export interface HostOptions {
   cipher?: SecretCipher;
   /** Opens a sign-in page in the system browser (the shell); headless, the URL is returned and printed. */
   openExternal?: (url: string) => void;
+  /** How retries wait (tests pass one that does not); the real one is a cancellable timer. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
 }
 
 export const VAULT_KEY_FILE = 'vault.key';
@@ -96,7 +100,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
   );
-  return new Host({
+  const host = new Host({
     store,
     registry,
     settings,
@@ -105,7 +109,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     modelClient: options.modelClient ?? (() => geminiClient(env, gemini.apiKey())),
     now,
     logError,
+    sleep: options.sleep ?? sleep,
+    random: options.random ?? Math.random,
   });
+  // Whatever was running when Deputy last stopped goes on from its last checkpoint.
+  host.resumeUnfinished();
+  return host;
 }
 
 function geminiClient(env: Env, apiKey: string | null): ModelClient | null {

@@ -20,10 +20,11 @@ import {
   type ThreadDetail,
 } from '../../shared/contract';
 import type { ConnectionsService } from '../connections/connections-service';
-import type { RunLoopDeps } from '../engine/run-deps';
+import { logRuntime, storeCheckpoints } from '../engine/journal';
+import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
-import { initialState } from '../engine/run-state';
+import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import type { Store } from '../store/store';
@@ -47,6 +48,8 @@ export interface HostDeps {
   modelClient: () => ModelClient | null;
   now: () => Date;
   logError: (message: string, error: unknown) => void;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  random: () => number;
 }
 
 type Handlers = {
@@ -65,6 +68,9 @@ interface ActiveRun {
 const EXPIRY_SWEEP_MS = 10_000;
 /** How many memories go into the [ABOUT THE USER] block. */
 const RELEVANT_MEMORIES = 5;
+/** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
+export const GRACE_TURNS = 2;
+export const CHAT_AGENT_ID = 'deputy';
 
 /** The one object that implements the contract; both transports (IPC, HTTP/WebSocket) call into it. */
 export class Host implements ContractHost {
@@ -92,6 +98,7 @@ export class Host implements ContractHost {
       now: deps.now,
       newId: randomUUID,
       runDeps: () => this.runDeps(),
+      specFor: (run, signal) => this.specFor(run, signal),
       track: (runId, work) => this.track(runId, work),
       publish: (changed) => this.approvalsBus.publish(changed),
     });
@@ -223,8 +230,11 @@ export class Host implements ContractHost {
       registry,
       model: this.deps.modelClient(),
       emit: (event) => this.emit(event),
+      checkpoints: storeCheckpoints({ store, newId: randomUUID, now }),
       now,
       newId: randomUUID,
+      sleep: this.deps.sleep,
+      random: this.deps.random,
       logError,
       decide: (call) => decideCall(call, settings.get(), store, now()),
       checkModelBudget: () =>
@@ -242,13 +252,101 @@ export class Host implements ContractHost {
 
   /** Registers a run's work as active (cancellable, awaited on close) and records a bug as a failed run. */
   private track(runId: string, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
-    if (this.active.has(runId)) throw new DeputyError('conflict', 'This run is already going.');
-    const controller = new AbortController();
-    const done = work(controller.signal)
+    // Two decisions on one run's held calls arrive close together: the second waits for the first.
+    const before = this.active.get(runId);
+    const controller = before?.controller ?? new AbortController();
+    const start = before ? before.done.then(() => undefined) : Promise.resolve();
+    const done: Promise<RunResponse> = start
+      .then(() => work(controller.signal))
       .catch((error: unknown) => this.failUnexpectedly(runId, error))
-      .finally(() => this.active.delete(runId));
+      .finally(() => {
+        if (this.active.get(runId)?.done === done) this.active.delete(runId);
+      });
     this.active.set(runId, { controller, done });
     return done;
+  }
+
+  /** The spec of a chat run under the settings of this moment. */
+  private specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec {
+    const settings = this.deps.settings.get();
+    return {
+      runId: run.id,
+      threadId: run.threadId,
+      agentId: CHAT_AGENT_ID,
+      model: run.model,
+      maxSteps: settings.maxLoopSteps,
+      graceTurns: GRACE_TURNS,
+      timeLimitMs: settings.runTimeLimitMinutes * 60_000,
+      execution: { policy: settings.executionPolicy, maxParallel: settings.maxParallel },
+      routingPolicy: settings.routingPolicy,
+      completion: null,
+      signal,
+    };
+  }
+
+  /**
+   * On start-up: every run that was not finished goes on from its last checkpoint. A run paused for approval
+   * stays paused unless its decision was taken and not yet acted on; one whose state cannot be read is ended
+   * with that reason rather than guessed at.
+   */
+  resumeUnfinished(): void {
+    const { store } = this.deps;
+    let runs;
+    try {
+      runs = store.runs.unfinished();
+    } catch (error) {
+      this.deps.logError('could not list unfinished runs', error);
+      return;
+    }
+    for (const run of runs) {
+      if (this.active.has(run.id)) continue;
+      try {
+        this.resume(run);
+      } catch (error) {
+        this.deps.logError(`could not resume run ${run.id}`, error);
+      }
+    }
+  }
+
+  private resume(run: { id: string; threadId: string; model: string; status: string }): void {
+    const { store } = this.deps;
+    let state: RunState | null = null;
+    let problem = 'its saved state is missing';
+    try {
+      const checkpoint = store.checkpoints.load(run.id);
+      state = parseRunState(checkpoint?.state ?? store.runs.loadState(run.id));
+      if (checkpoint && !state) problem = 'its saved state could not be read';
+    } catch (error) {
+      problem = error instanceof Error ? error.message : 'its saved state could not be read';
+    }
+    if (!state) {
+      const spec = this.specFor(run, new AbortController().signal);
+      failRun(this.runDeps(), spec, initialState('', []), {
+        code: 'internal',
+        message: `Deputy stopped during this run and could not pick it up again: ${problem}.`,
+      });
+      return;
+    }
+    const held = state.awaiting.map((entry) => store.approvals.get(entry.approvalId));
+    const isStillWaiting =
+      run.status === 'awaiting_confirmation' &&
+      held.length > 0 &&
+      held.every((approval) => approval?.status === 'pending');
+    if (isStillWaiting) return;
+    const resumed = state;
+    void this.track(run.id, (signal) => {
+      const deps = this.runDeps();
+      const spec = this.specFor(run, signal);
+      store.transaction(() => {
+        store.runs.markResumed(run.id, this.deps.now().toISOString());
+        logRuntime(deps, spec, 'resume', resumed.step, {
+          status: run.status,
+          pending: resumed.pendingCalls.length,
+          awaiting: resumed.awaiting.length,
+        });
+      });
+      return driveRun(deps, spec, resumed);
+    });
   }
 
   private launch(
@@ -259,7 +357,7 @@ export class Host implements ContractHost {
     const request = normalizeRunRequest(raw);
     const { store, settings } = this.deps;
     const runId = randomUUID();
-    let threadId = request.threadId;
+    const threadId = request.threadId;
     if (threadId && !store.threads.get(threadId)) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
@@ -268,28 +366,6 @@ export class Host implements ContractHost {
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
     const config = settings.get();
     const now = this.deps.now().toISOString();
-
-    store.transaction(() => {
-      if (!threadId) {
-        threadId = randomUUID();
-        store.threads.create(threadId, threadTitle(request.prompt), now);
-      }
-      store.runs.create({ id: runId, threadId, model: config.model, prompt: request.prompt }, now);
-      store.threads.addMessage({
-        id: randomUUID(),
-        threadId,
-        runId,
-        role: 'user',
-        text: request.prompt,
-        createdAt: now,
-      });
-      store.threads.touch(threadId, now);
-    });
-    if (!threadId) throw new Error('thread id missing after creating the run');
-    const ids = { runId, threadId };
-    const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
-    this.emit({ type: 'status', ...ids, status: 'queued' });
-
     const systemInstruction = buildSystemInstruction({
       now: this.deps.now(),
       profile: {
@@ -302,13 +378,32 @@ export class Host implements ContractHost {
       attachedContext: request.attachedContext ?? [],
     });
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
-    const done = this.track(runId, (signal) =>
-      driveRun(
-        this.runDeps(),
-        { ...ids, model: config.model, maxSteps: config.maxLoopSteps, signal },
-        initialState(systemInstruction, messages),
-      ),
-    );
+    const state = initialState(systemInstruction, messages);
+    const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
+    const deps = this.runDeps();
+
+    // The run, its prompt and its first checkpoint land together: from here on it survives a crash.
+    store.transaction(() => {
+      if (!threadId) store.threads.create(run.threadId, threadTitle(request.prompt), now);
+      store.runs.create(
+        { id: runId, threadId: run.threadId, model: config.model, prompt: request.prompt },
+        now,
+      );
+      store.threads.addMessage({
+        id: randomUUID(),
+        threadId: run.threadId,
+        runId,
+        role: 'user',
+        text: request.prompt,
+        createdAt: now,
+      });
+      store.threads.touch(run.threadId, now);
+      deps.checkpoints.save(this.specFor(run, new AbortController().signal), state);
+    });
+    const ids = { runId, threadId: run.threadId };
+    const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
+    this.emit({ type: 'status', ...ids, status: 'queued' });
+    const done = this.track(runId, (signal) => driveRun(deps, this.specFor(run, signal), state));
     return { started: ids, done, unsubscribe };
   }
 
@@ -325,13 +420,10 @@ export class Host implements ContractHost {
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
     this.deps.logError(`run ${runId} failed unexpectedly`, error);
     const run = this.deps.store.runs.get(runId);
-    const spec = {
-      runId,
-      threadId: run?.threadId ?? '',
-      model: run?.model ?? '',
-      maxSteps: 0,
-      signal: new AbortController().signal,
-    };
+    const spec = this.specFor(
+      { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
+      new AbortController().signal,
+    );
     const failure = {
       code: 'internal' as const,
       message: 'Deputy hit an internal error during this run. The details are in the log.',
@@ -342,7 +434,9 @@ export class Host implements ContractHost {
       this.deps.logError(`could not record the failure of run ${runId}`, storeError);
       return {
         ok: false,
-        ...spec,
+        runId,
+        threadId: spec.threadId,
+        model: spec.model,
         actionId: runId,
         status: 'failed',
         summary: failure.message,

@@ -16,6 +16,8 @@ export const ErrorCode = z.enum([
   'model_bad_response',
   'model_blocked',
   'step_limit',
+  // A task agent ended without a valid complete_task, even in its final-warning turn.
+  'incomplete',
   'rate_limited',
   'approval_expired',
   'approval_decided',

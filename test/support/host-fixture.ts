@@ -10,6 +10,8 @@ export interface HostFixture {
   host: Host;
   dataDir: string;
   errors: unknown[];
+  /** The backoff delays retries asked for, in order. */
+  waits: number[];
   /** Closes the host and keeps the data folder (to reopen it, as after a restart). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -20,6 +22,8 @@ export interface HostFixtureOptions {
   dataDir?: string;
   now?: () => Date;
   tools?: readonly Tool[];
+  /** How retries wait; by default they do not (the delays are recorded in `waits`). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** A real Host on a fresh data folder (real SQLite), with the model of the test's choosing. */
@@ -29,6 +33,7 @@ export async function openHost(
 ): Promise<HostFixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'deputy-test-'));
   const errors: unknown[] = [];
+  const waits: number[] = [];
   const host = await createHost({
     dataDir,
     env: { GEMINI_API_KEY: 'test-key', ...options.env },
@@ -36,11 +41,19 @@ export async function openHost(
     ...(options.now && { now: options.now }),
     ...(options.tools && { extraTools: options.tools }),
     logError: (_message, error) => errors.push(error),
+    sleep:
+      options.sleep ??
+      ((ms, signal) => {
+        waits.push(ms);
+        return signal.aborted ? Promise.reject(new Error('aborted')) : Promise.resolve();
+      }),
+    random: () => 0.5,
   });
   return {
     host,
     dataDir,
     errors,
+    waits,
     stop: () => host.close(),
     close: async () => {
       await host.close();

@@ -103,28 +103,32 @@ describe('run loop', () => {
     expect(thread.actions.map((a) => a.state)).toEqual(['failed', 'failed']);
   });
 
-  it('stops at AGENT_MAX_LOOP_STEPS and gives the model one grace turn without tools', async () => {
+  it('keeps the last two of AGENT_MAX_LOOP_STEPS for one final-warning turn without tools, and marks the run recovered', async () => {
     const model = new ScriptedModel(
       call('list_tasks', {}, 'a'),
       call('list_tasks', {}, 'b'),
+      call('list_tasks', {}, 'c'),
       say('Here is where I got to.'),
     );
-    const { host } = await start(model, { AGENT_MAX_LOOP_STEPS: '2' });
+    const { host } = await start(model, { AGENT_MAX_LOOP_STEPS: '5' });
     const response = await host.runToEnd({ prompt: 'Loop' });
 
-    expect(response.status).toBe('completed');
-    expect(model.requests).toHaveLength(3);
-    expect(model.requests[1]?.tools.length).toBeGreaterThan(0);
-    expect(model.requests[2]?.tools).toEqual([]);
-    expect(model.requests[2]?.systemInstruction).toContain('[FINAL TURN]');
+    expect(response).toMatchObject({ status: 'completed', recovered: true });
+    expect(model.requests).toHaveLength(4);
+    expect(model.requests[2]?.tools.length).toBeGreaterThan(0);
+    expect(model.requests[3]?.tools).toEqual([]);
+    expect(model.requests[3]?.systemInstruction).toContain('[FINAL TURN]');
+    const thread = await host.invoke('thread.get', { threadId: response.threadId });
+    expect(thread.runs[0]).toMatchObject({ status: 'completed', recovered: true });
   });
 
-  it('fails with step_limit when the grace turn still asks for tools', async () => {
+  it('fails with step_limit and the partial output when the final-warning turn still asks for tools', async () => {
     const model = new ScriptedModel(call('list_tasks', {}, 'a'), call('list_tasks', {}, 'b'));
     const { host } = await start(model, { AGENT_MAX_LOOP_STEPS: '1' });
     const response = await host.runToEnd({ prompt: 'Loop' });
-    expect(response).toMatchObject({ ok: false, status: 'failed' });
-    expect(response.summary).toContain('1 steps');
+    expect(response).toMatchObject({ ok: false, status: 'failed', output: { partial: true } });
+    expect(response.summary).toContain('2 steps');
+    expect(model.requests[1]?.tools).toEqual([]);
   });
 
   it.each([
@@ -139,7 +143,8 @@ describe('run loop', () => {
     ],
     ['a plain Error', new Error('boom'), 'model_bad_response'],
   ])('fails the run cleanly when the model call fails (%s)', async (_name, error, code) => {
-    const { host } = await start(new ScriptedModel(error));
+    const model = new ScriptedModel(error, error, error);
+    const { host } = await start(model);
     const events = collect(host);
     const response = await host.runToEnd({ prompt: 'Hello' });
 
@@ -149,6 +154,9 @@ describe('run loop', () => {
     expect(thread.runs[0]).toMatchObject({ status: 'failed', errorCode: code });
     expect(thread.runs[0]?.errorMessage).toBe(response.summary);
     expect(thread.messages.map((m) => m.role)).toEqual(['user']);
+    // A transient failure is tried once more; the same error signature a second time is not retried again.
+    const isTransient = error instanceof ModelError && error.kind !== 'bad_response';
+    expect(model.requests).toHaveLength(isTransient ? 2 : 1);
   });
 
   it('keeps nothing half-written when the stream is cut after some text', async () => {

@@ -135,7 +135,12 @@ describe('task tools', () => {
     const check = registry.check('crash', {});
     if (!check.ok) throw new Error('check failed');
     const outcome = await registry.run(check, context, (error) => seen.push(error));
-    expect(outcome).toEqual({ ok: false, code: 'tool_failed', message: 'crash failed unexpectedly.' });
+    expect(outcome).toMatchObject({
+      ok: false,
+      code: 'tool_failed',
+      message: 'crash failed unexpectedly.',
+      transient: false,
+    });
     expect(seen).toHaveLength(1);
   });
 });

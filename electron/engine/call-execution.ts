@@ -1,0 +1,234 @@
+import type { ToolOutcome } from '../tools/registry';
+import type { ToolContext } from '../tools/tool';
+import { fingerprint, idempotencyKey } from './fingerprint';
+import { logRuntime } from './journal';
+import {
+  decideRetry,
+  errorSignature,
+  MODEL_RETRY,
+  TOOL_RETRY,
+  type Failure,
+  type RetryVerdict,
+} from './retry';
+import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
+import type { CallPart, LastAction, RunState } from './run-state';
+
+/** What handling one call needs: the run's dependencies, its spec, and the state its outcome lands in. */
+export interface CallScope {
+  deps: RunLoopDeps;
+  spec: RunSpec;
+  state: RunState;
+}
+
+/**
+ * Puts a call's result into the state and checkpoints it. Always called inside the transaction that records
+ * the call's outcome in the ledger, so the ledger and the checkpoint never disagree.
+ */
+export function settle(
+  scope: CallScope,
+  call: CallPart,
+  result: Record<string, unknown>,
+  action: LastAction | null,
+): void {
+  const { state } = scope;
+  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
+  state.awaiting = state.awaiting.filter((entry) => entry.call.callId !== call.callId);
+  state.turnResults = [
+    ...state.turnResults.filter((part) => part.callId !== call.callId),
+    { kind: 'result', callId: call.callId, name: call.name, result },
+  ];
+  if (action) state.lastAction = action;
+  scope.deps.checkpoints.save(scope.spec, state);
+}
+
+/** Holds a call for the user's decision (inside the transaction that created or found its approval). */
+export function hold(scope: CallScope, call: CallPart, actionId: string, approvalId: string): void {
+  const { state } = scope;
+  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
+  if (!state.awaiting.some((entry) => entry.call.callId === call.callId))
+    state.awaiting = [...state.awaiting, { call, actionId, approvalId }];
+  scope.deps.checkpoints.save(scope.spec, state);
+}
+
+/** The key a call's side effect carries: the same run, call and arguments always give the same key. */
+export function keyOf(spec: RunSpec, call: CallPart, check: CheckedCall): string {
+  return idempotencyKey(spec.runId, call.callId, fingerprint(check.tool.name, check.args));
+}
+
+export function toolContext(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+): ToolContext {
+  const { deps, spec } = scope;
+  return {
+    runId: spec.runId,
+    threadId: spec.threadId,
+    actionId,
+    idempotencyKey: keyOf(spec, call, check),
+    signal: spec.signal,
+    now: deps.now,
+  };
+}
+
+type Failed = Extract<ToolOutcome, { ok: false }>;
+
+/**
+ * Runs an approved call: `started` is written (with its checkpoint) before the tool is called and `committed`
+ * or `failed` (with the result, the events and the checkpoint) after, each in one transaction. Transient
+ * failures are retried with backoff and the same idempotency key, so a retried side effect is found, not
+ * repeated; the final error goes back to the model.
+ */
+export async function executeAction(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+  notify: string | null,
+): Promise<void> {
+  const { deps, spec, state } = scope;
+  const ids = { runId: spec.runId, threadId: spec.threadId };
+  const { tool } = check;
+  deps.store.transaction(() => {
+    deps.store.actions.transition(
+      actionId,
+      ['approved', 'awaiting_confirmation', 'unknown', 'started'],
+      'started',
+      deps.now().toISOString(),
+    );
+    logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);
+    deps.checkpoints.save(spec, state);
+  });
+
+  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check);
+  const action: LastAction = { id: actionId, tool: tool.name, args: check.args };
+  deps.store.transaction(() => {
+    const now = deps.now().toISOString();
+    if (outcome.ok) {
+      deps.store.actions.finish(actionId, { state: 'committed', result: outcome.result }, now);
+      const recipients = tool.recipients?.(check.input) ?? [];
+      if (recipients.length > 0) deps.store.policy.rememberRecipients(recipients, now);
+      deps.emit({
+        type: 'tool_result',
+        ...ids,
+        actionId,
+        tool: tool.name,
+        state: 'completed',
+        result: outcome.result,
+      });
+      settle(scope, call, outcome.result, { ...action, result: outcome.result });
+    } else {
+      deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
+      deps.emit({
+        type: 'tool_result',
+        ...ids,
+        actionId,
+        tool: tool.name,
+        state: 'failed',
+        error: outcome.message,
+      });
+      settle(scope, call, errorForModel(outcome, attempts), action);
+    }
+    logRuntime(
+      deps,
+      spec,
+      'tool_call_end',
+      state.step,
+      {
+        tool: tool.name,
+        actionId,
+        ok: outcome.ok,
+        attempts,
+        ...(!outcome.ok && { errorCode: outcome.errorCode }),
+      },
+      call.callId,
+    );
+  });
+  if (outcome.ok && notify) deps.emit({ type: 'notice', ...ids, actionId, tool: tool.name, message: notify });
+}
+
+/** What the model reads about a failed call: enough to adapt (is it worth trying later?), nothing internal. */
+function errorForModel(outcome: Failed, attempts: number): Record<string, unknown> {
+  return {
+    error: {
+      code: outcome.code,
+      kind: outcome.errorCode,
+      message: outcome.message,
+      retryable: outcome.transient,
+      ...(attempts > 1 && { attempts }),
+    },
+  };
+}
+
+async function runWithRetries(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+): Promise<{ outcome: ToolOutcome; attempts: number }> {
+  const { deps, spec } = scope;
+  const context = toolContext(scope, actionId, call, check);
+  for (let retries = 0; ; retries += 1) {
+    deps.store.actions.countAttempt(actionId, deps.now().toISOString());
+    const outcome = await deps.registry.run(check, context, (error) =>
+      deps.logError(`tool ${check.tool.name} failed unexpectedly`, error),
+    );
+    if (outcome.ok) return { outcome, attempts: retries + 1 };
+    const failure: Failure = {
+      transient: outcome.transient,
+      retryAfterSeconds: outcome.retryAfterSeconds,
+      signature: errorSignature(check.tool.name, outcome.errorCode, outcome.message),
+    };
+    const verdict = noteFailure(scope, failure, retries, call, {
+      tool: check.tool.name,
+      errorCode: outcome.errorCode,
+    });
+    if (!verdict.retry) return { outcome, attempts: retries + 1 };
+    deps.emit({
+      type: 'notice',
+      runId: spec.runId,
+      threadId: spec.threadId,
+      actionId,
+      tool: check.tool.name,
+      message: `${outcome.message} Trying again in ${Math.ceil(verdict.delayMs / 1000)} s.`,
+    });
+    try {
+      await deps.sleep(verdict.delayMs, spec.signal);
+    } catch {
+      return {
+        outcome: { ...outcome, message: `${outcome.message} Stopped before trying again.`, transient: false },
+        attempts: retries + 1,
+      };
+    }
+  }
+}
+
+/**
+ * Counts a failure's signature in the run's retry memory and decides whether to try again, recording the
+ * decision (with its checkpoint) so a resumed run remembers which errors it has already seen.
+ */
+export function noteFailure(
+  scope: CallScope,
+  failure: Failure,
+  retriesSoFar: number,
+  call: CallPart | null,
+  detail: Record<string, unknown>,
+): RetryVerdict {
+  const { deps, spec, state } = scope;
+  const seen = (state.retry.signatures[failure.signature] ?? 0) + 1;
+  state.retry.signatures = { ...state.retry.signatures, [failure.signature]: seen };
+  const verdict = decideRetry(failure, retriesSoFar, seen, call ? TOOL_RETRY : MODEL_RETRY, deps.random);
+  deps.store.transaction(() => {
+    logRuntime(
+      deps,
+      spec,
+      'retry',
+      state.step,
+      { ...detail, signature: failure.signature, seen, ...verdict, attempt: retriesSoFar + 1 },
+      call?.callId,
+    );
+    deps.checkpoints.save(spec, state);
+  });
+  return verdict;
+}

@@ -1,0 +1,54 @@
+import type { RuntimeEvent } from '../store/events-repo';
+import type { RunLoopDeps, RunSpec } from './run-deps';
+import { openCalls, type RunState } from './run-state';
+
+export type RuntimeEventType = RuntimeEvent['type'];
+
+/**
+ * Appends one runtime event (Keep-Up §5.6: turn_start, turn_end, tool_call_start, tool_call_end, recovery,
+ * completion, error, plus routing, retry, compression and resume) to the run's append-only log. Called inside
+ * the transaction of the change it records, so the log never says more or less than what happened.
+ */
+export function logRuntime(
+  deps: RunLoopDeps,
+  spec: RunSpec,
+  type: RuntimeEventType,
+  turn: number,
+  payload: Record<string, unknown> = {},
+  toolCallId?: string,
+): void {
+  deps.store.events.appendRuntime({
+    type,
+    runId: spec.runId,
+    threadId: spec.threadId,
+    agentId: spec.agentId,
+    turn,
+    timestamp: deps.now().toISOString(),
+    ...(toolCallId !== undefined && { toolCallId }),
+    payload,
+  });
+}
+
+/** Where a run's state goes after every tool result and turn boundary; a no-op sink turns durability off. */
+export interface CheckpointSink {
+  save(spec: RunSpec, state: RunState): void;
+}
+
+/** Checkpoints into the store's `checkpoints` table (deltas with periodic snapshots). */
+export function storeCheckpoints(deps: Pick<RunLoopDeps, 'store' | 'newId' | 'now'>): CheckpointSink {
+  return {
+    save(spec, state) {
+      deps.store.checkpoints.save({
+        id: deps.newId(),
+        runId: spec.runId,
+        threadId: spec.threadId,
+        timestamp: deps.now().toISOString(),
+        state: state as unknown as Record<string, unknown>,
+        pending: openCalls(state).map(({ callId, name }) => ({ callId, name })),
+        completed: state.turnResults.map(({ callId, name }) => ({ callId, name })),
+        usageTokens: state.usage.inputTokens + state.usage.outputTokens,
+        usageCost: null,
+      });
+    },
+  };
+}

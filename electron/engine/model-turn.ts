@@ -1,0 +1,224 @@
+import { contextWindowOf } from '../llm/model-config';
+import {
+  ModelError,
+  type FinishReason,
+  type ModelClient,
+  type ModelMessage,
+  type ModelPart,
+  type ModelUsage,
+  type ToolDeclaration,
+} from '../llm/model-client';
+import type { CallScope } from './call-execution';
+import { noteFailure } from './call-execution';
+import { completeTaskDeclaration } from './completion';
+import {
+  compressContext,
+  DEFAULT_CONTEXT,
+  estimateTokens,
+  needsCompression,
+  promptTokens,
+  type ContextConfig,
+} from './context-window';
+import { logRuntime } from './journal';
+import { errorSignature } from './retry';
+import { routeModel, type RoutingDecision, type RunPhase } from './routing';
+import { saveAssistantText } from './run-endings';
+import type { CallPart, RunState } from './run-state';
+
+export interface TurnOutput {
+  text: string;
+  calls: CallPart[];
+  finishReason: FinishReason;
+}
+
+const FINAL_CHAT_TURN =
+  '\n\n[FINAL TURN] The step limit is reached. Do not call tools. Answer the person now with what you have done and what is left.';
+const FINAL_TASK_TURN =
+  '\n\n[FINAL WARNING] The turn or time limit is reached. Call complete_task now, alone, with the result so far. No other tool is available.';
+
+const TRANSIENT_MODEL_ERRORS = new Set(['unavailable', 'rate_limited', 'server_error', 'timeout']);
+
+/** What one model call sends: a pure function of the state and the spec, so a resumed run asks the same. */
+export interface TurnRequest {
+  model: string;
+  systemInstruction: string;
+  messages: ModelMessage[];
+  tools: ToolDeclaration[];
+}
+
+export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnRequest {
+  const { deps, spec, state } = scope;
+  const isFinal = state.recovery;
+  const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
+  const tools = isFinal ? completion : [...deps.registry.declarations(), ...completion];
+  const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
+  return {
+    model: routing.resolved,
+    systemInstruction: state.systemInstruction + warning,
+    messages: state.messages,
+    tools,
+  };
+}
+
+function phaseOf(state: RunState): RunPhase {
+  if (state.recovery) return 'recover';
+  const last = state.messages.at(-1);
+  return last?.parts.some((part) => part.kind === 'result') ? 'act' : 'plan';
+}
+
+/**
+ * One model turn: route (recorded), compress if the prompt passed 80 % of the window (summary checkpointed),
+ * stream with retries for transient failures that happened before any output, then log the response with its
+ * checkpoint in one transaction — a logged turn is never asked again.
+ */
+export async function modelTurn(scope: CallScope, model: ModelClient): Promise<TurnOutput> {
+  const { deps, spec, state } = scope;
+  const routing = routeModel({ requested: spec.model, phase: phaseOf(state), policy: spec.routingPolicy });
+  const turn = state.step + 1;
+  deps.store.transaction(() => {
+    state.routing = routing;
+    logRuntime(deps, spec, 'routing', turn, { ...routing });
+  });
+  compressIfNeeded(scope, routing);
+  deps.store.transaction(() => {
+    logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, phase: routing.phase });
+    deps.checkpoints.save(spec, state);
+  });
+
+  const request = turnRequest(scope, routing);
+  const { output, usage } = await streamWithRetries(scope, model, request);
+  const parts: ModelPart[] = output.text ? [{ kind: 'text', text: output.text }] : [];
+  deps.store.transaction(() => {
+    state.step = turn;
+    state.messages.push({ role: 'model', parts: [...parts, ...output.calls] });
+    state.pendingCalls = [...output.calls];
+    if (output.text) saveAssistantText(deps, spec, output.text);
+    if (usage) {
+      const now = deps.now().toISOString();
+      state.usage = {
+        inputTokens: state.usage.inputTokens + usage.inputTokens,
+        outputTokens: state.usage.outputTokens + usage.outputTokens,
+        prompt: { tokens: usage.inputTokens, messageCount: request.messages.length },
+      };
+      deps.store.runs.addUsage(spec.runId, usage.inputTokens, usage.outputTokens);
+      deps.store.policy.recordTokens(spec.runId, now, usage.totalTokens);
+      deps.emit({ type: 'usage', runId: spec.runId, threadId: spec.threadId, usage });
+    }
+    logRuntime(deps, spec, 'turn_end', turn, {
+      model: routing.resolved,
+      finishReason: output.finishReason,
+      calls: output.calls.map((call) => call.name),
+      ...(usage && { usage }),
+    });
+    deps.checkpoints.save(spec, state);
+  });
+  return output;
+}
+
+/** Keeps the prompt under the threshold: the summary goes into the state (and its checkpoint) and is reused. */
+function compressIfNeeded(scope: CallScope, routing: RoutingDecision): void {
+  const { deps, spec, state } = scope;
+  const config: ContextConfig = { ...DEFAULT_CONTEXT, maxTokens: contextWindowOf(routing.resolved) };
+  const tools = turnRequest(scope, routing).tools;
+  const tokens = promptTokens({
+    systemInstruction: state.systemInstruction,
+    messages: state.messages,
+    toolsTokens: estimateTokens(JSON.stringify(tools)),
+    known: state.usage.prompt,
+  });
+  if (!needsCompression(tokens, config)) return;
+  const compressed = compressContext(state.messages, state.compaction?.summary ?? null, config);
+  if (!compressed) return;
+  deps.store.transaction(() => {
+    state.messages = compressed.messages;
+    state.compaction = {
+      summary: compressed.summary,
+      droppedMessages: (state.compaction?.droppedMessages ?? 0) + compressed.droppedMessages,
+    };
+    state.usage = { ...state.usage, prompt: null };
+    logRuntime(deps, spec, 'compression', state.step + 1, {
+      tokensBefore: tokens,
+      window: config.maxTokens,
+      droppedMessages: compressed.droppedMessages,
+      summaryChars: compressed.summary.length,
+    });
+    deps.checkpoints.save(spec, state);
+  });
+}
+
+async function streamWithRetries(
+  scope: CallScope,
+  model: ModelClient,
+  request: TurnRequest,
+): Promise<{ output: TurnOutput; usage: ModelUsage | null }> {
+  const { deps, spec } = scope;
+  for (let retries = 0; ; retries += 1) {
+    let hasOutput = false;
+    try {
+      return await streamOnce(scope, model, request, () => {
+        hasOutput = true;
+      });
+    } catch (error) {
+      // Text already shown cannot be taken back: only a call that failed before any output is tried again.
+      if (!(error instanceof ModelError) || hasOutput || spec.signal.aborted) throw error;
+      const verdict = noteFailure(
+        scope,
+        {
+          transient: TRANSIENT_MODEL_ERRORS.has(error.kind),
+          retryAfterSeconds: error.retryAfterSeconds,
+          signature: errorSignature('model', error.kind, error.message),
+        },
+        retries,
+        null,
+        { model: request.model, errorKind: error.kind },
+      );
+      if (!verdict.retry) throw error;
+      deps.emit({
+        type: 'notice',
+        runId: spec.runId,
+        threadId: spec.threadId,
+        actionId: spec.runId,
+        tool: 'gemini',
+        message: `${error.message} Trying again in ${Math.ceil(verdict.delayMs / 1000)} s.`,
+      });
+      try {
+        await deps.sleep(verdict.delayMs, spec.signal);
+      } catch {
+        throw new ModelError('cancelled', 'Stopped.');
+      }
+    }
+  }
+}
+
+async function streamOnce(
+  scope: CallScope,
+  model: ModelClient,
+  request: TurnRequest,
+  onOutput: () => void,
+): Promise<{ output: TurnOutput; usage: ModelUsage | null }> {
+  const { deps, spec } = scope;
+  const ids = { runId: spec.runId, threadId: spec.threadId };
+  const output: TurnOutput = { text: '', calls: [], finishReason: 'MISSING' };
+  let usage: ModelUsage | null = null;
+  const stream = model.stream({ ...request, signal: spec.signal });
+  for await (const event of stream) {
+    if (event.type === 'text') {
+      onOutput();
+      output.text += event.text;
+      deps.emit({ type: 'delta', ...ids, delta: event.text });
+    } else if (event.type === 'function_call') {
+      onOutput();
+      output.calls.push({
+        kind: 'call',
+        callId: event.callId,
+        name: event.name,
+        args: event.args,
+        ...(event.signature !== undefined && { signature: event.signature }),
+      });
+    } else {
+      output.finishReason = event.finishReason;
+      usage = event.usage;
+    }
+  }
+  return { output, usage };
+}

@@ -1,0 +1,139 @@
+import type { LedgerEntry } from '../store/actions-repo';
+import type { ReconcileOutcome } from '../tools/registry';
+import { executeAction, noteFailure, settle, toolContext, type CallScope } from './call-execution';
+import type { CallOutcome } from './call-processor';
+import { requestApproval } from './call-processor';
+import { logRuntime } from './journal';
+import { errorSignature } from './retry';
+import type { CallPart, LastAction } from './run-state';
+
+/**
+ * A call that was `started` when Deputy stopped. A read-only one simply runs again. A side effect is looked for
+ * first (the tool's `reconcile`, by the call's idempotency key): found → committed with what was found; not
+ * found, or not checkable → `unknown`, and the user is asked. It is never blindly sent again.
+ */
+export async function reconcileStarted(
+  scope: CallScope,
+  call: CallPart,
+  entry: LedgerEntry,
+): Promise<CallOutcome> {
+  const { deps, spec, state } = scope;
+  const check = deps.registry.check(entry.tool, entry.args);
+  if (!check.ok) {
+    const message = `Deputy stopped while this call was running and can no longer check it: ${check.message}`;
+    deps.store.transaction(() => {
+      deps.store.actions.finish(entry.id, { state: 'unknown', error: message }, deps.now().toISOString());
+      logRuntime(
+        deps,
+        spec,
+        'recovery',
+        state.step,
+        { tool: entry.tool, reconciled: 'uncheckable' },
+        call.callId,
+      );
+      settle(scope, call, { error: { code: 'outcome_unknown', message } }, null);
+    });
+    return { kind: 'settled' };
+  }
+  if (!check.tool.hasSideEffects) {
+    deps.store.transaction(() =>
+      logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'rerun' }, call.callId),
+    );
+    await executeAction(scope, entry.id, call, check, null);
+    return { kind: 'settled' };
+  }
+
+  const found = await lookUp(scope, call, entry, check);
+  const ids = { runId: spec.runId, threadId: spec.threadId };
+  if (found.kind === 'found') {
+    const action: LastAction = { id: entry.id, tool: entry.tool, args: check.args, result: found.result };
+    deps.store.transaction(() => {
+      deps.store.actions.finish(
+        entry.id,
+        { state: 'committed', result: found.result },
+        deps.now().toISOString(),
+      );
+      deps.emit({
+        type: 'tool_result',
+        ...ids,
+        actionId: entry.id,
+        tool: entry.tool,
+        state: 'completed',
+        result: found.result,
+      });
+      logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'found' }, call.callId);
+      logRuntime(
+        deps,
+        spec,
+        'tool_call_end',
+        state.step,
+        { tool: entry.tool, actionId: entry.id, ok: true, reconciled: true },
+        call.callId,
+      );
+      settle(scope, call, found.result, action);
+    });
+    return { kind: 'settled' };
+  }
+
+  const why =
+    found.kind === 'absent'
+      ? `Deputy stopped while doing this and found no trace that it happened.`
+      : found.kind === 'unsupported'
+        ? `Deputy stopped while doing this and cannot check whether it happened.`
+        : `Deputy stopped while doing this and could not check whether it happened (${found.message}).`;
+  const reason = `${why} Approve to do it now${
+    found.kind === 'absent' || found.kind === 'failed'
+      ? ' (if it did happen, it is found and not done twice)'
+      : ''
+  }, or reject to leave it.`;
+  deps.store.transaction(() => {
+    deps.store.actions.setState(entry.id, 'unknown', deps.now().toISOString());
+    deps.emit({
+      type: 'tool_call',
+      ...ids,
+      actionId: entry.id,
+      tool: entry.tool,
+      args: check.args,
+      state: 'awaiting_confirmation',
+    });
+    logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: found.kind }, call.callId);
+  });
+  const approval = requestApproval(scope, call, entry.id, check, {
+    level: 'confirm',
+    reason,
+    rule: 'resume.outcome_unknown',
+  });
+  return { kind: 'held', approval };
+}
+
+/** The tool's look-up, retried like any call while it fails transiently (the service may still be waking up). */
+async function lookUp(
+  scope: CallScope,
+  call: CallPart,
+  entry: LedgerEntry,
+  check: Parameters<typeof toolContext>[3],
+): Promise<ReconcileOutcome> {
+  const { deps, spec } = scope;
+  const context = toolContext(scope, entry.id, call, check);
+  for (let retries = 0; ; retries += 1) {
+    const outcome = await deps.registry.reconcile(check, context);
+    if (outcome.kind !== 'failed') return outcome;
+    const verdict = noteFailure(
+      scope,
+      {
+        transient: outcome.transient,
+        retryAfterSeconds: outcome.retryAfterSeconds,
+        signature: errorSignature(`${entry.tool}.reconcile`, 'failed', outcome.message),
+      },
+      retries,
+      call,
+      { tool: entry.tool, reconcile: true },
+    );
+    if (!verdict.retry) return outcome;
+    try {
+      await deps.sleep(verdict.delayMs, spec.signal);
+    } catch {
+      return outcome;
+    }
+  }
+}
