@@ -5,7 +5,6 @@ import { ResponseReader } from './gemini-response';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from './model-client';
 import { observeFetch, type ObservedFetch } from './observed-fetch';
 import { SilenceWatchdog, type SilencePhase } from './silence-watchdog';
-import { ThoughtSignatures } from './thought-signatures';
 
 export interface GeminiClientOptions {
   apiKey: string;
@@ -30,9 +29,8 @@ export function createGeminiClient(options: GeminiClientOptions): ModelClient {
   };
   // With no retryOptions the SDK makes exactly one attempt; retries with backoff are the engine's layer.
   const ai = apiKey === '' ? null : new GoogleGenAI({ apiKey, httpOptions: { baseUrl: options.baseUrl } });
-  const signatures = new ThoughtSignatures();
   return {
-    stream: (request) => streamFrom(ai, request, settings, signatures),
+    stream: (request) => streamFrom(ai, request, settings),
   };
 }
 
@@ -47,7 +45,6 @@ async function* streamFrom(
   ai: GoogleGenAI | null,
   request: ModelRequest,
   settings: Settings,
-  signatures: ThoughtSignatures,
 ): AsyncGenerator<ModelStreamEvent> {
   if (ai === null) {
     throw new ModelError(
@@ -61,12 +58,12 @@ async function* streamFrom(
   request.signal.addEventListener('abort', abort, { once: true });
   const watchdog = new SilenceWatchdog(abort);
   const observed = observeFetch();
-  const reader = new ResponseReader(signatures);
+  const reader = new ResponseReader();
   try {
     watchdog.arm('first_chunk', settings.timeoutMs);
     const chunks = await ai.models.generateContentStream({
       model: request.model,
-      contents: toGeminiContents(request.messages, (callId) => signatures.recall(callId)),
+      contents: toGeminiContents(request.messages),
       config: {
         systemInstruction: request.systemInstruction === '' ? undefined : request.systemInstruction,
         tools: toGeminiTools(request.tools),

@@ -4,13 +4,10 @@ import type { ModelMessage, ModelPart, ToolDeclaration } from './model-client';
 
 /** Turns the engine's conversation and tools into the shapes of a Gemini request. */
 
-export function toGeminiContents(
-  messages: ModelMessage[],
-  signatureOf: (callId: string) => string | undefined = () => undefined,
-): Content[] {
+export function toGeminiContents(messages: ModelMessage[]): Content[] {
   const contents: Content[] = [];
   for (const message of messages) {
-    const parts = message.parts.flatMap((part) => toGeminiPart(part, signatureOf));
+    const parts = message.parts.flatMap(toGeminiPart);
     // Gemini rejects a content with no parts.
     if (parts.length > 0) contents.push({ role: message.role, parts });
   }
@@ -27,14 +24,14 @@ export function toGeminiTools(tools: ToolDeclaration[]): Tool[] | undefined {
   return [{ functionDeclarations }];
 }
 
-function toGeminiPart(part: ModelPart, signatureOf: (callId: string) => string | undefined): Part[] {
+function toGeminiPart(part: ModelPart): Part[] {
   switch (part.kind) {
     case 'text':
       return part.text === '' ? [] : [{ text: part.text }];
     case 'call': {
       const functionCall = { ...modelGivenId(part.callId), name: part.name, args: part.args };
-      const thoughtSignature = signatureOf(part.callId);
-      return [thoughtSignature === undefined ? { functionCall } : { functionCall, thoughtSignature }];
+      // Gemini 3 wants each call's thoughtSignature back exactly as it came.
+      return [part.signature ? { functionCall, thoughtSignature: part.signature } : { functionCall }];
     }
     case 'result':
       return [{ functionResponse: { ...modelGivenId(part.callId), name: part.name, response: part.result } }];

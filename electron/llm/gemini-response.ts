@@ -1,7 +1,6 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 import { inventCallId } from './gemini-call-ids';
 import { ModelError, type FinishReason, type ModelStreamEvent, type ModelUsage } from './model-client';
-import type { ThoughtSignatures } from './thought-signatures';
 
 /** Reads the chunks of one streamed Gemini answer into the engine's events, and judges how it ended. */
 export class ResponseReader {
@@ -9,8 +8,6 @@ export class ResponseReader {
   private blockReason: string | null = null;
   private usage: ModelUsage | null = null;
   private hasContent = false;
-
-  constructor(private readonly signatures: ThoughtSignatures) {}
 
   read(chunk: GenerateContentResponse): ModelStreamEvent[] {
     const blockReason = chunk.promptFeedback?.blockReason;
@@ -48,8 +45,9 @@ export class ResponseReader {
         throw new ModelError('bad_response', 'Gemini asked to call a tool without naming it.');
       }
       const callId = call.id !== undefined && call.id !== '' ? call.id : inventCallId();
-      if (part.thoughtSignature !== undefined) this.signatures.remember(callId, part.thoughtSignature);
-      events.push({ type: 'function_call', callId, name: call.name, args: call.args ?? {} });
+      // The signature rides on the event into the stored call part, so it outlives this client.
+      const signature = part.thoughtSignature ? { signature: part.thoughtSignature } : {};
+      events.push({ type: 'function_call', callId, name: call.name, args: call.args ?? {}, ...signature });
     }
     return events;
   }

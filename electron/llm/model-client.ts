@@ -4,7 +4,11 @@
  */
 export type ModelPart =
   | { kind: 'text'; text: string }
-  | { kind: 'call'; callId: string; name: string; args: Record<string, unknown> }
+  /**
+   * `signature` is Gemini's opaque thoughtSignature for the call. It lives in the message, not in the
+   * client, so a run resumed after a restart sends it back (Gemini 3 rejects calls without it).
+   */
+  | { kind: 'call'; callId: string; name: string; args: Record<string, unknown>; signature?: string }
   | { kind: 'result'; callId: string; name: string; result: Record<string, unknown> };
 
 export interface ModelMessage {
@@ -38,7 +42,14 @@ export type FinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'OTHER' | 'MISSING
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
   /** `callId` is the model's own id when it sent one, else one the adapter made up (stable within the response). */
-  | { type: 'function_call'; callId: string; name: string; args: Record<string, unknown> }
+  | {
+      type: 'function_call';
+      callId: string;
+      name: string;
+      args: Record<string, unknown>;
+      /** The call's thoughtSignature, to be stored with the call part and sent back with it. */
+      signature?: string;
+    }
   | { type: 'finish'; finishReason: FinishReason; usage: ModelUsage | null };
 
 export interface ModelClient {

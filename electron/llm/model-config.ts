@@ -21,3 +21,38 @@ function nonBlank(value: string | undefined): string | null {
   const trimmed = value?.trim() ?? '';
   return trimmed === '' ? null : trimmed;
 }
+
+/** Within a family, lite is the cheapest and fastest, pro the strongest. */
+export type ModelTier = 'lite' | 'flash' | 'pro';
+
+/** What routing and context management need to know about a model. */
+export interface ModelProfile {
+  /** Models of one family share a tool-calling format and may stand in for each other within a run. */
+  family: string;
+  tier: ModelTier;
+  /** Input tokens the model accepts. */
+  contextWindow: number;
+}
+
+/** The Gemini models Deputy knows; any other name is still used as asked, with cautious defaults. */
+export const MODEL_PROFILES: Readonly<Record<string, ModelProfile>> = {
+  'gemini-2.5-pro': { family: 'gemini-2.5', tier: 'pro', contextWindow: 1_048_576 },
+  'gemini-2.5-flash': { family: 'gemini-2.5', tier: 'flash', contextWindow: 1_048_576 },
+  'gemini-2.5-flash-lite': { family: 'gemini-2.5', tier: 'lite', contextWindow: 1_048_576 },
+  'gemini-3-pro-preview': { family: 'gemini-3', tier: 'pro', contextWindow: 1_048_576 },
+  'gemini-3-flash-preview': { family: 'gemini-3', tier: 'flash', contextWindow: 1_048_576 },
+};
+
+/** Small enough for any model Deputy is likely to be pointed at, so compression starts in time. */
+export const UNKNOWN_CONTEXT_WINDOW = 128_000;
+
+/** The catalogue entry of a model, accepting the API's `models/` prefix; null when unknown. */
+export function profileOf(model: string): ModelProfile | null {
+  const name = model.trim().replace(/^models\//, '');
+  return Object.hasOwn(MODEL_PROFILES, name) ? (MODEL_PROFILES[name] ?? null) : null;
+}
+
+/** The context window to plan for: the catalogue's, or a conservative 128 000 for an unknown model. */
+export function contextWindowOf(model: string): number {
+  return profileOf(model)?.contextWindow ?? UNKNOWN_CONTEXT_WINDOW;
+}

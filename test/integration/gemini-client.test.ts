@@ -22,15 +22,18 @@ function callsIn(events: ModelStreamEvent[]): Array<Extract<ModelStreamEvent, { 
   return events.flatMap((event) => (event.type === 'function_call' ? [event] : []));
 }
 
-/** The conversation after the model made `call` and the tool answered it. */
+/** The conversation after the model made `call` and the tool answered it, as the engine stores it. */
 function afterToolResult(call: {
   callId: string;
   name: string;
   args: Record<string, unknown>;
+  signature?: string;
 }): ModelMessage[] {
+  const { callId, name, args, signature } = call;
+  const stored = signature === undefined ? { callId, name, args } : { callId, name, args, signature };
   return [
     userSays('Add a task'),
-    { role: 'model', parts: [{ kind: 'call', ...call }] },
+    { role: 'model', parts: [{ kind: 'call', ...stored }] },
     { role: 'user', parts: [{ kind: 'result', callId: call.callId, name: call.name, result: { ok: true } }] },
   ];
 }
@@ -151,17 +154,41 @@ describe('Gemini client: function calls', () => {
     expect(contents[2]?.parts).toEqual([{ functionResponse: { name: 'add_task', response: { ok: true } } }]);
   });
 
-  it('hands a call thought signature back to Gemini with that call', async () => {
+  it('puts a call thought signature on its event, and none on a call without one', async () => {
+    fake.script(
+      callsReply([
+        { name: 'list_tasks', args: {}, id: 'c1', thoughtSignature: 'c2lnbmF0dXJl' },
+        { name: 'add_task', args: { title: 'A' }, id: 'c2' },
+      ]),
+    );
+
+    const [signed, unsigned] = callsIn((await collect(client)).events);
+    expect(signed).toEqual({
+      type: 'function_call',
+      callId: 'c1',
+      name: 'list_tasks',
+      args: {},
+      signature: 'c2lnbmF0dXJl',
+    });
+    expect(unsigned).not.toHaveProperty('signature');
+  });
+
+  it('sends the signature back from the stored call, even from a client that never saw it', async () => {
     fake.script(
       callsReply([{ name: 'list_tasks', args: {}, id: 'c1', thoughtSignature: 'c2lnbmF0dXJl' }]),
       textReply('Here they are.'),
     );
-
     const [call] = callsIn((await collect(client)).events);
-    await collect(client, modelRequest({ messages: afterToolResult(call ?? fail()) }));
+
+    // A new client stands for Deputy after a restart: only the stored messages remember the signature.
+    const restarted = createGeminiClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 2_000 });
+    await collect(restarted, modelRequest({ messages: afterToolResult(call ?? fail()) }));
 
     const modelTurn = fake.requests[1]?.body.contents?.[1];
-    expect(modelTurn?.parts?.[0]?.thoughtSignature).toBe('c2lnbmF0dXJl');
+    expect(modelTurn?.parts?.[0]).toEqual({
+      functionCall: { id: 'c1', name: 'list_tasks', args: {} },
+      thoughtSignature: 'c2lnbmF0dXJl',
+    });
   });
 });
 

@@ -48,15 +48,30 @@ describe('toGeminiContents', () => {
     expect(contents).toEqual([{ role: 'user', parts: [{ text: 'Hi' }] }]);
   });
 
-  it('attaches a remembered thought signature to its call', () => {
-    const [content] = toGeminiContents(
-      [{ role: 'model', parts: [{ kind: 'call', callId: 'g-2', name: 'save_memory', args: {} }] }],
-      (callId) => (callId === 'g-2' ? 'sig' : undefined),
-    );
-    expect(content?.parts?.[0]).toEqual({
-      functionCall: { id: 'g-2', name: 'save_memory', args: {} },
-      thoughtSignature: 'sig',
-    });
+  it('sends the thought signature stored in a call part, and none for a call without one', () => {
+    const [content] = toGeminiContents([
+      {
+        role: 'model',
+        parts: [
+          { kind: 'call', callId: 'g-2', name: 'save_memory', args: {}, signature: 'sig-2' },
+          { kind: 'call', callId: 'g-3', name: 'list_tasks', args: {} },
+        ],
+      },
+    ]);
+    expect(content?.parts).toEqual([
+      { functionCall: { id: 'g-2', name: 'save_memory', args: {} }, thoughtSignature: 'sig-2' },
+      { functionCall: { id: 'g-3', name: 'list_tasks', args: {} } },
+    ]);
+  });
+
+  it('keeps a signature on a call whose id was invented', () => {
+    const callId = inventCallId();
+    const [content] = toGeminiContents([
+      { role: 'model', parts: [{ kind: 'call', callId, name: 'list_tasks', args: {}, signature: 'sig-x' }] },
+    ]);
+    expect(content?.parts).toEqual([
+      { functionCall: { name: 'list_tasks', args: {} }, thoughtSignature: 'sig-x' },
+    ]);
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MODEL, readModelConfig } from '../../../electron/llm/model-config';
+import {
+  DEFAULT_MODEL,
+  MODEL_PROFILES,
+  contextWindowOf,
+  profileOf,
+  readModelConfig,
+} from '../../../electron/llm/model-config';
 
 describe('readModelConfig', () => {
   it('reads the key, the model and the base URL', () => {
@@ -18,5 +24,29 @@ describe('readModelConfig', () => {
       baseUrl: null,
     });
     expect(DEFAULT_MODEL).toBe('gemini-2.5-flash');
+  });
+});
+
+describe('model catalogue', () => {
+  it('knows the Gemini 2.5 models with their 1 048 576-token window and tier', () => {
+    expect(MODEL_PROFILES['gemini-2.5-pro']).toEqual({
+      family: 'gemini-2.5',
+      tier: 'pro',
+      contextWindow: 1_048_576,
+    });
+    expect(MODEL_PROFILES['gemini-2.5-flash']?.tier).toBe('flash');
+    expect(MODEL_PROFILES['gemini-2.5-flash-lite']?.tier).toBe('lite');
+    expect(profileOf(DEFAULT_MODEL)).not.toBeNull();
+  });
+
+  it('gives the context window of a known model, with or without the models/ prefix', () => {
+    expect(contextWindowOf('gemini-2.5-flash')).toBe(1_048_576);
+    expect(contextWindowOf('models/gemini-2.5-pro')).toBe(1_048_576);
+  });
+
+  it('assumes a conservative 128 000 tokens for a model it does not know', () => {
+    expect(contextWindowOf('some-local-model')).toBe(128_000);
+    expect(contextWindowOf('toString')).toBe(128_000);
+    expect(profileOf('__proto__')).toBeNull();
   });
 });
