@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * What the host's database says, read directly (read-only) between two lives of the host, so the checks see
+ * what a restart would start from, not what the API chooses to show.
+ */
+export interface LedgerRun {
+  id: string;
+  prompt: string;
+  status: string;
+}
+
+export interface LedgerAction {
+  id: string;
+  runId: string;
+  callId: string;
+  tool: string;
+  state: string;
+  error: string | null;
+}
+
+export interface LedgerSnapshot {
+  /** PRAGMA user_version: 4 and later have the ledger states (`committed`…). */
+  schemaVersion: number;
+  runs: LedgerRun[];
+  actions: LedgerAction[];
+  approvals: LedgerApproval[];
+  /** Run ids with at least one pending approval: a run waiting on one of these can still go on. */
+  runsWithPendingApproval: Set<string>;
+}
+
+export interface LedgerApproval {
+  id: string;
+  runId: string;
+  tool: string;
+  status: string;
+}
+
+/** The ledger state of a side effect that happened and was recorded; before the v4 migration it was `completed`. */
+export const committedState = (schemaVersion: number): string =>
+  schemaVersion >= 4 ? 'committed' : 'completed';
+
+export const databasePath = (dataDir: string): string => join(dataDir, 'deputy.db');
+
+export function readLedger(dataDir: string, tools: readonly string[]): LedgerSnapshot {
+  const path = databasePath(dataDir);
+  if (!existsSync(path)) throw new Error(`there is no database at ${path} yet`);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const schemaVersion = db.pragma('user_version', { simple: true }) as number;
+    const runs = db.prepare('SELECT id, prompt, status FROM runs').all() as LedgerRun[];
+    const placeholders = tools.map(() => '?').join(', ');
+    const actions = db
+      .prepare(
+        `SELECT id, run_id AS runId, call_id AS callId, tool, state, error FROM actions
+         WHERE tool IN (${placeholders}) ORDER BY seq`,
+      )
+      .all(...tools) as LedgerAction[];
+    const approvals = db
+      .prepare('SELECT id, run_id AS runId, tool, status FROM approvals ORDER BY created_at')
+      .all() as LedgerApproval[];
+    const pending = approvals.filter((approval) => approval.status === 'pending');
+    return {
+      schemaVersion,
+      runs,
+      actions,
+      approvals,
+      runsWithPendingApproval: new Set(pending.map((approval) => approval.runId)),
+    };
+  } finally {
+    db.close();
+  }
+}
