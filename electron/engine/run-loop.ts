@@ -1,5 +1,5 @@
 import type { RunResponse } from '../../shared/contract';
-import type { ModelClient, ModelMessage, ModelPart } from '../llm/model-client';
+import type { ModelMessage, ModelPart } from '../llm/model-client';
 import { processCall, type CallOutcome } from './call-processor';
 import type { CallScope } from './call-execution';
 import { checkCompletion } from './completion';

@@ -1,0 +1,403 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
+import { ServiceError } from '../../electron/tools/service-errors';
+import { crash, NoteWorld, storeOf, transient, until, waitForRun } from '../support/durable-kit';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel, type ScriptedTurn } from '../support/scripted-model';
+import { syntheticMailTools } from '../support/synthetic-tools';
+
+const open: HostFixture[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const fixture of open.splice(0)) await fixture.stop().catch(() => {});
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A scripted model that stops answering (hangs) from request number `hangAt` (0-based) on. */
+class HangingModel implements ModelClient {
+  readonly inner: ScriptedModel;
+  isHung = false;
+  constructor(
+    private readonly hangAt: number,
+    ...turns: ScriptedTurn[]
+  ) {
+    this.inner = new ScriptedModel(...turns);
+  }
+  get requests(): ModelRequest[] {
+    return this.inner.requests;
+  }
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    if (this.inner.requests.length >= this.hangAt) {
+      this.inner.requests.push({ ...request, messages: structuredClone(request.messages) });
+      this.isHung = true;
+      // Hangs like a dead connection; only the run's own cancellation ends it.
+      await new Promise((_resolve, reject) =>
+        request.signal.addEventListener('abort', () => reject(new Error('cancelled'))),
+      );
+    }
+    yield* this.inner.stream(request);
+  }
+}
+
+const post = (text: string, callId = 'c-post'): ModelStreamEvent[] =>
+  call('post_note', { text, intent: 'post a note', confidence: 0.95 }, callId);
+
+async function host(
+  model: ModelClient,
+  world: NoteWorld,
+  dataDir?: string,
+  extra: ReturnType<typeof syntheticMailTools> = [],
+): Promise<HostFixture> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'deputy-durable-'));
+  if (!dataDir) dirs.push(dir);
+  const fixture = await openHost(model, { dataDir: dir, tools: [...world.tools(), ...extra] });
+  open.push(fixture);
+  return fixture;
+}
+
+async function autonomous(fixture: HostFixture): Promise<void> {
+  await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+}
+
+describe('crash and resume', () => {
+  it('replays a committed call from the ledger instead of running it again, and does not re-ask a logged turn', async () => {
+    const world = new NoteWorld();
+    const first = new HangingModel(1, post('hello'));
+    const a = await host(first, world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post hello' });
+    await until(() => first.isHung);
+    crash(a.host);
+
+    const second = new ScriptedModel(say('Posted it.'));
+    const b = await host(second, world, a.dataDir);
+    const run = await waitForRun(b.host, threadId, runId);
+
+    expect(run).toMatchObject({ status: 'completed', resumed: true });
+    expect(world.calls.post).toBe(1);
+    expect(world.notes).toHaveLength(1);
+    // The resumed run asks exactly what the crashed one was asking: the turn with the call is not asked again.
+    expect(second.requests).toHaveLength(1);
+    expect(second.requests[0]?.messages).toEqual(first.requests[1]?.messages);
+    const thread = await b.host.invoke('thread.get', { threadId });
+    expect(thread.actions.map((action) => action.ledgerState)).toEqual(['committed']);
+    // The commit and its checkpoint landed together, so the result came back with the checkpoint.
+    const log = storeOf(b.host).events.runtimeByRun(runId);
+    expect(log.map((event) => event.type)).toContain('resume');
+    expect(log.filter((event) => event.type === 'tool_call_start')).toHaveLength(1);
+  });
+
+  it('finds a side effect that happened before the crash and commits it, without sending it again', async () => {
+    const world = new NoteWorld();
+    world.hang = 'after_effect';
+    const a = await host(new ScriptedModel(post('once only')), world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post once' });
+    await until(() => world.notes.length === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const second = new ScriptedModel(say('Done.'));
+    const b = await host(second, world, a.dataDir);
+    await waitForRun(b.host, threadId, runId);
+
+    expect(world.calls.post).toBe(1);
+    expect(world.notes).toHaveLength(1);
+    expect(second.requests[0]?.messages.at(-1)?.parts[0]).toMatchObject({
+      kind: 'result',
+      result: { posted: true, id: 'note-0' },
+    });
+    const thread = await b.host.invoke('thread.get', { threadId });
+    expect(thread.actions[0]).toMatchObject({ ledgerState: 'committed', state: 'completed' });
+    const recovery = storeOf(b.host)
+      .events.runtimeByRun(runId)
+      .find((event) => event.type === 'recovery');
+    expect(recovery?.payload).toMatchObject({ reconciled: 'found' });
+    expect(recovery?.toolCallId).toBe('c-post');
+  });
+
+  it('asks the user when the effect cannot be found, and approving does it once with the same key', async () => {
+    const world = new NoteWorld();
+    world.hang = 'before_effect';
+    const a = await host(new ScriptedModel(post('maybe')), world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post maybe' });
+    await until(() => world.calls.post === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const b = await host(new ScriptedModel(say('Posted after all.')), world, a.dataDir);
+    await waitForRun(b.host, threadId, runId, ['awaiting_confirmation']);
+    expect(world.notes).toHaveLength(0);
+    const { approvals } = await b.host.invoke('approval.list', { status: 'pending' });
+    expect(approvals).toHaveLength(1);
+    expect(approvals[0]).toMatchObject({ tool: 'post_note', rule: 'resume.outcome_unknown' });
+    expect(approvals[0]?.reason).toContain('no trace');
+    const before = await b.host.invoke('thread.get', { threadId });
+    expect(before.actions[0]).toMatchObject({ ledgerState: 'unknown', state: 'awaiting_confirmation' });
+
+    const response = await b.host.invoke('approval.decide', {
+      approvalId: approvals[0]?.id ?? '',
+      decision: 'approve',
+    });
+    expect(response.status).toBe('completed');
+    expect(world.notes).toHaveLength(1);
+    const after = await b.host.invoke('thread.get', { threadId });
+    expect(after.actions[0]).toMatchObject({ ledgerState: 'committed' });
+  });
+
+  it('asks the user, not re-sends, when the tool has no way to look for its effect', async () => {
+    const world = new NoteWorld();
+    world.canReconcile = false;
+    world.hang = 'after_effect';
+    const a = await host(new ScriptedModel(post('unknowable')), world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post' });
+    await until(() => world.notes.length === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const b = await host(new ScriptedModel(say('ok')), world, a.dataDir);
+    await waitForRun(b.host, threadId, runId, ['awaiting_confirmation']);
+    expect(world.calls.post).toBe(1);
+    const { approvals } = await b.host.invoke('approval.list', { status: 'pending' });
+    expect(approvals[0]?.reason).toContain('cannot check');
+  });
+
+  it('simply runs a read-only call again', async () => {
+    const world = new NoteWorld();
+    world.hang = 'before_effect';
+    const a = await host(new ScriptedModel(call('read_notes', {}, 'c-read')), world);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Read the board' });
+    await until(() => world.calls.read === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const b = await host(new ScriptedModel(say('The board is empty.')), world, a.dataDir);
+    const run = await waitForRun(b.host, threadId, runId);
+    expect(run.status).toBe('completed');
+    expect(world.calls.read).toBe(2);
+    const { approvals } = await b.host.invoke('approval.list', { status: 'pending' });
+    expect(approvals).toHaveLength(0);
+  });
+
+  it('keeps a pending approval through a crash, and the decision then runs it', async () => {
+    const world = new NoteWorld();
+    const sent: { to: string[]; body: string }[] = [];
+    const mail = call(
+      'send_message',
+      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
+      'c-mail',
+    );
+    const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
+    const response = await a.host.runToEnd({ prompt: 'Mail Sam' });
+    expect(response.status).toBe('awaiting_confirmation');
+    crash(a.host);
+
+    const b = await host(new ScriptedModel(say('Sent.')), world, a.dataDir, syntheticMailTools(sent));
+    // Still paused: a pending approval is not a run to resume.
+    const thread = await b.host.invoke('thread.get', { threadId: response.threadId });
+    expect(thread.runs[0]).toMatchObject({ status: 'awaiting_confirmation' });
+    const { approvals } = await b.host.invoke('approval.list', { status: 'pending' });
+    const approved = await b.host.invoke('approval.decide', {
+      approvalId: approvals[0]?.id ?? '',
+      decision: 'approve',
+    });
+    expect(approved.status).toBe('completed');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('makes the same next request to the model from the same checkpoint', async () => {
+    const world = new NoteWorld();
+    world.hang = 'after_effect';
+    const a = await host(new ScriptedModel(post('determinism')), world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post determinism' });
+    await until(() => world.notes.length === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const copies = [0, 1].map(() => {
+      const dir = mkdtempSync(join(tmpdir(), 'deputy-copy-'));
+      dirs.push(dir);
+      cpSync(a.dataDir, dir, { recursive: true });
+      return dir;
+    });
+    const models = [new ScriptedModel(say('one')), new ScriptedModel(say('two'))];
+    for (const [index, dir] of copies.entries()) {
+      const fixture = await host(models[index] ?? new ScriptedModel(), world, dir);
+      await waitForRun(fixture.host, threadId, runId);
+    }
+    const [left, right] = models.map((model) => {
+      const request = model.requests[0];
+      return request && { ...request, signal: null };
+    });
+    expect(left).toBeDefined();
+    expect(left).toEqual(right);
+  });
+});
+
+describe('retries', () => {
+  it('retries a transient tool failure with growing, jittered delays and the same key', async () => {
+    const world = new NoteWorld();
+    world.postFailures.push(transient('The board is busy.'), transient('The board timed out.'));
+    const model = new ScriptedModel(post('persist'), say('Posted.'));
+    const a = await host(model, world);
+    await autonomous(a);
+    const response = await a.host.runToEnd({ prompt: 'Post' });
+
+    expect(response.status).toBe('completed');
+    expect(world.calls.post).toBe(3);
+    expect(world.notes).toHaveLength(1);
+    expect(a.waits).toHaveLength(2);
+    expect(a.waits[0]).toBeGreaterThanOrEqual(500);
+    expect(a.waits[0]).toBeLessThanOrEqual(1000);
+    expect(a.waits[1]).toBeGreaterThanOrEqual(1000);
+    expect(a.waits[1]).toBeLessThanOrEqual(2000);
+  });
+
+  it('waits at least what Retry-After asks', async () => {
+    const world = new NoteWorld();
+    world.postFailures.push(transient('Slow down.', 7));
+    const a = await host(new ScriptedModel(post('later'), say('ok')), world);
+    await autonomous(a);
+    await a.host.runToEnd({ prompt: 'Post' });
+    expect(a.waits[0]).toBeGreaterThanOrEqual(7_000);
+  });
+
+  it('does not retry an error signature seen twice, and tells the model', async () => {
+    const world = new NoteWorld();
+    world.postFailures.push(transient('Busy (request 17).'), transient('Busy (request 18).'), transient('x'));
+    const model = new ScriptedModel(post('stubborn'), say('It failed.'));
+    const a = await host(model, world);
+    await autonomous(a);
+    await a.host.runToEnd({ prompt: 'Post' });
+
+    expect(world.calls.post).toBe(2);
+    expect(model.requests[1]?.messages.at(-1)?.parts[0]).toMatchObject({
+      kind: 'result',
+      result: { error: { retryable: true, attempts: 2 } },
+    });
+  });
+
+  it('does not retry a permanent failure', async () => {
+    const world = new NoteWorld();
+    world.postFailures.push(new ServiceError('forbidden', 'Not allowed.', 403, null, false));
+    const model = new ScriptedModel(post('nope'), say('Not allowed.'));
+    const a = await host(model, world);
+    await autonomous(a);
+    await a.host.runToEnd({ prompt: 'Post' });
+    expect(world.calls.post).toBe(1);
+    expect(a.waits).toEqual([]);
+    expect(model.requests[1]?.messages.at(-1)?.parts[0]).toMatchObject({
+      result: { error: { kind: 'forbidden', retryable: false } },
+    });
+  });
+});
+
+describe('execution policy', () => {
+  const turnOf = (...calls: ModelStreamEvent[][]): ModelStreamEvent[] => [
+    ...calls.flatMap((events) => events.filter((event) => event.type === 'function_call')),
+    { type: 'finish', finishReason: 'STOP', usage: null },
+  ];
+
+  it('batch: runs what it may, holds only the call that needs approval, and answers in call order', async () => {
+    const world = new NoteWorld();
+    const sent: { to: string[]; body: string }[] = [];
+    const mail = call(
+      'send_message',
+      { to: ['sam@example.com'], body: 'Hi', intent: 'send', confidence: 0.95 },
+      'c-mail',
+    );
+    const model = new ScriptedModel(
+      turnOf(call('read_notes', {}, 'c-read'), mail, post('batch', 'c-post')),
+      say('All done.'),
+    );
+    const a = await host(model, world, undefined, syntheticMailTools(sent));
+    await autonomous(a);
+    const response = await a.host.runToEnd({ prompt: 'Three things' });
+
+    expect(response.status).toBe('awaiting_confirmation');
+    expect(world.calls).toEqual({ post: 1, read: 1 });
+    expect(sent).toHaveLength(0);
+    const { approvals } = await a.host.invoke('approval.list', { status: 'pending' });
+    const done = await a.host.invoke('approval.decide', {
+      approvalId: approvals[0]?.id ?? '',
+      decision: 'approve',
+    });
+    expect(done.status).toBe('completed');
+    expect(sent).toHaveLength(1);
+    const fed = model.requests[1]?.messages.at(-1)?.parts ?? [];
+    expect(fed.map((part) => (part.kind === 'result' ? part.callId : part.kind))).toEqual([
+      'c-read',
+      'c-mail',
+      'c-post',
+    ]);
+  });
+
+  it('interactive: runs one call per turn and tells the model about the others', async () => {
+    const world = new NoteWorld();
+    const model = new ScriptedModel(
+      turnOf(call('read_notes', {}, 'c-read'), post('second', 'c-post')),
+      say('One at a time.'),
+    );
+    const a = await host(model, world);
+    await a.host.invoke('settings.set', { trustLevel: 'autonomous', executionPolicy: 'interactive' });
+    await a.host.runToEnd({ prompt: 'Two things' });
+
+    expect(world.calls).toEqual({ post: 0, read: 1 });
+    const fed = model.requests[1]?.messages.at(-1)?.parts ?? [];
+    expect(fed[1]).toMatchObject({ callId: 'c-post', result: { error: { code: 'one_call_per_turn' } } });
+  });
+});
+
+describe('the run journal', () => {
+  it('logs turns and tool calls with run, agent, turn and call ids, and checkpoints every step', async () => {
+    const world = new NoteWorld();
+    const a = await host(new ScriptedModel(post('journal'), say('ok')), world);
+    await autonomous(a);
+    const response = await a.host.runToEnd({ prompt: 'Post' });
+    const store = storeOf(a.host);
+    const log = store.events.runtimeByRun(response.runId);
+    expect(log.map((event) => event.type)).toEqual([
+      'routing',
+      'turn_start',
+      'turn_end',
+      'tool_call_start',
+      'tool_call_end',
+      'routing',
+      'turn_start',
+      'turn_end',
+      'completion',
+    ]);
+    for (const event of log) expect(event).toMatchObject({ runId: response.runId, agentId: 'deputy' });
+    expect(log.find((event) => event.type === 'tool_call_end')).toMatchObject({
+      turn: 1,
+      toolCallId: 'c-post',
+    });
+    expect(log.at(-1)).toMatchObject({ turn: 2 });
+    const stats = store.checkpoints.stats(response.runId);
+    expect(stats.count).toBeGreaterThanOrEqual(7);
+    expect(store.checkpoints.load(response.runId)?.state).toMatchObject({ step: 2, pendingCalls: [] });
+  });
+
+  it('routes each turn by policy and records the decision', async () => {
+    const world = new NoteWorld();
+    const model = new ScriptedModel(call('read_notes', {}, 'c-read'), say('ok'));
+    const a = await host(model, world);
+    await a.host.invoke('settings.set', { model: 'gemini-2.5-pro', routingPolicy: 'cost' });
+    const response = await a.host.runToEnd({ prompt: 'Read' });
+    expect(model.requests.map((request) => request.model)).toEqual([
+      'gemini-2.5-pro',
+      'gemini-2.5-flash-lite',
+    ]);
+    const routing = storeOf(a.host)
+      .events.runtimeByRun(response.runId)
+      .filter((event) => event.type === 'routing');
+    expect(routing.map((event) => event.payload.phase)).toEqual(['plan', 'act']);
+    expect(routing[1]?.payload).toMatchObject({ policy: 'cost', resolved: 'gemini-2.5-flash-lite' });
+  });
+});

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { Host } from '../../electron/host/create-host';
+import type { Store } from '../../electron/store/store';
+import { ServiceError } from '../../electron/tools/service-errors';
+import type { Tool } from '../../electron/tools/tool';
+import type { RunRecord } from '../../shared/contract';
+
+/**
+ * A small world with one side effect that can be found again by its idempotency key, for crash tests of the
+ * engine: `post_note` writes a note (and can hang before or after writing, as if Deputy died there),
+ * `read_notes` reads them. Both host instances of a test share one world, as two runs of the app share Slack.
+ */
+export class NoteWorld {
+  readonly notes: { key: string; text: string }[] = [];
+  /** How often each tool's execute was entered. */
+  readonly calls = { post: 0, read: 0 };
+  hang: 'none' | 'before_effect' | 'after_effect' = 'none';
+  /** Failures the next `post_note` calls throw, in order, before any note is written. */
+  readonly postFailures: Error[] = [];
+  canReconcile = true;
+
+  tools(): Tool[] {
+    const world = this;
+    const postNote: Tool<{ text: string }, { posted: boolean; id: string }> = {
+      name: 'post_note',
+      description: 'Post a note to the shared board.',
+      input: z.object({ text: z.string().min(1) }).strict(),
+      output: z.object({ posted: z.boolean(), id: z.string() }),
+      category: 'create',
+      risk: 'low',
+      hasSideEffects: true,
+      actionKind: 'task.create',
+      async execute(input, context) {
+        world.calls.post += 1;
+        const failure = world.postFailures.shift();
+        if (failure) throw failure;
+        if (world.hang === 'before_effect') return never();
+        const found = world.notes.findIndex((note) => note.key === context.idempotencyKey);
+        if (found < 0) world.notes.push({ key: context.idempotencyKey, text: input.text });
+        if (world.hang === 'after_effect') return never();
+        return { posted: true, id: `note-${world.indexOf(context.idempotencyKey)}` };
+      },
+    };
+    if (this.canReconcile) {
+      postNote.reconcile = async (_input, context) => {
+        const index = world.indexOf(context.idempotencyKey);
+        return index < 0 ? null : { posted: true, id: `note-${index}` };
+      };
+    }
+    const readNotes: Tool<Record<string, never>, { notes: string[] }> = {
+      name: 'read_notes',
+      description: 'Read the board.',
+      input: z.object({}).strict(),
+      output: z.object({ notes: z.array(z.string()) }),
+      category: 'query',
+      risk: 'low',
+      hasSideEffects: false,
+      async execute() {
+        world.calls.read += 1;
+        if (world.hang === 'before_effect') return never();
+        return { notes: world.notes.map((note) => note.text) };
+      },
+    };
+    return [postNote as Tool, readNotes as Tool];
+  }
+
+  indexOf(key: string): number {
+    return this.notes.findIndex((note) => note.key === key);
+  }
+}
+
+export const transient = (message: string, retryAfterSeconds: number | null = null): ServiceError =>
+  new ServiceError('unavailable', message, 503, retryAfterSeconds, true);
+
+function never<T>(): Promise<T> {
+  return new Promise<T>(() => {});
+}
+
+/**
+ * Stands in for the process dying: the host's database connection closes, so nothing it still has in flight
+ * can write again. (Its hung call never finishes; nothing is recorded as failed or cancelled.)
+ */
+export function crash(host: Host): void {
+  storeOf(host).close();
+}
+
+/** The host's store, for reading the ledger, the checkpoints and the runtime log in assertions. */
+export function storeOf(host: Host): Store {
+  return (host as unknown as { deps: { store: Store } }).deps.store;
+}
+
+/** Waits until the run is in one of `statuses` (polling the store through the contract). */
+export async function waitForRun(
+  host: Host,
+  threadId: string,
+  runId: string,
+  statuses: RunRecord['status'][] = ['completed', 'failed'],
+  timeoutMs = 5_000,
+): Promise<RunRecord> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const thread = await host.invoke('thread.get', { threadId });
+    const run = thread.runs.find((candidate) => candidate.id === runId);
+    if (run && statuses.includes(run.status)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} is still ${run?.status ?? 'missing'}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Resolves once `predicate` holds (polling), for "the first host got this far" before a crash. */
+export async function until(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
