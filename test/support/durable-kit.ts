@@ -20,7 +20,6 @@ export class NoteWorld {
   canReconcile = true;
 
   tools(): Tool[] {
-    const world = this;
     const postNote: Tool<{ text: string }, { posted: boolean; id: string }> = {
       name: 'post_note',
       description: 'Post a note to the shared board.',
@@ -30,20 +29,20 @@ export class NoteWorld {
       risk: 'low',
       hasSideEffects: true,
       actionKind: 'task.create',
-      async execute(input, context) {
-        world.calls.post += 1;
-        const failure = world.postFailures.shift();
+      execute: async (input, context) => {
+        this.calls.post += 1;
+        const failure = this.postFailures.shift();
         if (failure) throw failure;
-        if (world.hang === 'before_effect') return never();
-        const found = world.notes.findIndex((note) => note.key === context.idempotencyKey);
-        if (found < 0) world.notes.push({ key: context.idempotencyKey, text: input.text });
-        if (world.hang === 'after_effect') return never();
-        return { posted: true, id: `note-${world.indexOf(context.idempotencyKey)}` };
+        if (this.hang === 'before_effect') return never();
+        const found = this.notes.findIndex((note) => note.key === context.idempotencyKey);
+        if (found < 0) this.notes.push({ key: context.idempotencyKey, text: input.text });
+        if (this.hang === 'after_effect') return never();
+        return { posted: true, id: `note-${this.indexOf(context.idempotencyKey)}` };
       },
     };
     if (this.canReconcile) {
       postNote.reconcile = async (_input, context) => {
-        const index = world.indexOf(context.idempotencyKey);
+        const index = this.indexOf(context.idempotencyKey);
         return index < 0 ? null : { posted: true, id: `note-${index}` };
       };
     }
@@ -55,10 +54,10 @@ export class NoteWorld {
       category: 'query',
       risk: 'low',
       hasSideEffects: false,
-      async execute() {
-        world.calls.read += 1;
-        if (world.hang === 'before_effect') return never();
-        return { notes: world.notes.map((note) => note.text) };
+      execute: async () => {
+        this.calls.read += 1;
+        if (this.hang === 'before_effect') return never();
+        return { notes: this.notes.map((note) => note.text) };
       },
     };
     return [postNote as Tool, readNotes as Tool];
