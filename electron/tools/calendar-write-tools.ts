@@ -14,7 +14,7 @@ import {
   toGoogleTime,
   uniqueEmails,
 } from './calendar-events';
-import { ToolError, type Tool } from './tool';
+import { ToolError, type Tool, type ToolContext } from './tool';
 
 const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
 
@@ -81,11 +81,31 @@ const CreateOutput = z.object({
   /** The same call had already created this event (a retry or a resumed run), so nothing new was made. */
   wasAlreadyCreated: z.boolean(),
 });
+type CreateOutput = z.infer<typeof CreateOutput>;
 const UpdateOutput = z.object({ before: EventView, after: EventView });
 
 /** The Calendar tools with side effects: calendar_event_create and calendar_event_update. */
 export function createCalendarWriteTools(call: CalendarCall, options: CalendarToolOptions): Tool[] {
-  const createEvent: Tool<CreateInput, z.infer<typeof CreateOutput>> = {
+  /**
+   * The event this call already created, as calendar_event_create reports it, or null. Every event Deputy
+   * creates carries the call's idempotency key as a private extended property, so a retried or resumed call
+   * finds it instead of making another. Only reads.
+   */
+  const findCreated = (context: ToolContext): Promise<CreateOutput | null> =>
+    call('looking for the event this call already created', async (client) => {
+      const { data } = await client.events.list(
+        {
+          calendarId: 'primary',
+          privateExtendedProperty: [`${DEPUTY_KEY_PROPERTY}=${context.idempotencyKey}`],
+          maxResults: 1,
+        },
+        { signal: context.signal },
+      );
+      const found = data.items?.[0];
+      return found ? { event: eventView(found), wasAlreadyCreated: true } : null;
+    });
+
+  const createEvent: Tool<CreateInput, CreateOutput> = {
     name: 'calendar_event_create',
     description:
       "Create an event in the user's Google Calendar; attendees are sent an invitation. All-day events take dates, and their end is the last day.",
@@ -122,22 +142,13 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         ? [{ field: 'recipients', pattern: only, label: `Always allow creating events with ${only}` }]
         : [];
     },
-    execute: (input, context) => {
+    execute: async (input, context) => {
       const timeZone = input.timeZone ?? options.timezone();
       assertEventTimes(input.start, input.end, timeZone);
       const attendees = uniqueEmails(input.attendees ?? []);
+      const existing = await findCreated(context);
+      if (existing) return existing;
       return call('creating the calendar event', async (client) => {
-        // The key makes a retried or resumed call find the event it already made instead of making another.
-        const existing = await client.events.list(
-          {
-            calendarId: 'primary',
-            privateExtendedProperty: [`${DEPUTY_KEY_PROPERTY}=${context.idempotencyKey}`],
-            maxResults: 1,
-          },
-          { signal: context.signal },
-        );
-        const found = existing.data.items?.[0];
-        if (found) return { event: eventView(found), wasAlreadyCreated: true };
         const { data } = await client.events.insert(
           {
             calendarId: 'primary',
@@ -157,6 +168,7 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         return { event: eventView(data), wasAlreadyCreated: false };
       });
     },
+    reconcile: (_input, context) => findCreated(context),
   };
 
   const updateEvent: Tool<UpdateInput, z.infer<typeof UpdateOutput>> = {

@@ -108,6 +108,8 @@ const SendOutput = z.object({
   /** The same call had already sent this mail (a retry or a resumed run), so it was not sent again. */
   wasAlreadySent: z.boolean(),
 });
+type DraftOutput = z.infer<typeof DraftOutput>;
+type SendOutput = z.infer<typeof SendOutput>;
 
 /** When a message was received: Gmail's internal date as ISO, or the Date header when that is missing. */
 function dateOf(message: gmail_v1.Schema$Message): string {
@@ -199,6 +201,50 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
       references,
     });
     return { raw: toRaw(raw), threadId: original.threadId ?? undefined, messageId };
+  };
+
+  // Our Message-ID is derived from the idempotency key, so mail carrying it was made by this very call: a retry
+  // or a resumed run finds it instead of sending or saving it again.
+
+  /** The mail this call already sent, as `gmail_send` reports it, or null. Only reads. */
+  const findSent = (context: ToolContext): Promise<SendOutput | null> => {
+    const rfc822MessageId = deputyMessageId(context.idempotencyKey);
+    return withGmail('looking for the email this call already sent', context, async (api, request) => {
+      const existing = await api.users.messages.list(
+        { userId: 'me', q: `in:sent rfc822msgid:${rfc822MessageId}`, maxResults: 1 },
+        request,
+      );
+      const found = existing.data.messages?.[0];
+      return found
+        ? {
+            messageId: found.id ?? '',
+            threadId: found.threadId ?? '',
+            rfc822MessageId,
+            wasAlreadySent: true,
+          }
+        : null;
+    });
+  };
+
+  /** The draft this call already saved, as `gmail_draft_create` reports it, or null. Only reads. */
+  const findDraft = (context: ToolContext): Promise<DraftOutput | null> => {
+    const rfc822MessageId = deputyMessageId(context.idempotencyKey);
+    return withGmail('looking for the draft this call already saved', context, async (api, request) => {
+      const existing = await api.users.drafts.list(
+        { userId: 'me', q: `rfc822msgid:${rfc822MessageId}`, maxResults: 1 },
+        request,
+      );
+      const found = existing.data.drafts?.[0];
+      return found
+        ? {
+            draftId: found.id ?? '',
+            messageId: found.message?.id ?? '',
+            threadId: found.message?.threadId ?? '',
+            rfc822MessageId,
+            wasAlreadySaved: true,
+          }
+        : null;
+    });
   };
 
   const search: Tool<z.infer<typeof SearchInput>, z.infer<typeof SearchOutput>> = {
@@ -298,7 +344,7 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     recipients: allRecipients,
   } as const;
 
-  const draftCreate: Tool<MailInput, z.infer<typeof DraftOutput>> = {
+  const draftCreate: Tool<MailInput, DraftOutput> = {
     ...mailTool,
     name: 'gmail_draft_create',
     description:
@@ -309,22 +355,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     actionKind: 'email.draft',
     preview: (input) => mailPreview('Draft an email', input),
     execute: async (input, context) => {
+      const saved = await findDraft(context);
+      if (saved) return saved;
       const { raw, threadId, messageId } = await compose(input, context);
       return withGmail('saving the Gmail draft', context, async (api, request) => {
-        // Our Message-ID is derived from the idempotency key: a draft carrying it was saved by this very call.
-        const existing = await api.users.drafts.list(
-          { userId: 'me', q: `rfc822msgid:${messageId}`, maxResults: 1 },
-          request,
-        );
-        const found = existing.data.drafts?.[0];
-        if (found)
-          return {
-            draftId: found.id ?? '',
-            messageId: found.message?.id ?? '',
-            threadId: found.message?.threadId ?? threadId ?? '',
-            rfc822MessageId: messageId,
-            wasAlreadySaved: true,
-          };
         const draft = await api.users.drafts.create(
           { userId: 'me', requestBody: { message: { raw, threadId } } },
           request,
@@ -338,9 +372,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
         };
       });
     },
+    reconcile: (_input, context) => findDraft(context),
   };
 
-  const send: Tool<MailInput, z.infer<typeof SendOutput>> = {
+  const send: Tool<MailInput, SendOutput> = {
     ...mailTool,
     name: 'gmail_send',
     description:
@@ -357,21 +392,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
         : [];
     },
     execute: async (input, context) => {
+      const alreadySent = await findSent(context);
+      if (alreadySent) return alreadySent;
       const { raw, threadId, messageId } = await compose(input, context);
       return withGmail('sending the email', context, async (api, request) => {
-        // Our Message-ID is derived from the idempotency key: sent mail carrying it was sent by this very call.
-        const existing = await api.users.messages.list(
-          { userId: 'me', q: `in:sent rfc822msgid:${messageId}`, maxResults: 1 },
-          request,
-        );
-        const found = existing.data.messages?.[0];
-        if (found)
-          return {
-            messageId: found.id ?? '',
-            threadId: found.threadId ?? threadId ?? '',
-            rfc822MessageId: messageId,
-            wasAlreadySent: true,
-          };
         const sent = await api.users.messages.send({ userId: 'me', requestBody: { raw, threadId } }, request);
         return {
           messageId: sent.data.id ?? '',
@@ -381,6 +405,7 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
         };
       });
     },
+    reconcile: (_input, context) => findSent(context),
   };
 
   return [search, threadRead, draftCreate, send];

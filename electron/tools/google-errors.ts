@@ -19,10 +19,21 @@ export function googleToolError(error: unknown, what: string, now: Date = new Da
   if (isRefusedSignIn || (isRecord(body) && body.error === 'invalid_grant'))
     return httpToolError('google', what, 401);
   if (status === null) return httpToolError('google', what, null, { networkCode: networkCode(error) });
-  return httpToolError('google', what, status, {
+  // Gmail and Calendar answer a per-user rate limit with 403, not 429: it passes, so it is worth retrying.
+  const isRateLimit = status === 403 && RATE_LIMIT_REASONS.has(googleReason(body) ?? '');
+  return httpToolError('google', what, isRateLimit ? 429 : status, {
     retryAfterSeconds: parseRetryAfter(error.response?.headers.get('retry-after'), now),
     detail: googleMessage(body),
   });
+}
+
+/** Google's reasons for a 403 that means "slow down" (a daily quota, `quotaExceeded`, is not among them). */
+const RATE_LIMIT_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
+
+function googleReason(body: unknown): string | null {
+  if (!isRecord(body) || !isRecord(body.error) || !Array.isArray(body.error.errors)) return null;
+  const [first]: unknown[] = body.error.errors;
+  return isRecord(first) && typeof first.reason === 'string' ? first.reason : null;
 }
 
 function googleMessage(body: unknown): string | null {

@@ -2,15 +2,9 @@ import { z } from 'zod';
 import { describeIssues } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
+import { guardedCall, type CallFailure } from './call-guard';
 import { META_JSON_SCHEMA, splitMeta } from './call-meta';
-import {
-  ToolError,
-  type Integration,
-  type Tool,
-  type ToolCategory,
-  type ToolContext,
-  type RiskLevel,
-} from './tool';
+import { type Integration, type Tool, type ToolCategory, type ToolContext, type RiskLevel } from './tool';
 
 /** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
 export type IntegrationCheck = (integration: Integration) => string | null;
@@ -30,9 +24,40 @@ export interface ToolDescription {
 /** Names the registry refuses for ordinary tools: they belong to the agent's control flow. */
 export const RESERVED_TOOL_NAMES = new Set(['complete_task', 'request_clarification', 'refuse']);
 
+/**
+ * A failed call, as the model reads it (`message`) and as the engine's retry layer needs it: the tool's own
+ * `errorCode`, whether the failure is `transient` (worth retrying, with the same idempotency key) and how long
+ * the service asked to wait.
+ */
+export type ToolFailure = {
+  ok: false;
+  code: 'unknown_tool' | 'invalid_arguments' | 'tool_failed';
+  message: string;
+} & CallFailure;
+
 export type ToolOutcome =
-  | { ok: true; tool: Tool; args: Record<string, unknown>; result: Record<string, unknown> }
-  | { ok: false; code: 'unknown_tool' | 'invalid_arguments' | 'tool_failed'; message: string };
+  { ok: true; tool: Tool; args: Record<string, unknown>; result: Record<string, unknown> } | ToolFailure;
+
+/**
+ * What a look-up after a crash found for a call that was started but never committed: its effect (commit it),
+ * no trace of it (ask the user), a tool that cannot look (ask the user), or a look-up that itself failed (retry
+ * it when transient; never re-send in its place).
+ */
+export type ReconcileOutcome =
+  | { kind: 'found'; result: Record<string, unknown> }
+  | { kind: 'absent' }
+  | { kind: 'unsupported' }
+  | { kind: 'failed'; message: string; transient: boolean; retryAfterSeconds: number | null };
+
+export interface ToolRegistryOptions {
+  /**
+   * How long one call (or one reconcile look-up) may take before it is stopped and reported as a transient
+   * timeout, so a service that never answers cannot hold a run forever. 60 s by default.
+   */
+  callTimeoutMs?: number;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 export type ArgsCheck =
   | { ok: true; tool: Tool; input: unknown; args: Record<string, unknown>; meta: CallMeta }
@@ -41,12 +66,18 @@ export type ArgsCheck =
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
   private declarationCache: ToolDeclaration[] | null = null;
+  private readonly callTimeoutMs: number;
 
   constructor(
     tools: readonly Tool[] = [],
     /** Asked before a call that needs an account: a missing one is answered at once, before any approval. */
     private readonly integrationCheck: IntegrationCheck = () => null,
+    options: ToolRegistryOptions = {},
   ) {
+    const limit = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    if (!Number.isFinite(limit) || limit <= 0)
+      throw new Error(`callTimeoutMs must be positive, got ${limit}`);
+    this.callTimeoutMs = limit;
     for (const tool of tools) this.register(tool);
   }
 
@@ -128,22 +159,53 @@ export class ToolRegistry {
   }
 
   /**
-   * Runs a checked call. Every failure comes back as a value the model can read; an unexpected one is
-   * reported to `onUnexpected` and described generically, because its message may carry internals.
+   * Runs a checked call within the time limit. Every failure comes back as a value the model can read and the
+   * engine can classify; an unexpected one is reported to `onUnexpected` and described generically, because
+   * its message may carry internals.
    */
   async run(
     check: Extract<ArgsCheck, { ok: true }>,
     context: ToolContext,
     onUnexpected: (error: unknown) => void = () => {},
   ): Promise<ToolOutcome> {
-    try {
-      const result = await check.tool.execute(check.input, context);
-      return { ok: true, tool: check.tool, args: asArgs(check.input), result };
-    } catch (error) {
-      if (error instanceof ToolError) return { ok: false, code: 'tool_failed', message: error.message };
-      onUnexpected(error);
-      return { ok: false, code: 'tool_failed', message: `${check.tool.name} failed unexpectedly.` };
+    const { tool } = check;
+    const settled = await guardedCall({
+      toolName: tool.name,
+      purpose: 'execute',
+      context,
+      limitMs: this.callTimeoutMs,
+      work: (limited) => tool.execute(check.input, limited),
+      onUnexpected,
+    });
+    if (!settled.ok) return { ok: false, code: 'tool_failed', ...settled.failure };
+    return { ok: true, tool, args: asArgs(check.input), result: settled.value };
+  }
+
+  /**
+   * Looks for the effect a started-but-uncommitted call already made (DESIGN §5), within the same time limit.
+   * It never runs the call: a tool without `reconcile` is 'unsupported', and a failed look-up is 'failed'.
+   */
+  async reconcile(
+    check: Extract<ArgsCheck, { ok: true }>,
+    context: ToolContext,
+    onUnexpected: (error: unknown) => void = () => {},
+  ): Promise<ReconcileOutcome> {
+    const { tool } = check;
+    const reconcile = tool.reconcile?.bind(tool);
+    if (!reconcile) return { kind: 'unsupported' };
+    const settled = await guardedCall({
+      toolName: tool.name,
+      purpose: 'reconcile',
+      context,
+      limitMs: this.callTimeoutMs,
+      work: (limited) => reconcile(check.input, limited),
+      onUnexpected,
+    });
+    if (!settled.ok) {
+      const { message, transient, retryAfterSeconds } = settled.failure;
+      return { kind: 'failed', message, transient, retryAfterSeconds };
     }
+    return settled.value ? { kind: 'found', result: settled.value } : { kind: 'absent' };
   }
 }
 

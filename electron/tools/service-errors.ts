@@ -22,11 +22,16 @@ export class ServiceError extends ToolError {
   }
 }
 
+/** Network failures that mean "no answer in time" rather than "could not connect"; both are worth retrying. */
+const TIMEOUT_CODES = new Set(['timeout', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
 const SERVICE_NAME: Record<Integration, string> = { google: 'Google', slack: 'Slack' };
 
 /**
  * Maps an HTTP-level failure from a service to a ToolError. `what` names the operation in words
  * ("reading the Gmail thread"); `detail` is the service's own message, which is redacted before use.
+ * Whether the failure is transient decides whether the engine retries it: no answer (network, timeout, 408),
+ * 429 and 5xx are; 400, 401 (the client has already tried a refresh), 403, 404 and other 4xx are not.
  */
 export function httpToolError(
   integration: Integration,
@@ -37,6 +42,15 @@ export function httpToolError(
   const service = SERVICE_NAME[integration];
   const detail = options.detail ? ` (${redactSecrets(options.detail).slice(0, 300)})` : '';
   const retryAfter = options.retryAfterSeconds ?? null;
+  if (status === null && options.networkCode && TIMEOUT_CODES.has(options.networkCode)) {
+    return new ServiceError(
+      'timeout',
+      `${service} did not answer in time while ${what} (${options.networkCode}). Try again shortly.`,
+      null,
+      null,
+      true,
+    );
+  }
   if (status === null) {
     const code = options.networkCode ? ` (${options.networkCode})` : '';
     return new ServiceError(
@@ -67,6 +81,15 @@ export function httpToolError(
       404,
       null,
       false,
+    );
+  }
+  if (status === 408) {
+    return new ServiceError(
+      'timeout',
+      `${service} gave up waiting while ${what} (HTTP 408). Try again shortly.`,
+      408,
+      retryAfter,
+      true,
     );
   }
   if (status === 429) {

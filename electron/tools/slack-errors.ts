@@ -81,7 +81,7 @@ function platformError(
   if (SLACK_FAULTS.has(code)) return httpToolError('slack', what, 503);
   switch (code) {
     case 'ratelimited':
-      return httpToolError('slack', what, 429);
+      return httpToolError('slack', what, 429, { retryAfterSeconds: platformRetryAfter(data) });
     case 'missing_scope': {
       const needed = typeof data.needed === 'string' ? safeSlackCode(data.needed) : null;
       return httpToolError('slack', what, 403, { detail: needed ? `missing the ${needed} scope` : null });
@@ -129,6 +129,16 @@ function platformError(
     default:
       return new ServiceError('invalid_request', `Slack refused ${what} (${code}).`, null, null, false);
   }
+}
+
+/** The client copies a Retry-After header into `response_metadata.retryAfter`, even on an HTTP 200 answer. */
+function platformRetryAfter(data: Record<string, unknown>): number | null {
+  const metadata = data.response_metadata;
+  const seconds =
+    typeof metadata === 'object' && metadata !== null && 'retryAfter' in metadata
+      ? (metadata as { retryAfter: unknown }).retryAfter
+      : null;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
 }
 
 /** `fetch failed` hides the reason in `cause`; a timeout is an AbortSignal's TimeoutError. */

@@ -2,22 +2,15 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { SlackAccess } from '../connections/access';
 import { slackErrorCode, slackToolError } from './slack-errors';
-import { ToolError, type Tool } from './tool';
+import { deputyMetadata, findPost } from './slack-posts';
+import { assertNotStopped, ToolError, type Tool } from './tool';
 
-/**
- * Every post Deputy makes carries this Slack message metadata, so crash recovery can find a post that was
- * made before the crash (conversations.history with include_all_metadata) and never make it twice:
- * `{ event_type: DEPUTY_EVENT_TYPE, event_payload: { [DEPUTY_KEY_FIELD]: context.idempotencyKey } }`.
- */
-export const DEPUTY_EVENT_TYPE = 'deputy_action';
-export const DEPUTY_KEY_FIELD = 'deputy_key';
+export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
 
 /** How many channels slack_channels and name resolution page through before stopping. */
 const MAX_CHANNELS = 1_000;
 const CHANNELS_PAGE = 200;
 const DEFAULT_READ_LIMIT = 20;
-/** How far back slack_send looks for a post it already made: a retry comes soon after the first try. */
-const RECENT_POSTS = 50;
 
 /** Slack ids are upper-case; channel names never are, so the two cannot be confused. */
 const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
@@ -176,24 +169,6 @@ async function userName(client: WebClient, userId: string): Promise<string | nul
   }
 }
 
-/**
- * The ts of a recent top-level post carrying this idempotency key, if the same call already made it. Thread
- * replies are not looked for: conversations.history lists only a channel's top-level messages.
- */
-async function alreadyPosted(client: WebClient, channelId: string, key: string): Promise<string | null> {
-  const recent = await client.conversations.history({
-    channel: channelId,
-    limit: RECENT_POSTS,
-    include_all_metadata: true,
-  });
-  const found = recent.messages?.find(
-    (message) =>
-      message.metadata?.event_type === DEPUTY_EVENT_TYPE &&
-      (message.metadata.event_payload as Record<string, unknown> | undefined)?.[DEPUTY_KEY_FIELD] === key,
-  );
-  return found?.ts ?? null;
-}
-
 /** Calls Slack and turns any failure into the ToolError the model sees. */
 async function calling<T>(what: string, channel: string | undefined, call: () => Promise<T>): Promise<T> {
   try {
@@ -274,7 +249,7 @@ export function createSlackTools(access: SlackAccess): Tool[] {
     },
   };
 
-  const send: Tool<z.infer<typeof SendInput>> = {
+  const send: Tool<z.infer<typeof SendInput>, z.infer<typeof SendOutput>> = {
     name: 'slack_send',
     description:
       'Post a message to a Slack channel as the user, or reply in a thread with thread_ts. Other people will see it.',
@@ -307,22 +282,29 @@ export function createSlackTools(access: SlackAccess): Tool[] {
       return calling(`posting to ${label}`, label, async () => {
         const client = await access.client();
         const channel = await resolveChannel(client, input.channel);
-        if (!input.thread_ts) {
-          const ts = await alreadyPosted(client, channel.id, context.idempotencyKey);
-          if (ts) return { channel, ts, threadTs: null, wasAlreadyPosted: true };
-        }
+        const threadTs = input.thread_ts ?? null;
+        const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
+        if (ts) return { channel, ts, threadTs, wasAlreadyPosted: true };
+        // Slack's client takes no AbortSignal: a call stopped while looking must not go on to post.
+        assertNotStopped(context.signal, `posting to ${label}`);
         const posted = await client.chat.postMessage({
           channel: channel.id,
           text: input.text,
           ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
-          metadata: {
-            event_type: DEPUTY_EVENT_TYPE,
-            event_payload: { [DEPUTY_KEY_FIELD]: context.idempotencyKey },
-          },
+          metadata: deputyMetadata(context.idempotencyKey),
         });
         if (!posted.ts)
           throw new ToolError('invalid_response', 'Slack accepted the post but returned no ts.');
-        return { channel, ts: posted.ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: false };
+        return { channel, ts: posted.ts, threadTs, wasAlreadyPosted: false };
+      });
+    },
+    reconcile: (input, context) => {
+      const label = channelLabel(input.channel);
+      return calling(`looking for the post this call already made in ${label}`, label, async () => {
+        const client = await access.client();
+        const channel = await resolveChannel(client, input.channel);
+        const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
+        return ts ? { channel, ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: true } : null;
       });
     },
   };

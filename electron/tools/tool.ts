@@ -16,6 +16,10 @@ export interface ToolContext {
    * again and is never made twice.
    */
   idempotencyKey: string;
+  /**
+   * Aborted when the run is cancelled or the call passes the registry's time limit: a tool passes it to its
+   * requests and checks it before a side effect, so a stopped call never goes on to act.
+   */
   signal: AbortSignal;
   now: () => Date;
 }
@@ -43,6 +47,13 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   /** The scoped rules "always allow" may create for this call (a recipient, a domain, a channel). */
   alwaysAllowScopes?(input: Input): AlwaysAllowScope[];
   execute(input: Input, context: ToolContext): Promise<Output> | Output;
+  /**
+   * After a crash, a side effect may have happened without its result being recorded. This finds the effect
+   * this very call (its `context.idempotencyKey`) already made and returns the output `execute` would return
+   * for it now, or null when there is no trace of it, so the engine commits what was done or asks the user
+   * instead of sending again. It only looks: it must never create, change or send anything.
+   */
+  reconcile?(input: Input, context: ToolContext): Promise<Output | null>;
 }
 
 /** A tool's expected failure: it goes back to the model as the call's result, it does not end the run. */
@@ -54,4 +65,14 @@ export class ToolError extends Error {
     super(message);
     this.name = 'ToolError';
   }
+}
+
+/**
+ * Throws when the call has been stopped (the run was cancelled or the call ran out of time). A tool whose
+ * client cannot take an AbortSignal calls this right before its side effect: a call the registry already gave
+ * up on must not go on to act, or a retry with the same key could act a second time.
+ */
+export function assertNotStopped(signal: AbortSignal, what: string): void {
+  if (signal.aborted)
+    throw new ToolError('cancelled', `Stopped before ${what}: the call was cancelled or ran out of time.`);
 }

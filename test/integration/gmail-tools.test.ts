@@ -485,6 +485,28 @@ describe('failures', () => {
     expect(error.message).toContain('Try again in 42 s.');
   });
 
+  it('treats a 403 that means "slow down" as a transient rate limit, and a spent daily quota as not', async () => {
+    fake.inject({
+      match: /^GET \/gmail\//,
+      response: {
+        ...googleError(403, 'User-rate limit exceeded', 'userRateLimitExceeded'),
+        headers: { 'Retry-After': '5' },
+      },
+    });
+    expect(await failure('gmail_thread_read', read)).toMatchObject({
+      code: 'rate_limited',
+      isTransient: true,
+      retryAfterSeconds: 5,
+    });
+    fake.inject({ match: /^GET \/gmail\//, response: googleError(403, 'Daily limit', 'quotaExceeded') });
+    expect(await failure('gmail_thread_read', read)).toMatchObject({ code: 'forbidden', isTransient: false });
+  });
+
+  it('maps 404 and 400 to permanent failures', async () => {
+    expect(await expectFailure(404)).toMatchObject({ code: 'not_found', isTransient: false });
+    expect(await expectFailure(400)).toMatchObject({ code: 'invalid_request', isTransient: false });
+  });
+
   it('maps 500 to unavailable', async () => {
     const error = await expectFailure(500);
     expect(error).toMatchObject({ code: 'unavailable', status: 500, isTransient: true });

@@ -49,6 +49,7 @@ const NEEDED_SCOPE: Record<string, string | null> = {
   'auth.revoke': null,
   'conversations.list': 'channels:read',
   'conversations.history': 'channels:history',
+  'conversations.replies': 'channels:history',
   'users.info': 'users:read',
   'chat.postMessage': 'chat:write',
 };
@@ -100,6 +101,26 @@ const METHODS: Partial<Record<string, Method>> = {
       .filter((message) => Number(message.ts) > oldest && Number(message.ts) < latest)
       .reverse();
     const { page, nextCursor } = paginate(newestFirst, args, state.defaultPageSize);
+    const withMetadata = args.include_all_metadata === 'true' || args.include_all_metadata === '1';
+    return ok(
+      {
+        messages: page.map((message) => messageView(message, withMetadata)),
+        has_more: nextCursor !== '',
+        response_metadata: { next_cursor: nextCursor },
+      },
+      grant,
+    );
+  },
+  // A thread oldest first, its parent message leading, as Slack answers it.
+  'conversations.replies': (args, { grant }, state) => {
+    const channel = visibleChannel(state, args.channel, grant.userId);
+    if (!channel) return slackError('channel_not_found');
+    if (channel.isPrivate && !grant.scopes.includes('groups:history'))
+      return slackError('missing_scope', { needed: 'groups:history', provided: grant.scopes.join(',') });
+    const parent = channel.messages.find((message) => message.ts === args.ts);
+    if (!parent) return slackError('thread_not_found');
+    const thread = [parent, ...channel.messages.filter((message) => message.threadTs === parent.ts)];
+    const { page, nextCursor } = paginate(thread, args, state.defaultPageSize);
     const withMetadata = args.include_all_metadata === 'true' || args.include_all_metadata === '1';
     return ok(
       {

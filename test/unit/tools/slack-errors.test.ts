@@ -35,6 +35,28 @@ describe('slackToolError', () => {
     });
   });
 
+  it('keeps the wait Slack asked for on a platform ratelimited answer, and marks it transient', () => {
+    const limited = platform('ratelimited', { response_metadata: { retryAfter: 12 } });
+    expect(slackToolError(limited, 'posting to #general')).toMatchObject({
+      code: 'rate_limited',
+      isTransient: true,
+      retryAfterSeconds: 12,
+    });
+    expect(slackToolError(new WebAPIRateLimitedError(3), 'posting')).toMatchObject({ isTransient: true });
+  });
+
+  it('does not retry a refused token, a missing scope or a missing channel', () => {
+    for (const code of [
+      'invalid_auth',
+      'token_revoked',
+      'missing_scope',
+      'channel_not_found',
+      'not_in_channel',
+    ]) {
+      expect(slackToolError(platform(code), 'posting'), code).toMatchObject({ isTransient: false });
+    }
+  });
+
   it('maps Slack’s own failures to transient unavailable', () => {
     for (const code of ['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']) {
       expect(slackToolError(platform(code), 'posting')).toMatchObject({
@@ -54,7 +76,15 @@ describe('slackToolError', () => {
     const timedOut = new DOMException('The operation timed out.', 'TimeoutError');
 
     expect(slackToolError(new WebAPIRequestError(refused), 'posting').message).toMatch(/\(ECONNRESET\)/);
-    expect(slackToolError(new WebAPIRequestError(timedOut), 'posting').message).toMatch(/\(timeout\)/);
+    expect(slackToolError(new WebAPIRequestError(timedOut), 'posting')).toMatchObject({
+      code: 'timeout',
+      isTransient: true,
+      message: expect.stringMatching(/did not answer in time while posting \(timeout\)/),
+    });
+    expect(slackToolError(new WebAPIRequestError(refused), 'posting')).toMatchObject({
+      code: 'unavailable',
+      isTransient: true,
+    });
   });
 
   it('explains threads, long messages and unknown codes, never echoing a token', () => {
