@@ -1,5 +1,5 @@
 import { redactedJson, redactKnownSecretsJson, redactSecrets } from '../vault/redactor';
-import type { ActionRecord, ActionState } from '../../shared/contract';
+import { contractStateOf, type ActionRecord, type LedgerState } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
 
@@ -9,7 +9,7 @@ interface ActionRow {
   thread_id: string;
   tool: string;
   args_json: string;
-  state: ActionState;
+  state: LedgerState;
   result_json: string | null;
   error: string | null;
   policy_decision: string | null;
@@ -24,7 +24,8 @@ const toAction = (row: ActionRow): ActionRecord => ({
   threadId: row.thread_id,
   tool: row.tool,
   args: asRecord(parseStoredJson(row.args_json)),
-  state: row.state,
+  state: contractStateOf(row.state),
+  ledgerState: row.state,
   ...(row.result_json !== null && { result: parseStoredJson(row.result_json) }),
   error: row.error,
   policy:
@@ -41,8 +42,10 @@ export interface NewAction {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
-  state: ActionState;
+  state: LedgerState;
   fingerprint?: string | null;
+  /** Sent with the call so the service can drop a repeat; derived from run, call and arguments by the engine. */
+  idempotencyKey?: string | null;
   meta?: Record<string, unknown> | null;
   hasSideEffects?: boolean;
   isExternal?: boolean;
@@ -53,6 +56,58 @@ export interface PolicyOutcome {
   rule: string;
   reason: string;
 }
+
+/**
+ * What resuming a run needs to know about one call: whether it already happened (`committed`, with its stored
+ * result to replay), may have happened (`started`, `unknown`), and how to look for its effect.
+ */
+export interface LedgerEntry {
+  id: string;
+  runId: string;
+  threadId: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  ledgerState: LedgerState;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  fingerprint: string | null;
+  idempotencyKey: string | null;
+  hasSideEffects: boolean;
+  attempts: number;
+}
+
+interface LedgerRow {
+  id: string;
+  run_id: string;
+  thread_id: string;
+  call_id: string;
+  tool: string;
+  args_json: string;
+  state: LedgerState;
+  result_json: string | null;
+  error: string | null;
+  fingerprint: string | null;
+  idempotency_key: string | null;
+  has_side_effects: number;
+  attempts: number;
+}
+
+const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
+  id: row.id,
+  runId: row.run_id,
+  threadId: row.thread_id,
+  callId: row.call_id,
+  tool: row.tool,
+  args: asRecord(parseStoredJson(row.args_json)),
+  ledgerState: row.state,
+  result: row.result_json === null ? null : asRecord(parseStoredJson(row.result_json)),
+  error: row.error,
+  fingerprint: row.fingerprint,
+  idempotencyKey: row.idempotency_key,
+  hasSideEffects: row.has_side_effects === 1,
+  attempts: row.attempts,
+});
 
 const ACTION_COLUMNS =
   'id, run_id, thread_id, tool, args_json, state, result_json, error, policy_decision, policy_rule, policy_reason, created_at';
@@ -65,15 +120,28 @@ export class ActionsRepo {
   private readonly selectByThread;
   private readonly selectOne;
   private readonly updatePolicy;
-  private readonly selectCallId;
   private readonly updateArgs;
+  private readonly selectByCall;
+  private readonly updateIfIn;
+  private readonly incrementAttempts;
 
   constructor(db: Db) {
-    this.selectCallId = db.prepare<[string], { call_id: string }>('SELECT call_id FROM actions WHERE id = ?');
     this.insertAction = db.prepare(
-      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, meta_json,
-         has_side_effects, is_external, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, idempotency_key,
+         meta_json, has_side_effects, is_external, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectByCall = db.prepare<[string, string], LedgerRow>(
+      `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
+         idempotency_key, has_side_effects, attempts
+       FROM actions WHERE run_id = ? AND call_id = ?`,
+    );
+    // One statement, so two resumers racing for the same call cannot both move it.
+    this.updateIfIn = db.prepare(
+      'UPDATE actions SET state = ?, updated_at = ? WHERE id = ? AND state IN (SELECT value FROM json_each(?))',
+    );
+    this.incrementAttempts = db.prepare<[string, string], { attempts: number }>(
+      'UPDATE actions SET attempts = attempts + 1, updated_at = ? WHERE id = ? RETURNING attempts',
     );
     this.updatePolicy = db.prepare(
       'UPDATE actions SET policy_decision = ?, policy_rule = ?, policy_reason = ?, updated_at = ? WHERE id = ?',
@@ -101,6 +169,7 @@ export class ActionsRepo {
       redactKnownSecretsJson(action.args),
       action.state,
       action.fingerprint ?? null,
+      action.idempotencyKey ?? null,
       action.meta ? redactedJson(action.meta) : null,
       action.hasSideEffects ? 1 : 0,
       action.isExternal ? 1 : 0,
@@ -118,11 +187,27 @@ export class ActionsRepo {
     this.updateArgs.run(redactKnownSecretsJson(args), fingerprint, now, id);
   }
 
-  setState(id: string, state: ActionState, now: string): void {
+  setState(id: string, state: LedgerState, now: string): void {
     this.updateState.run(state, now, id);
   }
 
-  finish(id: string, outcome: { state: ActionState; result?: unknown; error?: string }, now: string): void {
+  /**
+   * Moves a call to `to` only when it is still in one of `from`: the check and the write are one statement,
+   * so a state is claimed once (a call is `started` once, a `started` call is reconciled once).
+   * True when this call changed the row.
+   */
+  transition(id: string, from: readonly LedgerState[], to: LedgerState, now: string): boolean {
+    return this.updateIfIn.run(to, now, id, JSON.stringify(from)).changes === 1;
+  }
+
+  /** Counts one more try at running the call (retries, resumes) and returns the new count, to cap them. */
+  countAttempt(id: string, now: string): number {
+    const row = this.incrementAttempts.get(now, id);
+    if (!row) throw new Error(`Cannot count an attempt of action ${id}: it is not in the ledger.`);
+    return row.attempts;
+  }
+
+  finish(id: string, outcome: { state: LedgerState; result?: unknown; error?: string }, now: string): void {
     const resultJson = outcome.result === undefined ? null : redactedJson(outcome.result);
     this.finishAction.run(
       outcome.state,
@@ -133,9 +218,10 @@ export class ActionsRepo {
     );
   }
 
-  /** The model's call id for an action, which with the run and the arguments makes its idempotency key. */
-  callIdOf(id: string): string | null {
-    return this.selectCallId.get(id)?.call_id ?? null;
+  /** The ledger entry of a model call in a run, found by the key a resumed run knows it by. */
+  byCall(runId: string, callId: string): LedgerEntry | null {
+    const row = this.selectByCall.get(runId, callId);
+    return row ? toLedgerEntry(row) : null;
   }
 
   get(id: string): ActionRecord | null {

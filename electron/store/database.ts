@@ -18,6 +18,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = al
   return db;
 }
 
+/** Brings a database up to the last of `migrations`, each in its own transaction; a failing one changes nothing. */
 export function migrate(db: Db, migrations: readonly Migration[]): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.at(-1)?.version ?? 0;
@@ -28,9 +29,53 @@ export function migrate(db: Db, migrations: readonly Migration[]): void {
   }
   for (const migration of migrations) {
     if (migration.version <= current) continue;
+    if (migration.foreignKeysOff) applyWithoutForeignKeys(db, migration);
+    else apply(db, migration);
+  }
+}
+
+function apply(db: Db, migration: Migration): void {
+  db.transaction(() => {
+    db.exec(migration.sql);
+    db.pragma(`user_version = ${migration.version}`);
+  })();
+}
+
+interface ForeignKeyProblem {
+  table: string;
+  rowid: number | null;
+  parent: string;
+}
+
+/**
+ * SQLite ignores `PRAGMA foreign_keys` inside a transaction, so it is switched off around the migration's
+ * transaction, and every reference is checked inside it: a rebuild that lost a parent row rolls back instead
+ * of committing rows that point nowhere.
+ */
+function applyWithoutForeignKeys(db: Db, migration: Migration): void {
+  if (db.inTransaction) {
+    throw new Error(
+      `Migration ${migration.version} must not run inside a transaction: it turns foreign keys off.`,
+    );
+  }
+  db.pragma('foreign_keys = OFF');
+  try {
+    if (db.pragma('foreign_keys', { simple: true }) !== 0) {
+      throw new Error(`Migration ${migration.version} could not turn foreign keys off; nothing was changed.`);
+    }
     db.transaction(() => {
       db.exec(migration.sql);
+      const problems = db.pragma('foreign_key_check') as ForeignKeyProblem[];
+      const first = problems[0];
+      if (first) {
+        throw new Error(
+          `Migration ${migration.version} (${migration.name}) would leave ${problems.length} row(s) pointing at ` +
+            `missing rows (first: ${first.table} row ${first.rowid ?? '?'} → ${first.parent}); nothing was changed.`,
+        );
+      }
       db.pragma(`user_version = ${migration.version}`);
     })();
+  } finally {
+    db.pragma('foreign_keys = ON');
   }
 }

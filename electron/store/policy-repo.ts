@@ -12,12 +12,13 @@ export class PolicyRepo {
   private readonly insertAudit;
 
   constructor(db: Db) {
+    // A call counts once it may have taken effect: approved to run, running, done, or not known either way.
     this.countActions = db.prepare<[string], { n: number }>(
       `SELECT count(*) AS n FROM actions WHERE has_side_effects = 1 AND created_at > ?
-       AND state IN ('executing','completed')`,
+       AND state IN ('approved','started','committed','unknown')`,
     );
     this.countExternal = db.prepare<[string], { n: number }>(
-      `SELECT count(*) AS n FROM actions WHERE is_external = 1 AND created_at > ? AND state IN ('executing','completed')`,
+      `SELECT count(*) AS n FROM actions WHERE is_external = 1 AND created_at > ? AND state IN ('approved','started','committed','unknown')`,
     );
     this.sumTokens = db.prepare<[string], { n: number | null }>(
       'SELECT sum(tokens) AS n FROM model_usage WHERE timestamp > ?',

@@ -11,6 +11,8 @@ interface RunRow {
   summary: string | null;
   error_code: string | null;
   error_message: string | null;
+  recovered: number;
+  resumed: number;
   created_at: string;
   updated_at: string;
 }
@@ -23,6 +25,8 @@ const toRun = (row: RunRow): RunRecord => ({
   summary: row.summary,
   errorCode: row.error_code,
   errorMessage: row.error_message,
+  recovered: row.recovered === 1,
+  resumed: row.resumed === 1,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -35,11 +39,17 @@ export interface RunEnding {
   outcome: string;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The run was finished by its final-warning turn rather than by the model on its own. */
+  recovered?: boolean;
 }
 
 const RUN_COLUMNS =
-  'id, thread_id, status, model, summary, error_code, error_message, created_at, updated_at';
+  'id, thread_id, status, model, summary, error_code, error_message, recovered, resumed, created_at, updated_at';
 
+/** Which agent runs a thread's runs when the caller names none. */
+export const DEFAULT_AGENT_ID = 'deputy';
+
+/** Runs of a thread: status, ending, usage, and whether a run was resumed or recovered. */
 export class RunsRepo {
   private readonly insertRun;
   private readonly updateStatus;
@@ -49,16 +59,18 @@ export class RunsRepo {
   private readonly selectByThread;
   private readonly updateState;
   private readonly selectState;
+  private readonly selectUnfinished;
+  private readonly updateResumed;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
-      `INSERT INTO runs (id, thread_id, status, model, prompt, created_at, updated_at)
-       VALUES (?, ?, 'queued', ?, ?, ?, ?)`,
+      `INSERT INTO runs (id, thread_id, status, model, prompt, agent_id, created_at, updated_at)
+       VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)`,
     );
     this.updateStatus = db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?');
     this.updateEnding = db.prepare(
       `UPDATE runs SET status = ?, mode = ?, summary = ?, decision = ?, outcome = ?, error_code = ?,
-       error_message = ?, updated_at = ? WHERE id = ?`,
+       error_message = ?, recovered = ?, updated_at = ? WHERE id = ?`,
     );
     this.addUsageStmt = db.prepare(
       'UPDATE runs SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?',
@@ -71,10 +83,26 @@ export class RunsRepo {
     this.selectState = db.prepare<[string], { state_json: string | null }>(
       'SELECT state_json FROM runs WHERE id = ?',
     );
+    // The WHERE repeats runs_unfinished's own condition, so SQLite reads that partial index.
+    this.selectUnfinished = db.prepare<[], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM runs WHERE status NOT IN ('completed','failed') ORDER BY created_at, rowid`,
+    );
+    this.updateResumed = db.prepare('UPDATE runs SET resumed = 1, updated_at = ? WHERE id = ?');
   }
 
-  create(run: { id: string; threadId: string; model: string; prompt: string }, now: string): void {
-    this.insertRun.run(run.id, run.threadId, run.model, redactSecrets(run.prompt), now, now);
+  create(
+    run: { id: string; threadId: string; model: string; prompt: string; agentId?: string },
+    now: string,
+  ): void {
+    this.insertRun.run(
+      run.id,
+      run.threadId,
+      run.model,
+      redactSecrets(run.prompt),
+      run.agentId ?? DEFAULT_AGENT_ID,
+      now,
+      now,
+    );
   }
 
   setStatus(id: string, status: RunStatus, now: string): void {
@@ -90,6 +118,7 @@ export class RunsRepo {
       ending.outcome,
       ending.errorCode,
       ending.errorMessage === null ? null : redactSecrets(ending.errorMessage),
+      ending.recovered ? 1 : 0,
       now,
       id,
     );
@@ -106,6 +135,16 @@ export class RunsRepo {
 
   byThread(threadId: string): RunRecord[] {
     return this.selectByThread.all(threadId).map(toRun);
+  }
+
+  /** Runs that neither completed nor failed, oldest first: what start-up resumes after Deputy stopped mid-run. */
+  unfinished(): RunRecord[] {
+    return this.selectUnfinished.all().map(toRun);
+  }
+
+  /** Marks a run as picked up again after a stop, so the user can tell it did not run in one go. */
+  markResumed(id: string, now: string): void {
+    this.updateResumed.run(now, id);
   }
 
   /** The state a paused run needs to continue (null clears it once the run has ended). */

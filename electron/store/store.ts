@@ -1,5 +1,6 @@
 import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
+import { CheckpointsRepo } from './checkpoints-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { MemoriesRepo } from './memories-repo';
@@ -20,6 +21,7 @@ export class Store {
   readonly approvals: ApprovalsRepo;
   readonly policy: PolicyRepo;
   readonly memories: MemoriesRepo;
+  readonly checkpoints: CheckpointsRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -31,6 +33,7 @@ export class Store {
     this.approvals = new ApprovalsRepo(db);
     this.policy = new PolicyRepo(db);
     this.memories = new MemoriesRepo(db);
+    this.checkpoints = new CheckpointsRepo(db);
   }
 
   static open(file: string): Store {
