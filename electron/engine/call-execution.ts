@@ -37,7 +37,7 @@ export function settle(
     ...state.turnResults.filter((part) => part.callId !== call.callId),
     { kind: 'result', callId: call.callId, name: call.name, result },
   ];
-  if (action) state.lastAction = action;
+  if (action) state.lastAction = { id: action.id, tool: action.tool };
   scope.deps.checkpoints.save(scope.spec, state);
 }
 
@@ -102,7 +102,7 @@ export async function executeAction(
   });
 
   const { outcome, attempts } = await runWithRetries(scope, actionId, call, check);
-  const action: LastAction = { id: actionId, tool: tool.name, args: check.args };
+  const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     if (outcome.ok) {
@@ -117,7 +117,7 @@ export async function executeAction(
         state: 'completed',
         result: outcome.result,
       });
-      settle(scope, call, outcome.result, { ...action, result: outcome.result });
+      settle(scope, call, outcome.result, action);
     } else {
       deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
       deps.emit({

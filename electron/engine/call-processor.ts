@@ -104,7 +104,7 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
     }
     deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state: contractStateOf(state) });
   });
-  const action: LastAction = { id: actionId, tool: tool.name, args };
+  const action: LastAction = { id: actionId, tool: tool.name };
 
   switch (decision.kind) {
     case 'allow': {
@@ -137,7 +137,7 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
 /** A call the ledger already has: never run twice, never lost (DESIGN.md §5, resume). */
 async function continueKnownCall(scope: CallScope, call: CallPart, entry: LedgerEntry): Promise<CallOutcome> {
   const { deps, spec } = scope;
-  const action: LastAction = { id: entry.id, tool: entry.tool, args: entry.args };
+  const action: LastAction = { id: entry.id, tool: entry.tool };
   const replay = (result: Record<string, unknown>, detail: Record<string, unknown>): CallOutcome => {
     deps.store.transaction(() => {
       logRuntime(deps, spec, 'recovery', scope.state.step, { tool: entry.tool, ...detail }, call.callId);

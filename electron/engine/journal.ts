@@ -1,6 +1,6 @@
 import type { RuntimeEvent } from '../store/events-repo';
 import type { RunLoopDeps, RunSpec } from './run-deps';
-import { openCalls, type RunState } from './run-state';
+import { openCalls, toStoredState, type RunState } from './run-state';
 
 export type RuntimeEventType = RuntimeEvent['type'];
 
@@ -43,7 +43,7 @@ export function storeCheckpoints(deps: Pick<RunLoopDeps, 'store' | 'newId' | 'no
         runId: spec.runId,
         threadId: spec.threadId,
         timestamp: deps.now().toISOString(),
-        state: state as unknown as Record<string, unknown>,
+        state: toStoredState(state) as unknown as Record<string, unknown>,
         pending: openCalls(state).map(({ callId, name }) => ({ callId, name })),
         completed: state.turnResults.map(({ callId, name }) => ({ callId, name })),
         usageTokens: state.usage.inputTokens + state.usage.outputTokens,

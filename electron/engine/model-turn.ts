@@ -80,10 +80,10 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     logRuntime(deps, spec, 'routing', turn, { ...routing });
   });
   compressIfNeeded(scope, routing);
-  deps.store.transaction(() => {
-    logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, phase: routing.phase });
-    deps.checkpoints.save(spec, state);
-  });
+  // No checkpoint here: routing is a pure function of the state, and a compression saved its own.
+  deps.store.transaction(() =>
+    logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, phase: routing.phase }),
+  );
 
   const request = turnRequest(scope, routing);
   const { output, usage } = await streamWithRetries(scope, model, request);

@@ -46,7 +46,7 @@ export async function reconcileStarted(
   const found = await lookUp(scope, call, entry, check);
   const ids = { runId: spec.runId, threadId: spec.threadId };
   if (found.kind === 'found') {
-    const action: LastAction = { id: entry.id, tool: entry.tool, args: check.args, result: found.result };
+    const action: LastAction = { id: entry.id, tool: entry.tool };
     deps.store.transaction(() => {
       deps.store.actions.finish(
         entry.id,

@@ -9,12 +9,25 @@ import type { LastAction, RunState } from './run-state';
 type EventBody<T extends RunEvent['type']> = Omit<Extract<RunEvent, { type: T }>, 'runId' | 'threadId'>;
 type EndingEvent = EventBody<'error'> | EventBody<'status'>;
 
-const base = (spec: RunSpec, lastAction: LastAction | null) => ({
+/** The last call's arguments and result, from the ledger (the state keeps only its id). */
+function lastCall(deps: RunLoopDeps, lastAction: LastAction | null) {
+  const record = lastAction ? deps.store.actions.get(lastAction.id) : null;
+  const result = record?.result;
+  return {
+    args: record?.args ?? {},
+    result:
+      typeof result === 'object' && result !== null && !Array.isArray(result)
+        ? (result as Record<string, unknown>)
+        : undefined,
+  };
+}
+
+const base = (deps: RunLoopDeps, spec: RunSpec, lastAction: LastAction | null) => ({
   runId: spec.runId,
   threadId: spec.threadId,
   actionId: lastAction?.id ?? spec.runId,
   model: spec.model,
-  ...(lastAction && { tool: lastAction.tool, toolArgs: lastAction.args }),
+  ...(lastAction && { tool: lastAction.tool, toolArgs: lastCall(deps, lastAction).args }),
 });
 
 export function saveAssistantText(deps: RunLoopDeps, spec: RunSpec, text: string): void {
@@ -56,6 +69,8 @@ function recordEnding(
     for (const event of events) deps.emit({ ...event, ...ids } as RunEvent);
     deps.emit({ type: 'result', ...ids, result: response });
   });
+  // An ended run writes no more checkpoints; a paused one keeps its encoder state for the decision.
+  if (ending.status !== 'awaiting_confirmation') deps.store.checkpoints.forget(spec.runId);
   return response;
 }
 
@@ -77,7 +92,7 @@ export function completeRun(
   const { lastAction } = state;
   const recovered = state.recovery;
   const mode = lastAction ? 'tool_call' : 'assistant_text';
-  const output = completion.output ?? lastAction?.result;
+  const output = completion.output ?? lastCall(deps, lastAction).result;
   const success = lastAction ? 'SUCCESS:TASK_COMPLETED' : 'SUCCESS:RESPONSE_GIVEN';
   return recordEnding(
     deps,
@@ -96,7 +111,7 @@ export function completeRun(
     [{ type: 'status', status: 'completed' }],
     {
       ok: true,
-      ...base(spec, lastAction),
+      ...base(deps, spec, lastAction),
       status: 'completed',
       summary: text,
       mode,
@@ -136,7 +151,7 @@ export function failRun(
     ],
     {
       ok: false,
-      ...base(spec, lastAction),
+      ...base(deps, spec, lastAction),
       status: 'failed',
       summary: failure.message,
       mode,

@@ -1,5 +1,4 @@
 import type { RunResponse } from '../../shared/contract';
-import type { ModelMessage, ModelPart } from '../llm/model-client';
 import { processCall, type CallOutcome } from './call-processor';
 import type { CallScope } from './call-execution';
 import { checkCompletion } from './completion';
@@ -8,7 +7,7 @@ import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, pauseRun, saveAssistantText } from './run-endings';
-import type { CallPart, ResultPart, RunState } from './run-state';
+import { inCallOrder, type CallPart, type RunState } from './run-state';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
@@ -128,7 +127,7 @@ function afterChatTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
         message: `Deputy stopped after ${state.step} steps without a final answer. The steps it took are shown above.`,
       },
       undefined,
-      partialOutput(state, turn.text),
+      partialOutput(scope, turn.text),
     );
   }
   return null;
@@ -156,7 +155,7 @@ function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
   };
   if (isFinalTurn) {
     state.pendingCalls = [];
-    return failRun(deps, spec, state, failure, 'ERROR:INCOMPLETE', partialOutput(state, turn.text));
+    return failRun(deps, spec, state, failure, 'ERROR:INCOMPLETE', partialOutput(scope, turn.text));
   }
   if (completion.kind === 'violation') {
     // Nothing of a turn that broke the contract runs; the model hears why and tries again.
@@ -170,11 +169,13 @@ function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
   return null;
 }
 
-function partialOutput(state: RunState, text: string): Record<string, unknown> {
+function partialOutput(scope: CallScope, text: string): Record<string, unknown> {
+  const { lastAction } = scope.state;
+  const last = lastAction ? scope.deps.store.actions.get(lastAction.id) : null;
   return {
     partial: true,
     ...(text && { text }),
-    ...(state.lastAction?.result && { lastResult: state.lastAction.result }),
+    ...(last?.result !== undefined && { lastResult: last.result }),
   };
 }
 
@@ -226,25 +227,10 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
 
 /** The turn's results go back to the model in the order of its calls, as one message (a turn boundary). */
 function closeTurn(scope: CallScope): void {
-  const { deps, spec, state } = scope;
-  const order = callOrder(state.messages);
-  const results: ResultPart[] = [...state.turnResults].sort(
-    (a, b) => (order.get(a.callId) ?? Infinity) - (order.get(b.callId) ?? Infinity),
-  );
-  deps.store.transaction(() => {
-    state.messages.push({ role: 'user', parts: results });
-    state.turnResults = [];
-    deps.checkpoints.save(spec, state);
-  });
-}
-
-function callOrder(messages: readonly ModelMessage[]): Map<string, number> {
-  const lastModel = [...messages].reverse().find((message) => message.role === 'model');
-  const order = new Map<string, number>();
-  lastModel?.parts.forEach((part: ModelPart, index) => {
-    if (part.kind === 'call') order.set(part.callId, index);
-  });
-  return order;
+  const { state } = scope;
+  // No checkpoint of its own: checkpoints already hold the open results as this very message.
+  state.messages.push({ role: 'user', parts: inCallOrder(state.messages, state.turnResults) });
+  state.turnResults = [];
 }
 
 function checkTurn(turn: TurnOutput): RunFailure | null {

@@ -6,11 +6,10 @@ import type { RoutingDecision } from './routing';
 export type CallPart = Extract<ModelPart, { kind: 'call' }>;
 export type ResultPart = Extract<ModelPart, { kind: 'result' }>;
 
+/** The last call that reached the ledger; its arguments and result are read from there, not copied here. */
 export interface LastAction {
   id: string;
   tool: string;
-  args: Record<string, unknown>;
-  result?: Record<string, unknown>;
 }
 
 /** A call of the current turn held for the user's decision; the turn's other calls go on without it. */
@@ -95,21 +94,25 @@ const part = z.discriminatedUnion('kind', [
   callPart,
   resultPart,
 ]);
-const lastAction = z
-  .object({ id: z.string(), tool: z.string(), args: record, result: record.optional() })
-  .nullable();
+const lastAction = z.object({ id: z.string(), tool: z.string() }).nullable();
 const awaiting = z.object({ call: callPart, actionId: z.string(), approvalId: z.string() });
 const messages = z.array(z.object({ role: z.enum(['user', 'model']), parts: z.array(part) }));
 
+/**
+ * How a state is checkpointed: the calls of the current turn by id (they are in the last model message), and
+ * the turn's results so far as the message they will become. A checkpoint delta then holds each call and each
+ * result once, not again when the turn closes.
+ */
 const StoredRunStateV2 = z.object({
   version: z.literal(2),
   systemInstruction: z.string(),
   messages,
+  /** How many of the last message's parts are results of the open turn (0: the turn has no result yet). */
+  openResults: z.number().int().min(0),
   compaction: z.object({ summary: z.string(), droppedMessages: z.number().int().min(0) }).nullable(),
   step: z.number().int().min(0),
-  pendingCalls: z.array(callPart),
-  turnResults: z.array(resultPart),
-  awaiting: z.array(awaiting),
+  pendingCallIds: z.array(z.string()),
+  awaiting: z.array(z.object({ callId: z.string(), actionId: z.string(), approvalId: z.string() })),
   lastAction,
   routing: z
     .object({
@@ -129,6 +132,83 @@ const StoredRunStateV2 = z.object({
   activeMs: z.number().min(0),
   recovery: z.boolean(),
 });
+type StoredRunState = z.infer<typeof StoredRunStateV2>;
+
+/** The results of a turn in the order of the model's calls (the order they go back in). */
+export function inCallOrder(messages: readonly ModelMessage[], results: readonly ResultPart[]): ResultPart[] {
+  const calls = lastModelCalls(messages);
+  const order = new Map(calls.map((call, index) => [call.callId, index]));
+  return [...results].sort((a, b) => (order.get(a.callId) ?? Infinity) - (order.get(b.callId) ?? Infinity));
+}
+
+function lastModelCalls(messages: readonly ModelMessage[]): CallPart[] {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'model')
+      return message.parts.filter((part): part is CallPart => part.kind === 'call');
+  }
+  return [];
+}
+
+/** The state as a checkpoint holds it (see StoredRunStateV2). */
+export function toStoredState(state: RunState): StoredRunState {
+  const results = inCallOrder(state.messages, state.turnResults);
+  return {
+    version: state.version,
+    systemInstruction: state.systemInstruction,
+    messages: results.length > 0 ? [...state.messages, { role: 'user', parts: results }] : state.messages,
+    openResults: results.length,
+    compaction: state.compaction,
+    step: state.step,
+    pendingCallIds: state.pendingCalls.map((call) => call.callId),
+    awaiting: state.awaiting.map(({ call, actionId, approvalId }) => ({
+      callId: call.callId,
+      actionId,
+      approvalId,
+    })),
+    lastAction: state.lastAction,
+    routing: state.routing,
+    usage: state.usage,
+    retry: state.retry,
+    activeMs: state.activeMs,
+    recovery: state.recovery,
+  };
+}
+
+function fromStoredState(stored: StoredRunState): RunState | null {
+  const messages = [...stored.messages];
+  let turnResults: ResultPart[] = [];
+  if (stored.openResults > 0) {
+    const open = messages.pop();
+    if (!open || open.role !== 'user' || open.parts.length !== stored.openResults) return null;
+    turnResults = open.parts.filter((part): part is ResultPart => part.kind === 'result');
+    if (turnResults.length !== stored.openResults) return null;
+  }
+  const calls = new Map(lastModelCalls(messages).map((call) => [call.callId, call]));
+  const pendingCalls = stored.pendingCallIds.map((id) => calls.get(id));
+  const awaiting = stored.awaiting.map((entry) => {
+    const call = calls.get(entry.callId);
+    return call && { call, actionId: entry.actionId, approvalId: entry.approvalId };
+  });
+  // A call id that is not in the last model message means the checkpoint does not fit together.
+  if (pendingCalls.some((call) => !call) || awaiting.some((entry) => !entry)) return null;
+  return {
+    version: RUN_STATE_VERSION,
+    systemInstruction: stored.systemInstruction,
+    messages,
+    compaction: stored.compaction,
+    step: stored.step,
+    pendingCalls: pendingCalls.filter((call): call is CallPart => call !== undefined),
+    turnResults,
+    awaiting: awaiting.filter((entry): entry is AwaitingCall => entry !== undefined),
+    lastAction: stored.lastAction,
+    routing: stored.routing,
+    usage: stored.usage,
+    retry: stored.retry,
+    activeMs: stored.activeMs,
+    recovery: stored.recovery,
+  };
+}
 
 /** What a run paused for approval stored before durable runs (schema version 1). */
 const StoredRunStateV1 = z.object({
@@ -145,7 +225,7 @@ const StoredRunStateV1 = z.object({
 /** Reads a stored state back (upgrading an older version); anything that does not fit is unreadable, not guessed at. */
 export function parseRunState(value: unknown): RunState | null {
   const current = StoredRunStateV2.safeParse(value);
-  if (current.success) return current.data;
+  if (current.success) return fromStoredState(current.data);
   const old = StoredRunStateV1.safeParse(value);
   if (!old.success) return null;
   return {

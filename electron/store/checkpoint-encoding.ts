@@ -51,40 +51,48 @@ export function snapshotText(keys: StateText): string {
   return `{${[...keys].map(([key, text]) => `${JSON.stringify(key)}:${textOf(text)}`).join(',')}}`;
 }
 
-function isPrefix(before: readonly string[], after: readonly string[]): boolean {
-  if (before.length > after.length) return false;
-  for (let index = 0; index < before.length; index += 1) if (before[index] !== after[index]) return false;
-  return true;
+/** How many leading items two arrays share. */
+function sharedPrefix(before: readonly string[], after: readonly string[]): number {
+  const length = Math.min(before.length, after.length);
+  let index = 0;
+  while (index < length && before[index] === after[index]) index += 1;
+  return index;
 }
 
 /**
- * What turns `before` into `after`: changed keys in full, arrays that only grew as how many items to keep and
- * what to append, removed keys by name.
+ * What turns `before` into `after`: changed keys in full, arrays that share a start with their previous value as
+ * how many items to keep and what follows (a grown history, or one whose last message was replaced), removed
+ * keys by name.
  */
 export function deltaText(before: StateText, after: StateText): string {
   const set: string[] = [];
   const arrays: string[] = [];
   for (const [key, now] of after) {
     const then = before.get(key);
-    if (now.items && then?.items && isPrefix(then.items, now.items)) {
-      const keep = then.items.length;
-      if (keep === now.items.length) continue;
+    const keep = now.items && then?.items ? sharedPrefix(then.items, now.items) : 0;
+    if (now.items && then?.items && keep === then.items.length && keep === now.items.length) continue;
+    if (now.items && keep > 0) {
       arrays.push(`${JSON.stringify(key)}:{"keep":${keep},"append":[${now.items.slice(keep).join(',')}]}`);
     } else if (now.json === undefined || then?.json !== now.json) {
       set.push(`${JSON.stringify(key)}:${textOf(now)}`);
     }
   }
   const removed = [...before.keys()].filter((key) => !after.has(key)).map((key) => JSON.stringify(key));
-  return `{"set":{${set.join(',')}},"arrays":{${arrays.join(',')}},"removed":[${removed.join(',')}]}`;
+  // Only the parts that say something: most deltas change a few keys, many change none.
+  const parts = [
+    ...(set.length > 0 ? [`"set":{${set.join(',')}}`] : []),
+    ...(arrays.length > 0 ? [`"arrays":{${arrays.join(',')}}`] : []),
+    ...(removed.length > 0 ? [`"removed":[${removed.join(',')}]`] : []),
+  ];
+  return `{${parts.join(',')}}`;
 }
 
 const Delta = z.object({
-  set: z.record(z.string(), z.unknown()),
-  arrays: z.record(
-    z.string(),
-    z.object({ keep: z.number().int().nonnegative(), append: z.array(z.unknown()) }),
-  ),
-  removed: z.array(z.string()),
+  set: z.record(z.string(), z.unknown()).default({}),
+  arrays: z
+    .record(z.string(), z.object({ keep: z.number().int().nonnegative(), append: z.array(z.unknown()) }))
+    .default({}),
+  removed: z.array(z.string()).default([]),
 });
 
 function parse(text: string): unknown {

@@ -76,7 +76,7 @@ interface RunCache {
 }
 
 /** Deltas may add up to this many times their snapshot before the next checkpoint is a snapshot again. */
-const DELTA_BUDGET = 2;
+const DELTA_BUDGET = 4;
 /** Runs whose last checkpoint is remembered; a run that falls out just writes a snapshot next time. */
 const MAX_CACHED_RUNS = 32;
 
@@ -90,7 +90,7 @@ interface CheckpointRow {
 
 /**
  * A run's state after every step, stored as deltas against the previous checkpoint with a snapshot whenever the
- * deltas since the last one outgrow twice its size: snapshot sizes then grow geometrically, so a long run's
+ * deltas since the last one outgrow four times its size: snapshot sizes then grow geometrically, so a long run's
  * checkpoints stay within a small multiple of its final state instead of growing with the square of its length.
  */
 export class CheckpointsRepo {

@@ -46,7 +46,12 @@ export const SettingsPatch = z
     maxParallel: z.number().int().min(1).max(8).optional(),
     routingPolicy: RoutingPolicy.optional(),
     /** A run that passes this gets one final-warning turn to wrap up. */
-    runTimeLimitMinutes: z.number().int().min(1).max(24 * 60).optional(),
+    runTimeLimitMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;

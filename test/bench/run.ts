@@ -1,4 +1,5 @@
 import { benchDeltaLatency } from './delta-latency';
+import { benchCheckpointBytes, benchDurability } from './durability';
 import { benchEngineStep } from './engine-step';
 import { ms } from './stats';
 
@@ -10,6 +11,20 @@ async function main(): Promise<void> {
   console.log(
     `engine overhead per tool-loop step (zero-latency model, SQLite writes included): ` +
       `median ${ms(steps.median)}, p95 ${ms(steps.p95)}, max ${ms(steps.max)} over ${steps.n} steps (target median ≤ 1 ms)`,
+  );
+
+  const durability = await benchDurability(1_000);
+  console.log(
+    `per-step overhead, durability on (checkpoints) vs off: median ${ms(durability.on.median)} vs ${ms(durability.off.median)} ` +
+      `(ratio ${(durability.on.median / durability.off.median).toFixed(2)}), p95 ${ms(durability.on.p95)} vs ${ms(durability.off.p95)} ` +
+      `over ${durability.on.n} + ${durability.off.n} steps`,
+  );
+
+  const steps200 = await benchCheckpointBytes(200);
+  console.log(
+    `checkpoints of a 200-step run: ${steps200.checkpoints} checkpoints (${steps200.snapshots} snapshots), ` +
+      `${steps200.bytes} bytes = ${Math.round(steps200.bytes / 200)} bytes/step; final state ${steps200.finalStateBytes} bytes; ` +
+      `ratio ${(steps200.bytes / steps200.finalStateBytes).toFixed(2)}× (target ≤ 3×)`,
   );
 
   const deltas = await benchDeltaLatency(20);
