@@ -37,6 +37,7 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
     mark = now;
   };
 
+  reopenDecided(scope);
   for (;;) {
     if (state.pendingCalls.length > 0) {
       deps.emit({ type: 'status', ...ids, status: 'executing' });
@@ -89,6 +90,20 @@ function keepOneCall(scope: CallScope): void {
     }
     deps.checkpoints.save(spec, state);
   });
+}
+
+/**
+ * A held call whose approval was decided while the run was not going (Deputy stopped between the decision and
+ * acting on it) goes back with the open calls: the ledger then says how far it got.
+ */
+function reopenDecided(scope: CallScope): void {
+  const { deps, state } = scope;
+  const decided = state.awaiting.filter(
+    (entry) => deps.store.approvals.get(entry.approvalId)?.status !== 'pending',
+  );
+  if (decided.length === 0) return;
+  state.awaiting = state.awaiting.filter((entry) => !decided.includes(entry));
+  state.pendingCalls = [...decided.map((entry) => entry.call), ...state.pendingCalls];
 }
 
 /** Whether the next turn must be the final-warning one: the turn limit less the grace turns, or the time limit. */

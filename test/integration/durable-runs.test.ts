@@ -210,6 +210,27 @@ describe('crash and resume', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('acts on an approval that was decided just before the crash, once', async () => {
+    const world = new NoteWorld();
+    const sent: { to: string[]; body: string }[] = [];
+    const mail = call(
+      'send_message',
+      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
+      'c-mail',
+    );
+    const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
+    const response = await a.host.runToEnd({ prompt: 'Mail Sam' });
+    const { approvals } = await a.host.invoke('approval.list', { status: 'pending' });
+    // The decision is recorded, then Deputy dies before it acts on it.
+    storeOf(a.host).approvals.claim(approvals[0]?.id ?? '', 'approved', new Date().toISOString(), null);
+    crash(a.host);
+
+    const b = await host(new ScriptedModel(say('Sent.')), world, a.dataDir, syntheticMailTools(sent));
+    const run = await waitForRun(b.host, response.threadId, response.runId);
+    expect(run).toMatchObject({ status: 'completed', resumed: true });
+    expect(sent).toHaveLength(1);
+  });
+
   it('makes the same next request to the model from the same checkpoint', async () => {
     const world = new NoteWorld();
     world.hang = 'after_effect';
