@@ -91,10 +91,10 @@ export async function executeAction(
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const { tool } = check;
   deps.store.transaction(() => {
-    deps.store.actions.transition(
+    deps.store.actions.markStarted(
       actionId,
       ['approved', 'awaiting_confirmation', 'unknown', 'started'],
-      'started',
+      keyOf(spec, call, check),
       deps.now().toISOString(),
     );
     logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);

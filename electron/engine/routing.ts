@@ -7,7 +7,7 @@ import { DEFAULT_MODEL, MODEL_PROFILES, profileOf, type ModelTier } from '../llm
  * decision can be recorded in the event log.
  */
 
-/** plan: the first turn, deciding what to do; act: reading tool results; recover: after a failure. */
+/** plan: answering a prompt, deciding what to do; act: reading tool results; recover: the final-warning turn. */
 export type RunPhase = 'plan' | 'act' | 'recover';
 
 export interface RoutingDecision {
@@ -51,10 +51,7 @@ export function routeModel(input: {
     return decide(name, `${name} is not in Deputy's model catalogue, so it is used as requested.`);
   }
   if (phase === 'recover') {
-    return decide(
-      name,
-      `After a failure the run goes on with the requested model, ${name}, whatever the policy.`,
-    );
+    return decide(name, `The final-warning turn uses the requested model, ${name}, whatever the policy.`);
   }
   if (policy === 'quality') {
     return decide(name, `The quality policy always uses the requested model, ${name}.`);

@@ -345,6 +345,14 @@ export class Host implements ContractHost {
           awaiting: resumed.awaiting.length,
         });
       });
+      deps.emit({
+        type: 'notice',
+        runId: run.id,
+        threadId: run.threadId,
+        actionId: run.id,
+        tool: CHAT_AGENT_ID,
+        message: 'Deputy stopped while this was running and picked it up again where it left off.',
+      });
       return driveRun(deps, spec, resumed);
     });
   }

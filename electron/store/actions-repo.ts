@@ -123,6 +123,7 @@ export class ActionsRepo {
   private readonly updateArgs;
   private readonly selectByCall;
   private readonly updateIfIn;
+  private readonly startIfIn;
   private readonly incrementAttempts;
 
   constructor(db: Db) {
@@ -139,6 +140,10 @@ export class ActionsRepo {
     // One statement, so two resumers racing for the same call cannot both move it.
     this.updateIfIn = db.prepare(
       'UPDATE actions SET state = ?, updated_at = ? WHERE id = ? AND state IN (SELECT value FROM json_each(?))',
+    );
+    this.startIfIn = db.prepare(
+      `UPDATE actions SET state = 'started', idempotency_key = ?, updated_at = ?
+       WHERE id = ? AND state IN (SELECT value FROM json_each(?))`,
     );
     this.incrementAttempts = db.prepare<[string, string], { attempts: number }>(
       'UPDATE actions SET attempts = attempts + 1, updated_at = ? WHERE id = ? RETURNING attempts',
@@ -189,6 +194,14 @@ export class ActionsRepo {
 
   setState(id: string, state: LedgerState, now: string): void {
     this.updateState.run(state, now, id);
+  }
+
+  /**
+   * Writes `started` with the idempotency key the side effect will carry (the key of the arguments actually
+   * run, after any edit), only from one of `from`. True when this call changed the row.
+   */
+  markStarted(id: string, from: readonly LedgerState[], idempotencyKey: string, now: string): boolean {
+    return this.startIfIn.run(idempotencyKey, now, id, JSON.stringify(from)).changes === 1;
   }
 
   /**

@@ -147,6 +147,10 @@ describe('crash and resume', () => {
     expect(world.notes).toHaveLength(1);
     const after = await b.host.invoke('thread.get', { threadId });
     expect(after.actions[0]).toMatchObject({ ledgerState: 'committed' });
+    // The row keeps the key the effect carries: the same one both times.
+    const entry = storeOf(b.host).actions.byCall(runId, 'c-post');
+    expect(entry?.idempotencyKey).toBe(world.notes[0]?.key);
+    expect(entry?.attempts).toBe(2);
   });
 
   it('asks the user, not re-sends, when the tool has no way to look for its effect', async () => {

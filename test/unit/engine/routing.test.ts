@@ -54,7 +54,7 @@ describe('routeModel', () => {
     for (const policy of ['cost', 'latency', 'quality'] as const) {
       const decision = route('gemini-2.5-pro', policy, 'recover');
       expect(decision.resolved).toBe('gemini-2.5-pro');
-      expect(decision.reason).toMatch(/After a failure/);
+      expect(decision.reason).toMatch(/final-warning turn/);
     }
   });
 
