@@ -295,8 +295,10 @@ export function requestApproval(
   const { deps, spec } = scope;
   const now = deps.now();
   const preview = previewOf(check.tool, check.input);
+  // An action asked about before (approved, then Deputy stopped mid-effect) is asked about again, same card.
+  const earlier = deps.store.approvals.get(actionId);
   const approval: StoredApproval = {
-    id: deps.newId(),
+    id: earlier?.id ?? deps.newId(),
     runId: spec.runId,
     threadId: spec.threadId,
     actionId,
@@ -321,7 +323,9 @@ export function requestApproval(
     decisionNote: null,
   };
   deps.store.transaction(() => {
-    deps.store.approvals.create(approval);
+    if (!earlier) deps.store.approvals.create(approval);
+    else if (!deps.store.approvals.reopen(approval))
+      throw new Error(`approval ${approval.id} is still pending`);
     deps.emit({
       type: 'approval_needed',
       runId: spec.runId,

@@ -67,6 +67,7 @@ export class ApprovalsRepo {
   private readonly insertApproval;
   private readonly selectOne;
   private readonly selectByAction;
+  private readonly reopenStmt;
   private readonly selectPending;
   private readonly selectAll;
   private readonly selectExpired;
@@ -99,6 +100,12 @@ export class ApprovalsRepo {
     this.claimStmt = db.prepare(
       `UPDATE approvals SET status = @status, decided_at = @now, decision_note = @note
        WHERE id = @id AND status = 'pending'`,
+    );
+    this.reopenStmt = db.prepare(
+      `UPDATE approvals SET status = 'pending', args_json = @args, fingerprint = @fingerprint, level = @level,
+         reason = @reason, rule = @rule, preview_json = @preview, preview_text = @previewText,
+         created_at = @createdAt, expires_at = @expiresAt, decided_at = NULL, decision_note = NULL
+       WHERE id = @id AND status <> 'pending'`,
     );
     this.updateArgs = db.prepare(
       `UPDATE approvals SET args_json = ?, fingerprint = ? WHERE id = ? AND status = 'pending'`,
@@ -155,6 +162,27 @@ export class ApprovalsRepo {
   claim(id: string, status: Exclude<ApprovalStatus, 'pending'>, now: string, note: string | null): boolean {
     return (
       this.claimStmt.run({ id, status, now, note: note === null ? null : redactSecrets(note) }).changes === 1
+    );
+  }
+
+  /**
+   * Asks again about an action already decided once: after a crash, an approved side effect whose outcome
+   * cannot be found goes back to the user. The earlier decision stays in the audit trail.
+   */
+  reopen(approval: StoredApproval): boolean {
+    return (
+      this.reopenStmt.run({
+        id: approval.id,
+        args: redactKnownSecretsJson(approval.args),
+        fingerprint: approval.fingerprint,
+        level: approval.level,
+        reason: approval.reason,
+        rule: approval.rule,
+        preview: redactedJson(approval.preview),
+        previewText: redactSecrets(approval.previewText),
+        createdAt: approval.createdAt,
+        expiresAt: approval.expiresAt,
+      }).changes === 1
     );
   }
 

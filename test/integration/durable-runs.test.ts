@@ -235,6 +235,28 @@ describe('crash and resume', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('asks again about an approved side effect that was cut off, on the same approval', async () => {
+    const world = new NoteWorld();
+    const a = await host(new ScriptedModel(post('approved once')), world);
+    const paused = await a.host.runToEnd({ prompt: 'Post it' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const first = (await a.host.invoke('approval.list', { status: 'pending' })).approvals[0];
+    world.hang = 'before_effect';
+    void a.host.invoke('approval.decide', { approvalId: first?.id ?? '', decision: 'approve' });
+    await until(() => world.calls.post === 1);
+    crash(a.host);
+    world.hang = 'none';
+
+    const b = await host(new ScriptedModel(say('Posted.')), world, a.dataDir);
+    await waitForRun(b.host, paused.threadId, paused.runId, ['awaiting_confirmation']);
+    const again = (await b.host.invoke('approval.list', { status: 'pending' })).approvals;
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ id: first?.id, rule: 'resume.outcome_unknown', status: 'pending' });
+    const done = await b.host.invoke('approval.decide', { approvalId: first?.id ?? '', decision: 'approve' });
+    expect(done.status).toBe('completed');
+    expect(world.notes).toHaveLength(1);
+  });
+
   it('makes the same next request to the model from the same checkpoint', async () => {
     const world = new NoteWorld();
     world.hang = 'after_effect';
