@@ -23,6 +23,8 @@ export interface CycleOutcome {
   runIds: string[];
   approvalsPosted: number;
   approveErrors: string[];
+  /** What the host logged as errors before it was killed. */
+  hostErrors: string[];
   /** Milliseconds from ready to the kill, as it happened. */
   killedAtMs: number;
   startMs: number;
@@ -96,6 +98,7 @@ export async function runCycle(
     runIds,
     approvalsPosted: approver.posted(),
     approveErrors: approver.errors(),
+    hostErrors: host.errorLines(),
     killedAtMs,
     startMs: readyAt - startedAt,
   };

@@ -6,6 +6,7 @@ const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '.
 const READY = /Deputy headless host listening on (http:\/\/\S+)/;
 const START_TIMEOUT_MS = 30_000;
 const OUTPUT_KEPT_CHARS = 20_000;
+const ERROR_LINES_KEPT = 200;
 
 /** One life of the headless host, from start to kill. */
 export interface HostProcess {
@@ -13,6 +14,8 @@ export interface HostProcess {
   pid: number;
   /** The last part of what it printed, for a failure message. */
   output(): string;
+  /** The lines it logged as errors ("[deputy] …" on stderr), at most the first 200 of this life. */
+  errorLines(): string[];
   /** SIGKILL: no handler runs, nothing is flushed, as when the machine loses power. Resolves once it is gone. */
   kill(): Promise<void>;
   /** SIGTERM, the orderly stop; false when it had not gone within the timeout (it is then killed). */
@@ -39,8 +42,16 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
   const keep = (chunk: Buffer): void => {
     output = (output + chunk.toString()).slice(-OUTPUT_KEPT_CHARS);
   };
+  const errorLines: string[] = [];
+  let partialLine = '';
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  child.stderr.on('data', (chunk: Buffer) => {
+    const lines = (partialLine + chunk.toString()).split('\n');
+    partialLine = lines.pop() ?? '';
+    for (const line of lines)
+      if (line.startsWith('[deputy]') && errorLines.length < ERROR_LINES_KEPT) errorLines.push(line);
+  });
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
 
   const url = await new Promise<string>((resolveUrl, reject) => {
@@ -70,6 +81,7 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
     url,
     pid: child.pid ?? -1,
     output: () => output,
+    errorLines: () => [...errorLines],
     kill: () => killAndWait(child, exited),
     stop: async (timeoutMs = 10_000) => {
       if (isGone(child)) return true;

@@ -10,6 +10,8 @@ export interface LedgerRun {
   id: string;
   prompt: string;
   status: string;
+  errorCode: string | null;
+  errorMessage: string | null;
 }
 
 export interface LedgerAction {
@@ -51,7 +53,9 @@ export function readLedger(dataDir: string, tools: readonly string[]): LedgerSna
   try {
     db.pragma('busy_timeout = 5000');
     const schemaVersion = db.pragma('user_version', { simple: true }) as number;
-    const runs = db.prepare('SELECT id, prompt, status FROM runs').all() as LedgerRun[];
+    const runs = db
+      .prepare('SELECT id, prompt, status, error_code AS errorCode, error_message AS errorMessage FROM runs')
+      .all() as LedgerRun[];
     const placeholders = tools.map(() => '?').join(', ');
     const actions = db
       .prepare(

@@ -2,6 +2,11 @@ import type { Duplicate, StuckRun } from './checks';
 import type { LostCommit } from './history';
 
 /** What `npm run test:chaos` found; written as JSON with `--report` and summed up on the console. */
+export interface Counted {
+  text: string;
+  count: number;
+}
+
 export interface ChaosReport {
   ok: boolean;
   seed: string;
@@ -11,6 +16,10 @@ export interface ChaosReport {
   /** The database's user_version at the end (4 and later: ledger states). */
   schemaVersion: number | null;
   runs: { started: number; byStatus: Record<string, number> };
+  /** Why the failed runs failed ("code: message"), most frequent first: finished, but worth reading. */
+  failures: Counted[];
+  /** What the host logged as errors across all its lives, ids blanked out, most frequent first. */
+  hostErrors: Counted[];
   sideEffects: { mail: number; events: number; posts: number };
   kills: { total: number; afterApproval: number; medianAfterReadyMs: number | null };
   approvalsPosted: number;
@@ -38,6 +47,7 @@ export function formatReport(report: ChaosReport): string {
     `  runs: ${report.runs.started} started; ${Object.entries(report.runs.byStatus)
       .map(([status, count]) => `${count} ${status}`)
       .join(', ')}`,
+    ...report.failures.slice(0, SHOWN).map((failure) => `    failed ×${failure.count}: ${failure.text}`),
     `  side effects at the fakes: ${report.sideEffects.mail} mails, ${report.sideEffects.events} events, ${report.sideEffects.posts} Slack posts`,
     `  kills: ${report.kills.total} (SIGKILL; ${report.kills.afterApproval} right after an approval; median ${report.kills.medianAfterReadyMs ?? '-'} ms after ready)`,
     `  approvals posted: ${report.approvalsPosted}; refused: ${report.approveErrors.length}; model turns asked again: ${report.turnsAskedAgain}; effects not committed in the ledger: ${report.uncommittedEffects}`,
@@ -67,6 +77,10 @@ export function formatReport(report: ChaosReport): string {
     lines.push(
       `  final life: ${report.final.ending} after ${report.final.seconds.toFixed(1)} s${report.final.didStopCleanly ? '' : ' (did not stop on SIGTERM)'}`,
     );
+  if (report.hostErrors.length > 0) {
+    lines.push(`  host error log (${report.hostErrors.reduce((sum, error) => sum + error.count, 0)} lines):`);
+    lines.push(...report.hostErrors.slice(0, SHOWN).map((error) => `    ×${error.count} ${error.text}`));
+  }
   if (report.approveErrors.length > 0) lines.push(`  first refusal: ${report.approveErrors[0]}`);
   if (report.harnessError) lines.push(`  HARNESS ERROR: ${report.harnessError}`);
   if (report.dataDir) lines.push(`  data folder kept: ${report.dataDir}`);
@@ -81,4 +95,16 @@ export function stuckPatterns(stuck: readonly StuckRun[]): [string, number][] {
     counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+}
+
+const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Counts texts with their ids blanked out, so the same failure in many runs reads as one line. */
+export function countDistinct(texts: readonly string[]): Counted[] {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    const key = text.replace(ID, '<id>');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([text, count]) => ({ text, count })).sort((a, b) => b.count - a.count);
 }

@@ -16,7 +16,7 @@ import { LedgerHistory, type LostCommit } from './history';
 import { readLedger, type LedgerSnapshot } from './ledger';
 import { ChaosUsageError, parseChaosOptions, type ChaosOptions } from './options';
 import { createRng, seedFrom } from './prng';
-import { formatReport, type ChaosReport } from './report';
+import { countDistinct, formatReport, type ChaosReport } from './report';
 import { settle, type SettleOutcome } from './settle';
 import { setUpHost } from './setup';
 
@@ -39,6 +39,7 @@ interface Tally {
   killsAfterApproval: number;
   approvalsPosted: number;
   approveErrors: string[];
+  hostErrors: string[];
   lost: LostCommit[];
 }
 
@@ -65,6 +66,7 @@ async function main(): Promise<number> {
     killsAfterApproval: 0,
     approvalsPosted: 0,
     approveErrors: [],
+    hostErrors: [],
     lost: [],
   };
   let harnessError: string | null = null;
@@ -89,6 +91,7 @@ async function main(): Promise<number> {
       if (plan.killMode === 'after_approval' && outcome.approvalsPosted > 0) tally.killsAfterApproval += 1;
       tally.approvalsPosted += outcome.approvalsPosted;
       tally.approveErrors.push(...outcome.approveErrors);
+      tally.hostErrors.push(...outcome.hostErrors);
       tally.lost.push(...history.observe(readLedger(dataDir, SIDE_EFFECT_TOOLS), cycle));
       fakes.forgetRequests();
       if (cycle % PROGRESS_EVERY === 0 || cycle === options.cycles)
@@ -101,6 +104,7 @@ async function main(): Promise<number> {
     });
     tally.approvalsPosted += final.approvalsPosted;
     tally.approveErrors.push(...final.approveErrors);
+    tally.hostErrors.push(...final.hostErrors);
   } catch (error) {
     harnessError = error instanceof Error ? error.message : String(error);
   }
@@ -148,6 +152,12 @@ function buildReport(
     elapsedSeconds: (performance.now() - startedAt) / 1000,
     schemaVersion: snapshot?.schemaVersion ?? null,
     runs: { started: snapshot?.runs.length ?? tally.runIds.size, byStatus },
+    failures: countDistinct(
+      (snapshot?.runs ?? [])
+        .filter((run) => run.status === 'failed')
+        .map((run) => `${run.errorCode ?? '?'}: ${run.errorMessage ?? ''}`),
+    ),
+    hostErrors: countDistinct(tally.hostErrors),
     sideEffects: { mail: effects.mail.length, events: effects.events.length, posts: effects.posts.length },
     kills: {
       total: tally.killTimesMs.length,

@@ -14,6 +14,7 @@ export interface SettleOutcome {
   elapsedMs: number;
   approvalsPosted: number;
   approveErrors: string[];
+  hostErrors: string[];
   /** The host stopped on SIGTERM within its timeout. */
   didStopCleanly: boolean;
 }
@@ -72,6 +73,7 @@ export async function settle(
     elapsedMs: performance.now() - startedAt,
     approvalsPosted: approver.posted(),
     approveErrors: approver.errors(),
+    hostErrors: host.errorLines(),
     didStopCleanly,
   };
 }

@@ -8,8 +8,8 @@ import {
 } from '../../chaos/checks';
 import type { EffectsAtFakes } from '../../chaos/fakes';
 import { LedgerHistory } from '../../chaos/history';
-import type { LedgerAction, LedgerSnapshot } from '../../chaos/ledger';
-import { stuckPatterns } from '../../chaos/report';
+import type { LedgerAction, LedgerRun, LedgerSnapshot } from '../../chaos/ledger';
+import { countDistinct, stuckPatterns } from '../../chaos/report';
 
 const action = (id: string, runId: string, tool: string, state: string): LedgerAction => ({
   id,
@@ -18,6 +18,14 @@ const action = (id: string, runId: string, tool: string, state: string): LedgerA
   tool,
   state,
   error: null,
+});
+
+const run = (id: string, prompt: string, status: string): LedgerRun => ({
+  id,
+  prompt,
+  status,
+  errorCode: null,
+  errorMessage: null,
 });
 
 function snapshot(partial: Partial<LedgerSnapshot>): LedgerSnapshot {
@@ -37,7 +45,7 @@ describe('chaos checks', () => {
   it('counts every extra copy of an effect as a duplicate and shows the run’s ledger trail', () => {
     const history = new LedgerHistory();
     const ledger = snapshot({
-      runs: [{ id: 'r7', prompt: 'chaos run 7', status: 'completed' }],
+      runs: [run('r7', 'chaos run 7', 'completed')],
       actions: [action('a1', 'r7', 'slack_send', 'committed')],
     });
     history.observe(snapshot({ ...ledger, actions: [action('a1', 'r7', 'slack_send', 'started')] }), 1);
@@ -90,10 +98,7 @@ describe('chaos checks', () => {
   it('finds a committed action whose effect never reached the fake', () => {
     const history = new LedgerHistory();
     const ledger = snapshot({
-      runs: [
-        { id: 'r1', prompt: 'chaos run 1', status: 'completed' },
-        { id: 'r2', prompt: 'chaos run 2', status: 'completed' },
-      ],
+      runs: [run('r1', 'chaos run 1', 'completed'), run('r2', 'chaos run 2', 'completed')],
       actions: [
         action('a1', 'r1', 'calendar_event_create', 'committed'),
         action('a2', 'r2', 'calendar_event_create', 'committed'),
@@ -113,11 +118,11 @@ describe('chaos checks', () => {
   it('calls a run stuck unless it finished or waits on a pending approval', () => {
     const ledger = snapshot({
       runs: [
-        { id: 'done', prompt: 'chaos run 1', status: 'completed' },
-        { id: 'failed', prompt: 'chaos run 2', status: 'failed' },
-        { id: 'waiting', prompt: 'chaos run 3', status: 'awaiting_confirmation' },
-        { id: 'orphan', prompt: 'chaos run 4', status: 'awaiting_confirmation' },
-        { id: 'midway', prompt: 'chaos run 5', status: 'executing' },
+        run('done', 'chaos run 1', 'completed'),
+        run('failed', 'chaos run 2', 'failed'),
+        run('waiting', 'chaos run 3', 'awaiting_confirmation'),
+        run('orphan', 'chaos run 4', 'awaiting_confirmation'),
+        run('midway', 'chaos run 5', 'executing'),
       ],
       actions: [action('a1', 'orphan', 'gmail_send', 'awaiting_confirmation')],
       approvals: [{ id: 'p1', runId: 'orphan', tool: 'gmail_send', status: 'approved' }],
@@ -135,6 +140,19 @@ describe('chaos checks', () => {
         1,
       ],
       ['executing, last action none, last approval none', 1],
+    ]);
+  });
+
+  it('counts the same failure of many runs as one line, ids blanked out', () => {
+    expect(
+      countDistinct([
+        'internal: run 0ab430af-42d5-42db-97f7-3b9287c265bc broke',
+        'internal: run c95d7926-cf7e-4c60-af85-198bd73f5075 broke',
+        'cancelled: Stopped.',
+      ]),
+    ).toEqual([
+      { text: 'internal: run <id> broke', count: 2 },
+      { text: 'cancelled: Stopped.', count: 1 },
     ]);
   });
 });
