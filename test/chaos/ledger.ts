@@ -78,3 +78,33 @@ export function readLedger(dataDir: string, tools: readonly string[]): LedgerSna
     db.close();
   }
 }
+
+/** A model turn started again after its answer was logged: the issue says the model is never asked twice. */
+export interface ReaskedTurn {
+  runId: string;
+  turn: number;
+}
+
+/**
+ * Turns whose `turn_start` was logged after a `turn_end` of the same run and turn. Asking again for a turn cut
+ * off mid-answer is expected after a kill; asking again for one whose answer is already in the log is not.
+ */
+export function readReaskedTurns(dataDir: string): ReaskedTurn[] {
+  const db = new Database(databasePath(dataDir), { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    return db
+      .prepare(
+        `SELECT started.run_id AS runId, json_extract(started.payload, '$.turn') AS turn
+         FROM events AS started
+         WHERE started.event_type = 'turn_start'
+           AND EXISTS (
+             SELECT 1 FROM events AS ended
+             WHERE ended.run_id = started.run_id AND ended.event_type = 'turn_end' AND ended.id < started.id
+               AND json_extract(ended.payload, '$.turn') = json_extract(started.payload, '$.turn'))`,
+      )
+      .all() as ReaskedTurn[];
+  } finally {
+    db.close();
+  }
+}

@@ -1,5 +1,6 @@
 import type { Duplicate, StuckRun } from './checks';
 import type { LostCommit } from './history';
+import type { ReaskedTurn } from './ledger';
 
 /** What `npm run test:chaos` found; written as JSON with `--report` and summed up on the console. */
 export interface Counted {
@@ -32,6 +33,8 @@ export interface ChaosReport {
   duplicates: { count: number; details: Duplicate[] };
   lost: { count: number; details: LostCommit[] };
   stuck: { count: number; details: StuckRun[] };
+  /** Model turns started again after their answer was logged (the issue: never). */
+  reaskedAfterLogged: { count: number; details: ReaskedTurn[] };
   final: { ending: string; seconds: number; didStopCleanly: boolean } | null;
   /** Set when the harness itself could not do its job: the figures are then incomplete. */
   harnessError: string | null;
@@ -50,7 +53,7 @@ export function formatReport(report: ChaosReport): string {
     ...report.failures.slice(0, SHOWN).map((failure) => `    failed ×${failure.count}: ${failure.text}`),
     `  side effects at the fakes: ${report.sideEffects.mail} mails, ${report.sideEffects.events} events, ${report.sideEffects.posts} Slack posts`,
     `  kills: ${report.kills.total} (SIGKILL; ${report.kills.afterApproval} right after an approval; median ${report.kills.medianAfterReadyMs ?? '-'} ms after ready)`,
-    `  approvals posted: ${report.approvalsPosted}; refused: ${report.approveErrors.length}; model turns asked again: ${report.turnsAskedAgain}; effects not committed in the ledger: ${report.uncommittedEffects}`,
+    `  approvals posted: ${report.approvalsPosted}; refused: ${report.approveErrors.length}; model turns asked again (any cause): ${report.turnsAskedAgain}; effects not committed in the ledger: ${report.uncommittedEffects}`,
     `  duplicate side effects: ${report.duplicates.count}`,
     ...report.duplicates.details
       .slice(0, SHOWN)
@@ -73,6 +76,12 @@ export function formatReport(report: ChaosReport): string {
           `    ${stuck.runId} "${stuck.prompt}": ${stuck.status}; actions ${stuck.actions.join(', ') || 'none'}; approvals ${stuck.approvals.join(', ') || 'none'}`,
       ),
   ];
+  lines.push(`  model turns asked again after their answer was logged: ${report.reaskedAfterLogged.count}`);
+  lines.push(
+    ...report.reaskedAfterLogged.details
+      .slice(0, SHOWN)
+      .map((turn) => `    run ${turn.runId}, turn ${turn.turn}`),
+  );
   if (report.final)
     lines.push(
       `  final life: ${report.final.ending} after ${report.final.seconds.toFixed(1)} s${report.final.didStopCleanly ? '' : ' (did not stop on SIGTERM)'}`,

@@ -13,7 +13,7 @@ import { SIDE_EFFECT_TOOLS } from './chaos-model';
 import { planCycle, runCycle } from './cycle';
 import { startChaosFakes, type ChaosFakes } from './fakes';
 import { LedgerHistory, type LostCommit } from './history';
-import { readLedger, type LedgerSnapshot } from './ledger';
+import { readLedger, readReaskedTurns, type LedgerSnapshot, type ReaskedTurn } from './ledger';
 import { ChaosUsageError, parseChaosOptions, type ChaosOptions } from './options';
 import { createRng, seedFrom } from './prng';
 import { countDistinct, formatReport, type ChaosReport } from './report';
@@ -23,8 +23,9 @@ import { setUpHost } from './setup';
 /**
  * `npm run test:chaos`: kills the headless host with SIGKILL at random points while its runs send mail,
  * create events and post to Slack (all against in-process fakes), restarts it, and repeats; then lets a last
- * life finish what it can. It fails on any duplicate side effect, committed action lost, or run left neither
- * finished nor waiting for an approval — or when the harness itself could not do its job.
+ * life finish what it can. It fails on any duplicate side effect, committed action lost, run left neither
+ * finished nor waiting for an approval, or model turn asked again after its answer was logged — or when the
+ * harness itself could not do its job.
  */
 
 const PROGRESS_EVERY = 10;
@@ -111,13 +112,25 @@ async function main(): Promise<number> {
 
   await new Promise((resolve) => setTimeout(resolve, FAKE_SETTLE_MS));
   let snapshot: LedgerSnapshot | null = null;
+  let reasked: ReaskedTurn[] = [];
   try {
     snapshot = readLedger(dataDir, SIDE_EFFECT_TOOLS);
+    reasked = readReaskedTurns(dataDir);
     tally.lost.push(...history.observe(snapshot, tally.cyclesDone + 1));
   } catch (error) {
     harnessError ??= `reading the final ledger failed: ${(error as Error).message}`;
   }
-  const report = buildReport(options, fakes, history, tally, snapshot, final, harnessError, startedAt);
+  const report = buildReport(
+    options,
+    fakes,
+    history,
+    tally,
+    snapshot,
+    reasked,
+    final,
+    harnessError,
+    startedAt,
+  );
   await fakes.close();
   const shouldKeep = options.shouldKeepData || !report.ok;
   report.dataDir = shouldKeep ? dataDir : null;
@@ -133,6 +146,7 @@ function buildReport(
   history: LedgerHistory,
   tally: Tally,
   snapshot: LedgerSnapshot | null,
+  reasked: ReaskedTurn[],
   final: SettleOutcome | null,
   harnessError: string | null,
   startedAt: number,
@@ -145,7 +159,12 @@ function buildReport(
   for (const run of snapshot?.runs ?? []) byStatus[run.status] = (byStatus[run.status] ?? 0) + 1;
   const duplicatesFound = duplicateCount(duplicates);
   return {
-    ok: harnessError === null && duplicatesFound === 0 && lost.length === 0 && stuck.length === 0,
+    ok:
+      harnessError === null &&
+      duplicatesFound === 0 &&
+      lost.length === 0 &&
+      stuck.length === 0 &&
+      reasked.length === 0,
     seed: options.seed,
     cyclesAsked: options.cycles,
     cyclesDone: tally.cyclesDone,
@@ -171,6 +190,7 @@ function buildReport(
     duplicates: { count: duplicatesFound, details: duplicates },
     lost: { count: lost.length, details: lost },
     stuck: { count: stuck.length, details: stuck },
+    reaskedAfterLogged: { count: reasked.length, details: reasked },
     final: final && {
       ending: final.ending,
       seconds: final.elapsedMs / 1000,
