@@ -427,24 +427,32 @@ export class Host implements ContractHost {
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
     this.deps.logError(`run ${runId} failed unexpectedly`, error);
-    const run = this.deps.store.runs.get(runId);
-    const spec = this.specFor(
-      { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
-      new AbortController().signal,
-    );
     const failure = {
       code: 'internal' as const,
       message: 'Deputy hit an internal error during this run. The details are in the log.',
     };
+    let run: { threadId: string; model: string } | null = null;
     try {
-      return failRun(this.runDeps(), spec, initialState('', []), failure);
+      run = this.deps.store.runs.get(runId);
+      const spec = this.specFor(
+        { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
+        new AbortController().signal,
+      );
+      // The ending keeps what the run had reached, when that can still be read.
+      let state: RunState | null = null;
+      try {
+        state = parseRunState(this.deps.store.checkpoints.load(runId)?.state);
+      } catch {
+        state = null;
+      }
+      return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
     } catch (storeError) {
       this.deps.logError(`could not record the failure of run ${runId}`, storeError);
       return {
         ok: false,
         runId,
-        threadId: spec.threadId,
-        model: spec.model,
+        threadId: run?.threadId ?? '',
+        model: run?.model ?? '',
         actionId: runId,
         status: 'failed',
         summary: failure.message,
