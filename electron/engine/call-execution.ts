@@ -170,7 +170,8 @@ async function runWithRetries(
   const { deps, spec } = scope;
   const context = toolContext(scope, actionId, call, check);
   for (let retries = 0; ; retries += 1) {
-    deps.store.actions.countAttempt(actionId, deps.now().toISOString());
+    // The first attempt was counted with `started`; each retry is counted as it begins.
+    if (retries > 0) deps.store.actions.countAttempt(actionId, deps.now().toISOString());
     const outcome = await deps.registry.run(check, context, (error) =>
       deps.logError(`tool ${check.tool.name} failed unexpectedly`, error),
     );

@@ -50,7 +50,8 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
   const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
-  const tools = isFinal ? completion : [...deps.registry.declarations(), ...completion];
+  const declared = deps.registry.declarations();
+  const tools = isFinal ? completion : completion.length > 0 ? [...declared, ...completion] : declared;
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
     model: routing.resolved,
@@ -75,15 +76,11 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   const { deps, spec, state } = scope;
   const routing = routeModel({ requested: spec.model, phase: phaseOf(state), policy: spec.routingPolicy });
   const turn = state.step + 1;
-  deps.store.transaction(() => {
-    state.routing = routing;
-    logRuntime(deps, spec, 'routing', turn, { ...routing });
-  });
+  state.routing = routing;
   compressIfNeeded(scope, routing);
   // No checkpoint here: routing is a pure function of the state, and a compression saved its own.
-  deps.store.transaction(() =>
-    logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, phase: routing.phase }),
-  );
+  // The routing decision is recorded with the turn it is for.
+  logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, routing });
 
   const request = turnRequest(scope, routing);
   const { output, usage } = await streamWithRetries(scope, model, request);
@@ -115,15 +112,25 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   return output;
 }
 
+// The registry hands out the same declarations array until a tool is added: measure each array once.
+const toolsTokenCache = new WeakMap<ToolDeclaration[], number>();
+function toolsTokens(tools: ToolDeclaration[]): number {
+  let tokens = toolsTokenCache.get(tools);
+  if (tokens === undefined) {
+    tokens = estimateTokens(JSON.stringify(tools));
+    toolsTokenCache.set(tools, tokens);
+  }
+  return tokens;
+}
+
 /** Keeps the prompt under the threshold: the summary goes into the state (and its checkpoint) and is reused. */
 function compressIfNeeded(scope: CallScope, routing: RoutingDecision): void {
   const { deps, spec, state } = scope;
   const config: ContextConfig = { ...DEFAULT_CONTEXT, maxTokens: contextWindowOf(routing.resolved) };
-  const tools = turnRequest(scope, routing).tools;
   const tokens = promptTokens({
     systemInstruction: state.systemInstruction,
     messages: state.messages,
-    toolsTokens: estimateTokens(JSON.stringify(tools)),
+    toolsTokens: toolsTokens(turnRequest(scope, routing).tools),
     known: state.usage.prompt,
   });
   if (!needsCompression(tokens, config)) return;

@@ -419,8 +419,15 @@ export class Host implements ContractHost {
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const { value: event, json } = redactWithJson(unsafe);
     const now = this.deps.now().toISOString();
-    if (event.type === 'status') this.deps.store.runs.setStatus(event.runId, event.status, now);
-    if (event.type !== 'delta') this.deps.store.events.append(event, now, json);
+    if (event.type === 'status') {
+      // One commit for the status and its log row (inside a run's transaction this is a savepoint).
+      this.deps.store.transaction(() => {
+        this.deps.store.runs.setStatus(event.runId, event.status, now);
+        this.deps.store.events.append(event, now, json);
+      });
+    } else if (event.type !== 'delta') {
+      this.deps.store.events.append(event, now, json);
+    }
     this.events.publish(event);
   }
 

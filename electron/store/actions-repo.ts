@@ -142,7 +142,7 @@ export class ActionsRepo {
       'UPDATE actions SET state = ?, updated_at = ? WHERE id = ? AND state IN (SELECT value FROM json_each(?))',
     );
     this.startIfIn = db.prepare(
-      `UPDATE actions SET state = 'started', idempotency_key = ?, updated_at = ?
+      `UPDATE actions SET state = 'started', idempotency_key = ?, attempts = attempts + 1, updated_at = ?
        WHERE id = ? AND state IN (SELECT value FROM json_each(?))`,
     );
     this.incrementAttempts = db.prepare<[string, string], { attempts: number }>(
@@ -198,7 +198,7 @@ export class ActionsRepo {
 
   /**
    * Writes `started` with the idempotency key the side effect will carry (the key of the arguments actually
-   * run, after any edit), only from one of `from`. True when this call changed the row.
+   * run, after any edit) and counts the attempt, only from one of `from`. True when this call changed the row.
    */
   markStarted(id: string, from: readonly LedgerState[], idempotencyKey: string, now: string): boolean {
     return this.startIfIn.run(idempotencyKey, now, id, JSON.stringify(from)).changes === 1;

@@ -35,7 +35,7 @@ export type CheckpointKind = 'snapshot' | 'delta';
 export interface SavedCheckpoint {
   step: number;
   kind: CheckpointKind;
-  /** What the row takes in the database (state blob and tool lists), in UTF-8 bytes. */
+  /** What the row takes in the database (state blob and tool lists), in UTF-8 bytes; 0 when nothing changed. */
   bytes: number;
 }
 
@@ -174,7 +174,12 @@ export class CheckpointsRepo {
     const listBytes = Buffer.byteLength(pending) + Buffer.byteLength(completed);
 
     if (previous) {
-      const blob = redactSecrets(deltaText(previous.keys, keys));
+      const text = deltaText(previous.keys, keys);
+      // Nothing changed since the run's last checkpoint (still the latest in the database): that one stands.
+      if (text === '{}' && this.selectAny.get(input.runId)?.step === previous.step) {
+        return { step: previous.step, kind: 'delta', bytes: 0 };
+      }
+      const blob = redactSecrets(text);
       const bytes = Buffer.byteLength(blob) + listBytes;
       if (previous.deltaBytesSinceSnapshot + bytes <= DELTA_BUDGET * previous.snapshotBytes) {
         const inserted = this.insertCheckpoint.get({ ...row, baseStep: previous.step, kind: 'delta', blob });

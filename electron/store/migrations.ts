@@ -274,7 +274,7 @@ export const migrations: readonly Migration[] = [
         usage_cost REAL,
         UNIQUE (thread_id, step)
       );
-      CREATE INDEX checkpoints_by_thread ON checkpoints (thread_id, step DESC);
+      -- UNIQUE (thread_id, step) is the Keep-Up index on (thread_id, step): SQLite reads it in either direction.
       CREATE INDEX checkpoints_by_run ON checkpoints (run_id, step);
     `,
   },

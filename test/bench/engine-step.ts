@@ -40,7 +40,8 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
   };
   const host = await createHost({
     dataDir,
-    env: { GEMINI_API_KEY: 'bench', AGENT_MAX_LOOP_STEPS: String(STEPS_PER_RUN + 1) },
+    // The step limit keeps two grace turns before the final-warning turn, so a 10-step run needs 13.
+    env: { GEMINI_API_KEY: 'bench', AGENT_MAX_LOOP_STEPS: String(STEPS_PER_RUN + 3) },
     modelClient: () => model,
   });
   // Measure the loop with the policy deciding `allow`, so every step runs its tool instead of pausing.

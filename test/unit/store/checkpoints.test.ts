@@ -63,10 +63,12 @@ describe('checkpoints', () => {
     states.push({ ...states[4], messages: [text('compacted'), text('four')], gone: undefined });
     states.push({ ...states[5] });
 
+    let lastWritten = '';
     const kinds = states.map((state) => {
       const saved = checkpoints.save(input(state));
+      if (saved.bytes > 0) lastWritten = `cp${nextId}`;
       expect(checkpoints.load('r')).toEqual({
-        id: `cp${nextId}`,
+        id: lastWritten,
         step: saved.step,
         state: JSON.parse(JSON.stringify(state)),
       });
@@ -91,7 +93,8 @@ describe('checkpoints', () => {
     });
     expect(JSON.parse(blobs[3] ?? '')).toEqual({ set: { messages: [text('compacted'), text('three')] } });
     expect(JSON.parse(blobs[4] ?? '')).toEqual({ arrays: { messages: { keep: 1, append: [] } } });
-    expect(JSON.parse(blobs[6] ?? '')).toEqual({});
+    // The last save changed nothing: no row was written, the step before it stands.
+    expect(blobs).toHaveLength(6);
   });
 
   it('records the tool calls and usage of each checkpoint, and redacts secrets from every column', () => {
