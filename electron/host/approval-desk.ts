@@ -12,7 +12,7 @@ import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun, pauseRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
-import { openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
+import { inCallOrder, openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { Store } from '../store/store';
@@ -279,7 +279,7 @@ export class ApprovalDesk {
 /** The paused run's history with every call that never ran answered, so the model never sees an unanswered call. */
 function answeredHistory(state: RunState, message: string): ModelMessage[] {
   const unanswered = openCalls(state);
-  const results: ResultPart[] = [
+  const results: ResultPart[] = inCallOrder(state.messages, [
     ...state.turnResults,
     ...unanswered.map((call): ResultPart => ({
       kind: 'result',
@@ -287,6 +287,6 @@ function answeredHistory(state: RunState, message: string): ModelMessage[] {
       name: call.name,
       result: { error: { code: 'not_run', message } },
     })),
-  ];
+  ]);
   return [...state.messages, ...(results.length > 0 ? [{ role: 'user' as const, parts: results }] : [])];
 }
