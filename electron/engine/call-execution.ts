@@ -41,6 +41,16 @@ export function settle(
   scope.deps.checkpoints.save(scope.spec, state);
 }
 
+/** Answers a call that is not run (contract broken, one call per turn) without touching the ledger. */
+export function answerUnrun(scope: CallScope, call: CallPart, code: string, message: string): void {
+  const { state } = scope;
+  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
+  state.turnResults = [
+    ...state.turnResults.filter((part) => part.callId !== call.callId),
+    { kind: 'result', callId: call.callId, name: call.name, result: { error: { code, message } } },
+  ];
+}
+
 /** Holds a call for the user's decision (inside the transaction that created or found its approval). */
 export function hold(scope: CallScope, call: CallPart, actionId: string, approvalId: string): void {
   const { state } = scope;
@@ -60,13 +70,14 @@ export function toolContext(
   actionId: string,
   call: CallPart,
   check: CheckedCall,
+  key: string = keyOf(scope.spec, call, check),
 ): ToolContext {
   const { deps, spec } = scope;
   return {
     runId: spec.runId,
     threadId: spec.threadId,
     actionId,
-    idempotencyKey: keyOf(spec, call, check),
+    idempotencyKey: key,
     signal: spec.signal,
     now: deps.now,
   };
@@ -90,18 +101,24 @@ export async function executeAction(
   const { deps, spec, state } = scope;
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const { tool } = check;
+  // A call asked about again after a crash keeps the key its first attempt carried, so that attempt is found.
+  const known = deps.store.actions.byCall(spec.runId, call.callId);
+  const key =
+    known?.ledgerState === 'unknown' && known.idempotencyKey
+      ? known.idempotencyKey
+      : keyOf(spec, call, check);
   deps.store.transaction(() => {
     deps.store.actions.markStarted(
       actionId,
       ['approved', 'awaiting_confirmation', 'unknown', 'started'],
-      keyOf(spec, call, check),
+      key,
       deps.now().toISOString(),
     );
     logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);
     deps.checkpoints.save(spec, state);
   });
 
-  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check);
+  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key);
   const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
@@ -166,9 +183,10 @@ async function runWithRetries(
   actionId: string,
   call: CallPart,
   check: CheckedCall,
+  key: string,
 ): Promise<{ outcome: ToolOutcome; attempts: number }> {
   const { deps, spec } = scope;
-  const context = toolContext(scope, actionId, call, check);
+  const context = toolContext(scope, actionId, call, check, key);
   for (let retries = 0; ; retries += 1) {
     // The first attempt was counted with `started`; each retry is counted as it begins.
     if (retries > 0) deps.store.actions.countAttempt(actionId, deps.now().toISOString());

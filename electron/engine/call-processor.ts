@@ -192,6 +192,22 @@ async function continueApproval(scope: CallScope, call: CallPart, entry: LedgerE
     );
     return { kind: 'settled' };
   }
+  if (!approval && entry.ledgerState !== 'approved') {
+    // Held for approval, but Deputy stopped before the approval was written: ask, never assume a yes.
+    const check = deps.registry.check(entry.tool, call.args);
+    if (check.ok) {
+      const asked = requestApproval(scope, call, entry.id, check, {
+        level: 'confirm',
+        reason: 'Deputy stopped before it could ask you about this. Approve to do it, or reject to leave it.',
+        rule: 'resume.approval_missing',
+      });
+      return { kind: 'held', approval: asked };
+    }
+    rejectAction(scope, entry.id, entry.tool, check.message, () =>
+      settle(scope, call, { error: { code: check.code, message: check.message } }, null),
+    );
+    return { kind: 'settled' };
+  }
   await runApproved(
     scope,
     call,

@@ -10,7 +10,8 @@ import {
 } from '../llm/model-client';
 import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
-import { completeTaskDeclaration } from './completion';
+import { COMPLETE_TASK, completeTaskDeclaration } from './completion';
+import { answerUnrun } from './call-execution';
 import {
   compressContext,
   DEFAULT_CONTEXT,
@@ -24,6 +25,7 @@ import { errorSignature } from './retry';
 import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
+import type { RoutingPolicy } from '../../shared/contract';
 
 export interface TurnOutput {
   text: string;
@@ -68,13 +70,52 @@ function phaseOf(state: RunState): RunPhase {
 }
 
 /**
+ * Routes the turn. Gemini's thought signatures belong to the model that made them: once the run carries any,
+ * it stays with the model that made them rather than hand them to a sibling.
+ */
+function routeFor(state: RunState, requested: string, policy: RoutingPolicy): RoutingDecision {
+  const decision = routeModel({ requested, phase: phaseOf(state), policy });
+  const previous = state.routing;
+  const hasSignatures = state.messages.some((message) =>
+    message.parts.some((part) => part.kind === 'call' && part.signature !== undefined),
+  );
+  if (!previous || !hasSignatures || previous.resolved === decision.resolved) return decision;
+  return {
+    ...decision,
+    resolved: previous.resolved,
+    reason: `${decision.reason} Kept ${previous.resolved} instead: this run's thought signatures belong to it.`,
+  };
+}
+
+/**
+ * The calls of a logged turn that may run: none in the final-warning turn or a task agent's completion turn,
+ * the first only in interactive mode (the others are answered at once).
+ */
+function runnableCalls(scope: CallScope, calls: CallPart[]): CallPart[] {
+  const { spec, state } = scope;
+  if (state.recovery) return [];
+  if (spec.completion && calls.some((call) => call.name === COMPLETE_TASK)) return [];
+  const [first, ...rest] = calls;
+  if (spec.execution.policy !== 'interactive' || !first) return [...calls];
+  for (const call of rest) {
+    answerUnrun(
+      scope,
+      call,
+      'one_call_per_turn',
+      `Only one tool call runs per turn here; ${first.name} ran first. Call ${call.name} again if it is still needed.`,
+    );
+  }
+  return [first];
+}
+
+/**
  * One model turn: route (recorded), compress if the prompt passed 80 % of the window (summary checkpointed),
  * stream with retries for transient failures that happened before any output, then log the response with its
  * checkpoint in one transaction — a logged turn is never asked again.
  */
 export async function modelTurn(scope: CallScope, model: ModelClient): Promise<TurnOutput> {
   const { deps, spec, state } = scope;
-  const routing = routeModel({ requested: spec.model, phase: phaseOf(state), policy: spec.routingPolicy });
+  const routing = routeFor(state, spec.model, spec.routingPolicy);
   const turn = state.step + 1;
   state.routing = routing;
   compressIfNeeded(scope, routing);
@@ -83,19 +124,21 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, routing });
 
   const request = turnRequest(scope, routing);
+  const sentMessages = request.messages.length;
   const { output, usage } = await streamWithRetries(scope, model, request);
   const parts: ModelPart[] = output.text ? [{ kind: 'text', text: output.text }] : [];
   deps.store.transaction(() => {
     state.step = turn;
     state.messages.push({ role: 'model', parts: [...parts, ...output.calls] });
-    state.pendingCalls = [...output.calls];
+    // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
+    state.pendingCalls = runnableCalls(scope, output.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
     if (usage) {
       const now = deps.now().toISOString();
       state.usage = {
         inputTokens: state.usage.inputTokens + usage.inputTokens,
         outputTokens: state.usage.outputTokens + usage.outputTokens,
-        prompt: { tokens: usage.inputTokens, messageCount: request.messages.length },
+        prompt: { tokens: usage.inputTokens, messageCount: sentMessages },
       };
       deps.store.runs.addUsage(spec.runId, usage.inputTokens, usage.outputTokens);
       deps.store.policy.recordTokens(spec.runId, now, usage.totalTokens);

@@ -86,7 +86,8 @@ export async function reconcileStarted(
       ? ' (if it did happen, it is found and not done twice)'
       : ''
   }, or reject to leave it.`;
-  deps.store.transaction(() => {
+  // `unknown` and the question to the user land together: a crash between them must not leave an old approval.
+  return deps.store.transaction((): CallOutcome => {
     deps.store.actions.setState(entry.id, 'unknown', deps.now().toISOString());
     deps.emit({
       type: 'tool_call',
@@ -97,14 +98,17 @@ export async function reconcileStarted(
       state: 'awaiting_confirmation',
     });
     logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: found.kind }, call.callId);
+    const approval = requestApproval(scope, call, entry.id, check, {
+      level: 'confirm',
+      reason,
+      rule: RESUME_RULE,
+    });
+    return { kind: 'held', approval };
   });
-  const approval = requestApproval(scope, call, entry.id, check, {
-    level: 'confirm',
-    reason,
-    rule: 'resume.outcome_unknown',
-  });
-  return { kind: 'held', approval };
 }
+
+/** The rule of an approval that asks whether to do again what may not have happened. */
+export const RESUME_RULE = 'resume.outcome_unknown';
 
 /** The tool's look-up, retried like any call while it fails transiently (the service may still be waking up). */
 async function lookUp(
@@ -114,7 +118,8 @@ async function lookUp(
   check: Parameters<typeof toolContext>[3],
 ): Promise<ReconcileOutcome> {
   const { deps, spec } = scope;
-  const context = toolContext(scope, entry.id, call, check);
+  // The key the effect carries is the one recorded when it started (recomputing it from stored arguments could differ).
+  const context = toolContext(scope, entry.id, call, check, entry.idempotencyKey ?? undefined);
   for (let retries = 0; ; retries += 1) {
     const outcome = await deps.registry.reconcile(check, context);
     if (outcome.kind !== 'failed') return outcome;

@@ -1,6 +1,6 @@
 import type { RunResponse } from '../../shared/contract';
 import { processCall, type CallOutcome } from './call-processor';
-import type { CallScope } from './call-execution';
+import { answerUnrun, type CallScope } from './call-execution';
 import { checkCompletion } from './completion';
 import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
@@ -45,6 +45,7 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
       if (ending) return ending;
     }
     tick();
+    if (reopenDecided(scope)) continue;
     const held = state.awaiting[0];
     if (held) {
       const approval = deps.store.approvals.get(held.approvalId);
@@ -70,40 +71,22 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
       ? afterTaskTurn(scope, turn, isFinalTurn)
       : afterChatTurn(scope, turn, isFinalTurn);
     if (ending) return ending;
-    if (spec.execution.policy === 'interactive') keepOneCall(scope);
   }
-}
-
-/** Interactive runs take one tool call per turn: the others are answered, not run, and may be asked again. */
-function keepOneCall(scope: CallScope): void {
-  const { deps, spec, state } = scope;
-  const [first, ...rest] = state.pendingCalls;
-  if (!first || rest.length === 0) return;
-  deps.store.transaction(() => {
-    for (const call of rest) {
-      answerUnrun(
-        scope,
-        call,
-        'one_call_per_turn',
-        `Only one tool call runs per turn here; ${first.name} ran first. Call ${call.name} again if it is still needed.`,
-      );
-    }
-    deps.checkpoints.save(spec, state);
-  });
 }
 
 /**
  * A held call whose approval was decided while the run was not going (Deputy stopped between the decision and
  * acting on it) goes back with the open calls: the ledger then says how far it got.
  */
-function reopenDecided(scope: CallScope): void {
+function reopenDecided(scope: CallScope): boolean {
   const { deps, state } = scope;
   const decided = state.awaiting.filter(
     (entry) => deps.store.approvals.get(entry.approvalId)?.status !== 'pending',
   );
-  if (decided.length === 0) return;
+  if (decided.length === 0) return false;
   state.awaiting = state.awaiting.filter((entry) => !decided.includes(entry));
   state.pendingCalls = [...decided.map((entry) => entry.call), ...state.pendingCalls];
+  return true;
 }
 
 /** Whether the next turn must be the final-warning one: the turn limit less the grace turns, or the time limit. */
@@ -192,16 +175,6 @@ function partialOutput(scope: CallScope, text: string): Record<string, unknown> 
     ...(text && { text }),
     ...(last?.result !== undefined && { lastResult: last.result }),
   };
-}
-
-/** Answers a call that is not run (contract broken, one call per turn) without touching the ledger. */
-export function answerUnrun(scope: CallScope, call: CallPart, code: string, message: string): void {
-  const { state } = scope;
-  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
-  state.turnResults = [
-    ...state.turnResults.filter((part) => part.callId !== call.callId),
-    { kind: 'result', callId: call.callId, name: call.name, result: { error: { code, message } } },
-  ];
 }
 
 /**

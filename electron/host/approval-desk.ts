@@ -7,10 +7,11 @@ import {
 } from '../../shared/contract';
 import { settle } from '../engine/call-execution';
 import { rejectAction, runApproved } from '../engine/call-processor';
+import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
 import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
-import { failRun, pauseRun } from '../engine/run-endings';
+import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { inCallOrder, openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
@@ -92,6 +93,13 @@ export class ApprovalDesk {
   /** Edit and approve: the new arguments must fit the tool's schema, and are bound to the approval by a new fingerprint. */
   async edit(input: ApprovalEditInput): Promise<RunResponse> {
     const approval = this.decidable(input.approvalId);
+    if (approval.rule === RESUME_RULE) {
+      // Its key must stay the one the first attempt carried, so it can still be found: no other arguments.
+      throw new DeputyError(
+        'invalid_input',
+        'This action may already have happened, so it can only be approved as it was or rejected. Reject it and ask Deputy for the changed version.',
+      );
+    }
     const check = this.deps.registry.check(approval.tool, input.args);
     if (!check.ok) throw new DeputyError('invalid_input', check.message);
     const print = fingerprint(approval.tool, check.args);
@@ -233,9 +241,7 @@ export class ApprovalDesk {
           approval.fingerprint,
         );
       }
-      const next = state.awaiting[0];
-      const nextApproval = next ? store.approvals.get(next.approvalId) : null;
-      if (nextApproval) return pauseRun(deps, spec, state, nextApproval, state.awaiting.length);
+      // The loop pauses again if other calls of the turn are still held, and acts on any decided meanwhile.
       return driveRun(deps, spec, state);
     });
   }

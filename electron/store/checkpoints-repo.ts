@@ -1,4 +1,4 @@
-import { redactedJson, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactKnownSecrets } from '../vault/redactor';
 import {
   applyDelta,
   deltaText,
@@ -16,7 +16,11 @@ export interface CheckpointCall {
   name: string;
 }
 
-/** What the engine checkpoints after every tool result and at every turn boundary. */
+/**
+ * What the engine checkpoints after every tool result and at every turn boundary. The state is stored with the
+ * vault's exact secrets taken out but nothing else changed: a resumed run must send the model, and run, exactly
+ * what it would have (a mail that merely looks like it holds a token stays as written, as approvals do).
+ */
 export interface CheckpointInput {
   id: string;
   runId: string;
@@ -179,7 +183,7 @@ export class CheckpointsRepo {
       if (text === '{}' && this.selectAny.get(input.runId)?.step === previous.step) {
         return { step: previous.step, kind: 'delta', bytes: 0 };
       }
-      const blob = redactSecrets(text);
+      const blob = redactKnownSecrets(text);
       const bytes = Buffer.byteLength(blob) + listBytes;
       if (previous.deltaBytesSinceSnapshot + bytes <= DELTA_BUDGET * previous.snapshotBytes) {
         const inserted = this.insertCheckpoint.get({ ...row, baseStep: previous.step, kind: 'delta', blob });
@@ -195,7 +199,7 @@ export class CheckpointsRepo {
       }
     }
 
-    const blob = redactSecrets(snapshotText(keys));
+    const blob = redactKnownSecrets(snapshotText(keys));
     const bytes = Buffer.byteLength(blob) + listBytes;
     const inserted = this.insertCheckpoint.get({ ...row, baseStep: null, kind: 'snapshot', blob });
     if (!inserted) throw new Error(`The checkpoint of run ${input.runId} was not written.`);

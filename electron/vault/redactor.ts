@@ -61,9 +61,13 @@ export function redactSecrets(text: string): string {
  * user's never lands in a row (and the approval then refuses to run, which is what it should do).
  */
 export function redactKnownSecretsJson(value: unknown): string {
-  const json = JSON.stringify(value);
+  return redactKnownSecrets(JSON.stringify(value));
+}
+
+/** Text with the exact secrets the vault knows taken out, and nothing else changed. */
+export function redactKnownSecrets(text: string): string {
   const known = secretsPattern();
-  return known ? json.replace(known, REDACTED) : json;
+  return known ? text.replace(known, REDACTED) : text;
 }
 
 /** JSON for storage with every secret taken out. */

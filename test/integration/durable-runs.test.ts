@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,10 @@ describe('crash and resume', () => {
     const before = await b.host.invoke('thread.get', { threadId });
     expect(before.actions[0]).toMatchObject({ ledgerState: 'unknown', state: 'awaiting_confirmation' });
 
+    // Its arguments are bound to the key of the first attempt: it can be approved as it was, not edited.
+    await expect(
+      b.host.invoke('approval.edit', { approvalId: approvals[0]?.id ?? '', args: { text: 'other' } }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
     const response = await b.host.invoke('approval.decide', {
       approvalId: approvals[0]?.id ?? '',
       decision: 'approve',
@@ -255,6 +260,30 @@ describe('crash and resume', () => {
     const done = await b.host.invoke('approval.decide', { approvalId: first?.id ?? '', decision: 'approve' });
     expect(done.status).toBe('completed');
     expect(world.notes).toHaveLength(1);
+  });
+
+  it('asks, never assumes a yes, when Deputy stopped before a needed approval was written', async () => {
+    const world = new NoteWorld();
+    const sent: { to: string[]; body: string }[] = [];
+    const mail = call(
+      'send_message',
+      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
+      'c-mail',
+    );
+    const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
+    const paused = await a.host.runToEnd({ prompt: 'Mail Sam' });
+    crash(a.host);
+    // As if the process had died between writing the held call and writing its approval.
+    const db = new Database(join(a.dataDir, 'deputy.db'));
+    db.prepare('DELETE FROM approvals').run();
+    db.close();
+
+    const b = await host(new ScriptedModel(say('Sent.')), world, a.dataDir, syntheticMailTools(sent));
+    await until(() => storeOf(b.host).approvals.pending().length === 1);
+    expect(sent).toHaveLength(0);
+    expect(storeOf(b.host).approvals.pending()[0]).toMatchObject({ rule: 'resume.approval_missing' });
+    const run = await waitForRun(b.host, paused.threadId, paused.runId, ['awaiting_confirmation']);
+    expect(run.resumed).toBe(true);
   });
 
   it('makes the same next request to the model from the same checkpoint', async () => {

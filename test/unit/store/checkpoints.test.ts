@@ -1,3 +1,4 @@
+import { rememberSecret } from '../../../electron/vault/redactor';
 import { describe, expect, it } from 'vitest';
 import {
   CheckpointError,
@@ -99,7 +100,9 @@ describe('checkpoints', () => {
 
   it('records the tool calls and usage of each checkpoint, and redacts secrets from every column', () => {
     const store = storeWithRuns('r');
+    // The vault's Slack token: a secret Deputy knows, taken out wherever it appears.
     const token = 'xoxb-1234567890-abcdefghijkl';
+    rememberSecret(token);
     store.checkpoints.save(
       input(
         { messages: [text(`token ${token}`)] },
@@ -133,6 +136,13 @@ describe('checkpoints', () => {
     expect(store.checkpoints.load('r')?.state).toEqual({
       messages: [text('token [redacted]'), text('again [redacted]')],
     });
+  });
+
+  it('keeps text that only looks like a token as written, so a resumed run sends what it would have', () => {
+    const store = storeWithRuns('r');
+    const body = 'Use header "Authorization: Bearer abc.def.ghi" and token=xoxp-0000-look-alike';
+    store.checkpoints.save(input({ messages: [text(body)] }));
+    expect(store.checkpoints.load('r')?.state).toEqual({ messages: [text(body)] });
   });
 
   it('starts with a snapshot in a fresh repo over the same database, and still loads the latest state', () => {
