@@ -7,7 +7,7 @@ import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, pauseRun, saveAssistantText } from './run-endings';
-import { inCallOrder, type CallPart, type RunState } from './run-state';
+import { inCallOrder, type RunState } from './run-state';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
