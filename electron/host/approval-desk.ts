@@ -212,8 +212,9 @@ export class ApprovalDesk {
       // Read inside the tracked work: a decision taken just before this one has landed by now.
       const state = this.loadState(run.id);
       const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);
-      if (!state || !held)
-        throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
+      // The run went on without waiting for this (it was picked up again after a restart and acted on the
+      // decision itself): answer with where it stands, never run it a second time.
+      if (!state || !held) return this.whereRunStands(run.id, approval);
       const deps = this.deps.runDeps();
       const spec = this.deps.specFor(run, signal);
       const scope = { deps, spec, state };
@@ -244,6 +245,23 @@ export class ApprovalDesk {
       // The loop pauses again if other calls of the turn are still held, and acts on any decided meanwhile.
       return driveRun(deps, spec, state);
     });
+  }
+
+  private whereRunStands(runId: string, approval: StoredApproval): RunResponse {
+    const run = this.deps.store.runs.get(runId);
+    const status =
+      run?.status === 'completed' || run?.status === 'failed' ? run.status : 'awaiting_confirmation';
+    return {
+      ok: status !== 'failed',
+      runId,
+      threadId: approval.threadId,
+      actionId: approval.actionId,
+      model: run?.model ?? '',
+      status,
+      summary: run?.summary ?? '',
+      mode: status === 'awaiting_confirmation' ? 'approval_required' : 'tool_call',
+      tool: approval.tool,
+    };
   }
 
   private loadState(runId: string): RunState | null {

@@ -11,6 +11,7 @@ import {
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
+  type RunRecord,
   type RunRequest,
   type RunResponse,
   type RunStarted,
@@ -202,15 +203,19 @@ export class Host implements ContractHost {
     }
   }
 
-  /** Stops every active run and waits for each to record its ending. */
+  /**
+   * Closing is not cancelling: the database is closed first, so nothing more is written, then what was still
+   * running is stopped. Every run stays as its last checkpoint says and goes on at the next start (a call that
+   * was in flight is looked for then, like after a crash).
+   */
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
     const pending = [...this.active.values()];
+    this.deps.store.close();
     for (const run of pending) run.controller.abort();
     await Promise.allSettled(pending.map((run) => run.done));
-    this.deps.store.close();
   }
 
   /** Memory helps a run but never blocks one: a failed read is logged and the run goes on without it. */
@@ -433,14 +438,40 @@ export class Host implements ContractHost {
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
+    if (this.isClosed) {
+      // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
+      return {
+        ok: false,
+        runId,
+        threadId: '',
+        model: '',
+        actionId: runId,
+        status: 'failed',
+        summary: 'Deputy closed while this was running; it goes on when Deputy starts again.',
+        mode: 'assistant_text',
+      };
+    }
     this.deps.logError(`run ${runId} failed unexpectedly`, error);
     const failure = {
       code: 'internal' as const,
       message: 'Deputy hit an internal error during this run. The details are in the log.',
     };
-    let run: { threadId: string; model: string } | null = null;
+    let run: RunRecord | null = null;
     try {
       run = this.deps.store.runs.get(runId);
+      // An ending already recorded stands: a late error must not turn a finished run into a failed one.
+      if (run && (run.status === 'completed' || run.status === 'failed')) {
+        return {
+          ok: run.status === 'completed',
+          runId,
+          threadId: run.threadId,
+          model: run.model,
+          actionId: runId,
+          status: run.status,
+          summary: run.summary ?? '',
+          mode: 'assistant_text',
+        };
+      }
       const spec = this.specFor(
         { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
         new AbortController().signal,

@@ -286,6 +286,21 @@ describe('crash and resume', () => {
     expect(run.resumed).toBe(true);
   });
 
+  it('closing Deputy mid-run is not cancelling: the run goes on at the next start', async () => {
+    const world = new NoteWorld();
+    const first = new HangingModel(1, post('before quitting'));
+    const a = await host(first, world);
+    await autonomous(a);
+    const { runId, threadId } = a.host.startRun({ prompt: 'Post, then quit' });
+    await until(() => first.isHung);
+    await a.stop();
+
+    const b = await host(new ScriptedModel(say('Done after the restart.')), world, a.dataDir);
+    const run = await waitForRun(b.host, threadId, runId);
+    expect(run).toMatchObject({ status: 'completed', resumed: true, summary: 'Done after the restart.' });
+    expect(world.calls.post).toBe(1);
+  });
+
   it('makes the same next request to the model from the same checkpoint', async () => {
     const world = new NoteWorld();
     world.hang = 'after_effect';
