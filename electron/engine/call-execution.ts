@@ -145,7 +145,7 @@ export async function executeAction(
         state: 'failed',
         error: outcome.message,
       });
-      settle(scope, call, errorForModel(outcome, attempts), action);
+      settle(scope, call, errorForModel(outcome, attempts, tool.hasSideEffects), action);
     }
     logRuntime(
       deps,
@@ -166,16 +166,27 @@ export async function executeAction(
 }
 
 /** What the model reads about a failed call: enough to adapt (is it worth trying later?), nothing internal. */
-function errorForModel(outcome: Failed, attempts: number): Record<string, unknown> {
+function errorForModel(outcome: Failed, attempts: number, hasSideEffects: boolean): Record<string, unknown> {
+  const mayHaveHappened = hasSideEffects && isCutOff(outcome);
   return {
     error: {
       code: outcome.code,
       kind: outcome.errorCode,
-      message: outcome.message,
-      retryable: outcome.transient,
+      message: mayHaveHappened
+        ? `${outcome.message} It may still have happened: check (search, read) before doing it again.`
+        : outcome.message,
+      retryable: outcome.transient && !mayHaveHappened,
       ...(attempts > 1 && { attempts }),
     },
   };
+}
+
+/**
+ * A call stopped while it was still going (its time limit passed): the service may yet carry it out. A side
+ * effect in that state is not tried again here, where a second attempt could land next to the first.
+ */
+function isCutOff(outcome: Failed): boolean {
+  return outcome.errorCode === 'timeout';
 }
 
 async function runWithRetries(
@@ -195,7 +206,7 @@ async function runWithRetries(
     );
     if (outcome.ok) return { outcome, attempts: retries + 1 };
     const failure: Failure = {
-      transient: outcome.transient,
+      transient: outcome.transient && !(check.tool.hasSideEffects && isCutOff(outcome)),
       retryAfterSeconds: outcome.retryAfterSeconds,
       signature: errorSignature(check.tool.name, outcome.errorCode, outcome.message),
     };

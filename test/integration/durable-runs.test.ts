@@ -374,6 +374,22 @@ describe('retries', () => {
     });
   });
 
+  it('does not retry a side effect that was cut off by its time limit, and tells the model it may have happened', async () => {
+    const world = new NoteWorld();
+    world.postFailures.push(
+      new ServiceError('timeout', 'post_note did not answer within 60 s.', null, null, true),
+    );
+    const model = new ScriptedModel(post('slow'), say('I will check first.'));
+    const a = await host(model, world);
+    await autonomous(a);
+    await a.host.runToEnd({ prompt: 'Post' });
+    expect(world.calls.post).toBe(1);
+    expect(a.waits).toEqual([]);
+    const fed = model.requests[1]?.messages.at(-1)?.parts[0];
+    expect(fed).toMatchObject({ result: { error: { kind: 'timeout', retryable: false } } });
+    expect(JSON.stringify(fed)).toContain('may still have happened');
+  });
+
   it('does not retry a permanent failure', async () => {
     const world = new NoteWorld();
     world.postFailures.push(new ServiceError('forbidden', 'Not allowed.', 403, null, false));
