@@ -31,23 +31,23 @@ export function settle(
   action: LastAction | null,
 ): void {
   const { state } = scope;
-  state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
+  putResult(state, call, result);
   state.awaiting = state.awaiting.filter((entry) => entry.call.callId !== call.callId);
-  state.turnResults = [
-    ...state.turnResults.filter((part) => part.callId !== call.callId),
-    { kind: 'result', callId: call.callId, name: call.name, result },
-  ];
   if (action) state.lastAction = { id: action.id, tool: action.tool };
   scope.deps.checkpoints.save(scope.spec, state);
 }
 
 /** Answers a call that is not run (contract broken, one call per turn) without touching the ledger. */
 export function answerUnrun(scope: CallScope, call: CallPart, code: string, message: string): void {
-  const { state } = scope;
+  putResult(scope.state, call, { error: { code, message } });
+}
+
+/** The call leaves the open calls with its result among the turn's (replacing one it may already have). */
+function putResult(state: RunState, call: CallPart, result: Record<string, unknown>): void {
   state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
   state.turnResults = [
     ...state.turnResults.filter((part) => part.callId !== call.callId),
-    { kind: 'result', callId: call.callId, name: call.name, result: { error: { code, message } } },
+    { kind: 'result', callId: call.callId, name: call.name, result },
   ];
 }
 

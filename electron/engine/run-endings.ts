@@ -10,7 +10,7 @@ type EventBody<T extends RunEvent['type']> = Omit<Extract<RunEvent, { type: T }>
 type EndingEvent = EventBody<'error'> | EventBody<'status'>;
 
 /** The last call's arguments and result, from the ledger (the state keeps only its id). */
-function lastCall(deps: RunLoopDeps, lastAction: LastAction | null) {
+export function lastCall(deps: RunLoopDeps, lastAction: LastAction | null) {
   const record = lastAction ? deps.store.actions.get(lastAction.id) : null;
   const result = record?.result;
   return {
@@ -22,12 +22,12 @@ function lastCall(deps: RunLoopDeps, lastAction: LastAction | null) {
   };
 }
 
-const base = (deps: RunLoopDeps, spec: RunSpec, lastAction: LastAction | null) => ({
+const base = (spec: RunSpec, lastAction: LastAction | null, last: ReturnType<typeof lastCall>) => ({
   runId: spec.runId,
   threadId: spec.threadId,
   actionId: lastAction?.id ?? spec.runId,
   model: spec.model,
-  ...(lastAction && { tool: lastAction.tool, toolArgs: lastCall(deps, lastAction).args }),
+  ...(lastAction && { tool: lastAction.tool, toolArgs: last.args }),
 });
 
 export function saveAssistantText(deps: RunLoopDeps, spec: RunSpec, text: string): void {
@@ -92,7 +92,8 @@ export function completeRun(
   const { lastAction } = state;
   const recovered = state.recovery;
   const mode = lastAction ? 'tool_call' : 'assistant_text';
-  const output = completion.output ?? lastCall(deps, lastAction).result;
+  const last = lastCall(deps, lastAction);
+  const output = completion.output ?? last.result;
   const success = lastAction ? 'SUCCESS:TASK_COMPLETED' : 'SUCCESS:RESPONSE_GIVEN';
   return recordEnding(
     deps,
@@ -111,7 +112,7 @@ export function completeRun(
     [{ type: 'status', status: 'completed' }],
     {
       ok: true,
-      ...base(deps, spec, lastAction),
+      ...base(spec, lastAction, last),
       status: 'completed',
       summary: text,
       mode,
@@ -151,7 +152,7 @@ export function failRun(
     ],
     {
       ok: false,
-      ...base(deps, spec, lastAction),
+      ...base(spec, lastAction, lastCall(deps, lastAction)),
       status: 'failed',
       summary: failure.message,
       mode,

@@ -6,7 +6,7 @@ import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
-import { completeRun, failRun, pauseRun, saveAssistantText } from './run-endings';
+import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
@@ -37,7 +37,6 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
     mark = now;
   };
 
-  reopenDecided(scope);
   for (;;) {
     if (state.pendingCalls.length > 0) {
       deps.emit({ type: 'status', ...ids, status: 'executing' });
@@ -168,13 +167,8 @@ function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
 }
 
 function partialOutput(scope: CallScope, text: string): Record<string, unknown> {
-  const { lastAction } = scope.state;
-  const last = lastAction ? scope.deps.store.actions.get(lastAction.id) : null;
-  return {
-    partial: true,
-    ...(text && { text }),
-    ...(last?.result !== undefined && { lastResult: last.result }),
-  };
+  const { result } = lastCall(scope.deps, scope.state.lastAction);
+  return { partial: true, ...(text && { text }), ...(result && { lastResult: result }) };
 }
 
 /**
