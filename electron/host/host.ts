@@ -28,6 +28,7 @@ import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
+import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import { redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
@@ -71,7 +72,8 @@ const EXPIRY_SWEEP_MS = 10_000;
 const RELEVANT_MEMORIES = 5;
 /** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
 export const GRACE_TURNS = 2;
-export const CHAT_AGENT_ID = 'deputy';
+/** Chat runs are Deputy's own: the agent id a run gets when no agent definition started it. */
+export const CHAT_AGENT_ID = DEFAULT_AGENT_ID;
 
 /** The one object that implements the contract; both transports (IPC, HTTP/WebSocket) call into it. */
 export class Host implements ContractHost {
@@ -438,18 +440,14 @@ export class Host implements ContractHost {
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
+    // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
     if (this.isClosed) {
-      // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
-      return {
-        ok: false,
+      return unrecorded(
         runId,
-        threadId: '',
-        model: '',
-        actionId: runId,
-        status: 'failed',
-        summary: 'Deputy closed while this was running; it goes on when Deputy starts again.',
-        mode: 'assistant_text',
-      };
+        null,
+        'failed',
+        'Deputy closed while this was running; it goes on when Deputy starts again.',
+      );
     }
     this.deps.logError(`run ${runId} failed unexpectedly`, error);
     const failure = {
@@ -461,16 +459,7 @@ export class Host implements ContractHost {
       run = this.deps.store.runs.get(runId);
       // An ending already recorded stands: a late error must not turn a finished run into a failed one.
       if (run && (run.status === 'completed' || run.status === 'failed')) {
-        return {
-          ok: run.status === 'completed',
-          runId,
-          threadId: run.threadId,
-          model: run.model,
-          actionId: runId,
-          status: run.status,
-          summary: run.summary ?? '',
-          mode: 'assistant_text',
-        };
+        return unrecorded(runId, run, run.status, run.summary ?? '');
       }
       const spec = this.specFor(
         { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
@@ -486,16 +475,7 @@ export class Host implements ContractHost {
       return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
     } catch (storeError) {
       this.deps.logError(`could not record the failure of run ${runId}`, storeError);
-      return {
-        ok: false,
-        runId,
-        threadId: run?.threadId ?? '',
-        model: run?.model ?? '',
-        actionId: runId,
-        status: 'failed',
-        summary: failure.message,
-        mode: 'assistant_text',
-      };
+      return unrecorded(runId, run, 'failed', failure.message);
     }
   }
 
@@ -517,6 +497,25 @@ export class Host implements ContractHost {
       return parsed.success ? [parsed.data] : [];
     });
   }
+}
+
+/** A run's answer when nothing (more) is recorded for it here: what the store says, or what happened. */
+function unrecorded(
+  runId: string,
+  run: RunRecord | null,
+  status: 'completed' | 'failed',
+  summary: string,
+): RunResponse {
+  return {
+    ok: status === 'completed',
+    runId,
+    threadId: run?.threadId ?? '',
+    model: run?.model ?? '',
+    actionId: runId,
+    status,
+    summary,
+    mode: 'assistant_text',
+  };
 }
 
 const memoryView = ({ id, text, createdAt, updatedAt }: Memory): Memory => ({

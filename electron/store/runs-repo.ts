@@ -1,4 +1,4 @@
-import { redactedJson, redactSecrets } from '../vault/redactor';
+import { redactSecrets } from '../vault/redactor';
 import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
@@ -57,7 +57,6 @@ export class RunsRepo {
   private readonly addUsageStmt;
   private readonly selectRun;
   private readonly selectByThread;
-  private readonly updateState;
   private readonly selectState;
   private readonly selectUnfinished;
   private readonly updateResumed;
@@ -79,7 +78,6 @@ export class RunsRepo {
     this.selectByThread = db.prepare<[string], RunRow>(
       `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at, rowid`,
     );
-    this.updateState = db.prepare('UPDATE runs SET state_json = ?, updated_at = ? WHERE id = ?');
     this.selectState = db.prepare<[string], { state_json: string | null }>(
       'SELECT state_json FROM runs WHERE id = ?',
     );
@@ -147,11 +145,7 @@ export class RunsRepo {
     this.updateResumed.run(now, id);
   }
 
-  /** The state a paused run needs to continue (null clears it once the run has ended). */
-  saveState(id: string, state: unknown, now: string): void {
-    this.updateState.run(state === null ? null : redactedJson(state), now, id);
-  }
-
+  /** The state a run paused for approval kept before checkpoints existed (version 1), read to upgrade it. */
   loadState(id: string): unknown {
     return parseStoredJson(this.selectState.get(id)?.state_json ?? null);
   }
