@@ -25,7 +25,7 @@ const NO_CHECKPOINTS: CheckpointSink = { save: () => {} };
  * two model requests is one step: the loop, validation, the tool's SQLite write, the ledger, the log and (when
  * durable) the checkpoints.
  */
-function taskLoopModel(steps: number, requestTimes: bigint[]): ModelClient {
+export function taskLoopModel(steps: number, requestTimes: bigint[]): ModelClient {
   let turn = 0;
   return {
     async *stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../../electron/host/create-host';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
+import { taskLoopModel } from './durability';
 import { summarize } from './stats';
 
 const STEPS_PER_RUN = 10;
@@ -16,28 +16,8 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-bench-'));
   const requestTimes: bigint[] = [];
   const samples: number[] = [];
-  let turn = 0;
-  const model: ModelClient = {
-    async *stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-      requestTimes.push(process.hrtime.bigint());
-      turn += 1;
-      if (turn % (STEPS_PER_RUN + 1) === 0) {
-        yield { type: 'text', text: 'Done.' };
-      } else {
-        yield {
-          type: 'function_call',
-          callId: `c${turn}`,
-          name: 'add_task',
-          args: { description: `Task ${turn}`, intent: 'add a task', confidence: 0.95 },
-        };
-      }
-      yield {
-        type: 'finish',
-        finishReason: 'STOP',
-        usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
-      };
-    },
-  };
+  const model = taskLoopModel(STEPS_PER_RUN, requestTimes);
+
   const host = await createHost({
     dataDir,
     // The step limit keeps two grace turns before the final-warning turn, so a 10-step run needs 13.
