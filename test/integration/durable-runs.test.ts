@@ -46,6 +46,10 @@ class HangingModel implements ModelClient {
 const post = (text: string, callId = 'c-post'): ModelStreamEvent[] =>
   call('post_note', { text, intent: 'post a note', confidence: 0.95 }, callId);
 
+/** A call of the synthetic send_message tool: it waits for approval (email.send is `confirm` by default). */
+const mailToSam = (body: string): ModelStreamEvent[] =>
+  call('send_message', { to: ['sam@example.com'], body, intent: 'send', confidence: 0.95 }, 'c-mail');
+
 async function host(
   model: ModelClient,
   world: NoteWorld,
@@ -196,11 +200,7 @@ describe('crash and resume', () => {
   it('keeps a pending approval through a crash, and the decision then runs it', async () => {
     const world = new NoteWorld();
     const sent: { to: string[]; body: string }[] = [];
-    const mail = call(
-      'send_message',
-      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
-      'c-mail',
-    );
+    const mail = mailToSam('Hi Sam');
     const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
     const response = await a.host.runToEnd({ prompt: 'Mail Sam' });
     expect(response.status).toBe('awaiting_confirmation');
@@ -222,11 +222,7 @@ describe('crash and resume', () => {
   it('acts on an approval that was decided just before the crash, once', async () => {
     const world = new NoteWorld();
     const sent: { to: string[]; body: string }[] = [];
-    const mail = call(
-      'send_message',
-      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
-      'c-mail',
-    );
+    const mail = mailToSam('Hi Sam');
     const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
     const response = await a.host.runToEnd({ prompt: 'Mail Sam' });
     const { approvals } = await a.host.invoke('approval.list', { status: 'pending' });
@@ -265,11 +261,7 @@ describe('crash and resume', () => {
   it('asks, never assumes a yes, when Deputy stopped before a needed approval was written', async () => {
     const world = new NoteWorld();
     const sent: { to: string[]; body: string }[] = [];
-    const mail = call(
-      'send_message',
-      { to: ['sam@example.com'], body: 'Hi Sam', intent: 'send', confidence: 0.95 },
-      'c-mail',
-    );
+    const mail = mailToSam('Hi Sam');
     const a = await host(new ScriptedModel(mail), world, undefined, syntheticMailTools(sent));
     const paused = await a.host.runToEnd({ prompt: 'Mail Sam' });
     crash(a.host);
@@ -414,11 +406,7 @@ describe('execution policy', () => {
   it('batch: runs what it may, holds only the call that needs approval, and answers in call order', async () => {
     const world = new NoteWorld();
     const sent: { to: string[]; body: string }[] = [];
-    const mail = call(
-      'send_message',
-      { to: ['sam@example.com'], body: 'Hi', intent: 'send', confidence: 0.95 },
-      'c-mail',
-    );
+    const mail = mailToSam('Hi');
     const model = new ScriptedModel(
       turnOf(call('read_notes', {}, 'c-read'), mail, post('batch', 'c-post')),
       say('All done.'),
