@@ -1,35 +1,38 @@
-import { app, dialog, safeStorage, shell } from 'electron';
+import { app, dialog, safeStorage } from 'electron';
 import { createHost, type Host } from './host/create-host';
+import { applyEndpointPolicy } from './host/endpoint-overrides';
+import { installProcessGuard } from './host/process-guard';
+import { runtimeProblem } from './host/runtime-check';
 import { setupApprovalNotifications } from './shell/approval-notifications';
 import { createApprovalWindows } from './shell/approval-window';
 import { setupIpc } from './shell/ipc';
+import { openExternal } from './shell/external';
 import { setupSecurity } from './shell/security';
 import { createMainWindow, showMainWindow } from './shell/windows';
 import { createSafeStorageCipher } from './vault/cipher';
-import { redactError } from './vault/redactor';
 
 // Lifecycle only: each feature sets itself up in its own file.
 
 async function start(): Promise<void> {
+  const problem = runtimeProblem();
+  if (problem) throw new Error(problem);
+  // An exception with no request around it is logged (redacted), not shown as a crash dialog.
+  installProcessGuard();
   // Windows shows notifications only for a known AppUserModelID: the installer's shortcut carries the appId
   // of electron-builder.yml; an unpackaged run has only the Electron binary to be known by.
   if (process.platform === 'win32')
     app.setAppUserModelId(app.isPackaged ? 'app.deputy.desktop' : process.execPath);
   await app.whenReady();
   setupSecurity();
+  const endpoints = applyEndpointPolicy(process.env, app.isPackaged);
+  if (endpoints.notice) console.warn(`[deputy] ${endpoints.notice}`);
   const host = await createHost({
     dataDir: app.getPath('userData'),
-    env: process.env,
+    env: endpoints.env,
     // Secrets are sealed by the OS keychain; the vault refuses to store them when only a fixed key is on offer.
     cipher: createSafeStorageCipher(safeStorage, process.platform),
     // Sign-in pages open in the system browser, never inside Deputy, so the user sees the real address bar.
-    openExternal: (url) => {
-      shell
-        .openExternal(url)
-        .catch((error: unknown) =>
-          console.error(`[deputy] could not open the browser: ${redactError(error)}`),
-        );
-    },
+    openExternal: (url) => void openExternal(url, 'sign-in'),
   });
   closeHostOnQuit(host);
   setupIpc(host);

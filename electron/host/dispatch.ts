@@ -1,4 +1,5 @@
 import { redactValue } from '../vault/redactor';
+import { checkClientInput } from './client-input';
 import type { z } from 'zod';
 import {
   commands,
@@ -32,6 +33,7 @@ export async function dispatchCommand(
     if (!isCommand(channel))
       throw new DeputyError('unknown_channel', `There is no command named ${String(channel)}.`);
     const schema = commands[channel].input as z.ZodType<unknown>;
+    checkClientInput(input);
     const data: unknown = await host.invoke(channel, parseInput(schema, input) as never);
     return { ok: true, data };
   } catch (error) {
@@ -51,6 +53,7 @@ export function openSubscription(
     if (!isStream(channel))
       throw new DeputyError('unknown_channel', `There is no stream named ${String(channel)}.`);
     const schema = streams[channel].input as z.ZodType<unknown>;
+    checkClientInput(input);
     const unsubscribe = host.subscribe(channel, parseInput(schema, input) as never, listener);
     return { ok: true, unsubscribe };
   } catch (error) {

@@ -10,9 +10,15 @@ import {
 import { dispatchCommand, safeErrorBody } from '../host/dispatch';
 import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
+import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
-type RouteHandler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
+type RouteHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  params: string[],
+  query: URLSearchParams,
+) => Promise<void>;
 interface Route {
   method: string;
   pattern: RegExp;
@@ -55,8 +61,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     {
       method: 'GET',
       pattern: /^\/api\/threads$/,
-      handle: async (req, res) => {
-        const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+      handle: async (_req, res, _params, query) => {
         const limit = query.get('limit');
         const before = query.get('before');
         await command(res, 'threads.list', {
@@ -142,8 +147,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     {
       method: 'GET',
       pattern: /^\/api\/memories$/,
-      handle: async (req, res) => {
-        const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+      handle: async (_req, res, _params, query) => {
         const limit = query.get('limit');
         await command(res, 'memory.list', {
           ...(query.get('q') !== null && { query: query.get('q') }),
@@ -167,8 +171,13 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
 }
 
 /** Finds the route for a request: a matching path with another method is a 405, no path a 404. */
-export async function routeApi(routes: Route[], req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+export async function routeApi(
+  routes: Route[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+): Promise<void> {
+  const { path } = target;
   const onPath = routes.filter((route) => route.pattern.test(path));
   const route = onPath.find((candidate) => candidate.method === req.method);
   if (!route) {
@@ -179,12 +188,12 @@ export async function routeApi(routes: Route[], req: IncomingMessage, res: Serve
         error: { code: 'invalid_input', message: `${req.method} is not allowed here.` },
       });
     } else {
-      sendError(res, { code: 'not_found', message: `There is no API route ${path}.` });
+      sendError(res, { code: 'not_found', message: 'There is no API route at this path.' });
     }
     return;
   }
-  const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodeURIComponent(part));
-  await route.handle(req, res, params);
+  const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodePathPart(part));
+  await route.handle(req, res, params, target.query);
 }
 
 const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkClientInput } from '../host/client-input';
 import { DeputyError, LIMITS, type ErrorBody, type ErrorCode } from '../../shared/contract';
 
 const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
@@ -8,6 +9,9 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   unknown_channel: 404,
   conflict: 409,
+  wrong_host: 421,
+  too_many: 429,
+  request_timeout: 408,
   secrets_unavailable: 503,
   approval_decided: 409,
   approval_expired: 410,
@@ -56,11 +60,14 @@ export async function readJsonBody(
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '')
     throw new DeputyError('invalid_input', 'The request body is empty; send a JSON object.');
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new DeputyError('invalid_input', 'The request body is not valid JSON.');
   }
+  checkClientInput(body);
+  return body;
 }
 
 /** For routes whose body is optional (approve, reject): no body at all reads as `{}`. */

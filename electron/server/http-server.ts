@@ -1,10 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ErrorBody } from '../../shared/contract';
 import { safeErrorBody } from '../host/dispatch';
 import type { Host } from '../host/host';
 import { createApiRoutes, routeApi } from './api-routes';
 import { bearerToken, isValidToken } from './auth';
+import {
+  answerClientErrors,
+  limitConnections,
+  resolveLimits,
+  serverOptions,
+  type ServerLimits,
+} from './connection-limits';
 import { sendError } from './http-io';
+import { createLoopbackGuard } from './loopback-guard';
+import { badTarget, parseRequestTarget } from './request-target';
 import { serveStatic } from './static-files';
 import { attachWebSocket } from './ws-transport';
 
@@ -14,6 +24,8 @@ export interface HttpServerOptions {
   port: number;
   rendererDir: string;
   logError: (message: string, error: unknown) => void;
+  /** Timeouts and caps; the defaults suit a person's machine (see DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningServer {
@@ -29,28 +41,47 @@ const BIND_ADDRESS = '127.0.0.1';
 /** The headless transport: REST + NDJSON under /api, the contract over a WebSocket at /ws, the renderer at /. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const routes = createApiRoutes(options.host, options.logError);
+  // Known once the socket is bound (port 0 picks one); until then every request is refused.
+  let refuseHeaders = createLoopbackGuard(-1);
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (!path.startsWith('/api/')) return serveStatic(req, res, options.rendererDir);
-    if (path !== '/api/health' && !isValidToken(bearerToken(req.headers.authorization), options.token)) {
+    // Which host and origin come first: a rebound DNS name learns nothing, not even whether a token is right.
+    const refused = refuseHeaders(req.headers);
+    if (refused) return sendError(res, refused);
+    const target = parseRequestTarget(req.url);
+    if (!target) return sendError(res, badTarget().toBody());
+    if (!target.path.startsWith('/api/')) return serveStatic(req, res, options.rendererDir, target.path);
+    if (
+      target.path !== '/api/health' &&
+      !isValidToken(bearerToken(req.headers.authorization), options.token)
+    ) {
       res.setHeader('www-authenticate', 'Bearer');
       return sendError(res, {
         code: 'unauthorized',
         message: 'Send the API token as "Authorization: Bearer <token>".',
       });
     }
-    return routeApi(routes, req, res);
+    return routeApi(routes, req, res, target);
   };
 
-  const server = createServer((req, res) => {
+  const limits = resolveLimits(options.limits);
+  const server = createServer(serverOptions(limits), (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      const body = safeErrorBody(error);
-      if (body.code === 'internal') options.logError(`${req.method} ${req.url} failed`, error);
+      const body: ErrorBody = safeErrorBody(error);
+      if (body.code === 'internal') options.logError(`${req.method} request failed`, error);
       if (!res.headersSent) sendError(res, body);
       else res.end();
     });
   });
-  const sockets = attachWebSocket(server, options.host, options.token, options.logError);
+  limitConnections(server, limits.maxConnections);
+  answerClientErrors(server);
+  const sockets = attachWebSocket(server, {
+    host: options.host,
+    token: options.token,
+    logError: options.logError,
+    refuseHeaders: (headers) => refuseHeaders(headers),
+    maxSubscriptions: limits.maxSubscriptionsPerSocket,
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -60,6 +91,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     });
   });
   const { port } = server.address() as AddressInfo;
+  refuseHeaders = createLoopbackGuard(port);
   return {
     url: `http://${BIND_ADDRESS}:${port}`,
     port,

@@ -2,6 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { sendError, sendJson } from './http-io';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,24 +29,36 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-/** Serves the built renderer. Paths are resolved inside `root` only; unknown paths fall back to index.html. */
-export async function serveStatic(req: IncomingMessage, res: ServerResponse, root: string): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  let relative: string;
-  try {
-    relative = decodeURIComponent(url.pathname);
-  } catch {
-    res.writeHead(400).end();
-    return;
+/**
+ * Serves the built renderer for GET and HEAD. Paths are resolved inside `root` only; unknown paths fall back
+ * to index.html. `path` is the request's path, still percent-encoded.
+ */
+export async function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  path: string,
+): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    return sendJson(res, 405, {
+      ok: false,
+      error: { code: 'invalid_input', message: `${req.method} is not allowed here.` },
+    });
+  }
+  const relative = decodePath(path);
+  if (relative === null) {
+    return sendError(res, { code: 'invalid_input', message: 'The path has a malformed percent-encoding.' });
   }
   const candidate = normalize(join(root, relative));
   // Refuse anything that escapes the renderer folder (../, encoded separators).
   const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
   const file = inside && (await isFile(candidate)) ? candidate : join(root, 'index.html');
   if (!(await isFile(file))) {
-    res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
-    res.end('The renderer is not built yet. Run "npm run build:renderer" (npm run serve does it for you).');
-    return;
+    return sendError(res, {
+      code: 'not_found',
+      message: 'The renderer is not built yet. Run "npm run build:renderer" (npm run serve does it for you).',
+    });
   }
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
@@ -57,7 +71,17 @@ export async function serveStatic(req: IncomingMessage, res: ServerResponse, roo
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  // A file removed or unreadable between the check and the read ends this response, not the process.
+  pipeline(createReadStream(file), res).catch(() => res.destroy());
+}
+
+function decodePath(path: string): string | null {
+  try {
+    const decoded = decodeURIComponent(path);
+    return decoded.includes('\u0000') ? null : decoded;
+  } catch {
+    return null;
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -1,7 +1,8 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { describeIssues, LIMITS, type ErrorBody } from '../../shared/contract';
+import { DeputyError, describeIssues, LIMITS, type ErrorBody } from '../../shared/contract';
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -11,15 +12,22 @@ import {
 } from '../../shared/contract/ws-protocol';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
 import type { Host } from '../host/host';
+import { checkClientInput } from '../host/client-input';
 import { isValidToken } from './auth';
+import { answerRaw } from './connection-limits';
+import { badTarget, parseRequestTarget } from './request-target';
+
+export interface WebSocketOptions {
+  host: Host;
+  token: string;
+  logError: (message: string, error: unknown) => void;
+  /** The same Host/Origin check as HTTP (see loopback-guard.ts). */
+  refuseHeaders: (headers: IncomingHttpHeaders) => ErrorBody | null;
+  maxSubscriptions: number;
+}
 
 /** Carries the contract over a WebSocket at /ws: the browser renderer's transport. */
-export function attachWebSocket(
-  server: Server,
-  host: Host,
-  token: string,
-  logError: (message: string, error: unknown) => void,
-): { close(): void } {
+export function attachWebSocket(server: Server, options: WebSocketOptions): { close(): void } {
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: LIMITS.requestBodyBytes,
@@ -27,12 +35,16 @@ export function attachWebSocket(
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = refuseUpgrade(req, token);
-    if (refusal) {
-      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
+    // Nothing a client sends on this path may throw out of the listener: an exception here has no
+    // request around it and would take the whole host down.
+    try {
+      const refusal = refuseUpgrade(req, options);
+      if (refusal) return answerRaw(socket as Socket, refusal);
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, options));
+    } catch (error) {
+      options.logError('a WebSocket upgrade failed', error);
+      answerRaw(socket as Socket, { code: 'invalid_input', message: 'The upgrade request is not valid.' });
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, host, logError));
   });
 
   return {
@@ -43,27 +55,21 @@ export function attachWebSocket(
   };
 }
 
-function refuseUpgrade(req: IncomingMessage, token: string): string | null {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname !== WS_PATH) return '404 Not Found';
-  // A web page on another origin could open a socket to loopback; only our own page (or a non-browser client) may.
-  const origin = req.headers.origin;
-  if (origin && !isSameOrigin(origin, req.headers.host)) return '403 Forbidden';
+function refuseUpgrade(req: IncomingMessage, options: WebSocketOptions): ErrorBody | null {
+  const refused = options.refuseHeaders(req.headers);
+  if (refused) return refused;
+  const target = parseRequestTarget(req.url);
+  if (!target) return badTarget().toBody();
+  if (target.path !== WS_PATH)
+    return { code: 'not_found', message: `WebSockets are served at ${WS_PATH} only.` };
   const offered = (req.headers['sec-websocket-protocol'] ?? '').split(',').map((value) => value.trim());
   const candidate = offered.find((value) => value.startsWith(WS_TOKEN_PREFIX))?.slice(WS_TOKEN_PREFIX.length);
-  if (!isValidToken(candidate, token)) return '401 Unauthorized';
+  if (!isValidToken(candidate, options.token))
+    return { code: 'unauthorized', message: 'Offer the API token as the subprotocol "bearer.<token>".' };
   return null;
 }
 
-function isSameOrigin(origin: string, hostHeader: string | undefined): boolean {
-  try {
-    return new URL(origin).host === hostHeader;
-  } catch {
-    return false;
-  }
-}
-
-function serveSocket(ws: WebSocket, host: Host, logError: (message: string, error: unknown) => void): void {
+function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSocketOptions): void {
   const subscriptions = new Map<string, () => void>();
   const send = (message: WsServerMessage): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
@@ -89,6 +95,17 @@ function serveSocket(ws: WebSocket, host: Host, logError: (message: string, erro
           error: { code: 'conflict', message: 'That subscription id is in use.' },
         });
       }
+      if (subscriptions.size >= maxSubscriptions) {
+        return send({
+          kind: 'reply',
+          id: request.id,
+          ok: false,
+          error: {
+            code: 'too_many',
+            message: `One connection may hold ${maxSubscriptions} subscriptions; unsubscribe from some first.`,
+          },
+        });
+      }
       const opened = openSubscription(host, request.channel, request.input, (event) =>
         send({ kind: 'event', id: request.id, event }),
       );
@@ -112,7 +129,9 @@ function parseMessage(data: RawData): { ok: true; value: WsClientMessage } | { o
   let json: unknown;
   try {
     json = JSON.parse(data.toString());
-  } catch {
+    checkClientInput(json);
+  } catch (error) {
+    if (error instanceof DeputyError) return { ok: false, error: error.toBody() };
     return { ok: false, error: { code: 'invalid_input', message: 'A message is not valid JSON.' } };
   }
   const parsed = WsClientMessage.safeParse(json);

@@ -1,4 +1,5 @@
-import { app, session, shell, type WebContents } from 'electron';
+import { app, session, type WebContents } from 'electron';
+import { openExternal } from './external';
 import { isAppUrl, rendererEntry } from './windows';
 
 /**
@@ -23,15 +24,6 @@ export function contentSecurityPolicy(devServer?: URL): string {
   return directives.join('; ');
 }
 
-/** Only https leaves the app, and only to the user's browser: never file:, javascript:, custom schemes or plain http. */
-export function isSafeExternalUrl(url: string): boolean {
-  return URL.parse(url)?.protocol === 'https:';
-}
-
-function openInBrowser(url: string): void {
-  shell.openExternal(url).catch((error: unknown) => console.error('[security] could not open a link', error));
-}
-
 /** Locks down every webContents the app creates: windows, devtools, anything a page tries to open. */
 export function hardenWebContents(contents: WebContents): void {
   // A page that navigates away keeps the preload bridge; a foreign page must never get it.
@@ -41,11 +33,14 @@ export function hardenWebContents(contents: WebContents): void {
   contents.on('will-navigate', denyForeignNavigation);
   // The same for iframes, which `will-navigate` does not cover.
   contents.on('will-frame-navigate', denyForeignNavigation);
+  // A server redirect is not a navigation the page started; without this an app URL that redirects
+  // (or a link that does) would land a foreign page in a window that has the preload bridge.
+  contents.on('will-redirect', denyForeignNavigation);
 
   // No page gets a second window (it would be a new renderer we never hardened); https links go to the
   // user's browser instead, where they belong.
   contents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) openInBrowser(url);
+    void openExternal(url, 'link');
     return { action: 'deny' };
   });
 
@@ -75,6 +70,20 @@ export function setupSecurity(): void {
   // compromised page cannot ask the user for them either. Native features go through the Host instead.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
+  // USB, HID, serial and Bluetooth devices likewise: no page of Deputy's talks to hardware.
+  session.defaultSession.setDevicePermissionHandler(() => false);
+  session.defaultSession.on('select-hid-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+  session.defaultSession.on('select-serial-port', (event, _ports, _contents, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+  session.defaultSession.on('select-usb-device', (event, _details, callback) => {
+    event.preventDefault();
+    callback();
+  });
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 }

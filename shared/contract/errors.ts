@@ -23,6 +23,12 @@ export const ErrorCode = z.enum([
   'approval_decided',
   'cancelled',
   'conflict',
+  /** The request named a host other than the loopback address Deputy listens on (DNS rebinding). */
+  'wrong_host',
+  /** Too many connections or subscriptions at once: the excess is turned away, nothing is queued. */
+  'too_many',
+  /** The client took too long to send its request. */
+  'request_timeout',
   /** Secrets cannot be stored safely here (no keychain): nothing was connected. */
   'secrets_unavailable',
   'internal',

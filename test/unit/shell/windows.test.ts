@@ -10,6 +10,8 @@ const electron = vi.hoisted(() => {
     onHeadersReceived: undefined as Handler | undefined,
     permissionRequest: undefined as Handler | undefined,
     permissionCheck: undefined as Handler | undefined,
+    devicePermission: undefined as Handler | undefined,
+    deviceChoosers: new Map<string, Handler>(),
   };
   return {
     appListeners,
@@ -23,6 +25,8 @@ const electron = vi.hoisted(() => {
       webRequest: { onHeadersReceived: (listener: Handler) => (session.onHeadersReceived = listener) },
       setPermissionRequestHandler: (handler: Handler) => (session.permissionRequest = handler),
       setPermissionCheckHandler: (handler: Handler) => (session.permissionCheck = handler),
+      setDevicePermissionHandler: (handler: Handler) => (session.devicePermission = handler),
+      on: (event: string, listener: Handler) => session.deviceChoosers.set(event, listener),
     },
     shell: { openExternal: async (_url: string) => undefined },
   };
@@ -164,7 +168,48 @@ describe('setupSecurity', () => {
     expect(openExternal.mock.calls).toEqual([['https://example.com/docs']]);
   });
 
-  it.each(['will-navigate', 'will-frame-navigate'])(
+  it('opens sign-in pages on https or this machine’s loopback only, through the one checked function', async () => {
+    const { isSafeExternalUrl, openExternal } = await import('../../../electron/shell/external');
+    const opened = vi.spyOn(electron.shell, 'openExternal');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cases = {
+      'https://accounts.google.com/o/oauth2/v2/auth?x=1': true,
+      'http://127.0.0.1:53124/callback': true,
+      'http://localhost:8080/oauth': true,
+      'http://evil.example/oauth': false,
+      'https://user:pass@example.com/': false,
+      'file:///etc/passwd': false,
+      'deputy://settings': false,
+      'not a url': false,
+    };
+    for (const [url, allowed] of Object.entries(cases)) {
+      expect(await openExternal(url, 'sign-in')).toBe(allowed);
+    }
+    expect(opened.mock.calls.map(([url]) => url)).toEqual(
+      Object.entries(cases)
+        .filter(([, allowed]) => allowed)
+        .map(([url]) => url),
+    );
+    // A link on a page never opens a loopback page, only https.
+    expect(isSafeExternalUrl('http://127.0.0.1:4747/', 'link')).toBe(false);
+  });
+
+  it('denies every device (USB, HID, serial) and cancels every device chooser', () => {
+    setupSecurity();
+    expect(electron.session.devicePermission?.({ deviceType: 'usb' })).toBe(false);
+    for (const name of ['select-hid-device', 'select-serial-port', 'select-usb-device']) {
+      const chooser = electron.session.deviceChoosers.get(name);
+      if (!chooser) throw new Error(`no ${name} listener`);
+      const event = { preventDefault: vi.fn() };
+      const callback = vi.fn();
+      if (name === 'select-serial-port') chooser(event, [], {}, callback);
+      else chooser(event, {}, callback);
+      expect(event.preventDefault).toHaveBeenCalled();
+      expect(callback.mock.calls[0]?.[0] ?? '').toBe('');
+    }
+  });
+
+  it.each(['will-navigate', 'will-frame-navigate', 'will-redirect'])(
     '%s: blocks foreign pages, allows our own',
     (eventName) => {
       const contents = hardenedContents();

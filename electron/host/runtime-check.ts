@@ -1,0 +1,17 @@
+/** The oldest Node.js Deputy runs on (package.json's engines field says the same). */
+export const MINIMUM_NODE = [22, 12] as const;
+
+/**
+ * Says what is wrong with the runtime, in words a person can act on, or null when it will do. Run before
+ * anything native is loaded: an older Node cannot load better-sqlite3's build and dies without a message.
+ */
+export function runtimeProblem(versions: NodeJS.ProcessVersions = process.versions): string | null {
+  const [major = 0, minor = 0] = versions.node.split('.').map(Number);
+  const [needMajor, needMinor] = MINIMUM_NODE;
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return null;
+  const needed = `${needMajor}.${needMinor}`;
+  if (versions.electron) {
+    return `This Electron (${versions.electron}) runs Node ${versions.node}; Deputy needs Node ${needed} or newer inside it. Run "npm ci" to install the Electron version Deputy is built for.`;
+  }
+  return `Deputy needs Node.js ${needed} or newer; this is Node ${versions.node}. Install a current Node.js (https://nodejs.org) and run "npm ci" again, so its native modules are built for it.`;
+}

@@ -1,0 +1,36 @@
+import { shell } from 'electron';
+
+/**
+ * Why a URL is being opened decides what may be opened. A link on a page (the model's answer, a mail
+ * preview) leaves only as https. A sign-in started by a connector may also be a page on this machine's
+ * loopback address (a local OAuth server while developing; never another host over plain http).
+ */
+export type ExternalPurpose = 'link' | 'sign-in';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** True when `url` may leave the app for the user's browser for this purpose. */
+export function isSafeExternalUrl(url: string, purpose: ExternalPurpose = 'link'): boolean {
+  const parsed = URL.parse(url);
+  if (!parsed || parsed.username || parsed.password) return false;
+  if (parsed.protocol === 'https:') return true;
+  return purpose === 'sign-in' && parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+}
+
+/**
+ * The one place the app calls `shell.openExternal`: file:, javascript:, custom schemes and other hosts'
+ * plain http never reach the OS, whichever window or connector asked. Resolves false when refused or failed.
+ */
+export async function openExternal(url: string, purpose: ExternalPurpose = 'link'): Promise<boolean> {
+  if (!isSafeExternalUrl(url, purpose)) {
+    console.error(`[security] refused to open a ${purpose} URL that is not https`);
+    return false;
+  }
+  try {
+    await shell.openExternal(url);
+    return true;
+  } catch (error) {
+    console.error('[security] could not open the browser', error instanceof Error ? error.message : error);
+    return false;
+  }
+}
