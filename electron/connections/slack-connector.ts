@@ -250,7 +250,7 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     if (result.bot_id)
       throw new DeputyError('invalid_input', 'That is a Slack bot token; paste a user token (xoxp-…).');
     if (!result.user_id || !result.team_id)
-      throw new DeputyError('internal', 'Slack did not say whose token this is; try again.');
+      throw new DeputyError('service_unavailable', 'Slack did not say whose token this is; try again.');
     return {
       token,
       userId: result.user_id,
@@ -309,7 +309,8 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
         redirect_uri: pending.loopback.redirectUri,
       });
       const token = answer.authed_user?.access_token;
-      if (!token) throw new DeputyError('internal', 'Slack’s sign-in answer carried no user token.');
+      if (!token)
+        throw new DeputyError('service_unavailable', 'Slack’s sign-in answer carried no user token.');
       const signIn = await this.verify(token);
       if (this.pending !== pending) return;
       this.pending = null;
@@ -348,7 +349,7 @@ function verifyError(error: unknown): DeputyError {
     return new DeputyError('rate_limited', 'Slack is limiting requests; try connecting again in a minute.');
   if (code) return new DeputyError('invalid_input', `Slack refused the token check (${code}).`);
   return new DeputyError(
-    'internal',
+    'service_unavailable',
     'Could not reach Slack to check the token; check the network and try again.',
   );
 }

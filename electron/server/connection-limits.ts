@@ -69,6 +69,17 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
+/** CONNECT asks us to be a proxy; Node hands it to a 'connect' listener, and without one drops the socket. */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (_req: unknown, socket: Socket) =>
+    answerRaw(
+      socket,
+      { code: 'invalid_input', message: 'Deputy is not a proxy: CONNECT is not allowed.' },
+      405,
+    ),
+  );
+}
+
 function clientErrorBody(code: string | undefined): ErrorBody {
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'HPE_HEADER_TIMEOUT')
     return { code: 'request_timeout', message: 'The request took too long to arrive.' };
@@ -83,14 +94,14 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   413: 'Payload Too Large',
   421: 'Misdirected Request',
   429: 'Too Many Requests',
 };
 
 /** An answer written straight to a socket that has no `ServerResponse`, then the socket is closed. */
-export function answerRaw(socket: Socket, error: ErrorBody): void {
-  const status = statusFor(error);
+export function answerRaw(socket: Socket, error: ErrorBody, status = statusFor(error)): void {
   const body = JSON.stringify({ ok: false, error });
   socket.on('error', () => socket.destroy());
   socket.end(

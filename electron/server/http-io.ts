@@ -12,6 +12,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   wrong_host: 421,
   too_many: 429,
   request_timeout: 408,
+  service_unavailable: 502,
   secrets_unavailable: 503,
   approval_decided: 409,
   approval_expired: 410,

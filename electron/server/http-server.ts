@@ -8,6 +8,7 @@ import { bearerToken, isValidToken } from './auth';
 import {
   answerClientErrors,
   limitConnections,
+  refuseConnect,
   resolveLimits,
   serverOptions,
   type ServerLimits,
@@ -75,6 +76,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   limitConnections(server, limits.maxConnections);
   answerClientErrors(server);
+  refuseConnect(server);
   const sockets = attachWebSocket(server, {
     host: options.host,
     token: options.token,

@@ -34,6 +34,15 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): { cl
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
   });
 
+  // The ws library's own refusals (a bad Sec-WebSocket-Key, version or protocol header) are plain text;
+  // this listener makes them the same JSON error as every other refusal.
+  wss.on('wsClientError', (error: Error, socket: Duplex) =>
+    answerRaw(socket as Socket, {
+      code: 'invalid_input',
+      message: `The WebSocket handshake is not valid: ${error.message}`,
+    }),
+  );
+
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Nothing a client sends on this path may throw out of the listener: an exception here has no
     // request around it and would take the whole host down.
@@ -78,7 +87,11 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
 
   ws.on('message', (data: RawData) => {
     const message = parseMessage(data);
-    if (!message.ok) return fail(message.error);
+    if (!message.ok) {
+      // A message that names its id is answered on that id, so the client's call ends instead of hanging.
+      if (message.id) return send({ kind: 'reply', id: message.id, ok: false, error: message.error });
+      return fail(message.error);
+    }
     const request = message.value;
     if (request.kind === 'command') {
       void dispatchCommand(host, request.channel, request.input, (error) =>
@@ -125,17 +138,30 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
   ws.on('error', (error) => logError('websocket error', error));
 }
 
-function parseMessage(data: RawData): { ok: true; value: WsClientMessage } | { ok: false; error: ErrorBody } {
+function parseMessage(
+  data: RawData,
+): { ok: true; value: WsClientMessage } | { ok: false; error: ErrorBody; id: string | null } {
   let json: unknown;
   try {
     json = JSON.parse(data.toString());
+  } catch {
+    return { ok: false, error: { code: 'invalid_input', message: 'A message is not valid JSON.' }, id: null };
+  }
+  const id = idOf(json);
+  try {
     checkClientInput(json);
   } catch (error) {
-    if (error instanceof DeputyError) return { ok: false, error: error.toBody() };
-    return { ok: false, error: { code: 'invalid_input', message: 'A message is not valid JSON.' } };
+    if (error instanceof DeputyError) return { ok: false, error: error.toBody(), id };
+    throw error;
   }
   const parsed = WsClientMessage.safeParse(json);
   if (!parsed.success)
-    return { ok: false, error: { code: 'invalid_input', message: describeIssues(parsed.error) } };
+    return { ok: false, error: { code: 'invalid_input', message: describeIssues(parsed.error) }, id };
   return { ok: true, value: parsed.data };
+}
+
+function idOf(json: unknown): string | null {
+  if (json === null || typeof json !== 'object') return null;
+  const { id } = json as { id?: unknown };
+  return typeof id === 'string' && id.length > 0 && id.length <= 64 ? id : null;
 }

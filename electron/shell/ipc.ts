@@ -1,24 +1,11 @@
 import { ipcMain } from 'electron';
-import type { ContractHost, ErrorBody, ErrorCode, Result } from '../../shared/contract';
-import { dispatchCommand, openSubscription } from '../host/dispatch';
-import { IPC_CHANNELS, SUBSCRIPTION_ID_MAX_CHARS } from './ipc-wire';
+import type { ContractHost } from '../../shared/contract';
+import { createIpcHandlers, type IpcInvokeEvent, type SenderCheck } from './ipc-handlers';
+import { IPC_CHANNELS } from './ipc-wire';
 import { isAppUrl } from './windows';
 
-/** The parts of Electron's `IpcMainInvokeEvent` the handlers use, so tests can build one from plain objects. */
-export interface IpcInvokeEvent {
-  readonly senderFrame: { readonly url: string; readonly parent: unknown } | null;
-  readonly sender: IpcSender;
-}
-
-export interface IpcSender {
-  readonly id: number;
-  send(channel: string, ...args: unknown[]): void;
-  isDestroyed(): boolean;
-  once(event: 'destroyed', listener: () => void): unknown;
-  on(event: 'did-navigate', listener: () => void): unknown;
-}
-
-export type SenderCheck = (event: IpcInvokeEvent) => boolean;
+export type { IpcInvokeEvent, IpcSender, SenderCheck } from './ipc-handlers';
+export { createIpcHandlers } from './ipc-handlers';
 
 /** A sender is trusted only if it is a top-level page of this app. */
 export function isAppSender(event: IpcInvokeEvent): boolean {
@@ -29,90 +16,6 @@ export function isAppSender(event: IpcInvokeEvent): boolean {
   if (frame.parent !== null) return false;
   // Whatever else a window was made to load (a link, a redirect) must not reach the Host.
   return isAppUrl(frame.url);
-}
-
-const isSubscriptionId = (subId: unknown): subId is string =>
-  typeof subId === 'string' && subId.length > 0 && subId.length <= SUBSCRIPTION_ID_MAX_CHARS;
-
-const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody } => ({
-  ok: false,
-  error: { code, message },
-});
-
-// Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
-const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', error);
-
-const FORBIDDEN = 'This window may not talk to Deputy.';
-
-/** The logic behind the three `ipcMain.handle` calls, free of `ipcMain` so tests can call it directly. */
-export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderCheck = isAppSender) {
-  /** Per webContents: subscription id → the Host's unsubscribe. */
-  const subscriptions = new Map<number, Map<string, () => void>>();
-
-  function dropAll(senderId: number): void {
-    const owned = subscriptions.get(senderId);
-    if (!owned) return;
-    for (const unsubscribe of owned.values()) unsubscribe();
-    owned.clear();
-  }
-
-  function subscriptionsOf(sender: IpcSender): Map<string, () => void> {
-    let owned = subscriptions.get(sender.id);
-    if (!owned) {
-      owned = new Map();
-      subscriptions.set(sender.id, owned);
-      // A closed window's streams would otherwise run, and send into the void, until the app quits.
-      sender.once('destroyed', () => {
-        dropAll(sender.id);
-        subscriptions.delete(sender.id);
-      });
-      // A reload or navigation replaces the page that subscribed; its streams must not outlive it.
-      sender.on('did-navigate', () => dropAll(sender.id));
-    }
-    return owned;
-  }
-
-  async function command(event: IpcInvokeEvent, channel: unknown, input: unknown): Promise<Result<unknown>> {
-    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
-    return dispatchCommand(host, channel, input, logUnexpected);
-  }
-
-  function subscribe(event: IpcInvokeEvent, subId: unknown, channel: unknown, input: unknown): Result<null> {
-    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
-    if (!isSubscriptionId(subId)) {
-      return fail(
-        'invalid_input',
-        `A subscription id is a string of 1 to ${SUBSCRIPTION_ID_MAX_CHARS} characters.`,
-      );
-    }
-    const { sender } = event;
-    const owned = subscriptionsOf(sender);
-    if (owned.has(subId)) return fail('conflict', `Subscription ${subId} already exists.`);
-    const opened = openSubscription(host, channel, input, (streamEvent) => {
-      if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.event, subId, streamEvent);
-    });
-    if (!opened.ok) return opened;
-    owned.set(subId, opened.unsubscribe);
-    return { ok: true, data: null };
-  }
-
-  function unsubscribe(event: IpcInvokeEvent, subId: unknown): Result<null> {
-    if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
-    const owned = subscriptions.get(event.sender.id);
-    if (typeof subId === 'string' && owned) {
-      owned.get(subId)?.();
-      owned.delete(subId);
-    }
-    // Dropping what is already gone is not an error: the page may race its own reload.
-    return { ok: true, data: null };
-  }
-
-  function close(): void {
-    for (const senderId of subscriptions.keys()) dropAll(senderId);
-    subscriptions.clear();
-  }
-
-  return { command, subscribe, unsubscribe, close };
 }
 
 /** The one place `ipcMain.handle` is called. Returns a function that removes the handlers and ends every stream. */

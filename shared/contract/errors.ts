@@ -27,6 +27,8 @@ export const ErrorCode = z.enum([
   'wrong_host',
   /** Too many connections or subscriptions at once: the excess is turned away, nothing is queued. */
   'too_many',
+  /** A service Deputy relies on (Slack, Google) could not be reached or gave an answer it could not use. */
+  'service_unavailable',
   /** The client took too long to send its request. */
   'request_timeout',
   /** Secrets cannot be stored safely here (no keychain): nothing was connected. */

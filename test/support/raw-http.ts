@@ -6,6 +6,8 @@ export interface RawAnswer {
   body: string;
   /** Whatever came back, as sent (empty when the server closed without a word). */
   raw: string;
+  /** How the exchange ended when it was not an answer: a socket error's code, 'closed' or 'timeout'. */
+  ending?: string;
 }
 
 /**
@@ -23,20 +25,31 @@ export function rawRequest(
     const socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];
     let isDone = false;
+    let ending: string | undefined;
     const finish = (): void => {
       if (isDone) return;
       isDone = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve(parseAnswer(Buffer.concat(received).toString('utf8')));
+      const answer = parseAnswer(Buffer.concat(received));
+      resolve(ending && answer.status === 0 ? { ...answer, ending } : answer);
     };
-    const timer = setTimeout(finish, options.timeoutMs ?? 5_000);
+    const timer = setTimeout(() => {
+      ending = 'timeout';
+      finish();
+    }, options.timeoutMs ?? 5_000);
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
       if (isComplete(Buffer.concat(received).toString('utf8'))) finish();
     });
-    socket.on('close', finish);
-    socket.on('error', finish);
+    socket.on('close', () => {
+      ending ??= 'closed';
+      finish();
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      ending ??= error.code ?? error.message;
+      finish();
+    });
     void writeParts(socket, parts, options.gapMs ?? 0);
   });
 }
@@ -59,30 +72,33 @@ function isComplete(text: string): boolean {
   return length !== null && Buffer.byteLength(text.slice(end + 4)) >= Number(length[1]);
 }
 
-export function parseAnswer(raw: string): RawAnswer {
-  const end = raw.indexOf('\r\n\r\n');
-  const head = end === -1 ? raw : raw.slice(0, end);
+export function parseAnswer(bytes: Buffer | string): RawAnswer {
+  const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+  const raw = buffer.toString('utf8');
+  const end = buffer.indexOf('\r\n\r\n');
+  const head = end === -1 ? raw : buffer.subarray(0, end).toString('utf8');
   const [statusLine = '', ...lines] = head.split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
-  let body = end === -1 ? '' : raw.slice(end + 4);
-  if (headers['transfer-encoding'] === 'chunked') body = unchunk(body);
+  const bodyBytes = end === -1 ? Buffer.alloc(0) : buffer.subarray(end + 4);
+  const body = (headers['transfer-encoding'] === 'chunked' ? unchunk(bodyBytes) : bodyBytes).toString('utf8');
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body, raw };
 }
 
-function unchunk(body: string): string {
-  let out = '';
+/** Chunk sizes count bytes, so the body is taken apart as bytes (a character may span two chunks). */
+function unchunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
   let rest = body;
   for (;;) {
     const lineEnd = rest.indexOf('\r\n');
-    if (lineEnd === -1) return out;
-    const size = parseInt(rest.slice(0, lineEnd), 16);
-    if (!Number.isFinite(size) || size === 0) return out;
-    out += rest.slice(lineEnd + 2, lineEnd + 2 + size);
-    rest = rest.slice(lineEnd + 2 + size + 2);
+    if (lineEnd === -1) return Buffer.concat(parts);
+    const size = parseInt(rest.subarray(0, lineEnd).toString('latin1'), 16);
+    if (!Number.isFinite(size) || size === 0) return Buffer.concat(parts);
+    parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+    rest = rest.subarray(lineEnd + 2 + size + 2);
   }
 }
 

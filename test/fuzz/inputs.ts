@@ -1,0 +1,107 @@
+import { commands, streams } from '../../shared/contract';
+import type { Rng } from '../chaos/prng';
+import { mutate, pick, randomJson, randomString } from './values';
+
+/**
+ * Ids the host has handed out (runs, threads, approvals, memories), gathered from its answers, so the
+ * fuzzer reaches past "not found" into approve, edit, cancel and delete of real things.
+ */
+export class IdPool {
+  private readonly ids: string[] = [];
+
+  learn(text: string): void {
+    for (const match of text.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)) {
+      if (this.ids.length >= 500) this.ids.splice(0, 100);
+      this.ids.push(match[0]);
+    }
+  }
+
+  any(rng: Rng): string {
+    if (this.ids.length === 0 || rng.chance(0.2))
+      return rng.chance(0.5) ? randomString(rng) : crypto.randomUUID();
+    return pick(rng, this.ids);
+  }
+}
+
+const PROMPTS = ['Hi', 'What is on my task list?', 'Add a task to buy milk', 'Email sam@example.com hello'];
+
+/** A plausible input for each command and stream of the contract, before mutation. */
+function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
+  switch (channel) {
+    case 'run.start':
+      return {
+        prompt: pick(rng, PROMPTS),
+        ...(rng.chance(0.3) && { threadId: ids.any(rng) }),
+        ...(rng.chance(0.3) && { conversation: [{ role: 'user', text: randomString(rng) }] }),
+        ...(rng.chance(0.3) && {
+          attachedContext: [{ type: 'email', id: ids.any(rng), title: randomString(rng), snippet: 'hi' }],
+        }),
+      };
+    case 'run.cancel':
+      return { runId: ids.any(rng) };
+    case 'threads.list':
+      return { limit: rng.int(0, 60), ...(rng.chance(0.3) && { before: randomString(rng) }) };
+    case 'thread.get':
+      return { threadId: ids.any(rng) };
+    case 'settings.get':
+    case 'connections.list':
+    case 'approvals.changed':
+    case 'connections.changed':
+      return {};
+    case 'settings.set':
+      return pick(rng, [
+        { userName: randomString(rng) },
+        { timezone: pick(rng, ['Europe/Paris', 'Nowhere/Else', 'UTC']) },
+        { maxLoopSteps: rng.int(0, 20) },
+        { trustLevel: pick(rng, ['supervised', 'delegated', 'autonomous', 'root']) },
+        { allowlist: [randomString(rng)] },
+        { approvalExpiryMinutes: rng.int(0, 20_000) },
+        { rateLimits: { actionsPerMinute: rng.int(0, 20_000) } },
+        { preferences: randomString(rng) },
+      ]);
+    case 'approval.list':
+      return { status: pick(rng, ['pending', 'all', 'x']), limit: rng.int(0, 300) };
+    case 'approval.decide':
+      return rng.chance(0.5)
+        ? { approvalId: ids.any(rng), decision: 'approve' }
+        : { approvalId: ids.any(rng), decision: 'reject', reason: randomString(rng) };
+    case 'approval.edit':
+      return { approvalId: ids.any(rng), args: { description: randomString(rng), to: randomString(rng) } };
+    case 'connections.connect':
+      return pick(rng, [
+        { name: 'slack', token: `xoxp-${randomString(rng)}` },
+        { name: 'gemini', apiKey: randomString(rng) },
+        { name: 'google' },
+        { name: 'github' },
+      ]);
+    case 'connections.disconnect':
+      return { name: pick(rng, ['google', 'slack', 'other']) };
+    case 'memory.list':
+      return { query: randomString(rng).slice(0, 250), limit: rng.int(0, 250), cursor: randomString(rng) };
+    case 'memory.update':
+      return { id: ids.any(rng), text: randomString(rng) };
+    case 'memory.delete':
+      return { id: ids.any(rng) };
+    case 'run.events':
+      return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
+    default:
+      return randomJson(rng);
+  }
+}
+
+export const COMMAND_NAMES = Object.keys(commands);
+export const STREAM_NAMES = Object.keys(streams);
+
+/** A channel (mostly real, sometimes not) and an input (mostly plausible, often mutated). */
+export function channelInput(rng: Rng, ids: IdPool, kind: 'command' | 'stream'): [string, unknown] {
+  const names = kind === 'command' ? COMMAND_NAMES : STREAM_NAMES;
+  const channel = rng.chance(0.95)
+    ? pick(rng, names)
+    : pick(rng, ['', 'run', '__proto__', 'toString', randomString(rng)]);
+  return [channel, mutate(rng, plausible(channel, rng, ids))];
+}
+
+/** The plausible body of an HTTP route's request, keyed like the route table in http-cases.ts. */
+export function routeBody(channel: string, rng: Rng, ids: IdPool): unknown {
+  return mutate(rng, plausible(channel, rng, ids));
+}
