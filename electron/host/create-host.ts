@@ -65,6 +65,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     options.cipher ?? createKeyFileCipher(join(options.dataDir, VAULT_KEY_FILE)),
     now,
   );
+  // Every secret already stored is known to the redactor before the first run, not only once it is read again.
+  vault.rememberAll();
   // Secrets given through the environment are redacted like the vault's own.
   for (const name of SECRET_ENV) rememberSecret(env[name]?.trim());
   const logError =
