@@ -69,6 +69,11 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+/** `redactSecrets` for a column that may be null. */
+export function redactNullable(text: string | null): string | null {
+  return text === null ? null : redactSecrets(text);
+}
+
 /**
  * Only the exact secrets the vault knows, no shapes. For the arguments an approval is bound to: a mail that
  * merely looks like it holds a token ("token=…") must still run exactly as approved, while a real key of the
