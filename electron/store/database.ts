@@ -14,6 +14,8 @@ export function openDatabase(file: string, migrations: readonly Migration[] = al
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted and overwritten rows are zeroed, not left in free pages: a deleted conversation is gone from disk.
+  db.pragma('secure_delete = ON');
   migrate(db, migrations);
   return db;
 }
