@@ -158,6 +158,7 @@ describe('the data folder after a restart and pasted secrets', () => {
     });
     const { host } = fixture;
 
+    await host.invoke('settings.set', { preferences: everySecret('My preferences') });
     const completed = await host.runToEnd({
       prompt: everySecret('My prompt'),
       conversation: [{ role: 'user', text: everySecret('An earlier turn') }],
