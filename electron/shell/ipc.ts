@@ -1,6 +1,7 @@
 import { ipcMain } from 'electron';
 import type { ContractHost, ErrorBody, ErrorCode, Result } from '../../shared/contract';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
+import { redactError } from '../vault/redactor';
 import { IPC_CHANNELS, SUBSCRIPTION_ID_MAX_CHARS } from './ipc-wire';
 import { isAppUrl } from './windows';
 
@@ -40,7 +41,7 @@ const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody }
 });
 
 // Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
-const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', error);
+const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', redactError(error));
 
 const FORBIDDEN = 'This window may not talk to Deputy.';
 

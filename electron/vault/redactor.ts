@@ -107,6 +107,11 @@ export function redactWithJson<T>(value: T): { value: T; json: string } {
   return { value: redacted === json ? value : (JSON.parse(redacted) as T), json: redacted };
 }
 
+/** The redacted message of anything thrown, without its stack: for what a person reads. */
+export function redactErrorMessage(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error));
+}
+
 /** A redacted description of anything thrown, for logs and crash output. */
 export function redactError(error: unknown): string {
   if (error instanceof Error) return redactSecrets(error.stack ?? `${error.name}: ${error.message}`);

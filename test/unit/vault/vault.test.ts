@@ -14,6 +14,7 @@ import {
   REDACTED,
   redactedJson,
   redactError,
+  redactErrorMessage,
   redactSecrets,
   redactValue,
 } from '../../../electron/vault/redactor';
@@ -242,6 +243,9 @@ describe('redactor', () => {
     expect(JSON.stringify(redactValue(dirty))).not.toMatch(/abcdefghijkl/);
     expect(redactError(new Error('refresh failed for 1//0gLx-abcdefghijklmnopqrstuvwxyz'))).not.toContain(
       'abcdefghijklmnopqrstuvwxyz',
+    );
+    expect(redactErrorMessage(new Error('start failed: key AIzaSyA-abcdefghijklmnopqrstuvwxyz0123456'))).toBe(
+      `start failed: key ${REDACTED}`,
     );
   });
 });
