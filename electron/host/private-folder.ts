@@ -34,7 +34,11 @@ export function makeFolderPrivate(
   return notices;
 }
 
-/** Sets `mode` when the path grants more than it (to the group or to others); a notice says what it was. */
+/**
+ * Sets `mode` when the path grants more than it (to the group or to others); a notice says what it was. A path
+ * Deputy may not change (another user's) throws, and Deputy does not start, as a database server refuses a
+ * data folder others can read.
+ */
 function tighten(path: string, mode: number): string | null {
   const was = statSync(path).mode & 0o777;
   if ((was & ~mode) === 0) return null;
