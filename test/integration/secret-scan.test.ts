@@ -127,22 +127,37 @@ function leakyTools(): Tool[] {
 
 const sure = { intent: 'mail Sam', reasoning: 'asked', confidence: 0.95, assumptions: [] };
 
-let fixture: HostFixture | undefined;
+const dataDirs: string[] = [];
+let running: HostFixture | undefined;
 afterEach(async () => {
-  await fixture?.stop();
-  if (fixture) rmSync(fixture.dataDir, { recursive: true, force: true });
-  fixture = undefined;
+  await running?.stop();
+  running = undefined;
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A host on `dataDir` as a new process would start it: no secret known until start-up reads the vault. */
+async function restart(dataDir: string, model: ScriptedModel, sent: { to: string[]; body: string }[]) {
+  forgetKnownSecrets();
+  running = await openHost(model, { dataDir, tools: [...leakyTools(), ...syntheticMailTools(sent)] });
+  return running;
+}
+
+function report(when: string, result: Scan): void {
+  console.log(
+    `secret scan (${when}): ${result.files.length} files (${result.files.join(', ')}), ${result.bytes} bytes, ` +
+      `${NEEDLES.length} secrets × ${encodings('x').length} encodings, ${result.hits.length} hits`,
+  );
+}
 
 describe('the data folder after a restart and pasted secrets', () => {
   it('holds no secret, raw, hex or base64, in any file, and the checkpoint agrees with the thread', async () => {
     const first = await openHost(null);
+    dataDirs.push(first.dataDir);
+    const { dataDir } = first;
     first.host.vault.set('slack.token', VAULT.slackToken);
     first.host.vault.set('gemini.apiKey', VAULT.geminiKey);
     first.host.vault.set('api.token', VAULT.apiToken);
     await first.stop();
-    // A new process knows no secret until start-up loads them from the vault.
-    forgetKnownSecrets();
 
     const model = new ScriptedModel(
       call('read_mail', {}, 'c-read'),
@@ -152,12 +167,8 @@ describe('the data folder after a restart and pasted secrets', () => {
       call('send_message', { to: ['sam@partner.io'], body: 'Hi Sam, see you Friday.', ...sure }, 'c-send'),
     );
     const sent: { to: string[]; body: string }[] = [];
-    fixture = await openHost(model, {
-      dataDir: first.dataDir,
-      tools: [...leakyTools(), ...syntheticMailTools(sent)],
-    });
-    const { host } = fixture;
-
+    const second = await restart(dataDir, model, sent);
+    const { host } = second;
     await host.invoke('settings.set', { preferences: everySecret('My preferences') });
     const completed = await host.runToEnd({
       prompt: everySecret('My prompt'),
@@ -173,15 +184,14 @@ describe('the data folder after a restart and pasted secrets', () => {
     expect(sent).toEqual([]);
 
     // While the host runs the newest pages live in the WAL; a clean close folds them into the database.
-    const running = scan(readAll(first.dataDir));
+    const scans: [string, Scan][] = [['running', scan(readAll(dataDir))]];
 
     // The thread and the checkpoint of the same run hold the same prompt.
-    const store = storeOf(host);
     const thread = await host.invoke('thread.get', { threadId: completed.threadId });
     const shown = thread.messages.find(
       (message) => message.runId === paused.runId && message.role === 'user',
     );
-    const checkpoint = store.checkpoints.load(paused.runId)?.state as {
+    const checkpoint = storeOf(host).checkpoints.load(paused.runId)?.state as {
       messages: { role: string; parts: { kind: string; text?: string }[] }[];
     };
     const prompted = checkpoint.messages
@@ -190,23 +200,25 @@ describe('the data folder after a restart and pasted secrets', () => {
       .find((part) => part.text?.startsWith('Then mail Sam'));
     expect(shown?.text).toContain('[redacted]');
     expect(prompted?.text).toBe(shown?.text);
+    await second.stop();
+    scans.push(['closed', scan(readAll(dataDir))]);
 
-    await fixture.stop();
-    const closed = scan(readAll(first.dataDir));
-    for (const [when, result] of [
-      ['running', running],
-      ['closed', closed],
-    ] as const) {
-      console.log(
-        `secret scan (${when}): ${result.files.length} files (${result.files.join(', ')}), ${result.bytes} bytes, ` +
-          `${NEEDLES.length} secrets × ${encodings('x').length} encodings, ${result.hits.length} hits`,
-      );
-      expect(result.hits).toEqual([]);
-    }
-    expect(running.files).toEqual(
+    // Started again, the paused run is approved from its checkpoint and finishes.
+    const third = await restart(dataDir, new ScriptedModel(say('Sent.')), sent);
+    const approvalId = paused.approval?.id ?? '';
+    const done = await third.host.invoke('approval.decide', { approvalId, decision: 'approve' });
+    expect(done.status).toBe('completed');
+    expect(sent).toEqual([{ to: ['sam@partner.io'], body: 'Hi Sam, see you Friday.' }]);
+    await third.stop();
+    running = undefined;
+    scans.push(['approved after a second restart', scan(readAll(dataDir))]);
+
+    for (const [when, result] of scans) report(when, result);
+    expect(scans.map(([when, result]) => [when, result.hits])).toEqual(scans.map(([when]) => [when, []]));
+    expect(scans[0]?.[1].files).toEqual(
       expect.arrayContaining(['deputy.db', 'deputy.db-wal', 'deputy.db-shm', 'vault.key']),
     );
-    expect(closed.files).toContain('deputy.db');
+    expect(scans[2]?.[1].files).toContain('deputy.db');
 
     // The model never saw a secret, so it had none to copy.
     const seen = JSON.stringify(model.requests);
