@@ -10,6 +10,7 @@ import { openExternal } from './shell/external';
 import { setupSecurity } from './shell/security';
 import { createMainWindow, showMainWindow } from './shell/windows';
 import { createSafeStorageCipher } from './vault/cipher';
+import { redactError, redactErrorMessage } from './vault/redactor';
 
 // Lifecycle only: each feature sets itself up in its own file.
 
@@ -60,7 +61,7 @@ function closeHostOnQuit(host: Host): void {
     isClosing = true;
     void host
       .close()
-      .catch((error: unknown) => console.error('[main] the host did not close cleanly', error))
+      .catch((error: unknown) => console.error('[main] the host did not close cleanly', redactError(error)))
       .finally(() => {
         isClosed = true;
         app.quit();
@@ -77,8 +78,8 @@ if (!app.requestSingleInstanceLock()) {
     if (process.platform !== 'darwin') app.quit();
   });
   start().catch((error: unknown) => {
-    console.error('[main] Deputy could not start', error);
-    dialog.showErrorBox('Deputy could not start', error instanceof Error ? error.message : String(error));
+    console.error('[main] Deputy could not start', redactError(error));
+    dialog.showErrorBox('Deputy could not start', redactErrorMessage(error));
     app.exit(1);
   });
 }

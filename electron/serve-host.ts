@@ -6,7 +6,7 @@ import { installProcessGuard } from './host/process-guard';
 import { resolveDataDir } from './host/data-dir';
 import { resolveApiToken } from './server/api-token';
 import { startHttpServer } from './server/http-server';
-import { redactSecrets } from './vault/redactor';
+import { redactErrorMessage } from './vault/redactor';
 
 /** `npm run serve` (after serve.ts checked the runtime): the headless host on 127.0.0.1, for scripts, automation and a browser. */
 async function main(): Promise<void> {
@@ -17,9 +17,7 @@ async function main(): Promise<void> {
   const port = parsePort(env.DEPUTY_PORT);
   const rendererDir = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'out', 'renderer');
   const logError = (message: string, error: unknown): void => {
-    console.error(
-      `[deputy] ${message}: ${redactSecrets(error instanceof Error ? error.message : String(error))}`,
-    );
+    console.error(`[deputy] ${message}: ${redactErrorMessage(error)}`);
   };
 
   const host = await createHost({
@@ -67,8 +65,6 @@ function parsePort(value: string | undefined): number {
 }
 
 main().catch((error: unknown) => {
-  console.error(
-    `[deputy] could not start: ${redactSecrets(error instanceof Error ? error.message : String(error))}`,
-  );
+  console.error(`[deputy] could not start: ${redactErrorMessage(error)}`);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import type { ToolOutcome } from '../tools/registry';
+import { redactValue } from '../vault/redactor';
 import type { ToolContext } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';
 import { logRuntime } from './journal';
@@ -42,12 +43,16 @@ export function answerUnrun(scope: CallScope, call: CallPart, code: string, mess
   putResult(scope.state, call, { error: { code, message } });
 }
 
-/** The call leaves the open calls with its result among the turn's (replacing one it may already have). */
+/**
+ * The call leaves the open calls with its result among the turn's (replacing one it may already have). A result
+ * enters the state redacted (a token inside a mail, a key in a service's error), so the model never sees it and
+ * the checkpoint, the ledger and the events hold the same text.
+ */
 function putResult(state: RunState, call: CallPart, result: Record<string, unknown>): void {
   state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
   state.turnResults = [
     ...state.turnResults.filter((part) => part.callId !== call.callId),
-    { kind: 'result', callId: call.callId, name: call.name, result },
+    { kind: 'result', callId: call.callId, name: call.name, result: redactValue(result) },
   ];
 }
 

@@ -26,6 +26,7 @@ import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
 import type { RoutingPolicy } from '../../shared/contract';
+import { redactSecrets } from '../vault/redactor';
 
 export interface TurnOutput {
   text: string;
@@ -270,5 +271,7 @@ async function streamOnce(
       usage = event.usage;
     }
   }
-  return { output, usage };
+  // The model's text enters the run's state redacted, so the checkpoint holds what the thread shows. Its
+  // calls are kept as written: they run exactly as approved (and the model saw no secret to copy into them).
+  return { output: { ...output, text: redactSecrets(output.text) }, usage };
 }

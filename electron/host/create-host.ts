@@ -18,6 +18,7 @@ import { createTaskTools } from '../tools/task-tools';
 import type { Tool } from '../tools/tool';
 import { Host } from './host';
 import { monotonicClock } from './monotonic-clock';
+import { makeFolderPrivate } from './private-folder';
 import { SettingsService, type Env } from './settings';
 import { createKeyFileCipher, type SecretCipher } from '../vault/cipher';
 import { redactError, rememberSecret } from '../vault/redactor';
@@ -35,6 +36,8 @@ export interface HostOptions {
   /** More tools beside the built-in ones (an integration, a test's synthetic tool). */
   extraTools?: readonly Tool[];
   logError?: (message: string, error: unknown) => void;
+  /** What the person should hear once (a data folder whose permissions were tightened); printed by default. */
+  logNotice?: (message: string) => void;
   /** How secrets are encrypted at rest: Electron's safeStorage in the app, else a 0600 key file here. */
   cipher?: SecretCipher;
   /** Opens a sign-in page in the system browser (the shell); headless, the URL is returned and printed. */
@@ -57,6 +60,10 @@ export const DATABASE_FILE = 'deputy.db';
 
 /** Composes the core (store, tools, model, settings) into the one Host both transports use. */
 export async function createHost(options: HostOptions): Promise<Host> {
+  const logNotice = options.logNotice ?? ((message: string) => console.warn(`[deputy] ${message}`));
+  // The folder holds a person's mail, history and keys: owner-only before anything is written into it.
+  const privateFiles = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, VAULT_KEY_FILE];
+  for (const notice of makeFolderPrivate(options.dataDir, privateFiles)) logNotice(notice);
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const now = options.now ?? monotonicClock();
   const { env } = options;
@@ -65,6 +72,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     options.cipher ?? createKeyFileCipher(join(options.dataDir, VAULT_KEY_FILE)),
     now,
   );
+  // Every secret already stored is known to the redactor before the first run, not only once it is read again.
+  vault.rememberAll();
   // Secrets given through the environment are redacted like the vault's own.
   for (const name of SECRET_ENV) rememberSecret(env[name]?.trim());
   const logError =

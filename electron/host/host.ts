@@ -30,7 +30,7 @@ import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
-import { redactWithJson } from '../vault/redactor';
+import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
@@ -369,7 +369,9 @@ export class Host implements ContractHost {
     onEvent?: (event: RunEvent) => void,
   ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
-    const request = normalizeRunRequest(raw);
+    // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
+    // checkpoint then all hold the same text, and a token never reaches any of them.
+    const request = redactValue(normalizeRunRequest(raw));
     const { store, settings } = this.deps;
     const runId = randomUUID();
     const threadId = request.threadId;
@@ -381,17 +383,20 @@ export class Host implements ContractHost {
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
     const config = settings.get();
     const now = this.deps.now().toISOString();
-    const systemInstruction = buildSystemInstruction({
-      now: this.deps.now(),
-      profile: {
-        name: config.userName,
-        email: config.userEmail,
-        timezone: config.timezone,
-        preferences: config.preferences,
-      },
-      memories: this.relevantMemories(request.prompt),
-      attachedContext: request.attachedContext ?? [],
-    });
+    // The profile's free text (preferences) is the person's too: redacted like the prompt.
+    const systemInstruction = redactSecrets(
+      buildSystemInstruction({
+        now: this.deps.now(),
+        profile: {
+          name: config.userName,
+          email: config.userEmail,
+          timezone: config.timezone,
+          preferences: config.preferences,
+        },
+        memories: this.relevantMemories(request.prompt),
+        attachedContext: request.attachedContext ?? [],
+      }),
+    );
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
     const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };

@@ -1,5 +1,6 @@
 import { app, Notification, type NotificationConstructorOptions } from 'electron';
 import { toErrorBody, type Approval, type ContractHost } from '../../shared/contract';
+import { redactError } from '../vault/redactor';
 import type { ApprovalWindows } from './approval-window';
 import { showMainWindow } from './windows';
 
@@ -96,7 +97,9 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
 
   function notify(options: NotificationConstructorOptions): ApprovalNotification {
     const notification = new NotificationClass(options);
-    notification.on('failed', (_event, error) => console.error('[approval-notifications] not shown:', error));
+    notification.on('failed', (_event, error) =>
+      console.error('[approval-notifications] not shown:', redactError(error)),
+    );
     notification.show();
     return notification;
   }
@@ -121,7 +124,8 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     } catch (error) {
       // Expected failures (already decided, expired) carry words for the user; anything else stays in the log.
       const body = toErrorBody(error);
-      if (body.code === 'internal') console.error('[approval-notifications] approval.decide failed', error);
+      if (body.code === 'internal')
+        console.error('[approval-notifications] approval.decide failed', redactError(error));
       showFollowUp(approval, body.message);
     } finally {
       deciding.delete(approval.id);
@@ -197,7 +201,7 @@ function subscribeToApprovals(
   try {
     return host.subscribe('approvals.changed', {}, (event) => onChange(event.pending));
   } catch (error) {
-    console.error('[approval-notifications] could not subscribe to approvals.changed', error);
+    console.error('[approval-notifications] could not subscribe to approvals.changed', redactError(error));
     return () => undefined;
   }
 }

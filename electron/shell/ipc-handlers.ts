@@ -1,5 +1,6 @@
 import type { ContractHost, ErrorBody, ErrorCode, Result } from '../../shared/contract';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
+import { redactError } from '../vault/redactor';
 import { IPC_CHANNELS, SUBSCRIPTION_ID_MAX_CHARS } from './ipc-wire';
 
 // Free of Electron (no ipcMain, no windows), so the tests and the fuzzer drive the real handlers under plain Node.
@@ -32,7 +33,7 @@ const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody }
 });
 
 // Expected failures carry their own words; anything else stays in the main process's log, never in the renderer.
-const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', error);
+const logUnexpected = (error: unknown): void => console.error('[ipc] a command failed', redactError(error));
 
 const FORBIDDEN = 'This window may not talk to Deputy.';
 

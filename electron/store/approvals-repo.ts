@@ -1,4 +1,4 @@
-import { redactedJson, redactKnownSecretsJson, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactKnownSecretsJson, redactNullable, redactSecrets } from '../vault/redactor';
 import type { AlwaysAllowScope, Approval, ApprovalPreview, ApprovalStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
@@ -128,7 +128,7 @@ export class ApprovalsRepo {
       preview: redactedJson(approval.preview),
       previewText: redactSecrets(approval.previewText),
       intent: approval.intent,
-      reasoning: approval.reasoning === null ? null : redactSecrets(approval.reasoning),
+      reasoning: redactNullable(approval.reasoning),
       confidence: approval.confidence,
       assumptions: redactedJson(approval.assumptions),
       scopes: redactedJson(approval.alwaysAllowScopes),
@@ -160,9 +160,7 @@ export class ApprovalsRepo {
 
   /** Moves a pending approval to its decision; false when it was no longer pending. */
   claim(id: string, status: Exclude<ApprovalStatus, 'pending'>, now: string, note: string | null): boolean {
-    return (
-      this.claimStmt.run({ id, status, now, note: note === null ? null : redactSecrets(note) }).changes === 1
-    );
+    return this.claimStmt.run({ id, status, now, note: redactNullable(note) }).changes === 1;
   }
 
   /**

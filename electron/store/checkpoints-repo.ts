@@ -19,7 +19,9 @@ export interface CheckpointCall {
 /**
  * What the engine checkpoints after every tool result and at every turn boundary. The state is stored with the
  * vault's exact secrets taken out but nothing else changed: a resumed run must send the model, and run, exactly
- * what it would have (a mail that merely looks like it holds a token stays as written, as approvals do).
+ * what it would have (a mail that merely looks like it holds a token stays as written, as approvals do). Token
+ * shapes are not left to this: the engine redacts what enters a run (the request, the model's text, every tool
+ * result), so the state holds what the thread shows; only the model's own call arguments are kept as written.
  */
 export interface CheckpointInput {
   id: string;

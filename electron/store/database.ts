@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as allMigrations, type Migration } from './migrations';
 
@@ -7,13 +7,19 @@ export type Db = Database.Database;
 
 /** Opens (creating if needed) the one SQLite database: WAL, foreign keys on, migrated to the latest version. */
 export function openDatabase(file: string, migrations: readonly Migration[] = allMigrations): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // SQLite would create the file 0644; made here owner-only first, its WAL and SHM take the same mode.
+    closeSync(openSync(file, 'a', 0o600));
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Deleted and overwritten rows are zeroed, not left in free pages: a deleted conversation is gone from disk.
+  db.pragma('secure_delete = ON');
   migrate(db, migrations);
   return db;
 }

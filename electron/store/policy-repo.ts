@@ -1,4 +1,4 @@
-import { redactedJson, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactNullable } from '../vault/redactor';
 import type { Db } from './database';
 
 /** What the policy reads from history: rate-limit windows, who the user has written to, and the audit trail. */
@@ -73,7 +73,7 @@ export class PolicyRepo {
   }): void {
     this.insertAudit.run({
       ...entry,
-      reason: entry.reason === null ? null : redactSecrets(entry.reason),
+      reason: redactNullable(entry.reason),
       detail: entry.detail === undefined ? null : redactedJson(entry.detail),
     });
   }

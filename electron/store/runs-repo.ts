@@ -1,4 +1,4 @@
-import { redactSecrets } from '../vault/redactor';
+import { redactNullable, redactSecrets } from '../vault/redactor';
 import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
@@ -111,11 +111,11 @@ export class RunsRepo {
     this.updateEnding.run(
       ending.status,
       ending.mode,
-      ending.summary,
+      redactSecrets(ending.summary),
       ending.decision,
       ending.outcome,
       ending.errorCode,
-      ending.errorMessage === null ? null : redactSecrets(ending.errorMessage),
+      redactNullable(ending.errorMessage),
       ending.recovered ? 1 : 0,
       now,
       id,

@@ -1,7 +1,8 @@
+import { redactedJson } from '../vault/redactor';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
 
-/** A small key/value table for user settings (never secrets). */
+/** A small key/value table for user settings (never secrets: a token pasted into free text is redacted). */
 export class SettingsRepo {
   private readonly selectAll;
   private readonly upsert;
@@ -19,7 +20,7 @@ export class SettingsRepo {
 
   set(values: Record<string, unknown>): void {
     for (const [key, value] of Object.entries(values)) {
-      if (value !== undefined) this.upsert.run(key, JSON.stringify(value));
+      if (value !== undefined) this.upsert.run(key, redactedJson(value));
     }
   }
 }

@@ -1,3 +1,4 @@
+import { redactNullable, redactSecrets } from '../vault/redactor';
 import type { Db } from './database';
 
 export interface Task {
@@ -72,7 +73,15 @@ export class TasksRepo {
     task: { id: string; description: string; due: string | null; notes: string | null },
     now: string,
   ): Task {
-    this.insertTask.run(task.id, task.description, task.due, task.notes, now, now);
+    // A task is written by the model's call (kept as written to run as approved): the row is still redacted.
+    this.insertTask.run(
+      task.id,
+      redactSecrets(task.description),
+      task.due,
+      redactNullable(task.notes),
+      now,
+      now,
+    );
     return this.getOrThrow(task.id);
   }
 
@@ -89,9 +98,9 @@ export class TasksRepo {
     const task = this.get(id);
     if (!task) return null;
     this.updateTask.run(
-      change.description ?? task.description,
+      redactSecrets(change.description ?? task.description),
       change.due === undefined ? task.due : change.due,
-      change.notes === undefined ? task.notes : change.notes,
+      redactNullable(change.notes === undefined ? task.notes : change.notes),
       now,
       id,
     );

@@ -65,7 +65,7 @@ function loadOrCreateKey(keyFile: string): Buffer {
     chmodSync(keyFile, 0o600);
     return key;
   }
-  mkdirSync(dirname(keyFile), { recursive: true });
+  mkdirSync(dirname(keyFile), { recursive: true, mode: 0o700 });
   const key = randomBytes(KEY_BYTES);
   writeFileSync(keyFile, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   return key;

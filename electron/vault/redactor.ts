@@ -7,6 +7,11 @@
 export const REDACTED = '[redacted]';
 
 const TOKEN_PATTERNS: readonly RegExp[] = [
+  // PEM private keys, whole; the body stops at a quote so a key inside JSON never swallows the next field.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[^"]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+  // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
+  /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/g, // JWT (an ID token, a service's session): header.payload.signature
   /\bya29\.[\w-]{10,}/g, // Google OAuth access token
   /\b1\/\/0[\w-]{20,}/g, // Google OAuth refresh token
   /\bAIza[\w-]{30,}/g, // Google API key (Gemini)
@@ -22,6 +27,15 @@ const MIN_SECRET_LENGTH = 8;
 
 const knownSecrets = new Set<string>();
 let knownPattern: RegExp | null = null;
+
+/**
+ * Forgets every remembered secret, leaving the state a new process starts with. The secret-scan test calls it
+ * to stand for a restart; the product has no reason to forget a secret while it runs.
+ */
+export function forgetKnownSecrets(): void {
+  knownSecrets.clear();
+  knownPattern = null;
+}
 
 /** Adds a value to what is redacted from now on. The vault calls this for every secret it handles. */
 export function rememberSecret(value: string | null | undefined): void {
@@ -55,6 +69,11 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+/** `redactSecrets` for a column that may be null. */
+export function redactNullable(text: string | null): string | null {
+  return text === null ? null : redactSecrets(text);
+}
+
 /**
  * Only the exact secrets the vault knows, no shapes. For the arguments an approval is bound to: a mail that
  * merely looks like it holds a token ("token=…") must still run exactly as approved, while a real key of the
@@ -86,6 +105,11 @@ export function redactWithJson<T>(value: T): { value: T; json: string } {
   if (json === undefined) return { value, json: 'null' };
   const redacted = redactSecrets(json);
   return { value: redacted === json ? value : (JSON.parse(redacted) as T), json: redacted };
+}
+
+/** The redacted message of anything thrown, without its stack: for what a person reads. */
+export function redactErrorMessage(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error));
 }
 
 /** A redacted description of anything thrown, for logs and crash output. */

@@ -13,6 +13,7 @@ export type SecretName =
  */
 export class Vault {
   private readonly select;
+  private readonly selectAll;
   private readonly upsert;
   private readonly remove;
 
@@ -24,6 +25,7 @@ export class Vault {
     this.select = db.prepare<[string], { ciphertext: Buffer }>(
       'SELECT ciphertext FROM secrets WHERE name = ?',
     );
+    this.selectAll = db.prepare<[], { ciphertext: Buffer }>('SELECT ciphertext FROM secrets');
     this.upsert = db.prepare<[string, Buffer, string]>(
       `INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
@@ -42,16 +44,33 @@ export class Vault {
    */
   get(name: SecretName): string | null {
     const row = this.select.get(name);
-    if (!row) return null;
-    let value: string;
+    const value = row ? this.decrypt(row.ciphertext) : null;
+    rememberSecret(value);
+    return value;
+  }
+
+  /**
+   * Hands every stored secret to the redactor. Called once at start-up: a token pasted into a prompt after a
+   * restart must be recognised before anything reads it from the vault in this process. A secret that cannot
+   * be decrypted right now (a locked keychain) is skipped; it is remembered when it is first read.
+   */
+  rememberAll(): void {
+    for (const row of this.selectAll.all()) {
+      const value = this.decrypt(row.ciphertext);
+      if (value === null) continue;
+      rememberSecret(value);
+      rememberJsonSecrets(parseJsonOrNull(value));
+    }
+  }
+
+  /** The plain text, or null when the cipher cannot open it right now. */
+  private decrypt(sealed: Buffer): string | null {
     try {
-      value = this.cipher.decrypt(row.ciphertext);
+      return this.cipher.decrypt(sealed);
     } catch (error) {
       if (error instanceof VaultUnavailableError) return null;
       throw error;
     }
-    rememberSecret(value);
-    return value;
   }
 
   getJson<T>(name: SecretName, parse: (value: unknown) => T | null): T | null {
@@ -84,6 +103,14 @@ export class Vault {
 
   has(name: SecretName): boolean {
     return this.select.get(name) !== undefined;
+  }
+}
+
+function parseJsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
   }
 }
 

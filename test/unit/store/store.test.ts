@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +27,21 @@ describe('store', () => {
       expect.arrayContaining(['threads', 'messages', 'runs', 'actions', 'events', 'tasks']),
     );
     db.close();
+  });
+
+  it('zeroes deleted rows, so their text is not left in the file', () => {
+    const file = tempFile();
+    const db = openDatabase(file, []);
+    const text = `deleted-row-marker-${'x'.repeat(200)}`;
+    db.exec('CREATE TABLE notes (text TEXT)');
+    db.prepare('INSERT INTO notes (text) VALUES (?), (?)').run(text, 'kept');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.prepare('DELETE FROM notes WHERE text = ?').run(text);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = readFileSync(file);
+    expect(bytes.includes('kept')).toBe(true);
+    expect(bytes.includes('deleted-row-marker')).toBe(false);
   });
 
   it('applies only new migrations, in order, and refuses a database from a newer Deputy', () => {

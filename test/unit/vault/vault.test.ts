@@ -9,7 +9,15 @@ import {
   VaultUnavailableError,
   type SafeStorageLike,
 } from '../../../electron/vault/cipher';
-import { REDACTED, redactError, redactSecrets, redactValue } from '../../../electron/vault/redactor';
+import {
+  forgetKnownSecrets,
+  REDACTED,
+  redactedJson,
+  redactError,
+  redactErrorMessage,
+  redactSecrets,
+  redactValue,
+} from '../../../electron/vault/redactor';
 import { Vault } from '../../../electron/vault/vault';
 import { resolveApiToken } from '../../../electron/server/api-token';
 
@@ -145,6 +153,19 @@ describe('vault', () => {
       'key custom-key-without-a-known-shape, secret unshaped-client-secret-99, id public-client-id-42';
     expect(redactSecrets(text)).toBe(`key ${REDACTED}, secret ${REDACTED}, id public-client-id-42`);
   });
+
+  it('knows every stored secret after a restart once rememberAll has run, before any is read', () => {
+    const { vault, dir } = openVault();
+    vault.set('gemini.apiKey', 'restart-key-without-a-known-shape');
+    vault.setJson('google.client', { clientId: 'public-id-7', clientSecret: 'restart-unshaped-secret-7' });
+    const text = 'restart-key-without-a-known-shape and restart-unshaped-secret-7, id public-id-7';
+    forgetKnownSecrets();
+    expect(redactSecrets(text)).toBe(text);
+
+    const { vault: reopened } = openVault(dir);
+    reopened.rememberAll();
+    expect(redactSecrets(text)).toBe(`${REDACTED} and ${REDACTED}, id public-id-7`);
+  });
 });
 
 describe('a vault whose keychain locks later', () => {
@@ -180,6 +201,33 @@ describe('redactor', () => {
     expect(redacted).not.toMatch(/abcdefghijklmnop/);
   });
 
+  const pem = [
+    '-----BEGIN RSA PRIVATE KEY-----',
+    'MIIEowIBAAKCAQEAabcdefghijklmnop0123456789+/abcdefghijklmnopqrstuv',
+    'qrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH==',
+    '-----END RSA PRIVATE KEY-----',
+  ].join('\n');
+  const jwt =
+    'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiZXhwIjoxfQ.abcdefghijklmnop-Sig_0123';
+
+  it.each([
+    ['a PEM private key', `here is my key:\n${pem}\nthanks`],
+    ['a PKCS#8 private key', pem.replaceAll('RSA PRIVATE', 'PRIVATE')],
+    ['a PEM key cut off before its END line', pem.split('\n').slice(0, 3).join('\n')],
+    ['a JWT', `session=${jwt}; path=/`],
+  ])('takes out %s', (_label, text) => {
+    const redacted = redactSecrets(text);
+    expect(redacted).toContain(REDACTED);
+    expect(redacted).not.toMatch(/abcdefghijklmnop|MIIEow|qrstuvwxyz0123/);
+  });
+
+  it('takes a PEM key out of JSON (escaped newlines) and leaves the JSON readable', () => {
+    const value = { body: `key:\n${pem}`, note: 'see -----END RSA PRIVATE KEY----- above', n: 1 };
+    const json = redactedJson(value);
+    expect(json).not.toMatch(/MIIEow|qrstuvwxyz0123/);
+    expect(JSON.parse(json)).toEqual({ body: `key:\n${REDACTED}`, note: value.note, n: 1 });
+  });
+
   it('leaves ordinary text alone', () => {
     const text = 'Lunch with Ana on Friday at 12:30, token of appreciation, see https://example.com/a-b';
     expect(redactSecrets(text)).toBe(text);
@@ -195,6 +243,9 @@ describe('redactor', () => {
     expect(JSON.stringify(redactValue(dirty))).not.toMatch(/abcdefghijkl/);
     expect(redactError(new Error('refresh failed for 1//0gLx-abcdefghijklmnopqrstuvwxyz'))).not.toContain(
       'abcdefghijklmnopqrstuvwxyz',
+    );
+    expect(redactErrorMessage(new Error('start failed: key AIzaSyA-abcdefghijklmnopqrstuvwxyz0123456'))).toBe(
+      `start failed: key ${REDACTED}`,
     );
   });
 });
