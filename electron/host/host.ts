@@ -23,6 +23,7 @@ import {
 import type { ConnectionsService } from '../connections/connections-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
@@ -38,6 +39,7 @@ import { ApprovalsBus } from './approvals-bus';
 import { decideCall, modelBudgetExceeded } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
+import { LeftQueue, RunSlots } from './run-slots';
 import type { SettingsService } from './settings';
 
 export interface HostDeps {
@@ -61,6 +63,11 @@ type StreamHandlers = {
   [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
 };
 
+interface RunIds {
+  id: string;
+  threadId: string;
+}
+
 interface ActiveRun {
   controller: AbortController;
   done: Promise<RunResponse>;
@@ -81,6 +88,7 @@ export class Host implements ContractHost {
   readonly approvals: ApprovalDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active = new Map<string, ActiveRun>();
+  private readonly slots: RunSlots;
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
@@ -92,6 +100,7 @@ export class Host implements ContractHost {
   }
 
   constructor(private readonly deps: HostDeps) {
+    this.slots = new RunSlots(() => deps.settings.get().maxConcurrentRuns);
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
     this.approvalsBus = new ApprovalsBus(() => this.approvals.pending());
     this.approvals = new ApprovalDesk({
@@ -102,7 +111,7 @@ export class Host implements ContractHost {
       newId: randomUUID,
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
-      track: (runId, work) => this.track(runId, work),
+      track: (run, work) => this.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
     });
     this.handlers = {
@@ -111,7 +120,12 @@ export class Host implements ContractHost {
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
       'thread.get': (input) => this.getThread(input.threadId),
       'settings.get': () => deps.settings.get(),
-      'settings.set': (input) => deps.settings.set(input),
+      'settings.set': (input) => {
+        const settings = deps.settings.set(input);
+        // A raised cap lets waiting runs in now rather than when the next run ends.
+        this.slots.admitWaiting();
+        return settings;
+      },
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
       'approval.decide': (input) => this.approvals.decide(input),
       'approval.edit': (input) => this.approvals.edit(input),
@@ -257,20 +271,38 @@ export class Host implements ContractHost {
     };
   }
 
-  /** Registers a run's work as active (cancellable, awaited on close) and records a bug as a failed run. */
-  private track(runId: string, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
+  /**
+   * Registers a run's work as active (cancellable, awaited on close) behind the cap on runs at once, and records
+   * a bug as a failed run. A run beyond the cap waits as `queued`; more work of a run that holds a slot (a
+   * decision arriving while it still goes) chains behind that work and shares its slot.
+   */
+  private track(run: RunIds, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
     // Two decisions on one run's held calls arrive close together: the second waits for the first.
-    const before = this.active.get(runId);
+    const before = this.active.get(run.id);
     const controller = before?.controller ?? new AbortController();
     const start = before ? before.done.then(() => undefined) : Promise.resolve();
+    const slot = this.slots.acquire(run.id, controller.signal, (queuePosition) => {
+      // Closing empties the line after the database is closed: there is no one left to tell.
+      if (!this.isClosed)
+        this.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'queued', queuePosition });
+    });
     const done: Promise<RunResponse> = start
+      .then(() => slot)
       .then(() => work(controller.signal))
-      .catch((error: unknown) => this.failUnexpectedly(runId, error))
+      .catch((error: unknown) =>
+        error instanceof LeftQueue ? this.endQueued(run.id) : this.failUnexpectedly(run.id, error),
+      )
       .finally(() => {
-        if (this.active.get(runId)?.done === done) this.active.delete(runId);
+        this.slots.release(run.id);
+        if (this.active.get(run.id)?.done === done) this.active.delete(run.id);
       });
-    this.active.set(runId, { controller, done });
+    this.active.set(run.id, { controller, done });
     return done;
+  }
+
+  /** A run cancelled while it waited for a slot ends as stopped; nothing of it ran. Closing records nothing. */
+  private endQueued(runId: string): RunResponse {
+    return this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' });
   }
 
   /** The spec of a chat run under the settings of this moment. */
@@ -341,7 +373,7 @@ export class Host implements ContractHost {
       held.every((approval) => approval?.status === 'pending');
     if (isStillWaiting) return;
     const resumed = state;
-    void this.track(run.id, (signal) => {
+    void this.track(run, (signal) => {
       const deps = this.runDeps();
       const spec = this.specFor(run, signal);
       store.transaction(() => {
@@ -418,7 +450,7 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.track(runId, (signal) => driveRun(deps, this.specFor(run, signal), state));
+    const done = this.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
     return { started: ids, done, unsubscribe };
   }
 
@@ -440,6 +472,15 @@ export class Host implements ContractHost {
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
+    if (!this.isClosed) this.deps.logError(`run ${runId} failed unexpectedly`, error);
+    return this.endWithoutWork(runId, {
+      code: 'internal',
+      message: 'Deputy hit an internal error during this run. The details are in the log.',
+    });
+  }
+
+  /** Records `failure` as the run's ending, keeping what its last checkpoint had reached. */
+  private endWithoutWork(runId: string, failure: RunFailure): RunResponse {
     // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
     if (this.isClosed) {
       return unrecorded(
@@ -449,11 +490,6 @@ export class Host implements ContractHost {
         'Deputy closed while this was running; it goes on when Deputy starts again.',
       );
     }
-    this.deps.logError(`run ${runId} failed unexpectedly`, error);
-    const failure = {
-      code: 'internal' as const,
-      message: 'Deputy hit an internal error during this run. The details are in the log.',
-    };
     let run: RunRecord | null = null;
     try {
       run = this.deps.store.runs.get(runId);
@@ -465,7 +501,6 @@ export class Host implements ContractHost {
         { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
         new AbortController().signal,
       );
-      // The ending keeps what the run had reached, when that can still be read.
       let state: RunState | null = null;
       try {
         state = parseRunState(this.deps.store.checkpoints.load(runId)?.state);
@@ -474,7 +509,7 @@ export class Host implements ContractHost {
       }
       return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
     } catch (storeError) {
-      this.deps.logError(`could not record the failure of run ${runId}`, storeError);
+      this.deps.logError(`could not record the ending of run ${runId}`, storeError);
       return unrecorded(runId, run, 'failed', failure.message);
     }
   }

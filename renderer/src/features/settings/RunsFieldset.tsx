@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RoutingPolicy } from '../../../../shared/contract';
+import { MAX_CONCURRENT_RUNS, RoutingPolicy } from '../../../../shared/contract';
 import {
   EXECUTION_POLICIES,
   MAX_PARALLEL,
@@ -18,6 +18,7 @@ interface RunsFieldsetProps {
 export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
   const routingHintId = useId();
   const limitHintId = useId();
+  const runsAtOnceHintId = useId();
   const isBatch = values.executionPolicy === 'batch';
 
   return (
@@ -94,6 +95,23 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
       </label>
       <p id={limitHintId} className="settings-form__note">
         A run that reaches it gets one last turn to wrap up.
+      </p>
+      <label>
+        Runs at once ({MAX_CONCURRENT_RUNS.min}–{MAX_CONCURRENT_RUNS.max})
+        <input
+          type="number"
+          required
+          min={MAX_CONCURRENT_RUNS.min}
+          max={MAX_CONCURRENT_RUNS.max}
+          step={1}
+          value={values.maxConcurrentRuns}
+          aria-describedby={runsAtOnceHintId}
+          data-testid="max-concurrent-runs"
+          onChange={(event) => onChange({ maxConcurrentRuns: event.target.value })}
+        />
+      </label>
+      <p id={runsAtOnceHintId} className="settings-form__note">
+        More requests than this wait in line and start, in order, as others finish.
       </p>
     </fieldset>
   );
