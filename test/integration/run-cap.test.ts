@@ -28,6 +28,7 @@ describe('the cap on runs at once', () => {
     const prompts = ['one', 'two', 'three', 'four', 'five'];
     const runs = await Promise.all(prompts.map((prompt) => host.invoke('run.start', { prompt })));
     const ids = runs.map((run) => run.runId);
+    const [, , , fourth = '', fifth = ''] = ids;
     await until(() => model.held.length === 2);
 
     expect(model.prompts()).toEqual(['one', 'two']);
@@ -46,11 +47,11 @@ describe('the cap on runs at once', () => {
     ]);
 
     // Cancelling a queued run ends it at once, cleanly, and the runs behind it move up.
-    expect(await host.invoke('run.cancel', { runId: ids[3]! })).toEqual({ cancelled: true });
-    await until(() => events.some((event) => event.type === 'result' && event.runId === ids[3]));
-    const cancelled = events.find((event) => event.type === 'result' && event.runId === ids[3]);
+    expect(await host.invoke('run.cancel', { runId: fourth })).toEqual({ cancelled: true });
+    await until(() => events.some((event) => event.type === 'result' && event.runId === fourth));
+    const cancelled = events.find((event) => event.type === 'result' && event.runId === fourth);
     expect(cancelled).toMatchObject({ result: { status: 'failed', summary: 'Stopped before it started.' } });
-    expect(lastStatus(events, ids[4]!)).toMatchObject({ status: 'queued', queuePosition: 2 });
+    expect(lastStatus(events, fifth)).toMatchObject({ status: 'queued', queuePosition: 2 });
 
     model.answer('one');
     await until(() => model.held.length === 2 && model.prompts().includes('three'));
@@ -106,7 +107,10 @@ describe('the cap on runs at once', () => {
 
     const events = collect(host, paused.runId);
     scripted.script(say('Added the task.'));
-    const decided = host.invoke('approval.decide', { approvalId: paused.approval!.id, decision: 'approve' });
+    const decided = host.invoke('approval.decide', {
+      approvalId: paused.approval?.id ?? '',
+      decision: 'approve',
+    });
     await until(() => lastStatus(events, paused.runId)?.type === 'status');
     expect(lastStatus(events, paused.runId)).toMatchObject({ status: 'queued', queuePosition: 1 });
     expect(scripted.remaining).toBe(1);

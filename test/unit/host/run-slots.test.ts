@@ -16,14 +16,15 @@ describe('RunSlots', () => {
     const slots = new RunSlots(() => 2);
     const signal = new AbortController().signal;
     const grants = ['a', 'b', 'c', 'd'].map((id) => slots.acquire(id, signal));
+    const [, , third = Promise.reject(new Error('missing')), fourth = third] = grants;
     expect(await Promise.all(grants.map(settled))).toEqual(['granted', 'granted', 'waiting', 'waiting']);
     expect(slots.snapshot()).toEqual({ working: 2, waiting: ['c', 'd'] });
 
     slots.release('b');
-    expect(await settled(grants[2]!)).toBe('granted');
-    expect(await settled(grants[3]!)).toBe('waiting');
+    expect(await settled(third)).toBe('granted');
+    expect(await settled(fourth)).toBe('waiting');
     slots.release('a');
-    expect(await settled(grants[3]!)).toBe('granted');
+    expect(await settled(fourth)).toBe('granted');
     expect(slots.snapshot()).toEqual({ working: 2, waiting: [] });
   });
 
