@@ -36,9 +36,11 @@ import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
-import { decideCall, modelBudgetExceeded } from './policy-context';
+import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
+import { endingEvents, recordRefusal } from './refusals';
+import { plainAnswer } from './run-answer';
 import { LeftQueue, RunSlots } from './run-slots';
 import type { SettingsService } from './settings';
 
@@ -258,14 +260,7 @@ export class Host implements ContractHost {
       random: this.deps.random,
       logError,
       decide: (call) => decideCall(call, settings.get(), store, now()),
-      checkModelBudget: () =>
-        modelBudgetExceeded(settings.get(), store, now())
-          ? {
-              code: 'rate_limited',
-              message:
-                'Rate limit reached: the model-token budget for this hour is used up. Try again later or raise the limit in Settings.',
-            }
-          : null,
+      checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
     };
@@ -408,10 +403,13 @@ export class Host implements ContractHost {
     if (threadId && !store.threads.get(threadId)) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
+    const config = settings.get();
+    // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
+    const refusal = modelBudgetRefusal(config, store, this.deps.now());
+    if (refusal) return this.refuse(request, refusal, onEvent);
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId ? this.approvals.supersede(threadId) : null;
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
-    const config = settings.get();
     const now = this.deps.now().toISOString();
     const systemInstruction = buildSystemInstruction({
       now: this.deps.now(),
@@ -454,6 +452,28 @@ export class Host implements ContractHost {
     return { started: ids, done, unsubscribe };
   }
 
+  private refuse(
+    request: RunRequest,
+    failure: RunFailure,
+    onEvent?: (event: RunEvent) => void,
+  ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
+    const ids = { runId: randomUUID(), threadId: request.threadId ?? randomUUID() };
+    // Subscribed before the record lands, so the listener hears the events once, live, not also rebuilt from it.
+    const unsubscribe = onEvent ? this.events.subscribe({ runId: ids.runId }, onEvent) : () => {};
+    const answer = recordRefusal(this.deps.store, {
+      ...ids,
+      newThreadTitle: request.threadId ? null : threadTitle(request.prompt),
+      prompt: request.prompt,
+      model: this.deps.settings.get().model,
+      failure,
+      now: this.deps.now().toISOString(),
+      newId: randomUUID,
+    });
+    const queued: RunEvent = { type: 'status', ...ids, status: 'queued' };
+    for (const event of [queued, ...endingEvents(answer, failure.code)]) this.events.publish(event);
+    return { started: ids, done: Promise.resolve(answer), unsubscribe };
+  }
+
   private emit(unsafe: RunEvent): void {
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const { value: event, json } = redactWithJson(unsafe);
@@ -483,7 +503,7 @@ export class Host implements ContractHost {
   private endWithoutWork(runId: string, failure: RunFailure): RunResponse {
     // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
     if (this.isClosed) {
-      return unrecorded(
+      return plainAnswer(
         runId,
         null,
         'failed',
@@ -495,7 +515,7 @@ export class Host implements ContractHost {
       run = this.deps.store.runs.get(runId);
       // An ending already recorded stands: a late error must not turn a finished run into a failed one.
       if (run && (run.status === 'completed' || run.status === 'failed')) {
-        return unrecorded(runId, run, run.status, run.summary ?? '');
+        return plainAnswer(runId, run, run.status, run.summary ?? '');
       }
       const spec = this.specFor(
         { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
@@ -510,7 +530,7 @@ export class Host implements ContractHost {
       return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
     } catch (storeError) {
       this.deps.logError(`could not record the ending of run ${runId}`, storeError);
-      return unrecorded(runId, run, 'failed', failure.message);
+      return plainAnswer(runId, run, 'failed', failure.message);
     }
   }
 
@@ -527,30 +547,17 @@ export class Host implements ContractHost {
   }
 
   private storedEvents(runId: string): RunEvent[] {
-    return this.deps.store.events.byRun(runId).flatMap((payload) => {
+    const stored = this.deps.store.events.byRun(runId).flatMap((payload) => {
       const parsed = RunEvent.safeParse(payload);
       return parsed.success ? [parsed.data] : [];
     });
+    if (stored.length > 0) return stored;
+    // A refused request stores no events: its ending is rebuilt from its run row.
+    const run = this.deps.store.runs.get(runId);
+    if (run?.status !== 'failed') return [];
+    const summary = run.errorMessage ?? run.summary ?? '';
+    return endingEvents(plainAnswer(run.id, run, 'failed', summary), run.errorCode);
   }
-}
-
-/** A run's answer when nothing (more) is recorded for it here: what the store says, or what happened. */
-function unrecorded(
-  runId: string,
-  run: RunRecord | null,
-  status: 'completed' | 'failed',
-  summary: string,
-): RunResponse {
-  return {
-    ok: status === 'completed',
-    runId,
-    threadId: run?.threadId ?? '',
-    model: run?.model ?? '',
-    actionId: runId,
-    status,
-    summary,
-    mode: 'assistant_text',
-  };
 }
 
 const memoryView = ({ id, text, createdAt, updatedAt }: Memory): Memory => ({
