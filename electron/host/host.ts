@@ -36,6 +36,7 @@ import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
+import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
@@ -71,6 +72,7 @@ interface RunIds {
 }
 
 interface ActiveRun {
+  threadId: string;
   controller: AbortController;
   done: Promise<RunResponse>;
 }
@@ -88,6 +90,7 @@ export const CHAT_AGENT_ID = DEFAULT_AGENT_ID;
 export class Host implements ContractHost {
   readonly events: RunEventBus;
   readonly approvals: ApprovalDesk;
+  readonly data: DataDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active = new Map<string, ActiveRun>();
   private readonly slots: RunSlots;
@@ -116,11 +119,22 @@ export class Host implements ContractHost {
       track: (run, work) => this.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
     });
+    this.data = new DataDesk({
+      store: deps.store,
+      now: deps.now,
+      stopRunsIn: (threadId) => this.stopRunsIn(threadId),
+      hasRunsIn: (threadId) => [...this.active.values()].some((run) => run.threadId === threadId),
+      approvalsChanged: () => this.approvalsBus.publish(null),
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
       'thread.get': (input) => this.getThread(input.threadId),
+      'thread.delete': (input) => this.data.deleteThread(input),
+      'threads.prune': (input) => this.data.prune(input),
+      'data.stats': () => this.data.stats(),
+      'data.compact': () => this.data.compact(),
       'settings.get': () => deps.settings.get(),
       'settings.set': (input) => {
         const settings = deps.settings.set(input);
@@ -213,6 +227,20 @@ export class Host implements ContractHost {
     return true;
   }
 
+  /** Stops every run of the thread, and whatever work chains behind them, and waits until each has ended. */
+  private async stopRunsIn(threadId: string): Promise<number> {
+    const stopped = new Set<string>();
+    for (;;) {
+      const running = [...this.active.entries()].filter(([, run]) => run.threadId === threadId);
+      if (running.length === 0) return stopped.size;
+      for (const [runId, run] of running) {
+        stopped.add(runId);
+        run.controller.abort();
+      }
+      await Promise.allSettled(running.map(([, run]) => run.done));
+    }
+  }
+
   sweepExpiredApprovals(): void {
     try {
       this.approvals.expireDue();
@@ -291,7 +319,7 @@ export class Host implements ContractHost {
         this.slots.release(run.id);
         if (this.active.get(run.id)?.done === done) this.active.delete(run.id);
       });
-    this.active.set(run.id, { controller, done });
+    this.active.set(run.id, { threadId: run.threadId, controller, done });
     return done;
   }
 
@@ -400,7 +428,7 @@ export class Host implements ContractHost {
     const { store, settings } = this.deps;
     const runId = randomUUID();
     const threadId = request.threadId;
-    if (threadId && !store.threads.get(threadId)) {
+    if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
     const config = settings.get();
