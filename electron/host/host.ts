@@ -34,6 +34,7 @@ import type { Store } from '../store/store';
 import { redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
+import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import { DataDesk } from './data-desk';
@@ -42,7 +43,6 @@ import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
 import { endingEvents, recordRefusal } from './refusals';
 import { plainAnswer } from './run-answer';
-import { LeftQueue, RunSlots } from './run-slots';
 import type { SettingsService } from './settings';
 
 export interface HostDeps {
@@ -66,17 +66,6 @@ type StreamHandlers = {
   [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
 };
 
-interface RunIds {
-  id: string;
-  threadId: string;
-}
-
-interface ActiveRun {
-  threadId: string;
-  controller: AbortController;
-  done: Promise<RunResponse>;
-}
-
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
 /** How many memories go into the [ABOUT THE USER] block. */
@@ -92,8 +81,7 @@ export class Host implements ContractHost {
   readonly approvals: ApprovalDesk;
   readonly data: DataDesk;
   private readonly approvalsBus: ApprovalsBus;
-  private readonly active = new Map<string, ActiveRun>();
-  private readonly slots: RunSlots;
+  private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
@@ -105,7 +93,23 @@ export class Host implements ContractHost {
   }
 
   constructor(private readonly deps: HostDeps) {
-    this.slots = new RunSlots(() => deps.settings.get().maxConcurrentRuns);
+    this.active = new ActiveRuns({
+      capacity: () => deps.settings.get().maxConcurrentRuns,
+      onQueued: (run, queuePosition) => {
+        // Closing empties the line after the database is closed: there is no one left to tell.
+        if (!this.isClosed)
+          this.emit({
+            type: 'status',
+            runId: run.id,
+            threadId: run.threadId,
+            status: 'queued',
+            queuePosition,
+          });
+      },
+      onLeftQueue: (runId) =>
+        this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' }),
+      onError: (runId, error) => this.failUnexpectedly(runId, error),
+    });
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
     this.approvalsBus = new ApprovalsBus(() => this.approvals.pending());
     this.approvals = new ApprovalDesk({
@@ -116,14 +120,14 @@ export class Host implements ContractHost {
       newId: randomUUID,
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
-      track: (run, work) => this.track(run, work),
+      track: (run, work) => this.active.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
     });
     this.data = new DataDesk({
       store: deps.store,
       now: deps.now,
-      stopRunsIn: (threadId) => this.stopRunsIn(threadId),
-      hasRunsIn: (threadId) => [...this.active.values()].some((run) => run.threadId === threadId),
+      stopRunsIn: (threadId) => this.active.stopIn(threadId),
+      hasRunsIn: (threadId) => this.active.hasIn(threadId),
       approvalsChanged: () => this.approvalsBus.publish(null),
     });
     this.handlers = {
@@ -138,8 +142,7 @@ export class Host implements ContractHost {
       'settings.get': () => deps.settings.get(),
       'settings.set': (input) => {
         const settings = deps.settings.set(input);
-        // A raised cap lets waiting runs in now rather than when the next run ends.
-        this.slots.admitWaiting();
+        this.active.admitWaiting();
         return settings;
       },
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
@@ -221,24 +224,7 @@ export class Host implements ContractHost {
   }
 
   cancelRun(runId: string): boolean {
-    const run = this.active.get(runId);
-    if (!run) return false;
-    run.controller.abort();
-    return true;
-  }
-
-  /** Stops every run of the thread, and whatever work chains behind them, and waits until each has ended. */
-  private async stopRunsIn(threadId: string): Promise<number> {
-    const stopped = new Set<string>();
-    for (;;) {
-      const running = [...this.active.entries()].filter(([, run]) => run.threadId === threadId);
-      if (running.length === 0) return stopped.size;
-      for (const [runId, run] of running) {
-        stopped.add(runId);
-        run.controller.abort();
-      }
-      await Promise.allSettled(running.map(([, run]) => run.done));
-    }
+    return this.active.cancel(runId);
   }
 
   sweepExpiredApprovals(): void {
@@ -258,10 +244,8 @@ export class Host implements ContractHost {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
-    const pending = [...this.active.values()];
     this.deps.store.close();
-    for (const run of pending) run.controller.abort();
-    await Promise.allSettled(pending.map((run) => run.done));
+    await this.active.stopAll();
   }
 
   /** Memory helps a run but never blocks one: a failed read is logged and the run goes on without it. */
@@ -292,40 +276,6 @@ export class Host implements ContractHost {
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
     };
-  }
-
-  /**
-   * Registers a run's work as active (cancellable, awaited on close) behind the cap on runs at once, and records
-   * a bug as a failed run. A run beyond the cap waits as `queued`; more work of a run that holds a slot (a
-   * decision arriving while it still goes) chains behind that work and shares its slot.
-   */
-  private track(run: RunIds, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
-    // Two decisions on one run's held calls arrive close together: the second waits for the first.
-    const before = this.active.get(run.id);
-    const controller = before?.controller ?? new AbortController();
-    const start = before ? before.done.then(() => undefined) : Promise.resolve();
-    const slot = this.slots.acquire(run.id, controller.signal, (queuePosition) => {
-      // Closing empties the line after the database is closed: there is no one left to tell.
-      if (!this.isClosed)
-        this.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'queued', queuePosition });
-    });
-    const done: Promise<RunResponse> = start
-      .then(() => slot)
-      .then(() => work(controller.signal))
-      .catch((error: unknown) =>
-        error instanceof LeftQueue ? this.endQueued(run.id) : this.failUnexpectedly(run.id, error),
-      )
-      .finally(() => {
-        this.slots.release(run.id);
-        if (this.active.get(run.id)?.done === done) this.active.delete(run.id);
-      });
-    this.active.set(run.id, { threadId: run.threadId, controller, done });
-    return done;
-  }
-
-  /** A run cancelled while it waited for a slot ends as stopped; nothing of it ran. Closing records nothing. */
-  private endQueued(runId: string): RunResponse {
-    return this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' });
   }
 
   /** The spec of a chat run under the settings of this moment. */
@@ -396,7 +346,7 @@ export class Host implements ContractHost {
       held.every((approval) => approval?.status === 'pending');
     if (isStillWaiting) return;
     const resumed = state;
-    void this.track(run, (signal) => {
+    void this.active.track(run, (signal) => {
       const deps = this.runDeps();
       const spec = this.specFor(run, signal);
       store.transaction(() => {
@@ -476,7 +426,7 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
+    const done = this.active.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
     return { started: ids, done, unsubscribe };
   }
 
