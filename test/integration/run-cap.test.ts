@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent, RunResponse } from '../../shared/contract';
+import { join } from 'node:path';
+import { startHttpServer } from '../../electron/server/http-server';
+import type { RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../../electron/llm/model-client';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
@@ -16,6 +18,30 @@ async function hostWithCap(model: ModelClient, cap: number, dataDir?: string) {
   await fixture.host.invoke('settings.set', { maxConcurrentRuns: cap });
   return fixture;
 }
+
+const TOKEN = 'run-cap-token';
+
+/** The NDJSON body's events, one at a time, as the server writes them. */
+async function* ndjsonLines(response: Response): AsyncGenerator<unknown> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    buffered += decoder.decode(value, { stream: true });
+    let end = buffered.indexOf('\n');
+    while (end !== -1) {
+      yield JSON.parse(buffered.slice(0, end)) as unknown;
+      buffered = buffered.slice(end + 1);
+      end = buffered.indexOf('\n');
+    }
+  }
+}
+
+const isStatus = (event: unknown): event is { type: 'status'; status: string } =>
+  typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'status';
 
 const lastStatus = (events: RunEvent[], runId: string) =>
   events.findLast((event) => event.type === 'status' && event.runId === runId);
@@ -65,28 +91,46 @@ describe('the cap on runs at once', () => {
     expect(model.maxAtOnce).toBe(2);
   });
 
-  it('keeps the NDJSON-style stream of a waiting request at queued until a slot frees', async () => {
+  it('keeps the NDJSON stream of a waiting request at queued until a slot frees; POST /api/agent/run just waits', async () => {
     const model = new GatedModel();
-    const { host } = await hostWithCap(model, 1);
-    void host.runToEnd({ prompt: 'busy' });
-    await until(() => model.held.length === 1);
-    const seen: RunEvent[] = [];
-    const waiting = host.runToEnd({ prompt: 'waits' }, (event) => seen.push(event));
-    await until(() => seen.length >= 2);
-    expect(seen.map((event) => event.type === 'status' && event.status)).toEqual(['queued', 'queued']);
-    expect(seen[1]).toMatchObject({ queuePosition: 1 });
+    const fixture = await hostWithCap(model, 1);
+    const server = await startHttpServer({
+      host: fixture.host,
+      token: TOKEN,
+      port: 0,
+      rendererDir: join(fixture.dataDir, 'no-renderer'),
+      logError: () => {},
+    });
+    try {
+      const post = (path: string, prompt: string) =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ prompt }),
+        });
+      const busy = post('/api/agent/run', 'busy');
+      await until(() => model.held.length === 1);
+      const stream = await post('/api/agent/run/stream', 'waits');
+      const lines = ndjsonLines(stream);
+      const first = await lines.next();
+      const second = await lines.next();
+      expect([first.value, second.value]).toMatchObject([
+        { type: 'status', status: 'queued' },
+        { type: 'status', status: 'queued', queuePosition: 1 },
+      ]);
+      expect(model.prompts()).toEqual(['busy']);
 
-    model.answer('busy');
-    await until(() => model.held.length === 1);
-    model.answer('waits');
-    const result: RunResponse = await waiting;
-    expect(result).toMatchObject({ status: 'completed', summary: 'Answered waits' });
-    expect(seen.filter((event) => event.type === 'status').map((event) => event.status)).toEqual([
-      'queued',
-      'queued',
-      'planning',
-      'completed',
-    ]);
+      model.answer('busy');
+      expect(await (await busy).json()).toMatchObject({ status: 'completed', summary: 'Answered busy' });
+      await until(() => model.held.length === 1);
+      model.answer('waits');
+      const rest: unknown[] = [];
+      for await (const line of lines) rest.push(line);
+      expect(rest.filter(isStatus).map((event) => event.status)).toEqual(['planning', 'completed']);
+      expect(rest.at(-1)).toMatchObject({ type: 'result', result: { summary: 'Answered waits' } });
+    } finally {
+      await server.close();
+    }
   });
 
   it('queues an approval continuation behind a busy slot and runs it once the slot frees', async () => {
