@@ -2,9 +2,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
-import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
+import type { RunningServer } from '../../electron/server/http-server';
 import type { ModelClient } from '../../electron/llm/model-client';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
+import { serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -24,19 +25,9 @@ async function open(model: ModelClient, now?: () => Date) {
 }
 
 async function serve(fixture: HostFixture) {
-  const server = await startHttpServer({
-    host: fixture.host,
-    token: TOKEN,
-    port: 0,
-    rendererDir: join(fixture.dataDir, 'no-renderer'),
-    logError: () => {},
-  });
+  const { server, api } = await serveApi(fixture, TOKEN);
   servers.push(server);
-  return (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-    });
+  return api;
 }
 
 /** Rows of every table a conversation owns, counted straight from the file by thread. */

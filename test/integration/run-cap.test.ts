@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { startHttpServer } from '../../electron/server/http-server';
 import type { RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../../electron/llm/model-client';
+import { serveApi } from '../support/api-server';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -94,20 +93,10 @@ describe('the cap on runs at once', () => {
   it('keeps the NDJSON stream of a waiting request at queued until a slot frees; POST /api/agent/run just waits', async () => {
     const model = new GatedModel();
     const fixture = await hostWithCap(model, 1);
-    const server = await startHttpServer({
-      host: fixture.host,
-      token: TOKEN,
-      port: 0,
-      rendererDir: join(fixture.dataDir, 'no-renderer'),
-      logError: () => {},
-    });
+    const { server, api } = await serveApi(fixture, TOKEN);
     try {
       const post = (path: string, prompt: string) =>
-        fetch(`${server.url}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ prompt }),
-        });
+        api(path, { method: 'POST', body: JSON.stringify({ prompt }) });
       const busy = post('/api/agent/run', 'busy');
       await until(() => model.held.length === 1);
       const stream = await post('/api/agent/run/stream', 'waits');
