@@ -29,7 +29,10 @@ export interface ApprovalDeskDeps {
   runDeps: () => RunLoopDeps;
   specFor: (run: { id: string; threadId: string; model: string }, signal: AbortSignal) => RunSpec;
   /** Runs `work` as the run's active continuation, so it can be cancelled like any run. */
-  track: (runId: string, work: (signal: AbortSignal) => Promise<RunResponse>) => Promise<RunResponse>;
+  track: (
+    run: { id: string; threadId: string },
+    work: (signal: AbortSignal) => Promise<RunResponse>,
+  ) => Promise<RunResponse>;
   publish: (changed: Approval | null) => void;
 }
 
@@ -208,7 +211,7 @@ export class ApprovalDesk {
     if (!run || !this.loadState(run.id)?.awaiting.some((entry) => entry.approvalId === approval.id)) {
       throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
     }
-    return this.deps.track(run.id, async (signal) => {
+    return this.deps.track(run, async (signal) => {
       // Read inside the tracked work: a decision taken just before this one has landed by now.
       const state = this.loadState(run.id);
       const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);

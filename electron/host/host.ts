@@ -23,6 +23,7 @@ import {
 import type { ConnectionsService } from '../connections/connections-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
@@ -33,11 +34,15 @@ import type { Store } from '../store/store';
 import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
+import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
-import { decideCall, modelBudgetExceeded } from './policy-context';
+import { DataDesk } from './data-desk';
+import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
+import { endingEvents, recordRefusal } from './refusals';
+import { plainAnswer } from './run-answer';
 import type { SettingsService } from './settings';
 
 export interface HostDeps {
@@ -61,11 +66,6 @@ type StreamHandlers = {
   [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
 };
 
-interface ActiveRun {
-  controller: AbortController;
-  done: Promise<RunResponse>;
-}
-
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
 /** How many memories go into the [ABOUT THE USER] block. */
@@ -79,8 +79,9 @@ export const CHAT_AGENT_ID = DEFAULT_AGENT_ID;
 export class Host implements ContractHost {
   readonly events: RunEventBus;
   readonly approvals: ApprovalDesk;
+  readonly data: DataDesk;
   private readonly approvalsBus: ApprovalsBus;
-  private readonly active = new Map<string, ActiveRun>();
+  private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
@@ -92,6 +93,23 @@ export class Host implements ContractHost {
   }
 
   constructor(private readonly deps: HostDeps) {
+    this.active = new ActiveRuns({
+      capacity: () => deps.settings.get().maxConcurrentRuns,
+      onQueued: (run, queuePosition) => {
+        // Closing empties the line after the database is closed: there is no one left to tell.
+        if (!this.isClosed)
+          this.emit({
+            type: 'status',
+            runId: run.id,
+            threadId: run.threadId,
+            status: 'queued',
+            queuePosition,
+          });
+      },
+      onLeftQueue: (runId) =>
+        this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' }),
+      onError: (runId, error) => this.failUnexpectedly(runId, error),
+    });
     this.events = new RunEventBus((runId) => this.storedEvents(runId));
     this.approvalsBus = new ApprovalsBus(() => this.approvals.pending());
     this.approvals = new ApprovalDesk({
@@ -102,16 +120,31 @@ export class Host implements ContractHost {
       newId: randomUUID,
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
-      track: (runId, work) => this.track(runId, work),
+      track: (run, work) => this.active.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
+    });
+    this.data = new DataDesk({
+      store: deps.store,
+      now: deps.now,
+      stopRunsIn: (threadId) => this.active.stopIn(threadId),
+      hasRunsIn: (threadId) => this.active.hasIn(threadId),
+      approvalsChanged: () => this.approvalsBus.publish(null),
     });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
       'thread.get': (input) => this.getThread(input.threadId),
+      'thread.delete': (input) => this.data.deleteThread(input),
+      'threads.prune': (input) => this.data.prune(input),
+      'data.stats': () => this.data.stats(),
+      'data.compact': () => this.data.compact(),
       'settings.get': () => deps.settings.get(),
-      'settings.set': (input) => deps.settings.set(input),
+      'settings.set': (input) => {
+        const settings = deps.settings.set(input);
+        this.active.admitWaiting();
+        return settings;
+      },
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
       'approval.decide': (input) => this.approvals.decide(input),
       'approval.edit': (input) => this.approvals.edit(input),
@@ -191,10 +224,7 @@ export class Host implements ContractHost {
   }
 
   cancelRun(runId: string): boolean {
-    const run = this.active.get(runId);
-    if (!run) return false;
-    run.controller.abort();
-    return true;
+    return this.active.cancel(runId);
   }
 
   sweepExpiredApprovals(): void {
@@ -214,10 +244,8 @@ export class Host implements ContractHost {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
-    const pending = [...this.active.values()];
     this.deps.store.close();
-    for (const run of pending) run.controller.abort();
-    await Promise.allSettled(pending.map((run) => run.done));
+    await this.active.stopAll();
   }
 
   /** Memory helps a run but never blocks one: a failed read is logged and the run goes on without it. */
@@ -244,33 +272,10 @@ export class Host implements ContractHost {
       random: this.deps.random,
       logError,
       decide: (call) => decideCall(call, settings.get(), store, now()),
-      checkModelBudget: () =>
-        modelBudgetExceeded(settings.get(), store, now())
-          ? {
-              code: 'rate_limited',
-              message:
-                'Rate limit reached: the model-token budget for this hour is used up. Try again later or raise the limit in Settings.',
-            }
-          : null,
+      checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
     };
-  }
-
-  /** Registers a run's work as active (cancellable, awaited on close) and records a bug as a failed run. */
-  private track(runId: string, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
-    // Two decisions on one run's held calls arrive close together: the second waits for the first.
-    const before = this.active.get(runId);
-    const controller = before?.controller ?? new AbortController();
-    const start = before ? before.done.then(() => undefined) : Promise.resolve();
-    const done: Promise<RunResponse> = start
-      .then(() => work(controller.signal))
-      .catch((error: unknown) => this.failUnexpectedly(runId, error))
-      .finally(() => {
-        if (this.active.get(runId)?.done === done) this.active.delete(runId);
-      });
-    this.active.set(runId, { controller, done });
-    return done;
   }
 
   /** The spec of a chat run under the settings of this moment. */
@@ -341,7 +346,7 @@ export class Host implements ContractHost {
       held.every((approval) => approval?.status === 'pending');
     if (isStillWaiting) return;
     const resumed = state;
-    void this.track(run.id, (signal) => {
+    void this.active.track(run, (signal) => {
       const deps = this.runDeps();
       const spec = this.specFor(run, signal);
       store.transaction(() => {
@@ -375,13 +380,16 @@ export class Host implements ContractHost {
     const { store, settings } = this.deps;
     const runId = randomUUID();
     const threadId = request.threadId;
-    if (threadId && !store.threads.get(threadId)) {
+    if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
+    const config = settings.get();
+    // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
+    const refusal = modelBudgetRefusal(config, store, this.deps.now());
+    if (refusal) return this.refuse(request, refusal, onEvent);
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId ? this.approvals.supersede(threadId) : null;
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
-    const config = settings.get();
     const now = this.deps.now().toISOString();
     // The profile's free text (preferences) is the person's too: redacted like the prompt.
     const systemInstruction = redactSecrets(
@@ -423,8 +431,30 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.track(runId, (signal) => driveRun(deps, this.specFor(run, signal), state));
+    const done = this.active.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
     return { started: ids, done, unsubscribe };
+  }
+
+  private refuse(
+    request: RunRequest,
+    failure: RunFailure,
+    onEvent?: (event: RunEvent) => void,
+  ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
+    const ids = { runId: randomUUID(), threadId: request.threadId ?? randomUUID() };
+    // Subscribed before the record lands, so the listener hears the events once, live, not also rebuilt from it.
+    const unsubscribe = onEvent ? this.events.subscribe({ runId: ids.runId }, onEvent) : () => {};
+    const answer = recordRefusal(this.deps.store, {
+      ...ids,
+      newThreadTitle: request.threadId ? null : threadTitle(request.prompt),
+      prompt: request.prompt,
+      model: this.deps.settings.get().model,
+      failure,
+      now: this.deps.now().toISOString(),
+      newId: randomUUID,
+    });
+    const queued: RunEvent = { type: 'status', ...ids, status: 'queued' };
+    for (const event of [queued, ...endingEvents(answer, failure.code)]) this.events.publish(event);
+    return { started: ids, done: Promise.resolve(answer), unsubscribe };
   }
 
   private emit(unsafe: RunEvent): void {
@@ -445,32 +475,35 @@ export class Host implements ContractHost {
 
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
+    if (!this.isClosed) this.deps.logError(`run ${runId} failed unexpectedly`, error);
+    return this.endWithoutWork(runId, {
+      code: 'internal',
+      message: 'Deputy hit an internal error during this run. The details are in the log.',
+    });
+  }
+
+  /** Records `failure` as the run's ending, keeping what its last checkpoint had reached. */
+  private endWithoutWork(runId: string, failure: RunFailure): RunResponse {
     // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
     if (this.isClosed) {
-      return unrecorded(
+      return plainAnswer(
         runId,
         null,
         'failed',
         'Deputy closed while this was running; it goes on when Deputy starts again.',
       );
     }
-    this.deps.logError(`run ${runId} failed unexpectedly`, error);
-    const failure = {
-      code: 'internal' as const,
-      message: 'Deputy hit an internal error during this run. The details are in the log.',
-    };
     let run: RunRecord | null = null;
     try {
       run = this.deps.store.runs.get(runId);
       // An ending already recorded stands: a late error must not turn a finished run into a failed one.
       if (run && (run.status === 'completed' || run.status === 'failed')) {
-        return unrecorded(runId, run, run.status, run.summary ?? '');
+        return plainAnswer(runId, run, run.status, run.summary ?? '');
       }
       const spec = this.specFor(
         { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
         new AbortController().signal,
       );
-      // The ending keeps what the run had reached, when that can still be read.
       let state: RunState | null = null;
       try {
         state = parseRunState(this.deps.store.checkpoints.load(runId)?.state);
@@ -479,8 +512,8 @@ export class Host implements ContractHost {
       }
       return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
     } catch (storeError) {
-      this.deps.logError(`could not record the failure of run ${runId}`, storeError);
-      return unrecorded(runId, run, 'failed', failure.message);
+      this.deps.logError(`could not record the ending of run ${runId}`, storeError);
+      return plainAnswer(runId, run, 'failed', failure.message);
     }
   }
 
@@ -497,30 +530,17 @@ export class Host implements ContractHost {
   }
 
   private storedEvents(runId: string): RunEvent[] {
-    return this.deps.store.events.byRun(runId).flatMap((payload) => {
+    const stored = this.deps.store.events.byRun(runId).flatMap((payload) => {
       const parsed = RunEvent.safeParse(payload);
       return parsed.success ? [parsed.data] : [];
     });
+    if (stored.length > 0) return stored;
+    // A refused request stores no events: its ending is rebuilt from its run row.
+    const run = this.deps.store.runs.get(runId);
+    if (run?.status !== 'failed') return [];
+    const summary = run.errorMessage ?? run.summary ?? '';
+    return endingEvents(plainAnswer(run.id, run, 'failed', summary), run.errorCode);
   }
-}
-
-/** A run's answer when nothing (more) is recorded for it here: what the store says, or what happened. */
-function unrecorded(
-  runId: string,
-  run: RunRecord | null,
-  status: 'completed' | 'failed',
-  summary: string,
-): RunResponse {
-  return {
-    ok: status === 'completed',
-    runId,
-    threadId: run?.threadId ?? '',
-    model: run?.model ?? '',
-    actionId: runId,
-    status,
-    summary,
-    mode: 'assistant_text',
-  };
 }
 
 const memoryView = ({ id, text, createdAt, updatedAt }: Memory): Memory => ({

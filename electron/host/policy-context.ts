@@ -1,4 +1,5 @@
 import type { Settings } from '../../shared/contract';
+import type { RunFailure } from '../engine/model-failure';
 import type { CheckedCall } from '../engine/run-deps';
 import { decide } from '../policy/decide';
 import type { PolicyContext, PolicyDecision } from '../policy/types';
@@ -49,9 +50,13 @@ export function decideCall(call: CheckedCall, settings: Settings, store: Store, 
   );
 }
 
-export function modelBudgetExceeded(settings: Settings, store: Store, now: Date): boolean {
-  return (
-    store.policy.tokensSince(new Date(now.getTime() - HOUR).toISOString()) >=
-    settings.rateLimits.modelTokensPerHour
-  );
+/** Why a model call may not be made now (the hour's model-token budget is used up), or null when it may. */
+export function modelBudgetRefusal(settings: Settings, store: Store, now: Date): RunFailure | null {
+  const used = store.policy.tokensSince(new Date(now.getTime() - HOUR).toISOString());
+  if (used < settings.rateLimits.modelTokensPerHour) return null;
+  return {
+    code: 'rate_limited',
+    message:
+      'Rate limit reached: the model-token budget for this hour is used up. Try again later or raise the limit in Settings.',
+  };
 }

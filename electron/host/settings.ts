@@ -2,6 +2,7 @@ import {
   DEFAULT_AUTONOMY,
   isValidTimeZone,
   LOOP_STEPS,
+  MAX_CONCURRENT_RUNS,
   Settings,
   type PolicyRule,
   type SettingsPatch,
@@ -44,6 +45,7 @@ const SAFE_DEFAULTS = {
   requireApprovalForFirstContact: true,
   rateLimits: DEFAULT_RATE_LIMITS,
   ...DEFAULT_EXECUTION,
+  maxConcurrentRuns: MAX_CONCURRENT_RUNS.default,
   routingPolicy: DEFAULT_ROUTING_POLICY,
   runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
 };
@@ -99,6 +101,7 @@ export class SettingsService {
       rateLimits: { ...DEFAULT_RATE_LIMITS, ...asRecord(stored.rateLimits) },
       executionPolicy: stored.executionPolicy ?? DEFAULT_EXECUTION.executionPolicy,
       maxParallel: stored.maxParallel ?? DEFAULT_EXECUTION.maxParallel,
+      maxConcurrentRuns: stored.maxConcurrentRuns ?? MAX_CONCURRENT_RUNS.default,
       routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),

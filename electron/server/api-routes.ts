@@ -76,6 +76,26 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       handle: async (_req, res, [threadId]) => command(res, 'thread.get', { threadId }),
     },
     {
+      method: 'DELETE',
+      pattern: /^\/api\/threads\/([^/]+)$/,
+      handle: async (_req, res, [threadId]) => command(res, 'thread.delete', { threadId }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/data$/,
+      handle: async (_req, res) => command(res, 'data.stats', {}),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/data\/prune$/,
+      handle: async (req, res) => command(res, 'threads.prune', await readJsonBody(req)),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/data\/compact$/,
+      handle: async (_req, res) => command(res, 'data.compact', {}),
+    },
+    {
       method: 'GET',
       pattern: /^\/api\/actions\/pending$/,
       handle: async (_req, res) => command(res, 'approval.list', { status: 'pending' }),

@@ -278,4 +278,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX checkpoints_by_run ON checkpoints (run_id, step);
     `,
   },
+  {
+    version: 5,
+    name: 'indexes that deleting a conversation needs',
+    sql: `
+      -- Deleting a run sets messages.run_id to NULL and deletes its approvals by thread: without these
+      -- indexes each deleted run or thread would scan those whole tables.
+      CREATE INDEX messages_by_run ON messages (run_id);
+      CREATE INDEX approvals_by_thread ON approvals (thread_id);
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
+import { DataRepo } from './data-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { MemoriesRepo } from './memories-repo';
@@ -22,6 +23,7 @@ export class Store {
   readonly policy: PolicyRepo;
   readonly memories: MemoriesRepo;
   readonly checkpoints: CheckpointsRepo;
+  readonly data: DataRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -34,6 +36,7 @@ export class Store {
     this.policy = new PolicyRepo(db);
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
+    this.data = new DataRepo(db);
   }
 
   static open(file: string): Store {

@@ -20,6 +20,12 @@ import {
   type ConnectionsStore,
 } from './features/connections/connections-store';
 import {
+  createDataStore,
+  type DataActions,
+  type DataState,
+  type DataStore,
+} from './features/data/data-store';
+import {
   createMemoryStore,
   type MemoryActions,
   type MemoryState,
@@ -38,6 +44,7 @@ export interface Stores {
   approvals: ApprovalsStore;
   connections: ConnectionsStore;
   memory: MemoryStore;
+  data: DataStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -46,6 +53,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   approvals: createApprovalsStore(client),
   connections: createConnectionsStore(client),
   memory: createMemoryStore(client),
+  data: createDataStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -74,4 +82,8 @@ export function useConnections<T>(selector: (state: ConnectionsState & Connectio
 
 export function useMemory<T>(selector: (state: MemoryState & MemoryActions) => T): T {
   return useStore(useStores().memory, selector);
+}
+
+export function useData<T>(selector: (state: DataState & DataActions) => T): T {
+  return useStore(useStores().data, selector);
 }

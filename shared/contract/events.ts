@@ -8,7 +8,13 @@ import { ActionState, RunResponse, RunStatus } from './run';
  */
 const base = { runId: z.string(), threadId: z.string() };
 
-export const StatusEvent = z.object({ type: z.literal('status'), status: RunStatus, ...base });
+export const StatusEvent = z.object({
+  type: z.literal('status'),
+  status: RunStatus,
+  ...base,
+  /** While `queued` behind the cap on runs at once: how many runs must finish before this one starts. */
+  queuePosition: z.number().int().min(1).optional(),
+});
 export const DeltaEvent = z.object({ type: z.literal('delta'), delta: z.string(), ...base });
 export const ToolCallEvent = z.object({
   type: z.literal('tool_call'),

@@ -23,6 +23,16 @@ import {
   ConnectionsListOutput,
 } from './connections';
 import {
+  DataCompactInput,
+  DataCompactOutput,
+  DataStatsInput,
+  DataStatsOutput,
+  ThreadDeleteInput,
+  ThreadDeleteOutput,
+  ThreadsPruneInput,
+  ThreadsPruneOutput,
+} from './data';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -33,6 +43,7 @@ import {
 
 export * from './approvals';
 export * from './connections';
+export * from './data';
 export * from './errors';
 export * from './events';
 export * from './limits';
@@ -51,6 +62,10 @@ export const commands = {
   'run.cancel': { input: RunCancelInput, output: RunCancelOutput },
   'threads.list': { input: ThreadsListInput, output: ThreadsListOutput },
   'thread.get': { input: ThreadGetInput, output: ThreadDetail },
+  'thread.delete': { input: ThreadDeleteInput, output: ThreadDeleteOutput },
+  'threads.prune': { input: ThreadsPruneInput, output: ThreadsPruneOutput },
+  'data.stats': { input: DataStatsInput, output: DataStatsOutput },
+  'data.compact': { input: DataCompactInput, output: DataCompactOutput },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },

@@ -13,3 +13,6 @@ export const LIMITS = {
 } as const;
 
 export const LOOP_STEPS = { default: 8, min: 1, max: 15 } as const;
+
+/** Runs that work at once (Settings → General → Runs); the rest wait in line. */
+export const MAX_CONCURRENT_RUNS = { default: 4, min: 1, max: 32 } as const;

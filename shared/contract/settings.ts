@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOOP_STEPS } from './limits';
+import { LOOP_STEPS, MAX_CONCURRENT_RUNS } from './limits';
 import { ActionKind, AutonomyLevel, PolicyRule, TrustLevel } from './policy';
 import { ExecutionPolicy, RoutingPolicy } from './run';
 
@@ -44,6 +44,8 @@ export const SettingsPatch = z
     /** `interactive`: one tool call per turn; `batch`: a turn's calls run together, up to `maxParallel`. */
     executionPolicy: ExecutionPolicy.optional(),
     maxParallel: z.number().int().min(1).max(8).optional(),
+    /** Runs that work at once; more wait in line with status `queued`. */
+    maxConcurrentRuns: z.number().int().min(MAX_CONCURRENT_RUNS.min).max(MAX_CONCURRENT_RUNS.max).optional(),
     routingPolicy: RoutingPolicy.optional(),
     /** A run that passes this gets one final-warning turn to wrap up. */
     runTimeLimitMinutes: z
@@ -73,6 +75,7 @@ export const Settings = z.object({
   rateLimits: RateLimitsSchema,
   executionPolicy: ExecutionPolicy,
   maxParallel: z.number().int(),
+  maxConcurrentRuns: z.number().int(),
   routingPolicy: RoutingPolicy,
   runTimeLimitMinutes: z.number().int(),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */

@@ -1,6 +1,7 @@
 import { benchDeltaLatency } from './delta-latency';
 import { benchCheckpointBytes, benchDurability } from './durability';
 import { benchEngineStep } from './engine-step';
+import { benchRefusedRuns } from './refused-runs';
 import { ms } from './stats';
 
 /** `npm run bench`: prints the figures the issues ask for. Not a test: figures vary with the machine. */
@@ -25,6 +26,13 @@ async function main(): Promise<void> {
     `checkpoints of a 200-step run: ${steps200.checkpoints} checkpoints (${steps200.snapshots} snapshots), ` +
       `${steps200.bytes} bytes = ${Math.round(steps200.bytes / 200)} bytes/step; final state ${steps200.finalStateBytes} bytes; ` +
       `ratio ${(steps200.bytes / steps200.finalStateBytes).toFixed(2)}× (target ≤ 3×)`,
+  );
+
+  const refused = await benchRefusedRuns(200);
+  console.log(
+    `200 refused requests (model-token budget used up): database grew ${refused.bytes} bytes = ` +
+      `${Math.round(refused.bytesPerRun)} bytes per refusal (target < 2 KB); WAL ${refused.walBytes} bytes before ` +
+      `folding in; ${Math.round(refused.elapsedMs)} ms`,
   );
 
   const deltas = await benchDeltaLatency(20);

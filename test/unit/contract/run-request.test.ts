@@ -92,6 +92,8 @@ describe('run request contract', () => {
         'connections.connect',
         'connections.disconnect',
         'connections.list',
+        'data.compact',
+        'data.stats',
         'memory.delete',
         'memory.list',
         'memory.update',
@@ -99,8 +101,10 @@ describe('run request contract', () => {
         'run.start',
         'settings.get',
         'settings.set',
+        'thread.delete',
         'thread.get',
         'threads.list',
+        'threads.prune',
       ].sort(),
     );
     expect(Object.keys(streams).sort()).toEqual(['approvals.changed', 'connections.changed', 'run.events']);

@@ -333,4 +333,33 @@ describe('approvals in the timeline', () => {
     expect(conversation.items.map((item) => item.id)).toEqual(['m1', 'a1', 'approval-a1']);
     expect(conversation.items[2]).toMatchObject({ kind: 'approval', actionId: 'a1', approval: null });
   });
+
+  it('deletes a conversation: it leaves the list, and the open one closes', async () => {
+    const thread = (id: string) => ({ id, title: id, createdAt: 'n', updatedAt: 'n', lastRunStatus: null });
+    let stored = [thread('t1'), thread('t2')];
+    const { client } = fakeClient({
+      'threads.list': async () => ({ threads: stored, nextBefore: null }),
+      'thread.get': async ({ threadId }) => ({
+        thread: thread(threadId),
+        messages: [],
+        actions: [],
+        runs: [],
+      }),
+      'thread.delete': async ({ threadId }) => {
+        if (!stored.some((item) => item.id === threadId)) throw new ClientError('not_found', 'Gone.');
+        stored = stored.filter((item) => item.id !== threadId);
+        return { deleted: threadId, stoppedRuns: 0 };
+      },
+    });
+    const store = createChatStore(client);
+    await store.getState().loadThreads();
+    await store.getState().openThread('t1');
+
+    expect(await store.getState().deleteThread('t1')).toBe(true);
+    expect(store.getState().threads.map((item) => item.id)).toEqual(['t2']);
+    expect(store.getState().conversation.threadId).toBeNull();
+    // Deleted from another window already: the list catches up, no error.
+    expect(await store.getState().deleteThread('t1')).toBe(true);
+    expect(store.getState().deleteError).toBeNull();
+  });
 });

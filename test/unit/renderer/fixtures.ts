@@ -30,6 +30,7 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   rateLimits: { actionsPerMinute: 10, externalCallsPerHour: 50, modelTokensPerHour: 100_000 },
   executionPolicy: 'batch',
   maxParallel: 4,
+  maxConcurrentRuns: 4,
   routingPolicy: 'quality',
   runTimeLimitMinutes: 15,
   areSideEffectsEnabled: true,

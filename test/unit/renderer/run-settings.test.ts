@@ -25,6 +25,16 @@ describe('the Runs group of General', () => {
     expect(runsPatch(settings, limit)).toEqual({ ok: true, value: { runTimeLimitMinutes: 45 } });
   });
 
+  it('sends the number of runs at once when it changed, and refuses one outside 1–32', () => {
+    const more = { ...toRunValues(settings), maxConcurrentRuns: '6' };
+    expect(runsPatch(settings, more)).toEqual({ ok: true, value: { maxConcurrentRuns: 6 } });
+    const none = { ...toRunValues(settings), maxConcurrentRuns: '0' };
+    expect(runsPatch(settings, none)).toEqual({
+      ok: false,
+      message: 'Runs at once: use a number from 1 to 32.',
+    });
+  });
+
   it('neither checks nor sends the hidden number of calls at once when calls run one at a time', () => {
     const values = { ...toRunValues(settings), executionPolicy: 'interactive' as const, maxParallel: '99' };
     expect(runsPatch(settings, values)).toEqual({ ok: true, value: { executionPolicy: 'interactive' } });

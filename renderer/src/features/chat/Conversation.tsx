@@ -1,20 +1,11 @@
 import { useEffect, useRef } from 'react';
-import type { RunStatus } from '../../../../shared/contract';
 import { useChat } from '../../stores';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { RUN_MARK_TEXT } from './run-marks';
+import { runStatusText } from './run-status';
 import { ToolCallCard } from './ToolCallCard';
 import type { TimelineItem } from './timeline';
-
-const STATUS_LABELS: Record<RunStatus, string> = {
-  queued: 'Starting…',
-  planning: 'Planning…',
-  executing: 'Working…',
-  awaiting_confirmation: 'Waiting for your approval',
-  completed: 'Done',
-  failed: 'Failed',
-};
 
 function TimelineEntry({ item }: { item: TimelineItem }) {
   switch (item.kind) {
@@ -86,7 +77,7 @@ export function Conversation() {
       </ol>
       {isBusy && (
         <p className="conversation__status" role="status" data-testid="run-status">
-          {STATUS_LABELS[activeRun?.status ?? 'queued']}
+          {runStatusText(activeRun?.status ?? 'queued', activeRun?.queuePosition)}
         </p>
       )}
     </section>

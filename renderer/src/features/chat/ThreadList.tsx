@@ -1,11 +1,5 @@
 import { useChat } from '../../stores';
-
-const formatWhen = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-};
+import { ThreadItem } from './ThreadItem';
 
 export function ThreadList() {
   const threads = useChat((state) => state.threads);
@@ -13,7 +7,7 @@ export function ThreadList() {
   const hasMore = useChat((state) => state.nextBefore !== null);
   const isLoading = useChat((state) => state.isLoadingThreads);
   const error = useChat((state) => state.threadsError);
-  const openThread = useChat((state) => state.openThread);
+  const deleteError = useChat((state) => state.deleteError);
   const newConversation = useChat((state) => state.newConversation);
   const loadMore = useChat((state) => state.loadMoreThreads);
 
@@ -27,30 +21,14 @@ export function ThreadList() {
       >
         New conversation
       </button>
-      {error && (
+      {(error ?? deleteError) && (
         <p className="thread-list__error" role="alert">
-          {error}
+          {error ?? deleteError}
         </p>
       )}
       <ul data-testid="thread-list">
         {threads.map((thread) => (
-          <li key={thread.id}>
-            <button
-              type="button"
-              className="thread-list__item"
-              data-testid="thread-item"
-              data-thread-id={thread.id}
-              aria-current={thread.id === activeThreadId ? 'page' : undefined}
-              onClick={() => void openThread(thread.id)}
-            >
-              <span className="thread-list__title">{thread.title || 'Untitled conversation'}</span>
-              <span className="thread-list__meta">
-                {formatWhen(thread.updatedAt)}
-                {thread.lastRunStatus === 'failed' && ' · failed'}
-                {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
-              </span>
-            </button>
-          </li>
+          <ThreadItem key={thread.id} thread={thread} isActive={thread.id === activeThreadId} />
         ))}
       </ul>
       {threads.length === 0 && !isLoading && !error && (

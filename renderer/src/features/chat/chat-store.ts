@@ -14,6 +14,9 @@ export interface ChatState {
   threadError: string | null;
   /** `run.start` has been sent and not answered yet. */
   isStarting: boolean;
+  /** The conversation being deleted, if one is. */
+  deletingThreadId: string | null;
+  deleteError: string | null;
 }
 
 export interface ChatActions {
@@ -26,6 +29,10 @@ export interface ChatActions {
   send(prompt: string): Promise<void>;
   stop(): Promise<void>;
   receive(event: RunEvent): void;
+  /** Deletes a conversation for good; resolves true once it is gone (also when it was gone already). */
+  deleteThread(threadId: string): Promise<boolean>;
+  /** After conversations were deleted elsewhere (Settings → Data): the list reloads, the open one closes if gone. */
+  refreshAfterDeletion(): Promise<void>;
 }
 
 export type ChatStore = StoreApi<ChatState & ChatActions>;
@@ -62,6 +69,8 @@ export function createChatStore(client: DeputyClient): ChatStore {
       isLoadingThread: false,
       threadError: null,
       isStarting: false,
+      deletingThreadId: null,
+      deleteError: null,
 
       connect() {
         const unsubscribe = client.on('run.events', {}, (event) => get().receive(event));
@@ -175,6 +184,39 @@ export function createChatStore(client: DeputyClient): ChatStore {
               { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
             ],
           }));
+        }
+      },
+
+      async deleteThread(threadId) {
+        if (get().deletingThreadId) return false;
+        set({ deletingThreadId: threadId, deleteError: null });
+        try {
+          await client.invoke('thread.delete', { threadId });
+        } catch (error) {
+          const failure = toClientError(error);
+          // Already gone (deleted from another window): the list catches up instead of showing an error.
+          if (failure.code !== 'not_found') {
+            set({ deletingThreadId: null, deleteError: failure.message });
+            return false;
+          }
+        }
+        set((state) => ({
+          threads: state.threads.filter((thread) => thread.id !== threadId),
+          deletingThreadId: null,
+        }));
+        if (get().conversation.threadId === threadId) get().newConversation();
+        return true;
+      },
+
+      async refreshAfterDeletion() {
+        await get().loadThreads();
+        const { threadId } = get().conversation;
+        if (threadId === null) return;
+        try {
+          await client.invoke('thread.get', { threadId });
+        } catch (error) {
+          if (toClientError(error).code === 'not_found' && get().conversation.threadId === threadId)
+            get().newConversation();
         }
       },
 

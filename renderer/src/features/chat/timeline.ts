@@ -54,7 +54,8 @@ export interface Conversation {
   threadId: string | null;
   items: TimelineItem[];
   /** The run this window is waiting on, if any; null once it ends. */
-  activeRun: { runId: string; status: RunStatus } | null;
+  /** `queuePosition`: while queued behind the cap on runs at once, how many runs must finish first. */
+  activeRun: { runId: string; status: RunStatus; queuePosition?: number } | null;
   /** Runs that ended here, so a late `run.start` reply does not mark one as running again. */
   endedRunIds: string[];
 }
@@ -169,7 +170,11 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
       // An active status after an end is a resumed run (for example after an approval).
       return {
         ...conversation,
-        activeRun: { runId, status: event.status },
+        activeRun: {
+          runId,
+          status: event.status,
+          ...(event.queuePosition !== undefined && { queuePosition: event.queuePosition }),
+        },
         endedRunIds: conversation.endedRunIds.filter((id) => id !== runId),
       };
     case 'delta': {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { RoutingPolicy } from '../../../../shared/contract';
+import { MAX_CONCURRENT_RUNS, RoutingPolicy } from '../../../../shared/contract';
 import {
   EXECUTION_POLICIES,
   MAX_PARALLEL,
@@ -17,7 +17,6 @@ interface RunsFieldsetProps {
 /** The "Runs" group of the General tab; the form around it checks and saves it with the rest. */
 export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
   const routingHintId = useId();
-  const limitHintId = useId();
   const isBatch = values.executionPolicy === 'batch';
 
   return (
@@ -78,23 +77,57 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
       <p id={routingHintId} className="settings-form__note" data-testid="routing-policy-hint">
         {explanationOf(ROUTING_POLICIES, values.routingPolicy)}
       </p>
+      <WholeNumberField
+        label="Run time limit (minutes)"
+        bounds={RUN_TIME_LIMIT_MINUTES}
+        value={values.runTimeLimitMinutes}
+        hint="A run that reaches it gets one last turn to wrap up."
+        testId="run-time-limit"
+        onChange={(text) => onChange({ runTimeLimitMinutes: text })}
+      />
+      <WholeNumberField
+        label={`Runs at once (${MAX_CONCURRENT_RUNS.min}–${MAX_CONCURRENT_RUNS.max})`}
+        bounds={MAX_CONCURRENT_RUNS}
+        value={values.maxConcurrentRuns}
+        hint="More requests than this wait in line and start, in order, as others finish."
+        testId="max-concurrent-runs"
+        onChange={(text) => onChange({ maxConcurrentRuns: text })}
+      />
+    </fieldset>
+  );
+}
+
+interface WholeNumberFieldProps {
+  label: string;
+  bounds: { min: number; max: number };
+  value: string;
+  /** Said after the field and read out as its description. */
+  hint: string;
+  testId: string;
+  onChange: (text: string) => void;
+}
+
+function WholeNumberField({ label, bounds, value, hint, testId, onChange }: WholeNumberFieldProps) {
+  const hintId = useId();
+  return (
+    <>
       <label>
-        Run time limit (minutes)
+        {label}
         <input
           type="number"
           required
-          min={RUN_TIME_LIMIT_MINUTES.min}
-          max={RUN_TIME_LIMIT_MINUTES.max}
+          min={bounds.min}
+          max={bounds.max}
           step={1}
-          value={values.runTimeLimitMinutes}
-          aria-describedby={limitHintId}
-          data-testid="run-time-limit"
-          onChange={(event) => onChange({ runTimeLimitMinutes: event.target.value })}
+          value={value}
+          aria-describedby={hintId}
+          data-testid={testId}
+          onChange={(event) => onChange(event.target.value)}
         />
       </label>
-      <p id={limitHintId} className="settings-form__note">
-        A run that reaches it gets one last turn to wrap up.
+      <p id={hintId} className="settings-form__note">
+        {hint}
       </p>
-    </fieldset>
+    </>
   );
 }

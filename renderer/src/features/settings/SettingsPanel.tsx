@@ -7,6 +7,7 @@ import { RunsFieldset } from './RunsFieldset';
 import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
+import { DataPanel } from '../data/DataPanel';
 
 const timeZones = (): string[] => {
   try {
@@ -148,12 +149,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-type Tab = 'general' | 'permissions' | 'connections' | 'memory';
+type Tab = 'general' | 'permissions' | 'connections' | 'memory' | 'data';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
   { id: 'connections', label: 'Connections' },
   { id: 'memory', label: 'Memory' },
+  { id: 'data', label: 'Data' },
 ];
 
 function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
@@ -166,6 +168,8 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
       return <ConnectionsPanel />;
     case 'memory':
       return <MemoryPanel />;
+    case 'data':
+      return <DataPanel />;
   }
 }
 

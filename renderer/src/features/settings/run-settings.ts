@@ -1,4 +1,10 @@
-import type { ExecutionPolicy, RoutingPolicy, Settings, SettingsPatch } from '../../../../shared/contract';
+import {
+  MAX_CONCURRENT_RUNS,
+  type ExecutionPolicy,
+  type RoutingPolicy,
+  type Settings,
+  type SettingsPatch,
+} from '../../../../shared/contract';
 import { wholeNumber, type Checked } from './permissions';
 
 /** The General tab's "Runs" group: how a run spends its tool calls, its models and its time. */
@@ -46,6 +52,7 @@ export interface RunValues {
   maxParallel: string;
   routingPolicy: RoutingPolicy;
   runTimeLimitMinutes: string;
+  maxConcurrentRuns: string;
 }
 
 export const toRunValues = (settings: Settings): RunValues => ({
@@ -53,6 +60,7 @@ export const toRunValues = (settings: Settings): RunValues => ({
   maxParallel: String(settings.maxParallel),
   routingPolicy: settings.routingPolicy,
   runTimeLimitMinutes: String(settings.runTimeLimitMinutes),
+  maxConcurrentRuns: String(settings.maxConcurrentRuns),
 });
 
 export const explanationOf = <T>(choices: readonly Choice<T>[], value: T): string =>
@@ -75,6 +83,13 @@ export function runsPatch(settings: Settings, values: RunValues): Checked<Settin
     RUN_TIME_LIMIT_MINUTES.max,
   );
   if (!limit.ok) return limit;
+  const runsAtOnce = wholeNumber(
+    values.maxConcurrentRuns,
+    'Runs at once',
+    MAX_CONCURRENT_RUNS.min,
+    MAX_CONCURRENT_RUNS.max,
+  );
+  if (!runsAtOnce.ok) return runsAtOnce;
   return {
     ok: true,
     value: {
@@ -82,6 +97,7 @@ export function runsPatch(settings: Settings, values: RunValues): Checked<Settin
       ...(parallel && parallel.value !== settings.maxParallel && { maxParallel: parallel.value }),
       ...(values.routingPolicy !== settings.routingPolicy && { routingPolicy: values.routingPolicy }),
       ...(limit.value !== settings.runTimeLimitMinutes && { runTimeLimitMinutes: limit.value }),
+      ...(runsAtOnce.value !== settings.maxConcurrentRuns && { maxConcurrentRuns: runsAtOnce.value }),
     },
   };
 }

@@ -1,0 +1,113 @@
+import {
+  DeputyError,
+  type CommandOutput,
+  type CommandParsedInput,
+  type DataCompactResult,
+  type DataStats,
+} from '../../shared/contract';
+import type { Store } from '../store/store';
+
+export interface DataDeskDeps {
+  store: Store;
+  now: () => Date;
+  /** Stops the thread's working runs and waits until each has recorded its ending; answers how many. */
+  stopRunsIn: (threadId: string) => Promise<number>;
+  hasRunsIn: (threadId: string) => boolean;
+  /** Pending approvals may have gone with a conversation: the approvals list is told to read again. */
+  approvalsChanged: () => void;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Pruning deletes this many conversations per transaction, and lets other work in between. */
+const PRUNE_BATCH = 100;
+
+/** Settings → Data and its API: the database's size, deleting and pruning conversations, compacting. */
+export class DataDesk {
+  /** Conversations being deleted: a new message to one of them is refused, as if it were gone already. */
+  private readonly deleting = new Set<string>();
+
+  constructor(private readonly deps: DataDeskDeps) {}
+
+  isDeleting(threadId: string): boolean {
+    return this.deleting.has(threadId);
+  }
+
+  /**
+   * A conversation with a run still working is deleted too: the run is stopped first (it records its ending,
+   * then goes with the rest). Someone deleting a conversation wants it gone, not an error telling them to
+   * wait for a run they may not see any more.
+   */
+  async deleteThread(input: CommandParsedInput<'thread.delete'>): Promise<CommandOutput<'thread.delete'>> {
+    const { threadId } = input;
+    if (!this.deps.store.threads.get(threadId) || this.deleting.has(threadId)) {
+      throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+    }
+    this.deleting.add(threadId);
+    try {
+      const stoppedRuns = await this.deps.stopRunsIn(threadId);
+      this.remove([threadId], 'thread_deleted');
+      return { deleted: threadId, stoppedRuns };
+    } finally {
+      this.deleting.delete(threadId);
+    }
+  }
+
+  /** Conversations with a run still working are left alone: they are not old, whatever their date says. */
+  async prune(input: CommandParsedInput<'threads.prune'>): Promise<CommandOutput<'threads.prune'>> {
+    const before = new Date(this.deps.now().getTime() - input.olderThanDays * DAY_MS).toISOString();
+    const old = this.deps.store.data
+      .threadsLastActiveBefore(before)
+      .filter((threadId) => !this.deps.hasRunsIn(threadId) && !this.deleting.has(threadId));
+    const dryRun = input.dryRun ?? false;
+    if (!dryRun) {
+      for (let at = 0; at < old.length; at += PRUNE_BATCH) {
+        this.remove(old.slice(at, at + PRUNE_BATCH), 'threads_pruned');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    return { threads: old.length, before, dryRun };
+  }
+
+  stats(): DataStats {
+    const { databaseBytes, walBytes } = this.deps.store.data.sizes();
+    return {
+      databaseBytes,
+      walBytes,
+      totalBytes: databaseBytes + walBytes,
+      counts: this.deps.store.data.counts(),
+    };
+  }
+
+  compact(): DataCompactResult {
+    const total = (): number => {
+      const { databaseBytes, walBytes } = this.deps.store.data.sizes();
+      return databaseBytes + walBytes;
+    };
+    const bytesBefore = total();
+    this.deps.store.data.compact();
+    return { bytesBefore, bytesAfter: total() };
+  }
+
+  /** One transaction for the rows and the audit line that says they went; the audit keeps no conversation text. */
+  private remove(threadIds: string[], event: 'thread_deleted' | 'threads_pruned'): void {
+    const { store } = this.deps;
+    const runIds = threadIds.flatMap((threadId) => store.data.runIdsOf(threadId));
+    const deleted = store.transaction(() => {
+      const gone = threadIds.filter((threadId) => store.data.deleteThread(threadId));
+      store.policy.audit({
+        timestamp: this.deps.now().toISOString(),
+        runId: null,
+        actionId: null,
+        tool: null,
+        event,
+        decision: null,
+        rule: null,
+        reason: null,
+        detail: { threads: gone, runs: runIds.length },
+      });
+      return gone;
+    });
+    for (const runId of runIds) store.checkpoints.forget(runId);
+    if (deleted.length > 0) this.deps.approvalsChanged();
+  }
+}

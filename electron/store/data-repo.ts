@@ -1,0 +1,69 @@
+import { statSync } from 'node:fs';
+import type { DataCounts } from '../../shared/contract';
+import type { Db } from './database';
+
+const COUNTED = ['threads', 'messages', 'runs', 'actions', 'approvals', 'events', 'checkpoints'] as const;
+
+/** The database as a whole: how big it is, what it holds, deleting whole conversations, compacting. */
+export class DataRepo {
+  private readonly deleteThreadStmt;
+  private readonly selectRunIds;
+  private readonly selectOlder;
+  private readonly countStmts;
+
+  constructor(private readonly db: Db) {
+    // Runs, messages, actions, approvals, events and checkpoints go with the thread (ON DELETE CASCADE);
+    // model usage (the hour's budget) and the audit trail are kept on purpose.
+    this.deleteThreadStmt = db.prepare('DELETE FROM threads WHERE id = ?');
+    this.selectRunIds = db.prepare<[string], string>('SELECT id FROM runs WHERE thread_id = ?').pluck();
+    this.selectOlder = db
+      .prepare<[string], string>('SELECT id FROM threads WHERE updated_at < ? ORDER BY updated_at')
+      .pluck();
+    this.countStmts = COUNTED.map(
+      (table) => [table, db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck()] as const,
+    );
+  }
+
+  /** Deletes a thread and everything of it; false when there was no such thread. */
+  deleteThread(threadId: string): boolean {
+    return this.deleteThreadStmt.run(threadId).changes > 0;
+  }
+
+  runIdsOf(threadId: string): string[] {
+    return this.selectRunIds.all(threadId);
+  }
+
+  /** Threads whose last activity (a message, a run) is older than `before`, oldest first. */
+  threadsLastActiveBefore(before: string): string[] {
+    return this.selectOlder.all(before);
+  }
+
+  counts(): DataCounts {
+    return Object.fromEntries(this.countStmts.map(([table, stmt]) => [table, stmt.get() ?? 0])) as DataCounts;
+  }
+
+  /** The database's pages and its write-ahead log on disk, in bytes. */
+  sizes(): { databaseBytes: number; walBytes: number } {
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    return { databaseBytes: pages * pageSize, walBytes: fileSize(`${this.db.name}-wal`) };
+  }
+
+  /**
+   * Gives the space of deleted rows back to the disk: VACUUM rewrites the file without free pages, and the
+   * checkpoint folds the write-ahead log in and truncates it. Neither may run inside a transaction.
+   */
+  compact(): void {
+    this.db.exec('VACUUM');
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    // No WAL file (an in-memory database, or none written yet) takes no space.
+    return 0;
+  }
+}

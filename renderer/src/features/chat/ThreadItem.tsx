@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ThreadSummary } from '../../../../shared/contract';
+import { useChat } from '../../stores';
+import { isRunActive } from './timeline';
+
+const formatWhen = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? ''
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+};
+
+/** One conversation in the list: opens it, or deletes it after a confirmation that names it. */
+export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActive: boolean }) {
+  const [isConfirming, setIsConfirming] = useState(false);
+  const openThread = useChat((state) => state.openThread);
+  const deleteThread = useChat((state) => state.deleteThread);
+  const isDeleting = useChat((state) => state.deletingThreadId === thread.id);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const shouldRefocus = useRef(false);
+  const title = thread.title || 'Untitled conversation';
+  const isRunning = thread.lastRunStatus !== null && isRunActive(thread.lastRunStatus);
+
+  // Keeping the conversation returns focus to its Delete button, not to the top of the page.
+  useEffect(() => {
+    if (!isConfirming && shouldRefocus.current) {
+      shouldRefocus.current = false;
+      deleteButton.current?.focus();
+    }
+  }, [isConfirming]);
+
+  const keep = () => {
+    shouldRefocus.current = true;
+    setIsConfirming(false);
+  };
+
+  return (
+    <li className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
+      <button
+        type="button"
+        className="thread-list__item"
+        data-testid="thread-item"
+        data-thread-id={thread.id}
+        aria-current={isActive ? 'page' : undefined}
+        onClick={() => void openThread(thread.id)}
+      >
+        <span className="thread-list__title">{title}</span>
+        <span className="thread-list__meta">
+          {formatWhen(thread.updatedAt)}
+          {thread.lastRunStatus === 'failed' && ' · failed'}
+          {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
+        </span>
+      </button>
+      {isConfirming ? (
+        <div
+          className="thread-list__confirm"
+          role="group"
+          aria-label={`Delete “${title}”?`}
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') {
+              event.preventDefault();
+              keep();
+            }
+          }}
+        >
+          <p>
+            Delete this conversation for good?
+            {isRunning && ' Its running request is stopped first.'}
+          </p>
+          <button
+            type="button"
+            className="button button--stop"
+            autoFocus
+            disabled={isDeleting}
+            data-testid="thread-delete-confirm"
+            onClick={() => void deleteThread(thread.id)}
+          >
+            {isDeleting ? 'Deleting…' : 'Delete'}
+          </button>
+          <button type="button" className="button" disabled={isDeleting} onClick={keep}>
+            Keep
+          </button>
+        </div>
+      ) : (
+        <button
+          ref={deleteButton}
+          type="button"
+          className="thread-list__delete"
+          aria-label={`Delete “${title}”`}
+          title="Delete conversation"
+          data-testid="thread-delete"
+          onClick={() => setIsConfirming(true)}
+        >
+          Delete
+        </button>
+      )}
+    </li>
+  );
+}

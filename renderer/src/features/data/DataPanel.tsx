@@ -1,0 +1,157 @@
+import { useEffect, useId, type FormEvent } from 'react';
+import { PRUNE_DAYS } from '../../../../shared/contract';
+import { FormError } from '../../components/FormParts';
+import { formatBytes } from '../../format';
+import { useData, useStores } from '../../stores';
+import { conversations, pruneQuestion } from './data-words';
+
+/** Settings → Data: how much space Deputy takes, deleting old conversations, and giving space back. */
+export function DataPanel() {
+  const { data: store, chat } = useStores();
+  const stats = useData((state) => state.stats);
+  const loadError = useData((state) => state.loadError);
+  const pruneDays = useData((state) => state.pruneDays);
+  const pruneCheck = useData((state) => state.pruneCheck);
+  const busy = useData((state) => state.busy);
+  const outcome = useData((state) => state.outcome);
+  const error = useData((state) => state.error);
+  const daysId = useId();
+  const daysHintId = useId();
+  const storageId = useId();
+  const pruneId = useId();
+  const compactId = useId();
+
+  // Conversations come and go in the chat behind this window: read the figures again every time it opens.
+  useEffect(() => {
+    void store.getState().load();
+  }, [store]);
+
+  const onCheck = (event: FormEvent) => {
+    event.preventDefault();
+    void store.getState().checkPrune();
+  };
+
+  const onPrune = async () => {
+    const deleted = await store.getState().prune();
+    // The conversation list (and the open conversation, if it went) follow at once.
+    if (deleted > 0) await chat.getState().refreshAfterDeletion();
+  };
+
+  return (
+    <div className="data-panel" data-testid="data-panel">
+      <section aria-labelledby={storageId}>
+        <h3 id={storageId}>Storage</h3>
+        {loadError && <FormError testId="data-load-error">{loadError}</FormError>}
+        {!stats && !loadError && <p role="status">Measuring…</p>}
+        {stats && (
+          <>
+            <p>
+              Deputy keeps your conversations on this computer. They take{' '}
+              <strong data-testid="data-size">{formatBytes(stats.totalBytes)}</strong>.
+            </p>
+            <dl className="data-panel__counts" data-testid="data-counts">
+              <div>
+                <dt>Conversations</dt>
+                <dd>{stats.counts.threads.toLocaleString()}</dd>
+              </div>
+              <div>
+                <dt>Messages</dt>
+                <dd>{stats.counts.messages.toLocaleString()}</dd>
+              </div>
+              <div>
+                <dt>Actions taken</dt>
+                <dd>{stats.counts.actions.toLocaleString()}</dd>
+              </div>
+              <div>
+                <dt>Log entries</dt>
+                <dd>{stats.counts.events.toLocaleString()}</dd>
+              </div>
+            </dl>
+          </>
+        )}
+        <p className="settings-form__note">
+          To delete a single conversation, use Delete next to it in the conversation list.
+        </p>
+      </section>
+
+      <section aria-labelledby={pruneId}>
+        <h3 id={pruneId}>Delete old conversations</h3>
+        <form className="data-panel__row" onSubmit={onCheck}>
+          <label htmlFor={daysId}>Delete conversations with no activity for more than</label>
+          <span className="data-panel__days">
+            <input
+              id={daysId}
+              type="number"
+              required
+              min={PRUNE_DAYS.min}
+              max={PRUNE_DAYS.max}
+              step={1}
+              value={pruneDays}
+              aria-describedby={daysHintId}
+              data-testid="prune-days"
+              onChange={(event) => store.getState().setPruneDays(event.target.value)}
+            />
+            <span id={daysHintId}>days</span>
+          </span>
+          <button type="submit" className="button" disabled={busy !== null} data-testid="prune-check">
+            {busy === 'counting' ? 'Counting…' : 'Delete old conversations…'}
+          </button>
+        </form>
+        {pruneCheck && (
+          <div
+            className="data-panel__confirm"
+            role="group"
+            aria-label="Confirm deleting old conversations"
+            data-testid="prune-confirm"
+          >
+            <p>{pruneQuestion(pruneCheck.threads, pruneCheck.days)}</p>
+            {pruneCheck.threads > 0 ? (
+              <div className="data-panel__row">
+                <button
+                  type="button"
+                  className="button button--stop"
+                  autoFocus
+                  disabled={busy !== null}
+                  data-testid="prune-confirm-delete"
+                  onClick={() => void onPrune()}
+                >
+                  {busy === 'pruning' ? 'Deleting…' : `Delete ${conversations(pruneCheck.threads)}`}
+                </button>
+                <button type="button" className="button" onClick={() => store.getState().cancelPrune()}>
+                  Keep them
+                </button>
+              </div>
+            ) : (
+              <button type="button" className="button" onClick={() => store.getState().cancelPrune()}>
+                OK
+              </button>
+            )}
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby={compactId}>
+        <h3 id={compactId}>Compact</h3>
+        <p className="settings-form__note">
+          Deleting frees space inside Deputy’s database; compacting gives that space back to your disk.
+        </p>
+        <button
+          type="button"
+          className="button"
+          disabled={busy !== null}
+          data-testid="data-compact"
+          onClick={() => void store.getState().compact()}
+        >
+          {busy === 'compacting' ? 'Compacting…' : 'Compact database'}
+        </button>
+      </section>
+
+      {error && <FormError testId="data-error">{error}</FormError>}
+      {outcome && (
+        <p className="form-success" role="status" data-testid="data-outcome">
+          {outcome}
+        </p>
+      )}
+    </div>
+  );
+}

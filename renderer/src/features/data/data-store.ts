@@ -1,0 +1,105 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { PRUNE_DAYS, type DataStats, type DeputyClient } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+import { wholeNumber } from '../settings/permissions';
+import { compactOutcome, pruneOutcome } from './data-words';
+
+export interface DataState {
+  stats: DataStats | null;
+  loadError: string | null;
+  /** The number of days as typed; checked when the person asks to delete. */
+  pruneDays: string;
+  /** What the confirmation asks about: how many conversations would go for that many days. */
+  pruneCheck: { days: number; threads: number } | null;
+  busy: 'counting' | 'pruning' | 'compacting' | null;
+  /** The last action's outcome, in words, or why it failed. */
+  outcome: string | null;
+  error: string | null;
+}
+
+export interface DataActions {
+  load(): Promise<void>;
+  setPruneDays(text: string): void;
+  /** Counts what would be deleted, for the confirmation; nothing is deleted yet. */
+  checkPrune(): Promise<void>;
+  cancelPrune(): void;
+  /** Deletes what the confirmation asked about; resolves with how many conversations went. */
+  prune(): Promise<number>;
+  compact(): Promise<void>;
+}
+
+export type DataStore = StoreApi<DataState & DataActions>;
+
+export const DEFAULT_PRUNE_DAYS = 90;
+
+export function createDataStore(client: DeputyClient): DataStore {
+  return createStore<DataState & DataActions>()((set, get) => {
+    const fail = (error: unknown) => set({ error: toClientError(error).message, outcome: null, busy: null });
+
+    return {
+      stats: null,
+      loadError: null,
+      pruneDays: String(DEFAULT_PRUNE_DAYS),
+      pruneCheck: null,
+      busy: null,
+      outcome: null,
+      error: null,
+
+      async load() {
+        try {
+          set({ stats: await client.invoke('data.stats', {}), loadError: null });
+        } catch (error) {
+          set({ loadError: toClientError(error).message });
+        }
+      },
+
+      setPruneDays(text) {
+        set({ pruneDays: text, pruneCheck: null, error: null, outcome: null });
+      },
+
+      async checkPrune() {
+        if (get().busy) return;
+        const days = wholeNumber(get().pruneDays, 'Days', PRUNE_DAYS.min, PRUNE_DAYS.max);
+        if (!days.ok) return set({ error: days.message, outcome: null, pruneCheck: null });
+        set({ busy: 'counting', error: null, outcome: null });
+        try {
+          const preview = await client.invoke('threads.prune', { olderThanDays: days.value, dryRun: true });
+          set({ pruneCheck: { days: days.value, threads: preview.threads }, busy: null });
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      cancelPrune() {
+        set({ pruneCheck: null });
+      },
+
+      async prune() {
+        const check = get().pruneCheck;
+        if (!check || get().busy) return 0;
+        set({ busy: 'pruning', error: null });
+        try {
+          const done = await client.invoke('threads.prune', { olderThanDays: check.days });
+          set({ pruneCheck: null, busy: null, outcome: pruneOutcome(done.threads) });
+          await get().load();
+          return done.threads;
+        } catch (error) {
+          fail(error);
+          return 0;
+        }
+      },
+
+      async compact() {
+        if (get().busy) return;
+        set({ busy: 'compacting', error: null, outcome: null, pruneCheck: null });
+        try {
+          const result = await client.invoke('data.compact', {});
+          set({ busy: null, outcome: compactOutcome(result) });
+          await get().load();
+        } catch (error) {
+          fail(error);
+        }
+      },
+    };
+  });
+}

@@ -1,0 +1,27 @@
+import type { DataCompactResult } from '../../../../shared/contract';
+import { formatBytes } from '../../format';
+
+/** Settings → Data's sentences, kept apart from the components so they can be read (and tested) on their own. */
+
+export const conversations = (count: number): string =>
+  count === 1 ? '1 conversation' : `${count.toLocaleString()} conversations`;
+
+export function pruneQuestion(threads: number, days: number): string {
+  if (threads === 0) return `No conversation has been inactive for more than ${dayCount(days)}.`;
+  const verb = threads === 1 ? 'has' : 'have';
+  return `${conversations(threads)} ${verb} had no activity for more than ${dayCount(days)}. Delete ${
+    threads === 1 ? 'it' : 'them'
+  } for good? This cannot be undone.`;
+}
+
+export const pruneOutcome = (threads: number): string =>
+  threads === 0 ? 'Nothing was deleted.' : `Deleted ${conversations(threads)}.`;
+
+export function compactOutcome({ bytesBefore, bytesAfter }: DataCompactResult): string {
+  const freed = bytesBefore - bytesAfter;
+  if (freed <= 0)
+    return `Compacted. The database still takes ${formatBytes(bytesAfter)}: there was no space to free.`;
+  return `Compacted: ${formatBytes(bytesBefore)} → ${formatBytes(bytesAfter)}, ${formatBytes(freed)} freed.`;
+}
+
+const dayCount = (days: number): string => (days === 1 ? '1 day' : `${days.toLocaleString()} days`);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Deputy's own ids are UUIDs; anything outside word characters and dashes is not one, and is refused as such. */
+export const ThreadId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\w-]+$/, 'not a conversation id');
+
+export const ThreadDeleteInput = z.object({ threadId: ThreadId }).strict();
+export const ThreadDeleteOutput = z.object({
+  deleted: z.string(),
+  /** Runs of the conversation that were still working and were stopped first. */
+  stoppedRuns: z.number().int(),
+});
+
+/** The longest a conversation can be kept by pruning's measure: a hundred years. */
+export const PRUNE_DAYS = { min: 1, max: 36_500 } as const;
+
+export const ThreadsPruneInput = z
+  .object({
+    olderThanDays: z.number().int().min(PRUNE_DAYS.min).max(PRUNE_DAYS.max),
+    /** Only count what would be deleted (for the confirmation that says how many). */
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+export const ThreadsPruneOutput = z.object({
+  /** Conversations deleted (or, on a dry run, that would be). */
+  threads: z.number().int(),
+  /** Conversations last active before this moment are the old ones. */
+  before: z.string(),
+  dryRun: z.boolean(),
+});
+
+export const DataCounts = z.object({
+  threads: z.number().int(),
+  messages: z.number().int(),
+  runs: z.number().int(),
+  actions: z.number().int(),
+  approvals: z.number().int(),
+  events: z.number().int(),
+  checkpoints: z.number().int(),
+});
+export type DataCounts = z.infer<typeof DataCounts>;
+
+export const DataStatsInput = z.object({}).strict().default({});
+export const DataStatsOutput = z.object({
+  /** The database file (its pages) and its write-ahead log, in bytes; `totalBytes` is both. */
+  databaseBytes: z.number().int(),
+  walBytes: z.number().int(),
+  totalBytes: z.number().int(),
+  counts: DataCounts,
+});
+export type DataStats = z.infer<typeof DataStatsOutput>;
+
+export const DataCompactInput = z.object({}).strict().default({});
+export const DataCompactOutput = z.object({
+  bytesBefore: z.number().int(),
+  bytesAfter: z.number().int(),
+});
+export type DataCompactResult = z.infer<typeof DataCompactOutput>;

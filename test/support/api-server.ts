@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
+import type { HostFixture } from './host-fixture';
+
+export interface ApiServer {
+  server: RunningServer;
+  /** A request to the API with the bearer token and a JSON content type. */
+  api: (path: string, init?: RequestInit) => Promise<Response>;
+}
+
+/** The headless HTTP API over a test's host, on a free loopback port, with no renderer to serve. */
+export async function serveApi(fixture: HostFixture, token: string): Promise<ApiServer> {
+  const server = await startHttpServer({
+    host: fixture.host,
+    token,
+    port: 0,
+    rendererDir: join(fixture.dataDir, 'no-renderer'),
+    logError: () => {},
+  });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${server.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
+  return { server, api };
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { CommandInput, DataStats } from '../../../shared/contract';
+import { ClientError } from '../../../renderer/src/api/client-error';
+import { createDataStore } from '../../../renderer/src/features/data/data-store';
+import { compactOutcome, pruneQuestion } from '../../../renderer/src/features/data/data-words';
+import { formatBytes } from '../../../renderer/src/format';
+import { fakeClient } from './fixtures';
+
+const stats = (threads: number, totalBytes: number): DataStats => ({
+  databaseBytes: totalBytes,
+  walBytes: 0,
+  totalBytes,
+  counts: { threads, messages: 0, runs: 0, actions: 0, approvals: 0, events: 0, checkpoints: 0 },
+});
+
+describe('Settings → Data store', () => {
+  it('counts first, deletes only after the confirmation, and reads the size again', async () => {
+    let threads = 5;
+    const fake = fakeClient({
+      'data.stats': async () => stats(threads, 10_000),
+      'threads.prune': async (input: CommandInput<'threads.prune'>) => {
+        const old = 3;
+        if (!input.dryRun) threads -= old;
+        return { threads: old, before: '2026-01-01T00:00:00.000Z', dryRun: input.dryRun ?? false };
+      },
+    });
+    const store = createDataStore(fake.client);
+    await store.getState().load();
+    expect(store.getState().stats?.counts.threads).toBe(5);
+
+    store.getState().setPruneDays('30');
+    await store.getState().checkPrune();
+    expect(store.getState().pruneCheck).toEqual({ days: 30, threads: 3 });
+    expect(threads).toBe(5);
+
+    expect(await store.getState().prune()).toBe(3);
+    expect(
+      fake.calls.filter((entry) => entry.channel === 'threads.prune').map((entry) => entry.input),
+    ).toEqual([{ olderThanDays: 30, dryRun: true }, { olderThanDays: 30 }]);
+    expect(store.getState()).toMatchObject({ pruneCheck: null, outcome: 'Deleted 3 conversations.' });
+    expect(store.getState().stats?.counts.threads).toBe(2);
+  });
+
+  it('says what is wrong with the number of days without asking the host', async () => {
+    const fake = fakeClient({});
+    const store = createDataStore(fake.client);
+    store.getState().setPruneDays('0');
+    await store.getState().checkPrune();
+    expect(store.getState().error).toBe('Days: use a number from 1 to 36500.');
+    expect(fake.calls).toEqual([]);
+    // Nothing confirmed, nothing deleted.
+    expect(await store.getState().prune()).toBe(0);
+  });
+
+  it('reports a compaction in bytes a person reads, and a failure in the host’s words', async () => {
+    const fake = fakeClient({
+      'data.compact': async () => ({ bytesBefore: 3 * 1024 * 1024, bytesAfter: 1024 * 1024 }),
+      'data.stats': async () => stats(0, 1024 * 1024),
+    });
+    const store = createDataStore(fake.client);
+    await store.getState().compact();
+    expect(store.getState().outcome).toBe('Compacted: 3.0 MB → 1.0 MB, 2.0 MB freed.');
+
+    const failing = createDataStore(
+      fakeClient({ 'data.compact': () => Promise.reject(new ClientError('internal', 'Disk full.')) }).client,
+    );
+    await failing.getState().compact();
+    expect(failing.getState()).toMatchObject({ error: 'Disk full.', outcome: null, busy: null });
+  });
+});
+
+describe('Settings → Data words', () => {
+  it('asks with the count and the days, and says when there is nothing to delete', () => {
+    expect(pruneQuestion(1, 30)).toBe(
+      '1 conversation has had no activity for more than 30 days. Delete it for good? This cannot be undone.',
+    );
+    expect(pruneQuestion(4, 1)).toMatch(
+      /^4 conversations have had no activity for more than 1 day\. Delete them/,
+    );
+    expect(pruneQuestion(0, 90)).toBe('No conversation has been inactive for more than 90 days.');
+  });
+
+  it('says when compacting freed nothing', () => {
+    expect(compactOutcome({ bytesBefore: 4096, bytesAfter: 4096 })).toBe(
+      'Compacted. The database still takes 4.0 KB: there was no space to free.',
+    );
+  });
+
+  it('formats sizes', () => {
+    expect([formatBytes(1), formatBytes(512), formatBytes(1536), formatBytes(150 * 1024 * 1024)]).toEqual([
+      '1 byte',
+      '512 bytes',
+      '1.5 KB',
+      '150 MB',
+    ]);
+  });
+});
