@@ -82,6 +82,13 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { id: ids.any(rng), text: randomString(rng) };
     case 'memory.delete':
       return { id: ids.any(rng) };
+    case 'thread.delete':
+      return { threadId: ids.any(rng) };
+    case 'threads.prune':
+      return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
+    case 'data.stats':
+    case 'data.compact':
+      return {};
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

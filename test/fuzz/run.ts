@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createHost } from '../../electron/host/create-host';
+import { createApiRoutes } from '../../electron/server/api-routes';
 import { createIpcHandlers, type IpcInvokeEvent } from '../../electron/shell/ipc-handlers';
 import { createRng, seedFrom } from '../chaos/prng';
 import { startHostProcess } from '../chaos/host-process';
@@ -226,6 +227,16 @@ await gemini.close();
 rmSync(dataDir, { recursive: true, force: true });
 rmSync(ipcDataDir, { recursive: true, force: true });
 
+// The route table above is the fuzzer's own copy: a route the server has and the table lacks is a finding.
+const templates = ROUTES.map((route) => `${route.method} ${route.path.replace(':id', 'x')}`);
+for (const route of createApiRoutes(ipcHost, () => {})) {
+  const isCovered = templates.some((template) => {
+    const [method, path = ''] = template.split(' ');
+    return method === route.method && route.pattern.test(path.replace('/x', '/slack').replace('/slack/start', '/slack/start'));
+  });
+  const isCoveredById = templates.some((template) => template.startsWith(`${route.method} `) && route.pattern.test(template.split(' ')[1] ?? ''));
+  if (!isCovered && !isCoveredById) findings.push(`the fuzzer has no case for ${route.method} ${route.pattern.source}`);
+}
 const unreached = ROUTES.map((route) => `${route.method} ${route.path}`).filter(
   (route) => !routeHits.has(route),
 );
