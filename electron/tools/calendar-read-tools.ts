@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { timeRange, type CalendarCall, type CalendarToolOptions } from './calendar-api';
-import { EventView, attendeeSchema, eventTimeSchema, eventView, MAX_ATTENDEES } from './calendar-events';
+import {
+  EventView,
+  attendeeSchema,
+  eventOrigin,
+  eventTimeSchema,
+  eventView,
+  MAX_ATTENDEES,
+} from './calendar-events';
 import { findFreeSlots, formatInZone, type Interval } from './calendar-slots';
 import type { Tool } from './tool';
 
@@ -76,6 +83,7 @@ export function createCalendarReadTools(call: CalendarCall, options: CalendarToo
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
+    provenance: (output) => output.events.map(eventOrigin),
     execute: (input, context) => {
       const timeZone = options.timezone();
       const range = timeRange(input.timeMin, input.timeMax, timeZone, options.now());

@@ -6,7 +6,9 @@ import {
   EventView,
   MAX_ATTENDEES,
   attendeeSchema,
+  describeEvent,
   describeWhen,
+  eventOrigin,
   eventTimeSchema,
   eventTimesProblem,
   eventView,
@@ -14,7 +16,7 @@ import {
   toGoogleTime,
   uniqueEmails,
 } from './calendar-events';
-import { ToolError, type Tool, type ToolContext } from './tool';
+import { ToolError, type Reach, type Recipient, type Tool, type ToolContext } from './tool';
 
 const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
 
@@ -59,10 +61,14 @@ const UpdateInput = z
     addAttendees: attendeeList.optional().describe('Guests to invite.'),
     removeAttendees: attendeeList.optional().describe('Guests to take off the event.'),
     timeZone: EventFields.timeZone.optional(),
+    notify: z
+      .boolean()
+      .optional()
+      .describe('false to change the event without telling anyone; attendees are told by default.'),
   })
   .strict()
   .superRefine((input, context) => {
-    const { eventId: _eventId, timeZone: _timeZone, ...changes } = input;
+    const { eventId: _eventId, timeZone: _timeZone, notify: _notify, ...changes } = input;
     if (Object.values(changes).every((value) => value === undefined)) {
       context.addIssue({ code: 'custom', message: 'give at least one field to change' });
     }
@@ -119,6 +125,9 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
     // Every call reaches Google; with attendees it also reaches other people (see recipients).
     isExternal: true,
     recipients: (input) => uniqueEmails(input.attendees ?? []),
+    reach: (input) => ({
+      recipients: uniqueEmails(input.attendees ?? []).map((address) => ({ address, role: 'invited' })),
+    }),
     preview: (input) => ({
       title: `Create an event: ${input.summary}`,
       fields: [
@@ -184,11 +193,19 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
     actionKind: 'calendar.update',
     isExternal: true,
     recipients: (input) => uniqueEmails(input.addAttendees ?? []),
-    preview: (input) => ({
-      title: input.summary ? `Change the event "${input.summary}"` : 'Change a calendar event',
-      fields: [{ label: 'Event', value: input.eventId }],
-      changes: requestedChanges(input, options.timezone()),
-    }),
+    reach: (input, context) =>
+      call('reading the event to see who would be told', async (client) => {
+        const { data } = await client.events.get(
+          { calendarId: 'primary', eventId: input.eventId },
+          { signal: context.signal },
+        );
+        return {
+          recipients: toldOfUpdate(data, input),
+          target: describeEvent(eventView(data), options.timezone()),
+        };
+      }),
+    preview: (input, reach) => updatePreview(input, reach, options.timezone()),
+    provenance: (output) => [eventOrigin(output.before)],
     execute: (input, context) => {
       return call('updating the calendar event', async (client) => {
         const { data: before } = await client.events.get(
@@ -209,11 +226,13 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         const attendees = before.attendees ?? [];
         if (input.addAttendees || input.removeAttendees) patch.attendees = changedAttendees(attendees, input);
         const isShared = attendees.length > 0 || (patch.attendees?.length ?? 0) > 0;
+        // The person can choose a quiet change: nobody gets mail about it (the reach was read the same way).
+        const shouldTell = isShared && input.notify !== false;
         const { data: after } = await client.events.patch(
           {
             calendarId: 'primary',
             eventId: input.eventId,
-            sendUpdates: isShared ? 'all' : 'none',
+            sendUpdates: shouldTell ? 'all' : 'none',
             requestBody: patch,
           },
           { signal: context.signal },
@@ -252,6 +271,54 @@ function changedAttendees(
     throw new ToolError('invalid_arguments', `An event can have at most ${MAX_ATTENDEES} attendees here.`);
   }
   return next;
+}
+
+/**
+ * Who an update reaches. With notifications on, Google mails every attendee of the changed event (the ones
+ * taken off are told too) and invites the added ones; the person's own entry is not a recipient. With them
+ * off, only the added guests are reached: they are on the event even if nobody mails them.
+ */
+function toldOfUpdate(event: calendar_v3.Schema$Event, input: UpdateInput): Recipient[] {
+  const added = uniqueEmails(input.addAttendees ?? []).map((address) => ({ address, role: 'invited' }));
+  if (input.notify === false) return added;
+  const removed = new Set(uniqueEmails(input.removeAttendees ?? []));
+  const current = (event.attendees ?? [])
+    .filter((attendee) => attendee.email && !attendee.self)
+    .map((attendee) => ({
+      address: (attendee.email ?? '').toLowerCase(),
+      role: removed.has((attendee.email ?? '').toLowerCase())
+        ? 'taken off, told of it'
+        : 'attendee, told of the change',
+      ...(attendee.displayName && { name: attendee.displayName }),
+    }));
+  const present = new Set(current.map((recipient) => recipient.address));
+  return [...current, ...added.filter((recipient) => !present.has(recipient.address))];
+}
+
+/** The event by title and time (once read) and who will be told, then what changes. */
+function updatePreview(input: UpdateInput, reach: Reach | undefined, timeZone: string) {
+  const told = reach?.recipients.map((recipient) => recipient.address) ?? [];
+  const event = reach?.target ?? input.eventId;
+  return {
+    title: input.summary && !reach?.target ? `Change the event "${input.summary}"` : `Change ${event}`,
+    fields: [
+      { label: 'Event', value: event },
+      ...(reach
+        ? [
+            {
+              label: 'Will be told',
+              value:
+                told.length > 0
+                  ? told.join(', ')
+                  : input.notify === false
+                    ? 'No one: the change is made without notifications'
+                    : 'No one: the event has no other guests',
+            },
+          ]
+        : []),
+    ],
+    changes: requestedChanges(input, timeZone),
+  };
 }
 
 /** The preview cannot read the event, so "before" is the current value and "after" is what was asked for. */

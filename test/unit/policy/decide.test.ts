@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../electron/policy/decide';
 import { isOnAllowlist, matchesPattern } from '../../../electron/policy/patterns';
-import { DEFAULT_RATE_LIMITS, type PolicyContext, type PolicyTool } from '../../../electron/policy/types';
+import {
+  DEFAULT_RATE_LIMITS,
+  NO_CONTENT,
+  type PolicyContext,
+  type PolicyTool,
+} from '../../../electron/policy/types';
 import { DEFAULT_AUTONOMY, type PolicyRule } from '../../../shared/contract/policy';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -65,6 +70,7 @@ function context(overrides: Partial<PolicyContext> = {}): PolicyContext {
     now: NOW,
     requireApprovalForFirstContact: true,
     isKnownRecipient: (address) => address.endsWith('@mycompany.com') || address === 'sam@partner.io',
+    provenance: NO_CONTENT,
     ...overrides,
   };
 }

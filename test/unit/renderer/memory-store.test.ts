@@ -7,6 +7,9 @@ import { fakeClient } from './fixtures';
 const memory = (id: string, text = `memory ${id}`): Memory => ({
   id,
   text,
+  origin: 'person',
+  source: null,
+  confirmedAt: '2026-11-21T10:00:00.000Z',
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:00:00.000Z',
 });
