@@ -101,3 +101,37 @@ export function normalizedToken(token: ContentToken): string {
 export function textHasToken(text: string, token: ContentToken): boolean {
   return text.toLowerCase().includes(normalizedToken(token));
 }
+
+/** The times of day an event call sets (its start and end), as "23:00". */
+export function timesInArgs(args: Record<string, unknown>): string[] {
+  return ['start', 'end'].flatMap((key) => {
+    const value = args[key];
+    const time = typeof value === 'string' ? /T(\d{2}):(\d{2})/.exec(value) : null;
+    return time ? [`${time[1]}:${time[2]}`] : [];
+  });
+}
+
+/** The ways a text can name a time of day: 23:00, 23h, 23.00, 11pm, 11 pm, 11:00 pm. */
+export function timeSpellings(time: string): string[] {
+  const [hours = 0, minutes = 0] = time.split(':').map(Number);
+  const twelve = hours % 12 === 0 ? 12 : hours % 12;
+  const half = hours < 12 ? 'am' : 'pm';
+  const clock = String(minutes).padStart(2, '0');
+  const h24 = String(hours).padStart(2, '0');
+  const spellings = [
+    `${h24}:${clock}`,
+    `${hours}:${clock}`,
+    `${h24}.${clock}`,
+    `${hours}h${minutes ? clock : ''}`,
+  ];
+  spellings.push(`${twelve}:${clock} ${half}`, `${twelve}:${clock}${half}`);
+  if (minutes === 0) spellings.push(`${twelve}${half}`, `${twelve} ${half}`, `${twelve} o'clock`);
+  return spellings;
+}
+
+/** Whether a text (lower case) names the time of day, as a whole token ("3pm" is not in "13pm"). */
+export function textHasTime(text: string, time: string): boolean {
+  return timeSpellings(time).some((spelling) =>
+    new RegExp(`(^|[^\\d])${spelling.replace(/[.]/g, '\\.')}($|[^\\d])`).test(text),
+  );
+}

@@ -1,5 +1,5 @@
 import type { ActionKind } from '../../shared/contract/policy';
-import { textHasToken, tokensInArgs, type ContentToken } from './content-tokens';
+import { textHasTime, textHasToken, timesInArgs, tokensInArgs, type ContentToken } from './content-tokens';
 import { isOnAllowlist } from './patterns';
 import { isAskedFor, isTargetNamed } from './request-scope';
 import type { ContentSource, PolicyCall, PolicyContext } from './types';
@@ -52,6 +52,24 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
       text: source
         ? `This ${noun} (${token.value}) appears only in ${source.label}.`
         : `This ${noun} (${token.value}) appears nowhere in what you wrote, and Deputy had read ${readList(sources)}.`,
+    });
+  }
+  // A time the person never gave, found in what was read ("move it to 23:00"). A time found nowhere was
+  // worked out (a free slot), and is not content's doing.
+  for (const time of timesInArgs(call.args)) {
+    if (textHasTime(context.provenance.trusted, time)) continue;
+    const source = sources.find((candidate) => textHasTime(candidate.text, time));
+    if (source)
+      findings.push({
+        rule: 'provenance:only_in_content',
+        text: `This time (${time}) appears only in ${source.label}.`,
+      });
+  }
+  const copied = copiedPhrase(call.args, sources, context.provenance.trusted);
+  if (copied) {
+    findings.push({
+      rule: 'provenance:only_in_content',
+      text: `This text (“${copied.phrase}…”) is copied from ${copied.source.label}.`,
     });
   }
   const kind = call.tool.actionKind;
@@ -132,6 +150,39 @@ function readList(sources: readonly ContentSource[]): string {
   const labels = [...new Set(sources.map((source) => source.label))];
   const named = labels.slice(0, 2).join(' and ');
   return labels.length > 2 ? `${named} and ${labels.length - 2} more` : named;
+}
+
+/**
+ * Six words in a row (or a whole short value of three words or more: a title, a location), copied from content
+ * and not from the person, are text the content put there.
+ */
+const PHRASE_WORDS = 6;
+const SHORT_VALUE_WORDS = 3;
+const ANY_WORD = /[\p{L}\p{N}]+/gu;
+const wordsOf = (text: string): string => ` ${(text.toLowerCase().match(ANY_WORD) ?? []).join(' ')} `;
+
+function copiedPhrase(
+  args: Record<string, unknown>,
+  sources: readonly ContentSource[],
+  trusted: string,
+): { phrase: string; source: ContentSource } | null {
+  const texts = Object.entries(args).flatMap(([key, value]) =>
+    typeof value === 'string' && !/(?:^id$|Id$|_ts$)/.test(key) ? [value] : [],
+  );
+  const person = wordsOf(trusted);
+  const read = sources.map((source) => ({ source, words: wordsOf(source.text) }));
+  for (const text of texts) {
+    const words = text.toLowerCase().match(ANY_WORD) ?? [];
+    if (words.length < SHORT_VALUE_WORDS) continue;
+    const span = Math.min(PHRASE_WORDS, words.length);
+    for (let start = 0; start + span <= words.length; start += 1) {
+      const phrase = ` ${words.slice(start, start + span).join(' ')} `;
+      if (person.includes(phrase)) continue;
+      const found = read.find((candidate) => candidate.words.includes(phrase));
+      if (found) return { phrase: phrase.trim(), source: found.source };
+    }
+  }
+  return null;
 }
 
 const WORD = /[\p{L}\p{N}]{3,}/gu;

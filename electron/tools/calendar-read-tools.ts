@@ -121,6 +121,8 @@ export function createCalendarReadTools(call: CalendarCall, options: CalendarToo
     category: 'compute',
     risk: 'low',
     hasSideEffects: false,
+    // Free/busy is times Google worked out, not text anyone wrote: a slot from it is not steered content.
+    provenance: () => [],
     requires: 'google',
     execute: (input, context) => {
       const timeZone = options.timezone();
