@@ -44,6 +44,14 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
   const { sources, earlierReplies } = context.provenance;
   if (sources.length === 0) return echoedFromEarlierReplies(call, context);
   const findings: { rule: string; text: string }[] = [];
+  // A memory comes back in every later run: that it is not the person's own words is said first.
+  const memoryText = call.tool.actionKind === 'memory.save' ? call.args.text : undefined;
+  if (typeof memoryText === 'string' && !isInOwnWords(memoryText, context.provenance.trusted)) {
+    findings.push({
+      rule: 'provenance:memory_derived',
+      text: `This memory is not in your own words; it may come from ${readList(sources)}.`,
+    });
+  }
   for (const token of untrustedTokens(call, context)) {
     const source = [...sources, ...earlierReplies].find((candidate) => textHasToken(candidate.text, token));
     const noun = NOUN[token.kind];
@@ -85,13 +93,6 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
     findings.push({
       rule: 'provenance:target_not_named',
       text: `You did not mention ${target}; it was found in ${readList(sources)}.`,
-    });
-  }
-  const memoryText = kind === 'memory.save' ? call.args.text : undefined;
-  if (typeof memoryText === 'string' && !isInOwnWords(memoryText, context.provenance.trusted)) {
-    findings.push({
-      rule: 'provenance:memory_derived',
-      text: `This memory is not in your own words; it may come from ${readList(sources)}.`,
     });
   }
   const [first] = findings;
