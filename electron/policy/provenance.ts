@@ -73,7 +73,8 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
         text: `This time (${time}) appears only in ${source.label}.`,
       });
   }
-  const copied = copiedPhrase(call.args, sources, context.provenance.trusted);
+  // Copied words are said only when no address, link or code already told where the text came from.
+  const copied = findings.length === 0 ? copiedPhrase(call.args, sources, context.provenance.trusted) : null;
   if (copied) {
     findings.push({
       rule: 'provenance:only_in_content',
@@ -180,10 +181,16 @@ function copiedPhrase(
       const phrase = ` ${words.slice(start, start + span).join(' ')} `;
       if (person.includes(phrase)) continue;
       const found = read.find((candidate) => candidate.words.includes(phrase));
-      if (found) return { phrase: phrase.trim(), source: found.source };
+      if (found) return { phrase: asWritten(text, words.slice(start, start + span)), source: found.source };
     }
   }
   return null;
+}
+
+/** The words as the call wrote them (case, punctuation), for the approval card. */
+function asWritten(text: string, words: readonly string[]): string {
+  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(escaped.join('[^\\p{L}\\p{N}]+'), 'iu').exec(text)?.[0] ?? words.join(' ');
 }
 
 const WORD = /[\p{L}\p{N}]{3,}/gu;

@@ -295,27 +295,24 @@ function toldOfUpdate(event: calendar_v3.Schema$Event, input: UpdateInput): Reci
   return [...current, ...added.filter((recipient) => !present.has(recipient.address))];
 }
 
-/** The event by title and time (once read) and who will be told, then what changes. */
+/**
+ * The event by title and time (once read), then what changes. Who will be told is the preview's reach list;
+ * when nobody will be, it says so and why.
+ */
 function updatePreview(input: UpdateInput, reach: Reach | undefined, timeZone: string) {
-  const told = reach?.recipients.map((recipient) => recipient.address) ?? [];
-  const event = reach?.target ?? input.eventId;
+  const quiet =
+    input.notify === false
+      ? 'No one: the change is made without notifications'
+      : 'No one: the event has no other guests';
   return {
-    title: input.summary && !reach?.target ? `Change the event "${input.summary}"` : `Change ${event}`,
+    title: reach?.target
+      ? `Change ${reach.target}`
+      : input.summary
+        ? `Change the event "${input.summary}"`
+        : 'Change a calendar event',
     fields: [
-      { label: 'Event', value: event },
-      ...(reach
-        ? [
-            {
-              label: 'Will be told',
-              value:
-                told.length > 0
-                  ? told.join(', ')
-                  : input.notify === false
-                    ? 'No one: the change is made without notifications'
-                    : 'No one: the event has no other guests',
-            },
-          ]
-        : []),
+      ...(reach?.target ? [] : [{ label: 'Event', value: input.eventId }]),
+      ...(reach && reach.recipients.length === 0 ? [{ label: 'Will be told', value: quiet }] : []),
     ],
     changes: requestedChanges(input, timeZone),
   };

@@ -66,10 +66,9 @@ describe('everyone an effect reaches', () => {
     expect(approval?.preview.title).toBe(
       'Change “Budget review”, Tue, 24 Nov 2026, 10:00 – 11:00 (Europe/Paris)',
     );
-    expect(approval?.preview.fields).toContainEqual({
-      label: 'Will be told',
-      value: 'client@partner-corp.com',
-    });
+    expect(approval?.previewText).toContain(
+      'Reaches: client@partner-corp.com (attendee, told of the change)',
+    );
     expect(approval?.preview.reach).toEqual([
       { address: 'client@partner-corp.com', role: 'attendee, told of the change' },
     ]);
@@ -98,6 +97,22 @@ describe('everyone an effect reaches', () => {
     });
     expect(done.status).toBe('completed');
     expect(google.calendar.updated[0]?.sendUpdates).toBe('none');
+  });
+
+  it('a quiet change held for another reason says nobody will be told', async () => {
+    const model = new ScriptedModel();
+    await start(model);
+    await fixture.host.invoke('settings.set', { autonomy: { 'calendar.update': 'confirm' } });
+    const event = seedReview();
+    model.script(
+      call('calendar_event_update', { eventId: event.id, location: 'Room 4', notify: false, ...meta }),
+    );
+    const paused = await fixture.host.runToEnd({
+      prompt: 'Set the budget review location to Room 4 quietly',
+    });
+    expect(paused.approval?.preview).toContain(
+      'Will be told: No one: the change is made without notifications',
+    );
   });
 
   it('does nothing when it cannot read whom an update would reach', async () => {

@@ -17,7 +17,7 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
       )}
       {preview.reach && preview.reach.length > 0 && (
         <div className="approval-reach" data-testid="approval-reach">
-          <p className="approval-reach__title">Reaches {describeCount(preview.reach.length)}</p>
+          <p className="approval-reach__title">Who this reaches ({preview.reach.length})</p>
           <ul>
             {preview.reach.map((recipient) => (
               <li key={recipient.address}>
