@@ -60,9 +60,6 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
   );
 }
 
-const describeCount = (count: number): string =>
-  count === 1 ? '1 person or place' : `${count} people or places`;
-
 /**
  * Where the call's content came from, when something Deputy read could have steered it ("this link appears only
  * in a Slack message from Bob in #general"). Shown first and never folded away: it is why the card is here.
