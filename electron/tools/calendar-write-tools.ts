@@ -16,7 +16,8 @@ import {
   toGoogleTime,
   uniqueEmails,
 } from './calendar-events';
-import { ToolError, type Reach, type Recipient, type Tool, type ToolContext } from './tool';
+import { toldOfUpdate, updatePreview } from './calendar-update-preview';
+import { ToolError, type Tool, type ToolContext } from './tool';
 
 const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
 
@@ -271,77 +272,6 @@ function changedAttendees(
     throw new ToolError('invalid_arguments', `An event can have at most ${MAX_ATTENDEES} attendees here.`);
   }
   return next;
-}
-
-/**
- * Who an update reaches. With notifications on, Google mails every attendee of the changed event (the ones
- * taken off are told too) and invites the added ones; the person's own entry is not a recipient. With them
- * off, only the added guests are reached: they are on the event even if nobody mails them.
- */
-function toldOfUpdate(event: calendar_v3.Schema$Event, input: UpdateInput): Recipient[] {
-  const added = uniqueEmails(input.addAttendees ?? []).map((address) => ({ address, role: 'invited' }));
-  if (input.notify === false) return added;
-  const removed = new Set(uniqueEmails(input.removeAttendees ?? []));
-  const current = (event.attendees ?? [])
-    .filter((attendee) => attendee.email && !attendee.self)
-    .map((attendee) => ({
-      address: (attendee.email ?? '').toLowerCase(),
-      role: removed.has((attendee.email ?? '').toLowerCase())
-        ? 'taken off, told of it'
-        : 'attendee, told of the change',
-      ...(attendee.displayName && { name: attendee.displayName }),
-    }));
-  const present = new Set(current.map((recipient) => recipient.address));
-  return [...current, ...added.filter((recipient) => !present.has(recipient.address))];
-}
-
-/**
- * The event by title and time (once read), then what changes. Who will be told is the preview's reach list;
- * when nobody will be, it says so and why.
- */
-function updatePreview(input: UpdateInput, reach: Reach | undefined, timeZone: string) {
-  const quiet =
-    input.notify === false
-      ? 'No one: the change is made without notifications'
-      : 'No one: the event has no other guests';
-  return {
-    title: reach?.target
-      ? `Change ${reach.target}`
-      : input.summary
-        ? `Change the event "${input.summary}"`
-        : 'Change a calendar event',
-    fields: [
-      ...(reach?.target ? [] : [{ label: 'Event', value: input.eventId }]),
-      ...(reach && reach.recipients.length === 0 ? [{ label: 'Will be told', value: quiet }] : []),
-    ],
-    changes: requestedChanges(input, timeZone),
-  };
-}
-
-/** The preview cannot read the event, so "before" is the current value and "after" is what was asked for. */
-function requestedChanges(
-  input: UpdateInput,
-  timeZone: string,
-): { label: string; before: string; after: string }[] {
-  const current = '(current)';
-  const change = (label: string, after: string | null | undefined) =>
-    after === undefined ? [] : [{ label, before: current, after: after ?? '(none)' }];
-  return [
-    ...change('Title', input.summary),
-    ...change(
-      'When',
-      input.start && input.end
-        ? describeWhen(input.start, input.end, input.timeZone ?? timeZone, timeZone)
-        : undefined,
-    ),
-    ...change('Location', input.location),
-    ...change('Description', input.description),
-    ...change('Invite', input.addAttendees?.length ? uniqueEmails(input.addAttendees).join(', ') : undefined),
-    ...change(
-      'Remove',
-      input.removeAttendees?.length ? uniqueEmails(input.removeAttendees).join(', ') : undefined,
-    ),
-  ];
 }
 
 const field = (label: string, value: string | null | undefined): { label: string; value: string }[] =>
