@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost, DATABASE_FILE, type Host } from '../../electron/host/create-host';
 import { Store } from '../../electron/store/store';
-import type { ActionKind, AutonomyLevel, Memory, TrustLevel } from '../../shared/contract';
+import { ActionKind, type AutonomyLevel, type Memory, type TrustLevel } from '../../shared/contract';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeEvent } from '../fakes/google/calendar';
 import { FAKE_OAUTH_CLIENT } from '../fakes/google/oauth';
@@ -43,21 +43,7 @@ export interface World {
   close(): Promise<void>;
 }
 
-const ALL_AUTO = Object.fromEntries(
-  (
-    [
-      'email.send',
-      'email.draft',
-      'calendar.create',
-      'calendar.update',
-      'task.create',
-      'task.update',
-      'task.delete',
-      'slack.send',
-      'memory.save',
-    ] satisfies ActionKind[]
-  ).map((kind) => [kind, 'auto' satisfies AutonomyLevel]),
-);
+const ALL_AUTO = Object.fromEntries(ActionKind.options.map((kind) => [kind, 'auto' satisfies AutonomyLevel]));
 
 /**
  * A fresh Deputy against fresh fakes of Gemini (the obedient model), Google and Slack, seeded with one
