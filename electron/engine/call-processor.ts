@@ -100,7 +100,13 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         decision: decision.kind,
         rule: decision.rule,
         reason: decision.reason,
-        detail: { args, meta },
+        // Whom it reaches and where its content came from are part of why the policy decided as it did.
+        detail: {
+          args,
+          meta,
+          reach: reach.recipients,
+          ...(decision.kind === 'require_approval' && decision.origins && { origins: decision.origins }),
+        },
       });
     }
     deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state: contractStateOf(state) });
