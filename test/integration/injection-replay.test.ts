@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../electron/host/create-host';
+import { Store } from '../../electron/store/store';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { connectGoogle, googleEnv } from '../support/connect';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -74,6 +77,22 @@ describe('after a poisoned mail was read', () => {
     expect(detail.actions.find((action) => action.tool === 'add_task')).toMatchObject({
       ledgerState: 'committed',
     });
+    // The audit keeps why: where the held call's content came from.
+    const store = Store.open(join(fixture.dataDir, DATABASE_FILE));
+    try {
+      const audited = store.db
+        .prepare(
+          "SELECT rule, detail_json FROM audit WHERE event = 'policy_decision' AND tool = 'gmail_send'",
+        )
+        .all() as { rule: string; detail_json: string }[];
+      expect(audited.map((row) => row.rule)).toEqual([
+        'provenance:only_in_content',
+        'provenance:only_in_content',
+      ]);
+      expect(audited[1]?.detail_json).toContain('appears only in a mail from ana@mycompany.com');
+    } finally {
+      store.close();
+    }
   });
 
   it('a later run in the thread that read nothing does not act on what Deputy repeated from the mail', async () => {
