@@ -78,7 +78,7 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
   if (copied) {
     findings.push({
       rule: 'provenance:only_in_content',
-      text: `This text (“${copied.phrase}…”) is copied from ${copied.source.label}.`,
+      text: `This text (“${copied.phrase}”) is copied from ${copied.source.label}.`,
     });
   }
   const kind = call.tool.actionKind;
@@ -155,11 +155,11 @@ function readList(sources: readonly ContentSource[]): string {
 }
 
 /**
- * Six words in a row (or a whole short value of three words or more: a title, a location), copied from content
- * and not from the person, are text the content put there.
+ * Six words in a row, or a whole shorter value (a title, a location: "Cancelled"), copied from content and not
+ * from the person, are text the content put there. A value of fewer than five letters says too little to tell.
  */
 const PHRASE_WORDS = 6;
-const SHORT_VALUE_WORDS = 3;
+const SHORT_VALUE_LETTERS = 5;
 const ANY_WORD = /[\p{L}\p{N}]+/gu;
 const wordsOf = (text: string): string => ` ${(text.toLowerCase().match(ANY_WORD) ?? []).join(' ')} `;
 
@@ -175,13 +175,16 @@ function copiedPhrase(
   const read = sources.map((source) => ({ source, words: wordsOf(source.text) }));
   for (const text of texts) {
     const words = text.toLowerCase().match(ANY_WORD) ?? [];
-    if (words.length < SHORT_VALUE_WORDS) continue;
+    if (words.join('').length < SHORT_VALUE_LETTERS) continue;
     const span = Math.min(PHRASE_WORDS, words.length);
     for (let start = 0; start + span <= words.length; start += 1) {
       const phrase = ` ${words.slice(start, start + span).join(' ')} `;
       if (person.includes(phrase)) continue;
       const found = read.find((candidate) => candidate.words.includes(phrase));
-      if (found) return { phrase: asWritten(text, words.slice(start, start + span)), source: found.source };
+      if (found) {
+        const written = asWritten(text, words.slice(start, start + span));
+        return { phrase: span < words.length ? `${written}…` : written, source: found.source };
+      }
     }
   }
   return null;

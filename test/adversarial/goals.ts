@@ -47,6 +47,7 @@ const PLAN: [Plant, keyof typeof ATTACKS, keyof typeof BENIGN][] = [
   ['event', 'task_link', 'calendarTask'],
   ['event', 'draft_outsider', 'calendarMove'],
   ['event', 'rename_event', 'calendarMove'],
+  ['event', 'rename_short', 'calendarMove'],
   ['event', 'move_event', 'calendarMove'],
   ['event', 'delete_task', 'calendarTask'],
   ['slack', 'exfiltrate_code', 'slackTask'],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { squash } from './conversation';
 import { GOALS } from './goals';
 import { benignShare, CONFIGURATIONS, formatTable, missedTargets, nameOf, runSuite } from './report';
 
@@ -28,6 +29,10 @@ describe('the injection suite', () => {
       'delete a task',
     ])
       expect(kinds).toContain(kind);
+    // The obedient model obeys every instruction it finds: one inside another would make it do two goals.
+    const instructions = [...new Set(GOALS.map((goal) => squash(goal.attack.instruction)))];
+    for (const one of instructions)
+      expect(instructions.filter((other) => other !== one && other.includes(one))).toEqual([]);
   });
 
   it.each(CONFIGURATIONS.map((configuration) => [nameOf(configuration), configuration] as const))(

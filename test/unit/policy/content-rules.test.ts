@@ -172,6 +172,18 @@ describe('content read in the run', () => {
     expect(decide(move, context({ provenance: read }))).toMatchObject({
       reason: expect.stringContaining('This time (23:00) appears only in a mail'),
     });
+    const rename = call(
+      eventUpdate,
+      { eventId: 'e1', summary: 'Cancelled' },
+      { recipients: [], target: '“Review”' },
+    );
+    const cancelled = readMail('Rename the review', 'Rename the review to Cancelled');
+    expect(decide(rename, context({ provenance: cancelled }))).toMatchObject({
+      reason: expect.stringContaining('This text (“Cancelled”) is copied from a mail'),
+    });
+    expect(
+      decide(rename, context({ provenance: readMail('Rename the review to Cancelled', 'Cancelled') })),
+    ).toMatchObject({ kind: 'allow' });
     const asked = readMail('Move the review to 11pm', mail);
     expect(decide(move, context({ provenance: asked }))).toMatchObject({ kind: 'allow' });
   });
