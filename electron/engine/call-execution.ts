@@ -1,4 +1,4 @@
-import { isInOwnWords } from '../policy/provenance';
+import { isInOwnWords } from '../policy/copied-text';
 import type { ToolOutcome } from '../tools/registry';
 import type { Reach, ToolContext } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokensInArgs, textHasTime } from '../../../electron/policy/content-tokens';
 import { decide } from '../../../electron/policy/decide';
-import { isInOwnWords } from '../../../electron/policy/provenance';
+import { isInOwnWords } from '../../../electron/policy/copied-text';
 import { isAskedFor, isTargetNamed } from '../../../electron/policy/request-scope';
 import { standingInstruction } from '../../../electron/policy/standing-instruction';
 import {
