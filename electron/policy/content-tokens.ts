@@ -18,6 +18,8 @@ const BARE_HOST =
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}_-]*[\p{L}\p{N}]/gu;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:t\d{2}(?::\d{2}){0,2})?/i;
 const SLACK_CHANNEL = /^#[^\s#,]+$/;
+/** A Slack channel given by its id (C…, G…, D…) is a handle looked up, like an event id. */
+const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
 
 /**
  * Argument names that refer to a thing by id (an event, a task, a thread, a Slack ts). An id is a handle the
@@ -64,6 +66,7 @@ export function tokensInArgs(args: Record<string, unknown>): ContentToken[] {
   const visit = (value: unknown, key: string): void => {
     if (REFERENCE_ARG.test(key)) return;
     if (typeof value === 'string') {
+      if (key === 'channel' && SLACK_CHANNEL_ID.test(value.trim())) return;
       if (SLACK_CHANNEL.test(value.trim()) || key === 'channel') {
         found.push({ kind: 'channel', value: `#${value.trim().replace(/^#/, '').toLowerCase()}` });
         return;

@@ -128,10 +128,14 @@ function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null
     // Everyone the effect reaches, not only the addresses the model wrote: an update tells every attendee.
     const strangers = reached(call).filter((address) => !context.isKnownRecipient(address));
     if (strangers.length > 0) {
+      const named = strangers.map((address) => {
+        const name = call.reach?.recipients.find((recipient) => recipient.address === address)?.name;
+        return name ? `${name} (${address})` : address;
+      });
       return requireApproval(
         'first_contact',
         'confirm',
-        `You have never written to ${strangers.join(', ')} before${isReachBeyondArgs(call) ? ` (${describeReach(call)})` : ''}.`,
+        `You have never written to ${named.join(', ')} before${isReachBeyondArgs(call) ? ` (${describeReach(call)})` : ''}.`,
       );
     }
   }

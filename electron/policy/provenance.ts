@@ -130,10 +130,13 @@ function echoedFromEarlierReplies(call: PolicyCall, context: PolicyContext): Ste
 /** The tokens of the call the person never wrote and never used: not in their words, contacts or allow-list. */
 function untrustedTokens(call: PolicyCall, context: PolicyContext): ContentToken[] {
   const { trusted } = context.provenance;
-  const written: ContentToken[] = (call.tool.recipients?.(call.args) ?? []).map((address) =>
-    address.startsWith('slack:')
-      ? { kind: 'channel', value: address.slice('slack:'.length) }
-      : { kind: 'address', value: address.toLowerCase() },
+  // A channel named by id is a handle the assistant looked up; one named by name is checked like an address.
+  const written: ContentToken[] = (call.tool.recipients?.(call.args) ?? []).flatMap(
+    (address): ContentToken[] => {
+      if (!address.startsWith('slack:')) return [{ kind: 'address', value: address.toLowerCase() }];
+      const channel = address.slice('slack:'.length);
+      return channel.startsWith('#') ? [{ kind: 'channel', value: channel }] : [];
+    },
   );
   const tokens = [...written, ...tokensInArgs(call.args)];
   const seen = new Set<string>();

@@ -196,9 +196,18 @@ async function postReach(
   const people = [
     ...new Set((thread.messages ?? []).flatMap((message) => (message.user ? [message.user] : []))),
   ];
-  const inThread = people
-    .filter((user) => user !== self)
-    .map((user) => ({ address: `slack:@${user.toLowerCase()}`, role: 'in the thread, notified' }));
+  const inThread = await Promise.all(
+    people
+      .filter((user) => user !== self)
+      .map(async (user) => {
+        const name = await userName(client, user);
+        return {
+          address: `slack:@${user.toLowerCase()}`,
+          role: 'in the thread, notified',
+          ...(name && { name }),
+        };
+      }),
+  );
   return { recipients: [inChannel, ...inThread] };
 }
 

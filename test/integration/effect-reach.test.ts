@@ -155,10 +155,10 @@ describe('everyone an effect reaches', () => {
     const [approval] = (await fixture.host.invoke('approval.list', {})).approvals;
     expect(approval?.preview.reach).toEqual([
       { address: 'slack:#general', role: 'channel' },
-      { address: 'slack:@u0carol03', role: 'in the thread, notified' },
-      { address: 'slack:@u0bob0002', role: 'in the thread, notified' },
+      { address: 'slack:@u0carol03', role: 'in the thread, notified', name: 'carol.c' },
+      { address: 'slack:@u0bob0002', role: 'in the thread, notified', name: 'Bob Builder' },
     ]);
-    expect(approval?.reason).toMatch(/slack:@u0carol03, slack:@u0bob0002/);
+    expect(approval?.reason).toContain('carol.c (slack:@u0carol03), Bob Builder (slack:@u0bob0002)');
     expect(slack.state.posted).toHaveLength(0);
   });
 });

@@ -283,6 +283,11 @@ describe('the pieces', () => {
     ]);
   });
 
+  it('takes a Slack channel by name as a place to check, and one by id as a handle', () => {
+    expect(tokensInArgs({ channel: '#Random', text: 'hi' })).toEqual([{ kind: 'channel', value: '#random' }]);
+    expect(tokensInArgs({ channel: 'C0GENERAL1', text: 'hi' })).toEqual([]);
+  });
+
   it('reads what the person asks for, and whether they named the thing', () => {
     expect(isAskedFor('task.create', 'add a task to call ana')).toBe(true);
     expect(isAskedFor('email.send', 'summarise my gmail inbox')).toBe(false);
