@@ -1,6 +1,7 @@
+import { isInOwnWords } from '../policy/copied-text';
 import type { ToolOutcome } from '../tools/registry';
 import { redactValue } from '../vault/redactor';
-import type { ToolContext } from '../tools/tool';
+import type { Reach, ToolContext } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';
 import { logRuntime } from './journal';
 import {
@@ -12,6 +13,7 @@ import {
   type RetryVerdict,
 } from './retry';
 import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
+import { runProvenance } from './run-provenance';
 import type { CallPart, LastAction, RunState } from './run-state';
 
 /** What handling one call needs: the run's dependencies, its spec, and the state its outcome lands in. */
@@ -76,6 +78,7 @@ export function toolContext(
   call: CallPart,
   check: CheckedCall,
   key: string = keyOf(scope.spec, call, check),
+  isConfirmed = false,
 ): ToolContext {
   const { deps, spec } = scope;
   return {
@@ -85,6 +88,19 @@ export function toolContext(
     idempotencyKey: key,
     signal: spec.signal,
     now: deps.now,
+    origin: originOf(scope, check, isConfirmed),
+  };
+}
+
+/** Whether the call's words are the person's own or drawn from content the run read, and from which. */
+function originOf(scope: CallScope, check: CheckedCall, isConfirmed: boolean): ToolContext['origin'] {
+  const provenance = runProvenance(scope.state, scope.deps.registry);
+  const words = JSON.stringify(Object.values(check.args));
+  const isFromContent = provenance.sources.length > 0 && !isInOwnWords(words, provenance.trusted);
+  return {
+    isFromContent,
+    sources: isFromContent ? [...new Set(provenance.sources.map((source) => source.label))] : [],
+    isConfirmed,
   };
 }
 
@@ -101,8 +117,16 @@ export async function executeAction(
   actionId: string,
   call: CallPart,
   check: CheckedCall,
-  notify: string | null,
+  how: {
+    /** The notice to show once it is done ("notify" autonomy), or null. */
+    notify: string | null;
+    /** Whom it reaches, as read before the decision; they count as contacted once it is done. */
+    reach: Reach | null;
+    /** The person approved this very call. */
+    isConfirmed: boolean;
+  },
 ): Promise<void> {
+  const { notify, reach } = how;
   const { deps, spec, state } = scope;
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const { tool } = check;
@@ -123,14 +147,18 @@ export async function executeAction(
     deps.checkpoints.save(spec, state);
   });
 
-  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key);
+  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
   const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     if (outcome.ok) {
       deps.store.actions.finish(actionId, { state: 'committed', result: outcome.result }, now);
-      const recipients = tool.recipients?.(check.input) ?? [];
-      if (recipients.length > 0) deps.store.policy.rememberRecipients(recipients, now);
+      // Everyone the effect reached counts as contacted from now on, not only the addresses in the call.
+      const recipients = [
+        ...(tool.recipients?.(check.input) ?? []),
+        ...(reach?.recipients.map((recipient) => recipient.address) ?? []),
+      ];
+      if (recipients.length > 0) deps.store.policy.rememberRecipients([...new Set(recipients)], now);
       deps.emit({
         type: 'tool_result',
         ...ids,
@@ -200,9 +228,10 @@ async function runWithRetries(
   call: CallPart,
   check: CheckedCall,
   key: string,
+  isConfirmed: boolean,
 ): Promise<{ outcome: ToolOutcome; attempts: number }> {
   const { deps, spec } = scope;
-  const context = toolContext(scope, actionId, call, check, key);
+  const context = toolContext(scope, actionId, call, check, key, isConfirmed);
   for (let retries = 0; ; retries += 1) {
     // The first attempt was counted with `started`; each retry is counted as it begins.
     if (retries > 0) deps.store.actions.countAttempt(actionId, deps.now().toISOString());

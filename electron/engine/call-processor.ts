@@ -1,15 +1,16 @@
 import { contractStateOf, type ApprovalPreview, type LedgerState } from '../../shared/contract';
-import type { PolicyDecision } from '../policy/types';
+import type { PolicyDecision, Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { LedgerEntry } from '../store/actions-repo';
-import type { Tool } from '../tools/tool';
 import { fingerprint } from './fingerprint';
-import { executeAction, type CallScope, hold, settle } from './call-execution';
+import { executeAction, type CallScope, hold, settle, toolContext } from './call-execution';
+import { previewOf, previewText } from './call-preview';
 import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
 import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 import { reconcileStarted } from './reconcile';
+import { runProvenance } from './run-provenance';
 
 export type { CallScope } from './call-execution';
 
@@ -45,27 +46,27 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   const now = (): string => deps.now().toISOString();
 
   if (!check.ok) {
-    deps.store.transaction(() => {
-      deps.store.actions.create(
-        { id: actionId, ...ids, callId: call.callId, tool: call.name, args: call.args, state: 'planned' },
-        now(),
-      );
-      deps.emit({ type: 'tool_call', ...ids, actionId, tool: call.name, args: call.args, state: 'planned' });
-      deps.store.actions.finish(actionId, { state: 'failed', error: check.message }, now());
-      deps.emit({
-        type: 'tool_result',
-        ...ids,
-        actionId,
-        tool: call.name,
-        state: 'failed',
-        error: check.message,
-      });
-      settle(scope, call, { error: { code: check.code, message: check.message } }, null);
-    });
+    failBeforeDecision(scope, call, actionId, call.name, check.code, check.message);
     return { kind: 'settled' };
   }
+  // Whom the effect reaches is read before the decision (an update tells every attendee), never guessed.
+  const nobody: { ok: true; reach: Reach } = { ok: true, reach: { recipients: [] } };
+  const read = check.tool.hasSideEffects
+    ? await deps.registry.reach(check, toolContext(scope, actionId, call, check), (error) =>
+        deps.logError(
+          `tool ${check.tool.name} failed unexpectedly while checking whom it would reach`,
+          error,
+        ),
+      )
+    : nobody;
+  if (!read.ok) {
+    const message = `${read.message} Deputy could not check whom this would reach, so nothing was done.`;
+    failBeforeDecision(scope, call, actionId, check.tool.name, 'reach_unknown', message);
+    return { kind: 'settled' };
+  }
+  const { reach } = read;
 
-  const decision = deps.decide(check);
+  const decision = deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) });
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {
@@ -99,7 +100,13 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         decision: decision.kind,
         rule: decision.rule,
         reason: decision.reason,
-        detail: { args, meta },
+        // Whom it reaches and where its content came from are part of why the policy decided as it did.
+        detail: {
+          args,
+          meta,
+          reach: reach.recipients,
+          ...(decision.kind === 'require_approval' && decision.origins && { origins: decision.origins }),
+        },
       });
     }
     deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state: contractStateOf(state) });
@@ -108,8 +115,8 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
 
   switch (decision.kind) {
     case 'allow': {
-      const notify = decision.shouldNotify ? `Done: ${previewOf(tool, check.input).title}` : null;
-      await executeAction(scope, actionId, call, check, notify);
+      const notify = decision.shouldNotify ? `Done: ${previewOf(tool, check.input, reach).title}` : null;
+      await executeAction(scope, actionId, call, check, { notify, reach, isConfirmed: false });
       return { kind: 'settled' };
     }
     case 'deny': {
@@ -130,8 +137,32 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         action,
       };
     case 'require_approval':
-      return { kind: 'held', approval: requestApproval(scope, call, actionId, check, decision) };
+      return { kind: 'held', approval: requestApproval(scope, call, actionId, check, decision, reach) };
   }
+}
+
+/** A call that never reached the policy (bad arguments, an account not connected, its reach unreadable). */
+function failBeforeDecision(
+  scope: CallScope,
+  call: CallPart,
+  actionId: string,
+  tool: string,
+  code: string,
+  message: string,
+): void {
+  const { deps, spec } = scope;
+  const ids = { runId: spec.runId, threadId: spec.threadId };
+  const now = (): string => deps.now().toISOString();
+  deps.store.transaction(() => {
+    deps.store.actions.create(
+      { id: actionId, ...ids, callId: call.callId, tool, args: call.args, state: 'planned' },
+      now(),
+    );
+    deps.emit({ type: 'tool_call', ...ids, actionId, tool, args: call.args, state: 'planned' });
+    deps.store.actions.finish(actionId, { state: 'failed', error: message }, now());
+    deps.emit({ type: 'tool_result', ...ids, actionId, tool, state: 'failed', error: message });
+    settle(scope, call, { error: { code, message } }, null);
+  });
 }
 
 /** A call the ledger already has: never run twice, never lost (DESIGN.md §5, resume). */
@@ -247,7 +278,7 @@ export async function runApproved(
     );
     return;
   }
-  await executeAction(scope, actionId, call, check, null);
+  await executeAction(scope, actionId, call, check, { notify: null, reach: null, isConfirmed: true });
 }
 
 /** Records a refusal with its event; `inside` runs in the same transaction (to settle the call). */
@@ -274,30 +305,11 @@ export function rejectAction(
   });
 }
 
-export function previewOf(tool: Tool, input: unknown): ApprovalPreview {
-  if (tool.preview) return tool.preview(input);
-  const args = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  return {
-    title: `Run ${tool.name}`,
-    fields: Object.entries(args).map(([label, value]) => ({
-      label,
-      value: typeof value === 'string' ? value : JSON.stringify(value),
-    })),
-  };
-}
-
-export function previewText(preview: ApprovalPreview): string {
-  const lines = [preview.title, ...preview.fields.map((field) => `${field.label}: ${field.value}`)];
-  for (const change of preview.changes ?? [])
-    lines.push(`${change.label}: ${change.before} → ${change.after}`);
-  if (preview.body) lines.push('', preview.body);
-  return lines.join('\n');
-}
-
 export interface ApprovalRequest {
   level: StoredApproval['level'];
   reason: string;
   rule: string;
+  origins?: string[];
 }
 
 /** Creates the approval and holds the call for it, in one transaction with the checkpoint. */
@@ -307,10 +319,13 @@ export function requestApproval(
   actionId: string,
   check: CheckedCall,
   request: ApprovalRequest,
+  reach?: Reach,
 ): StoredApproval {
   const { deps, spec } = scope;
   const now = deps.now();
-  const preview = previewOf(check.tool, check.input);
+  const described = previewOf(check.tool, check.input, reach);
+  const preview =
+    request.origins && request.origins.length > 0 ? { ...described, origins: request.origins } : described;
   // An action asked about before (approved, then Deputy stopped mid-effect) is asked about again, same card.
   const earlier = deps.store.approvals.get(actionId);
   const approval: StoredApproval = {

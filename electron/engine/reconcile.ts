@@ -39,7 +39,7 @@ export async function reconcileStarted(
     deps.store.transaction(() =>
       logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'rerun' }, call.callId),
     );
-    await executeAction(scope, entry.id, call, check, null);
+    await executeAction(scope, entry.id, call, check, { notify: null, reach: null, isConfirmed: false });
     return { kind: 'settled' };
   }
 

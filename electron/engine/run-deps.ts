@@ -1,6 +1,6 @@
 import type { Approval, ExecutionPolicy, RoutingPolicy, RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../llm/model-client';
-import type { PolicyDecision } from '../policy/types';
+import type { PolicyDecision, Reach, RunProvenance } from '../policy/types';
 import type { Store } from '../store/store';
 import type { ArgsCheck, ToolRegistry } from '../tools/registry';
 import type { CompletionContract } from './completion';
@@ -8,6 +8,12 @@ import type { CheckpointSink } from './journal';
 import type { RunFailure } from './model-failure';
 
 export type CheckedCall = Extract<ArgsCheck, { ok: true }>;
+
+/** What the policy learns about a call besides its arguments: whom it reaches, and where the run's words came from. */
+export interface CallFacts {
+  reach: Reach;
+  provenance: RunProvenance;
+}
 
 export interface RunLoopDeps {
   store: Store;
@@ -27,7 +33,7 @@ export interface RunLoopDeps {
   /** Where unexpected tool failures are reported (the model only hears that the tool failed). */
   logError: (message: string, error: unknown) => void;
   /** The policy's answer for a checked call, under the user's settings at this moment. */
-  decide: (call: CheckedCall) => PolicyDecision;
+  decide: (call: CheckedCall, facts: CallFacts) => PolicyDecision;
   /** A refusal when the model-token budget is used up, checked before every model call. */
   checkModelBudget: () => RunFailure | null;
   approvalLifetimeMs: () => number;

@@ -29,6 +29,7 @@ import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
+import { standingInstruction } from '../policy/standing-instruction';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
@@ -248,10 +249,19 @@ export class Host implements ContractHost {
     await this.active.stopAll();
   }
 
-  /** Memory helps a run but never blocks one: a failed read is logged and the run goes on without it. */
+  /**
+   * The confirmed memories that bear on the prompt. One the person never confirmed (saved before Deputy
+   * recorded where memories came from) is not presented as their word, and one that reads as an instruction is
+   * never presented at all: it would steer every run. Memory helps a run but never blocks one: a failed read
+   * is logged and the run goes on without it.
+   */
   private relevantMemories(prompt: string): string[] {
     try {
-      return this.deps.store.memories.search(prompt, RELEVANT_MEMORIES).map((memory) => memory.text);
+      return this.deps.store.memories
+        .search(prompt, RELEVANT_MEMORIES * 2)
+        .filter((memory) => memory.confirmedAt !== null && standingInstruction(memory.text) === null)
+        .slice(0, RELEVANT_MEMORIES)
+        .map((memory) => memory.text);
     } catch (error) {
       this.deps.logError('reading memories for a run failed', error);
       return [];
@@ -271,7 +281,7 @@ export class Host implements ContractHost {
       sleep: this.deps.sleep,
       random: this.deps.random,
       logError,
-      decide: (call) => decideCall(call, settings.get(), store, now()),
+      decide: (call, facts) => decideCall(call, facts, settings.get(), store, now()),
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
@@ -543,9 +553,12 @@ export class Host implements ContractHost {
   }
 }
 
-const memoryView = ({ id, text, createdAt, updatedAt }: Memory): Memory => ({
+const memoryView = ({ id, text, origin, source, confirmedAt, createdAt, updatedAt }: Memory): Memory => ({
   id,
   text,
+  origin,
+  source,
+  confirmedAt,
   createdAt,
   updatedAt,
 });

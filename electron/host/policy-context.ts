@@ -1,15 +1,20 @@
 import type { Settings } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
-import type { CheckedCall } from '../engine/run-deps';
+import type { CallFacts, CheckedCall } from '../engine/run-deps';
 import { decide } from '../policy/decide';
-import type { PolicyContext, PolicyDecision } from '../policy/types';
+import { NO_CONTENT, type PolicyContext, type PolicyDecision, type RunProvenance } from '../policy/types';
 import type { Store } from '../store/store';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** The policy's inputs at this moment: the user's settings and the rate-limit windows from the ledger. */
-export function policyContext(settings: Settings, store: Store, now: Date): PolicyContext {
+export function policyContext(
+  settings: Settings,
+  store: Store,
+  now: Date,
+  provenance: RunProvenance = NO_CONTENT,
+): PolicyContext {
   const since = (ms: number): string => new Date(now.getTime() - ms).toISOString();
   return {
     sideEffectsEnabled: settings.areSideEffectsEnabled,
@@ -27,10 +32,17 @@ export function policyContext(settings: Settings, store: Store, now: Date): Poli
     now,
     requireApprovalForFirstContact: settings.requireApprovalForFirstContact,
     isKnownRecipient: (address) => store.policy.isKnownRecipient(address),
+    provenance,
   };
 }
 
-export function decideCall(call: CheckedCall, settings: Settings, store: Store, now: Date): PolicyDecision {
+export function decideCall(
+  call: CheckedCall,
+  facts: CallFacts,
+  settings: Settings,
+  store: Store,
+  now: Date,
+): PolicyDecision {
   const { tool, input } = call;
   return decide(
     {
@@ -45,8 +57,9 @@ export function decideCall(call: CheckedCall, settings: Settings, store: Store, 
       },
       args: call.args,
       meta: call.meta,
+      reach: facts.reach,
     },
-    policyContext(settings, store, now),
+    policyContext(settings, store, now, facts.provenance),
   );
 }
 

@@ -1,11 +1,13 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
+import { steeredByContent } from './provenance';
+import { standingInstruction } from './standing-instruction';
 import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
 
 /**
  * The policy: a pure function of the call and the user's settings. Every answer names the rule that fired.
- * Steps run in the order of precedence; the guards at the end (confidence, risk, first contact) can only
- * tighten what came before, never loosen it, so nothing the model read or wrote can widen what is allowed.
+ * Steps run in the order of precedence; the guards at the end (content, confidence, risk, first contact) can
+ * only tighten what came before, never loosen it, so nothing the model read or wrote can widen what is allowed.
  */
 export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision {
   const { tool } = call;
@@ -28,8 +30,25 @@ export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision
     };
   }
 
+  // A memory comes back in every later run: one that reads as an order would steer them all, so it is refused
+  // at every trust level, whoever asked for it.
+  const memoryText = tool.actionKind === 'memory.save' ? call.args.text : undefined;
+  const instruction = typeof memoryText === 'string' ? standingInstruction(memoryText) : null;
+  if (instruction) {
+    return deny(
+      'memory:standing_instruction',
+      `Not saved: ${instruction}. Memories keep facts about you; an instruction to add recipients, links or actions is never kept.`,
+    );
+  }
+
   const base = trustAndAutonomy(call, context);
+  const steering = steeredByContent(call, context);
+  if (base.kind === 'require_approval' && steering) return { ...base, origins: steering.origins };
   if (base.kind !== 'allow') return base;
+  // Content read in the run could have steered this: the person sees it first, at every trust level.
+  if (steering) {
+    return { ...requireApproval(steering.rule, 'confirm', steering.reason), origins: steering.origins };
+  }
   return guards(call, context) ?? base;
 }
 
@@ -105,23 +124,47 @@ function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null
       `A ${tool.risk}-risk action at ${Math.round(meta.confidence * 100)}% confidence needs your approval.`,
     );
   }
-  if (context.requireApprovalForFirstContact && tool.recipients) {
-    const strangers = tool.recipients(call.args).filter((address) => !context.isKnownRecipient(address));
+  if (context.requireApprovalForFirstContact) {
+    // Everyone the effect reaches, not only the addresses the model wrote: an update tells every attendee.
+    const strangers = reached(call).filter((address) => !context.isKnownRecipient(address));
     if (strangers.length > 0) {
+      const named = strangers.map((address) => {
+        const name = call.reach?.recipients.find((recipient) => recipient.address === address)?.name;
+        return name ? `${name} (${address})` : address;
+      });
       return requireApproval(
         'first_contact',
         'confirm',
-        `You have never written to ${strangers.join(', ')} before.`,
+        `You have never written to ${named.join(', ')} before${isReachBeyondArgs(call) ? ` (${describeReach(call)})` : ''}.`,
       );
     }
   }
   return null;
 }
 
+/** Every address the effect reaches: the resolved reach when there is one, else the addresses in the call. */
+function reached(call: PolicyCall): string[] {
+  const addresses = call.reach
+    ? call.reach.recipients.map((recipient) => recipient.address)
+    : (call.tool.recipients?.(call.args) ?? []);
+  return [...new Set(addresses.map((address) => address.toLowerCase()))];
+}
+
+function isReachBeyondArgs(call: PolicyCall): boolean {
+  const written = new Set((call.tool.recipients?.(call.args) ?? []).map((address) => address.toLowerCase()));
+  return reached(call).some((address) => !written.has(address));
+}
+
+function describeReach(call: PolicyCall): string {
+  const roles = [...new Set((call.reach?.recipients ?? []).map((recipient) => recipient.role))];
+  return `this reaches: ${roles.join(', ')}`;
+}
+
+/** Delegated trust lets mail go without asking only when everyone it reaches is on the allow-list. */
 function isAllowlistedMail(call: PolicyCall, context: PolicyContext): boolean {
   const kind = call.tool.actionKind;
   if (kind !== 'email.send' && kind !== 'email.draft') return false;
-  const recipients = call.tool.recipients?.(call.args) ?? [];
+  const recipients = reached(call);
   return recipients.length > 0 && recipients.every((address) => isOnAllowlist(address, context.allowlist));
 }
 
@@ -136,7 +179,8 @@ function matchingRule(call: PolicyCall, context: PolicyContext): PolicyRule | un
 }
 
 function scopeValues(call: PolicyCall, field: string): string[] {
-  if (field === 'recipients') return call.tool.recipients?.(call.args) ?? [];
+  // A rule for recipients covers a call only when it covers everyone the call reaches.
+  if (field === 'recipients') return reached(call);
   const value = call.args[field];
   if (typeof value === 'string') return [value];
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
@@ -161,7 +205,11 @@ const rateLimited = (rule: string, detail: string): PolicyDecision => ({
   reason: `Rate limit reached: ${detail}. Try again later or raise the limit in Settings.`,
   outcome: 'REFUSAL:RATE_LIMITED',
 });
-const requireApproval = (rule: string, level: 'confirm' | 'review', reason: string): PolicyDecision => ({
+const requireApproval = (
+  rule: string,
+  level: 'confirm' | 'review',
+  reason: string,
+): Extract<PolicyDecision, { kind: 'require_approval' }> => ({
   kind: 'require_approval',
   level,
   reason,

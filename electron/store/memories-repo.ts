@@ -1,4 +1,4 @@
-import type { Memory } from '../../shared/contract';
+import type { Memory, MemoryOrigin } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
 import type { Db } from './database';
 
@@ -6,8 +6,21 @@ interface MemoryRow {
   seq: number;
   id: string;
   text: string;
+  origin: MemoryOrigin;
+  source: string | null;
+  confirmed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A memory to keep, with where its words came from and whether the person confirmed it. */
+export interface NewMemory {
+  id: string;
+  text: string;
+  sourceRunId?: string | null;
+  origin: MemoryOrigin;
+  source?: string | null;
+  isConfirmed: boolean;
 }
 
 export interface MemoryHit extends Memory {
@@ -20,6 +33,9 @@ export interface MemoryHit extends Memory {
 const toMemory = (row: MemoryRow): Memory => ({
   id: row.id,
   text: row.text,
+  origin: row.origin,
+  source: row.source,
+  confirmedAt: row.confirmed_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -45,10 +61,14 @@ export class MemoriesRepo {
 
   constructor(db: Db) {
     this.insert = db.prepare(
-      'INSERT INTO memories (id, text, source_run_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO memories (id, text, source_run_id, origin, source, confirmed_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectOne = db.prepare<[string], MemoryRow>('SELECT * FROM memories WHERE id = ?');
-    this.updateText = db.prepare('UPDATE memories SET text = ?, updated_at = ? WHERE id = ?');
+    // The person wrote the new text: from now on it is confirmed, whatever its words came from first.
+    this.updateText = db.prepare(
+      'UPDATE memories SET text = ?, updated_at = ?, confirmed_at = ? WHERE id = ?',
+    );
     this.remove = db.prepare('DELETE FROM memories WHERE id = ?');
     this.selectPage = db.prepare<[number, number], MemoryRow>(
       'SELECT * FROM memories WHERE seq < ? ORDER BY seq DESC LIMIT ?',
@@ -60,8 +80,17 @@ export class MemoriesRepo {
     );
   }
 
-  add(memory: { id: string; text: string; sourceRunId?: string | null }, now: string): Memory {
-    this.insert.run(memory.id, redactSecrets(memory.text), memory.sourceRunId ?? null, now, now);
+  add(memory: NewMemory, now: string): Memory {
+    this.insert.run(
+      memory.id,
+      redactSecrets(memory.text),
+      memory.sourceRunId ?? null,
+      memory.origin,
+      memory.source ?? null,
+      memory.isConfirmed ? now : null,
+      now,
+      now,
+    );
     return this.get(memory.id) as Memory;
   }
 
@@ -71,7 +100,7 @@ export class MemoriesRepo {
   }
 
   update(id: string, text: string, now: string): Memory | null {
-    if (this.updateText.run(redactSecrets(text), now, id).changes === 0) return null;
+    if (this.updateText.run(redactSecrets(text), now, now, id).changes === 0) return null;
     return this.get(id);
   }
 

@@ -288,4 +288,17 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX approvals_by_thread ON approvals (thread_id);
     `,
   },
+  {
+    version: 6,
+    name: 'memories record where they came from (the person, or content read) and when the person confirmed them',
+    sql: `
+      -- Rows from before this migration: nobody knows where their words came from, so they are 'legacy' and
+      -- unconfirmed. They stay listed and searchable, but are not presented as facts the person confirmed
+      -- until the person edits (and so confirms) them.
+      ALTER TABLE memories ADD COLUMN origin TEXT NOT NULL DEFAULT 'legacy'
+        CHECK (origin IN ('person','source','legacy'));
+      ALTER TABLE memories ADD COLUMN source TEXT;
+      ALTER TABLE memories ADD COLUMN confirmed_at TEXT;
+    `,
+  },
 ];

@@ -2,6 +2,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import { z } from 'zod';
 import { isValidTimeZone } from '../../shared/contract';
 import { formatInZone, instantOf, type WallTime } from './calendar-slots';
+import type { ContentOrigin } from './tool';
 
 /**
  * Every event Deputy creates carries this private extended property, set to the call's idempotency key, so
@@ -179,6 +180,28 @@ export function eventView(event: calendar_v3.Schema$Event): EventView {
     organizer: event.organizer?.email ?? null,
     htmlLink: event.htmlLink ?? null,
   };
+}
+
+/** An event as content from outside the person: its title, description, place and guests, labelled by title. */
+export function eventOrigin(event: EventView): ContentOrigin {
+  const organizer = event.organizer ? ` organised by ${event.organizer}` : '';
+  return {
+    label: `the event “${event.summary ?? '(no title)'}”${organizer}`,
+    text: [
+      event.summary,
+      event.description,
+      event.location,
+      event.organizer,
+      ...event.attendees.map((attendee) => attendee.email),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  };
+}
+
+/** “Weekly sync”, Tue, 24 Nov 2026, 14:00 – 15:00 (Europe/Paris): how an approval names an event. */
+export function describeEvent(event: EventView, displayZone: string): string {
+  return `“${event.summary ?? '(no title)'}”, ${describeWhen(event.start, event.end, displayZone, displayZone)}`;
 }
 
 const readable = new Map<string, Intl.DateTimeFormat>();

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { timeRange, type CalendarCall, type CalendarToolOptions } from './calendar-api';
-import { EventView, attendeeSchema, eventTimeSchema, eventView, MAX_ATTENDEES } from './calendar-events';
+import {
+  EventView,
+  attendeeSchema,
+  eventOrigin,
+  eventTimeSchema,
+  eventView,
+  MAX_ATTENDEES,
+} from './calendar-events';
 import { findFreeSlots, formatInZone, type Interval } from './calendar-slots';
 import type { Tool } from './tool';
 
@@ -76,6 +83,7 @@ export function createCalendarReadTools(call: CalendarCall, options: CalendarToo
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
+    provenance: (output) => output.events.map(eventOrigin),
     execute: (input, context) => {
       const timeZone = options.timezone();
       const range = timeRange(input.timeMin, input.timeMax, timeZone, options.now());
@@ -113,6 +121,8 @@ export function createCalendarReadTools(call: CalendarCall, options: CalendarToo
     category: 'compute',
     risk: 'low',
     hasSideEffects: false,
+    // Free/busy is times Google worked out, not text anyone wrote: a slot from it is not steered content.
+    provenance: () => [],
     requires: 'google',
     execute: (input, context) => {
       const timeZone = options.timezone();

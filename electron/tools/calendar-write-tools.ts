@@ -6,7 +6,9 @@ import {
   EventView,
   MAX_ATTENDEES,
   attendeeSchema,
+  describeEvent,
   describeWhen,
+  eventOrigin,
   eventTimeSchema,
   eventTimesProblem,
   eventView,
@@ -14,6 +16,7 @@ import {
   toGoogleTime,
   uniqueEmails,
 } from './calendar-events';
+import { toldOfUpdate, updatePreview } from './calendar-update-preview';
 import { ToolError, type Tool, type ToolContext } from './tool';
 
 const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
@@ -59,10 +62,14 @@ const UpdateInput = z
     addAttendees: attendeeList.optional().describe('Guests to invite.'),
     removeAttendees: attendeeList.optional().describe('Guests to take off the event.'),
     timeZone: EventFields.timeZone.optional(),
+    notify: z
+      .boolean()
+      .optional()
+      .describe('false to change the event without telling anyone; attendees are told by default.'),
   })
   .strict()
   .superRefine((input, context) => {
-    const { eventId: _eventId, timeZone: _timeZone, ...changes } = input;
+    const { eventId: _eventId, timeZone: _timeZone, notify: _notify, ...changes } = input;
     if (Object.values(changes).every((value) => value === undefined)) {
       context.addIssue({ code: 'custom', message: 'give at least one field to change' });
     }
@@ -119,6 +126,9 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
     // Every call reaches Google; with attendees it also reaches other people (see recipients).
     isExternal: true,
     recipients: (input) => uniqueEmails(input.attendees ?? []),
+    reach: (input) => ({
+      recipients: uniqueEmails(input.attendees ?? []).map((address) => ({ address, role: 'invited' })),
+    }),
     preview: (input) => ({
       title: `Create an event: ${input.summary}`,
       fields: [
@@ -184,11 +194,19 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
     actionKind: 'calendar.update',
     isExternal: true,
     recipients: (input) => uniqueEmails(input.addAttendees ?? []),
-    preview: (input) => ({
-      title: input.summary ? `Change the event "${input.summary}"` : 'Change a calendar event',
-      fields: [{ label: 'Event', value: input.eventId }],
-      changes: requestedChanges(input, options.timezone()),
-    }),
+    reach: (input, context) =>
+      call('reading the event to see who would be told', async (client) => {
+        const { data } = await client.events.get(
+          { calendarId: 'primary', eventId: input.eventId },
+          { signal: context.signal },
+        );
+        return {
+          recipients: toldOfUpdate(data, input),
+          target: describeEvent(eventView(data), options.timezone()),
+        };
+      }),
+    preview: (input, reach) => updatePreview(input, reach, options.timezone()),
+    provenance: (output) => [eventOrigin(output.before)],
     execute: (input, context) => {
       return call('updating the calendar event', async (client) => {
         const { data: before } = await client.events.get(
@@ -209,11 +227,13 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         const attendees = before.attendees ?? [];
         if (input.addAttendees || input.removeAttendees) patch.attendees = changedAttendees(attendees, input);
         const isShared = attendees.length > 0 || (patch.attendees?.length ?? 0) > 0;
+        // The person can choose a quiet change: nobody gets mail about it (the reach was read the same way).
+        const shouldTell = isShared && input.notify !== false;
         const { data: after } = await client.events.patch(
           {
             calendarId: 'primary',
             eventId: input.eventId,
-            sendUpdates: isShared ? 'all' : 'none',
+            sendUpdates: shouldTell ? 'all' : 'none',
             requestBody: patch,
           },
           { signal: context.signal },
@@ -252,32 +272,6 @@ function changedAttendees(
     throw new ToolError('invalid_arguments', `An event can have at most ${MAX_ATTENDEES} attendees here.`);
   }
   return next;
-}
-
-/** The preview cannot read the event, so "before" is the current value and "after" is what was asked for. */
-function requestedChanges(
-  input: UpdateInput,
-  timeZone: string,
-): { label: string; before: string; after: string }[] {
-  const current = '(current)';
-  const change = (label: string, after: string | null | undefined) =>
-    after === undefined ? [] : [{ label, before: current, after: after ?? '(none)' }];
-  return [
-    ...change('Title', input.summary),
-    ...change(
-      'When',
-      input.start && input.end
-        ? describeWhen(input.start, input.end, input.timeZone ?? timeZone, timeZone)
-        : undefined,
-    ),
-    ...change('Location', input.location),
-    ...change('Description', input.description),
-    ...change('Invite', input.addAttendees?.length ? uniqueEmails(input.addAttendees).join(', ') : undefined),
-    ...change(
-      'Remove',
-      input.removeAttendees?.length ? uniqueEmails(input.removeAttendees).join(', ') : undefined,
-    ),
-  ];
 }
 
 const field = (label: string, value: string | null | undefined): { label: string; value: string }[] =>

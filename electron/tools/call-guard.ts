@@ -13,8 +13,17 @@ export interface CallFailure {
 
 export type GuardedResult<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
-/** Running the call itself, or looking for what it already did after a crash: only the messages differ. */
-export type CallPurpose = 'execute' | 'reconcile';
+/**
+ * Running the call itself, looking for what it already did after a crash, or reading whom it would reach
+ * before the policy decides: only the messages differ.
+ */
+export type CallPurpose = 'execute' | 'reconcile' | 'reach';
+
+const DOING: Record<CallPurpose, string> = {
+  execute: '',
+  reconcile: ' while looking for what it had already done',
+  reach: ' while checking whom it would reach',
+};
 
 export interface GuardedCall<T> {
   toolName: string;
@@ -82,10 +91,7 @@ function failureOf(error: unknown, call: GuardedCall<unknown>): CallFailure {
     return { errorCode: error.code, message: error.message, transient: false, retryAfterSeconds: null };
   }
   call.onUnexpected(error);
-  const message =
-    call.purpose === 'execute'
-      ? `${call.toolName} failed unexpectedly.`
-      : `${call.toolName} failed unexpectedly while looking for what it had already done.`;
+  const message = `${call.toolName} failed unexpectedly${DOING[call.purpose]}.`;
   return { errorCode: 'internal', message, transient: false, retryAfterSeconds: null };
 }
 
@@ -94,7 +100,7 @@ function timedOut(call: GuardedCall<unknown>): CallFailure {
   const message =
     call.purpose === 'execute'
       ? `${call.toolName} did not answer within ${seconds} and was stopped.`
-      : `${call.toolName} could not finish looking for what it had already done within ${seconds}.`;
+      : `${call.toolName} could not finish${DOING[call.purpose].replace(' while', '')} within ${seconds}.`;
   return { errorCode: 'timeout', message, transient: true, retryAfterSeconds: null };
 }
 

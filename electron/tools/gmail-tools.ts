@@ -6,7 +6,7 @@ import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
 import { callGoogle } from './google-call';
-import type { Tool, ToolContext } from './tool';
+import type { ContentOrigin, Recipient, Tool, ToolContext } from './tool';
 
 const SEARCH_LIMIT = 25;
 const BODY_LIMIT = 20_000;
@@ -122,6 +122,33 @@ function dateOf(message: gmail_v1.Schema$Message): string {
 function allRecipients(input: MailInput): string[] {
   const all = [...input.to, ...(input.cc ?? []), ...(input.bcc ?? [])].map((item) => item.toLowerCase());
   return [...new Set(all)];
+}
+
+/** Everyone a mail reaches, each with the header that reaches them. */
+function mailReach(input: MailInput): { recipients: Recipient[] } {
+  const seen = new Set<string>();
+  const recipients: Recipient[] = [];
+  for (const [role, list] of [
+    ['to', input.to],
+    ['cc', input.cc ?? []],
+    ['bcc', input.bcc ?? []],
+  ] as const) {
+    for (const address of list.map((item) => item.toLowerCase())) {
+      if (seen.has(address)) continue;
+      seen.add(address);
+      recipients.push({ address, role });
+    }
+  }
+  return { recipients };
+}
+
+/** A mail as content from outside the person, labelled by its sender's address and subject. */
+function mailOrigin(from: string, subject: string, ...text: string[]): ContentOrigin {
+  const sender = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  return {
+    label: `a mail from ${sender.trim() || 'an unknown sender'}${subject ? ` (“${subject}”)` : ''}`,
+    text: [from, subject, ...text].join('\n'),
+  };
 }
 
 function mailPreview(verb: string, input: MailInput): ApprovalPreview {
@@ -257,6 +284,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
+    provenance: (output) =>
+      output.messages.map((message) =>
+        mailOrigin(message.from, message.subject, message.to, message.snippet),
+      ),
     execute: (input, context) =>
       withGmail('searching Gmail', context, async (api, request) => {
         const list = await api.users.messages.list(
@@ -303,6 +334,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     risk: 'low',
     hasSideEffects: false,
     requires: 'google',
+    provenance: (output) =>
+      output.messages.map((message) =>
+        mailOrigin(message.from, message.subject, message.to, message.cc, message.body),
+      ),
     execute: (input, context) =>
       withGmail('reading the Gmail thread', context, async (api, request) => {
         const thread = await api.users.threads.get(
@@ -342,6 +377,8 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
     requires: 'google',
     isExternal: true,
     recipients: allRecipients,
+    // Gmail delivers a reply only to the addresses in its headers, so those are everyone a mail reaches.
+    reach: mailReach,
   } as const;
 
   const draftCreate: Tool<MailInput, DraftOutput> = {

@@ -4,7 +4,14 @@ import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
 import { guardedCall, type CallFailure } from './call-guard';
 import { META_JSON_SCHEMA, splitMeta } from './call-meta';
-import { type Integration, type Tool, type ToolCategory, type ToolContext, type RiskLevel } from './tool';
+import {
+  type Integration,
+  type Reach,
+  type Tool,
+  type ToolCategory,
+  type ToolContext,
+  type RiskLevel,
+} from './tool';
 
 /** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
 export type IntegrationCheck = (integration: Integration) => string | null;
@@ -179,6 +186,35 @@ export class ToolRegistry {
     });
     if (!settled.ok) return { ok: false, code: 'tool_failed', ...settled.failure };
     return { ok: true, tool, args: asArgs(check.input), result: settled.value };
+  }
+
+  /**
+   * Everyone the call's effect would reach and what it changes, read before the policy decides, within the
+   * same time limit. A tool without `reach` reaches exactly the addresses its arguments name.
+   */
+  async reach(
+    check: Extract<ArgsCheck, { ok: true }>,
+    context: ToolContext,
+    onUnexpected: (error: unknown) => void = () => {},
+  ): Promise<{ ok: true; reach: Reach } | { ok: false; message: string }> {
+    const { tool } = check;
+    const reach = tool.reach?.bind(tool);
+    if (!reach) {
+      const addresses = tool.recipients?.(check.input) ?? [];
+      return {
+        ok: true,
+        reach: { recipients: addresses.map((address) => ({ address, role: 'named in the call' })) },
+      };
+    }
+    const settled = await guardedCall({
+      toolName: tool.name,
+      purpose: 'reach',
+      context,
+      limitMs: this.callTimeoutMs,
+      work: (limited) => reach(check.input, limited),
+      onUnexpected,
+    });
+    return settled.ok ? { ok: true, reach: settled.value } : { ok: false, message: settled.failure.message };
   }
 
   /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { SlackAccess } from '../connections/access';
 import { slackErrorCode, slackToolError } from './slack-errors';
 import { deputyMetadata, findPost } from './slack-posts';
-import { assertNotStopped, ToolError, type Tool } from './tool';
+import { assertNotStopped, ToolError, type Reach, type Tool } from './tool';
 
 export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
 
@@ -178,6 +178,39 @@ async function calling<T>(what: string, channel: string | undefined, call: () =>
   }
 }
 
+/**
+ * Everyone a post reaches: the channel, and for a thread reply also the people in the thread, whom Slack
+ * notifies of it (the person themself aside).
+ */
+async function postReach(
+  client: WebClient,
+  input: { channel: string; thread_ts?: string | undefined },
+): Promise<Reach> {
+  const inChannel = { address: slackRecipient(input.channel), role: 'channel' };
+  if (!input.thread_ts) return { recipients: [inChannel] };
+  const channel = await resolveChannel(client, input.channel);
+  const [{ user_id: self }, thread] = await Promise.all([
+    client.auth.test(),
+    client.conversations.replies({ channel: channel.id, ts: input.thread_ts, limit: 200 }),
+  ]);
+  const people = [
+    ...new Set((thread.messages ?? []).flatMap((message) => (message.user ? [message.user] : []))),
+  ];
+  const inThread = await Promise.all(
+    people
+      .filter((user) => user !== self)
+      .map(async (user) => {
+        const name = await userName(client, user);
+        return {
+          address: `slack:@${user.toLowerCase()}`,
+          role: 'in the thread, notified',
+          ...(name && { name }),
+        };
+      }),
+  );
+  return { recipients: [inChannel, ...inThread] };
+}
+
 /** slack_channels, slack_read and slack_send, over the connected user's token. */
 export function createSlackTools(access: SlackAccess): Tool[] {
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
@@ -215,6 +248,13 @@ export function createSlackTools(access: SlackAccess): Tool[] {
     risk: 'low',
     hasSideEffects: false,
     requires: 'slack',
+    provenance: (output) => {
+      const { channel, messages } = ReadOutput.parse(output);
+      return messages.map((message) => ({
+        label: `a Slack message from ${message.userName ?? message.userId ?? 'someone'} in ${channel.label}`,
+        text: message.text,
+      }));
+    },
     execute: (input) => {
       const label = channelLabel(input.channel);
       return calling(`reading ${label}`, label, async () => {
@@ -262,6 +302,12 @@ export function createSlackTools(access: SlackAccess): Tool[] {
     actionKind: 'slack.send',
     isExternal: true,
     recipients: (input) => [slackRecipient(input.channel)],
+    reach: (input) => {
+      const label = channelLabel(input.channel);
+      return calling(`reading who a post in ${label} reaches`, label, async () =>
+        postReach(await access.client(), input),
+      );
+    },
     preview: (input) => ({
       title: `Post to ${channelLabel(input.channel)} in Slack`,
       fields: [

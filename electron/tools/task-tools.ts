@@ -76,6 +76,11 @@ function describeTask(tasks: TasksRepo, id: string): string {
   return task ? `"${task.description}"` : `task ${id} (not found)`;
 }
 
+/** The task a call changes, named as the person would name it: the policy checks they asked about it. */
+function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: string } {
+  return { recipients: [], target: `the task ${describeTask(tasks, id)}` };
+}
+
 function notFound(id: string): ToolError {
   return new ToolError('not_found', `No task has the id "${id}". Call list_tasks to see the current ids.`);
 }
@@ -122,6 +127,12 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'query',
     risk: 'low',
     hasSideEffects: false,
+    // Tasks are the person's list, but one may have been added from something Deputy read.
+    provenance: (output) =>
+      ListTasksOutput.parse(output).tasks.map((task) => ({
+        label: `the task “${task.description}”`,
+        text: [task.description, task.notes ?? ''].join('\n'),
+      })),
     execute: (input) => {
       const found = tasks.list({ status: input.status ?? 'open', query: input.query, limit: LIST_LIMIT + 1 });
       return { tasks: found.slice(0, LIST_LIMIT).map(taskView), isTruncated: found.length > LIST_LIMIT };
@@ -136,6 +147,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     risk: 'low',
     hasSideEffects: true,
     actionKind: 'task.update',
+    reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => {
       const task = tasks.get(input.id);
       const change = (label: string, before: string | null | undefined, after: string | null | undefined) =>
@@ -166,6 +178,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     risk: 'low',
     hasSideEffects: true,
     actionKind: 'task.update',
+    reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
       title: `Mark ${describeTask(tasks, input.id)} as done`,
       fields: [{ label: 'Task', value: input.id }],
@@ -185,6 +198,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     risk: 'medium',
     hasSideEffects: true,
     actionKind: 'task.delete',
+    reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
       title: `Delete ${describeTask(tasks, input.id)}`,
       fields: [{ label: 'Task', value: input.id }],

@@ -22,6 +22,42 @@ export interface ToolContext {
    */
   signal: AbortSignal;
   now: () => Date;
+  /**
+   * Where the call's words came from: content the run read (and which), or the person's own; and whether the
+   * person approved this very call. A memory records it, so what content suggested is never taken later for
+   * something the person said.
+   */
+  origin?: { isFromContent: boolean; sources: string[]; isConfirmed: boolean };
+}
+
+/** One party an effect reaches: a mail address, a Slack channel (`slack:#name`) or a Slack user (`slack:@id`). */
+export interface Recipient {
+  address: string;
+  /** How the effect reaches them, in the person's words: "to", "attendee, told of the change", "channel". */
+  role: string;
+  name?: string;
+}
+
+/** Everyone an effect reaches, read through the service before the policy decides, and what it acts on. */
+export interface Reach {
+  recipients: Recipient[];
+  /** The thing changed, as a person names it: an event's title and time, a task's description. */
+  target?: string;
+}
+
+/** What reading who an effect reaches may use: it only reads, and stops with the run. */
+export interface ReachContext {
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+/** A piece of a tool's answer that came from outside the person, and where it came from. */
+export interface ContentOrigin {
+  /** Finishes the sentence "this link appears only in …": "a mail from news@x.io (“Digest”)". */
+  label: string;
+  text: string;
+  /** The person confirmed this content (a memory they confirmed): it counts as their own words. */
+  isConfirmed?: boolean;
 }
 
 /** One tool: what the model sees (name, description, schema) and what the policy needs (category, risk, side effects). */
@@ -40,10 +76,21 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   actionKind?: ActionKind;
   /** Whether a call reaches an outside service (counted against the external-call rate limit). */
   isExternal?: boolean;
-  /** Every address a call would reach, for allow-lists, rules and first contact. */
+  /** The addresses the model wrote into a call (to, cc, bcc, added attendees, the channel). */
   recipients?(input: Input): string[];
-  /** What a person sees before approving: a title, labelled fields, a body, a before/after. */
-  preview?(input: Input): ApprovalPreview;
+  /**
+   * Everyone the effect would reach, including people the arguments do not name (an event's attendees are
+   * told of an update), and the thing it changes. Read through the service before the policy decides; it
+   * must never change anything. Without it, a call reaches exactly its `recipients`.
+   */
+  reach?(input: Input, context: ReachContext): Promise<Reach> | Reach;
+  /**
+   * Where the content of a result came from: each mail with its sender, each event, each Slack message with
+   * its channel. Without it, the whole result counts as content from the tool itself.
+   */
+  provenance?(output: Output): ContentOrigin[];
+  /** What a person sees before approving: a title, labelled fields, a body, a before/after; `reach` when read. */
+  preview?(input: Input, reach?: Reach): ApprovalPreview;
   /** The scoped rules "always allow" may create for this call (a recipient, a domain, a channel). */
   alwaysAllowScopes?(input: Input): AlwaysAllowScope[];
   execute(input: Input, context: ToolContext): Promise<Output> | Output;

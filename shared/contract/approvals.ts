@@ -10,6 +10,10 @@ export const ApprovalPreview = z.object({
   fields: z.array(z.object({ label: z.string(), value: z.string() })),
   body: z.string().optional(),
   changes: z.array(z.object({ label: z.string(), before: z.string(), after: z.string() })).optional(),
+  /** Everyone the effect reaches, as read before the decision: who will be told, and how. */
+  reach: z.array(z.object({ address: z.string(), role: z.string(), name: z.string().optional() })).optional(),
+  /** Where the call's content came from, when content read in the run could have steered it. */
+  origins: z.array(z.string()).optional(),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreview>;
 

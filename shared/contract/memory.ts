@@ -2,9 +2,21 @@ import { z } from 'zod';
 
 export const MEMORY_TEXT_MAX = 2_000;
 
+/**
+ * Where a memory's words came from: the person's own, content Deputy read (a mail, an event, a Slack
+ * message), or not known (saved before Deputy recorded it).
+ */
+export const MemoryOrigin = z.enum(['person', 'source', 'legacy']);
+export type MemoryOrigin = z.infer<typeof MemoryOrigin>;
+
 export const Memory = z.object({
   id: z.string(),
   text: z.string(),
+  origin: MemoryOrigin,
+  /** For a memory drawn from content: where that content came from ("a mail from news@x.io"). */
+  source: z.string().nullable(),
+  /** When the person confirmed it (approved saving it, wrote it, or edited it); null while unconfirmed. */
+  confirmedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

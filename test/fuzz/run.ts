@@ -232,10 +232,16 @@ const templates = ROUTES.map((route) => `${route.method} ${route.path.replace(':
 for (const route of createApiRoutes(ipcHost, () => {})) {
   const isCovered = templates.some((template) => {
     const [method, path = ''] = template.split(' ');
-    return method === route.method && route.pattern.test(path.replace('/x', '/slack').replace('/slack/start', '/slack/start'));
+    return (
+      method === route.method &&
+      route.pattern.test(path.replace('/x', '/slack').replace('/slack/start', '/slack/start'))
+    );
   });
-  const isCoveredById = templates.some((template) => template.startsWith(`${route.method} `) && route.pattern.test(template.split(' ')[1] ?? ''));
-  if (!isCovered && !isCoveredById) findings.push(`the fuzzer has no case for ${route.method} ${route.pattern.source}`);
+  const isCoveredById = templates.some(
+    (template) => template.startsWith(`${route.method} `) && route.pattern.test(template.split(' ')[1] ?? ''),
+  );
+  if (!isCovered && !isCoveredById)
+    findings.push(`the fuzzer has no case for ${route.method} ${route.pattern.source}`);
 }
 const unreached = ROUTES.map((route) => `${route.method} ${route.path}`).filter(
   (route) => !routeHits.has(route),

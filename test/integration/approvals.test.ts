@@ -343,7 +343,8 @@ describe('content is data: an adversarial model after reading injected text', ()
     [
       'autonomous, even with mail set to auto',
       { autonomy: { 'email.send': 'auto' as const } },
-      'first_contact',
+      // The address appears only in the mail that was read: held for that, before first contact is asked.
+      'provenance:only_in_content',
     ],
   ])('%s: nothing is sent, and the preview shows the real recipient', async (trustLevel, extra, rule) => {
     const sent: { to: string[]; body: string }[] = [];

@@ -219,7 +219,7 @@ describe('runs against the connected services', () => {
       expect(response.status).toBe('awaiting_confirmation');
       expect(response.approval?.preview).toContain('attacker@evil.example');
     }
-    // Autonomous with mail on `auto`: first contact with an unknown address still asks.
+    // Autonomous with mail on `auto`: an address only the mail held is never acted on without the person.
     await fixture.host.invoke('settings.set', {
       trustLevel: 'autonomous',
       autonomy: { 'email.send': 'auto' },
@@ -227,7 +227,9 @@ describe('runs against the connected services', () => {
     adversarial();
     const autonomous = await fixture.host.runToEnd({ prompt: 'Summarise my latest mail' });
     expect(autonomous.status).toBe('awaiting_confirmation');
-    expect(autonomous.approval?.reason).toMatch(/never written to attacker@evil\.example/);
+    expect(autonomous.approval?.reason).toMatch(
+      /attacker@evil\.example\) appears only in a mail from stranger@evil\.example \(“Urgent”\)/,
+    );
     expect(google.gmail.sent).toHaveLength(0);
   });
 

@@ -3,71 +3,20 @@ import { decide } from '../../../electron/policy/decide';
 import { isOnAllowlist, matchesPattern } from '../../../electron/policy/patterns';
 import { DEFAULT_RATE_LIMITS, type PolicyContext, type PolicyTool } from '../../../electron/policy/types';
 import { DEFAULT_AUTONOMY, type PolicyRule } from '../../../shared/contract/policy';
+import {
+  addTask,
+  deleteTask,
+  gmailDraft,
+  gmailSend,
+  listTasks,
+  policyContext,
+  slackSend,
+} from './policy-tools';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 
-const recipientsOf = (args: Record<string, unknown>): string[] =>
-  ['to', 'cc', 'bcc'].flatMap((field) => {
-    const value = args[field];
-    return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-  });
-
-const gmailSend: PolicyTool = {
-  name: 'gmail_send',
-  category: 'external',
-  risk: 'high',
-  hasSideEffects: true,
-  actionKind: 'email.send',
-  isExternal: true,
-  recipients: recipientsOf,
-};
-const gmailDraft: PolicyTool = {
-  ...gmailSend,
-  name: 'gmail_draft_create',
-  category: 'draft',
-  risk: 'medium',
-  actionKind: 'email.draft',
-};
-const addTask: PolicyTool = {
-  name: 'add_task',
-  category: 'create',
-  risk: 'low',
-  hasSideEffects: true,
-  actionKind: 'task.create',
-};
-const deleteTask: PolicyTool = {
-  name: 'delete_task',
-  category: 'delete',
-  risk: 'medium',
-  hasSideEffects: true,
-  actionKind: 'task.delete',
-};
-const listTasks: PolicyTool = { name: 'list_tasks', category: 'query', risk: 'low', hasSideEffects: false };
-const slackSend: PolicyTool = {
-  name: 'slack_send',
-  category: 'external',
-  risk: 'medium',
-  hasSideEffects: true,
-  actionKind: 'slack.send',
-  isExternal: true,
-};
-
-function context(overrides: Partial<PolicyContext> = {}): PolicyContext {
-  return {
-    sideEffectsEnabled: true,
-    grantedTools: 'all',
-    limits: DEFAULT_RATE_LIMITS,
-    usage: { actionsLastMinute: 0, externalCallsLastHour: 0, modelTokensLastHour: 0 },
-    trustLevel: 'autonomous',
-    autonomy: DEFAULT_AUTONOMY,
-    allowlist: ['@mycompany.com', 'sam@partner.io'],
-    rules: [],
-    now: NOW,
-    requireApprovalForFirstContact: true,
-    isKnownRecipient: (address) => address.endsWith('@mycompany.com') || address === 'sam@partner.io',
-    ...overrides,
-  };
-}
+const context = (overrides: Partial<PolicyContext> = {}): PolicyContext =>
+  policyContext({ now: NOW, ...overrides });
 
 const sure = { confidence: 0.95, intent: 'do it', reasoning: 'asked', assumptions: [] };
 const rule = (overrides: Partial<PolicyRule>): PolicyRule => ({

@@ -7,6 +7,7 @@ import {
   emptySnapshot,
   findByAction,
   mergeApproval,
+  quietArgs,
   rememberApprovals,
   shownStatus,
   staleApprovalIds,
@@ -97,5 +98,30 @@ describe('time', () => {
     expect(describeAge('2026-11-21T11:56:00Z', now)).toBe('4 min ago');
     expect(describeAge('2026-11-21T09:00:00Z', now)).toBe('3 h ago');
     expect(describeAge('2026-11-20T11:00:00Z', now)).toBe('1 day ago');
+  });
+});
+
+describe('approve without notifying anyone', () => {
+  const update = (overrides: Parameters<typeof sampleApproval>[0] = {}) =>
+    sampleApproval({
+      tool: 'calendar_event_update',
+      args: { eventId: 'e1', location: 'Room 4' },
+      argsSchema: { type: 'object', properties: { eventId: {}, location: {}, notify: { type: 'boolean' } } },
+      preview: {
+        title: 'Change “Budget review”',
+        fields: [],
+        reach: [{ address: 'client@partner.io', role: 'attendee, told of the change' }],
+      },
+      ...overrides,
+    });
+
+  it('offers the same call with notify off when the tool has a quiet version and someone would be told', () => {
+    expect(quietArgs(update())).toEqual({ eventId: 'e1', location: 'Room 4', notify: false });
+  });
+
+  it('offers nothing when nobody would be told, the call is already quiet, or the tool has no quiet version', () => {
+    expect(quietArgs(update({ preview: { title: 'x', fields: [] } }))).toBeNull();
+    expect(quietArgs(update({ args: { eventId: 'e1', notify: false } }))).toBeNull();
+    expect(quietArgs(update({ argsSchema: { type: 'object', properties: { eventId: {} } } }))).toBeNull();
   });
 });

@@ -2,11 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommandInput, Memory, MemoryListOutput } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createMemoryStore } from '../../../renderer/src/features/memory/memory-store';
+import { describeOrigin } from '../../../renderer/src/features/memory/memory-origin';
 import { fakeClient } from './fixtures';
 
 const memory = (id: string, text = `memory ${id}`): Memory => ({
   id,
   text,
+  origin: 'person',
+  source: null,
+  confirmedAt: '2026-11-21T10:00:00.000Z',
   createdAt: '2026-11-21T10:00:00.000Z',
   updatedAt: '2026-11-21T10:00:00.000Z',
 });
@@ -166,5 +170,22 @@ describe('memory store', () => {
     store.getState().dispose();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(fake.calls).toHaveLength(1);
+  });
+});
+
+describe('where a memory came from', () => {
+  it('says whose words it holds and whether the person confirmed it', () => {
+    expect(describeOrigin(memory('m1'))).toBe('Your own words · confirmed');
+    expect(
+      describeOrigin({
+        ...memory('m2'),
+        origin: 'source',
+        source: 'a mail from carl@x.io (“Hello”)',
+        confirmedAt: null,
+      }),
+    ).toBe('Drawn from a mail from carl@x.io (“Hello”) · not confirmed: Edit, then Save, to confirm it');
+    expect(describeOrigin({ ...memory('m3'), origin: 'legacy', confirmedAt: null })).toBe(
+      'Saved before Deputy recorded where memories came from · not confirmed: Edit, then Save, to confirm it',
+    );
   });
 });

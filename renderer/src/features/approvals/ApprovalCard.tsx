@@ -3,10 +3,10 @@ import type { Approval, ApprovalStatus } from '../../../../shared/contract';
 import { toolLabel } from '../../format';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeExpiry, shownStatus } from './approvals-model';
+import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
 import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
-import { ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
+import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
 import { FormError, SubmitButton } from '../../components/FormParts';
 
 type Outcome = ApprovalStatus | 'edited';
@@ -132,6 +132,7 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
     void decide({ approvalId: approval.id, decision: 'approve', ...(alwaysAllow && { alwaysAllow }) });
   const reject = (reason: string) =>
     void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) });
+  const quiet = quietArgs(approval);
 
   return (
     <article
@@ -158,6 +159,7 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
       <p className="approval-card__reason" data-testid="approval-reason">
         {approval.reason}
       </p>
+      <ApprovalOrigins origins={approval.preview.origins} />
       <ApprovalPreview preview={approval.preview} />
       <ApprovalWhy approval={approval} />
       {isPending && (
@@ -204,6 +206,17 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
           >
             Edit…
           </button>
+          {quiet && (
+            <button
+              type="button"
+              className="button"
+              disabled={isBusy}
+              data-testid="approval-approve-quietly"
+              onClick={() => void store.getState().edit(approval.id, quiet)}
+            >
+              Approve without notifying anyone
+            </button>
+          )}
           {approval.alwaysAllowScopes.map((scope) => (
             <button
               key={`${scope.field}:${scope.pattern}`}

@@ -15,6 +15,19 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
           ))}
         </dl>
       )}
+      {preview.reach && preview.reach.length > 0 && (
+        <div className="approval-reach" data-testid="approval-reach">
+          <p className="approval-reach__title">Who this reaches ({preview.reach.length})</p>
+          <ul>
+            {preview.reach.map((recipient) => (
+              <li key={recipient.address}>
+                <span className="approval-reach__address">{recipient.name ?? recipient.address}</span>
+                <span className="approval-reach__role"> · {recipient.role}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {preview.body !== undefined && preview.body !== '' && (
         <pre className="approval-preview__body" data-testid="approval-body">
           {preview.body}
@@ -44,6 +57,24 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
         </table>
       )}
     </div>
+  );
+}
+
+/**
+ * Where the call's content came from, when something Deputy read could have steered it ("this link appears only
+ * in a Slack message from Bob in #general"). Shown first and never folded away: it is why the card is here.
+ */
+export function ApprovalOrigins({ origins }: { origins: readonly string[] | undefined }) {
+  if (!origins || origins.length === 0) return null;
+  return (
+    <section className="approval-origins" data-testid="approval-origins" aria-label="Where this came from">
+      <p className="approval-origins__title">Where this came from</p>
+      <ul>
+        {origins.map((origin) => (
+          <li key={origin}>{origin}</li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -102,3 +102,15 @@ export function describeAge(createdAt: string, now: number): string {
   const days = Math.floor(hours / 24);
   return `${days} ${days === 1 ? 'day' : 'days'} ago`;
 }
+
+/**
+ * The arguments of the same call made quietly, when the tool offers a quiet version (a `notify` argument) and
+ * the call would tell someone: "approve without notifying anyone". Null when there is no such way out.
+ */
+export function quietArgs(approval: Approval): Record<string, unknown> | null {
+  const properties = approval.argsSchema.properties;
+  const offersQuiet = typeof properties === 'object' && properties !== null && 'notify' in properties;
+  const toldAnyone = (approval.preview.reach ?? []).length > 0;
+  if (!offersQuiet || !toldAnyone || approval.args.notify === false) return null;
+  return { ...approval.args, notify: false };
+}

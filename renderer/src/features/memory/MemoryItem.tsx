@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { MEMORY_TEXT_MAX, type Memory } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 import { useMemory } from '../../stores';
+import { describeOrigin } from './memory-origin';
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -45,7 +46,8 @@ export function MemoryItem({ memory }: { memory: Memory }) {
   const save = async () => {
     const text = draft.trim();
     if (text === '' || isBusy) return;
-    if (text === memory.text) return close();
+    // Saving an unconfirmed memory unchanged is how the person confirms it.
+    if (text === memory.text && memory.confirmedAt !== null) return close();
     if (await update(memory.id, text)) close();
   };
 
@@ -103,6 +105,9 @@ export function MemoryItem({ memory }: { memory: Memory }) {
           <p className="memory-item__meta">
             Saved {formatDate(memory.createdAt)}
             {memory.updatedAt !== memory.createdAt && ` · edited ${formatDate(memory.updatedAt)}`}
+          </p>
+          <p className="memory-item__meta" data-testid="memory-origin">
+            {describeOrigin(memory)}
           </p>
           {mode === 'confirm-delete' ? (
             <div className="memory-item__actions" role="group" aria-label="Delete this memory?">

@@ -1,0 +1,100 @@
+import type { ContentSource, RunProvenance } from '../policy/types';
+import type { ToolRegistry } from '../tools/registry';
+import type { ContentOrigin } from '../tools/tool';
+import { SUMMARY_HEADER } from './context-window';
+import type { ResultPart, RunState } from './run-state';
+
+const ATTACHED = /\[ATTACHED CONTEXT\]([\s\S]*?)\[END ATTACHED CONTEXT\]/;
+/** The engine's own notes to the model (final warnings) are neither the person's words nor content. */
+const ENGINE_NOTE = '[FINAL WARNING]';
+
+/**
+ * Where the words of a run came from, read from its state alone, so a run picked up after a restart knows
+ * exactly what it knew before:
+ * - the person's words: their prompt and earlier turns, and the system instruction (their profile, the
+ *   memories they confirmed, what they attached);
+ * - content from outside: every tool result, labelled by the tool with its source (which mail and sender,
+ *   which event, which Slack message), and the summary that replaced earlier steps;
+ * - Deputy's own earlier replies in the conversation, which may repeat what it read.
+ */
+export function runProvenance(state: RunState, registry: ToolRegistry): RunProvenance {
+  const attached = ATTACHED.exec(state.systemInstruction)?.[1] ?? '';
+  const trusted: string[] = [state.systemInstruction];
+  const request: string[] = [attached];
+  const sources: ContentSource[] = [];
+  const earlierReplies: ContentSource[] = [];
+  const promptIndex = lastPromptIndex(state);
+  state.messages.forEach((message, index) => {
+    for (const part of message.parts) {
+      if (part.kind === 'result') sources.push(...resultSources(part, registry, trusted));
+      if (part.kind !== 'text') continue;
+      if (message.role === 'model') {
+        // Deputy's words in this run are its own working; earlier replies may repeat content it had read.
+        if (index < promptIndex)
+          earlierReplies.push({
+            label: "Deputy's earlier reply in this conversation",
+            text: lower(part.text),
+          });
+      } else if (part.text.startsWith(SUMMARY_HEADER)) {
+        sources.push({
+          label: 'the summary of what Deputy read earlier in this run',
+          text: lower(part.text),
+        });
+      } else if (!part.text.startsWith(ENGINE_NOTE)) {
+        trusted.push(part.text);
+        request.push(part.text);
+      }
+    }
+  });
+  for (const part of state.turnResults) sources.push(...resultSources(part, registry, trusted));
+  return {
+    trusted: lower(trusted.join('\n')),
+    request: lower(request.join('\n')),
+    sources,
+    earlierReplies,
+  };
+}
+
+/** The index of the message that holds this run's prompt: the last one with the person's text in it. */
+function lastPromptIndex(state: RunState): number {
+  for (let index = state.messages.length - 1; index >= 0; index -= 1) {
+    const message = state.messages[index];
+    const isPrompt =
+      message?.role === 'user' &&
+      message.parts.some(
+        (part) =>
+          part.kind === 'text' && !part.text.startsWith(ENGINE_NOTE) && !part.text.startsWith(SUMMARY_HEADER),
+      );
+    if (isPrompt) return index;
+  }
+  return 0;
+}
+
+/**
+ * A result's content, as its tool labels it. An error is Deputy's own message, not content. A result of a
+ * side effect only echoes what was decided, unless its tool says what of it came from the service.
+ */
+function resultSources(part: ResultPart, registry: ToolRegistry, trusted: string[]): ContentSource[] {
+  const tool = registry.get(part.name);
+  if ('error' in part.result) return [];
+  let origins: ContentOrigin[];
+  try {
+    origins = tool?.provenance
+      ? tool.provenance(part.result)
+      : tool?.hasSideEffects
+        ? []
+        : [{ label: `what ${part.name} returned`, text: JSON.stringify(part.result) }];
+  } catch {
+    // A result the tool cannot read back (an older shape) still counts, whole, as content from outside.
+    origins = [{ label: `what ${part.name} returned`, text: JSON.stringify(part.result) }];
+  }
+  return origins.flatMap((origin) => {
+    if (origin.isConfirmed) {
+      trusted.push(origin.text);
+      return [];
+    }
+    return [{ label: origin.label, text: lower(origin.text) }];
+  });
+}
+
+const lower = (text: string): string => text.toLowerCase();
