@@ -17,7 +17,6 @@ afterEach(() => {
 });
 
 const v3 = migrations.filter((migration) => migration.version <= 3);
-const v4 = migrations.filter((migration) => migration.version <= 4);
 
 /** A database as Deputy left it at version 3: one thread, one run, three actions, one pending approval. */
 function seedVersion3(file: string): void {
@@ -52,7 +51,7 @@ describe('migration 4 (durable runs)', () => {
   it('moves a version 3 database to ledger states without losing actions or approvals', () => {
     const file = tempFile();
     seedVersion3(file);
-    const db = openDatabase(file, v4);
+    const db = openDatabase(file);
 
     expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(4);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
