@@ -47,9 +47,17 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     if (isStopping) return;
     isStopping = true;
-    await server.close();
-    await host.close();
-    process.exit(0);
+    // The process guard keeps a failed close from crashing us, so the exit must not depend on it succeeding.
+    let code = 0;
+    try {
+      await server.close();
+      await host.close();
+    } catch (error) {
+      code = 1;
+      logError('could not close cleanly', error);
+    } finally {
+      process.exit(code);
+    }
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());

@@ -12,7 +12,10 @@ function electronBinary() {
     const root = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
     const pathFile = join(root, 'path.txt');
     if (!existsSync(pathFile)) return null;
-    const binary = join(root, 'dist', readFileSync(pathFile, 'utf8').trim());
+    const name = readFileSync(pathFile, 'utf8').trim();
+    // Electron's own launcher honours this override of where its binary lives; so do we.
+    const dist = process.env.ELECTRON_OVERRIDE_DIST_PATH || join(root, 'dist');
+    const binary = join(dist, name);
     return existsSync(binary) ? binary : null;
   } catch {
     return null;

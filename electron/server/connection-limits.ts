@@ -39,11 +39,17 @@ export function serverOptions(limits: ServerLimits): ServerOptions {
   };
 }
 
-/** Turns away sockets beyond the cap with a typed answer instead of letting them pile up. */
-export function limitConnections(server: Server, max: number): void {
+/**
+ * Turns away sockets beyond the cap with a typed answer instead of letting them pile up. Node's HTTP parser is
+ * already attached when 'connection' fires, so a request the refused client sends anyway would still be
+ * parsed and routed: every entry point (request, upgrade, CONNECT) asks `isRefused` first and drops it.
+ */
+export function limitConnections(server: Server, max: number): { isRefused(socket: Socket): boolean } {
   const open = new Set<Socket>();
+  const refused = new WeakSet<Socket>();
   server.on('connection', (socket: Socket) => {
     if (open.size >= max) {
+      refused.add(socket);
       answerRaw(socket, {
         code: 'too_many',
         message: `Deputy already has ${max} connections open; close some and try again.`,
@@ -53,6 +59,7 @@ export function limitConnections(server: Server, max: number): void {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   });
+  return { isRefused: (socket) => refused.has(socket) };
 }
 
 /**
@@ -61,7 +68,10 @@ export function limitConnections(server: Server, max: number): void {
  */
 export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
+    // A response already under way on this socket (a keep-alive client's NDJSON stream) must not get an
+    // error spliced into it: the connection is dropped instead, as Node itself does.
+    const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || current?.headersSent) {
       socket.destroy();
       return;
     }
@@ -104,11 +114,13 @@ const REASONS: Record<number, string> = {
 export function answerRaw(socket: Socket, error: ErrorBody, status = statusFor(error)): void {
   const body = JSON.stringify({ ok: false, error });
   socket.on('error', () => socket.destroy());
+  // Destroyed once written, so nothing more is read from a client that was turned away.
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       'Connection: close\r\n\r\n' +
       body,
+    () => socket.destroy(),
   );
 }

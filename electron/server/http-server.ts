@@ -67,6 +67,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const limits = resolveLimits(options.limits);
   const server = createServer(serverOptions(limits), (req, res) => {
+    if (connections.isRefused(req.socket)) return void req.socket.destroy();
     handle(req, res).catch((error: unknown) => {
       const body: ErrorBody = safeErrorBody(error);
       if (body.code === 'internal') options.logError(`${req.method} request failed`, error);
@@ -74,7 +75,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       else res.end();
     });
   });
-  limitConnections(server, limits.maxConnections);
+  const connections = limitConnections(server, limits.maxConnections);
   answerClientErrors(server);
   refuseConnect(server);
   const sockets = attachWebSocket(server, {
@@ -83,6 +84,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     logError: options.logError,
     refuseHeaders: (headers) => refuseHeaders(headers),
     maxSubscriptions: limits.maxSubscriptionsPerSocket,
+    isRefused: connections.isRefused,
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -24,7 +24,12 @@ export interface WebSocketOptions {
   /** The same Host/Origin check as HTTP (see loopback-guard.ts). */
   refuseHeaders: (headers: IncomingHttpHeaders) => ErrorBody | null;
   maxSubscriptions: number;
+  /** A socket already turned away by the connection cap: nothing it sends is served. */
+  isRefused: (socket: Socket) => boolean;
 }
+
+/** How much unsent data one WebSocket may hold before the host stops writing to it. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
 /** Carries the contract over a WebSocket at /ws: the browser renderer's transport. */
 export function attachWebSocket(server: Server, options: WebSocketOptions): { close(): void } {
@@ -46,6 +51,7 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): { cl
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Nothing a client sends on this path may throw out of the listener: an exception here has no
     // request around it and would take the whole host down.
+    if (options.isRefused(socket as Socket)) return void socket.destroy();
     try {
       const refusal = refuseUpgrade(req, options);
       if (refusal) return answerRaw(socket as Socket, refusal);
@@ -81,7 +87,14 @@ function refuseUpgrade(req: IncomingMessage, options: WebSocketOptions): ErrorBo
 function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSocketOptions): void {
   const subscriptions = new Map<string, () => void>();
   const send = (message: WsServerMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that stops reading would make the host buffer its events without end; it is cut off instead
+    // (streams replay what is stored, so it loses nothing by subscribing again).
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.close(1013, 'Too far behind: reconnect and subscribe again.');
+      return;
+    }
+    ws.send(JSON.stringify(message));
   };
   const fail = (error: ErrorBody): void => send({ kind: 'error', error });
 

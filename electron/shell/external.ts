@@ -1,4 +1,5 @@
 import { shell } from 'electron';
+import { redactError } from '../vault/redactor';
 
 /**
  * Why a URL is being opened decides what may be opened. A link on a page (the model's answer, a mail
@@ -23,14 +24,16 @@ export function isSafeExternalUrl(url: string, purpose: ExternalPurpose = 'link'
  */
 export async function openExternal(url: string, purpose: ExternalPurpose = 'link'): Promise<boolean> {
   if (!isSafeExternalUrl(url, purpose)) {
-    console.error(`[security] refused to open a ${purpose} URL that is not https`);
+    console.error(
+      `[security] refused to open a ${purpose} URL: only https (or a loopback sign-in page) may leave`,
+    );
     return false;
   }
   try {
     await shell.openExternal(url);
     return true;
   } catch (error) {
-    console.error('[security] could not open the browser', error instanceof Error ? error.message : error);
+    console.error(`[security] could not open the browser: ${redactError(error)}`);
     return false;
   }
 }

@@ -44,6 +44,12 @@ export function hardenWebContents(contents: WebContents): void {
     return { action: 'deny' };
   });
 
+  // Web Bluetooth picks the first device found unless something answers the chooser: Deputy cancels it.
+  contents.on('select-bluetooth-device', (event, _devices, callback) => {
+    event.preventDefault();
+    callback('');
+  });
+
   // <webview> embeds a guest page with its own preferences; the app has no use for one, so none may attach.
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }

@@ -170,11 +170,21 @@ describe('nothing a client sends kills or wedges the host', () => {
     );
     try {
       expectJsonError(await send('GET', '/api/health', { Host: host }), 429, 'too_many');
+      // Turned away means not served: a request sent on the refused socket anyway changes nothing.
+      const headers = { Host: host, ...auth, 'Content-Type': 'application/json' };
+      const change = await send(
+        'PUT',
+        '/api/settings',
+        headers,
+        JSON.stringify({ userName: 'Over the cap' }),
+      );
+      expectJsonError(change, 429, 'too_many');
     } finally {
       for (const socket of held) socket.destroy();
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await isAlive()).toBe(true);
+    expect((await fixture.host.invoke('settings.get', {})).userName).not.toBe('Over the cap');
   });
 
   it('caps subscriptions per WebSocket with a typed error', async () => {

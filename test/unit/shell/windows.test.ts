@@ -232,6 +232,15 @@ describe('setupSecurity', () => {
     expect(foreign.preventDefault).toHaveBeenCalled();
   });
 
+  it('cancels every Web Bluetooth chooser instead of letting the first device be picked', () => {
+    const contents = hardenedContents();
+    const event = { preventDefault: vi.fn() };
+    const callback = vi.fn();
+    contents.emit('select-bluetooth-device', event, [{ deviceId: 'd1' }], callback);
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(callback).toHaveBeenCalledWith('');
+  });
+
   it('refuses to attach a <webview>', () => {
     const contents = hardenedContents();
     const event = { preventDefault: vi.fn() };
