@@ -12,6 +12,7 @@ export default defineConfig({
   build: {
     outDir: fromRoot('./out/renderer'),
     emptyOutDir: true,
-    sourcemap: true,
+    // The headless host serves this build to a browser: no source maps, so no source leaves the machine by it.
+    sourcemap: false,
   },
 });

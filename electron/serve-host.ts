@@ -34,12 +34,18 @@ async function main(): Promise<void> {
   console.log(`Data folder: ${dataDir}`);
   if (!existsSync(join(rendererDir, 'index.html')))
     console.log('The renderer is not built: run "npm run build:renderer".');
-  if (isNew) {
-    console.log(`API token (shown once; it is kept encrypted in the data folder's vault): ${token}`);
+  const isGeminiConfigured = (await host.invoke('settings.get', {})).isGeminiConfigured;
+  console.log(
+    isGeminiConfigured
+      ? 'Gemini: a key is configured.'
+      : 'Gemini: no key yet. Paste one in Settings → Connections (or start with GEMINI_API_KEY set).',
+  );
+  if (isNew || process.argv.includes('--show-token')) {
+    console.log(`API token (kept encrypted in the data folder's vault): ${token}`);
     console.log(`Open ${server.url}/#token=${token}`);
   } else {
     console.log(
-      `Open ${server.url}/ and paste your API token (DEPUTY_API_TOKEN, or the one printed at first start).`,
+      `Open ${server.url}/ and paste your API token (printed at first start; \`npm run serve -- --show-token\` prints it again).`,
     );
   }
 

@@ -3,6 +3,7 @@ import {
   ApprovalDecideInput,
   ApprovalEditInput,
   parseInput,
+  READ_ONLY_SETTINGS,
   RunRequest,
   type CommandName,
   type RunEvent,
@@ -134,7 +135,8 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     {
       method: 'PUT',
       pattern: /^\/api\/settings$/,
-      handle: async (req, res) => command(res, 'settings.set', await readJsonBody(req)),
+      // GET → change → PUT works: the read-only facts GET returned are dropped rather than refused.
+      handle: async (req, res) => command(res, 'settings.set', withoutReadOnly(await readJsonBody(req))),
     },
     {
       method: 'GET',
@@ -214,6 +216,12 @@ export async function routeApi(
   }
   const params = (route.pattern.exec(path) ?? []).slice(1).map((part) => decodePathPart(part));
   await route.handle(req, res, params, target.query);
+}
+
+function withoutReadOnly(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const readOnly: readonly string[] = READ_ONLY_SETTINGS;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !readOnly.includes(key)));
 }
 
 const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { sendError, sendJson } from './http-io';
 
 const TYPES: Record<string, string> = {
@@ -53,27 +54,38 @@ export async function serveStatic(
   const candidate = normalize(join(root, relative));
   // Refuse anything that escapes the renderer folder (../, encoded separators).
   const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);
-  const file = inside && (await isFile(candidate)) ? candidate : join(root, 'index.html');
+  // Source maps are never served, even if a build left some behind: they would hand out Deputy's source.
+  const isServable = inside && !candidate.endsWith('.map') && (await isFile(candidate));
+  const file = isServable ? candidate : join(root, 'index.html');
   if (!(await isFile(file))) {
     return sendError(res, {
       code: 'not_found',
       message: 'The renderer is not built yet. Run "npm run build:renderer" (npm run serve does it for you).',
     });
   }
+  const isIndex = file.endsWith('index.html');
+  const gzip = isCompressible(file) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   res.writeHead(200, {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-    'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=3600',
+    // Built assets carry a content hash in their name, so they never change; the page itself always may.
+    'cache-control': isIndex ? 'no-store' : 'public, max-age=31536000, immutable',
+    vary: 'accept-encoding',
+    ...(gzip && { 'content-encoding': 'gzip' }),
   });
   if (req.method === 'HEAD') {
     res.end();
     return;
   }
+  const body = createReadStream(file);
   // A file removed or unreadable between the check and the read ends this response, not the process.
-  pipeline(createReadStream(file), res).catch(() => res.destroy());
+  (gzip ? pipeline(body, createGzip(), res) : pipeline(body, res)).catch(() => res.destroy());
 }
+
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg']);
+const isCompressible = (file: string): boolean => COMPRESSIBLE.has(extname(file));
 
 function decodePath(path: string): string | null {
   try {

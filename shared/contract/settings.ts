@@ -58,6 +58,12 @@ export const SettingsPatch = z
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
+/**
+ * Fields of Settings that are facts, not choices (whether a key is configured, the environment's kill
+ * switch). A client that PUTs back what it GOT may send them: they are dropped, not refused.
+ */
+export const READ_ONLY_SETTINGS = ['isGeminiConfigured', 'areSideEffectsEnabled'] as const;
+
 export const Settings = z.object({
   model: z.string(),
   timezone: z.string(),

@@ -18,6 +18,12 @@ beforeAll(async () => {
   const rendererDir = join(fixture.dataDir, 'renderer');
   mkdirSync(rendererDir);
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Deputy</title>');
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(
+    join(rendererDir, 'assets', 'index-abc123.js'),
+    `console.log(${JSON.stringify('x'.repeat(5_000))});`,
+  );
+  writeFileSync(join(rendererDir, 'assets', 'index-abc123.js.map'), '{"sources":["/secret/source.ts"]}');
   server = await startHttpServer({
     host: fixture.host,
     token: TOKEN,
@@ -38,6 +44,41 @@ function api(path: string, init: RequestInit & { token?: string | null } = {}): 
     headers.set('content-type', 'application/json');
   return fetch(`${server.url}${path}`, { ...init, headers });
 }
+
+describe('static files', () => {
+  it('serves hashed assets compressed with a long cache, and never a source map', async () => {
+    const asset = await fetch(`${server.url}/assets/index-abc123.js`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await asset.text()).toContain('x'.repeat(5_000));
+    const map = await fetch(`${server.url}/assets/index-abc123.js.map`);
+    expect(await map.text()).not.toContain('/secret/source.ts');
+    const page = await fetch(`${server.url}/`);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('settings over HTTP', () => {
+  it('takes back what GET gave (read-only facts dropped, not refused)', async () => {
+    const current = (await (await api('/api/settings')).json()) as Record<string, unknown>;
+    expect(current).toHaveProperty('isGeminiConfigured');
+    const changed = await api('/api/settings', {
+      method: 'PUT',
+      body: JSON.stringify({
+        ...current,
+        userName: 'Round Trip',
+        isGeminiConfigured: !current.isGeminiConfigured,
+      }),
+    });
+    expect(changed.status).toBe(200);
+    const after = (await changed.json()) as Record<string, unknown>;
+    expect(after.userName).toBe('Round Trip');
+    expect(after.isGeminiConfigured).toBe(current.isGeminiConfigured);
+  });
+});
 
 describe('headless HTTP API', () => {
   it('binds to loopback', () => {
