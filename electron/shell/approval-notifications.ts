@@ -26,6 +26,8 @@ export interface ApprovalNotificationDeps {
   /** The dock / launcher badge; Electron supports it on macOS and some Linux desktops, not Windows. */
   setBadgeCount?: (count: number) => void;
   showMainWindow?: () => void;
+  /** The person's setting for approval notifications; the badge and the cards follow approvals either way. */
+  isEnabled?: () => boolean;
 }
 
 export const APPROVAL_NOTIFICATION_TITLE = 'Deputy needs your approval';
@@ -77,6 +79,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     platform = process.platform,
     setBadgeCount = (count: number) => app.setBadgeCount(count),
     showMainWindow: showMain = showMainWindow,
+    isEnabled = () => true,
   } = deps;
   const isSupported = NotificationClass.isSupported();
   const hasActions = hasNotificationActions(platform);
@@ -168,7 +171,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     }
     approvalWindows.closeAllBut(pendingIds);
     // `shown` doubles as the set of ids already notified: an approval is announced once while it is pending.
-    if (isSupported) for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
+    if (isSupported && isEnabled()) for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
     updateBadge(nextPending.length);
   }
 

@@ -1,0 +1,80 @@
+import { BrowserWindow, Notification } from 'electron';
+import type { ContractHost, RunEvent } from '../../shared/contract';
+import { redactError } from '../vault/redactor';
+import type { ShellPreferences } from './preferences';
+
+/** A rate limit or the model budget: the person may want to wait, or raise the budget. */
+const LIMIT_CODES = new Set(['model_rate_limited', 'rate_limited']);
+const BODY_MAX_CHARS = 160;
+/** Kept only so they are not garbage-collected while on screen (Electron drops their click handlers then). */
+const KEPT = 5;
+
+export type RunNotice = { title: string; body: string; threadId: string; kind: 'runFinished' | 'limitReached' };
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= BODY_MAX_CHARS ? oneLine : `${oneLine.slice(0, BODY_MAX_CHARS - 1).trimEnd()}…`;
+}
+
+/**
+ * What, if anything, to tell the person about a run event. Pure, so the choice is tested alone. A run that
+ * stops to ask for approval is not "finished": the approval notification covers it.
+ */
+export function runNotice(event: RunEvent): RunNotice | null {
+  if (event.type === 'result' && event.result.status !== 'awaiting_confirmation') {
+    const isDone = event.result.status === 'completed';
+    return {
+      kind: 'runFinished',
+      title: isDone ? 'Deputy finished' : 'Deputy could not finish',
+      body: shorten(event.result.summary || (isDone ? 'The task is done.' : 'The run failed.')),
+      threadId: event.threadId,
+    };
+  }
+  if (event.type === 'error') {
+    const isLimit = event.code !== undefined && LIMIT_CODES.has(event.code);
+    return {
+      kind: isLimit ? 'limitReached' : 'runFinished',
+      title: isLimit ? 'Deputy reached a limit' : 'Deputy could not finish',
+      body: shorten(event.error),
+      threadId: event.threadId,
+    };
+  }
+  return null;
+}
+
+export interface RunNotificationDeps {
+  preferences: () => ShellPreferences;
+  openThread: (threadId: string) => void;
+  /** True while one of Deputy's windows has focus: then the person is watching, and nothing pops up. */
+  isAppFocused?: () => boolean;
+}
+
+/** Notifies about finished, failed and limited runs while no Deputy window has focus. Returns the cleanup. */
+export function setupRunNotifications(host: ContractHost, deps: RunNotificationDeps): () => void {
+  const isAppFocused = deps.isAppFocused ?? (() => BrowserWindow.getFocusedWindow() !== null);
+  const kept: Notification[] = [];
+
+  const onEvent = (event: RunEvent): void => {
+    const notice = runNotice(event);
+    if (!notice || isAppFocused() || !Notification.isSupported()) return;
+    if (!deps.preferences().notifications[notice.kind]) return;
+    // The body is the run's own summary or error, never its arguments: a notification shows on a locked screen.
+    const notification = new Notification({ title: notice.title, body: notice.body });
+    notification.on('click', () => deps.openThread(notice.threadId));
+    notification.show();
+    kept.push(notification);
+    if (kept.length > KEPT) kept.shift()?.close();
+  };
+
+  try {
+    const unsubscribe = host.subscribe('run.events', {}, onEvent);
+    return () => {
+      unsubscribe();
+      for (const notification of kept.splice(0)) notification.close();
+    };
+  } catch (error) {
+    // The chat still shows every run; a missing stream must not stop the app from starting.
+    console.error('[run-notifications] could not subscribe to run.events', redactError(error));
+    return () => undefined;
+  }
+}

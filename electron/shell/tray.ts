@@ -1,0 +1,91 @@
+import { app, Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
+import { join } from 'node:path';
+import { shortcutLabel } from './shortcut';
+
+/** Keys offered in the tray's shortcut menu: the default, and a few that are rarely taken when it is. */
+export const SHORTCUT_CHOICES = ['Alt+Space', 'CommandOrControl+Shift+Space', 'CommandOrControl+Alt+D'] as const;
+
+export interface TrayState {
+  pendingApprovals: number;
+  shortcut: string;
+  launchAtLogin: boolean;
+  notifyRunFinished: boolean;
+}
+
+export interface TrayActions {
+  openQuickPrompt(): void;
+  openDeputy(): void;
+  openApprovals(): void;
+  chooseShortcut(accelerator: string): void;
+  setLaunchAtLogin(isOn: boolean): void;
+  setNotifyRunFinished(isOn: boolean): void;
+  quit(): void;
+}
+
+/** The tray menu for a state; pure, so what it offers is tested without a tray. */
+export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuItemConstructorOptions[] {
+  return [
+    { label: 'Quick prompt', accelerator: state.shortcut, click: () => actions.openQuickPrompt() },
+    { label: 'Open Deputy', click: () => actions.openDeputy() },
+    {
+      label: `Pending approvals (${state.pendingApprovals})`,
+      enabled: state.pendingApprovals > 0,
+      click: () => actions.openApprovals(),
+    },
+    { type: 'separator' },
+    {
+      label: 'Quick prompt shortcut',
+      submenu: SHORTCUT_CHOICES.map((accelerator) => ({
+        label: shortcutLabel(accelerator),
+        type: 'radio' as const,
+        checked: accelerator === state.shortcut,
+        click: () => actions.chooseShortcut(accelerator),
+      })),
+    },
+    {
+      label: 'Notify when a run finishes',
+      type: 'checkbox',
+      checked: state.notifyRunFinished,
+      click: (item) => actions.setNotifyRunFinished(item.checked),
+    },
+    {
+      label: 'Open at login',
+      type: 'checkbox',
+      checked: state.launchAtLogin,
+      click: (item) => actions.setLaunchAtLogin(item.checked),
+    },
+    { type: 'separator' },
+    { label: 'Quit Deputy', click: () => actions.quit() },
+  ];
+}
+
+/**
+ * The tray (menu-bar) icon: a template image on macOS, which the system tints for light and dark menu
+ * bars; the app icon elsewhere, where trays keep colour. The icons ship beside the app (extraResources).
+ */
+function trayIcon(): Electron.NativeImage {
+  const folder = app.isPackaged
+    ? join(process.resourcesPath, 'tray')
+    : join(app.getAppPath(), 'resources', 'tray');
+  const isMac = process.platform === 'darwin';
+  const image = nativeImage.createFromPath(join(folder, isMac ? 'trayTemplate.png' : 'tray.png'));
+  if (isMac) image.setTemplateImage(true);
+  return image;
+}
+
+export interface DeputyTray {
+  update(state: TrayState): void;
+  destroy(): void;
+}
+
+export function createTray(state: TrayState, actions: TrayActions): DeputyTray {
+  const tray = new Tray(trayIcon());
+  tray.setToolTip('Deputy');
+  const render = (next: TrayState): void => {
+    tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(next, actions)));
+  };
+  render(state);
+  // Windows and Linux users expect a left click on the tray icon to do something at once.
+  tray.on('click', () => actions.openQuickPrompt());
+  return { update: render, destroy: () => tray.destroy() };
+}
