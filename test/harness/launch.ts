@@ -33,10 +33,13 @@ export interface LaunchOptions {
   colorScheme?: 'light' | 'dark';
   /** Global keys another app holds, so registering them fails. */
   takenShortcuts?: readonly string[];
+  /** Runs the app as if on this OS (process.platform), e.g. to see macOS notification buttons on Linux. */
+  platform?: NodeJS.Platform;
 }
 
 export interface DeputyApp extends ElectronRecords {
   context: BrowserContext;
+  readonly hasQuit: boolean;
   /** Windows open now, in the order they were created. */
   windows(): FakeBrowserWindow[];
   /** Waits for an open window whose page URL matches (`#/quick`, `#/approval/…`, or the main page). */
@@ -96,7 +99,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     const url = request.url();
     if (request.isNavigationRequest() && request.frame().parentFrame() === null) {
       const window = windowOf(request.frame().page());
-      if (window && !window.webContents.allowNavigation(url)) return route.abort('aborted');
+      // A 204 is the one answer on which Chromium stays on the current page, as a cancelled will-navigate does.
+      if (window && !window.webContents.allowNavigation(url)) return route.fulfill({ status: 204 });
     }
     const handler = protocol.handlers.get('app');
     if (url.startsWith(`${PAGE_ORIGIN}/`) && handler) {
@@ -121,6 +125,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     });
   });
 
+  const realPlatform = process.platform;
+  if (options.platform) Object.defineProperty(process, 'platform', { value: options.platform, configurable: true });
   const savedEnv = { ...process.env };
   Object.assign(process.env, options.env);
   const guardsBefore = {
@@ -141,9 +147,13 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     return window;
   };
 
+  let hasQuit = false;
   const app: DeputyApp = {
     ...records,
     context,
+    get hasQuit() {
+      return hasQuit;
+    },
     windows: openWindows,
     waitForWindow,
     mainWindow: () =>
@@ -153,6 +163,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
       records.app.emit('second-instance', preventable(), [process.execPath, REPO_ROOT, url], REPO_ROOT);
     },
     async quit() {
+      hasQuit = true;
       records.app.quit();
       const code = await records.app.exited;
       // The app's process guard is for a real process; the test runner's own handlers must stay in charge.
@@ -162,6 +173,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
         if (!guardsBefore.rejection.includes(listener)) process.off('unhandledRejection', listener);
       for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
       Object.assign(process.env, savedEnv);
+      Object.defineProperty(process, 'platform', { value: realPlatform, configurable: true });
       await context.close();
       return code;
     },

@@ -65,7 +65,7 @@ export class FakeWebContents extends EventEmitter {
     const isOurs = this.expectedNavigation === appUrl;
     this.expectedNavigation = null;
     if (!isOurs) {
-      const event = { ...preventable(), url: appUrl };
+      const event = Object.assign(preventable(), { url: appUrl });
       this.emit('will-navigate', event, appUrl);
       if (event.defaultPrevented) return false;
     }
