@@ -18,6 +18,9 @@ export function parseDeepLink(value: unknown): DeepLink | null {
   // A userinfo, query or fragment has no meaning in our links; refusing them keeps one spelling per link.
   if (!url || url.protocol !== `${DEEP_LINK_SCHEME}:` || url.username || url.password) return null;
   if (url.search || url.hash || url.port) return null;
+  // Only the canonical spelling: the parser quietly resolves `..` and the like, and a link that needed
+  // rewriting to make sense is not one Deputy wrote.
+  if (url.href !== value) return null;
   const kind = url.host;
   const id = url.pathname.replace(/^\//, '');
   // No decoding: a valid id needs none, so an encoded one is refused rather than interpreted.

@@ -19,6 +19,11 @@ const RENDERER_PAGE = join(REPO_ROOT, 'out', 'renderer', 'index.html');
 /** Dynamic import by Node itself, not by the test runner: the bundle is run as built, not transformed. */
 const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
 
+function loadNativeDatabase(): void {
+  const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => { close(): void };
+  new Database(':memory:').close();
+}
+
 export function assertBuilt(): void {
   const missing = [MAIN_BUNDLE, PRELOAD_BUNDLE, RENDERER_PAGE].filter((file) => !existsSync(file));
   if (missing.length > 0) {
@@ -126,6 +131,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   });
 
   const realPlatform = process.platform;
+  // better-sqlite3 picks its native binary by process.platform when first used: loaded now, for the real one.
+  if (options.platform) loadNativeDatabase();
   if (options.platform) Object.defineProperty(process, 'platform', { value: options.platform, configurable: true });
   const savedEnv = { ...process.env };
   Object.assign(process.env, options.env);
