@@ -163,8 +163,12 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     },
     windows: openWindows,
     waitForWindow,
-    mainWindow: () =>
-      waitForWindow((url) => !url.includes('#/quick') && !url.includes('#/approval/'), 'the main window'),
+    async mainWindow() {
+      const main = await waitForWindow((url) => !url.includes('#/quick') && !url.includes('#/approval/'), 'the main window');
+      // Shown once painted (ready-to-show): until then it would take the focus from whatever opens next.
+      await waitUntil(() => main.isVisible(), 'the main window to show');
+      return main;
+    },
     waitForNotification: (match, what) => waitUntil(() => records.notifications.find(match), what),
     openLink(url) {
       records.app.emit('second-instance', preventable(), [process.execPath, REPO_ROOT, url], REPO_ROOT);
