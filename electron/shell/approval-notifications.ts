@@ -171,7 +171,8 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     }
     approvalWindows.closeAllBut(pendingIds);
     // `shown` doubles as the set of ids already notified: an approval is announced once while it is pending.
-    if (isSupported && isEnabled()) for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
+    if (isSupported && isEnabled())
+      for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
     updateBadge(nextPending.length);
   }
 

@@ -16,7 +16,8 @@ export interface DesktopDeps {
 /** Says in words why the shortcut does not work: a key that silently does nothing looks like a broken app. */
 function tellShortcutProblem(message: string): void {
   console.warn(`[shortcut] ${message}`);
-  if (Notification.isSupported()) new Notification({ title: 'Deputy’s shortcut is not set', body: message }).show();
+  if (Notification.isSupported())
+    new Notification({ title: 'Deputy’s shortcut is not set', body: message }).show();
 }
 
 /**
@@ -65,7 +66,8 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
       },
       chooseShortcut: (accelerator) => {
         // Kept only if the OS accepted it; otherwise the old key is registered again and stays chosen.
-        if (applyShortcut(accelerator)) preferences.update((p) => ({ ...p, quickPromptShortcut: accelerator }));
+        if (applyShortcut(accelerator))
+          preferences.update((p) => ({ ...p, quickPromptShortcut: accelerator }));
         else applyShortcut(preferences.get().quickPromptShortcut);
         refresh();
       },

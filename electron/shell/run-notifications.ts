@@ -9,7 +9,12 @@ const BODY_MAX_CHARS = 160;
 /** Kept only so they are not garbage-collected while on screen (Electron drops their click handlers then). */
 const KEPT = 5;
 
-export type RunNotice = { title: string; body: string; threadId: string; kind: 'runFinished' | 'limitReached' };
+export type RunNotice = {
+  title: string;
+  body: string;
+  threadId: string;
+  kind: 'runFinished' | 'limitReached';
+};
 
 function shorten(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();

@@ -32,7 +32,9 @@ export function hardenWebContents(contents: WebContents): void {
 export function setupSecurity(): void {
   const entry = rendererEntry();
   // Only the dev server's pages pass through here: app:// responses carry the policy from their handler.
-  const policy = contentSecurityPolicy(entry.protocol === 'http:' || entry.protocol === 'https:' ? entry : undefined);
+  const policy = contentSecurityPolicy(
+    entry.protocol === 'http:' || entry.protocol === 'https:' ? entry : undefined,
+  );
 
   // The policy goes on our own responses only: third-party responses (if any ever load) keep their own.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

@@ -13,7 +13,10 @@ export interface ShellActions {
   openThread(threadId: string): void;
 }
 
-const fail = (code: ErrorBody['code'], message: string): Result<null> => ({ ok: false, error: { code, message } });
+const fail = (code: ErrorBody['code'], message: string): Result<null> => ({
+  ok: false,
+  error: { code, message },
+});
 
 /** The logic behind `deputy:shell`: the same sender check and input parsing as every other handler. */
 export function createShellHandler(actions: ShellActions, isTrustedSender: SenderCheck) {

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { shortcutLabel } from './shortcut';
 
 /** Keys offered in the tray's shortcut menu: the default, and a few that are rarely taken when it is. */
-export const SHORTCUT_CHOICES = ['Alt+Space', 'CommandOrControl+Shift+Space', 'CommandOrControl+Alt+D'] as const;
+export const SHORTCUT_CHOICES = [
+  'Alt+Space',
+  'CommandOrControl+Shift+Space',
+  'CommandOrControl+Alt+D',
+] as const;
 
 export interface TrayState {
   pendingApprovals: number;

@@ -28,7 +28,9 @@ export function isAppUrl(url: string): boolean {
   // WHATWG gives custom schemes the origin "null", so scheme and host are compared instead; a userinfo
   // part (app://x@deputy) is refused outright rather than reasoned about.
   if (entry.protocol === `${APP_SCHEME}:`) {
-    return target.protocol === entry.protocol && target.host === APP_HOST && !target.username && !target.password;
+    return (
+      target.protocol === entry.protocol && target.host === APP_HOST && !target.username && !target.password
+    );
   }
   return target.origin === entry.origin;
 }

@@ -4,9 +4,7 @@
  * its quick prompt at `#/quick`, and the main window on one conversation at `#/thread/<id>`.
  */
 export type Route =
-  | { kind: 'workspace'; threadId?: string }
-  | { kind: 'approval'; approvalId: string }
-  | { kind: 'quick' };
+  { kind: 'workspace'; threadId?: string } | { kind: 'approval'; approvalId: string } | { kind: 'quick' };
 
 export function splitHash(hash: string): { path: string; params: URLSearchParams } {
   const text = hash.replace(/^#/, '');

@@ -17,17 +17,23 @@ const PRELOAD_BUNDLE = join(REPO_ROOT, 'out', 'preload', 'preload.cjs');
 const RENDERER_PAGE = join(REPO_ROOT, 'out', 'renderer', 'index.html');
 
 /** Dynamic import by Node itself, not by the test runner: the bundle is run as built, not transformed. */
-const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (url: string) => Promise<unknown>;
+const nativeImport = createRequire(import.meta.url)('./native-import.cjs') as (
+  url: string,
+) => Promise<unknown>;
 
 function loadNativeDatabase(): void {
-  const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => { close(): void };
+  const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => {
+    close(): void;
+  };
   new Database(':memory:').close();
 }
 
 export function assertBuilt(): void {
   const missing = [MAIN_BUNDLE, PRELOAD_BUNDLE, RENDERER_PAGE].filter((file) => !existsSync(file));
   if (missing.length > 0) {
-    throw new Error(`Not built: ${missing.join(', ')}. Run "npm run build" (npm run test:e2e does it first).`);
+    throw new Error(
+      `Not built: ${missing.join(', ')}. Run "npm run build" (npm run test:e2e does it first).`,
+    );
   }
 }
 
@@ -50,7 +56,10 @@ export interface DeputyApp extends ElectronRecords {
   /** Waits for an open window whose page URL matches (`#/quick`, `#/approval/…`, or the main page). */
   waitForWindow(match: (url: string) => boolean, what: string): Promise<FakeBrowserWindow>;
   mainWindow(): Promise<FakeBrowserWindow>;
-  waitForNotification(match: (notification: FakeNotification) => boolean, what: string): Promise<FakeNotification>;
+  waitForNotification(
+    match: (notification: FakeNotification) => boolean,
+    what: string,
+  ): Promise<FakeNotification>;
   /** What Windows and Linux do with a `deputy://` link while Deputy runs: a second instance hands it over. */
   openLink(url: string): void;
   quit(): Promise<number>;
@@ -58,7 +67,11 @@ export interface DeputyApp extends ElectronRecords {
 
 let runCount = 0;
 
-export async function waitUntil<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitUntil<T>(
+  probe: () => T | undefined | null | false,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -133,7 +146,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   const realPlatform = process.platform;
   // better-sqlite3 picks its native binary by process.platform when first used: loaded now, for the real one.
   if (options.platform) loadNativeDatabase();
-  if (options.platform) Object.defineProperty(process, 'platform', { value: options.platform, configurable: true });
+  if (options.platform)
+    Object.defineProperty(process, 'platform', { value: options.platform, configurable: true });
   const savedEnv = { ...process.env };
   Object.assign(process.env, options.env);
   const guardsBefore = {
@@ -148,7 +162,10 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   const openWindows = () => [...runtime.open];
   const waitForWindow = async (match: (url: string) => boolean, what: string) => {
     const window = await waitUntil(
-      () => openWindows().find((candidate) => candidate.webContents.getURL() && match(candidate.webContents.getURL())),
+      () =>
+        openWindows().find(
+          (candidate) => candidate.webContents.getURL() && match(candidate.webContents.getURL()),
+        ),
       what,
     );
     return window;
@@ -164,7 +181,10 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     windows: openWindows,
     waitForWindow,
     async mainWindow() {
-      const main = await waitForWindow((url) => !url.includes('#/quick') && !url.includes('#/approval/'), 'the main window');
+      const main = await waitForWindow(
+        (url) => !url.includes('#/quick') && !url.includes('#/approval/'),
+        'the main window',
+      );
       // Shown once painted (ready-to-show): until then it would take the focus from whatever opens next.
       await waitUntil(() => main.isVisible(), 'the main window to show');
       return main;
@@ -182,7 +202,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
         if (!guardsBefore.exception.includes(listener)) process.off('uncaughtException', listener);
       for (const listener of process.listeners('unhandledRejection'))
         if (!guardsBefore.rejection.includes(listener)) process.off('unhandledRejection', listener);
-      for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+      for (const key of Object.keys(options.env ?? {})) Reflect.deleteProperty(process.env, key);
       Object.assign(process.env, savedEnv);
       Object.defineProperty(process, 'platform', { value: realPlatform, configurable: true });
       await context.close();

@@ -23,13 +23,19 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     // Served by the app's own protocol handler, not from file://.
     expect(main.webContents.getURL()).toBe('app://deputy/index.html');
     expect(first.protocol.privileged).toEqual([
-      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+      expect.objectContaining({
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
     ]);
     await composerOf(page).waitFor();
-    expect(await page.evaluate(() => Object.keys(window).filter((key) => key.startsWith('deputy')).sort())).toEqual([
-      'deputy',
-      'deputyShell',
-    ]);
+    expect(
+      await page.evaluate(() =>
+        Object.keys(window)
+          .filter((key) => key.startsWith('deputy'))
+          .sort(),
+      ),
+    ).toEqual(['deputy', 'deputyShell']);
     // The page has no Node and no Electron: only what the preload exposed.
     expect(await page.evaluate(() => typeof (window as { require?: unknown }).require)).toBe('undefined');
 
@@ -41,7 +47,9 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     main.setBounds({ x: 40, y: 60, width: 1000, height: 700 });
     expect(await first.quit()).toBe(0);
     // The window's place was saved as it closed, in the shell's preferences beside the data.
-    const saved = JSON.parse(readFileSync(join(first.app.getPath('userData'), 'shell-preferences.json'), 'utf8'));
+    const saved = JSON.parse(
+      readFileSync(join(first.app.getPath('userData'), 'shell-preferences.json'), 'utf8'),
+    );
     expect(saved.mainWindow.bounds).toEqual({ x: 40, y: 60, width: 1000, height: 700 });
 
     const second = await desktop.launch({ dataDir: first.app.getPath('userData') });
@@ -49,7 +57,9 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     expect(reopened.getBounds()).toEqual({ x: 40, y: 60, width: 1000, height: 700 });
     const again = await reopened.page();
     await again.getByTestId('thread-item').first().click();
-    await again.locator('[data-testid="message"][data-role="user"]', { hasText: 'What is the answer?' }).waitFor();
+    await again
+      .locator('[data-testid="message"][data-role="user"]', { hasText: 'What is the answer?' })
+      .waitFor();
     await expect.poll(() => assistantText(again)).toContain('The answer is 42.');
   });
 
@@ -88,7 +98,9 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden_sender' } });
     // Device and web permissions are refused for every page.
     const decisions: boolean[] = [];
-    app.session.handlers.permissionRequest?.(...([null, 'media', (ok: boolean) => decisions.push(ok)] as never[]));
+    app.session.handlers.permissionRequest?.(
+      ...([null, 'media', (ok: boolean) => decisions.push(ok)] as never[]),
+    );
     expect(decisions).toEqual([false]);
   });
 });

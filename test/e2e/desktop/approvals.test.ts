@@ -7,7 +7,13 @@ import { assistantText, type, useDesktop } from './desktop-fixture';
 const desktop = useDesktop();
 
 /** A side effect the default trust level asks about. */
-const MILK_CALL = { description: 'Buy milk', confidence: 0.95, intent: 'add task', reasoning: 'asked', assumptions: [] };
+const MILK_CALL = {
+  description: 'Buy milk',
+  confidence: 0.95,
+  intent: 'add task',
+  reasoning: 'asked',
+  assumptions: [],
+};
 const APPROVAL_TITLE = 'Deputy needs your approval';
 
 async function askForMilk(app: DeputyApp): Promise<Page> {
@@ -21,7 +27,10 @@ describe('approvals outside the chat window', () => {
   it('macOS: the notification offers Approve and Reject, and Approve lets the run finish; the badge counts it', async () => {
     const app = await desktop.launch({ platform: 'darwin' });
     const page = await askForMilk(app);
-    const notification = await app.waitForNotification((n) => n.options.title === APPROVAL_TITLE, 'the approval notification');
+    const notification = await app.waitForNotification(
+      (n) => n.options.title === APPROVAL_TITLE,
+      'the approval notification',
+    );
     expect(notification.isShown).toBe(true);
     expect(notification.options.body).toContain('Buy milk');
     expect(notification.options.actions?.map((action) => action.text)).toEqual(['Approve', 'Reject']);
@@ -37,10 +46,15 @@ describe('approvals outside the chat window', () => {
   it('Linux: clicking the notification opens the approval card, where it is approved', async () => {
     const app = await desktop.launch({ platform: 'linux' });
     const page = await askForMilk(app);
-    const notification = await app.waitForNotification((n) => n.options.title === APPROVAL_TITLE, 'the approval notification');
+    const notification = await app.waitForNotification(
+      (n) => n.options.title === APPROVAL_TITLE,
+      'the approval notification',
+    );
     expect(notification.options.actions).toBeUndefined();
     notification.click();
-    const card = await (await app.waitForWindow((url) => url.includes('#/approval/'), 'the approval window')).page();
+    const card = await (
+      await app.waitForWindow((url) => url.includes('#/approval/'), 'the approval window')
+    ).page();
     await card.getByTestId('approval-approve').click();
     await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
   });
@@ -48,17 +62,28 @@ describe('approvals outside the chat window', () => {
   it('a deputy:// link opens the approval; a malformed one opens nothing', async () => {
     const app = await desktop.launch();
     await askForMilk(app);
-    const notification = await app.waitForNotification((n) => n.options.title === APPROVAL_TITLE, 'the approval notification');
+    const notification = await app.waitForNotification(
+      (n) => n.options.title === APPROVAL_TITLE,
+      'the approval notification',
+    );
     const approvalId = notification.options.id?.replace('deputy-approval-', '') ?? '';
     expect(approvalId).not.toBe('');
 
-    for (const bad of ['deputy://approval/../../etc', `deputy://approval/${approvalId}?x=1`, 'deputy://settings/x', 'https://approval/x'])
+    for (const bad of [
+      'deputy://approval/../../etc',
+      `deputy://approval/${approvalId}?x=1`,
+      'deputy://settings/x',
+      'https://approval/x',
+    ])
       app.openLink(bad);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(app.windows().filter((window) => window.webContents.getURL().includes('#/approval/'))).toEqual([]);
 
     app.openLink(`deputy://approval/${approvalId}`);
-    const window = await app.waitForWindow((url) => url.endsWith(`#/approval/${approvalId}`), 'the approval window');
+    const window = await app.waitForWindow(
+      (url) => url.endsWith(`#/approval/${approvalId}`),
+      'the approval window',
+    );
     const card = await window.page();
     await card.getByTestId('approval-card').waitFor();
     expect(await card.getByTestId('approval-card').innerText()).toContain('Buy milk');

@@ -16,7 +16,12 @@ describe('the quick prompt, the shortcut and the tray', () => {
     const quick = await app.waitForWindow(isQuick, 'the quick prompt');
     expect(quick.options).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true });
     // The pointer is on the second display (x ≥ 1920): centred across it, a third of the way down.
-    expect(quick.getBounds()).toEqual({ x: 1920 + (1440 - 560) / 2, y: Math.round((900 - 440) / 3), width: 560, height: 440 });
+    expect(quick.getBounds()).toEqual({
+      x: 1920 + (1440 - 560) / 2,
+      y: Math.round((900 - 440) / 3),
+      width: 560,
+      height: 440,
+    });
     expect(quick.isVisible() && quick.isFocused()).toBe(true);
 
     const page = await quick.page();
@@ -39,7 +44,9 @@ describe('the quick prompt, the shortcut and the tray', () => {
     const main = await app.mainWindow();
     expect(main.webContents.getURL()).toMatch(/^app:\/\/deputy\/index\.html#\/thread\/[\w-]+$/);
     const mainPage = await main.page();
-    await mainPage.locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' }).waitFor();
+    await mainPage
+      .locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' })
+      .waitFor();
   });
 
   it('fits the plan and the approval card, and has no accessibility violations, light and dark', async () => {
@@ -51,7 +58,15 @@ describe('the quick prompt, the shortcut and the tray', () => {
       await composerOf(page).waitFor();
       expect(await axeViolations(page)).toEqual([]);
 
-      desktop.gemini.script(callReply('add_task', { description: 'Call the bank', confidence: 0.95, intent: 'add task', reasoning: 'asked', assumptions: [] }));
+      desktop.gemini.script(
+        callReply('add_task', {
+          description: 'Call the bank',
+          confidence: 0.95,
+          intent: 'add task',
+          reasoning: 'asked',
+          assumptions: [],
+        }),
+      );
       await composerOf(page).fill('Remind me to call the bank');
       await composerOf(page).press('Enter');
       const approve = page.getByTestId('approval-approve');
@@ -67,7 +82,10 @@ describe('the quick prompt, the shortcut and the tray', () => {
   it('tells the person in words when the OS refuses the shortcut, and the tray offers another key', async () => {
     const app = await desktop.launch({ takenShortcuts: ['Alt+Space'] });
     await app.mainWindow();
-    const problem = await app.waitForNotification((n) => n.options.title === 'Deputy’s shortcut is not set', 'the shortcut notice');
+    const problem = await app.waitForNotification(
+      (n) => n.options.title === 'Deputy’s shortcut is not set',
+      'the shortcut notice',
+    );
     expect(problem.options.body).toContain('Alt+Space is already used by another app or by the system');
     expect(app.globalShortcut.isRegistered('Alt+Space')).toBe(false);
 
@@ -97,7 +115,10 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await composerOf(page).press('Enter');
     // The person switches to another app while Deputy works.
     main.blur();
-    const done = await app.waitForNotification((n) => n.options.title === 'Deputy finished', 'the run notification');
+    const done = await app.waitForNotification(
+      (n) => n.options.title === 'Deputy finished',
+      'the run notification',
+    );
     expect(done.options.body).toContain('the report is filed');
 
     done.click();

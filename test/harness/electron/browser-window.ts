@@ -96,10 +96,13 @@ export class FakeWebContents extends EventEmitter {
     // One after another, so the page sees events in the order the main process sent them.
     this.sendQueue = Promise.all([this.ready, this.sendQueue])
       .then(([page]) =>
-        page.evaluate(([name, values]) => {
-          const deliver = (window as unknown as Record<string, unknown>).__deputyHarnessDeliver;
-          if (typeof deliver === 'function') deliver(name, values);
-        }, [channel, args] as const),
+        page.evaluate(
+          ([name, values]) => {
+            const deliver = (window as unknown as Record<string, unknown>).__deputyHarnessDeliver;
+            if (typeof deliver === 'function') deliver(name, values);
+          },
+          [channel, args] as const,
+        ),
       )
       .catch(() => undefined);
   }
@@ -145,7 +148,9 @@ export class FakeBrowserWindow extends EventEmitter {
       height: number('height', 600),
     };
     this.webContents = new FakeWebContents(page);
-    this.withPage((opened) => opened.setViewportSize({ width: this.bounds.width, height: this.bounds.height }));
+    this.withPage((opened) =>
+      opened.setViewportSize({ width: this.bounds.width, height: this.bounds.height }),
+    );
     this.webContents.on('did-finish-load', () => {
       if (this.hasShownReady) return;
       this.hasShownReady = true;

@@ -196,7 +196,8 @@ export class FakeIpcMain {
   readonly handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
   handle(channel: string, handler: (event: unknown, ...args: unknown[]) => unknown): void {
     // Electron throws on a second handler for a channel; so does this, so a double setup is caught.
-    if (this.handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    if (this.handlers.has(channel))
+      throw new Error(`Attempted to register a second handler for '${channel}'`);
     this.handlers.set(channel, handler);
   }
   removeHandler(channel: string): void {

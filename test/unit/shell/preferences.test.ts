@@ -17,7 +17,11 @@ describe('shell preferences', () => {
       launchAtLogin: false,
       notifications: { runFinished: true, approvalNeeded: true, limitReached: true },
     });
-    first.update((current) => ({ ...current, launchAtLogin: true, quickPromptShortcut: 'CommandOrControl+Alt+D' }));
+    first.update((current) => ({
+      ...current,
+      launchAtLogin: true,
+      quickPromptShortcut: 'CommandOrControl+Alt+D',
+    }));
     const again = openPreferences(dataDir).get();
     expect(again.launchAtLogin).toBe(true);
     expect(again.quickPromptShortcut).toBe('CommandOrControl+Alt+D');
@@ -37,7 +41,10 @@ describe('shell preferences', () => {
     const store = openPreferences(dataDir);
     store.update((current) => ({ ...current, showTray: false }));
     expect(() =>
-      store.update((current) => ({ ...current, mainWindow: { isMaximized: false, bounds: { x: 0, y: 0, width: 5, height: 5 } } })),
+      store.update((current) => ({
+        ...current,
+        mainWindow: { isMaximized: false, bounds: { x: 0, y: 0, width: 5, height: 5 } },
+      })),
     ).toThrow();
     expect(JSON.parse(readFileSync(join(dataDir, PREFERENCES_FILE), 'utf8')).showTray).toBe(false);
   });

@@ -29,7 +29,12 @@ describe('which run events notify', () => {
   });
 
   it('a rate limit as its own kind, so it has its own setting', () => {
-    const limited = { type: 'error', ...base, error: 'Gemini is limiting requests', code: 'model_rate_limited' } as RunEvent;
+    const limited = {
+      type: 'error',
+      ...base,
+      error: 'Gemini is limiting requests',
+      code: 'model_rate_limited',
+    } as RunEvent;
     expect(runNotice(limited)).toMatchObject({ kind: 'limitReached', title: 'Deputy reached a limit' });
     const other = { type: 'error', ...base, error: 'boom', code: 'model_server_error' } as RunEvent;
     expect(runNotice(other)).toMatchObject({ kind: 'runFinished' });

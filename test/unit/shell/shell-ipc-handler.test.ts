@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IpcInvokeEvent } from '../../../electron/shell/ipc-handlers';
 import { createShellHandler } from '../../../electron/shell/shell-ipc-handler';
 
-const event = { senderFrame: { url: 'app://deputy/index.html#/quick', parent: null } } as unknown as IpcInvokeEvent;
+const event = {
+  senderFrame: { url: 'app://deputy/index.html#/quick', parent: null },
+} as unknown as IpcInvokeEvent;
 
 describe('deputy:shell', () => {
   it('opens a conversation for a trusted page with a valid id', () => {

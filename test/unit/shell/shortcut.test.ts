@@ -27,7 +27,10 @@ describe('the quick prompt shortcut', () => {
   it('says in words when another app holds the key, or the key is not one', () => {
     taken.add('Alt+Space');
     const refused = registerQuickPromptShortcut('Alt+Space', () => undefined);
-    expect(refused).toMatchObject({ ok: false, message: expect.stringContaining('already used by another app') });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('already used by another app'),
+    });
     expect(registerQuickPromptShortcut('not a key', () => undefined)).toMatchObject({
       ok: false,
       message: expect.stringContaining('not a key combination'),

@@ -62,7 +62,12 @@ export function Conversation() {
   };
 
   return (
-    <section className="conversation" aria-labelledby="conversation-title" ref={sectionRef} onScroll={onScroll}>
+    <section
+      className="conversation"
+      aria-labelledby="conversation-title"
+      ref={sectionRef}
+      onScroll={onScroll}
+    >
       {/* The card titles inside are h3: this keeps the outline whole under the window's h1. */}
       <h2 id="conversation-title" className="visually-hidden">
         Conversation

@@ -73,7 +73,7 @@ export function QuickPrompt() {
         ) : (
           <Conversation />
         )}
-        <Composer />
+        <Composer idlePlaceholder="Ask or tell Deputy (Shift+Enter: new line)" />
       </main>
     </div>
   );
