@@ -22,29 +22,20 @@ function shorten(text: string): string {
 }
 
 /**
- * What, if anything, to tell the person about a run event. Pure, so the choice is tested alone. A run that
- * stops to ask for approval is not "finished": the approval notification covers it.
+ * What, if anything, to tell the person when a run ends. Pure, so the choice is tested alone. A run that
+ * stops to ask for approval has not ended: the approval notification covers it. `errorCode` is the code of
+ * the run's `error` event, which comes just before a failed run's `result`.
  */
-export function runNotice(event: RunEvent): RunNotice | null {
-  if (event.type === 'result' && event.result.status !== 'awaiting_confirmation') {
-    const isDone = event.result.status === 'completed';
-    return {
-      kind: 'runFinished',
-      title: isDone ? 'Deputy finished' : 'Deputy could not finish',
-      body: shorten(event.result.summary || (isDone ? 'The task is done.' : 'The run failed.')),
-      threadId: event.threadId,
-    };
-  }
-  if (event.type === 'error') {
-    const isLimit = event.code !== undefined && LIMIT_CODES.has(event.code);
-    return {
-      kind: isLimit ? 'limitReached' : 'runFinished',
-      title: isLimit ? 'Deputy reached a limit' : 'Deputy could not finish',
-      body: shorten(event.error),
-      threadId: event.threadId,
-    };
-  }
-  return null;
+export function runNotice(event: RunEvent, errorCode?: string): RunNotice | null {
+  if (event.type !== 'result' || event.result.status === 'awaiting_confirmation') return null;
+  const isDone = event.result.status === 'completed';
+  const isLimit = !isDone && errorCode !== undefined && LIMIT_CODES.has(errorCode);
+  return {
+    kind: isLimit ? 'limitReached' : 'runFinished',
+    title: isDone ? 'Deputy finished' : isLimit ? 'Deputy reached a limit' : 'Deputy could not finish',
+    body: shorten(event.result.summary || (isDone ? 'The task is done.' : 'The run failed.')),
+    threadId: event.threadId,
+  };
 }
 
 export interface RunNotificationDeps {
@@ -58,9 +49,18 @@ export interface RunNotificationDeps {
 export function setupRunNotifications(host: ContractHost, deps: RunNotificationDeps): () => void {
   const isAppFocused = deps.isAppFocused ?? (() => BrowserWindow.getFocusedWindow() !== null);
   const kept: Notification[] = [];
+  /** Run id → the code of its error event, read when its result follows (one notification per run). */
+  const errorCodes = new Map<string, string>();
 
   const onEvent = (event: RunEvent): void => {
-    const notice = runNotice(event);
+    if (event.type === 'error') {
+      if (event.code !== undefined) errorCodes.set(event.runId, event.code);
+      return;
+    }
+    if (event.type !== 'result') return;
+    const errorCode = errorCodes.get(event.runId);
+    errorCodes.delete(event.runId);
+    const notice = runNotice(event, errorCode);
     if (!notice || isAppFocused() || !Notification.isSupported()) return;
     if (!deps.preferences().notifications[notice.kind]) return;
     // The body is the run's own summary or error, never its arguments: a notification shows on a locked screen.

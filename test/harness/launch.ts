@@ -96,6 +96,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   await context.exposeBinding(INVOKE_BINDING, async (source, channel: string, args: unknown[]) => {
     const window = windowOf(source.page);
     if (!window) throw new Error('IPC from a page that belongs to no window');
+    // A closed window's page may still be closing here; in Electron it can send nothing more.
+    if (window.isDestroyed()) throw new Error('Object has been destroyed');
     const handler = ipcMain.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
     const frame = source.frame;

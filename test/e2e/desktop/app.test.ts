@@ -2,18 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textReply } from '../../fakes/gemini/script';
-import { assistantText, composerOf, type, useDesktop } from './desktop-fixture';
+import {
+  assertSecure,
+  assistantText,
+  composerOf,
+  SECURE_PREFERENCES,
+  type,
+  useDesktop,
+} from './desktop-fixture';
 
 const desktop = useDesktop();
-
-/** DESIGN's defaults for every window: the page gets window.deputy and nothing else. */
-const SECURE_PREFERENCES = {
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  webSecurity: true,
-  webviewTag: false,
-};
 
 describe('the built app, run with a stand-in electron and Chromium windows', () => {
   it('starts on the chat, streams an answer, and after quit and restart the conversation and window are back', async () => {
@@ -72,6 +70,10 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     await app.waitForWindow((url) => url.includes('#/approval/'), 'an approval window');
     const created = app.runtime.created;
     expect(created.length).toBe(3);
+    // The check every test of this suite runs after it (desktop-fixture.ts), and that it catches a weak window.
+    expect(() => assertSecure({ ...SECURE_PREFERENCES, sandbox: false, preload: 'x' })).toThrow(
+      /secure webPreferences/,
+    );
     for (const window of created) {
       expect(window.options.webPreferences).toMatchObject(SECURE_PREFERENCES);
       expect(window.options.webPreferences?.preload).toMatch(/out[/\\]preload[/\\]preload\.cjs$/);

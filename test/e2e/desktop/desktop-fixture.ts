@@ -25,7 +25,11 @@ export function useDesktop(): Desktop {
     gemini = await startFakeGemini();
   });
   afterEach(async () => {
-    for (const app of running.splice(0)) if (!app.hasQuit) await app.quit();
+    const apps = running.splice(0);
+    for (const app of apps) if (!app.hasQuit) await app.quit();
+    // Whatever a test did, every window any app run created must have had the secure preferences.
+    for (const app of apps)
+      for (const window of app.runtime.created) assertSecure(window.options.webPreferences);
   });
   afterAll(async () => {
     await browser?.close();
@@ -51,6 +55,22 @@ export function useDesktop(): Desktop {
       return app;
     },
   };
+}
+
+/** DESIGN's defaults for every window: the page gets window.deputy and nothing else. */
+export const SECURE_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  webSecurity: true,
+  webviewTag: false,
+} as const;
+
+export function assertSecure(preferences: Record<string, unknown> | undefined): void {
+  const weak = Object.entries(SECURE_PREFERENCES).filter(([key, value]) => preferences?.[key] !== value);
+  if (weak.length > 0 || typeof preferences?.preload !== 'string') {
+    throw new Error(`a window was created without the secure webPreferences: ${JSON.stringify(preferences)}`);
+  }
 }
 
 export const composerOf = (page: Page) => page.getByLabel('Message Deputy');

@@ -124,6 +124,33 @@ describe('the quick prompt, the shortcut and the tray', () => {
     done.click();
     await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
     expect(main.isFocused()).toBe(true);
+
+    // The same conversation by link, from another app, after starting a new one.
+    const threadUrl = main.webContents.getURL();
+    const threadId = threadUrl.slice(threadUrl.lastIndexOf('/') + 1);
+    await page.getByTestId('new-conversation').click();
+    await main.loadURL('app://deputy/index.html');
+    app.openLink(`deputy://thread/${threadId}`);
+    await page.locator('[data-testid="message"][data-role="user"]', { hasText: 'File the report' }).waitFor();
+    expect(main.webContents.getURL()).toBe(threadUrl);
+  });
+
+  it('keeps the tray’s settings across a restart, and applies open at login (macOS)', async () => {
+    const first = await desktop.launch({ platform: 'darwin' });
+    await first.mainWindow();
+    expect(first.trays[0]?.image.isTemplate).toBe(true);
+    expect(first.trays[0]?.image.isEmpty()).toBe(false);
+    expect(first.app.loginItem).toEqual({ openAtLogin: false });
+    first.trays[0]?.menu?.click('Open at login');
+    expect(first.app.loginItem).toEqual({ openAtLogin: true });
+    first.trays.at(-1)?.menu?.click('Notify when a run finishes');
+    await first.quit();
+
+    const second = await desktop.launch({ platform: 'darwin', dataDir: first.app.getPath('userData') });
+    await second.mainWindow();
+    expect(second.app.loginItem).toEqual({ openAtLogin: true });
+    expect(second.trays[0]?.menu?.find('Open at login').checked).toBe(true);
+    expect(second.trays[0]?.menu?.find('Notify when a run finishes').checked).toBe(false);
   });
 
   it('does not notify about a run the person watched finish', async () => {

@@ -28,16 +28,18 @@ describe('which run events notify', () => {
     expect(runNotice(result('awaiting_confirmation'))).toBeNull();
   });
 
-  it('a rate limit as its own kind, so it has its own setting', () => {
-    const limited = {
-      type: 'error',
-      ...base,
-      error: 'Gemini is limiting requests',
-      code: 'model_rate_limited',
-    } as RunEvent;
-    expect(runNotice(limited)).toMatchObject({ kind: 'limitReached', title: 'Deputy reached a limit' });
-    const other = { type: 'error', ...base, error: 'boom', code: 'model_server_error' } as RunEvent;
-    expect(runNotice(other)).toMatchObject({ kind: 'runFinished' });
+  it('a rate limit or the budget as its own kind, so it has its own setting', () => {
+    const failed = result('failed', 'Gemini is limiting requests');
+    expect(runNotice(failed, 'model_rate_limited')).toMatchObject({
+      kind: 'limitReached',
+      title: 'Deputy reached a limit',
+    });
+    expect(runNotice(failed, 'rate_limited')).toMatchObject({ kind: 'limitReached' });
+    expect(runNotice(failed, 'model_server_error')).toMatchObject({ kind: 'runFinished' });
+  });
+
+  it('not the error event itself: its run’s result follows, and one run makes one notification', () => {
+    expect(runNotice({ type: 'error', ...base, error: 'boom', code: 'rate_limited' })).toBeNull();
   });
 
   it('keeps the body to one short line', () => {
