@@ -1,6 +1,6 @@
 import { app, globalShortcut, Notification } from 'electron';
 import type { Approval, ContractHost } from '../../shared/contract';
-import { redactError } from '../vault/redactor';
+import { subscribeToApprovals } from './approval-notifications';
 import type { PreferencesStore } from './preferences';
 import type { QuickPrompt } from './quick-prompt';
 import { registerQuickPromptShortcut } from './shortcut';
@@ -84,15 +84,10 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
     });
   }
 
-  let unsubscribe = (): void => undefined;
-  try {
-    unsubscribe = host.subscribe('approvals.changed', {}, (event) => {
-      pending = event.pending;
-      refresh();
-    });
-  } catch (error) {
-    console.error('[desktop] could not subscribe to approvals.changed', redactError(error));
-  }
+  const unsubscribe = subscribeToApprovals(host, (next) => {
+    pending = next;
+    refresh();
+  });
 
   return () => {
     unsubscribe();

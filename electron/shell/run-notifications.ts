@@ -1,6 +1,7 @@
 import { BrowserWindow, Notification } from 'electron';
 import type { ContractHost, RunEvent } from '../../shared/contract';
 import { redactError } from '../vault/redactor';
+import { oneLine } from './one-line';
 import type { ShellPreferences } from './preferences';
 
 /** A rate limit or the model budget: the person may want to wait, or raise the budget. */
@@ -16,11 +17,6 @@ export type RunNotice = {
   kind: 'runFinished' | 'limitReached';
 };
 
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= BODY_MAX_CHARS ? oneLine : `${oneLine.slice(0, BODY_MAX_CHARS - 1).trimEnd()}…`;
-}
-
 /**
  * What, if anything, to tell the person when a run ends. Pure, so the choice is tested alone. A run that
  * stops to ask for approval has not ended: the approval notification covers it. `errorCode` is the code of
@@ -33,7 +29,7 @@ export function runNotice(event: RunEvent, errorCode?: string): RunNotice | null
   return {
     kind: isLimit ? 'limitReached' : 'runFinished',
     title: isDone ? 'Deputy finished' : isLimit ? 'Deputy reached a limit' : 'Deputy could not finish',
-    body: shorten(event.result.summary || (isDone ? 'The task is done.' : 'The run failed.')),
+    body: oneLine(event.result.summary || (isDone ? 'The task is done.' : 'The run failed.'), BODY_MAX_CHARS),
     threadId: event.threadId,
   };
 }

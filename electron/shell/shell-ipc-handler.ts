@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ThreadId } from '../../shared/contract/data';
-import type { ErrorBody, Result } from '../../shared/contract';
-import type { IpcInvokeEvent, SenderCheck } from './ipc-handlers';
+import type { Result } from '../../shared/contract';
+import { fail, type IpcInvokeEvent, type SenderCheck } from './ipc-handlers';
 
 // Free of Electron, like ipc-handlers.ts, so the checks are tested with plain objects.
 
@@ -12,11 +12,6 @@ const ShellRequestSchema = z.discriminatedUnion('action', [
 export interface ShellActions {
   openThread(threadId: string): void;
 }
-
-const fail = (code: ErrorBody['code'], message: string): Result<null> => ({
-  ok: false,
-  error: { code, message },
-});
 
 /** The logic behind `deputy:shell`: the same sender check and input parsing as every other handler. */
 export function createShellHandler(actions: ShellActions, isTrustedSender: SenderCheck) {
