@@ -35,7 +35,7 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
       pendingApprovals: pending.length,
       shortcut: current.quickPromptShortcut,
       launchAtLogin: current.launchAtLogin,
-      notifyRunFinished: current.notifications.runFinished,
+      notifications: current.notifications,
     };
   };
   const refresh = (): void => tray?.update(state());
@@ -76,8 +76,8 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
         applyLoginItem();
         refresh();
       },
-      setNotifyRunFinished: (isOn) => {
-        preferences.update((p) => ({ ...p, notifications: { ...p.notifications, runFinished: isOn } }));
+      setNotification: (kind, isOn) => {
+        preferences.update((p) => ({ ...p, notifications: { ...p.notifications, [kind]: isOn } }));
         refresh();
       },
       quit: () => app.quit(),

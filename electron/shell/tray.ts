@@ -1,5 +1,6 @@
 import { app, Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
+import type { ShellPreferences } from './preferences';
 import { shortcutLabel } from './shortcut';
 
 /** Keys offered in the tray's shortcut menu: the default, and a few that are rarely taken when it is. */
@@ -13,8 +14,17 @@ export interface TrayState {
   pendingApprovals: number;
   shortcut: string;
   launchAtLogin: boolean;
-  notifyRunFinished: boolean;
+  notifications: ShellPreferences['notifications'];
 }
+
+export type NotificationKind = keyof ShellPreferences['notifications'];
+
+/** Each kind of notification has its own switch, in the words of the event it is about. */
+const NOTIFICATION_LABELS: Readonly<Record<NotificationKind, string>> = {
+  approvalNeeded: 'When an approval is needed',
+  runFinished: 'When a run finishes or fails',
+  limitReached: 'When a rate limit or the budget is reached',
+};
 
 export interface TrayActions {
   openQuickPrompt(): void;
@@ -22,7 +32,7 @@ export interface TrayActions {
   openApprovals(): void;
   chooseShortcut(accelerator: string): void;
   setLaunchAtLogin(isOn: boolean): void;
-  setNotifyRunFinished(isOn: boolean): void;
+  setNotification(kind: NotificationKind, isOn: boolean): void;
   quit(): void;
 }
 
@@ -47,10 +57,13 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
       })),
     },
     {
-      label: 'Notify when a run finishes',
-      type: 'checkbox',
-      checked: state.notifyRunFinished,
-      click: (item) => actions.setNotifyRunFinished(item.checked),
+      label: 'Notifications',
+      submenu: (Object.keys(NOTIFICATION_LABELS) as NotificationKind[]).map((kind) => ({
+        label: NOTIFICATION_LABELS[kind],
+        type: 'checkbox' as const,
+        checked: state.notifications[kind],
+        click: (item: { checked: boolean }) => actions.setNotification(kind, item.checked),
+      })),
     },
     {
       label: 'Open at login',

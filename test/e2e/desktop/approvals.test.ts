@@ -59,6 +59,33 @@ describe('approvals outside the chat window', () => {
     await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
   });
 
+  it('an approval left pending at quit is announced again at the next start, and approving it there finishes the run', async () => {
+    const first = await desktop.launch();
+    await askForMilk(first);
+    const before = await first.waitForNotification(
+      (n) => n.options.title === APPROVAL_TITLE,
+      'the approval notification',
+    );
+    await first.quit();
+    // Quitting closes the notifications that offered to decide it: nothing would answer their buttons.
+    expect(before.isClosed).toBe(true);
+
+    const second = await desktop.launch({ dataDir: first.app.getPath('userData') });
+    const again = await second.waitForNotification(
+      (n) => n.options.id === before.options.id,
+      'the same approval, announced again',
+    );
+    again.click();
+    const card = await (
+      await second.waitForWindow((url) => url.includes('#/approval/'), 'the approval window')
+    ).page();
+    // The model's next step was scripted by askForMilk and is still waiting: the new process asks for it.
+    await card.getByTestId('approval-approve').click();
+    const page = await (await second.mainWindow()).page();
+    await page.getByTestId('thread-item').first().click();
+    await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
+  });
+
   it('a deputy:// link opens the approval; a malformed one opens nothing', async () => {
     const app = await desktop.launch();
     await askForMilk(app);

@@ -42,7 +42,9 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await page.getByTestId('quick-open-in-deputy').click();
     await expect.poll(() => quick.isVisible()).toBe(false);
     const main = await app.mainWindow();
-    expect(main.webContents.getURL()).toMatch(/^app:\/\/deputy\/index\.html#\/thread\/[\w-]+$/);
+    await expect
+      .poll(() => main.webContents.getURL())
+      .toMatch(/^app:\/\/deputy\/index\.html#\/thread\/[\w-]+$/);
     const mainPage = await main.page();
     await mainPage
       .locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' })
@@ -95,7 +97,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
       'Open Deputy',
       'Pending approvals (0)',
       'Quick prompt shortcut',
-      'Notify when a run finishes',
+      'Notifications',
       'Open at login',
       'Quit Deputy',
     ]);
@@ -143,14 +145,25 @@ describe('the quick prompt, the shortcut and the tray', () => {
     expect(first.app.loginItem).toEqual({ openAtLogin: false });
     first.trays[0]?.menu?.click('Open at login');
     expect(first.app.loginItem).toEqual({ openAtLogin: true });
-    first.trays.at(-1)?.menu?.click('Notify when a run finishes');
+    first.trays.at(-1)?.menu?.click('When a run finishes or fails');
     await first.quit();
 
     const second = await desktop.launch({ platform: 'darwin', dataDir: first.app.getPath('userData') });
     await second.mainWindow();
     expect(second.app.loginItem).toEqual({ openAtLogin: true });
     expect(second.trays[0]?.menu?.find('Open at login').checked).toBe(true);
-    expect(second.trays[0]?.menu?.find('Notify when a run finishes').checked).toBe(false);
+    expect(second.trays[0]?.menu?.find('When a run finishes or fails').checked).toBe(false);
+
+    // Switched off, a finished run stays quiet even with no Deputy window in front.
+    const main = await second.mainWindow();
+    const page = await main.page();
+    desktop.gemini.script(textReply('Quietly done.', { chunks: 2, gapMs: 200 }));
+    await composerOf(page).fill('Do it quietly');
+    await composerOf(page).press('Enter');
+    main.blur();
+    await expect.poll(() => assistantText(page)).toContain('Quietly done.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.notifications.map((n) => n.options.title)).not.toContain('Deputy finished');
   });
 
   it('does not notify about a run the person watched finish', async () => {

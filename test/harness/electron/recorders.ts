@@ -69,8 +69,13 @@ export class FakeMenu {
   find(label: string | RegExp): MenuItem {
     const matches = (item: MenuItem) =>
       typeof label === 'string' ? item.label === label : label.test(item.label ?? '');
-    const search = (items: MenuItem[]): MenuItem | undefined =>
-      items.find(matches) ?? items.flatMap((item) => (item.submenu ? [search(item.submenu)] : []))[0];
+    const search = (items: MenuItem[]): MenuItem | undefined => {
+      for (const item of items) {
+        const found = matches(item) ? item : item.submenu && search(item.submenu);
+        if (found) return found;
+      }
+      return undefined;
+    };
     const found = search(this.items);
     if (!found) throw new Error(`the menu has no item ${String(label)}`);
     return found;

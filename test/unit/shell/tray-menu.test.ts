@@ -10,10 +10,15 @@ const actions = () => ({
   openApprovals: vi.fn(),
   chooseShortcut: vi.fn(),
   setLaunchAtLogin: vi.fn(),
-  setNotifyRunFinished: vi.fn(),
+  setNotification: vi.fn(),
   quit: vi.fn(),
 });
-const state = { pendingApprovals: 0, shortcut: 'Alt+Space', launchAtLogin: false, notifyRunFinished: true };
+const state = {
+  pendingApprovals: 0,
+  shortcut: 'Alt+Space',
+  launchAtLogin: false,
+  notifications: { approvalNeeded: true, runFinished: true, limitReached: false },
+};
 
 describe('the tray menu', () => {
   it('counts pending approvals, and offers them only when there are some', () => {
@@ -32,6 +37,19 @@ describe('the tray menu', () => {
     expect(submenu.map((item) => item.checked)).toEqual(SHORTCUT_CHOICES.map((key) => key === 'Alt+Space'));
     submenu[1]?.click();
     expect(chosen.chooseShortcut).toHaveBeenCalledWith(SHORTCUT_CHOICES[1]);
+  });
+
+  it('has a switch for each kind of notification, showing its setting', () => {
+    const chosen = actions();
+    const submenu = trayMenuTemplate(state, chosen).find((item) => item.label === 'Notifications')
+      ?.submenu as { label: string; checked: boolean; click: (item: { checked: boolean }) => void }[];
+    expect(submenu.map((item) => [item.label, item.checked])).toEqual([
+      ['When an approval is needed', true],
+      ['When a run finishes or fails', true],
+      ['When a rate limit or the budget is reached', false],
+    ]);
+    submenu[2]?.click({ checked: true });
+    expect(chosen.setNotification).toHaveBeenCalledWith('limitReached', true);
   });
 
   it('hands checkbox states to their settings', () => {
