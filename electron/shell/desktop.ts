@@ -6,6 +6,9 @@ import type { QuickPrompt } from './quick-prompt';
 import { registerQuickPromptShortcut } from './shortcut';
 import { createTray, type DeputyTray, type TrayState } from './tray';
 
+/** Electron sets login items on macOS and Windows; Linux desktops each do it their own way. */
+const canOpenAtLogin = (): boolean => process.platform === 'darwin' || process.platform === 'win32';
+
 export interface DesktopDeps {
   preferences: PreferencesStore;
   quickPrompt: QuickPrompt;
@@ -35,6 +38,7 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
       pendingApprovals: pending.length,
       shortcut: current.quickPromptShortcut,
       launchAtLogin: current.launchAtLogin,
+      canOpenAtLogin: canOpenAtLogin(),
       notifications: current.notifications,
     };
   };
@@ -47,8 +51,7 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
   };
 
   const applyLoginItem = (): void => {
-    // Linux has no API for it in Electron; there the setting is kept but does nothing (the tray says nothing else).
-    if (process.platform === 'linux') return;
+    if (!canOpenAtLogin()) return;
     app.setLoginItemSettings({ openAtLogin: preferences.get().launchAtLogin });
   };
 

@@ -14,6 +14,8 @@ export interface TrayState {
   pendingApprovals: number;
   shortcut: string;
   launchAtLogin: boolean;
+  /** Electron can set a login item on macOS and Windows only; elsewhere the switch is not offered. */
+  canOpenAtLogin: boolean;
   notifications: ShellPreferences['notifications'];
 }
 
@@ -65,12 +67,16 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
         click: (item: { checked: boolean }) => actions.setNotification(kind, item.checked),
       })),
     },
-    {
-      label: 'Open at login',
-      type: 'checkbox',
-      checked: state.launchAtLogin,
-      click: (item) => actions.setLaunchAtLogin(item.checked),
-    },
+    ...(state.canOpenAtLogin
+      ? [
+          {
+            label: 'Open at login',
+            type: 'checkbox' as const,
+            checked: state.launchAtLogin,
+            click: (item: { checked: boolean }) => actions.setLaunchAtLogin(item.checked),
+          },
+        ]
+      : []),
     { type: 'separator' },
     { label: 'Quit Deputy', click: () => actions.quit() },
   ];

@@ -17,6 +17,7 @@ const state = {
   pendingApprovals: 0,
   shortcut: 'Alt+Space',
   launchAtLogin: false,
+  canOpenAtLogin: true,
   notifications: { approvalNeeded: true, runFinished: true, limitReached: false },
 };
 
@@ -50,6 +51,13 @@ describe('the tray menu', () => {
     ]);
     submenu[2]?.click({ checked: true });
     expect(chosen.setNotification).toHaveBeenCalledWith('limitReached', true);
+  });
+
+  it('offers open at login only where Electron can set it', () => {
+    const labels = (canOpenAtLogin: boolean) =>
+      trayMenuTemplate({ ...state, canOpenAtLogin }, actions()).map((item) => item.label);
+    expect(labels(true)).toContain('Open at login');
+    expect(labels(false)).not.toContain('Open at login');
   });
 
   it('hands checkbox states to their settings', () => {
