@@ -51,6 +51,8 @@ export interface LaunchOptions {
 export interface DeputyApp extends ElectronRecords {
   context: BrowserContext;
   readonly hasQuit: boolean;
+  /** Every request a page made to anything but app:// (refused: the app's pages have no network of their own). */
+  blockedRequests: string[];
   /** Windows open now, in the order they were created. */
   windows(): FakeBrowserWindow[];
   /** Waits for an open window whose page URL matches (`#/quick`, `#/approval/…`, or the main page). */
@@ -113,7 +115,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   });
   await context.addInitScript({ content: pageBridgeScript(readFileSync(PRELOAD_BUNDLE, 'utf8')) });
 
-  const blocked: string[] = [];
+  const blockedRequests: string[] = [];
   await context.route('**/*', async (route) => {
     const request = route.request();
     const url = request.url();
@@ -132,7 +134,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
       });
     }
     // The app's pages reach nothing but app:// (and IPC); whatever else they ask for is refused and noted.
-    blocked.push(url);
+    blockedRequests.push(url);
     return route.abort('blockedbyclient');
   });
   // target=_blank and window.open: Electron asks the window-open handler, and here nothing else opens.
@@ -177,6 +179,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   const app: DeputyApp = {
     ...records,
     context,
+    blockedRequests,
     get hasQuit() {
       return hasQuit;
     },

@@ -41,6 +41,8 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     await type(page, 'What is the answer?');
     await page.locator('[data-testid="message"][data-role="assistant"] strong', { hasText: '42' }).waitFor();
     await expect.poll(() => assistantText(page)).toContain('The answer is 42.');
+    // Everything the page loaded came through app://; it asked the network for nothing.
+    expect(first.blockedRequests).toEqual([]);
 
     main.setBounds({ x: 40, y: 60, width: 1000, height: 700 });
     expect(await first.quit()).toBe(0);
@@ -90,6 +92,7 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     });
     await page.waitForTimeout(300);
     expect(main.webContents.getURL()).toBe('app://deputy/index.html');
+    expect(app.blockedRequests).toEqual([]);
     // The handler itself refuses a sender whose frame is not ours, whatever the page managed to call.
     const handler = app.ipcMain.handlers.get('deputy:command');
     const answer = await handler?.(

@@ -18,7 +18,6 @@ export interface WindowRuntime {
   created: FakeBrowserWindow[];
   open: Set<FakeBrowserWindow>;
   focused: FakeBrowserWindow | null;
-  errors: string[];
 }
 
 let nextId = 1;

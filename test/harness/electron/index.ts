@@ -45,7 +45,6 @@ export function createFakeElectron(options: FakeElectronOptions): {
     created: [],
     open: new Set(),
     focused: null,
-    errors: [],
   } as unknown as WindowRuntime;
   const app = new FakeApp(options.appPath, options.userData, { all: () => [...runtime.open] });
   runtime.app = app;
