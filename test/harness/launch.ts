@@ -62,7 +62,7 @@ export interface DeputyApp extends ElectronRecords {
     match: (notification: FakeNotification) => boolean,
     what: string,
   ): Promise<FakeNotification>;
-  /** What Windows and Linux do with a `deputy://` link while Deputy runs: a second instance hands it over. */
+  /** What the OS does with a `deputy://` link while Deputy runs (an event on macOS, a second instance elsewhere). */
   openLink(url: string): void;
   quit(): Promise<number>;
 }
@@ -196,7 +196,9 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     },
     waitForNotification: (match, what) => waitUntil(() => records.notifications.find(match), what),
     openLink(url) {
-      records.app.emit('second-instance', preventable(), [process.execPath, REPO_ROOT, url], REPO_ROOT);
+      // macOS hands the running app the link as an event; Windows and Linux start a second instance with it.
+      if (process.platform === 'darwin') records.app.emit('open-url', preventable(), url);
+      else records.app.emit('second-instance', preventable(), [process.execPath, REPO_ROOT, url], REPO_ROOT);
     },
     async quit() {
       hasQuit = true;

@@ -37,6 +37,11 @@ describe('approvals outside the chat window', () => {
     await expect.poll(() => app.app.badgeCount).toBe(1);
     expect(app.trays[0]?.menu?.find(/^Pending approvals/).label).toBe('Pending approvals (1)');
 
+    // A link from another app reaches the running app as open-url on macOS, and opens the card.
+    const approvalId = notification.options.id?.replace('deputy-approval-', '') ?? '';
+    app.openLink(`deputy://approval/${approvalId}`);
+    await app.waitForWindow((url) => url.endsWith(`#/approval/${approvalId}`), 'the approval window');
+
     notification.pressAction('Approve');
     await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
     await expect.poll(() => app.app.badgeCount).toBe(0);

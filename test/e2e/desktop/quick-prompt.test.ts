@@ -38,6 +38,11 @@ describe('the quick prompt, the shortcut and the tray', () => {
     app.globalShortcut.press('Alt+Space');
     await expect.poll(() => quick.isVisible()).toBe(true);
     expect(app.runtime.created.filter((window) => isQuick(window.webContents.getURL()))).toHaveLength(1);
+    // The same key hides it again while it is in front.
+    app.globalShortcut.press('Alt+Space');
+    expect(quick.isVisible()).toBe(false);
+    app.globalShortcut.press('Alt+Space');
+    expect(quick.isVisible() && quick.isFocused()).toBe(true);
 
     await page.getByTestId('quick-open-in-deputy').click();
     await expect.poll(() => quick.isVisible()).toBe(false);
