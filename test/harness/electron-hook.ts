@@ -1,4 +1,4 @@
-import { registerHooks } from 'node:module';
+import * as nodeModule from 'node:module';
 import { ELECTRON_EXPORTS } from './electron/index';
 
 /**
@@ -22,8 +22,14 @@ export function provideElectron(exports: Record<string, unknown>): void {
   (globalThis as Record<symbol, unknown>)[KEY] = exports;
   run += 1;
   if (isInstalled) return;
+  // Synchronous, in-thread module hooks arrived in Node 22.15 and 23.5.
+  if (typeof nodeModule.registerHooks !== 'function') {
+    throw new Error(
+      `The desktop harness needs Node >= 22.15 (module.registerHooks); this is ${process.version}.`,
+    );
+  }
   isInstalled = true;
-  registerHooks({
+  nodeModule.registerHooks({
     resolve(specifier, context, nextResolve) {
       if (specifier !== 'electron') return nextResolve(specifier, context);
       return {
