@@ -116,7 +116,11 @@ export function showMainWindow(threadId?: string): void {
     return;
   }
   // Only the hash changes: the page stays loaded and opens that conversation.
-  if (threadId !== undefined) void window.loadURL(mainUrl(threadId));
+  if (threadId !== undefined) {
+    window.loadURL(mainUrl(threadId)).catch((error: unknown) => {
+      console.error('[windows] could not open the conversation', error);
+    });
+  }
   if (window.isMinimized()) window.restore();
   window.show();
   window.focus();
