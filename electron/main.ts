@@ -3,12 +3,19 @@ import { createHost, type Host } from './host/create-host';
 import { applyEndpointPolicy } from './host/endpoint-overrides';
 import { installProcessGuard } from './host/process-guard';
 import { runtimeProblem } from './host/runtime-check';
+import { registerAppScheme, setupAppProtocol } from './shell/app-protocol';
+import { setupAppMenu } from './shell/app-menu';
 import { setupApprovalNotifications } from './shell/approval-notifications';
 import { createApprovalWindows } from './shell/approval-window';
-import { setupIpc } from './shell/ipc';
+import { setupDeepLinks, type DeepLink } from './shell/deep-link';
+import { setupDesktop } from './shell/desktop';
+import { setupIpc, setupShellIpc } from './shell/ipc';
 import { openExternal } from './shell/external';
+import { openPreferences } from './shell/preferences';
+import { createQuickPrompt } from './shell/quick-prompt';
+import { setupRunNotifications } from './shell/run-notifications';
 import { setupSecurity } from './shell/security';
-import { createMainWindow, showMainWindow } from './shell/windows';
+import { createMainWindow, rendererDir, showMainWindow, useWindowState } from './shell/windows';
 import { createSafeStorageCipher } from './vault/cipher';
 import { redactError, redactErrorMessage } from './vault/redactor';
 
@@ -24,7 +31,15 @@ async function start(): Promise<void> {
   if (process.platform === 'win32')
     app.setAppUserModelId(app.isPackaged ? 'app.deputy.desktop' : process.execPath);
   await app.whenReady();
+  setupAppProtocol(rendererDir());
   setupSecurity();
+  // The shell's own preferences (windows, tray, shortcut, notifications) live in a file beside the data;
+  // the core's settings stay in SQLite, shared with the headless host (see preferences.ts).
+  const preferences = openPreferences(app.getPath('userData'));
+  useWindowState({
+    load: () => preferences.get().mainWindow,
+    save: (mainWindow) => preferences.update((current) => ({ ...current, mainWindow })),
+  });
   const endpoints = applyEndpointPolicy(process.env, app.isPackaged);
   if (endpoints.notice) console.warn(`[deputy] ${endpoints.notice}`);
   const host = await createHost({
@@ -37,15 +52,48 @@ async function start(): Promise<void> {
   });
   closeHostOnQuit(host);
   setupIpc(host);
-  const stopApprovalNotifications = setupApprovalNotifications(host, {
-    approvalWindows: createApprovalWindows(),
+  const approvalWindows = createApprovalWindows();
+  const quickPrompt = createQuickPrompt();
+  setupShellIpc({
+    openThread: (threadId) => {
+      quickPrompt.hide();
+      showMainWindow(threadId);
+    },
   });
-  // On quit the stream ends before the Host's database closes, and no notification is left offering
+  const stopApprovalNotifications = setupApprovalNotifications(host, {
+    approvalWindows,
+    isEnabled: () => preferences.get().notifications.approvalNeeded,
+  });
+  const stopRunNotifications = setupRunNotifications(host, {
+    preferences: preferences.get,
+    openThread: (threadId) => showMainWindow(threadId),
+  });
+  const stopDesktop = setupDesktop(host, {
+    preferences,
+    quickPrompt,
+    openDeputy: () => showMainWindow(),
+    openApproval: (approvalId) => approvalWindows.open(approvalId),
+  });
+  setupAppMenu(() => quickPrompt.show());
+  // On quit the streams end before the Host's database closes, and no notification is left offering
   // buttons that nothing would answer.
-  app.once('will-quit', stopApprovalNotifications);
+  app.once('will-quit', () => {
+    stopApprovalNotifications();
+    stopRunNotifications();
+    stopDesktop();
+  });
   createMainWindow();
+  const openDeepLink = (link: DeepLink): void => {
+    if (link.kind === 'approval') approvalWindows.open(link.approvalId);
+    else showMainWindow(link.threadId);
+  };
+  // After the main window, so a link that started the app opens over it rather than as a second one.
+  const openFromArgv = setupDeepLinks(openDeepLink);
   // Registered only now, so a window never opens before the IPC it needs is in place.
-  app.on('second-instance', () => showMainWindow());
+  app.on('second-instance', (_event, argv) => {
+    showMainWindow();
+    openFromArgv(argv);
+  });
   // macOS keeps the app running with no window; clicking the dock icon brings one back.
   app.on('activate', () => showMainWindow());
 }
@@ -68,6 +116,9 @@ function closeHostOnQuit(host: Host): void {
       });
   });
 }
+
+// Before anything else: Chromium reads the list of privileged schemes once, as it starts.
+registerAppScheme();
 
 // A second copy would open the same database and race the first on every write: it quits, and the
 // first one shows its window instead ('second-instance').

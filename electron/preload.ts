@@ -1,6 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { CommandName, CommandOutput, DeputyClient, ErrorBody, StreamName } from '../shared/contract';
-import { IPC_CHANNELS } from './shell/ipc-wire';
+import type { DeputyShell } from '../shared/shell';
+import { IPC_CHANNELS, type ShellRequest } from './shell/ipc-wire';
 
 /**
  * Builds `window.deputy` from the contract's channel names. Validation, authorisation and the work itself
@@ -111,3 +112,13 @@ const deputy: DeputyClient = {
 };
 
 contextBridge.exposeInMainWorld('deputy', deputy);
+
+/** Window actions that are the shell's, not the Host's: kept apart so the contract stays the same over HTTP. */
+const deputyShell: DeputyShell = {
+  async openThread(threadId) {
+    const request: ShellRequest = { action: 'open-thread', threadId };
+    unwrap(await ipcRenderer.invoke(IPC_CHANNELS.shell, request));
+  },
+};
+
+contextBridge.exposeInMainWorld('deputyShell', deputyShell);

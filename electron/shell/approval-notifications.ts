@@ -2,6 +2,7 @@ import { app, Notification, type NotificationConstructorOptions } from 'electron
 import { toErrorBody, type Approval, type ContractHost } from '../../shared/contract';
 import { redactError } from '../vault/redactor';
 import type { ApprovalWindows } from './approval-window';
+import { oneLine } from './one-line';
 import { showMainWindow } from './windows';
 
 /** The parts of Electron's `Notification` used here, so tests can drive a stand-in. */
@@ -26,6 +27,8 @@ export interface ApprovalNotificationDeps {
   /** The dock / launcher badge; Electron supports it on macOS and some Linux desktops, not Windows. */
   setBadgeCount?: (count: number) => void;
   showMainWindow?: () => void;
+  /** The person's setting for approval notifications; the badge and the cards follow approvals either way. */
+  isEnabled?: () => boolean;
 }
 
 export const APPROVAL_NOTIFICATION_TITLE = 'Deputy needs your approval';
@@ -53,17 +56,12 @@ export function canDecideFromNotification(approval: Approval): boolean {
   return approval.level === 'confirm' && approval.risk !== 'critical';
 }
 
-function shorten(text: string, maxChars: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= maxChars ? oneLine : `${oneLine.slice(0, maxChars - 1).trimEnd()}…`;
-}
-
 /**
  * What the call would do and why it waits, from the preview the tool built for the user. Never the
  * arguments, the body or the model's reasoning: a notification can show on a locked screen.
  */
 export function approvalNotificationBody(approval: Approval): string {
-  return `${shorten(approval.preview.title, TITLE_MAX_CHARS)}\n${shorten(approval.reason, REASON_MAX_CHARS)}`;
+  return `${oneLine(approval.preview.title, TITLE_MAX_CHARS)}\n${oneLine(approval.reason, REASON_MAX_CHARS)}`;
 }
 
 /**
@@ -77,6 +75,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     platform = process.platform,
     setBadgeCount = (count: number) => app.setBadgeCount(count),
     showMainWindow: showMain = showMainWindow,
+    isEnabled = () => true,
   } = deps;
   const isSupported = NotificationClass.isSupported();
   const hasActions = hasNotificationActions(platform);
@@ -107,7 +106,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
   function showFollowUp(approval: Approval, message: string): void {
     if (isStopped) return;
     const followUp = notify({
-      title: `Deputy: ${shorten(approval.preview.title, TITLE_MAX_CHARS)}`,
+      title: `Deputy: ${oneLine(approval.preview.title, TITLE_MAX_CHARS)}`,
       body: message,
     });
     followUp.on('click', () => openApproval(approval.id));
@@ -168,7 +167,8 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     }
     approvalWindows.closeAllBut(pendingIds);
     // `shown` doubles as the set of ids already notified: an approval is announced once while it is pending.
-    if (isSupported) for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
+    if (isSupported && isEnabled())
+      for (const approval of nextPending) if (!shown.has(approval.id)) show(approval);
     updateBadge(nextPending.length);
   }
 
@@ -194,7 +194,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
 }
 
 /** A Host that cannot stream approvals must not stop the app from starting: the chat still shows them. */
-function subscribeToApprovals(
+export function subscribeToApprovals(
   host: ContractHost,
   onChange: (pending: readonly Approval[]) => void,
 ): () => void {

@@ -27,7 +27,8 @@ export const MAX_SUBSCRIPTIONS_PER_WINDOW = 64;
 const isSubscriptionId = (subId: unknown): subId is string =>
   typeof subId === 'string' && subId.length > 0 && subId.length <= SUBSCRIPTION_ID_MAX_CHARS;
 
-const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody } => ({
+/** An expected failure, as every handler answers one. */
+export const fail = (code: ErrorCode, message: string): { ok: false; error: ErrorBody } => ({
   ok: false,
   error: { code, message },
 });

@@ -2,6 +2,7 @@ import { ipcMain } from 'electron';
 import type { ContractHost } from '../../shared/contract';
 import { createIpcHandlers, type IpcInvokeEvent, type SenderCheck } from './ipc-handlers';
 import { IPC_CHANNELS } from './ipc-wire';
+import { createShellHandler, type ShellActions } from './shell-ipc-handler';
 import { isAppUrl } from './windows';
 
 export type { IpcInvokeEvent, IpcSender, SenderCheck } from './ipc-handlers';
@@ -29,7 +30,15 @@ export function setupIpc(host: ContractHost, isTrustedSender: SenderCheck = isAp
   );
   ipcMain.handle(IPC_CHANNELS.unsubscribe, (event, subId: unknown) => handlers.unsubscribe(event, subId));
   return () => {
-    for (const channel of Object.values(IPC_CHANNELS)) ipcMain.removeHandler(channel);
+    for (const channel of [IPC_CHANNELS.command, IPC_CHANNELS.subscribe, IPC_CHANNELS.unsubscribe])
+      ipcMain.removeHandler(channel);
     handlers.close();
   };
+}
+
+/** The shell's own channel (window actions), behind the same sender check. Returns its removal. */
+export function setupShellIpc(actions: ShellActions, isTrustedSender: SenderCheck = isAppSender): () => void {
+  const handler = createShellHandler(actions, isTrustedSender);
+  ipcMain.handle(IPC_CHANNELS.shell, (event, request: unknown) => handler(event, request));
+  return () => ipcMain.removeHandler(IPC_CHANNELS.shell);
 }

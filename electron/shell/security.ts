@@ -1,28 +1,9 @@
 import { app, session, type WebContents } from 'electron';
+import { contentSecurityPolicy } from './csp';
 import { openExternal } from './external';
 import { isAppUrl, rendererEntry } from './windows';
 
-/**
- * The app's Content Security Policy. Scripts, styles and connections come from the app itself and nowhere
- * else, so an injected `<script>` or a rendered link cannot load or send anything. Styles may be inline
- * because React sets `style` attributes. While developing, the dev server's inline HMR preamble and its
- * WebSocket are allowed too; a packaged app never takes that branch.
- */
-export function contentSecurityPolicy(devServer?: URL): string {
-  const hmrSocket = devServer ? `${devServer.protocol === 'https:' ? 'wss:' : 'ws:'}//${devServer.host}` : '';
-  const directives = [
-    "default-src 'self'",
-    devServer ? "script-src 'self' 'unsafe-inline'" : "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    devServer ? `connect-src 'self' ${hmrSocket}` : "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    "form-action 'none'",
-  ];
-  return directives.join('; ');
-}
+export { contentSecurityPolicy } from './csp';
 
 /** Locks down every webContents the app creates: windows, devtools, anything a page tries to open. */
 export function hardenWebContents(contents: WebContents): void {
@@ -56,7 +37,10 @@ export function hardenWebContents(contents: WebContents): void {
 
 export function setupSecurity(): void {
   const entry = rendererEntry();
-  const policy = contentSecurityPolicy(entry.protocol === 'file:' ? undefined : entry);
+  // Only the dev server's pages pass through here: app:// responses carry the policy from their handler.
+  const policy = contentSecurityPolicy(
+    entry.protocol === 'http:' || entry.protocol === 'https:' ? entry : undefined,
+  );
 
   // The policy goes on our own responses only: third-party responses (if any ever load) keep their own.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

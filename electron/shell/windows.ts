@@ -1,29 +1,38 @@
 import { app, BrowserWindow, type WebPreferences } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME } from './app-protocol';
+import type { WindowBounds } from './preferences';
 
-/** Where the renderer's pages come from: the dev server while developing, the built files otherwise. */
+/** The folder of the built renderer, which `app://deputy/` serves. */
+export function rendererDir(): string {
+  return join(app.getAppPath(), 'out', 'renderer');
+}
+
+/** Where the renderer's pages come from: the dev server while developing, the app protocol otherwise. */
 export function rendererEntry(): URL {
   const devServerUrl = process.env.ELECTRON_RENDERER_URL;
   // Only an unpackaged app may follow this variable: in a shipped app it would let whoever sets the
   // environment point the window, and with it the trust IPC gives our pages, at any server.
   if (!app.isPackaged && devServerUrl) return new URL(devServerUrl);
-  return pathToFileURL(join(app.getAppPath(), 'out', 'renderer', 'index.html'));
+  return new URL(`${APP_ORIGIN}/index.html`);
 }
 
 /**
- * Whether `url` is one of the app's own pages or files: under the built renderer folder, or on the dev
- * server's origin. The IPC sender check, the navigation guard and the CSP all ask this one question.
+ * Whether `url` is one of the app's own pages: on `app://deputy`, or on the dev server's origin. The IPC
+ * sender check, the navigation guard and the CSP all ask this one question.
  */
 export function isAppUrl(url: string): boolean {
   const target = URL.parse(url);
   if (!target) return false;
   const entry = rendererEntry();
-  if (entry.protocol !== 'file:') return target.origin === entry.origin;
-  // file: URLs have no origin to compare ("null"), so the built folder is the boundary. URL parsing
-  // has already resolved any `..` segments, so a path cannot climb out of the folder.
-  const folder = entry.pathname.slice(0, entry.pathname.lastIndexOf('/') + 1);
-  return target.protocol === 'file:' && target.host === entry.host && target.pathname.startsWith(folder);
+  // WHATWG gives custom schemes the origin "null", so scheme and host are compared instead; a userinfo
+  // part (app://x@deputy) is refused outright rather than reasoned about.
+  if (entry.protocol === `${APP_SCHEME}:`) {
+    return (
+      target.protocol === entry.protocol && target.host === APP_HOST && !target.username && !target.password
+    );
+  }
+  return target.origin === entry.origin;
 }
 
 /**
@@ -47,10 +56,33 @@ export function secureWebPreferences(): WebPreferences {
  */
 let mainWindow: BrowserWindow | null = null;
 
-export function createMainWindow(): BrowserWindow {
+/** Where the main window was and whether it was maximized, kept across restarts (shell preferences). */
+export interface WindowStateStore {
+  load(): { bounds?: WindowBounds; isMaximized: boolean };
+  save(state: { bounds: WindowBounds; isMaximized: boolean }): void;
+}
+
+let windowState: WindowStateStore | null = null;
+
+/** Call once before the first window: from then on the main window opens where it was left. */
+export function useWindowState(store: WindowStateStore): void {
+  windowState = store;
+}
+
+/** The page of the main window, optionally showing one conversation (`#/thread/<id>`). */
+function mainUrl(threadId?: string): string {
+  const url = rendererEntry();
+  // Encoded, so an id (already validated as a deep link) cannot change which file or origin is loaded.
+  if (threadId !== undefined) url.hash = `/thread/${encodeURIComponent(threadId)}`;
+  return url.href;
+}
+
+export function createMainWindow(threadId?: string): BrowserWindow {
+  const saved = windowState?.load();
   const window = new BrowserWindow({
     width: 1100,
     height: 760,
+    ...saved?.bounds,
     minWidth: 720,
     minHeight: 480,
     title: 'Deputy',
@@ -59,23 +91,37 @@ export function createMainWindow(): BrowserWindow {
     webPreferences: secureWebPreferences(),
   });
   mainWindow = window;
+  // Saved when closing, not on every move: the normal (unmaximized) bounds, so a restore lands right.
+  window.on('close', () => {
+    windowState?.save({ bounds: window.getNormalBounds(), isMaximized: window.isMaximized() });
+  });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });
-  window.once('ready-to-show', () => window.show());
-  window.loadURL(rendererEntry().href).catch((error: unknown) => {
+  window.once('ready-to-show', () => {
+    if (saved?.isMaximized) window.maximize();
+    window.show();
+  });
+  window.loadURL(mainUrl(threadId)).catch((error: unknown) => {
     console.error('[windows] the renderer did not load', error);
   });
   return window;
 }
 
 /** Brings the app's window forward, creating it if the user closed it (macOS keeps the app running). */
-export function showMainWindow(): void {
+export function showMainWindow(threadId?: string): void {
   const window = mainWindow;
   if (!window || window.isDestroyed()) {
-    createMainWindow();
+    createMainWindow(threadId);
     return;
   }
+  // Only the hash changes: the page stays loaded and opens that conversation.
+  if (threadId !== undefined) {
+    window.loadURL(mainUrl(threadId)).catch((error: unknown) => {
+      console.error('[windows] could not open the conversation', error);
+    });
+  }
   if (window.isMinimized()) window.restore();
+  window.show();
   window.focus();
 }

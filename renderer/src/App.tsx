@@ -3,6 +3,7 @@ import type { ConnectionStatus } from './api/ws-client';
 import { ApprovalWindow } from './features/approvals/ApprovalWindow';
 import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
 import { ChatScreen } from './features/chat/ChatScreen';
+import { QuickPrompt } from './features/quick/QuickPrompt';
 import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
@@ -16,7 +17,7 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
   closed: 'Disconnected from Deputy.',
 };
 
-function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
+function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; threadId?: string }) {
   const stores = useStores();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
@@ -31,6 +32,11 @@ function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
       disconnectApprovals();
     };
   }, [stores]);
+
+  // `#/thread/<id>`: the shell (a deep link, "Open in Deputy", a notification) asks for one conversation.
+  useEffect(() => {
+    if (threadId !== undefined) void stores.chat.getState().openThread(threadId);
+  }, [threadId, stores]);
 
   // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
   useEffect(() => {
@@ -99,8 +105,10 @@ export function App() {
     <StoresContext value={connection.stores}>
       {route.kind === 'approval' ? (
         <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
+      ) : route.kind === 'quick' ? (
+        <QuickPrompt />
       ) : (
-        <Workspace status={connection.status} />
+        <Workspace status={connection.status} threadId={route.threadId} />
       )}
     </StoresContext>
   );

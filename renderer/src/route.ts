@@ -1,8 +1,10 @@
 /**
  * The address hash carries an optional route and optional parameters: `#/approval/<id>`, `#token=…`, or
- * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`.
+ * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`,
+ * its quick prompt at `#/quick`, and the main window on one conversation at `#/thread/<id>`.
  */
-export type Route = { kind: 'workspace' } | { kind: 'approval'; approvalId: string };
+export type Route =
+  { kind: 'workspace'; threadId?: string } | { kind: 'approval'; approvalId: string } | { kind: 'quick' };
 
 export function splitHash(hash: string): { path: string; params: URLSearchParams } {
   const text = hash.replace(/^#/, '');
@@ -20,13 +22,22 @@ export function joinHash(path: string, params: URLSearchParams): string {
 }
 
 const APPROVAL_PATH = /^\/approval\/([^/]+)\/?$/;
+const THREAD_PATH = /^\/thread\/([^/]+)\/?$/;
+
+function decoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
 
 export function routeFromHash(hash: string): Route {
-  const match = APPROVAL_PATH.exec(splitHash(hash).path);
-  if (!match?.[1]) return { kind: 'workspace' };
-  try {
-    return { kind: 'approval', approvalId: decodeURIComponent(match[1]) };
-  } catch {
-    return { kind: 'workspace' };
-  }
+  const { path } = splitHash(hash);
+  if (path === '/quick') return { kind: 'quick' };
+  const approvalId = decoded(APPROVAL_PATH.exec(path)?.[1] ?? '');
+  if (approvalId) return { kind: 'approval', approvalId };
+  const threadId = decoded(THREAD_PATH.exec(path)?.[1] ?? '');
+  if (threadId) return { kind: 'workspace', threadId };
+  return { kind: 'workspace' };
 }

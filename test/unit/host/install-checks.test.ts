@@ -9,15 +9,15 @@ const versions = (node: string, electron?: string) =>
   ({ node, ...(electron && { electron }) }) as unknown as NodeJS.ProcessVersions;
 
 describe('the runtime check at start', () => {
-  it('accepts Node 22 from 22.13, and 24 on', () => {
-    for (const node of ['22.13.0', '22.20.1', '24.0.0', '24.21.0', '26.1.0'])
+  it('accepts Node 22 from 22.15, and 24 on', () => {
+    for (const node of ['22.15.0', '22.20.1', '24.0.0', '24.21.0', '26.1.0'])
       expect(runtimeProblem(versions(node))).toBeNull();
   });
 
   it('names the version needed and what to do on an older Node', () => {
-    for (const node of ['20.20.2', '22.12.0', '23.11.0', '18.0.0']) {
+    for (const node of ['20.20.2', '22.12.0', '22.14.1', '23.11.0', '18.0.0']) {
       const problem = runtimeProblem(versions(node));
-      expect(problem).toContain('22.13');
+      expect(problem).toContain('22.15');
       expect(problem).toContain(node);
       expect(problem).toMatch(/npm ci/);
     }
@@ -26,7 +26,7 @@ describe('the runtime check at start', () => {
 
   it('agrees with package.json, and npm refuses an older Node at install (engine-strict)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-    expect(pkg.engines.node).toBe('^22.13.0 || >=24.0.0');
+    expect(pkg.engines.node).toBe('^22.15.0 || >=24.0.0');
     expect(readFileSync(join(ROOT, '.npmrc'), 'utf8')).toMatch(/^engine-strict=true$/m);
   });
 });

@@ -24,3 +24,12 @@ describe('routes in the address hash', () => {
     expect(joinHash(plain.path, plain.params)).toBe('');
   });
 });
+
+describe('the shell routes', () => {
+  it('opens the quick prompt and one conversation', () => {
+    expect(routeFromHash('#/quick')).toEqual({ kind: 'quick' });
+    expect(routeFromHash('#/thread/t-1')).toEqual({ kind: 'workspace', threadId: 't-1' });
+    expect(routeFromHash('#/thread/')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/thread/%E0%A4%A')).toEqual({ kind: 'workspace' });
+  });
+});

@@ -17,7 +17,7 @@ const { createMainWindow, isAppUrl } = await import('../../../electron/shell/win
 const { isAppSender } = await import('../../../electron/shell/ipc');
 
 const DEV_SERVER = 'http://localhost:5173';
-const BUILT_PAGE = 'file:///opt/deputy/out/renderer/index.html';
+const BUILT_PAGE = 'app://deputy/index.html';
 
 beforeEach(() => {
   FakeBrowserWindow.reset();

@@ -268,7 +268,7 @@ describe('commands', () => {
 });
 
 describe('which pages are trusted', () => {
-  const builtPage = 'file:///opt/deputy/out/renderer/index.html';
+  const builtPage = 'app://deputy/index.html';
 
   it.each([
     [builtPage, true],
@@ -276,13 +276,15 @@ describe('which pages are trusted', () => {
     // The approval window: the same page, its route in the hash.
     [`${builtPage}#/approval/appr-1`, true],
     [`${builtPage}#/approval/..%2F..%2Fetc%2Fpasswd`, true],
+    ['app://deputy/other.html', true],
+    // Not our files any more: pages come from app://deputy, never from file://, even the built folder.
+    ['file:///opt/deputy/out/renderer/index.html', false],
     ['file:///home/ana/Downloads/index.html#/approval/appr-1', false],
+    ['app://evil/index.html', false],
+    ['app://user@deputy/index.html', false],
+    ['deputy://approval/appr-1', false],
     ['https://evil.example/#/approval/appr-1', false],
-    ['https://evil.example/out/renderer/index.html#/approval/appr-1', false],
-    ['file:///opt/deputy/out/renderer/other.html', true],
-    ['file:///opt/deputy/out/renderer/../../../etc/passwd', false],
-    ['file:///opt/deputy/out/renderer-evil/index.html', false],
-    ['file:///home/ana/Downloads/index.html', false],
+    ['https://deputy/index.html', false],
     [`${DEV_SERVER}/`, false],
     ['https://evil.example/', false],
   ])('built app: %s → %s', async (url, isTrusted) => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { DeputyClient, RunEvent } from '../../../shared/contract';
+import type { DeputyShell } from '../../../shared/shell';
 
 type RendererListener = (event: unknown, ...args: unknown[]) => void;
 
@@ -61,9 +62,24 @@ afterEach(() => {
 });
 
 describe('window.deputy', () => {
-  it('is the only thing exposed, and offers invoke and on, nothing else', () => {
-    expect([...electron.exposed.keys()]).toEqual(['deputy']);
+  it('is exposed with window.deputyShell and nothing else, and offers invoke and on, nothing else', () => {
+    expect([...electron.exposed.keys()]).toEqual(['deputy', 'deputyShell']);
     expect(Object.keys(exposedClient()).sort()).toEqual(['invoke', 'on']);
+  });
+});
+
+describe('window.deputyShell', () => {
+  const shell = () => electron.exposed.get('deputyShell') as DeputyShell;
+
+  it('offers openThread only, which asks the shell on deputy:shell', async () => {
+    expect(Object.keys(shell())).toEqual(['openThread']);
+    await shell().openThread('thread-1');
+    expect(invoke).toHaveBeenCalledWith(IPC_CHANNELS.shell, { action: 'open-thread', threadId: 'thread-1' });
+  });
+
+  it('rejects with the code and words the shell answered', async () => {
+    invoke.mockResolvedValueOnce({ ok: false, error: { code: 'invalid_input', message: 'no' } });
+    await expect(shell().openThread('../x')).rejects.toMatchObject({ code: 'invalid_input', message: 'no' });
   });
 });
 

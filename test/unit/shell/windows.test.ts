@@ -44,7 +44,7 @@ const { createApprovalWindow } = await import('../../../electron/shell/approval-
 const { contentSecurityPolicy, setupSecurity } = await import('../../../electron/shell/security');
 
 const DEV_SERVER = 'http://localhost:5173';
-const BUILT_PAGE = 'file:///opt/deputy/out/renderer/index.html';
+const BUILT_PAGE = 'app://deputy/index.html';
 
 beforeEach(() => {
   FakeBrowserWindow.reset();
@@ -214,7 +214,7 @@ describe('setupSecurity', () => {
     (eventName) => {
       const contents = hardenedContents();
       const foreign = ['https://evil.example/', 'file:///etc/passwd', `${DEV_SERVER}/`].map(navigationEvent);
-      const own = [BUILT_PAGE, 'file:///opt/deputy/out/renderer/index.html#/settings'].map(navigationEvent);
+      const own = [BUILT_PAGE, 'app://deputy/index.html#/settings'].map(navigationEvent);
       for (const event of [...foreign, ...own]) contents.emit(eventName, event);
       expect(foreign.map((event) => event.preventDefault.mock.calls.length)).toEqual([1, 1, 1]);
       expect(own.map((event) => event.preventDefault.mock.calls.length)).toEqual([0, 0]);

@@ -2,7 +2,14 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { LIMITS } from '../../../../shared/contract';
 import { useChat } from '../../stores';
 
-export function Composer({ draft }: { draft?: { text: string; version: number } }) {
+export function Composer({
+  draft,
+  idlePlaceholder = 'Ask Deputy to do something (Shift+Enter for a new line)',
+}: {
+  draft?: { text: string; version: number };
+  /** What the empty box says while Deputy is idle; the quick prompt's narrower box says it shorter. */
+  idlePlaceholder?: string;
+}) {
   const [text, setText] = useState('');
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
@@ -54,9 +61,7 @@ export function Composer({ draft }: { draft?: { text: string; version: number } 
         rows={2}
         value={text}
         maxLength={LIMITS.promptChars}
-        placeholder={
-          isRunning ? 'Deputy is working…' : 'Ask Deputy to do something (Shift+Enter for a new line)'
-        }
+        placeholder={isRunning ? 'Deputy is working…' : idlePlaceholder}
         disabled={isRunning}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}

@@ -62,19 +62,31 @@ export function Conversation() {
   };
 
   return (
-    <section className="conversation" aria-label="Conversation" ref={sectionRef} onScroll={onScroll}>
+    <section
+      className="conversation"
+      aria-labelledby="conversation-title"
+      ref={sectionRef}
+      onScroll={onScroll}
+    >
+      {/* The card titles inside are h3: this keeps the outline whole under the window's h1. */}
+      <h2 id="conversation-title" className="visually-hidden">
+        Conversation
+      </h2>
       {isLoading && <p className="conversation__loading">Loading conversation…</p>}
       {error && (
         <p className="run-error" role="alert">
           {error}
         </p>
       )}
-      {/* aria-busy holds screen-reader announcements until the streamed answer is complete. */}
-      <ol className="timeline" role="log" aria-live="polite" aria-busy={isBusy} data-testid="timeline">
-        {items.map((item) => (
-          <TimelineEntry key={item.id} item={item} />
-        ))}
-      </ol>
+      {/* aria-busy holds screen-reader announcements until the streamed answer is complete. The log role
+          sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
+      <div role="log" aria-live="polite" aria-busy={isBusy}>
+        <ol className="timeline" data-testid="timeline">
+          {items.map((item) => (
+            <TimelineEntry key={item.id} item={item} />
+          ))}
+        </ol>
+      </div>
       {isBusy && (
         <p className="conversation__status" role="status" data-testid="run-status">
           {runStatusText(activeRun?.status ?? 'queued', activeRun?.queuePosition)}

@@ -1,0 +1,80 @@
+import { useEffect } from 'react';
+import { useChat, useStores } from '../../stores';
+import { Composer } from '../chat/Composer';
+import { Conversation } from '../chat/Conversation';
+
+const focusComposer = () => document.getElementById('composer-input')?.focus();
+
+/**
+ * The quick prompt (the shell's small window at `#/quick`): type, press Enter, watch the answer stream and
+ * decide approvals inline, then carry on in the main window. Escape is handled by the shell, which hides
+ * the window; the conversation stays, so the next press of the shortcut picks it up again.
+ */
+export function QuickPrompt() {
+  const stores = useStores();
+  const threadId = useChat((state) => state.conversation.threadId);
+  const isEmpty = useChat(
+    (state) =>
+      state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
+  );
+
+  useEffect(() => {
+    const disconnectChat = stores.chat.getState().connect();
+    const disconnectApprovals = stores.approvals.getState().connect();
+    return () => {
+      disconnectChat();
+      disconnectApprovals();
+    };
+  }, [stores]);
+
+  // The window is hidden, not closed: each time the shortcut brings it back, typing goes straight in.
+  useEffect(() => {
+    focusComposer();
+    window.addEventListener('focus', focusComposer);
+    return () => window.removeEventListener('focus', focusComposer);
+  }, []);
+
+  const shell = window.deputyShell;
+
+  return (
+    <div className="quick" data-testid="quick-prompt">
+      <header className="quick__header">
+        <h1 className="quick__title">Deputy</h1>
+        <p className="quick__hint" aria-hidden="true">
+          <kbd>Enter</kbd> send · <kbd>Esc</kbd> hide
+        </p>
+        {threadId !== null && (
+          <button
+            type="button"
+            className="button"
+            data-testid="quick-new"
+            onClick={() => {
+              stores.chat.getState().newConversation();
+              focusComposer();
+            }}
+          >
+            New
+          </button>
+        )}
+        {threadId !== null && shell && (
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="quick-open-in-deputy"
+            onClick={() => void shell.openThread(threadId)}
+          >
+            Open in Deputy
+          </button>
+        )}
+      </header>
+      <main className="quick__body" aria-label="Quick prompt">
+        {isEmpty ? (
+          <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>
+        ) : (
+          <Conversation />
+        )}
+        <Composer idlePlaceholder="Ask or tell Deputy (Shift+Enter: new line)" />
+      </main>
+    </div>
+  );
+}

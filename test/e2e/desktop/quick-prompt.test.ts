@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { callReply, textReply } from '../../fakes/gemini/script';
+import { axeViolations } from './axe';
+import { assistantText, composerOf, useDesktop } from './desktop-fixture';
+
+const desktop = useDesktop();
+const isQuick = (url: string) => url.endsWith('#/quick');
+
+describe('the quick prompt, the shortcut and the tray', () => {
+  it('opens from the shortcut on the pointer’s display, answers on Enter, hides on Escape, and continues in Deputy', async () => {
+    const app = await desktop.launch();
+    await app.mainWindow();
+    expect(app.globalShortcut.isRegistered('Alt+Space')).toBe(true);
+
+    app.globalShortcut.press('Alt+Space');
+    const quick = await app.waitForWindow(isQuick, 'the quick prompt');
+    expect(quick.options).toMatchObject({ frame: false, alwaysOnTop: true, skipTaskbar: true });
+    // The pointer is on the second display (x ≥ 1920): centred across it, a third of the way down.
+    expect(quick.getBounds()).toEqual({
+      x: 1920 + (1440 - 560) / 2,
+      y: Math.round((900 - 440) / 3),
+      width: 560,
+      height: 440,
+    });
+    expect(quick.isVisible() && quick.isFocused()).toBe(true);
+
+    const page = await quick.page();
+    // Keyboard first: the composer has focus, so the person types at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    desktop.gemini.script(textReply('Tomorrow is **Tuesday**.', { chunks: 3, gapMs: 30 }));
+    await page.keyboard.type('What day is tomorrow?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => assistantText(page)).toContain('Tomorrow is Tuesday.');
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => quick.isVisible()).toBe(false);
+    // Hidden, not closed: the shortcut brings back the same conversation.
+    app.globalShortcut.press('Alt+Space');
+    await expect.poll(() => quick.isVisible()).toBe(true);
+    expect(app.runtime.created.filter((window) => isQuick(window.webContents.getURL()))).toHaveLength(1);
+    // The same key hides it again while it is in front.
+    app.globalShortcut.press('Alt+Space');
+    expect(quick.isVisible()).toBe(false);
+    app.globalShortcut.press('Alt+Space');
+    expect(quick.isVisible() && quick.isFocused()).toBe(true);
+
+    await page.getByTestId('quick-open-in-deputy').click();
+    await expect.poll(() => quick.isVisible()).toBe(false);
+    const main = await app.mainWindow();
+    await expect
+      .poll(() => main.webContents.getURL())
+      .toMatch(/^app:\/\/deputy\/index\.html#\/thread\/[\w-]+$/);
+    const mainPage = await main.page();
+    await mainPage
+      .locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' })
+      .waitFor();
+  });
+
+  it('fits the plan and the approval card, and has no accessibility violations, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const app = await desktop.launch({ colorScheme });
+      await app.mainWindow();
+      app.trays[0]?.menu?.click('Quick prompt');
+      const page = await (await app.waitForWindow(isQuick, 'the quick prompt')).page();
+      await composerOf(page).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+
+      desktop.gemini.script(
+        callReply('add_task', {
+          description: 'Call the bank',
+          confidence: 0.95,
+          intent: 'add task',
+          reasoning: 'asked',
+          assumptions: [],
+        }),
+      );
+      await composerOf(page).fill('Remind me to call the bank');
+      await composerOf(page).press('Enter');
+      const approve = page.getByTestId('approval-approve');
+      await approve.waitFor();
+      expect(await approve.isVisible()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      // Nothing spills sideways out of the small window.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(560);
+      await app.quit();
+    }
+  });
+
+  it('tells the person in words when the OS refuses the shortcut, and the tray offers another key', async () => {
+    const app = await desktop.launch({ platform: 'linux', takenShortcuts: ['Alt+Space'] });
+    await app.mainWindow();
+    const problem = await app.waitForNotification(
+      (n) => n.options.title === 'Deputy’s shortcut is not set',
+      'the shortcut notice',
+    );
+    expect(problem.options.body).toContain('Alt+Space is already used by another app or by the system');
+    expect(app.globalShortcut.isRegistered('Alt+Space')).toBe(false);
+
+    const menu = app.trays[0]?.menu;
+    // On Linux, where Electron cannot set a login item, the tray does not offer one.
+    expect(menu?.items.filter((item) => item.label).map((item) => item.label)).toEqual([
+      'Quick prompt',
+      'Open Deputy',
+      'Pending approvals (0)',
+      'Quick prompt shortcut',
+      'Notifications',
+      'Quit Deputy',
+    ]);
+    menu?.click('CommandOrControl+Shift+Space');
+    expect(app.globalShortcut.isRegistered('CommandOrControl+Shift+Space')).toBe(true);
+    app.globalShortcut.press('CommandOrControl+Shift+Space');
+    await app.waitForWindow(isQuick, 'the quick prompt');
+    expect(app.trays.at(-1)?.menu?.find('CommandOrControl+Shift+Space').checked).toBe(true);
+  });
+
+  it('notifies when a run finishes while no Deputy window has focus, and the click opens that conversation', async () => {
+    const app = await desktop.launch();
+    const main = await app.mainWindow();
+    const page = await main.page();
+    desktop.gemini.script(textReply('Done: the report is filed.', { chunks: 2, gapMs: 300 }));
+    await composerOf(page).fill('File the report');
+    await composerOf(page).press('Enter');
+    // The person switches to another app while Deputy works.
+    main.blur();
+    const done = await app.waitForNotification(
+      (n) => n.options.title === 'Deputy finished',
+      'the run notification',
+    );
+    expect(done.options.body).toContain('the report is filed');
+
+    done.click();
+    await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
+    expect(main.isFocused()).toBe(true);
+
+    // The same conversation by link, from another app, after starting a new one.
+    const threadUrl = main.webContents.getURL();
+    const threadId = threadUrl.slice(threadUrl.lastIndexOf('/') + 1);
+    await page.getByTestId('new-conversation').click();
+    await main.loadURL('app://deputy/index.html');
+    app.openLink(`deputy://thread/${threadId}`);
+    await page.locator('[data-testid="message"][data-role="user"]', { hasText: 'File the report' }).waitFor();
+    expect(main.webContents.getURL()).toBe(threadUrl);
+  });
+
+  it('keeps the tray’s settings across a restart, and applies open at login (macOS)', async () => {
+    const first = await desktop.launch({ platform: 'darwin' });
+    await first.mainWindow();
+    expect(first.trays[0]?.image.isTemplate).toBe(true);
+    expect(first.trays[0]?.image.isEmpty()).toBe(false);
+    expect(first.app.loginItem).toEqual({ openAtLogin: false });
+    first.trays[0]?.menu?.click('Open at login');
+    expect(first.app.loginItem).toEqual({ openAtLogin: true });
+    first.trays.at(-1)?.menu?.click('When a run finishes or fails');
+    await first.quit();
+
+    const second = await desktop.launch({ platform: 'darwin', dataDir: first.app.getPath('userData') });
+    await second.mainWindow();
+    expect(second.app.loginItem).toEqual({ openAtLogin: true });
+    expect(second.trays[0]?.menu?.find('Open at login').checked).toBe(true);
+    expect(second.trays[0]?.menu?.find('When a run finishes or fails').checked).toBe(false);
+
+    // Switched off, a finished run stays quiet even with no Deputy window in front.
+    const main = await second.mainWindow();
+    const page = await main.page();
+    desktop.gemini.script(textReply('Quietly done.', { chunks: 2, gapMs: 200 }));
+    await composerOf(page).fill('Do it quietly');
+    await composerOf(page).press('Enter');
+    main.blur();
+    await expect.poll(() => assistantText(page)).toContain('Quietly done.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(second.notifications.map((n) => n.options.title)).not.toContain('Deputy finished');
+  });
+
+  it('does not notify about a run the person watched finish', async () => {
+    const app = await desktop.launch();
+    const page = await (await app.mainWindow()).page();
+    desktop.gemini.script(textReply('All set.'));
+    await composerOf(page).fill('Do it');
+    await composerOf(page).press('Enter');
+    await expect.poll(() => assistantText(page)).toContain('All set.');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app.notifications.map((n) => n.options.title)).not.toContain('Deputy finished');
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it, vi } from 'vitest';
+
+const taken = new Set<string>();
+const registered = new Map<string, () => void>();
+
+vi.mock('electron', () => ({
+  globalShortcut: {
+    unregisterAll: () => registered.clear(),
+    register: (key: string, callback: () => void) => {
+      if (key.includes(' ')) throw new Error('Failed to parse accelerator');
+      if (taken.has(key)) return false;
+      registered.set(key, callback);
+      return true;
+    },
+  },
+}));
+
+const { registerQuickPromptShortcut, shortcutLabel } = await import('../../../electron/shell/shortcut');
+
+describe('the quick prompt shortcut', () => {
+  it('registers the key, replacing the one before', () => {
+    registerQuickPromptShortcut('Alt+Space', () => undefined);
+    expect(registerQuickPromptShortcut('CommandOrControl+Alt+D', () => undefined)).toEqual({ ok: true });
+    expect([...registered.keys()]).toEqual(['CommandOrControl+Alt+D']);
+  });
+
+  it('says in words when another app holds the key, or the key is not one', () => {
+    taken.add('Alt+Space');
+    const refused = registerQuickPromptShortcut('Alt+Space', () => undefined);
+    expect(refused).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('already used by another app'),
+    });
+    expect(registerQuickPromptShortcut('not a key', () => undefined)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('not a key combination'),
+    });
+  });
+
+  it('names Alt as Option on a Mac', () => {
+    expect(shortcutLabel('Alt+Space', 'darwin')).toBe('Option+Space');
+    expect(shortcutLabel('Alt+Space', 'win32')).toBe('Alt+Space');
+  });
+});
