@@ -29,6 +29,7 @@ import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
+import type { McpServers } from '../mcp/mcp-servers';
 import { standingInstruction } from '../policy/standing-instruction';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
@@ -52,6 +53,8 @@ export interface HostDeps {
   settings: SettingsService;
   connections: ConnectionsService;
   vault: Vault;
+  /** The person's MCP servers, whose tools are in the registry as `server__tool`. */
+  mcp: McpServers;
   /** Resolved per run, so a key or model configured later takes effect on the next run. */
   modelClient: () => ModelClient | null;
   now: () => Date;
@@ -170,6 +173,15 @@ export class Host implements ContractHost {
         }
         return { deleted: input.id };
       },
+      'mcp.list': () => ({ servers: deps.mcp.list() }),
+      'mcp.put': async (input) => ({ server: await deps.mcp.put(input.name, input.config, input.secrets) }),
+      'mcp.delete': async (input) => {
+        await deps.mcp.delete(input.name);
+        return { deleted: input.name };
+      },
+      'mcp.restart': async (input) => ({ server: await deps.mcp.restart(input.name) }),
+      'mcp.log': (input) => ({ lines: deps.mcp.log(input.name) }),
+      'mcp.import': (input) => deps.mcp.import(input),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -246,7 +258,7 @@ export class Host implements ContractHost {
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
     this.deps.store.close();
-    await this.active.stopAll();
+    await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
   }
 
   /**
