@@ -39,6 +39,8 @@ import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
+import { ClientCalls } from './client-calls';
+import { withDirectCalls } from './direct-call-model';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
@@ -84,6 +86,8 @@ export class Host implements ContractHost {
   readonly events: RunEventBus;
   readonly approvals: ApprovalDesk;
   readonly data: DataDesk;
+  /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
+  readonly clientCalls: ClientCalls;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -133,6 +137,13 @@ export class Host implements ContractHost {
       stopRunsIn: (threadId) => this.active.stopIn(threadId),
       hasRunsIn: (threadId) => this.active.hasIn(threadId),
       approvalsChanged: () => this.approvalsBus.publish(null),
+    });
+    this.clientCalls = new ClientCalls({
+      store: deps.store,
+      registry: deps.registry,
+      start: (request, model) => this.launch(request, undefined, model).started,
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      cancel: (runId) => this.active.cancel(runId),
     });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
@@ -285,7 +296,7 @@ export class Host implements ContractHost {
     return {
       store,
       registry,
-      model: this.deps.modelClient(),
+      model: withDirectCalls(this.deps.modelClient()),
       emit: (event) => this.emit(event),
       checkpoints: storeCheckpoints({ store, newId: randomUUID, now }),
       now,
@@ -394,6 +405,7 @@ export class Host implements ContractHost {
   private launch(
     raw: RunRequest,
     onEvent?: (event: RunEvent) => void,
+    model?: string,
   ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
     // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
@@ -405,7 +417,7 @@ export class Host implements ContractHost {
     if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
-    const config = settings.get();
+    const config = { ...settings.get(), ...(model && { model }) };
     // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
     const refusal = modelBudgetRefusal(config, store, this.deps.now());
     if (refusal) return this.refuse(request, refusal, onEvent);
