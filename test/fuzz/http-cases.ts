@@ -40,6 +40,12 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/memories', body: null },
   { method: 'PUT', path: '/api/memories/:id', body: 'memory.update' },
   { method: 'DELETE', path: '/api/memories/:id', body: null },
+  { method: 'GET', path: '/api/mcp/servers', body: null },
+  { method: 'PUT', path: '/api/mcp/servers/:id', body: 'mcp.put' },
+  { method: 'DELETE', path: '/api/mcp/servers/:id', body: null },
+  { method: 'POST', path: '/api/mcp/servers/:id/restart', body: null },
+  { method: 'GET', path: '/api/mcp/servers/:id/log', body: null },
+  { method: 'POST', path: '/api/mcp/import', body: 'mcp.import' },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];
