@@ -157,4 +157,29 @@ describe('MCP servers as tools', () => {
     expect(lines.join('\n')).toContain('a line on stderr from the odd server');
     expect((await waitForServer(host, 'odd', () => true)).state).toBe('running');
   });
+
+  it('refreshes the tools when the server says its list changed', async () => {
+    const model = new ScriptedModel(call('odd__add-tool', {}), say('Added.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    const before = await waitForServer(host, 'odd', (server) => server.state === 'running');
+    expect(before.tools.map((tool) => tool.name)).not.toContain('odd__extra');
+    expect((await host.runToEnd({ prompt: 'Add the tool' })).status).toBe('completed');
+    const after = await waitForServer(host, 'odd', (server) =>
+      server.tools.some((tool) => tool.name === 'odd__extra'),
+    );
+    expect(after.tools.length).toBe(before.tools.length + 1);
+    expect(host.toolCatalog().map((tool) => tool.name)).toContain('odd__extra');
+  });
+
+  it('keeps retrying a server that cannot start, with growing delays, and says why', async () => {
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    await putServer(host, 'missing', { transport: 'stdio', command: '/nonexistent/mcp-server' });
+    const view = await waitForServer(host, 'missing', (server) => server.state === 'restarting');
+    expect(view.error).toMatch(/could not start/);
+    const { lines } = await host.invoke('mcp.log', { name: 'missing' });
+    expect(lines.join('\n')).toMatch(/restarting in 1 s/);
+  });
 });
