@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
+import { storeOf } from '../support/durable-kit';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import {
   EVERYTHING_SERVER,
@@ -181,5 +182,24 @@ describe('MCP servers as tools', () => {
     expect(view.error).toMatch(/could not start/);
     const { lines } = await host.invoke('mcp.log', { name: 'missing' });
     expect(lines.join('\n')).toMatch(/restarting in 1 s/);
+  });
+
+  it('caps a large answer for the model and keeps it whole in the audit trail', async () => {
+    const model = new ScriptedModel(call('odd__big', {}), say('Long.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    await waitForServer(host, 'odd', (server) => server.state === 'running');
+    expect((await host.runToEnd({ prompt: 'Read the big one' })).status).toBe('completed');
+    const seen = JSON.stringify(model.requests[1]?.messages.at(-1));
+    expect(seen).toContain('"truncated":true');
+    expect(seen).not.toContain('THE END');
+    const kept = storeOf(host)
+      .db.prepare<[], { detail_json: string }>(
+        "SELECT detail_json FROM audit WHERE event = 'mcp_full_result'",
+      )
+      .all();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.detail_json).toContain('THE END');
   });
 });
