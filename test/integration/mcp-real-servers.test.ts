@@ -202,4 +202,27 @@ describe('MCP servers as tools', () => {
     expect(kept).toHaveLength(1);
     expect(kept[0]?.detail_json).toContain('THE END');
   });
+
+  it('starts a first_use server only when one of its tools is called, offering the tools it listed before', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
+    writeFileSync(join(folder, 'a.txt'), 'alpha');
+    const model = new ScriptedModel(
+      call('fs__read_text_file', { path: join(folder, 'a.txt') }),
+      say('Alpha.'),
+    );
+    fixture = await openHost(model);
+    await putServer(fixture.host, 'fs', { ...stdio(FILESYSTEM_SERVER, [folder]), start: 'first_use' });
+    await waitForServer(fixture.host, 'fs', (server) => server.state === 'running');
+    await fixture.stop();
+
+    fixture = await openHost(model, { dataDir: fixture.dataDir });
+    const { host } = fixture;
+    const idle = await waitForServer(host, 'fs', () => true);
+    expect(idle).toMatchObject({ state: 'stopped', pid: null });
+    expect(idle.tools.map((tool) => tool.name)).toContain('fs__read_text_file');
+    expect((await host.runToEnd({ prompt: 'Read a.txt' })).status).toBe('completed');
+    expect(JSON.stringify(model.requests[0]?.tools.map((tool) => tool.name))).toContain('fs__read_text_file');
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('alpha');
+    expect((await waitForServer(host, 'fs', () => true)).state).toBe('running');
+  });
 });
