@@ -18,6 +18,11 @@ const START_TIMEOUT_MS = 30_000;
 /** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
 const MAX_TOOLS = 500;
 const MAX_PAGES = 20;
+/**
+ * A call, start included, ends within this, under the registry's 60 s limit: the registry's own timeout counts as
+ * transient and is retried, and a retried MCP call could act twice.
+ */
+const CALL_BUDGET_MS = 55_000;
 
 export interface ConnectionDeps {
   name: string;
@@ -72,21 +77,29 @@ export class McpConnection {
         'mcp_unavailable',
         `The MCP server "${name}" stopped and is being restarted; try again shortly.`,
       );
-    await this.start();
+    const deadline = Date.now() + CALL_BUDGET_MS;
+    await this.startWithin(deadline - Date.now() - 1_000);
     const client = this.client;
     if (!client)
       throw new ToolError(
         'mcp_unavailable',
-        `The MCP server "${name}" is not running: ${this.error ?? 'it did not start'}.`,
+        `The MCP server "${name}" is not running: ${this.error ?? 'it did not start in time'}.`,
       );
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
-        timeout: config.callTimeoutSeconds * 1_000,
+        timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
       });
     } catch (error) {
       throw this.callError(tool, error, signal);
     }
+  }
+
+  private async startWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.start(), waited]);
+    clearTimeout(timer);
   }
 
   /** Stops the server and every restart: nothing starts again until `start()`. */
