@@ -1,4 +1,5 @@
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../llm/model-client';
+import { asRecord } from '../store/json';
 
 /**
  * The model name of a run that another MCP client asked for: its one tool call is given, not chosen, so no
@@ -78,8 +79,4 @@ export function withDirectCalls(configured: ModelClient | null): ModelClient {
       return configured.stream(request);
     },
   };
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }

@@ -1,4 +1,5 @@
 import { McpServerConfig, McpServerName, type McpSecrets } from '../../shared/contract';
+import { asRecord } from '../store/json';
 
 /** One server read from another app's config: its settings, and the values that go to the vault. */
 export interface ImportedServer {
@@ -80,12 +81,6 @@ export function parseMcpServersBlock(text: string): ImportResult {
     });
   }
   return result;
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }
 
 function stringRecord(value: unknown): Record<string, string> {

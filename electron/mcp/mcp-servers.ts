@@ -9,6 +9,7 @@ import { BoundedLog } from './bounded-log';
 import { parseMcpServersBlock } from './import-config';
 import { McpConnection, type Backoff } from './mcp-connection';
 import { McpSecretStore } from './mcp-secrets';
+import { asRecord } from '../store/json';
 
 const CONFIGS_KEY = 'mcp.servers';
 /** The tools each server listed last, so a `first_use` server's tools are offered before it runs. */
@@ -211,10 +212,4 @@ async function readConfigFile(path: string): Promise<string> {
   } catch {
     throw new DeputyError('not_found', `Deputy could not read a config file at ${path}.`);
   }
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }

@@ -1,3 +1,5 @@
+import { asRecord } from '../../store/json';
+
 /**
  * An MCP tool's answer (text, images, audio, embedded resources, links, structured content) turned into the JSON
  * object Gemini takes as a function response. Binary parts are described, not sent: the model gets their type
@@ -86,10 +88,4 @@ function base64Bytes(value: unknown): number {
 
 function asString(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
 import { useExtensions, useStores } from '../../stores';
+import type { ExtensionsActions } from './extensions-store';
 
 const STATE_WORDS: Record<McpServerView['state'], string> = {
   stopped: 'Stopped',
@@ -10,6 +11,16 @@ const STATE_WORDS: Record<McpServerView['state'], string> = {
   failed: 'Failed',
   disabled: 'Turned off',
 };
+
+const ACTIONS: {
+  label: string;
+  act: (actions: ExtensionsActions, name: string) => Promise<void>;
+  isBlockedWhileBusy: boolean;
+}[] = [
+  { label: 'Restart', act: (actions, name) => actions.restart(name), isBlockedWhileBusy: true },
+  { label: 'Log', act: (actions, name) => actions.showLog(name), isBlockedWhileBusy: false },
+  { label: 'Remove', act: (actions, name) => actions.remove(name), isBlockedWhileBusy: true },
+];
 
 /** One MCP server: its state, its tools and their risk, its secrets (masked), and what the person may do. */
 export function ServerCard({ server }: { server: McpServerView }) {
@@ -62,25 +73,17 @@ export function ServerCard({ server }: { server: McpServerView }) {
         </ul>
       </details>
       <div className="settings-form__actions">
-        <button
-          type="button"
-          className="button"
-          disabled={isBusy}
-          onClick={() => void store.getState().restart(server.name)}
-        >
-          Restart
-        </button>
-        <button type="button" className="button" onClick={() => void store.getState().showLog(server.name)}>
-          Log
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={isBusy}
-          onClick={() => void store.getState().remove(server.name)}
-        >
-          Remove
-        </button>
+        {ACTIONS.map(({ label, act, isBlockedWhileBusy }) => (
+          <button
+            key={label}
+            type="button"
+            className="button"
+            disabled={isBlockedWhileBusy && isBusy}
+            onClick={() => void act(store.getState(), server.name)}
+          >
+            {label}
+          </button>
+        ))}
       </div>
     </li>
   );
