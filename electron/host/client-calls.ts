@@ -15,7 +15,8 @@ export interface ClientCallsDeps {
   registry: ToolRegistry;
   start: (request: RunRequest, model: string) => RunStarted;
   subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
-  cancel: (runId: string) => void;
+  /** The client stopped waiting: the run stops, and what it still waits for approval on is rejected. */
+  abandon: (ids: RunStarted) => void;
 }
 
 /**
@@ -39,11 +40,12 @@ export class ClientCalls {
   async call(call: DirectCall, signal: AbortSignal): Promise<ClientCallOutcome> {
     if (!this.tools().some((tool) => tool.name === call.tool))
       throw new DeputyError('not_found', `Deputy has no tool named "${call.tool}".`);
-    const { runId } = this.deps.start({ prompt: directCallPrompt(call) }, DIRECT_CALL_MODEL);
+    const started = this.deps.start({ prompt: directCallPrompt(call) }, DIRECT_CALL_MODEL);
+    const { runId } = started;
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         // The client gave up: the run stops too, and a call still waiting for approval is not run later.
-        this.deps.cancel(runId);
+        this.deps.abandon(started);
         resolve();
       };
       const unsubscribe = this.deps.subscribe(runId, (event) => {

@@ -143,7 +143,10 @@ export class Host implements ContractHost {
       registry: deps.registry,
       start: (request, model) => this.launch(request, undefined, model).started,
       subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
-      cancel: (runId) => this.active.cancel(runId),
+      abandon: ({ runId, threadId }) => {
+        this.active.cancel(runId);
+        this.approvals.rejectWaitingIn(threadId, 'The MCP client that asked for this stopped waiting.');
+      },
     });
     this.handlers = {
       'run.start': (input) => this.startRun(input),

@@ -148,4 +148,24 @@ describe('Deputy as an MCP server, driven by the SDK client', () => {
     expect(JSON.stringify(listed.content)).toContain('Renew passport');
     await client.close();
   }, 30_000);
+
+  it('rejects what a call waits for when its client goes away, so it never runs later', async () => {
+    const host = await start();
+    const client = await connectClient();
+    const waiting = client.callTool({ name: 'gmail_send', arguments: mail('Left behind') }).catch(() => null);
+    const approval = await pendingApproval(host, 'gmail_send');
+    await client.close();
+    await waiting;
+    const deadline = Date.now() + 10_000;
+    let status = approval.status;
+    while (status === 'pending' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status =
+        (await host.invoke('approval.list', { status: 'all' })).approvals.find(
+          (candidate) => candidate.id === approval.id,
+        )?.status ?? 'pending';
+    }
+    expect(status).toBe('rejected');
+    expect(google.gmail.sent).toHaveLength(0);
+  });
 });
