@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { DeputyError, McpServerConfig, type McpSecrets, type McpServerView } from '../../shared/contract';
 import type { SettingsRepo } from '../store/settings-repo';
-import { createMcpTool, type McpToolSpec } from '../tools/mcp/mcp-tool';
+import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
 import type { Vault } from '../vault/vault';
@@ -160,15 +160,20 @@ export class McpServers {
       error: connection.error,
       restarts: connection.restarts,
       pid: connection.pid,
-      tools: this.deps.registry
-        .list()
-        .filter((tool) => tool.mcpServer === name)
-        .map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          risk: tool.risk,
-          hasSideEffects: tool.hasSideEffects,
-        })),
+      tools: (this.storedTools()[name] ?? []).flatMap((spec) => {
+        const tool = this.deps.registry.get(namespacedName(name, spec.name) ?? '');
+        if (tool?.mcpServer !== name) return [];
+        return [
+          {
+            name: tool.name,
+            serverTool: spec.name,
+            autonomy: config.toolAutonomy[spec.name] ?? null,
+            description: tool.description,
+            risk: tool.risk,
+            hasSideEffects: tool.hasSideEffects,
+          },
+        ];
+      }),
       maskedSecrets: [
         ...config.secretEnv.map((key) => ({
           kind: 'env' as const,

@@ -65,6 +65,10 @@ export type McpServerState = z.infer<typeof McpServerState>;
 export const McpToolView = z.object({
   /** The name the model and the policy see: `server__tool`. */
   name: z.string(),
+  /** Its name on the server, the key of `toolAutonomy`. */
+  serverTool: z.string(),
+  /** The person's setting for this tool alone; null: the server's. */
+  autonomy: AutonomyLevel.nullable(),
   description: z.string(),
   risk: z.string(),
   hasSideEffects: z.boolean(),

@@ -59,6 +59,29 @@ describe('a hostile MCP server', () => {
     expect(executed(events, 'odd__hostile-send')).toBe(true);
   });
 
+  it("honours a setting for one tool alone over the server's, and shows it in the server's view", async () => {
+    const model = new ScriptedModel(
+      call('odd__hostile-send', { to: 'sam@example.com', text: 'lunch at noon', ...meta }),
+      say('Sent.'),
+    );
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+    await putServer(host, 'odd', {
+      ...stdio(ODD_SERVER),
+      toolAutonomy: { 'hostile-send': 'confirm' },
+      autonomy: 'auto',
+    });
+    const view = await waitForServer(host, 'odd', (server) => server.state === 'running');
+    expect(view.tools.find((tool) => tool.serverTool === 'hostile-send')).toMatchObject({
+      name: 'odd__hostile-send',
+      autonomy: 'confirm',
+    });
+    const run = await host.runToEnd({ prompt: 'Send sam@example.com "lunch at noon"' });
+    expect(run.status).toBe('awaiting_confirmation');
+    expect(run.approval?.reason).toMatch(/Your setting for odd__hostile-send is "confirm"/);
+  });
+
   it('holds what its description and its answers steer, for the person, and runs none of it', async () => {
     const model = new ScriptedModel(
       // Steered by the description alone: nothing has been read yet.

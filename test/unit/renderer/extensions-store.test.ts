@@ -50,6 +50,24 @@ describe('extensions store', () => {
     ]);
   });
 
+  it("sets one tool on its own, and back to the server's setting by leaving it out", async () => {
+    const base = server('files', {
+      config: McpServerConfig.parse({ transport: 'stdio', command: 'npx', toolAutonomy: { read: 'auto' } }),
+    });
+    const fake = fakeClient({
+      'mcp.put': async (input) => ({
+        server: server(input.name, { config: McpServerConfig.parse(input.config) }),
+      }),
+    });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().setToolAutonomy(base, 'write_file', 'notify');
+    await store.getState().setToolAutonomy(base, 'read', null);
+    const sent = fake.calls
+      .filter((call) => call.channel === 'mcp.put')
+      .map((call) => (call.input as { config: { toolAutonomy: unknown } }).config.toolAutonomy);
+    expect(sent).toEqual([{ read: 'auto', write_file: 'notify' }, {}]);
+  });
+
   it('says what an import did, and why a failure failed', async () => {
     const fake = fakeClient({
       'mcp.import': async () => ({

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
+import { AutonomyOptions } from './AutonomyOptions';
 
 const STATE_WORDS: Record<McpServerView['state'], string> = {
   stopped: 'Stopped',
@@ -56,19 +57,14 @@ export function ServerCard({ server }: { server: McpServerView }) {
             void store.getState().setAutonomy(server, level === 'confirm' ? null : level);
           }}
         >
-          <option value="confirm">ask me first (confirm)</option>
-          <option value="review">ask me, with a review (review)</option>
-          <option value="notify">run, then tell me (notify)</option>
-          <option value="auto">run without asking (auto)</option>
+          <AutonomyOptions />
         </select>
       </label>
       <details>
         <summary>{server.tools.length} tools</summary>
         <ul>
           {server.tools.map((tool) => (
-            <li key={tool.name}>
-              <code>{tool.name}</code> — {tool.hasSideEffects ? `acts (${tool.risk} risk)` : 'only reads'}
-            </li>
+            <ToolRow key={tool.name} server={server} tool={tool} isBusy={isBusy} />
           ))}
         </ul>
       </details>
@@ -85,6 +81,39 @@ export function ServerCard({ server }: { server: McpServerView }) {
           </button>
         ))}
       </div>
+    </li>
+  );
+}
+
+/** One tool: whether it only reads, and for one that acts, the person's setting for it alone. */
+function ToolRow({
+  server,
+  tool,
+  isBusy,
+}: {
+  server: McpServerView;
+  tool: McpServerView['tools'][number];
+  isBusy: boolean;
+}) {
+  const { extensions: store } = useStores();
+  return (
+    <li>
+      <code>{tool.name}</code> — {tool.hasSideEffects ? `acts (${tool.risk} risk)` : 'only reads'}
+      {tool.hasSideEffects && (
+        <select
+          aria-label={`Autonomy for ${tool.name}`}
+          value={tool.autonomy ?? 'server'}
+          disabled={isBusy}
+          onChange={(event) => {
+            const value = event.target.value;
+            const level = value === 'server' ? null : AutonomyLevel.parse(value);
+            void store.getState().setToolAutonomy(server, tool.serverTool, level);
+          }}
+        >
+          <option value="server">as the server</option>
+          <AutonomyOptions />
+        </select>
+      )}
     </li>
   );
 }

@@ -25,6 +25,8 @@ export interface ExtensionsActions {
   /** Adds or replaces a server; secret values go to the vault and never come back. */
   save(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<boolean>;
   setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<boolean>;
+  /** One tool's own setting (by its name on the server); null goes back to the server's. */
+  setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
   remove(name: string): Promise<void>;
   restart(name: string): Promise<void>;
   showLog(name: string): Promise<void>;
@@ -84,6 +86,17 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
           const { server: saved } = await client.invoke('mcp.put', {
             name: server.name,
             config: { ...server.config, autonomy },
+          });
+          replace(saved);
+          return null;
+        }),
+      setToolAutonomy: (server, tool, autonomy) =>
+        act(server.name, async () => {
+          const { [tool]: _previous, ...others } = server.config.toolAutonomy;
+          const toolAutonomy = autonomy === null ? others : { ...others, [tool]: autonomy };
+          const { server: saved } = await client.invoke('mcp.put', {
+            name: server.name,
+            config: { ...server.config, toolAutonomy },
           });
           replace(saved);
           return null;
