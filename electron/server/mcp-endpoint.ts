@@ -13,8 +13,20 @@ export const MCP_PATH = '/mcp';
  * person keeps its own request open until they decide.
  */
 export async function handleMcpRequest(host: Host, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Deputy sends nothing unasked, so there is no stream to GET and no session to DELETE: a GET would only hold a
+  // connection open for ever (the protocol lets a server answer 405 here).
+  if (req.method !== 'POST') {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: send MCP messages with POST.' },
+      id: null,
+    });
+    res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
+    res.end(body);
+    return;
+  }
   // The body is read under the API's own size cap before the SDK sees it.
-  const body = req.method === 'POST' ? await readJsonBody(req) : undefined;
+  const body = await readJsonBody(req);
   const server = createDeputyMcpServer(host.clientCalls);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.on('close', () => {

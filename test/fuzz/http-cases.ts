@@ -46,6 +46,7 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'POST', path: '/api/mcp/servers/:id/restart', body: null },
   { method: 'GET', path: '/api/mcp/servers/:id/log', body: null },
   { method: 'POST', path: '/api/mcp/import', body: 'mcp.import' },
+  { method: 'POST', path: '/mcp', body: 'mcp.jsonrpc' },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];
@@ -124,6 +125,9 @@ export function httpCase(rng: Rng, ids: IdPool, endpoint: Endpoint): HttpCase {
       'Origin',
       pick(rng, ['https://evil.example', 'null', `http://localhost:${endpoint.port}`]),
     ]);
+  // An MCP client says it takes JSON and SSE; without it the endpoint answers 406, as the protocol asks.
+  if (route.path === '/mcp' && rng.chance(0.9))
+    headers.push(['Accept', 'application/json, text/event-stream']);
   const auth = authorization(rng, endpoint.token, flaw(0.08));
   if (auth !== null) headers.push(['Authorization', auth]);
   let body = '';

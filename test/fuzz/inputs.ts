@@ -122,6 +122,34 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
               },
             }),
           };
+    // What another MCP client sends to /mcp; only reads are called, so no answer waits for an approval.
+    case 'mcp.jsonrpc':
+      return pick(rng, [
+        {
+          jsonrpc: '2.0',
+          id: rng.int(0, 1_000),
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'fuzz', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'ping' },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'tools/list' },
+        {
+          jsonrpc: '2.0',
+          id: rng.int(0, 1_000),
+          method: 'tools/call',
+          params: {
+            name: pick(rng, ['list_tasks', 'search_memory', 'no_such_tool']),
+            arguments: { query: randomString(rng) },
+          },
+        },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'logging/setLevel', params: { level: 'debug' } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: randomString(rng) },
+      ]);
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:
