@@ -30,6 +30,12 @@ const commandChannels = {
   'memory.list': true,
   'memory.update': true,
   'memory.delete': true,
+  'mcp.list': true,
+  'mcp.put': true,
+  'mcp.delete': true,
+  'mcp.restart': true,
+  'mcp.log': true,
+  'mcp.import': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

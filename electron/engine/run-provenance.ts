@@ -47,6 +47,7 @@ export function runProvenance(state: RunState, registry: ToolRegistry): RunProve
     }
   });
   for (const part of state.turnResults) sources.push(...resultSources(part, registry, trusted));
+  sources.push(...mcpDescriptions(registry));
   return {
     trusted: lower(trusted.join('\n')),
     request: lower(request.join('\n')),
@@ -95,6 +96,23 @@ function resultSources(part: ResultPart, registry: ToolRegistry, trusted: string
     }
     return [{ label: origin.label, text: lower(origin.text) }];
   });
+}
+
+/**
+ * An MCP server wrote its tools' descriptions, and the model reads them in every run: they are content from
+ * outside the person, so an address or an order planted in one is judged like one planted in a mail.
+ */
+function mcpDescriptions(registry: ToolRegistry): ContentSource[] {
+  return registry.list().flatMap((tool) =>
+    tool.mcpServer === undefined
+      ? []
+      : [
+          {
+            label: `the description of ${tool.name} (from the MCP server "${tool.mcpServer}")`,
+            text: lower(tool.description),
+          },
+        ],
+  );
 }
 
 const lower = (text: string): string => text.toLowerCase();

@@ -133,6 +133,14 @@ export class ApprovalDesk {
     return expired.length;
   }
 
+  /** Rejects, with `reason`, whatever waits in a thread (an MCP client's call whose client went away). */
+  rejectWaitingIn(threadId: string, reason: string): void {
+    for (const approval of this.deps.store.approvals.pendingInThread(threadId))
+      void this.decide({ approvalId: approval.id, decision: 'reject', reason }).catch((error: unknown) =>
+        this.deps.runDeps().logError('could not reject an abandoned call', error),
+      );
+  }
+
   /**
    * A new message in a thread rejects what is still waiting there. Returns what the model had seen, with each
    * waiting call answered by a tool result saying so, for the new run to continue from.

@@ -8,6 +8,7 @@ import { createGeminiClient } from '../llm/gemini-client';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
+import { McpServers } from '../mcp/mcp-servers';
 import { Store } from '../store/store';
 import { ToolRegistry } from '../tools/registry';
 import { createCalendarTools } from '../tools/calendar-tools';
@@ -109,9 +110,29 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
   );
+  const mcp = new McpServers({
+    registry,
+    settings: store.settings,
+    vault,
+    now,
+    keepFull: (context, tool, full) =>
+      store.policy.audit({
+        timestamp: now().toISOString(),
+        runId: context.runId,
+        actionId: context.actionId,
+        tool,
+        event: 'mcp_full_result',
+        decision: null,
+        rule: null,
+        reason: 'The model saw this answer cut to size; here it is whole.',
+        detail: full,
+      }),
+  });
+  mcp.startAll();
   const host = new Host({
     store,
     registry,
+    mcp,
     settings,
     connections,
     vault,

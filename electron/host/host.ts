@@ -29,6 +29,7 @@ import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { buildSystemInstruction } from '../engine/system-instruction';
 import type { ModelClient } from '../llm/model-client';
+import type { McpServers } from '../mcp/mcp-servers';
 import { standingInstruction } from '../policy/standing-instruction';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
@@ -38,6 +39,8 @@ import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
+import { ClientCalls } from './client-calls';
+import { withDirectCalls } from './direct-call-model';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
@@ -52,6 +55,8 @@ export interface HostDeps {
   settings: SettingsService;
   connections: ConnectionsService;
   vault: Vault;
+  /** The person's MCP servers, whose tools are in the registry as `server__tool`. */
+  mcp: McpServers;
   /** Resolved per run, so a key or model configured later takes effect on the next run. */
   modelClient: () => ModelClient | null;
   now: () => Date;
@@ -81,6 +86,8 @@ export class Host implements ContractHost {
   readonly events: RunEventBus;
   readonly approvals: ApprovalDesk;
   readonly data: DataDesk;
+  /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
+  readonly clientCalls: ClientCalls;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -131,6 +138,16 @@ export class Host implements ContractHost {
       hasRunsIn: (threadId) => this.active.hasIn(threadId),
       approvalsChanged: () => this.approvalsBus.publish(null),
     });
+    this.clientCalls = new ClientCalls({
+      store: deps.store,
+      registry: deps.registry,
+      start: (request, model) => this.launch(request, undefined, model).started,
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      abandon: ({ runId, threadId }) => {
+        this.active.cancel(runId);
+        this.approvals.rejectWaitingIn(threadId, 'The MCP client that asked for this stopped waiting.');
+      },
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -170,6 +187,15 @@ export class Host implements ContractHost {
         }
         return { deleted: input.id };
       },
+      'mcp.list': () => ({ servers: deps.mcp.list() }),
+      'mcp.put': async (input) => ({ server: await deps.mcp.put(input.name, input.config, input.secrets) }),
+      'mcp.delete': async (input) => {
+        await deps.mcp.delete(input.name);
+        return { deleted: input.name };
+      },
+      'mcp.restart': async (input) => ({ server: await deps.mcp.restart(input.name) }),
+      'mcp.log': (input) => ({ lines: deps.mcp.log(input.name) }),
+      'mcp.import': (input) => deps.mcp.import(input),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -246,7 +272,7 @@ export class Host implements ContractHost {
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
     this.deps.store.close();
-    await this.active.stopAll();
+    await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
   }
 
   /**
@@ -273,7 +299,7 @@ export class Host implements ContractHost {
     return {
       store,
       registry,
-      model: this.deps.modelClient(),
+      model: withDirectCalls(this.deps.modelClient()),
       emit: (event) => this.emit(event),
       checkpoints: storeCheckpoints({ store, newId: randomUUID, now }),
       now,
@@ -382,6 +408,7 @@ export class Host implements ContractHost {
   private launch(
     raw: RunRequest,
     onEvent?: (event: RunEvent) => void,
+    model?: string,
   ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
     // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
@@ -393,7 +420,7 @@ export class Host implements ContractHost {
     if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
       throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
     }
-    const config = settings.get();
+    const config = { ...settings.get(), ...(model && { model }) };
     // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
     const refusal = modelBudgetRefusal(config, store, this.deps.now());
     if (refusal) return this.refuse(request, refusal, onEvent);

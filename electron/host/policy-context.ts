@@ -52,6 +52,7 @@ export function decideCall(
         risk: tool.risk,
         hasSideEffects: tool.hasSideEffects,
         ...(tool.actionKind && { actionKind: tool.actionKind }),
+        ...(tool.autonomy && { autonomy: tool.autonomy() }),
         ...(tool.isExternal !== undefined && { isExternal: tool.isExternal }),
         ...(tool.recipients && { recipients: () => tool.recipients?.(input) ?? [] }),
       },

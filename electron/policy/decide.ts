@@ -73,7 +73,9 @@ function checkRateLimits(call: PolicyCall, context: PolicyContext): PolicyDecisi
 }
 
 function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecision {
-  const level = call.tool.actionKind ? context.autonomy[call.tool.actionKind] : 'confirm';
+  // A tool with no kind of its own (an MCP tool) asks unless the person set its autonomy themselves.
+  const level =
+    call.tool.autonomy ?? (call.tool.actionKind ? context.autonomy[call.tool.actionKind] : 'confirm');
   const approvalLevel = level === 'review' ? 'review' : 'confirm';
   if (context.trustLevel === 'supervised') {
     return requireApproval(
@@ -99,16 +101,18 @@ function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecis
     return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
   if (level === 'confirm' || level === 'review') {
     return requireApproval(
-      `autonomy:${call.tool.actionKind ?? 'unknown'}`,
+      `autonomy:${autonomyName(call)}`,
       approvalLevel,
       `Your setting for ${call.tool.actionKind ?? call.tool.name} is "${level}".`,
     );
   }
-  return allow(
-    `autonomy:${call.tool.actionKind ?? 'unknown'}`,
-    `Your setting is "${level}".`,
-    level === 'notify',
-  );
+  return allow(`autonomy:${autonomyName(call)}`, `Your setting is "${level}".`, level === 'notify');
+}
+
+/** Which setting decided: the tool's own (an MCP tool's), its kind's, or none (`unknown`). */
+function autonomyName(call: PolicyCall): string {
+  if (call.tool.autonomy) return call.tool.name;
+  return call.tool.actionKind ?? 'unknown';
 }
 
 function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
@@ -171,11 +175,17 @@ function isAllowlistedMail(call: PolicyCall, context: PolicyContext): boolean {
 /** A rule fits when it is for this tool, not expired, and every value in its scope matches its pattern. */
 function matchingRule(call: PolicyCall, context: PolicyContext): PolicyRule | undefined {
   return context.rules.find((rule) => {
-    if (rule.tool !== call.tool.name) return false;
+    if (!isRuleFor(rule.tool, call.tool.name)) return false;
     if (rule.expiresAt !== null && Date.parse(rule.expiresAt) <= context.now.getTime()) return false;
     const values = scopeValues(call, rule.field);
     return values.length > 0 && values.every((value) => matchesPattern(value, rule.pattern));
   });
+}
+
+/** A rule names one tool, or every tool of one MCP server as `server__*`. */
+function isRuleFor(ruleTool: string, toolName: string): boolean {
+  if (ruleTool.endsWith('__*')) return toolName.startsWith(ruleTool.slice(0, -1));
+  return ruleTool === toolName;
 }
 
 function scopeValues(call: PolicyCall, field: string): string[] {

@@ -11,6 +11,8 @@ export interface PolicyTool {
   hasSideEffects: boolean;
   /** The autonomy setting that governs this tool's side effect. */
   actionKind?: ActionKind;
+  /** The person's autonomy for this very tool (an MCP tool's setting); over `actionKind`'s when set. */
+  autonomy?: AutonomyLevel | null;
   /** Whether a call reaches an outside service (counts against the external-call rate limit). */
   isExternal?: boolean;
   /** The addresses the model wrote into the call (to, cc and bcc for mail, added attendees, the channel). */

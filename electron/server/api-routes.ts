@@ -189,6 +189,37 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/memories\/([^/]+)$/,
       handle: async (_req, res, [id]) => command(res, 'memory.delete', { id }),
     },
+    {
+      method: 'GET',
+      pattern: /^\/api\/mcp\/servers$/,
+      handle: async (_req, res) => command(res, 'mcp.list', {}),
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/api\/mcp\/servers\/([^/]+)$/,
+      handle: async (req, res, [name]) =>
+        command(res, 'mcp.put', { ...asRecord(await readJsonBody(req)), name }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/mcp\/servers\/([^/]+)$/,
+      handle: async (_req, res, [name]) => command(res, 'mcp.delete', { name }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/mcp\/servers\/([^/]+)\/restart$/,
+      handle: async (_req, res, [name]) => command(res, 'mcp.restart', { name }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/mcp\/servers\/([^/]+)\/log$/,
+      handle: async (_req, res, [name]) => command(res, 'mcp.log', { name }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/mcp\/import$/,
+      handle: async (req, res) => command(res, 'mcp.import', await readJsonBody(req)),
+    },
   ];
 }
 

@@ -15,6 +15,7 @@ import {
 } from './connection-limits';
 import { sendError } from './http-io';
 import { createLoopbackGuard } from './loopback-guard';
+import { handleMcpRequest, MCP_PATH } from './mcp-endpoint';
 import { badTarget, parseRequestTarget } from './request-target';
 import { serveStatic } from './static-files';
 import { attachWebSocket } from './ws-transport';
@@ -51,7 +52,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (refused) return sendError(res, refused);
     const target = parseRequestTarget(req.url);
     if (!target) return sendError(res, badTarget().toBody());
-    if (!target.path.startsWith('/api/')) return serveStatic(req, res, options.rendererDir, target.path);
+    const isMcp = target.path === MCP_PATH;
+    if (!target.path.startsWith('/api/') && !isMcp)
+      return serveStatic(req, res, options.rendererDir, target.path);
     if (
       target.path !== '/api/health' &&
       !isValidToken(bearerToken(req.headers.authorization), options.token)
@@ -62,6 +65,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         message: 'Send the API token as "Authorization: Bearer <token>".',
       });
     }
+    // Other MCP clients act for the person too: the same token, the same loopback and origin checks.
+    if (isMcp) return handleMcpRequest(options.host, req, res);
     return routeApi(routes, req, res, target);
   };
 

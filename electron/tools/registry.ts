@@ -95,6 +95,21 @@ export class ToolRegistry {
     this.declarationCache = null;
   }
 
+  /**
+   * Replaces every tool of one MCP server with its current list (it said its tools changed, or it restarted).
+   * A tool whose name another tool already has is left out and named in the answer, never registered over it.
+   */
+  replaceServerTools(server: string, tools: readonly Tool[]): string[] {
+    for (const [name, tool] of this.tools) if (tool.mcpServer === server) this.tools.delete(name);
+    const skipped: string[] = [];
+    for (const tool of tools) {
+      if (this.tools.has(tool.name) || RESERVED_TOOL_NAMES.has(tool.name)) skipped.push(tool.name);
+      else this.tools.set(tool.name, tool);
+    }
+    this.declarationCache = null;
+    return skipped;
+  }
+
   get(name: string): Tool | undefined {
     return this.tools.get(name);
   }
@@ -107,9 +122,7 @@ export class ToolRegistry {
     this.declarationCache ??= this.list().map((tool) => ({
       name: tool.name,
       description: tool.description,
-      parameters: tool.hasSideEffects
-        ? withMeta(toParametersSchema(tool.input))
-        : toParametersSchema(tool.input),
+      parameters: tool.hasSideEffects ? withMeta(parametersOf(tool)) : parametersOf(tool),
     }));
     return this.declarationCache;
   }
@@ -122,7 +135,7 @@ export class ToolRegistry {
       risk: tool.risk,
       hasSideEffects: tool.hasSideEffects,
       requires: tool.requires ?? null,
-      input: toParametersSchema(tool.input),
+      input: parametersOf(tool),
       output: toJsonSchema(tool.output, 'output'),
     }));
   }
@@ -130,7 +143,7 @@ export class ToolRegistry {
   /** The JSON Schema of a tool's own arguments (no meta-parameters), for an editor. */
   argsSchema(name: string): Record<string, unknown> {
     const tool = this.tools.get(name);
-    return tool ? toParametersSchema(tool.input) : {};
+    return tool ? parametersOf(tool) : {};
   }
 
   /** Finds the tool and validates the model's arguments; failures are values the model can read. */
@@ -258,6 +271,10 @@ function withMeta(schema: Record<string, unknown>): Record<string, unknown> {
     required: [...required, 'intent', 'confidence'],
     additionalProperties: false,
   };
+}
+
+function parametersOf(tool: Tool): Record<string, unknown> {
+  return tool.parameters ?? toParametersSchema(tool.input);
 }
 
 function toParametersSchema(schema: z.ZodType): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ActionKind, AlwaysAllowScope, ApprovalPreview } from '../../shared/contract';
+import type { ActionKind, AlwaysAllowScope, ApprovalPreview, AutonomyLevel } from '../../shared/contract';
 
 export type ToolCategory = 'query' | 'compute' | 'draft' | 'create' | 'update' | 'delete' | 'external';
 export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
@@ -74,6 +74,18 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   requires?: Integration;
   /** The autonomy setting that governs this tool's side effect. */
   actionKind?: ActionKind;
+  /**
+   * The person's own autonomy for this very tool (an MCP tool's per-server or per-tool setting), read at each
+   * decision; null or absent: the `actionKind`'s setting, or `confirm` without one.
+   */
+  autonomy?: () => AutonomyLevel | null;
+  /**
+   * The MCP server the tool comes from. Its description and its results are content from outside the person:
+   * they enter every run's provenance, and Deputy never offers the tool again as its own (as an MCP server).
+   */
+  mcpServer?: string;
+  /** The JSON Schema the model sees, when `input` was built from one rather than written as zod here. */
+  parameters?: Record<string, unknown>;
   /** Whether a call reaches an outside service (counted against the external-call rate limit). */
   isExternal?: boolean;
   /** The addresses the model wrote into a call (to, cc, bcc, added attendees, the channel). */

@@ -5,7 +5,14 @@ import { rememberSecret } from './redactor';
 
 /** The names of everything the vault holds. A JSON secret (an OAuth token set) is stored as its text. */
 export type SecretName =
-  'gemini.apiKey' | 'api.token' | 'google.client' | 'google.tokens' | 'slack.client' | 'slack.token';
+  | 'gemini.apiKey'
+  | 'api.token'
+  | 'google.client'
+  | 'google.tokens'
+  | 'slack.client'
+  | 'slack.token'
+  /** An MCP server's secret environment values and headers, one JSON object per server. */
+  | `mcp.${string}`;
 
 /**
  * Secrets encrypted at rest in the `secrets` table. Every value that goes in or comes out is handed to the

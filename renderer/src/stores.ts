@@ -26,6 +26,12 @@ import {
   type DataStore,
 } from './features/data/data-store';
 import {
+  createExtensionsStore,
+  type ExtensionsActions,
+  type ExtensionsState,
+  type ExtensionsStore,
+} from './features/extensions/extensions-store';
+import {
   createMemoryStore,
   type MemoryActions,
   type MemoryState,
@@ -45,6 +51,7 @@ export interface Stores {
   connections: ConnectionsStore;
   memory: MemoryStore;
   data: DataStore;
+  extensions: ExtensionsStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -54,6 +61,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   connections: createConnectionsStore(client),
   memory: createMemoryStore(client),
   data: createDataStore(client),
+  extensions: createExtensionsStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -86,4 +94,8 @@ export function useMemory<T>(selector: (state: MemoryState & MemoryActions) => T
 
 export function useData<T>(selector: (state: DataState & DataActions) => T): T {
   return useStore(useStores().data, selector);
+}
+
+export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsActions) => T): T {
+  return useStore(useStores().extensions, selector);
 }

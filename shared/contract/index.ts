@@ -33,6 +33,17 @@ import {
   ThreadsPruneOutput,
 } from './data';
 import {
+  McpDeleteOutput,
+  McpImportInput,
+  McpImportOutput,
+  McpListInput,
+  McpListOutput,
+  McpLogOutput,
+  McpNameInput,
+  McpPutInput,
+  McpServerOutput,
+} from './mcp';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -47,6 +58,7 @@ export * from './data';
 export * from './errors';
 export * from './events';
 export * from './limits';
+export * from './mcp';
 export * from './memory';
 export * from './policy';
 export * from './run';
@@ -77,6 +89,12 @@ export const commands = {
   'memory.list': { input: MemoryListInput, output: MemoryListOutput },
   'memory.update': { input: MemoryUpdateInput, output: MemoryUpdateOutput },
   'memory.delete': { input: MemoryDeleteInput, output: MemoryDeleteOutput },
+  'mcp.list': { input: McpListInput, output: McpListOutput },
+  'mcp.put': { input: McpPutInput, output: McpServerOutput },
+  'mcp.delete': { input: McpNameInput, output: McpDeleteOutput },
+  'mcp.restart': { input: McpNameInput, output: McpServerOutput },
+  'mcp.log': { input: McpNameInput, output: McpLogOutput },
+  'mcp.import': { input: McpImportInput, output: McpImportOutput },
 } as const;
 
 export const streams = {

@@ -39,6 +39,12 @@ function errorBodyProblem(body: string): string | null {
     return `body is not JSON: ${body.slice(0, 100)}`;
   }
   const error = (parsed as { ok?: unknown; error?: { code?: unknown; message?: unknown } }).error;
+  // The MCP endpoint answers as the MCP protocol says: a JSON-RPC error object.
+  const isJsonRpcError =
+    (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0' &&
+    typeof error?.code === 'number' &&
+    typeof error.message === 'string';
+  if (isJsonRpcError) return null;
   if (
     (parsed as { ok?: unknown }).ok !== false ||
     typeof error?.code !== 'string' ||

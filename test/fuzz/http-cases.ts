@@ -40,6 +40,13 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/memories', body: null },
   { method: 'PUT', path: '/api/memories/:id', body: 'memory.update' },
   { method: 'DELETE', path: '/api/memories/:id', body: null },
+  { method: 'GET', path: '/api/mcp/servers', body: null },
+  { method: 'PUT', path: '/api/mcp/servers/:id', body: 'mcp.put' },
+  { method: 'DELETE', path: '/api/mcp/servers/:id', body: null },
+  { method: 'POST', path: '/api/mcp/servers/:id/restart', body: null },
+  { method: 'GET', path: '/api/mcp/servers/:id/log', body: null },
+  { method: 'POST', path: '/api/mcp/import', body: 'mcp.import' },
+  { method: 'POST', path: '/mcp', body: 'mcp.jsonrpc' },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];
@@ -118,6 +125,9 @@ export function httpCase(rng: Rng, ids: IdPool, endpoint: Endpoint): HttpCase {
       'Origin',
       pick(rng, ['https://evil.example', 'null', `http://localhost:${endpoint.port}`]),
     ]);
+  // An MCP client says it takes JSON and SSE; without it the endpoint answers 406, as the protocol asks.
+  if (route.path === '/mcp' && rng.chance(0.9))
+    headers.push(['Accept', 'application/json, text/event-stream']);
   const auth = authorization(rng, endpoint.token, flaw(0.08));
   if (auth !== null) headers.push(['Authorization', auth]);
   let body = '';

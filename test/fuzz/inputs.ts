@@ -23,6 +23,8 @@ export class IdPool {
   }
 }
 
+const MCP_NAMES = ['files', 'fuzz-one', 'a__b', '', 'x'.repeat(40), '../etc'];
+
 const PROMPTS = ['Hi', 'What is on my task list?', 'Add a task to buy milk', 'Email sam@example.com hello'];
 
 /** A plausible input for each command and stream of the contract, before mutation. */
@@ -89,6 +91,65 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
     case 'data.stats':
     case 'data.compact':
       return {};
+    // Servers that can never start (no such command, a closed port): the host keeps retrying them, boundedly.
+    case 'mcp.put':
+      return {
+        name: pick(rng, MCP_NAMES),
+        config: pick(rng, [
+          { transport: 'stdio', command: '/nonexistent/deputy-fuzz-server', args: [randomString(rng)] },
+          { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': randomString(rng) } },
+          { transport: 'stdio', command: '', enabled: rng.chance(0.5), autonomy: 'auto' },
+          { transport: pick(rng, ['ws', 'stdio']), toolAutonomy: { x: pick(rng, ['auto', 'never']) } },
+        ]),
+        ...(rng.chance(0.5) && { secrets: { env: { API_KEY: randomString(rng) }, headers: {} } }),
+      };
+    case 'mcp.delete':
+    case 'mcp.restart':
+    case 'mcp.log':
+      return { name: pick(rng, MCP_NAMES) };
+    case 'mcp.list':
+      return {};
+    case 'mcp.import':
+      return rng.chance(0.5)
+        ? { path: pick(rng, ['/nonexistent/claude_desktop_config.json', '/etc/hostname', randomString(rng)]) }
+        : {
+            text: JSON.stringify({
+              mcpServers: {
+                [pick(rng, MCP_NAMES)]: {
+                  command: '/nonexistent/deputy-fuzz-server',
+                  env: { GITHUB_TOKEN: randomString(rng) },
+                },
+              },
+            }),
+          };
+    // What another MCP client sends to /mcp; only reads are called, so no answer waits for an approval.
+    case 'mcp.jsonrpc':
+      return pick(rng, [
+        {
+          jsonrpc: '2.0',
+          id: rng.int(0, 1_000),
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'fuzz', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'ping' },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'tools/list' },
+        {
+          jsonrpc: '2.0',
+          id: rng.int(0, 1_000),
+          method: 'tools/call',
+          params: {
+            name: pick(rng, ['list_tasks', 'search_memory', 'no_such_tool']),
+            arguments: { query: randomString(rng) },
+          },
+        },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: 'logging/setLevel', params: { level: 'debug' } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: rng.int(0, 1_000), method: randomString(rng) },
+      ]);
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Tool } from '../../electron/tools/tool';
 import { forgetKnownSecrets } from '../../electron/vault/redactor';
+import { encodings, readAll, scanFor, type Scan } from '../support/byte-scan';
 import { storeOf } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -46,57 +46,6 @@ function everySecret(where: string): string {
 }
 
 const NEEDLES: readonly string[] = [...Object.values(VAULT), ...Object.values(SHAPES)];
-
-/** The forms a needle could take on disk: as is, hex, and base64/base64url at each of the three alignments. */
-function encodings(needle: string): { label: string; bytes: Buffer }[] {
-  const raw = Buffer.from(needle, 'utf8');
-  const forms = [
-    { label: 'raw', bytes: raw },
-    { label: 'hex', bytes: Buffer.from(raw.toString('hex'), 'latin1') },
-  ];
-  for (let shift = 0; shift < 3; shift += 1) {
-    const base64 = Buffer.concat([Buffer.alloc(shift, 0x20), raw]).toString('base64');
-    // Only the characters that depend on the needle alone, whatever surrounds it.
-    const core = base64.slice(Math.ceil((shift * 4) / 3) + 2, -4);
-    forms.push({ label: `base64+${shift}`, bytes: Buffer.from(core, 'latin1') });
-    forms.push({
-      label: `base64url+${shift}`,
-      bytes: Buffer.from(core.replaceAll('+', '-').replaceAll('/', '_'), 'latin1'),
-    });
-  }
-  return forms;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : [path];
-  });
-}
-
-function readAll(dir: string): { name: string; content: Buffer }[] {
-  return filesUnder(dir).map((path) => ({ name: path.slice(dir.length + 1), content: readFileSync(path) }));
-}
-
-interface Scan {
-  files: string[];
-  bytes: number;
-  hits: string[];
-}
-
-function scan(files: { name: string; content: Buffer }[]): Scan {
-  const hits: string[] = [];
-  let bytes = 0;
-  for (const { name, content } of files) {
-    bytes += content.length;
-    for (const needle of NEEDLES) {
-      for (const form of encodings(needle)) {
-        if (content.includes(form.bytes)) hits.push(`${name}: ${form.label} of ${needle.slice(0, 12)}…`);
-      }
-    }
-  }
-  return { files: files.map((file) => file.name), bytes, hits };
-}
 
 /** A mailbox read that returns everything pasted above, and a look-up that fails with a token in its error. */
 function leakyTools(): Tool[] {
@@ -184,7 +133,7 @@ describe('the data folder after a restart and pasted secrets', () => {
     expect(sent).toEqual([]);
 
     // While the host runs the newest pages live in the WAL; a clean close folds them into the database.
-    const scans: [string, Scan][] = [['running', scan(readAll(dataDir))]];
+    const scans: [string, Scan][] = [['running', scanFor(NEEDLES, readAll(dataDir))]];
 
     // The thread and the checkpoint of the same run hold the same prompt.
     const thread = await host.invoke('thread.get', { threadId: completed.threadId });
@@ -201,7 +150,7 @@ describe('the data folder after a restart and pasted secrets', () => {
     expect(shown?.text).toContain('[redacted]');
     expect(prompted?.text).toBe(shown?.text);
     await second.stop();
-    scans.push(['closed', scan(readAll(dataDir))]);
+    scans.push(['closed', scanFor(NEEDLES, readAll(dataDir))]);
 
     // Started again, the paused run is approved from its checkpoint and finishes.
     const third = await restart(dataDir, new ScriptedModel(say('Sent.')), sent);
@@ -211,7 +160,7 @@ describe('the data folder after a restart and pasted secrets', () => {
     expect(sent).toEqual([{ to: ['sam@partner.io'], body: 'Hi Sam, see you Friday.' }]);
     await third.stop();
     running = undefined;
-    scans.push(['approved after a second restart', scan(readAll(dataDir))]);
+    scans.push(['approved after a second restart', scanFor(NEEDLES, readAll(dataDir))]);
 
     for (const [when, result] of scans) report(when, result);
     expect(scans.map(([when, result]) => [when, result.hits])).toEqual(scans.map(([when]) => [when, []]));
@@ -237,7 +186,7 @@ describe('the data folder after a restart and pasted secrets', () => {
           Buffer.from(Buffer.from(text).toString('base64url')),
         ];
         for (const content of planted) {
-          expect(scan([{ name: 'planted', content }]).hits.length).toBeGreaterThan(0);
+          expect(scanFor(NEEDLES, [{ name: 'planted', content }]).hits.length).toBeGreaterThan(0);
         }
       }
     }

@@ -62,6 +62,12 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'memory.list': { limit: 20 },
   'memory.update': { id: 'mem-1', text: 'Prefers short replies' },
   'memory.delete': { id: 'mem-1' },
+  'mcp.list': {},
+  'mcp.put': { name: 'files', config: { transport: 'stdio', command: 'npx', args: ['-y', 'files'] } },
+  'mcp.delete': { name: 'files' },
+  'mcp.restart': { name: 'files' },
+  'mcp.log': { name: 'files' },
+  'mcp.import': { text: '{"mcpServers":{}}' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {

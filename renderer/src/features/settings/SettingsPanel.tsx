@@ -8,6 +8,7 @@ import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
+import { ExtensionsPanel } from '../extensions/ExtensionsPanel';
 
 const timeZones = (): string[] => {
   try {
@@ -149,11 +150,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-type Tab = 'general' | 'permissions' | 'connections' | 'memory' | 'data';
+type Tab = 'general' | 'permissions' | 'connections' | 'extensions' | 'memory' | 'data';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
   { id: 'connections', label: 'Connections' },
+  { id: 'extensions', label: 'Extensions' },
   { id: 'memory', label: 'Memory' },
   { id: 'data', label: 'Data' },
 ];
@@ -166,6 +168,8 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
       return <PermissionsForm settings={settings} />;
     case 'connections':
       return <ConnectionsPanel />;
+    case 'extensions':
+      return <ExtensionsPanel />;
     case 'memory':
       return <MemoryPanel />;
     case 'data':

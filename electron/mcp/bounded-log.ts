@@ -1,0 +1,40 @@
+import { redactSecrets } from '../vault/redactor';
+
+const MAX_LINE_CHARS = 2_000;
+
+/**
+ * What a server wrote on stderr (and what Deputy noted about it), kept to the last `maxLines` lines of at most
+ * 2,000 characters each: a server that writes without end costs a fixed amount of memory, never more. Lines are
+ * redacted on the way in, so a token a server prints is not shown in Settings.
+ */
+export class BoundedLog {
+  private readonly lines: string[] = [];
+  private partial = '';
+
+  constructor(
+    private readonly maxLines = 500,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** A chunk of a stream: complete lines are kept, the rest waits for its end (up to the line cap). */
+  write(chunk: string): void {
+    const parts = (this.partial + chunk).split(/\r?\n/);
+    this.partial = (parts.pop() ?? '').slice(0, MAX_LINE_CHARS);
+    for (const line of parts) this.push(line);
+  }
+
+  /** One line of Deputy's own about the server (started, exited, restarting). */
+  note(line: string): void {
+    this.push(`[deputy] ${line}`);
+  }
+
+  snapshot(): string[] {
+    return this.partial ? [...this.lines, this.partial] : [...this.lines];
+  }
+
+  private push(line: string): void {
+    const stamped = `${this.now().toISOString()} ${redactSecrets(line.slice(0, MAX_LINE_CHARS))}`;
+    this.lines.push(stamped);
+    if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
+  }
+}

@@ -1,0 +1,80 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCalls } from '../host/client-calls';
+
+/** While a call waits for the person, a client that asked for progress hears from Deputy this often. */
+const PROGRESS_EVERY_MS = 10_000;
+
+const INSTRUCTIONS =
+  "Deputy acts for one person in their Gmail, Calendar, Slack, tasks and memory, under that person's rules. " +
+  'A call their rules do not allow outright waits until they approve or reject it in Deputy; a rejected or ' +
+  'refused call answers with isError and the reason. Do not retry a refused call.';
+
+/**
+ * Deputy as an MCP server: its own tools (never the tools it borrows from the person's MCP servers), each call
+ * a run under Deputy's policy, approvals, ledger and audit trail. One server per connection (stdio) or request
+ * (Streamable HTTP, stateless).
+ */
+export function createDeputyMcpServer(calls: ClientCalls): Server {
+  const server = new Server(
+    { name: 'deputy', version: '0.1.0' },
+    { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: calls.tools().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: { type: 'object' as const, ...calls.argsSchema(tool.name) },
+      annotations: {
+        readOnlyHint: !tool.hasSideEffects,
+        destructiveHint: tool.hasSideEffects && (tool.risk === 'high' || tool.risk === 'critical'),
+        openWorldHint: tool.isExternal ?? false,
+      },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    if (!calls.tools().some((tool) => tool.name === name))
+      throw new McpError(ErrorCode.InvalidParams, `Deputy has no tool named "${name}".`);
+    // Over stateless HTTP each request has a server of its own, which never saw the client's `initialize`.
+    const client = server.getClientVersion()?.name ?? 'over HTTP';
+    const token = request.params._meta?.progressToken;
+    let progress = 0;
+    // A call that waits for the person keeps a patient client's request alive (resetTimeoutOnProgress).
+    const keepAlive =
+      token === undefined
+        ? null
+        : setInterval(() => {
+            progress += 1;
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress, message: 'Waiting for the person to decide.' },
+              })
+              .catch(() => {});
+          }, PROGRESS_EVERY_MS);
+    try {
+      const outcome = await calls.call(
+        { client, tool: name, args: request.params.arguments ?? {} },
+        extra.signal,
+      );
+      switch (outcome.kind) {
+        case 'done':
+          return { content: [{ type: 'text', text: JSON.stringify(outcome.result) }] };
+        case 'refused':
+          return { isError: true, content: [{ type: 'text', text: `Refused by Deputy: ${outcome.reason}` }] };
+        case 'failed':
+          return { isError: true, content: [{ type: 'text', text: `Failed: ${outcome.reason}` }] };
+      }
+    } finally {
+      if (keepAlive) clearInterval(keepAlive);
+    }
+  });
+  return server;
+}

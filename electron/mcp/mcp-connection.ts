@@ -1,0 +1,226 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpSecrets, McpServerConfig, McpServerState } from '../../shared/contract';
+import { ToolError } from '../tools/tool';
+import type { McpToolSpec } from '../tools/mcp/mcp-tool';
+import { redactErrorMessage } from '../vault/redactor';
+import type { BoundedLog } from './bounded-log';
+import { openClient } from './mcp-transport';
+
+export interface Backoff {
+  firstMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000 };
+/** How long a server may take to start and answer `initialize` and `tools/list`. */
+const START_TIMEOUT_MS = 30_000;
+/** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
+const MAX_TOOLS = 500;
+const MAX_PAGES = 20;
+/**
+ * A call, start included, ends within this, under the registry's 60 s limit: the registry's own timeout counts as
+ * transient and is retried, and a retried MCP call could act twice.
+ */
+const CALL_BUDGET_MS = 55_000;
+
+export interface ConnectionDeps {
+  name: string;
+  config: McpServerConfig;
+  /** Read at every start, from the vault. */
+  secrets: () => McpSecrets;
+  log: BoundedLog;
+  /** Told the server's current tools after every start and every tools/list_changed. */
+  onTools: (tools: McpToolSpec[]) => void;
+  /** Told whenever the state changes (Settings shows it). */
+  onChange: () => void;
+  backoff?: Backoff;
+}
+
+/**
+ * One configured server, kept alive: it starts on demand, is restarted with growing delays when it dies or
+ * fails to start, and every call is bounded by the server's time limit. Whatever the server does (hang, die
+ * mid-call, print garbage, close its pipes), a call ends with a ToolError the model reads; nothing is thrown
+ * at the host.
+ */
+export class McpConnection {
+  state: McpServerState = 'stopped';
+  error: string | null = null;
+  restarts = 0;
+  pid: number | null = null;
+  private client: Client | null = null;
+  private starting: Promise<void> | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private failuresInARow = 0;
+  private isStopped = false;
+
+  constructor(private readonly deps: ConnectionDeps) {}
+
+  get name(): string {
+    return this.deps.name;
+  }
+
+  /** Starts the server unless it runs or is starting; resolves once it runs or has failed (never rejects). */
+  start(): Promise<void> {
+    this.isStopped = false;
+    if (this.client) return Promise.resolve();
+    this.starting ??= this.connect().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    const { name, config } = this.deps;
+    if (this.state === 'restarting')
+      throw new ToolError(
+        'mcp_unavailable',
+        `The MCP server "${name}" stopped and is being restarted; try again shortly.`,
+      );
+    const deadline = Date.now() + CALL_BUDGET_MS;
+    await this.startWithin(deadline - Date.now() - 1_000);
+    const client = this.client;
+    if (!client)
+      throw new ToolError(
+        'mcp_unavailable',
+        `The MCP server "${name}" is not running: ${this.error ?? 'it did not start in time'}.`,
+      );
+    try {
+      return await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
+      });
+    } catch (error) {
+      throw this.callError(tool, error, signal);
+    }
+  }
+
+  private async startWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([this.start(), waited]);
+    clearTimeout(timer);
+  }
+
+  /** Stops the server and every restart: nothing starts again until `start()`. */
+  async stop(): Promise<void> {
+    this.isStopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const client = this.client;
+    this.client = null;
+    this.pid = null;
+    this.setState('stopped', null);
+    await client?.close().catch(() => {});
+  }
+
+  /** Stops it, then starts it now, whatever backoff was waiting. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.failuresInARow = 0;
+    await this.start();
+  }
+
+  private async connect(): Promise<void> {
+    const { name, config, log } = this.deps;
+    this.setState('starting', null);
+    log.note(`starting (${config.transport === 'stdio' ? config.command : config.url})`);
+    try {
+      const opened = await openClient({
+        config,
+        secrets: this.deps.secrets(),
+        timeoutMs: START_TIMEOUT_MS,
+        onStderr: (chunk) => log.write(chunk),
+        prepare: (client) => {
+          client.onerror = (error) => log.note(`protocol error: ${redactErrorMessage(error)}`);
+          client.onclose = () => this.closed(client);
+          client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+            void this.refreshTools(client);
+          });
+        },
+      });
+      if (this.isStopped) {
+        await opened.client.close().catch(() => {});
+        return;
+      }
+      this.client = opened.client;
+      this.pid = opened.pid;
+      await this.refreshTools(opened.client);
+      if (this.client !== opened.client) return;
+      this.failuresInARow = 0;
+      log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
+      this.setState('running', null);
+    } catch (error) {
+      const message = redactErrorMessage(error);
+      log.note(`could not start: ${message}`);
+      const client = this.client;
+      this.client = null;
+      await client?.close().catch(() => {});
+      if (!this.isStopped) this.scheduleRestart(`${name} could not start: ${message}`);
+    }
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    const tools: McpToolSpec[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page += 1) {
+      const listed = await client.listTools(cursor ? { cursor } : {}, { timeout: START_TIMEOUT_MS });
+      tools.push(...(listed.tools as McpToolSpec[]));
+      cursor = listed.nextCursor;
+      if (!cursor) break;
+    }
+    if (client !== this.client) return;
+    this.deps.onTools(tools.slice(0, MAX_TOOLS));
+    this.deps.onChange();
+  }
+
+  private closed(client: Client): void {
+    if (client !== this.client) return;
+    this.client = null;
+    this.pid = null;
+    if (this.isStopped) return;
+    this.deps.log.note('the server exited or closed its connection');
+    this.scheduleRestart(`The MCP server "${this.deps.name}" stopped unexpectedly.`);
+  }
+
+  /** 1 s, 2 s, 4 s … up to a minute between attempts; a start that succeeds resets it. */
+  private scheduleRestart(reason: string): void {
+    const backoff = this.deps.backoff ?? DEFAULT_BACKOFF;
+    const delay = Math.min(backoff.maxMs, backoff.firstMs * 2 ** this.failuresInARow);
+    this.failuresInARow += 1;
+    this.setState('restarting', reason);
+    this.deps.log.note(`restarting in ${Math.round(delay / 100) / 10} s`);
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.isStopped) return;
+      this.restarts += 1;
+      void this.start();
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private setState(state: McpServerState, error: string | null): void {
+    this.state = state;
+    this.error = error;
+    this.deps.onChange();
+  }
+
+  private callError(tool: string, error: unknown, signal: AbortSignal): ToolError {
+    const { name, config } = this.deps;
+    if (signal.aborted) return new ToolError('cancelled', `The call to ${tool} on "${name}" was stopped.`);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+      return new ToolError(
+        'mcp_timeout',
+        `The MCP server "${name}" did not answer ${tool} within ${config.callTimeoutSeconds} s; the call was abandoned and may or may not have happened.`,
+      );
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+      return new ToolError(
+        'mcp_server_died',
+        `The MCP server "${name}" stopped during ${tool}; it is being restarted. The call may or may not have happened.`,
+      );
+    // The server's own error message is content from outside: it is quoted, shortened, never trusted.
+    const message = redactErrorMessage(error).slice(0, 500);
+    return new ToolError('mcp_error', `The MCP server "${name}" answered ${tool} with an error: ${message}`);
+  }
+}

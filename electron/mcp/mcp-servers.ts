@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises';
+import { DeputyError, McpServerConfig, type McpSecrets, type McpServerView } from '../../shared/contract';
+import type { SettingsRepo } from '../store/settings-repo';
+import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolContext } from '../tools/tool';
+import type { Vault } from '../vault/vault';
+import { BoundedLog } from './bounded-log';
+import { parseMcpServersBlock } from './import-config';
+import { McpConnection, type Backoff } from './mcp-connection';
+import { McpSecretStore } from './mcp-secrets';
+import { asRecord } from '../store/json';
+
+const CONFIGS_KEY = 'mcp.servers';
+/** The tools each server listed last, so a `first_use` server's tools are offered before it runs. */
+const TOOLS_KEY = 'mcp.tools';
+
+export interface McpServersDeps {
+  registry: ToolRegistry;
+  settings: SettingsRepo;
+  vault: Vault;
+  now: () => Date;
+  /** Keeps an answer the model only saw cut, whole, for the audit trail. */
+  keepFull: (context: ToolContext, toolName: string, full: unknown) => void;
+  backoff?: Backoff;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  connection: McpConnection;
+  log: BoundedLog;
+}
+
+/**
+ * The person's MCP servers: their configuration (settings, with secrets in the vault), their connections, and
+ * their tools in the registry as `server__tool`, kept in step with what each server lists.
+ */
+export class McpServers {
+  private readonly entries = new Map<string, Entry>();
+  private readonly secrets: McpSecretStore;
+
+  constructor(private readonly deps: McpServersDeps) {
+    this.secrets = new McpSecretStore(deps.vault);
+  }
+
+  /** At start-up: every enabled server starts now, or (`first_use`) offers its last known tools until called. */
+  startAll(): void {
+    for (const [name, config] of Object.entries(this.storedConfigs())) this.open(name, config);
+  }
+
+  list(): McpServerView[] {
+    return [...this.entries.keys()].sort().map((name) => this.view(name));
+  }
+
+  async put(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<McpServerView> {
+    if (secrets) this.secrets.merge(name, secrets);
+    this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
+    this.deps.settings.set({ [CONFIGS_KEY]: { ...this.storedConfigs(), [name]: config } });
+    await this.entries.get(name)?.connection.stop();
+    const entry = this.open(name, config);
+    // A new or changed server is tried at once, so Settings can say whether it works.
+    if (config.enabled) await entry.connection.start();
+    return this.view(name);
+  }
+
+  async delete(name: string): Promise<void> {
+    const entry = this.entry(name);
+    await entry.connection.stop();
+    this.entries.delete(name);
+    const { [name]: _removed, ...rest } = this.storedConfigs();
+    this.deps.settings.set({ [CONFIGS_KEY]: rest });
+    this.forgetTools(name);
+    this.secrets.delete(name);
+  }
+
+  async restart(name: string): Promise<McpServerView> {
+    const entry = this.entry(name);
+    if (!entry.config.enabled) throw new DeputyError('conflict', `The MCP server "${name}" is turned off.`);
+    await entry.connection.restart();
+    return this.view(name);
+  }
+
+  log(name: string): string[] {
+    return this.entry(name).log.snapshot();
+  }
+
+  /** Reads another app's `mcpServers` block; each server is added (or replaced) with its secrets in the vault. */
+  async import(source: { path?: string; text?: string }): Promise<{
+    imported: string[];
+    secretsStored: number;
+    skipped: { name: string; reason: string }[];
+  }> {
+    const text = source.text ?? (await readConfigFile(source.path ?? ''));
+    const parsed = parseMcpServersBlock(text);
+    let secretsStored = 0;
+    for (const server of parsed.servers) {
+      secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
+      await this.put(server.name, server.config, server.secrets);
+    }
+    return { imported: parsed.servers.map((server) => server.name), secretsStored, skipped: parsed.skipped };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => entry.connection.stop()));
+  }
+
+  private open(name: string, config: McpServerConfig): Entry {
+    const log = this.entries.get(name)?.log ?? new BoundedLog(500, this.deps.now);
+    const connection = new McpConnection({
+      name,
+      config,
+      secrets: () => this.secrets.get(name),
+      log,
+      onTools: (tools) => this.setTools(name, config, tools),
+      onChange: () => {},
+      ...(this.deps.backoff && { backoff: this.deps.backoff }),
+    });
+    const entry = { config, connection, log };
+    this.entries.set(name, entry);
+    if (!config.enabled) {
+      this.deps.registry.replaceServerTools(name, []);
+      return entry;
+    }
+    const known = this.storedTools()[name];
+    if (config.start === 'first_use' && known) this.setTools(name, config, known, false);
+    else void connection.start();
+    return entry;
+  }
+
+  private setTools(name: string, config: McpServerConfig, specs: McpToolSpec[], isFresh = true): void {
+    const connection = (): McpConnection => this.entry(name).connection;
+    const tools = specs.flatMap((spec) => {
+      const tool = createMcpTool(name, spec, {
+        call: (tool, args, signal) => connection().call(tool, args, signal),
+        autonomy: (tool) => config.toolAutonomy[tool] ?? config.autonomy,
+        keepFull: this.deps.keepFull,
+        isExternal: config.transport === 'http',
+      });
+      return tool ? [tool] : [];
+    });
+    const skipped = this.deps.registry.replaceServerTools(name, tools);
+    for (const tool of skipped) this.entries.get(name)?.log.note(`tool ${tool} left out: the name is taken`);
+    if (isFresh) this.deps.settings.set({ [TOOLS_KEY]: { ...this.storedTools(), [name]: specs } });
+  }
+
+  private forgetTools(name: string): void {
+    this.deps.registry.replaceServerTools(name, []);
+    const { [name]: _removed, ...rest } = this.storedTools();
+    this.deps.settings.set({ [TOOLS_KEY]: rest });
+  }
+
+  private view(name: string): McpServerView {
+    const { config, connection } = this.entry(name);
+    const secrets = this.secrets.get(name);
+    const masked = (value: string | undefined): string => (value ? '••••••••' : '(not set)');
+    return {
+      name,
+      config,
+      state: config.enabled ? connection.state : 'disabled',
+      error: connection.error,
+      restarts: connection.restarts,
+      pid: connection.pid,
+      tools: (this.storedTools()[name] ?? []).flatMap((spec) => {
+        const tool = this.deps.registry.get(namespacedName(name, spec.name) ?? '');
+        if (tool?.mcpServer !== name) return [];
+        return [
+          {
+            name: tool.name,
+            serverTool: spec.name,
+            autonomy: config.toolAutonomy[spec.name] ?? null,
+            description: tool.description,
+            risk: tool.risk,
+            hasSideEffects: tool.hasSideEffects,
+          },
+        ];
+      }),
+      maskedSecrets: [
+        ...config.secretEnv.map((key) => ({
+          kind: 'env' as const,
+          name: key,
+          masked: masked(secrets.env[key]),
+        })),
+        ...config.secretHeaders.map((key) => ({
+          kind: 'header' as const,
+          name: key,
+          masked: masked(secrets.headers[key]),
+        })),
+      ],
+    };
+  }
+
+  private entry(name: string): Entry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new DeputyError('not_found', `There is no MCP server named "${name}".`);
+    return entry;
+  }
+
+  private storedConfigs(): Record<string, McpServerConfig> {
+    const stored = this.deps.settings.all()[CONFIGS_KEY];
+    const configs: Record<string, McpServerConfig> = {};
+    for (const [name, value] of Object.entries(asRecord(stored))) {
+      const parsed = McpServerConfig.safeParse(value);
+      // A damaged entry is left out rather than guessed at; the others still start.
+      if (parsed.success) configs[name] = parsed.data;
+    }
+    return configs;
+  }
+
+  private storedTools(): Record<string, McpToolSpec[]> {
+    return asRecord(this.deps.settings.all()[TOOLS_KEY]) as Record<string, McpToolSpec[]>;
+  }
+}
+
+async function readConfigFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    throw new DeputyError('not_found', `Deputy could not read a config file at ${path}.`);
+  }
+}

@@ -1,0 +1,81 @@
+import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { FormError } from '../../components/FormParts';
+import { useExtensions, useStores } from '../../stores';
+import { AddServerForm } from './AddServerForm';
+import { ServerCard } from './ServerCard';
+
+/** Settings → Extensions: the person's MCP servers, their import from Claude Desktop or Gemini CLI, their logs. */
+export function ExtensionsPanel() {
+  const { extensions: store } = useStores();
+  const servers = useExtensions((state) => state.servers);
+  const loadError = useExtensions((state) => state.loadError);
+  const outcome = useExtensions((state) => state.outcome);
+  const error = useExtensions((state) => state.error);
+  const log = useExtensions((state) => state.log);
+  const [path, setPath] = useState('');
+  const importId = useId();
+  const serversId = useId();
+
+  // Servers start, die and restart behind this window: read them again every time it opens.
+  useEffect(() => {
+    void store.getState().load();
+  }, [store]);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file) await store.getState().importConfig({ text: await file.text() });
+    event.target.value = '';
+  };
+  const onPath = (event: FormEvent) => {
+    event.preventDefault();
+    if (path.trim()) void store.getState().importConfig({ path: path.trim() });
+  };
+
+  return (
+    <div className="extensions-panel" data-testid="extensions-panel">
+      <section aria-labelledby={serversId}>
+        <h3 id={serversId}>MCP servers</h3>
+        <p className="settings-form__note">
+          Their tools work under your rules: one that acts asks you first unless you choose otherwise here.
+        </p>
+        {loadError && <FormError>{loadError}</FormError>}
+        {servers?.length === 0 && <p>No MCP servers yet.</p>}
+        <ul className="connections">
+          {servers?.map((server) => (
+            <ServerCard key={server.name} server={server} />
+          ))}
+        </ul>
+        <AddServerForm />
+      </section>
+      <section aria-labelledby={importId}>
+        <h3 id={importId}>Import from Claude Desktop or Gemini CLI</h3>
+        <label>
+          A config file (claude_desktop_config.json, settings.json)
+          <input type="file" accept=".json,application/json" onChange={(event) => void onFile(event)} />
+        </label>
+        <form onSubmit={onPath}>
+          <label>
+            …or its path on this computer
+            <input value={path} onChange={(event) => setPath(event.target.value)} spellCheck={false} />
+          </label>
+          <button type="submit" className="button">
+            Import
+          </button>
+        </form>
+      </section>
+      {outcome && <p role="status">{outcome}</p>}
+      {error && <FormError>{error}</FormError>}
+      {log && (
+        <section aria-label={`Log of ${log.name}`}>
+          <h3>Log of {log.name}</h3>
+          <pre className="extensions-panel__log" data-testid="mcp-log">
+            {log.lines.join('\n') || '(nothing yet)'}
+          </pre>
+          <button type="button" className="button" onClick={() => store.getState().hideLog()}>
+            Hide the log
+          </button>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useId } from 'react';
+import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
+import { useExtensions, useStores } from '../../stores';
+import type { ExtensionsActions } from './extensions-store';
+import { AutonomyOptions } from './AutonomyOptions';
+
+const STATE_WORDS: Record<McpServerView['state'], string> = {
+  stopped: 'Stopped',
+  starting: 'Starting…',
+  running: 'Running',
+  restarting: 'Restarting',
+  failed: 'Failed',
+  disabled: 'Turned off',
+};
+
+const ACTIONS: {
+  label: string;
+  act: (actions: ExtensionsActions, name: string) => Promise<void>;
+  isBlockedWhileBusy: boolean;
+}[] = [
+  { label: 'Restart', act: (actions, name) => actions.restart(name), isBlockedWhileBusy: true },
+  { label: 'Log', act: (actions, name) => actions.showLog(name), isBlockedWhileBusy: false },
+  { label: 'Remove', act: (actions, name) => actions.remove(name), isBlockedWhileBusy: true },
+];
+
+/** One MCP server: its state, its tools and their risk, its secrets (masked), and what the person may do. */
+export function ServerCard({ server }: { server: McpServerView }) {
+  const { extensions: store } = useStores();
+  const busy = useExtensions((state) => state.busy);
+  const autonomyId = useId();
+  const isBusy = busy === server.name;
+  return (
+    <li className="connection-card" data-testid={`mcp-server-${server.name}`}>
+      <h4>
+        {server.name} <span className="extensions-panel__state">{STATE_WORDS[server.state]}</span>
+      </h4>
+      <p className="settings-form__note">
+        {server.config.transport === 'stdio'
+          ? [server.config.command, ...server.config.args].join(' ')
+          : server.config.url}
+      </p>
+      {server.error && <p role="alert">{server.error}</p>}
+      {server.maskedSecrets.length > 0 && (
+        <p data-testid={`mcp-secrets-${server.name}`}>
+          Secrets in the vault:{' '}
+          {server.maskedSecrets.map((secret) => `${secret.name} ${secret.masked}`).join(', ')}
+        </p>
+      )}
+      <label htmlFor={autonomyId}>
+        Its tools that act
+        <select
+          id={autonomyId}
+          value={server.config.autonomy ?? 'confirm'}
+          disabled={isBusy}
+          onChange={(event) => {
+            const level = AutonomyLevel.parse(event.target.value);
+            void store.getState().setAutonomy(server, level === 'confirm' ? null : level);
+          }}
+        >
+          <AutonomyOptions />
+        </select>
+      </label>
+      <details>
+        <summary>{server.tools.length} tools</summary>
+        <ul>
+          {server.tools.map((tool) => (
+            <ToolRow key={tool.name} server={server} tool={tool} isBusy={isBusy} />
+          ))}
+        </ul>
+      </details>
+      <div className="settings-form__actions">
+        {ACTIONS.map(({ label, act, isBlockedWhileBusy }) => (
+          <button
+            key={label}
+            type="button"
+            className="button"
+            disabled={isBlockedWhileBusy && isBusy}
+            onClick={() => void act(store.getState(), server.name)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+    </li>
+  );
+}
+
+/** One tool: whether it only reads, and for one that acts, the person's setting for it alone. */
+function ToolRow({
+  server,
+  tool,
+  isBusy,
+}: {
+  server: McpServerView;
+  tool: McpServerView['tools'][number];
+  isBusy: boolean;
+}) {
+  const { extensions: store } = useStores();
+  return (
+    <li>
+      <code>{tool.name}</code> — {tool.hasSideEffects ? `acts (${tool.risk} risk)` : 'only reads'}
+      {tool.hasSideEffects && (
+        <select
+          aria-label={`Autonomy for ${tool.name}`}
+          value={tool.autonomy ?? 'server'}
+          disabled={isBusy}
+          onChange={(event) => {
+            const value = event.target.value;
+            const level = value === 'server' ? null : AutonomyLevel.parse(value);
+            void store.getState().setToolAutonomy(server, tool.serverTool, level);
+          }}
+        >
+          <option value="server">as the server</option>
+          <AutonomyOptions />
+        </select>
+      )}
+    </li>
+  );
+}

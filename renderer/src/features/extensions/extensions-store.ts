@@ -1,0 +1,141 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  AutonomyLevel,
+  DeputyClient,
+  McpSecrets,
+  McpServerConfig,
+  McpServerView,
+} from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+export interface ExtensionsState {
+  servers: McpServerView[] | null;
+  loadError: string | null;
+  /** The server (or `import`, `add`) whose request is in flight. */
+  busy: string | null;
+  /** The last action's outcome in words, or why it failed. */
+  outcome: string | null;
+  error: string | null;
+  /** The stderr log shown, with its server's name. */
+  log: { name: string; lines: string[] } | null;
+}
+
+export interface ExtensionsActions {
+  load(): Promise<void>;
+  /** Adds or replaces a server; secret values go to the vault and never come back. */
+  save(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<boolean>;
+  setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<boolean>;
+  /** One tool's own setting (by its name on the server); null goes back to the server's. */
+  setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
+  remove(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
+  showLog(name: string): Promise<void>;
+  hideLog(): void;
+  /** A config file's text (from the file picker) or a path the host reads. */
+  importConfig(source: { text: string } | { path: string }): Promise<void>;
+}
+
+export type ExtensionsStore = StoreApi<ExtensionsState & ExtensionsActions>;
+
+export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
+  return createStore<ExtensionsState & ExtensionsActions>()((set, get) => {
+    const fail = (error: unknown) => set({ error: toClientError(error).message, outcome: null, busy: null });
+    const replace = (server: McpServerView) =>
+      set((state) => ({
+        servers: [...(state.servers ?? []).filter((item) => item.name !== server.name), server].sort((a, b) =>
+          a.name.localeCompare(b.name),
+        ),
+      }));
+
+    async function act(busy: string, work: () => Promise<string | null>): Promise<boolean> {
+      if (get().busy) return false;
+      set({ busy, error: null, outcome: null });
+      try {
+        const outcome = await work();
+        set({ busy: null, outcome });
+        return true;
+      } catch (error) {
+        fail(error);
+        return false;
+      }
+    }
+
+    return {
+      servers: null,
+      loadError: null,
+      busy: null,
+      outcome: null,
+      error: null,
+      log: null,
+      async load() {
+        try {
+          const { servers } = await client.invoke('mcp.list', {});
+          set({ servers, loadError: null });
+        } catch (error) {
+          set({ loadError: toClientError(error).message });
+        }
+      },
+      save: (name, config, secrets) =>
+        act('add', async () => {
+          const { server } = await client.invoke('mcp.put', { name, config, ...(secrets && { secrets }) });
+          replace(server);
+          return `Saved ${name}.`;
+        }),
+      setAutonomy: (server, autonomy) =>
+        act(server.name, async () => {
+          const { server: saved } = await client.invoke('mcp.put', {
+            name: server.name,
+            config: { ...server.config, autonomy },
+          });
+          replace(saved);
+          return null;
+        }),
+      setToolAutonomy: (server, tool, autonomy) =>
+        act(server.name, async () => {
+          const { [tool]: _previous, ...others } = server.config.toolAutonomy;
+          const toolAutonomy = autonomy === null ? others : { ...others, [tool]: autonomy };
+          const { server: saved } = await client.invoke('mcp.put', {
+            name: server.name,
+            config: { ...server.config, toolAutonomy },
+          });
+          replace(saved);
+          return null;
+        }),
+      async remove(name) {
+        await act(name, async () => {
+          await client.invoke('mcp.delete', { name });
+          set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
+          return `Removed ${name}; its secrets left the vault.`;
+        });
+      },
+      async restart(name) {
+        await act(name, async () => {
+          replace((await client.invoke('mcp.restart', { name })).server);
+          return null;
+        });
+      },
+      async showLog(name) {
+        try {
+          const { lines } = await client.invoke('mcp.log', { name });
+          set({ log: { name, lines } });
+        } catch (error) {
+          fail(error);
+        }
+      },
+      hideLog: () => set({ log: null }),
+      async importConfig(source) {
+        await act('import', async () => {
+          const result = await client.invoke('mcp.import', source);
+          await get().load();
+          const skipped = result.skipped.map((entry) => `${entry.name} (${entry.reason})`).join(', ');
+          return [
+            `Imported ${result.imported.length} server${result.imported.length === 1 ? '' : 's'}`,
+            result.secretsStored > 0 ? `; ${result.secretsStored} secret value(s) went to the vault` : '',
+            skipped ? `. Skipped: ${skipped}` : '',
+            '.',
+          ].join('');
+        });
+      },
+    };
+  });
+}

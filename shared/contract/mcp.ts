@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { AutonomyLevel } from './policy';
+
+/**
+ * A server's name is the first half of its tools' names (`server__tool`), so it may not hold `__`, and it keeps to
+ * the letters Gemini accepts in a function name.
+ */
+export const McpServerName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!_)){0,29}$/, 'letters, digits, "-" and single "_", up to 30')
+  .refine((name) => !name.endsWith('_'), 'may not end with "_"');
+
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'an environment variable name');
+const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'an HTTP header name');
+const PlainValue = z.string().max(4_000);
+
+/**
+ * One MCP server as the person configured it. Secret environment values and headers are not here: only their
+ * names are (`secretEnv`, `secretHeaders`); their values live in the vault.
+ */
+export const McpServerConfig = z
+  .object({
+    transport: z.enum(['stdio', 'http']),
+    command: z.string().trim().max(1_000).default(''),
+    args: z.array(z.string().max(4_000)).max(100).default([]),
+    cwd: z.string().max(1_000).default(''),
+    env: z.record(EnvName, PlainValue).default({}),
+    url: z.string().trim().max(2_000).default(''),
+    headers: z.record(HeaderName, PlainValue).default({}),
+    secretEnv: z.array(EnvName).max(50).default([]),
+    secretHeaders: z.array(HeaderName).max(50).default([]),
+    enabled: z.boolean().default(true),
+    /** `startup`: started when Deputy starts; `first_use`: when one of its tools is first called. */
+    start: z.enum(['startup', 'first_use']).default('startup'),
+    // Below the registry's 60 s limit: the server's own limit answers first, as an error that is never retried
+    // (an MCP server cannot recognise a repeated call, so a side effect must not be sent twice).
+    callTimeoutSeconds: z.number().int().min(1).max(55).default(30),
+    /** The person's autonomy for every tool of this server; null: each side effect asks (`confirm`). */
+    autonomy: AutonomyLevel.nullable().default(null),
+    /** Per tool (its name on the server), over the server's autonomy. */
+    toolAutonomy: z.record(z.string().max(100), AutonomyLevel).default({}),
+  })
+  .strict()
+  .superRefine((config, context) => {
+    if (config.transport === 'stdio' && config.command === '')
+      context.addIssue({ code: 'custom', path: ['command'], message: 'a stdio server needs a command' });
+    if (config.transport === 'http' && !/^https?:\/\//i.test(config.url))
+      context.addIssue({ code: 'custom', path: ['url'], message: 'an http server needs an http(s) URL' });
+  });
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+/** Secret values sent once, to the vault; they are never sent back. */
+export const McpSecrets = z
+  .object({
+    env: z.record(EnvName, z.string().max(4_000)).default({}),
+    headers: z.record(HeaderName, z.string().max(4_000)).default({}),
+  })
+  .strict();
+export type McpSecrets = z.infer<typeof McpSecrets>;
+
+export const McpServerState = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled']);
+export type McpServerState = z.infer<typeof McpServerState>;
+
+export const McpToolView = z.object({
+  /** The name the model and the policy see: `server__tool`. */
+  name: z.string(),
+  /** Its name on the server, the key of `toolAutonomy`. */
+  serverTool: z.string(),
+  /** The person's setting for this tool alone; null: the server's. */
+  autonomy: AutonomyLevel.nullable(),
+  description: z.string(),
+  risk: z.string(),
+  hasSideEffects: z.boolean(),
+});
+
+export const McpServerView = z.object({
+  name: z.string(),
+  config: McpServerConfig,
+  state: McpServerState,
+  /** Why it is not running, in words a person can read; null when it is. */
+  error: z.string().nullable(),
+  restarts: z.number().int(),
+  /** The process of a running stdio server. */
+  pid: z.number().int().nullable(),
+  tools: z.array(McpToolView),
+  /** Secret names with a masked value: the UI shows these and never the value. */
+  maskedSecrets: z.array(z.object({ kind: z.enum(['env', 'header']), name: z.string(), masked: z.string() })),
+});
+export type McpServerView = z.infer<typeof McpServerView>;
+
+export const McpListInput = z.object({}).strict().default({});
+export const McpListOutput = z.object({ servers: z.array(McpServerView) });
+
+export const McpPutInput = z
+  .object({ name: McpServerName, config: McpServerConfig, secrets: McpSecrets.optional() })
+  .strict();
+export const McpServerOutput = z.object({ server: McpServerView });
+
+export const McpNameInput = z.object({ name: McpServerName }).strict();
+export const McpDeleteOutput = z.object({ deleted: z.string() });
+
+export const McpLogOutput = z.object({ lines: z.array(z.string()) });
+
+/** A Claude Desktop or Gemini CLI config: a path Deputy reads, or the file's text (from a file picker). */
+export const McpImportInput = z
+  .object({
+    path: z.string().trim().min(1).max(1_000).optional(),
+    text: z.string().max(1_000_000).optional(),
+  })
+  .strict()
+  .refine((input) => (input.path === undefined) !== (input.text === undefined), 'give a path or a text');
+export const McpImportOutput = z.object({
+  imported: z.array(z.string()),
+  /** How many values went to the vault rather than into settings. */
+  secretsStored: z.number().int(),
+  skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
+});

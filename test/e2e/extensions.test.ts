@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FILESYSTEM_SERVER } from '../support/mcp-kit';
+import { usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+const SECRET = 'e2e-mcp-secret-value-5d1f0c9a7e3b';
+
+describe('Settings → Extensions in the browser', () => {
+  let host: RunningHost;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-e2e-mcp-'));
+    host = await startHost();
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('imports a Claude Desktop config from the file picker: the server runs, its secret shows masked', async () => {
+    const config = join(folder, 'claude_desktop_config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          files: {
+            command: process.execPath,
+            args: [FILESYSTEM_SERVER, folder],
+            env: { FILES_API_TOKEN: SECRET },
+          },
+        },
+      }),
+    );
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-extensions').click();
+    await page.getByLabel('A config file').setInputFiles(config);
+
+    const card = page.getByTestId('mcp-server-files');
+    await card.getByText('Running').waitFor();
+    await expect
+      .poll(() => page.getByRole('status').allInnerTexts())
+      .toContainEqual('Imported 1 server; 1 secret value(s) went to the vault.');
+    expect(await page.getByTestId('mcp-secrets-files').innerText()).toBe(
+      'Secrets in the vault: FILES_API_TOKEN ••••••••',
+    );
+    await card.getByText(/\d+ tools/).click();
+    await card.getByText('files__write_file').waitFor();
+    expect(await page.content()).not.toContain(SECRET);
+
+    await card.getByRole('button', { name: 'Log' }).click();
+    await expect.poll(() => page.getByTestId('mcp-log').innerText()).toMatch(/running over stdio/);
+  });
+});

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Vault } from '../../electron/vault/vault';
+import { createKeyFileCipher } from '../../electron/vault/cipher';
+import { Store } from '../../electron/store/store';
+import { readAll, scanFor } from '../support/byte-scan';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { EVERYTHING_SERVER, waitForServer } from '../support/mcp-kit';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+/** A secret of no known shape: only its name (…_TOKEN) says it is one. */
+const SECRET = 'imported-only-in-the-vault-7f3a9c2e5b1d';
+
+describe('importing a Claude Desktop config', () => {
+  let fixture: HostFixture | null = null;
+  let folder = '';
+
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = null;
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('adds its servers with their secret env values in the vault, masked, and nowhere else on disk', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-import-'));
+    const configPath = join(folder, 'claude_desktop_config.json');
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: process.execPath,
+            args: [EVERYTHING_SERVER, 'stdio'],
+            env: { GITHUB_PERSONAL_ACCESS_TOKEN: SECRET, LOG_LEVEL: 'debug' },
+          },
+          'bad name!': { url: 'not a url' },
+        },
+      }),
+    );
+    const model = new ScriptedModel(call('everything__get-env', {}), say('Read the environment.'));
+    fixture = await openHost(model);
+    const { host, dataDir } = fixture;
+
+    const imported = await host.invoke('mcp.import', { path: configPath });
+    expect(imported.imported).toEqual(['everything']);
+    expect(imported.secretsStored).toBe(1);
+    expect(imported.skipped.map((entry) => entry.name)).toEqual(['bad name!']);
+
+    const view = await waitForServer(host, 'everything', (server) => server.state === 'running');
+    expect(view.config.env).toEqual({ LOG_LEVEL: 'debug' });
+    expect(view.config.secretEnv).toEqual(['GITHUB_PERSONAL_ACCESS_TOKEN']);
+    expect(view.maskedSecrets).toEqual([
+      { kind: 'env', name: 'GITHUB_PERSONAL_ACCESS_TOKEN', masked: '••••••••' },
+    ]);
+    expect(JSON.stringify(await host.invoke('mcp.list', {}))).not.toContain(SECRET);
+
+    // The server really got it (get-env answers with its environment); the model and the records see it redacted.
+    const run = await host.runToEnd({ prompt: 'What is in the environment?' });
+    expect(run.status).toBe('completed');
+    const seen = JSON.stringify(model.requests[1]?.messages);
+    expect(seen).toContain('GITHUB_PERSONAL_ACCESS_TOKEN');
+    expect(seen).not.toContain(SECRET);
+    const { lines } = await host.invoke('mcp.log', { name: 'everything' });
+    expect(lines.join('\n')).not.toContain(SECRET);
+
+    await fixture.stop();
+    const scan = scanFor([SECRET], readAll(dataDir));
+    expect(scan.hits).toEqual([]);
+    expect(scan.files).toContain('deputy.db');
+    // …and the vault, opened with its key, holds it.
+    const store = Store.open(join(dataDir, 'deputy.db'));
+    const vault = new Vault(store.db, createKeyFileCipher(join(dataDir, 'vault.key')));
+    expect(vault.get('mcp.everything')).toContain(SECRET);
+    store.close();
+  });
+});

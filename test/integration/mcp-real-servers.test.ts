@@ -1,0 +1,228 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/contract';
+import { storeOf } from '../support/durable-kit';
+import { collect, openHost, type HostFixture } from '../support/host-fixture';
+import {
+  EVERYTHING_SERVER,
+  FILESYSTEM_SERVER,
+  ODD_SERVER,
+  putServer,
+  stdio,
+  waitForServer,
+} from '../support/mcp-kit';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+/**
+ * The real MCP servers from the npm registry (server-filesystem on a temp folder, server-everything), and one
+ * that misbehaves, started by the test as child processes and used by runs through Deputy's policy.
+ */
+describe('MCP servers as tools', () => {
+  let fixture: HostFixture | null = null;
+  let folder = '';
+
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = null;
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  const toolResults = (events: RunEvent[]) =>
+    events.filter(
+      (event): event is Extract<RunEvent, { type: 'tool_result' }> => event.type === 'tool_result',
+    );
+
+  it('lists the filesystem tools, reads without approval, and writes only after approval', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
+    writeFileSync(join(folder, 'notes.txt'), 'the plan is in the drawer');
+    const target = join(folder, 'answer.txt');
+    const model = new ScriptedModel(
+      call('fs__read_text_file', { path: join(folder, 'notes.txt') }),
+      say('It says the plan is in the drawer.'),
+      call('fs__write_file', {
+        path: target,
+        content: 'hello from Deputy',
+        intent: 'Write the file',
+        confidence: 0.95,
+      }),
+      say('Written.'),
+    );
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'fs', stdio(FILESYSTEM_SERVER, [folder]));
+    const view = await waitForServer(host, 'fs', (server) => server.state === 'running');
+    const names = view.tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['fs__read_text_file', 'fs__write_file', 'fs__list_directory']),
+    );
+    expect(view.tools.find((tool) => tool.name === 'fs__read_text_file')).toMatchObject({
+      hasSideEffects: false,
+    });
+    expect(view.tools.find((tool) => tool.name === 'fs__write_file')).toMatchObject({
+      hasSideEffects: true,
+      risk: 'high',
+    });
+    // The model is offered the namespaced tools.
+    expect(host.toolCatalog().map((tool) => tool.name)).toContain('fs__write_file');
+
+    const read = await host.runToEnd({ prompt: 'What do my notes say?' });
+    expect(read.status).toBe('completed');
+    const readResult = JSON.stringify(model.requests[1]?.messages.at(-1));
+    expect(readResult).toContain('the plan is in the drawer');
+
+    const events: RunEvent[] = [];
+    const write = await host.runToEnd({ prompt: 'Write hello from Deputy to answer.txt' }, (event) =>
+      events.push(event),
+    );
+    expect(write.status).toBe('awaiting_confirmation');
+    expect(write.approval?.tool).toBe('fs__write_file');
+    expect(existsSync(target)).toBe(false);
+    const approved = await host.invoke('approval.decide', {
+      approvalId: write.approval?.id ?? '',
+      decision: 'approve',
+    });
+    expect(approved.status).toBe('completed');
+    expect(readFileSync(target, 'utf8')).toBe('hello from Deputy');
+  });
+
+  it('answers a server killed mid-call with a typed error, then restarts it and calls it again', async () => {
+    const model = new ScriptedModel(
+      call('everything__trigger-long-running-operation', { duration: 30, steps: 30 }),
+      say('It stopped.'),
+      call('everything__echo', { message: 'back again' }),
+      say('Echoed.'),
+    );
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'everything', stdio(EVERYTHING_SERVER, ['stdio']));
+    const running = await waitForServer(host, 'everything', (server) => server.state === 'running');
+    expect(running.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['everything__echo', 'everything__get-tiny-image']),
+    );
+    const pid = running.pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+
+    const started = host.startRun({ prompt: 'Run the long operation' });
+    const events = collect(host, started.runId);
+    const deadline = Date.now() + 10_000;
+    while (!events.some((event) => event.type === 'tool_call') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(pid, 'SIGKILL');
+
+    const restarted = await waitForServer(
+      host,
+      'everything',
+      (server) => server.state === 'running' && server.restarts >= 1 && server.pid !== pid,
+    );
+    expect(restarted.pid).not.toBe(pid);
+    const failed = toolResults(events).find((event) => event.state === 'failed');
+    expect(failed?.error).toMatch(/stopped during trigger-long-running-operation/);
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_server_died');
+
+    const again = await host.runToEnd({ prompt: 'Echo back again' });
+    expect(again.status).toBe('completed');
+    expect(JSON.stringify(model.requests[3]?.messages.at(-1))).toContain('Echo: back again');
+    const { lines } = await host.invoke('mcp.log', { name: 'everything' });
+    expect(lines.join('\n')).toMatch(/exited or closed/);
+  });
+
+  it('stops a call the server never answers at its time limit, and survives garbage on stdout', async () => {
+    const model = new ScriptedModel(
+      call('odd__garbage', {}),
+      say('Fine.'),
+      call('odd__hang', { what: 'x', intent: 'wait', confidence: 0.9 }),
+      say('It hung.'),
+    );
+    fixture = await openHost(model, { env: {} });
+    const { host } = fixture;
+    await putServer(host, 'odd', { ...stdio(ODD_SERVER), callTimeoutSeconds: 1, autonomy: 'auto' });
+    await waitForServer(host, 'odd', (server) => server.state === 'running');
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+
+    const garbage = await host.runToEnd({ prompt: 'Try the garbage tool' });
+    expect(garbage.status).toBe('completed');
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('still here');
+
+    const startedAt = Date.now();
+    const events: RunEvent[] = [];
+    const hung = await host.runToEnd({ prompt: 'Call hang with what x' }, (event) => events.push(event));
+    expect(hung.status).toBe('completed');
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(toolResults(events).find((event) => event.tool === 'odd__hang')?.error).toMatch(
+      /did not answer hang within 1 s/,
+    );
+    const { lines } = await host.invoke('mcp.log', { name: 'odd' });
+    expect(lines.join('\n')).toContain('a line on stderr from the odd server');
+    expect((await waitForServer(host, 'odd', () => true)).state).toBe('running');
+  });
+
+  it('refreshes the tools when the server says its list changed', async () => {
+    const model = new ScriptedModel(call('odd__add-tool', {}), say('Added.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    const before = await waitForServer(host, 'odd', (server) => server.state === 'running');
+    expect(before.tools.map((tool) => tool.name)).not.toContain('odd__extra');
+    expect((await host.runToEnd({ prompt: 'Add the tool' })).status).toBe('completed');
+    const after = await waitForServer(host, 'odd', (server) =>
+      server.tools.some((tool) => tool.name === 'odd__extra'),
+    );
+    expect(after.tools.length).toBe(before.tools.length + 1);
+    expect(host.toolCatalog().map((tool) => tool.name)).toContain('odd__extra');
+  });
+
+  it('keeps retrying a server that cannot start, with growing delays, and says why', async () => {
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    await putServer(host, 'missing', { transport: 'stdio', command: '/nonexistent/mcp-server' });
+    const view = await waitForServer(host, 'missing', (server) => server.state === 'restarting');
+    expect(view.error).toMatch(/could not start/);
+    const { lines } = await host.invoke('mcp.log', { name: 'missing' });
+    expect(lines.join('\n')).toMatch(/restarting in 1 s/);
+  });
+
+  it('caps a large answer for the model and keeps it whole in the audit trail', async () => {
+    const model = new ScriptedModel(call('odd__big', {}), say('Long.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    await waitForServer(host, 'odd', (server) => server.state === 'running');
+    expect((await host.runToEnd({ prompt: 'Read the big one' })).status).toBe('completed');
+    const seen = JSON.stringify(model.requests[1]?.messages.at(-1));
+    expect(seen).toContain('"truncated":true');
+    expect(seen).not.toContain('THE END');
+    const kept = storeOf(host)
+      .db.prepare<[], { detail_json: string }>(
+        "SELECT detail_json FROM audit WHERE event = 'mcp_full_result'",
+      )
+      .all();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.detail_json).toContain('THE END');
+  });
+
+  it('starts a first_use server only when one of its tools is called, offering the tools it listed before', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
+    writeFileSync(join(folder, 'a.txt'), 'alpha');
+    const model = new ScriptedModel(
+      call('fs__read_text_file', { path: join(folder, 'a.txt') }),
+      say('Alpha.'),
+    );
+    fixture = await openHost(model);
+    await putServer(fixture.host, 'fs', { ...stdio(FILESYSTEM_SERVER, [folder]), start: 'first_use' });
+    await waitForServer(fixture.host, 'fs', (server) => server.state === 'running');
+    await fixture.stop();
+
+    fixture = await openHost(model, { dataDir: fixture.dataDir });
+    const { host } = fixture;
+    const idle = await waitForServer(host, 'fs', () => true);
+    expect(idle).toMatchObject({ state: 'stopped', pid: null });
+    expect(idle.tools.map((tool) => tool.name)).toContain('fs__read_text_file');
+    expect((await host.runToEnd({ prompt: 'Read a.txt' })).status).toBe('completed');
+    expect(JSON.stringify(model.requests[0]?.tools.map((tool) => tool.name))).toContain('fs__read_text_file');
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('alpha');
+    expect((await waitForServer(host, 'fs', () => true)).state).toBe('running');
+  });
+});
