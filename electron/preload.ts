@@ -29,6 +29,13 @@ const commandChannels = {
   'memory.list': true,
   'memory.update': true,
   'memory.delete': true,
+  'audit.list': true,
+  'audit.get': true,
+  'audit.assumptions': true,
+  'audit.verifyAssumption': true,
+  'audit.undo': true,
+  'audit.export': true,
+  'audit.verifyChain': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -1,3 +1,5 @@
+import { AUDIT_TRAIL_SQL } from './migration-7-audit';
+
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
  * `PRAGMA user_version` records how far a database has come.
@@ -300,5 +302,10 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE memories ADD COLUMN source TEXT;
       ALTER TABLE memories ADD COLUMN confirmed_at TEXT;
     `,
+  },
+  {
+    version: 7,
+    name: 'the audit trail: one entry per tool call, its assumptions, a hash chain, full-text search',
+    sql: AUDIT_TRAIL_SQL,
   },
 ];

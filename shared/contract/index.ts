@@ -33,6 +33,21 @@ import {
   ThreadsPruneOutput,
 } from './data';
 import {
+  AuditAssumptionsOutput,
+  AuditChainInput,
+  AuditChainOutput,
+  AuditExportInput,
+  AuditExportOutput,
+  AuditGetInput,
+  AuditGetOutput,
+  AuditListInput,
+  AuditListOutput,
+  AuditUndoInput,
+  AuditUndoOutput,
+  AuditVerifyInput,
+  AuditVerifyOutput,
+} from './audit';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -42,6 +57,7 @@ import {
 } from './memory';
 
 export * from './approvals';
+export * from './audit';
 export * from './connections';
 export * from './data';
 export * from './errors';
@@ -77,6 +93,13 @@ export const commands = {
   'memory.list': { input: MemoryListInput, output: MemoryListOutput },
   'memory.update': { input: MemoryUpdateInput, output: MemoryUpdateOutput },
   'memory.delete': { input: MemoryDeleteInput, output: MemoryDeleteOutput },
+  'audit.list': { input: AuditListInput, output: AuditListOutput },
+  'audit.get': { input: AuditGetInput, output: AuditGetOutput },
+  'audit.assumptions': { input: AuditGetInput, output: AuditAssumptionsOutput },
+  'audit.verifyAssumption': { input: AuditVerifyInput, output: AuditVerifyOutput },
+  'audit.undo': { input: AuditUndoInput, output: AuditUndoOutput },
+  'audit.export': { input: AuditExportInput, output: AuditExportOutput },
+  'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
 } as const;
 
 export const streams = {
