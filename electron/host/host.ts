@@ -38,6 +38,7 @@ import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
+import { AuditDesk } from './audit-desk';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
@@ -81,6 +82,7 @@ export class Host implements ContractHost {
   readonly events: RunEventBus;
   readonly approvals: ApprovalDesk;
   readonly data: DataDesk;
+  readonly audit: AuditDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -131,6 +133,15 @@ export class Host implements ContractHost {
       hasRunsIn: (threadId) => this.active.hasIn(threadId),
       approvalsChanged: () => this.approvalsBus.publish(null),
     });
+    this.audit = new AuditDesk({
+      store: deps.store,
+      registry: deps.registry,
+      settings: () => deps.settings.get(),
+      now: deps.now,
+      newId: randomUUID,
+      logError: deps.logError,
+      emit: (event) => this.emit(event),
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -170,6 +181,13 @@ export class Host implements ContractHost {
         }
         return { deleted: input.id };
       },
+      'audit.list': (input) => this.audit.list(input),
+      'audit.get': (input) => this.audit.get(input),
+      'audit.assumptions': (input) => this.audit.assumptions(input),
+      'audit.verifyAssumption': (input) => this.audit.verifyAssumption(input),
+      'audit.undo': (input) => this.audit.undo(input),
+      'audit.export': (input) => this.audit.exportPage(input),
+      'audit.verifyChain': () => this.audit.verifyChain(),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),

@@ -1,5 +1,6 @@
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
+import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import { plainAnswer } from './run-answer';
 
@@ -39,6 +40,24 @@ export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
       },
       now,
     );
+    store.audit.open(
+      {
+        kind: 'decision',
+        threadId,
+        runId,
+        agentId: DEFAULT_AGENT_ID,
+        actionType: 'agent_decision',
+        actionCategory: 'decision',
+        input: { decision: 'REFUSE', outcome: 'REFUSAL:RATE_LIMITED' },
+        decision: 'REFUSE',
+        rule: 'REFUSAL:RATE_LIMITED',
+        status: 'failed',
+        errorMessage: failure.message,
+        modelUsed: model,
+        undoNote: 'A decision is not an action: there is nothing to undo.',
+      },
+      now,
+    );
     store.threads.addMessage({
       id: refusal.newId(),
       threadId,
@@ -49,7 +68,11 @@ export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
     });
     store.threads.touch(threadId, now);
   });
-  return plainAnswer(runId, { threadId, model }, 'failed', failure.message);
+  return {
+    ...plainAnswer(runId, { threadId, model }, 'failed', failure.message),
+    decision: 'REFUSE',
+    outcome: 'REFUSAL:RATE_LIMITED',
+  };
 }
 
 /**

@@ -57,6 +57,9 @@ export const RunRecord = z.object({
   summary: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** Spec 002's AgentDecision of the run (RESPOND_ONLY, INVOKE_TOOL, REQUEST_CLARIFICATION, REFUSE…) and its outcome. */
+  decision: z.string().nullable().optional(),
+  outcome: z.string().nullable().optional(),
   /** Finished in its final-warning turn, or picked up again after Deputy stopped mid-run. */
   recovered: z.boolean().optional(),
   resumed: z.boolean().optional(),
