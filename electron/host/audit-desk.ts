@@ -28,7 +28,9 @@ export class AuditDesk {
   get(input: CommandParsedInput<'audit.get'>): CommandOutput<'audit.get'> {
     const entry = this.entry(input.id);
     const related = entry.runId
-      ? this.store.auditQuery.list({ runId: entry.runId, limit: 100 }).entries.filter((e) => e.id !== entry.id)
+      ? this.store.auditQuery
+          .list({ runId: entry.runId, limit: 100 })
+          .entries.filter((e) => e.id !== entry.id)
       : [];
     return { entry, related };
   }
@@ -41,7 +43,9 @@ export class AuditDesk {
    * The person confirms or corrects an assumption. A correction they ask to keep becomes a memory in their own
    * words (confirmed: they wrote it), so the next run knows it.
    */
-  verifyAssumption(input: CommandParsedInput<'audit.verifyAssumption'>): CommandOutput<'audit.verifyAssumption'> {
+  verifyAssumption(
+    input: CommandParsedInput<'audit.verifyAssumption'>,
+  ): CommandOutput<'audit.verifyAssumption'> {
     const entry = this.entry(input.id);
     const now = this.deps.now().toISOString();
     return this.store.transaction(() => {
@@ -52,7 +56,10 @@ export class AuditDesk {
         now,
       );
       if (!assumption) {
-        throw new DeputyError('not_found', `This entry has no assumption with the id "${input.assumptionId}".`);
+        throw new DeputyError(
+          'not_found',
+          `This entry has no assumption with the id "${input.assumptionId}".`,
+        );
       }
       let memoryId: string | null = null;
       if (input.remember && input.correction) {

@@ -42,7 +42,10 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
     await yieldToOthers();
   }
 
-  const entriesAfter = db.prepare<[number, number], AuditRow & { link_entry: string | null; link_content: string | null }>(
+  const entriesAfter = db.prepare<
+    [number, number],
+    AuditRow & { link_entry: string | null; link_content: string | null }
+  >(
     `SELECT e.*, c.entry_id AS link_entry, c.content_hash AS link_content
      FROM audit_entries e LEFT JOIN audit_chain c ON c.seq = e.chain_seq
      WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
@@ -77,7 +80,14 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
        WHERE e.id IS NULL ORDER BY c.seq LIMIT 1`,
     )
     .get();
-  if (orphan) return broken(orphan.entry_id, orphan.seq, 'The entry was deleted behind the app’s back.', links, entries);
+  if (orphan)
+    return broken(
+      orphan.entry_id,
+      orphan.seq,
+      'The entry was deleted behind the app’s back.',
+      links,
+      entries,
+    );
   return { ok: true, links, entries, mismatch: null };
 }
 

@@ -35,7 +35,12 @@ export class AuditEdits {
     now: string,
   ): AuditAssumption | null {
     if (!this.selectAssumption.get(assumptionId, entryId)) return null;
-    this.updateAssumption.run(verdict.verified ? 1 : 0, now, redactNullable(verdict.correction), assumptionId);
+    this.updateAssumption.run(
+      verdict.verified ? 1 : 0,
+      now,
+      redactNullable(verdict.correction),
+      assumptionId,
+    );
     this.audit.change(entryId, 'confidence = confidence', {}, now);
     const row = this.selectAssumption.get(assumptionId, entryId);
     return row ? toAssumption(row) : null;

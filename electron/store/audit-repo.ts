@@ -230,7 +230,9 @@ export class AuditRepo {
   change(entryId: string, assignments: string, values: Record<string, unknown>, now: string): boolean {
     let statement = this.changes.get(assignments);
     if (!statement) {
-      statement = this.db.prepare(`UPDATE audit_entries SET ${assignments}, updated_at = @now WHERE id = @entryId`);
+      statement = this.db.prepare(
+        `UPDATE audit_entries SET ${assignments}, updated_at = @now WHERE id = @entryId`,
+      );
       this.changes.set(assignments, statement);
     }
     const changed = statement.run({ ...values, now, entryId }).changes;

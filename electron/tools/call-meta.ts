@@ -80,7 +80,9 @@ export function splitMeta(raw: unknown): MetaSplit {
  */
 function stripUndefined(meta: z.infer<typeof CallMetaSchema>): CallMeta {
   const { assumptions, ...rest } = meta;
-  const kept = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as CallMeta;
+  const kept = Object.fromEntries(
+    Object.entries(rest).filter(([, value]) => value !== undefined),
+  ) as CallMeta;
   if (!assumptions) return kept;
   const details = assumptions.map((assumption) =>
     typeof assumption === 'string'

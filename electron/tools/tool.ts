@@ -132,7 +132,10 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
    * Reverses a completed call (spec 004's `Tool.undo`): deletes what it created, restores what it changed.
    * Answers what it did, for the undo's own audit entry. Without it, the action cannot be undone.
    */
-  undo?(record: UndoRecord<Input>, context: UndoContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+  undo?(
+    record: UndoRecord<Input>,
+    context: UndoContext,
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Why this action cannot be undone, in the person's words ("A sent email cannot be unsent."). */
   irreversibleBecause?: string;
 }
