@@ -62,6 +62,13 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'memory.list': { limit: 20 },
   'memory.update': { id: 'mem-1', text: 'Prefers short replies' },
   'memory.delete': { id: 'mem-1' },
+  'audit.list': { tool: 'add_task', limit: 20 },
+  'audit.get': { id: 'aud-1' },
+  'audit.assumptions': { id: 'aud-1' },
+  'audit.verifyAssumption': { id: 'aud-1', assumptionId: 'asm-1', verified: true },
+  'audit.undo': { id: 'aud-1' },
+  'audit.export': { format: 'csv' },
+  'audit.verifyChain': {},
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
