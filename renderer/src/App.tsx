@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConnectionStatus } from './api/ws-client';
 import { ApprovalWindow } from './features/approvals/ApprovalWindow';
 import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
+import { AuditScreen } from './features/audit/AuditScreen';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
@@ -16,7 +17,7 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
   closed: 'Disconnected from Deputy.',
 };
 
-function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
+function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; threadId: string | null }) {
   const stores = useStores();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
@@ -31,6 +32,11 @@ function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
       disconnectApprovals();
     };
   }, [stores]);
+
+  // `#/thread/<id>` (a link back from the audit viewer) opens that conversation.
+  useEffect(() => {
+    if (threadId) void stores.chat.getState().openThread(threadId);
+  }, [threadId, stores]);
 
   // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
   useEffect(() => {
@@ -53,6 +59,10 @@ function Workspace({ status }: { status: ConnectionStatus | 'ipc' }) {
           {statusText}
         </p>
         <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
+        {/* Its own window: the Electron shell opens the viewer in one, a browser in a new tab. */}
+        <a className="button" href="#/audit" target="_blank" rel="opener" data-testid="open-audit">
+          Audit trail
+        </a>
         <button
           type="button"
           className="button"
@@ -97,11 +107,9 @@ export function App() {
   }
   return (
     <StoresContext value={connection.stores}>
-      {route.kind === 'approval' ? (
-        <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
-      ) : (
-        <Workspace status={connection.status} />
-      )}
+      {route.kind === 'approval' && <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />}
+      {route.kind === 'audit' && <AuditScreen entryId={route.entryId} />}
+      {route.kind === 'workspace' && <Workspace status={connection.status} threadId={route.threadId} />}
     </StoresContext>
   );
 }

@@ -2,7 +2,10 @@
  * The address hash carries an optional route and optional parameters: `#/approval/<id>`, `#token=…`, or
  * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`.
  */
-export type Route = { kind: 'workspace' } | { kind: 'approval'; approvalId: string };
+export type Route =
+  | { kind: 'workspace'; threadId: string | null }
+  | { kind: 'approval'; approvalId: string }
+  | { kind: 'audit'; entryId: string | null };
 
 export function splitHash(hash: string): { path: string; params: URLSearchParams } {
   const text = hash.replace(/^#/, '');
@@ -20,13 +23,22 @@ export function joinHash(path: string, params: URLSearchParams): string {
 }
 
 const APPROVAL_PATH = /^\/approval\/([^/]+)\/?$/;
+const AUDIT_PATH = /^\/audit(?:\/([^/]+))?\/?$/;
+const THREAD_PATH = /^\/thread\/([^/]+)\/?$/;
+const WORKSPACE: Route = { kind: 'workspace', threadId: null };
 
+/** `#/approval/<id>`, `#/audit` or `#/audit/<entry or action id>`, `#/thread/<id>`; anything else is the workspace. */
 export function routeFromHash(hash: string): Route {
-  const match = APPROVAL_PATH.exec(splitHash(hash).path);
-  if (!match?.[1]) return { kind: 'workspace' };
+  const { path } = splitHash(hash);
   try {
-    return { kind: 'approval', approvalId: decodeURIComponent(match[1]) };
+    const approval = APPROVAL_PATH.exec(path);
+    if (approval?.[1]) return { kind: 'approval', approvalId: decodeURIComponent(approval[1]) };
+    const audit = AUDIT_PATH.exec(path);
+    if (audit) return { kind: 'audit', entryId: audit[1] ? decodeURIComponent(audit[1]) : null };
+    const thread = THREAD_PATH.exec(path);
+    if (thread?.[1]) return { kind: 'workspace', threadId: decodeURIComponent(thread[1]) };
   } catch {
-    return { kind: 'workspace' };
+    // A malformed escape in the address is no route.
   }
+  return WORKSPACE;
 }

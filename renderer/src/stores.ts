@@ -8,6 +8,12 @@ import {
   type ApprovalsStore,
 } from './features/approvals/approvals-store';
 import {
+  createAuditStore,
+  type AuditActions,
+  type AuditState,
+  type AuditStore,
+} from './features/audit/audit-store';
+import {
   createChatStore,
   type ChatActions,
   type ChatState,
@@ -45,6 +51,7 @@ export interface Stores {
   connections: ConnectionsStore;
   memory: MemoryStore;
   data: DataStore;
+  audit: AuditStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -54,6 +61,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   connections: createConnectionsStore(client),
   memory: createMemoryStore(client),
   data: createDataStore(client),
+  audit: createAuditStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -86,4 +94,8 @@ export function useMemory<T>(selector: (state: MemoryState & MemoryActions) => T
 
 export function useData<T>(selector: (state: DataState & DataActions) => T): T {
   return useStore(useStores().data, selector);
+}
+
+export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
+  return useStore(useStores().audit, selector);
 }

@@ -6,10 +6,19 @@ describe('routes in the address hash', () => {
     expect(routeFromHash('#/approval/ap-1')).toEqual({ kind: 'approval', approvalId: 'ap-1' });
     expect(routeFromHash('#/approval/ap%201/')).toEqual({ kind: 'approval', approvalId: 'ap 1' });
     expect(routeFromHash('#/approval/ap-1&token=abc')).toEqual({ kind: 'approval', approvalId: 'ap-1' });
-    expect(routeFromHash('')).toEqual({ kind: 'workspace' });
-    expect(routeFromHash('#token=abc')).toEqual({ kind: 'workspace' });
-    expect(routeFromHash('#/approval/')).toEqual({ kind: 'workspace' });
-    expect(routeFromHash('#/approval/%E0%A4%A')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('')).toEqual({ kind: 'workspace', threadId: null });
+    expect(routeFromHash('#token=abc')).toEqual({ kind: 'workspace', threadId: null });
+    expect(routeFromHash('#/approval/')).toEqual({ kind: 'workspace', threadId: null });
+    expect(routeFromHash('#/approval/%E0%A4%A')).toEqual({ kind: 'workspace', threadId: null });
+  });
+
+  it('finds the audit viewer, one entry in it, and a conversation to go back to', () => {
+    expect(routeFromHash('#/audit')).toEqual({ kind: 'audit', entryId: null });
+    expect(routeFromHash('#/audit/')).toEqual({ kind: 'audit', entryId: null });
+    expect(routeFromHash('#/audit/act%201&token=x')).toEqual({ kind: 'audit', entryId: 'act 1' });
+    expect(routeFromHash('#/audit/a/b')).toEqual({ kind: 'workspace', threadId: null });
+    expect(routeFromHash('#/thread/t-1')).toEqual({ kind: 'workspace', threadId: 't-1' });
+    expect(routeFromHash('#/thread/%E0%A4%A')).toEqual({ kind: 'workspace', threadId: null });
   });
 
   it('keeps the route when the token is taken out of the parameters', () => {

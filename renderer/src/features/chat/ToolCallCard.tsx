@@ -32,6 +32,13 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
               ))}
             </dl>
           )}
+          <a
+            className="tool-card__audit"
+            href={`#/audit/${encodeURIComponent(call.id)}`}
+            data-testid="tool-call-audit"
+          >
+            See it in the audit trail
+          </a>
           {call.result !== undefined && call.result !== null && (
             <>
               <h4>Result</h4>
