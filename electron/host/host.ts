@@ -549,10 +549,12 @@ export class Host implements ContractHost {
     const { store } = this.deps;
     const thread = store.threads.get(threadId);
     if (!thread) throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+    const actions = store.actions.byThread(threadId);
+    const undone = store.auditQuery.undoneActions(actions.map((action) => action.id));
     return {
       thread,
       messages: store.threads.messages(threadId),
-      actions: store.actions.byThread(threadId),
+      actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
       runs: store.runs.byThread(threadId),
     };
   }

@@ -30,6 +30,7 @@ export class AuditQuery {
   private readonly selectByAction;
   private readonly selectAssumptions;
   private readonly selectAssumptionsOf;
+  private readonly selectUndone;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
@@ -41,9 +42,20 @@ export class AuditQuery {
       `SELECT * FROM audit_assumptions WHERE entry_id IN (SELECT value FROM json_each(?))
        ORDER BY entry_id, position`,
     );
+    this.selectUndone = db
+      .prepare<[string], string>(
+        `SELECT action_id FROM audit_entries
+         WHERE action_id IN (SELECT value FROM json_each(?)) AND status = 'rolled_back'`,
+      )
+      .pluck();
     this.selectAssumptionsOf = db.prepare<[string], AssumptionRow>(
       'SELECT * FROM audit_assumptions WHERE entry_id = ? ORDER BY position',
     );
+  }
+
+  /** Which of these ledger actions were undone from the audit trail. */
+  undoneActions(actionIds: readonly string[]): Set<string> {
+    return new Set(actionIds.length === 0 ? [] : this.selectUndone.all(JSON.stringify(actionIds)));
   }
 
   /** An entry by its id, or by the ledger action it describes. */

@@ -45,6 +45,8 @@ export const ActionRecord = z.object({
   error: z.string().nullable(),
   /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
   policy: z.object({ decision: z.string(), rule: z.string(), reason: z.string() }).nullable().optional(),
+  /** Undone from the audit trail (its entry is `rolled_back`). */
+  isUndone: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;

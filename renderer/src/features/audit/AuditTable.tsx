@@ -54,18 +54,22 @@ export function AuditTable() {
       else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight)
         element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
     }
-    // The row exists once the scroll above has rendered it.
-    requestAnimationFrame(() =>
-      element?.querySelector<HTMLButtonElement>(`[data-row-index="${clamped}"] button`)?.focus(),
-    );
+    const button = () => element?.querySelector<HTMLButtonElement>(`[data-row-index="${clamped}"] button`);
+    // A row far away exists only once the scroll above has rendered it.
+    const now = button();
+    if (now) now.focus();
+    else requestAnimationFrame(() => button()?.focus());
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Moves from the row that has focus (a click may have put it elsewhere than the last arrow did).
+    const row = (event.target as HTMLElement).closest('[data-row-index]');
+    const current = row ? Number(row.getAttribute('data-row-index')) : focusIndex;
     const moves: Record<string, number> = {
-      ArrowDown: focusIndex + 1,
-      ArrowUp: focusIndex - 1,
-      PageDown: focusIndex + 10,
-      PageUp: focusIndex - 10,
+      ArrowDown: current + 1,
+      ArrowUp: current - 1,
+      PageDown: current + 10,
+      PageUp: current - 10,
       Home: 0,
       End: entries.length - 1,
     };

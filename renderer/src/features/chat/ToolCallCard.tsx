@@ -13,12 +13,13 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       data-tool={call.tool}
       data-state={call.state}
       data-ledger-state={call.ledgerState}
+      data-undone={call.isUndone ? 'true' : undefined}
     >
       <details>
         <summary>
           <span className="tool-card__name">{toolLabel(call.tool)}</span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {toolStateLabel(call.state, call.ledgerState)}
+            {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
           </span>
         </summary>
         <div className="tool-card__body">
