@@ -123,12 +123,10 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         ...field('Notes', input.notes),
       ],
     }),
-    effect: (_input, output) => ({
-      entityType: 'task',
-      entityId: OneTaskOutput.safeParse(output).data?.task.id ?? null,
-      before: null,
-      after: output.task,
-    }),
+    effect: (_input, output) => {
+      const id = OneTaskOutput.safeParse(output).data?.task.id ?? null;
+      return { entityType: 'task', entityId: id, before: null, after: id ? tasks.get(id) : null };
+    },
     undo: ({ output }) => {
       const id = OneTaskOutput.parse(output).task.id;
       if (!tasks.delete(id)) throw new ToolError('not_found', 'The task is already gone.');
@@ -196,7 +194,8 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       entityType: 'task',
       entityId: input.id,
       before,
-      after: output.task ?? null,
+      // The stored task, in the same shape as `before`, so the two compare field by field.
+      after: tasks.get(input.id),
     }),
     undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
     execute: (input) => {
@@ -225,7 +224,8 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       entityType: 'task',
       entityId: input.id,
       before,
-      after: output.task ?? null,
+      // The stored task, in the same shape as `before`, so the two compare field by field.
+      after: tasks.get(input.id),
     }),
     undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
     execute: (input) => {

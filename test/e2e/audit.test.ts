@@ -68,9 +68,7 @@ describe('the audit viewer against the headless host', () => {
     await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
-    await detail(page)
-      .getByRole('heading', { name: /Decision: INVOKE_TOOL/ })
-      .waitFor();
+    await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await detail(page).getByRole('heading', { name: 'add task' }).waitFor();

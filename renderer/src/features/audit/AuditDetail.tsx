@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
@@ -14,6 +15,12 @@ export function AuditDetail() {
   const select = useAudit((state) => state.select);
   const setFilter = useAudit((state) => state.setFilter);
   const verify = useAudit((state) => state.verify);
+  const shownId = detail?.entry.id;
+  // Stacked on a narrow window, the detail is below the table: bring it into view when an entry opens.
+  useEffect(() => {
+    if (shownId && window.matchMedia('(max-width: 900px)').matches)
+      document.getElementById('audit-detail-title')?.scrollIntoView({ block: 'start' });
+  }, [shownId]);
   if (error) return <p role="alert">{error}</p>;
   if (!detail)
     return <p className="audit-muted">Choose an entry to see what was done, why, and by whose leave.</p>;

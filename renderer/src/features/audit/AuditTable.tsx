@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { useAudit } from '../../stores';
-import { approverWords, decisionWords, STATUS_WORDS, timeWords, whatWords } from './audit-words';
+import {
+  approverWords,
+  decisionWords,
+  shortTimeWords,
+  STATUS_WORDS,
+  timeWords,
+  whatWords,
+} from './audit-words';
 
 /** Every row is this tall, so which rows are visible is arithmetic, not measurement. */
 export const ROW_HEIGHT = 44;
@@ -129,6 +136,8 @@ function Row(props: {
   onOpen: (index: number) => void;
 }) {
   const { entry, index } = props;
+  const target = entry.target ?? (entry.scrubbedAt ? '(conversation deleted)' : '—');
+  const decision = decisionWords(entry);
   return (
     <div
       className={`audit-table__row audit-row audit-row--${entry.status}${props.isSelected ? ' audit-row--selected' : ''}`}
@@ -140,8 +149,8 @@ function Row(props: {
       data-tool={entry.actionType}
       style={{ position: 'absolute', top: index * ROW_HEIGHT, height: ROW_HEIGHT, left: 0, right: 0 }}
     >
-      <div role="cell" className="audit-row__time">
-        {timeWords(entry.createdAt)}
+      <div role="cell" className="audit-row__time" title={timeWords(entry.createdAt)}>
+        {shortTimeWords(entry.createdAt)}
       </div>
       <div role="cell">
         <button
@@ -153,14 +162,14 @@ function Row(props: {
           {whatWords(entry)}
         </button>
       </div>
-      <div role="cell" className="audit-row__target">
-        {entry.target ?? (entry.scrubbedAt ? '(conversation deleted)' : '—')}
+      <div role="cell" className="audit-row__target" title={target}>
+        {target}
       </div>
       <div role="cell">
         <span className={`audit-status audit-status--${entry.status}`}>{STATUS_WORDS[entry.status]}</span>
       </div>
-      <div role="cell" className="audit-row__decision">
-        {decisionWords(entry)}
+      <div role="cell" className="audit-row__decision" title={decision}>
+        {decision}
       </div>
       <div role="cell">{approverWords(entry)}</div>
     </div>

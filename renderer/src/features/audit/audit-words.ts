@@ -21,9 +21,21 @@ export function approverWords(entry: AuditEntry): string {
   return by ? APPROVER_WORDS[by] : '—';
 }
 
+/** Spec 002's AgentDecision of a run, as a person says it. */
+const DECISION_WORDS: Record<string, string> = {
+  RESPOND_ONLY: 'Answered',
+  INVOKE_TOOL: 'Acted',
+  REQUEST_CLARIFICATION: 'Asked a question',
+  REFUSE: 'Refused',
+  COMPLETE_TASK: 'Finished a task',
+};
+
 /** What a row names: the tool in words, or what kind of record it is. */
 export function whatWords(entry: AuditEntry): string {
-  if (entry.kind === 'decision') return `Decision: ${entry.authority.decision ?? '?'}`;
+  if (entry.kind === 'decision') {
+    const decision = entry.authority.decision ?? '';
+    return `Run: ${DECISION_WORDS[decision] ?? decision}`;
+  }
   if (entry.kind === 'undo') return `Undo ${toolLabel(entry.actionType)}`;
   if (entry.kind === 'record') return toolLabel(entry.actionType);
   return toolLabel(entry.actionType);
@@ -33,6 +45,21 @@ export function decisionWords(entry: AuditEntry): string {
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
   return rule ? `${decision} · ${rule}` : decision;
+}
+
+/** The table's short time: "23 Nov, 19:50:38". */
+export function shortTimeWords(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      });
 }
 
 export function timeWords(iso: string): string {
