@@ -68,8 +68,7 @@ try {
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const width of [1280, 420]) {
       const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
-      await page.goto(`${host.url}/#token=${host.token}`);
-      await page.goto(`${host.url}/#/audit`);
+      await page.goto(`${host.url}/#/audit&token=${host.token}`);
       const row = page.locator('[data-testid="audit-row"][data-tool="update_task"]');
       await row.waitFor({ timeout: 8000 }).catch(async (error: unknown) => {
         await page.screenshot({ path: join(folder, 'debug.png') });
