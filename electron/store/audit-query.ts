@@ -21,6 +21,31 @@ const COLUMN_OF: Record<string, string> = {
 };
 
 /**
+ * The index a filtered page walks, newest first. SQLite keeps no statistics here, so without a hint it may walk
+ * a column where nearly every row matches ("completed") and filter the rest. The most selective filter the
+ * person set goes first: a conversation or a run, then the rare values (a failure, a denial), then a tool. A
+ * combination that matches nothing still walks the whole of the first index's range: that is the slow case.
+ */
+function indexFor(filter: AuditFilter): string | null {
+  if (filter.threadId !== undefined) return 'audit_entries_by_thread';
+  if (filter.runId !== undefined) return 'audit_entries_by_run';
+  if (filter.status !== undefined && filter.status !== 'completed') return 'audit_entries_by_status';
+  if (filter.decision !== undefined) {
+    if (filter.tool !== undefined) return 'audit_entries_by_decision_type';
+    if (filter.category !== undefined) return 'audit_entries_by_decision_category';
+    if (filter.risk !== undefined) return 'audit_entries_by_decision_risk';
+  }
+  if (filter.decision === 'deny' || filter.decision === 'clarify') return 'audit_entries_by_decision';
+  if (filter.tool !== undefined) return 'audit_entries_by_type';
+  if (filter.category !== undefined) return 'audit_entries_by_category';
+  if (filter.risk !== undefined) return 'audit_entries_by_risk';
+  if (filter.agentId !== undefined) return 'audit_entries_by_agent';
+  if (filter.status !== undefined) return 'audit_entries_by_status';
+  if (filter.decision !== undefined) return 'audit_entries_by_decision';
+  return null;
+}
+
+/**
  * Reads of the audit trail, newest first, a page at a time. Every filter is an indexed column compared with
  * `seq`, and full-text search is driven from the FTS5 index in rowid order, so a page costs the same on a
  * million entries as on a hundred: nothing sorts or counts the whole table.
@@ -31,6 +56,8 @@ export class AuditQuery {
   private readonly selectAssumptions;
   private readonly selectAssumptionsOf;
   private readonly selectUndone;
+  private readonly firstSeqFrom;
+  private readonly lastSeqTo;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
@@ -46,6 +73,16 @@ export class AuditQuery {
       .prepare<[string], string>(
         `SELECT action_id FROM audit_entries
          WHERE action_id IN (SELECT value FROM json_each(?)) AND status = 'rolled_back'`,
+      )
+      .pluck();
+    this.firstSeqFrom = db
+      .prepare<[string], number>(
+        'SELECT seq FROM audit_entries WHERE created_at >= ? ORDER BY created_at, seq LIMIT 1',
+      )
+      .pluck();
+    this.lastSeqTo = db
+      .prepare<[string], number>(
+        'SELECT seq FROM audit_entries WHERE created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
       )
       .pluck();
     this.selectAssumptionsOf = db.prepare<[string], AssumptionRow>(
@@ -85,13 +122,18 @@ export class AuditQuery {
       conditions.push(`e.${column} = @${key}`);
       values[key] = value;
     }
+    // A time range becomes a range of `seq` too (found in the time index in O(log n)), so a day a year ago
+    // costs what today costs. Entries are appended with the host's clock, so `seq` grows with `created_at`;
+    // the exact time conditions stay, so a bound can only leave out a row a clock set back misplaced.
     if (filter.from !== undefined) {
-      conditions.push('e.created_at >= @from');
+      conditions.push('e.created_at >= @from', 'e.seq >= @seqFrom');
       values.from = new Date(filter.from).toISOString();
+      values.seqFrom = this.firstSeqFrom.get(values.from as string) ?? Number.MAX_SAFE_INTEGER;
     }
     if (filter.to !== undefined) {
-      conditions.push('e.created_at <= @to');
+      conditions.push('e.created_at <= @to', 'e.seq <= @seqTo');
       values.to = new Date(filter.to).toISOString();
+      values.seqTo = this.lastSeqTo.get(values.to as string) ?? 0;
     }
     if (filter.cursor !== undefined) {
       conditions.push('e.seq < @cursor');
@@ -107,7 +149,9 @@ export class AuditQuery {
              WHERE ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT @limit`;
     } else {
       const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-      sql = `SELECT e.* FROM audit_entries e ${where} ORDER BY e.seq DESC LIMIT @limit`;
+      const index = indexFor(filter);
+      sql = `SELECT e.* FROM audit_entries e ${index ? `INDEXED BY ${index}` : ''} ${where}
+             ORDER BY e.seq DESC LIMIT @limit`;
     }
     let statement = this.statements.get(sql);
     if (!statement) {

@@ -308,4 +308,15 @@ export const migrations: readonly Migration[] = [
     name: 'the audit trail: one entry per tool call, its assumptions, a hash chain, full-text search',
     sql: AUDIT_TRAIL_SQL,
   },
+  {
+    version: 8,
+    name: 'audit: indexes for a decision combined with a tool, a category or a risk',
+    sql: `
+      -- "require_approval" is a fifth of all entries and never happens to a read: without these, asking for
+      -- it together with a read tool walked every require_approval row to find nothing.
+      CREATE INDEX audit_entries_by_decision_type ON audit_entries (decision, action_type, seq);
+      CREATE INDEX audit_entries_by_decision_category ON audit_entries (decision, action_category, seq);
+      CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
+    `,
+  },
 ];
