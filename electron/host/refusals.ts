@@ -1,6 +1,5 @@
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
-import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import { plainAnswer } from './run-answer';
 
@@ -20,7 +19,9 @@ export interface Refusal {
  * A request refused before it starts (the hour's model-token budget is used up) is kept as a small record: its
  * prompt in the thread and one ended run row saying why, in one transaction. Nothing ran, so nothing else is
  * written: no system instruction, checkpoint, runtime log or stored stream events (a refusal used to write all
- * of these, about 5.7 KB each, and a flood of refused requests filled the disk for nothing).
+ * of these, about 5.7 KB each, and a flood of refused requests filled the disk for nothing). Its AgentDecision
+ * (REFUSE, REFUSAL:RATE_LIMITED) is on the run row and its answer; it has no audit entry, which with its indexes,
+ * full-text rows and chain link would more than double what each refusal leaves.
  */
 export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
   const { runId, threadId, model, prompt, failure, now } = refusal;
@@ -37,24 +38,6 @@ export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
         outcome: 'REFUSAL:RATE_LIMITED',
         errorCode: failure.code,
         errorMessage: failure.message,
-      },
-      now,
-    );
-    store.audit.open(
-      {
-        kind: 'decision',
-        threadId,
-        runId,
-        agentId: DEFAULT_AGENT_ID,
-        actionType: 'agent_decision',
-        actionCategory: 'decision',
-        input: { decision: 'REFUSE', outcome: 'REFUSAL:RATE_LIMITED' },
-        decision: 'REFUSE',
-        rule: 'REFUSAL:RATE_LIMITED',
-        status: 'failed',
-        errorMessage: failure.message,
-        modelUsed: model,
-        undoNote: 'A decision is not an action: there is nothing to undo.',
       },
       now,
     );
