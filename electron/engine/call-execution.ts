@@ -143,11 +143,11 @@ export async function executeAction(
       key,
       deps.now().toISOString(),
     );
-    deps.store.audit.start(actionId, deps.now().toISOString());
     logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);
     deps.checkpoints.save(spec, state);
   });
 
+  const startedAt = deps.now();
   const before = await readBefore(scope, actionId, call, check, key);
   const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
   const action: LastAction = { id: actionId, tool: tool.name };
@@ -162,6 +162,7 @@ export async function executeAction(
           output: outcome.result,
           outputRef: `ledger:${actionId}`,
           effect: effectOf(tool, check.input, outcome.result, before),
+          ...timing(startedAt, now),
         },
         now,
       );
@@ -182,7 +183,11 @@ export async function executeAction(
       settle(scope, call, outcome.result, action);
     } else {
       deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
-      deps.store.audit.settle(actionId, { status: 'failed', errorMessage: outcome.message }, now);
+      deps.store.audit.settle(
+        actionId,
+        { status: 'failed', errorMessage: outcome.message, ...timing(startedAt, now) },
+        now,
+      );
       deps.emit({
         type: 'tool_result',
         ...ids,
@@ -230,6 +235,13 @@ async function readBefore(
     scope.deps.logError(`reading what ${check.tool.name} will change failed`, error);
     return null;
   }
+}
+
+function timing(startedAt: Date, now: string): { startedAt: string; durationMs: number } {
+  return {
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.max(0, Date.parse(now) - startedAt.getTime()),
+  };
 }
 
 function effectOf(

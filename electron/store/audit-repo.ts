@@ -64,6 +64,12 @@ export interface NewAuditEntry {
 
 export interface Settlement {
   status: AuditStatus;
+  /**
+   * When the call began and how long it took, measured by the engine: kept in memory rather than written when
+   * it starts, which would cost every call one more write and chain link. A call resumed after a crash has none.
+   */
+  startedAt?: string | null;
+  durationMs?: number | null;
   output?: unknown;
   outputRef?: string | null;
   effect?: Effect | null;
@@ -189,11 +195,6 @@ export class AuditRepo {
     return this.selectByAction.get(actionId) ?? null;
   }
 
-  /** The call began running: its duration is counted from here. */
-  start(actionId: string, now: string): void {
-    this.changeByAction(actionId, 'started_at = COALESCE(started_at, @now)', {}, now);
-  }
-
   /** The call's outcome, from the ledger transition that records it. */
   settle(actionId: string, settlement: Settlement, now: string): void {
     const output = capped(settlement.output);
@@ -204,8 +205,7 @@ export class AuditRepo {
        is_output_truncated = @isTruncated, error_message = @errorMessage,
        entity_type = COALESCE(@entityType, entity_type), entity_id = COALESCE(@entityId, entity_id),
        entity_before = COALESCE(@entityBefore, entity_before), entity_after = COALESCE(@entityAfter, entity_after),
-       duration_ms = CASE WHEN started_at IS NULL THEN duration_ms
-         ELSE CAST(round((julianday(@now) - julianday(started_at)) * 86400000) AS INTEGER) END`,
+       started_at = COALESCE(@startedAt, started_at), duration_ms = COALESCE(@durationMs, duration_ms)`,
       {
         status: settlement.status,
         output: output.json,
@@ -216,6 +216,8 @@ export class AuditRepo {
         entityId: effect?.entityId ?? null,
         entityBefore: jsonOrNull(effect?.before),
         entityAfter: jsonOrNull(effect?.after),
+        startedAt: settlement.startedAt ?? null,
+        durationMs: settlement.durationMs ?? null,
       },
       now,
     );
