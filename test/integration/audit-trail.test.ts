@@ -219,6 +219,32 @@ describe('the audit trail', () => {
   });
 });
 
+describe('undo over HTTP', () => {
+  it('POST /api/audit/:id/undo undoes once, then answers 409; a read answers 409 with why', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const entries = (await json<AuditListOutput>('/api/audit')).body.entries;
+    const added = entries.find((entry) => entry.actionType === 'add_task') as AuditEntry;
+    const listed = entries.find((entry) => entry.actionType === 'list_tasks') as AuditEntry;
+
+    const undone = await json<{ status: string; original: AuditEntry; undo: AuditEntry }>(
+      `/api/audit/${added.id}/undo`,
+      { method: 'POST' },
+    );
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ status: 'undone', original: { status: 'rolled_back' } });
+    expect(undone.body.undo).toMatchObject({ kind: 'undo', undo: { undoOf: added.id } });
+    const again = await json<{ error: { code: string } }>(`/api/audit/${added.id}/undo`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    const read = await json<{ error: { message: string } }>(`/api/audit/${listed.id}/undo`, {
+      method: 'POST',
+    });
+    expect(read.status).toBe(409);
+    expect(read.body.error.message).toBe('It only read: there is nothing to undo.');
+    expect((await json(`/api/audit/nothing-here/undo`, { method: 'POST' })).status).toBe(404);
+  });
+});
+
 describe('tamper evidence', () => {
   it('checks a whole chain, and names the first row edited or deleted behind the app’s back', async () => {
     const { fixture, json } = await open(taskRun());
