@@ -36,6 +36,13 @@ const commandChannels = {
   'mcp.restart': true,
   'mcp.log': true,
   'mcp.import': true,
+  'audit.list': true,
+  'audit.get': true,
+  'audit.assumptions': true,
+  'audit.verifyAssumption': true,
+  'audit.undo': true,
+  'audit.export': true,
+  'audit.verifyChain': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -1,7 +1,7 @@
 import { isInOwnWords } from '../policy/copied-text';
 import type { ToolOutcome } from '../tools/registry';
 import { redactValue } from '../vault/redactor';
-import type { Reach, ToolContext } from '../tools/tool';
+import type { Reach, ToolContext, ToolEffect } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';
 import { logRuntime } from './journal';
 import {
@@ -147,12 +147,25 @@ export async function executeAction(
     deps.checkpoints.save(spec, state);
   });
 
+  const startedAt = deps.now();
+  const before = await readBefore(scope, actionId, call, check, key);
   const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
   const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     if (outcome.ok) {
       deps.store.actions.finish(actionId, { state: 'committed', result: outcome.result }, now);
+      deps.store.audit.settle(
+        actionId,
+        {
+          status: 'completed',
+          output: outcome.result,
+          outputRef: `ledger:${actionId}`,
+          effect: effectOf(tool, check.input, outcome.result, before),
+          ...timing(startedAt, now),
+        },
+        now,
+      );
       // Everyone the effect reached counts as contacted from now on, not only the addresses in the call.
       const recipients = [
         ...(tool.recipients?.(check.input) ?? []),
@@ -170,6 +183,11 @@ export async function executeAction(
       settle(scope, call, outcome.result, action);
     } else {
       deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
+      deps.store.audit.settle(
+        actionId,
+        { status: 'failed', errorMessage: outcome.message, ...timing(startedAt, now) },
+        now,
+      );
       deps.emit({
         type: 'tool_result',
         ...ids,
@@ -196,6 +214,43 @@ export async function executeAction(
     );
   });
   if (outcome.ok && notify) deps.emit({ type: 'notice', ...ids, actionId, tool: tool.name, message: notify });
+}
+
+/**
+ * The thing the call will change, as it is now, for the entry's before/after and for undo. The audit trail
+ * must never stop an action: a failed read is logged and the entry simply has no "before".
+ */
+async function readBefore(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+  key: string,
+): Promise<unknown> {
+  const read = check.tool.before?.bind(check.tool);
+  if (!read) return null;
+  try {
+    return (await read(check.input, toolContext(scope, actionId, call, check, key))) ?? null;
+  } catch (error) {
+    scope.deps.logError(`reading what ${check.tool.name} will change failed`, error);
+    return null;
+  }
+}
+
+function timing(startedAt: Date, now: string): { startedAt: string; durationMs: number } {
+  return {
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.max(0, Date.parse(now) - startedAt.getTime()),
+  };
+}
+
+function effectOf(
+  tool: CheckedCall['tool'],
+  input: unknown,
+  output: Record<string, unknown>,
+  before: unknown,
+): ToolEffect | null {
+  return tool.effect ? tool.effect(input, output, before) : null;
 }
 
 /** What the model reads about a failed call: enough to adapt (is it worth trying later?), nothing internal. */

@@ -3,6 +3,7 @@ import type { PolicyDecision, Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { LedgerEntry } from '../store/actions-repo';
 import { fingerprint } from './fingerprint';
+import { decidedCallEntry, unrunCallEntry } from './audit-entries';
 import { executeAction, type CallScope, hold, settle, toolContext } from './call-execution';
 import { previewOf, previewText } from './call-preview';
 import { logRuntime } from './journal';
@@ -90,6 +91,8 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
       { decision: decision.kind, rule: decision.rule, reason: decision.reason },
       now(),
     );
+    // The audit entry lands with the ledger row it describes: a crash keeps both or neither.
+    deps.store.audit.open(decidedCallEntry(scope, actionId, check, decision, reach), now());
     if (tool.hasSideEffects) {
       deps.store.policy.audit({
         timestamp: now(),
@@ -160,6 +163,7 @@ function failBeforeDecision(
     );
     deps.emit({ type: 'tool_call', ...ids, actionId, tool, args: call.args, state: 'planned' });
     deps.store.actions.finish(actionId, { state: 'failed', error: message }, now());
+    deps.store.audit.open(unrunCallEntry(scope, actionId, tool, call.args, message), now());
     deps.emit({ type: 'tool_result', ...ids, actionId, tool, state: 'failed', error: message });
     settle(scope, call, { error: { code, message } }, null);
   });
@@ -193,7 +197,11 @@ async function continueKnownCall(scope: CallScope, call: CallPart, entry: Ledger
     case 'planned': {
       const message =
         'Deputy stopped before this call was checked; it was not run. Ask for it again if needed.';
-      deps.store.actions.finish(entry.id, { state: 'failed', error: message }, deps.now().toISOString());
+      deps.store.transaction(() => {
+        const now = deps.now().toISOString();
+        deps.store.actions.finish(entry.id, { state: 'failed', error: message }, now);
+        deps.store.audit.settle(entry.id, { status: 'failed', errorMessage: message }, now);
+      });
       return replay({ error: { code: 'not_run', message } }, { replayed: 'planned' });
     }
     case 'approved':
@@ -291,7 +299,9 @@ export function rejectAction(
 ): void {
   const { deps, spec } = scope;
   deps.store.transaction(() => {
-    deps.store.actions.finish(actionId, { state: 'rejected', error: reason }, deps.now().toISOString());
+    const now = deps.now().toISOString();
+    deps.store.actions.finish(actionId, { state: 'rejected', error: reason }, now);
+    deps.store.audit.settle(actionId, { status: 'failed', errorMessage: reason }, now);
     deps.emit({
       type: 'tool_result',
       runId: spec.runId,

@@ -11,6 +11,7 @@ import {
 import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration } from './completion';
+import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
 import { answerUnrun } from './call-execution';
 import {
   compressContext,
@@ -53,8 +54,8 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
   const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
-  const declared = deps.registry.declarations();
-  const tools = isFinal ? completion : completion.length > 0 ? [...declared, ...completion] : declared;
+  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS];
+  const tools = isFinal ? completion : [...declared, ...completion];
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
     model: routing.resolved,
@@ -96,6 +97,8 @@ function runnableCalls(scope: CallScope, calls: CallPart[]): CallPart[] {
   const { spec, state } = scope;
   if (state.recovery) return [];
   if (spec.completion && calls.some((call) => call.name === COMPLETE_TASK)) return [];
+  // A turn that asks or refuses ends the run: nothing else of it runs (the loop answers the rest).
+  if (calls.some(isControlCall)) return [];
   const [first, ...rest] = calls;
   if (spec.execution.policy !== 'interactive' || !first) return [...calls];
   for (const call of rest) {

@@ -48,10 +48,12 @@ export async function reconcileStarted(
   if (found.kind === 'found') {
     const action: LastAction = { id: entry.id, tool: entry.tool };
     deps.store.transaction(() => {
-      deps.store.actions.finish(
+      const now = deps.now().toISOString();
+      deps.store.actions.finish(entry.id, { state: 'committed', result: found.result }, now);
+      deps.store.audit.settle(
         entry.id,
-        { state: 'committed', result: found.result },
-        deps.now().toISOString(),
+        { status: 'completed', output: found.result, outputRef: `ledger:${entry.id}` },
+        now,
       );
       deps.emit({
         type: 'tool_result',

@@ -1,5 +1,6 @@
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
+import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
 import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
@@ -55,11 +56,13 @@ function recordEnding(
   response: RunResponse,
 ): RunResponse {
   const ids = { runId: spec.runId, threadId: spec.threadId };
+  const answer: RunResponse = { ...response, decision: ending.decision, outcome: ending.outcome };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
     deps.store.runs.end(spec.runId, ending, now);
     deps.checkpoints.save(spec, state);
     if (ending.status !== 'awaiting_confirmation') {
+      deps.store.audit.open(decisionEntry(spec, state, ending), now);
       logRuntime(deps, spec, ending.status === 'completed' ? 'completion' : 'error', state.step, {
         outcome: ending.outcome,
         recovered: ending.recovered ?? false,
@@ -67,11 +70,33 @@ function recordEnding(
       });
     }
     for (const event of events) deps.emit({ ...event, ...ids } as RunEvent);
-    deps.emit({ type: 'result', ...ids, result: response });
+    deps.emit({ type: 'result', ...ids, result: answer });
   });
   // An ended run writes no more checkpoints; a paused one keeps its encoder state for the decision.
   if (ending.status !== 'awaiting_confirmation') deps.store.checkpoints.forget(spec.runId);
-  return response;
+  return answer;
+}
+
+/** Spec 002's DecisionLog: the run's one AgentDecision and its outcome, as an entry of the audit trail. */
+function decisionEntry(spec: RunSpec, state: RunState, ending: RunEnding): NewAuditEntry {
+  return {
+    kind: 'decision',
+    threadId: spec.threadId,
+    runId: spec.runId,
+    agentId: spec.agentId,
+    actionType: 'agent_decision',
+    actionCategory: 'decision',
+    input: { decision: ending.decision, outcome: ending.outcome },
+    output: { summary: ending.summary },
+    decision: ending.decision,
+    rule: ending.outcome,
+    status: ending.status === 'completed' ? 'completed' : 'failed',
+    errorMessage: ending.errorMessage,
+    durationMs: Math.round(state.activeMs),
+    modelUsed: state.routing?.resolved ?? spec.model,
+    tokensUsed: state.usage.inputTokens + state.usage.outputTokens,
+    undoNote: 'A decision is not an action: there is nothing to undo.',
+  };
 }
 
 export interface Completion {
@@ -141,7 +166,7 @@ export function failRun(
       status: 'failed',
       mode,
       summary: failure.message,
-      decision: lastAction ? 'INVOKE_TOOL' : 'RESPOND_ONLY',
+      decision: outcome.startsWith('REFUSAL:') ? 'REFUSE' : lastAction ? 'INVOKE_TOOL' : 'RESPOND_ONLY',
       outcome,
       errorCode: failure.code,
       errorMessage: failure.message,

@@ -2,6 +2,7 @@ import type { RunResponse } from '../../shared/contract';
 import { processCall, type CallOutcome } from './call-processor';
 import { answerUnrun, type CallScope } from './call-execution';
 import { checkCompletion } from './completion';
+import { controlCallOf, isControlCall } from './control-tools';
 import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
@@ -66,9 +67,9 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
     const turnFailure = checkTurn(turn);
     if (turnFailure) return failRun(deps, spec, state, turnFailure);
 
-    const ending = spec.completion
-      ? afterTaskTurn(scope, turn, isFinalTurn)
-      : afterChatTurn(scope, turn, isFinalTurn);
+    const ending =
+      afterControlCall(scope, turn) ??
+      (spec.completion ? afterTaskTurn(scope, turn, isFinalTurn) : afterChatTurn(scope, turn, isFinalTurn));
     if (ending) return ending;
   }
 }
@@ -106,6 +107,33 @@ function enterRecovery(scope: CallScope, why: 'limit' | 'no_completion'): void {
       activeMs: state.activeMs,
     });
     deps.checkpoints.save(spec, state);
+  });
+}
+
+/**
+ * The model asked a question or refused (spec 002's REQUEST_CLARIFICATION and REFUSE): the run ends with its
+ * words as the answer. A control call with bad arguments is answered like a bad tool call, and the model tries again.
+ */
+function afterControlCall(scope: CallScope, turn: TurnOutput): RunResponse | null {
+  const { deps, spec, state } = scope;
+  const control = controlCallOf(turn.calls);
+  if (!control) return null;
+  const others = turn.calls.filter((call) => !isControlCall(call));
+  const unrun = 'The run ended with a question or a refusal; this call was not run.';
+  if (control.kind === 'invalid') {
+    deps.store.transaction(() => {
+      answerUnrun(scope, control.call, 'invalid_arguments', control.message);
+      for (const call of others) answerUnrun(scope, call, 'not_run', unrun);
+      deps.checkpoints.save(spec, state);
+    });
+    return null;
+  }
+  const text = control.kind === 'clarify' ? control.question : control.reason;
+  saveAssistantText(deps, spec, text);
+  state.pendingCalls = [];
+  return completeRun(deps, spec, state, text, {
+    decision: control.kind === 'clarify' ? 'REQUEST_CLARIFICATION' : 'REFUSE',
+    outcome: control.kind === 'clarify' ? 'AMBIGUITY:UNCLEAR_INTENT' : 'REFUSAL:OUT_OF_SCOPE',
   });
 }
 

@@ -197,6 +197,8 @@ export class ApprovalDesk {
     const { store } = this.deps;
     store.transaction(() => {
       if (!store.approvals.claim(approval.id, status, now, note)) throw this.alreadyDecided(approval.id);
+      // The person let it happen, now: the entry's authority, in the transaction of the decision itself.
+      if (status === 'approved') store.audit.authorize(approval.actionId, 'person', now);
       store.policy.audit({
         timestamp: now,
         runId: approval.runId,

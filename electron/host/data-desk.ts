@@ -93,7 +93,25 @@ export class DataDesk {
     const { store } = this.deps;
     const runIds = threadIds.flatMap((threadId) => store.data.runIdsOf(threadId));
     const deleted = store.transaction(() => {
+      const now = this.deps.now().toISOString();
       const gone = threadIds.filter((threadId) => store.data.deleteThread(threadId));
+      // The conversations' audit entries become tombstones (their words go, what was done stays) and the
+      // deletion is itself an entry: the chain loses no link and still checks.
+      const scrubbed = store.auditEdits.scrubThreads(gone, now);
+      store.audit.open(
+        {
+          kind: 'record',
+          agentId: 'person',
+          actionType: event,
+          actionCategory: 'record',
+          input: { threads: gone, runs: runIds.length, entriesScrubbed: scrubbed },
+          status: 'completed',
+          approvedBy: 'person',
+          approvedAt: now,
+          undoNote: 'A deleted conversation is gone for good.',
+        },
+        now,
+      );
       store.policy.audit({
         timestamp: this.deps.now().toISOString(),
         runId: null,

@@ -41,6 +41,7 @@ import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
+import { AuditDesk } from './audit-desk';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
@@ -88,6 +89,7 @@ export class Host implements ContractHost {
   readonly data: DataDesk;
   /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
   readonly clientCalls: ClientCalls;
+  readonly audit: AuditDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -148,6 +150,15 @@ export class Host implements ContractHost {
         this.approvals.rejectWaitingIn(threadId, 'The MCP client that asked for this stopped waiting.');
       },
     });
+    this.audit = new AuditDesk({
+      store: deps.store,
+      registry: deps.registry,
+      settings: () => deps.settings.get(),
+      now: deps.now,
+      newId: randomUUID,
+      logError: deps.logError,
+      emit: (event) => this.emit(event),
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -196,6 +207,13 @@ export class Host implements ContractHost {
       'mcp.restart': async (input) => ({ server: await deps.mcp.restart(input.name) }),
       'mcp.log': (input) => ({ lines: deps.mcp.log(input.name) }),
       'mcp.import': (input) => deps.mcp.import(input),
+      'audit.list': (input) => this.audit.list(input),
+      'audit.get': (input) => this.audit.get(input),
+      'audit.assumptions': (input) => this.audit.assumptions(input),
+      'audit.verifyAssumption': (input) => this.audit.verifyAssumption(input),
+      'audit.undo': (input) => this.audit.undo(input),
+      'audit.export': (input) => this.audit.exportPage(input),
+      'audit.verifyChain': () => this.audit.verifyChain(),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -558,10 +576,12 @@ export class Host implements ContractHost {
     const { store } = this.deps;
     const thread = store.threads.get(threadId);
     if (!thread) throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+    const actions = store.actions.byThread(threadId);
+    const undone = store.auditQuery.undoneActions(actions.map((action) => action.id));
     return {
       thread,
       messages: store.threads.messages(threadId),
-      actions: store.actions.byThread(threadId),
+      actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
       runs: store.runs.byThread(threadId),
     };
   }

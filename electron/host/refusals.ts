@@ -19,7 +19,9 @@ export interface Refusal {
  * A request refused before it starts (the hour's model-token budget is used up) is kept as a small record: its
  * prompt in the thread and one ended run row saying why, in one transaction. Nothing ran, so nothing else is
  * written: no system instruction, checkpoint, runtime log or stored stream events (a refusal used to write all
- * of these, about 5.7 KB each, and a flood of refused requests filled the disk for nothing).
+ * of these, about 5.7 KB each, and a flood of refused requests filled the disk for nothing). Its AgentDecision
+ * (REFUSE, REFUSAL:RATE_LIMITED) is on the run row and its answer; it has no audit entry, which with its indexes,
+ * full-text rows and chain link would more than double what each refusal leaves.
  */
 export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
   const { runId, threadId, model, prompt, failure, now } = refusal;
@@ -49,7 +51,11 @@ export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
     });
     store.threads.touch(threadId, now);
   });
-  return plainAnswer(runId, { threadId, model }, 'failed', failure.message);
+  return {
+    ...plainAnswer(runId, { threadId, model }, 'failed', failure.message),
+    decision: 'REFUSE',
+    outcome: 'REFUSAL:RATE_LIMITED',
+  };
 }
 
 /**

@@ -51,6 +51,13 @@ export interface CallMeta {
   reasoning?: string;
   confidence?: number;
   assumptions?: string[];
+  /** The same assumptions with spec 004's structure, when the model gave it (category, evidence, confidence). */
+  assumptionDetails?: {
+    statement: string;
+    category: 'intent' | 'context' | 'preference' | 'inference';
+    evidence: string[];
+    confidence: number | null;
+  }[];
 }
 
 export interface PolicyCall {

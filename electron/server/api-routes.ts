@@ -11,23 +11,27 @@ import {
 import { dispatchCommand, safeErrorBody } from '../host/dispatch';
 import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
+import { auditRoutes } from './audit-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
-type RouteHandler = (
+export type RouteHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   params: string[],
   query: URLSearchParams,
 ) => Promise<void>;
-interface Route {
+export interface Route {
   method: string;
   pattern: RegExp;
   handle: RouteHandler;
 }
 
+/** Sends a command's result as JSON, or its typed error. */
+export type CommandSender = (res: ServerResponse, channel: CommandName, input: unknown) => Promise<void>;
+
 export function createApiRoutes(host: Host, logError: (message: string, error: unknown) => void): Route[] {
-  const command = async (res: ServerResponse, channel: CommandName, input: unknown): Promise<void> => {
+  const command: CommandSender = async (res, channel, input) => {
     const result = await dispatchCommand(host, channel, input, (error) =>
       logError(`${channel} failed`, error),
     );
@@ -127,6 +131,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
         );
       },
     },
+    ...auditRoutes(host, command),
     {
       method: 'GET',
       pattern: /^\/api\/settings$/,

@@ -1,5 +1,6 @@
 import { app, session, type WebContents } from 'electron';
 import { contentSecurityPolicy } from './csp';
+import { isAuditViewerUrl, showAuditWindow } from './audit-window';
 import { openExternal } from './external';
 import { isAppUrl, rendererEntry } from './windows';
 
@@ -21,7 +22,10 @@ export function hardenWebContents(contents: WebContents): void {
   // No page gets a second window (it would be a new renderer we never hardened); https links go to the
   // user's browser instead, where they belong.
   contents.setWindowOpenHandler(({ url }) => {
-    void openExternal(url, 'link');
+    // The one window a page may ask for: the audit viewer, opened by the shell itself (hardened like the
+    // others) rather than by the page. Everything else is denied.
+    if (isAuditViewerUrl(url)) showAuditWindow();
+    else void openExternal(url, 'link');
     return { action: 'deny' };
   });
 

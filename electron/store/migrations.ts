@@ -1,3 +1,5 @@
+import { AUDIT_TRAIL_SQL } from './migration-7-audit';
+
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
  * `PRAGMA user_version` records how far a database has come.
@@ -299,6 +301,22 @@ export const migrations: readonly Migration[] = [
         CHECK (origin IN ('person','source','legacy'));
       ALTER TABLE memories ADD COLUMN source TEXT;
       ALTER TABLE memories ADD COLUMN confirmed_at TEXT;
+    `,
+  },
+  {
+    version: 7,
+    name: 'the audit trail: one entry per tool call, its assumptions, a hash chain, full-text search',
+    sql: AUDIT_TRAIL_SQL,
+  },
+  {
+    version: 8,
+    name: 'audit: indexes for a decision combined with a tool, a category or a risk',
+    sql: `
+      -- "require_approval" is a fifth of all entries and never happens to a read: without these, asking for
+      -- it together with a read tool walked every require_approval row to find nothing.
+      CREATE INDEX audit_entries_by_decision_type ON audit_entries (decision, action_type, seq);
+      CREATE INDEX audit_entries_by_decision_category ON audit_entries (decision, action_category, seq);
+      CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
   },
 ];

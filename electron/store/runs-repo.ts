@@ -11,6 +11,8 @@ interface RunRow {
   summary: string | null;
   error_code: string | null;
   error_message: string | null;
+  decision: string | null;
+  outcome: string | null;
   recovered: number;
   resumed: number;
   created_at: string;
@@ -25,6 +27,8 @@ const toRun = (row: RunRow): RunRecord => ({
   summary: row.summary,
   errorCode: row.error_code,
   errorMessage: row.error_message,
+  decision: row.decision,
+  outcome: row.outcome,
   recovered: row.recovered === 1,
   resumed: row.resumed === 1,
   createdAt: row.created_at,
@@ -44,7 +48,7 @@ export interface RunEnding {
 }
 
 const RUN_COLUMNS =
-  'id, thread_id, status, model, summary, error_code, error_message, recovered, resumed, created_at, updated_at';
+  'id, thread_id, status, model, summary, error_code, error_message, decision, outcome, recovered, resumed, created_at, updated_at';
 
 /** Which agent runs a thread's runs when the caller names none. */
 export const DEFAULT_AGENT_ID = 'deputy';

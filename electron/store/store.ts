@@ -1,5 +1,8 @@
 import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
+import { AuditEdits } from './audit-edits';
+import { AuditQuery } from './audit-query';
+import { AuditRepo } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { DataRepo } from './data-repo';
 import { openDatabase, type Db } from './database';
@@ -24,6 +27,9 @@ export class Store {
   readonly memories: MemoriesRepo;
   readonly checkpoints: CheckpointsRepo;
   readonly data: DataRepo;
+  readonly audit: AuditRepo;
+  readonly auditQuery: AuditQuery;
+  readonly auditEdits: AuditEdits;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -37,6 +43,9 @@ export class Store {
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
+    this.audit = new AuditRepo(db);
+    this.auditQuery = new AuditQuery(db);
+    this.auditEdits = new AuditEdits(db, this.audit);
   }
 
   static open(file: string): Store {

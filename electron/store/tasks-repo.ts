@@ -43,6 +43,7 @@ export class TasksRepo {
   private readonly completeTask;
   private readonly deleteTask;
   private readonly selectFiltered;
+  private readonly upsertTask;
 
   constructor(db: Db) {
     this.insertTask = db.prepare(
@@ -57,6 +58,13 @@ export class TasksRepo {
       `UPDATE tasks SET status = 'done', completed_at = COALESCE(completed_at, ?), updated_at = ? WHERE id = ?`,
     );
     this.deleteTask = db.prepare('DELETE FROM tasks WHERE id = ?');
+    this.upsertTask = db.prepare(
+      `INSERT INTO tasks (id, description, due, notes, status, created_at, updated_at, completed_at)
+       VALUES (@id, @description, @due, @notes, @status, @createdAt, @now, @completedAt)
+       ON CONFLICT (id) DO UPDATE SET description = excluded.description, due = excluded.due,
+         notes = excluded.notes, status = excluded.status, updated_at = excluded.updated_at,
+         completed_at = excluded.completed_at`,
+    );
     // LIKE with an escape character, so a query containing % or _ matches itself.
     this.selectFiltered = db.prepare<
       [{ status: string; query: string; pattern: string; limit: number }],
@@ -110,6 +118,21 @@ export class TasksRepo {
   complete(id: string, now: string): Task | null {
     const changed = this.completeTask.run(now, now, id).changes;
     return changed === 0 ? null : this.getOrThrow(id);
+  }
+
+  /** Puts a task back exactly as it was (an undo): re-created if it was deleted, its fields restored if not. */
+  restore(task: Task, now: string): Task {
+    this.upsertTask.run({
+      id: task.id,
+      description: redactSecrets(task.description),
+      due: task.due,
+      notes: redactNullable(task.notes),
+      status: task.status,
+      createdAt: task.createdAt,
+      completedAt: task.completedAt,
+      now,
+    });
+    return this.getOrThrow(task.id);
   }
 
   delete(id: string): boolean {

@@ -179,6 +179,24 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
       });
     },
     reconcile: (_input, context) => findCreated(context),
+    effect: (_input, output) => ({
+      entityType: 'calendar_event',
+      entityId: output.event.id,
+      before: null,
+      after: output.event,
+    }),
+    // Deleting the event it created; its guests are told, as they were told of the invitation.
+    undo: ({ output }) => {
+      const { event } = CreateOutput.parse(output);
+      return call('deleting the event it created', async (client) => {
+        await client.events.delete({
+          calendarId: 'primary',
+          eventId: event.id,
+          sendUpdates: event.attendees.length > 0 ? 'all' : 'none',
+        });
+        return { deleted: event.id };
+      });
+    },
   };
 
   const updateEvent: Tool<UpdateInput, z.infer<typeof UpdateOutput>> = {
@@ -207,6 +225,25 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
       }),
     preview: (input, reach) => updatePreview(input, reach, options.timezone()),
     provenance: (output) => [eventOrigin(output.before)],
+    effect: (input, output) => ({
+      entityType: 'calendar_event',
+      entityId: input.eventId,
+      before: output.before,
+      after: output.after,
+    }),
+    // Puts back what the update changed, from the event as it was before (`entityBefore`).
+    undo: ({ input, output }) => {
+      const { before } = UpdateOutput.parse(output);
+      return call('restoring the event as it was', async (client) => {
+        const { data } = await client.events.patch({
+          calendarId: 'primary',
+          eventId: input.eventId,
+          sendUpdates: before.attendees.length > 0 && input.notify !== false ? 'all' : 'none',
+          requestBody: restoredEvent(before),
+        });
+        return { restored: eventView(data) };
+      });
+    },
     execute: (input, context) => {
       return call('updating the calendar event', async (client) => {
         const { data: before } = await client.events.get(
@@ -252,6 +289,23 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
  */
 function patchedTime(time: calendar_v3.Schema$EventDateTime): calendar_v3.Schema$EventDateTime {
   return time.date ? { date: time.date, dateTime: null, timeZone: null } : { ...time, date: null };
+}
+
+/** The fields an update can change, as they were: what an undo writes back. */
+function restoredEvent(before: EventView): calendar_v3.Schema$Event {
+  const time = (value: string, edge: 'start' | 'end'): calendar_v3.Schema$EventDateTime =>
+    patchedTime(before.isAllDay ? toGoogleTime(value, edge, 'UTC') : { dateTime: value });
+  return {
+    summary: before.summary,
+    description: before.description,
+    location: before.location,
+    start: time(before.start, 'start'),
+    end: time(before.end, 'end'),
+    attendees: before.attendees.map((attendee) => ({
+      email: attendee.email,
+      responseStatus: attendee.responseStatus,
+    })),
+  };
 }
 
 function assertEventTimes(start: string, end: string, timeZone: string): void {

@@ -12,7 +12,20 @@ const CallMetaSchema = z.object({
   intent: z.string().trim().max(500).optional(),
   reasoning: z.string().trim().max(2_000).optional(),
   confidence: z.number().min(0).max(1).optional(),
-  assumptions: z.array(z.string().trim().max(500)).max(20).optional(),
+  assumptions: z
+    .array(
+      z.union([
+        z.string().trim().max(500),
+        z.object({
+          statement: z.string().trim().min(1).max(500),
+          category: z.enum(['intent', 'context', 'preference', 'inference']).optional(),
+          evidence: z.array(z.string().trim().max(500)).max(10).optional(),
+          confidence: z.number().min(0).max(1).optional(),
+        }),
+      ]),
+    )
+    .max(20)
+    .optional(),
 });
 
 export const META_JSON_SCHEMA: Record<string, Record<string, unknown>> = {
@@ -27,8 +40,17 @@ export const META_JSON_SCHEMA: Record<string, Record<string, unknown>> = {
   },
   assumptions: {
     type: 'array',
-    items: { type: 'string' },
-    description: 'Anything you assumed that the user did not say.',
+    items: {
+      type: 'object',
+      properties: {
+        statement: { type: 'string', description: 'What you assumed, in one sentence.' },
+        category: { type: 'string', enum: ['intent', 'context', 'preference', 'inference'] },
+        evidence: { type: 'array', items: { type: 'string' }, description: 'What makes you think so.' },
+        confidence: { type: 'number', minimum: 0, maximum: 1 },
+      },
+      required: ['statement', 'category'],
+    },
+    description: 'Anything you assumed that the user did not say (the person can verify or correct each).',
   },
 };
 
@@ -52,6 +74,25 @@ export function splitMeta(raw: unknown): MetaSplit {
   return { ok: true, args, meta: stripUndefined(parsed.data) };
 }
 
+/**
+ * Assumptions come as sentences or as spec 004's objects: `assumptions` keeps the sentences (what approvals and
+ * the clarifying question show) and `assumptionDetails` the structure the audit trail records.
+ */
 function stripUndefined(meta: z.infer<typeof CallMetaSchema>): CallMeta {
-  return Object.fromEntries(Object.entries(meta).filter(([, value]) => value !== undefined)) as CallMeta;
+  const { assumptions, ...rest } = meta;
+  const kept = Object.fromEntries(
+    Object.entries(rest).filter(([, value]) => value !== undefined),
+  ) as CallMeta;
+  if (!assumptions) return kept;
+  const details = assumptions.map((assumption) =>
+    typeof assumption === 'string'
+      ? { statement: assumption, category: 'inference' as const, evidence: [], confidence: null }
+      : {
+          statement: assumption.statement,
+          category: assumption.category ?? ('inference' as const),
+          evidence: assumption.evidence ?? [],
+          confidence: assumption.confidence ?? null,
+        },
+  );
+  return { ...kept, assumptions: details.map((detail) => detail.statement), assumptionDetails: details };
 }

@@ -169,6 +169,18 @@ function mailPreview(verb: string, input: MailInput): ApprovalPreview {
   };
 }
 
+/** A mail as the audit trail records it: whom it went to, its subject and its words. */
+function sentMail(input: MailInput): Record<string, unknown> {
+  return {
+    to: input.to,
+    cc: input.cc ?? [],
+    bcc: input.bcc ?? [],
+    subject: input.subject ?? '',
+    body: input.body,
+    ...(input.replyToMessageId && { replyToMessageId: input.replyToMessageId }),
+  };
+}
+
 /** Gmail's four tools: search and read for context, draft and send under the approval policy. */
 export function createGmailTools(access: GoogleAccess, options: { now?: () => Date } = {}): Tool[] {
   const clock = (context: ToolContext): Date => options.now?.() ?? context.now();
@@ -410,6 +422,26 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
       });
     },
     reconcile: (_input, context) => findDraft(context),
+    effect: (input, output) => ({
+      entityType: 'gmail_draft',
+      entityId: output.draftId,
+      before: null,
+      after: { ...sentMail(input), rfc822MessageId: output.rfc822MessageId },
+    }),
+    // The draft is deleted for good (Gmail's drafts.delete skips the trash): it was never sent.
+    undo: ({ output }, context) => {
+      const { draftId } = DraftOutput.parse(output);
+      return callGoogle(
+        access,
+        (clientOptions) => gmail({ version: 'v1', ...clientOptions }),
+        'deleting the Gmail draft',
+        context.now,
+        async (api) => {
+          await api.users.drafts.delete({ userId: 'me', id: draftId }, { signal: context.signal });
+          return { deleted: draftId };
+        },
+      );
+    },
   };
 
   const send: Tool<MailInput, SendOutput> = {
@@ -443,6 +475,14 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
       });
     },
     reconcile: (_input, context) => findSent(context),
+    // What was sent, and the provider's id for it.
+    effect: (input, output) => ({
+      entityType: 'gmail_message',
+      entityId: output.messageId,
+      before: null,
+      after: { ...sentMail(input), rfc822MessageId: output.rfc822MessageId, threadId: output.threadId },
+    }),
+    irreversibleBecause: 'A sent email cannot be unsent.',
   };
 
   return [search, threadRead, draftCreate, send];

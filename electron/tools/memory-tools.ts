@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MEMORY_TEXT_MAX, type Memory } from '../../shared/contract';
 import type { MemoriesRepo } from '../store/memories-repo';
-import type { Tool } from './tool';
+import { ToolError, type Tool } from './tool';
 
 const SaveMemoryInput = z
   .object({
@@ -56,6 +56,17 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date): Tool
     hasSideEffects: true,
     actionKind: 'memory.save',
     preview: (input) => ({ title: 'Remember this', fields: [], body: input.text }),
+    effect: (_input, output) => ({
+      entityType: 'memory',
+      entityId: output.memory.id,
+      before: null,
+      after: output.memory,
+    }),
+    undo: ({ output }) => {
+      const { id } = SaveMemoryOutput.parse(output).memory;
+      if (!memories.delete(id)) throw new ToolError('not_found', 'The memory is already gone.');
+      return { deleted: id };
+    },
     execute: (input, context) => {
       // Where its words came from is kept with it, so content a run read never comes back later as
       // something the person said; the person's own words, or words they approved, count as confirmed.

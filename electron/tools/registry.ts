@@ -11,6 +11,7 @@ import {
   type ToolCategory,
   type ToolContext,
   type RiskLevel,
+  type UndoRecord,
 } from './tool';
 
 /** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
@@ -228,6 +229,26 @@ export class ToolRegistry {
       onUnexpected,
     });
     return settled.ok ? { ok: true, reach: settled.value } : { ok: false, message: settled.failure.message };
+  }
+
+  /** Reverses a completed call through the tool's `undo`, within the same time limit as any call. */
+  async undo(
+    tool: Tool,
+    record: UndoRecord,
+    context: ToolContext,
+    onUnexpected: (error: unknown) => void = () => {},
+  ): Promise<{ ok: true; result: Record<string, unknown> } | { ok: false; failure: CallFailure }> {
+    const undo = tool.undo?.bind(tool);
+    if (!undo) throw new Error(`${tool.name} cannot be undone`);
+    const settled = await guardedCall({
+      toolName: tool.name,
+      purpose: 'undo',
+      context,
+      limitMs: this.callTimeoutMs,
+      work: (limited) => undo(record, { signal: limited.signal, now: limited.now }),
+      onUnexpected,
+    });
+    return settled.ok ? { ok: true, result: settled.value } : settled;
   }
 
   /**

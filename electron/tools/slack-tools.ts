@@ -353,6 +353,21 @@ export function createSlackTools(access: SlackAccess): Tool[] {
         return ts ? { channel, ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: true } : null;
       });
     },
+    effect: (input, output) => ({
+      entityType: 'slack_message',
+      entityId: `${output.channel.id}:${output.ts}`,
+      before: null,
+      after: { channel: output.channel.label, ts: output.ts, threadTs: output.threadTs, text: input.text },
+    }),
+    // chat.delete, within Slack's rules: a person's token deletes only their own posts; Slack says if not.
+    undo: ({ output }) => {
+      const posted = SendOutput.parse(output);
+      return calling(`deleting the post in ${posted.channel.label}`, posted.channel.label, async () => {
+        const client = await access.client();
+        await client.chat.delete({ channel: posted.channel.id, ts: posted.ts });
+        return { deleted: posted.ts, channel: posted.channel.label };
+      });
+    },
   };
 
   return [channels, read, send];

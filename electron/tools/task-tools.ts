@@ -85,6 +85,24 @@ function notFound(id: string): ToolError {
   return new ToolError('not_found', `No task has the id "${id}". Call list_tasks to see the current ids.`);
 }
 
+const TaskRecord = z.object({
+  id: z.string(),
+  description: z.string(),
+  due: z.string().nullable(),
+  notes: z.string().nullable(),
+  status: z.enum(['open', 'done']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+
+/** The task as it was before the call, read back from the audit trail for an undo. */
+function taskBefore(before: unknown): Task {
+  const parsed = TaskRecord.safeParse(before);
+  if (!parsed.success) throw new ToolError('not_undoable', 'What the task was before is not on record.');
+  return parsed.data;
+}
+
 /** The local task list: five tools over SQLite. `complete_task` is reserved for agent completion. */
 export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
   const stamp = (): string => now().toISOString();
@@ -105,6 +123,15 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         ...field('Notes', input.notes),
       ],
     }),
+    effect: (_input, output) => {
+      const id = OneTaskOutput.safeParse(output).data?.task.id ?? null;
+      return { entityType: 'task', entityId: id, before: null, after: id ? tasks.get(id) : null };
+    },
+    undo: ({ output }) => {
+      const id = OneTaskOutput.parse(output).task.id;
+      if (!tasks.delete(id)) throw new ToolError('not_found', 'The task is already gone.');
+      return { deleted: id };
+    },
     execute: (input) => ({
       task: taskView(
         tasks.add(
@@ -162,6 +189,15 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         ],
       };
     },
+    before: (input) => tasks.get(input.id),
+    effect: (input, output, before) => ({
+      entityType: 'task',
+      entityId: input.id,
+      before,
+      // The stored task, in the same shape as `before`, so the two compare field by field.
+      after: tasks.get(input.id),
+    }),
+    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
     execute: (input) => {
       const { id, ...change } = input;
       const task = tasks.update(id, change, stamp());
@@ -183,6 +219,15 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       title: `Mark ${describeTask(tasks, input.id)} as done`,
       fields: [{ label: 'Task', value: input.id }],
     }),
+    before: (input) => tasks.get(input.id),
+    effect: (input, output, before) => ({
+      entityType: 'task',
+      entityId: input.id,
+      before,
+      // The stored task, in the same shape as `before`, so the two compare field by field.
+      after: tasks.get(input.id),
+    }),
+    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
     execute: (input) => {
       const task = tasks.complete(input.id, stamp());
       if (!task) throw notFound(input.id);
@@ -203,6 +248,14 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       title: `Delete ${describeTask(tasks, input.id)}`,
       fields: [{ label: 'Task', value: input.id }],
     }),
+    before: (input) => tasks.get(input.id),
+    effect: (input, output, before) => ({
+      entityType: 'task',
+      entityId: input.id,
+      before,
+      after: null,
+    }),
+    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
     execute: (input) => {
       if (!tasks.delete(input.id)) throw notFound(input.id);
       return { deleted: input.id };

@@ -60,6 +60,26 @@ export interface ContentOrigin {
   isConfirmed?: boolean;
 }
 
+/** What an action changed, for the audit trail: the thing, and it before and after. */
+export interface ToolEffect {
+  entityType: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** What an undo works from: the call's input, its full stored result, and the thing as it was before. */
+export interface UndoRecord<Input = unknown> {
+  input: Input;
+  output: Record<string, unknown>;
+  before: unknown;
+}
+
+export interface UndoContext {
+  signal: AbortSignal;
+  now: () => Date;
+}
+
 /** One tool: what the model sees (name, description, schema) and what the policy needs (category, risk, side effects). */
 export interface Tool<Input = unknown, Output extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
@@ -113,6 +133,23 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
    * instead of sending again. It only looks: it must never create, change or send anything.
    */
   reconcile?(input: Input, context: ToolContext): Promise<Output | null>;
+  /**
+   * Reads the thing the call will change, as it is before (a task, an event), for the audit trail's before and
+   * after and for an undo that restores it. It only reads.
+   */
+  before?(input: Input, context: ToolContext): Promise<unknown> | unknown;
+  /** What the call changed, from its input, its output and what `before` read. */
+  effect?(input: Input, output: Output, before: unknown): ToolEffect;
+  /**
+   * Reverses a completed call (spec 004's `Tool.undo`): deletes what it created, restores what it changed.
+   * Answers what it did, for the undo's own audit entry. Without it, the action cannot be undone.
+   */
+  undo?(
+    record: UndoRecord<Input>,
+    context: UndoContext,
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** Why this action cannot be undone, in the person's words ("A sent email cannot be unsent."). */
+  irreversibleBecause?: string;
 }
 
 /** A tool's expected failure: it goes back to the model as the call's result, it does not end the run. */

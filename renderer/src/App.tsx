@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ConnectionStatus } from './api/ws-client';
 import { ApprovalWindow } from './features/approvals/ApprovalWindow';
 import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
+import { AuditScreen } from './features/audit/AuditScreen';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { QuickPrompt } from './features/quick/QuickPrompt';
 import { ThreadList } from './features/chat/ThreadList';
@@ -33,7 +34,8 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
     };
   }, [stores]);
 
-  // `#/thread/<id>`: the shell (a deep link, "Open in Deputy", a notification) asks for one conversation.
+  // `#/thread/<id>`: the shell (a deep link, "Open in Deputy", a notification) or a link back from the audit
+  // viewer asks for one conversation.
   useEffect(() => {
     if (threadId !== undefined) void stores.chat.getState().openThread(threadId);
   }, [threadId, stores]);
@@ -59,6 +61,10 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           {statusText}
         </p>
         <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
+        {/* Its own window: the Electron shell opens the viewer in one, a browser in a new tab. */}
+        <a className="button" href="#/audit" target="_blank" rel="opener" data-testid="open-audit">
+          Audit trail
+        </a>
         <button
           type="button"
           className="button"
@@ -107,6 +113,8 @@ export function App() {
         <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
       ) : route.kind === 'quick' ? (
         <QuickPrompt />
+      ) : route.kind === 'audit' ? (
+        <AuditScreen entryId={route.entryId} />
       ) : (
         <Workspace status={connection.status} threadId={route.threadId} />
       )}

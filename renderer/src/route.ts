@@ -1,10 +1,13 @@
 /**
  * The address hash carries an optional route and optional parameters: `#/approval/<id>`, `#token=…`, or
  * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`,
- * its quick prompt at `#/quick`, and the main window on one conversation at `#/thread/<id>`.
+ * its quick prompt at `#/quick`, the audit viewer at `#/audit[/<id>]`, and one conversation at `#/thread/<id>`.
  */
 export type Route =
-  { kind: 'workspace'; threadId?: string } | { kind: 'approval'; approvalId: string } | { kind: 'quick' };
+  | { kind: 'workspace'; threadId?: string }
+  | { kind: 'approval'; approvalId: string }
+  | { kind: 'quick' }
+  | { kind: 'audit'; entryId: string | null };
 
 export function splitHash(hash: string): { path: string; params: URLSearchParams } {
   const text = hash.replace(/^#/, '');
@@ -22,6 +25,7 @@ export function joinHash(path: string, params: URLSearchParams): string {
 }
 
 const APPROVAL_PATH = /^\/approval\/([^/]+)\/?$/;
+const AUDIT_PATH = /^\/audit(?:\/([^/]+))?\/?$/;
 const THREAD_PATH = /^\/thread\/([^/]+)\/?$/;
 
 function decoded(text: string): string | null {
@@ -32,11 +36,14 @@ function decoded(text: string): string | null {
   }
 }
 
+/** `#/quick`, `#/approval/<id>`, `#/audit` or `#/audit/<entry or action id>`, `#/thread/<id>`; else the workspace. */
 export function routeFromHash(hash: string): Route {
   const { path } = splitHash(hash);
   if (path === '/quick') return { kind: 'quick' };
   const approvalId = decoded(APPROVAL_PATH.exec(path)?.[1] ?? '');
   if (approvalId) return { kind: 'approval', approvalId };
+  const audit = AUDIT_PATH.exec(path);
+  if (audit) return { kind: 'audit', entryId: audit[1] ? decoded(audit[1]) : null };
   const threadId = decoded(THREAD_PATH.exec(path)?.[1] ?? '');
   if (threadId) return { kind: 'workspace', threadId };
   return { kind: 'workspace' };

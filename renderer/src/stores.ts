@@ -8,6 +8,12 @@ import {
   type ApprovalsStore,
 } from './features/approvals/approvals-store';
 import {
+  createAuditStore,
+  type AuditActions,
+  type AuditState,
+  type AuditStore,
+} from './features/audit/audit-store';
+import {
   createChatStore,
   type ChatActions,
   type ChatState,
@@ -52,6 +58,7 @@ export interface Stores {
   memory: MemoryStore;
   data: DataStore;
   extensions: ExtensionsStore;
+  audit: AuditStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -62,6 +69,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   memory: createMemoryStore(client),
   data: createDataStore(client),
   extensions: createExtensionsStore(client),
+  audit: createAuditStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -98,4 +106,8 @@ export function useData<T>(selector: (state: DataState & DataActions) => T): T {
 
 export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsActions) => T): T {
   return useStore(useStores().extensions, selector);
+}
+
+export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
+  return useStore(useStores().audit, selector);
 }

@@ -44,6 +44,21 @@ import {
   McpServerOutput,
 } from './mcp';
 import {
+  AuditAssumptionsOutput,
+  AuditChainInput,
+  AuditChainOutput,
+  AuditExportInput,
+  AuditExportOutput,
+  AuditGetInput,
+  AuditGetOutput,
+  AuditListInput,
+  AuditListOutput,
+  AuditUndoInput,
+  AuditUndoOutput,
+  AuditVerifyInput,
+  AuditVerifyOutput,
+} from './audit';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -53,6 +68,7 @@ import {
 } from './memory';
 
 export * from './approvals';
+export * from './audit';
 export * from './connections';
 export * from './data';
 export * from './errors';
@@ -95,6 +111,13 @@ export const commands = {
   'mcp.restart': { input: McpNameInput, output: McpServerOutput },
   'mcp.log': { input: McpNameInput, output: McpLogOutput },
   'mcp.import': { input: McpImportInput, output: McpImportOutput },
+  'audit.list': { input: AuditListInput, output: AuditListOutput },
+  'audit.get': { input: AuditGetInput, output: AuditGetOutput },
+  'audit.assumptions': { input: AuditGetInput, output: AuditAssumptionsOutput },
+  'audit.verifyAssumption': { input: AuditVerifyInput, output: AuditVerifyOutput },
+  'audit.undo': { input: AuditUndoInput, output: AuditUndoOutput },
+  'audit.export': { input: AuditExportInput, output: AuditExportOutput },
+  'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
 } as const;
 
 export const streams = {

@@ -111,6 +111,10 @@ export const RunResponse = z.object({
   output: z.record(z.string(), z.unknown()).optional(),
   /** The run ended in its final-warning (recovery) turn: it finished, but not on its own terms. */
   recovered: z.boolean().optional(),
+  /** Spec 002's AgentDecision: RESPOND_ONLY, INVOKE_TOOL, REQUEST_CLARIFICATION, REFUSE (or COMPLETE_TASK). */
+  decision: z.string().optional(),
+  /** Its outcome category: SUCCESS:TASK_COMPLETED, AMBIGUITY:UNCLEAR_INTENT, REFUSAL:OUT_OF_SCOPE, ERROR:…. */
+  outcome: z.string().optional(),
 });
 export type RunResponse = z.infer<typeof RunResponse>;
 

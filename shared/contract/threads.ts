@@ -45,6 +45,8 @@ export const ActionRecord = z.object({
   error: z.string().nullable(),
   /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
   policy: z.object({ decision: z.string(), rule: z.string(), reason: z.string() }).nullable().optional(),
+  /** Undone from the audit trail (its entry is `rolled_back`). */
+  isUndone: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;
@@ -57,6 +59,9 @@ export const RunRecord = z.object({
   summary: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
+  /** Spec 002's AgentDecision of the run (RESPOND_ONLY, INVOKE_TOOL, REQUEST_CLARIFICATION, REFUSE…) and its outcome. */
+  decision: z.string().nullable().optional(),
+  outcome: z.string().nullable().optional(),
   /** Finished in its final-warning turn, or picked up again after Deputy stopped mid-run. */
   recovered: z.boolean().optional(),
   resumed: z.boolean().optional(),

@@ -1,3 +1,4 @@
+import { benchAuditQueries } from './audit-query';
 import { benchDeltaLatency } from './delta-latency';
 import { benchCheckpointBytes, benchDurability } from './durability';
 import { benchEngineStep } from './engine-step';
@@ -34,6 +35,18 @@ async function main(): Promise<void> {
       `${Math.round(refused.bytesPerRun)} bytes per refusal (target < 2 KB); WAL ${refused.walBytes} bytes before ` +
       `folding in; ${Math.round(refused.elapsedMs)} ms`,
   );
+
+  const auditEntries = Number(process.env.DEPUTY_BENCH_AUDIT_ENTRIES ?? 1_000_000);
+  const audit = benchAuditQueries(auditEntries, 200);
+  console.log(
+    `audit trail, ${audit.entries.toLocaleString('en')} entries (seeded in ${(audit.seedMs / 1000).toFixed(1)} s): ` +
+      `filtered page of 50 p95 ${ms(audit.page.p95)} (median ${ms(audit.page.median)}, max ${ms(audit.page.max)}, target p95 ≤ 20 ms); ` +
+      `full-text query p95 ${ms(audit.search.p95)} (median ${ms(audit.search.median)}, max ${ms(audit.search.max)}, target p95 ≤ 50 ms)`,
+  );
+  for (const [name, figures] of Object.entries(audit.pageByFilter))
+    console.log(
+      `  filter ${name}: p95 ${ms(figures.p95)}, median ${ms(figures.median)}, max ${ms(figures.max)}`,
+    );
 
   const deltas = await benchDeltaLatency(20);
   console.log(

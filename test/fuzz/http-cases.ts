@@ -47,6 +47,13 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/mcp/servers/:id/log', body: null },
   { method: 'POST', path: '/api/mcp/import', body: 'mcp.import' },
   { method: 'POST', path: '/mcp', body: 'mcp.jsonrpc' },
+  { method: 'GET', path: '/api/audit', body: null },
+  { method: 'GET', path: '/api/audit/verify', body: null },
+  { method: 'GET', path: '/api/audit/export', body: null },
+  { method: 'GET', path: '/api/audit/:id', body: null },
+  { method: 'GET', path: '/api/audit/:id/assumptions', body: null },
+  { method: 'POST', path: '/api/audit/:id/verify', body: 'audit.verifyAssumption' },
+  { method: 'POST', path: '/api/audit/:id/undo', body: 'audit.undo' },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];

@@ -150,6 +150,39 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: rng.int(0, 1_000), method: randomString(rng) },
       ]);
+    case 'audit.list':
+      return {
+        ...pick(rng, [
+          {},
+          { tool: pick(rng, ['add_task', 'gmail_send', randomString(rng)]) },
+          { status: pick(rng, ['pending', 'completed', 'failed', 'rolled_back', 'sideways']) },
+          { q: randomString(rng) },
+          { threadId: ids.any(rng), from: '2026-01-01T00:00:00Z', to: randomString(rng) },
+          { decision: pick(rng, ['allow', 'deny', 'INVOKE_TOOL']), risk: 'low', category: 'create' },
+        ]),
+        ...(rng.chance(0.5) && { limit: rng.int(0, 250) }),
+        ...(rng.chance(0.3) && { cursor: pick(rng, [String(rng.int(0, 1e6)), randomString(rng)]) }),
+      };
+    case 'audit.get':
+    case 'audit.assumptions':
+      return { id: ids.any(rng) };
+    case 'audit.verifyAssumption':
+      return {
+        id: ids.any(rng),
+        assumptionId: ids.any(rng),
+        verified: rng.chance(0.5),
+        ...(rng.chance(0.4) && { correction: randomString(rng), remember: rng.chance(0.5) }),
+      };
+    case 'audit.undo':
+      return { id: ids.any(rng), ...(rng.chance(0.5) && { confirm: rng.chance(0.5) }) };
+    case 'audit.export':
+      return {
+        format: pick(rng, ['jsonl', 'csv', 'xml']),
+        ...(rng.chance(0.3) && { q: randomString(rng) }),
+        ...(rng.chance(0.2) && { cursor: randomString(rng) }),
+      };
+    case 'audit.verifyChain':
+      return {};
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

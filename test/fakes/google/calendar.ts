@@ -126,6 +126,11 @@ export function createCalendarFake(): { handler: FakeHandler; state: CalendarFak
     if (request.method === 'PATCH' || request.method === 'PUT') {
       return writeEvent(events, event, request, calendarId, request.method === 'PUT');
     }
+    if (request.method === 'DELETE') {
+      // Google keeps a deleted event as cancelled (listed only with showDeleted) and answers 204.
+      event.status = 'cancelled';
+      return { status: 204 };
+    }
     return null;
   };
 

@@ -353,6 +353,18 @@ export function createGmailFake(): { handler: FakeHandler; state: GmailFakeState
         };
       },
     },
+    {
+      // drafts.delete: the draft and its message are gone for good (not in the trash), as in Gmail.
+      method: 'DELETE',
+      path: /^\/gmail\/v1\/users\/me\/drafts\/([^/]+)$/,
+      answer: (_request, id) => {
+        const draft = state.drafts.find((candidate) => candidate.id === id);
+        if (!draft) return googleError(404, 'Requested entity was not found.', 'notFound');
+        state.drafts.splice(state.drafts.indexOf(draft), 1);
+        state.messages.splice(state.messages.indexOf(draft.message), 1);
+        return { status: 204 };
+      },
+    },
   ];
 
   const handler: FakeHandler = (request) => {

@@ -52,6 +52,7 @@ const NEEDED_SCOPE: Record<string, string | null> = {
   'conversations.replies': 'channels:history',
   'users.info': 'users:read',
   'chat.postMessage': 'chat:write',
+  'chat.delete': 'chat:write',
 };
 
 const METHODS: Partial<Record<string, Method>> = {
@@ -171,6 +172,17 @@ const METHODS: Partial<Record<string, Method>> = {
     state.posted.push({ channel: channel.id, ts: message.ts, text, threadTs: threadTs ?? null, metadata });
     return ok({ channel: channel.id, ts: message.ts, message: messageView(message, false) }, grant);
   },
+};
+
+/** chat.delete: as Slack, a person's token deletes only their own messages (`cant_delete_message` otherwise). */
+METHODS['chat.delete'] = (args, { grant }, state) => {
+  const channel = visibleChannel(state, args.channel, grant.userId);
+  if (!channel) return slackError('channel_not_found');
+  const message = channel.messages.find((candidate) => candidate.ts === args.ts);
+  if (!message) return slackError('message_not_found');
+  if (message.user !== grant.userId) return slackError('cant_delete_message');
+  channel.messages.splice(channel.messages.indexOf(message), 1);
+  return ok({ channel: channel.id, ts: message.ts }, grant);
 };
 
 /** Answers POST (or GET) /api/<method> for the methods above; `oauth.v2.access` is the OAuth fake's. */

@@ -12,6 +12,15 @@ describe('routes in the address hash', () => {
     expect(routeFromHash('#/approval/%E0%A4%A')).toEqual({ kind: 'workspace' });
   });
 
+  it('finds the audit viewer, one entry in it, and a conversation to go back to', () => {
+    expect(routeFromHash('#/audit')).toEqual({ kind: 'audit', entryId: null });
+    expect(routeFromHash('#/audit/')).toEqual({ kind: 'audit', entryId: null });
+    expect(routeFromHash('#/audit/act%201&token=x')).toEqual({ kind: 'audit', entryId: 'act 1' });
+    expect(routeFromHash('#/audit/a/b')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/thread/t-1')).toEqual({ kind: 'workspace', threadId: 't-1' });
+    expect(routeFromHash('#/thread/%E0%A4%A')).toEqual({ kind: 'workspace' });
+  });
+
   it('keeps the route when the token is taken out of the parameters', () => {
     const { path, params } = splitHash('#/approval/ap-1&token=abc&x=1');
     expect(path).toBe('/approval/ap-1');

@@ -68,6 +68,13 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'mcp.restart': { name: 'files' },
   'mcp.log': { name: 'files' },
   'mcp.import': { text: '{"mcpServers":{}}' },
+  'audit.list': { tool: 'add_task', limit: 20 },
+  'audit.get': { id: 'aud-1' },
+  'audit.assumptions': { id: 'aud-1' },
+  'audit.verifyAssumption': { id: 'aud-1', assumptionId: 'asm-1', verified: true },
+  'audit.undo': { id: 'aud-1' },
+  'audit.export': { format: 'csv' },
+  'audit.verifyChain': {},
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {

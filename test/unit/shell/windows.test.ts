@@ -168,6 +168,29 @@ describe('setupSecurity', () => {
     expect(openExternal.mock.calls).toEqual([['https://example.com/docs']]);
   });
 
+  it('opens the audit viewer in its own hardened window for the app’s own #/audit link, and only that', () => {
+    const openExternal = vi.spyOn(electron.shell, 'openExternal');
+    const contents = hardenedContents();
+    expect(contents.openWindow(`${BUILT_PAGE}#/audit`)).toEqual({ action: 'deny' });
+    const viewer = FakeBrowserWindow.created.at(-1);
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    expect(viewer?.loaded).toEqual([`${BUILT_PAGE}#/audit`]);
+    expect(viewer?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true });
+    // A second request brings the same window forward.
+    contents.openWindow(`${BUILT_PAGE}#/audit`);
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    for (const url of [
+      'https://evil.example/#/audit',
+      'file:///etc/passwd#/audit',
+      `${BUILT_PAGE}#/audit/../approval/x`,
+      `${BUILT_PAGE}#/auditx`,
+    ]) {
+      expect(contents.openWindow(url)).toEqual({ action: 'deny' });
+    }
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    expect(openExternal.mock.calls.map(([url]) => url)).toEqual(['https://evil.example/#/audit']);
+  });
+
   it('opens sign-in pages on https or this machine’s loopback only, through the one checked function', async () => {
     const { isSafeExternalUrl, openExternal } = await import('../../../electron/shell/external');
     const opened = vi.spyOn(electron.shell, 'openExternal');

@@ -13,12 +13,13 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       data-tool={call.tool}
       data-state={call.state}
       data-ledger-state={call.ledgerState}
+      data-undone={call.isUndone ? 'true' : undefined}
     >
       <details>
         <summary>
           <span className="tool-card__name">{toolLabel(call.tool)}</span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {toolStateLabel(call.state, call.ledgerState)}
+            {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
           </span>
         </summary>
         <div className="tool-card__body">
@@ -32,6 +33,13 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
               ))}
             </dl>
           )}
+          <a
+            className="tool-card__audit"
+            href={`#/audit/${encodeURIComponent(call.id)}`}
+            data-testid="tool-call-audit"
+          >
+            See it in the audit trail
+          </a>
           {call.result !== undefined && call.result !== null && (
             <>
               <h4>Result</h4>

@@ -36,6 +36,7 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
         args: action.args,
         state: action.state,
         ...(action.ledgerState !== undefined && { ledgerState: action.ledgerState }),
+        ...(action.isUndone && { isUndone: true }),
         result: action.result,
         error: action.error,
       },

@@ -32,6 +32,8 @@ export type TimelineItem =
       state: ActionState;
       /** The ledger's finer state, known only from a stored thread; dropped when the stream moves the card on. */
       ledgerState?: LedgerState;
+      /** Undone from the audit trail. */
+      isUndone?: boolean;
       result?: unknown;
       error?: string | null;
     }

@@ -1,0 +1,111 @@
+import {
+  DeputyError,
+  type AuditEntry,
+  type CommandOutput,
+  type CommandParsedInput,
+} from '../../shared/contract';
+import { verifyAuditChain } from '../store/audit-chain';
+import type { Store } from '../store/store';
+import { redactSecrets } from '../vault/redactor';
+import { toCsvLines, CSV_HEADER } from './audit-export';
+import { undoEntry, type UndoDeps } from './audit-undo';
+
+/** How many entries one export page holds: a page is read, written out, and the next one waits its turn. */
+const EXPORT_PAGE = 500;
+
+/** The audit trail's channels: query, read, verify assumptions, undo, export, check the chain. */
+export class AuditDesk {
+  constructor(private readonly deps: UndoDeps) {}
+
+  private get store(): Store {
+    return this.deps.store;
+  }
+
+  list(input: CommandParsedInput<'audit.list'>): CommandOutput<'audit.list'> {
+    return this.store.auditQuery.list(input);
+  }
+
+  get(input: CommandParsedInput<'audit.get'>): CommandOutput<'audit.get'> {
+    const entry = this.entry(input.id);
+    const related = entry.runId
+      ? this.store.auditQuery
+          .list({ runId: entry.runId, limit: 100 })
+          .entries.filter((e) => e.id !== entry.id)
+      : [];
+    return { entry, related };
+  }
+
+  assumptions(input: CommandParsedInput<'audit.assumptions'>): CommandOutput<'audit.assumptions'> {
+    return { assumptions: this.entry(input.id).assumptions };
+  }
+
+  /**
+   * The person confirms or corrects an assumption. A correction they ask to keep becomes a memory in their own
+   * words (confirmed: they wrote it), so the next run knows it.
+   */
+  verifyAssumption(
+    input: CommandParsedInput<'audit.verifyAssumption'>,
+  ): CommandOutput<'audit.verifyAssumption'> {
+    const entry = this.entry(input.id);
+    const now = this.deps.now().toISOString();
+    return this.store.transaction(() => {
+      const assumption = this.store.auditEdits.verifyAssumption(
+        entry.id,
+        input.assumptionId,
+        { verified: input.verified, correction: input.correction ?? null },
+        now,
+      );
+      if (!assumption) {
+        throw new DeputyError(
+          'not_found',
+          `This entry has no assumption with the id "${input.assumptionId}".`,
+        );
+      }
+      let memoryId: string | null = null;
+      if (input.remember && input.correction) {
+        memoryId = this.deps.newId();
+        this.store.memories.add(
+          {
+            id: memoryId,
+            text: input.correction,
+            sourceRunId: entry.runId,
+            origin: 'person',
+            source: null,
+            isConfirmed: true,
+          },
+          now,
+        );
+      }
+      return { assumption, memoryId };
+    });
+  }
+
+  undo(input: CommandParsedInput<'audit.undo'>): Promise<CommandOutput<'audit.undo'>> {
+    return undoEntry(this.deps, input);
+  }
+
+  /** One page of an export (the HTTP route streams every page; the viewer gathers them). */
+  exportPage(input: CommandParsedInput<'audit.export'>): CommandOutput<'audit.export'> {
+    const { format, cursor, ...filter } = input;
+    const rows = this.store.auditQuery.page({ ...filter, ...(cursor && { cursor }) }, EXPORT_PAGE + 1);
+    const page = this.store.auditQuery.withAssumptions(rows.slice(0, EXPORT_PAGE));
+    const lines =
+      format === 'csv' ? toCsvLines(page) : page.map((entry) => redactSecrets(JSON.stringify(entry)));
+    const header = format === 'csv' && cursor === undefined ? [CSV_HEADER] : [];
+    const last = page.at(-1);
+    return {
+      text: [...header, ...lines].map((line) => `${line}\n`).join(''),
+      nextCursor: rows.length > EXPORT_PAGE && last ? String(last.seq) : null,
+    };
+  }
+
+  verifyChain(): Promise<CommandOutput<'audit.verifyChain'>> {
+    return verifyAuditChain(this.store.db);
+  }
+
+  private entry(id: string): AuditEntry {
+    const entry = this.store.auditQuery.get(id);
+    if (!entry) throw new DeputyError('not_found', `There is no audit entry with the id "${id}".`);
+    return entry;
+  }
+}

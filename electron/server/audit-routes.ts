@@ -1,0 +1,111 @@
+import type { ServerResponse } from 'node:http';
+import { AuditExportInput, parseInput } from '../../shared/contract';
+import type { Host } from '../host/host';
+import { asRecord } from '../store/json';
+import type { CommandSender, Route } from './api-routes';
+import { readJsonBody, readOptionalJsonBody } from './http-io';
+
+/** Query keys of GET /api/audit and the export, and the filter each one sets. */
+const FILTER_KEYS: Record<string, string> = {
+  from: 'from',
+  to: 'to',
+  thread: 'threadId',
+  run: 'runId',
+  agent: 'agentId',
+  tool: 'tool',
+  category: 'category',
+  status: 'status',
+  risk: 'risk',
+  decision: 'decision',
+  q: 'q',
+  cursor: 'cursor',
+};
+
+function filterOf(query: URLSearchParams): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(FILTER_KEYS)) {
+    const value = query.get(key);
+    if (value !== null) filter[field] = value;
+  }
+  return filter;
+}
+
+/** Spec 004's audit routes, plus undo, export and the chain check. Specific paths come before `:id`. */
+export function auditRoutes(host: Host, command: CommandSender): Route[] {
+  return [
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit$/,
+      handle: async (_req, res, _params, query) => {
+        const limit = query.get('limit');
+        await command(res, 'audit.list', {
+          ...filterOf(query),
+          ...(limit !== null && { limit: Number(limit) }),
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/verify$/,
+      handle: async (_req, res) => command(res, 'audit.verifyChain', {}),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/export$/,
+      handle: async (_req, res, _params, query) =>
+        streamExport(host, res, { ...filterOf(query), format: query.get('format') ?? 'jsonl' }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/([^/]+)$/,
+      handle: async (_req, res, [id]) => command(res, 'audit.get', { id }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/([^/]+)\/assumptions$/,
+      handle: async (_req, res, [id]) => command(res, 'audit.assumptions', { id }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/audit\/([^/]+)\/verify$/,
+      handle: async (req, res, [id]) =>
+        command(res, 'audit.verifyAssumption', { ...asRecord(await readJsonBody(req)), id }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/audit\/([^/]+)\/undo$/,
+      handle: async (req, res, [id]) =>
+        command(res, 'audit.undo', { ...asRecord(await readOptionalJsonBody(req)), id }),
+    },
+  ];
+}
+
+/**
+ * The export, a page at a time: each page is written once the client has taken the last one (backpressure),
+ * so a million entries never sit in memory at once and the host goes on serving in between.
+ */
+async function streamExport(host: Host, res: ServerResponse, raw: unknown): Promise<void> {
+  const input = parseInput(AuditExportInput, raw);
+  res.writeHead(200, {
+    'content-type':
+      input.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    'content-disposition': `attachment; filename="deputy-audit.${input.format}"`,
+    'cache-control': 'no-store',
+  });
+  let cursor: string | undefined = input.cursor;
+  for (;;) {
+    if (res.destroyed) return;
+    const page = host.audit.exportPage({ ...input, ...(cursor !== undefined && { cursor }) });
+    if (!res.write(page.text)) {
+      // A client that hangs up never drains: closing ends the wait too.
+      await new Promise((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
+    }
+    if (page.nextCursor === null) break;
+    cursor = page.nextCursor;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
+}

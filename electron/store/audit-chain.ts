@@ -1,0 +1,102 @@
+import type { AuditChainOutput } from '../../shared/contract';
+import { contentHash, GENESIS_HASH, linkHash, type AssumptionRow, type AuditRow } from './audit-rows';
+import type { Db } from './database';
+
+interface LinkRow {
+  seq: number;
+  entry_id: string;
+  content_hash: string;
+  prev_hash: string;
+  hash: string;
+  at: string;
+}
+
+const BATCH = 2_000;
+const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Walks the chain and the entries and names the first thing that does not match: a link whose hash or whose
+ * previous hash is wrong (a link edited, inserted or removed), an entry whose content no longer hashes to its
+ * latest link (an entry edited behind the app's back), or a link whose entry is gone (an entry deleted). It
+ * works in batches and yields between them, so a check of a million entries never blocks other work for long.
+ */
+export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
+  const linksAfter = db.prepare<[number, number], LinkRow>(
+    'SELECT * FROM audit_chain WHERE seq > ? ORDER BY seq LIMIT ?',
+  );
+  let links = 0;
+  let prev = GENESIS_HASH;
+  let after = 0;
+  for (;;) {
+    const batch = linksAfter.all(after, BATCH);
+    for (const link of batch) {
+      links += 1;
+      if (link.prev_hash !== prev)
+        return broken(link.entry_id, link.seq, 'The link does not follow the one before it.', links);
+      if (linkHash(prev, link.entry_id, link.content_hash, link.at) !== link.hash)
+        return broken(link.entry_id, link.seq, 'The link was changed after it was written.', links);
+      prev = link.hash;
+      after = link.seq;
+    }
+    if (batch.length < BATCH) break;
+    await yieldToOthers();
+  }
+
+  const entriesAfter = db.prepare<
+    [number, number],
+    AuditRow & { link_entry: string | null; link_content: string | null }
+  >(
+    `SELECT e.*, c.entry_id AS link_entry, c.content_hash AS link_content
+     FROM audit_entries e LEFT JOIN audit_chain c ON c.seq = e.chain_seq
+     WHERE e.seq > ? ORDER BY e.seq LIMIT ?`,
+  );
+  const assumptionsOf = db.prepare<[string], AssumptionRow>(
+    `SELECT * FROM audit_assumptions WHERE entry_id IN (SELECT value FROM json_each(?)) ORDER BY entry_id, position`,
+  );
+  let entries = 0;
+  after = 0;
+  for (;;) {
+    const batch = entriesAfter.all(after, BATCH);
+    const assumed = new Map<string, AssumptionRow[]>();
+    for (const row of assumptionsOf.all(JSON.stringify(batch.map((entry) => entry.id)))) {
+      assumed.set(row.entry_id, [...(assumed.get(row.entry_id) ?? []), row]);
+    }
+    for (const found of batch) {
+      entries += 1;
+      const { link_entry: linkEntry, link_content: linkContent, ...row } = found;
+      if (linkEntry !== row.id)
+        return broken(row.id, row.chain_seq, 'The entry has no link in the chain.', links, entries);
+      if (contentHash(row, assumed.get(row.id) ?? []) !== linkContent)
+        return broken(row.id, row.chain_seq, 'The entry was changed behind the app’s back.', links, entries);
+      after = row.seq;
+    }
+    if (batch.length < BATCH) break;
+    await yieldToOthers();
+  }
+
+  const orphan = db
+    .prepare<[], { seq: number; entry_id: string }>(
+      `SELECT c.seq, c.entry_id FROM audit_chain c LEFT JOIN audit_entries e ON e.id = c.entry_id
+       WHERE e.id IS NULL ORDER BY c.seq LIMIT 1`,
+    )
+    .get();
+  if (orphan)
+    return broken(
+      orphan.entry_id,
+      orphan.seq,
+      'The entry was deleted behind the app’s back.',
+      links,
+      entries,
+    );
+  return { ok: true, links, entries, mismatch: null };
+}
+
+function broken(
+  entryId: string | null,
+  link: number | null,
+  reason: string,
+  links: number,
+  entries = 0,
+): AuditChainOutput {
+  return { ok: false, links, entries, mismatch: { entryId, link, reason } };
+}

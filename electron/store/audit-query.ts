@@ -1,0 +1,175 @@
+import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
+import { toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
+import type { Db } from './database';
+
+/** Each word a quoted prefix term, all required: "sam inv" finds entries with words starting sam… and inv…. */
+export function toAuditMatch(text: string): string | null {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, 16);
+  return unique.length === 0 ? null : unique.map((word) => `"${word}"*`).join(' ');
+}
+
+const COLUMN_OF: Record<string, string> = {
+  threadId: 'thread_id',
+  runId: 'run_id',
+  agentId: 'agent_id',
+  tool: 'action_type',
+  category: 'action_category',
+  status: 'status',
+  risk: 'risk',
+  decision: 'decision',
+};
+
+/**
+ * The index a filtered page walks, newest first. SQLite keeps no statistics here, so without a hint it may walk
+ * a column where nearly every row matches ("completed") and filter the rest. The most selective filter the
+ * person set goes first: a conversation or a run, then the rare values (a failure, a denial), then a tool. A
+ * combination that matches nothing still walks the whole of the first index's range: that is the slow case.
+ */
+function indexFor(filter: AuditFilter): string | null {
+  if (filter.threadId !== undefined) return 'audit_entries_by_thread';
+  if (filter.runId !== undefined) return 'audit_entries_by_run';
+  if (filter.status !== undefined && filter.status !== 'completed') return 'audit_entries_by_status';
+  if (filter.decision !== undefined) {
+    if (filter.tool !== undefined) return 'audit_entries_by_decision_type';
+    if (filter.category !== undefined) return 'audit_entries_by_decision_category';
+    if (filter.risk !== undefined) return 'audit_entries_by_decision_risk';
+  }
+  if (filter.decision === 'deny' || filter.decision === 'clarify') return 'audit_entries_by_decision';
+  if (filter.tool !== undefined) return 'audit_entries_by_type';
+  if (filter.category !== undefined) return 'audit_entries_by_category';
+  if (filter.risk !== undefined) return 'audit_entries_by_risk';
+  if (filter.agentId !== undefined) return 'audit_entries_by_agent';
+  if (filter.status !== undefined) return 'audit_entries_by_status';
+  if (filter.decision !== undefined) return 'audit_entries_by_decision';
+  return null;
+}
+
+/**
+ * Reads of the audit trail, newest first, a page at a time. Every filter is an indexed column compared with
+ * `seq`, and full-text search is driven from the FTS5 index in rowid order, so a page costs the same on a
+ * million entries as on a hundred: nothing sorts or counts the whole table.
+ */
+export class AuditQuery {
+  private readonly selectOne;
+  private readonly selectByAction;
+  private readonly selectAssumptions;
+  private readonly selectAssumptionsOf;
+  private readonly selectUndone;
+  private readonly firstSeqFrom;
+  private readonly lastSeqTo;
+  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.selectOne = db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?');
+    this.selectByAction = db.prepare<[string], AuditRow>(
+      'SELECT * FROM audit_entries WHERE action_id = ? ORDER BY seq LIMIT 1',
+    );
+    this.selectAssumptions = db.prepare<[string], AssumptionRow>(
+      `SELECT * FROM audit_assumptions WHERE entry_id IN (SELECT value FROM json_each(?))
+       ORDER BY entry_id, position`,
+    );
+    this.selectUndone = db
+      .prepare<[string], string>(
+        `SELECT action_id FROM audit_entries
+         WHERE action_id IN (SELECT value FROM json_each(?)) AND status = 'rolled_back'`,
+      )
+      .pluck();
+    this.firstSeqFrom = db
+      .prepare<[string], number>(
+        'SELECT seq FROM audit_entries WHERE created_at >= ? ORDER BY created_at, seq LIMIT 1',
+      )
+      .pluck();
+    this.lastSeqTo = db
+      .prepare<[string], number>(
+        'SELECT seq FROM audit_entries WHERE created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+      )
+      .pluck();
+    this.selectAssumptionsOf = db.prepare<[string], AssumptionRow>(
+      'SELECT * FROM audit_assumptions WHERE entry_id = ? ORDER BY position',
+    );
+  }
+
+  /** Which of these ledger actions were undone from the audit trail. */
+  undoneActions(actionIds: readonly string[]): Set<string> {
+    return new Set(actionIds.length === 0 ? [] : this.selectUndone.all(JSON.stringify(actionIds)));
+  }
+
+  /** An entry by its id, or by the ledger action it describes. */
+  get(id: string): AuditEntry | null {
+    const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
+    return row ? toEntry(row, this.selectAssumptionsOf.all(row.id)) : null;
+  }
+
+  list(filter: AuditFilter & { limit?: number; cursor?: string }): AuditListOutput {
+    const limit = filter.limit ?? AUDIT_PAGE.default;
+    const rows = this.page(filter, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      entries: this.withAssumptions(page),
+      nextCursor: rows.length > limit && last ? String(last.seq) : null,
+    };
+  }
+
+  /** Rows only (no assumptions), for exports that stream many pages. */
+  page(filter: AuditFilter & { cursor?: string }, limit: number): AuditRow[] {
+    const conditions: string[] = [];
+    const values: Record<string, unknown> = { limit };
+    for (const [key, column] of Object.entries(COLUMN_OF)) {
+      const value = filter[key as keyof AuditFilter];
+      if (value === undefined) continue;
+      conditions.push(`e.${column} = @${key}`);
+      values[key] = value;
+    }
+    // A time range becomes a range of `seq` too (found in the time index in O(log n)), so a day a year ago
+    // costs what today costs. Entries are appended with the host's clock, so `seq` grows with `created_at`;
+    // the exact time conditions stay, so a bound can only leave out a row a clock set back misplaced.
+    if (filter.from !== undefined) {
+      conditions.push('e.created_at >= @from', 'e.seq >= @seqFrom');
+      values.from = new Date(filter.from).toISOString();
+      values.seqFrom = this.firstSeqFrom.get(values.from as string) ?? Number.MAX_SAFE_INTEGER;
+    }
+    if (filter.to !== undefined) {
+      conditions.push('e.created_at <= @to', 'e.seq <= @seqTo');
+      values.to = new Date(filter.to).toISOString();
+      values.seqTo = this.lastSeqTo.get(values.to as string) ?? 0;
+    }
+    if (filter.cursor !== undefined) {
+      conditions.push('e.seq < @cursor');
+      values.cursor = Number(filter.cursor);
+    }
+    const match = filter.q ? toAuditMatch(filter.q) : null;
+    if (filter.q && !match) return [];
+    let sql: string;
+    if (match) {
+      values.match = match;
+      const where = ['audit_fts MATCH @match', ...conditions.map((c) => c.replace('e.seq <', 'f.rowid <'))];
+      sql = `SELECT e.* FROM audit_fts f JOIN audit_entries e ON e.seq = f.rowid
+             WHERE ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT @limit`;
+    } else {
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+      const index = indexFor(filter);
+      sql = `SELECT e.* FROM audit_entries e ${index ? `INDEXED BY ${index}` : ''} ${where}
+             ORDER BY e.seq DESC LIMIT @limit`;
+    }
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement.all(values) as AuditRow[];
+  }
+
+  withAssumptions(rows: readonly AuditRow[]): AuditEntry[] {
+    if (rows.length === 0) return [];
+    const assumptions = this.selectAssumptions.all(JSON.stringify(rows.map((row) => row.id)));
+    const byEntry = new Map<string, AssumptionRow[]>();
+    for (const assumption of assumptions) {
+      const list = byEntry.get(assumption.entry_id) ?? [];
+      list.push(assumption);
+      byEntry.set(assumption.entry_id, list);
+    }
+    return rows.map((row) => toEntry(row, byEntry.get(row.id) ?? []));
+  }
+}

@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import type { AssumptionCategory, AuditApprover, AuditEntry, AuditStatus } from '../../shared/contract';
+import { redactedJson, redactNullable, redactSecrets } from '../vault/redactor';
+import {
+  contentHash,
+  GENESIS_HASH,
+  linkHash,
+  toEntry,
+  type AssumptionRow,
+  type AuditRow,
+} from './audit-rows';
+import type { Db } from './database';
+
+/** How much of a tool's input or output an entry keeps; the full result stays in the ledger (`outputRef`). */
+export const AUDIT_DATA_CAP = 4_000;
+
+export interface NewAssumption {
+  statement: string;
+  category: AssumptionCategory;
+  evidence?: string[];
+  confidence?: number | null;
+}
+
+export interface Effect {
+  entityType: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+export interface NewAuditEntry {
+  id?: string;
+  kind: AuditEntry['kind'];
+  actionId?: string | null;
+  threadId?: string | null;
+  runId?: string | null;
+  agentId: string;
+  actionType: string;
+  actionCategory: string;
+  risk?: string | null;
+  intent?: string | null;
+  reasoning?: string | null;
+  confidence?: number | null;
+  assumptions?: readonly NewAssumption[];
+  target?: string | null;
+  input?: unknown;
+  output?: unknown;
+  outputRef?: string | null;
+  effect?: Effect | null;
+  status: AuditStatus;
+  errorMessage?: string | null;
+  durationMs?: number | null;
+  modelUsed?: string | null;
+  tokensUsed?: number | null;
+  decision?: string | null;
+  rule?: string | null;
+  reason?: string | null;
+  approvedBy?: AuditApprover | null;
+  approvedAt?: string | null;
+  isReversible?: boolean;
+  undoNote?: string | null;
+  undoOf?: string | null;
+}
+
+export interface Settlement {
+  status: AuditStatus;
+  /**
+   * When the call began and how long it took, measured by the engine: kept in memory rather than written when
+   * it starts, which would cost every call one more write and chain link. A call resumed after a crash has none.
+   */
+  startedAt?: string | null;
+  durationMs?: number | null;
+  output?: unknown;
+  outputRef?: string | null;
+  effect?: Effect | null;
+  errorMessage?: string | null;
+}
+
+/** Redacted JSON, cut at the cap: the entry keeps what a person reads, never a secret, never megabytes. */
+function capped(value: unknown): { json: string | null; isTruncated: boolean } {
+  if (value === undefined || value === null) return { json: null, isTruncated: false };
+  const text = redactedJson(value);
+  if (text.length <= AUDIT_DATA_CAP) return { json: text, isTruncated: false };
+  return { json: JSON.stringify(`${text.slice(0, AUDIT_DATA_CAP)}…`), isTruncated: true };
+}
+
+const jsonOrNull = (value: unknown): string | null =>
+  value === undefined || value === null ? null : capped(value).json;
+
+/**
+ * The audit trail's writes. Each one is called inside the transaction of the ledger transition it describes,
+ * and appends a chain link for the entry it touched, so the entry, its link and the ledger land together.
+ */
+export class AuditRepo {
+  private readonly insertEntry;
+  private readonly insertAssumption;
+  private readonly selectRow;
+  private readonly selectAssumptions;
+  private readonly selectByAction;
+  private readonly selectLastHash;
+  private readonly insertLink;
+  private readonly pointAtLink;
+  private readonly changes = new Map<string, ReturnType<Db['prepare']>>();
+
+  constructor(private readonly db: Db) {
+    this.insertEntry = db.prepare(
+      `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
+         risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
+         input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
+         tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
+         created_at, updated_at)
+       VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
+         @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
+         @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
+         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @now, @now)`,
+    );
+    this.insertAssumption = db.prepare(
+      `INSERT INTO audit_assumptions (id, entry_id, position, statement, category, evidence_json, confidence)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.selectRow = db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?');
+    this.selectAssumptions = db.prepare<[string], AssumptionRow>(
+      'SELECT * FROM audit_assumptions WHERE entry_id = ? ORDER BY position',
+    );
+    this.selectByAction = db
+      .prepare<[string], string>(`SELECT id FROM audit_entries WHERE action_id = ? AND kind = 'tool_call'`)
+      .pluck();
+    this.selectLastHash = db
+      .prepare<[], string>('SELECT hash FROM audit_chain ORDER BY seq DESC LIMIT 1')
+      .pluck();
+    this.insertLink = db.prepare(
+      'INSERT INTO audit_chain (entry_id, content_hash, prev_hash, hash, at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.pointAtLink = db.prepare('UPDATE audit_entries SET chain_seq = ? WHERE id = ?');
+  }
+
+  /** Writes a new entry (with its assumptions and its first chain link); answers its id. */
+  open(entry: NewAuditEntry, now: string): string {
+    const id = entry.id ?? randomUUID();
+    const output = capped(entry.output);
+    this.insertEntry.run({
+      id,
+      kind: entry.kind,
+      actionId: entry.actionId ?? null,
+      threadId: entry.threadId ?? null,
+      runId: entry.runId ?? null,
+      agentId: entry.agentId,
+      actionType: entry.actionType,
+      actionCategory: entry.actionCategory,
+      risk: entry.risk ?? null,
+      intent: redactNullable(entry.intent ?? null),
+      reasoning: redactNullable(entry.reasoning ?? null),
+      confidence: entry.confidence ?? null,
+      entityType: entry.effect?.entityType ?? null,
+      entityId: entry.effect?.entityId ?? null,
+      entityBefore: jsonOrNull(entry.effect?.before),
+      entityAfter: jsonOrNull(entry.effect?.after),
+      target: redactNullable(entry.target ?? null),
+      input: capped(entry.input).json,
+      output: output.json,
+      outputRef: entry.outputRef ?? null,
+      isTruncated: output.isTruncated ? 1 : 0,
+      status: entry.status,
+      errorMessage: redactNullable(entry.errorMessage ?? null),
+      durationMs: entry.durationMs ?? null,
+      modelUsed: entry.modelUsed ?? null,
+      tokensUsed: entry.tokensUsed ?? null,
+      decision: entry.decision ?? null,
+      rule: entry.rule ?? null,
+      reason: redactNullable(entry.reason ?? null),
+      approvedBy: entry.approvedBy ?? null,
+      approvedAt: entry.approvedAt ?? null,
+      isReversible: entry.isReversible ? 1 : 0,
+      undoNote: entry.undoNote ?? null,
+      undoOf: entry.undoOf ?? null,
+      now,
+    });
+    (entry.assumptions ?? []).forEach((assumption, position) => {
+      this.insertAssumption.run(
+        randomUUID(),
+        id,
+        position,
+        redactSecrets(assumption.statement),
+        assumption.category,
+        redactedJson(assumption.evidence ?? []),
+        assumption.confidence ?? null,
+      );
+    });
+    this.link(id, now);
+    return id;
+  }
+
+  /** The entry of a ledger action's tool call, or null (an action from before the audit trail existed). */
+  idOfAction(actionId: string): string | null {
+    return this.selectByAction.get(actionId) ?? null;
+  }
+
+  /** The call's outcome, from the ledger transition that records it. */
+  settle(actionId: string, settlement: Settlement, now: string): void {
+    const output = capped(settlement.output);
+    const effect = settlement.effect;
+    this.changeByAction(
+      actionId,
+      `status = @status, output_json = COALESCE(@output, output_json), output_ref = COALESCE(@outputRef, output_ref),
+       is_output_truncated = @isTruncated, error_message = @errorMessage,
+       entity_type = COALESCE(@entityType, entity_type), entity_id = COALESCE(@entityId, entity_id),
+       entity_before = COALESCE(@entityBefore, entity_before), entity_after = COALESCE(@entityAfter, entity_after),
+       started_at = COALESCE(@startedAt, started_at), duration_ms = COALESCE(@durationMs, duration_ms)`,
+      {
+        status: settlement.status,
+        output: output.json,
+        outputRef: settlement.outputRef ?? null,
+        isTruncated: output.isTruncated ? 1 : 0,
+        errorMessage: redactNullable(settlement.errorMessage ?? null),
+        entityType: effect?.entityType ?? null,
+        entityId: effect?.entityId ?? null,
+        entityBefore: jsonOrNull(effect?.before),
+        entityAfter: jsonOrNull(effect?.after),
+        startedAt: settlement.startedAt ?? null,
+        durationMs: settlement.durationMs ?? null,
+      },
+      now,
+    );
+  }
+
+  /** Who let the call happen, once it is known (the person approved it). */
+  authorize(actionId: string, approvedBy: AuditApprover, now: string): void {
+    this.changeByAction(actionId, 'approved_by = @approvedBy, approved_at = @now', { approvedBy }, now);
+  }
+
+  /** Sets columns of one entry by its id (its content changes, so it gets a new link). */
+  change(entryId: string, assignments: string, values: Record<string, unknown>, now: string): boolean {
+    let statement = this.changes.get(assignments);
+    if (!statement) {
+      statement = this.db.prepare(
+        `UPDATE audit_entries SET ${assignments}, updated_at = @now WHERE id = @entryId`,
+      );
+      this.changes.set(assignments, statement);
+    }
+    const changed = statement.run({ ...values, now, entryId }).changes;
+    if (changed > 0) this.link(entryId, now);
+    return changed > 0;
+  }
+
+  /** The row and its assumptions, as stored (for the query side and for checks). */
+  read(entryId: string): AuditEntry | null {
+    const row = this.selectRow.get(entryId);
+    return row ? toEntry(row, this.selectAssumptions.all(entryId)) : null;
+  }
+
+  private changeByAction(
+    actionId: string,
+    assignments: string,
+    values: Record<string, unknown>,
+    now: string,
+  ): void {
+    const entryId = this.idOfAction(actionId);
+    if (entryId) this.change(entryId, assignments, values, now);
+  }
+
+  /** Appends the entry's current content to the chain and points the entry at its newest link. */
+  link(entryId: string, now: string): void {
+    const row = this.selectRow.get(entryId);
+    if (!row) throw new Error(`audit entry ${entryId} vanished inside its own transaction`);
+    const content = contentHash(row, this.selectAssumptions.all(entryId));
+    const prev = this.selectLastHash.get() ?? GENESIS_HASH;
+    const { lastInsertRowid } = this.insertLink.run(
+      entryId,
+      content,
+      prev,
+      linkHash(prev, entryId, content, now),
+      now,
+    );
+    this.pointAtLink.run(lastInsertRowid, entryId);
+  }
+}

@@ -1,0 +1,193 @@
+import { useEffect } from 'react';
+import type { AuditEntry } from '../../../../shared/contract';
+import { formatValue } from '../../format';
+import { useAudit } from '../../stores';
+import { AssumptionItem } from './AssumptionItem';
+import { approverWords, STATUS_WORDS, timeWords, whatWords } from './audit-words';
+import { EffectDiff } from './EffectDiff';
+
+const percent = (value: number | null): string => (value === null ? '—' : `${Math.round(value * 100)}%`);
+
+/** One entry in full: why, under whose authority, what it changed, its data, timings, and what to do about it. */
+export function AuditDetail() {
+  const detail = useAudit((state) => state.detail);
+  const error = useAudit((state) => state.detailError);
+  const select = useAudit((state) => state.select);
+  const setFilter = useAudit((state) => state.setFilter);
+  const verify = useAudit((state) => state.verify);
+  const shownId = detail?.entry.id;
+  // Stacked on a narrow window, the detail is below the table: bring it into view when an entry opens.
+  useEffect(() => {
+    if (shownId && window.matchMedia('(max-width: 900px)').matches)
+      document.getElementById('audit-detail-title')?.scrollIntoView({ block: 'start' });
+  }, [shownId]);
+  if (error) return <p role="alert">{error}</p>;
+  if (!detail)
+    return <p className="audit-muted">Choose an entry to see what was done, why, and by whose leave.</p>;
+  const { entry, related } = detail;
+  return (
+    <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
+      <header className="audit-detail__header">
+        <h2 id="audit-detail-title">{whatWords(entry)}</h2>
+        <span className={`audit-status audit-status--${entry.status}`} data-testid="audit-detail-status">
+          {STATUS_WORDS[entry.status]}
+        </span>
+      </header>
+      <UndoBar entry={entry} />
+      {entry.scrubbedAt && (
+        <p className="audit-muted">Its conversation was deleted: what was done is kept, its words are not.</p>
+      )}
+      <section aria-labelledby="audit-why">
+        <h3 id="audit-why">Why</h3>
+        <dl className="audit-facts">
+          <dt>Intent</dt>
+          <dd>{entry.intent ?? '—'}</dd>
+          <dt>Reasoning</dt>
+          <dd>{entry.reasoning ?? '—'}</dd>
+          <dt>Confidence</dt>
+          <dd>{percent(entry.confidence)}</dd>
+          <dt>To whom or where</dt>
+          <dd>{entry.target ?? '—'}</dd>
+        </dl>
+      </section>
+      <section aria-labelledby="audit-authority">
+        <h3 id="audit-authority">Authority</h3>
+        <dl className="audit-facts">
+          <dt>Decision</dt>
+          <dd>{entry.authority.decision ?? '—'}</dd>
+          <dt>Rule</dt>
+          <dd>{entry.authority.rule ?? '—'}</dd>
+          <dt>Reason</dt>
+          <dd>{entry.authority.reason ?? '—'}</dd>
+          <dt>Let it happen</dt>
+          <dd>
+            {approverWords(entry)}
+            {entry.authority.approvedAt && `, ${timeWords(entry.authority.approvedAt)}`}
+          </dd>
+        </dl>
+      </section>
+      {entry.assumptions.length > 0 && (
+        <section aria-labelledby="audit-assumptions">
+          <h3 id="audit-assumptions">Assumptions</h3>
+          <ul className="audit-assumptions">
+            {entry.assumptions.map((assumption) => (
+              <AssumptionItem
+                key={assumption.id}
+                assumption={assumption}
+                canVerify={entry.scrubbedAt === null}
+                onVerify={(verdict) => void verify(assumption.id, verdict)}
+              />
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="audit-effect">
+        <h3 id="audit-effect">Before and after</h3>
+        <EffectDiff entry={entry} />
+      </section>
+      <section aria-labelledby="audit-data">
+        <h3 id="audit-data">Input and output</h3>
+        <h4>Input</h4>
+        <pre>{formatValue(entry.input ?? '—')}</pre>
+        <h4>Output{entry.isOutputTruncated && ' (shortened; the full result is kept with the action)'}</h4>
+        <pre>{formatValue(entry.output ?? entry.errorMessage ?? '—')}</pre>
+      </section>
+      <section aria-labelledby="audit-timings">
+        <h3 id="audit-timings">Timings</h3>
+        <dl className="audit-facts">
+          <dt>When</dt>
+          <dd>{timeWords(entry.createdAt)}</dd>
+          <dt>Took</dt>
+          <dd>{entry.durationMs === null ? '—' : `${entry.durationMs} ms`}</dd>
+          <dt>Model</dt>
+          <dd>{entry.modelUsed ?? '—'}</dd>
+          <dt>Tokens (run so far)</dt>
+          <dd>{entry.tokensUsed ?? '—'}</dd>
+          <dt>Agent</dt>
+          <dd>{entry.agentId}</dd>
+        </dl>
+      </section>
+      <section aria-labelledby="audit-run">
+        <h3 id="audit-run">The run’s other entries</h3>
+        {related.length === 0 ? (
+          <p className="audit-muted">None.</p>
+        ) : (
+          <ul className="audit-related">
+            {related.map((other) => (
+              <li key={other.id}>
+                <button type="button" className="link-button" onClick={() => void select(other.id)}>
+                  {whatWords(other)} — {STATUS_WORDS[other.status]}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="audit-detail__links">
+          {entry.threadId && !entry.scrubbedAt && (
+            <a href={`#/thread/${encodeURIComponent(entry.threadId)}`} data-testid="audit-open-chat">
+              Open the conversation
+            </a>
+          )}
+          {entry.threadId && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => void setFilter('threadId', entry.threadId ?? '')}
+            >
+              Only this conversation’s entries
+            </button>
+          )}
+        </div>
+      </section>
+    </article>
+  );
+}
+
+/** Undo, the policy's question before it, or why there is no undo ("A sent email cannot be unsent."). */
+function UndoBar({ entry }: { entry: AuditEntry }) {
+  const undo = useAudit((state) => state.undo);
+  const cancel = useAudit((state) => state.cancelUndo);
+  const prompt = useAudit((state) => state.undoPrompt);
+  const notice = useAudit((state) => state.notice);
+  const isAsking = prompt?.entryId === entry.id;
+  return (
+    <div className="audit-undo">
+      {entry.undo.isReversible ? (
+        !isAsking && (
+          <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
+            Undo
+          </button>
+        )
+      ) : (
+        <p className="audit-muted" data-testid="audit-undo-why-not">
+          {entry.status === 'rolled_back'
+            ? 'This was undone.'
+            : (entry.undo.whyNot ?? 'This cannot be undone.')}
+        </p>
+      )}
+      {isAsking && (
+        <div className="audit-undo__confirm" role="group" aria-label="Confirm the undo">
+          <p>{prompt.reason} Undo it anyway?</p>
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="audit-undo-confirm"
+            onClick={() => void undo(true)}
+          >
+            Undo it
+          </button>
+          <button type="button" className="button" onClick={cancel}>
+            Keep it
+          </button>
+        </div>
+      )}
+      <p
+        className={notice?.isError ? 'audit-notice audit-notice--error' : 'audit-notice'}
+        role="status"
+        data-testid="audit-notice"
+      >
+        {notice?.text}
+      </p>
+    </div>
+  );
+}

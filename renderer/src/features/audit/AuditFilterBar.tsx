@@ -1,0 +1,137 @@
+import { useEffect, useState } from 'react';
+import { useAudit } from '../../stores';
+import type { AuditFilters } from './audit-store';
+
+const STATUSES = [
+  ['', 'Any status'],
+  ['completed', 'Done'],
+  ['pending', 'Pending'],
+  ['failed', 'Failed'],
+  ['rolled_back', 'Undone'],
+] as const;
+const CATEGORIES = [
+  '',
+  'query',
+  'create',
+  'update',
+  'delete',
+  'draft',
+  'external',
+  'undo',
+  'decision',
+  'record',
+];
+const DECISIONS = [
+  '',
+  'allow',
+  'require_approval',
+  'deny',
+  'clarify',
+  'INVOKE_TOOL',
+  'RESPOND_ONLY',
+  'REQUEST_CLARIFICATION',
+  'REFUSE',
+];
+const RISKS = ['', 'low', 'medium', 'high', 'critical'];
+/** Filters set from an entry (its conversation, its run, its agent), shown so they can be taken off. */
+const SCOPES = [
+  ['threadId', 'Conversation'],
+  ['runId', 'Run'],
+  ['agentId', 'Agent'],
+] as const;
+
+/** Search and filters; each change reloads the list (the search after a short pause in typing). */
+export function AuditFilterBar() {
+  const filters = useAudit((state) => state.filters);
+  const setFilter = useAudit((state) => state.setFilter);
+  const [query, setQuery] = useState(filters.q ?? '');
+
+  useEffect(() => {
+    if (query === (filters.q ?? '')) return;
+    const timer = setTimeout(() => void setFilter('q', query.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [query, filters.q, setFilter]);
+
+  const select = (
+    key: keyof AuditFilters,
+    label: string,
+    options: readonly (readonly [string, string])[],
+  ) => (
+    <label className="audit-filters__field">
+      <span>{label}</span>
+      <select
+        value={String(filters[key] ?? '')}
+        data-testid={`audit-filter-${key}`}
+        onChange={(event) => void setFilter(key, event.target.value as never)}
+      >
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  const any = (values: string[], none: string) => values.map((value) => [value, value || none] as const);
+
+  return (
+    <form
+      className="audit-filters"
+      role="search"
+      aria-label="Filter the audit trail"
+      onSubmit={(e) => e.preventDefault()}
+    >
+      <label className="audit-filters__field audit-filters__search">
+        <span>Search</span>
+        <input
+          type="search"
+          value={query}
+          placeholder="Words in what, why, to whom, data…"
+          data-testid="audit-search"
+          onChange={(event) => setQuery(event.target.value)}
+        />
+      </label>
+      {select('status', 'Status', STATUSES)}
+      {select('category', 'Category', any(CATEGORIES, 'Any category'))}
+      {select('decision', 'Decision', any(DECISIONS, 'Any decision'))}
+      {select('risk', 'Risk', any(RISKS, 'Any risk'))}
+      <label className="audit-filters__field">
+        <span>Tool</span>
+        <input
+          type="text"
+          value={filters.tool ?? ''}
+          placeholder="e.g. add_task"
+          data-testid="audit-filter-tool"
+          onChange={(event) => void setFilter('tool', event.target.value.trim())}
+        />
+      </label>
+      <label className="audit-filters__field">
+        <span>From</span>
+        <input
+          type="date"
+          value={filters.from ?? ''}
+          onChange={(event) => void setFilter('from', event.target.value)}
+        />
+      </label>
+      <label className="audit-filters__field">
+        <span>To</span>
+        <input
+          type="date"
+          value={filters.to ?? ''}
+          onChange={(event) => void setFilter('to', event.target.value)}
+        />
+      </label>
+      {SCOPES.filter(([key]) => filters[key]).map(([key, label]) => (
+        <button
+          key={key}
+          type="button"
+          className="audit-filters__scope"
+          onClick={() => void setFilter(key, '')}
+          aria-label={`Stop filtering by this ${label.toLowerCase()}`}
+        >
+          {label}: {String(filters[key]).slice(0, 8)}… ✕
+        </button>
+      ))}
+    </form>
+  );
+}

@@ -1,0 +1,236 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  AuditChainOutput,
+  AuditEntry,
+  AuditFilter,
+  CommandInput,
+  DeputyClient,
+} from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; to?: string };
+
+export interface UndoPrompt {
+  entryId: string;
+  /** Why the policy asks first; the person confirms or leaves it. */
+  reason: string;
+}
+
+export interface AuditState {
+  filters: AuditFilters;
+  entries: AuditEntry[];
+  nextCursor: string | null;
+  isLoading: boolean;
+  listError: string | null;
+  selectedId: string | null;
+  detail: { entry: AuditEntry; related: AuditEntry[] } | null;
+  detailError: string | null;
+  chain: AuditChainOutput | null;
+  isChecking: boolean;
+  undoPrompt: UndoPrompt | null;
+  /** The last action's outcome in words (an undo, a verification, an export), or why it failed. */
+  notice: { text: string; isError: boolean } | null;
+}
+
+export interface AuditActions {
+  setFilter<K extends keyof AuditFilters>(key: K, value: AuditFilters[K] | ''): Promise<void>;
+  reload(): Promise<void>;
+  loadMore(): Promise<void>;
+  select(id: string): Promise<void>;
+  verify(
+    assumptionId: string,
+    verdict: { verified: boolean; correction?: string; remember?: boolean },
+  ): Promise<void>;
+  undo(confirm?: boolean): Promise<void>;
+  cancelUndo(): void;
+  checkIntegrity(): Promise<void>;
+  /** Every page of the filtered export, as one text (the viewer saves it as a file). */
+  exportText(format: 'jsonl' | 'csv'): Promise<string | null>;
+}
+
+export type AuditStore = StoreApi<AuditState & AuditActions>;
+
+const PAGE = 100;
+
+/** A date typed in the filter bar (yyyy-mm-dd) as the instant the API takes: the whole day, in local time. */
+function instant(day: string | undefined, edge: 'from' | 'to'): string | undefined {
+  if (!day) return undefined;
+  const date = new Date(`${day}T${edge === 'from' ? '00:00:00' : '23:59:59.999'}`);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export function listInput(filters: AuditFilters, cursor?: string): NonNullable<CommandInput<'audit.list'>> {
+  const { from, to, ...rest } = filters;
+  const clean = Object.fromEntries(
+    Object.entries(rest).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const fromInstant = instant(from, 'from');
+  const toInstant = instant(to, 'to');
+  return {
+    ...clean,
+    ...(fromInstant && { from: fromInstant }),
+    ...(toInstant && { to: toInstant }),
+    limit: PAGE,
+    ...(cursor && { cursor }),
+  };
+}
+
+export function createAuditStore(client: DeputyClient): AuditStore {
+  return createStore<AuditState & AuditActions>()((set, get) => {
+    /** Replaces an entry wherever the screen shows it, after an undo or a verification changed it. */
+    const refresh = (changed: AuditEntry) =>
+      set((state) => ({
+        entries: state.entries.map((entry) => (entry.id === changed.id ? changed : entry)),
+        detail:
+          state.detail?.entry.id === changed.id
+            ? { ...state.detail, entry: changed }
+            : state.detail && {
+                ...state.detail,
+                related: state.detail.related.map((entry) => (entry.id === changed.id ? changed : entry)),
+              },
+      }));
+    // Only the newest request's answer lands: typing in the search box must not show an older page last.
+    let listRequest = 0;
+
+    return {
+      filters: {},
+      entries: [],
+      nextCursor: null,
+      isLoading: false,
+      listError: null,
+      selectedId: null,
+      detail: null,
+      detailError: null,
+      chain: null,
+      isChecking: false,
+      undoPrompt: null,
+      notice: null,
+
+      async setFilter(key, value) {
+        const isCleared = value === '' || value === undefined;
+        const filters = Object.fromEntries(
+          Object.entries({ ...get().filters, [key]: value }).filter(([name]) => !(isCleared && name === key)),
+        ) as AuditFilters;
+        set({ filters });
+        await get().reload();
+      },
+
+      async reload() {
+        const request = ++listRequest;
+        set({ isLoading: true, listError: null });
+        try {
+          const page = await client.invoke('audit.list', listInput(get().filters));
+          if (request !== listRequest) return;
+          set({ entries: page.entries, nextCursor: page.nextCursor, isLoading: false });
+        } catch (error) {
+          if (request === listRequest) set({ listError: toClientError(error).message, isLoading: false });
+        }
+      },
+
+      async loadMore() {
+        const { nextCursor, isLoading } = get();
+        if (!nextCursor || isLoading) return;
+        const request = ++listRequest;
+        set({ isLoading: true });
+        try {
+          const page = await client.invoke('audit.list', listInput(get().filters, nextCursor));
+          if (request !== listRequest) return;
+          set((state) => ({
+            entries: [...state.entries, ...page.entries],
+            nextCursor: page.nextCursor,
+            isLoading: false,
+          }));
+        } catch (error) {
+          if (request === listRequest) set({ listError: toClientError(error).message, isLoading: false });
+        }
+      },
+
+      async select(id) {
+        set({ selectedId: id, detailError: null, undoPrompt: null, notice: null });
+        try {
+          const detail = await client.invoke('audit.get', { id });
+          if (get().selectedId === id) set({ detail, selectedId: detail.entry.id });
+        } catch (error) {
+          if (get().selectedId === id) set({ detail: null, detailError: toClientError(error).message });
+        }
+      },
+
+      async verify(assumptionId, verdict) {
+        const entry = get().detail?.entry;
+        if (!entry) return;
+        try {
+          const result = await client.invoke('audit.verifyAssumption', {
+            id: entry.id,
+            assumptionId,
+            verified: verdict.verified,
+            ...(verdict.correction && { correction: verdict.correction }),
+            ...(verdict.remember && { remember: true }),
+          });
+          refresh({
+            ...entry,
+            assumptions: entry.assumptions.map((a) => (a.id === assumptionId ? result.assumption : a)),
+          });
+          const remembered = result.memoryId ? ' Deputy will remember the correction.' : '';
+          set({
+            notice: { text: `${verdict.verified ? 'Confirmed' : 'Corrected'}.${remembered}`, isError: false },
+          });
+        } catch (error) {
+          set({ notice: { text: toClientError(error).message, isError: true } });
+        }
+      },
+
+      async undo(confirm = false) {
+        const entry = get().detail?.entry;
+        if (!entry) return;
+        try {
+          const result = await client.invoke('audit.undo', { id: entry.id, ...(confirm && { confirm }) });
+          if (result.status === 'approval_required') {
+            set({ undoPrompt: { entryId: entry.id, reason: result.message } });
+            return;
+          }
+          refresh(result.original);
+          const undone = result.undo;
+          if (undone) set((state) => ({ entries: [undone, ...state.entries] }));
+          set({ undoPrompt: null, notice: { text: result.message, isError: false } });
+        } catch (error) {
+          set({ undoPrompt: null, notice: { text: toClientError(error).message, isError: true } });
+        }
+      },
+
+      cancelUndo() {
+        set({ undoPrompt: null });
+      },
+
+      async checkIntegrity() {
+        set({ isChecking: true, chain: null });
+        try {
+          set({ chain: await client.invoke('audit.verifyChain', {}), isChecking: false });
+        } catch (error) {
+          set({ isChecking: false, notice: { text: toClientError(error).message, isError: true } });
+        }
+      },
+
+      async exportText(format) {
+        const { limit: _limit, cursor: _cursor, ...filter } = listInput(get().filters);
+        const parts: string[] = [];
+        let cursor: string | undefined;
+        try {
+          for (;;) {
+            const page = await client.invoke('audit.export', {
+              ...filter,
+              format,
+              ...(cursor && { cursor }),
+            });
+            parts.push(page.text);
+            if (page.nextCursor === null) break;
+            cursor = page.nextCursor;
+          }
+          return parts.join('');
+        } catch (error) {
+          set({ notice: { text: toClientError(error).message, isError: true } });
+          return null;
+        }
+      },
+    };
+  });
+}

@@ -1,0 +1,94 @@
+import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
+import { formatValue, toolLabel } from '../../format';
+
+export const STATUS_WORDS: Record<AuditStatus, string> = {
+  pending: 'Pending',
+  completed: 'Done',
+  failed: 'Failed',
+  rolled_back: 'Undone',
+};
+
+const APPROVER_WORDS: Record<AuditApprover, string> = {
+  person: 'You',
+  rule: 'Your rule',
+  trust_level: 'Trust level',
+  autonomy: 'Your autonomy setting',
+  policy: 'Policy',
+};
+
+export function approverWords(entry: AuditEntry): string {
+  const by = entry.authority.approvedBy;
+  return by ? APPROVER_WORDS[by] : '—';
+}
+
+/** Spec 002's AgentDecision of a run, as a person says it. */
+const DECISION_WORDS: Record<string, string> = {
+  RESPOND_ONLY: 'Answered',
+  INVOKE_TOOL: 'Acted',
+  REQUEST_CLARIFICATION: 'Asked a question',
+  REFUSE: 'Refused',
+  COMPLETE_TASK: 'Finished a task',
+};
+
+/** What a row names: the tool in words, or what kind of record it is. */
+export function whatWords(entry: AuditEntry): string {
+  if (entry.kind === 'decision') {
+    const decision = entry.authority.decision ?? '';
+    return `Run: ${DECISION_WORDS[decision] ?? decision}`;
+  }
+  if (entry.kind === 'undo') return `Undo ${toolLabel(entry.actionType)}`;
+  if (entry.kind === 'record') return toolLabel(entry.actionType);
+  return toolLabel(entry.actionType);
+}
+
+export function decisionWords(entry: AuditEntry): string {
+  const { decision, rule } = entry.authority;
+  if (!decision) return '—';
+  return rule ? `${decision} · ${rule}` : decision;
+}
+
+/** The table's short time: "23 Nov, 19:50:38". */
+export function shortTimeWords(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      });
+}
+
+export function timeWords(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}
+
+export interface DiffRow {
+  field: string;
+  before: string;
+  after: string;
+  isChanged: boolean;
+}
+
+/** Field by field, what an action changed: every key of either side, changed ones flagged. */
+export function diffRows(before: unknown, after: unknown): DiffRow[] {
+  const asObject = (value: unknown): Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  const left = asObject(before);
+  const right = asObject(after);
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])];
+  const show = (value: unknown): string => (value === undefined || value === null ? '—' : formatValue(value));
+  return keys.map((field) => {
+    const was = show(left[field]);
+    const is = show(right[field]);
+    return { field, before: was, after: is, isChanged: was !== is };
+  });
+}

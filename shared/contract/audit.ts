@@ -1,0 +1,185 @@
+import { z } from 'zod';
+
+/** Spec 004's audit trail: what Deputy did, why, under whose authority, and how to undo it. */
+export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']);
+export const AuditStatus = z.enum(['pending', 'completed', 'failed', 'rolled_back']);
+export type AuditStatus = z.infer<typeof AuditStatus>;
+export const AssumptionCategory = z.enum(['intent', 'context', 'preference', 'inference']);
+export type AssumptionCategory = z.infer<typeof AssumptionCategory>;
+/** Who let an action happen: the person (an approval, an undo they asked for), their rule, or the settings. */
+export const AuditApprover = z.enum(['person', 'rule', 'trust_level', 'autonomy', 'policy']);
+export type AuditApprover = z.infer<typeof AuditApprover>;
+
+export const AuditAssumption = z.object({
+  id: z.string(),
+  statement: z.string(),
+  category: AssumptionCategory,
+  evidence: z.array(z.string()),
+  confidence: z.number().nullable(),
+  verified: z.boolean().nullable(),
+  verifiedAt: z.string().nullable(),
+  correction: z.string().nullable(),
+});
+export type AuditAssumption = z.infer<typeof AuditAssumption>;
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  kind: AuditEntryKind,
+  // Where
+  actionId: z.string().nullable(),
+  threadId: z.string().nullable(),
+  runId: z.string().nullable(),
+  agentId: z.string(),
+  // What
+  actionType: z.string(),
+  actionCategory: z.string(),
+  risk: z.string().nullable(),
+  // Why
+  intent: z.string().nullable(),
+  reasoning: z.string().nullable(),
+  confidence: z.number().nullable(),
+  assumptions: z.array(AuditAssumption),
+  // Effect
+  entityType: z.string().nullable(),
+  entityId: z.string().nullable(),
+  entityBefore: z.unknown(),
+  entityAfter: z.unknown(),
+  /** To whom or where, as a person names it: recipients, a channel, an event, a task. */
+  target: z.string().nullable(),
+  // Data (redacted; output capped, `outputRef` points at the full stored result)
+  input: z.unknown(),
+  output: z.unknown(),
+  outputRef: z.string().nullable(),
+  isOutputTruncated: z.boolean(),
+  // Outcome
+  status: AuditStatus,
+  errorMessage: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  modelUsed: z.string().nullable(),
+  /** The run's model tokens up to the turn that made this call. */
+  tokensUsed: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  // Authority
+  authority: z.object({
+    decision: z.string().nullable(),
+    rule: z.string().nullable(),
+    reason: z.string().nullable(),
+    approvedBy: AuditApprover.nullable(),
+    approvedAt: z.string().nullable(),
+  }),
+  undo: z.object({
+    isReversible: z.boolean(),
+    /** Why there is no Undo when there is none ("A sent email cannot be unsent."). */
+    whyNot: z.string().nullable(),
+    undoOf: z.string().nullable(),
+    undoneBy: z.string().nullable(),
+  }),
+  /** Its conversation was deleted: what was done is kept, its words are gone. */
+  scrubbedAt: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+const Id = z.string().min(1).max(128);
+const Word = z.string().trim().min(1).max(100);
+const Instant = z.iso.datetime({ offset: true });
+
+export const AuditFilter = z
+  .object({
+    from: Instant.optional(),
+    to: Instant.optional(),
+    threadId: Id.optional(),
+    runId: Id.optional(),
+    agentId: Word.optional(),
+    tool: Word.optional(),
+    category: Word.optional(),
+    status: AuditStatus.optional(),
+    risk: Word.optional(),
+    decision: Word.optional(),
+    /** Full-text words (FTS5, each word a prefix). */
+    q: z.string().trim().max(200).optional(),
+  })
+  .strict();
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
+export const AUDIT_PAGE = { default: 50, max: 200 } as const;
+
+export const AuditListInput = AuditFilter.extend({
+  limit: z.number().int().min(1).max(AUDIT_PAGE.max).optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/, 'not a cursor')
+    .optional(),
+})
+  .strict()
+  .default({});
+export type AuditListInput = z.infer<typeof AuditListInput>;
+export const AuditListOutput = z.object({ entries: z.array(AuditEntry), nextCursor: z.string().nullable() });
+export type AuditListOutput = z.infer<typeof AuditListOutput>;
+
+/** An entry by its own id or by the ledger action it describes (a chat tool card knows the action). */
+export const AuditGetInput = z.object({ id: Id }).strict();
+export const AuditGetOutput = z.object({ entry: AuditEntry, related: z.array(AuditEntry) });
+export type AuditGetOutput = z.infer<typeof AuditGetOutput>;
+
+export const AuditAssumptionsOutput = z.object({ assumptions: z.array(AuditAssumption) });
+
+export const AuditVerifyInput = z
+  .object({
+    id: Id,
+    assumptionId: Id,
+    verified: z.boolean(),
+    /** What is true instead; with `remember`, kept as a memory so the next run knows. */
+    correction: z.string().trim().min(1).max(2_000).optional(),
+    remember: z.boolean().optional(),
+  })
+  .strict();
+export const AuditVerifyOutput = z.object({
+  assumption: AuditAssumption,
+  memoryId: z.string().nullable(),
+});
+
+export const AuditUndoInput = z
+  .object({
+    id: Id,
+    /** The person confirms an undo the policy holds for approval. */
+    confirm: z.boolean().optional(),
+  })
+  .strict();
+export const AuditUndoOutput = z.object({
+  status: z.enum(['undone', 'approval_required']),
+  /** The policy's reason (why it needs approval), or what was done. */
+  message: z.string(),
+  undo: AuditEntry.nullable(),
+  original: AuditEntry,
+});
+export type AuditUndoOutput = z.infer<typeof AuditUndoOutput>;
+
+export const AuditExportFormat = z.enum(['jsonl', 'csv']);
+export const AuditExportInput = AuditFilter.extend({
+  format: AuditExportFormat,
+  cursor: z
+    .string()
+    .regex(/^\d{1,16}$/, 'not a cursor')
+    .optional(),
+}).strict();
+/** One page of an export: lines to append, and the cursor of the next page (null at the end). */
+export const AuditExportOutput = z.object({ text: z.string(), nextCursor: z.string().nullable() });
+
+export const AuditChainInput = z.object({}).strict().default({});
+export const AuditChainOutput = z.object({
+  ok: z.boolean(),
+  links: z.number().int(),
+  entries: z.number().int(),
+  /** The first place the chain does not match, or null. */
+  mismatch: z
+    .object({
+      entryId: z.string().nullable(),
+      link: z.number().int().nullable(),
+      reason: z.string(),
+    })
+    .nullable(),
+});
+export type AuditChainOutput = z.infer<typeof AuditChainOutput>;

@@ -1,0 +1,118 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { putSettings } from './support/api';
+import { axeViolations } from './support/axe';
+import { startHost, type RunningHost } from './support/host';
+import { addTaskCard, send, usePages } from './support/pages';
+
+const { newPage } = usePages();
+
+describe('the audit viewer against the headless host', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+    await putSettings(host, { trustLevel: 'autonomous' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  const rows = (page: Page) => page.getByTestId('audit-row');
+  const detail = (page: Page) => page.getByTestId('audit-detail');
+
+  it('a run → the viewer → filter → the detail → verify an assumption → undo the task → the chat and the list show it', async () => {
+    gemini.script(
+      callReply('add_task', {
+        description: 'Renew passport',
+        due: '2026-11-27',
+        intent: 'Add the passport task',
+        reasoning: 'The person asked for it by Friday.',
+        confidence: 0.95,
+        assumptions: [{ statement: 'Friday is the 27th', category: 'intent', evidence: ['by Friday'] }],
+      }),
+      textReply('Added it.'),
+    );
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await send(page, 'Add a task to renew my passport by Friday');
+    await addTaskCard(page).and(page.locator('[data-state="completed"]')).waitFor();
+
+    // From the chat's tool card to its entry.
+    await addTaskCard(page).locator('summary').click();
+    await addTaskCard(page).getByTestId('tool-call-audit').click();
+    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+    expect(page.url()).toMatch(/#\/audit\/[0-9a-f-]{36}$/);
+
+    // Filter: the search finds it, a status with nothing in it empties the table.
+    await page.getByTestId('audit-search').fill('passport');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await page.getByTestId('audit-filter-status').selectOption('failed');
+    await expect.poll(() => rows(page).count()).toBe(0);
+    await page.getByTestId('audit-filter-status').selectOption('');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await page.getByTestId('audit-search').fill('');
+    await expect.poll(() => rows(page).count()).toBe(2);
+
+    // Keyboard: the rows are one tab stop; arrows move, Enter opens.
+    await rows(page).first().getByRole('button').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
+    await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+
+    // The detail: why, the assumption (confirmed), the before/after.
+    await expect.poll(() => detail(page).innerText()).toContain('The person asked for it by Friday.');
+    await expect.poll(() => detail(page).getByTestId('audit-diff').innerText()).toContain('Renew passport');
+    const assumption = detail(page).getByTestId('audit-assumption');
+    await assumption.getByRole('button', { name: 'Confirm' }).click();
+    await expect
+      .poll(() => assumption.getByTestId('audit-assumption-verdict').innerText())
+      .toBe('You confirmed it');
+
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+
+    // Undo the task; the entry says so.
+    await detail(page).getByTestId('audit-undo').click();
+    await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
+    await expect.poll(() => page.getByTestId('audit-notice').innerText()).toContain('Undone');
+
+    // Check integrity: the chain holds after all of it.
+    await page.getByTestId('audit-check').click();
+    await expect.poll(() => page.getByTestId('audit-chain').innerText()).toMatch(/^Intact: \d+ entries/);
+
+    // Back to the conversation: its card says the action was undone.
+    await detail(page).getByTestId('audit-open-chat').click();
+    await addTaskCard(page).and(page.locator('[data-undone="true"]')).waitFor();
+    expect(await addTaskCard(page).getByTestId('tool-call-state').innerText()).toBe('Undone');
+
+    // And the task list no longer has it.
+    gemini.script(callReply('list_tasks', { status: 'all' }), textReply('Your list is empty.'));
+    await send(page, 'What is on my task list?');
+    const list = page.locator('[data-testid="tool-call"][data-tool="list_tasks"]');
+    await list.and(page.locator('[data-state="completed"]')).waitFor();
+    await list.locator('summary').click();
+    await expect.poll(() => list.innerText()).toContain('"tasks": []');
+  });
+
+  it('has no axe violations with the table and no entry open, at a narrow width', async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 420, height: 900 });
+    // The route and the token in one address, as a new window opened on the viewer gets them.
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await rows(page).first().waitFor();
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+  });
+});

@@ -1,0 +1,410 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../electron/host/create-host';
+import type { RunningServer } from '../../electron/server/http-server';
+import type { AuditEntry, AuditListOutput } from '../../shared/contract';
+import { serveApi } from '../support/api-server';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+const TOKEN = 'audit-test-token';
+const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
+const fixtures: HostFixture[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const fixture of fixtures.splice(0)) await fixture.close();
+});
+
+async function open(model: ScriptedModel) {
+  const fixture = await openHost(model);
+  fixtures.push(fixture);
+  await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+  const { server, api } = await serveApi(fixture, TOKEN);
+  servers.push(server);
+  const json = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
+    const response = await api(path, init);
+    return { status: response.status, body: (await response.json()) as T };
+  };
+  return { fixture, api, json };
+}
+
+const meta = {
+  intent: 'Add the task the person asked for',
+  reasoning: 'They said "add a task to renew my passport".',
+  confidence: 0.95,
+  assumptions: [
+    { statement: 'Friday means this Friday', category: 'intent', evidence: ['"by Friday"'], confidence: 0.8 },
+    'No notes are wanted',
+  ],
+};
+
+/** A run that reads the task list, adds a task and answers: two tool calls and a decision. */
+function taskRun(description = 'Renew passport'): ScriptedModel {
+  return new ScriptedModel(
+    call('list_tasks', {}, 'call-list'),
+    call('add_task', { description, due: '2026-11-27', ...meta }, 'call-add'),
+    say('Added it.'),
+  );
+}
+
+function rawDb(fixture: HostFixture): Database.Database {
+  return new Database(join(fixture.dataDir, DATABASE_FILE));
+}
+
+const types = (entries: AuditEntry[]): string[] => entries.map((entry) => entry.actionType);
+
+describe('the audit trail', () => {
+  it('writes one entry per tool call (reads too) with spec 004’s fields, and the run’s decision', async () => {
+    const { fixture, json } = await open(taskRun());
+    const done = await fixture.host.runToEnd({ prompt: 'Add a task to renew my passport by Friday' });
+    expect(done).toMatchObject({
+      status: 'completed',
+      decision: 'INVOKE_TOOL',
+      outcome: 'SUCCESS:TASK_COMPLETED',
+    });
+
+    const { status, body } = await json<AuditListOutput>('/api/audit');
+    expect(status).toBe(200);
+    // Newest first.
+    expect(types(body.entries)).toEqual(['agent_decision', 'add_task', 'list_tasks']);
+    const [decision, added, listed] = body.entries as [AuditEntry, AuditEntry, AuditEntry];
+    expect(decision).toMatchObject({
+      kind: 'decision',
+      runId: done.runId,
+      authority: { decision: 'INVOKE_TOOL', rule: 'SUCCESS:TASK_COMPLETED' },
+    });
+    expect(listed).toMatchObject({
+      kind: 'tool_call',
+      actionCategory: 'query',
+      status: 'completed',
+      authority: { decision: 'allow', rule: 'read_only', approvedBy: 'policy' },
+      undo: { isReversible: false, whyNot: 'It only read: there is nothing to undo.' },
+    });
+    expect(added).toMatchObject({
+      kind: 'tool_call',
+      threadId: done.threadId,
+      runId: done.runId,
+      agentId: 'deputy',
+      actionType: 'add_task',
+      actionCategory: 'create',
+      risk: 'low',
+      intent: meta.intent,
+      reasoning: meta.reasoning,
+      confidence: 0.95,
+      entityType: 'task',
+      entityBefore: null,
+      input: { description: 'Renew passport', due: '2026-11-27' },
+      outputRef: `ledger:${added.actionId}`,
+      status: 'completed',
+      errorMessage: null,
+      modelUsed: expect.any(String),
+      authority: { decision: 'allow', rule: 'autonomy:task.create', approvedBy: 'autonomy' },
+      undo: { isReversible: true, undoOf: null, undoneBy: null },
+    });
+    expect(added.entityAfter).toMatchObject({ description: 'Renew passport', status: 'open' });
+    expect(added.entityId).toBe((added.entityAfter as { id: string }).id);
+    expect(added.durationMs).toEqual(expect.any(Number));
+    expect(added.assumptions).toEqual([
+      expect.objectContaining({
+        statement: 'Friday means this Friday',
+        category: 'intent',
+        evidence: ['"by Friday"'],
+        confidence: 0.8,
+        verified: null,
+      }),
+      expect.objectContaining({ statement: 'No notes are wanted', category: 'inference', verified: null }),
+    ]);
+  });
+
+  it('filters by every field, searches the text, and pages newest first with a cursor', async () => {
+    const model = taskRun('Renew passport');
+    const { fixture, json } = await open(model);
+    const first = await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    model.script(call('add_task', { description: 'Buy milk', ...meta }, 'call-milk'), say('Done.'));
+    const second = await fixture.host.runToEnd({ prompt: 'And milk' });
+
+    const list = async (query: string): Promise<string[]> =>
+      types((await json<AuditListOutput>(`/api/audit?${query}`)).body.entries);
+    expect(await list('tool=add_task')).toEqual(['add_task', 'add_task']);
+    expect(await list(`run=${first.runId}`)).toEqual(['agent_decision', 'add_task', 'list_tasks']);
+    expect(await list(`thread=${second.threadId}`)).toEqual(['agent_decision', 'add_task']);
+    expect(await list('agent=deputy&category=query')).toEqual(['list_tasks']);
+    expect(await list('status=completed&risk=low')).toEqual(['add_task', 'add_task', 'list_tasks']);
+    expect(await list('decision=allow&tool=list_tasks')).toEqual(['list_tasks']);
+    expect(await list('decision=INVOKE_TOOL')).toEqual(['agent_decision', 'agent_decision']);
+    expect(await list('q=milk')).toEqual(['add_task']);
+    // Both calls' reasoning mentions the passport; a prefix finds them.
+    expect(await list('q=passp')).toEqual(['add_task', 'add_task']);
+    expect(await list('q=nothing-like-this')).toEqual([]);
+    expect(await list('from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z')).toEqual([]);
+    expect(await list('from=2000-01-01T00:00:00Z')).toHaveLength(5);
+    expect(await list('agent=someone-else')).toEqual([]);
+
+    const pageOne = (await json<AuditListOutput>('/api/audit?limit=2')).body;
+    expect(pageOne.entries).toHaveLength(2);
+    const pageTwo = (await json<AuditListOutput>(`/api/audit?limit=2&cursor=${pageOne.nextCursor}`)).body;
+    const pageThree = (await json<AuditListOutput>(`/api/audit?limit=2&cursor=${pageTwo.nextCursor}`)).body;
+    expect(pageThree.nextCursor).toBeNull();
+    const seqs = [...pageOne.entries, ...pageTwo.entries, ...pageThree.entries].map((entry) => entry.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => b - a));
+    expect(new Set(seqs).size).toBe(5);
+
+    expect((await json('/api/audit?status=sideways')).status).toBe(400);
+    expect((await json('/api/audit?cursor=abc')).status).toBe(400);
+    expect((await json('/api/audit?from=yesterday')).status).toBe(400);
+  });
+
+  it('reads an entry by its id or its action id, with its run’s other entries and its assumptions', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
+
+    const byId = await json<{ entry: AuditEntry; related: AuditEntry[] }>(`/api/audit/${added.id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body.entry.id).toBe(added.id);
+    expect(types(byId.body.related).sort()).toEqual(['agent_decision', 'list_tasks']);
+    const byAction = await json<{ entry: AuditEntry }>(`/api/audit/${added.actionId}`);
+    expect(byAction.body.entry.id).toBe(added.id);
+    const assumptions = await json<{ assumptions: unknown[] }>(`/api/audit/${added.id}/assumptions`);
+    expect(assumptions.body.assumptions).toHaveLength(2);
+    expect((await json(`/api/audit/no-such-entry`)).status).toBe(404);
+    expect((await json(`/api/audit/no-such-entry/assumptions`)).status).toBe(404);
+  });
+
+  it('lets the person verify and correct an assumption, and keeps a correction as a memory', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
+    const [friday, notes] = added.assumptions;
+
+    const confirmed = await json<{ assumption: { verified: boolean; verifiedAt: string } }>(
+      `/api/audit/${added.id}/verify`,
+      { method: 'POST', body: JSON.stringify({ assumptionId: notes?.id, verified: true }) },
+    );
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.assumption).toMatchObject({ verified: true, verifiedAt: expect.any(String) });
+
+    const corrected = await json<{ assumption: unknown; memoryId: string }>(`/api/audit/${added.id}/verify`, {
+      method: 'POST',
+      body: JSON.stringify({
+        assumptionId: friday?.id,
+        verified: false,
+        correction: 'My passport deadlines are always the last Friday of the month',
+        remember: true,
+      }),
+    });
+    expect(corrected.body.assumption).toMatchObject({
+      verified: false,
+      correction: 'My passport deadlines are always the last Friday of the month',
+    });
+    const memories = await fixture.host.invoke('memory.list', { query: 'passport deadlines', limit: 5 });
+    expect(memories.memories).toEqual([
+      expect.objectContaining({
+        id: corrected.body.memoryId,
+        origin: 'person',
+        confirmedAt: expect.any(String),
+      }),
+    ]);
+    const unknown = await json(`/api/audit/${added.id}/verify`, {
+      method: 'POST',
+      body: JSON.stringify({ assumptionId: 'nope', verified: true }),
+    });
+    expect(unknown.status).toBe(404);
+    expect(
+      (await json(`/api/audit/${added.id}/verify`, { method: 'POST', body: JSON.stringify({ verified: 1 }) }))
+        .status,
+    ).toBe(400);
+  });
+});
+
+describe('undo over HTTP', () => {
+  it('POST /api/audit/:id/undo undoes once, then answers 409; a read answers 409 with why', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const entries = (await json<AuditListOutput>('/api/audit')).body.entries;
+    const added = entries.find((entry) => entry.actionType === 'add_task') as AuditEntry;
+    const listed = entries.find((entry) => entry.actionType === 'list_tasks') as AuditEntry;
+
+    const undone = await json<{ status: string; original: AuditEntry; undo: AuditEntry }>(
+      `/api/audit/${added.id}/undo`,
+      { method: 'POST' },
+    );
+    expect(undone.status).toBe(200);
+    expect(undone.body).toMatchObject({ status: 'undone', original: { status: 'rolled_back' } });
+    expect(undone.body.undo).toMatchObject({ kind: 'undo', undo: { undoOf: added.id } });
+    const again = await json<{ error: { code: string } }>(`/api/audit/${added.id}/undo`, { method: 'POST' });
+    expect(again.status).toBe(409);
+    const read = await json<{ error: { message: string } }>(`/api/audit/${listed.id}/undo`, {
+      method: 'POST',
+    });
+    expect(read.status).toBe(409);
+    expect(read.body.error.message).toBe('It only read: there is nothing to undo.');
+    expect((await json(`/api/audit/nothing-here/undo`, { method: 'POST' })).status).toBe(404);
+  });
+});
+
+describe('tamper evidence', () => {
+  it('checks a whole chain, and names the first row edited or deleted behind the app’s back', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const intact = await json<{ ok: boolean; links: number; entries: number; mismatch: null }>(
+      '/api/audit/verify',
+    );
+    expect(intact.body).toMatchObject({ ok: true, entries: 3, mismatch: null });
+    // Every write to an entry is a link: created and settled for each call, created for the decision.
+    expect(intact.body.links).toBe(5);
+
+    const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
+    const db = rawDb(fixture);
+    try {
+      db.prepare(`UPDATE audit_entries SET reasoning = 'The person asked me to' WHERE id = ?`).run(added.id);
+      const edited = await json<{ ok: boolean; mismatch: { entryId: string; reason: string } }>(
+        '/api/audit/verify',
+      );
+      expect(edited.body.ok).toBe(false);
+      expect(edited.body.mismatch).toMatchObject({
+        entryId: added.id,
+        reason: expect.stringMatching(/changed/),
+      });
+      db.prepare(`UPDATE audit_entries SET reasoning = ? WHERE id = ?`).run(meta.reasoning, added.id);
+      expect((await json<{ ok: boolean }>('/api/audit/verify')).body.ok).toBe(true);
+
+      db.prepare(`UPDATE audit_assumptions SET verified = 1 WHERE entry_id = ?`).run(added.id);
+      expect((await json<{ mismatch: { entryId: string } }>('/api/audit/verify')).body.mismatch.entryId).toBe(
+        added.id,
+      );
+      db.prepare(`UPDATE audit_assumptions SET verified = NULL WHERE entry_id = ?`).run(added.id);
+
+      db.prepare(`UPDATE audit_chain SET content_hash = 'x' WHERE seq = 2`).run();
+      const link = await json<{ ok: boolean; mismatch: { link: number } }>('/api/audit/verify');
+      expect(link.body).toMatchObject({ ok: false, mismatch: { link: 2 } });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('finds an entry deleted outright', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const listed = (await json<AuditListOutput>('/api/audit?tool=list_tasks')).body.entries[0] as AuditEntry;
+    const db = rawDb(fixture);
+    try {
+      db.prepare('DELETE FROM audit_entries WHERE id = ?').run(listed.id);
+    } finally {
+      db.close();
+    }
+    const check = await json<{ ok: boolean; mismatch: { entryId: string; reason: string } }>(
+      '/api/audit/verify',
+    );
+    expect(check.body).toMatchObject({
+      ok: false,
+      mismatch: { entryId: listed.id, reason: expect.stringMatching(/deleted/) },
+    });
+  });
+
+  it('keeps the chain whole when a conversation is deleted: its entries become tombstones', async () => {
+    const model = taskRun();
+    const { fixture, json } = await open(model);
+    const doomed = await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    model.script(say('Hello.'));
+    const kept = await fixture.host.runToEnd({ prompt: 'Hi' });
+    await fixture.host.invoke('thread.delete', { threadId: doomed.threadId });
+
+    const check = await json<{ ok: boolean }>('/api/audit/verify');
+    expect(check.body.ok).toBe(true);
+    const scrubbed = (await json<AuditListOutput>(`/api/audit?thread=${doomed.threadId}`)).body.entries;
+    expect(types(scrubbed)).toEqual(['agent_decision', 'add_task', 'list_tasks']);
+    for (const entry of scrubbed) {
+      expect(entry).toMatchObject({
+        scrubbedAt: expect.any(String),
+        intent: null,
+        reasoning: null,
+        input: null,
+      });
+      expect(entry.assumptions).toEqual([]);
+    }
+    expect((await json<AuditListOutput>(`/api/audit?q=passport`)).body.entries).toEqual([]);
+    const record = (await json<AuditListOutput>('/api/audit?tool=thread_deleted')).body.entries[0];
+    expect(record).toMatchObject({
+      kind: 'record',
+      input: { threads: [doomed.threadId], entriesScrubbed: 3 },
+    });
+    expect(
+      (await json<AuditListOutput>(`/api/audit?thread=${kept.threadId}`)).body.entries[0]?.scrubbedAt,
+    ).toBeNull();
+    const db = rawDb(fixture);
+    try {
+      const text = JSON.stringify(db.prepare('SELECT * FROM audit_entries').all());
+      expect(text).not.toContain('passport');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('exports', () => {
+  it('streams JSON lines and CSV of the filtered entries, with no secret in them or in the rows', async () => {
+    const model = new ScriptedModel(
+      call('add_task', { description: 'Rotate the key', notes: `old token ${SECRET}`, ...meta }, 'call-key'),
+      say('Added.'),
+    );
+    const { fixture, api } = await open(model);
+    await fixture.host.runToEnd({ prompt: `Add a task to rotate ${SECRET}` });
+
+    const jsonl = await api('/api/audit/export?format=jsonl');
+    expect(jsonl.status).toBe(200);
+    expect(jsonl.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await jsonl.text()).trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as AuditEntry).actionType)).toEqual([
+      'agent_decision',
+      'add_task',
+    ]);
+
+    const csv = await api('/api/audit/export?format=csv&tool=add_task');
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const rows = (await csv.text()).trim().split('\n');
+    expect(rows[0]).toMatch(/^id,created_at,kind,/);
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toContain('Rotate the key');
+
+    const everything = [
+      lines.join('\n'),
+      rows.join('\n'),
+      JSON.stringify(rawDb(fixture).prepare('SELECT * FROM audit_entries').all()),
+    ].join('\n');
+    expect(everything).not.toContain(SECRET);
+    expect(everything).toContain('[redacted]');
+    expect((await api('/api/audit/export?format=xml')).status).toBe(400);
+  });
+});
+
+describe('same-transaction durability', () => {
+  it('a failure writing the entry undoes the ledger transition with it: neither is kept without the other', async () => {
+    const model = new ScriptedModel(
+      call('add_task', { description: 'Milk', ...meta }, 'call-milk'),
+      say('Ok'),
+    );
+    const { fixture } = await open(model);
+    const db = rawDb(fixture);
+    try {
+      // Stands for a crash at the moment the entry is written: the transaction that commits the call aborts.
+      db.exec(`CREATE TRIGGER crash_on_settle BEFORE UPDATE OF status ON audit_entries
+               WHEN new.status = 'completed' BEGIN SELECT RAISE(ABORT, 'crash'); END;`);
+      const result = await fixture.host.runToEnd({ prompt: 'Add milk' });
+      expect(result.status).toBe('failed');
+      const action = db.prepare(`SELECT state FROM actions WHERE tool = 'add_task'`).get() as {
+        state: string;
+      };
+      const entry = db.prepare(`SELECT status FROM audit_entries WHERE action_type = 'add_task'`).get() as {
+        status: string;
+      };
+      // The ledger never says "committed" without its entry saying "completed": both stayed as they were.
+      expect(action.state).toBe('started');
+      expect(entry.status).toBe('pending');
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuditEntry, AutonomyLevel } from '../../shared/contract';
+import { DEFAULT_AUTONOMY } from '../../shared/contract';
+import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
+import { connectGoogle, googleEnv } from '../support/connect';
+import { collect, openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+const NOW = new Date('2026-11-23T07:00:00.000Z');
+const meta = { intent: 'act for the person', confidence: 0.95 };
+const ALL_AUTO = Object.fromEntries(Object.keys(DEFAULT_AUTONOMY).map((kind) => [kind, 'auto'])) as Record<
+  keyof typeof DEFAULT_AUTONOMY,
+  AutonomyLevel
+>;
+
+let fixture: HostFixture | null = null;
+let google: FakeGoogle | null = null;
+let slack: FakeSlack | null = null;
+afterEach(async () => {
+  await fixture?.close();
+  await google?.close();
+  await slack?.close();
+  fixture = google = slack = null;
+});
+
+async function open(model: ScriptedModel, connected = false): Promise<HostFixture> {
+  if (connected) {
+    google = await startFakeGoogle();
+    slack = await startFakeSlack();
+  }
+  fixture = await openHost(model, {
+    now: () => NOW,
+    ...(connected && google && slack && { env: { ...googleEnv(google), ...slack.env } }),
+  });
+  await fixture.host.invoke('settings.set', {
+    trustLevel: 'autonomous',
+    autonomy: ALL_AUTO,
+    requireApprovalForFirstContact: false,
+    timezone: 'Europe/Paris',
+  });
+  if (connected && slack) {
+    await connectGoogle(fixture.host);
+    await fixture.host.invoke('connections.connect', { name: 'slack', token: slack.state.issueToken() });
+  }
+  return fixture;
+}
+
+/** Runs one scripted tool call to its end and answers its audit entry. */
+async function act(
+  model: ScriptedModel,
+  tool: string,
+  args: Record<string, unknown>,
+  isReadOnly = false,
+): Promise<AuditEntry> {
+  const host = fixture?.host;
+  if (!host) throw new Error('no host');
+  const withMeta = isReadOnly ? args : { ...args, ...meta };
+  model.script(call(tool, withMeta, `call-${tool}-${model.requests.length}`), say('Done.'));
+  const done = await host.runToEnd({ prompt: `Please ${tool}` });
+  expect(done.status).toBe('completed');
+  const entry = (await host.invoke('audit.list', { tool, runId: done.runId })).entries[0];
+  if (!entry) throw new Error(`no entry for ${tool}`);
+  expect({ status: entry.status, error: entry.errorMessage }).toEqual({ status: 'completed', error: null });
+  return entry;
+}
+
+async function undo(entry: AuditEntry) {
+  const result = await fixture?.host.invoke('audit.undo', { id: entry.id });
+  expect(result?.status).toBe('undone');
+  expect(result?.original).toMatchObject({ status: 'rolled_back', undo: { undoneBy: result?.undo?.id } });
+  expect(result?.undo).toMatchObject({
+    kind: 'undo',
+    status: 'completed',
+    undo: { undoOf: entry.id },
+    actionType: entry.actionType,
+  });
+  return result;
+}
+
+describe('undo of local actions', () => {
+  it('undoes adding, changing, completing and deleting a task, each back to where it was', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Renew passport', due: '2026-11-27' });
+    const id = added.entityId ?? '';
+    const changed = await act(model, 'update_task', { id, description: 'Renew passport and ID' });
+    expect(changed.entityBefore).toMatchObject({ description: 'Renew passport' });
+    expect(changed.entityAfter).toMatchObject({ description: 'Renew passport and ID' });
+    const completed = await act(model, 'mark_task_complete', { id });
+    expect(completed.entityAfter).toMatchObject({ status: 'done' });
+
+    const listTasks = async () => {
+      model.script(
+        call('list_tasks', { status: 'all' }, `call-list-${model.requests.length}`),
+        say('Listed.'),
+      );
+      const done = await host.runToEnd({ prompt: 'List' });
+      return (done.output as { tasks: { id: string; description: string; status: string }[] }).tasks;
+    };
+
+    await undo(completed);
+    expect(await listTasks()).toEqual([expect.objectContaining({ id, status: 'open' })]);
+    await undo(changed);
+    expect(await listTasks()).toEqual([expect.objectContaining({ id, description: 'Renew passport' })]);
+
+    const deleted = await act(model, 'delete_task', { id });
+    expect(await listTasks()).toEqual([]);
+    await undo(deleted);
+    expect(await listTasks()).toEqual([
+      expect.objectContaining({ id, description: 'Renew passport', status: 'open' }),
+    ]);
+
+    await undo(added);
+    expect(await listTasks()).toEqual([]);
+    await expect(host.invoke('audit.undo', { id: added.id })).rejects.toMatchObject({ code: 'conflict' });
+    // The chain still checks after all of it.
+    expect((await host.invoke('audit.verifyChain', {})).ok).toBe(true);
+  });
+
+  it('undoes a memory saved, and tells the conversation its tool card was undone', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const saved = await act(model, 'save_memory', { text: 'My manager is Ana' });
+    expect((await host.invoke('memory.list', { limit: 10 })).memories).toHaveLength(1);
+    const events = collect(host, saved.runId ?? '');
+    await undo(saved);
+    expect((await host.invoke('memory.list', { limit: 10 })).memories).toEqual([]);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'notice',
+        actionId: saved.actionId,
+        message: expect.stringMatching(/Undone/),
+      }),
+    );
+  });
+
+  it('goes through the policy: supervised asks first, a rate limit refuses, and reads are not undoable', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Milk' });
+    const read = await act(model, 'list_tasks', {}, true);
+    await expect(host.invoke('audit.undo', { id: read.id })).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'It only read: there is nothing to undo.',
+    });
+
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const asked = await host.invoke('audit.undo', { id: added.id });
+    expect(asked).toMatchObject({
+      status: 'approval_required',
+      undo: null,
+      original: { status: 'completed' },
+    });
+    expect(asked.message).toMatch(/Supervised/);
+    // One action a minute, and one was just taken: the undo is refused by the rate limit, and recorded.
+    await host.invoke('settings.set', { rateLimits: { actionsPerMinute: 1 } });
+    await expect(host.invoke('audit.undo', { id: added.id, confirm: true })).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    const refused = (await host.invoke('audit.list', { tool: 'add_task' })).entries.find(
+      (e) => e.kind === 'undo',
+    );
+    expect(refused).toMatchObject({
+      status: 'failed',
+      authority: { decision: 'deny', rule: 'rate:actions' },
+    });
+    await host.invoke('settings.set', { rateLimits: { actionsPerMinute: 10 } });
+    const confirmed = await host.invoke('audit.undo', { id: added.id, confirm: true });
+    expect(confirmed).toMatchObject({
+      status: 'undone',
+      undo: { authority: { decision: 'require_approval', approvedBy: 'person' } },
+    });
+  });
+});
+
+describe('undo against the services (fakes)', () => {
+  it('deletes a created event, restores an updated one, deletes a draft, removes a Slack post; a sent mail stays', async () => {
+    const model = new ScriptedModel();
+    await open(model, true);
+    const g = google as FakeGoogle;
+    const s = slack as FakeSlack;
+    const host = (fixture as HostFixture).host;
+
+    const created = await act(model, 'calendar_event_create', {
+      summary: 'Budget review',
+      start: '2026-11-24T10:00:00+01:00',
+      end: '2026-11-24T10:30:00+01:00',
+    });
+    const live = () => g.calendar.events().filter((event) => event.status !== 'cancelled');
+    expect(live()).toHaveLength(1);
+    await undo(created);
+    expect(live()).toEqual([]);
+
+    const existing = g.calendar.addEvent({
+      summary: 'Team sync',
+      start: { dateTime: '2026-11-25T09:00:00+01:00' },
+      end: { dateTime: '2026-11-25T09:30:00+01:00' },
+      location: 'Room 1',
+    });
+    const updated = await act(model, 'calendar_event_update', {
+      eventId: existing.id,
+      summary: 'Team sync (moved)',
+      start: '2026-11-25T15:00:00+01:00',
+      end: '2026-11-25T15:30:00+01:00',
+      location: null,
+    });
+    expect(updated.entityBefore).toMatchObject({ summary: 'Team sync', location: 'Room 1' });
+    await undo(updated);
+    const restored = g.calendar.events().find((event) => event.id === existing.id);
+    expect(restored).toMatchObject({ summary: 'Team sync', location: 'Room 1' });
+    expect(Date.parse(String(restored?.start.dateTime))).toBe(Date.parse('2026-11-25T09:00:00+01:00'));
+
+    const drafted = await act(model, 'gmail_draft_create', {
+      to: ['ana@example.com'],
+      subject: 'Q4',
+      body: 'Numbers soon.',
+    });
+    expect(g.gmail.drafts).toHaveLength(1);
+    await undo(drafted);
+    expect(g.gmail.drafts).toEqual([]);
+
+    const posted = await act(model, 'slack_send', { channel: '#general', text: 'Numbers are on their way.' });
+    const general = () => s.state.channels.find((channel) => channel.name === 'general');
+    const ts = (posted.entityAfter as { ts: string }).ts;
+    expect(general()?.messages.some((message) => message.ts === ts)).toBe(true);
+    await undo(posted);
+    expect(general()?.messages.some((message) => message.ts === ts)).toBe(false);
+
+    const sent = await act(model, 'gmail_send', { to: ['ana@example.com'], subject: 'Hi', body: 'Hello.' });
+    expect(sent).toMatchObject({
+      entityType: 'gmail_message',
+      entityAfter: { to: ['ana@example.com'], subject: 'Hi', body: 'Hello.' },
+      undo: { isReversible: false, whyNot: 'A sent email cannot be unsent.' },
+    });
+    expect(sent.entityId).toEqual(expect.any(String));
+    await expect(host.invoke('audit.undo', { id: sent.id })).rejects.toMatchObject({
+      message: 'A sent email cannot be unsent.',
+    });
+  });
+});
