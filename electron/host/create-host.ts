@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { ConnectionsService } from '../connections/connections-service';
+import { CONTEXT_FILE } from '../context/context-db';
+import { ContextService } from '../context/context-service';
+import { contextTool } from '../context/context-tools';
 import { notConnected } from '../connections/access';
 import { GeminiConnector } from '../connections/gemini-connector';
 import { GoogleConnector } from '../connections/google-connector';
@@ -62,7 +65,10 @@ export const DATABASE_FILE = 'deputy.db';
 export async function createHost(options: HostOptions): Promise<Host> {
   const logNotice = options.logNotice ?? ((message: string) => console.warn(`[deputy] ${message}`));
   // The folder holds a person's mail, history and keys: owner-only before anything is written into it.
-  const privateFiles = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, VAULT_KEY_FILE];
+  const privateFiles = [
+    ...[DATABASE_FILE, CONTEXT_FILE].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]),
+    VAULT_KEY_FILE,
+  ];
   for (const notice of makeFolderPrivate(options.dataDir, privateFiles)) logNotice(notice);
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const now = options.now ?? monotonicClock();
@@ -109,8 +115,22 @@ export async function createHost(options: HostOptions): Promise<Host> {
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
   );
+  const context = new ContextService({
+    dataDir: options.dataDir,
+    google,
+    slack,
+    isUsable: (integration) => connections.isUsable(integration),
+    openTasks: () => store.tasks.list({ status: 'open', limit: 500 }),
+    now,
+    logError,
+  });
+  registry.register(contextTool(context, registry, store, now));
+  // A new or renewed connection is read soon; until then the index keeps what it knew.
+  connections.subscribe(() => context.scheduleSoon());
+  context.start();
   const host = new Host({
     store,
+    context,
     registry,
     settings,
     connections,

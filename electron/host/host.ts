@@ -21,6 +21,7 @@ import {
   type ThreadDetail,
 } from '../../shared/contract';
 import type { ConnectionsService } from '../connections/connections-service';
+import type { ContextService } from '../context/context-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import type { RunFailure } from '../engine/model-failure';
@@ -48,6 +49,8 @@ import type { SettingsService } from './settings';
 
 export interface HostDeps {
   store: Store;
+  /** The context index: the knowledge block of each run and who counts as known to the policy. */
+  context: ContextService;
   registry: ToolRegistry;
   settings: SettingsService;
   connections: ConnectionsService;
@@ -245,6 +248,7 @@ export class Host implements ContractHost {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
+    this.deps.context.close();
     this.deps.store.close();
     await this.active.stopAll();
   }
@@ -281,7 +285,10 @@ export class Host implements ContractHost {
       sleep: this.deps.sleep,
       random: this.deps.random,
       logError,
-      decide: (call, facts) => decideCall(call, facts, settings.get(), store, now()),
+      decide: (call, facts) =>
+        decideCall(call, facts, settings.get(), store, now(), (address) =>
+          this.deps.context.isDealtWith(address),
+        ),
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
@@ -413,6 +420,7 @@ export class Host implements ContractHost {
         },
         memories: this.relevantMemories(request.prompt),
         attachedContext: request.attachedContext ?? [],
+        knowledge: this.deps.context.knowledgeFor(request.prompt),
       }),
     );
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);

@@ -1,0 +1,42 @@
+import { openDatabase, type Db } from '../store/database';
+import type { Migration } from '../store/migrations';
+
+/**
+ * The context index is its own file beside deputy.db: everything in it can be rebuilt from the person's
+ * accounts, so clearing it (Settings → Data) loses nothing, and its schema moves without touching the
+ * database that holds runs, the ledger and the audit trail.
+ */
+export const CONTEXT_FILE = 'context.db';
+
+export const contextMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'contacts and upcoming events',
+    sql: `
+      CREATE TABLE contacts (
+        id INTEGER PRIMARY KEY,
+        address TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL DEFAULT '',
+        -- mail the person sent to them, events the person organised with them or accepted from them, Slack DMs
+        dealt_count INTEGER NOT NULL DEFAULT 0,
+        -- appearances the person did not choose: mail from them, invitations not accepted, workspace members
+        seen_count INTEGER NOT NULL DEFAULT 0,
+        last_at TEXT NOT NULL,
+        evidence TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX contacts_rank ON contacts (dealt_count, seen_count, last_at);
+      CREATE VIRTUAL TABLE contacts_fts USING fts5 (name, address, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE TABLE upcoming_events (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        start TEXT NOT NULL,
+        attendees TEXT NOT NULL DEFAULT '[]'
+      );
+      CREATE INDEX upcoming_events_start ON upcoming_events (start);
+    `,
+  },
+];
+
+export function openContextDb(file: string): Db {
+  return openDatabase(file, contextMigrations);
+}

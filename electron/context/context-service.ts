@@ -1,0 +1,133 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GoogleAccess, SlackAccess } from '../connections/access';
+import type { Db } from '../store/database';
+import type { Task } from '../store/tasks-repo';
+import { CONTEXT_FILE, openContextDb } from './context-db';
+import { refreshContext, type RefreshReport } from './context-refresh';
+import { ContactsIndex } from './contacts-index';
+import { knowledgeBlock } from './knowledge';
+import { UpcomingEvents } from './upcoming-events';
+
+/** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
+export const REFRESH_EVERY_MS = 30 * 60_000;
+const REFRESH_SOON_MS = 5_000;
+const DAY = 86_400_000;
+
+export interface ContextServiceDeps {
+  dataDir: string;
+  google: GoogleAccess;
+  slack: SlackAccess;
+  isUsable: (integration: 'google' | 'slack') => boolean;
+  /** Open tasks, for the tasks-due-soon part of the knowledge block. */
+  openTasks: () => Task[];
+  now: () => Date;
+  logError: (message: string, error: unknown) => void;
+}
+
+export interface ContextStats {
+  contacts: number;
+  upcomingEvents: number;
+  bytes: number;
+}
+
+/** The context index (contacts, coming events) and what is built from it: knowledge blocks and the policy's "known". */
+export class ContextService {
+  readonly contacts: ContactsIndex;
+  readonly upcoming: UpcomingEvents;
+  private readonly db: Db;
+  private readonly file: string;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<RefreshReport> | null = null;
+  private readonly stop = new AbortController();
+
+  constructor(private readonly deps: ContextServiceDeps) {
+    this.file = join(deps.dataDir, CONTEXT_FILE);
+    this.db = openContextDb(this.file);
+    this.contacts = new ContactsIndex(this.db);
+    this.upcoming = new UpcomingEvents(this.db);
+  }
+
+  /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
+  start(): void {
+    this.scheduleSoon();
+    const every = setInterval(() => void this.refresh(), REFRESH_EVERY_MS);
+    every.unref();
+    this.stop.signal.addEventListener('abort', () => clearInterval(every));
+  }
+
+  /** A connection changed: read the accounts again shortly (once, however many changes arrive). */
+  scheduleSoon(): void {
+    if (this.timer || this.stop.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.refresh();
+    }, REFRESH_SOON_MS);
+    this.timer.unref();
+  }
+
+  /** One pass over the connected accounts; a pass already under way is joined, not doubled. */
+  refresh(): Promise<RefreshReport> {
+    this.running ??= refreshContext(
+      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming },
+      this.stop.signal,
+    ).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** The person dealt with them (wrote, organised or accepted a meeting, DM'd): what "known" means to the policy. */
+  isDealtWith(address: string): boolean {
+    return this.contacts.isDealtWith(address);
+  }
+
+  /** The knowledge block for a run's system instruction; empty when there is nothing to say or it cannot be read. */
+  knowledgeFor(prompt: string): string {
+    try {
+      const now = this.deps.now();
+      const soon = new Date(now.getTime() + 7 * DAY).toISOString();
+      return knowledgeBlock({
+        prompt,
+        events: this.upcoming.next(now, 5),
+        tasksDueSoon: this.deps.openTasks().filter((task) => task.due !== null && task.due <= soon),
+        contacts: this.contacts,
+      });
+    } catch (error) {
+      // Context helps a run, it never stops one (spec 004's graceful degradation).
+      this.deps.logError('building the knowledge block failed', error);
+      return '';
+    }
+  }
+
+  stats(): ContextStats {
+    const size = (suffix: string): number => {
+      try {
+        return statSync(`${this.file}${suffix}`).size;
+      } catch {
+        return 0;
+      }
+    };
+    return {
+      contacts: this.contacts.count(),
+      upcomingEvents: this.upcoming.count(),
+      bytes: size('') + size('-wal'),
+    };
+  }
+
+  /** Empties the index; the next refresh fills it again from the connected accounts. */
+  clear(): void {
+    this.db.transaction(() => {
+      this.contacts.clear();
+      this.upcoming.replace([]);
+    })();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.exec('VACUUM');
+  }
+
+  close(): void {
+    this.stop.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.db.close();
+  }
+}
