@@ -96,6 +96,11 @@ export class Host implements ContractHost {
     return this.deps.vault;
   }
 
+  /** The context index: the Data screen's size and clear, and a refresh on demand. */
+  get context(): ContextService {
+    return this.deps.context;
+  }
+
   constructor(private readonly deps: HostDeps) {
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
