@@ -40,7 +40,7 @@ function seedSarahChen(): void {
     location: 'Conference Room A',
     start: { dateTime: '2026-11-24T14:00:00+01:00' },
     end: { dateTime: '2026-11-24T15:00:00+01:00' },
-    attendees: [{ email: 'sarah@example.com', displayName: 'Sarah Chen', responseStatus: 'accepted' }],
+    attendees: [{ email: 'sarah@example.com', responseStatus: 'accepted' }],
   });
 }
 

@@ -1,0 +1,42 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openContextDb } from '../../../electron/context/context-db';
+import { ContactsIndex } from '../../../electron/context/contacts-index';
+import { resolvePerson } from '../../../electron/context/person-resolution';
+import { UpcomingEvents } from '../../../electron/context/upcoming-events';
+
+/** context.db as version 1 wrote it (frozen): Sarah Chen, a look-alike sender, and the Q1 review. */
+const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'databases', 'context-v1.db');
+
+describe('the context index format, version 1', () => {
+  it('still opens and reads: contacts, who counts as known, and coming events', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-context-v1-'));
+    const file = join(dir, 'context.db');
+    copyFileSync(FIXTURE, file);
+    const db = openContextDb(file);
+    try {
+      expect(db.pragma('user_version', { simple: true })).toBe(1);
+      const contacts = new ContactsIndex(db);
+      expect(contacts.count()).toBe(2);
+      expect(contacts.isDealtWith('sarah@example.com')).toBe(true);
+      expect(contacts.isDealtWith('sarah.chen@evil.example')).toBe(false);
+      expect(resolvePerson(contacts, 'Sarah')).toMatchObject({
+        status: 'resolved',
+        person: { address: 'sarah@example.com', evidence: ['you wrote to them: “Q1 planning” (2026-11-20)'] },
+      });
+      expect(new UpcomingEvents(db).next(new Date('2026-11-23T07:00:00Z'), 5)).toEqual([
+        {
+          id: 'e1',
+          title: 'Q1 Planning Review',
+          start: '2026-11-24T14:00:00+01:00',
+          attendees: ['sarah@example.com'],
+        },
+      ]);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
