@@ -11,7 +11,7 @@ export const CONTEXT_FILE = 'context.db';
 export const contextMigrations: readonly Migration[] = [
   {
     version: 1,
-    name: 'contacts and upcoming events',
+    name: 'contacts, upcoming events and vectors',
     sql: `
       CREATE TABLE contacts (
         id INTEGER PRIMARY KEY,
@@ -33,6 +33,16 @@ export const contextMigrations: readonly Migration[] = [
         attendees TEXT NOT NULL DEFAULT '[]'
       );
       CREATE INDEX upcoming_events_start ON upcoming_events (start);
+      -- Embeddings of the person's memories (float32, little-endian), keyed by what they embed; the model and
+      -- the hash of the text say when one is stale.
+      CREATE TABLE vectors (
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        model TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (kind, ref)
+      );
     `,
   },
 ];

@@ -1,12 +1,15 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoogleAccess, SlackAccess } from '../connections/access';
+import { EMBEDDING_DIMS, type Embedder } from '../llm/gemini-embedder';
+import type { MemoriesRepo } from '../store/memories-repo';
 import type { Db } from '../store/database';
 import type { Task } from '../store/tasks-repo';
 import { CONTEXT_FILE, openContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
+import { SemanticMemory } from './semantic-memory';
 import { UpcomingEvents } from './upcoming-events';
 
 /** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
@@ -21,6 +24,9 @@ export interface ContextServiceDeps {
   isUsable: (integration: 'google' | 'slack') => boolean;
   /** Open tasks, for the tasks-due-soon part of the knowledge block. */
   openTasks: () => Task[];
+  memories: MemoriesRepo;
+  /** The embedding model, or null when no Gemini key is set (search then matches words only). */
+  embedder: () => Embedder | null;
   now: () => Date;
   logError: (message: string, error: unknown) => void;
 }
@@ -28,6 +34,7 @@ export interface ContextServiceDeps {
 export interface ContextStats {
   contacts: number;
   upcomingEvents: number;
+  vectors: number;
   bytes: number;
 }
 
@@ -35,6 +42,7 @@ export interface ContextStats {
 export class ContextService {
   readonly contacts: ContactsIndex;
   readonly upcoming: UpcomingEvents;
+  readonly semantic: SemanticMemory;
   private readonly db: Db;
   private readonly file: string;
   private timer: NodeJS.Timeout | null = null;
@@ -46,10 +54,14 @@ export class ContextService {
     this.db = openContextDb(this.file);
     this.contacts = new ContactsIndex(this.db);
     this.upcoming = new UpcomingEvents(this.db);
+    this.semantic = new SemanticMemory(this.db, deps.memories, deps.embedder, EMBEDDING_DIMS);
   }
 
   /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
   start(): void {
+    this.semantic
+      .load(this.stop.signal)
+      .catch((error: unknown) => this.deps.logError('loading vectors failed', error));
     this.scheduleSoon();
     const every = setInterval(() => void this.refresh(), REFRESH_EVERY_MS);
     every.unref();
@@ -68,13 +80,26 @@ export class ContextService {
 
   /** One pass over the connected accounts; a pass already under way is joined, not doubled. */
   refresh(): Promise<RefreshReport> {
-    this.running ??= refreshContext(
-      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming },
-      this.stop.signal,
-    ).finally(() => {
+    this.running ??= this.refreshAll().finally(() => {
       this.running = null;
     });
     return this.running;
+  }
+
+  private async refreshAll(): Promise<RefreshReport> {
+    const { signal } = this.stop;
+    const report = await refreshContext(
+      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming },
+      signal,
+    );
+    try {
+      await this.semantic.sync(signal);
+    } catch (error) {
+      if (signal.aborted) return report;
+      report.failed.push('Gemini embeddings');
+      this.deps.logError('embedding memories failed', error);
+    }
+    return report;
   }
 
   /** The person dealt with them (wrote, organised or accepted a meeting, DM'd): what "known" means to the policy. */
@@ -111,6 +136,7 @@ export class ContextService {
     return {
       contacts: this.contacts.count(),
       upcomingEvents: this.upcoming.count(),
+      vectors: this.semantic.count(),
       bytes: size('') + size('-wal'),
     };
   }
@@ -120,6 +146,7 @@ export class ContextService {
     this.db.transaction(() => {
       this.contacts.clear();
       this.upcoming.replace([]);
+      this.semantic.clear();
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.exec('VACUUM');

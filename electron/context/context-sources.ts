@@ -55,11 +55,6 @@ const SHAPES: Record<
       at: text(row.due) || null,
     }),
   },
-  search_memory: {
-    source: 'memory',
-    list: 'memories',
-    item: (row) => ({ title: text(row.text), detail: '', at: text(row.updatedAt) || null }),
-  },
   slack_read: {
     source: 'slack',
     list: 'messages',

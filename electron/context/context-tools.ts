@@ -19,6 +19,7 @@ export function contextTool(
     registry,
     now,
     conversations: (query, limit) => recentConversations(store, query, limit),
+    searchMemories: (query, limit, signal) => context.semantic.search(query, limit, signal),
     recordIntent: (runId, analysis) =>
       store.policy.audit({
         timestamp: now().toISOString(),

@@ -6,6 +6,7 @@ import { gatherFrom, type Gathered, type Unavailable } from './context-sources';
 import type { ContactsIndex } from './contacts-index';
 import { IntentAnalysis, intentQuestion, personNames } from './intent-analysis';
 import { resolvePerson, type PersonResolution } from './person-resolution';
+import type { MemorySearch } from './semantic-memory';
 
 export const QUERY_CONTEXT = 'query_context';
 
@@ -75,6 +76,8 @@ const Output = z.object({
   unavailable: z.array(z.object({ source: z.string(), reason: z.string() })),
   /** Set when the run must stop and ask: the intent is unclear, or a person is unknown or ambiguous. */
   clarification: z.object({ question: z.string() }).nullable(),
+  /** How memories were searched: `fts` means by words only, and `note` says why. */
+  memorySearch: z.object({ mode: z.enum(['hybrid', 'fts']), note: z.string().nullable() }).nullable(),
   isTruncated: z.boolean(),
 });
 type Output = z.infer<typeof Output>;
@@ -84,6 +87,8 @@ export interface QueryContextDeps {
   registry: ToolRegistry;
   /** The person's recent conversations with Deputy whose titles match, newest first. */
   conversations: (query: string | undefined, limit: number) => ContextItem[];
+  /** Memories by meaning and by words (hybrid), or by words alone when semantic search cannot run. */
+  searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<MemorySearch>;
   /** Writes the intent analysis to the run's audit trail. */
   recordIntent: (runId: string, analysis: IntentAnalysis) => void;
   now: () => Date;
@@ -115,11 +120,12 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
     execute: async (input, context) => {
       deps.recordIntent(context.runId, input.analysis);
       const unclear = intentQuestion(input.analysis);
-      const empty = {
+      const empty: Omit<Output, 'clarification'> = {
         intent: input.analysis.intent,
         people: [],
         results: [],
         unavailable: [],
+        memorySearch: null,
         isTruncated: false,
       };
       if (unclear) return { ...empty, clarification: { question: unclear } };
@@ -133,7 +139,8 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       const addresses = people.flatMap((person) =>
         person.status === 'resolved' ? [person.person.address] : [],
       );
-      const gathered = await gather(deps, input, addresses, context);
+      const memorySearch = await memoriesFor(deps, input, context);
+      const gathered = [...(await gather(deps, input, addresses, context)), memorySearch.gathered];
       const items = gathered.flatMap((part) => ('items' in part ? part.items : []));
       const unavailable = gathered.flatMap((part): Unavailable[] =>
         'unavailable' in part ? [part.unavailable] : [],
@@ -151,6 +158,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         results: budget.kept,
         unavailable,
         clarification: null,
+        memorySearch: memorySearch.how,
         isTruncated: budget.isTruncated,
       };
     },
@@ -187,8 +195,6 @@ function gather(
         context,
       ),
     );
-  if (wants('memories') && input.query)
-    jobs.push(gatherFrom(deps.registry, 'search_memory', { query: input.query, limit: 10 }, context));
   if (wants('conversations')) jobs.push(Promise.resolve(conversations(deps, input.query)));
   const mailQuery = input.query ?? addresses.join(' ');
   if ((input.type === 'mail' || (input.type === 'all' && addresses.length > 0)) && mailQuery)
@@ -196,6 +202,32 @@ function gather(
   if (input.type === 'slack' && input.slackChannel)
     jobs.push(gatherFrom(deps.registry, 'slack_read', { channel: input.slackChannel, limit: 30 }, context));
   return Promise.all(jobs);
+}
+
+async function memoriesFor(
+  deps: QueryContextDeps,
+  input: Input,
+  context: ToolContext,
+): Promise<{ gathered: Gathered; how: Output['memorySearch'] }> {
+  const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
+  if ((input.type !== 'memories' && input.type !== 'all') || !query)
+    return { gathered: { items: [] }, how: null };
+  try {
+    const found = await deps.searchMemories(query, 10, context.signal);
+    const items = found.matches.map(({ memory }): ContextItem => ({
+      source: 'memory',
+      // A memory the person confirmed is their word; any other is content whose source may be anyone.
+      label: 'a memory you have not confirmed',
+      title: memory.text,
+      detail: '',
+      at: memory.updatedAt,
+      isConfirmed: memory.confirmedAt !== null,
+    }));
+    return { gathered: { items }, how: { mode: found.mode, note: found.note } };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { gathered: { unavailable: { source: 'memory', reason } }, how: null };
+  }
 }
 
 function conversations(deps: QueryContextDeps, query: string | undefined): Gathered {

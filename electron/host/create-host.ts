@@ -8,6 +8,7 @@ import { GeminiConnector } from '../connections/gemini-connector';
 import { GoogleConnector } from '../connections/google-connector';
 import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
+import { createGeminiEmbedder, type Embedder } from '../llm/gemini-embedder';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
@@ -121,6 +122,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
     slack,
     isUsable: (integration) => connections.isUsable(integration),
     openTasks: () => store.tasks.list({ status: 'open', limit: 500 }),
+    memories: store.memories,
+    embedder: () => embedderFor(env, gemini.apiKey()),
     now,
     logError,
   });
@@ -144,6 +147,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // Whatever was running when Deputy last stopped goes on from its last checkpoint.
   host.resumeUnfinished();
   return host;
+}
+
+let embedder: { key: string; embedder: Embedder } | null = null;
+
+/** One embedder per key: a key set or changed later takes effect at the next search. */
+function embedderFor(env: Env, apiKey: string | null): Embedder | null {
+  if (!apiKey) return null;
+  if (embedder?.key !== apiKey) {
+    const { baseUrl } = readModelConfig(env);
+    embedder = { key: apiKey, embedder: createGeminiEmbedder({ apiKey, ...(baseUrl && { baseUrl }) }) };
+  }
+  return embedder.embedder;
 }
 
 function geminiClient(env: Env, apiKey: string | null): ModelClient | null {

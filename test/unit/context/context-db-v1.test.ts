@@ -5,13 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { openContextDb } from '../../../electron/context/context-db';
 import { ContactsIndex } from '../../../electron/context/contacts-index';
 import { resolvePerson } from '../../../electron/context/person-resolution';
+import { SemanticMemory } from '../../../electron/context/semantic-memory';
 import { UpcomingEvents } from '../../../electron/context/upcoming-events';
+import { Store } from '../../../electron/store/store';
 
-/** context.db as version 1 wrote it (frozen): Sarah Chen, a look-alike sender, and the Q1 review. */
+/** context.db as version 1 wrote it (frozen): Sarah Chen, a look-alike sender, the Q1 review, one memory vector. */
 const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'databases', 'context-v1.db');
 
 describe('the context index format, version 1', () => {
-  it('still opens and reads: contacts, who counts as known, and coming events', () => {
+  it('still opens and reads: contacts, who counts as known, coming events and vectors', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'deputy-context-v1-'));
     const file = join(dir, 'context.db');
     copyFileSync(FIXTURE, file);
@@ -34,6 +36,14 @@ describe('the context index format, version 1', () => {
           attendees: ['sarah@example.com'],
         },
       ]);
+      const store = Store.open(':memory:');
+      const semantic = new SemanticMemory(db, store.memories, () => null, 256);
+      await semantic.load();
+      const query = Float32Array.from({ length: 256 }, (_, d) => (d % 3 === 0 ? 1 : -0.5));
+      const [hit] = semantic.index.search(query, 1);
+      expect(hit?.ref).toBe('m1');
+      expect(hit?.score).toBeGreaterThan(0.98);
+      store.close();
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

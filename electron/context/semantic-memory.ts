@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Memory } from '../../shared/contract';
+import type { Embedder } from '../llm/gemini-embedder';
+import type { Db } from '../store/database';
+import type { MemoriesRepo } from '../store/memories-repo';
+import { fromBlob, toBlob } from './vector-codes';
+import { VectorIndex } from './vector-index';
+
+/** Rows read per step when loading vectors into memory: each step stays well under 10 ms. */
+export const LOAD_CHUNK = 2_000;
+const EMBED_BATCH = 50;
+const MEMORY_PAGE = 500;
+/** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
+const RRF_K = 60;
+const CANDIDATES = 20;
+
+export interface MemoryMatch {
+  memory: Memory;
+  score: number;
+}
+
+export interface MemorySearch {
+  matches: MemoryMatch[];
+  /** `hybrid`: full-text and vectors fused; `fts`: full-text alone, and `note` says why. */
+  mode: 'hybrid' | 'fts';
+  note: string | null;
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** Memories found by meaning as well as by words: vectors in context.db, searched in memory, fused with FTS5. */
+export class SemanticMemory {
+  readonly index: VectorIndex;
+  private readonly selectChunk;
+  private readonly upsert;
+  private readonly remove;
+  private readonly hashes = new Map<string, string>();
+  private isLoaded = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly memories: MemoriesRepo,
+    private readonly embedder: () => Embedder | null,
+    dims: number,
+  ) {
+    this.index = new VectorIndex(dims);
+    this.selectChunk = db.prepare<[string, number], { ref: string; text_hash: string; vector: Buffer }>(
+      "SELECT ref, text_hash, vector FROM vectors WHERE kind = 'memory' AND ref > ? ORDER BY ref LIMIT ?",
+    );
+    this.upsert = db.prepare(
+      "INSERT OR REPLACE INTO vectors (kind, ref, model, text_hash, vector) VALUES ('memory', ?, ?, ?, ?)",
+    );
+    this.remove = db.prepare("DELETE FROM vectors WHERE kind = 'memory' AND ref = ?");
+  }
+
+  /** Reads the stored vectors into the search index a chunk at a time; returns the longest chunk in ms. */
+  async load(signal?: AbortSignal): Promise<number> {
+    let after = '';
+    let longest = 0;
+    for (;;) {
+      if (signal?.aborted) return longest;
+      const started = performance.now();
+      const rows = this.selectChunk.all(after, LOAD_CHUNK);
+      for (const row of rows) {
+        const vector = fromBlob(row.vector);
+        if (vector.length !== this.index.dims) continue;
+        this.index.set(row.ref, vector);
+        this.hashes.set(row.ref, row.text_hash);
+      }
+      longest = Math.max(longest, performance.now() - started);
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_CHUNK) break;
+      after = last.ref;
+      await yieldToLoop();
+    }
+    this.isLoaded = true;
+    return longest;
+  }
+
+  /** Embeds memories that have no vector or whose text changed, and forgets the vectors of deleted ones. */
+  async sync(signal: AbortSignal): Promise<number> {
+    const embedder = this.embedder();
+    if (!embedder) return 0;
+    if (!this.isLoaded) await this.load(signal);
+    const stale: Memory[] = [];
+    const present = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = this.memories.page(MEMORY_PAGE, cursor);
+      for (const memory of page.memories) {
+        present.add(memory.id);
+        if (this.hashes.get(memory.id) !== hashOf(memory.text)) stale.push(memory);
+      }
+      cursor = page.nextCursor ?? undefined;
+      await yieldToLoop();
+    } while (cursor && !signal.aborted);
+    for (const ref of [...this.hashes.keys()].filter((ref) => !present.has(ref))) this.forget(ref);
+    let embedded = 0;
+    for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
+      const batch = stale.slice(index, index + EMBED_BATCH);
+      const vectors = await embedder.embed(
+        batch.map((memory) => memory.text),
+        'document',
+        signal,
+      );
+      this.db.transaction(() => {
+        batch.forEach((memory, position) => {
+          const vector = vectors[position];
+          if (!vector) return;
+          this.upsert.run(memory.id, embedder.model, hashOf(memory.text), toBlob(vector));
+          this.index.set(memory.id, vector);
+          this.hashes.set(memory.id, hashOf(memory.text));
+        });
+      })();
+      embedded += batch.length;
+    }
+    return embedded;
+  }
+
+  /**
+   * Full-text hits and vector hits fused by reciprocal rank. With no key, no network or no vectors yet, the
+   * full-text hits alone come back, and the answer says so.
+   */
+  async search(query: string, limit: number, signal?: AbortSignal): Promise<MemorySearch> {
+    const fts = this.memories.search(query, CANDIDATES);
+    const embedder = this.embedder();
+    let vectorRefs: string[] = [];
+    let note: string | null = null;
+    if (!embedder) note = 'Semantic search is off (no Gemini key): matched by words only.';
+    else if (this.index.size === 0) note = 'The semantic index is still being built: matched by words only.';
+    else {
+      try {
+        const [vector] = await embedder.embed([query], 'query', signal);
+        vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
+      } catch {
+        note = 'Semantic search could not reach Gemini: matched by words only.';
+      }
+    }
+    const fused = fuse(
+      fts.map((hit) => hit.id),
+      vectorRefs,
+    );
+    const byId = new Map<string, Memory>(fts.map((hit) => [hit.id, hit]));
+    const matches = fused.flatMap(({ ref, score }) => {
+      const memory = byId.get(ref) ?? this.memories.get(ref);
+      return memory ? [{ memory, score }] : [];
+    });
+    return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
+  }
+
+  count(): number {
+    return this.index.size;
+  }
+
+  clear(): void {
+    this.db.exec("DELETE FROM vectors WHERE kind = 'memory'");
+    this.index.clear();
+    this.hashes.clear();
+  }
+
+  private forget(ref: string): void {
+    this.remove.run(ref);
+    this.index.delete(ref);
+    this.hashes.delete(ref);
+  }
+}
+
+/** Reciprocal rank fusion of ranked lists: what ranks well in either, or in both, comes first. */
+export function fuse(...lists: readonly (readonly string[])[]): { ref: string; score: number }[] {
+  const scores = new Map<string, number>();
+  for (const list of lists)
+    list.forEach((ref, rank) => scores.set(ref, (scores.get(ref) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return [...scores.entries()].map(([ref, score]) => ({ ref, score })).sort((a, b) => b.score - a.score);
+}
