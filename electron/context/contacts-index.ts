@@ -97,6 +97,8 @@ export class ContactsIndex {
   private readonly countAll;
   private readonly selectOverflow;
   private readonly deleteOne;
+  /** Kept in step with the table, so bounding it costs no count(*) scan per batch. */
+  private size: number;
 
   constructor(
     private readonly db: Db,
@@ -124,6 +126,7 @@ export class ContactsIndex {
       'SELECT id FROM contacts ORDER BY dealt_count > 0, dealt_count, seen_count, last_at LIMIT ?',
     );
     this.deleteOne = db.prepare('DELETE FROM contacts WHERE id = ?');
+    this.size = this.countAll.get()?.n ?? 0;
   }
 
   /**
@@ -152,6 +155,7 @@ export class ContactsIndex {
         evidence: JSON.stringify(contact.evidence.slice(0, EVIDENCE_KEPT)),
       });
       this.insertFts.run(info.lastInsertRowid, contact.name, address);
+      this.size += 1;
       return;
     }
     const evidence = [...new Set([...contact.evidence, ...(JSON.parse(existing.evidence) as string[])])];
@@ -173,11 +177,12 @@ export class ContactsIndex {
   }
 
   private trim(): void {
-    const overflow = (this.countAll.get()?.n ?? 0) - this.maxContacts;
+    const overflow = this.size - this.maxContacts;
     if (overflow <= 0) return;
     for (const { id } of this.selectOverflow.all(overflow)) {
       this.deleteOne.run(id);
       this.deleteFts.run(id);
+      this.size -= 1;
     }
   }
 
@@ -200,10 +205,11 @@ export class ContactsIndex {
   }
 
   count(): number {
-    return this.countAll.get()?.n ?? 0;
+    return this.size;
   }
 
   clear(): void {
     this.db.exec('DELETE FROM contacts; DELETE FROM contacts_fts;');
+    this.size = 0;
   }
 }

@@ -8,7 +8,7 @@ import { fromBlob, toBlob } from './vector-codes';
 import { VectorIndex } from './vector-index';
 
 /** Rows read per step when loading vectors into memory: each step stays well under 10 ms. */
-export const LOAD_CHUNK = 2_000;
+export const LOAD_CHUNK = 250;
 const EMBED_BATCH = 50;
 const MEMORY_PAGE = 500;
 /** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
@@ -35,6 +35,7 @@ export class SemanticMemory {
   private readonly selectChunk;
   private readonly upsert;
   private readonly remove;
+  private readonly countStored;
   private readonly hashes = new Map<string, string>();
   private isLoaded = false;
 
@@ -52,15 +53,21 @@ export class SemanticMemory {
       "INSERT OR REPLACE INTO vectors (kind, ref, model, text_hash, vector) VALUES ('memory', ?, ?, ?, ?)",
     );
     this.remove = db.prepare("DELETE FROM vectors WHERE kind = 'memory' AND ref = ?");
+    this.countStored = db.prepare<[], { n: number }>(
+      "SELECT count(*) AS n FROM vectors WHERE kind = 'memory'",
+    );
   }
 
-  /** Reads the stored vectors into the search index a chunk at a time; returns the longest chunk in ms. */
-  async load(signal?: AbortSignal): Promise<number> {
+  /** Reads the stored vectors into the search index a chunk at a time; returns how long each step took (ms). */
+  async load(signal?: AbortSignal): Promise<number[]> {
+    const steps: number[] = [];
+    let started = performance.now();
+    this.index.reserve(this.index.size + (this.countStored.get()?.n ?? 0));
+    steps.push(performance.now() - started);
     let after = '';
-    let longest = 0;
-    for (;;) {
-      if (signal?.aborted) return longest;
-      const started = performance.now();
+    while (!signal?.aborted) {
+      await yieldToLoop();
+      started = performance.now();
       const rows = this.selectChunk.all(after, LOAD_CHUNK);
       for (const row of rows) {
         const vector = fromBlob(row.vector);
@@ -68,14 +75,13 @@ export class SemanticMemory {
         this.index.set(row.ref, vector);
         this.hashes.set(row.ref, row.text_hash);
       }
-      longest = Math.max(longest, performance.now() - started);
+      steps.push(performance.now() - started);
       const last = rows.at(-1);
       if (!last || rows.length < LOAD_CHUNK) break;
       after = last.ref;
-      await yieldToLoop();
     }
-    this.isLoaded = true;
-    return longest;
+    this.isLoaded = !signal?.aborted;
+    return steps;
   }
 
   /** Embeds memories that have no vector or whose text changed, and forgets the vectors of deleted ones. */

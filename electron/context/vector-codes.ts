@@ -4,10 +4,14 @@
  * Binary quantisation with int8 rescoring keeps 100,000 vectors in ~30 MB and searches them in milliseconds.
  */
 export function normalize(vector: Float32Array): Float32Array {
+  const scale = 1 / norm(vector);
+  return vector.map((value) => value * scale);
+}
+
+export function norm(vector: Float32Array): number {
   let sum = 0;
-  for (const value of vector) sum += value * value;
-  const norm = Math.sqrt(sum) || 1;
-  return vector.map((value) => value / norm);
+  for (let index = 0; index < vector.length; index += 1) sum += (vector[index] ?? 0) ** 2;
+  return Math.sqrt(sum) || 1;
 }
 
 export function signBits(vector: Float32Array, words: number, into: Uint32Array, offset: number): void {
@@ -21,10 +25,14 @@ export function signBits(vector: Float32Array, words: number, into: Uint32Array,
   }
 }
 
-/** A unit vector's components lie in [-1, 1]; scaled to ±127 they keep about two decimal digits. */
-export function toInt8(vector: Float32Array, dims: number, into: Int8Array, offset: number): void {
+/**
+ * A unit vector's components lie in [-1, 1]; scaled to ±127 they keep about two decimal digits. `scale`
+ * makes the vector unit length on the way (1 / its norm), so no normalised copy is made.
+ */
+export function toInt8(vector: Float32Array, dims: number, into: Int8Array, offset: number, scale = 1): void {
+  const factor = 127 * scale;
   for (let index = 0; index < dims; index += 1)
-    into[offset + index] = Math.max(-127, Math.min(127, Math.round((vector[index] ?? 0) * 127)));
+    into[offset + index] = Math.max(-127, Math.min(127, Math.round((vector[index] ?? 0) * factor)));
 }
 
 export function popcount(value: number): number {

@@ -1,4 +1,4 @@
-import { normalize, popcount, signBits, toInt8 } from './vector-codes';
+import { norm, normalize, popcount, signBits, toInt8 } from './vector-codes';
 
 export interface VectorHit {
   ref: string;
@@ -32,6 +32,11 @@ export class VectorIndex {
     return this.slotOf.size;
   }
 
+  /** Makes room for `slots` vectors at once, so loading many never copies the arrays as they grow. */
+  reserve(slots: number): void {
+    this.ensure(slots);
+  }
+
   has(ref: string): boolean {
     return this.slotOf.has(ref);
   }
@@ -39,7 +44,6 @@ export class VectorIndex {
   set(ref: string, vector: Float32Array): void {
     if (vector.length !== this.dims)
       throw new Error(`expected ${this.dims} dimensions, got ${vector.length}`);
-    const unit = normalize(vector);
     let slot = this.slotOf.get(ref);
     if (slot === undefined) {
       slot = this.refs.length;
@@ -47,8 +51,9 @@ export class VectorIndex {
       this.slotOf.set(ref, slot);
       this.ensure(slot + 1);
     }
-    signBits(unit, this.words, this.bits, slot * this.words);
-    toInt8(unit, this.dims, this.bytes, slot * this.dims);
+    // Signs do not change with length; the bytes are scaled to unit length as they are written.
+    signBits(vector, this.words, this.bits, slot * this.words);
+    toInt8(vector, this.dims, this.bytes, slot * this.dims, 1 / norm(vector));
     this.live[slot] = 1;
   }
 
