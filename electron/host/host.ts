@@ -148,6 +148,11 @@ export class Host implements ContractHost {
       'threads.prune': (input) => this.data.prune(input),
       'data.stats': () => this.data.stats(),
       'data.compact': () => this.data.compact(),
+      'context.stats': () => deps.context.stats(),
+      'context.clear': () => {
+        deps.context.clear();
+        return deps.context.stats();
+      },
       'settings.get': () => deps.settings.get(),
       'settings.set': (input) => {
         const settings = deps.settings.set(input);

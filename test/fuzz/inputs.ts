@@ -88,6 +88,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
     case 'data.stats':
     case 'data.compact':
+    case 'context.stats':
+    case 'context.clear':
       return {};
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };

@@ -223,4 +223,21 @@ describe("spec 004's example: “When is my next meeting with Sarah?”", () => 
     });
     expect(intentRows(done.runId)).toEqual([expect.objectContaining({ confidence: 0.4 })]);
   });
+
+  it('Settings → Data sees the index size and clears it; the person is a first contact again until it refills', async () => {
+    await start(new ScriptedModel());
+    seedSarahChen();
+    await connectGoogle(fixture.host);
+    await fixture.host.context.refresh();
+    const before = await fixture.host.invoke('context.stats', {});
+    expect(before).toMatchObject({ contacts: 1, upcomingEvents: 1 });
+    expect(before.bytes).toBeGreaterThan(0);
+
+    const after = await fixture.host.invoke('context.clear', {});
+    expect(after).toMatchObject({ contacts: 0, upcomingEvents: 0, vectors: 0 });
+    expect(fixture.host.context.isDealtWith('sarah@example.com')).toBe(false);
+
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.isDealtWith('sarah@example.com')).toBe(true);
+  });
 });
