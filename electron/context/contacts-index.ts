@@ -84,7 +84,11 @@ export function summarize(observations: readonly ContactObservation[]): Contact[
   return [...byAddress.values()];
 }
 
-export const normalizeAddress = (address: string): string => address.trim().toLowerCase();
+/** Mail addresses compare case-blind; Slack ids are upper-case as Slack writes them, and stay so. */
+export const normalizeAddress = (address: string): string => {
+  const trimmed = address.trim();
+  return trimmed.startsWith('slack:') ? trimmed : trimmed.toLowerCase();
+};
 
 /** The local contacts index: who the person deals with, how often and how recently, with the evidence. */
 export class ContactsIndex {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../electron/llm/model-client';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
+import { startFakeSlack } from '../fakes/slack/server';
 import { connectGoogle, googleEnv } from '../support/connect';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -239,5 +240,25 @@ describe("spec 004's example: “When is my next meeting with Sarah?”", () => 
 
     await fixture.host.context.refresh();
     expect(fixture.host.context.isDealtWith('sarah@example.com')).toBe(true);
+  });
+
+  it('knows the Slack workspace’s people by name and handle, without counting them as people the person dealt with', async () => {
+    google = await startFakeGoogle();
+    const slack = await startFakeSlack();
+    try {
+      fixture = await openHost(new ScriptedModel(), {
+        env: { ...googleEnv(google), ...slack.env },
+        now: () => NOW,
+      });
+      await fixture.host.invoke('connections.connect', { name: 'slack', token: slack.state.issueToken() });
+      const report = await fixture.host.context.refresh();
+      expect(report.failed).toEqual([]);
+      expect(fixture.host.context.contacts.findByName('Carol')).toEqual([
+        expect.objectContaining({ address: 'slack:@U0CAROL03', name: 'Carol Chen', dealtCount: 0 }),
+      ]);
+      expect(fixture.host.context.isDealtWith('slack:@U0CAROL03')).toBe(false);
+    } finally {
+      await slack.close();
+    }
   });
 });
