@@ -8,6 +8,7 @@ import { SemanticMemory } from '../../electron/context/semantic-memory';
 import { toBlob } from '../../electron/context/vector-codes';
 import type { Embedder } from '../../electron/llm/gemini-embedder';
 import { Store } from '../../electron/store/store';
+import { createRng } from '../chaos/prng';
 import { summarize } from './stats';
 
 const DIMS = 256;
@@ -34,14 +35,6 @@ const word = (n: number): string =>
   `${SYLLABLES[n % 15] ?? ''}${SYLLABLES[Math.floor(n / 15) % 15] ?? ''}${SYLLABLES[Math.floor(n / 225) % 15] ?? ''}`;
 const VOCABULARY = 3_375;
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648 - 0.5;
-  };
-}
-
 export interface ContextSearchFigures {
   memories: number;
   contacts: number;
@@ -64,7 +57,8 @@ export async function benchContextSearch(
   const store = Store.open(join(dir, 'deputy.db'));
   const db = openContextDb(join(dir, 'context.db'));
   try {
-    const next = random(11);
+    const rng = createRng(11);
+    const next = (): number => rng.next() - 0.5;
     const topics = Array.from({ length: TOPICS }, () => Float32Array.from({ length: DIMS }, next));
     const pick = (): string => word(Math.floor((next() + 0.5) * VOCABULARY));
     const vectorOf = (topic: number): Float32Array =>

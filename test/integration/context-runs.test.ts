@@ -7,6 +7,7 @@ import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { startFakeSlack } from '../fakes/slack/server';
 import { connectGoogle, googleEnv } from '../support/connect';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { intentAnalysis } from '../support/intent-analysis';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 /** Monday 23 November 2026, 08:00 in Paris. */
@@ -45,17 +46,15 @@ function seedSarahChen(): void {
   });
 }
 
-const analysis = (confidence = 0.95) => ({
-  intent: 'query_calendar',
-  confidence,
-  entities: [{ type: 'person', value: 'Sarah' }],
-  impliedNeeds: ['the next event with her, from now on'],
-  clarificationNeeded: false,
-  clarificationQuestions: [],
-  assumptions: [
-    { statement: 'Sarah is someone the user meets', evidence: ['the question asks about a meeting'] },
-  ],
-});
+const analysis = (confidence = 0.95) =>
+  intentAnalysis({
+    confidence,
+    entities: [{ type: 'person', value: 'Sarah' }],
+    impliedNeeds: ['the next event with her, from now on'],
+    assumptions: [
+      { statement: 'Sarah is someone the user meets', evidence: ['the question asks about a meeting'] },
+    ],
+  });
 
 const requestText = (request: ModelRequest | undefined): string => JSON.stringify(request?.messages ?? []);
 

@@ -3,6 +3,7 @@ import type { ModelRequest } from '../../electron/llm/model-client';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { storeOf } from '../support/durable-kit';
+import { intentAnalysis } from '../support/intent-analysis';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -33,15 +34,7 @@ function remember(host: HostFixture['host']): void {
   );
 }
 
-const analysis = {
-  intent: 'recall_preference',
-  confidence: 0.9,
-  entities: [],
-  impliedNeeds: [],
-  clarificationNeeded: false,
-  clarificationQuestions: [],
-  assumptions: [],
-};
+const analysis = intentAnalysis({ intent: 'recall_preference' });
 
 /** The query_context result the model read in its second request. */
 function contextResult(request: ModelRequest | undefined): {

@@ -8,6 +8,7 @@ import { runProvenance } from '../../../electron/engine/run-provenance';
 import { initialState } from '../../../electron/engine/run-state';
 import { buildSystemInstruction } from '../../../electron/engine/system-instruction';
 import { ToolRegistry } from '../../../electron/tools/registry';
+import { intentAnalysis } from '../../support/intent-analysis';
 
 const NOW = new Date('2026-11-23T07:00:00.000Z');
 const item = (title: string, detail: string, at: string | null): ContextItem => ({
@@ -44,15 +45,8 @@ describe('rankContextRelevance', () => {
 });
 
 describe('intent analysis', () => {
-  const base = {
-    intent: 'query_calendar',
-    confidence: 0.9,
-    entities: [],
-    impliedNeeds: [],
-    clarificationNeeded: false,
-    clarificationQuestions: [],
-    assumptions: [],
-  };
+  const base = intentAnalysis();
+
   it('asks below 0.7 or when the model says it must, with its own question when it gave one', () => {
     expect(intentQuestion(base)).toBeNull();
     expect(intentQuestion({ ...base, confidence: 0.69 })).toMatch(/not sure I understood/);

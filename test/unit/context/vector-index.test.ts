@@ -2,17 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fuse } from '../../../electron/context/semantic-memory';
 import { normalize } from '../../../electron/context/vector-codes';
 import { VectorIndex } from '../../../electron/context/vector-index';
+import { createRng } from '../../chaos/prng';
 
 const DIMS = 256;
-
-/** A small deterministic generator, so the recall figure is the same on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648 - 0.5;
-  };
-}
 
 function exactTop(vectors: Float32Array[], query: Float32Array, k: number): number[] {
   const unitQuery = normalize(query);
@@ -29,7 +21,8 @@ function exactTop(vectors: Float32Array[], query: Float32Array, k: number): numb
 }
 
 describe('the vector index', () => {
-  const next = random(7);
+  const rng = createRng(7);
+  const next = (): number => rng.next() - 0.5;
   // Clustered data, as embeddings are: 50 topics, 4,000 vectors around them.
   const topics = Array.from({ length: 50 }, () => Float32Array.from({ length: DIMS }, next));
   const vectors = Array.from({ length: 4_000 }, (_, index) => {
