@@ -2,13 +2,12 @@ import type { Db } from '../store/database';
 
 /**
  * How the person came across someone. Only the first four are things the person did: wrote to them, organised
- * a meeting with them, accepted their invitation, talked to them in a Slack DM. The others are mere
+ * a meeting with them, accepted their invitation. The others are mere
  * appearances that anyone can cause by sending a mail or an invitation, or by joining the workspace.
  */
-export type ContactKind =
-  'sent' | 'organised' | 'accepted' | 'slack_dm' | 'received' | 'invited' | 'slack_member';
+export type ContactKind = 'sent' | 'organised' | 'accepted' | 'received' | 'invited' | 'slack_member';
 
-const DEALT_KINDS: ReadonlySet<ContactKind> = new Set(['sent', 'organised', 'accepted', 'slack_dm']);
+const DEALT_KINDS: ReadonlySet<ContactKind> = new Set(['sent', 'organised', 'accepted']);
 
 export const isDealtKind = (kind: ContactKind): boolean => DEALT_KINDS.has(kind);
 
@@ -26,7 +25,7 @@ export interface ContactObservation {
 export interface Contact {
   address: string;
   name: string;
-  /** How many times the person dealt with them (wrote, organised, accepted, DM'd). */
+  /** How many times the person dealt with them (wrote, organised, accepted). */
   dealtCount: number;
   seenCount: number;
   lastAt: string;
@@ -195,7 +194,7 @@ export class ContactsIndex {
     return row ? toContact(row) : null;
   }
 
-  /** Someone the person dealt with: wrote to, organised or accepted a meeting with, talked to in a DM. */
+  /** Someone the person dealt with: wrote to, organised or accepted a meeting with. */
   isDealtWith(address: string): boolean {
     return (this.selectOne.get(normalizeAddress(address))?.dealt_count ?? 0) > 0;
   }

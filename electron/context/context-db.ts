@@ -17,7 +17,7 @@ export const contextMigrations: readonly Migration[] = [
         id INTEGER PRIMARY KEY,
         address TEXT NOT NULL UNIQUE,
         name TEXT NOT NULL DEFAULT '',
-        -- mail the person sent to them, events the person organised with them or accepted from them, Slack DMs
+        -- mail the person sent to them, events the person organised with them or accepted from them
         dealt_count INTEGER NOT NULL DEFAULT 0,
         -- appearances the person did not choose: mail from them, invitations not accepted, workspace members
         seen_count INTEGER NOT NULL DEFAULT 0,

@@ -102,7 +102,7 @@ export class ContextService {
     return report;
   }
 
-  /** The person dealt with them (wrote, organised or accepted a meeting, DM'd): what "known" means to the policy. */
+  /** The person dealt with them (wrote, organised or accepted a meeting): what "known" means to the policy. */
   isDealtWith(address: string): boolean {
     return this.contacts.isDealtWith(address);
   }

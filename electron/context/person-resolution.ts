@@ -3,7 +3,7 @@ import type { Contact, ContactsIndex } from './contacts-index';
 export interface PersonCandidate {
   name: string;
   address: string;
-  /** Whether the person ever wrote to, met or DM'd them: the same fact the first-contact guard reads. */
+  /** Whether the person ever wrote to or met them: the same fact the first-contact guard reads. */
   isKnown: boolean;
   evidence: string[];
 }

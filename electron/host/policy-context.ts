@@ -33,7 +33,7 @@ export function policyContext(
     now,
     requireApprovalForFirstContact: settings.requireApprovalForFirstContact,
     // Known means the same everywhere: Deputy wrote to them, or the contacts index saw the person deal with them
-    // (their own sent mail, meetings they organised or accepted, DMs) — never a mere appearance in mail read.
+    // (their own sent mail, meetings they organised or accepted) — never a mere appearance in mail read.
     isKnownRecipient: (address) => store.policy.isKnownRecipient(address) || isDealtWith(address),
     provenance,
   };
