@@ -2,14 +2,16 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GoogleAccess, SlackAccess } from '../connections/access';
 import { EMBEDDING_DIMS, type Embedder } from '../llm/gemini-embedder';
+import type { Memory } from '../../shared/contract';
 import type { MemoriesRepo } from '../store/memories-repo';
 import type { Db } from '../store/database';
-import type { Task } from '../store/tasks-repo';
+import type { Task, TasksRepo } from '../store/tasks-repo';
 import { CONTEXT_FILE, openContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
-import { SemanticMemory } from './semantic-memory';
+import { memoryCorpus, taskCorpus } from './corpora';
+import { SemanticIndex } from './semantic-index';
 import { UpcomingEvents } from './upcoming-events';
 
 /** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
@@ -22,8 +24,7 @@ export interface ContextServiceDeps {
   google: GoogleAccess;
   slack: SlackAccess;
   isUsable: (integration: 'google' | 'slack') => boolean;
-  /** Open tasks, for the tasks-due-soon part of the knowledge block. */
-  openTasks: () => Task[];
+  tasks: TasksRepo;
   memories: MemoriesRepo;
   /** The embedding model, or null when no Gemini key is set (search then matches words only). */
   embedder: () => Embedder | null;
@@ -42,7 +43,8 @@ export interface ContextStats {
 export class ContextService {
   readonly contacts: ContactsIndex;
   readonly upcoming: UpcomingEvents;
-  readonly semantic: SemanticMemory;
+  readonly semantic: SemanticIndex<Memory>;
+  readonly semanticTasks: SemanticIndex<Task>;
   private readonly db: Db;
   private readonly file: string;
   private timer: NodeJS.Timeout | null = null;
@@ -54,7 +56,8 @@ export class ContextService {
     this.db = openContextDb(this.file);
     this.contacts = new ContactsIndex(this.db);
     this.upcoming = new UpcomingEvents(this.db);
-    this.semantic = new SemanticMemory(this.db, deps.memories, deps.embedder, EMBEDDING_DIMS);
+    this.semantic = new SemanticIndex(this.db, memoryCorpus(deps.memories), deps.embedder, EMBEDDING_DIMS);
+    this.semanticTasks = new SemanticIndex(this.db, taskCorpus(deps.tasks), deps.embedder, EMBEDDING_DIMS);
   }
 
   /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
@@ -94,6 +97,7 @@ export class ContextService {
     );
     try {
       await this.semantic.sync(signal);
+      await this.semanticTasks.sync(signal);
     } catch (error) {
       if (signal.aborted) return report;
       report.failed.push('Gemini embeddings');
@@ -115,7 +119,9 @@ export class ContextService {
       return knowledgeBlock({
         prompt,
         events: this.upcoming.next(now, 5),
-        tasksDueSoon: this.deps.openTasks().filter((task) => task.due !== null && task.due <= soon),
+        tasksDueSoon: this.deps.tasks
+          .list({ status: 'open', limit: 500 })
+          .filter((task) => task.due !== null && task.due <= soon),
         contacts: this.contacts,
       });
     } catch (error) {
@@ -136,7 +142,7 @@ export class ContextService {
     return {
       contacts: this.contacts.count(),
       upcomingEvents: this.upcoming.count(),
-      vectors: this.semantic.count(),
+      vectors: this.semantic.count() + this.semanticTasks.count(),
       bytes: size('') + size('-wal'),
     };
   }
@@ -147,6 +153,7 @@ export class ContextService {
       this.contacts.clear();
       this.upcoming.replace([]);
       this.semantic.clear();
+      this.semanticTasks.clear();
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.exec('VACUUM');

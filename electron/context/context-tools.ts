@@ -20,6 +20,7 @@ export function contextTool(
     now,
     conversations: (query, limit) => recentConversations(store, query, limit),
     searchMemories: (query, limit, signal) => context.semantic.search(query, limit, signal),
+    searchTasks: (query, limit, signal) => context.semanticTasks.search(query, limit, signal),
     recordIntent: (runId, analysis) =>
       store.policy.audit({
         timestamp: now().toISOString(),

@@ -6,7 +6,10 @@ import { gatherFrom, type Gathered, type Unavailable } from './context-sources';
 import type { ContactsIndex } from './contacts-index';
 import { IntentAnalysis, intentQuestion, personNames } from './intent-analysis';
 import { resolvePerson, type PersonResolution } from './person-resolution';
-import type { MemorySearch } from './semantic-memory';
+import type { Memory } from '../../shared/contract';
+import type { Task } from '../store/tasks-repo';
+import type { SemanticSearch } from './semantic-index';
+import { memoryItem, searchBy, taskItem } from './semantic-sources';
 
 export const QUERY_CONTEXT = 'query_context';
 
@@ -76,8 +79,8 @@ const Output = z.object({
   unavailable: z.array(z.object({ source: z.string(), reason: z.string() })),
   /** Set when the run must stop and ask: the intent is unclear, or a person is unknown or ambiguous. */
   clarification: z.object({ question: z.string() }).nullable(),
-  /** How memories were searched: `fts` means by words only, and `note` says why. */
-  memorySearch: z.object({ mode: z.enum(['hybrid', 'fts']), note: z.string().nullable() }).nullable(),
+  /** How memories and tasks were searched: `fts` means by words only, and `note` says why. */
+  semanticSearch: z.object({ mode: z.enum(['hybrid', 'fts']), note: z.string().nullable() }).nullable(),
   isTruncated: z.boolean(),
 });
 type Output = z.infer<typeof Output>;
@@ -88,7 +91,9 @@ export interface QueryContextDeps {
   /** The person's recent conversations with Deputy whose titles match, newest first. */
   conversations: (query: string | undefined, limit: number) => ContextItem[];
   /** Memories by meaning and by words (hybrid), or by words alone when semantic search cannot run. */
-  searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<MemorySearch>;
+  searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Memory>>;
+  /** Open tasks by meaning and by words, the same way. */
+  searchTasks: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Task>>;
   /** Writes the intent analysis to the run's audit trail. */
   recordIntent: (runId: string, analysis: IntentAnalysis) => void;
   now: () => Date;
@@ -125,7 +130,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         people: [],
         results: [],
         unavailable: [],
-        memorySearch: null,
+        semanticSearch: null,
         isTruncated: false,
       };
       if (unclear) return { ...empty, clarification: { question: unclear } };
@@ -139,8 +144,16 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       const addresses = people.flatMap((person) =>
         person.status === 'resolved' ? [person.person.address] : [],
       );
-      const memorySearch = await memoriesFor(deps, input, context);
-      const gathered = [...(await gather(deps, input, addresses, context)), memorySearch.gathered];
+      const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
+      const wantsMemories = (input.type === 'memories' || input.type === 'all') && query !== '';
+      const [memories, tasks, others] = await Promise.all([
+        wantsMemories ? searchBy(deps.searchMemories, query, memoryItem, 'memory', context.signal) : null,
+        input.query && (input.type === 'tasks' || input.type === 'all')
+          ? searchBy(deps.searchTasks, input.query, taskItem, 'tasks', context.signal)
+          : null,
+        gather(deps, input, addresses, context),
+      ]);
+      const gathered = [...others, ...[memories, tasks].flatMap((found) => (found ? [found.gathered] : []))];
       const items = gathered.flatMap((part) => ('items' in part ? part.items : []));
       const unavailable = gathered.flatMap((part): Unavailable[] =>
         'unavailable' in part ? [part.unavailable] : [],
@@ -158,7 +171,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         results: budget.kept,
         unavailable,
         clarification: null,
-        memorySearch: memorySearch.how,
+        semanticSearch: memories?.how ?? tasks?.how ?? null,
         isTruncated: budget.isTruncated,
       };
     },
@@ -186,15 +199,9 @@ function gather(
         gatherFrom(deps.registry, 'calendar_search', { ...range, ...(q && { q }), maxResults: 25 }, context),
       );
   }
-  if (wants('tasks'))
-    jobs.push(
-      gatherFrom(
-        deps.registry,
-        'list_tasks',
-        { status: 'open', ...(input.query && { query: input.query }) },
-        context,
-      ),
-    );
+  // With words to look for, tasks are searched by meaning too (see searchBy); without, the open ones are listed.
+  if (wants('tasks') && !input.query)
+    jobs.push(gatherFrom(deps.registry, 'list_tasks', { status: 'open' }, context));
   if (wants('conversations')) jobs.push(Promise.resolve(conversations(deps, input.query)));
   const mailQuery = input.query ?? addresses.join(' ');
   if ((input.type === 'mail' || (input.type === 'all' && addresses.length > 0)) && mailQuery)
@@ -202,32 +209,6 @@ function gather(
   if (input.type === 'slack' && input.slackChannel)
     jobs.push(gatherFrom(deps.registry, 'slack_read', { channel: input.slackChannel, limit: 30 }, context));
   return Promise.all(jobs);
-}
-
-async function memoriesFor(
-  deps: QueryContextDeps,
-  input: Input,
-  context: ToolContext,
-): Promise<{ gathered: Gathered; how: Output['memorySearch'] }> {
-  const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
-  if ((input.type !== 'memories' && input.type !== 'all') || !query)
-    return { gathered: { items: [] }, how: null };
-  try {
-    const found = await deps.searchMemories(query, 10, context.signal);
-    const items = found.matches.map(({ memory }): ContextItem => ({
-      source: 'memory',
-      // A memory the person confirmed is their word; any other is content whose source may be anyone.
-      label: 'a memory you have not confirmed',
-      title: memory.text,
-      detail: '',
-      at: memory.updatedAt,
-      isConfirmed: memory.confirmedAt !== null,
-    }));
-    return { gathered: { items }, how: { mode: found.mode, note: found.note } };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { gathered: { unavailable: { source: 'memory', reason } }, how: null };
-  }
 }
 
 function conversations(deps: QueryContextDeps, query: string | undefined): Gathered {

@@ -121,9 +121,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     google,
     slack,
     isUsable: (integration) => connections.isUsable(integration),
-    openTasks: () => store.tasks.list({ status: 'open', limit: 500 }),
+    tasks: store.tasks,
     memories: store.memories,
-    embedder: () => embedderFor(env, gemini.apiKey()),
+    embedder: embedderSource(env, () => gemini.apiKey()),
     now,
     logError,
   });
@@ -149,16 +149,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
   return host;
 }
 
-let embedder: { key: string; embedder: Embedder } | null = null;
-
-/** One embedder per key: a key set or changed later takes effect at the next search. */
-function embedderFor(env: Env, apiKey: string | null): Embedder | null {
-  if (!apiKey) return null;
-  if (embedder?.key !== apiKey) {
-    const { baseUrl } = readModelConfig(env);
-    embedder = { key: apiKey, embedder: createGeminiEmbedder({ apiKey, ...(baseUrl && { baseUrl }) }) };
-  }
-  return embedder.embedder;
+/** One embedder per key, made when first needed: a key set or changed later takes effect at the next search. */
+function embedderSource(env: Env, apiKey: () => string | null): () => Embedder | null {
+  let made: { key: string; embedder: Embedder } | null = null;
+  return () => {
+    const key = apiKey();
+    if (!key) return null;
+    if (made?.key !== key) {
+      const { baseUrl } = readModelConfig(env);
+      made = { key, embedder: createGeminiEmbedder({ apiKey: key, ...(baseUrl && { baseUrl }) }) };
+    }
+    return made.embedder;
+  };
 }
 
 function geminiClient(env: Env, apiKey: string | null): ModelClient | null {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { openContextDb } from '../../electron/context/context-db';
 import { ContactsIndex, type Contact } from '../../electron/context/contacts-index';
 import { OBSERVE_CHUNK } from '../../electron/context/context-refresh';
-import { SemanticMemory } from '../../electron/context/semantic-memory';
+import { memoryCorpus } from '../../electron/context/corpora';
+import { SemanticIndex } from '../../electron/context/semantic-index';
 import { toBlob } from '../../electron/context/vector-codes';
 import type { Embedder } from '../../electron/llm/gemini-embedder';
 import { Store } from '../../electron/store/store';
@@ -104,7 +105,7 @@ export async function benchContextSearch(
 
     let queryVector = vectorOf(0);
     const embedder: Embedder = { model: 'bench', dims: DIMS, embed: () => Promise.resolve([queryVector]) };
-    const semantic = new SemanticMemory(db, store.memories, () => embedder, DIMS);
+    const semantic = new SemanticIndex(db, memoryCorpus(store.memories), () => embedder, DIMS);
     const loadSteps = await semantic.load();
 
     const samples: number[] = [];

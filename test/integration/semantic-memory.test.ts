@@ -39,7 +39,7 @@ const analysis = intentAnalysis({ intent: 'recall_preference' });
 /** The query_context result the model read in its second request. */
 function contextResult(request: ModelRequest | undefined): {
   results: { title: string; source: string; label: string }[];
-  memorySearch: { mode: string; note: string | null };
+  semanticSearch: { mode: string; note: string | null };
 } {
   const part = request?.messages.at(-1)?.parts.find((candidate) => candidate.kind === 'result');
   if (part?.kind !== 'result') throw new Error('no query_context result');
@@ -64,7 +64,7 @@ describe('semantic memory', () => {
 
     expect(done.status).toBe('completed');
     const result = contextResult(model.requests[1]);
-    expect(result.memorySearch).toEqual({ mode: 'hybrid', note: null });
+    expect(result.semanticSearch).toEqual({ mode: 'hybrid', note: null });
     expect(result.results[0]).toMatchObject({
       source: 'memory',
       title: 'I prefer aisle seats on long trips',
@@ -86,9 +86,37 @@ describe('semantic memory', () => {
     await fixture.host.runToEnd({ prompt: 'What did I tell you about aisle flights?' });
 
     const result = contextResult(model.requests[1]);
-    expect(result.memorySearch).toEqual({
+    expect(result.semanticSearch).toEqual({
       mode: 'fts',
       note: 'Semantic search is off (no Gemini key): matched by words only.',
+    });
+  });
+
+  it('finds an open task by meaning too: “flights” finds “Book the Lisbon plane tickets”', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('query_context', { type: 'tasks', query: 'flights', analysis }),
+      say('You still have to book the Lisbon plane tickets.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    const { tasks } = storeOf(fixture.host);
+    tasks.add(
+      { id: 't1', description: 'Book the Lisbon plane tickets', due: null, notes: null },
+      NOW.toISOString(),
+    );
+    tasks.add({ id: 't2', description: 'Renew the passport', due: null, notes: null }, NOW.toISOString());
+    expect(await fixture.host.context.refresh()).toEqual({ observed: 0, failed: [] });
+    expect(fixture.errors).toEqual([]);
+    expect(fixture.host.context.stats().vectors).toBe(2);
+
+    await fixture.host.runToEnd({ prompt: 'Anything left to do about flights?' });
+
+    const result = contextResult(model.requests[1]);
+    expect(result.semanticSearch).toEqual({ mode: 'hybrid', note: null });
+    expect(result.results[0]).toMatchObject({
+      source: 'tasks',
+      title: 'Book the Lisbon plane tickets',
+      label: 'the task “Book the Lisbon plane tickets”',
     });
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { openContextDb } from '../../../electron/context/context-db';
 import { ContactsIndex } from '../../../electron/context/contacts-index';
 import { resolvePerson } from '../../../electron/context/person-resolution';
-import { SemanticMemory } from '../../../electron/context/semantic-memory';
+import { memoryCorpus } from '../../../electron/context/corpora';
+import { SemanticIndex } from '../../../electron/context/semantic-index';
 import { UpcomingEvents } from '../../../electron/context/upcoming-events';
 import { Store } from '../../../electron/store/store';
 
@@ -37,7 +38,7 @@ describe('the context index format, version 1', () => {
         },
       ]);
       const store = Store.open(':memory:');
-      const semantic = new SemanticMemory(db, store.memories, () => null, 256);
+      const semantic = new SemanticIndex(db, memoryCorpus(store.memories), () => null, 256);
       await semantic.load();
       const query = Float32Array.from({ length: 256 }, (_, d) => (d % 3 === 0 ? 1 : -0.5));
       const [hit] = semantic.index.search(query, 1);

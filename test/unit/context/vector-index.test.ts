@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuse } from '../../../electron/context/semantic-memory';
+import { fuse } from '../../../electron/context/semantic-index';
 import { normalize } from '../../../electron/context/vector-codes';
 import { VectorIndex } from '../../../electron/context/vector-index';
 import { createRng } from '../../chaos/prng';

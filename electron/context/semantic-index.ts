@@ -1,27 +1,36 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Memory } from '../../shared/contract';
 import type { Embedder } from '../llm/gemini-embedder';
 import type { Db } from '../store/database';
-import type { MemoriesRepo } from '../store/memories-repo';
 import { fromBlob, toBlob } from './vector-codes';
 import { VectorIndex } from './vector-index';
 
 /** Rows read per step when loading vectors into memory: each step stays well under 10 ms. */
 export const LOAD_CHUNK = 250;
 const EMBED_BATCH = 50;
-const MEMORY_PAGE = 500;
 /** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
 const RRF_K = 60;
 const CANDIDATES = 20;
 
-export interface MemoryMatch {
-  memory: Memory;
+/** What can be searched by meaning: the person's memories, their tasks. */
+export interface Corpus<T> {
+  /** The `kind` of its rows in the vectors table. */
+  kind: 'memory' | 'task';
+  /** Every item's id and text, a page at a time (`cursor` from the previous page). */
+  page(cursor: string | undefined): { items: { id: string; text: string }[]; next: string | null };
+  /** Full-text matches, best first. */
+  fullText(query: string, limit: number): T[];
+  get(id: string): T | null;
+  idOf(item: T): string;
+}
+
+export interface SemanticMatch<T> {
+  item: T;
   score: number;
 }
 
-export interface MemorySearch {
-  matches: MemoryMatch[];
+export interface SemanticSearch<T> {
+  matches: SemanticMatch<T>[];
   /** `hybrid`: full-text and vectors fused; `fts`: full-text alone, and `note` says why. */
   mode: 'hybrid' | 'fts';
   note: string | null;
@@ -29,8 +38,8 @@ export interface MemorySearch {
 
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
-/** Memories found by meaning as well as by words: vectors in context.db, searched in memory, fused with FTS5. */
-export class SemanticMemory {
+/** Items found by meaning as well as by words: vectors in context.db, searched in memory, fused with full text. */
+export class SemanticIndex<T> {
   readonly index: VectorIndex;
   private readonly selectChunk;
   private readonly upsert;
@@ -41,20 +50,21 @@ export class SemanticMemory {
 
   constructor(
     private readonly db: Db,
-    private readonly memories: MemoriesRepo,
+    private readonly corpus: Corpus<T>,
     private readonly embedder: () => Embedder | null,
     dims: number,
   ) {
     this.index = new VectorIndex(dims);
-    this.selectChunk = db.prepare<[string, number], { ref: string; text_hash: string; vector: Buffer }>(
-      "SELECT ref, text_hash, vector FROM vectors WHERE kind = 'memory' AND ref > ? ORDER BY ref LIMIT ?",
-    );
+    this.selectChunk = db.prepare<
+      [string, string, number],
+      { ref: string; text_hash: string; vector: Buffer }
+    >('SELECT ref, text_hash, vector FROM vectors WHERE kind = ? AND ref > ? ORDER BY ref LIMIT ?');
     this.upsert = db.prepare(
-      "INSERT OR REPLACE INTO vectors (kind, ref, model, text_hash, vector) VALUES ('memory', ?, ?, ?, ?)",
+      'INSERT OR REPLACE INTO vectors (kind, ref, model, text_hash, vector) VALUES (?, ?, ?, ?, ?)',
     );
-    this.remove = db.prepare("DELETE FROM vectors WHERE kind = 'memory' AND ref = ?");
-    this.countStored = db.prepare<[], { n: number }>(
-      "SELECT count(*) AS n FROM vectors WHERE kind = 'memory'",
+    this.remove = db.prepare('DELETE FROM vectors WHERE kind = ? AND ref = ?');
+    this.countStored = db.prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM vectors WHERE kind = ?',
     );
   }
 
@@ -62,13 +72,13 @@ export class SemanticMemory {
   async load(signal?: AbortSignal): Promise<number[]> {
     const steps: number[] = [];
     let started = performance.now();
-    this.index.reserve(this.index.size + (this.countStored.get()?.n ?? 0));
+    this.index.reserve(this.index.size + (this.countStored.get(this.corpus.kind)?.n ?? 0));
     steps.push(performance.now() - started);
     let after = '';
     while (!signal?.aborted) {
       await yieldToLoop();
       started = performance.now();
-      const rows = this.selectChunk.all(after, LOAD_CHUNK);
+      const rows = this.selectChunk.all(this.corpus.kind, after, LOAD_CHUNK);
       for (const row of rows) {
         const vector = fromBlob(row.vector);
         if (vector.length !== this.index.dims) continue;
@@ -84,21 +94,21 @@ export class SemanticMemory {
     return steps;
   }
 
-  /** Embeds memories that have no vector or whose text changed, and forgets the vectors of deleted ones. */
+  /** Embeds items that have no vector or whose text changed, and forgets the vectors of deleted ones. */
   async sync(signal: AbortSignal): Promise<number> {
     const embedder = this.embedder();
     if (!embedder) return 0;
     if (!this.isLoaded) await this.load(signal);
-    const stale: Memory[] = [];
+    const stale: { id: string; text: string }[] = [];
     const present = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = this.memories.page(MEMORY_PAGE, cursor);
-      for (const memory of page.memories) {
-        present.add(memory.id);
-        if (this.hashes.get(memory.id) !== hashOf(memory.text)) stale.push(memory);
+      const page = this.corpus.page(cursor);
+      for (const item of page.items) {
+        present.add(item.id);
+        if (this.hashes.get(item.id) !== hashOf(item.text)) stale.push(item);
       }
-      cursor = page.nextCursor ?? undefined;
+      cursor = page.next ?? undefined;
       await yieldToLoop();
     } while (cursor && !signal.aborted);
     for (const ref of [...this.hashes.keys()].filter((ref) => !present.has(ref))) this.forget(ref);
@@ -106,17 +116,17 @@ export class SemanticMemory {
     for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
       const batch = stale.slice(index, index + EMBED_BATCH);
       const vectors = await embedder.embed(
-        batch.map((memory) => memory.text),
+        batch.map((item) => item.text),
         'document',
         signal,
       );
       this.db.transaction(() => {
-        batch.forEach((memory, position) => {
+        batch.forEach((item, position) => {
           const vector = vectors[position];
           if (!vector) return;
-          this.upsert.run(memory.id, embedder.model, hashOf(memory.text), toBlob(vector));
-          this.index.set(memory.id, vector);
-          this.hashes.set(memory.id, hashOf(memory.text));
+          this.upsert.run(this.corpus.kind, item.id, embedder.model, hashOf(item.text), toBlob(vector));
+          this.index.set(item.id, vector);
+          this.hashes.set(item.id, hashOf(item.text));
         });
       })();
       embedded += batch.length;
@@ -128,8 +138,8 @@ export class SemanticMemory {
    * Full-text hits and vector hits fused by reciprocal rank. With no key, no network or no vectors yet, the
    * full-text hits alone come back, and the answer says so.
    */
-  async search(query: string, limit: number, signal?: AbortSignal): Promise<MemorySearch> {
-    const fts = this.memories.search(query, CANDIDATES);
+  async search(query: string, limit: number, signal?: AbortSignal): Promise<SemanticSearch<T>> {
+    const fts = this.corpus.fullText(query, CANDIDATES);
     const embedder = this.embedder();
     let vectorRefs: string[] = [];
     let note: string | null = null;
@@ -143,14 +153,11 @@ export class SemanticMemory {
         note = 'Semantic search could not reach Gemini: matched by words only.';
       }
     }
-    const fused = fuse(
-      fts.map((hit) => hit.id),
-      vectorRefs,
-    );
-    const byId = new Map<string, Memory>(fts.map((hit) => [hit.id, hit]));
+    const byId = new Map<string, T>(fts.map((item) => [this.corpus.idOf(item), item]));
+    const fused = fuse([...byId.keys()], vectorRefs);
     const matches = fused.flatMap(({ ref, score }) => {
-      const memory = byId.get(ref) ?? this.memories.get(ref);
-      return memory ? [{ memory, score }] : [];
+      const item = byId.get(ref) ?? this.corpus.get(ref);
+      return item ? [{ item, score }] : [];
     });
     return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
   }
@@ -160,13 +167,13 @@ export class SemanticMemory {
   }
 
   clear(): void {
-    this.db.exec("DELETE FROM vectors WHERE kind = 'memory'");
+    this.db.prepare('DELETE FROM vectors WHERE kind = ?').run(this.corpus.kind);
     this.index.clear();
     this.hashes.clear();
   }
 
   private forget(ref: string): void {
-    this.remove.run(ref);
+    this.remove.run(this.corpus.kind, ref);
     this.index.delete(ref);
     this.hashes.delete(ref);
   }
