@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { openDatabase, type Db } from '../store/database';
 import type { Migration } from '../store/migrations';
 
@@ -49,4 +50,22 @@ export const contextMigrations: readonly Migration[] = [
 
 export function openContextDb(file: string): Db {
   return openDatabase(file, contextMigrations);
+}
+
+/**
+ * Opens the index, or starts it afresh when the file cannot be opened (damaged, or written by a newer Deputy):
+ * everything in it is rebuilt from the accounts, so a bad cache must never keep Deputy from starting. Until it
+ * is rebuilt, fewer people count as known, which only means more questions, never fewer.
+ */
+export function openOrRebuildContextDb(
+  file: string,
+  logError: (message: string, error: unknown) => void,
+): Db {
+  try {
+    return openContextDb(file);
+  } catch (error) {
+    logError(`the context index ${file} could not be opened; it is rebuilt from your accounts`, error);
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    return openContextDb(file);
+  }
 }

@@ -6,7 +6,7 @@ import type { Memory } from '../../shared/contract';
 import type { MemoriesRepo } from '../store/memories-repo';
 import type { Db } from '../store/database';
 import type { Task, TasksRepo } from '../store/tasks-repo';
-import { CONTEXT_FILE, openContextDb } from './context-db';
+import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
@@ -53,7 +53,7 @@ export class ContextService {
 
   constructor(private readonly deps: ContextServiceDeps) {
     this.file = join(deps.dataDir, CONTEXT_FILE);
-    this.db = openContextDb(this.file);
+    this.db = openOrRebuildContextDb(this.file, deps.logError);
     this.contacts = new ContactsIndex(this.db);
     this.upcoming = new UpcomingEvents(this.db);
     this.semantic = new SemanticIndex(this.db, memoryCorpus(deps.memories), deps.embedder, EMBEDDING_DIMS);

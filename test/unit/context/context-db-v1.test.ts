@@ -1,8 +1,8 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openContextDb } from '../../../electron/context/context-db';
+import { openContextDb, openOrRebuildContextDb } from '../../../electron/context/context-db';
 import { ContactsIndex } from '../../../electron/context/contacts-index';
 import { resolvePerson } from '../../../electron/context/person-resolution';
 import { memoryCorpus } from '../../../electron/context/corpora';
@@ -45,6 +45,22 @@ describe('the context index format, version 1', () => {
       expect(hit?.ref).toBe('m1');
       expect(hit?.score).toBeGreaterThan(0.98);
       store.close();
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file that cannot be opened is started afresh, and says so, instead of keeping Deputy from starting', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-context-bad-'));
+    const file = join(dir, 'context.db');
+    writeFileSync(file, 'this is not a database, it is '.repeat(200));
+    const errors: string[] = [];
+    const db = openOrRebuildContextDb(file, (message) => errors.push(message));
+    try {
+      expect(errors).toEqual([expect.stringContaining('could not be opened; it is rebuilt')]);
+      expect(db.pragma('user_version', { simple: true })).toBe(1);
+      expect(new ContactsIndex(db).count()).toBe(0);
     } finally {
       db.close();
       rmSync(dir, { recursive: true, force: true });

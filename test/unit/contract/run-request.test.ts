@@ -92,6 +92,8 @@ describe('run request contract', () => {
         'connections.connect',
         'connections.disconnect',
         'connections.list',
+        'context.clear',
+        'context.stats',
         'data.compact',
         'data.stats',
         'memory.delete',
