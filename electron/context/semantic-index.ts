@@ -77,6 +77,8 @@ export class SemanticIndex<T> {
     let after = '';
     while (!signal?.aborted) {
       await yieldToLoop();
+      // Closing aborts the signal and then closes the database: nothing may be read after the turn it yielded.
+      if (signal?.aborted) break;
       started = performance.now();
       const rows = this.selectChunk.all(this.corpus.kind, after, LOAD_CHUNK);
       for (const row of rows) {
@@ -111,6 +113,7 @@ export class SemanticIndex<T> {
       cursor = page.next ?? undefined;
       await yieldToLoop();
     } while (cursor && !signal.aborted);
+    if (signal.aborted) return 0;
     for (const ref of [...this.hashes.keys()].filter((ref) => !present.has(ref))) this.forget(ref);
     let embedded = 0;
     for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
@@ -120,6 +123,7 @@ export class SemanticIndex<T> {
         'document',
         signal,
       );
+      if (signal.aborted) break;
       this.db.transaction(() => {
         batch.forEach((item, position) => {
           const vector = vectors[position];

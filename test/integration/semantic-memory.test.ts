@@ -119,4 +119,11 @@ describe('semantic memory', () => {
       label: 'the task “Book the Lisbon plane tickets”',
     });
   });
+
+  it('closing the host while vectors are still loading stops the load without an error', async () => {
+    fixture = await openHost(new ScriptedModel(), { now: () => NOW });
+    await fixture.stop();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(fixture.errors).toEqual([]);
+  });
 });
