@@ -19,6 +19,8 @@ const commandChannels = {
   'threads.prune': true,
   'data.stats': true,
   'data.compact': true,
+  'context.stats': true,
+  'context.clear': true,
   'settings.get': true,
   'settings.set': true,
   'approval.list': true,

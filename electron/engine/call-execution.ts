@@ -125,7 +125,7 @@ export async function executeAction(
     /** The person approved this very call. */
     isConfirmed: boolean;
   },
-): Promise<void> {
+): Promise<Record<string, unknown> | null> {
   const { notify, reach } = how;
   const { deps, spec, state } = scope;
   const ids = { runId: spec.runId, threadId: spec.threadId };
@@ -214,6 +214,7 @@ export async function executeAction(
     );
   });
   if (outcome.ok && notify) deps.emit({ type: 'notice', ...ids, actionId, tool: tool.name, message: notify });
+  return outcome.ok ? outcome.result : null;
 }
 
 /**

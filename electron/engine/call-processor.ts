@@ -119,7 +119,11 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   switch (decision.kind) {
     case 'allow': {
       const notify = decision.shouldNotify ? `Done: ${previewOf(tool, check.input, reach).title}` : null;
-      await executeAction(scope, actionId, call, check, { notify, reach, isConfirmed: false });
+      const result = await executeAction(scope, actionId, call, check, { notify, reach, isConfirmed: false });
+      // A look-up that found the request ambiguous (two people fit, the intent is unclear) ends the run with its
+      // question instead of letting the model guess.
+      const question = result ? tool.clarification?.(result) : null;
+      if (question) return { kind: 'clarify', question, action };
       return { kind: 'settled' };
     }
     case 'deny': {

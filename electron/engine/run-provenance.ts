@@ -5,6 +5,8 @@ import { SUMMARY_HEADER } from './context-window';
 import type { ResultPart, RunState } from './run-state';
 
 const ATTACHED = /\[ATTACHED CONTEXT\]([\s\S]*?)\[END ATTACHED CONTEXT\]/;
+/** The knowledge block: event titles, task text and contact names others wrote, gathered by Deputy. */
+const KNOWLEDGE = /\[KNOWN CONTEXT\][\s\S]*?\[END KNOWN CONTEXT\]/;
 /** The engine's own notes to the model (final warnings) are neither the person's words nor content. */
 const ENGINE_NOTE = '[FINAL WARNING]';
 
@@ -12,16 +14,24 @@ const ENGINE_NOTE = '[FINAL WARNING]';
  * Where the words of a run came from, read from its state alone, so a run picked up after a restart knows
  * exactly what it knew before:
  * - the person's words: their prompt and earlier turns, and the system instruction (their profile, the
- *   memories they confirmed, what they attached);
+ *   memories they confirmed, what they attached) except its knowledge block, which others' words fill;
  * - content from outside: every tool result, labelled by the tool with its source (which mail and sender,
  *   which event, which Slack message), and the summary that replaced earlier steps;
  * - Deputy's own earlier replies in the conversation, which may repeat what it read.
  */
 export function runProvenance(state: RunState, registry: ToolRegistry): RunProvenance {
   const attached = ATTACHED.exec(state.systemInstruction)?.[1] ?? '';
-  const trusted: string[] = [state.systemInstruction];
+  const knowledge = KNOWLEDGE.exec(state.systemInstruction)?.[0] ?? '';
+  const trusted: string[] = [state.systemInstruction.replace(KNOWLEDGE, '')];
   const request: string[] = [attached];
-  const sources: ContentSource[] = [];
+  const sources: ContentSource[] = knowledge
+    ? [
+        {
+          label: 'the context Deputy gathered from your calendar, tasks and contacts',
+          text: lower(knowledge),
+        },
+      ]
+    : [];
   const earlierReplies: ContentSource[] = [];
   const promptIndex = lastPromptIndex(state);
   state.messages.forEach((message, index) => {

@@ -1,10 +1,14 @@
 import { join } from 'node:path';
 import { ConnectionsService } from '../connections/connections-service';
+import { CONTEXT_FILE } from '../context/context-db';
+import { ContextService } from '../context/context-service';
+import { contextTool } from '../context/context-tools';
 import { notConnected } from '../connections/access';
 import { GeminiConnector } from '../connections/gemini-connector';
 import { GoogleConnector } from '../connections/google-connector';
 import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
+import { createGeminiEmbedder, type Embedder } from '../llm/gemini-embedder';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
@@ -63,7 +67,10 @@ export const DATABASE_FILE = 'deputy.db';
 export async function createHost(options: HostOptions): Promise<Host> {
   const logNotice = options.logNotice ?? ((message: string) => console.warn(`[deputy] ${message}`));
   // The folder holds a person's mail, history and keys: owner-only before anything is written into it.
-  const privateFiles = [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, VAULT_KEY_FILE];
+  const privateFiles = [
+    ...[DATABASE_FILE, CONTEXT_FILE].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]),
+    VAULT_KEY_FILE,
+  ];
   for (const notice of makeFolderPrivate(options.dataDir, privateFiles)) logNotice(notice);
   const store = Store.open(join(options.dataDir, DATABASE_FILE));
   const now = options.now ?? monotonicClock();
@@ -129,8 +136,24 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }),
   });
   mcp.startAll();
+  const context = new ContextService({
+    dataDir: options.dataDir,
+    google,
+    slack,
+    isUsable: (integration) => connections.isUsable(integration),
+    tasks: store.tasks,
+    memories: store.memories,
+    embedder: embedderSource(env, () => gemini.apiKey()),
+    now,
+    logError,
+  });
+  registry.register(contextTool(context, registry, store, now));
+  // A new or renewed connection is read soon; until then the index keeps what it knew.
+  connections.subscribe(() => context.scheduleSoon());
+  context.start();
   const host = new Host({
     store,
+    context,
     registry,
     mcp,
     settings,
@@ -145,6 +168,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // Whatever was running when Deputy last stopped goes on from its last checkpoint.
   host.resumeUnfinished();
   return host;
+}
+
+/** One embedder per key, made when first needed: a key set or changed later takes effect at the next search. */
+function embedderSource(env: Env, apiKey: () => string | null): () => Embedder | null {
+  let made: { key: string; embedder: Embedder } | null = null;
+  return () => {
+    const key = apiKey();
+    if (!key) return null;
+    if (made?.key !== key) {
+      const { baseUrl } = readModelConfig(env);
+      made = { key, embedder: createGeminiEmbedder({ apiKey: key, ...(baseUrl && { baseUrl }) }) };
+    }
+    return made.embedder;
+  };
 }
 
 function geminiClient(env: Env, apiKey: string | null): ModelClient | null {

@@ -21,6 +21,7 @@ import {
   type ThreadDetail,
 } from '../../shared/contract';
 import type { ConnectionsService } from '../connections/connections-service';
+import type { ContextService } from '../context/context-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import type { RunFailure } from '../engine/model-failure';
@@ -52,6 +53,8 @@ import type { SettingsService } from './settings';
 
 export interface HostDeps {
   store: Store;
+  /** The context index: the knowledge block of each run and who counts as known to the policy. */
+  context: ContextService;
   registry: ToolRegistry;
   settings: SettingsService;
   connections: ConnectionsService;
@@ -100,6 +103,11 @@ export class Host implements ContractHost {
   /** Where secrets live (the headless API token, the connectors' credentials). */
   get vault(): Vault {
     return this.deps.vault;
+  }
+
+  /** The context index: the Data screen's size and clear, and a refresh on demand. */
+  get context(): ContextService {
+    return this.deps.context;
   }
 
   constructor(private readonly deps: HostDeps) {
@@ -168,6 +176,11 @@ export class Host implements ContractHost {
       'threads.prune': (input) => this.data.prune(input),
       'data.stats': () => this.data.stats(),
       'data.compact': () => this.data.compact(),
+      'context.stats': () => deps.context.stats(),
+      'context.clear': () => {
+        deps.context.clear();
+        return deps.context.stats();
+      },
       'settings.get': () => deps.settings.get(),
       'settings.set': (input) => {
         const settings = deps.settings.set(input);
@@ -289,6 +302,7 @@ export class Host implements ContractHost {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
     this.deps.connections.close();
+    this.deps.context.close();
     this.deps.store.close();
     await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
   }
@@ -325,7 +339,10 @@ export class Host implements ContractHost {
       sleep: this.deps.sleep,
       random: this.deps.random,
       logError,
-      decide: (call, facts) => decideCall(call, facts, settings.get(), store, now()),
+      decide: (call, facts) =>
+        decideCall(call, facts, settings.get(), store, now(), (address) =>
+          this.deps.context.isDealtWith(address),
+        ),
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
@@ -458,6 +475,7 @@ export class Host implements ContractHost {
         },
         memories: this.relevantMemories(request.prompt),
         attachedContext: request.attachedContext ?? [],
+        knowledge: this.deps.context.knowledgeFor(request.prompt),
       }),
     );
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);

@@ -14,6 +14,7 @@ export function policyContext(
   store: Store,
   now: Date,
   provenance: RunProvenance = NO_CONTENT,
+  isDealtWith: (address: string) => boolean = () => false,
 ): PolicyContext {
   const since = (ms: number): string => new Date(now.getTime() - ms).toISOString();
   return {
@@ -31,7 +32,9 @@ export function policyContext(
     rules: settings.rules,
     now,
     requireApprovalForFirstContact: settings.requireApprovalForFirstContact,
-    isKnownRecipient: (address) => store.policy.isKnownRecipient(address),
+    // Known means the same everywhere: Deputy wrote to them, or the contacts index saw the person deal with them
+    // (their own sent mail, meetings they organised or accepted) — never a mere appearance in mail read.
+    isKnownRecipient: (address) => store.policy.isKnownRecipient(address) || isDealtWith(address),
     provenance,
   };
 }
@@ -42,6 +45,7 @@ export function decideCall(
   settings: Settings,
   store: Store,
   now: Date,
+  isDealtWith?: (address: string) => boolean,
 ): PolicyDecision {
   const { tool, input } = call;
   return decide(
@@ -60,7 +64,7 @@ export function decideCall(
       meta: call.meta,
       reach: facts.reach,
     },
-    policyContext(settings, store, now, facts.provenance),
+    policyContext(settings, store, now, facts.provenance, isDealtWith),
   );
 }
 

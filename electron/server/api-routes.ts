@@ -102,6 +102,16 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/context$/,
+      handle: async (_req, res) => command(res, 'context.stats', {}),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/context\/clear$/,
+      handle: async (_req, res) => command(res, 'context.clear', {}),
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/actions\/pending$/,
       handle: async (_req, res) => command(res, 'approval.list', { status: 'pending' }),
     },

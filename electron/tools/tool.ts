@@ -121,6 +121,11 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
    * its channel. Without it, the whole result counts as content from the tool itself.
    */
   provenance?(output: Output): ContentOrigin[];
+  /**
+   * The question the person must answer before the run goes on, read from a result (two people fit the name,
+   * the request is unclear), or null. A question ends the run as a clarification (AMBIGUITY:UNCLEAR_INTENT).
+   */
+  clarification?(output: Output): string | null;
   /** What a person sees before approving: a title, labelled fields, a body, a before/after; `reach` when read. */
   preview?(input: Input, reach?: Reach): ApprovalPreview;
   /** The scoped rules "always allow" may create for this call (a recipient, a domain, a channel). */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
 import { RunEvent, RunEventsFilter } from './events';
 import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
+import { ContextClearInput, ContextStatsInput, ContextStatsOutput } from './context';
 import { Settings, SettingsGetInput, SettingsPatch } from './settings';
 import {
   ApprovalDecideInput,
@@ -70,6 +71,7 @@ import {
 export * from './approvals';
 export * from './audit';
 export * from './connections';
+export * from './context';
 export * from './data';
 export * from './errors';
 export * from './events';
@@ -94,6 +96,8 @@ export const commands = {
   'threads.prune': { input: ThreadsPruneInput, output: ThreadsPruneOutput },
   'data.stats': { input: DataStatsInput, output: DataStatsOutput },
   'data.compact': { input: DataCompactInput, output: DataCompactOutput },
+  'context.stats': { input: ContextStatsInput, output: ContextStatsOutput },
+  'context.clear': { input: ContextClearInput, output: ContextStatsOutput },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },

@@ -23,6 +23,8 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/data', body: null },
   { method: 'POST', path: '/api/data/prune', body: 'threads.prune' },
   { method: 'POST', path: '/api/data/compact', body: null },
+  { method: 'GET', path: '/api/context', body: null },
+  { method: 'POST', path: '/api/context/clear', body: null },
   { method: 'GET', path: '/api/actions/pending', body: null },
   { method: 'GET', path: '/api/actions/:id', body: null },
   { method: 'POST', path: '/api/actions/:id/approve', body: 'approval.decide' },

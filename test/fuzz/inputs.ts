@@ -90,6 +90,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
     case 'data.stats':
     case 'data.compact':
+    case 'context.stats':
+    case 'context.clear':
       return {};
     // Servers that can never start (no such command, a closed port): the host keeps retrying them, boundedly.
     case 'mcp.put':

@@ -31,25 +31,26 @@ const fetchPage: Tool<{ n: number }, { text: string }> = {
   execute: (input) => ({ text: `page ${input.n} `.padEnd(PAGE_CHARS, 'lorem ipsum ') }),
 };
 
+// Like Gemini, the model reports the prompt it was sent (usage-based counting relies on it).
+const honest =
+  (events: ModelStreamEvent[]) =>
+  (request: ModelRequest): ModelStreamEvent[] =>
+    events.map((event) =>
+      event.type === 'finish'
+        ? {
+            ...event,
+            usage: {
+              inputTokens: estimateMessagesTokens(request.messages),
+              outputTokens: 5,
+              totalTokens: estimateMessagesTokens(request.messages) + 5,
+            },
+          }
+        : event,
+    );
+
 describe('context compression', () => {
   it('keeps a long tool loop under 80% of the window, keeping the prompt and the current turn, and checkpoints the summary', async () => {
     const pages = 7;
-    // Like Gemini, the model reports the prompt it was sent (usage-based counting relies on it).
-    const honest =
-      (events: ModelStreamEvent[]) =>
-      (request: ModelRequest): ModelStreamEvent[] =>
-        events.map((event) =>
-          event.type === 'finish'
-            ? {
-                ...event,
-                usage: {
-                  inputTokens: estimateMessagesTokens(request.messages),
-                  outputTokens: 5,
-                  totalTokens: estimateMessagesTokens(request.messages) + 5,
-                },
-              }
-            : event,
-        );
     const model = new ScriptedModel(
       ...Array.from({ length: pages }, (_, n) => honest(call('fetch_page', { n }, `c${n}`))),
       honest(say('Read them all.')),
@@ -85,5 +86,36 @@ describe('context compression', () => {
     const state = parseRunState(store.checkpoints.load(response.runId)?.state);
     expect(state?.compaction?.summary).toContain('fetch_page');
     expect(state?.compaction?.droppedMessages).toBeGreaterThan(0);
+  });
+
+  it('keeps the knowledge block (tasks due soon, next events, people) in every request after a compression', async () => {
+    const now = new Date('2026-11-23T07:00:00.000Z');
+    const model = new ScriptedModel(
+      ...Array.from({ length: 7 }, (_, n) => honest(call('fetch_page', { n }, `c${n}`))),
+      honest(say('Done.')),
+    );
+    fixture = await openHost(model, { tools: [fetchPage as Tool], now: () => now });
+    storeOf(fixture.host).tasks.add(
+      { id: 't1', description: 'Send the Q4 numbers to Ana', due: '2026-11-25', notes: null },
+      now.toISOString(),
+    );
+    await fixture.host.invoke('settings.set', {
+      model: 'house-model',
+      maxLoopSteps: 15,
+      rateLimits: { modelTokensPerHour: 10_000_000 },
+    });
+
+    const response = await fixture.host.runToEnd({ prompt: 'Read the seven pages' });
+    expect(response.status).toBe('completed');
+
+    const compressed = model.requests.filter((request) => {
+      const first = request.messages[0]?.parts[0];
+      return first?.kind === 'text' && first.text.startsWith(SUMMARY_HEADER);
+    });
+    expect(compressed.length).toBeGreaterThan(0);
+    const block =
+      /\[KNOWN CONTEXT\][\s\S]*“Send the Q4 numbers to Ana” due 2026-11-25[\s\S]*\[END KNOWN CONTEXT\]/;
+    expect(model.requests[0]?.systemInstruction).toMatch(block);
+    for (const request of compressed) expect(request.systemInstruction).toMatch(block);
   });
 });

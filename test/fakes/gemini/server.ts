@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { answerEmbedding, embeddingMethod } from './embeddings';
 import { parseBody, parseRoute, type Route } from './request';
 import type { FakeChunk, FakeGemini, FakeGeminiOptions, FakeStep, RecordedRequest } from './types';
 import { chunkToResponse, errorBody, mergeChunks, sseEvent } from './wire';
@@ -7,6 +8,7 @@ import { chunkToResponse, errorBody, mergeChunks, sseEvent } from './wire';
 export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<FakeGemini> {
   const steps: FakeStep[] = [];
   const requests: RecordedRequest[] = [];
+  const embedRequests: FakeGemini['embedRequests'] = [];
   const timers = new Set<NodeJS.Timeout>();
   const fallback = options.fallback ?? noScriptedResponse;
   let isClosed = false;
@@ -77,6 +79,20 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req);
+    // Embeddings are answered at once, deterministically, and never consume a scripted step.
+    const embedding = req.method === 'POST' ? embeddingMethod(req.url ?? '') : null;
+    if (embedding) {
+      embedRequests.push({ method: embedding, apiKey: headerValue(req, 'x-goog-api-key') });
+      if (headerValue(req, 'x-goog-api-key') === null)
+        return sendJson(res, 403, errorBody(403, "Method doesn't allow unregistered callers."));
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return sendJson(res, 400, errorBody(400, 'fake gemini: the body is not JSON'));
+      }
+      return sendJson(res, 200, answerEmbedding(embedding, json));
+    }
     const route = req.method === 'POST' ? parseRoute(req.url ?? '') : null;
     if (route === null)
       return sendJson(res, 404, errorBody(404, `fake gemini: no route for ${req.method} ${req.url}`));
@@ -113,6 +129,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
   return {
     url: `http://${address.address}:${address.port}`,
     requests,
+    embedRequests,
     script: (...more) => {
       steps.push(...more);
     },

@@ -93,6 +93,8 @@ export interface FakeGemini {
   url: string;
   script(...steps: FakeStep[]): void;
   requests: RecordedRequest[];
+  /** Every embedding request (`embedContent`, `batchEmbedContents`), oldest first. */
+  embedRequests: { method: string; apiKey: string | null }[];
   /** Scripted steps not consumed yet. */
   pending(): number;
   /** Responses still open: not finished and not closed by either side. */

@@ -51,6 +51,7 @@ const NEEDED_SCOPE: Record<string, string | null> = {
   'conversations.history': 'channels:history',
   'conversations.replies': 'channels:history',
   'users.info': 'users:read',
+  'users.list': 'users:read',
   'chat.postMessage': 'chat:write',
   'chat.delete': 'chat:write',
 };
@@ -127,6 +128,24 @@ const METHODS: Partial<Record<string, Method>> = {
       {
         messages: page.map((message) => messageView(message, withMetadata)),
         has_more: nextCursor !== '',
+        response_metadata: { next_cursor: nextCursor },
+      },
+      grant,
+    );
+  },
+  'users.list': (args, { grant }, state) => {
+    const { page, nextCursor } = paginate(state.users, args, state.defaultPageSize);
+    return ok(
+      {
+        members: page.map((user) => ({
+          id: user.id,
+          team_id: state.team.id,
+          name: user.name,
+          real_name: user.realName,
+          deleted: false,
+          is_bot: false,
+          profile: { real_name: user.realName, display_name: user.displayName },
+        })),
         response_metadata: { next_cursor: nextCursor },
       },
       grant,

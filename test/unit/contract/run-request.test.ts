@@ -99,6 +99,8 @@ describe('run request contract', () => {
         'connections.connect',
         'connections.disconnect',
         'connections.list',
+        'context.clear',
+        'context.stats',
         'data.compact',
         'data.stats',
         'mcp.delete',

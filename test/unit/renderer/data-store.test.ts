@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { CommandInput, DataStats } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createDataStore } from '../../../renderer/src/features/data/data-store';
-import { compactOutcome, pruneQuestion } from '../../../renderer/src/features/data/data-words';
+import {
+  compactOutcome,
+  contextSummary,
+  pruneQuestion,
+} from '../../../renderer/src/features/data/data-words';
 import { formatBytes } from '../../../renderer/src/format';
 import { fakeClient } from './fixtures';
 
@@ -93,5 +97,30 @@ describe('Settings → Data words', () => {
       '1.5 KB',
       '150 MB',
     ]);
+  });
+});
+
+describe('Settings → Data: the context index', () => {
+  it('shows its size and clears it, saying how big it is now', async () => {
+    let contacts = 1_200;
+    const fake = fakeClient({
+      'context.stats': async () => ({ contacts, upcomingEvents: 4, vectors: 1, bytes: 2 * 1024 * 1024 }),
+      'context.clear': async () => {
+        contacts = 0;
+        return { contacts, upcomingEvents: 0, vectors: 0, bytes: 4096 };
+      },
+    });
+    const store = createDataStore(fake.client);
+    await store.getState().loadContext();
+    expect(
+      contextSummary(store.getState().context ?? { contacts: 0, upcomingEvents: 0, vectors: 0, bytes: 0 }),
+    ).toBe('1,200 people, 4 coming events, 1 memory indexed by meaning');
+
+    await store.getState().clearContext();
+    expect(store.getState().context).toMatchObject({ contacts: 0, vectors: 0 });
+    expect(store.getState().outcome).toBe(
+      `Cleared the context index (now ${formatBytes(4096)}). It fills again from your connected accounts.`,
+    );
+    expect(fake.calls.map((entry) => entry.channel)).toEqual(['context.stats', 'context.clear']);
   });
 });

@@ -51,6 +51,8 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'threads.prune': { olderThanDays: 90, dryRun: true },
   'data.stats': {},
   'data.compact': {},
+  'context.stats': {},
+  'context.clear': {},
   'settings.get': {},
   'settings.set': { userName: 'Ana' },
   'approval.list': { status: 'pending' },

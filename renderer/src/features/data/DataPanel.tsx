@@ -3,12 +3,13 @@ import { PRUNE_DAYS } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 import { formatBytes } from '../../format';
 import { useData, useStores } from '../../stores';
-import { conversations, pruneQuestion } from './data-words';
+import { contextSummary, conversations, pruneQuestion } from './data-words';
 
 /** Settings → Data: how much space Deputy takes, deleting old conversations, and giving space back. */
 export function DataPanel() {
   const { data: store, chat } = useStores();
   const stats = useData((state) => state.stats);
+  const context = useData((state) => state.context);
   const loadError = useData((state) => state.loadError);
   const pruneDays = useData((state) => state.pruneDays);
   const pruneCheck = useData((state) => state.pruneCheck);
@@ -20,10 +21,12 @@ export function DataPanel() {
   const storageId = useId();
   const pruneId = useId();
   const compactId = useId();
+  const contextId = useId();
 
   // Conversations come and go in the chat behind this window: read the figures again every time it opens.
   useEffect(() => {
     void store.getState().load();
+    void store.getState().loadContext();
   }, [store]);
 
   const onCheck = (event: FormEvent) => {
@@ -143,6 +146,29 @@ export function DataPanel() {
           onClick={() => void store.getState().compact()}
         >
           {busy === 'compacting' ? 'Compacting…' : 'Compact database'}
+        </button>
+      </section>
+
+      <section aria-labelledby={contextId}>
+        <h3 id={contextId}>Context index</h3>
+        <p className="settings-form__note">
+          To answer about people, meetings and what you told it, Deputy keeps an index on this computer, built
+          from your mail headers, calendar and Slack, and your memories. It never leaves this computer;
+          clearing it loses nothing, as it is rebuilt from your accounts.
+        </p>
+        {context && (
+          <p data-testid="context-size">
+            {formatBytes(context.bytes)}: {contextSummary(context)}.
+          </p>
+        )}
+        <button
+          type="button"
+          className="button"
+          disabled={busy !== null}
+          data-testid="context-clear"
+          onClick={() => void store.getState().clearContext()}
+        >
+          {busy === 'clearing' ? 'Clearing…' : 'Clear the index'}
         </button>
       </section>
 

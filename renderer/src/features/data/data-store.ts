@@ -1,8 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { PRUNE_DAYS, type DataStats, type DeputyClient } from '../../../../shared/contract';
+import {
+  PRUNE_DAYS,
+  type ContextStats,
+  type DataStats,
+  type DeputyClient,
+} from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { wholeNumber } from '../settings/permissions';
-import { compactOutcome, pruneOutcome } from './data-words';
+import { clearContextOutcome, compactOutcome, pruneOutcome } from './data-words';
 
 export interface DataState {
   stats: DataStats | null;
@@ -11,7 +16,9 @@ export interface DataState {
   pruneDays: string;
   /** What the confirmation asks about: how many conversations would go for that many days. */
   pruneCheck: { days: number; threads: number } | null;
-  busy: 'counting' | 'pruning' | 'compacting' | null;
+  /** The context index's size (contacts, coming events, memory vectors), or null until read. */
+  context: ContextStats | null;
+  busy: 'counting' | 'pruning' | 'compacting' | 'clearing' | null;
   /** The last action's outcome, in words, or why it failed. */
   outcome: string | null;
   error: string | null;
@@ -26,6 +33,9 @@ export interface DataActions {
   /** Deletes what the confirmation asked about; resolves with how many conversations went. */
   prune(): Promise<number>;
   compact(): Promise<void>;
+  loadContext(): Promise<void>;
+  /** Empties the context index; it is rebuilt from the connected accounts at the next refresh. */
+  clearContext(): Promise<void>;
 }
 
 export type DataStore = StoreApi<DataState & DataActions>;
@@ -39,6 +49,7 @@ export function createDataStore(client: DeputyClient): DataStore {
     return {
       stats: null,
       loadError: null,
+      context: null,
       pruneDays: String(DEFAULT_PRUNE_DAYS),
       pruneCheck: null,
       busy: null,
@@ -86,6 +97,25 @@ export function createDataStore(client: DeputyClient): DataStore {
         } catch (error) {
           fail(error);
           return 0;
+        }
+      },
+
+      async loadContext() {
+        try {
+          set({ context: await client.invoke('context.stats', {}) });
+        } catch (error) {
+          set({ loadError: toClientError(error).message });
+        }
+      },
+
+      async clearContext() {
+        if (get().busy) return;
+        set({ busy: 'clearing', error: null, outcome: null, pruneCheck: null });
+        try {
+          const context = await client.invoke('context.clear', {});
+          set({ busy: null, context, outcome: clearContextOutcome(context) });
+        } catch (error) {
+          fail(error);
         }
       },
 

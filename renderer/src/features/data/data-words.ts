@@ -1,4 +1,4 @@
-import type { DataCompactResult } from '../../../../shared/contract';
+import type { ContextStats, DataCompactResult } from '../../../../shared/contract';
 import { formatBytes } from '../../format';
 
 /** Settings → Data's sentences, kept apart from the components so they can be read (and tested) on their own. */
@@ -25,3 +25,15 @@ export function compactOutcome({ bytesBefore, bytesAfter }: DataCompactResult): 
 }
 
 const dayCount = (days: number): string => (days === 1 ? '1 day' : `${days.toLocaleString()} days`);
+
+export const clearContextOutcome = (context: ContextStats): string =>
+  `Cleared the context index (now ${formatBytes(context.bytes)}). It fills again from your connected accounts.`;
+
+export function contextSummary(context: ContextStats): string {
+  const parts = [
+    `${context.contacts.toLocaleString()} ${context.contacts === 1 ? 'person' : 'people'}`,
+    `${context.upcomingEvents.toLocaleString()} coming ${context.upcomingEvents === 1 ? 'event' : 'events'}`,
+    `${context.vectors.toLocaleString()} ${context.vectors === 1 ? 'memory' : 'memories'} indexed by meaning`,
+  ];
+  return parts.join(', ');
+}

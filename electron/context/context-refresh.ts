@@ -1,0 +1,63 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { GoogleAccess, SlackAccess } from '../connections/access';
+import { summarize, type ContactObservation, type ContactsIndex } from './contacts-index';
+import { calendarObservations, mailObservations, slackObservations } from './contacts-sources';
+import type { UpcomingEvents } from './upcoming-events';
+
+/** Contacts written per transaction: small enough that no write holds the main process for long. */
+export const OBSERVE_CHUNK = 100;
+
+export interface RefreshDeps {
+  contacts: ContactsIndex;
+  upcoming: UpcomingEvents;
+  google: GoogleAccess;
+  slack: SlackAccess;
+  isUsable: (integration: 'google' | 'slack') => boolean;
+  now: () => Date;
+  logError: (message: string, error: unknown) => void;
+}
+
+export interface RefreshReport {
+  observed: number;
+  /** The sources that could not be read this time; the index keeps what it had from them. */
+  failed: string[];
+}
+
+/**
+ * One pass over the connected accounts. A source that fails is named and skipped: the index keeps what it
+ * knew, and the next pass tries again. Writes go in chunks with a turn of the event loop between them.
+ */
+export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Promise<RefreshReport> {
+  const failed: string[] = [];
+  let observed = 0;
+  const write = async (observations: ContactObservation[]): Promise<void> => {
+    const contacts = summarize(observations);
+    for (let index = 0; index < contacts.length; index += OBSERVE_CHUNK) {
+      if (signal.aborted) return;
+      deps.contacts.merge(contacts.slice(index, index + OBSERVE_CHUNK));
+      await yieldToLoop();
+    }
+    observed += observations.length;
+  };
+  const attempt = async (source: string, work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      if (signal.aborted) return;
+      failed.push(source);
+      deps.logError(`refreshing contacts from ${source} failed`, error);
+    }
+  };
+  if (deps.isUsable('google')) {
+    await attempt('Gmail', async () => write(await mailObservations(deps.google, deps.now, signal)));
+    await attempt('Google Calendar', async () => {
+      const { observations, upcoming } = await calendarObservations(deps.google, deps.now, signal);
+      await write(observations);
+      if (!signal.aborted) deps.upcoming.replace(upcoming);
+    });
+  }
+  if (deps.isUsable('slack')) {
+    await attempt('Slack', async () => write(await slackObservations(deps.slack, deps.now)));
+  }
+  return { observed, failed };
+}

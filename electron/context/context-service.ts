@@ -1,0 +1,167 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GoogleAccess, SlackAccess } from '../connections/access';
+import { EMBEDDING_DIMS, type Embedder } from '../llm/gemini-embedder';
+import type { Memory } from '../../shared/contract';
+import type { MemoriesRepo } from '../store/memories-repo';
+import type { Db } from '../store/database';
+import type { Task, TasksRepo } from '../store/tasks-repo';
+import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
+import { refreshContext, type RefreshReport } from './context-refresh';
+import { ContactsIndex } from './contacts-index';
+import { knowledgeBlock } from './knowledge';
+import { memoryCorpus, taskCorpus } from './corpora';
+import { SemanticIndex } from './semantic-index';
+import { UpcomingEvents } from './upcoming-events';
+
+/** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
+export const REFRESH_EVERY_MS = 30 * 60_000;
+const REFRESH_SOON_MS = 5_000;
+const DAY = 86_400_000;
+
+export interface ContextServiceDeps {
+  dataDir: string;
+  google: GoogleAccess;
+  slack: SlackAccess;
+  isUsable: (integration: 'google' | 'slack') => boolean;
+  tasks: TasksRepo;
+  memories: MemoriesRepo;
+  /** The embedding model, or null when no Gemini key is set (search then matches words only). */
+  embedder: () => Embedder | null;
+  now: () => Date;
+  logError: (message: string, error: unknown) => void;
+}
+
+export interface ContextStats {
+  contacts: number;
+  upcomingEvents: number;
+  vectors: number;
+  bytes: number;
+}
+
+/** The context index (contacts, coming events) and what is built from it: knowledge blocks and the policy's "known". */
+export class ContextService {
+  readonly contacts: ContactsIndex;
+  readonly upcoming: UpcomingEvents;
+  readonly semantic: SemanticIndex<Memory>;
+  readonly semanticTasks: SemanticIndex<Task>;
+  private readonly db: Db;
+  private readonly file: string;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<RefreshReport> | null = null;
+  private readonly stop = new AbortController();
+
+  constructor(private readonly deps: ContextServiceDeps) {
+    this.file = join(deps.dataDir, CONTEXT_FILE);
+    this.db = openOrRebuildContextDb(this.file, deps.logError);
+    this.contacts = new ContactsIndex(this.db);
+    this.upcoming = new UpcomingEvents(this.db);
+    this.semantic = new SemanticIndex(this.db, memoryCorpus(deps.memories), deps.embedder, EMBEDDING_DIMS);
+    this.semanticTasks = new SemanticIndex(this.db, taskCorpus(deps.tasks), deps.embedder, EMBEDDING_DIMS);
+  }
+
+  /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
+  start(): void {
+    this.semantic
+      .load(this.stop.signal)
+      .catch((error: unknown) => this.deps.logError('loading vectors failed', error));
+    this.scheduleSoon();
+    const every = setInterval(() => void this.refresh(), REFRESH_EVERY_MS);
+    every.unref();
+    this.stop.signal.addEventListener('abort', () => clearInterval(every));
+  }
+
+  /** A connection changed: read the accounts again shortly (once, however many changes arrive). */
+  scheduleSoon(): void {
+    if (this.timer || this.stop.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.refresh();
+    }, REFRESH_SOON_MS);
+    this.timer.unref();
+  }
+
+  /** One pass over the connected accounts; a pass already under way is joined, not doubled. */
+  refresh(): Promise<RefreshReport> {
+    this.running ??= this.refreshAll().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async refreshAll(): Promise<RefreshReport> {
+    const { signal } = this.stop;
+    const report = await refreshContext(
+      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming },
+      signal,
+    );
+    try {
+      await this.semantic.sync(signal);
+      await this.semanticTasks.sync(signal);
+    } catch (error) {
+      if (signal.aborted) return report;
+      report.failed.push('Gemini embeddings');
+      this.deps.logError('embedding memories failed', error);
+    }
+    return report;
+  }
+
+  /** The person dealt with them (wrote, organised or accepted a meeting): what "known" means to the policy. */
+  isDealtWith(address: string): boolean {
+    return this.contacts.isDealtWith(address);
+  }
+
+  /** The knowledge block for a run's system instruction; empty when there is nothing to say or it cannot be read. */
+  knowledgeFor(prompt: string): string {
+    try {
+      const now = this.deps.now();
+      const soon = new Date(now.getTime() + 7 * DAY).toISOString();
+      return knowledgeBlock({
+        prompt,
+        events: this.upcoming.next(now, 5),
+        tasksDueSoon: this.deps.tasks
+          .list({ status: 'open', limit: 500 })
+          .filter((task) => task.due !== null && task.due <= soon),
+        contacts: this.contacts,
+      });
+    } catch (error) {
+      // Context helps a run, it never stops one (spec 004's graceful degradation).
+      this.deps.logError('building the knowledge block failed', error);
+      return '';
+    }
+  }
+
+  stats(): ContextStats {
+    const size = (suffix: string): number => {
+      try {
+        return statSync(`${this.file}${suffix}`).size;
+      } catch {
+        return 0;
+      }
+    };
+    return {
+      contacts: this.contacts.count(),
+      upcomingEvents: this.upcoming.count(),
+      vectors: this.semantic.count() + this.semanticTasks.count(),
+      bytes: size('') + size('-wal'),
+    };
+  }
+
+  /** Empties the index; the next refresh fills it again from the connected accounts. */
+  clear(): void {
+    this.db.transaction(() => {
+      this.contacts.clear();
+      this.upcoming.replace([]);
+      this.semantic.clear();
+      this.semanticTasks.clear();
+    })();
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.db.exec('VACUUM');
+  }
+
+  close(): void {
+    this.stop.abort();
+    if (this.timer) clearTimeout(this.timer);
+    this.db.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { Contact, ContactsIndex } from './contacts-index';
+
+export interface PersonCandidate {
+  name: string;
+  address: string;
+  /** Whether the person ever wrote to or met them: the same fact the first-contact guard reads. */
+  isKnown: boolean;
+  evidence: string[];
+}
+
+export type PersonResolution =
+  | { status: 'resolved'; name: string; person: PersonCandidate }
+  | { status: 'ambiguous'; name: string; candidates: PersonCandidate[]; question: string }
+  | { status: 'unknown'; name: string; question: string };
+
+const CANDIDATES = 5;
+
+const candidate = (contact: Contact): PersonCandidate => ({
+  name: contact.name || contact.address,
+  address: contact.address,
+  isKnown: contact.dealtCount > 0,
+  evidence: contact.evidence,
+});
+
+/**
+ * Who "Sarah" is. The people the person dealt with are the plausible ones; someone who only appeared (sent a
+ * mail, was on an invitation) is offered only when no one they dealt with has the name. Two plausible people
+ * are never chosen between silently: the answer is a question that names both.
+ */
+export function resolvePerson(index: ContactsIndex, name: string): PersonResolution {
+  const found = index.findByName(name, CANDIDATES * 4);
+  const dealt = found.filter((contact) => contact.dealtCount > 0);
+  const plausible = (dealt.length > 0 ? dealt : found).slice(0, CANDIDATES).map(candidate);
+  const [first, second] = plausible;
+  if (!first) {
+    return {
+      status: 'unknown',
+      name,
+      question: `Who is ${name}? I found no one by that name in your mail, calendar or Slack. What is their email address?`,
+    };
+  }
+  if (!second) return { status: 'resolved', name, person: first };
+  const named = plausible.map((person) => `${person.name} (${person.address})`);
+  const list = `${named.slice(0, -1).join(', ')} or ${named.at(-1) ?? ''}`;
+  return {
+    status: 'ambiguous',
+    name,
+    candidates: plausible,
+    question: `Which ${name} do you mean: ${list}?`,
+  };
+}

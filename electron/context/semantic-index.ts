@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Embedder } from '../llm/gemini-embedder';
+import type { Db } from '../store/database';
+import { fromBlob, toBlob } from './vector-codes';
+import { VectorIndex } from './vector-index';
+
+/** Rows read per step when loading vectors into memory: each step stays well under 10 ms. */
+export const LOAD_CHUNK = 250;
+const EMBED_BATCH = 50;
+/** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
+const RRF_K = 60;
+const CANDIDATES = 20;
+
+/** What can be searched by meaning: the person's memories, their tasks. */
+export interface Corpus<T> {
+  /** The `kind` of its rows in the vectors table. */
+  kind: 'memory' | 'task';
+  /** Every item's id and text, a page at a time (`cursor` from the previous page). */
+  page(cursor: string | undefined): { items: { id: string; text: string }[]; next: string | null };
+  /** Full-text matches, best first. */
+  fullText(query: string, limit: number): T[];
+  get(id: string): T | null;
+  idOf(item: T): string;
+}
+
+export interface SemanticMatch<T> {
+  item: T;
+  score: number;
+}
+
+export interface SemanticSearch<T> {
+  matches: SemanticMatch<T>[];
+  /** `hybrid`: full-text and vectors fused; `fts`: full-text alone, and `note` says why. */
+  mode: 'hybrid' | 'fts';
+  note: string | null;
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** Items found by meaning as well as by words: vectors in context.db, searched in memory, fused with full text. */
+export class SemanticIndex<T> {
+  readonly index: VectorIndex;
+  private readonly selectChunk;
+  private readonly upsert;
+  private readonly remove;
+  private readonly countStored;
+  private readonly hashes = new Map<string, string>();
+  private isLoaded = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly corpus: Corpus<T>,
+    private readonly embedder: () => Embedder | null,
+    dims: number,
+  ) {
+    this.index = new VectorIndex(dims);
+    this.selectChunk = db.prepare<
+      [string, string, number],
+      { ref: string; text_hash: string; vector: Buffer }
+    >('SELECT ref, text_hash, vector FROM vectors WHERE kind = ? AND ref > ? ORDER BY ref LIMIT ?');
+    this.upsert = db.prepare(
+      'INSERT OR REPLACE INTO vectors (kind, ref, model, text_hash, vector) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.remove = db.prepare('DELETE FROM vectors WHERE kind = ? AND ref = ?');
+    this.countStored = db.prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM vectors WHERE kind = ?',
+    );
+  }
+
+  /** Reads the stored vectors into the search index a chunk at a time; returns how long each step took (ms). */
+  async load(signal?: AbortSignal): Promise<number[]> {
+    const steps: number[] = [];
+    let started = performance.now();
+    this.index.reserve(this.index.size + (this.countStored.get(this.corpus.kind)?.n ?? 0));
+    steps.push(performance.now() - started);
+    let after = '';
+    while (!signal?.aborted) {
+      await yieldToLoop();
+      // Closing aborts the signal and then closes the database: nothing may be read after the turn it yielded.
+      if (signal?.aborted) break;
+      started = performance.now();
+      const rows = this.selectChunk.all(this.corpus.kind, after, LOAD_CHUNK);
+      for (const row of rows) {
+        const vector = fromBlob(row.vector);
+        if (vector.length !== this.index.dims) continue;
+        this.index.set(row.ref, vector);
+        this.hashes.set(row.ref, row.text_hash);
+      }
+      steps.push(performance.now() - started);
+      const last = rows.at(-1);
+      if (!last || rows.length < LOAD_CHUNK) break;
+      after = last.ref;
+    }
+    this.isLoaded = !signal?.aborted;
+    return steps;
+  }
+
+  /** Embeds items that have no vector or whose text changed, and forgets the vectors of deleted ones. */
+  async sync(signal: AbortSignal): Promise<number> {
+    const embedder = this.embedder();
+    if (!embedder) return 0;
+    if (!this.isLoaded) await this.load(signal);
+    const stale: { id: string; text: string }[] = [];
+    const present = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = this.corpus.page(cursor);
+      for (const item of page.items) {
+        present.add(item.id);
+        if (this.hashes.get(item.id) !== hashOf(item.text)) stale.push(item);
+      }
+      cursor = page.next ?? undefined;
+      await yieldToLoop();
+    } while (cursor && !signal.aborted);
+    if (signal.aborted) return 0;
+    for (const ref of [...this.hashes.keys()].filter((ref) => !present.has(ref))) this.forget(ref);
+    let embedded = 0;
+    for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
+      const batch = stale.slice(index, index + EMBED_BATCH);
+      const vectors = await embedder.embed(
+        batch.map((item) => item.text),
+        'document',
+        signal,
+      );
+      if (signal.aborted) break;
+      this.db.transaction(() => {
+        batch.forEach((item, position) => {
+          const vector = vectors[position];
+          if (!vector) return;
+          this.upsert.run(this.corpus.kind, item.id, embedder.model, hashOf(item.text), toBlob(vector));
+          this.index.set(item.id, vector);
+          this.hashes.set(item.id, hashOf(item.text));
+        });
+      })();
+      embedded += batch.length;
+    }
+    return embedded;
+  }
+
+  /**
+   * Full-text hits and vector hits fused by reciprocal rank. With no key, no network or no vectors yet, the
+   * full-text hits alone come back, and the answer says so.
+   */
+  async search(query: string, limit: number, signal?: AbortSignal): Promise<SemanticSearch<T>> {
+    const fts = this.corpus.fullText(query, CANDIDATES);
+    const embedder = this.embedder();
+    let vectorRefs: string[] = [];
+    let note: string | null = null;
+    if (!embedder) note = 'Semantic search is off (no Gemini key): matched by words only.';
+    else if (this.index.size === 0) note = 'The semantic index is still being built: matched by words only.';
+    else {
+      try {
+        const [vector] = await embedder.embed([query], 'query', signal);
+        vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
+      } catch {
+        note = 'Semantic search could not reach Gemini: matched by words only.';
+      }
+    }
+    const byId = new Map<string, T>(fts.map((item) => [this.corpus.idOf(item), item]));
+    const fused = fuse([...byId.keys()], vectorRefs);
+    const matches = fused.flatMap(({ ref, score }) => {
+      const item = byId.get(ref) ?? this.corpus.get(ref);
+      return item ? [{ item, score }] : [];
+    });
+    return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
+  }
+
+  count(): number {
+    return this.index.size;
+  }
+
+  clear(): void {
+    this.db.prepare('DELETE FROM vectors WHERE kind = ?').run(this.corpus.kind);
+    this.index.clear();
+    this.hashes.clear();
+  }
+
+  private forget(ref: string): void {
+    this.remove.run(this.corpus.kind, ref);
+    this.index.delete(ref);
+    this.hashes.delete(ref);
+  }
+}
+
+/** Reciprocal rank fusion of ranked lists: what ranks well in either, or in both, comes first. */
+export function fuse(...lists: readonly (readonly string[])[]): { ref: string; score: number }[] {
+  const scores = new Map<string, number>();
+  for (const list of lists)
+    list.forEach((ref, rank) => scores.set(ref, (scores.get(ref) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return [...scores.entries()].map(([ref, score]) => ({ ref, score })).sort((a, b) => b.score - a.score);
+}

@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelRequest } from '../../electron/llm/model-client';
+import { startFakeGemini } from '../fakes/gemini/server';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { storeOf } from '../support/durable-kit';
+import { intentAnalysis } from '../support/intent-analysis';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+const NOW = new Date('2026-11-23T07:00:00.000Z');
+let gemini: FakeGemini | undefined;
+let fixture: HostFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  await gemini?.close();
+  fixture = undefined;
+  gemini = undefined;
+});
+
+const MEMORIES = [
+  'I prefer aisle seats on long trips',
+  'My dentist is Dr. Park on Rue Oberkampf',
+  'Ana leads the Q4 budget',
+  'I am vegetarian',
+];
+
+function remember(host: HostFixture['host']): void {
+  const store = storeOf(host);
+  MEMORIES.forEach((text, index) =>
+    store.memories.add(
+      { id: `m${index}`, text, sourceRunId: null, origin: 'person', source: null, isConfirmed: true },
+      NOW.toISOString(),
+    ),
+  );
+}
+
+const analysis = intentAnalysis({ intent: 'recall_preference' });
+
+/** The query_context result the model read in its second request. */
+function contextResult(request: ModelRequest | undefined): {
+  results: { title: string; source: string; label: string }[];
+  semanticSearch: { mode: string; note: string | null };
+} {
+  const part = request?.messages.at(-1)?.parts.find((candidate) => candidate.kind === 'result');
+  if (part?.kind !== 'result') throw new Error('no query_context result');
+  return part.result as ReturnType<typeof contextResult>;
+}
+
+describe('semantic memory', () => {
+  it('“what did I tell you about flights?” finds the aisle-seat preference, by meaning, through stored vectors', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('query_context', { type: 'memories', query: 'flights', analysis }),
+      say('You prefer aisle seats on long trips.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    remember(fixture.host);
+    const report = await fixture.host.context.refresh();
+    expect(report.failed).toEqual([]);
+    expect(fixture.host.context.stats().vectors).toBe(MEMORIES.length);
+    expect(gemini.embedRequests.map((request) => request.method)).toEqual(['batchEmbedContents']);
+
+    const done = await fixture.host.runToEnd({ prompt: 'What did I tell you about flights?' });
+
+    expect(done.status).toBe('completed');
+    const result = contextResult(model.requests[1]);
+    expect(result.semanticSearch).toEqual({ mode: 'hybrid', note: null });
+    expect(result.results[0]).toMatchObject({
+      source: 'memory',
+      title: 'I prefer aisle seats on long trips',
+    });
+    // No word of the question is in the memory: full-text search alone finds nothing.
+    expect(storeOf(fixture.host).memories.search('flights', 5)).toEqual([]);
+  });
+
+  it('with no Gemini key, matches by words only and says so', async () => {
+    const model = new ScriptedModel(
+      call('query_context', { type: 'memories', query: 'aisle flights', analysis }),
+      say('Aisle seats.'),
+    );
+    fixture = await openHost(model, { env: { GEMINI_API_KEY: '' }, now: () => NOW });
+    remember(fixture.host);
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats().vectors).toBe(0);
+
+    await fixture.host.runToEnd({ prompt: 'What did I tell you about aisle flights?' });
+
+    const result = contextResult(model.requests[1]);
+    expect(result.semanticSearch).toEqual({
+      mode: 'fts',
+      note: 'Semantic search is off (no Gemini key): matched by words only.',
+    });
+  });
+
+  it('finds an open task by meaning too: “flights” finds “Book the Lisbon plane tickets”', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('query_context', { type: 'tasks', query: 'flights', analysis }),
+      say('You still have to book the Lisbon plane tickets.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    const { tasks } = storeOf(fixture.host);
+    tasks.add(
+      { id: 't1', description: 'Book the Lisbon plane tickets', due: null, notes: null },
+      NOW.toISOString(),
+    );
+    tasks.add({ id: 't2', description: 'Renew the passport', due: null, notes: null }, NOW.toISOString());
+    expect(await fixture.host.context.refresh()).toEqual({ observed: 0, failed: [] });
+    expect(fixture.errors).toEqual([]);
+    expect(fixture.host.context.stats().vectors).toBe(2);
+
+    await fixture.host.runToEnd({ prompt: 'Anything left to do about flights?' });
+
+    const result = contextResult(model.requests[1]);
+    expect(result.semanticSearch).toEqual({ mode: 'hybrid', note: null });
+    expect(result.results[0]).toMatchObject({
+      source: 'tasks',
+      title: 'Book the Lisbon plane tickets',
+      label: 'the task “Book the Lisbon plane tickets”',
+    });
+  });
+
+  it('closing the host while vectors are still loading stops the load without an error', async () => {
+    fixture = await openHost(new ScriptedModel(), { now: () => NOW });
+    await fixture.stop();
+    for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(fixture.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openContextDb } from '../../../electron/context/context-db';
+import { ContactsIndex, summarize, type ContactObservation } from '../../../electron/context/contacts-index';
+import { parseAddressList } from '../../../electron/context/mail-addresses';
+import { resolvePerson } from '../../../electron/context/person-resolution';
+import type { Db } from '../../../electron/store/database';
+
+let dir: string;
+let db: Db;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deputy-context-'));
+  db = openContextDb(join(dir, 'context.db'));
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const seen = (
+  address: string,
+  name: string,
+  kind: ContactObservation['kind'],
+  at = '2026-11-20T09:00:00.000Z',
+  evidence = `${kind} ${address} ${at}`,
+): ContactObservation => ({ address, name, kind, at, evidence });
+
+describe('the contacts index', () => {
+  it('counts what the person did apart from mere appearances, and reading the same mail twice counts once', () => {
+    const index = new ContactsIndex(db);
+    const refresh = [
+      seen('Sarah@Example.com', 'Sarah Chen', 'sent', '2026-11-20T09:00:00.000Z'),
+      seen('sarah@example.com', 'Sarah Chen', 'organised', '2026-11-24T13:00:00.000Z'),
+      seen('news@shop.example', 'Shop News', 'received'),
+    ];
+    index.merge(summarize(refresh));
+    index.merge(summarize(refresh));
+
+    expect(index.get('sarah@example.com')).toMatchObject({
+      dealtCount: 2,
+      seenCount: 0,
+      lastAt: '2026-11-24T13:00:00.000Z',
+    });
+    expect(index.isDealtWith('SARAH@example.com')).toBe(true);
+    expect(index.isDealtWith('news@shop.example')).toBe(false);
+    expect(index.count()).toBe(2);
+  });
+
+  it('keeps the name the person used over one a sender gave themselves', () => {
+    const index = new ContactsIndex(db);
+    index.merge(summarize([seen('boss@corp.example', 'Dana Boss', 'sent')]));
+    index.merge(summarize([seen('boss@corp.example', 'URGENT CEO', 'received')]));
+    expect(index.get('boss@corp.example')?.name).toBe('Dana Boss');
+    expect(index.findByName('CEO')).toEqual([]);
+  });
+
+  it('is bounded: past its limit the least dealt-with, least recent contacts go first', () => {
+    const index = new ContactsIndex(db, 3);
+    index.merge(
+      summarize([
+        seen('a@x.example', 'A', 'sent', '2026-01-01T00:00:00.000Z'),
+        seen('b@x.example', 'B', 'received', '2026-11-01T00:00:00.000Z'),
+        seen('c@x.example', 'C', 'received', '2026-01-01T00:00:00.000Z'),
+        seen('d@x.example', 'D', 'received', '2026-10-01T00:00:00.000Z'),
+      ]),
+    );
+    expect(index.count()).toBe(3);
+    expect(index.get('c@x.example')).toBeNull();
+    expect(index.get('a@x.example')).not.toBeNull();
+    expect(index.findByName('C')).toEqual([]);
+  });
+});
+
+describe('resolving a name', () => {
+  it('resolves one person with the evidence, and asks when two the person dealt with fit', () => {
+    const index = new ContactsIndex(db);
+    index.merge(
+      summarize([seen('alex@company.com', 'Alex Johnson', 'sent', undefined, 'you wrote “Budget”')]),
+    );
+    const one = resolvePerson(index, 'Alex');
+    expect(one).toMatchObject({
+      status: 'resolved',
+      person: {
+        address: 'alex@company.com',
+        name: 'Alex Johnson',
+        isKnown: true,
+        evidence: ['you wrote “Budget”'],
+      },
+    });
+
+    index.merge(summarize([seen('alex.kim@partner.example', 'Alex Kim', 'accepted')]));
+    const two = resolvePerson(index, 'alex');
+    expect(two.status).toBe('ambiguous');
+    expect(two.status === 'ambiguous' && two.question).toBe(
+      'Which alex do you mean: Alex Johnson (alex@company.com) or Alex Kim (alex.kim@partner.example)?',
+    );
+  });
+
+  it('offers someone who only appeared when no one the person dealt with has the name, marked as not known', () => {
+    const index = new ContactsIndex(db);
+    index.merge(summarize([seen('sarah@evil.example', 'Sarah', 'received')]));
+    expect(resolvePerson(index, 'Sarah')).toMatchObject({
+      status: 'resolved',
+      person: { address: 'sarah@evil.example', isKnown: false },
+    });
+    index.merge(summarize([seen('sarah@example.com', 'Sarah Chen', 'sent')]));
+    expect(resolvePerson(index, 'Sarah')).toMatchObject({
+      status: 'resolved',
+      person: { address: 'sarah@example.com' },
+    });
+    expect(resolvePerson(index, 'Zoë')).toMatchObject({ status: 'unknown' });
+  });
+});
+
+describe('mail address lists', () => {
+  it('reads quoted names with commas, bare addresses, and drops what is not an address', () => {
+    expect(
+      parseAddressList('"Chen, Sarah" <Sarah@Example.com>, bob.smith@y.org, undisclosed-recipients:;'),
+    ).toEqual([
+      { name: 'Chen, Sarah', address: 'sarah@example.com' },
+      { name: 'bob smith', address: 'bob.smith@y.org' },
+    ]);
+  });
+});
