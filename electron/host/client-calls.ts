@@ -24,12 +24,20 @@ export interface ClientCallsDeps {
  * thread, whose one tool call is the client's: the policy decides it, a call that needs the person waits for
  * their decision in Deputy's window or notification, and the ledger and the audit trail record it like any other.
  */
+const NOT_FOR_OTHER_CLIENTS = new Set(['query_context']);
+
 export class ClientCalls {
   constructor(private readonly deps: ClientCallsDeps) {}
 
-  /** Deputy's own tools: never the tools of the person's MCP servers, which Deputy only borrows. */
+  /**
+   * Deputy's own tools: never the tools of the person's MCP servers, which Deputy only borrows, and not
+   * query_context, which hands over contacts, mail snippets, conversations and memories in one read: another
+   * assistant asks for what it needs tool by tool, each under its own rule.
+   */
   tools(): ReturnType<ToolRegistry['list']> {
-    return this.deps.registry.list().filter((tool) => tool.mcpServer === undefined);
+    return this.deps.registry
+      .list()
+      .filter((tool) => tool.mcpServer === undefined && !NOT_FOR_OTHER_CLIENTS.has(tool.name));
   }
 
   /** A tool's own arguments as JSON Schema (without the meta-parameters the model fills). */

@@ -7,6 +7,7 @@ const COUNTED = ['threads', 'messages', 'runs', 'actions', 'approvals', 'events'
 /** The database as a whole: how big it is, what it holds, deleting whole conversations, compacting. */
 export class DataRepo {
   private readonly deleteThreadStmt;
+  private readonly deleteKeptWordsStmt;
   private readonly selectRunIds;
   private readonly selectOlder;
   private readonly countStmts;
@@ -15,6 +16,11 @@ export class DataRepo {
     // Runs, messages, actions, approvals, events and checkpoints go with the thread (ON DELETE CASCADE);
     // model usage (the hour's budget) and the audit trail are kept on purpose.
     this.deleteThreadStmt = db.prepare('DELETE FROM threads WHERE id = ?');
+    // The policy log keeps decisions, not words, with one exception: an MCP answer cut to size for the model
+    // is kept whole there. It is the conversation's own content, so it goes with the conversation.
+    this.deleteKeptWordsStmt = db.prepare(
+      "DELETE FROM audit WHERE event = 'mcp_full_result' AND run_id IN (SELECT id FROM runs WHERE thread_id = ?)",
+    );
     this.selectRunIds = db.prepare<[string], string>('SELECT id FROM runs WHERE thread_id = ?').pluck();
     this.selectOlder = db
       .prepare<[string], string>('SELECT id FROM threads WHERE updated_at < ? ORDER BY updated_at')
@@ -26,6 +32,7 @@ export class DataRepo {
 
   /** Deletes a thread and everything of it; false when there was no such thread. */
   deleteThread(threadId: string): boolean {
+    this.deleteKeptWordsStmt.run(threadId);
     return this.deleteThreadStmt.run(threadId).changes > 0;
   }
 
