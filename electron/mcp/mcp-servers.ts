@@ -12,7 +12,7 @@ import { McpSecretStore } from './mcp-secrets';
 import { asRecord } from '../store/json';
 
 const CONFIGS_KEY = 'mcp.servers';
-/** The tools each server listed last, so a `first_use` server's tools are offered before it runs. */
+/** The tools each server listed last, so a server's tools are offered before it has connected. */
 const TOOLS_KEY = 'mcp.tools';
 
 export interface McpServersDeps {
@@ -121,9 +121,11 @@ export class McpServers {
       this.deps.registry.replaceServerTools(name, []);
       return entry;
     }
+    // The tools it listed last are offered at once, whether it starts now or at first use: a run resumed at
+    // start-up may call one before the server has connected (a call waits for the start it needs).
     const known = this.storedTools()[name];
-    if (config.start === 'first_use' && known) this.setTools(name, config, known, false);
-    else void connection.start();
+    if (known) this.setTools(name, config, known, false);
+    if (config.start !== 'first_use' || !known) void connection.start();
     return entry;
   }
 

@@ -225,4 +225,19 @@ describe('MCP servers as tools', () => {
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('alpha');
     expect((await waitForServer(host, 'fs', () => true)).state).toBe('running');
   });
+
+  it('offers a server’s last known tools at start-up, before it has connected, so a resumed run finds them', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
+    fixture = await openHost(new ScriptedModel());
+    await putServer(fixture.host, 'fs', stdio(FILESYSTEM_SERVER, [folder]));
+    await waitForServer(fixture.host, 'fs', (server) => server.state === 'running');
+    await fixture.stop();
+
+    fixture = await openHost(new ScriptedModel(), { dataDir: fixture.dataDir });
+    // Right after the host is created (the server is still starting), its tools are already there.
+    expect(fixture.host.toolCatalog().map((tool) => tool.name)).toContain('fs__read_text_file');
+    expect((await waitForServer(fixture.host, 'fs', (server) => server.state === 'running')).state).toBe(
+      'running',
+    );
+  });
 });
