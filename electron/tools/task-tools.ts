@@ -106,6 +106,18 @@ function taskBefore(before: unknown): Task {
 /** The local task list: five tools over SQLite. `complete_task` is reserved for agent completion. */
 export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
   const stamp = (): string => now().toISOString();
+  // Update, complete and delete each change one stored task: what it was is read first, and undo puts it back.
+  const restoresTask = (isDeleted: boolean): Pick<Tool<{ id: string }>, 'before' | 'effect' | 'undo'> => ({
+    before: (input) => tasks.get(input.id),
+    effect: (input, _output, before) => ({
+      entityType: 'task',
+      entityId: input.id,
+      before,
+      // The stored task, in the same shape as `before`, so the two compare field by field.
+      after: isDeleted ? null : tasks.get(input.id),
+    }),
+    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
+  });
   const addTask: Tool<z.infer<typeof AddTaskInput>> = {
     name: 'add_task',
     description: "Add a task to the user's local task list.",
@@ -189,15 +201,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         ],
       };
     },
-    before: (input) => tasks.get(input.id),
-    effect: (input, output, before) => ({
-      entityType: 'task',
-      entityId: input.id,
-      before,
-      // The stored task, in the same shape as `before`, so the two compare field by field.
-      after: tasks.get(input.id),
-    }),
-    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
+    ...restoresTask(false),
     execute: (input) => {
       const { id, ...change } = input;
       const task = tasks.update(id, change, stamp());
@@ -219,15 +223,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       title: `Mark ${describeTask(tasks, input.id)} as done`,
       fields: [{ label: 'Task', value: input.id }],
     }),
-    before: (input) => tasks.get(input.id),
-    effect: (input, output, before) => ({
-      entityType: 'task',
-      entityId: input.id,
-      before,
-      // The stored task, in the same shape as `before`, so the two compare field by field.
-      after: tasks.get(input.id),
-    }),
-    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
+    ...restoresTask(false),
     execute: (input) => {
       const task = tasks.complete(input.id, stamp());
       if (!task) throw notFound(input.id);
@@ -248,14 +244,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       title: `Delete ${describeTask(tasks, input.id)}`,
       fields: [{ label: 'Task', value: input.id }],
     }),
-    before: (input) => tasks.get(input.id),
-    effect: (input, output, before) => ({
-      entityType: 'task',
-      entityId: input.id,
-      before,
-      after: null,
-    }),
-    undo: ({ before }) => ({ task: taskView(tasks.restore(taskBefore(before), stamp())) }),
+    ...restoresTask(true),
     execute: (input) => {
       if (!tasks.delete(input.id)) throw notFound(input.id);
       return { deleted: input.id };
