@@ -3,18 +3,25 @@ import {
   type AuditEntry,
   type CommandOutput,
   type CommandParsedInput,
+  type RunResponse,
 } from '../../shared/contract';
 import { verifyAuditChain } from '../store/audit-chain';
 import type { Store } from '../store/store';
 import { redactSecrets } from '../vault/redactor';
 import { toCsvLines, CSV_HEADER } from './audit-export';
+import type { StoredApproval } from '../store/approvals-repo';
 import { undoEntry, type UndoDeps } from './audit-undo';
+import { approveUndo, endHeldUndo } from './undo-approval';
+import { reconcileUndos } from './undo-run';
 
 /** How many entries one export page holds: a page is read, written out, and the next one waits its turn. */
 const EXPORT_PAGE = 500;
 
 /** The audit trail's channels: query, read, verify assumptions, undo, export, check the chain. */
 export class AuditDesk {
+  /** Undos cut short by a crash, looked for at start-up; settled when this resolves. */
+  reconciling: Promise<void> = Promise.resolve();
+
   constructor(private readonly deps: UndoDeps) {}
 
   private get store(): Store {
@@ -82,6 +89,22 @@ export class AuditDesk {
 
   undo(input: CommandParsedInput<'audit.undo'>): Promise<CommandOutput<'audit.undo'>> {
     return undoEntry(this.deps, input);
+  }
+
+  /** The person approved an undo held for approval: it runs now. */
+  approveUndo(approval: StoredApproval): Promise<RunResponse> {
+    return approveUndo(this.deps, approval);
+  }
+
+  /** An undo held for approval was turned down or expired. */
+  endUndo(approval: StoredApproval, message: string): RunResponse {
+    return endHeldUndo(this.deps, approval, message);
+  }
+
+  reconcileUndos(): void {
+    this.reconciling = reconcileUndos(this.deps).catch((error: unknown) =>
+      this.deps.logError('could not reconcile undos after a restart', error),
+    );
   }
 
   /** One page of an export (the HTTP route streams every page; the viewer gathers them). */

@@ -140,6 +140,11 @@ export class Host implements ContractHost {
       specFor: (run, signal) => this.specFor(run, signal),
       track: (run, work) => this.active.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
+      undos: {
+        isUndo: (approval) => deps.store.undoLedger.isUndo(approval.actionId),
+        approve: (approval) => this.audit.approveUndo(approval),
+        end: (approval, message) => this.audit.endUndo(approval, message),
+      },
     });
     this.data = new DataDesk({
       store: deps.store,
@@ -166,6 +171,8 @@ export class Host implements ContractHost {
       newId: randomUUID,
       logError: deps.logError,
       emit: (event) => this.emit(event),
+      approvalLifetimeMs: () => deps.settings.get().approvalExpiryMinutes * 60_000,
+      publishApproval: (changed) => this.approvalsBus.publish(changed),
     });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
@@ -389,6 +396,7 @@ export class Host implements ContractHost {
         this.deps.logError(`could not resume run ${run.id}`, error);
       }
     }
+    this.audit.reconcileUndos();
   }
 
   private resume(run: { id: string; threadId: string; model: string; status: string }): void {

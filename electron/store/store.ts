@@ -12,6 +12,7 @@ import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
+import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
 
 /** The database and its repositories; `transaction` groups writes that must land together. */
@@ -30,6 +31,7 @@ export class Store {
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
+  readonly undoLedger: UndoLedger;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -46,6 +48,7 @@ export class Store {
     this.audit = new AuditRepo(db);
     this.auditQuery = new AuditQuery(db);
     this.auditEdits = new AuditEdits(db, this.audit);
+    this.undoLedger = new UndoLedger(db);
   }
 
   static open(file: string): Store {

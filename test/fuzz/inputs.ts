@@ -176,7 +176,7 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.4) && { correction: randomString(rng), remember: rng.chance(0.5) }),
       };
     case 'audit.undo':
-      return { id: ids.any(rng), ...(rng.chance(0.5) && { confirm: rng.chance(0.5) }) };
+      return { id: ids.any(rng), ...(rng.chance(0.5) && { force: rng.chance(0.5) }) };
     case 'audit.export':
       return {
         format: pick(rng, ['jsonl', 'csv', 'xml']),

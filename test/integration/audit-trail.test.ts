@@ -243,6 +243,35 @@ describe('undo over HTTP', () => {
     expect(read.body.error.message).toBe('It only read: there is nothing to undo.');
     expect((await json(`/api/audit/nothing-here/undo`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('answers 409 changed_since, naming what changed, when the task changed after the action; force waits for approval', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
+    const db = rawDb(fixture);
+    try {
+      db.prepare('UPDATE tasks SET description = ? WHERE id = ?').run(
+        'Renew passport (photos done)',
+        added.entityId,
+      );
+    } finally {
+      db.close();
+    }
+    const refused = await json<{ error: { code: string; message: string } }>(`/api/audit/${added.id}/undo`, {
+      method: 'POST',
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The task changed after Deputy's action (description)"),
+    });
+    const forced = await json<{ status: string; approvalId: string }>(`/api/audit/${added.id}/undo`, {
+      method: 'POST',
+      body: JSON.stringify({ force: true }),
+    });
+    expect(forced.status).toBe(200);
+    expect(forced.body).toMatchObject({ status: 'approval_required', approvalId: expect.any(String) });
+  });
 });
 
 describe('tamper evidence', () => {
