@@ -53,7 +53,10 @@ function base(scope: CallScope, actionId: string, tool: string): NewAuditEntry {
     actionCategory: 'unknown',
     status: 'pending',
     modelUsed: state.routing?.resolved ?? spec.model,
-    tokensUsed: state.usage.inputTokens + state.usage.outputTokens,
+    // The tokens of the model turn that asked for this call, not the run's running total.
+    tokensUsed: state.usage.lastTurn
+      ? state.usage.lastTurn.inputTokens + state.usage.lastTurn.outputTokens
+      : null,
   };
 }
 

@@ -137,12 +137,14 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = runnableCalls(scope, output.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
+    state.usage = { ...state.usage, lastTurn: null };
     if (usage) {
       const now = deps.now().toISOString();
       state.usage = {
         inputTokens: state.usage.inputTokens + usage.inputTokens,
         outputTokens: state.usage.outputTokens + usage.outputTokens,
         prompt: { tokens: usage.inputTokens, messageCount: sentMessages },
+        lastTurn: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
       };
       deps.store.runs.addUsage(spec.runId, usage.inputTokens, usage.outputTokens);
       deps.store.policy.recordTokens(spec.runId, now, usage.totalTokens);

@@ -1,4 +1,5 @@
 import {
+  AUDIT_PAGE,
   DeputyError,
   type AuditEntry,
   type CommandOutput,
@@ -6,6 +7,7 @@ import {
   type RunResponse,
 } from '../../shared/contract';
 import { verifyAuditChain } from '../store/audit-chain';
+import { listToolInvocations } from '../store/tool-invocations';
 import type { Store } from '../store/store';
 import { redactSecrets } from '../vault/redactor';
 import { toCsvLines, CSV_HEADER } from './audit-export';
@@ -122,6 +124,33 @@ export class AuditDesk {
     };
   }
 
+  /** Spec 002's DecisionLog, newest first. */
+  decisions(input: CommandParsedInput<'audit.decisions'>): CommandOutput<'audit.decisions'> {
+    const { limit = AUDIT_PAGE.default, ...filter } = input;
+    return paged(
+      this.store.decisions.list(filter, limit + 1),
+      limit,
+      (row) => row.seq,
+      (decisions, nextCursor) => ({
+        decisions,
+        nextCursor,
+      }),
+    );
+  }
+
+  /** Spec 002's ToolInvocationLog, newest first. */
+  toolInvocations(
+    input: CommandParsedInput<'audit.toolInvocations'>,
+  ): CommandOutput<'audit.toolInvocations'> {
+    const { limit = AUDIT_PAGE.default, ...filter } = input;
+    return paged(
+      listToolInvocations(this.store.db, filter, limit + 1),
+      limit,
+      (row) => row.sequence,
+      (invocations, nextCursor) => ({ invocations, nextCursor }),
+    );
+  }
+
   verifyChain(): Promise<CommandOutput<'audit.verifyChain'>> {
     return verifyAuditChain(this.store.db);
   }
@@ -131,4 +160,16 @@ export class AuditDesk {
     if (!entry) throw new DeputyError('not_found', `There is no audit entry with the id "${id}".`);
     return entry;
   }
+}
+
+/** One page of `limit` from `limit + 1` rows read, and the cursor of the next page when there is one. */
+function paged<Row, Output>(
+  rows: Row[],
+  limit: number,
+  seqOf: (row: Row) => number,
+  shape: (page: Row[], nextCursor: string | null) => Output,
+): Output {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return shape(page, rows.length > limit && last ? String(seqOf(last)) : null);
 }

@@ -5,6 +5,7 @@ import { AuditQuery } from './audit-query';
 import { AuditRepo } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { DataRepo } from './data-repo';
+import { DecisionsRepo } from './decisions-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { MemoriesRepo } from './memories-repo';
@@ -32,6 +33,7 @@ export class Store {
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
   readonly undoLedger: UndoLedger;
+  readonly decisions: DecisionsRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -49,6 +51,7 @@ export class Store {
     this.auditQuery = new AuditQuery(db);
     this.auditEdits = new AuditEdits(db, this.audit);
     this.undoLedger = new UndoLedger(db);
+    this.decisions = new DecisionsRepo(db);
   }
 
   static open(file: string): Store {

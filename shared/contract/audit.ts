@@ -57,7 +57,7 @@ export const AuditEntry = z.object({
   errorMessage: z.string().nullable(),
   durationMs: z.number().nullable(),
   modelUsed: z.string().nullable(),
-  /** The run's model tokens up to the turn that made this call. */
+  /** A call's: the tokens (input and output) of the model turn that asked for it. A decision's: the run's. */
   tokensUsed: z.number().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

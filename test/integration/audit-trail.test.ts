@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { RunningServer } from '../../electron/server/http-server';
 import type { AuditEntry, AuditListOutput } from '../../shared/contract';
-import { serveApi } from '../support/api-server';
+import { jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -23,10 +23,7 @@ async function open(model: ScriptedModel) {
   await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
   const { server, api } = await serveApi(fixture, TOKEN);
   servers.push(server);
-  const json = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
-    const response = await api(path, init);
-    return { status: response.status, body: (await response.json()) as T };
-  };
+  const json = jsonOf(api);
   return { fixture, api, json };
 }
 
