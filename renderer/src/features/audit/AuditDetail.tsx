@@ -101,7 +101,7 @@ export function AuditDetail() {
           <dd>{entry.durationMs === null ? '—' : `${entry.durationMs} ms`}</dd>
           <dt>Model</dt>
           <dd>{entry.modelUsed ?? '—'}</dd>
-          <dt>Tokens (run so far)</dt>
+          <dt>{entry.kind === 'decision' ? 'Tokens (whole run)' : 'Tokens (the turn that asked)'}</dt>
           <dd>{entry.tokensUsed ?? '—'}</dd>
           <dt>Agent</dt>
           <dd>{entry.agentId}</dd>
