@@ -4,6 +4,7 @@ import type { NewAssumption, NewAuditEntry } from '../store/audit-repo';
 import type { Tool } from '../tools/tool';
 import type { CallScope } from './call-execution';
 import type { CheckedCall } from './run-deps';
+import { turnTokens } from './turn-tokens';
 
 /** Who let a call happen when the policy allowed it, read from the rule that fired. */
 export function approverOf(rule: string): AuditApprover {
@@ -54,9 +55,7 @@ function base(scope: CallScope, actionId: string, tool: string): NewAuditEntry {
     status: 'pending',
     modelUsed: state.routing?.resolved ?? spec.model,
     // The tokens of the model turn that asked for this call, not the run's running total.
-    tokensUsed: state.usage.lastTurn
-      ? state.usage.lastTurn.inputTokens + state.usage.lastTurn.outputTokens
-      : null,
+    tokensUsed: turnTokens(state),
   };
 }
 

@@ -28,6 +28,7 @@ import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
 import type { RoutingPolicy } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
+import { setTurnTokens } from './turn-tokens';
 
 export interface TurnOutput {
   text: string;
@@ -137,14 +138,13 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = runnableCalls(scope, output.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
-    state.usage = { ...state.usage, lastTurn: null };
+    setTurnTokens(state, usage ? usage.inputTokens + usage.outputTokens : null);
     if (usage) {
       const now = deps.now().toISOString();
       state.usage = {
         inputTokens: state.usage.inputTokens + usage.inputTokens,
         outputTokens: state.usage.outputTokens + usage.outputTokens,
         prompt: { tokens: usage.inputTokens, messageCount: sentMessages },
-        lastTurn: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
       };
       deps.store.runs.addUsage(spec.runId, usage.inputTokens, usage.outputTokens);
       deps.store.policy.recordTokens(spec.runId, now, usage.totalTokens);

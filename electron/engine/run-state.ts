@@ -47,8 +47,6 @@ export interface RunState {
     outputTokens: number;
     /** The prompt size the model reported, and at how many messages: the base of the next estimate. */
     prompt: { tokens: number; messageCount: number } | null;
-    /** The tokens of the latest turn (null when the model reported none): each call it asked for is charged them. */
-    lastTurn?: { inputTokens: number; outputTokens: number } | null;
   };
   /** How often each error signature has failed in this run: one seen twice is not retried again. */
   retry: { signatures: Record<string, number> };
@@ -129,11 +127,6 @@ const StoredRunStateV2 = z.object({
     inputTokens: z.number().min(0),
     outputTokens: z.number().min(0),
     prompt: z.object({ tokens: z.number().min(0), messageCount: z.number().int().min(0) }).nullable(),
-    // Added after V2 shipped: checkpoints written before it have none, and their calls record no tokens.
-    lastTurn: z
-      .object({ inputTokens: z.number().min(0), outputTokens: z.number().min(0) })
-      .nullable()
-      .optional(),
   }),
   retry: z.object({ signatures: z.record(z.string(), z.number().int().min(0)) }),
   activeMs: z.number().min(0),

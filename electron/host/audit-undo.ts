@@ -5,6 +5,7 @@ import {
   type LedgerState,
 } from '../../shared/contract';
 import { approverOf } from '../engine/audit-entries';
+import { fingerprint } from '../engine/fingerprint';
 import { decide } from '../policy/decide';
 import type { PolicyDecision } from '../policy/types';
 import type { NewAuditEntry } from '../store/audit-repo';
@@ -51,11 +52,14 @@ export async function undoEntry(
   if (changes.length > 0 && !input.force)
     throw new DeputyError('changed_since', changedSinceMessage(original.entityType, changes));
   const decision = undoDecision(deps, plan, check.input);
+  // Forced over a later change or not: the approval is bound to these arguments, and checks again unless forced.
+  const args = { undoOf: original.id, ...(changes.length > 0 && { force: true }) };
   const claim = (state: LedgerState): void => {
     const now = deps.now().toISOString();
     if (earlier) {
       if (!store.actions.transition(actionId, RETRYABLE, state, now))
         throw new DeputyError('conflict', 'This undo is already under way.');
+      store.actions.replaceArgs(actionId, args, fingerprint(`undo:${plan.tool.name}`, args), now);
     } else {
       store.actions.create(
         {
@@ -64,7 +68,7 @@ export async function undoEntry(
           threadId: plan.threadId,
           callId: undoCallId(original.id),
           tool: plan.tool.name,
-          args: { undoOf: original.id, ...(changes.length > 0 && { force: true }) },
+          args,
           state,
           idempotencyKey: undoCallId(original.id),
           hasSideEffects: true,

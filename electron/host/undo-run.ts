@@ -122,7 +122,19 @@ export async function reconcileUndos(deps: UndoDeps): Promise<void> {
       const originalId = undo?.undo.undoOf;
       const original = originalId ? store.auditQuery.get(originalId) : null;
       const action = undo?.actionId ? store.actions.get(undo.actionId) : null;
-      if (!undo || !original || !action) continue;
+      if (!undo) continue;
+      if (!original || !action) {
+        // Its conversation was deleted while it waited: there is nothing left to undo from.
+        store.transaction(() =>
+          store.audit.change(
+            entryId,
+            `status = 'failed', error_message = @message`,
+            { message: 'Its conversation was deleted, so nothing was undone.' },
+            deps.now().toISOString(),
+          ),
+        );
+        continue;
+      }
       const ids = { actionId: action.id, entryId };
       if (action.ledgerState === 'awaiting_confirmation') continue;
       if (action.ledgerState === 'approved') {

@@ -251,6 +251,28 @@ describe('an undo never silently overwrites a later change', () => {
     expect((listed.output as { tasks: unknown[] }).tasks).toEqual([]);
   });
 
+  it('asked again after a refusal, the same undo row and approval are reused, bound to the new arguments', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Renew the lease' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const first = await host.invoke('audit.undo', { id: added.id });
+    await host.invoke('approval.decide', { approvalId: first.approvalId ?? '', decision: 'reject' });
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+    await act(model, 'update_task', { id: added.entityId, description: 'Renew the lease (signed)' });
+    await expect(host.invoke('audit.undo', { id: added.id })).rejects.toMatchObject({
+      code: 'changed_since',
+    });
+    const forced = await host.invoke('audit.undo', { id: added.id, force: true });
+    expect(forced.approvalId).toBe(first.approvalId);
+    const approved = await host.invoke('approval.decide', {
+      approvalId: forced.approvalId ?? '',
+      decision: 'approve',
+    });
+    expect(approved.summary).toBe('Undone: add_task.');
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('rolled_back');
+  });
+
   it('an undo approved later is checked again: a change made while it waited refuses it', async () => {
     const model = new ScriptedModel();
     const { host } = await open(model);
