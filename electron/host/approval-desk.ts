@@ -51,7 +51,9 @@ export class ApprovalDesk {
   constructor(private readonly deps: ApprovalDeskDeps) {}
 
   view(approval: StoredApproval): Approval {
-    return { ...approval, argsSchema: this.deps.registry.argsSchema(approval.tool) };
+    // An undo has nothing to edit: no schema, so no editor is offered.
+    const isUndo = this.deps.undos.isUndo(approval);
+    return { ...approval, argsSchema: isUndo ? {} : this.deps.registry.argsSchema(approval.tool) };
   }
 
   list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {

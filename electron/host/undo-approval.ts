@@ -70,7 +70,8 @@ export function holdUndo(
       throw new DeputyError('conflict', 'This undo is already waiting.');
     return id;
   });
-  deps.publishApproval({ ...approval, argsSchema: deps.registry.argsSchema(approval.tool) });
+  // An undo has nothing to edit: no schema, so no editor is offered.
+  deps.publishApproval({ ...approval, argsSchema: {} });
   return {
     status: 'approval_required',
     message: `${hold.reason} It waits for your approval.`,

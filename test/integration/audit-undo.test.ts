@@ -161,6 +161,8 @@ describe('undo of local actions', () => {
         tool: 'add_task',
         preview: expect.objectContaining({ title: 'Undo: act for the person' }),
         expiresAt: expect.any(String),
+        // Nothing to edit in an undo: no schema, so the card offers no editor.
+        argsSchema: {},
       }),
     ]);
     // Asking again while it waits answers the same approval, never a second one.
