@@ -253,6 +253,18 @@ describe('an undo never silently overwrites a later change', () => {
     expect((listed.output as { tasks: unknown[] }).tasks).toEqual([]);
   });
 
+  it('a memory the person edited since is not deleted behind their back', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const saved = await act(model, 'save_memory', { text: 'My manager is Ana' });
+    await host.invoke('memory.update', { id: saved.entityId ?? '', text: 'My manager is Ana Lima' });
+    await expect(host.invoke('audit.undo', { id: saved.id })).rejects.toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The memory changed after Deputy's action (text)"),
+    });
+    expect((await host.invoke('memory.list', { limit: 10 })).memories).toHaveLength(1);
+  });
+
   it('asked again after a refusal, the same undo row and approval are reused, bound to the new arguments', async () => {
     const model = new ScriptedModel();
     const { host } = await open(model);
@@ -307,6 +319,21 @@ describe('undo against the services (fakes)', () => {
     expect(live()).toHaveLength(1);
     await undo(created);
     expect(live()).toEqual([]);
+
+    // An event moved by someone after Deputy created it: deleting it now would lose that, so it is refused.
+    const planned = await act(model, 'calendar_event_create', {
+      summary: 'Design review',
+      start: '2026-11-26T10:00:00+01:00',
+      end: '2026-11-26T11:00:00+01:00',
+    });
+    const stored = live().find((event) => event.id === planned.entityId);
+    if (!stored) throw new Error('the fake has no such event');
+    stored.location = 'Room 9';
+    await expect(host.invoke('audit.undo', { id: planned.id })).rejects.toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The calendar event changed after Deputy's action (location)"),
+    });
+    expect(live().some((event) => event.id === planned.entityId)).toBe(true);
 
     const existing = g.calendar.addEvent({
       summary: 'Team sync',
