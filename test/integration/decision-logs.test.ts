@@ -4,7 +4,8 @@ import { dispatchCommand } from '../../electron/host/dispatch';
 import type { RunningServer } from '../../electron/server/http-server';
 import type { ModelStreamEvent } from '../../electron/llm/model-client';
 import { jsonOf, serveApi } from '../support/api-server';
-import { openHost, type HostFixture } from '../support/host-fixture';
+import { GatedModel, until } from '../support/gated-model';
+import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { say, ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'decision-logs-token';
@@ -151,5 +152,31 @@ describe("spec 002's DecisionLog and ToolInvocationLog", () => {
     expect([...first.decisions, ...next.decisions].map((d) => d.seq)).toEqual(
       decisions.slice(0, 4).map((d) => d.seq),
     );
+  });
+
+  it('records a decision for a run that waited at the cap on runs and was cancelled before it started', async () => {
+    const model = new GatedModel();
+    const fixture = await openHost(model);
+    fixtures.push(fixture);
+    const { host } = fixture;
+    await host.invoke('settings.set', { maxConcurrentRuns: 1 });
+    const events = collect(host);
+    const busy = await host.invoke('run.start', { prompt: 'busy' });
+    const waiting = await host.invoke('run.start', { prompt: 'waits its turn' });
+    await until(() => model.held.length === 1);
+    await host.invoke('run.cancel', { runId: waiting.runId });
+    await until(() => events.some((event) => event.type === 'result' && event.runId === waiting.runId));
+    const { decisions } = await host.invoke('audit.decisions', { runId: waiting.runId });
+    expect(decisions).toEqual([
+      expect.objectContaining({
+        decision: 'RESPOND_ONLY',
+        outcome: 'ERROR:CANCELLED',
+        errorCode: 'cancelled',
+        intent: 'waits its turn',
+        summary: 'Stopped before it started.',
+      }),
+    ]);
+    model.answer('busy');
+    await until(() => events.some((event) => event.type === 'result' && event.runId === busy.runId));
   });
 });
