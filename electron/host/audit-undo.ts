@@ -54,13 +54,8 @@ export async function undoEntry(
   const decision = undoDecision(deps, plan, check.input);
   // Forced over a later change or not: the approval is bound to these arguments, and checks again unless forced.
   const args = { undoOf: original.id, ...(changes.length > 0 && { force: true }) };
-  const claim = (state: LedgerState): void => {
-    const now = deps.now().toISOString();
-    if (earlier) {
-      if (!store.actions.transition(actionId, RETRYABLE, state, now))
-        throw new DeputyError('conflict', 'This undo is already under way.');
-      store.actions.replaceArgs(actionId, args, fingerprint(`undo:${plan.tool.name}`, args), now);
-    } else {
+  const createRow = (state: LedgerState, now: string): void => {
+    try {
       store.actions.create(
         {
           id: actionId,
@@ -77,6 +72,21 @@ export async function undoEntry(
         },
         now,
       );
+    } catch (error) {
+      // A second request for the same undo got here first: one entry has one undo row (UNIQUE run, call).
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+        throw new DeputyError('conflict', 'This undo is already under way.');
+      throw error;
+    }
+  };
+  const claim = (state: LedgerState): void => {
+    const now = deps.now().toISOString();
+    if (earlier) {
+      if (!store.actions.transition(actionId, RETRYABLE, state, now))
+        throw new DeputyError('conflict', 'This undo is already under way.');
+      store.actions.replaceArgs(actionId, args, fingerprint(`undo:${plan.tool.name}`, args), now);
+    } else {
+      createRow(state, now);
     }
     store.actions.setPolicy(
       actionId,

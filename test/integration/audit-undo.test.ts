@@ -118,6 +118,23 @@ describe('undo of local actions', () => {
     expect((await host.invoke('audit.verifyChain', {})).ok).toBe(true);
   });
 
+  it('two undos of one entry asked at once: one runs, the other is refused, the task is deleted once', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Pay rent' });
+    const results = await Promise.allSettled([
+      host.invoke('audit.undo', { id: added.id }),
+      host.invoke('audit.undo', { id: added.id }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect(refused?.status === 'rejected' && refused.reason).toMatchObject({ code: 'conflict' });
+    const undos = (await host.invoke('audit.list', { tool: 'add_task' })).entries.filter(
+      (e) => e.kind === 'undo',
+    );
+    expect(undos.map((e) => e.status)).toEqual(['completed']);
+  });
+
   it('undoes a memory saved, and tells the conversation its tool card was undone', async () => {
     const model = new ScriptedModel();
     const { host } = await open(model);
