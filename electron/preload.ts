@@ -45,6 +45,8 @@ const commandChannels = {
   'audit.undo': true,
   'audit.export': true,
   'audit.verifyChain': true,
+  'audit.decisions': true,
+  'audit.toolInvocations': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -4,6 +4,7 @@ import type { NewAssumption, NewAuditEntry } from '../store/audit-repo';
 import type { Tool } from '../tools/tool';
 import type { CallScope } from './call-execution';
 import type { CheckedCall } from './run-deps';
+import { turnTokens } from './turn-tokens';
 
 /** Who let a call happen when the policy allowed it, read from the rule that fired. */
 export function approverOf(rule: string): AuditApprover {
@@ -53,7 +54,8 @@ function base(scope: CallScope, actionId: string, tool: string): NewAuditEntry {
     actionCategory: 'unknown',
     status: 'pending',
     modelUsed: state.routing?.resolved ?? spec.model,
-    tokensUsed: state.usage.inputTokens + state.usage.outputTokens,
+    // The tokens of the model turn that asked for this call, not the run's running total.
+    tokensUsed: turnTokens(state),
   };
 }
 

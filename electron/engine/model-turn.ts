@@ -28,6 +28,7 @@ import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
 import type { RoutingPolicy } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
+import { setTurnTokens } from './turn-tokens';
 
 export interface TurnOutput {
   text: string;
@@ -137,6 +138,7 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = runnableCalls(scope, output.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
+    setTurnTokens(state, usage ? usage.inputTokens + usage.outputTokens : null);
     if (usage) {
       const now = deps.now().toISOString();
       state.usage = {

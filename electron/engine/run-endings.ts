@@ -62,7 +62,22 @@ function recordEnding(
     deps.store.runs.end(spec.runId, ending, now);
     deps.checkpoints.save(spec, state);
     if (ending.status !== 'awaiting_confirmation') {
-      deps.store.audit.open(decisionEntry(spec, state, ending), now);
+      const entry = decisionEntry(spec, state, ending);
+      const auditEntryId = deps.store.audit.open(entry, now);
+      deps.store.decisions.record(
+        {
+          runId: spec.runId,
+          agentId: spec.agentId,
+          decision: ending.decision,
+          outcome: ending.outcome,
+          errorCode: ending.errorCode,
+          durationMs: entry.durationMs ?? null,
+          model: entry.modelUsed ?? null,
+          tokensUsed: entry.tokensUsed ?? null,
+          auditEntryId,
+        },
+        now,
+      );
       logRuntime(deps, spec, ending.status === 'completed' ? 'completion' : 'error', state.step, {
         outcome: ending.outcome,
         recovered: ending.recovered ?? false,

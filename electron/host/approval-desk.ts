@@ -34,6 +34,14 @@ export interface ApprovalDeskDeps {
     work: (signal: AbortSignal) => Promise<RunResponse>,
   ) => Promise<RunResponse>;
   publish: (changed: Approval | null) => void;
+  /** Undos from the audit trail wait for approval too; their approvals end in the undo, not in a run. */
+  undos: HeldUndos;
+}
+
+export interface HeldUndos {
+  isUndo(approval: StoredApproval): boolean;
+  approve(approval: StoredApproval): Promise<RunResponse>;
+  end(approval: StoredApproval, message: string): RunResponse;
 }
 
 type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string };
@@ -43,7 +51,9 @@ export class ApprovalDesk {
   constructor(private readonly deps: ApprovalDeskDeps) {}
 
   view(approval: StoredApproval): Approval {
-    return { ...approval, argsSchema: this.deps.registry.argsSchema(approval.tool) };
+    // An undo has nothing to edit: no schema, so no editor is offered.
+    const isUndo = this.deps.undos.isUndo(approval);
+    return { ...approval, argsSchema: isUndo ? {} : this.deps.registry.argsSchema(approval.tool) };
   }
 
   list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {
@@ -64,6 +74,7 @@ export class ApprovalDesk {
 
   async decide(input: ApprovalDecideInput): Promise<RunResponse> {
     const approval = this.decidable(input.approvalId);
+    if (this.deps.undos.isUndo(approval)) return this.decideUndo(approval, input);
     if (input.decision === 'reject') {
       const note = input.reason?.trim() || null;
       this.claim(approval, 'rejected', note);
@@ -96,6 +107,8 @@ export class ApprovalDesk {
   /** Edit and approve: the new arguments must fit the tool's schema, and are bound to the approval by a new fingerprint. */
   async edit(input: ApprovalEditInput): Promise<RunResponse> {
     const approval = this.decidable(input.approvalId);
+    if (this.deps.undos.isUndo(approval))
+      throw new DeputyError('invalid_input', 'An undo cannot be edited: approve it or reject it.');
     if (approval.rule === RESUME_RULE) {
       // Its key must stay the one the first attempt carried, so it can still be found: no other arguments.
       throw new DeputyError(
@@ -125,6 +138,11 @@ export class ApprovalDesk {
       if (!this.deps.store.approvals.claim(approval.id, 'expired', this.deps.now().toISOString(), null))
         continue;
       const at = new Date(approval.expiresAt).toISOString();
+      if (this.deps.undos.isUndo(approval)) {
+        this.deps.undos.end(approval, `The approval expired at ${at}, so nothing was undone.`);
+        this.deps.publish(this.view({ ...approval, status: 'expired' }));
+        continue;
+      }
       this.endPausedRun(approval, {
         code: 'approval_expired',
         message: `The approval for "${approval.preview.title}" expired at ${at}, so Deputy did not do it. Ask again if you still want it.`,
@@ -163,6 +181,27 @@ export class ApprovalDesk {
         );
     }
     return history;
+  }
+
+  private decideUndo(
+    approval: StoredApproval,
+    input: ApprovalDecideInput,
+  ): Promise<RunResponse> | RunResponse {
+    if (input.decision === 'reject') {
+      const note = input.reason?.trim() || null;
+      this.claim(approval, 'rejected', note);
+      return this.deps.undos.end(
+        approval,
+        `You turned this undo down${note ? `: ${note}` : ''}; nothing was undone.`,
+      );
+    }
+    if (input.alwaysAllow)
+      throw new DeputyError(
+        'invalid_input',
+        'An undo offers no "always allow": approve it once or reject it.',
+      );
+    this.claim(approval, 'approved', null);
+    return this.deps.undos.approve(approval);
   }
 
   private require(id: string): StoredApproval {

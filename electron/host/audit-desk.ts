@@ -1,20 +1,29 @@
 import {
+  AUDIT_PAGE,
   DeputyError,
   type AuditEntry,
   type CommandOutput,
   type CommandParsedInput,
+  type RunResponse,
 } from '../../shared/contract';
 import { verifyAuditChain } from '../store/audit-chain';
+import { listToolInvocations } from '../store/tool-invocations';
 import type { Store } from '../store/store';
 import { redactSecrets } from '../vault/redactor';
 import { toCsvLines, CSV_HEADER } from './audit-export';
+import type { StoredApproval } from '../store/approvals-repo';
 import { undoEntry, type UndoDeps } from './audit-undo';
+import { approveUndo, endHeldUndo } from './undo-approval';
+import { reconcileUndos } from './undo-run';
 
 /** How many entries one export page holds: a page is read, written out, and the next one waits its turn. */
 const EXPORT_PAGE = 500;
 
 /** The audit trail's channels: query, read, verify assumptions, undo, export, check the chain. */
 export class AuditDesk {
+  /** Undos cut short by a crash, looked for at start-up; settled when this resolves. */
+  reconciling: Promise<void> = Promise.resolve();
+
   constructor(private readonly deps: UndoDeps) {}
 
   private get store(): Store {
@@ -84,6 +93,22 @@ export class AuditDesk {
     return undoEntry(this.deps, input);
   }
 
+  /** The person approved an undo held for approval: it runs now. */
+  approveUndo(approval: StoredApproval): Promise<RunResponse> {
+    return approveUndo(this.deps, approval);
+  }
+
+  /** An undo held for approval was turned down or expired. */
+  endUndo(approval: StoredApproval, message: string): RunResponse {
+    return endHeldUndo(this.deps, approval, message);
+  }
+
+  reconcileUndos(): void {
+    this.reconciling = reconcileUndos(this.deps).catch((error: unknown) =>
+      this.deps.logError('could not reconcile undos after a restart', error),
+    );
+  }
+
   /** One page of an export (the HTTP route streams every page; the viewer gathers them). */
   exportPage(input: CommandParsedInput<'audit.export'>): CommandOutput<'audit.export'> {
     const { format, cursor, ...filter } = input;
@@ -99,6 +124,33 @@ export class AuditDesk {
     };
   }
 
+  /** Spec 002's DecisionLog, newest first. */
+  decisions(input: CommandParsedInput<'audit.decisions'>): CommandOutput<'audit.decisions'> {
+    const { limit = AUDIT_PAGE.default, ...filter } = input;
+    return paged(
+      this.store.decisions.list(filter, limit + 1),
+      limit,
+      (row) => row.seq,
+      (decisions, nextCursor) => ({
+        decisions,
+        nextCursor,
+      }),
+    );
+  }
+
+  /** Spec 002's ToolInvocationLog, newest first. */
+  toolInvocations(
+    input: CommandParsedInput<'audit.toolInvocations'>,
+  ): CommandOutput<'audit.toolInvocations'> {
+    const { limit = AUDIT_PAGE.default, ...filter } = input;
+    return paged(
+      listToolInvocations(this.store.db, filter, limit + 1),
+      limit,
+      (row) => row.sequence,
+      (invocations, nextCursor) => ({ invocations, nextCursor }),
+    );
+  }
+
   verifyChain(): Promise<CommandOutput<'audit.verifyChain'>> {
     return verifyAuditChain(this.store.db);
   }
@@ -108,4 +160,16 @@ export class AuditDesk {
     if (!entry) throw new DeputyError('not_found', `There is no audit entry with the id "${id}".`);
     return entry;
   }
+}
+
+/** One page of `limit` from `limit + 1` rows read, and the cursor of the next page when there is one. */
+function paged<Row, Output>(
+  rows: Row[],
+  limit: number,
+  seqOf: (row: Row) => number,
+  shape: (page: Row[], nextCursor: string | null) => Output,
+): Output {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return shape(page, rows.length > limit && last ? String(seqOf(last)) : null);
 }

@@ -1,36 +1,33 @@
 import {
   DeputyError,
-  type AuditEntry,
   type AuditUndoOutput,
   type CommandParsedInput,
-  type RunEvent,
-  type Settings,
+  type LedgerState,
 } from '../../shared/contract';
 import { approverOf } from '../engine/audit-entries';
+import { fingerprint } from '../engine/fingerprint';
 import { decide } from '../policy/decide';
 import type { PolicyDecision } from '../policy/types';
-import type { Store } from '../store/store';
-import type { ToolRegistry } from '../tools/registry';
-import type { Tool } from '../tools/tool';
-import { asRecord } from '../store/json';
+import type { NewAuditEntry } from '../store/audit-repo';
+import { undoCallId } from '../store/undo-ledger';
 import { policyContext } from './policy-context';
+import { changedSinceMessage } from './undo-conflict';
+import { holdUndo, waitingUndo } from './undo-approval';
+import { planUndo, readChanges, type UndoDeps, type UndoPlan } from './undo-plan';
+import { runUndo } from './undo-run';
 
-export interface UndoDeps {
-  store: Store;
-  registry: ToolRegistry;
-  settings: () => Settings;
-  now: () => Date;
-  newId: () => string;
-  logError: (message: string, error: unknown) => void;
-  /** Tells the conversation the action belonged to (its tool card) that it was undone. */
-  emit: (event: RunEvent) => void;
-}
+export type { UndoDeps } from './undo-plan';
+
+/** Ledger states from which an undo may be asked for again: the last attempt did not happen. */
+const RETRYABLE: readonly LedgerState[] = ['failed', 'rejected', 'unknown'];
 
 /**
- * Undo is itself an action (spec 004's `Tool.undo`): it goes through the policy like any side effect, is
- * audited as its own entry, and marks the original `rolled_back` in the same transaction. The person asking
- * is the one who would approve it, so an undo the policy holds for approval runs once they confirm it
- * (`confirm: true`); one the policy denies (kill switch, rate limit) is refused and recorded.
+ * Undo is itself an action (spec 004's `Tool.undo`): a ledger action keyed by the entry it undoes, decided by
+ * the policy like any side effect, audited as its own entry, and marking the original `rolled_back` when it
+ * commits. It never silently overwrites a later change: the thing is read as it is now and compared with what
+ * the action left, and a difference is a `changed_since` 409 naming it. `force` undoes anyway, and always waits
+ * for the person's approval; so does an undo the policy holds for approval. Both are approvals like any
+ * other: the same record, card, notification and expiry.
  */
 export async function undoEntry(
   deps: UndoDeps,
@@ -39,13 +36,99 @@ export async function undoEntry(
   const { store } = deps;
   const original = store.auditQuery.get(input.id);
   if (!original) throw new DeputyError('not_found', `There is no audit entry with the id "${input.id}".`);
-  const { tool, args, output } = undoable(deps, original);
-  const check = deps.registry.check(tool.name, args);
+  const plan = planUndo(deps, original);
+  const check = deps.registry.check(plan.tool.name, plan.args);
   if (!check.ok) throw new DeputyError('conflict', `It cannot be undone now: ${check.message}`);
 
-  const decision = undoDecision(deps, tool, check.input, args);
-  const base = {
-    kind: 'undo' as const,
+  const earlier = store.actions.byCall(plan.runId, undoCallId(original.id));
+  if (earlier?.ledgerState === 'awaiting_confirmation') return waitingUndo(deps, plan, earlier.id);
+  if (earlier?.ledgerState === 'committed')
+    throw new DeputyError('conflict', 'This action was already undone.');
+  if (earlier && !RETRYABLE.includes(earlier.ledgerState))
+    throw new DeputyError('conflict', 'This undo is already under way.');
+
+  const actionId = earlier?.id ?? deps.newId();
+  const changes = await readChanges(deps, plan, actionId);
+  if (changes.length > 0 && !input.force)
+    throw new DeputyError('changed_since', changedSinceMessage(original.entityType, changes));
+  const decision = undoDecision(deps, plan, check.input);
+  // Forced over a later change or not: the approval is bound to these arguments, and checks again unless forced.
+  const args = { undoOf: original.id, ...(changes.length > 0 && { force: true }) };
+  const createRow = (state: LedgerState, now: string): void => {
+    try {
+      store.actions.create(
+        {
+          id: actionId,
+          runId: plan.runId,
+          threadId: plan.threadId,
+          callId: undoCallId(original.id),
+          tool: plan.tool.name,
+          args,
+          state,
+          idempotencyKey: undoCallId(original.id),
+          hasSideEffects: true,
+          isExternal: plan.tool.isExternal ?? false,
+          meta: { undoOf: original.id },
+        },
+        now,
+      );
+    } catch (error) {
+      // A second request for the same undo got here first: one entry has one undo row (UNIQUE run, call).
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE')
+        throw new DeputyError('conflict', 'This undo is already under way.');
+      throw error;
+    }
+  };
+  const claim = (state: LedgerState): void => {
+    const now = deps.now().toISOString();
+    if (earlier) {
+      if (!store.actions.transition(actionId, RETRYABLE, state, now))
+        throw new DeputyError('conflict', 'This undo is already under way.');
+      store.actions.replaceArgs(actionId, args, fingerprint(`undo:${plan.tool.name}`, args), now);
+    } else {
+      createRow(state, now);
+    }
+    store.actions.setPolicy(
+      actionId,
+      { decision: decision.kind, rule: decision.rule, reason: decision.reason },
+      now,
+    );
+  };
+  const entry = (extra: Partial<NewAuditEntry>): string =>
+    store.audit.open({ ...undoEntryBase(plan, actionId, decision), ...extra }, deps.now().toISOString());
+
+  if (decision.kind === 'deny' || decision.kind === 'clarify') {
+    store.transaction(() => {
+      claim('rejected');
+      entry({ status: 'failed', errorMessage: decision.reason });
+    });
+    throw new DeputyError(decision.rule.startsWith('rate:') ? 'rate_limited' : 'conflict', decision.reason);
+  }
+  if (decision.kind === 'require_approval' || changes.length > 0) {
+    const reason = changes.length > 0 ? changedSinceMessage(original.entityType, changes) : decision.reason;
+    const level = decision.kind === 'require_approval' ? decision.level : 'confirm';
+    const rule = decision.kind === 'require_approval' ? decision.rule : 'undo:changed_since';
+    return holdUndo(deps, plan, { actionId, reason, level, rule, changes }, () => {
+      claim('awaiting_confirmation');
+      return entry({ status: 'pending', decision: 'require_approval', rule, reason });
+    });
+  }
+  const entryId = store.transaction(() => {
+    claim('approved');
+    return entry({
+      status: 'pending',
+      approvedBy: approverOf(decision.rule),
+      approvedAt: deps.now().toISOString(),
+    });
+  });
+  return runUndo(deps, plan, { actionId, entryId });
+}
+
+function undoEntryBase(plan: UndoPlan, actionId: string, decision: PolicyDecision): NewAuditEntry {
+  const { original, tool } = plan;
+  return {
+    kind: 'undo',
+    actionId,
     threadId: original.threadId,
     runId: original.runId,
     agentId: original.agentId,
@@ -54,115 +137,18 @@ export async function undoEntry(
     risk: tool.risk,
     intent: `Undo: ${original.actionType}`,
     target: original.target,
-    input: { undoOf: original.id, args },
+    input: { undoOf: original.id, args: plan.args },
+    status: 'pending',
     decision: decision.kind,
     rule: decision.rule,
     reason: decision.reason,
     undoOf: original.id,
     undoNote: 'An undo is not undone; do the action again instead.',
   };
-  const stamp = (): string => deps.now().toISOString();
-  if (decision.kind === 'deny' || decision.kind === 'clarify') {
-    store.transaction(() =>
-      store.audit.open({ ...base, status: 'failed', errorMessage: decision.reason }, stamp()),
-    );
-    throw new DeputyError(decision.rule.startsWith('rate:') ? 'rate_limited' : 'conflict', decision.reason);
-  }
-  if (decision.kind === 'require_approval' && !input.confirm) {
-    return { status: 'approval_required', message: decision.reason, undo: null, original };
-  }
-
-  const startedAt = deps.now();
-  const undoId = store.transaction(() =>
-    store.audit.open(
-      {
-        ...base,
-        status: 'pending',
-        approvedBy: decision.kind === 'allow' ? approverOf(decision.rule) : 'person',
-        approvedAt: startedAt.toISOString(),
-      },
-      startedAt.toISOString(),
-    ),
-  );
-  const outcome = await deps.registry.undo(
-    tool,
-    { input: check.input, output, before: original.entityBefore },
-    {
-      runId: original.runId ?? '',
-      threadId: original.threadId ?? '',
-      actionId: original.actionId ?? original.id,
-      idempotencyKey: `undo:${original.id}`,
-      signal: new AbortController().signal,
-      now: deps.now,
-    },
-    (error) => deps.logError(`undoing ${tool.name} failed unexpectedly`, error),
-  );
-  const durationMs = deps.now().getTime() - startedAt.getTime();
-  if (!outcome.ok) {
-    store.transaction(() =>
-      store.audit.change(
-        undoId,
-        `status = 'failed', error_message = @message, duration_ms = @durationMs`,
-        { message: outcome.failure.message, durationMs },
-        stamp(),
-      ),
-    );
-    throw new DeputyError(
-      outcome.failure.transient ? 'service_unavailable' : 'conflict',
-      `It could not be undone: ${outcome.failure.message}`,
-    );
-  }
-  store.transaction(() => {
-    const now = stamp();
-    store.audit.change(
-      undoId,
-      `status = 'completed', output_json = @output, duration_ms = @durationMs, entity_type = @entityType,
-       entity_id = @entityId, entity_before = @before, entity_after = @after`,
-      {
-        output: JSON.stringify(outcome.result),
-        durationMs,
-        entityType: original.entityType,
-        entityId: original.entityId,
-        before: original.entityAfter === null ? null : JSON.stringify(original.entityAfter),
-        after: original.entityBefore === null ? null : JSON.stringify(original.entityBefore),
-      },
-      now,
-    );
-    store.auditEdits.markUndone(original.id, undoId, now);
-  });
-  tellConversation(deps, original);
-  const undone = store.auditQuery.get(undoId);
-  const updated = store.auditQuery.get(original.id);
-  if (!undone || !updated) throw new Error('an undo entry vanished right after it was written');
-  return { status: 'undone', message: `Undone: ${original.actionType}.`, undo: undone, original: updated };
 }
 
-/** What an undo needs, or the reason there is none. */
-function undoable(
-  deps: UndoDeps,
-  entry: AuditEntry,
-): { tool: Tool; args: Record<string, unknown>; output: Record<string, unknown> } {
-  const refuse = (message: string): never => {
-    throw new DeputyError('conflict', message);
-  };
-  if (entry.kind !== 'tool_call') refuse('Only an action Deputy took can be undone.');
-  if (entry.status === 'rolled_back') refuse('This action was already undone.');
-  if (entry.status !== 'completed') refuse('Only an action that completed can be undone.');
-  const tool = deps.registry.get(entry.actionType);
-  if (!tool?.undo) return refuse(entry.undo.whyNot ?? 'This action cannot be undone.');
-  const action = entry.actionId ? deps.store.actions.get(entry.actionId) : null;
-  if (!action)
-    return refuse('Its conversation was deleted, and with it what an undo would need; it cannot be undone.');
-  return { tool, args: action.args, output: asRecord(action.result) };
-}
-
-function undoDecision(
-  deps: UndoDeps,
-  tool: Tool,
-  input: unknown,
-  args: Record<string, unknown>,
-): PolicyDecision {
-  const now = deps.now();
+function undoDecision(deps: UndoDeps, plan: UndoPlan, input: unknown): PolicyDecision {
+  const { tool } = plan;
   return decide(
     {
       tool: {
@@ -174,28 +160,10 @@ function undoDecision(
         ...(tool.isExternal !== undefined && { isExternal: tool.isExternal }),
         ...(tool.recipients && { recipients: () => tool.recipients?.(input) ?? [] }),
       },
-      args,
+      args: plan.args,
       // The person asked for this undo themselves: there is no model confidence to weigh.
       meta: { intent: `Undo ${tool.name}`, confidence: 1 },
     },
-    policyContext(deps.settings(), deps.store, now),
+    policyContext(deps.settings(), deps.store, deps.now()),
   );
-}
-
-function tellConversation(deps: UndoDeps, entry: AuditEntry): void {
-  if (!entry.runId || !entry.threadId || !entry.actionId) return;
-  // The conversation may be gone (deleted); its record of the undo is then the audit trail alone.
-  if (!deps.store.runs.get(entry.runId)) return;
-  try {
-    deps.emit({
-      type: 'notice',
-      runId: entry.runId,
-      threadId: entry.threadId,
-      actionId: entry.actionId,
-      tool: entry.actionType,
-      message: `Undone from the audit trail: ${entry.actionType}.`,
-    });
-  } catch (error) {
-    deps.logError('telling the conversation about an undo failed', error);
-  }
 }

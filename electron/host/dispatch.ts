@@ -38,9 +38,14 @@ export async function dispatchCommand(
     return { ok: true, data };
   } catch (error) {
     if (!(error instanceof DeputyError)) onUnexpected(error);
-    return { ok: false, error: safeErrorBody(error) };
+    const body = safeErrorBody(error);
+    // A run asked for with input that does not parse never becomes a run: its refusal is still a decision.
+    if (channel === 'run.start' && REFUSED_INPUT.has(body.code)) host.refusedRequest?.(body);
+    return { ok: false, error: body };
   }
 }
+
+const REFUSED_INPUT = new Set<string>(['invalid_input', 'payload_too_large']);
 
 /** The same for streams: on success, the caller owns the returned unsubscribe. */
 export function openSubscription(

@@ -11,6 +11,7 @@ import {
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
+  type ErrorBody,
   type RunRecord,
   type RunRequest,
   type RunResponse,
@@ -140,6 +141,11 @@ export class Host implements ContractHost {
       specFor: (run, signal) => this.specFor(run, signal),
       track: (run, work) => this.active.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
+      undos: {
+        isUndo: (approval) => deps.store.undoLedger.isUndo(approval.actionId),
+        approve: (approval) => this.audit.approveUndo(approval),
+        end: (approval, message) => this.audit.endUndo(approval, message),
+      },
     });
     this.data = new DataDesk({
       store: deps.store,
@@ -166,6 +172,8 @@ export class Host implements ContractHost {
       newId: randomUUID,
       logError: deps.logError,
       emit: (event) => this.emit(event),
+      approvalLifetimeMs: () => deps.settings.get().approvalExpiryMinutes * 60_000,
+      publishApproval: (changed) => this.approvalsBus.publish(changed),
     });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
@@ -227,6 +235,8 @@ export class Host implements ContractHost {
       'audit.undo': (input) => this.audit.undo(input),
       'audit.export': (input) => this.audit.exportPage(input),
       'audit.verifyChain': () => this.audit.verifyChain(),
+      'audit.decisions': (input) => this.audit.decisions(input),
+      'audit.toolInvocations': (input) => this.audit.toolInvocations(input),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -279,6 +289,30 @@ export class Host implements ContractHost {
     if (!stored && !action)
       throw new DeputyError('not_found', `There is no action or approval with the id "${id}".`);
     return { action, approval: stored ? this.approvals.view(stored) : null };
+  }
+
+  /**
+   * A request for a run refused before any run was made (input that does not parse, a conversation that does
+   * not exist): one row of spec 002's DecisionLog, REFUSE with its reason. Nothing of what was asked is kept:
+   * there is no conversation whose deletion would take it away.
+   */
+  refusedRequest(error: ErrorBody): void {
+    if (this.isClosed) return;
+    try {
+      this.deps.store.decisions.record(
+        {
+          runId: null,
+          agentId: CHAT_AGENT_ID,
+          decision: 'REFUSE',
+          outcome: `REFUSAL:${error.code.toUpperCase()}`,
+          summary: error.message,
+          errorCode: error.code,
+        },
+        this.deps.now().toISOString(),
+      );
+    } catch (storeError) {
+      this.deps.logError('could not record a refused request', storeError);
+    }
   }
 
   cancelRun(runId: string): boolean {
@@ -389,6 +423,7 @@ export class Host implements ContractHost {
         this.deps.logError(`could not resume run ${run.id}`, error);
       }
     }
+    this.audit.reconcileUndos();
   }
 
   private resume(run: { id: string; threadId: string; model: string; status: string }): void {
@@ -453,7 +488,9 @@ export class Host implements ContractHost {
     const runId = randomUUID();
     const threadId = request.threadId;
     if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
-      throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+      const error = new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+      this.refusedRequest(error.toBody());
+      throw error;
     }
     const config = { ...settings.get(), ...(model && { model }) };
     // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.

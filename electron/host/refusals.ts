@@ -1,6 +1,7 @@
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
 import type { Store } from '../store/store';
+import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import { plainAnswer } from './run-answer';
 
 export interface Refusal {
@@ -20,8 +21,9 @@ export interface Refusal {
  * prompt in the thread and one ended run row saying why, in one transaction. Nothing ran, so nothing else is
  * written: no system instruction, checkpoint, runtime log or stored stream events (a refusal used to write all
  * of these, about 5.7 KB each, and a flood of refused requests filled the disk for nothing). Its AgentDecision
- * (REFUSE, REFUSAL:RATE_LIMITED) is on the run row and its answer; it has no audit entry, which with its indexes,
- * full-text rows and chain link would more than double what each refusal leaves.
+ * (REFUSE, REFUSAL:RATE_LIMITED) is on the run row, its answer and a row of spec 002's DecisionLog (`decisions`);
+ * it has no audit entry, which with its indexes, full-text rows and chain link would more than double what each
+ * refusal leaves.
  */
 export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
   const { runId, threadId, model, prompt, failure, now } = refusal;
@@ -38,6 +40,17 @@ export function recordRefusal(store: Store, refusal: Refusal): RunResponse {
         outcome: 'REFUSAL:RATE_LIMITED',
         errorCode: failure.code,
         errorMessage: failure.message,
+      },
+      now,
+    );
+    store.decisions.record(
+      {
+        runId,
+        agentId: DEFAULT_AGENT_ID,
+        decision: 'REFUSE',
+        outcome: 'REFUSAL:RATE_LIMITED',
+        errorCode: failure.code,
+        model,
       },
       now,
     );

@@ -49,14 +49,14 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/agent\/run$/,
       handle: async (req, res) => {
-        const request = parseRunRequest(await readJsonBody(req));
+        const request = await readRunRequest(host, req);
         sendJson(res, 200, await host.runToEnd(request));
       },
     },
     {
       method: 'POST',
       pattern: /^\/api\/agent\/run\/stream$/,
-      handle: async (req, res) => streamRun(host, res, parseRunRequest(await readJsonBody(req))),
+      handle: async (req, res) => streamRun(host, res, await readRunRequest(host, req)),
     },
     {
       method: 'POST',
@@ -270,7 +270,15 @@ function withoutReadOnly(body: unknown): unknown {
   return Object.fromEntries(Object.entries(body).filter(([key]) => !readOnly.includes(key)));
 }
 
-const parseRunRequest = (body: unknown): RunRequest => parseInput(RunRequest, body);
+/** A run request, or the refusal of one that does not parse, recorded as a decision (REFUSAL:INVALID_INPUT). */
+async function readRunRequest(host: Host, req: IncomingMessage): Promise<RunRequest> {
+  try {
+    return parseInput(RunRequest, await readJsonBody(req));
+  } catch (error) {
+    host.refusedRequest(safeErrorBody(error));
+    throw error;
+  }
+}
 
 /**
  * NDJSON: one event per line as the run emits it, ending with `result` (and `error` first when it failed).

@@ -30,6 +30,18 @@ function filterOf(query: URLSearchParams): Record<string, unknown> {
   return filter;
 }
 
+/** The filter of spec 002's logs: by run or conversation (and tool), paged. */
+function logFilterOf(query: URLSearchParams, extra: readonly string[] = []): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  for (const key of ['run', 'thread', 'cursor', ...extra]) {
+    const value = query.get(key);
+    if (value !== null) filter[FILTER_KEYS[key] ?? key] = value;
+  }
+  const limit = query.get('limit');
+  if (limit !== null) filter.limit = Number(limit);
+  return filter;
+}
+
 /** Spec 004's audit routes, plus undo, export and the chain check. Specific paths come before `:id`. */
 export function auditRoutes(host: Host, command: CommandSender): Route[] {
   return [
@@ -54,6 +66,17 @@ export function auditRoutes(host: Host, command: CommandSender): Route[] {
       pattern: /^\/api\/audit\/export$/,
       handle: async (_req, res, _params, query) =>
         streamExport(host, res, { ...filterOf(query), format: query.get('format') ?? 'jsonl' }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/decisions$/,
+      handle: async (_req, res, _params, query) => command(res, 'audit.decisions', logFilterOf(query)),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/audit\/tool-invocations$/,
+      handle: async (_req, res, _params, query) =>
+        command(res, 'audit.toolInvocations', logFilterOf(query, ['tool'])),
     },
     {
       method: 'GET',

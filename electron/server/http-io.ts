@@ -9,6 +9,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   not_found: 404,
   unknown_channel: 404,
   conflict: 409,
+  changed_since: 409,
   wrong_host: 421,
   too_many: 429,
   request_timeout: 408,

@@ -159,7 +159,8 @@ export class ActionsRepo {
       'UPDATE actions SET state = ?, result_json = ?, error = ?, updated_at = ? WHERE id = ?',
     );
     this.selectByThread = db.prepare<[string], ActionRow>(
-      `SELECT ${ACTION_COLUMNS} FROM actions WHERE thread_id = ? ORDER BY seq`,
+      // An undo taken from the audit trail is not a call of the conversation: its card is the original's.
+      `SELECT ${ACTION_COLUMNS} FROM actions WHERE thread_id = ? AND call_id NOT LIKE 'undo:%' ORDER BY seq`,
     );
     this.selectOne = db.prepare<[string], ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE id = ?`);
   }

@@ -94,7 +94,11 @@ export class ApprovalsRepo {
       `SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at`,
     );
     this.selectPendingByThread = db.prepare<[string], ApprovalRow>(
-      `SELECT * FROM approvals WHERE status = 'pending' AND thread_id = ? ORDER BY created_at`,
+      // An undo waiting for approval belongs to the audit trail, not to the conversation: a new message there
+      // does not answer it.
+      `SELECT * FROM approvals WHERE status = 'pending' AND thread_id = ?
+         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.id = approvals.action_id AND a.call_id LIKE 'undo:%')
+       ORDER BY created_at`,
     );
     // The one place an approval leaves `pending`: the WHERE makes a second decision a no-op, so it runs once.
     this.claimStmt = db.prepare(

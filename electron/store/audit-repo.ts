@@ -87,6 +87,12 @@ function capped(value: unknown): { json: string | null; isTruncated: boolean } {
 const jsonOrNull = (value: unknown): string | null =>
   value === undefined || value === null ? null : capped(value).json;
 
+/** A value as an entry would keep it (redacted, capped) and read it back: what to compare with a stored one. */
+export function asStored(value: unknown): unknown {
+  const json = jsonOrNull(value);
+  return json === null ? null : (JSON.parse(json) as unknown);
+}
+
 /**
  * The audit trail's writes. Each one is called inside the transaction of the ledger transition it describes,
  * and appends a chain link for the entry it touched, so the entry, its link and the ledger land together.

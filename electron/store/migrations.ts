@@ -1,4 +1,5 @@
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
+import { DECISION_LOGS_SQL } from './migration-9-decisions';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -318,5 +319,10 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_entries_by_decision_category ON audit_entries (decision, action_category, seq);
       CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
+  },
+  {
+    version: 9,
+    name: "spec 002's logs: a decisions table (every request, refusals before a run included) and a tool_invocations view",
+    sql: DECISION_LOGS_SQL,
   },
 ];

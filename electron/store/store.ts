@@ -5,6 +5,7 @@ import { AuditQuery } from './audit-query';
 import { AuditRepo } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { DataRepo } from './data-repo';
+import { DecisionsRepo } from './decisions-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { MemoriesRepo } from './memories-repo';
@@ -12,6 +13,7 @@ import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
+import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
 
 /** The database and its repositories; `transaction` groups writes that must land together. */
@@ -30,6 +32,8 @@ export class Store {
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
+  readonly undoLedger: UndoLedger;
+  readonly decisions: DecisionsRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -46,6 +50,8 @@ export class Store {
     this.audit = new AuditRepo(db);
     this.auditQuery = new AuditQuery(db);
     this.auditEdits = new AuditEdits(db, this.audit);
+    this.undoLedger = new UndoLedger(db);
+    this.decisions = new DecisionsRepo(db);
   }
 
   static open(file: string): Store {

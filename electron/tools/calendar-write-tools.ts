@@ -1,4 +1,5 @@
 import type { calendar_v3 } from '@googleapis/calendar';
+import { GaxiosError } from 'gaxios';
 import { z } from 'zod';
 import type { CalendarCall, CalendarToolOptions } from './calendar-api';
 import {
@@ -112,6 +113,20 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
       return found ? { event: eventView(found), wasAlreadyCreated: true } : null;
     });
 
+  /** The event as it is now, or null once it is deleted (cancelled, or gone). */
+  const readEvent = (eventId: string | null): Promise<EventView | null> =>
+    call('reading the event as it is now', async (client) => {
+      if (!eventId) return null;
+      try {
+        const { data } = await client.events.get({ calendarId: 'primary', eventId });
+        return data.status === 'cancelled' ? null : eventView(data);
+      } catch (error) {
+        const status = error instanceof GaxiosError ? (error.status ?? error.response?.status) : null;
+        if (status === 404 || status === 410) return null;
+        throw error;
+      }
+    });
+
   const createEvent: Tool<CreateInput, CreateOutput> = {
     name: 'calendar_event_create',
     description:
@@ -185,6 +200,7 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
       before: null,
       after: output.event,
     }),
+    current: ({ entityId }) => readEvent(entityId),
     // Deleting the event it created; its guests are told, as they were told of the invitation.
     undo: ({ output }) => {
       const { event } = CreateOutput.parse(output);
@@ -231,6 +247,7 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
       before: output.before,
       after: output.after,
     }),
+    current: ({ input }) => readEvent(input.eventId),
     // Puts back what the update changed, from the event as it was before (`entityBefore`).
     undo: ({ input, output }) => {
       const { before } = UpdateOutput.parse(output);

@@ -17,13 +17,14 @@ export type GuardedResult<T> = { ok: true; value: T } | { ok: false; failure: Ca
  * Running the call itself, looking for what it already did after a crash, or reading whom it would reach
  * before the policy decides: only the messages differ.
  */
-export type CallPurpose = 'execute' | 'reconcile' | 'reach' | 'undo';
+export type CallPurpose = 'execute' | 'reconcile' | 'reach' | 'undo' | 'current';
 
 const DOING: Record<CallPurpose, string> = {
   execute: '',
   reconcile: ' while looking for what it had already done',
   reach: ' while checking whom it would reach',
   undo: ' while undoing it',
+  current: ' while reading what it changed',
 };
 
 export interface GuardedCall<T> {

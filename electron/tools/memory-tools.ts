@@ -62,6 +62,10 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date): Tool
       before: null,
       after: output.memory,
     }),
+    current: ({ output }) => {
+      const stored = memories.get(SaveMemoryOutput.parse(output).memory.id);
+      return stored ? view(stored) : null;
+    },
     undo: ({ output }) => {
       const { id } = SaveMemoryOutput.parse(output).memory;
       if (!memories.delete(id)) throw new ToolError('not_found', 'The memory is already gone.');

@@ -12,6 +12,7 @@ import {
   type ToolContext,
   type RiskLevel,
   type UndoRecord,
+  type CurrentRecord,
 } from './tool';
 
 /** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
@@ -249,6 +250,26 @@ export class ToolRegistry {
       onUnexpected,
     });
     return settled.ok ? { ok: true, result: settled.value } : settled;
+  }
+
+  /** Reads the thing a call changed as it is now (`Tool.current`), within the same time limit as any call. */
+  async current(
+    tool: Tool,
+    record: CurrentRecord,
+    context: ToolContext,
+    onUnexpected: (error: unknown) => void = () => {},
+  ): Promise<{ ok: true; value: unknown } | { ok: false; failure: CallFailure }> {
+    const current = tool.current?.bind(tool);
+    if (!current) throw new Error(`${tool.name} cannot read what it changed`);
+    const settled = await guardedCall({
+      toolName: tool.name,
+      purpose: 'current',
+      context,
+      limitMs: this.callTimeoutMs,
+      work: (limited) => current(record, { signal: limited.signal, now: limited.now }),
+      onUnexpected,
+    });
+    return settled.ok ? { ok: true, value: settled.value } : settled;
   }
 
   /**

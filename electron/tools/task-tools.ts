@@ -107,8 +107,11 @@ function taskBefore(before: unknown): Task {
 export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
   const stamp = (): string => now().toISOString();
   // Update, complete and delete each change one stored task: what it was is read first, and undo puts it back.
-  const restoresTask = (isDeleted: boolean): Pick<Tool<{ id: string }>, 'before' | 'effect' | 'undo'> => ({
+  const restoresTask = (
+    isDeleted: boolean,
+  ): Pick<Tool<{ id: string }>, 'before' | 'effect' | 'undo' | 'current'> => ({
     before: (input) => tasks.get(input.id),
+    current: ({ input }) => tasks.get(input.id),
     effect: (input, _output, before) => ({
       entityType: 'task',
       entityId: input.id,
@@ -139,6 +142,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       const id = OneTaskOutput.safeParse(output).data?.task.id ?? null;
       return { entityType: 'task', entityId: id, before: null, after: id ? tasks.get(id) : null };
     },
+    current: ({ entityId }) => (entityId ? tasks.get(entityId) : null),
     undo: ({ output }) => {
       const id = OneTaskOutput.parse(output).task.id;
       if (!tasks.delete(id)) throw new ToolError('not_found', 'The task is already gone.');

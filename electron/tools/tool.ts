@@ -80,6 +80,13 @@ export interface UndoContext {
   now: () => Date;
 }
 
+/** What reading an action's thing as it is now works from: the entity the audit trail names, and the call. */
+export interface CurrentRecord<Input = unknown> {
+  entityId: string | null;
+  input: Input;
+  output: Record<string, unknown>;
+}
+
 /** One tool: what the model sees (name, description, schema) and what the policy needs (category, risk, side effects). */
 export interface Tool<Input = unknown, Output extends Record<string, unknown> = Record<string, unknown>> {
   name: string;
@@ -153,6 +160,11 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
     record: UndoRecord<Input>,
     context: UndoContext,
   ): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /**
+   * Reads the thing the call changed as it is now, in the shape of its effect's `after` (null when it is gone),
+   * so an undo can see whether someone changed it since and not overwrite that. It only reads.
+   */
+  current?(record: CurrentRecord<Input>, context: UndoContext): Promise<unknown> | unknown;
   /** Why this action cannot be undone, in the person's words ("A sent email cannot be unsent."). */
   irreversibleBecause?: string;
 }

@@ -57,7 +57,7 @@ export const AuditEntry = z.object({
   errorMessage: z.string().nullable(),
   durationMs: z.number().nullable(),
   modelUsed: z.string().nullable(),
-  /** The run's model tokens up to the turn that made this call. */
+  /** A call's: the tokens (input and output) of the model turn that asked for it. A decision's: the run's. */
   tokensUsed: z.number().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -144,16 +144,22 @@ export const AuditVerifyOutput = z.object({
 export const AuditUndoInput = z
   .object({
     id: Id,
-    /** The person confirms an undo the policy holds for approval. */
-    confirm: z.boolean().optional(),
+    /**
+     * Undo even though the thing changed since the action (the `changed_since` error said what changed). A
+     * forced undo always waits for the person's approval.
+     */
+    force: z.boolean().optional(),
   })
   .strict();
 export const AuditUndoOutput = z.object({
+  /** Undone now, or waiting for the person's approval (an approval like any other, with its expiry). */
   status: z.enum(['undone', 'approval_required']),
-  /** The policy's reason (why it needs approval), or what was done. */
+  /** What was done, or why it waits for approval. */
   message: z.string(),
   undo: AuditEntry.nullable(),
   original: AuditEntry,
+  /** The approval the undo waits for. */
+  approvalId: z.string().nullable(),
 });
 export type AuditUndoOutput = z.infer<typeof AuditUndoOutput>;
 

@@ -23,6 +23,8 @@ export const ErrorCode = z.enum([
   'approval_decided',
   'cancelled',
   'conflict',
+  /** An undo would overwrite a change made since the action: the message says what changed. */
+  'changed_since',
   /** The request named a host other than the loopback address Deputy listens on (DNS rebinding). */
   'wrong_host',
   /** Too many connections or subscriptions at once: the excess is turned away, nothing is queued. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorBody } from './errors';
 import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
 import { RunEvent, RunEventsFilter } from './events';
 import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
@@ -60,6 +61,12 @@ import {
   AuditVerifyOutput,
 } from './audit';
 import {
+  DecisionListInput,
+  DecisionListOutput,
+  ToolInvocationListInput,
+  ToolInvocationListOutput,
+} from './decision-logs';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -70,6 +77,7 @@ import {
 
 export * from './approvals';
 export * from './audit';
+export * from './decision-logs';
 export * from './connections';
 export * from './context';
 export * from './data';
@@ -122,6 +130,8 @@ export const commands = {
   'audit.undo': { input: AuditUndoInput, output: AuditUndoOutput },
   'audit.export': { input: AuditExportInput, output: AuditExportOutput },
   'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
+  'audit.decisions': { input: DecisionListInput, output: DecisionListOutput },
+  'audit.toolInvocations': { input: ToolInvocationListInput, output: ToolInvocationListOutput },
 } as const;
 
 export const streams = {
@@ -145,6 +155,8 @@ export const streamNames = Object.keys(streams) as StreamName[];
 /** What the Host offers each transport: commands take parsed input, streams push events until unsubscribed. */
 export interface ContractHost {
   invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>>;
+  /** A request for a run refused before it reached the Host (its input did not parse): recorded as a decision. */
+  refusedRequest?(error: ErrorBody): void;
   subscribe<S extends StreamName>(
     channel: S,
     input: StreamParsedInput<S>,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditFilter } from '../../shared/contract';
 import { Store } from '../../electron/store/store';
+import { listToolInvocations } from '../../electron/store/tool-invocations';
 import { summarize } from './stats';
 
 type Summary = ReturnType<typeof summarize>;
@@ -48,6 +49,8 @@ export interface AuditBench {
   page: Summary;
   pageByFilter: Record<string, Summary>;
   search: Summary;
+  /** Spec 002's logs and the start-up look for undos cut short, on the same rows. */
+  logs: Record<string, Summary>;
 }
 
 /**
@@ -106,7 +109,35 @@ export function benchAuditQueries(count: number, runs: number): AuditBench {
       store.auditQuery.list({ q: words, limit: 50 });
       searches.push(performance.now() - start);
     }
-    return { entries: count, seedMs, page: summarize(all), pageByFilter, search: summarize(searches) };
+    const runsSeeded = Math.floor(count / 3);
+    const logReads: Record<string, () => unknown> = {
+      'tool invocations, newest': () => listToolInvocations(store.db, {}, 51),
+      'tool invocations of a run': () =>
+        listToolInvocations(store.db, { runId: `run-${Math.floor(random() * runsSeeded)}` }, 51),
+      'tool invocations of a tool': () => listToolInvocations(store.db, { tool: pick(TOOLS)[0] }, 51),
+      'decisions, newest': () => store.decisions.list({}, 51),
+      'decision of a run': () =>
+        store.decisions.list({ runId: `run-${Math.floor(random() * runsSeeded)}` }, 51),
+      'pending undos (start-up)': () => store.undoLedger.pendingEntries(),
+    };
+    const logs: Record<string, Summary> = {};
+    for (const [name, read] of Object.entries(logReads)) {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        const start = performance.now();
+        read();
+        times.push(performance.now() - start);
+      }
+      logs[name] = summarize(times);
+    }
+    return {
+      entries: count,
+      seedMs,
+      page: summarize(all),
+      pageByFilter,
+      search: summarize(searches),
+      logs,
+    };
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -122,6 +153,10 @@ function seed(store: Store, count: number): void {
        risk, intent, reasoning, confidence, target, input_json, output_json, status, decision, rule, reason,
        approved_by, is_reversible, created_at, updated_at)
      VALUES (?, 'tool_call', ?, ?, ?, 'deputy', ?, ?, ?, ?, ?, 0.9, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  );
+  const insertDecision = store.db.prepare(
+    `INSERT INTO decisions (run_id, agent_id, decision, outcome, model, tokens_used, created_at)
+     VALUES (?, 'deputy', 'INVOKE_TOOL', 'SUCCESS:TASK_COMPLETED', 'gemini-2.5-flash', 1200, ?)`,
   );
   const batch = 20_000;
   for (let at = 0; at < count; at += batch) {
@@ -163,6 +198,8 @@ function seed(store: Store, count: number): void {
           time,
           time,
         );
+        // One decision per run (a run is three entries here).
+        if (i % 3 === 2) insertDecision.run(`run-${Math.floor(i / 3)}`, time);
       }
     });
   }

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     console.log(
       `  filter ${name}: p95 ${ms(figures.p95)}, median ${ms(figures.median)}, max ${ms(figures.max)}`,
     );
+  for (const [name, figures] of Object.entries(audit.logs))
+    console.log(`  ${name}: p95 ${ms(figures.p95)}, median ${ms(figures.median)}, max ${ms(figures.max)}`);
 
   const deltas = await benchDeltaLatency(20);
   console.log(

@@ -107,12 +107,88 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => list.innerText()).toContain('"tasks": []');
   });
 
-  it('has no axe violations with the table and no entry open, at a narrow width', async () => {
+  it('an undo over a later change: the viewer says what changed, Undo anyway waits for approval, approving undoes it (dark, 0 axe); Export streams to the picked file', async () => {
+    const run = async (prompt: string) => {
+      const response = await fetch(`${host.url}/api/agent/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt }),
+      });
+      return (await response.json()) as { output?: { task?: { id: string } } };
+    };
+    const meta = { intent: 'Keep the dentist on the list', confidence: 0.9 };
+    gemini.script(callReply('add_task', { description: 'Book the dentist', ...meta }), textReply('Added.'));
+    const id = (await run('Add: book the dentist')).output?.task?.id ?? '';
+    gemini.script(
+      callReply('update_task', { id, description: 'Book the dentist for Tuesday', ...meta }),
+      textReply('Changed.'),
+    );
+    await run('Make it Tuesday');
+
     const page = await newPage();
-    await page.setViewportSize({ width: 420, height: 900 });
-    // The route and the token in one address, as a new window opened on the viewer gets them.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    // A file picker that keeps what is written, write by write, as the real one would write to disk.
+    await page.addInitScript(() => {
+      const target = window as unknown as { exported: string[]; showSaveFilePicker: unknown };
+      target.exported = [];
+      target.showSaveFilePicker = async () => ({
+        createWritable: async () => ({
+          write: async (data: string) => void target.exported.push(data),
+          close: async () => void target.exported.push('<closed>'),
+          abort: async () => void target.exported.push('<aborted>'),
+        }),
+      });
+    });
     await page.goto(`${host.url}/#/audit&token=${host.token}`);
-    await rows(page).first().waitFor();
+    await page.getByTestId('audit-search').fill('dentist');
+    const added = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
+    await expect.poll(() => rows(page).count()).toBe(2);
+    await added.getByRole('button').click();
+    await detail(page).getByTestId('audit-undo').click();
+    const changed = detail(page).getByTestId('audit-undo-changed');
+    await expect.poll(() => changed.innerText()).toMatch(/changed after Deputy's action \(description\)/);
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+
+    await detail(page).getByTestId('audit-undo-force').click();
+    await expect
+      .poll(() => detail(page).getByTestId('audit-undo-waiting').innerText())
+      .toMatch(/waits for your approval/);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    // The same approval every surface shows.
+    const approvals = (await (
+      await fetch(`${host.url}/api/actions/pending`, { headers: { authorization: `Bearer ${host.token}` } })
+    ).json()) as { approvals: { tool: string; preview: { title: string } }[] };
+    expect(approvals.approvals).toContainEqual(
+      expect.objectContaining({
+        tool: 'add_task',
+        preview: expect.objectContaining({ title: expect.stringMatching(/^Undo/) }),
+      }),
+    );
+    await detail(page).getByTestId('audit-undo-approve').click();
+    await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
+
+    // The export is of what the filter shows (here: the search for "dentist").
+    await page.getByTestId('audit-export-jsonl').click();
+    await expect.poll(() => page.getByTestId('audit-exported').innerText()).toMatch(/^Exported/);
+    const written = await page.evaluate(() => (window as unknown as { exported: string[] }).exported);
+    expect(written.at(-1)).toBe('<closed>');
+    const streamed = await (
+      await fetch(`${host.url}/api/audit/export?format=jsonl&q=dentist`, {
+        headers: { authorization: `Bearer ${host.token}` },
+      })
+    ).text();
+    expect(written.slice(0, -1).join('')).toBe(streamed);
+  });
+
+  it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await newPage();
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize({ width: 420, height: 900 });
+      // The route and the token in one address, as a new window opened on the viewer gets them.
+      await page.goto(`${host.url}/#/audit&token=${host.token}`);
+      await rows(page).first().waitFor();
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    }
   });
 });

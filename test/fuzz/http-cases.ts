@@ -52,6 +52,8 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/audit', body: null },
   { method: 'GET', path: '/api/audit/verify', body: null },
   { method: 'GET', path: '/api/audit/export', body: null },
+  { method: 'GET', path: '/api/audit/decisions', body: null },
+  { method: 'GET', path: '/api/audit/tool-invocations', body: null },
   { method: 'GET', path: '/api/audit/:id', body: null },
   { method: 'GET', path: '/api/audit/:id/assumptions', body: null },
   { method: 'POST', path: '/api/audit/:id/verify', body: 'audit.verifyAssumption' },

@@ -176,7 +176,7 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.4) && { correction: randomString(rng), remember: rng.chance(0.5) }),
       };
     case 'audit.undo':
-      return { id: ids.any(rng), ...(rng.chance(0.5) && { confirm: rng.chance(0.5) }) };
+      return { id: ids.any(rng), ...(rng.chance(0.5) && { force: rng.chance(0.5) }) };
     case 'audit.export':
       return {
         format: pick(rng, ['jsonl', 'csv', 'xml']),
@@ -185,6 +185,13 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       };
     case 'audit.verifyChain':
       return {};
+    case 'audit.decisions':
+    case 'audit.toolInvocations':
+      return {
+        ...pick(rng, [{}, { runId: ids.any(rng) }, { threadId: ids.any(rng) }, { tool: randomString(rng) }]),
+        ...(rng.chance(0.5) && { limit: rng.int(0, 250) }),
+        ...(rng.chance(0.3) && { cursor: pick(rng, [String(rng.int(0, 1e6)), randomString(rng)]) }),
+      };
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

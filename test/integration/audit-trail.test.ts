@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { RunningServer } from '../../electron/server/http-server';
 import type { AuditEntry, AuditListOutput } from '../../shared/contract';
-import { serveApi } from '../support/api-server';
+import { jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -23,10 +23,7 @@ async function open(model: ScriptedModel) {
   await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
   const { server, api } = await serveApi(fixture, TOKEN);
   servers.push(server);
-  const json = async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
-    const response = await api(path, init);
-    return { status: response.status, body: (await response.json()) as T };
-  };
+  const json = jsonOf(api);
   return { fixture, api, json };
 }
 
@@ -242,6 +239,35 @@ describe('undo over HTTP', () => {
     expect(read.status).toBe(409);
     expect(read.body.error.message).toBe('It only read: there is nothing to undo.');
     expect((await json(`/api/audit/nothing-here/undo`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('answers 409 changed_since, naming what changed, when the task changed after the action; force waits for approval', async () => {
+    const { fixture, json } = await open(taskRun());
+    await fixture.host.runToEnd({ prompt: 'Add a passport task' });
+    const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
+    const db = rawDb(fixture);
+    try {
+      db.prepare('UPDATE tasks SET description = ? WHERE id = ?').run(
+        'Renew passport (photos done)',
+        added.entityId,
+      );
+    } finally {
+      db.close();
+    }
+    const refused = await json<{ error: { code: string; message: string } }>(`/api/audit/${added.id}/undo`, {
+      method: 'POST',
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The task changed after Deputy's action (description)"),
+    });
+    const forced = await json<{ status: string; approvalId: string }>(`/api/audit/${added.id}/undo`, {
+      method: 'POST',
+      body: JSON.stringify({ force: true }),
+    });
+    expect(forced.status).toBe(200);
+    expect(forced.body).toMatchObject({ status: 'approval_required', approvalId: expect.any(String) });
   });
 });
 

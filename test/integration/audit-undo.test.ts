@@ -118,6 +118,23 @@ describe('undo of local actions', () => {
     expect((await host.invoke('audit.verifyChain', {})).ok).toBe(true);
   });
 
+  it('two undos of one entry asked at once: one runs, the other is refused, the task is deleted once', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Pay rent' });
+    const results = await Promise.allSettled([
+      host.invoke('audit.undo', { id: added.id }),
+      host.invoke('audit.undo', { id: added.id }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected');
+    expect(refused?.status === 'rejected' && refused.reason).toMatchObject({ code: 'conflict' });
+    const undos = (await host.invoke('audit.list', { tool: 'add_task' })).entries.filter(
+      (e) => e.kind === 'undo',
+    );
+    expect(undos.map((e) => e.status)).toEqual(['completed']);
+  });
+
   it('undoes a memory saved, and tells the conversation its tool card was undone', async () => {
     const model = new ScriptedModel();
     const { host } = await open(model);
@@ -149,13 +166,39 @@ describe('undo of local actions', () => {
     const asked = await host.invoke('audit.undo', { id: added.id });
     expect(asked).toMatchObject({
       status: 'approval_required',
-      undo: null,
+      undo: { kind: 'undo', status: 'pending', authority: { decision: 'require_approval' } },
       original: { status: 'completed' },
     });
     expect(asked.message).toMatch(/Supervised/);
+    // A real approval: in the list every surface reads (cards, notifications), with its expiry.
+    const pending = (await host.invoke('approval.list', { status: 'pending' })).approvals;
+    expect(pending).toEqual([
+      expect.objectContaining({
+        id: asked.approvalId,
+        tool: 'add_task',
+        preview: expect.objectContaining({ title: 'Undo: act for the person' }),
+        expiresAt: expect.any(String),
+        // Nothing to edit in an undo: no schema, so the card offers no editor.
+        argsSchema: {},
+      }),
+    ]);
+    // Asking again while it waits answers the same approval, never a second one.
+    expect((await host.invoke('audit.undo', { id: added.id })).approvalId).toBe(asked.approvalId);
+    await expect(
+      host.invoke('approval.edit', { approvalId: asked.approvalId ?? '', args: {} }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+
+    // Turned down: nothing undone, the attempt's entry says why.
+    await host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'reject' });
+    expect((await host.invoke('audit.get', { id: asked.undo?.id ?? '' })).entry).toMatchObject({
+      status: 'failed',
+      errorMessage: expect.stringMatching(/turned this undo down/),
+    });
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('completed');
+
     // One action a minute, and one was just taken: the undo is refused by the rate limit, and recorded.
     await host.invoke('settings.set', { rateLimits: { actionsPerMinute: 1 } });
-    await expect(host.invoke('audit.undo', { id: added.id, confirm: true })).rejects.toMatchObject({
+    await expect(host.invoke('audit.undo', { id: added.id })).rejects.toMatchObject({
       code: 'rate_limited',
     });
     const refused = (await host.invoke('audit.list', { tool: 'add_task' })).entries.find(
@@ -166,11 +209,113 @@ describe('undo of local actions', () => {
       authority: { decision: 'deny', rule: 'rate:actions' },
     });
     await host.invoke('settings.set', { rateLimits: { actionsPerMinute: 10 } });
-    const confirmed = await host.invoke('audit.undo', { id: added.id, confirm: true });
-    expect(confirmed).toMatchObject({
-      status: 'undone',
-      undo: { authority: { decision: 'require_approval', approvedBy: 'person' } },
+    const again = await host.invoke('audit.undo', { id: added.id });
+    expect(again).toMatchObject({ status: 'approval_required', approvalId: asked.approvalId });
+    const approved = await host.invoke('approval.decide', {
+      approvalId: again.approvalId ?? '',
+      decision: 'approve',
     });
+    expect(approved).toMatchObject({ ok: true, status: 'completed', summary: 'Undone: add_task.' });
+    const original = (await host.invoke('audit.get', { id: added.id })).entry;
+    expect(original.status).toBe('rolled_back');
+    expect((await host.invoke('audit.get', { id: original.undo.undoneBy ?? '' })).entry).toMatchObject({
+      kind: 'undo',
+      status: 'completed',
+      authority: { decision: 'require_approval', approvedBy: 'person' },
+    });
+  });
+
+  it('expires like any approval: nothing is undone and the entry says so', async () => {
+    let now = NOW.getTime();
+    const model = new ScriptedModel();
+    fixture = await openHost(model, { now: () => new Date(now) });
+    const { host } = fixture;
+    await host.invoke('settings.set', { trustLevel: 'autonomous', autonomy: ALL_AUTO });
+    const added = await act(model, 'add_task', { description: 'Call the bank' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const asked = await host.invoke('audit.undo', { id: added.id });
+    now += 24 * 60 * 60_000;
+    expect((await host.invoke('approval.list', { status: 'pending' })).approvals).toEqual([]);
+    expect((await host.invoke('audit.get', { id: asked.undo?.id ?? '' })).entry).toMatchObject({
+      status: 'failed',
+      errorMessage: expect.stringMatching(/expired/),
+    });
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('completed');
+  });
+});
+
+describe('an undo never silently overwrites a later change', () => {
+  it('refuses with changed_since naming what changed; forced, it waits for approval and then runs', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Book flights' });
+    await act(model, 'update_task', { id: added.entityId, description: 'Book flights and hotel' });
+
+    const refused = host.invoke('audit.undo', { id: added.id });
+    await expect(refused).rejects.toMatchObject({ code: 'changed_since' });
+    await expect(refused).rejects.toThrow(/The task changed after Deputy's action \(description\)/);
+    // Nothing was written for a refused undo, and the task is as the person left it.
+    expect((await host.invoke('audit.list', { tool: 'add_task' })).entries.map((e) => e.kind)).toEqual([
+      'tool_call',
+    ]);
+
+    const forced = await host.invoke('audit.undo', { id: added.id, force: true });
+    expect(forced).toMatchObject({ status: 'approval_required', approvalId: expect.any(String) });
+    const [approval] = (await host.invoke('approval.list', { status: 'pending' })).approvals;
+    expect(approval?.preview.fields).toContainEqual({ label: 'Changed since', value: 'description' });
+    await host.invoke('approval.decide', { approvalId: forced.approvalId ?? '', decision: 'approve' });
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('rolled_back');
+    model.script(call('list_tasks', { status: 'all' }, 'call-list'), say('Listed.'));
+    const listed = await host.runToEnd({ prompt: 'List' });
+    expect((listed.output as { tasks: unknown[] }).tasks).toEqual([]);
+  });
+
+  it('a memory the person edited since is not deleted behind their back', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const saved = await act(model, 'save_memory', { text: 'My manager is Ana' });
+    await host.invoke('memory.update', { id: saved.entityId ?? '', text: 'My manager is Ana Lima' });
+    await expect(host.invoke('audit.undo', { id: saved.id })).rejects.toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The memory changed after Deputy's action (text)"),
+    });
+    expect((await host.invoke('memory.list', { limit: 10 })).memories).toHaveLength(1);
+  });
+
+  it('asked again after a refusal, the same undo row and approval are reused, bound to the new arguments', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Renew the lease' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const first = await host.invoke('audit.undo', { id: added.id });
+    await host.invoke('approval.decide', { approvalId: first.approvalId ?? '', decision: 'reject' });
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+    await act(model, 'update_task', { id: added.entityId, description: 'Renew the lease (signed)' });
+    await expect(host.invoke('audit.undo', { id: added.id })).rejects.toMatchObject({
+      code: 'changed_since',
+    });
+    const forced = await host.invoke('audit.undo', { id: added.id, force: true });
+    expect(forced.approvalId).toBe(first.approvalId);
+    const approved = await host.invoke('approval.decide', {
+      approvalId: forced.approvalId ?? '',
+      decision: 'approve',
+    });
+    expect(approved.summary).toBe('Undone: add_task.');
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('rolled_back');
+  });
+
+  it('an undo approved later is checked again: a change made while it waited refuses it', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Water plants' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const asked = await host.invoke('audit.undo', { id: added.id });
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+    await act(model, 'mark_task_complete', { id: added.entityId });
+    await expect(
+      host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'changed_since' });
+    expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('completed');
   });
 });
 
@@ -191,6 +336,21 @@ describe('undo against the services (fakes)', () => {
     expect(live()).toHaveLength(1);
     await undo(created);
     expect(live()).toEqual([]);
+
+    // An event moved by someone after Deputy created it: deleting it now would lose that, so it is refused.
+    const planned = await act(model, 'calendar_event_create', {
+      summary: 'Design review',
+      start: '2026-11-26T10:00:00+01:00',
+      end: '2026-11-26T11:00:00+01:00',
+    });
+    const stored = live().find((event) => event.id === planned.entityId);
+    if (!stored) throw new Error('the fake has no such event');
+    stored.location = 'Room 9';
+    await expect(host.invoke('audit.undo', { id: planned.id })).rejects.toMatchObject({
+      code: 'changed_since',
+      message: expect.stringContaining("The calendar event changed after Deputy's action (location)"),
+    });
+    expect(live().some((event) => event.id === planned.entityId)).toBe(true);
 
     const existing = g.calendar.addEvent({
       summary: 'Team sync',

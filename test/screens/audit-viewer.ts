@@ -9,7 +9,8 @@ import { callReply, textReply } from '../fakes/gemini/script';
 /**
  * Screenshots of the audit viewer with an entry open, at 1280 and 420 px, light and dark:
  * `tsx test/screens/audit-viewer.ts <folder>` (the renderer must be built). A few runs fill the trail first:
- * a task added (with an assumption), then changed, a read, and a refused request.
+ * a task added (with an assumption), then changed, a read, and a refused request. Then the add's undo, refused
+ * because the task changed since (`audit-undo-*`).
  */
 const folder = process.argv[2] ?? 'screens';
 mkdirSync(folder, { recursive: true });
@@ -78,6 +79,14 @@ try {
       await page.getByTestId('audit-diff').waitFor();
       await page.screenshot({
         path: join(folder, `audit-${colorScheme}-${width}.png`),
+        fullPage: width === 420,
+      });
+      // The task was changed after it was added: undoing the add says what changed and offers Undo anyway.
+      await page.locator('[data-testid="audit-row"][data-tool="add_task"]').getByRole('button').click();
+      await page.getByTestId('audit-undo').click();
+      await page.getByTestId('audit-undo-changed').waitFor();
+      await page.screenshot({
+        path: join(folder, `audit-undo-${colorScheme}-${width}.png`),
         fullPage: width === 420,
       });
       await page.close();

@@ -24,3 +24,11 @@ export async function serveApi(fixture: HostFixture, token: string): Promise<Api
     });
   return { server, api };
 }
+
+/** A JSON request to the API: its status and its parsed body. */
+export function jsonOf(api: ApiServer['api']) {
+  return async <T>(path: string, init?: RequestInit): Promise<{ status: number; body: T }> => {
+    const response = await api(path, init);
+    return { status: response.status, body: (await response.json()) as T };
+  };
+}

@@ -77,6 +77,8 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'audit.undo': { id: 'aud-1' },
   'audit.export': { format: 'csv' },
   'audit.verifyChain': {},
+  'audit.decisions': {},
+  'audit.toolInvocations': { tool: 'add_task' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {

@@ -133,6 +133,8 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   const reject = (reason: string) =>
     void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) });
   const quiet = quietArgs(approval);
+  // An action with no arguments to change (an undo) offers no editor.
+  const canEdit = Object.keys(approval.argsSchema.properties ?? {}).length > 0;
 
   return (
     <article
@@ -194,18 +196,20 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
           >
             Reject…
           </button>
-          <button
-            type="button"
-            className="button"
-            disabled={isBusy}
-            data-testid="approval-edit"
-            onClick={() => {
-              setHasOpenedEditor(true);
-              setMode('editing');
-            }}
-          >
-            Edit…
-          </button>
+          {canEdit && (
+            <button
+              type="button"
+              className="button"
+              disabled={isBusy}
+              data-testid="approval-edit"
+              onClick={() => {
+                setHasOpenedEditor(true);
+                setMode('editing');
+              }}
+            >
+              Edit…
+            </button>
+          )}
           {quiet && (
             <button
               type="button"

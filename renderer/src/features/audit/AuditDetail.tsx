@@ -101,7 +101,7 @@ export function AuditDetail() {
           <dd>{entry.durationMs === null ? '—' : `${entry.durationMs} ms`}</dd>
           <dt>Model</dt>
           <dd>{entry.modelUsed ?? '—'}</dd>
-          <dt>Tokens (run so far)</dt>
+          <dt>{entry.kind === 'decision' ? 'Tokens (whole run)' : 'Tokens (the turn that asked)'}</dt>
           <dd>{entry.tokensUsed ?? '—'}</dd>
           <dt>Agent</dt>
           <dd>{entry.agentId}</dd>
@@ -143,17 +143,21 @@ export function AuditDetail() {
   );
 }
 
-/** Undo, the policy's question before it, or why there is no undo ("A sent email cannot be unsent."). */
+/**
+ * Undo, and what may stand before it: a later change it would overwrite (the person may undo anyway), or the
+ * approval it waits for (decided here or wherever approvals show). Or why there is no undo.
+ */
 function UndoBar({ entry }: { entry: AuditEntry }) {
   const undo = useAudit((state) => state.undo);
+  const decideUndo = useAudit((state) => state.decideUndo);
   const cancel = useAudit((state) => state.cancelUndo);
   const prompt = useAudit((state) => state.undoPrompt);
   const notice = useAudit((state) => state.notice);
-  const isAsking = prompt?.entryId === entry.id;
+  const asking = prompt?.entryId === entry.id ? prompt : null;
   return (
     <div className="audit-undo">
       {entry.undo.isReversible ? (
-        !isAsking && (
+        !asking && (
           <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
             Undo
           </button>
@@ -165,19 +169,35 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
             : (entry.undo.whyNot ?? 'This cannot be undone.')}
         </p>
       )}
-      {isAsking && (
-        <div className="audit-undo__confirm" role="group" aria-label="Confirm the undo">
-          <p>{prompt.reason} Undo it anyway?</p>
+      {asking?.kind === 'changed_since' && (
+        <div className="audit-undo__confirm" role="group" aria-label="It changed since">
+          <p data-testid="audit-undo-changed">{asking.reason}</p>
           <button
             type="button"
-            className="button button--primary"
-            data-testid="audit-undo-confirm"
+            className="button"
+            data-testid="audit-undo-force"
             onClick={() => void undo(true)}
           >
-            Undo it
+            Undo anyway
           </button>
           <button type="button" className="button" onClick={cancel}>
             Keep it
+          </button>
+        </div>
+      )}
+      {asking?.kind === 'approval' && (
+        <div className="audit-undo__confirm" role="group" aria-label="The undo waits for your approval">
+          <p data-testid="audit-undo-waiting">{asking.reason}</p>
+          <button
+            type="button"
+            className="button button--primary"
+            data-testid="audit-undo-approve"
+            onClick={() => void decideUndo('approve')}
+          >
+            Approve the undo
+          </button>
+          <button type="button" className="button" onClick={() => void decideUndo('reject')}>
+            Reject
           </button>
         </div>
       )}

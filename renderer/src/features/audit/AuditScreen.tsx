@@ -1,19 +1,10 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useAudit, useStores } from '../../stores';
 import { AuditDetail } from './AuditDetail';
 import { AuditFilterBar } from './AuditFilterBar';
 import { AuditTable } from './AuditTable';
+import { saveExport, type ExportFormat } from './export-file';
 import './audit.css';
-
-/** Saves text as a file through the browser's download, the same in Electron and in a browser tab. */
-function download(text: string, name: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1_000);
-}
 
 /** The local audit viewer: everything Deputy did, searchable, with the detail of one entry beside it. */
 export function AuditScreen({ entryId }: { entryId: string | null }) {
@@ -21,7 +12,6 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
   const chain = useAudit((state) => state.chain);
   const isChecking = useAudit((state) => state.isChecking);
   const checkIntegrity = useAudit((state) => state.checkIntegrity);
-  const exportText = useAudit((state) => state.exportText);
   const listError = useAudit((state) => state.listError);
   const count = useAudit((state) => state.entries.length);
   const hasMore = useAudit((state) => state.nextCursor !== null);
@@ -32,10 +22,15 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
     if (entryId) void audit.select(entryId);
   }, [stores, entryId]);
 
-  const save = async (format: 'jsonl' | 'csv') => {
-    const text = await exportText(format);
-    if (text !== null)
-      download(text, `deputy-audit.${format}`, format === 'csv' ? 'text/csv' : 'application/x-ndjson');
+  const [exported, setExported] = useState<string | null>(null);
+  const save = async (format: ExportFormat) => {
+    setExported('Exporting…');
+    try {
+      const bytes = await saveExport(stores.audit.getState().exportPages(format), format);
+      setExported(bytes === null ? null : `Exported ${Math.max(1, Math.round(bytes / 1024))} KB.`);
+    } catch (error) {
+      setExported(`The export stopped: ${error instanceof Error ? error.message : 'something went wrong'}.`);
+    }
   };
 
   return (
@@ -46,7 +41,12 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
           Back to Deputy
         </a>
         <div className="audit-screen__actions">
-          <button type="button" className="button" onClick={() => void save('jsonl')}>
+          <button
+            type="button"
+            className="button"
+            data-testid="audit-export-jsonl"
+            onClick={() => void save('jsonl')}
+          >
             Export JSON lines
           </button>
           <button type="button" className="button" onClick={() => void save('csv')}>
@@ -62,6 +62,9 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
             {isChecking ? 'Checking…' : 'Check integrity'}
           </button>
         </div>
+        <p className="audit-screen__chain" role="status" data-testid="audit-exported">
+          {exported}
+        </p>
         <p className="audit-screen__chain" role="status" data-testid="audit-chain">
           {chain &&
             (chain.ok

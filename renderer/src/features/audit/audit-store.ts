@@ -12,8 +12,14 @@ export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; t
 
 export interface UndoPrompt {
   entryId: string;
-  /** Why the policy asks first; the person confirms or leaves it. */
+  /**
+   * `changed_since`: the thing changed after the action, and the person may undo anyway (which asks for approval);
+   * `approval`: the undo waits for the person's approval (the same approval the list and notifications show).
+   */
+  kind: 'changed_since' | 'approval';
+  /** What changed, or why the undo waits. */
   reason: string;
+  approvalId: string | null;
 }
 
 export interface AuditState {
@@ -41,11 +47,17 @@ export interface AuditActions {
     assumptionId: string,
     verdict: { verified: boolean; correction?: string; remember?: boolean },
   ): Promise<void>;
-  undo(confirm?: boolean): Promise<void>;
+  /** Asks for the undo; `force` undoes over a later change (it then waits for approval). */
+  undo(force?: boolean): Promise<void>;
+  /** Decides the approval an undo waits for, as the approvals list would. */
+  decideUndo(decision: 'approve' | 'reject'): Promise<void>;
   cancelUndo(): void;
   checkIntegrity(): Promise<void>;
-  /** Every page of the filtered export, as one text (the viewer saves it as a file). */
-  exportText(format: 'jsonl' | 'csv'): Promise<string | null>;
+  /**
+   * The filtered export, a page at a time, as the host streams it: the viewer writes each page to the file
+   * before asking for the next, so the whole export is never held in memory.
+   */
+  exportPages(format: 'jsonl' | 'csv'): AsyncGenerator<string>;
 }
 
 export type AuditStore = StoreApi<AuditState & AuditActions>;
@@ -179,13 +191,22 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         }
       },
 
-      async undo(confirm = false) {
+      async undo(force = false) {
         const entry = get().detail?.entry;
         if (!entry) return;
         try {
-          const result = await client.invoke('audit.undo', { id: entry.id, ...(confirm && { confirm }) });
+          const result = await client.invoke('audit.undo', { id: entry.id, ...(force && { force }) });
           if (result.status === 'approval_required') {
-            set({ undoPrompt: { entryId: entry.id, reason: result.message } });
+            set({
+              undoPrompt: {
+                entryId: entry.id,
+                kind: 'approval',
+                reason: result.message,
+                approvalId: result.approvalId,
+              },
+              notice: null,
+            });
+            if (result.undo) refresh(result.undo);
             return;
           }
           refresh(result.original);
@@ -193,8 +214,33 @@ export function createAuditStore(client: DeputyClient): AuditStore {
           if (undone) set((state) => ({ entries: [undone, ...state.entries] }));
           set({ undoPrompt: null, notice: { text: result.message, isError: false } });
         } catch (error) {
+          const failure = toClientError(error);
+          if (failure.code === 'changed_since') {
+            set({
+              undoPrompt: {
+                entryId: entry.id,
+                kind: 'changed_since',
+                reason: failure.message,
+                approvalId: null,
+              },
+              notice: null,
+            });
+            return;
+          }
+          set({ undoPrompt: null, notice: { text: failure.message, isError: true } });
+        }
+      },
+
+      async decideUndo(decision) {
+        const prompt = get().undoPrompt;
+        if (!prompt?.approvalId) return;
+        try {
+          const answer = await client.invoke('approval.decide', { approvalId: prompt.approvalId, decision });
+          set({ undoPrompt: null, notice: { text: answer.summary, isError: false } });
+        } catch (error) {
           set({ undoPrompt: null, notice: { text: toClientError(error).message, isError: true } });
         }
+        await Promise.all([get().reload(), get().select(prompt.entryId)]);
       },
 
       cancelUndo() {
@@ -210,25 +256,14 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         }
       },
 
-      async exportText(format) {
+      async *exportPages(format) {
         const { limit: _limit, cursor: _cursor, ...filter } = listInput(get().filters);
-        const parts: string[] = [];
         let cursor: string | undefined;
-        try {
-          for (;;) {
-            const page = await client.invoke('audit.export', {
-              ...filter,
-              format,
-              ...(cursor && { cursor }),
-            });
-            parts.push(page.text);
-            if (page.nextCursor === null) break;
-            cursor = page.nextCursor;
-          }
-          return parts.join('');
-        } catch (error) {
-          set({ notice: { text: toClientError(error).message, isError: true } });
-          return null;
+        for (;;) {
+          const page = await client.invoke('audit.export', { ...filter, format, ...(cursor && { cursor }) });
+          yield page.text;
+          if (page.nextCursor === null) return;
+          cursor = page.nextCursor;
         }
       },
     };
