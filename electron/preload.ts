@@ -23,6 +23,8 @@ const commandChannels = {
   'context.clear': true,
   'settings.get': true,
   'settings.set': true,
+  'sideEffects.get': true,
+  'sideEffects.set': true,
   'approval.list': true,
   'approval.decide': true,
   'approval.edit': true,
@@ -51,6 +53,7 @@ const streamChannels = {
   'run.events': true,
   'approvals.changed': true,
   'connections.changed': true,
+  'sideEffects.changed': true,
 } as const satisfies Record<StreamName, true>;
 
 const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);

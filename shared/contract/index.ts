@@ -60,6 +60,13 @@ import {
   AuditVerifyOutput,
 } from './audit';
 import {
+  SideEffectsChangedEvent,
+  SideEffectsChangedFilter,
+  SideEffectsGetInput,
+  SideEffectsSetInput,
+  SideEffectsState,
+} from './side-effects';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -81,6 +88,7 @@ export * from './memory';
 export * from './policy';
 export * from './run';
 export * from './settings';
+export * from './side-effects';
 export * from './threads';
 
 /**
@@ -100,6 +108,8 @@ export const commands = {
   'context.clear': { input: ContextClearInput, output: ContextStatsOutput },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
+  'sideEffects.get': { input: SideEffectsGetInput, output: SideEffectsState },
+  'sideEffects.set': { input: SideEffectsSetInput, output: SideEffectsState },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },
   'approval.decide': { input: ApprovalDecideInput, output: ApprovalDecideOutput },
   'approval.edit': { input: ApprovalEditInput, output: ApprovalDecideOutput },
@@ -128,6 +138,7 @@ export const streams = {
   'run.events': { input: RunEventsFilter, event: RunEvent },
   'approvals.changed': { input: ApprovalsChangedFilter, event: ApprovalsChangedEvent },
   'connections.changed': { input: ConnectionsChangedFilter, event: ConnectionsChangedEvent },
+  'sideEffects.changed': { input: SideEffectsChangedFilter, event: SideEffectsChangedEvent },
 } as const;
 
 export type CommandName = keyof typeof commands;

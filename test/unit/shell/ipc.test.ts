@@ -77,12 +77,15 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'audit.undo': { id: 'aud-1' },
   'audit.export': { format: 'csv' },
   'audit.verifyChain': {},
+  'sideEffects.get': {},
+  'sideEffects.set': { isPaused: true },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
   'run.events': { runId: 'run-1' },
   'approvals.changed': {},
   'connections.changed': {},
+  'sideEffects.changed': {},
 };
 
 interface FakeSubscription {
