@@ -7,7 +7,7 @@ import { registerAppScheme, setupAppProtocol } from './shell/app-protocol';
 import { setupAppMenu } from './shell/app-menu';
 import { setupApprovalNotifications } from './shell/approval-notifications';
 import { createApprovalWindows } from './shell/approval-window';
-import { setupDeepLinks, type DeepLink } from './shell/deep-link';
+import { listenForDeepLinks, setupDeepLinks, type DeepLink } from './shell/deep-link';
 import { setupDesktop } from './shell/desktop';
 import { setupIpc, setupShellIpc } from './shell/ipc';
 import { openExternal } from './shell/external';
@@ -119,6 +119,8 @@ function closeHostOnQuit(host: Host): void {
 
 // Before anything else: Chromium reads the list of privileged schemes once, as it starts.
 registerAppScheme();
+// Before ready too: on macOS the link that launches Deputy arrives during launch (kept until a window exists).
+listenForDeepLinks();
 
 // A second copy would open the same database and race the first on every write: it quits, and the
 // first one shows its window instead ('second-instance').

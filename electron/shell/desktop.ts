@@ -5,6 +5,17 @@ import type { PreferencesStore } from './preferences';
 import type { QuickPrompt } from './quick-prompt';
 import { registerQuickPromptShortcut } from './shortcut';
 import { createTray, type DeputyTray, type TrayState } from './tray';
+import { redactError } from '../vault/redactor';
+
+/** A stream the Host cannot open must not stop the app from starting: the windows still show the state. */
+function subscribeSafely(open: () => () => void): () => void {
+  try {
+    return open();
+  } catch (error) {
+    console.error('[desktop] could not subscribe', redactError(error));
+    return () => undefined;
+  }
+}
 
 /** Electron sets login items on macOS and Windows; Linux desktops each do it their own way. */
 const canOpenAtLogin = (): boolean => process.platform === 'darwin' || process.platform === 'win32';
@@ -30,6 +41,7 @@ function tellShortcutProblem(message: string): void {
 export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void {
   const { preferences, quickPrompt } = deps;
   let pending: readonly Approval[] = [];
+  let isPaused = false;
   let tray: DeputyTray | null = null;
 
   const state = (): TrayState => {
@@ -40,6 +52,7 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
       launchAtLogin: current.launchAtLogin,
       canOpenAtLogin: canOpenAtLogin(),
       notifications: current.notifications,
+      isPaused,
     };
   };
   const refresh = (): void => tray?.update(state());
@@ -83,6 +96,13 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
         preferences.update((p) => ({ ...p, notifications: { ...p.notifications, [kind]: isOn } }));
         refresh();
       },
+      setPaused: (next) => {
+        // The Host decides and audits; the tray shows what comes back through sideEffects.changed.
+        host.invoke('sideEffects.set', { isPaused: next }).catch((error: unknown) => {
+          console.error('[desktop] could not change the pause', redactError(error));
+          refresh();
+        });
+      },
       quit: () => app.quit(),
     });
   }
@@ -92,8 +112,16 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): () => void 
     refresh();
   });
 
+  const unsubscribePause = subscribeSafely(() =>
+    host.subscribe('sideEffects.changed', {}, (event) => {
+      isPaused = event.state.isPaused;
+      refresh();
+    }),
+  );
+
   return () => {
     unsubscribe();
+    unsubscribePause();
     // The OS keeps a global key for the process until it exits; released at once instead.
     globalShortcut.unregisterAll();
     tray?.destroy();
