@@ -48,7 +48,7 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     expect(await first.quit()).toBe(0);
     // The window's place was saved as it closed, in the shell's preferences beside the data.
     const saved = JSON.parse(
-      readFileSync(join(first.app.getPath('userData'), 'shell-preferences.json'), 'utf8'),
+      readFileSync(join(first.app.getPath('userData'), 'shell.json'), 'utf8'),
     );
     expect(saved.mainWindow.bounds).toEqual({ x: 40, y: 60, width: 1000, height: 700 });
 

@@ -227,4 +227,10 @@ export class FakeIpcMain {
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   }
+  /** One-way messages (electron-store listens for its renderer's sendSync); none is sent in these tests. */
+  readonly listeners = new Map<string, unknown>();
+  on(channel: string, listener: unknown): this {
+    this.listeners.set(channel, listener);
+    return this;
+  }
 }
