@@ -117,7 +117,13 @@ describe('Pause all side effects', () => {
     const fx = await open(new ScriptedModel());
     const rendererDir = join(fx.dataDir, 'renderer');
     mkdirSync(rendererDir);
-    server = await startHttpServer({ host: fx.host, token: 't0ken', port: 0, rendererDir, logError: () => {} });
+    server = await startHttpServer({
+      host: fx.host,
+      token: 't0ken',
+      port: 0,
+      rendererDir,
+      logError: () => {},
+    });
     const api = (init: RequestInit = {}) =>
       fetch(`${server?.url}/api/side-effects`, {
         ...init,

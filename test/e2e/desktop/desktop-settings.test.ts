@@ -25,7 +25,9 @@ describe('Settings → Desktop', () => {
     await page.getByTestId('record-shortcut').click();
     await page.keyboard.press('Control+Shift+K');
     await page.getByTestId('desktop-saved').waitFor();
-    expect(await page.getByTestId('desktop-saved').innerText()).toBe('Ctrl+Shift+K now opens the quick prompt.');
+    expect(await page.getByTestId('desktop-saved').innerText()).toBe(
+      'Ctrl+Shift+K now opens the quick prompt.',
+    );
     expect(app.globalShortcut.isRegistered('CommandOrControl+Shift+K')).toBe(true);
     expect(app.globalShortcut.isRegistered('Alt+Space')).toBe(false);
     expect(app.trays.at(-1)?.menu?.find('Quick prompt').accelerator).toBe('CommandOrControl+Shift+K');

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({}));
 
-const { trayIconFile, trayMenuTemplate, trayToolTip, SHORTCUT_CHOICES } = await import('../../../electron/shell/tray');
+const { trayIconFile, trayMenuTemplate, trayToolTip, SHORTCUT_CHOICES } =
+  await import('../../../electron/shell/tray');
 
 const actions = () => ({
   openQuickPrompt: vi.fn(),
@@ -72,7 +73,9 @@ describe('the tray menu', () => {
   it('shows the pause as a checked item and in the tooltip, and hands a click to the switch', () => {
     const chosen = actions();
     const item = (isPaused: boolean) =>
-      trayMenuTemplate({ ...state, isPaused }, chosen).find((entry) => entry.label === 'Pause all side effects');
+      trayMenuTemplate({ ...state, isPaused }, chosen).find(
+        (entry) => entry.label === 'Pause all side effects',
+      );
     expect(item(false)).toMatchObject({ type: 'checkbox', checked: false });
     expect(item(true)).toMatchObject({ type: 'checkbox', checked: true });
     item(false)?.click?.({ checked: true } as never, undefined as never, undefined as never);

@@ -32,7 +32,8 @@ export function ShortcutRecorder({ shortcut, keyNames, isBusy, onRecorded }: Sho
   return (
     <div className="shortcut-recorder">
       <p className="shortcut-recorder__current">
-        Quick prompt shortcut: <kbd data-testid="current-shortcut">{acceleratorLabel(shortcut, keyNames)}</kbd>
+        Quick prompt shortcut:{' '}
+        <kbd data-testid="current-shortcut">{acceleratorLabel(shortcut, keyNames)}</kbd>
       </p>
       <button
         type="button"
