@@ -42,3 +42,16 @@ export interface DesktopChangeResult {
   /** Why the change was not kept (a key the OS refused), in words; null when all of it was kept. */
   problem: string | null;
 }
+
+/**
+ * The switches of a change applied to preferences (the shortcut is not among them: the shell keeps a new key
+ * only once the OS has taken it). The shell keeps the result; Settings → Desktop shows it at once.
+ */
+export function withSwitches<P extends DesktopPreferences>(current: P, change: DesktopPreferencesChange): P {
+  return {
+    ...current,
+    ...(change.showTray !== undefined && { showTray: change.showTray }),
+    ...(change.launchAtLogin !== undefined && { launchAtLogin: change.launchAtLogin }),
+    notifications: { ...current.notifications, ...change.notifications },
+  };
+}

@@ -1,9 +1,14 @@
 import { app, globalShortcut, Notification } from 'electron';
 import type { Approval, ContractHost } from '../../shared/contract';
-import type { DesktopChangeResult, DesktopPreferencesChange, DesktopSettings } from '../../shared/shell';
+import {
+  withSwitches,
+  type DesktopChangeResult,
+  type DesktopPreferencesChange,
+  type DesktopSettings,
+} from '../../shared/shell';
 import { redactError } from '../vault/redactor';
 import { subscribeToApprovals } from './approval-notifications';
-import type { PreferencesStore, ShellPreferences } from './preferences';
+import type { PreferencesStore } from './preferences';
 import type { QuickPrompt } from './quick-prompt';
 import { registerQuickPromptShortcut } from './shortcut';
 import { createTray, type DeputyTray, type TrayActions, type TrayState } from './tray';
@@ -41,15 +46,6 @@ function subscribeSafely(open: () => () => void): () => void {
     console.error('[desktop] could not subscribe', redactError(error));
     return () => undefined;
   }
-}
-
-function merged(current: ShellPreferences, change: DesktopPreferencesChange): ShellPreferences {
-  return {
-    ...current,
-    ...(change.showTray !== undefined && { showTray: change.showTray }),
-    ...(change.launchAtLogin !== undefined && { launchAtLogin: change.launchAtLogin }),
-    notifications: { ...current.notifications, ...change.notifications },
-  };
 }
 
 /**
@@ -135,7 +131,7 @@ export function setupDesktop(host: ContractHost, deps: DesktopDeps): Desktop {
       if (problem) applyShortcut(preferences.get().quickPromptShortcut);
       else preferences.update((current) => ({ ...current, quickPromptShortcut: next }));
     }
-    preferences.update((current) => merged(current, request));
+    preferences.update((current) => withSwitches(current, request));
     applyLoginItem();
     applyTray();
     refresh();

@@ -31,6 +31,12 @@ describe('Pause all side effects, from the tray', () => {
     await expect.poll(() => first.trays.at(-1)?.menu?.find(PAUSE).checked).toBe(true);
     expect(first.trays[0]?.toolTip).toBe('Deputy: side effects paused');
 
+    // The quick prompt says so too.
+    first.trays.at(-1)?.menu?.click('Quick prompt');
+    const quick = await first.waitForWindow((url) => url.includes('#/quick'), 'the quick prompt');
+    await (await quick.page()).getByTestId('pause-banner').waitFor();
+    quick.hide();
+
     // Approving it now is refused in words, and it stays waiting.
     notification.click();
     const card = await (

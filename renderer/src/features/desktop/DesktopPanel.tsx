@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import type {
-  DeputyShell,
-  DesktopPreferences,
-  DesktopPreferencesChange,
-  DesktopSettings,
-  NotificationKind,
+import {
+  withSwitches,
+  type DeputyShell,
+  type DesktopPreferencesChange,
+  type DesktopSettings,
+  type NotificationKind,
 } from '../../../../shared/shell';
 import { FormError } from '../../components/FormParts';
 import { acceleratorLabel } from './accelerator';
@@ -15,15 +15,6 @@ const NOTIFICATION_LABELS: Readonly<Record<NotificationKind, string>> = {
   runFinished: 'When a run finishes or fails while Deputy is in the background',
   limitReached: 'When a rate limit or the budget is reached',
 };
-
-function switched(current: DesktopPreferences, request: DesktopPreferencesChange): DesktopPreferences {
-  return {
-    ...current,
-    ...(request.showTray !== undefined && { showTray: request.showTray }),
-    ...(request.launchAtLogin !== undefined && { launchAtLogin: request.launchAtLogin }),
-    notifications: { ...current.notifications, ...request.notifications },
-  };
-}
 
 /**
  * Settings → Desktop: the shell's own preferences (kept by the desktop app, not the core), each applied as
@@ -50,7 +41,9 @@ export function DesktopPanel({ shell }: { shell: DeputyShell }) {
     setIsBusy(true);
     setSaved(null);
     // A switch moves at once; the shell's answer (the preferences as kept) replaces it a moment later.
-    setSettings((current) => current && { ...current, preferences: switched(current.preferences, request) });
+    setSettings(
+      (current) => current && { ...current, preferences: withSwitches(current.preferences, request) },
+    );
     try {
       const result = await shell.changeDesktopPreferences(request);
       setSettings(result.settings);
