@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -89,5 +89,16 @@ describe('shell preferences', () => {
     expect(warn).toHaveBeenCalled();
     warn.mockRestore();
     expect(existsSync(join(dataDir, LEGACY_PREFERENCES_FILE))).toBe(false);
+  });
+
+  it('read the frozen files: electron-store’s shell.json, and the earlier shell-preferences.json', () => {
+    const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'shell');
+    const expected = JSON.parse(readFileSync(join(fixtures, 'shell.json'), 'utf8'));
+    for (const name of [PREFERENCES_FILE, LEGACY_PREFERENCES_FILE]) {
+      const dataDir = folder();
+      copyFileSync(join(fixtures, name), join(dataDir, name));
+      expect(openPreferences(dataDir).get()).toEqual(expected);
+      expect(JSON.parse(readFileSync(join(dataDir, PREFERENCES_FILE), 'utf8'))).toEqual(expected);
+    }
   });
 });
