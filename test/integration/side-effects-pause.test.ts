@@ -1,6 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serveApi } from '../support/api-server';
 import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
 import type { SideEffectsChangedEvent } from '../../shared/contract';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -138,5 +141,26 @@ describe('Pause all side effects', () => {
       const bad = await api({ method: 'PUT', body });
       expect(bad.status).toBe(400);
     }
+  });
+
+  it('refuses an MCP client’s side effect too, while its reads go on', async () => {
+    const fx = await openHost(null, { env: { GEMINI_API_KEY: '' } });
+    fixture = fx;
+    const api = await serveApi(fx, 'mcp-pause-token-0123456789');
+    server = api.server;
+    await fx.host.invoke('sideEffects.set', { isPaused: true });
+    const client = new Client({ name: 'pause-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${api.server.url}/mcp`), {
+        requestInit: { headers: { authorization: 'Bearer mcp-pause-token-0123456789' } },
+      }),
+    );
+    const added = await client.callTool({ name: 'add_task', arguments: { description: 'Renew passport' } });
+    expect(added.isError).toBe(true);
+    expect(JSON.stringify(added.content)).toContain('All side effects are paused');
+    expect((await fx.host.invoke('approval.list', { status: 'pending' })).approvals).toEqual([]);
+    const listed = await client.callTool({ name: 'list_tasks', arguments: {} });
+    expect(listed.isError).toBeFalsy();
+    await client.close();
   });
 });
