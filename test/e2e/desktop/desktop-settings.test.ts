@@ -101,6 +101,14 @@ describe('Settings → Desktop', () => {
         await page.setViewportSize({ width, height: 800 });
         await page.screenshot({ path: join(SHOTS, `paused-${colorScheme}-${width}.png`) });
       }
+      // And in the quick prompt, at its own size.
+      app.globalShortcut.press('Alt+Space');
+      const quick = await (
+        await app.waitForWindow((url) => url.includes('#/quick'), 'the quick prompt')
+      ).page();
+      await quick.getByTestId('pause-banner').waitFor();
+      expect(await axeViolations(quick)).toEqual([]);
+      await quick.screenshot({ path: join(SHOTS, `paused-quick-${colorScheme}.png`) });
       await app.quit();
     }
   });
