@@ -7,7 +7,7 @@ import { registerAppScheme, setupAppProtocol } from './shell/app-protocol';
 import { setupAppMenu } from './shell/app-menu';
 import { setupApprovalNotifications } from './shell/approval-notifications';
 import { createApprovalWindows } from './shell/approval-window';
-import { setupDeepLinks, type DeepLink } from './shell/deep-link';
+import { listenForDeepLinks, setupDeepLinks, type DeepLink } from './shell/deep-link';
 import { setupDesktop } from './shell/desktop';
 import { setupIpc, setupShellIpc } from './shell/ipc';
 import { openExternal } from './shell/external';
@@ -33,8 +33,9 @@ async function start(): Promise<void> {
   await app.whenReady();
   setupAppProtocol(rendererDir());
   setupSecurity();
-  // The shell's own preferences (windows, tray, shortcut, notifications) live in a file beside the data;
-  // the core's settings stay in SQLite, shared with the headless host (see preferences.ts).
+  // THE SPLIT: the shell's own preferences (windows, tray, shortcut, notifications, login) live in
+  // electron-store beside the data; the core's settings (and the side-effects pause) stay in SQLite, shared
+  // with the headless host (see preferences.ts).
   const preferences = openPreferences(app.getPath('userData'));
   useWindowState({
     load: () => preferences.get().mainWindow,
@@ -54,12 +55,6 @@ async function start(): Promise<void> {
   setupIpc(host);
   const approvalWindows = createApprovalWindows();
   const quickPrompt = createQuickPrompt();
-  setupShellIpc({
-    openThread: (threadId) => {
-      quickPrompt.hide();
-      showMainWindow(threadId);
-    },
-  });
   const stopApprovalNotifications = setupApprovalNotifications(host, {
     approvalWindows,
     isEnabled: () => preferences.get().notifications.approvalNeeded,
@@ -68,11 +63,19 @@ async function start(): Promise<void> {
     preferences: preferences.get,
     openThread: (threadId) => showMainWindow(threadId),
   });
-  const stopDesktop = setupDesktop(host, {
+  const desktop = setupDesktop(host, {
     preferences,
     quickPrompt,
     openDeputy: () => showMainWindow(),
     openApproval: (approvalId) => approvalWindows.open(approvalId),
+  });
+  setupShellIpc({
+    openThread: (threadId) => {
+      quickPrompt.hide();
+      showMainWindow(threadId);
+    },
+    desktopSettings: () => desktop.settings(),
+    changeDesktop: (change) => desktop.change(change),
   });
   setupAppMenu(() => quickPrompt.show());
   // On quit the streams end before the Host's database closes, and no notification is left offering
@@ -80,7 +83,7 @@ async function start(): Promise<void> {
   app.once('will-quit', () => {
     stopApprovalNotifications();
     stopRunNotifications();
-    stopDesktop();
+    desktop.stop();
   });
   createMainWindow();
   const openDeepLink = (link: DeepLink): void => {
@@ -119,6 +122,8 @@ function closeHostOnQuit(host: Host): void {
 
 // Before anything else: Chromium reads the list of privileged schemes once, as it starts.
 registerAppScheme();
+// Before ready too: on macOS the link that launches Deputy arrives during launch (kept until a window exists).
+listenForDeepLinks();
 
 // A second copy would open the same database and race the first on every write: it quits, and the
 // first one shows its window instead ('second-instance').

@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { CommandName, CommandOutput, DeputyClient, ErrorBody, StreamName } from '../shared/contract';
-import type { DeputyShell } from '../shared/shell';
+import type { DeputyShell, DesktopChangeResult, DesktopSettings } from '../shared/shell';
 import { IPC_CHANNELS, type ShellRequest } from './shell/ipc-wire';
 
 /**
@@ -23,6 +23,8 @@ const commandChannels = {
   'context.clear': true,
   'settings.get': true,
   'settings.set': true,
+  'sideEffects.get': true,
+  'sideEffects.set': true,
   'approval.list': true,
   'approval.decide': true,
   'approval.edit': true,
@@ -53,6 +55,7 @@ const streamChannels = {
   'run.events': true,
   'approvals.changed': true,
   'connections.changed': true,
+  'sideEffects.changed': true,
 } as const satisfies Record<StreamName, true>;
 
 const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);
@@ -131,11 +134,17 @@ const deputy: DeputyClient = {
 contextBridge.exposeInMainWorld('deputy', deputy);
 
 /** Window actions that are the shell's, not the Host's: kept apart so the contract stays the same over HTTP. */
+const askShell = async (request: ShellRequest): Promise<unknown> =>
+  unwrap(await ipcRenderer.invoke(IPC_CHANNELS.shell, request));
+
 const deputyShell: DeputyShell = {
   async openThread(threadId) {
-    const request: ShellRequest = { action: 'open-thread', threadId };
-    unwrap(await ipcRenderer.invoke(IPC_CHANNELS.shell, request));
+    await askShell({ action: 'open-thread', threadId });
   },
+  // The main process checks every field; the page takes its answer as the shape it declares.
+  getDesktopSettings: async () => (await askShell({ action: 'get-desktop' })) as DesktopSettings,
+  changeDesktopPreferences: async (change) =>
+    (await askShell({ action: 'change-desktop', change })) as DesktopChangeResult,
 };
 
 contextBridge.exposeInMainWorld('deputyShell', deputyShell);

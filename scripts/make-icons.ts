@@ -6,7 +6,7 @@ import { launchBrowser } from '../test/e2e/support/browser';
  * Makes every platform's icons from resources/icon.png (512 px) with Chromium, which this project already
  * needs for its tests: `tsx scripts/make-icons.ts`. Writes icon.ico (Windows), icon.icns (macOS) and the
  * tray icons: a black-and-alpha template for the macOS menu bar (the system tints it for light and dark),
- * and the coloured icon that Windows and Linux trays show as it is.
+ * and a dark and a light glyph for Windows and Linux trays, picked by the system's theme (electron/shell/tray.ts).
  */
 const RESOURCES = join(import.meta.dirname, '..', 'resources');
 const source = `data:image/png;base64,${readFileSync(join(RESOURCES, 'icon.png')).toString('base64')}`;
@@ -14,11 +14,22 @@ const source = `data:image/png;base64,${readFileSync(join(RESOURCES, 'icon.png')
 const browser = await launchBrowser();
 const page = await browser.newPage();
 
-async function render(size: number, isTemplate = false): Promise<Buffer> {
+/**
+ * `template`: black and alpha, for the macOS menu bar (the system tints it). `light` and `dark`: the same glyph
+ * in a dark grey for light taskbars and panels, and in white for dark ones (Windows and Linux, by nativeTheme).
+ */
+type Glyph = 'template' | 'light' | 'dark';
+const GLYPH_RGB: Readonly<Record<Glyph, [number, number, number]>> = {
+  template: [0, 0, 0],
+  light: [31, 41, 55],
+  dark: [255, 255, 255],
+};
+
+async function render(size: number, glyph?: Glyph): Promise<Buffer> {
   await page.setViewportSize({ width: size, height: size });
   await page.setContent(`<canvas id="c" width="${size}" height="${size}"></canvas>`);
   const dataUrl = await page.evaluate(
-    async ({ source, size, isTemplate }) => {
+    async ({ source, size, rgb }) => {
       const image = new Image();
       image.src = source;
       await image.decode();
@@ -27,20 +38,41 @@ async function render(size: number, isTemplate = false): Promise<Buffer> {
       if (!context) throw new Error('no 2d context');
       context.imageSmoothingQuality = 'high';
       context.drawImage(image, 0, 0, size, size);
-      if (isTemplate) {
-        // Template: black wherever the blue tile is, transparent where the white D is, so the glyph reads.
+      if (rgb) {
+        // One colour wherever the blue tile is, transparent where the white D is, so the glyph reads.
         const pixels = context.getImageData(0, 0, size, size);
         for (let i = 0; i < pixels.data.length; i += 4) {
           const whiteness = (pixels.data[i] ?? 0) / 255;
           const alpha = (pixels.data[i + 3] ?? 0) * (1 - whiteness);
-          pixels.data.set([0, 0, 0, Math.round(alpha)], i);
+          pixels.data.set([...rgb, Math.round(alpha)], i);
         }
         context.putImageData(pixels, 0, 0);
       }
       return canvas.toDataURL('image/png');
     },
-    { source, size, isTemplate },
+    { source, size, rgb: glyph ? GLYPH_RGB[glyph] : null },
   );
+  return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+}
+
+/** The Windows taskbar overlay for pending approvals: a red dot with a white ring, readable on any taskbar. */
+async function badge(size: number): Promise<Buffer> {
+  await page.setViewportSize({ width: size, height: size });
+  await page.setContent(`<canvas id="c" width="${size}" height="${size}"></canvas>`);
+  const dataUrl = await page.evaluate((size) => {
+    const canvas = document.getElementById('c') as HTMLCanvasElement;
+    const context = canvas.getContext('2d');
+    if (!context) throw new Error('no 2d context');
+    context.beginPath();
+    context.arc(size / 2, size / 2, size / 2 - 1, 0, Math.PI * 2);
+    context.fillStyle = '#ffffff';
+    context.fill();
+    context.beginPath();
+    context.arc(size / 2, size / 2, size / 2 - size / 8 - 1, 0, Math.PI * 2);
+    context.fillStyle = '#c42b1c';
+    context.fill();
+    return canvas.toDataURL('image/png');
+  }, size);
   return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 }
 
@@ -80,9 +112,14 @@ function icns(images: { type: string; png: Buffer }[]): Buffer {
 }
 
 mkdirSync(join(RESOURCES, 'tray'), { recursive: true });
-writeFileSync(join(RESOURCES, 'tray', 'trayTemplate.png'), await render(16, true));
-writeFileSync(join(RESOURCES, 'tray', 'trayTemplate@2x.png'), await render(32, true));
-writeFileSync(join(RESOURCES, 'tray', 'tray.png'), await render(32));
+writeFileSync(join(RESOURCES, 'tray', 'trayTemplate.png'), await render(16, 'template'));
+writeFileSync(join(RESOURCES, 'tray', 'trayTemplate@2x.png'), await render(32, 'template'));
+for (const theme of ['light', 'dark'] as const) {
+  writeFileSync(join(RESOURCES, 'tray', `tray-${theme}.png`), await render(16, theme));
+  writeFileSync(join(RESOURCES, 'tray', `tray-${theme}@2x.png`), await render(32, theme));
+}
+writeFileSync(join(RESOURCES, 'tray', 'badge.png'), await badge(16));
+writeFileSync(join(RESOURCES, 'tray', 'badge@2x.png'), await badge(32));
 // One after another: they share one page.
 const icoImages: { size: number; png: Buffer }[] = [];
 for (const size of [16, 24, 32, 48, 64, 128, 256]) icoImages.push({ size, png: await render(size) });

@@ -89,6 +89,7 @@ export class ApprovalDesk {
     ) {
       throw new DeputyError('invalid_input', 'That "always allow" scope is not one this approval offers.');
     }
+    this.refuseWhilePaused();
     this.claim(approval, 'approved', null);
     if (scope) {
       this.deps.settings.addRule({
@@ -116,6 +117,7 @@ export class ApprovalDesk {
         'This action may already have happened, so it can only be approved as it was or rejected. Reject it and ask Deputy for the changed version.',
       );
     }
+    this.refuseWhilePaused();
     const check = this.deps.registry.check(approval.tool, input.args);
     if (!check.ok) throw new DeputyError('invalid_input', check.message);
     const print = fingerprint(approval.tool, check.args);
@@ -129,6 +131,15 @@ export class ApprovalDesk {
     const edited = { ...approval, args: check.args, fingerprint: print };
     this.claim(edited, 'approved', 'edited');
     return this.continueRun(edited, { kind: 'approve' });
+  }
+
+  /** While side effects are paused an approval waits: approving would carry out the action at once. */
+  private refuseWhilePaused(): void {
+    if (!this.deps.settings.get().areSideEffectsPaused) return;
+    throw new DeputyError(
+      'conflict',
+      'All side effects are paused, so this cannot be approved now. It stays here: press Resume, then approve it.',
+    );
   }
 
   /** Ends every run whose approval has passed its expiry; called on a timer and before each read. */

@@ -44,6 +44,7 @@ import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
 import { AuditDesk } from './audit-desk';
+import { SideEffectsSwitch } from './side-effects-switch';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
 import { buildRunMessages, threadTitle } from './run-history';
@@ -94,6 +95,8 @@ export class Host implements ContractHost {
   /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
   readonly clientCalls: ClientCalls;
   readonly audit: AuditDesk;
+  /** "Pause all side effects": the run-time kill switch the tray, the banner and the HTTP API flip. */
+  readonly sideEffects: SideEffectsSwitch;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -175,6 +178,12 @@ export class Host implements ContractHost {
       approvalLifetimeMs: () => deps.settings.get().approvalExpiryMinutes * 60_000,
       publishApproval: (changed) => this.approvalsBus.publish(changed),
     });
+    this.sideEffects = new SideEffectsSwitch({
+      store: deps.store,
+      settings: deps.settings,
+      now: deps.now,
+      onResumed: () => this.resumeUnfinished(),
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -195,6 +204,8 @@ export class Host implements ContractHost {
         this.active.admitWaiting();
         return settings;
       },
+      'sideEffects.get': () => this.sideEffects.state(),
+      'sideEffects.set': (input) => this.sideEffects.set(input.isPaused),
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
       'approval.decide': (input) => this.approvals.decide(input),
       'approval.edit': (input) => this.approvals.edit(input),
@@ -243,6 +254,7 @@ export class Host implements ContractHost {
       'approvals.changed': (_input, listener) => this.approvalsBus.subscribe(listener),
       'connections.changed': (_input, listener) =>
         deps.connections.subscribe((connections) => listener({ connections })),
+      'sideEffects.changed': (_input, listener) => this.sideEffects.subscribe(listener),
     };
     this.expiryTimer = setInterval(() => this.sweepExpiredApprovals(), EXPIRY_SWEEP_MS);
     this.expiryTimer.unref();
@@ -402,12 +414,15 @@ export class Host implements ContractHost {
   }
 
   /**
-   * On start-up: every run that was not finished goes on from its last checkpoint. A run paused for approval
+   * On start-up (and on Resume): every run that was not finished goes on from its last checkpoint. A run paused for approval
    * stays paused unless its decision was taken and not yet acted on; one whose state cannot be read is ended
    * with that reason rather than guessed at.
    */
   resumeUnfinished(): void {
     const { store } = this.deps;
+    // Paused: a resumed run could carry out a call approved before the pause. The runs wait, and go on
+    // when the person resumes (SideEffectsSwitch calls this again).
+    if (this.deps.settings.get().areSideEffectsPaused) return;
     let runs;
     try {
       runs = store.runs.unfinished();

@@ -19,6 +19,7 @@ export function policyContext(
   const since = (ms: number): string => new Date(now.getTime() - ms).toISOString();
   return {
     sideEffectsEnabled: settings.areSideEffectsEnabled,
+    sideEffectsPaused: settings.areSideEffectsPaused,
     grantedTools: 'all',
     limits: settings.rateLimits,
     usage: {

@@ -50,6 +50,10 @@ const SAFE_DEFAULTS = {
   runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
 };
 
+/** The settings rows of "Pause all side effects" (SettingsPatch cannot name them: they change only audited). */
+const PAUSED_KEY = 'sideEffectsPaused';
+const PAUSED_AT_KEY = 'sideEffectsPausedChangedAt';
+
 /** `AGENT_SIDE_EFFECTS_ENABLED=false` (or 0/no/off) is the kill switch for every side-effect tool. */
 export function areSideEffectsEnabled(env: Env): boolean {
   const value = env.AGENT_SIDE_EFFECTS_ENABLED?.trim().toLowerCase();
@@ -105,6 +109,7 @@ export class SettingsService {
       routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
+      areSideEffectsPaused: stored[PAUSED_KEY] === true,
     };
     // Stored values were checked on the way in; a row damaged since then falls back to the safe defaults.
     const parsed = Settings.safeParse(candidate);
@@ -120,6 +125,21 @@ export class SettingsService {
     });
     this.cached = null;
     return this.get();
+  }
+
+  /**
+   * The run-time kill switch, kept in the same table as every core setting so the headless host sees it too.
+   * Only SideEffectsSwitch calls this, inside the transaction that also writes its audit entry.
+   */
+  setPaused(isPaused: boolean, at: string): void {
+    this.repo.set({ [PAUSED_KEY]: isPaused, [PAUSED_AT_KEY]: at });
+    this.cached = null;
+  }
+
+  /** When the pause last changed, or null if it never has. */
+  pausedChangedAt(): string | null {
+    const at = this.repo.all()[PAUSED_AT_KEY];
+    return typeof at === 'string' ? at : null;
   }
 
   addRule(rule: PolicyRule): Settings {

@@ -1,5 +1,6 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
+import { PAUSED_MESSAGE } from '../../shared/contract/side-effects';
 import { steeredByContent } from './provenance';
 import { standingInstruction } from './standing-instruction';
 import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
@@ -13,6 +14,9 @@ export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision
   const { tool } = call;
   if (tool.hasSideEffects && !context.sideEffectsEnabled) {
     return deny('kill_switch', 'Side effects are switched off (AGENT_SIDE_EFFECTS_ENABLED=false).');
+  }
+  if (tool.hasSideEffects && context.sideEffectsPaused === true) {
+    return deny('kill_switch:paused', PAUSED_MESSAGE);
   }
   if (context.grantedTools !== 'all' && !context.grantedTools.has(tool.name)) {
     return deny('grant', `This agent is not granted the ${tool.name} tool.`);

@@ -81,7 +81,10 @@ export interface RateUsage {
 }
 
 export interface PolicyContext {
+  /** AGENT_SIDE_EFFECTS_ENABLED: off for the whole process, set at start-up. */
   sideEffectsEnabled: boolean;
+  /** "Pause all side effects", flipped by the person at run time (tray, banner, Settings, HTTP). */
+  sideEffectsPaused?: boolean;
   /** The agent's granted tools; 'all' for the default assistant. */
   grantedTools: ReadonlySet<string> | 'all';
   limits: RateLimits;

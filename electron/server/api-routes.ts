@@ -155,6 +155,17 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/side-effects$/,
+      handle: async (_req, res) => command(res, 'sideEffects.get', {}),
+    },
+    {
+      // {"isPaused": true} pauses every side effect (the tray's "Pause all side effects"); false resumes.
+      method: 'PUT',
+      pattern: /^\/api\/side-effects$/,
+      handle: async (req, res) => command(res, 'sideEffects.set', await readJsonBody(req)),
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/tools$/,
       handle: async (_req, res) => sendJson(res, 200, { tools: host.toolCatalog() }),
     },

@@ -1,4 +1,5 @@
-import { app, Notification, type NotificationConstructorOptions } from 'electron';
+import { Notification, type NotificationConstructorOptions } from 'electron';
+import { pendingCountBadge } from './badge';
 import { toErrorBody, type Approval, type ContractHost } from '../../shared/contract';
 import { redactError } from '../vault/redactor';
 import type { ApprovalWindows } from './approval-window';
@@ -24,7 +25,7 @@ export interface ApprovalNotificationDeps {
   approvalWindows: ApprovalWindows;
   Notification?: NotificationConstructor;
   platform?: NodeJS.Platform;
-  /** The dock / launcher badge; Electron supports it on macOS and some Linux desktops, not Windows. */
+  /** The dock / launcher badge, or the taskbar overlay on Windows (badge.ts). */
   setBadgeCount?: (count: number) => void;
   showMainWindow?: () => void;
   /** The person's setting for approval notifications; the badge and the cards follow approvals either way. */
@@ -40,12 +41,13 @@ const REASON_MAX_CHARS = 160;
 const FOLLOW_UPS_KEPT = 5;
 
 /**
- * Only macOS shows buttons on a notification from this app (and only when it is signed with the alert
- * style). Electron 45 documents buttons on Windows too, but they need the installed shortcut's toast
- * activator to reach the app, which has not been tried; there a click opens the card instead.
+ * Where a notification from this app carries buttons. macOS: with the alert style of a signed app. Windows:
+ * Electron 45 turns `actions` into toast buttons and reports a press as `action` to the running app (the
+ * toast needs the AppUserModelID the installer's shortcut carries; main.ts sets it). Linux notification
+ * servers differ too much: there a click opens the approval card.
  */
 export function hasNotificationActions(platform: NodeJS.Platform): boolean {
-  return platform === 'darwin';
+  return platform === 'darwin' || platform === 'win32';
 }
 
 /**
@@ -73,7 +75,7 @@ export function setupApprovalNotifications(host: ContractHost, deps: ApprovalNot
     approvalWindows,
     Notification: NotificationClass = Notification,
     platform = process.platform,
-    setBadgeCount = (count: number) => app.setBadgeCount(count),
+    setBadgeCount = pendingCountBadge(platform),
     showMainWindow: showMain = showMainWindow,
     isEnabled = () => true,
   } = deps;

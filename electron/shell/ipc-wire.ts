@@ -6,8 +6,10 @@
  *   invoke  deputy:subscribe    (subId, channel, input) → Result<null>
  *   invoke  deputy:unsubscribe  (subId)                 → Result<null>
  *   send    deputy:event        (subId, event)            main → renderer, one per stream event
- *   invoke  deputy:shell        (request)               → Result<null>   window actions, not the Host's
+ *   invoke  deputy:shell        (request)               → Result<…>      window actions and shell preferences
  */
+import type { DesktopPreferencesChange } from '../../shared/shell';
+
 export const IPC_CHANNELS = {
   command: 'deputy:command',
   subscribe: 'deputy:subscribe',
@@ -18,8 +20,8 @@ export const IPC_CHANNELS = {
 
 export const SUBSCRIPTION_ID_MAX_CHARS = 64;
 
-/** What a page may ask of the shell itself (not of the Host): today, to continue a conversation in the main window. */
-export interface ShellRequest {
-  action: 'open-thread';
-  threadId: string;
-}
+/** What a page may ask of the shell itself (not of the Host): its windows and its own preferences. */
+export type ShellRequest =
+  | { action: 'open-thread'; threadId: string }
+  | { action: 'get-desktop' }
+  | { action: 'change-desktop'; change: DesktopPreferencesChange };

@@ -1,4 +1,4 @@
-import { app, Menu, nativeImage, Tray, type MenuItemConstructorOptions } from 'electron';
+import { app, Menu, nativeImage, nativeTheme, Tray, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { ShellPreferences } from './preferences';
 import { shortcutLabel } from './shortcut';
@@ -17,6 +17,8 @@ export interface TrayState {
   /** Electron can set a login item on macOS and Windows only; elsewhere the switch is not offered. */
   canOpenAtLogin: boolean;
   notifications: ShellPreferences['notifications'];
+  /** "Pause all side effects" is on: shown as a checked item, in the tooltip and (macOS) beside the icon. */
+  isPaused: boolean;
 }
 
 export type NotificationKind = keyof ShellPreferences['notifications'];
@@ -35,6 +37,7 @@ export interface TrayActions {
   chooseShortcut(accelerator: string): void;
   setLaunchAtLogin(isOn: boolean): void;
   setNotification(kind: NotificationKind, isOn: boolean): void;
+  setPaused(isPaused: boolean): void;
   quit(): void;
 }
 
@@ -47,6 +50,12 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
       label: `Pending approvals (${state.pendingApprovals})`,
       enabled: state.pendingApprovals > 0,
       click: () => actions.openApprovals(),
+    },
+    {
+      label: 'Pause all side effects',
+      type: 'checkbox',
+      checked: state.isPaused,
+      click: (item: { checked: boolean }) => actions.setPaused(item.checked),
     },
     { type: 'separator' },
     {
@@ -83,17 +92,36 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): MenuIt
 }
 
 /**
- * The tray (menu-bar) icon: a template image on macOS, which the system tints for light and dark menu
- * bars; the app icon elsewhere, where trays keep colour. The icons ship beside the app (extraResources).
+ * Which icon the tray shows: a template image on macOS, which the system tints for light and dark menu bars;
+ * elsewhere trays keep colour, so a dark glyph on a light taskbar or panel and a light one on a dark one.
  */
+export function trayIconFile(platform: NodeJS.Platform, isDarkTheme: boolean): string {
+  if (platform === 'darwin') return 'trayTemplate.png';
+  return isDarkTheme ? 'tray-dark.png' : 'tray-light.png';
+}
+
+/** Windows themes the taskbar apart from apps; elsewhere the one system theme covers the panel too. */
+function isDarkTaskbar(): boolean {
+  return process.platform === 'win32'
+    ? nativeTheme.shouldUseDarkColorsForSystemIntegratedUI
+    : nativeTheme.shouldUseDarkColors;
+}
+
+/** The icon for the theme of this moment. The icons ship beside the app (extraResources). */
 function trayIcon(): Electron.NativeImage {
   const folder = app.isPackaged
     ? join(process.resourcesPath, 'tray')
     : join(app.getAppPath(), 'resources', 'tray');
-  const isMac = process.platform === 'darwin';
-  const image = nativeImage.createFromPath(join(folder, isMac ? 'trayTemplate.png' : 'tray.png'));
-  if (isMac) image.setTemplateImage(true);
+  const image = nativeImage.createFromPath(join(folder, trayIconFile(process.platform, isDarkTaskbar())));
+  if (process.platform === 'darwin') image.setTemplateImage(true);
   return image;
+}
+
+/** The tooltip says what the menu says: a paused Deputy must be visible without opening anything. */
+export function trayToolTip(state: Pick<TrayState, 'isPaused' | 'pendingApprovals'>): string {
+  if (state.isPaused) return 'Deputy: side effects paused';
+  if (state.pendingApprovals > 0) return `Deputy: ${state.pendingApprovals} waiting for approval`;
+  return 'Deputy';
 }
 
 export interface DeputyTray {
@@ -103,12 +131,23 @@ export interface DeputyTray {
 
 export function createTray(state: TrayState, actions: TrayActions): DeputyTray {
   const tray = new Tray(trayIcon());
-  tray.setToolTip('Deputy');
   const render = (next: TrayState): void => {
     tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(next, actions)));
+    tray.setToolTip(trayToolTip(next));
+    // The menu bar shows a word beside the icon; Windows and Linux trays have no room for one.
+    if (process.platform === 'darwin') tray.setTitle(next.isPaused ? 'Paused' : '');
   };
   render(state);
   // Windows and Linux users expect a left click on the tray icon to do something at once.
   tray.on('click', () => actions.openQuickPrompt());
-  return { update: render, destroy: () => tray.destroy() };
+  // Follows the system when it switches between light and dark (a template image is tinted by macOS itself).
+  const onTheme = (): void => tray.setImage(trayIcon());
+  nativeTheme.on('updated', onTheme);
+  return {
+    update: render,
+    destroy: () => {
+      nativeTheme.off('updated', onTheme);
+      tray.destroy();
+    },
+  };
 }

@@ -9,6 +9,7 @@ import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
 import { SettingsPanel } from './features/settings/SettingsPanel';
+import { PauseBanner } from './features/side-effects/PauseBanner';
 import { routeFromHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
 
@@ -75,6 +76,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           Settings
         </button>
       </header>
+      <PauseBanner />
       <aside className="app__sidebar">
         <ThreadList />
       </aside>

@@ -2,6 +2,12 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DeputyClient } from '../../shared/contract';
 import {
+  createSideEffectsStore,
+  type SideEffectsActions,
+  type SideEffectsStore,
+  type SideEffectsStoreState,
+} from './features/side-effects/side-effects-store';
+import {
   createApprovalsStore,
   type ApprovalsActions,
   type ApprovalsState,
@@ -59,6 +65,7 @@ export interface Stores {
   data: DataStore;
   extensions: ExtensionsStore;
   audit: AuditStore;
+  sideEffects: SideEffectsStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -70,6 +77,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   data: createDataStore(client),
   extensions: createExtensionsStore(client),
   audit: createAuditStore(client),
+  sideEffects: createSideEffectsStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -110,4 +118,8 @@ export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsA
 
 export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
   return useStore(useStores().audit, selector);
+}
+
+export function useSideEffects<T>(selector: (state: SideEffectsStoreState & SideEffectsActions) => T): T {
+  return useStore(useStores().sideEffects, selector);
 }

@@ -66,6 +66,12 @@ import {
   ToolInvocationListInput,
   ToolInvocationListOutput,
 } from './decision-logs';
+  SideEffectsChangedEvent,
+  SideEffectsChangedFilter,
+  SideEffectsGetInput,
+  SideEffectsSetInput,
+  SideEffectsState,
+} from './side-effects';
 import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
@@ -89,6 +95,7 @@ export * from './memory';
 export * from './policy';
 export * from './run';
 export * from './settings';
+export * from './side-effects';
 export * from './threads';
 
 /**
@@ -108,6 +115,8 @@ export const commands = {
   'context.clear': { input: ContextClearInput, output: ContextStatsOutput },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
+  'sideEffects.get': { input: SideEffectsGetInput, output: SideEffectsState },
+  'sideEffects.set': { input: SideEffectsSetInput, output: SideEffectsState },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },
   'approval.decide': { input: ApprovalDecideInput, output: ApprovalDecideOutput },
   'approval.edit': { input: ApprovalEditInput, output: ApprovalDecideOutput },
@@ -138,6 +147,7 @@ export const streams = {
   'run.events': { input: RunEventsFilter, event: RunEvent },
   'approvals.changed': { input: ApprovalsChangedFilter, event: ApprovalsChangedEvent },
   'connections.changed': { input: ConnectionsChangedFilter, event: ConnectionsChangedEvent },
+  'sideEffects.changed': { input: SideEffectsChangedFilter, event: SideEffectsChangedEvent },
 } as const;
 
 export type CommandName = keyof typeof commands;

@@ -60,9 +60,13 @@ export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 /**
  * Fields of Settings that are facts, not choices (whether a key is configured, the environment's kill
- * switch). A client that PUTs back what it GOT may send them: they are dropped, not refused.
+ * switch, the run-time pause, which changes only through `sideEffects.set` so every flip is audited). A client that PUTs back what it GOT may send them: they are dropped, not refused.
  */
-export const READ_ONLY_SETTINGS = ['isGeminiConfigured', 'areSideEffectsEnabled'] as const;
+export const READ_ONLY_SETTINGS = [
+  'isGeminiConfigured',
+  'areSideEffectsEnabled',
+  'areSideEffectsPaused',
+] as const;
 
 export const Settings = z.object({
   model: z.string(),
@@ -86,6 +90,8 @@ export const Settings = z.object({
   runTimeLimitMinutes: z.number().int(),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */
   areSideEffectsEnabled: z.boolean(),
+  /** "Pause all side effects", set through `sideEffects.set` (audited), read-only here. */
+  areSideEffectsPaused: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -32,6 +32,8 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'POST', path: '/api/actions/:id/edit', body: 'approval.edit' },
   { method: 'GET', path: '/api/settings', body: null },
   { method: 'PUT', path: '/api/settings', body: 'settings.set' },
+  { method: 'GET', path: '/api/side-effects', body: null },
+  { method: 'PUT', path: '/api/side-effects', body: 'sideEffects.set' },
   { method: 'GET', path: '/api/tools', body: null },
   { method: 'GET', path: '/api/connections', body: null },
   { method: 'POST', path: '/api/connections/slack/start', body: null },

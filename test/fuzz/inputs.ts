@@ -46,6 +46,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
     case 'thread.get':
       return { threadId: ids.any(rng) };
     case 'settings.get':
+    case 'sideEffects.get':
+    case 'sideEffects.changed':
     case 'connections.list':
     case 'approvals.changed':
     case 'connections.changed':
@@ -61,6 +63,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         { rateLimits: { actionsPerMinute: rng.int(0, 20_000) } },
         { preferences: randomString(rng) },
       ]);
+    case 'sideEffects.set':
+      return pick(rng, [{ isPaused: rng.chance(0.5) }, { isPaused: 'yes' }, { paused: true }, {}]);
     case 'approval.list':
       return { status: pick(rng, ['pending', 'all', 'x']), limit: rng.int(0, 300) };
     case 'approval.decide':

@@ -46,6 +46,8 @@ export interface LaunchOptions {
   takenShortcuts?: readonly string[];
   /** Runs the app as if on this OS (process.platform), e.g. to see macOS notification buttons on Linux. */
   platform?: NodeJS.Platform;
+  /** A `deputy://` link that launches the app: an `open-url` before `ready` on macOS, in argv elsewhere. */
+  launchedByLink?: string;
 }
 
 export interface DeputyApp extends ElectronRecords {
@@ -158,10 +160,17 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     exception: process.listeners('uncaughtException'),
     rejection: process.listeners('unhandledRejection'),
   };
+  const argvBefore = process.argv;
+  // Windows and Linux start the app with the link on its command line.
+  if (options.launchedByLink && options.platform !== 'darwin')
+    process.argv = [...process.argv, options.launchedByLink];
   provideElectron(exports);
   runCount += 1;
   await nativeImport(`${pathToFileURL(MAIN_BUNDLE).href}?run=${runCount}`);
-  records.app.markReady();
+  const link = options.launchedByLink;
+  records.app.markReady(() => {
+    if (link && process.platform === 'darwin') records.app.emit('open-url', preventable(), link);
+  });
 
   const openWindows = () => [...runtime.open];
   const waitForWindow = async (match: (url: string) => boolean, what: string) => {
@@ -212,6 +221,7 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
       for (const key of Object.keys(options.env ?? {})) Reflect.deleteProperty(process.env, key);
       Object.assign(process.env, savedEnv);
       Object.defineProperty(process, 'platform', { value: realPlatform, configurable: true });
+      process.argv = argvBefore;
       await context.close();
       return code;
     },

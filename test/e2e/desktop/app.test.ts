@@ -47,9 +47,7 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     main.setBounds({ x: 40, y: 60, width: 1000, height: 700 });
     expect(await first.quit()).toBe(0);
     // The window's place was saved as it closed, in the shell's preferences beside the data.
-    const saved = JSON.parse(
-      readFileSync(join(first.app.getPath('userData'), 'shell-preferences.json'), 'utf8'),
-    );
+    const saved = JSON.parse(readFileSync(join(first.app.getPath('userData'), 'shell.json'), 'utf8'));
     expect(saved.mainWindow.bounds).toEqual({ x: 40, y: 60, width: 1000, height: 700 });
 
     const second = await desktop.launch({ dataDir: first.app.getPath('userData') });

@@ -102,6 +102,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
       'Quick prompt',
       'Open Deputy',
       'Pending approvals (0)',
+      'Pause all side effects',
       'Quick prompt shortcut',
       'Notifications',
       'Quit Deputy',

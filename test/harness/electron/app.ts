@@ -45,7 +45,10 @@ export class FakeApp extends EventEmitter {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
   }
 
-  markReady(): void {
+  /** Electron's launch: `will-finish-launching`, then whatever the OS hands over during launch, then `ready`. */
+  markReady(duringLaunch?: () => void): void {
+    this.emit('will-finish-launching');
+    duringLaunch?.();
     this.isReadyFlag = true;
     this.emit('ready');
     this.resolveReady();

@@ -216,6 +216,11 @@ export class FakeBrowserWindow extends EventEmitter {
   isMaximized(): boolean {
     return this.maximized;
   }
+  /** The Windows taskbar overlay: what the window was last asked to show there (null: nothing). */
+  overlay: { icon: string; description: string } | null = null;
+  setOverlayIcon(image: { path: string } | null, description: string): void {
+    this.overlay = image ? { icon: image.path, description } : null;
+  }
   setBounds(bounds: Partial<Bounds>): void {
     this.bounds = { ...this.bounds, ...bounds };
     this.withPage((page) => page.setViewportSize({ width: this.bounds.width, height: this.bounds.height }));

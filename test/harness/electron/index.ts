@@ -6,6 +6,7 @@ import {
   FakeIpcMain,
   FakeMenu,
   FakeNativeImage,
+  FakeNativeTheme,
   FakeProtocol,
   FakeSession,
   FakeTray,
@@ -23,6 +24,7 @@ export interface ElectronRecords {
   trays: FakeTray[];
   applicationMenu: FakeMenu | null;
   globalShortcut: FakeGlobalShortcut;
+  nativeTheme: FakeNativeTheme;
   protocol: FakeProtocol;
   session: FakeSession;
   openedExternally: string[];
@@ -58,6 +60,7 @@ export function createFakeElectron(options: FakeElectronOptions): {
     trays,
     applicationMenu: null,
     globalShortcut: new FakeGlobalShortcut(),
+    nativeTheme: new FakeNativeTheme(),
     protocol: new FakeProtocol(() => app.isReady()),
     session: new FakeSession(),
     openedExternally: [],
@@ -89,6 +92,7 @@ export function createFakeElectron(options: FakeElectronOptions): {
     },
     nativeImage: { createFromPath: (path: string) => new FakeNativeImage(path) },
     globalShortcut: records.globalShortcut,
+    nativeTheme: records.nativeTheme,
     protocol: records.protocol,
     safeStorage: fakeSafeStorage,
     session: { defaultSession: records.session },
@@ -122,6 +126,7 @@ export const ELECTRON_EXPORTS = [
   'Menu',
   'nativeImage',
   'globalShortcut',
+  'nativeTheme',
   'protocol',
   'safeStorage',
   'session',

@@ -92,13 +92,21 @@ export class FakeMenu {
 export class FakeTray extends EventEmitter {
   menu: FakeMenu | null = null;
   toolTip = '';
+  /** The text beside the icon in the macOS menu bar. */
+  title = '';
   isDestroyed = false;
   constructor(
-    readonly image: FakeNativeImage,
+    public image: FakeNativeImage,
     registry: FakeTray[],
   ) {
     super();
     registry.push(this);
+  }
+  setImage(image: FakeNativeImage): void {
+    this.image = image;
+  }
+  setTitle(title: string): void {
+    this.title = title;
   }
   setContextMenu(menu: FakeMenu): void {
     this.menu = menu;
@@ -119,6 +127,17 @@ export class FakeNativeImage {
   }
   isEmpty(): boolean {
     return !existsSync(this.path);
+  }
+}
+
+/** Electron's `nativeTheme`: the test sets the system's theme and says it changed, as the OS would. */
+export class FakeNativeTheme extends EventEmitter {
+  shouldUseDarkColors = false;
+  shouldUseDarkColorsForSystemIntegratedUI = false;
+  switchTo(isDark: boolean): void {
+    this.shouldUseDarkColors = isDark;
+    this.shouldUseDarkColorsForSystemIntegratedUI = isDark;
+    this.emit('updated');
   }
 }
 
@@ -207,5 +226,11 @@ export class FakeIpcMain {
   }
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
+  }
+  /** One-way messages (electron-store listens for its renderer's sendSync); none is sent in these tests. */
+  readonly listeners = new Map<string, unknown>();
+  on(channel: string, listener: unknown): this {
+    this.listeners.set(channel, listener);
+    return this;
   }
 }

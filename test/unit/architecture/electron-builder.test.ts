@@ -36,7 +36,11 @@ describe('electron-builder.yml', () => {
       expect(existsSync(join(ROOT, icon))).toBe(true);
     const tray = config.extraResources.find((resource) => resource.to === 'tray');
     expect(tray).toBeDefined();
-    for (const file of ['tray.png', 'trayTemplate.png', 'trayTemplate@2x.png'])
+    const trayIcons = ['trayTemplate', 'tray-light', 'tray-dark'].flatMap((name) => [
+      `${name}.png`,
+      `${name}@2x.png`,
+    ]);
+    for (const file of [...trayIcons, 'badge.png', 'badge@2x.png'])
       expect(existsSync(join(ROOT, tray?.from ?? '', file))).toBe(true);
   });
 

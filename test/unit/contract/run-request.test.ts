@@ -118,12 +118,19 @@ describe('run request contract', () => {
         'run.start',
         'settings.get',
         'settings.set',
+        'sideEffects.get',
+        'sideEffects.set',
         'thread.delete',
         'thread.get',
         'threads.list',
         'threads.prune',
       ].sort(),
     );
-    expect(Object.keys(streams).sort()).toEqual(['approvals.changed', 'connections.changed', 'run.events']);
+    expect(Object.keys(streams).sort()).toEqual([
+      'approvals.changed',
+      'connections.changed',
+      'run.events',
+      'sideEffects.changed',
+    ]);
   });
 });

@@ -44,6 +44,8 @@ const cases: Case[] = [
   // 1. kill switch
   ['kill switch denies a side effect', addTask, {}, { sideEffectsEnabled: false }, 'deny', 'kill_switch'],
   ['kill switch leaves reads alone', listTasks, {}, { sideEffectsEnabled: false }, 'allow', 'read_only'],
+  ['a pause denies a side effect', addTask, {}, { sideEffectsPaused: true }, 'deny', 'kill_switch:paused'],
+  ['a pause leaves reads alone', listTasks, {}, { sideEffectsPaused: true }, 'allow', 'read_only'],
   // 2. grants
   ['an ungranted tool is denied', addTask, {}, { grantedTools: new Set(['list_tasks']) }, 'deny', 'grant'],
   ['a granted tool goes on', listTasks, {}, { grantedTools: new Set(['list_tasks']) }, 'allow', 'read_only'],

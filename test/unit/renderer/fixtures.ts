@@ -34,6 +34,7 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   routingPolicy: 'quality',
   runTimeLimitMinutes: 15,
   areSideEffectsEnabled: true,
+  areSideEffectsPaused: false,
   ...overrides,
 });
 

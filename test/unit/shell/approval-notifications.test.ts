@@ -302,8 +302,26 @@ describe('Approve and Reject on the notification (macOS)', () => {
   });
 });
 
-describe.each(['win32', 'linux'] as const)('on %s', (platform) => {
+describe('on Windows', () => {
+  it('offers toast buttons, which decide, and a click on the toast opens the approval', async () => {
+    setup('win32');
+    host.pushPending([approval('appr-1')]);
+    const notification = onlyNotification();
+    expect(notification.options.actions).toEqual([
+      { type: 'button', text: 'Approve' },
+      { type: 'button', text: 'Reject' },
+    ]);
+    notification.pressAction(1);
+    await vi.waitFor(() => expect(decideCalls()).toHaveLength(1));
+    expect(decideCalls()[0]?.input).toEqual({ approvalId: 'appr-1', decision: 'reject' });
+    notification.click();
+    expect(approvalWindows.open.mock.calls).toEqual([['appr-1']]);
+  });
+});
+
+describe('on Linux', () => {
   it('offers no buttons, and a click opens the approval window', () => {
+    const platform = 'linux';
     setup(platform);
     host.pushPending([approval('appr-1')]);
     const notification = onlyNotification();

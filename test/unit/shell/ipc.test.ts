@@ -79,12 +79,15 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'audit.verifyChain': {},
   'audit.decisions': {},
   'audit.toolInvocations': { tool: 'add_task' },
+  'sideEffects.get': {},
+  'sideEffects.set': { isPaused: true },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
   'run.events': { runId: 'run-1' },
   'approvals.changed': {},
   'connections.changed': {},
+  'sideEffects.changed': {},
 };
 
 interface FakeSubscription {

@@ -71,10 +71,19 @@ describe('window.deputy', () => {
 describe('window.deputyShell', () => {
   const shell = () => electron.exposed.get('deputyShell') as DeputyShell;
 
-  it('offers openThread only, which asks the shell on deputy:shell', async () => {
-    expect(Object.keys(shell())).toEqual(['openThread']);
+  it('offers the window and desktop-preference actions only, each asking the shell on deputy:shell', async () => {
+    expect(Object.keys(shell())).toEqual(['openThread', 'getDesktopSettings', 'changeDesktopPreferences']);
     await shell().openThread('thread-1');
     expect(invoke).toHaveBeenCalledWith(IPC_CHANNELS.shell, { action: 'open-thread', threadId: 'thread-1' });
+    invoke.mockResolvedValueOnce({ ok: true, data: { keyNames: 'pc' } });
+    expect(await shell().getDesktopSettings()).toEqual({ keyNames: 'pc' });
+    expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'get-desktop' });
+    invoke.mockResolvedValueOnce({ ok: true, data: { problem: null } });
+    await shell().changeDesktopPreferences({ showTray: false });
+    expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, {
+      action: 'change-desktop',
+      change: { showTray: false },
+    });
   });
 
   it('rejects with the code and words the shell answered', async () => {

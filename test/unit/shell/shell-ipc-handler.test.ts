@@ -2,21 +2,40 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IpcInvokeEvent } from '../../../electron/shell/ipc-handlers';
 import { createShellHandler } from '../../../electron/shell/shell-ipc-handler';
 
+const SETTINGS = {
+  preferences: {
+    quickPromptShortcut: 'Alt+Space',
+    showTray: true,
+    launchAtLogin: false,
+    notifications: { approvalNeeded: true, runFinished: true, limitReached: true },
+  },
+  keyNames: 'pc' as const,
+  canOpenAtLogin: true,
+};
+
+const shellActions = () => ({
+  openThread: vi.fn(),
+  desktopSettings: vi.fn(() => SETTINGS),
+  changeDesktop: vi.fn(() => ({ settings: SETTINGS, problem: null })),
+});
+
 const event = {
   senderFrame: { url: 'app://deputy/index.html#/quick', parent: null },
 } as unknown as IpcInvokeEvent;
 
 describe('deputy:shell', () => {
   it('opens a conversation for a trusted page with a valid id', () => {
-    const openThread = vi.fn();
-    const handler = createShellHandler({ openThread }, () => true);
+    const actions = shellActions();
+    const { openThread } = actions;
+    const handler = createShellHandler(actions, () => true);
     expect(handler(event, { action: 'open-thread', threadId: 'thread-1' })).toEqual({ ok: true, data: null });
     expect(openThread).toHaveBeenCalledWith('thread-1');
   });
 
   it('refuses a page that is not ours before looking at the request', () => {
-    const openThread = vi.fn();
-    const handler = createShellHandler({ openThread }, () => false);
+    const actions = shellActions();
+    const { openThread } = actions;
+    const handler = createShellHandler(actions, () => false);
     expect(handler(event, { action: 'open-thread', threadId: 'thread-1' })).toMatchObject({
       ok: false,
       error: { code: 'forbidden_sender' },
@@ -32,10 +51,34 @@ describe('deputy:shell', () => {
     { action: 'open-thread', threadId: 'a'.repeat(129) },
     { action: 'open-thread', threadId: 't', extra: true },
     { action: 'quit' },
+    { action: 'get-desktop', extra: 1 },
+    { action: 'change-desktop' },
+    { action: 'change-desktop', change: { quickPromptShortcut: '' } },
+    { action: 'change-desktop', change: { quickPromptShortcut: 'x'.repeat(61) } },
+    { action: 'change-desktop', change: { showTray: 'no' } },
+    { action: 'change-desktop', change: { notifications: { everything: true } } },
+    { action: 'change-desktop', change: { mainWindow: { isMaximized: true } } },
   ])('refuses %j', (request) => {
-    const openThread = vi.fn();
-    const handler = createShellHandler({ openThread }, () => true);
+    const actions = shellActions();
+    const handler = createShellHandler(actions, () => true);
     expect(handler(event, request)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect(openThread).not.toHaveBeenCalled();
+    expect(actions.openThread).not.toHaveBeenCalled();
+    expect(actions.changeDesktop).not.toHaveBeenCalled();
+  });
+
+  it('reads and changes the desktop preferences for a trusted page', () => {
+    const actions = shellActions();
+    const handler = createShellHandler(actions, () => true);
+    expect(handler(event, { action: 'get-desktop' })).toEqual({ ok: true, data: SETTINGS });
+    const change = { quickPromptShortcut: 'CommandOrControl+Shift+K', notifications: { runFinished: false } };
+    expect(handler(event, { action: 'change-desktop', change })).toEqual({
+      ok: true,
+      data: { settings: SETTINGS, problem: null },
+    });
+    expect(actions.changeDesktop).toHaveBeenCalledWith(change);
+    expect(createShellHandler(actions, () => false)(event, { action: 'get-desktop' })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
   });
 });

@@ -15,7 +15,8 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { registerQuickPromptShortcut, shortcutLabel } = await import('../../../electron/shell/shortcut');
+const { registerQuickPromptShortcut, shortcutConflict, shortcutLabel } =
+  await import('../../../electron/shell/shortcut');
 
 describe('the quick prompt shortcut', () => {
   it('registers the key, replacing the one before', () => {
@@ -40,5 +41,19 @@ describe('the quick prompt shortcut', () => {
   it('names Alt as Option on a Mac', () => {
     expect(shortcutLabel('Alt+Space', 'darwin')).toBe('Option+Space');
     expect(shortcutLabel('Alt+Space', 'win32')).toBe('Alt+Space');
+  });
+
+  it('refuses, in words and before asking the OS, a key that would break typing or everyday shortcuts', () => {
+    expect(shortcutConflict('Alt+Space', 'linux')).toBeNull();
+    expect(shortcutConflict('CommandOrControl+Shift+K', 'linux')).toBeNull();
+    expect(shortcutConflict('F8', 'linux')).toBeNull();
+    expect(shortcutConflict('K', 'linux')).toContain('whenever you type it anywhere');
+    expect(shortcutConflict('CommandOrControl+C', 'darwin')).toContain('copies, pastes, saves or quits');
+    expect(shortcutConflict('Control+Shift+Z', 'linux')).toContain('copies, pastes, saves or quits');
+    expect(shortcutConflict('Hyper+K', 'linux')).toContain('not a key combination');
+    expect(shortcutConflict('Alt+C', 'darwin')).toBeNull();
+    registered.clear();
+    expect(registerQuickPromptShortcut('CommandOrControl+V', () => undefined)).toMatchObject({ ok: false });
+    expect(registered.size).toBe(0);
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', () => ({}));
 
-const { trayMenuTemplate, SHORTCUT_CHOICES } = await import('../../../electron/shell/tray');
+const { trayIconFile, trayMenuTemplate, trayToolTip, SHORTCUT_CHOICES } =
+  await import('../../../electron/shell/tray');
 
 const actions = () => ({
   openQuickPrompt: vi.fn(),
@@ -11,6 +12,7 @@ const actions = () => ({
   chooseShortcut: vi.fn(),
   setLaunchAtLogin: vi.fn(),
   setNotification: vi.fn(),
+  setPaused: vi.fn(),
   quit: vi.fn(),
 });
 const state = {
@@ -19,6 +21,7 @@ const state = {
   launchAtLogin: false,
   canOpenAtLogin: true,
   notifications: { approvalNeeded: true, runFinished: true, limitReached: false },
+  isPaused: false,
 };
 
 describe('the tray menu', () => {
@@ -65,5 +68,26 @@ describe('the tray menu', () => {
     const login = trayMenuTemplate(state, chosen).find((item) => item.label === 'Open at login');
     login?.click?.({ checked: true } as never, undefined as never, undefined as never);
     expect(chosen.setLaunchAtLogin).toHaveBeenCalledWith(true);
+  });
+
+  it('shows the pause as a checked item and in the tooltip, and hands a click to the switch', () => {
+    const chosen = actions();
+    const item = (isPaused: boolean) =>
+      trayMenuTemplate({ ...state, isPaused }, chosen).find(
+        (entry) => entry.label === 'Pause all side effects',
+      );
+    expect(item(false)).toMatchObject({ type: 'checkbox', checked: false });
+    expect(item(true)).toMatchObject({ type: 'checkbox', checked: true });
+    item(false)?.click?.({ checked: true } as never, undefined as never, undefined as never);
+    expect(chosen.setPaused).toHaveBeenCalledWith(true);
+    expect(trayToolTip({ isPaused: true, pendingApprovals: 2 })).toBe('Deputy: side effects paused');
+    expect(trayToolTip({ isPaused: false, pendingApprovals: 2 })).toBe('Deputy: 2 waiting for approval');
+    expect(trayToolTip({ isPaused: false, pendingApprovals: 0 })).toBe('Deputy');
+  });
+
+  it('picks a template on macOS and the theme’s glyph elsewhere', () => {
+    expect(trayIconFile('darwin', true)).toBe('trayTemplate.png');
+    expect(trayIconFile('win32', true)).toBe('tray-dark.png');
+    expect(trayIconFile('linux', false)).toBe('tray-light.png');
   });
 });

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { PauseBanner } from '../side-effects/PauseBanner';
 import { useChat, useStores } from '../../stores';
 import { Composer } from '../chat/Composer';
 import { Conversation } from '../chat/Conversation';
@@ -67,6 +68,7 @@ export function QuickPrompt() {
           </button>
         )}
       </header>
+      <PauseBanner />
       <main className="quick__body" aria-label="Quick prompt">
         {isEmpty ? (
           <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>

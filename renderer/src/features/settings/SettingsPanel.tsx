@@ -9,6 +9,7 @@ import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
 import { ExtensionsPanel } from '../extensions/ExtensionsPanel';
+import { DesktopPanel } from '../desktop/DesktopPanel';
 
 const timeZones = (): string[] => {
   try {
@@ -150,8 +151,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-type Tab = 'general' | 'permissions' | 'connections' | 'extensions' | 'memory' | 'data';
-const TABS: { id: Tab; label: string }[] = [
+type Tab = 'general' | 'permissions' | 'connections' | 'extensions' | 'memory' | 'data' | 'desktop';
+const CORE_TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
   { id: 'connections', label: 'Connections' },
@@ -159,6 +160,8 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'memory', label: 'Memory' },
   { id: 'data', label: 'Data' },
 ];
+/** Desktop (the shell's own preferences) only inside the desktop app, where there is a shell to ask. */
+const TABS = window.deputyShell ? [...CORE_TABS, { id: 'desktop' as const, label: 'Desktop' }] : CORE_TABS;
 
 function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
   switch (tab) {
@@ -174,6 +177,8 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
       return <MemoryPanel />;
     case 'data':
       return <DataPanel />;
+    case 'desktop':
+      return window.deputyShell ? <DesktopPanel shell={window.deputyShell} /> : null;
   }
 }
 

@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { useSideEffects, useStores } from '../../stores';
+
+/**
+ * Shown across the top of the main window while side effects are paused (from the tray, here or over HTTP),
+ * with the one button that ends it. Reads and answers go on; nothing is sent, changed or deleted.
+ */
+export function PauseBanner() {
+  const { sideEffects } = useStores();
+  const state = useSideEffects((store) => store.state);
+  const isChanging = useSideEffects((store) => store.isChanging);
+  const error = useSideEffects((store) => store.error);
+  const setPaused = useSideEffects((store) => store.setPaused);
+
+  useEffect(() => sideEffects.getState().connect(), [sideEffects]);
+
+  if (state?.isDisabledByEnvironment) {
+    return (
+      <section className="pause-banner" aria-label="Side effects are off" data-testid="pause-banner">
+        <p className="pause-banner__text">
+          Side effects are switched off for this session (AGENT_SIDE_EFFECTS_ENABLED=false). Deputy reads and
+          answers, but sends, changes and deletes nothing.
+        </p>
+      </section>
+    );
+  }
+  if (!state?.isPaused) return null;
+  return (
+    <section className="pause-banner" aria-label="Side effects are paused" data-testid="pause-banner">
+      <p className="pause-banner__text">
+        <strong>All side effects are paused.</strong> Deputy reads and answers, but sends, changes and deletes
+        nothing, and approvals wait, until you resume.
+      </p>
+      {error && (
+        <p className="pause-banner__error" role="alert">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={isChanging}
+        onClick={() => void setPaused(false)}
+        data-testid="resume-side-effects"
+      >
+        {isChanging ? 'Resuming…' : 'Resume'}
+      </button>
+    </section>
+  );
+}
