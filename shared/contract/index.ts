@@ -66,6 +66,7 @@ import {
   ToolInvocationListInput,
   ToolInvocationListOutput,
 } from './decision-logs';
+import {
   SideEffectsChangedEvent,
   SideEffectsChangedFilter,
   SideEffectsGetInput,

@@ -95,7 +95,7 @@ describe('Pause all side effects', () => {
     if (!added) throw new Error('no audit entry for add_task');
 
     await host.invoke('sideEffects.set', { isPaused: true });
-    const undone = host.invoke('audit.undo', { id: added.id, confirm: true });
+    const undone = host.invoke('audit.undo', { id: added.id });
     await expect(undone).rejects.toMatchObject({ message: expect.stringContaining('paused') });
   });
 
