@@ -10,6 +10,8 @@ import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
+import { unresolvedPersonQuestion } from './intent-check';
+import type { IntentAnalysis } from '../../shared/contract/intent';
 import { memoryCorpus, taskCorpus } from './corpora';
 import { SemanticIndex } from './semantic-index';
 import { UpcomingEvents } from './upcoming-events';
@@ -109,6 +111,17 @@ export class ContextService {
   /** The person dealt with them (wrote, organised or accepted a meeting): what "known" means to the policy. */
   isDealtWith(address: string): boolean {
     return this.contacts.isDealtWith(address);
+  }
+
+  /** The question to ask before acting when the intent names someone the index cannot resolve; null if none. */
+  unresolvedPerson(analysis: IntentAnalysis, reachesPeople: boolean): string | null {
+    try {
+      return unresolvedPersonQuestion(this.contacts, analysis, reachesPeople);
+    } catch (error) {
+      // The index helps a run, it never stops one: unreadable, the run goes on as if no one were named.
+      this.deps.logError('resolving the people of an intent failed', error);
+      return null;
+    }
   }
 
   /** The knowledge block for a run's system instruction; empty when there is nothing to say or it cannot be read. */

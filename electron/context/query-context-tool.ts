@@ -94,8 +94,6 @@ export interface QueryContextDeps {
   searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Memory>>;
   /** Open tasks by meaning and by words, the same way. */
   searchTasks: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Task>>;
-  /** Writes the intent analysis to the run's audit trail. */
-  recordIntent: (runId: string, analysis: IntentAnalysis) => void;
   now: () => Date;
 }
 
@@ -122,8 +120,8 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       })),
     ],
     clarification: (output) => output.clarification?.question ?? null,
+    // The engine records `analysis` with the run as the model's intent statement (intent-statement.ts).
     execute: async (input, context) => {
-      deps.recordIntent(context.runId, input.analysis);
       const unclear = intentQuestion(input.analysis);
       const empty: Omit<Output, 'clarification'> = {
         intent: input.analysis.intent,

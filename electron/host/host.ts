@@ -346,6 +346,7 @@ export class Host implements ContractHost {
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
+      checkIntent: (analysis, turn) => this.deps.context.unresolvedPerson(analysis, turn.reachesPeople),
     };
   }
 

@@ -319,4 +319,14 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
   },
+  {
+    version: 10,
+    name: "runs keep the model's intent analysis of the request (spec 004)",
+    sql: `
+      -- JSON of shared/contract/intent.ts RunIntent: the analysis the model stated at the start of the run,
+      -- or {"stated": false} when it gave none. NULL for runs from before this migration and runs not yet past
+      -- their first model turn.
+      ALTER TABLE runs ADD COLUMN intent_json TEXT;
+    `,
+  },
 ];
