@@ -80,7 +80,9 @@ export function takeIntent(
     return { calls: others, isStated: stated !== undefined, question: null };
   }
   const question =
-    intentQuestion(analysis) ?? deps.checkIntent?.(analysis, { reachesPeople: others.some(reachesPeople) }) ?? null;
+    intentQuestion(analysis) ??
+    deps.checkIntent?.(analysis, { reachesPeople: others.some(reachesPeople) }) ??
+    null;
   record(scope, { stated: true, analysis, source: source.name, turn, question });
   return { calls: others, isStated: true, question };
 }

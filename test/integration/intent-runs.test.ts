@@ -28,9 +28,12 @@ async function start(model: ScriptedModel): Promise<HostFixture> {
 /** One model turn with several calls, as Gemini sends parallel function calls. */
 function turn(...calls: [string, Record<string, unknown>][]): ModelStreamEvent[] {
   return [
-    ...calls.map(
-      ([name, args], index): ModelStreamEvent => ({ type: 'function_call', callId: `c${index}`, name, args }),
-    ),
+    ...calls.map(([name, args], index): ModelStreamEvent => ({
+      type: 'function_call',
+      callId: `c${index}`,
+      name,
+      args,
+    })),
     { type: 'finish', finishReason: 'STOP', usage },
   ];
 }
@@ -138,7 +141,10 @@ describe('the intent of every run (spec 004, Intent Analysis Output)', () => {
 
   it('low confidence asks instead of acting: nothing of the turn runs', async () => {
     const model = new ScriptedModel(
-      turn(stated({ confidence: 0.35, clarificationQuestions: ['Which passport: yours or Léa’s?'] }), addTask),
+      turn(
+        stated({ confidence: 0.35, clarificationQuestions: ['Which passport: yours or Léa’s?'] }),
+        addTask,
+      ),
     );
     await start(model);
 
