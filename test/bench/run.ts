@@ -65,7 +65,11 @@ async function main(): Promise<void> {
     `median ${ms(figures.median)}, p95 ${ms(figures.p95)}, max ${ms(figures.max)} over ${figures.n} steps`;
   console.log(
     `building the index, per step: loading ${context.memories} vectors ${step(context.loadSteps)}; ` +
-      `merging ${context.contacts} contacts ${step(context.mergeSteps)} (target max ≤ 10 ms)`,
+      `merging ${context.contacts} contacts ${step(context.mergeSteps)}; ` +
+      `re-embedding ${context.memories} memories ${step(context.syncSteps)} (target max ≤ 10 ms)`,
+  );
+  console.log(
+    `garbage-collector pauses while building (inside the steps above): ${step(context.gcPauses).replace('steps', 'pauses')}`,
   );
 }
 
