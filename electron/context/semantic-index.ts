@@ -156,10 +156,8 @@ export class SemanticIndex<T> {
     const fts = this.corpus.fullText(query, CANDIDATES);
     const embedder = this.embedder();
     let vectorRefs: string[] = [];
-    let note: string | null = null;
-    if (!embedder) note = 'Semantic search is off (no Gemini key): matched by words only.';
-    else if (this.index.size === 0) note = 'The semantic index is still being built: matched by words only.';
-    else {
+    let note = this.whyWordsOnly();
+    if (embedder && !note) {
       try {
         const [vector] = await embedder.embed([query], 'query', signal);
         vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
@@ -174,6 +172,13 @@ export class SemanticIndex<T> {
       return item ? [{ item, score }] : [];
     });
     return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
+  }
+
+  /** Why a search now would match by words only (no key, no vectors yet), or null when it can search by meaning. */
+  whyWordsOnly(): string | null {
+    if (!this.embedder()) return 'Semantic search is off (no Gemini key): matched by words only.';
+    if (this.index.size === 0) return 'The semantic index is still being built: matched by words only.';
+    return null;
   }
 
   count(): number {
