@@ -1,6 +1,7 @@
 import type { GoogleAccess, SlackAccess } from '../connections/access';
 import { summarize, type ContactObservation, type ContactsIndex } from './contacts-index';
 import { calendarObservations, mailObservations, slackObservations } from './contacts-sources';
+import { slackDmObservations } from './slack-dms';
 import { inSlices } from './time-slices';
 import type { UpcomingEvents } from './upcoming-events';
 
@@ -59,6 +60,8 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
   }
   if (deps.isUsable('slack')) {
     await attempt('Slack', async () => write(await slackObservations(deps.slack, deps.now)));
+    // Apart, so a sign-in from before DMs were read (no im:read) still refreshes the workspace's members.
+    await attempt('Slack direct messages', async () => write(await slackDmObservations(deps.slack)));
   }
   return { observed, failed };
 }

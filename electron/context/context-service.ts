@@ -11,6 +11,7 @@ import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
 import { unresolvedPersonQuestion } from './intent-check';
+import { directMessageWith } from './slack-dms';
 import type { IntentAnalysis } from '../../shared/contract/intent';
 import { memoryCorpus, taskCorpus } from './corpora';
 import { SemanticIndex } from './semantic-index';
@@ -111,6 +112,12 @@ export class ContextService {
   /** The person dealt with them (wrote, organised or accepted a meeting): what "known" means to the policy. */
   isDealtWith(address: string): boolean {
     return this.contacts.isDealtWith(address);
+  }
+
+  /** The direct-message conversation with a Slack user, or null when there is none or Slack is not connected. */
+  async directMessageWith(user: string): Promise<string | null> {
+    if (!this.deps.isUsable('slack')) return null;
+    return directMessageWith(this.deps.slack, user);
   }
 
   /** The question to ask before acting when the intent names someone the index cannot resolve; null if none. */

@@ -21,6 +21,7 @@ export function contextTool(
     conversations: (query, limit) => recentConversations(store, query, limit),
     searchMemories: (query, limit, signal) => context.semantic.search(query, limit, signal),
     searchTasks: (query, limit, signal) => context.semanticTasks.search(query, limit, signal),
+    directMessageWith: (user) => context.directMessageWith(user),
   });
 }
 

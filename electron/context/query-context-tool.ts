@@ -94,6 +94,8 @@ export interface QueryContextDeps {
   searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Memory>>;
   /** Open tasks by meaning and by words, the same way. */
   searchTasks: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Task>>;
+  /** The direct-message conversation with a Slack user (`slack:@U…`), or null; absent when Slack is not read. */
+  directMessageWith?: (user: string) => Promise<string | null>;
   now: () => Date;
 }
 
@@ -206,7 +208,24 @@ function gather(
     jobs.push(gatherFrom(deps.registry, 'gmail_search', { q: mailQuery, maxResults: 10 }, context));
   if (input.type === 'slack' && input.slackChannel)
     jobs.push(gatherFrom(deps.registry, 'slack_read', { channel: input.slackChannel, limit: 30 }, context));
+  if (wants('slack'))
+    for (const user of addresses.filter((address) => address.startsWith('slack:@')))
+      jobs.push(directMessages(deps, user, context));
   return Promise.all(jobs);
+}
+
+/** The person's direct messages with someone resolved to a Slack user, read through `slack_read`. */
+async function directMessages(deps: QueryContextDeps, user: string, context: ToolContext): Promise<Gathered> {
+  try {
+    const channel = deps.directMessageWith ? await deps.directMessageWith(user) : null;
+    return channel
+      ? await gatherFrom(deps.registry, 'slack_read', { channel, limit: 30 }, context)
+      : { items: [] };
+  } catch (error) {
+    return {
+      unavailable: { source: 'slack', reason: error instanceof Error ? error.message : String(error) },
+    };
+  }
 }
 
 function conversations(deps: QueryContextDeps, query: string | undefined): Gathered {
