@@ -1,6 +1,7 @@
 import type { GoogleAccess, SlackAccess } from '../connections/access';
 import { summarize, type ContactObservation, type ContactsIndex } from './contacts-index';
 import { calendarObservations, mailObservations, slackObservations } from './contacts-sources';
+import type { RecentMail } from './recent-mail';
 import { slackDmObservations } from './slack-dms';
 import { inSlices } from './time-slices';
 import type { UpcomingEvents } from './upcoming-events';
@@ -10,6 +11,9 @@ export const OBSERVE_CHUNK = 20;
 
 export interface RefreshDeps {
   contacts: ContactsIndex;
+  recentMail: RecentMail;
+  /** The person opted in to finding recent mail by meaning (Settings → Data); off, none is kept. */
+  keepsRecentMail: () => boolean;
   upcoming: UpcomingEvents;
   google: GoogleAccess;
   slack: SlackAccess;
@@ -51,7 +55,13 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
     }
   };
   if (deps.isUsable('google')) {
-    await attempt('Gmail', async () => write(await mailObservations(deps.google, deps.now, signal)));
+    await attempt('Gmail', async () => {
+      const { observations, received } = await mailObservations(deps.google, deps.now, signal);
+      await write(observations);
+      if (signal.aborted) return;
+      if (deps.keepsRecentMail()) deps.recentMail.replace(received);
+      else deps.recentMail.clear();
+    });
     await attempt('Google Calendar', async () => {
       const { observations, upcoming } = await calendarObservations(deps.google, deps.now, signal);
       await write(observations);

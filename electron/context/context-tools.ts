@@ -22,6 +22,10 @@ export function contextTool(
     searchMemories: (query, limit, signal) => context.semantic.search(query, limit, signal),
     searchTasks: (query, limit, signal) => context.semanticTasks.search(query, limit, signal),
     directMessageWith: (user) => context.directMessageWith(user),
+    searchMail: () => {
+      const mail = context.mailSearch();
+      return mail && ((query, limit, signal) => mail.search(query, limit, signal));
+    },
   });
 }
 

@@ -9,7 +9,8 @@ import { resolvePerson, type PersonResolution } from './person-resolution';
 import type { Memory } from '../../shared/contract';
 import type { Task } from '../store/tasks-repo';
 import type { SemanticSearch } from './semantic-index';
-import { memoryItem, searchBy, taskItem } from './semantic-sources';
+import type { MailItem } from './recent-mail';
+import { mailItem, memoryItem, searchBy, taskItem } from './semantic-sources';
 
 export const QUERY_CONTEXT = 'query_context';
 
@@ -94,6 +95,9 @@ export interface QueryContextDeps {
   searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Memory>>;
   /** Open tasks by meaning and by words, the same way. */
   searchTasks: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Task>>;
+  /** Recent mail by meaning and by words, or null when the person has not opted in to it (Settings → Data). */
+  searchMail?: () =>
+    ((query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<MailItem>>) | null;
   /** The direct-message conversation with a Slack user (`slack:@U…`), or null; absent when Slack is not read. */
   directMessageWith?: (user: string) => Promise<string | null>;
   now: () => Date;
@@ -146,14 +150,22 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       );
       const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
       const wantsMemories = (input.type === 'memories' || input.type === 'all') && query !== '';
-      const [memories, tasks, others] = await Promise.all([
+      const mailSearch =
+        (input.type === 'mail' || input.type === 'all') && input.query ? deps.searchMail?.() : null;
+      const [memories, tasks, mail, others] = await Promise.all([
         wantsMemories ? searchBy(deps.searchMemories, query, memoryItem, 'memory', context.signal) : null,
         input.query && (input.type === 'tasks' || input.type === 'all')
           ? searchBy(deps.searchTasks, input.query, taskItem, 'tasks', context.signal)
           : null,
+        mailSearch && input.query
+          ? searchBy(mailSearch, input.query, mailItem, 'gmail', context.signal)
+          : null,
         gather(deps, input, addresses, context),
       ]);
-      const gathered = [...others, ...[memories, tasks].flatMap((found) => (found ? [found.gathered] : []))];
+      const gathered = [
+        ...others,
+        ...[memories, tasks, mail].flatMap((found) => (found ? [found.gathered] : [])),
+      ];
       const items = gathered.flatMap((part) => ('items' in part ? part.items : []));
       const unavailable = gathered.flatMap((part): Unavailable[] =>
         'unavailable' in part ? [part.unavailable] : [],
@@ -171,7 +183,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         results: budget.kept,
         unavailable,
         clarification: null,
-        semanticSearch: memories?.how ?? tasks?.how ?? null,
+        semanticSearch: memories?.how ?? tasks?.how ?? mail?.how ?? null,
         isTruncated: budget.isTruncated,
       };
     },

@@ -12,10 +12,10 @@ const EMBED_BATCH = 50;
 const RRF_K = 60;
 const CANDIDATES = 20;
 
-/** What can be searched by meaning: the person's memories, their tasks. */
+/** What can be searched by meaning: the person's memories, their tasks, their recent mail (opt-in). */
 export interface Corpus<T> {
   /** The `kind` of its rows in the vectors table. */
-  kind: 'memory' | 'task';
+  kind: 'memory' | 'task' | 'mail';
   /** Every item's id and text, a page at a time (`cursor` from the previous page). */
   page(cursor: string | undefined): { items: { id: string; text: string }[]; next: string | null };
   /** Full-text matches, best first. */

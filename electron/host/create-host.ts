@@ -146,6 +146,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     isUsable: (integration) => connections.isUsable(integration),
     tasks: store.tasks,
     memories: store.memories,
+    keepsRecentMail: () => settings.get().embedRecentMail,
     embedder: embedderSource(env, () => gemini.apiKey()),
     now,
     logError,

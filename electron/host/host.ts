@@ -183,6 +183,7 @@ export class Host implements ContractHost {
       'settings.set': (input) => {
         const settings = deps.settings.set(input);
         this.active.admitWaiting();
+        if (input.embedRecentMail !== undefined) deps.context.recentMailChanged();
         return settings;
       },
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),

@@ -48,6 +48,7 @@ const SAFE_DEFAULTS = {
   maxConcurrentRuns: MAX_CONCURRENT_RUNS.default,
   routingPolicy: DEFAULT_ROUTING_POLICY,
   runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
+  embedRecentMail: false,
 };
 
 /** `AGENT_SIDE_EFFECTS_ENABLED=false` (or 0/no/off) is the kill switch for every side-effect tool. */
@@ -104,6 +105,7 @@ export class SettingsService {
       maxConcurrentRuns: stored.maxConcurrentRuns ?? MAX_CONCURRENT_RUNS.default,
       routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
+      embedRecentMail: stored.embedRecentMail === true,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
     };
     // Stored values were checked on the way in; a row damaged since then falls back to the safe defaults.

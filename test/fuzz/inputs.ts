@@ -60,6 +60,7 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         { approvalExpiryMinutes: rng.int(0, 20_000) },
         { rateLimits: { actionsPerMinute: rng.int(0, 20_000) } },
         { preferences: randomString(rng) },
+        { embedRecentMail: pick(rng, [true, false, 'yes', 1]) },
       ]);
     case 'approval.list':
       return { status: pick(rng, ['pending', 'all', 'x']), limit: rng.int(0, 300) };
