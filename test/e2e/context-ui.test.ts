@@ -71,6 +71,6 @@ describe('the intent in the audit viewer, and the recent-mail opt-in in Settings
     await optIn.focus();
     await page.keyboard.press('Space');
     await expect.poll(async () => (await api<Settings>('/api/settings')).embedRecentMail).toBe(true);
-    expect(await optIn.isChecked()).toBe(true);
+    await expect.poll(() => optIn.isChecked()).toBe(true);
   });
 });
