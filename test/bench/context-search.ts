@@ -12,7 +12,7 @@ import { toBlob } from '../../electron/context/vector-codes';
 import type { Embedder } from '../../electron/llm/gemini-embedder';
 import { Store } from '../../electron/store/store';
 import { createRng } from '../chaos/prng';
-import { summarize } from './stats';
+import { ms, summarize } from './stats';
 
 const DIMS = 256;
 const TOPICS = 50;
@@ -164,4 +164,23 @@ export async function benchContextSearch(
     store.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The context figures as `npm run bench` prints them. */
+export function printContextFigures(context: ContextSearchFigures): void {
+  console.log(
+    `hybrid search over ${context.memories} memories (FTS5 + vectors) and ${context.contacts} contacts (FTS5), ` +
+      `query embedding given: median ${ms(context.search.median)}, p95 ${ms(context.search.p95)}, max ${ms(context.search.max)} ` +
+      `over ${context.search.n} searches (target p95 ≤ 10 ms)`,
+  );
+  const step = (figures: ReturnType<typeof summarize>, unit = 'steps'): string =>
+    `median ${ms(figures.median)}, p95 ${ms(figures.p95)}, max ${ms(figures.max)} over ${figures.n} ${unit}`;
+  console.log(
+    `building the index, per time slice: loading ${context.memories} vectors ${step(context.loadSteps)}; ` +
+      `merging ${context.contacts} contacts ${step(context.mergeSteps)}; ` +
+      `re-embedding ${context.memories} memories ${step(context.syncSteps)} (target max ≤ 10 ms)`,
+  );
+  console.log(
+    `garbage-collector pauses while building (inside the slices above): ${step(context.gcPauses, 'pauses')}`,
+  );
 }
