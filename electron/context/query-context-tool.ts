@@ -62,6 +62,8 @@ const Item = z.object({
 const Person = z.object({
   name: z.string(),
   address: z.string(),
+  /** The same person on Slack, when their mail contact and Slack profile share a full name. */
+  slack: z.string().optional(),
   isKnown: z.boolean(),
   evidence: z.array(z.string()),
 });
@@ -145,8 +147,12 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       if (open?.status === 'ambiguous' || open?.status === 'unknown') {
         return { ...empty, people: people.map(personView), clarification: { question: open.question } };
       }
-      const addresses = people.flatMap((person) =>
-        person.status === 'resolved' ? [person.person.address] : [],
+      const resolved = people.flatMap((person) => (person.status === 'resolved' ? [person.person] : []));
+      const addresses = resolved.map((person) => person.address);
+      const slackUsers = resolved.flatMap((person) =>
+        [person.slack, person.address].filter(
+          (address): address is string => address?.startsWith('slack:@') === true,
+        ),
       );
       const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
       const wantsMemories = (input.type === 'memories' || input.type === 'all') && query !== '';
@@ -160,7 +166,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         mailSearch && input.query
           ? searchBy(mailSearch, input.query, mailItem, 'gmail', context.signal)
           : null,
-        gather(deps, input, addresses, context),
+        gather(deps, input, { addresses, slackUsers }, context),
       ]);
       const gathered = [
         ...others,
@@ -194,9 +200,11 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
 function gather(
   deps: QueryContextDeps,
   input: Input,
-  addresses: string[],
+  people: { addresses: string[]; slackUsers: string[] },
   context: ToolContext,
 ): Promise<Gathered[]> {
+  // Calendar and mail are asked by mail address; a Slack user is read through the DMs with them.
+  const addresses = people.addresses.filter((address) => !address.startsWith('slack:'));
   const wants = (type: Input['type']): boolean => input.type === type || input.type === 'all';
   const now = deps.now().getTime();
   const jobs: Promise<Gathered>[] = [];
@@ -220,9 +228,7 @@ function gather(
     jobs.push(gatherFrom(deps.registry, 'gmail_search', { q: mailQuery, maxResults: 10 }, context));
   if (input.type === 'slack' && input.slackChannel)
     jobs.push(gatherFrom(deps.registry, 'slack_read', { channel: input.slackChannel, limit: 30 }, context));
-  if (wants('slack'))
-    for (const user of addresses.filter((address) => address.startsWith('slack:@')))
-      jobs.push(directMessages(deps, user, context));
+  if (wants('slack')) for (const user of people.slackUsers) jobs.push(directMessages(deps, user, context));
   return Promise.all(jobs);
 }
 
