@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../../electron/store/store';
+import { FROZEN_ANALYSIS } from '../../fixtures/intent-v10';
 
 /**
  * A frozen database as Deputy left it at schema version 10 (made once, never rewritten): a run whose model stated
@@ -25,17 +26,7 @@ describe('the intent analysis kept with each run (version 10)', () => {
         source: 'state_intent',
         turn: 1,
         question: null,
-        analysis: {
-          intent: 'add_task',
-          confidence: 0.92,
-          entities: [{ type: 'datetime', value: 'Friday' }],
-          impliedNeeds: ['a due date on Friday'],
-          clarificationNeeded: false,
-          clarificationQuestions: [],
-          assumptions: [
-            { statement: 'Friday is the 27th', evidence: ['“by Friday”, said on Monday the 23rd'] },
-          ],
-        },
+        analysis: FROZEN_ANALYSIS,
       });
       expect(notStated?.intent).toEqual({ stated: false, turn: 1 });
       expect(none?.intent).toBeNull();
