@@ -20,12 +20,17 @@ import { emptyStatus, type Connector } from './connections-service';
 import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './loopback';
 import { randomState } from './pkce';
 
-/** The least the tools need: list and read public and private channels, name people, post as the user. */
+/**
+ * The least the tools need: list and read public and private channels and the person's direct messages (for
+ * the contacts index and context), name people, post as the user.
+ */
 export const SLACK_USER_SCOPES = [
   'channels:read',
   'channels:history',
   'groups:read',
   'groups:history',
+  'im:read',
+  'im:history',
   'users:read',
   'chat:write',
 ] as const;

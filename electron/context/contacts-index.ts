@@ -1,13 +1,21 @@
 import type { Db } from '../store/database';
 
 /**
- * How the person came across someone. Only the first four are things the person did: wrote to them, organised
- * a meeting with them, accepted their invitation. The others are mere
- * appearances that anyone can cause by sending a mail or an invitation, or by joining the workspace.
+ * How the person came across someone. Only four are things the person did: wrote to them (mail, or a Slack
+ * direct message), organised a meeting with them, accepted their invitation. The others are mere appearances
+ * that anyone can cause by sending a mail, a direct message or an invitation, or by joining the workspace.
  */
-export type ContactKind = 'sent' | 'organised' | 'accepted' | 'received' | 'invited' | 'slack_member';
+export type ContactKind =
+  | 'sent'
+  | 'organised'
+  | 'accepted'
+  | 'slack_dm_sent'
+  | 'received'
+  | 'invited'
+  | 'slack_member'
+  | 'slack_dm_received';
 
-const DEALT_KINDS: ReadonlySet<ContactKind> = new Set(['sent', 'organised', 'accepted']);
+const DEALT_KINDS: ReadonlySet<ContactKind> = new Set(['sent', 'organised', 'accepted', 'slack_dm_sent']);
 
 export const isDealtKind = (kind: ContactKind): boolean => DEALT_KINDS.has(kind);
 

@@ -5,6 +5,7 @@ import { callGoogle } from '../tools/google-call';
 import { headerOf } from '../tools/gmail-payload';
 import type { ContactObservation } from './contacts-index';
 import { parseAddressList } from './mail-addresses';
+import type { MailItem } from './recent-mail';
 import type { UpcomingEvent } from './upcoming-events';
 
 /** How much history one refresh reads: enough to know the people of the last months, bounded per source. */
@@ -12,12 +13,15 @@ export const REFRESH_LIMITS = { sentMail: 200, receivedMail: 200, pastDays: 90, 
 
 const DAY = 86_400_000;
 
-/** Mail the person sent (they dealt with every To and Cc) and mail they received (the sender only appeared). */
+/**
+ * Mail the person sent (they dealt with every To and Cc) and mail they received (the sender only appeared),
+ * and the received mail itself (sender, subject, snippet), for the opt-in index of recent mail.
+ */
 export async function mailObservations(
   access: GoogleAccess,
   now: () => Date,
   signal: AbortSignal,
-): Promise<ContactObservation[]> {
+): Promise<{ observations: ContactObservation[]; received: MailItem[] }> {
   const read = (q: string, max: number, headers: string[]): Promise<gmail_v1.Schema$Message[]> =>
     callGoogle(
       access,
@@ -41,7 +45,7 @@ export async function mailObservations(
     new Date(Number(message.internalDate ?? now().getTime())).toISOString();
   const sent = await read('in:sent', REFRESH_LIMITS.sentMail, ['To', 'Cc', 'Subject']);
   const received = await read('in:inbox', REFRESH_LIMITS.receivedMail, ['From', 'Subject']);
-  return [
+  const observations = [
     ...sent.flatMap((message) => {
       const subject = headerOf(message.payload, 'Subject');
       return [
@@ -64,6 +68,16 @@ export async function mailObservations(
       }));
     }),
   ];
+  return {
+    observations,
+    received: received.map((message) => ({
+      id: message.id ?? '',
+      sender: headerOf(message.payload, 'From'),
+      subject: headerOf(message.payload, 'Subject'),
+      snippet: message.snippet ?? '',
+      at: at(message),
+    })),
+  };
 }
 
 /**

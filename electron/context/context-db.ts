@@ -46,6 +46,18 @@ export const contextMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'recent mail, when the person opts in to finding it by meaning',
+    sql: `
+      -- The subjects and snippets of the newest received mail (bounded; replaced at each refresh), kept only
+      -- while Settings → Data's "find recent mail by meaning" is on. Their vectors are kind 'mail'.
+      CREATE VIRTUAL TABLE recent_mail USING fts5 (
+        id UNINDEXED, sender, subject, snippet, at UNINDEXED,
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+    `,
+  },
 ];
 
 export function openContextDb(file: string): Db {

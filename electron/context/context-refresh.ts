@@ -1,14 +1,19 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { GoogleAccess, SlackAccess } from '../connections/access';
 import { summarize, type ContactObservation, type ContactsIndex } from './contacts-index';
 import { calendarObservations, mailObservations, slackObservations } from './contacts-sources';
+import type { RecentMail } from './recent-mail';
+import { slackDmObservations } from './slack-dms';
+import { inSlices } from './time-slices';
 import type { UpcomingEvents } from './upcoming-events';
 
-/** Contacts written per transaction: small enough that no write holds the main process for long. */
-export const OBSERVE_CHUNK = 100;
+/** Contacts written per transaction: one step of a time slice (see time-slices.ts). */
+export const OBSERVE_CHUNK = 20;
 
 export interface RefreshDeps {
   contacts: ContactsIndex;
+  recentMail: RecentMail;
+  /** The person opted in to finding recent mail by meaning (Settings → Data); off, none is kept. */
+  keepsRecentMail: () => boolean;
   upcoming: UpcomingEvents;
   google: GoogleAccess;
   slack: SlackAccess;
@@ -25,18 +30,19 @@ export interface RefreshReport {
 
 /**
  * One pass over the connected accounts. A source that fails is named and skipped: the index keeps what it
- * knew, and the next pass tries again. Writes go in chunks with a turn of the event loop between them.
+ * knew, and the next pass tries again. Writes go in small transactions, in time slices (time-slices.ts).
  */
 export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Promise<RefreshReport> {
   const failed: string[] = [];
   let observed = 0;
   const write = async (observations: ContactObservation[]): Promise<void> => {
     const contacts = summarize(observations);
-    for (let index = 0; index < contacts.length; index += OBSERVE_CHUNK) {
-      if (signal.aborted) return;
+    let index = 0;
+    await inSlices(() => {
       deps.contacts.merge(contacts.slice(index, index + OBSERVE_CHUNK));
-      await yieldToLoop();
-    }
+      index += OBSERVE_CHUNK;
+      return index < contacts.length;
+    }, signal);
     observed += observations.length;
   };
   const attempt = async (source: string, work: () => Promise<void>): Promise<void> => {
@@ -49,7 +55,13 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
     }
   };
   if (deps.isUsable('google')) {
-    await attempt('Gmail', async () => write(await mailObservations(deps.google, deps.now, signal)));
+    await attempt('Gmail', async () => {
+      const { observations, received } = await mailObservations(deps.google, deps.now, signal);
+      await write(observations);
+      if (signal.aborted) return;
+      if (deps.keepsRecentMail()) deps.recentMail.replace(received);
+      else deps.recentMail.clear();
+    });
     await attempt('Google Calendar', async () => {
       const { observations, upcoming } = await calendarObservations(deps.google, deps.now, signal);
       await write(observations);
@@ -58,6 +70,8 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
   }
   if (deps.isUsable('slack')) {
     await attempt('Slack', async () => write(await slackObservations(deps.slack, deps.now)));
+    // Apart, so a sign-in from before DMs were read (no im:read) still refreshes the workspace's members.
+    await attempt('Slack direct messages', async () => write(await slackDmObservations(deps.slack)));
   }
   return { observed, failed };
 }

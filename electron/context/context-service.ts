@@ -10,7 +10,11 @@ import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
 import { knowledgeBlock } from './knowledge';
+import { unresolvedPersonQuestion } from './intent-check';
+import { directMessageWith } from './slack-dms';
+import type { IntentAnalysis } from '../../shared/contract/intent';
 import { memoryCorpus, taskCorpus } from './corpora';
+import { mailCorpus, RecentMail, type MailItem } from './recent-mail';
 import { SemanticIndex } from './semantic-index';
 import { UpcomingEvents } from './upcoming-events';
 
@@ -26,6 +30,8 @@ export interface ContextServiceDeps {
   isUsable: (integration: 'google' | 'slack') => boolean;
   tasks: TasksRepo;
   memories: MemoriesRepo;
+  /** The person opted in to finding their recent mail by meaning (Settings → Data). */
+  keepsRecentMail: () => boolean;
   /** The embedding model, or null when no Gemini key is set (search then matches words only). */
   embedder: () => Embedder | null;
   now: () => Date;
@@ -36,6 +42,8 @@ export interface ContextStats {
   contacts: number;
   upcomingEvents: number;
   vectors: number;
+  /** Received mails kept for finding by meaning (0 unless the person opted in). */
+  recentMail: number;
   bytes: number;
 }
 
@@ -45,6 +53,8 @@ export class ContextService {
   readonly upcoming: UpcomingEvents;
   readonly semantic: SemanticIndex<Memory>;
   readonly semanticTasks: SemanticIndex<Task>;
+  readonly recentMail: RecentMail;
+  readonly semanticMail: SemanticIndex<MailItem>;
   private readonly db: Db;
   private readonly file: string;
   private timer: NodeJS.Timeout | null = null;
@@ -58,6 +68,13 @@ export class ContextService {
     this.upcoming = new UpcomingEvents(this.db);
     this.semantic = new SemanticIndex(this.db, memoryCorpus(deps.memories), deps.embedder, EMBEDDING_DIMS);
     this.semanticTasks = new SemanticIndex(this.db, taskCorpus(deps.tasks), deps.embedder, EMBEDDING_DIMS);
+    this.recentMail = new RecentMail(this.db);
+    this.semanticMail = new SemanticIndex(
+      this.db,
+      mailCorpus(this.recentMail),
+      deps.embedder,
+      EMBEDDING_DIMS,
+    );
   }
 
   /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
@@ -92,12 +109,14 @@ export class ContextService {
   private async refreshAll(): Promise<RefreshReport> {
     const { signal } = this.stop;
     const report = await refreshContext(
-      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming },
+      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming, recentMail: this.recentMail },
       signal,
     );
     try {
       await this.semantic.sync(signal);
       await this.semanticTasks.sync(signal);
+      if (this.deps.keepsRecentMail()) await this.semanticMail.sync(signal);
+      else this.forgetRecentMail();
     } catch (error) {
       if (signal.aborted) return report;
       report.failed.push('Gemini embeddings');
@@ -109,6 +128,43 @@ export class ContextService {
   /** The person dealt with them (wrote, organised or accepted a meeting): what "known" means to the policy. */
   isDealtWith(address: string): boolean {
     return this.contacts.isDealtWith(address);
+  }
+
+  /** Recent mail by meaning and by words, or null while the person has not opted in. */
+  mailSearch(): SemanticIndex<MailItem> | null {
+    return this.deps.keepsRecentMail() ? this.semanticMail : null;
+  }
+
+  /**
+   * The opt-in changed: turned off, the kept mail and its vectors go at once; turned on, they are read soon.
+   */
+  recentMailChanged(): void {
+    if (this.deps.keepsRecentMail()) this.scheduleSoon();
+    else this.forgetRecentMail();
+  }
+
+  private forgetRecentMail(): void {
+    this.db.transaction(() => {
+      this.recentMail.clear();
+      this.semanticMail.clear();
+    })();
+  }
+
+  /** The direct-message conversation with a Slack user, or null when there is none or Slack is not connected. */
+  async directMessageWith(user: string): Promise<string | null> {
+    if (!this.deps.isUsable('slack')) return null;
+    return directMessageWith(this.deps.slack, user);
+  }
+
+  /** The question to ask before acting when the intent names someone the index cannot resolve; null if none. */
+  unresolvedPerson(analysis: IntentAnalysis, reachesPeople: boolean): string | null {
+    try {
+      return unresolvedPersonQuestion(this.contacts, analysis, reachesPeople);
+    } catch (error) {
+      // The index helps a run, it never stops one: unreadable, the run goes on as if no one were named.
+      this.deps.logError('resolving the people of an intent failed', error);
+      return null;
+    }
   }
 
   /** The knowledge block for a run's system instruction; empty when there is nothing to say or it cannot be read. */
@@ -142,7 +198,8 @@ export class ContextService {
     return {
       contacts: this.contacts.count(),
       upcomingEvents: this.upcoming.count(),
-      vectors: this.semantic.count() + this.semanticTasks.count(),
+      vectors: this.semantic.count() + this.semanticTasks.count() + this.semanticMail.count(),
+      recentMail: this.recentMail.count(),
       bytes: size('') + size('-wal'),
     };
   }
@@ -154,6 +211,8 @@ export class ContextService {
       this.upcoming.replace([]);
       this.semantic.clear();
       this.semanticTasks.clear();
+      this.recentMail.clear();
+      this.semanticMail.clear();
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.exec('VACUUM');

@@ -21,18 +21,11 @@ export function contextTool(
     conversations: (query, limit) => recentConversations(store, query, limit),
     searchMemories: (query, limit, signal) => context.semantic.search(query, limit, signal),
     searchTasks: (query, limit, signal) => context.semanticTasks.search(query, limit, signal),
-    recordIntent: (runId, analysis) =>
-      store.policy.audit({
-        timestamp: now().toISOString(),
-        runId,
-        actionId: null,
-        tool: null,
-        event: 'intent_analysis',
-        decision: null,
-        rule: null,
-        reason: `${analysis.intent} (${Math.round(analysis.confidence * 100)}% sure)`,
-        detail: analysis,
-      }),
+    directMessageWith: (user) => context.directMessageWith(user),
+    searchMail: () => {
+      const mail = context.mailSearch();
+      return mail && ((query, limit, signal) => mail.search(query, limit, signal));
+    },
   });
 }
 

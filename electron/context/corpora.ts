@@ -3,7 +3,8 @@ import type { MemoriesRepo } from '../store/memories-repo';
 import type { Task, TasksRepo } from '../store/tasks-repo';
 import type { Corpus } from './semantic-index';
 
-const MEMORY_PAGE = 500;
+/** Memories read (and hashed) per step of a sync: a step stays around a millisecond. */
+const MEMORY_PAGE = 100;
 /** Open tasks are few; done ones are not searched by meaning. */
 const OPEN_TASKS = 1_000;
 

@@ -3,6 +3,8 @@ import type { Contact, ContactsIndex } from './contacts-index';
 export interface PersonCandidate {
   name: string;
   address: string;
+  /** The same person's Slack user (`slack:@U…`) when their mail contact and Slack profile share a full name. */
+  slack?: string;
   /** Whether the person ever wrote to or met them: the same fact the first-contact guard reads. */
   isKnown: boolean;
   evidence: string[];
@@ -30,7 +32,7 @@ const candidate = (contact: Contact): PersonCandidate => ({
 export function resolvePerson(index: ContactsIndex, name: string): PersonResolution {
   const found = index.findByName(name, CANDIDATES * 4);
   const dealt = found.filter((contact) => contact.dealtCount > 0);
-  const plausible = (dealt.length > 0 ? dealt : found).slice(0, CANDIDATES).map(candidate);
+  const plausible = samePersonOnSlack((dealt.length > 0 ? dealt : found).slice(0, CANDIDATES).map(candidate));
   const [first, second] = plausible;
   if (!first) {
     return {
@@ -48,4 +50,47 @@ export function resolvePerson(index: ContactsIndex, name: string): PersonResolut
     candidates: plausible,
     question: `Which ${name} do you mean: ${list}?`,
   };
+}
+
+const isSlack = (address: string): boolean => address.startsWith('slack:');
+const fullName = (person: PersonCandidate): string => person.name.trim().toLowerCase();
+
+/**
+ * A mail contact and a Slack profile with the same full name are one person seen in two places, when the name
+ * fits only one of each: "Carol Chen <carol@x.io>" and the workspace's Carol Chen are not two Carols to choose
+ * between. Two mail contacts of one name stay two people, and so do two Slack profiles.
+ */
+function samePersonOnSlack(candidates: PersonCandidate[]): PersonCandidate[] {
+  const merged: PersonCandidate[] = [];
+  for (const person of candidates) {
+    if (!isSlack(person.address) || !person.name.includes(' ')) {
+      merged.push(person);
+      continue;
+    }
+    const mail = candidates.filter(
+      (other) => !isSlack(other.address) && fullName(other) === fullName(person),
+    );
+    const slack = candidates.filter(
+      (other) => isSlack(other.address) && fullName(other) === fullName(person),
+    );
+    const [only] = mail;
+    if (mail.length !== 1 || slack.length !== 1 || !only) {
+      merged.push(person);
+      continue;
+    }
+    const index = merged.indexOf(only);
+    const joined: PersonCandidate = {
+      ...only,
+      slack: person.address,
+      evidence: [...only.evidence, ...person.evidence],
+    };
+    if (index >= 0) merged[index] = joined;
+    else merged.push(joined);
+  }
+  // A mail contact met after its Slack profile was merged already: keep the joined one only.
+  return merged.filter(
+    (person, index) =>
+      person.slack !== undefined ||
+      !merged.some((other, at) => at !== index && other.address === person.address),
+  );
 }

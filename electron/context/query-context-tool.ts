@@ -9,7 +9,8 @@ import { resolvePerson, type PersonResolution } from './person-resolution';
 import type { Memory } from '../../shared/contract';
 import type { Task } from '../store/tasks-repo';
 import type { SemanticSearch } from './semantic-index';
-import { memoryItem, searchBy, taskItem } from './semantic-sources';
+import type { MailItem } from './recent-mail';
+import { mailItem, memoryItem, searchBy, taskItem } from './semantic-sources';
 
 export const QUERY_CONTEXT = 'query_context';
 
@@ -61,6 +62,8 @@ const Item = z.object({
 const Person = z.object({
   name: z.string(),
   address: z.string(),
+  /** The same person on Slack, when their mail contact and Slack profile share a full name. */
+  slack: z.string().optional(),
   isKnown: z.boolean(),
   evidence: z.array(z.string()),
 });
@@ -94,8 +97,11 @@ export interface QueryContextDeps {
   searchMemories: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Memory>>;
   /** Open tasks by meaning and by words, the same way. */
   searchTasks: (query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<Task>>;
-  /** Writes the intent analysis to the run's audit trail. */
-  recordIntent: (runId: string, analysis: IntentAnalysis) => void;
+  /** Recent mail by meaning and by words, or null when the person has not opted in to it (Settings → Data). */
+  searchMail?: () =>
+    ((query: string, limit: number, signal: AbortSignal) => Promise<SemanticSearch<MailItem>>) | null;
+  /** The direct-message conversation with a Slack user (`slack:@U…`), or null; absent when Slack is not read. */
+  directMessageWith?: (user: string) => Promise<string | null>;
   now: () => Date;
 }
 
@@ -122,8 +128,8 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       })),
     ],
     clarification: (output) => output.clarification?.question ?? null,
+    // The engine records `analysis` with the run as the model's intent statement (intent-statement.ts).
     execute: async (input, context) => {
-      deps.recordIntent(context.runId, input.analysis);
       const unclear = intentQuestion(input.analysis);
       const empty: Omit<Output, 'clarification'> = {
         intent: input.analysis.intent,
@@ -141,19 +147,31 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       if (open?.status === 'ambiguous' || open?.status === 'unknown') {
         return { ...empty, people: people.map(personView), clarification: { question: open.question } };
       }
-      const addresses = people.flatMap((person) =>
-        person.status === 'resolved' ? [person.person.address] : [],
+      const resolved = people.flatMap((person) => (person.status === 'resolved' ? [person.person] : []));
+      const addresses = resolved.map((person) => person.address);
+      const slackUsers = resolved.flatMap((person) =>
+        [person.slack, person.address].filter(
+          (address): address is string => address?.startsWith('slack:@') === true,
+        ),
       );
       const query = input.query ?? input.analysis.entities.map((entity) => entity.value).join(' ');
       const wantsMemories = (input.type === 'memories' || input.type === 'all') && query !== '';
-      const [memories, tasks, others] = await Promise.all([
+      const mailSearch =
+        (input.type === 'mail' || input.type === 'all') && input.query ? deps.searchMail?.() : null;
+      const [memories, tasks, mail, others] = await Promise.all([
         wantsMemories ? searchBy(deps.searchMemories, query, memoryItem, 'memory', context.signal) : null,
         input.query && (input.type === 'tasks' || input.type === 'all')
           ? searchBy(deps.searchTasks, input.query, taskItem, 'tasks', context.signal)
           : null,
-        gather(deps, input, addresses, context),
+        mailSearch && input.query
+          ? searchBy(mailSearch, input.query, mailItem, 'gmail', context.signal)
+          : null,
+        gather(deps, input, { addresses, slackUsers }, context),
       ]);
-      const gathered = [...others, ...[memories, tasks].flatMap((found) => (found ? [found.gathered] : []))];
+      const gathered = [
+        ...others,
+        ...[memories, tasks, mail].flatMap((found) => (found ? [found.gathered] : [])),
+      ];
       const items = gathered.flatMap((part) => ('items' in part ? part.items : []));
       const unavailable = gathered.flatMap((part): Unavailable[] =>
         'unavailable' in part ? [part.unavailable] : [],
@@ -171,7 +189,7 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
         results: budget.kept,
         unavailable,
         clarification: null,
-        semanticSearch: memories?.how ?? tasks?.how ?? null,
+        semanticSearch: memories?.how ?? tasks?.how ?? mail?.how ?? null,
         isTruncated: budget.isTruncated,
       };
     },
@@ -182,9 +200,11 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
 function gather(
   deps: QueryContextDeps,
   input: Input,
-  addresses: string[],
+  people: { addresses: string[]; slackUsers: string[] },
   context: ToolContext,
 ): Promise<Gathered[]> {
+  // Calendar and mail are asked by mail address; a Slack user is read through the DMs with them.
+  const addresses = people.addresses.filter((address) => !address.startsWith('slack:'));
   const wants = (type: Input['type']): boolean => input.type === type || input.type === 'all';
   const now = deps.now().getTime();
   const jobs: Promise<Gathered>[] = [];
@@ -208,7 +228,22 @@ function gather(
     jobs.push(gatherFrom(deps.registry, 'gmail_search', { q: mailQuery, maxResults: 10 }, context));
   if (input.type === 'slack' && input.slackChannel)
     jobs.push(gatherFrom(deps.registry, 'slack_read', { channel: input.slackChannel, limit: 30 }, context));
+  if (wants('slack')) for (const user of people.slackUsers) jobs.push(directMessages(deps, user, context));
   return Promise.all(jobs);
+}
+
+/** The person's direct messages with someone resolved to a Slack user, read through `slack_read`. */
+async function directMessages(deps: QueryContextDeps, user: string, context: ToolContext): Promise<Gathered> {
+  try {
+    const channel = deps.directMessageWith ? await deps.directMessageWith(user) : null;
+    return channel
+      ? await gatherFrom(deps.registry, 'slack_read', { channel, limit: 30 }, context)
+      : { items: [] };
+  } catch (error) {
+    return {
+      unavailable: { source: 'slack', reason: error instanceof Error ? error.message : String(error) },
+    };
+  }
 }
 
 function conversations(deps: QueryContextDeps, query: string | undefined): Gathered {

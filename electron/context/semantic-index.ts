@@ -1,21 +1,21 @@
 import { createHash } from 'node:crypto';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Embedder } from '../llm/gemini-embedder';
 import type { Db } from '../store/database';
 import { fromBlob, toBlob } from './vector-codes';
+import { inSlices } from './time-slices';
 import { VectorIndex } from './vector-index';
 
-/** Rows read per step when loading vectors into memory: each step stays well under 10 ms. */
-export const LOAD_CHUNK = 250;
+/** Rows read per step when loading vectors into memory: a step is well under a millisecond once warm. */
+export const LOAD_CHUNK = 32;
 const EMBED_BATCH = 50;
 /** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
 const RRF_K = 60;
 const CANDIDATES = 20;
 
-/** What can be searched by meaning: the person's memories, their tasks. */
+/** What can be searched by meaning: the person's memories, their tasks, their recent mail (opt-in). */
 export interface Corpus<T> {
   /** The `kind` of its rows in the vectors table. */
-  kind: 'memory' | 'task';
+  kind: 'memory' | 'task' | 'mail';
   /** Every item's id and text, a page at a time (`cursor` from the previous page). */
   page(cursor: string | undefined): { items: { id: string; text: string }[]; next: string | null };
   /** Full-text matches, best first. */
@@ -68,18 +68,16 @@ export class SemanticIndex<T> {
     );
   }
 
-  /** Reads the stored vectors into the search index a chunk at a time; returns how long each step took (ms). */
+  /** Reads the stored vectors into the search index in time slices; returns how long each slice took (ms). */
   async load(signal?: AbortSignal): Promise<number[]> {
-    const steps: number[] = [];
-    let started = performance.now();
-    this.index.reserve(this.index.size + (this.countStored.get(this.corpus.kind)?.n ?? 0));
-    steps.push(performance.now() - started);
     let after = '';
-    while (!signal?.aborted) {
-      await yieldToLoop();
-      // Closing aborts the signal and then closes the database: nothing may be read after the turn it yielded.
-      if (signal?.aborted) break;
-      started = performance.now();
+    let isReserved = false;
+    const slices = await inSlices(() => {
+      if (!isReserved) {
+        this.index.reserve(this.index.size + (this.countStored.get(this.corpus.kind)?.n ?? 0));
+        isReserved = true;
+        return true;
+      }
       const rows = this.selectChunk.all(this.corpus.kind, after, LOAD_CHUNK);
       for (const row of rows) {
         const vector = fromBlob(row.vector);
@@ -87,34 +85,44 @@ export class SemanticIndex<T> {
         this.index.set(row.ref, vector);
         this.hashes.set(row.ref, row.text_hash);
       }
-      steps.push(performance.now() - started);
       const last = rows.at(-1);
-      if (!last || rows.length < LOAD_CHUNK) break;
+      if (!last || rows.length < LOAD_CHUNK) return false;
       after = last.ref;
-    }
+      return true;
+    }, signal);
     this.isLoaded = !signal?.aborted;
-    return steps;
+    return slices;
   }
 
-  /** Embeds items that have no vector or whose text changed, and forgets the vectors of deleted ones. */
-  async sync(signal: AbortSignal): Promise<number> {
+  /**
+   * Embeds items that have no vector or whose text changed, and forgets the vectors of deleted ones. Answers how
+   * many it embedded and how long each slice of its own work took (ms; the wait for Gemini is not a slice).
+   */
+  async sync(signal: AbortSignal): Promise<{ embedded: number; steps: number[] }> {
     const embedder = this.embedder();
-    if (!embedder) return 0;
+    if (!embedder) return { embedded: 0, steps: [] };
     if (!this.isLoaded) await this.load(signal);
     const stale: { id: string; text: string }[] = [];
     const present = new Set<string>();
     let cursor: string | undefined;
-    do {
+    const steps = await inSlices(() => {
       const page = this.corpus.page(cursor);
       for (const item of page.items) {
         present.add(item.id);
         if (this.hashes.get(item.id) !== hashOf(item.text)) stale.push(item);
       }
       cursor = page.next ?? undefined;
-      await yieldToLoop();
-    } while (cursor && !signal.aborted);
-    if (signal.aborted) return 0;
-    for (const ref of [...this.hashes.keys()].filter((ref) => !present.has(ref))) this.forget(ref);
+      return cursor !== undefined;
+    }, signal);
+    if (signal.aborted) return { embedded: 0, steps };
+    const gone = [...this.hashes.keys()].filter((ref) => !present.has(ref));
+    steps.push(
+      ...(await inSlices(() => {
+        const ref = gone.pop();
+        if (ref !== undefined) this.forget(ref);
+        return gone.length > 0;
+      }, signal)),
+    );
     let embedded = 0;
     for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
       const batch = stale.slice(index, index + EMBED_BATCH);
@@ -124,6 +132,7 @@ export class SemanticIndex<T> {
         signal,
       );
       if (signal.aborted) break;
+      const began = performance.now();
       this.db.transaction(() => {
         batch.forEach((item, position) => {
           const vector = vectors[position];
@@ -133,9 +142,10 @@ export class SemanticIndex<T> {
           this.hashes.set(item.id, hashOf(item.text));
         });
       })();
+      steps.push(performance.now() - began);
       embedded += batch.length;
     }
-    return embedded;
+    return { embedded, steps };
   }
 
   /**
@@ -146,10 +156,8 @@ export class SemanticIndex<T> {
     const fts = this.corpus.fullText(query, CANDIDATES);
     const embedder = this.embedder();
     let vectorRefs: string[] = [];
-    let note: string | null = null;
-    if (!embedder) note = 'Semantic search is off (no Gemini key): matched by words only.';
-    else if (this.index.size === 0) note = 'The semantic index is still being built: matched by words only.';
-    else {
+    let note = this.whyWordsOnly();
+    if (embedder && !note) {
       try {
         const [vector] = await embedder.embed([query], 'query', signal);
         vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
@@ -164,6 +172,13 @@ export class SemanticIndex<T> {
       return item ? [{ item, score }] : [];
     });
     return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
+  }
+
+  /** Why a search now would match by words only (no key, no vectors yet), or null when it can search by meaning. */
+  whyWordsOnly(): string | null {
+    if (!this.embedder()) return 'Semantic search is off (no Gemini key): matched by words only.';
+    if (this.index.size === 0) return 'The semantic index is still being built: matched by words only.';
+    return null;
   }
 
   count(): number {

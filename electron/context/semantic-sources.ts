@@ -1,5 +1,6 @@
 import type { Memory } from '../../shared/contract';
 import type { Task } from '../store/tasks-repo';
+import type { MailItem } from './recent-mail';
 import type { ContextItem, ContextSource } from './context-rank';
 import type { Gathered } from './context-sources';
 import type { SemanticSearch } from './semantic-index';
@@ -47,5 +48,15 @@ export const taskItem = (task: Task): ContextItem => ({
   title: task.description,
   detail: [task.due ? `due ${task.due}` : '', task.notes ?? ''].filter(Boolean).join('; '),
   at: task.due,
+  isConfirmed: false,
+});
+
+/** Labelled as gmail_search labels a mail: content from outside, whoever sent it. */
+export const mailItem = (mail: MailItem): ContextItem => ({
+  source: 'gmail',
+  label: `a mail from ${mail.sender.trim() || 'an unknown sender'}${mail.subject ? ` (“${mail.subject}”)` : ''}`,
+  title: mail.subject || '(no subject)',
+  detail: `from ${mail.sender}: ${mail.snippet}`,
+  at: mail.at,
   isConfirmed: false,
 });

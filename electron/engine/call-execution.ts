@@ -45,6 +45,11 @@ export function answerUnrun(scope: CallScope, call: CallPart, code: string, mess
   putResult(scope.state, call, { error: { code, message } });
 }
 
+/** A control call's answer (`state_intent`): it goes back to the model with the turn's other results. */
+export function answerControl(scope: CallScope, call: CallPart, result: Record<string, unknown>): void {
+  putResult(scope.state, call, result);
+}
+
 /**
  * The call leaves the open calls with its result among the turn's (replacing one it may already have). A result
  * enters the state redacted (a token inside a mail, a key in a service's error), so the model never sees it and

@@ -12,6 +12,7 @@ import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
+import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
 import { answerUnrun } from './call-execution';
 import {
   compressContext,
@@ -32,8 +33,11 @@ import { setTurnTokens } from './turn-tokens';
 
 export interface TurnOutput {
   text: string;
+  /** The calls that may act (a `state_intent` call is taken out: it is the turn's intent, not an action). */
   calls: CallPart[];
   finishReason: FinishReason;
+  /** What the turn said of the request's intent (see intent-statement.ts); absent from a turn not yet read. */
+  intent?: { isStated: boolean; question: string | null };
 }
 
 const FINAL_CHAT_TURN =
@@ -55,7 +59,7 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
   const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
-  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS];
+  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS, STATE_INTENT_DECLARATION];
   const tools = isFinal ? completion : [...declared, ...completion];
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
@@ -132,11 +136,14 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   const sentMessages = request.messages.length;
   const { output, usage } = await streamWithRetries(scope, model, request);
   const parts: ModelPart[] = output.text ? [{ kind: 'text', text: output.text }] : [];
+  let intent: ReturnType<typeof takeIntent> = { calls: output.calls, isStated: false, question: null };
   deps.store.transaction(() => {
     state.step = turn;
     state.messages.push({ role: 'model', parts: [...parts, ...output.calls] });
+    // The intent is read before anything runs: an unsure one, or one naming two Sarahs, runs nothing of the turn.
+    intent = takeIntent(scope, output.calls, turn, (call) => reachesPeople(scope, call));
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
-    state.pendingCalls = runnableCalls(scope, output.calls);
+    state.pendingCalls = intent.question ? [] : runnableCalls(scope, intent.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
     setTurnTokens(state, usage ? usage.inputTokens + usage.outputTokens : null);
     if (usage) {
@@ -158,7 +165,13 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     });
     deps.checkpoints.save(spec, state);
   });
-  return output;
+  return { ...output, calls: intent.calls, intent: { isStated: intent.isStated, question: intent.question } };
+}
+
+/** A call that would act towards other people (it has a reach: recipients, attendees, a channel). */
+function reachesPeople(scope: CallScope, call: CallPart): boolean {
+  const tool = scope.deps.registry.get(call.name);
+  return tool?.hasSideEffects === true && tool.reach !== undefined;
 }
 
 // The registry hands out the same declarations array until a tool is added: measure each array once.

@@ -4,6 +4,7 @@ import type { PolicyDecision, Reach, RunProvenance } from '../policy/types';
 import type { Store } from '../store/store';
 import type { ArgsCheck, ToolRegistry } from '../tools/registry';
 import type { CompletionContract } from './completion';
+import type { IntentCheck } from './intent-statement';
 import type { CheckpointSink } from './journal';
 import type { RunFailure } from './model-failure';
 
@@ -39,6 +40,8 @@ export interface RunLoopDeps {
   approvalLifetimeMs: () => number;
   /** Told whenever an approval is created or leaves `pending`. */
   onApprovalsChanged: (changed: Approval | null) => void;
+  /** An entity of the model's intent analysis that cannot be resolved (two Sarahs): the question to ask instead. */
+  checkIntent?: IntentCheck;
 }
 
 export interface RunSpec {

@@ -1,4 +1,4 @@
-import type { RunEvent, RunResponse } from '../../shared/contract';
+import type { RunEvent, RunIntent, RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
@@ -62,7 +62,7 @@ function recordEnding(
     deps.store.runs.end(spec.runId, ending, now);
     deps.checkpoints.save(spec, state);
     if (ending.status !== 'awaiting_confirmation') {
-      const entry = decisionEntry(spec, state, ending);
+      const entry = decisionEntry(deps, spec, state, ending);
       const auditEntryId = deps.store.audit.open(entry, now);
       deps.store.decisions.record(
         {
@@ -93,15 +93,21 @@ function recordEnding(
 }
 
 /** Spec 002's DecisionLog: the run's one AgentDecision and its outcome, as an entry of the audit trail. */
-function decisionEntry(spec: RunSpec, state: RunState, ending: RunEnding): NewAuditEntry {
+function decisionEntry(deps: RunLoopDeps, spec: RunSpec, state: RunState, ending: RunEnding): NewAuditEntry {
+  const intent = deps.store.runs.get(spec.runId)?.intent ?? null;
   return {
+    ...intentOfDecision(intent),
     kind: 'decision',
     threadId: spec.threadId,
     runId: spec.runId,
     agentId: spec.agentId,
     actionType: 'agent_decision',
     actionCategory: 'decision',
-    input: { decision: ending.decision, outcome: ending.outcome },
+    input: {
+      decision: ending.decision,
+      outcome: ending.outcome,
+      intent,
+    },
     output: { summary: ending.summary },
     decision: ending.decision,
     rule: ending.outcome,
@@ -111,6 +117,21 @@ function decisionEntry(spec: RunSpec, state: RunState, ending: RunEnding): NewAu
     modelUsed: state.routing?.resolved ?? spec.model,
     tokensUsed: state.usage.inputTokens + state.usage.outputTokens,
     undoNote: 'A decision is not an action: there is nothing to undo.',
+  };
+}
+
+/** The run's intent analysis on its decision entry: the intent, how sure, and each assumption with its evidence. */
+function intentOfDecision(intent: RunIntent | null): Partial<NewAuditEntry> {
+  if (!intent?.stated) return {};
+  const { analysis } = intent;
+  return {
+    intent: analysis.intent,
+    confidence: analysis.confidence,
+    assumptions: analysis.assumptions.map((assumption) => ({
+      statement: assumption.statement,
+      category: 'intent' as const,
+      evidence: assumption.evidence,
+    })),
   };
 }
 

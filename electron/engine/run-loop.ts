@@ -64,6 +64,11 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
     } catch (error) {
       return failRun(deps, spec, state, describeModelFailure(error));
     }
+    // An unsure intent, or one naming someone who cannot be told apart, is asked about before anything acts.
+    if (turn.intent?.question) return askInstead(scope, turn.intent.question);
+    // The model only stated its intent (or, for a task agent, stated it with text): its next turn acts.
+    if (turn.intent?.isStated && turn.calls.length === 0 && (spec.completion || turn.text.trim() === ''))
+      continue;
     const turnFailure = checkTurn(turn);
     if (turnFailure) return failRun(deps, spec, state, turnFailure);
 
@@ -134,6 +139,17 @@ function afterControlCall(scope: CallScope, turn: TurnOutput): RunResponse | nul
   return completeRun(deps, spec, state, text, {
     decision: control.kind === 'clarify' ? 'REQUEST_CLARIFICATION' : 'REFUSE',
     outcome: control.kind === 'clarify' ? 'AMBIGUITY:UNCLEAR_INTENT' : 'REFUSAL:OUT_OF_SCOPE',
+  });
+}
+
+/** Spec 002's REQUEST_CLARIFICATION, chosen by the engine from the run's intent analysis: nothing of the turn ran. */
+function askInstead(scope: CallScope, question: string): RunResponse {
+  const { deps, spec, state } = scope;
+  saveAssistantText(deps, spec, question);
+  state.pendingCalls = [];
+  return completeRun(deps, spec, state, question, {
+    decision: 'REQUEST_CLARIFICATION',
+    outcome: 'AMBIGUITY:UNCLEAR_INTENT',
   });
 }
 

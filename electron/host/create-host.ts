@@ -109,7 +109,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const registry = new ToolRegistry(
     [
       ...createTaskTools(store.tasks, now),
-      ...createMemoryTools(store.memories, now),
+      // By meaning and by words, through the context index (made below; searched only once runs start).
+      ...createMemoryTools(store.memories, now, (query, limit, signal) =>
+        context.semantic.search(query, limit, signal),
+      ),
       ...createGmailTools(google, { now }),
       ...createCalendarTools(google, { now, timezone: () => settings.get().timezone }),
       ...createSlackTools(slack),
@@ -143,6 +146,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     isUsable: (integration) => connections.isUsable(integration),
     tasks: store.tasks,
     memories: store.memories,
+    keepsRecentMail: () => settings.get().embedRecentMail,
     embedder: embedderSource(env, () => gemini.apiKey()),
     now,
     logError,

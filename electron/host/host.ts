@@ -29,10 +29,10 @@ import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
-import { buildSystemInstruction } from '../engine/system-instruction';
+import { buildSystemInstruction, type UserProfile } from '../engine/system-instruction';
+import { aboutTheUserByMeaning, memoriesByWords } from './run-memories';
 import type { ModelClient } from '../llm/model-client';
 import type { McpServers } from '../mcp/mcp-servers';
-import { standingInstruction } from '../policy/standing-instruction';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
@@ -80,8 +80,6 @@ type StreamHandlers = {
 
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
-/** How many memories go into the [ABOUT THE USER] block. */
-const RELEVANT_MEMORIES = 5;
 /** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
 export const GRACE_TURNS = 2;
 /** Chat runs are Deputy's own: the agent id a run gets when no agent definition started it. */
@@ -202,6 +200,7 @@ export class Host implements ContractHost {
       'settings.set': (input) => {
         const settings = deps.settings.set(input);
         this.active.admitWaiting();
+        if (input.embedRecentMail !== undefined) deps.context.recentMailChanged();
         return settings;
       },
       'sideEffects.get': () => this.sideEffects.state(),
@@ -353,22 +352,35 @@ export class Host implements ContractHost {
     await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
   }
 
-  /**
-   * The confirmed memories that bear on the prompt. One the person never confirmed (saved before Deputy
-   * recorded where memories came from) is not presented as their word, and one that reads as an instruction is
-   * never presented at all: it would steer every run. Memory helps a run but never blocks one: a failed read
-   * is logged and the run goes on without it.
-   */
+  /** The confirmed memories whose words match the prompt. Memory helps a run but never blocks one. */
   private relevantMemories(prompt: string): string[] {
     try {
-      return this.deps.store.memories
-        .search(prompt, RELEVANT_MEMORIES * 2)
-        .filter((memory) => memory.confirmedAt !== null && standingInstruction(memory.text) === null)
-        .slice(0, RELEVANT_MEMORIES)
-        .map((memory) => memory.text);
+      return memoriesByWords(this.deps.store.memories, prompt);
     } catch (error) {
       this.deps.logError('reading memories for a run failed', error);
       return [];
+    }
+  }
+
+  /**
+   * Before the first turn, [ABOUT THE USER] again with memories found by meaning as well (hybrid search), and a
+   * checkpoint of it. Any failure keeps the memories found by words: the run never waits long or fails for it.
+   */
+  private async withMemoriesByMeaning(
+    spec: RunSpec,
+    state: RunState,
+    input: { prompt: string; profile: UserProfile },
+  ): Promise<void> {
+    try {
+      const { semantic } = this.deps.context;
+      state.systemInstruction = await aboutTheUserByMeaning(
+        (query, limit, signal) => semantic.search(query, limit, signal),
+        { ...input, systemInstruction: state.systemInstruction },
+        spec.signal,
+      );
+      if (!spec.signal.aborted) this.runDeps().checkpoints.save(spec, state);
+    } catch (error) {
+      this.deps.logError('choosing memories by meaning failed', error);
     }
   }
 
@@ -392,6 +404,7 @@ export class Host implements ContractHost {
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
+      checkIntent: (analysis, turn) => this.deps.context.unresolvedPerson(analysis, turn.reachesPeople),
     };
   }
 
@@ -515,17 +528,22 @@ export class Host implements ContractHost {
     const continued = threadId ? this.approvals.supersede(threadId) : null;
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
     const now = this.deps.now().toISOString();
+    const profile: UserProfile = {
+      name: config.userName,
+      email: config.userEmail,
+      timezone: config.timezone,
+      preferences: config.preferences,
+    };
+    // Memories by words now; by meaning too just before the first turn, when semantic search can run.
+    const wordsOnly = this.deps.context.semantic.whyWordsOnly();
+    const memories = this.relevantMemories(request.prompt);
     // The profile's free text (preferences) is the person's too: redacted like the prompt.
     const systemInstruction = redactSecrets(
       buildSystemInstruction({
         now: this.deps.now(),
-        profile: {
-          name: config.userName,
-          email: config.userEmail,
-          timezone: config.timezone,
-          preferences: config.preferences,
-        },
-        memories: this.relevantMemories(request.prompt),
+        profile,
+        memories,
+        memoryNote: memories.length > 0 ? wordsOnly : null,
         attachedContext: request.attachedContext ?? [],
         knowledge: this.deps.context.knowledgeFor(request.prompt),
       }),
@@ -556,7 +574,11 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.active.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
+    const done = this.active.track(run, async (signal) => {
+      const spec = this.specFor(run, signal);
+      if (!wordsOnly) await this.withMemoriesByMeaning(spec, state, { prompt: request.prompt, profile });
+      return driveRun(deps, spec, state);
+    });
     return { started: ids, done, unsubscribe };
   }
 

@@ -48,6 +48,7 @@ const SAFE_DEFAULTS = {
   maxConcurrentRuns: MAX_CONCURRENT_RUNS.default,
   routingPolicy: DEFAULT_ROUTING_POLICY,
   runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
+  embedRecentMail: false,
 };
 
 /** The settings rows of "Pause all side effects" (SettingsPatch cannot name them: they change only audited). */
@@ -108,6 +109,7 @@ export class SettingsService {
       maxConcurrentRuns: stored.maxConcurrentRuns ?? MAX_CONCURRENT_RUNS.default,
       routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
+      embedRecentMail: stored.embedRecentMail === true,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
       areSideEffectsPaused: stored[PAUSED_KEY] === true,
     };

@@ -325,4 +325,14 @@ export const migrations: readonly Migration[] = [
     name: "spec 002's logs: a decisions table (every request, refusals before a run included) and a tool_invocations view",
     sql: DECISION_LOGS_SQL,
   },
+  {
+    version: 10,
+    name: "runs keep the model's intent analysis of the request (spec 004)",
+    sql: `
+      -- JSON of shared/contract/intent.ts RunIntent: the analysis the model stated at the start of the run,
+      -- or {"stated": false} when it gave none. NULL for runs from before this migration and runs not yet past
+      -- their first model turn.
+      ALTER TABLE runs ADD COLUMN intent_json TEXT;
+    `,
+  },
 ];

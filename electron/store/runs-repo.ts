@@ -1,5 +1,5 @@
-import { redactNullable, redactSecrets } from '../vault/redactor';
-import type { ResponseMode, RunRecord, RunStatus } from '../../shared/contract';
+import { redactNullable, redactSecrets, redactValue } from '../vault/redactor';
+import { RunIntent, type ResponseMode, type RunRecord, type RunStatus } from '../../shared/contract';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
 
@@ -15,6 +15,7 @@ interface RunRow {
   outcome: string | null;
   recovered: number;
   resumed: number;
+  intent_json: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -31,9 +32,16 @@ const toRun = (row: RunRow): RunRecord => ({
   outcome: row.outcome,
   recovered: row.recovered === 1,
   resumed: row.resumed === 1,
+  intent: readIntent(row.intent_json),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+/** A stored intent that no longer parses is shown as none rather than failing the whole thread. */
+function readIntent(json: string | null): RunIntent | null {
+  const parsed = RunIntent.safeParse(parseStoredJson(json));
+  return parsed.success ? parsed.data : null;
+}
 
 export interface RunEnding {
   status: 'completed' | 'failed' | 'awaiting_confirmation';
@@ -48,7 +56,7 @@ export interface RunEnding {
 }
 
 const RUN_COLUMNS =
-  'id, thread_id, status, model, summary, error_code, error_message, decision, outcome, recovered, resumed, created_at, updated_at';
+  'id, thread_id, status, model, summary, error_code, error_message, decision, outcome, recovered, resumed, intent_json, created_at, updated_at';
 
 /** Which agent runs a thread's runs when the caller names none. */
 export const DEFAULT_AGENT_ID = 'deputy';
@@ -64,6 +72,7 @@ export class RunsRepo {
   private readonly selectState;
   private readonly selectUnfinished;
   private readonly updateResumed;
+  private readonly updateIntent;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
@@ -90,6 +99,7 @@ export class RunsRepo {
       `SELECT ${RUN_COLUMNS} FROM runs WHERE status NOT IN ('completed','failed') ORDER BY created_at, rowid`,
     );
     this.updateResumed = db.prepare('UPDATE runs SET resumed = 1, updated_at = ? WHERE id = ?');
+    this.updateIntent = db.prepare('UPDATE runs SET intent_json = ? WHERE id = ?');
   }
 
   create(
@@ -142,6 +152,11 @@ export class RunsRepo {
   /** Runs that neither completed nor failed, oldest first: what start-up resumes after Deputy stopped mid-run. */
   unfinished(): RunRecord[] {
     return this.selectUnfinished.all().map(toRun);
+  }
+
+  /** Records the run's intent analysis (redacted: the model may have copied the person's words into it). */
+  setIntent(id: string, intent: RunIntent): void {
+    this.updateIntent.run(JSON.stringify(redactValue(intent)), id);
   }
 
   /** Marks a run as picked up again after a stop, so the user can tell it did not run in one go. */

@@ -32,7 +32,23 @@ const MemoryView = z.object({
 const SaveMemoryOutput = z.object({ memory: MemoryView });
 const SearchMemoryOutput = z.object({
   memories: z.array(MemoryView.extend({ snippet: z.string() })),
+  /** `hybrid`: by meaning and by words; `words`: by words only, and `note` says why. */
+  searchMode: z.enum(['hybrid', 'words']),
+  note: z.string().nullable(),
 });
+
+/** Memories by meaning and by words, best first; `mode` 'fts' (with a note saying why) when by words only. */
+export type MemorySearch = (
+  query: string,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<{
+  matches: { item: Memory & { snippet?: string } }[];
+  mode: 'hybrid' | 'fts';
+  note: string | null;
+}>;
+
+const SNIPPET_CHARS = 120;
 
 const view = (memory: Memory): z.infer<typeof MemoryView> => ({
   id: memory.id,
@@ -41,8 +57,11 @@ const view = (memory: Memory): z.infer<typeof MemoryView> => ({
   isConfirmed: memory.confirmedAt !== null,
 });
 
-/** The local memory: facts the user asked to keep, found again by full-text search (bm25). */
-export function createMemoryTools(memories: MemoriesRepo, now: () => Date): Tool[] {
+/**
+ * The local memory: facts the user asked to keep, found again by meaning and by words (`search`, the context
+ * index's hybrid search), or by full-text search alone (bm25) when no hybrid search is given.
+ */
+export function createMemoryTools(memories: MemoriesRepo, now: () => Date, search?: MemorySearch): Tool[] {
   const saveMemory: Tool<z.infer<typeof SaveMemoryInput>, z.infer<typeof SaveMemoryOutput>> = {
     name: 'save_memory',
     description:
@@ -91,7 +110,8 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date): Tool
   };
   const searchMemory: Tool<z.infer<typeof SearchMemoryInput>, z.infer<typeof SearchMemoryOutput>> = {
     name: 'search_memory',
-    description: 'Search what you remember about the user, best matches first.',
+    description:
+      'Search what you remember about the user, by meaning and by words, best matches first. The answer says when it matched by words only.',
     input: SearchMemoryInput,
     output: SearchMemoryOutput,
     category: 'query',
@@ -104,11 +124,27 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date): Tool
         text: memory.text,
         isConfirmed: memory.isConfirmed,
       })),
-    execute: (input) => ({
-      memories: memories
-        .search(input.query, input.limit ?? 5)
-        .map((hit) => ({ ...view(hit), snippet: hit.snippet })),
-    }),
+    execute: async (input, context) => {
+      const limit = input.limit ?? 5;
+      if (!search) {
+        const hits = memories.search(input.query, limit);
+        return {
+          memories: hits.map((hit) => ({ ...view(hit), snippet: hit.snippet })),
+          searchMode: 'words' as const,
+          note: 'Matched by words only.',
+        };
+      }
+      const found = await search(input.query, limit, context.signal);
+      return {
+        memories: found.matches.map(({ item }) => ({
+          ...view(item),
+          // A memory found by meaning alone has no matched words to show: its opening stands in.
+          snippet: item.snippet ?? item.text.slice(0, SNIPPET_CHARS),
+        })),
+        searchMode: found.mode === 'hybrid' ? ('hybrid' as const) : ('words' as const),
+        note: found.note,
+      };
+    },
   };
   return [saveMemory, searchMemory];
 }

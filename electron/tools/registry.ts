@@ -31,7 +31,12 @@ export interface ToolDescription {
 }
 
 /** Names the registry refuses for ordinary tools: they belong to the agent's control flow. */
-export const RESERVED_TOOL_NAMES = new Set(['complete_task', 'request_clarification', 'refuse']);
+export const RESERVED_TOOL_NAMES = new Set([
+  'complete_task',
+  'request_clarification',
+  'refuse',
+  'state_intent',
+]);
 
 /**
  * A failed call, as the model reads it (`message`) and as the engine's retry layer needs it: the tool's own

@@ -6,6 +6,8 @@ export const ContextStatsOutput = z.object({
   contacts: z.number().int(),
   upcomingEvents: z.number().int(),
   vectors: z.number().int(),
+  /** Received mails kept to be found by meaning: 0 unless the person turned that on in Settings → Data. */
+  recentMail: z.number().int(),
   /** The file and its write-ahead log, in bytes. */
   bytes: z.number().int(),
 });

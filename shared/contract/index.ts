@@ -91,6 +91,7 @@ export * from './data';
 export * from './errors';
 export * from './events';
 export * from './limits';
+export * from './intent';
 export * from './mcp';
 export * from './memory';
 export * from './policy';

@@ -54,6 +54,11 @@ export const SettingsPatch = z
       .min(1)
       .max(24 * 60)
       .optional(),
+    /**
+     * Opt-in: keep the subjects and snippets of recent received mail in the context index and embed them (sent to
+     * Gemini to be turned into vectors), so query_context finds mail by meaning. Off by default.
+     */
+    embedRecentMail: z.boolean().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
@@ -88,6 +93,7 @@ export const Settings = z.object({
   maxConcurrentRuns: z.number().int(),
   routingPolicy: RoutingPolicy,
   runTimeLimitMinutes: z.number().int(),
+  embedRecentMail: z.boolean(),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */
   areSideEffectsEnabled: z.boolean(),
   /** "Pause all side effects", set through `sideEffects.set` (audited), read-only here. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ActionState, LedgerState, RunStatus } from './run';
 import { LIMITS } from './limits';
+import { RunIntent } from './intent';
 
 export const ThreadSummary = z.object({
   id: z.string(),
@@ -65,6 +66,8 @@ export const RunRecord = z.object({
   /** Finished in its final-warning turn, or picked up again after Deputy stopped mid-run. */
   recovered: z.boolean().optional(),
   resumed: z.boolean().optional(),
+  /** Spec 004's intent analysis of the request, as the model stated it at the start of the run (or that it did not). */
+  intent: RunIntent.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,5 +1,5 @@
 import { benchAuditQueries } from './audit-query';
-import { benchContextSearch } from './context-search';
+import { benchContextSearch, printContextFigures } from './context-search';
 import { benchDeltaLatency } from './delta-latency';
 import { benchCheckpointBytes, benchDurability } from './durability';
 import { benchEngineStep } from './engine-step';
@@ -57,18 +57,7 @@ async function main(): Promise<void> {
       `median ${ms(deltas.median)}, p95 ${ms(deltas.p95)}, max ${ms(deltas.max)} over ${deltas.n} deltas (target p95 ≤ 5 ms)`,
   );
 
-  const context = await benchContextSearch(50_000, 50_000);
-  console.log(
-    `hybrid search over ${context.memories} memories (FTS5 + vectors) and ${context.contacts} contacts (FTS5), ` +
-      `query embedding given: median ${ms(context.search.median)}, p95 ${ms(context.search.p95)}, max ${ms(context.search.max)} ` +
-      `over ${context.search.n} searches (target p95 ≤ 10 ms)`,
-  );
-  const step = (figures: typeof context.loadSteps): string =>
-    `median ${ms(figures.median)}, p95 ${ms(figures.p95)}, max ${ms(figures.max)} over ${figures.n} steps`;
-  console.log(
-    `building the index, per step: loading ${context.memories} vectors ${step(context.loadSteps)}; ` +
-      `merging ${context.contacts} contacts ${step(context.mergeSteps)} (target max ≤ 10 ms)`,
-  );
+  printContextFigures(await benchContextSearch(50_000, 50_000));
 }
 
 main().catch((error: unknown) => {

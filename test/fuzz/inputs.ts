@@ -62,6 +62,7 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         { approvalExpiryMinutes: rng.int(0, 20_000) },
         { rateLimits: { actionsPerMinute: rng.int(0, 20_000) } },
         { preferences: randomString(rng) },
+        { embedRecentMail: pick(rng, [true, false, 'yes', 1]) },
       ]);
     case 'sideEffects.set':
       return pick(rng, [{ isPaused: rng.chance(0.5) }, { isPaused: 'yes' }, { paused: true }, {}]);

@@ -3,6 +3,7 @@ import type { ModelRequest } from '../../electron/llm/model-client';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { storeOf } from '../support/durable-kit';
+import { lastToolResult, rememberAll } from '../support/memory-kit';
 import { intentAnalysis } from '../support/intent-analysis';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -24,27 +25,17 @@ const MEMORIES = [
   'I am vegetarian',
 ];
 
-function remember(host: HostFixture['host']): void {
-  const store = storeOf(host);
-  MEMORIES.forEach((text, index) =>
-    store.memories.add(
-      { id: `m${index}`, text, sourceRunId: null, origin: 'person', source: null, isConfirmed: true },
-      NOW.toISOString(),
-    ),
-  );
-}
+const remember = (host: HostFixture['host']): void => rememberAll(host, MEMORIES, NOW);
 
 const analysis = intentAnalysis({ intent: 'recall_preference' });
 
 /** The query_context result the model read in its second request. */
-function contextResult(request: ModelRequest | undefined): {
+interface ContextResult {
   results: { title: string; source: string; label: string }[];
   semanticSearch: { mode: string; note: string | null };
-} {
-  const part = request?.messages.at(-1)?.parts.find((candidate) => candidate.kind === 'result');
-  if (part?.kind !== 'result') throw new Error('no query_context result');
-  return part.result as ReturnType<typeof contextResult>;
 }
+const contextResult = (request: ModelRequest | undefined): ContextResult =>
+  lastToolResult<ContextResult>(request);
 
 describe('semantic memory', () => {
   it('“what did I tell you about flights?” finds the aisle-seat preference, by meaning, through stored vectors', async () => {
@@ -125,5 +116,60 @@ describe('semantic memory', () => {
     await fixture.stop();
     for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect(fixture.errors).toEqual([]);
+  });
+});
+
+const aboutTheUser = (request: ModelRequest | undefined): string =>
+  /\[ABOUT THE USER\][\s\S]*\[END ABOUT THE USER\]/.exec(request?.systemInstruction ?? '')?.[0] ?? '';
+
+interface SearchResult {
+  memories: { text: string; snippet: string }[];
+  searchMode: string;
+  note: string | null;
+}
+const searchResult = (request: ModelRequest | undefined): SearchResult =>
+  lastToolResult<SearchResult>(request);
+
+describe('memories found by meaning (hybrid search) in search_memory and [ABOUT THE USER]', () => {
+  it('a question about flights brings the aisle-seat preference, though it shares no word with it', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('search_memory', { query: 'flights' }),
+      say('You prefer aisle seats.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    rememberAll(fixture.host, ['I prefer aisle seats on long trips', 'I am vegetarian'], NOW);
+    await fixture.host.context.refresh();
+    expect(storeOf(fixture.host).memories.search('flights', 5)).toEqual([]);
+
+    await fixture.host.runToEnd({ prompt: 'What did I tell you about flights?' });
+
+    // Chosen by meaning before the first turn: the block lists it, first, with no "by words only" note.
+    const about = aboutTheUser(model.requests[0]);
+    expect(about).toMatch(/Facts the user confirmed[^\n]*\n- I prefer aisle seats on long trips/);
+    expect(about).not.toContain('words only');
+    const found = searchResult(model.requests[1]);
+    expect(found).toMatchObject({ searchMode: 'hybrid', note: null });
+    expect(found.memories[0]).toMatchObject({
+      text: 'I prefer aisle seats on long trips',
+      snippet: 'I prefer aisle seats on long trips',
+    });
+  });
+
+  it('with no Gemini key, both match by words only and say so', async () => {
+    const model = new ScriptedModel(call('search_memory', { query: 'aisle seats' }), say('Aisle seats.'));
+    fixture = await openHost(model, { env: { GEMINI_API_KEY: '' }, now: () => NOW });
+    rememberAll(fixture.host, ['I prefer aisle seats on long trips'], NOW);
+
+    await fixture.host.runToEnd({ prompt: 'Which seats do I like?' });
+
+    expect(aboutTheUser(model.requests[0])).toContain(
+      '- I prefer aisle seats on long trips\n(Semantic search is off (no Gemini key): matched by words only. search_memory may find more.)',
+    );
+    expect(searchResult(model.requests[1])).toMatchObject({
+      searchMode: 'words',
+      note: 'Semantic search is off (no Gemini key): matched by words only.',
+      memories: [expect.objectContaining({ snippet: expect.stringContaining('«seats»') })],
+    });
   });
 });

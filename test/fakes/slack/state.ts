@@ -28,6 +28,8 @@ export interface FakeSlackChannel {
   members: string[];
   /** Oldest first, as they were posted; the history method answers newest first, as Slack does. */
   messages: FakeSlackMessage[];
+  /** A direct message (`D…`, type `im`) between its two `members`. */
+  isIm?: boolean;
 }
 
 export interface FakeSlackToken {
@@ -73,6 +75,8 @@ export const FAKE_SLACK_SCOPES = [
   'channels:history',
   'groups:read',
   'groups:history',
+  'im:read',
+  'im:history',
   'users:read',
   'chat:write',
 ];
@@ -146,6 +150,31 @@ export function createSlackState(): FakeSlackState {
       topic: '',
       members: ['U0BOB0002'],
       messages: [{ ts: '1767240000.000600', user: 'U0BOB0002', text: 'Not for Alice.' }],
+    },
+    // Alice's direct messages with Carol: both wrote.
+    {
+      id: 'D0CAROL001',
+      name: '',
+      isPrivate: true,
+      isArchived: false,
+      topic: '',
+      members: ['U0ALICE01', 'U0CAROL03'],
+      isIm: true,
+      messages: [
+        { ts: '1767243600.000700', user: 'U0CAROL03', text: 'Can you send me the offsite budget?' },
+        { ts: '1767247200.000800', user: 'U0ALICE01', text: 'Sure, by Thursday.' },
+      ],
+    },
+    // Bob's with Carol: not Alice's to read.
+    {
+      id: 'D0BOBCAR01',
+      name: '',
+      isPrivate: true,
+      isArchived: false,
+      topic: '',
+      members: ['U0BOB0002', 'U0CAROL03'],
+      isIm: true,
+      messages: [{ ts: '1767243600.000900', user: 'U0BOB0002', text: 'Private between Bob and Carol.' }],
     },
   ];
   const tokens = new Map<string, FakeSlackToken>();

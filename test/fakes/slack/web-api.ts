@@ -76,10 +76,12 @@ const METHODS: Partial<Record<string, Method>> = {
   },
   'conversations.list': (args, { grant }, state) => {
     const types = (args.types ?? 'public_channel').split(',');
+    if (types.includes('im') && !grant.scopes.includes('im:read'))
+      return slackError('missing_scope', { needed: 'im:read', provided: grant.scopes.join(',') });
     const excludeArchived = args.exclude_archived === 'true' || args.exclude_archived === '1';
     const visible = state.channels.filter(
       (channel) =>
-        types.includes(channel.isPrivate ? 'private_channel' : 'public_channel') &&
+        types.includes(typeOf(channel)) &&
         (!channel.isPrivate || channel.members.includes(grant.userId)) &&
         !(excludeArchived && channel.isArchived),
     );
@@ -95,8 +97,9 @@ const METHODS: Partial<Record<string, Method>> = {
   'conversations.history': (args, { grant }, state) => {
     const channel = visibleChannel(state, args.channel, grant.userId);
     if (!channel) return slackError('channel_not_found');
-    if (channel.isPrivate && !grant.scopes.includes('groups:history'))
-      return slackError('missing_scope', { needed: 'groups:history', provided: grant.scopes.join(',') });
+    const needed = historyScope(channel);
+    if (needed && !grant.scopes.includes(needed))
+      return slackError('missing_scope', { needed, provided: grant.scopes.join(',') });
     const oldest = Number(args.oldest ?? '0');
     const latest = args.latest ? Number(args.latest) : Infinity;
     const newestFirst = channel.messages
@@ -247,7 +250,33 @@ function paginate<T>(
   };
 }
 
+/** A conversation's type, as `conversations.list` filters by it. */
+function typeOf(channel: FakeSlackChannel): string {
+  if (channel.isIm) return 'im';
+  return channel.isPrivate ? 'private_channel' : 'public_channel';
+}
+
+/** The scope reading a conversation's history needs beyond `channels:history`, as Slack checks it. */
+function historyScope(channel: FakeSlackChannel): string | null {
+  if (channel.isIm) return 'im:history';
+  return channel.isPrivate ? 'groups:history' : null;
+}
+
+/** A direct message as conversations.list answers it: no name, the other person's id. */
+function imView(channel: FakeSlackChannel, userId: string): Record<string, unknown> {
+  return {
+    id: channel.id,
+    created: 1767225600,
+    is_im: true,
+    is_org_shared: false,
+    user: channel.members.find((member) => member !== userId) ?? userId,
+    is_user_deleted: false,
+    priority: 0,
+  };
+}
+
 function channelView(channel: FakeSlackChannel, userId: string): Record<string, unknown> {
+  if (channel.isIm) return imView(channel, userId);
   return {
     id: channel.id,
     name: channel.name,

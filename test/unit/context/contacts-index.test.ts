@@ -113,6 +113,27 @@ describe('resolving a name', () => {
     });
     expect(resolvePerson(index, 'Zoë')).toMatchObject({ status: 'unknown' });
   });
+
+  it('one mail contact and one Slack profile of the same full name are one person; two of either stay two', () => {
+    const index = new ContactsIndex(db);
+    index.merge(
+      summarize([
+        seen('carol@example.com', 'Carol Chen', 'sent'),
+        seen('slack:@U0CAROL03', 'Carol Chen', 'slack_dm_sent'),
+      ]),
+    );
+    expect(resolvePerson(index, 'Carol')).toMatchObject({
+      status: 'resolved',
+      person: { address: 'carol@example.com', slack: 'slack:@U0CAROL03', isKnown: true },
+    });
+
+    index.merge(summarize([seen('carol.chen@partner.example', 'Carol Chen', 'sent')]));
+    const two = resolvePerson(index, 'Carol');
+    expect(two.status).toBe('ambiguous');
+    expect(two.status === 'ambiguous' && two.candidates.map((person) => person.address)).toEqual(
+      expect.arrayContaining(['carol@example.com', 'carol.chen@partner.example', 'slack:@U0CAROL03']),
+    );
+  });
 });
 
 describe('mail address lists', () => {

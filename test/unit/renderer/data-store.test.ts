@@ -104,17 +104,25 @@ describe('Settings → Data: the context index', () => {
   it('shows its size and clears it, saying how big it is now', async () => {
     let contacts = 1_200;
     const fake = fakeClient({
-      'context.stats': async () => ({ contacts, upcomingEvents: 4, vectors: 1, bytes: 2 * 1024 * 1024 }),
+      'context.stats': async () => ({
+        contacts,
+        upcomingEvents: 4,
+        vectors: 1,
+        recentMail: 0,
+        bytes: 2 * 1024 * 1024,
+      }),
       'context.clear': async () => {
         contacts = 0;
-        return { contacts, upcomingEvents: 0, vectors: 0, bytes: 4096 };
+        return { contacts, upcomingEvents: 0, vectors: 0, recentMail: 0, bytes: 4096 };
       },
     });
     const store = createDataStore(fake.client);
     await store.getState().loadContext();
     expect(
-      contextSummary(store.getState().context ?? { contacts: 0, upcomingEvents: 0, vectors: 0, bytes: 0 }),
-    ).toBe('1,200 people, 4 coming events, 1 memory indexed by meaning');
+      contextSummary(
+        store.getState().context ?? { contacts: 0, upcomingEvents: 0, vectors: 0, recentMail: 0, bytes: 0 },
+      ),
+    ).toBe('1,200 people, 4 coming events, 1 item indexed by meaning');
 
     await store.getState().clearContext();
     expect(store.getState().context).toMatchObject({ contacts: 0, vectors: 0 });

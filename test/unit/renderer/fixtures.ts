@@ -33,6 +33,7 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   maxConcurrentRuns: 4,
   routingPolicy: 'quality',
   runTimeLimitMinutes: 15,
+  embedRecentMail: false,
   areSideEffectsEnabled: true,
   areSideEffectsPaused: false,
   ...overrides,

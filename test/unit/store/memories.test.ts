@@ -125,6 +125,8 @@ describe('memory tools', () => {
           snippet: expect.stringContaining('«Sam»'),
         }),
       ],
+      searchMode: 'words',
+      note: 'Matched by words only.',
     });
   });
 

@@ -5,6 +5,7 @@ import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
 import { approverWords, STATUS_WORDS, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
+import { IntentAnalysisSection } from './IntentAnalysisSection';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${Math.round(value * 100)}%`);
 
@@ -50,6 +51,7 @@ export function AuditDetail() {
           <dd>{entry.target ?? '—'}</dd>
         </dl>
       </section>
+      <IntentAnalysisSection entry={entry} />
       <section aria-labelledby="audit-authority">
         <h3 id="audit-authority">Authority</h3>
         <dl className="audit-facts">

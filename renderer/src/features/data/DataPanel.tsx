@@ -4,6 +4,7 @@ import { FormError } from '../../components/FormParts';
 import { formatBytes } from '../../format';
 import { useData, useStores } from '../../stores';
 import { contextSummary, conversations, pruneQuestion } from './data-words';
+import { RecentMailOptIn } from './RecentMailOptIn';
 
 /** Settings → Data: how much space Deputy takes, deleting old conversations, and giving space back. */
 export function DataPanel() {
@@ -153,9 +154,11 @@ export function DataPanel() {
         <h3 id={contextId}>Context index</h3>
         <p className="settings-form__note">
           To answer about people, meetings and what you told it, Deputy keeps an index on this computer, built
-          from your mail headers, calendar and Slack, and your memories. It never leaves this computer;
-          clearing it loses nothing, as it is rebuilt from your accounts.
+          from your mail headers, calendar and Slack, and your memories and tasks. It stays on this computer
+          (to find them by meaning, the text of each memory and open task is sent to Gemini once to make its
+          search vector). Clearing it loses nothing: it is rebuilt from your accounts.
         </p>
+        <RecentMailOptIn onChanged={() => void store.getState().loadContext()} />
         {context && (
           <p data-testid="context-size">
             {formatBytes(context.bytes)}: {contextSummary(context)}.

@@ -33,7 +33,21 @@ export function contextSummary(context: ContextStats): string {
   const parts = [
     `${context.contacts.toLocaleString()} ${context.contacts === 1 ? 'person' : 'people'}`,
     `${context.upcomingEvents.toLocaleString()} coming ${context.upcomingEvents === 1 ? 'event' : 'events'}`,
-    `${context.vectors.toLocaleString()} ${context.vectors === 1 ? 'memory' : 'memories'} indexed by meaning`,
+    `${context.vectors.toLocaleString()} ${context.vectors === 1 ? 'item' : 'items'} indexed by meaning`,
   ];
+  if (context.recentMail > 0)
+    parts.push(
+      `${context.recentMail.toLocaleString()} recent ${context.recentMail === 1 ? 'mail' : 'mails'}`,
+    );
   return parts.join(', ');
 }
+
+/** The opt-in to finding recent mail by meaning: what it reads, where it goes, where it stays. */
+export const RECENT_MAIL_WORDS = {
+  label: 'Also find my recent mail by meaning',
+  hint:
+    'Off unless you turn it on. When on, Deputy keeps the sender, subject and first line (the snippet Gmail ' +
+    'shows) of your 200 newest received emails in the index, and sends each subject and snippet to Gemini ' +
+    'once to turn it into a search vector. Never the rest of an email. The vectors stay on this computer; ' +
+    'turning this off deletes them and the kept subjects at once.',
+} as const;

@@ -1,0 +1,26 @@
+import type { IntentAnalysis } from '../../shared/contract/intent';
+import type { ContactsIndex } from './contacts-index';
+import { personNames } from './intent-analysis';
+import { resolvePerson } from './person-resolution';
+
+const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The engine's check of the people an intent names, against the contacts index. Two plausible people by one
+ * name are never chosen between silently: the run asks which. A name the index does not know is asked about
+ * only when the turn would act towards people (a mail, an invitation, a Slack message): remembering "Anna likes
+ * tulips" needs no address, writing to Anna does. An address given as such needs no resolving.
+ */
+export function unresolvedPersonQuestion(
+  contacts: ContactsIndex,
+  analysis: IntentAnalysis,
+  reachesPeople: boolean,
+): string | null {
+  for (const name of personNames(analysis)) {
+    if (ADDRESS.test(name) || /<[^>]+@[^>]+>/.test(name)) continue;
+    const resolution = resolvePerson(contacts, name);
+    if (resolution.status === 'ambiguous') return resolution.question;
+    if (resolution.status === 'unknown' && reachesPeople) return resolution.question;
+  }
+  return null;
+}
