@@ -319,4 +319,15 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
   },
+  {
+    version: 13,
+    name: 'rate-limit windows read from covering indexes',
+    sql: `
+      -- The policy counts the calls of the last minute and hour, and sums the last hour's model tokens, before
+      -- every call and turn: from these indexes alone, without visiting each row of the window.
+      CREATE INDEX actions_window ON actions (created_at, has_side_effects, is_external, state);
+      CREATE INDEX model_usage_window ON model_usage (timestamp, tokens);
+      DROP INDEX model_usage_by_time;
+    `,
+  },
 ];

@@ -13,6 +13,7 @@ import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
 import { ThreadsRepo } from './threads-repo';
+import { WriteUnit } from './write-unit';
 
 /** The database and its repositories; `transaction` groups writes that must land together. */
 export class Store {
@@ -30,8 +31,11 @@ export class Store {
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
+  /** The step's unit of work: see `WriteUnit`. */
+  readonly writes: WriteUnit;
 
   constructor(readonly db: Db) {
+    this.writes = new WriteUnit(db);
     this.threads = new ThreadsRepo(db);
     this.runs = new RunsRepo(db);
     this.actions = new ActionsRepo(db);
@@ -53,10 +57,11 @@ export class Store {
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.writes.transaction(work);
   }
 
   close(): void {
+    this.writes.durable();
     if (this.db.open) this.db.close();
   }
 }

@@ -1,8 +1,9 @@
 import { benchAuditQueries } from './audit-query';
 import { benchContextSearch } from './context-search';
 import { benchDeltaLatency } from './delta-latency';
-import { benchCheckpointBytes, benchDurability } from './durability';
+import { benchCheckpointBytes, benchDurability, LIST_TASKS } from './durability';
 import { benchEngineStep } from './engine-step';
+import { printRatios, readPeerResult } from './peers/result';
 import { benchRefusedRuns } from './refused-runs';
 import { ms } from './stats';
 
@@ -10,9 +11,34 @@ import { ms } from './stats';
 async function main(): Promise<void> {
   console.log(`Deputy bench — node ${process.version}, ${process.platform}/${process.arch}`);
 
+  const reads = await benchEngineStep(2_000, LIST_TASKS);
+  console.log(
+    `durable step, one read-only tool per turn (the peer workload): median ${ms(reads.median)}, p95 ${ms(reads.p95)} ` +
+      `(p95 ÷ median ${(reads.p95 / reads.median).toFixed(2)}, goal ≤ 2.00), max ${ms(reads.max)} over ${reads.n} steps; ` +
+      `${Math.round(reads.bytesPerRun)} bytes per 10-step run`,
+  );
+  // The peers are not dependencies: their figures come from the last `npm run bench:peers` on this machine.
+  const peers = readPeerResult();
+  if (peers) {
+    console.log(
+      `against the peers measured by npm run bench:peers at ${peers.measuredAt} ` +
+        `(${Object.entries(peers.versions)
+          .map(([name, version]) => `${name} ${version}`)
+          .join(', ')}), with this run's Deputy figures:`,
+    );
+    printRatios(peers, { step: reads, bytesPerRun: reads.bytesPerRun });
+    console.log(
+      '  (bench:peers itself measures all three in one process: its own ratios are the ones to quote)',
+    );
+  } else {
+    console.log(
+      'no peer figures: run `npm run bench:peers` (it installs LangGraph JS and the OpenAI Agents SDK) for the ratios',
+    );
+  }
+
   const steps = await benchEngineStep(2_000);
   console.log(
-    `engine overhead per tool-loop step (zero-latency model, SQLite writes included): ` +
+    `engine overhead per tool-loop step, add_task (a write: started before, committed after): ` +
       `median ${ms(steps.median)}, p95 ${ms(steps.p95)}, max ${ms(steps.max)} over ${steps.n} steps (target median ≤ 1 ms)`,
   );
 
