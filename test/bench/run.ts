@@ -3,8 +3,10 @@ import { benchContextSearch } from './context-search';
 import { benchDeltaLatency } from './delta-latency';
 import { benchCheckpointBytes, benchDurability, LIST_TASKS } from './durability';
 import { benchEngineStep } from './engine-step';
+import { benchEventLoop } from './event-loop';
 import { printRatios, readPeerResult } from './peers/result';
 import { benchRefusedRuns } from './refused-runs';
+import { benchFirstResponse, benchResume } from './start-up';
 import { ms } from './stats';
 
 /** `npm run bench`: prints the figures the issues ask for. Not a test: figures vary with the machine. */
@@ -36,6 +38,20 @@ async function main(): Promise<void> {
     );
   }
 
+  const loop = await benchEventLoop(20);
+  console.log(
+    `main-process event-loop delay, ${loop.runs} streaming runs + audit pages every 20 ms + a connected WebSocket client: ` +
+      `p50 ${ms(loop.p50)}, p99 ${ms(loop.p99)} (goal ≤ 10 ms), max ${ms(loop.max)}`,
+  );
+  const start = await benchFirstResponse();
+  console.log(
+    `headless host, createHost to its first HTTP answer: ${ms(start.firstResponseMs)} (goal ≤ 1 s)`,
+  );
+  const resume = await benchResume(100);
+  console.log(
+    `${resume.runs} unfinished runs at start, createHost until all are resumed and finished: ${ms(resume.resumeMs)} (goal ≤ 2 s)`,
+  );
+
   const steps = await benchEngineStep(2_000);
   console.log(
     `engine overhead per tool-loop step, add_task (a write: started before, committed after): ` +
@@ -54,6 +70,12 @@ async function main(): Promise<void> {
     `checkpoints of a 200-step run: ${steps200.checkpoints} checkpoints (${steps200.snapshots} snapshots), ` +
       `${steps200.bytes} bytes = ${Math.round(steps200.bytes / 200)} bytes/step; final state ${steps200.finalStateBytes} bytes; ` +
       `ratio ${(steps200.bytes / steps200.finalStateBytes).toFixed(2)}× (target ≤ 3×)`,
+  );
+  const reads200 = await benchCheckpointBytes(200, LIST_TASKS);
+  console.log(
+    `checkpoints of a 200-step read-only run: ${reads200.checkpoints} checkpoints (${reads200.snapshots} snapshots), ` +
+      `${reads200.bytes} bytes; final state ${reads200.finalStateBytes} bytes; ` +
+      `ratio ${(reads200.bytes / reads200.finalStateBytes).toFixed(2)}× (goal ≤ 2×)`,
   );
 
   const refused = await benchRefusedRuns(200);

@@ -32,13 +32,14 @@ describe('migration 13: rate-limit windows from covering indexes', () => {
     // The fixture's calls are still counted as before.
     expect(store.policy.actionsSince('2000-01-01T00:00:00.000Z')).toBeGreaterThan(0);
     expect(store.policy.tokensSince('2000-01-01T00:00:00.000Z')).toBeGreaterThan(0);
-    expect(
+    const windowCount = (column: string): string =>
       plan(
         store,
-        `SELECT count(*) FROM actions WHERE has_side_effects = 1 AND created_at > ?
+        `SELECT count(*) FROM actions WHERE ${column} = 1 AND created_at > ?
          AND state IN ('approved','started','committed','unknown')`,
-      ),
-    ).toContain('COVERING INDEX actions_window');
+      );
+    expect(windowCount('has_side_effects')).toContain('COVERING INDEX actions_effects_window');
+    expect(windowCount('is_external')).toContain('COVERING INDEX actions_external_window');
     expect(plan(store, 'SELECT sum(tokens) FROM model_usage WHERE timestamp > ?')).toContain(
       'COVERING INDEX model_usage_window',
     );
