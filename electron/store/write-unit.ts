@@ -30,7 +30,9 @@ export class WriteUnit {
   private readonly deferred = new Map<string, () => void>();
 
   constructor(private readonly db: Db) {
-    this.begin = db.prepare('BEGIN');
+    // IMMEDIATE: the unit writes anyway, and taking the write lock first means a read at the start of a step
+    // never has to be upgraded to a write after another process (an MCP host on the same file) committed.
+    this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     // One wrapper for every group: better-sqlite3 makes it a savepoint when a transaction is already open.
     this.inTransaction = db.transaction((work: () => unknown) => work());
