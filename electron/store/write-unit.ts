@@ -27,6 +27,9 @@ export class WriteUnit {
   private isOpen = false;
   private isScheduled = false;
   private depth = 0;
+  private steps = 0;
+  private isFoldScheduled = false;
+  private readonly fold;
   private readonly deferred = new Map<string, () => void>();
 
   constructor(private readonly db: Db) {
@@ -34,20 +37,38 @@ export class WriteUnit {
     // never has to be upgraded to a write after another process (an MCP host on the same file) committed.
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
+    this.fold = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     // One wrapper for every group: better-sqlite3 makes it a savepoint when a transaction is already open.
     this.inTransaction = db.transaction((work: () => unknown) => work());
   }
 
   /** Runs `work` (sync or async) with its writes joining the step's unit; the unit is committed when it ends. */
   async step<T>(work: () => Promise<T>): Promise<T> {
+    this.steps += 1;
     try {
       return await this.scope.run(true, () => {
         this.open();
         return work();
       });
     } finally {
+      this.steps -= 1;
       this.durable();
+      if (this.steps === 0) this.foldWhenIdle();
     }
+  }
+
+  /**
+   * With no step going, the write-ahead log is folded into the database (a passive checkpoint: it waits for
+   * no one) once the event loop turns, so SQLite's own checkpoint every 1000 pages rarely lands inside a step.
+   */
+  private foldWhenIdle(): void {
+    if (this.isFoldScheduled) return;
+    this.isFoldScheduled = true;
+    setImmediate(() => {
+      this.isFoldScheduled = false;
+      if (this.steps > 0 || this.isOpen || !this.db.open || this.db.inTransaction) return;
+      this.fold.run();
+    });
   }
 
   /** Whether the caller's writes join the open unit rather than commit on their own. */
