@@ -379,6 +379,8 @@ export function requestApproval(
     });
     hold(scope, call, actionId, approval.id);
   });
+  // The person is told about the approval: it is on disk before they can act on it.
+  deps.store.writes.boundary();
   deps.onApprovalsChanged(null);
   return approval;
 }

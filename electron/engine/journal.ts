@@ -38,17 +38,21 @@ export interface CheckpointSink {
 export function storeCheckpoints(deps: Pick<RunLoopDeps, 'store' | 'newId' | 'now'>): CheckpointSink {
   return {
     save(spec, state) {
-      deps.store.checkpoints.save({
-        id: deps.newId(),
-        runId: spec.runId,
-        threadId: spec.threadId,
-        timestamp: deps.now().toISOString(),
-        state: toStoredState(state) as unknown as Record<string, unknown>,
-        pending: openCalls(state).map(({ callId, name }) => ({ callId, name })),
-        completed: state.turnResults.map(({ callId, name }) => ({ callId, name })),
-        usageTokens: state.usage.inputTokens + state.usage.outputTokens,
-        usageCost: null,
-      });
+      // Written once per step, with the step's commit: the state then is what the ledger says at that commit.
+      deps.store.writes.atCommit(`checkpoint:${spec.runId}`, () => saveNow(spec, state));
     },
   };
+  function saveNow(spec: RunSpec, state: RunState): void {
+    deps.store.checkpoints.save({
+      id: deps.newId(),
+      runId: spec.runId,
+      threadId: spec.threadId,
+      timestamp: deps.now().toISOString(),
+      state: toStoredState(state) as unknown as Record<string, unknown>,
+      pending: openCalls(state).map(({ callId, name }) => ({ callId, name })),
+      completed: state.turnResults.map(({ callId, name }) => ({ callId, name })),
+      usageTokens: state.usage.inputTokens + state.usage.outputTokens,
+      usageCost: null,
+    });
+  }
 }

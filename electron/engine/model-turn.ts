@@ -10,7 +10,7 @@ import {
 } from '../llm/model-client';
 import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
-import { COMPLETE_TASK, completeTaskDeclaration } from './completion';
+import { COMPLETE_TASK, completeTaskDeclaration, type CompletionContract } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
 import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
 import { answerUnrun } from './call-execution';
@@ -58,9 +58,7 @@ export interface TurnRequest {
 export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnRequest {
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
-  const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
-  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS, STATE_INTENT_DECLARATION];
-  const tools = isFinal ? completion : [...declared, ...completion];
+  const tools = toolsFor(deps.registry.declarations(), spec.completion, isFinal);
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
     model: routing.resolved,
@@ -68,6 +66,35 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
     messages: state.messages,
     tools,
   };
+}
+
+type Offered = { normal: ToolDeclaration[]; final: ToolDeclaration[] };
+const offeredCache = new WeakMap<ToolDeclaration[], Map<CompletionContract | null, Offered>>();
+
+/**
+ * The tools a turn offers, the same array for the same registry and contract: the prompt estimate measures each
+ * array once (the registry hands out one declarations array until a tool is added).
+ */
+function toolsFor(
+  registered: ToolDeclaration[],
+  contract: CompletionContract | null,
+  isFinal: boolean,
+): ToolDeclaration[] {
+  let byContract = offeredCache.get(registered);
+  if (!byContract) {
+    byContract = new Map();
+    offeredCache.set(registered, byContract);
+  }
+  let offered = byContract.get(contract);
+  if (!offered) {
+    const completion = contract ? [completeTaskDeclaration(contract)] : [];
+    offered = {
+      normal: [...registered, ...CONTROL_DECLARATIONS, STATE_INTENT_DECLARATION, ...completion],
+      final: completion,
+    };
+    byContract.set(contract, offered);
+  }
+  return isFinal ? offered.final : offered.normal;
 }
 
 function phaseOf(state: RunState): RunPhase {
@@ -124,6 +151,9 @@ function runnableCalls(scope: CallScope, calls: CallPart[]): CallPart[] {
  */
 export async function modelTurn(scope: CallScope, model: ModelClient): Promise<TurnOutput> {
   const { deps, spec, state } = scope;
+  // The step's durability point: the state this turn starts from is on disk before its request is sent, so a
+  // resumed run asks the same (routing and compression are worked out again from it). One commit per step.
+  deps.store.writes.boundary();
   const routing = routeFor(state, spec.model, spec.routingPolicy);
   const turn = state.step + 1;
   state.routing = routing;

@@ -87,8 +87,12 @@ function recordEnding(
     for (const event of events) deps.emit({ ...event, ...ids } as RunEvent);
     deps.emit({ type: 'result', ...ids, result: answer });
   });
-  // An ended run writes no more checkpoints; a paused one keeps its encoder state for the decision.
-  if (ending.status !== 'awaiting_confirmation') deps.store.checkpoints.forget(spec.runId);
+  // An ended run writes no more checkpoints; a paused one keeps its encoder state for the decision. Forgotten
+  // after its last checkpoint is written (at the step's commit), so that one is still a delta.
+  if (ending.status !== 'awaiting_confirmation')
+    deps.store.writes.atCommit(`checkpoint-ended:${spec.runId}`, () =>
+      deps.store.checkpoints.forget(spec.runId),
+    );
   return answer;
 }
 

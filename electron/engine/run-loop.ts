@@ -26,7 +26,12 @@ const NO_COMPLETION =
  * the limit (then one final-warning turn). Every step is checkpointed, so the loop starts from any state: a new
  * run, a run whose approval was decided, or a run picked up again after Deputy stopped.
  */
-export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<RunResponse> {
+export function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<RunResponse> {
+  // One unit of work per step: every write of the loop (and of whatever it calls) joins it; see WriteUnit.
+  return deps.store.writes.step(() => loop(deps, spec, state));
+}
+
+async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<RunResponse> {
   if (!deps.model) return failRun(deps, spec, state, NOT_CONFIGURED);
   const model = deps.model;
   const scope: CallScope = { deps, spec, state };

@@ -21,6 +21,8 @@ export interface ActiveRunsDeps {
   onLeftQueue: (runId: string) => RunResponse;
   /** A bug in the run's work: it must still end in a terminal state. */
   onError: (runId: string, error: unknown) => RunResponse;
+  /** Runs `work` (many runs' queue positions) as one group of writes. */
+  together?: (work: () => void) => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export class ActiveRuns {
   private readonly slots: RunSlots;
 
   constructor(private readonly deps: ActiveRunsDeps) {
-    this.slots = new RunSlots(deps.capacity);
+    this.slots = new RunSlots(deps.capacity, deps.together);
   }
 
   track(run: RunIds, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {

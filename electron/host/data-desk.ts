@@ -84,6 +84,8 @@ export class DataDesk {
       return databaseBytes + walBytes;
     };
     const bytesBefore = total();
+    // VACUUM cannot run inside a transaction: a run step's open unit is committed first.
+    this.deps.store.writes.durable();
     this.deps.store.data.compact();
     return { bytesBefore, bytesAfter: total() };
   }

@@ -115,6 +115,10 @@ export class Host implements ContractHost {
   constructor(private readonly deps: HostDeps) {
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
+      together: (work) => {
+        if (this.isClosed) work();
+        else deps.store.transaction(work);
+      },
       onQueued: (run, queuePosition) => {
         // Closing empties the line after the database is closed: there is no one left to tell.
         if (!this.isClosed)

@@ -22,10 +22,17 @@ export function policyContext(
     sideEffectsPaused: settings.areSideEffectsPaused,
     grantedTools: 'all',
     limits: settings.rateLimits,
+    // Each window is counted only when the decision reads it (a read never reaches the action counts).
     usage: {
-      actionsLastMinute: store.policy.actionsSince(since(MINUTE)),
-      externalCallsLastHour: store.policy.externalCallsSince(since(HOUR)),
-      modelTokensLastHour: store.policy.tokensSince(since(HOUR)),
+      get actionsLastMinute() {
+        return store.policy.actionsSince(since(MINUTE));
+      },
+      get externalCallsLastHour() {
+        return store.policy.externalCallsSince(since(HOUR));
+      },
+      get modelTokensLastHour() {
+        return store.policy.tokensSince(since(HOUR));
+      },
     },
     trustLevel: settings.trustLevel,
     autonomy: settings.autonomy,

@@ -28,7 +28,11 @@ export class RunSlots {
   private readonly line: string[] = [];
   private working = 0;
 
-  constructor(private readonly capacity: () => number) {}
+  constructor(
+    private readonly capacity: () => number,
+    /** Groups the line's position changes: each is a status written to disk, and a whole line moves at once. */
+    private readonly together: (work: () => void) => void = (work) => work(),
+  ) {}
 
   /** Resolves when the run may work; rejects with `LeftQueue` if `signal` aborts while it waits. */
   acquire(
@@ -102,7 +106,8 @@ export class RunSlots {
   }
 
   private tellPositions(): void {
-    this.line.forEach((runId, index) => this.entries.get(runId)?.onPosition(index + 1));
+    if (this.line.length === 0) return;
+    this.together(() => this.line.forEach((runId, index) => this.entries.get(runId)?.onPosition(index + 1)));
   }
 
   private newEntry(onPosition: (position: number) => void): Entry {

@@ -335,4 +335,17 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE runs ADD COLUMN intent_json TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'rate-limit windows read from covering indexes',
+    sql: `
+      -- The policy counts the calls of the last minute and hour, and sums the last hour's model tokens, before
+      -- every call and turn: from these indexes alone, without visiting each row of the window.
+      -- Partial, so a read that reaches no one (most calls) writes no page of either.
+      CREATE INDEX actions_effects_window ON actions (created_at, state) WHERE has_side_effects = 1;
+      CREATE INDEX actions_external_window ON actions (created_at, state) WHERE is_external = 1;
+      CREATE INDEX model_usage_window ON model_usage (timestamp, tokens);
+      DROP INDEX model_usage_by_time;
+    `,
+  },
 ];

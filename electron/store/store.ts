@@ -15,6 +15,7 @@ import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
 import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
+import { WriteUnit } from './write-unit';
 
 /** The database and its repositories; `transaction` groups writes that must land together. */
 export class Store {
@@ -34,8 +35,11 @@ export class Store {
   readonly auditEdits: AuditEdits;
   readonly undoLedger: UndoLedger;
   readonly decisions: DecisionsRepo;
+  /** The step's unit of work: see `WriteUnit`. */
+  readonly writes: WriteUnit;
 
   constructor(readonly db: Db) {
+    this.writes = new WriteUnit(db);
     this.threads = new ThreadsRepo(db);
     this.runs = new RunsRepo(db);
     this.actions = new ActionsRepo(db);
@@ -59,10 +63,11 @@ export class Store {
   }
 
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.writes.transaction(work);
   }
 
   close(): void {
+    this.writes.durable();
     if (this.db.open) this.db.close();
   }
 }

@@ -20,12 +20,32 @@ interface HostInternals {
 
 const NO_CHECKPOINTS: CheckpointSink = { save: () => {} };
 
+/** The call the scripted model makes on its `turn`-th turn. */
+export type BenchCall = (turn: number) => { name: string; args: Record<string, unknown> };
+
+/** A write: add_task, a real SQLite insert with a ledger `started` before it and `committed` after. */
+export const ADD_TASK: BenchCall = (turn) => ({
+  name: 'add_task',
+  args: {
+    description: `Task ${turn}: follow up on the quarterly numbers with the finance team`,
+    intent: 'add a task',
+    confidence: 0.95,
+  },
+});
+
+/** A read: list_tasks, the issue's workload (one read-only tool per turn). */
+export const LIST_TASKS: BenchCall = (turn) => ({ name: 'list_tasks', args: { query: `quarterly ${turn}` } });
+
 /**
  * A zero-latency model that asks for add_task on every turn (`steps` of them), then answers. The time between
  * two model requests is one step: the loop, validation, the tool's SQLite write, the ledger, the log and (when
  * durable) the checkpoints.
  */
-export function taskLoopModel(steps: number, requestTimes: bigint[]): ModelClient {
+export function taskLoopModel(
+  steps: number,
+  requestTimes: bigint[],
+  call: BenchCall = ADD_TASK,
+): ModelClient {
   let turn = 0;
   return {
     async *stream(_request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -35,16 +55,7 @@ export function taskLoopModel(steps: number, requestTimes: bigint[]): ModelClien
         turn = 0;
         yield { type: 'text', text: 'Done.' };
       } else {
-        yield {
-          type: 'function_call',
-          callId: `c${turn}`,
-          name: 'add_task',
-          args: {
-            description: `Task ${turn}: follow up on the quarterly numbers with the finance team`,
-            intent: 'add a task',
-            confidence: 0.95,
-          },
-        };
+        yield { type: 'function_call', callId: `c${turn}`, ...call(turn) };
       }
       yield {
         type: 'finish',
@@ -119,13 +130,16 @@ export async function benchDurability(
 }
 
 /** The checkpoint bytes a 200-step run writes, against the size of its final state. */
-export async function benchCheckpointBytes(steps: number): Promise<{
+export async function benchCheckpointBytes(
+  steps: number,
+  call: BenchCall = ADD_TASK,
+): Promise<{
   checkpoints: number;
   snapshots: number;
   bytes: number;
   finalStateBytes: number;
 }> {
-  const { host, internals, dataDir } = await openBenchHost(taskLoopModel(steps, []));
+  const { host, internals, dataDir } = await openBenchHost(taskLoopModel(steps, [], call));
   const { runId, finalStateBytes } = await benchRun(internals, steps, null);
   const stats = internals.deps.store.checkpoints.stats(runId);
   await host.close();

@@ -2,21 +2,32 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../../electron/host/create-host';
-import { taskLoopModel } from './durability';
+import type { Store } from '../../electron/store/store';
+import { ADD_TASK, taskLoopModel, type BenchCall } from './durability';
 import { summarize } from './stats';
 
 const STEPS_PER_RUN = 10;
+const WARM_UP_RUNS = 2;
+
+export interface EngineStepFigures extends ReturnType<typeof summarize> {
+  samples: number[];
+  /** What the database (its write-ahead log folded in) grew by per counted run. */
+  bytesPerRun: number;
+}
 
 /**
- * Engine overhead per tool-loop step: a zero-latency model asks for add_task (a real SQLite write) on every
- * turn; a step is the time from one model request to the next, so it holds the loop, validation, the tool,
- * the ledger writes and the event log, and no model latency at all.
+ * Engine overhead per tool-loop step: a zero-latency model asks for `call` on every turn (10 turns, then it
+ * answers); a step is the time from one model request to the next, so it holds the loop, validation, the tool,
+ * the ledger, the audit entry, the journal and the checkpoint, and no model latency at all.
  */
-export async function benchEngineStep(totalSteps: number): Promise<ReturnType<typeof summarize>> {
+export async function benchEngineStep(
+  totalSteps: number,
+  call: BenchCall = ADD_TASK,
+): Promise<EngineStepFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-bench-'));
   const requestTimes: bigint[] = [];
   const samples: number[] = [];
-  const model = taskLoopModel(STEPS_PER_RUN, requestTimes);
+  const model = taskLoopModel(STEPS_PER_RUN, requestTimes, call);
 
   const host = await createHost({
     dataDir,
@@ -24,21 +35,30 @@ export async function benchEngineStep(totalSteps: number): Promise<ReturnType<ty
     env: { GEMINI_API_KEY: 'bench', AGENT_MAX_LOOP_STEPS: String(STEPS_PER_RUN + 3) },
     modelClient: () => model,
   });
+  const store = (host as unknown as { deps: { store: Store } }).deps.store;
   // Measure the loop with the policy deciding `allow`, so every step runs its tool instead of pausing.
   await host.invoke('settings.set', { trustLevel: 'autonomous', rateLimits: { actionsPerMinute: 10_000 } });
   const runs = Math.ceil(totalSteps / STEPS_PER_RUN);
-  for (let run = 0; run < runs + 2; run += 1) {
+  let bytesBefore = 0;
+  for (let run = 0; run < runs + WARM_UP_RUNS; run += 1) {
+    if (run === WARM_UP_RUNS) bytesBefore = databaseBytes(store);
     requestTimes.length = 0;
     await host.runToEnd({ prompt: `Bench run ${run}` });
-    // The first two runs warm up the JIT and SQLite's page cache; they are not counted.
-    if (run < 2) continue;
+    // The first runs warm up the JIT and SQLite's page cache; they are not counted.
+    if (run < WARM_UP_RUNS) continue;
     for (let index = 1; index < requestTimes.length; index += 1) {
       const current = requestTimes[index];
       const previous = requestTimes[index - 1];
       if (current !== undefined && previous !== undefined) samples.push(Number(current - previous) / 1e6);
     }
   }
+  const bytesPerRun = (databaseBytes(store) - bytesBefore) / runs;
   await host.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return summarize(samples);
+  return { ...summarize(samples), samples, bytesPerRun };
+}
+
+function databaseBytes(store: Store): number {
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  return store.data.sizes().databaseBytes;
 }

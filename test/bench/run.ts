@@ -1,18 +1,60 @@
 import { benchAuditQueries } from './audit-query';
 import { benchContextSearch, printContextFigures } from './context-search';
 import { benchDeltaLatency } from './delta-latency';
-import { benchCheckpointBytes, benchDurability } from './durability';
+import { benchCheckpointBytes, benchDurability, LIST_TASKS } from './durability';
 import { benchEngineStep } from './engine-step';
+import { benchEventLoop } from './event-loop';
+import { printRatios, readPeerResult } from './peers/result';
 import { benchRefusedRuns } from './refused-runs';
+import { benchFirstResponse, benchResume } from './start-up';
 import { ms } from './stats';
 
 /** `npm run bench`: prints the figures the issues ask for. Not a test: figures vary with the machine. */
 async function main(): Promise<void> {
   console.log(`Deputy bench — node ${process.version}, ${process.platform}/${process.arch}`);
 
+  const reads = await benchEngineStep(2_000, LIST_TASKS);
+  console.log(
+    `durable step, one read-only tool per turn (the peer workload): median ${ms(reads.median)}, p95 ${ms(reads.p95)} ` +
+      `(p95 ÷ median ${(reads.p95 / reads.median).toFixed(2)}, goal ≤ 2.00), max ${ms(reads.max)} over ${reads.n} steps; ` +
+      `${Math.round(reads.bytesPerRun)} bytes per 10-step run`,
+  );
+  // The peers are not dependencies: their figures come from the last `npm run bench:peers` on this machine.
+  const peers = readPeerResult();
+  if (peers) {
+    console.log(
+      `against the peers measured by npm run bench:peers at ${peers.measuredAt} ` +
+        `(${Object.entries(peers.versions)
+          .map(([name, version]) => `${name} ${version}`)
+          .join(', ')}), with this run's Deputy figures:`,
+    );
+    printRatios(peers, { step: reads, bytesPerRun: reads.bytesPerRun });
+    console.log(
+      '  (bench:peers itself measures all three in one process: its own ratios are the ones to quote)',
+    );
+  } else {
+    console.log(
+      'no peer figures: run `npm run bench:peers` (it installs LangGraph JS and the OpenAI Agents SDK) for the ratios',
+    );
+  }
+
+  const loop = await benchEventLoop(20);
+  console.log(
+    `main-process event-loop delay, ${loop.runs} streaming runs + audit pages every 20 ms + a connected WebSocket client: ` +
+      `p50 ${ms(loop.p50)}, p99 ${ms(loop.p99)} (goal ≤ 10 ms), max ${ms(loop.max)}`,
+  );
+  const start = await benchFirstResponse();
+  console.log(
+    `headless host, createHost to its first HTTP answer: ${ms(start.firstResponseMs)} (goal ≤ 1 s)`,
+  );
+  const resume = await benchResume(100);
+  console.log(
+    `${resume.runs} unfinished runs at start, createHost until all are resumed and finished: ${ms(resume.resumeMs)} (goal ≤ 2 s)`,
+  );
+
   const steps = await benchEngineStep(2_000);
   console.log(
-    `engine overhead per tool-loop step (zero-latency model, SQLite writes included): ` +
+    `engine overhead per tool-loop step, add_task (a write: started before, committed after): ` +
       `median ${ms(steps.median)}, p95 ${ms(steps.p95)}, max ${ms(steps.max)} over ${steps.n} steps (target median ≤ 1 ms)`,
   );
 
@@ -28,6 +70,12 @@ async function main(): Promise<void> {
     `checkpoints of a 200-step run: ${steps200.checkpoints} checkpoints (${steps200.snapshots} snapshots), ` +
       `${steps200.bytes} bytes = ${Math.round(steps200.bytes / 200)} bytes/step; final state ${steps200.finalStateBytes} bytes; ` +
       `ratio ${(steps200.bytes / steps200.finalStateBytes).toFixed(2)}× (target ≤ 3×)`,
+  );
+  const reads200 = await benchCheckpointBytes(200, LIST_TASKS);
+  console.log(
+    `checkpoints of a 200-step read-only run: ${reads200.checkpoints} checkpoints (${reads200.snapshots} snapshots), ` +
+      `${reads200.bytes} bytes; final state ${reads200.finalStateBytes} bytes; ` +
+      `ratio ${(reads200.bytes / reads200.finalStateBytes).toFixed(2)}× (goal ≤ 2×)`,
   );
 
   const refused = await benchRefusedRuns(200);

@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { benchEngineStep } from '../engine-step';
+import { LIST_TASKS } from '../durability';
+import { summarize } from '../stats';
+import { installPeers, versionOf } from './install';
+import { benchLangGraph } from './langgraph';
+import { benchOpenAiAgents } from './openai-agents';
+import { PEER_RESULT_FILE, printRatios, type PeerResult } from './result';
+import { STEPS } from './workload';
+
+const RUNS = Number(process.env.DEPUTY_BENCH_PEER_RUNS ?? 100);
+const WARM_UP = 5;
+const SCRATCH = process.env.DEPUTY_BENCH_PEERS_DIR ?? join(process.cwd(), '.bench-peers');
+
+/**
+ * `npm run bench:peers`: the same workload in Deputy, LangGraph JS with SqliteSaver and the OpenAI Agents SDK,
+ * in one process, one after the other (twice, interleaved, so a busy moment of the machine falls on all three).
+ * The peers are installed into a scratch folder; the figures and versions go to a file `npm run bench` reads.
+ */
+async function main(): Promise<void> {
+  installPeers(SCRATCH, process.argv.includes('--fresh'));
+  const versions = {
+    '@langchain/langgraph': versionOf(SCRATCH, '@langchain/langgraph'),
+    '@langchain/langgraph-checkpoint-sqlite': versionOf(SCRATCH, '@langchain/langgraph-checkpoint-sqlite'),
+    '@langchain/core': versionOf(SCRATCH, '@langchain/core'),
+    '@openai/agents-core': versionOf(SCRATCH, '@openai/agents-core'),
+  };
+  console.log(
+    `peer bench — node ${process.version}; ${STEPS} read-only tool steps per run, ${RUNS} runs per round`,
+  );
+  console.log(
+    `measured: ${Object.entries(versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
+  );
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'deputy-peers-'));
+  const samples = { deputy: [] as number[], langgraph: [] as number[], openai: [] as number[] };
+  const bytes = { deputy: [] as number[], langgraph: [] as number[] };
+  for (let round = 0; round < 2; round += 1) {
+    const roundDir = join(dataDir, `round-${round}`);
+    mkdirSync(roundDir);
+    const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS);
+    samples.deputy.push(...deputy.samples);
+    bytes.deputy.push(deputy.bytesPerRun);
+    const langgraph = await benchLangGraph(SCRATCH, roundDir, RUNS, WARM_UP);
+    samples.langgraph.push(...langgraph.samples);
+    bytes.langgraph.push(langgraph.bytesPerRun);
+    const openai = await benchOpenAiAgents(SCRATCH, RUNS, WARM_UP);
+    samples.openai.push(...openai.samples);
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const result: PeerResult = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    versions,
+    stepsPerRun: STEPS,
+    deputy: { step: summarize(samples.deputy), bytesPerRun: mean(bytes.deputy) },
+    langgraph: { step: summarize(samples.langgraph), bytesPerRun: mean(bytes.langgraph) },
+    openaiAgents: { step: summarize(samples.openai) },
+  };
+  mkdirSync(dirname(PEER_RESULT_FILE), { recursive: true });
+  writeFileSync(PEER_RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  printRatios(result, result.deputy);
+  console.log(`written to ${PEER_RESULT_FILE}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
