@@ -45,6 +45,14 @@ const commandChannels = {
   'audit.undo': true,
   'audit.export': true,
   'audit.verifyChain': true,
+  'agents.list': true,
+  'agents.get': true,
+  'agents.run': true,
+  'agents.setEnabled': true,
+  'agents.import': true,
+  'runs.lineage': true,
+  'artifacts.list': true,
+  'artifacts.get': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -5,6 +5,8 @@ import {
   normalizeRunRequest,
   RunEvent,
   type ActionRecord,
+  type AgentRunInput,
+  type AttachedContextItem,
   type Approval,
   type CommandName,
   type Memory,
@@ -20,6 +22,7 @@ import {
   type StreamParsedInput,
   type ThreadDetail,
 } from '../../shared/contract';
+import type { AgentCatalog } from '../agents/catalog';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { ContextService } from '../context/context-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
@@ -38,6 +41,8 @@ import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
+import { AgentsDesk } from './agents-desk';
+import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
@@ -61,6 +66,10 @@ export interface HostDeps {
   vault: Vault;
   /** The person's MCP servers, whose tools are in the registry as `server__tool`. */
   mcp: McpServers;
+  /** Agent definitions: the built-ins and the person's own. */
+  agentCatalog: AgentCatalog;
+  /** How deep agents may delegate (1..3). */
+  maxAgentDepth: number;
   /** Resolved per run, so a key or model configured later takes effect on the next run. */
   modelClient: () => ModelClient | null;
   now: () => Date;
@@ -93,6 +102,7 @@ export class Host implements ContractHost {
   /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
   readonly clientCalls: ClientCalls;
   readonly audit: AuditDesk;
+  readonly agents: AgentsDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -138,7 +148,7 @@ export class Host implements ContractHost {
       newId: randomUUID,
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
-      track: (run, work) => this.active.track(run, work),
+      track: (run, work) => this.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
     });
     this.data = new DataDesk({
@@ -167,7 +177,26 @@ export class Host implements ContractHost {
       logError: deps.logError,
       emit: (event) => this.emit(event),
     });
+    this.agents = new AgentsDesk({
+      store: deps.store,
+      registry: deps.registry,
+      catalog: deps.agentCatalog,
+      maxDepth: deps.maxAgentDepth,
+      now: deps.now,
+      newId: randomUUID,
+      defaultModel: () => deps.settings.get().model,
+      runDeps: () => this.runDeps(),
+      baseSpec: (run, signal) => this.chatSpec(run, signal),
+      baseInstruction: (prompt) => this.instructionFor(prompt, []),
+      track: (run, work) => this.track(run, work),
+      isActive: (runId) => this.active.has(runId),
+      cancel: (runId) => this.active.cancel(runId),
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      emit: (event) => this.emit(event),
+    });
+    this.agents.refreshTools();
     this.handlers = {
+      ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
@@ -301,6 +330,7 @@ export class Host implements ContractHost {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
+    this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
     this.deps.context.close();
     this.deps.store.close();
@@ -326,6 +356,26 @@ export class Host implements ContractHost {
     }
   }
 
+  /** Deputy's instruction for a prompt: rules, the person (profile, memories, knowledge), the time. */
+  private instructionFor(prompt: string, attachedContext: AttachedContextItem[]): string {
+    const config = this.deps.settings.get();
+    // The profile's free text (preferences) is the person's too: redacted like the prompt.
+    return redactSecrets(
+      buildSystemInstruction({
+        now: this.deps.now(),
+        profile: {
+          name: config.userName,
+          email: config.userEmail,
+          timezone: config.timezone,
+          preferences: config.preferences,
+        },
+        memories: this.relevantMemories(prompt),
+        attachedContext,
+        knowledge: this.deps.context.knowledgeFor(prompt),
+      }),
+    );
+  }
+
   private runDeps(): RunLoopDeps {
     const { store, registry, settings, now, logError } = this.deps;
     return {
@@ -349,8 +399,31 @@ export class Host implements ContractHost {
     };
   }
 
-  /** The spec of a chat run under the settings of this moment. */
+  /** Starts an agent and waits for its ending (POST /api/agents/:name/run and its stream). */
+  async runAgentToEnd(input: AgentRunInput, onEvent?: (event: RunEvent) => void): Promise<RunResponse> {
+    if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
+    const { started, done } = this.agents.start(input);
+    // The bus replays what the run already emitted to a subscriber of that run: nothing is missed.
+    const unsubscribe = onEvent ? this.events.subscribe({ runId: started.runId }, onEvent) : () => {};
+    try {
+      return await done;
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** A run's work, behind the cap on runs at once unless it is an agent's child (its parent holds a slot). */
+  private track(run: { id: string; threadId: string }, work: (signal: AbortSignal) => Promise<RunResponse>) {
+    return this.active.track(run, work, { holdsSlot: !this.agents.isChild(run.id) });
+  }
+
+  /** The spec of a run under the settings of this moment: an agent's when an agent runs it. */
   private specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec {
+    return this.agents.specFor(run, signal) ?? this.chatSpec(run, signal);
+  }
+
+  /** The spec of a chat run under the settings of this moment. */
+  private chatSpec(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec {
     const settings = this.deps.settings.get();
     return {
       runId: run.id,
@@ -417,7 +490,7 @@ export class Host implements ContractHost {
       held.every((approval) => approval?.status === 'pending');
     if (isStillWaiting) return;
     const resumed = state;
-    void this.active.track(run, (signal) => {
+    void this.track(run, (signal) => {
       const deps = this.runDeps();
       const spec = this.specFor(run, signal);
       store.transaction(() => {
@@ -463,21 +536,7 @@ export class Host implements ContractHost {
     const continued = threadId ? this.approvals.supersede(threadId) : null;
     const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
     const now = this.deps.now().toISOString();
-    // The profile's free text (preferences) is the person's too: redacted like the prompt.
-    const systemInstruction = redactSecrets(
-      buildSystemInstruction({
-        now: this.deps.now(),
-        profile: {
-          name: config.userName,
-          email: config.userEmail,
-          timezone: config.timezone,
-          preferences: config.preferences,
-        },
-        memories: this.relevantMemories(request.prompt),
-        attachedContext: request.attachedContext ?? [],
-        knowledge: this.deps.context.knowledgeFor(request.prompt),
-      }),
-    );
+    const systemInstruction = this.instructionFor(request.prompt, request.attachedContext ?? []);
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
     const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
@@ -504,7 +563,7 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.active.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
+    const done = this.track(run, (signal) => driveRun(deps, this.specFor(run, signal), state));
     return { started: ids, done, unsubscribe };
   }
 
@@ -534,6 +593,8 @@ export class Host implements ContractHost {
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const { value: event, json } = redactWithJson(unsafe);
     const now = this.deps.now().toISOString();
+    // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.
+    if (event.type === 'result' && !this.isClosed) this.agents.onResult(event.runId, event.result);
     if (event.type === 'status') {
       // One commit for the status and its log row (inside a run's transaction this is a savepoint).
       this.deps.store.transaction(() => {

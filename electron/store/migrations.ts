@@ -1,3 +1,4 @@
+import { AGENTS_SQL } from './migration-12-agents';
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 
 /**
@@ -318,5 +319,10 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_entries_by_decision_category ON audit_entries (decision, action_category, seq);
       CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
+  },
+  {
+    version: 12,
+    name: 'agents: the lineage of delegated runs and the artifacts agents make',
+    sql: AGENTS_SQL,
   },
 ];

@@ -1,5 +1,6 @@
 import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
+import { ArtifactsRepo } from './artifacts-repo';
 import { AuditEdits } from './audit-edits';
 import { AuditQuery } from './audit-query';
 import { AuditRepo } from './audit-repo';
@@ -7,6 +8,7 @@ import { CheckpointsRepo } from './checkpoints-repo';
 import { DataRepo } from './data-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
+import { LineageRepo } from './lineage-repo';
 import { MemoriesRepo } from './memories-repo';
 import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
@@ -30,6 +32,8 @@ export class Store {
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
+  readonly lineage: LineageRepo;
+  readonly artifacts: ArtifactsRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -46,6 +50,8 @@ export class Store {
     this.audit = new AuditRepo(db);
     this.auditQuery = new AuditQuery(db);
     this.auditEdits = new AuditEdits(db, this.audit);
+    this.lineage = new LineageRepo(db);
+    this.artifacts = new ArtifactsRepo(db);
   }
 
   static open(file: string): Store {

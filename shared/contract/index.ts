@@ -60,6 +60,22 @@ import {
   AuditVerifyOutput,
 } from './audit';
 import {
+  AgentGetInput,
+  AgentGetOutput,
+  AgentImportInput,
+  AgentImportOutput,
+  AgentRunInput,
+  AgentSetEnabledInput,
+  AgentsListInput,
+  AgentsListOutput,
+  ArtifactGetInput,
+  ArtifactGetOutput,
+  ArtifactsListInput,
+  ArtifactsListOutput,
+  RunLineageInput,
+  RunLineageOutput,
+} from './agents';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -68,6 +84,7 @@ import {
   MemoryUpdateOutput,
 } from './memory';
 
+export * from './agents';
 export * from './approvals';
 export * from './audit';
 export * from './connections';
@@ -122,6 +139,14 @@ export const commands = {
   'audit.undo': { input: AuditUndoInput, output: AuditUndoOutput },
   'audit.export': { input: AuditExportInput, output: AuditExportOutput },
   'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
+  'agents.list': { input: AgentsListInput, output: AgentsListOutput },
+  'agents.get': { input: AgentGetInput, output: AgentGetOutput },
+  'agents.run': { input: AgentRunInput, output: RunStarted },
+  'agents.setEnabled': { input: AgentSetEnabledInput, output: AgentsListOutput },
+  'agents.import': { input: AgentImportInput, output: AgentImportOutput },
+  'runs.lineage': { input: RunLineageInput, output: RunLineageOutput },
+  'artifacts.list': { input: ArtifactsListInput, output: ArtifactsListOutput },
+  'artifacts.get': { input: ArtifactGetInput, output: ArtifactGetOutput },
 } as const;
 
 export const streams = {
