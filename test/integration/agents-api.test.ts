@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiClient } from '../../electron/llm/gemini-client';
 import { RunEvent, RunResponse } from '../../shared/contract';
-import { startFakeGemini, type FakeGemini } from '../fakes/gemini/server';
+import { startFakeGemini } from '../fakes/gemini/server';
+import type { FakeGemini } from '../fakes/gemini/types';
 import { dataDirWithAgents } from '../support/agent-kit';
 import { serveApi, type ApiServer } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -84,7 +85,7 @@ describe('the agents API', () => {
       topP: 0.7,
       thinkingConfig: { thinkingBudget: 256 },
     });
-    const declared = sent?.body.tools?.[0]?.functionDeclarations?.map((tool) => tool.name);
+    const declared = sent?.body.tools?.[0]?.functionDeclarations?.map((tool: Record<string, unknown>) => tool.name);
     expect(declared).toEqual(['list_tasks', 'request_clarification', 'refuse', 'complete_task']);
 
     const lineage = (await (await api(`/api/runs/${body.runId}/lineage`)).json()) as {
