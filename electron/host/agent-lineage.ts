@@ -50,6 +50,7 @@ export function lineageView(
     runId: row.runId,
     parentRunId: row.parentRunId,
     parentAgentId: row.parentAgentId,
+    parentActionId: row.parentActionId,
     role: row.role,
     status: row.status,
     depth: row.depth,

@@ -2,6 +2,12 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { DeputyClient } from '../../shared/contract';
 import {
+  createAgentsStore,
+  type AgentsActions,
+  type AgentsState,
+  type AgentsStore,
+} from './features/agents/agents-store';
+import {
   createApprovalsStore,
   type ApprovalsActions,
   type ApprovalsState,
@@ -59,6 +65,7 @@ export interface Stores {
   data: DataStore;
   extensions: ExtensionsStore;
   audit: AuditStore;
+  agents: AgentsStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -70,6 +77,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   data: createDataStore(client),
   extensions: createExtensionsStore(client),
   audit: createAuditStore(client),
+  agents: createAgentsStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -110,4 +118,8 @@ export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsA
 
 export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
   return useStore(useStores().audit, selector);
+}
+
+export function useAgents<T>(selector: (state: AgentsState & AgentsActions) => T): T {
+  return useStore(useStores().agents, selector);
 }

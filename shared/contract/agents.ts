@@ -86,6 +86,8 @@ export const LineageNode = z.object({
   runId: z.string(),
   parentRunId: z.string().nullable(),
   parentAgentId: z.string().nullable(),
+  /** The parent's call (a ledger action) that started this run: where the UI nests it. */
+  parentActionId: z.string().nullable(),
   role: z.string(),
   status: z.enum(['active', 'completed', 'failed', 'recovering']),
   depth: z.number().int(),
