@@ -4,7 +4,7 @@ import { COMPLETE_TASK } from '../../electron/engine/completion';
 import { dataDirWithAgents } from '../support/agent-kit';
 import { storeOf, until } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { call, ScriptedModel } from '../support/scripted-model';
+import { call, say, ScriptedModel } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
 let fixture: HostFixture | undefined;
@@ -243,6 +243,31 @@ describe('delegation', () => {
         .actions.byThread(response.threadId)
         .some((action) => action.tool === 'gmail_send' && action.state === 'completed'),
     ).toBe(false);
+  });
+
+  it('lets the chat model delegate through delegate_to_agent, the task filling the first required input', async () => {
+    const model = new ScriptedModel(
+      call('delegate_to_agent', { agent: 'helper', task: 'count my tasks' }, 'chat-delegate'),
+      done('Zero tasks.', 'c-done'),
+      say('The helper says you have no tasks.'),
+    );
+    fixture = await openHost(model, {
+      dataDir: dataDirWithAgents({ name: 'helper', tools: ['list_tasks'] }),
+    });
+    const response = await fixture.host.runToEnd({ prompt: 'Ask the helper how many tasks I have' });
+
+    expect(response).toMatchObject({ status: 'completed', summary: 'The helper says you have no tasks.' });
+    expect(model.requests[0]?.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['helper', 'researcher', 'delegate_to_agent']),
+    );
+    expect(model.requests[1]?.messages[0]?.parts[0]).toEqual({
+      kind: 'text',
+      text: 'Do this: count my tasks',
+    });
+    const lineage = await fixture.host.invoke('runs.lineage', { runId: response.runId });
+    // Under a chat run the child is at depth 1 and gets its whole toolConfig (the chat run has every tool).
+    expect(lineage.nodes).toMatchObject([{ role: 'helper', depth: 1, grantedTools: ['list_tasks'] }]);
+    expect(lineage.total.inputTokens).toBe(10);
   });
 
   it('refuses a fourth level', async () => {

@@ -51,7 +51,7 @@ export function AgentsPanel() {
                     checked={agent.enabled}
                     onChange={(event) => void store.getState().setEnabled(agent.name, event.target.checked)}
                   />
-                  On
+                  On<span className="visually-hidden"> ({agent.displayName})</span>
                 </label>
               </div>
               <p>{agent.description}</p>
