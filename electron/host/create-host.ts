@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AgentCatalog } from '../agents/catalog';
@@ -163,7 +164,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   context.start();
   let onAgentsChanged = (): void => {};
   const agentCatalog = new AgentCatalog({
-    builtinDir: options.builtinAgentsDir ?? fileURLToPath(new URL('../../resources/agents', import.meta.url)),
+    builtinDir: options.builtinAgentsDir ?? builtinAgentsDir(),
     userDir: join(options.dataDir, AGENTS_FOLDER),
     disabled: {
       read: () => {
@@ -219,6 +220,16 @@ function geminiClient(env: Env, apiKey: string | null): ModelClient | null {
   if (!apiKey) return null;
   const { baseUrl } = readModelConfig(env);
   return createGeminiClient({ apiKey, ...(baseUrl && { baseUrl }) });
+}
+
+/**
+ * The built-in definitions: beside the sources (a checkout, the headless host), or in the packaged app's
+ * resources folder (electron-builder's extraResources puts them at `<resources>/agents`).
+ */
+function builtinAgentsDir(): string {
+  const beside = fileURLToPath(new URL('../../resources/agents', import.meta.url));
+  const packaged = (process as { resourcesPath?: string }).resourcesPath;
+  return existsSync(beside) || !packaged ? beside : join(packaged, 'agents');
 }
 
 function agentDepth(value: string | undefined): number {
