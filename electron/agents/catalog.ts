@@ -18,8 +18,12 @@ import { compileOutput } from './output-contract';
 export interface LoadedAgent {
   definition: AgentDefinition;
   source: 'builtin' | 'user';
+  /** Where it came from, without the install or data folder's own path: `built-in/x.yaml`, `agents/x.yaml`. */
   file: string;
 }
+
+/** How a file is named to the person and over the API: local paths are not shown (they are internals). */
+const LABEL = { builtin: 'built-in', user: 'agents' } as const;
 
 export interface AgentCatalogOptions {
   /** The definitions Deputy ships (resources/agents). */
@@ -60,19 +64,20 @@ export class AgentCatalog {
     const errors: AgentLoadError[] = [];
     for (const source of ['builtin', 'user'] as const) {
       const dir = source === 'builtin' ? this.options.builtinDir : this.options.userDir;
-      for (const file of definitionFiles(dir, errors)) {
-        const loaded = loadFile(join(dir, file), errors);
+      for (const file of definitionFiles(dir, LABEL[source], errors)) {
+        const shown = `${LABEL[source]}/${file}`;
+        const loaded = loadFile(join(dir, file), shown, errors);
         if (!loaded) continue;
         const taken = agents.get(loaded.name);
         if (taken) {
           errors.push({
-            file: join(dir, file),
+            file: shown,
             line: 1,
             message: `The name "${loaded.name}" is already used by ${taken.file}.`,
           });
           continue;
         }
-        agents.set(loaded.name, { definition: loaded, source, file: join(dir, file) });
+        agents.set(loaded.name, { definition: loaded, source, file: shown });
       }
     }
     this.agents = agents;
@@ -173,7 +178,7 @@ export class AgentCatalog {
       saved = { file: safeName, text };
     }
     const taken = this.agents.get(definition.name);
-    if (taken && taken.file !== join(this.options.userDir, saved.file))
+    if (taken && taken.file !== `${LABEL.user}/${saved.file}`)
       return {
         ok: false,
         error: {
@@ -206,45 +211,43 @@ export class AgentCatalog {
   }
 }
 
-function definitionFiles(dir: string, errors: AgentLoadError[]): string[] {
+function definitionFiles(dir: string, label: string, errors: AgentLoadError[]): string[] {
   if (!existsSync(dir)) return [];
   try {
     return readdirSync(dir)
       .filter((file) => EXTENSIONS.has(extname(file).toLowerCase()))
       .sort();
   } catch (error) {
-    errors.push({
-      file: dir,
-      line: null,
-      message: `The folder could not be read (${(error as Error).message}).`,
-    });
+    errors.push({ file: label, line: null, message: `The folder could not be read (${codeOf(error)}).` });
     return [];
   }
 }
 
-function loadFile(path: string, errors: AgentLoadError[]): AgentDefinition | null {
+function loadFile(path: string, shown: string, errors: AgentLoadError[]): AgentDefinition | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    errors.push({
-      file: path,
-      line: null,
-      message: `The file could not be read (${(error as Error).message}).`,
-    });
+    errors.push({ file: shown, line: null, message: `The file could not be read (${codeOf(error)}).` });
     return null;
   }
-  const parsed = parseAgentDefinition(text, path);
+  const parsed = parseAgentDefinition(text, shown);
   if (!parsed.ok) {
     errors.push(parsed.error);
     return null;
   }
   const schemaError = outputSchemaError(parsed.definition);
   if (schemaError) {
-    errors.push({ file: path, line: null, message: schemaError });
+    errors.push({ file: shown, line: null, message: schemaError });
     return null;
   }
   return parsed.definition;
+}
+
+/** A file-system error by its code (EACCES, EISDIR…): its message would carry the path. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'unreadable';
 }
 
 function outputSchemaError(definition: AgentDefinition): string | null {

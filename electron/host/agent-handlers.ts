@@ -32,7 +32,8 @@ export function agentHandlers(
   const list = (): CommandOutput<'agents.list'> => ({
     agents: catalog.all().map((agent) => catalog.summary(agent)),
     errors: catalog.loadErrors(),
-    folder: catalog.folder,
+    // Named within the data folder: local paths are internals the API does not show.
+    folder: 'agents',
   });
   const known = (name: string) => {
     const agent = catalog.get(name);

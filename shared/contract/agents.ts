@@ -18,6 +18,7 @@ export const AgentSummary = z.object({
   displayName: z.string(),
   description: z.string(),
   source: z.enum(['builtin', 'user']),
+  /** `built-in/<file>` or `agents/<file>` (in the data folder): never a local path. */
   file: z.string(),
   enabled: z.boolean(),
   inputs: z.array(AgentInputView),
@@ -40,7 +41,7 @@ export const AgentsListInput = z.object({}).strict();
 export const AgentsListOutput = z.object({
   agents: z.array(AgentSummary),
   errors: z.array(AgentLoadErrorView),
-  /** Where the person's own definitions live (watched). */
+  /** Where the person's own definitions live (watched), within Deputy's data folder. */
   folder: z.string(),
 });
 

@@ -89,7 +89,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await page.getByTestId('settings-tab-agents').click();
     const panel = page.getByTestId('agents-panel');
     await panel.getByTestId('agent-researcher').waitFor();
-    expect(await panel.getByTestId('agents-folder').innerText()).toBe(`${dataDir}/agents`);
+    expect(await panel.getByTestId('agents-folder').innerText()).toBe('agents');
     await panel.getByTestId('agent-import').setInputFiles({
       name: 'broken.yaml',
       mimeType: 'application/yaml',

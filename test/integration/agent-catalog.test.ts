@@ -36,10 +36,8 @@ describe('the agent catalog', () => {
     const list = await fixture.host.invoke('agents.list', {});
     expect(list.agents.map((agent) => agent.name)).toContain('good_one');
     expect(list.agents.map((agent) => agent.name)).not.toContain('broken_one');
-    expect(list.errors).toEqual([
-      expect.objectContaining({ file: join(dataDir, 'agents', 'broken_one.yaml'), line: 13 }),
-    ]);
-    expect(list.folder).toBe(join(dataDir, 'agents'));
+    expect(list.errors).toEqual([expect.objectContaining({ file: 'agents/broken_one.yaml', line: 13 })]);
+    expect(list.folder).toBe('agents');
     expect(fixture.host.toolCatalog().map((tool) => tool.name)).toContain('good_one');
   });
 
@@ -87,7 +85,7 @@ describe('the agent catalog', () => {
         name: 'mail_scout',
         source: 'user',
         tools: ['gmail_search'],
-        file: join(dataDir, 'agents', 'mail_scout.yaml'),
+        file: 'agents/mail_scout.yaml',
       },
       droppedTools: ['grep'],
     });

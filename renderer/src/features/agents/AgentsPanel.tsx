@@ -1,7 +1,6 @@
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { FormError } from '../../components/FormParts';
 import { useAgents, useStores } from '../../stores';
-import { CopyButton } from './CopyButton';
 import './agents.css';
 
 /** Settings → Agents: the built-in and personal agents, the files that did not load, on/off, import. */
@@ -83,12 +82,9 @@ export function AgentsPanel() {
       )}
       <section aria-labelledby={importId}>
         <h3 id={importId}>Your agents folder</h3>
-        <p className="agents-panel__folder">
-          <code data-testid="agents-folder">{folder}</code>{' '}
-          <CopyButton text={folder} label="Copy the folder path" />
-        </p>
         <p className="settings-form__note">
-          Put definitions there as YAML or JSON; Deputy picks up changes as you save them.
+          Put definitions as YAML or JSON in the <code data-testid="agents-folder">{folder}</code> folder of
+          Deputy&apos;s data folder; Deputy picks up changes as you save them.
         </p>
         <label>
           Import an agent (a Gemini CLI subagent .md, or a .yaml or .json definition)
