@@ -149,6 +149,12 @@ export class AgentsDesk {
     };
   }
 
+  /** A child run's status names its parent, so a window following the parent is not taken over by it. */
+  withParent(event: Extract<RunEvent, { type: 'status' }>): RunEvent {
+    const parentRunId = this.deps.store.lineage.byRun(event.runId)?.parentRunId;
+    return parentRunId ? { ...event, parentRunId } : event;
+  }
+
   /** Whether a run is a child (it must not take a slot its waiting parent already holds). */
   isChild(runId: string): boolean {
     return this.deps.store.lineage.byRun(runId)?.parentRunId != null;

@@ -589,7 +589,8 @@ export class Host implements ContractHost {
     return { started: ids, done: Promise.resolve(answer), unsubscribe };
   }
 
-  private emit(unsafe: RunEvent): void {
+  private emit(raw: RunEvent): void {
+    const unsafe = raw.type === 'status' && !this.isClosed ? this.agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const { value: event, json } = redactWithJson(unsafe);
     const now = this.deps.now().toISOString();

@@ -207,6 +207,14 @@ describe('delegation', () => {
     const [lead, helper] = lineage.nodes;
     expect(helper?.parentRunId).toBe(response.runId);
     expect(helper?.parentAgentId).toBe(lead?.id);
+    // The child's status events name its parent: a window following the parent is not taken over by it.
+    const statuses = storeOf(fixture.host)
+      .events.byRun(helper?.runId ?? '')
+      .filter((event) => (event as { type?: string }).type === 'status');
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(
+      statuses.every((event) => (event as { parentRunId?: string }).parentRunId === response.runId),
+    ).toBe(true);
     // Each turn of the scripted model uses 10 input and 5 output tokens: two turns each.
     expect(helper?.usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
     expect(lead?.usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
