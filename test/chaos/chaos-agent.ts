@@ -16,7 +16,9 @@ export function writeChaosAgent(dataDir: string): void {
   const definition = {
     name: CHAOS_AGENT,
     description: 'Delivers a chaos check: one mail, one event and one Slack post.',
-    inputConfig: { inputs: { task: { description: 'The chaos run to deliver.', type: 'string', required: true } } },
+    inputConfig: {
+      inputs: { task: { description: 'The chaos run to deliver.', type: 'string', required: true } },
+    },
     outputConfig: {
       outputName: 'result',
       description: 'What was delivered.',

@@ -85,7 +85,9 @@ describe('the agents API', () => {
       topP: 0.7,
       thinkingConfig: { thinkingBudget: 256 },
     });
-    const declared = sent?.body.tools?.[0]?.functionDeclarations?.map((tool: Record<string, unknown>) => tool.name);
+    const declared = sent?.body.tools?.[0]?.functionDeclarations?.map(
+      (tool: Record<string, unknown>) => tool.name,
+    );
     expect(declared).toEqual(['list_tasks', 'request_clarification', 'refuse', 'complete_task']);
 
     const lineage = (await (await api(`/api/runs/${body.runId}/lineage`)).json()) as {
