@@ -101,6 +101,32 @@ describe('running an agent', () => {
   });
 });
 
+describe('max_time_minutes', () => {
+  it('gives the agent its final-warning turn once its active time passes the limit', async () => {
+    // The first turn takes two minutes of the agent's clock; the limit is one.
+    let elapsed = 0;
+    const now = () => new Date(Date.UTC(2026, 10, 23, 12) + elapsed);
+    const model = new ScriptedModel(() => {
+      elapsed += 120_000;
+      return call('list_tasks', {}, 'slow');
+    }, done('Out of time.'));
+    fixture = await openHost(model, {
+      now,
+      dataDir: dataDirWithAgents({
+        name: 'slowpoke',
+        tools: ['list_tasks'],
+        runConfig: { max_time_minutes: 1 },
+      }),
+    });
+    const response = await fixture.host.runAgentToEnd({
+      name: 'slowpoke',
+      inputs: { task: 'take your time' },
+    });
+    expect(response).toMatchObject({ status: 'completed', recovered: true, summary: 'Note: Out of time.' });
+    expect(model.requests[1]?.tools.map((tool) => tool.name)).toEqual([COMPLETE_TASK]);
+  });
+});
+
 describe('SOP phase gates', () => {
   const sop = {
     phases: [
