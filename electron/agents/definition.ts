@@ -23,6 +23,8 @@ const Phase = z.strictObject({
   /** What the agent may call in this phase; empty: the model only thinks (LLM-only). */
   allowedTools: z.array(z.string().min(1).max(128)).max(64).default([]),
   description: z.string().max(1_000).optional(),
+  /** Every side effect of this phase asks the person first, whatever the autonomy settings allow. */
+  requiresApproval: z.boolean().default(false),
 });
 
 /**

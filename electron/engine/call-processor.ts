@@ -12,7 +12,7 @@ import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 import { reconcileStarted } from './reconcile';
 import { runProvenance } from './run-provenance';
-import { admitTool } from './sop';
+import { admitTool, phaseDecision } from './sop';
 
 export type { CallScope } from './call-execution';
 
@@ -72,7 +72,12 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   }
   const { reach } = read;
 
-  const decision = deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) });
+  const decision = phaseDecision(
+    spec,
+    scope.state,
+    deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) }),
+    check.tool.hasSideEffects,
+  );
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {

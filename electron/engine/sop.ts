@@ -1,9 +1,10 @@
+import type { PolicyDecision } from '../policy/types';
 import type { RunSpec } from './run-deps';
 import type { RunState } from './run-state';
 
 /** A role SOP as the engine enforces it (Keep-Up §7): ordered phases, each with its tools, and gates between them. */
 export interface RunSop {
-  phases: ReadonlyArray<{ name: string; allowedTools: readonly string[] }>;
+  phases: ReadonlyArray<{ name: string; allowedTools: readonly string[]; requiresApproval?: boolean }>;
   /** Before leaving phase `after`, at least `min` of its tool calls must have succeeded. */
   gates: ReadonlyArray<{ after: string; min: number }>;
 }
@@ -66,6 +67,28 @@ export function enterLastPhase(spec: RunSpec, state: RunState): void {
     state.sopPhase = last.name;
     state.sopResults = 0;
   }
+}
+
+/**
+ * A phase that asks before it acts (a scheduler's "awaiting_user"): a side effect the policy would allow is held
+ * for the person instead. The policy's refusals stand; only an allow is turned into a question.
+ */
+export function phaseDecision(
+  spec: RunSpec,
+  state: RunState,
+  decision: PolicyDecision,
+  hasSideEffects: boolean,
+): PolicyDecision {
+  const sop = spec.sop;
+  if (!sop || !hasSideEffects || decision.kind !== 'allow') return decision;
+  const phase = currentPhase(sop, state);
+  if (!sop.phases.find((candidate) => candidate.name === phase)?.requiresApproval) return decision;
+  return {
+    kind: 'require_approval',
+    level: 'confirm',
+    rule: 'sop.phase_requires_approval',
+    reason: `The "${phase}" step of ${spec.agentId} asks you before it acts.`,
+  };
 }
 
 /** Counts a successful call toward the current phase's gate. */

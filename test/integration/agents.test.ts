@@ -189,6 +189,37 @@ describe('SOP phase gates', () => {
   });
 });
 
+describe('a phase that asks first', () => {
+  it('holds a side effect the autonomy settings would allow, and only in that phase', async () => {
+    const model = new ScriptedModel(
+      call('list_tasks', {}, 'look'),
+      call('add_task', { description: 'Book the room', intent: 'add', confidence: 0.95 }, 'add'),
+    );
+    fixture = await openHost(model, {
+      dataDir: dataDirWithAgents({
+        name: 'booker',
+        tools: ['list_tasks', 'add_task'],
+        sop: {
+          phases: [
+            { name: 'look', allowedTools: ['list_tasks'] },
+            { name: 'awaiting_user', allowedTools: ['add_task'], requiresApproval: true },
+          ],
+        },
+      }),
+    });
+    await fixture.host.invoke('settings.set', {
+      trustLevel: 'autonomous',
+      autonomy: { 'task.create': 'auto' },
+    });
+    const response = await fixture.host.runAgentToEnd({ name: 'booker', inputs: { task: 'book it' } });
+    expect(response.status).toBe('awaiting_confirmation');
+    const [approval] = fixture.host.approvals.pending();
+    expect(approval).toMatchObject({ tool: 'add_task', rule: 'sop.phase_requires_approval' });
+    expect(approval?.reason).toContain('The "awaiting_user" step of booker asks you before it acts.');
+    expect(storeOf(fixture.host).actions.byCall(response.runId, 'look')?.ledgerState).toBe('committed');
+  });
+});
+
 /** The parent delegates to `child`; the child asks for gmail_send, then finishes; then the parent finishes. */
 const childTriesToSend = (child: string, childNote: string, parentNote: string): ScriptedModel =>
   new ScriptedModel(
