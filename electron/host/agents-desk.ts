@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   DeputyError,
   type AgentRunInput,
+  type MessageRecord,
   type RunEvent,
   type RunResponse,
   type RunStarted,
@@ -153,6 +154,19 @@ export class AgentsDesk {
   withParent(event: Extract<RunEvent, { type: 'status' }>): RunEvent {
     const parentRunId = this.deps.store.lineage.byRun(event.runId)?.parentRunId;
     return parentRunId ? { ...event, parentRunId } : event;
+  }
+
+  /**
+   * What a child run said stays in its own context: the thread shows it nested, but the next chat run's history
+   * is the person's conversation with Deputy (the child's result reached its parent as the call's result).
+   */
+  withoutChildMessages(messages: MessageRecord[]): MessageRecord[] {
+    const isChild = new Map<string, boolean>();
+    return messages.filter((message) => {
+      if (!message.runId) return true;
+      if (!isChild.has(message.runId)) isChild.set(message.runId, this.isChild(message.runId));
+      return !isChild.get(message.runId);
+    });
   }
 
   /** Whether a run is a child (it must not take a slot its waiting parent already holds). */

@@ -534,7 +534,9 @@ export class Host implements ContractHost {
     if (refusal) return this.refuse(request, refusal, onEvent);
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId ? this.approvals.supersede(threadId) : null;
-    const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
+    const earlier = threadId
+      ? this.agents.withoutChildMessages(store.threads.recentMessages(threadId, LIMITS.conversationTurns))
+      : [];
     const now = this.deps.now().toISOString();
     const systemInstruction = this.instructionFor(request.prompt, request.attachedContext ?? []);
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);

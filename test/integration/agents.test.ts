@@ -313,7 +313,7 @@ describe('delegation', () => {
   it('lets the chat model delegate through delegate_to_agent, the task filling the first required input', async () => {
     const model = new ScriptedModel(
       call('delegate_to_agent', { agent: 'helper', task: 'count my tasks' }, 'chat-delegate'),
-      done('Zero tasks.', 'c-done'),
+      [{ type: 'text', text: 'Zero tasks.' }, ...done('Zero tasks.', 'c-done')],
       say('The helper says you have no tasks.'),
     );
     fixture = await openHost(model, {
@@ -333,6 +333,15 @@ describe('delegation', () => {
     // Under a chat run the child is at depth 1 and gets its whole toolConfig (the chat run has every tool).
     expect(lineage.nodes).toMatchObject([{ role: 'helper', depth: 1, grantedTools: ['list_tasks'] }]);
     expect(lineage.total.inputTokens).toBe(10);
+
+    const thread = await fixture.host.invoke('thread.get', { threadId: response.threadId });
+    expect(thread.messages.map((message) => message.text)).toContain('Zero tasks.');
+    // The next chat run's history is the person's conversation with Deputy, not what the child said.
+    model.script(say('You are welcome.'));
+    await fixture.host.runToEnd({ prompt: 'Thanks', threadId: response.threadId });
+    const history = JSON.stringify(model.requests[3]?.messages);
+    expect(history).toContain('The helper says you have no tasks.');
+    expect(history).not.toContain('Zero tasks.');
   });
 
   it('refuses a fourth level', async () => {
