@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   DeputyError,
   type AgentRunInput,
@@ -7,7 +6,7 @@ import {
   type RunResponse,
   type RunStarted,
 } from '../../shared/contract';
-import { agentCompletion, summarize } from '../agents/output-contract';
+import { summarize } from '../agents/output-contract';
 import { inputSchema } from '../agents/agent-inputs';
 import { agentTool, delegateTool, DELEGATE_TO_AGENT } from '../agents/agent-tools';
 import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
@@ -21,7 +20,9 @@ import type { LineageRow } from '../store/lineage-repo';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolContext } from '../tools/tool';
+import { childRunId, waitForRunEnd } from './agent-children';
 import { lineageView } from './agent-lineage';
+import { agentSpec } from './agent-spec';
 import { sopBlock } from './agent-prompt';
 
 export interface AgentsDeskDeps {
@@ -124,30 +125,7 @@ export class AgentsDesk {
         completion: { output: DefaultTaskOutput },
       };
     }
-    const model = definition.modelConfig;
-    const limits = definition.runConfig;
-    return {
-      ...base,
-      agentId: definition.name,
-      maxSteps: limits?.max_turns ?? base.maxSteps,
-      timeLimitMs: limits?.max_time_minutes ? limits.max_time_minutes * 60_000 : base.timeLimitMs,
-      completion: agentCompletion(definition),
-      tools: new Set(row.grantedTools),
-      sop: definition.sop
-        ? {
-            phases: definition.sop.phases,
-            gates: definition.sop.qualityGates.map(({ after, min }) => ({ after, min })),
-          }
-        : null,
-      ...(model && {
-        generation: {
-          ...(model.temp !== undefined && { temperature: model.temp }),
-          ...(model.top_p !== undefined && { topP: model.top_p }),
-          ...(model.thinkingBudget !== undefined && { thinkingBudget: model.thinkingBudget }),
-        },
-      }),
-      lineage,
-    };
+    return agentSpec(base, definition, row.grantedTools, lineage);
   }
 
   /** A child run's status names its parent, so a window following the parent is not taken over by it. */
@@ -273,7 +251,7 @@ export class AgentsDesk {
       stored.status !== 'failed'
     )
       void this.drive(ids);
-    const result = await this.waitForEnd(childId, context.signal);
+    const result = await waitForRunEnd(this.deps, childId, context.signal);
     if (result.status !== 'completed')
       throw new ToolError('agent_failed', `${name} did not finish: ${result.summary}`);
     return {
@@ -378,29 +356,6 @@ export class AgentsDesk {
     });
   }
 
-  /** Waits for the child's ending (a pause for approval is not one); stopping the parent stops the child. */
-  private waitForEnd(runId: string, signal: AbortSignal): Promise<RunResponse> {
-    return new Promise((resolve, reject) => {
-      let unsubscribe: () => void = () => {};
-      const onAbort = (): void => {
-        unsubscribe();
-        this.deps.cancel(runId);
-        reject(new ToolError('cancelled', 'The agent was stopped with the run that started it.'));
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      let isDone = false;
-      unsubscribe = this.deps.subscribe(runId, (event) => {
-        if (isDone || event.type !== 'result' || event.result.status === 'awaiting_confirmation') return;
-        isDone = true;
-        signal.removeEventListener('abort', onAbort);
-        queueMicrotask(() => unsubscribe());
-        resolve(event.result);
-      });
-      if (isDone) unsubscribe();
-    });
-  }
-
   /** The roles from the top-level agent down to this one. */
   private pathOf(row: LineageRow): string[] {
     const path = [row.role];
@@ -413,10 +368,4 @@ export class AgentsDesk {
     }
     return path;
   }
-}
-
-/** A child's run id, derived from its parent's call (run, call and arguments): the same call, the same child. */
-export function childRunId(idempotencyKey: string): string {
-  const hex = createHash('sha256').update(`agent-child:${idempotencyKey}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
