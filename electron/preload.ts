@@ -49,6 +49,14 @@ const commandChannels = {
   'audit.verifyChain': true,
   'audit.decisions': true,
   'audit.toolInvocations': true,
+  'agents.list': true,
+  'agents.get': true,
+  'agents.run': true,
+  'agents.setEnabled': true,
+  'agents.import': true,
+  'runs.lineage': true,
+  'artifacts.list': true,
+  'artifacts.get': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

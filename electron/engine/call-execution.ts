@@ -1,3 +1,4 @@
+import { noteResult } from './sop';
 import { isInOwnWords } from '../policy/copied-text';
 import type { ToolOutcome } from '../tools/registry';
 import { redactValue } from '../vault/redactor';
@@ -37,6 +38,8 @@ export function settle(
   putResult(state, call, result);
   state.awaiting = state.awaiting.filter((entry) => entry.call.callId !== call.callId);
   if (action) state.lastAction = { id: action.id, tool: action.tool };
+  // A result that ran (a replayed one too) counts toward the SOP phase's gate, in the same checkpoint.
+  if (action && !('error' in result)) noteResult(scope.spec, state);
   scope.deps.checkpoints.save(scope.spec, state);
 }
 

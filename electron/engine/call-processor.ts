@@ -12,6 +12,7 @@ import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 import { reconcileStarted } from './reconcile';
 import { runProvenance } from './run-provenance';
+import { admitTool, phaseDecision } from './sop';
 
 export type { CallScope } from './call-execution';
 
@@ -43,7 +44,11 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
 
   const ids = { runId: spec.runId, threadId: spec.threadId };
   const actionId = deps.newId();
-  const check = deps.registry.check(call.name, call.args);
+  // The agent's grant and its SOP phase are enforced by the registry's check, before anything else.
+  const check = deps.registry.check(call.name, call.args, (name) => {
+    const verdict = admitTool(spec, scope.state, name);
+    return verdict.ok ? null : verdict.message;
+  });
   const now = (): string => deps.now().toISOString();
 
   if (!check.ok) {
@@ -67,7 +72,12 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   }
   const { reach } = read;
 
-  const decision = deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) });
+  const decision = phaseDecision(
+    spec,
+    scope.state,
+    deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) }),
+    check.tool.hasSideEffects,
+  );
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {
@@ -352,7 +362,10 @@ export function requestApproval(
     fingerprint: fingerprint(check.tool.name, check.args),
     status: 'pending',
     level: request.level,
-    reason: request.reason,
+    // A subagent's request names who asks, from the top: "researcher → reviewer wants to …".
+    reason: spec.lineage?.length
+      ? `${spec.lineage.join(' → ')} wants to ${lowerFirst(described.title)}. ${request.reason}`
+      : request.reason,
     rule: request.rule,
     risk: check.tool.risk,
     preview,
@@ -389,3 +402,5 @@ function clarifyingQuestion(preview: ApprovalPreview, assumptions: readonly stri
   const assumed = assumptions.length > 0 ? ` I would be assuming: ${assumptions.join('; ')}.` : '';
   return `Before I do anything: I am not sure I understood. I was about to do this — ${preview.title}.${assumed} Is that what you want? Tell me more and I will go ahead.`;
 }
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);

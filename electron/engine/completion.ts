@@ -19,14 +19,20 @@ export interface CompletionContract {
   output: z.ZodType<Record<string, unknown>>;
   /** What the agent is for, in the tool description the model reads. */
   description?: string;
+  /** The JSON Schema the model reads, when `output` checks one (an agent's outputConfig) rather than being it. */
+  parameters?: Record<string, unknown>;
+  /** The run's summary from its output (an agent's processOutput); else the output's `summary`. */
+  summarize?: (output: Record<string, unknown>) => string;
 }
 
 export function completeTaskDeclaration(contract: CompletionContract): ToolDeclaration {
-  const parameters = z.toJSONSchema(contract.output, {
-    target: 'draft-2020-12',
-    io: 'input',
-    unrepresentable: 'any',
-  }) as Record<string, unknown>;
+  const parameters =
+    contract.parameters ??
+    (z.toJSONSchema(contract.output, {
+      target: 'draft-2020-12',
+      io: 'input',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>);
   delete parameters.$schema;
   return {
     name: COMPLETE_TASK,

@@ -2,6 +2,7 @@ import { contextWindowOf } from '../llm/model-config';
 import {
   ModelError,
   type FinishReason,
+  type GenerationConfig,
   type ModelClient,
   type ModelMessage,
   type ModelPart,
@@ -50,6 +51,7 @@ const TRANSIENT_MODEL_ERRORS = new Set(['unavailable', 'rate_limited', 'server_e
 /** What one model call sends: a pure function of the state and the spec, so a resumed run asks the same. */
 export interface TurnRequest {
   model: string;
+  generation?: GenerationConfig;
   systemInstruction: string;
   messages: ModelMessage[];
   tools: ToolDeclaration[];
@@ -58,13 +60,14 @@ export interface TurnRequest {
 export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnRequest {
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
-  const tools = toolsFor(deps.registry.declarations(), spec.completion, isFinal);
+  const tools = toolsFor(granted(deps.registry.declarations(), spec.tools), spec.completion, isFinal);
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
     model: routing.resolved,
     systemInstruction: state.systemInstruction + warning,
     messages: state.messages,
     tools,
+    ...(spec.generation && { generation: spec.generation }),
   };
 }
 
@@ -95,6 +98,18 @@ function toolsFor(
     byContract.set(contract, offered);
   }
   return isFinal ? offered.final : offered.normal;
+}
+
+// Filtered once per registry array and grant, like the token count below: a run asks every turn.
+const grantedCache = new WeakMap<ToolDeclaration[], Map<ReadonlySet<string>, ToolDeclaration[]>>();
+/** An agent sees only the tools granted to it (spec 001 §5.2); a chat run sees all of them. */
+function granted(all: ToolDeclaration[], tools: ReadonlySet<string> | undefined): ToolDeclaration[] {
+  if (!tools) return all;
+  let byGrant = grantedCache.get(all);
+  if (!byGrant) grantedCache.set(all, (byGrant = new Map()));
+  let list = byGrant.get(tools);
+  if (!list) byGrant.set(tools, (list = all.filter((tool) => tools.has(tool.name))));
+  return list;
 }
 
 function phaseOf(state: RunState): RunPhase {

@@ -7,6 +7,8 @@ import type { CompletionContract } from './completion';
 import type { IntentCheck } from './intent-statement';
 import type { CheckpointSink } from './journal';
 import type { RunFailure } from './model-failure';
+import type { GenerationConfig } from '../llm/model-client';
+import type { RunSop } from './sop';
 
 export type CheckedCall = Extract<ArgsCheck, { ok: true }>;
 
@@ -61,4 +63,12 @@ export interface RunSpec {
   /** Task agents end only through `complete_task` with output that passes their schema; chat runs end with text. */
   completion: CompletionContract | null;
   signal: AbortSignal;
+  /** The tools this run may see and call (an agent's grant); absent: every tool of the registry. */
+  tools?: ReadonlySet<string>;
+  /** The agent's role SOP: phases that gate its tools. */
+  sop?: RunSop | null;
+  /** The agent's modelConfig: temperature, top_p, thinking budget. */
+  generation?: GenerationConfig;
+  /** The agents from the top-level agent down to this one, shown with its approvals ("researcher → reviewer"). */
+  lineage?: readonly string[];
 }

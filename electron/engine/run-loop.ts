@@ -9,6 +9,7 @@ import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
+import { admitCompletion, enterLastPhase } from './sop';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
@@ -184,10 +185,17 @@ function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
   const { deps, spec, state } = scope;
   const contract = spec.completion;
   if (!contract) return null;
-  const completion = checkCompletion(contract, turn.calls);
+  const checked = checkCompletion(contract, turn.calls);
+  const gate = checked.kind === 'complete' ? admitCompletion(spec, state) : { ok: true as const };
+  const completion: typeof checked = gate.ok ? checked : { kind: 'violation', message: gate.message };
   if (completion.kind === 'complete') {
     state.pendingCalls = [];
-    const summary = typeof completion.output.summary === 'string' ? completion.output.summary : turn.text;
+    enterLastPhase(spec, state);
+    const summary = contract.summarize
+      ? contract.summarize(completion.output)
+      : typeof completion.output.summary === 'string'
+        ? completion.output.summary
+        : turn.text;
     return completeRun(deps, spec, state, summary, {
       decision: 'COMPLETE_TASK',
       output: completion.output,

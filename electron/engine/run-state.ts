@@ -54,6 +54,10 @@ export interface RunState {
   activeMs: number;
   /** In the final-warning turn: only a final answer (or `complete_task`) is accepted. */
   recovery: boolean;
+  /** The role SOP's current phase (null: the first, or the agent has no SOP). */
+  sopPhase: string | null;
+  /** Successful tool calls in the current phase, for its quality gate. */
+  sopResults: number;
 }
 
 export function initialState(systemInstruction: string, messages: ModelMessage[]): RunState {
@@ -72,6 +76,8 @@ export function initialState(systemInstruction: string, messages: ModelMessage[]
     retry: { signatures: {} },
     activeMs: 0,
     recovery: false,
+    sopPhase: null,
+    sopResults: 0,
   };
 }
 
@@ -131,6 +137,9 @@ const StoredRunStateV2 = z.object({
   retry: z.object({ signatures: z.record(z.string(), z.number().int().min(0)) }),
   activeMs: z.number().min(0),
   recovery: z.boolean(),
+  /** Added with agent SOPs; checkpoints from before have none (no SOP, first phase). */
+  sopPhase: z.string().nullable().optional(),
+  sopResults: z.number().int().min(0).optional(),
 });
 type StoredRunState = z.infer<typeof StoredRunStateV2>;
 
@@ -172,6 +181,7 @@ export function toStoredState(state: RunState): StoredRunState {
     retry: state.retry,
     activeMs: state.activeMs,
     recovery: state.recovery,
+    ...(state.sopPhase !== null && { sopPhase: state.sopPhase, sopResults: state.sopResults }),
   };
 }
 
@@ -207,6 +217,8 @@ function fromStoredState(stored: StoredRunState): RunState | null {
     retry: stored.retry,
     activeMs: stored.activeMs,
     recovery: stored.recovery,
+    sopPhase: stored.sopPhase ?? null,
+    sopResults: stored.sopResults ?? 0,
   };
 }
 

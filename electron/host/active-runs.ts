@@ -38,14 +38,22 @@ export class ActiveRuns {
     this.slots = new RunSlots(deps.capacity, deps.together);
   }
 
-  track(run: RunIds, work: (signal: AbortSignal) => Promise<RunResponse>): Promise<RunResponse> {
+  /**
+   * `holdsSlot: false` is for an agent's child run: its parent holds a slot and waits for it, so the child
+   * taking one too could leave every slot held by a waiting parent.
+   */
+  track(
+    run: RunIds,
+    work: (signal: AbortSignal) => Promise<RunResponse>,
+    { holdsSlot = true }: { holdsSlot?: boolean } = {},
+  ): Promise<RunResponse> {
     // Two decisions on one run's held calls arrive close together: the second waits for the first.
     const before = this.runs.get(run.id);
     const controller = before?.controller ?? new AbortController();
     const start = before ? before.done.then(() => undefined) : Promise.resolve();
-    const slot = this.slots.acquire(run.id, controller.signal, (position) =>
-      this.deps.onQueued(run, position),
-    );
+    const slot = holdsSlot
+      ? this.slots.acquire(run.id, controller.signal, (position) => this.deps.onQueued(run, position))
+      : Promise.resolve();
     const done: Promise<RunResponse> = start
       .then(() => slot)
       .then(() => work(controller.signal))
@@ -53,7 +61,7 @@ export class ActiveRuns {
         error instanceof LeftQueue ? this.deps.onLeftQueue(run.id) : this.deps.onError(run.id, error),
       )
       .finally(() => {
-        this.slots.release(run.id);
+        if (holdsSlot) this.slots.release(run.id);
         if (this.runs.get(run.id)?.done === done) this.runs.delete(run.id);
       });
     this.runs.set(run.id, { threadId: run.threadId, controller, done });

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentCatalog } from '../agents/catalog';
 import { ConnectionsService } from '../connections/connections-service';
 import { CONTEXT_FILE } from '../context/context-db';
 import { ContextService } from '../context/context-service';
@@ -50,7 +53,15 @@ export interface HostOptions {
   /** How retries wait (tests pass one that does not); the real one is a cancellable timer. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Where the built-in agent definitions are (resources/agents; the app's resources folder when packaged). */
+  builtinAgentsDir?: string;
 }
+
+/** The person's own agent definitions, in the data folder. */
+export const AGENTS_FOLDER = 'agents';
+/** Keep-Up §5.4: agents delegate at most 3 levels deep; DEPUTY_AGENT_MAX_DEPTH may set it lower. */
+const MAX_AGENT_DEPTH = 3;
+const DISABLED_AGENTS_KEY = 'disabledAgents';
 
 export const VAULT_KEY_FILE = 'vault.key';
 
@@ -155,11 +166,26 @@ export async function createHost(options: HostOptions): Promise<Host> {
   // A new or renewed connection is read soon; until then the index keeps what it knew.
   connections.subscribe(() => context.scheduleSoon());
   context.start();
+  let onAgentsChanged = (): void => {};
+  const agentCatalog = new AgentCatalog({
+    builtinDir: options.builtinAgentsDir ?? builtinAgentsDir(),
+    userDir: join(options.dataDir, AGENTS_FOLDER),
+    disabled: {
+      read: () => {
+        const stored = store.settings.all()[DISABLED_AGENTS_KEY];
+        return Array.isArray(stored) ? stored.filter((name): name is string => typeof name === 'string') : [];
+      },
+      write: (names) => store.settings.set({ [DISABLED_AGENTS_KEY]: names }),
+    },
+    onChange: () => onAgentsChanged(),
+  });
   const host = new Host({
     store,
     context,
     registry,
     mcp,
+    agentCatalog,
+    maxAgentDepth: agentDepth(env.DEPUTY_AGENT_MAX_DEPTH),
     settings,
     connections,
     vault,
@@ -169,6 +195,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     sleep: options.sleep ?? sleep,
     random: options.random ?? Math.random,
   });
+  onAgentsChanged = () => {
+    const skipped = host.agents.refreshTools();
+    if (skipped.length > 0)
+      logNotice(`Agents not offered as tools (the name is taken): ${skipped.join(', ')}`);
+  };
+  agentCatalog.watch();
   // Whatever was running when Deputy last stopped goes on from its last checkpoint.
   host.resumeUnfinished();
   return host;
@@ -192,4 +224,19 @@ function geminiClient(env: Env, apiKey: string | null): ModelClient | null {
   if (!apiKey) return null;
   const { baseUrl } = readModelConfig(env);
   return createGeminiClient({ apiKey, ...(baseUrl && { baseUrl }) });
+}
+
+/**
+ * The built-in definitions: beside the sources (a checkout, the headless host), or in the packaged app's
+ * resources folder (electron-builder's extraResources puts them at `<resources>/agents`).
+ */
+function builtinAgentsDir(): string {
+  const beside = fileURLToPath(new URL('../../resources/agents', import.meta.url));
+  const packaged = (process as { resourcesPath?: string }).resourcesPath;
+  return existsSync(beside) || !packaged ? beside : join(packaged, 'agents');
+}
+
+function agentDepth(value: string | undefined): number {
+  const depth = Number(value);
+  return Number.isInteger(depth) && depth >= 1 && depth <= MAX_AGENT_DEPTH ? depth : MAX_AGENT_DEPTH;
 }

@@ -5,6 +5,8 @@ import {
   normalizeRunRequest,
   RunEvent,
   type ActionRecord,
+  type AgentRunInput,
+  type AttachedContextItem,
   type Approval,
   type CommandName,
   type Memory,
@@ -21,6 +23,7 @@ import {
   type StreamParsedInput,
   type ThreadDetail,
 } from '../../shared/contract';
+import type { AgentCatalog } from '../agents/catalog';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { ContextService } from '../context/context-service';
 import { logRuntime, storeCheckpoints } from '../engine/journal';
@@ -39,6 +42,8 @@ import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
+import { AgentsDesk } from './agents-desk';
+import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
@@ -63,6 +68,10 @@ export interface HostDeps {
   vault: Vault;
   /** The person's MCP servers, whose tools are in the registry as `server__tool`. */
   mcp: McpServers;
+  /** Agent definitions: the built-ins and the person's own. */
+  agentCatalog: AgentCatalog;
+  /** How deep agents may delegate (1..3). */
+  maxAgentDepth: number;
   /** Resolved per run, so a key or model configured later takes effect on the next run. */
   modelClient: () => ModelClient | null;
   now: () => Date;
@@ -95,6 +104,7 @@ export class Host implements ContractHost {
   readonly audit: AuditDesk;
   /** "Pause all side effects": the run-time kill switch the tray, the banner and the HTTP API flip. */
   readonly sideEffects: SideEffectsSwitch;
+  readonly agents: AgentsDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -144,7 +154,7 @@ export class Host implements ContractHost {
       newId: randomUUID,
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
-      track: (run, work) => this.active.track(run, work),
+      track: (run, work) => this.track(run, work),
       publish: (changed) => this.approvalsBus.publish(changed),
       undos: {
         isUndo: (approval) => deps.store.undoLedger.isUndo(approval.actionId),
@@ -186,7 +196,26 @@ export class Host implements ContractHost {
       now: deps.now,
       onResumed: () => this.resumeUnfinished(),
     });
+    this.agents = new AgentsDesk({
+      store: deps.store,
+      registry: deps.registry,
+      catalog: deps.agentCatalog,
+      maxDepth: deps.maxAgentDepth,
+      now: deps.now,
+      newId: randomUUID,
+      defaultModel: () => deps.settings.get().model,
+      runDeps: () => this.runDeps(),
+      baseSpec: (run, signal) => this.chatSpec(run, signal),
+      baseInstruction: (prompt) => this.instructionFor(prompt, []),
+      track: (run, work) => this.track(run, work),
+      isActive: (runId) => this.active.has(runId),
+      cancel: (runId) => this.active.cancel(runId),
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      emit: (event) => this.emit(event),
+    });
+    this.agents.refreshTools();
     this.handlers = {
+      ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
@@ -350,6 +379,7 @@ export class Host implements ContractHost {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
+    this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
     this.deps.context.close();
     this.deps.store.close();
@@ -388,6 +418,36 @@ export class Host implements ContractHost {
     }
   }
 
+  /** The person as the profile settings describe them. */
+  private profile(): UserProfile {
+    const config = this.deps.settings.get();
+    return {
+      name: config.userName,
+      email: config.userEmail,
+      timezone: config.timezone,
+      preferences: config.preferences,
+    };
+  }
+
+  /**
+   * Deputy's instruction for a prompt: rules, the person (profile, memories, knowledge), the time. Memories are
+   * found by words here; a chat run finds them by meaning too just before its first turn (withMemoriesByMeaning).
+   */
+  private instructionFor(prompt: string, attachedContext: AttachedContextItem[]): string {
+    const memories = this.relevantMemories(prompt);
+    // The profile's free text (preferences) is the person's too: redacted like the prompt.
+    return redactSecrets(
+      buildSystemInstruction({
+        now: this.deps.now(),
+        profile: this.profile(),
+        memories,
+        memoryNote: memories.length > 0 ? this.deps.context.semantic.whyWordsOnly() : null,
+        attachedContext,
+        knowledge: this.deps.context.knowledgeFor(prompt),
+      }),
+    );
+  }
+
   private runDeps(): RunLoopDeps {
     const { store, registry, settings, now, logError } = this.deps;
     return {
@@ -412,8 +472,31 @@ export class Host implements ContractHost {
     };
   }
 
-  /** The spec of a chat run under the settings of this moment. */
+  /** Starts an agent and waits for its ending (POST /api/agents/:name/run and its stream). */
+  async runAgentToEnd(input: AgentRunInput, onEvent?: (event: RunEvent) => void): Promise<RunResponse> {
+    if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
+    const { started, done } = this.agents.start(input);
+    // The bus replays what the run already emitted to a subscriber of that run: nothing is missed.
+    const unsubscribe = onEvent ? this.events.subscribe({ runId: started.runId }, onEvent) : () => {};
+    try {
+      return await done;
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /** A run's work, behind the cap on runs at once unless it is an agent's child (its parent holds a slot). */
+  private track(run: { id: string; threadId: string }, work: (signal: AbortSignal) => Promise<RunResponse>) {
+    return this.active.track(run, work, { holdsSlot: !this.agents.isChild(run.id) });
+  }
+
+  /** The spec of a run under the settings of this moment: an agent's when an agent runs it. */
   private specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec {
+    return this.agents.specFor(run, signal) ?? this.chatSpec(run, signal);
+  }
+
+  /** The spec of a chat run under the settings of this moment. */
+  private chatSpec(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec {
     const settings = this.deps.settings.get();
     return {
       runId: run.id,
@@ -484,7 +567,7 @@ export class Host implements ContractHost {
       held.every((approval) => approval?.status === 'pending');
     if (isStillWaiting) return;
     const resumed = state;
-    void this.active.track(run, (signal) => {
+    void this.track(run, (signal) => {
       const deps = this.runDeps();
       const spec = this.specFor(run, signal);
       store.transaction(() => {
@@ -530,28 +613,13 @@ export class Host implements ContractHost {
     if (refusal) return this.refuse(request, refusal, onEvent);
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId ? this.approvals.supersede(threadId) : null;
-    const earlier = threadId ? store.threads.recentMessages(threadId, LIMITS.conversationTurns) : [];
+    const earlier = threadId
+      ? this.agents.withoutChildMessages(store.threads.recentMessages(threadId, LIMITS.conversationTurns))
+      : [];
     const now = this.deps.now().toISOString();
-    const profile: UserProfile = {
-      name: config.userName,
-      email: config.userEmail,
-      timezone: config.timezone,
-      preferences: config.preferences,
-    };
     // Memories by words now; by meaning too just before the first turn, when semantic search can run.
-    const wordsOnly = this.deps.context.semantic.whyWordsOnly();
-    const memories = this.relevantMemories(request.prompt);
-    // The profile's free text (preferences) is the person's too: redacted like the prompt.
-    const systemInstruction = redactSecrets(
-      buildSystemInstruction({
-        now: this.deps.now(),
-        profile,
-        memories,
-        memoryNote: memories.length > 0 ? wordsOnly : null,
-        attachedContext: request.attachedContext ?? [],
-        knowledge: this.deps.context.knowledgeFor(request.prompt),
-      }),
-    );
+    const isByMeaning = !this.deps.context.semantic.whyWordsOnly();
+    const systemInstruction = this.instructionFor(request.prompt, request.attachedContext ?? []);
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
     const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
@@ -578,9 +646,10 @@ export class Host implements ContractHost {
     const ids = { runId, threadId: run.threadId };
     const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
     this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.active.track(run, async (signal) => {
+    const done = this.track(run, async (signal) => {
       const spec = this.specFor(run, signal);
-      if (!wordsOnly) await this.withMemoriesByMeaning(spec, state, { prompt: request.prompt, profile });
+      if (isByMeaning)
+        await this.withMemoriesByMeaning(spec, state, { prompt: request.prompt, profile: this.profile() });
       return driveRun(deps, spec, state);
     });
     return { started: ids, done, unsubscribe };
@@ -608,10 +677,13 @@ export class Host implements ContractHost {
     return { started: ids, done: Promise.resolve(answer), unsubscribe };
   }
 
-  private emit(unsafe: RunEvent): void {
+  private emit(raw: RunEvent): void {
+    const unsafe = raw.type === 'status' && !this.isClosed ? this.agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const { value: event, json } = redactWithJson(unsafe);
     const now = this.deps.now().toISOString();
+    // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.
+    if (event.type === 'result' && !this.isClosed) this.agents.onResult(event.runId, event.result);
     if (event.type === 'status') {
       // One commit for the status and its log row (inside a run's transaction this is a savepoint).
       this.deps.store.transaction(() => {

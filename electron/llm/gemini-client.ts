@@ -66,6 +66,7 @@ async function* streamFrom(
       contents: toGeminiContents(request.messages),
       config: {
         systemInstruction: request.systemInstruction === '' ? undefined : request.systemInstruction,
+        ...generationOf(request),
         tools: toGeminiTools(request.tools),
         abortSignal: controller.signal,
         // On a dropped stream the SDK would otherwise reconnect on its own.
@@ -124,4 +125,15 @@ function silent(phase: SilencePhase, ms: number): ModelError {
   return phase === 'first_chunk'
     ? new ModelError('timeout', `Gemini did not start answering within ${seconds}.`)
     : new ModelError('timeout', `Gemini stopped answering for ${seconds} in the middle of an answer.`);
+}
+
+/** An agent's modelConfig as Gemini's generation config: only what it set. */
+function generationOf(request: ModelRequest): Record<string, unknown> {
+  const config = request.generation;
+  if (!config) return {};
+  return {
+    ...(config.temperature !== undefined && { temperature: config.temperature }),
+    ...(config.topP !== undefined && { topP: config.topP }),
+    ...(config.thinkingBudget !== undefined && { thinkingConfig: { thinkingBudget: config.thinkingBudget } }),
+  };
 }

@@ -23,8 +23,17 @@ export interface ToolDeclaration {
   parameters: Record<string, unknown>;
 }
 
+/** Sampling and thinking settings of an agent's modelConfig; each absent one is the model's default. */
+export interface GenerationConfig {
+  temperature?: number;
+  topP?: number;
+  /** -1: the model decides; 0: no thinking. */
+  thinkingBudget?: number;
+}
+
 export interface ModelRequest {
   model: string;
+  generation?: GenerationConfig;
   systemInstruction: string;
   messages: ModelMessage[];
   tools: ToolDeclaration[];

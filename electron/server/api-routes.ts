@@ -7,10 +7,12 @@ import {
   RunRequest,
   type CommandName,
   type RunEvent,
+  type RunResponse,
 } from '../../shared/contract';
 import { dispatchCommand, safeErrorBody } from '../host/dispatch';
 import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
+import { agentRoutes } from './agent-routes';
 import { auditRoutes } from './audit-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
@@ -56,7 +58,10 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     {
       method: 'POST',
       pattern: /^\/api\/agent\/run\/stream$/,
-      handle: async (req, res) => streamRun(host, res, await readRunRequest(host, req)),
+      handle: async (req, res) => {
+        const request = await readRunRequest(host, req);
+        await streamRun(res, (onEvent) => host.runToEnd(request, onEvent));
+      },
     },
     {
       method: 'POST',
@@ -142,6 +147,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       },
     },
     ...auditRoutes(host, command),
+    ...agentRoutes(host, command),
     {
       method: 'GET',
       pattern: /^\/api\/settings$/,
@@ -295,7 +301,10 @@ async function readRunRequest(host: Host, req: IncomingMessage): Promise<RunRequ
  * NDJSON: one event per line as the run emits it, ending with `result` (and `error` first when it failed).
  * The run goes on if the client hangs up: it is recorded in the thread either way.
  */
-async function streamRun(host: Host, res: ServerResponse, request: RunRequest): Promise<void> {
+export async function streamRun(
+  res: ServerResponse,
+  run: (onEvent: (event: RunEvent) => void) => Promise<RunResponse>,
+): Promise<void> {
   let hasStarted = false;
   const write = (event: RunEvent): void => {
     if (!hasStarted) {
@@ -308,7 +317,7 @@ async function streamRun(host: Host, res: ServerResponse, request: RunRequest): 
     if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
   };
   try {
-    await host.runToEnd(request, write);
+    await run(write);
   } catch (error) {
     const body = safeErrorBody(error);
     if (!hasStarted) {

@@ -1,3 +1,4 @@
+import { AGENTS_SQL } from './migration-12-agents';
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 import { DECISION_LOGS_SQL } from './migration-9-decisions';
 
@@ -347,5 +348,10 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX model_usage_window ON model_usage (timestamp, tokens);
       DROP INDEX model_usage_by_time;
     `,
+  },
+  {
+    version: 12,
+    name: 'agents: the lineage of delegated runs and the artifacts agents make',
+    sql: AGENTS_SQL,
   },
 ];

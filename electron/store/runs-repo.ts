@@ -73,6 +73,7 @@ export class RunsRepo {
   private readonly selectUnfinished;
   private readonly updateResumed;
   private readonly updateIntent;
+  private readonly selectUsage;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
@@ -100,6 +101,9 @@ export class RunsRepo {
     );
     this.updateResumed = db.prepare('UPDATE runs SET resumed = 1, updated_at = ? WHERE id = ?');
     this.updateIntent = db.prepare('UPDATE runs SET intent_json = ? WHERE id = ?');
+    this.selectUsage = db.prepare<[string], { input_tokens: number; output_tokens: number; model: string }>(
+      'SELECT input_tokens, output_tokens, model FROM runs WHERE id = ?',
+    );
   }
 
   create(
@@ -138,6 +142,12 @@ export class RunsRepo {
 
   addUsage(id: string, inputTokens: number, outputTokens: number): void {
     this.addUsageStmt.run(inputTokens, outputTokens, id);
+  }
+
+  /** The tokens a run has used so far, and its model (for what they cost). */
+  usage(id: string): { inputTokens: number; outputTokens: number; model: string } | null {
+    const row = this.selectUsage.get(id);
+    return row ? { inputTokens: row.input_tokens, outputTokens: row.output_tokens, model: row.model } : null;
   }
 
   get(id: string): RunRecord | null {

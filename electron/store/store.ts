@@ -1,5 +1,6 @@
 import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
+import { ArtifactsRepo } from './artifacts-repo';
 import { AuditEdits } from './audit-edits';
 import { AuditQuery } from './audit-query';
 import { AuditRepo } from './audit-repo';
@@ -8,6 +9,7 @@ import { DataRepo } from './data-repo';
 import { DecisionsRepo } from './decisions-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
+import { LineageRepo } from './lineage-repo';
 import { MemoriesRepo } from './memories-repo';
 import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
@@ -37,6 +39,8 @@ export class Store {
   readonly decisions: DecisionsRepo;
   /** The step's unit of work: see `WriteUnit`. */
   readonly writes: WriteUnit;
+  readonly lineage: LineageRepo;
+  readonly artifacts: ArtifactsRepo;
 
   constructor(readonly db: Db) {
     this.writes = new WriteUnit(db);
@@ -56,6 +60,8 @@ export class Store {
     this.auditEdits = new AuditEdits(db, this.audit);
     this.undoLedger = new UndoLedger(db);
     this.decisions = new DecisionsRepo(db);
+    this.lineage = new LineageRepo(db);
+    this.artifacts = new ArtifactsRepo(db);
   }
 
   static open(file: string): Store {

@@ -75,7 +75,14 @@ export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 export type ArgsCheck =
   | { ok: true; tool: Tool; input: unknown; args: Record<string, unknown>; meta: CallMeta }
-  | { ok: false; code: 'unknown_tool' | 'invalid_arguments' | 'not_connected'; message: string };
+  | {
+      ok: false;
+      code: 'unknown_tool' | 'invalid_arguments' | 'not_connected' | 'not_allowed';
+      message: string;
+    };
+
+/** A run's own limit on its tools (an agent's grant, its SOP phase): why `name` may not be called now, or null. */
+export type ToolGate = (name: string) => string | null;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
@@ -107,7 +114,16 @@ export class ToolRegistry {
    * A tool whose name another tool already has is left out and named in the answer, never registered over it.
    */
   replaceServerTools(server: string, tools: readonly Tool[]): string[] {
-    for (const [name, tool] of this.tools) if (tool.mcpServer === server) this.tools.delete(name);
+    return this.replaceWhere((tool) => tool.mcpServer === server, tools);
+  }
+
+  /** Replaces every agent tool with the catalog's current agents (a definition was added, changed or removed). */
+  replaceAgentTools(tools: readonly Tool[]): string[] {
+    return this.replaceWhere((tool) => tool.agent !== undefined, tools);
+  }
+
+  private replaceWhere(isOld: (tool: Tool) => boolean, tools: readonly Tool[]): string[] {
+    for (const [name, tool] of this.tools) if (isOld(tool)) this.tools.delete(name);
     const skipped: string[] = [];
     for (const tool of tools) {
       if (this.tools.has(tool.name) || RESERVED_TOOL_NAMES.has(tool.name)) skipped.push(tool.name);
@@ -154,7 +170,10 @@ export class ToolRegistry {
   }
 
   /** Finds the tool and validates the model's arguments; failures are values the model can read. */
-  check(name: string, args: unknown): ArgsCheck {
+  check(name: string, args: unknown, gate?: ToolGate): ArgsCheck {
+    // A tool the run may not use is refused as if it were not there for it: nothing about it is checked or read.
+    const refusal = gate?.(name);
+    if (refusal) return { ok: false, code: 'not_allowed', message: refusal };
     const tool = this.tools.get(name);
     if (!tool) {
       return {
@@ -200,7 +219,7 @@ export class ToolRegistry {
       toolName: tool.name,
       purpose: 'execute',
       context,
-      limitMs: this.callTimeoutMs,
+      limitMs: tool.callTimeoutMs ?? this.callTimeoutMs,
       work: (limited) => tool.execute(check.input, limited),
       onUnexpected,
     });

@@ -111,6 +111,10 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
    * they enter every run's provenance, and Deputy never offers the tool again as its own (as an MCP server).
    */
   mcpServer?: string;
+  /** How long one call may take, when not the registry's usual limit (an agent works for minutes). */
+  callTimeoutMs?: number;
+  /** The agent this tool starts (spec 001 §1: every agent is offered as a tool named after it). */
+  agent?: string;
   /** The JSON Schema the model sees, when `input` was built from one rather than written as zod here. */
   parameters?: Record<string, unknown>;
   /** Whether a call reaches an outside service (counted against the external-call rate limit). */

@@ -8,6 +8,12 @@ import {
   type SideEffectsStoreState,
 } from './features/side-effects/side-effects-store';
 import {
+  createAgentsStore,
+  type AgentsActions,
+  type AgentsState,
+  type AgentsStore,
+} from './features/agents/agents-store';
+import {
   createApprovalsStore,
   type ApprovalsActions,
   type ApprovalsState,
@@ -66,6 +72,7 @@ export interface Stores {
   extensions: ExtensionsStore;
   audit: AuditStore;
   sideEffects: SideEffectsStore;
+  agents: AgentsStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -78,6 +85,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   extensions: createExtensionsStore(client),
   audit: createAuditStore(client),
   sideEffects: createSideEffectsStore(client),
+  agents: createAgentsStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -122,4 +130,8 @@ export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): 
 
 export function useSideEffects<T>(selector: (state: SideEffectsStoreState & SideEffectsActions) => T): T {
   return useStore(useStores().sideEffects, selector);
+}
+
+export function useAgents<T>(selector: (state: AgentsState & AgentsActions) => T): T {
+  return useStore(useStores().agents, selector);
 }

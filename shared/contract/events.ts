@@ -14,6 +14,8 @@ export const StatusEvent = z.object({
   ...base,
   /** While `queued` behind the cap on runs at once: how many runs must finish before this one starts. */
   queuePosition: z.number().int().min(1).optional(),
+  /** Set on an agent's child run: the run that delegated to it (the chat keeps following the parent). */
+  parentRunId: z.string().optional(),
 });
 export const DeltaEvent = z.object({ type: z.literal('delta'), delta: z.string(), ...base });
 export const ToolCallEvent = z.object({

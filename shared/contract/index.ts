@@ -74,6 +74,22 @@ import {
   SideEffectsState,
 } from './side-effects';
 import {
+  AgentGetInput,
+  AgentGetOutput,
+  AgentImportInput,
+  AgentImportOutput,
+  AgentRunInput,
+  AgentSetEnabledInput,
+  AgentsListInput,
+  AgentsListOutput,
+  ArtifactGetInput,
+  ArtifactGetOutput,
+  ArtifactsListInput,
+  ArtifactsListOutput,
+  RunLineageInput,
+  RunLineageOutput,
+} from './agents';
+import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
   MemoryListInput,
@@ -82,6 +98,7 @@ import {
   MemoryUpdateOutput,
 } from './memory';
 
+export * from './agents';
 export * from './approvals';
 export * from './audit';
 export * from './decision-logs';
@@ -143,6 +160,14 @@ export const commands = {
   'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
   'audit.decisions': { input: DecisionListInput, output: DecisionListOutput },
   'audit.toolInvocations': { input: ToolInvocationListInput, output: ToolInvocationListOutput },
+  'agents.list': { input: AgentsListInput, output: AgentsListOutput },
+  'agents.get': { input: AgentGetInput, output: AgentGetOutput },
+  'agents.run': { input: AgentRunInput, output: RunStarted },
+  'agents.setEnabled': { input: AgentSetEnabledInput, output: AgentsListOutput },
+  'agents.import': { input: AgentImportInput, output: AgentImportOutput },
+  'runs.lineage': { input: RunLineageInput, output: RunLineageOutput },
+  'artifacts.list': { input: ArtifactsListInput, output: ArtifactsListOutput },
+  'artifacts.get': { input: ArtifactGetInput, output: ArtifactGetOutput },
 } as const;
 
 export const streams = {

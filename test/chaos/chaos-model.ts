@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { callsReply, textReply } from '../fakes/gemini/script';
 import type { FakeStep, RecordedRequest } from '../fakes/gemini/types';
+import { childCompletion, isChildRequest, parentReply } from './chaos-agent';
 
 /**
  * The scripted model of the chaos runs. It is stateless: the answer is a function of the request alone (which
@@ -27,8 +28,8 @@ export interface PlannedCall {
 }
 
 /** How run K spends its turns; the shapes rotate so every kind of pause and batch is killed often. */
-export type RunShape = 'serial' | 'mail_asks' | 'batched' | 'slack_asks';
-const SHAPES: readonly RunShape[] = ['serial', 'mail_asks', 'batched', 'slack_asks'];
+export type RunShape = 'serial' | 'mail_asks' | 'batched' | 'slack_asks' | 'delegated';
+const SHAPES: readonly RunShape[] = ['serial', 'mail_asks', 'batched', 'slack_asks', 'delegated'];
 
 export const chaosPrompt = (k: number): string => `chaos run ${k}`;
 /** The subject, event title and Slack text of run K's effects: how the fakes' records are matched to runs. */
@@ -59,7 +60,8 @@ export function chaosPlan(k: number): PlannedCall[][] {
       subject: marker,
       body: `Chaos check ${k}: this mail must arrive exactly once.`,
       intent: 'Send the chaos check mail',
-      confidence: shape === 'mail_asks' ? ASKING_CONFIDENCE : SURE,
+      // A delegated run's child asks for its mail: its approval reaches the person through its parent.
+      confidence: shape === 'mail_asks' || shape === 'delegated' ? ASKING_CONFIDENCE : SURE,
     },
   };
   const event: PlannedCall = {
@@ -98,6 +100,9 @@ export function chaosReply(request: RecordedRequest): { k: number | null; answer
   if (k === undefined || k === null) {
     return { k: null, answered, step: textReply('This model only plays chaos runs.') };
   }
+  const isChild = isChildRequest(request);
+  if (runShape(k) === 'delegated' && !isChild)
+    return { k, answered, step: withLatency(parentReply(k, answered, finalText(k)), k, answered) };
   let seen = 0;
   for (const turn of chaosPlan(k)) {
     if (answered < seen + turn.length) {
@@ -106,7 +111,8 @@ export function chaosReply(request: RecordedRequest): { k: number | null; answer
     }
     seen += turn.length;
   }
-  return { k, answered, step: withLatency(textReply(finalText(k), { chunks: 3, gapMs: 5 }), k, answered) };
+  const last = isChild ? childCompletion(finalText(k)) : textReply(finalText(k), { chunks: 3, gapMs: 5 });
+  return { k, answered, step: withLatency(last, k, answered) };
 }
 
 /** 10–60 ms of thinking, the same for the same turn, so a kill can land while the model answers. */

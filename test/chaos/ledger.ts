@@ -72,7 +72,7 @@ export function readLedger(dataDir: string, tools: readonly string[]): LedgerSna
       runs,
       actions,
       approvals,
-      runsWithPendingApproval: new Set(pending.map((approval) => approval.runId)),
+      runsWithPendingApproval: withWaitingParents(db, new Set(pending.map((approval) => approval.runId))),
     };
   } finally {
     db.close();
@@ -107,4 +107,27 @@ export function readReaskedTurns(dataDir: string): ReaskedTurn[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A parent waits while its agent child waits for an approval: it too can still go on. The lineage table came
+ * with agents (migration 12); older databases have none.
+ */
+function withWaitingParents(db: Database.Database, waiting: Set<string>): Set<string> {
+  const hasLineage = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'agent_lineage'")
+    .get();
+  if (!hasLineage) return waiting;
+  const parentOf = new Map(
+    (
+      db.prepare('SELECT run_id AS runId, parent_run_id AS parentRunId FROM agent_lineage').all() as {
+        runId: string;
+        parentRunId: string | null;
+      }[]
+    ).map((row) => [row.runId, row.parentRunId]),
+  );
+  for (const runId of [...waiting]) {
+    for (let parent = parentOf.get(runId); parent; parent = parentOf.get(parent)) waiting.add(parent);
+  }
+  return waiting;
 }

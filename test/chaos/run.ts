@@ -9,6 +9,7 @@ import {
   findMissingEffects,
   findStuckRuns,
 } from './checks';
+import { writeChaosAgent } from './chaos-agent';
 import { SIDE_EFFECT_TOOLS } from './chaos-model';
 import { planCycle, runCycle } from './cycle';
 import { startChaosFakes, type ChaosFakes } from './fakes';
@@ -58,6 +59,7 @@ async function main(): Promise<number> {
   const dataDir = await mkdtemp(join(tmpdir(), 'deputy-chaos-'));
   const token = `chaos-${randomBytes(18).toString('base64url')}`;
   const fakes = await startChaosFakes(createRng(seedFrom(`${options.seed}/latency`)));
+  writeChaosAgent(dataDir);
   const env = { ...fakes.env, DEPUTY_DATA_DIR: dataDir, DEPUTY_API_TOKEN: token };
   const history = new LedgerHistory();
   const tally: Tally = {

@@ -60,6 +60,13 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/audit/:id/assumptions', body: null },
   { method: 'POST', path: '/api/audit/:id/verify', body: 'audit.verifyAssumption' },
   { method: 'POST', path: '/api/audit/:id/undo', body: 'audit.undo' },
+  { method: 'GET', path: '/api/agents', body: null },
+  { method: 'GET', path: '/api/agents/:id', body: null },
+  { method: 'POST', path: '/api/agents/:id/run', body: 'agents.run' },
+  { method: 'POST', path: '/api/agents/:id/run/stream', body: 'agents.run' },
+  { method: 'GET', path: '/api/runs/:id/lineage', body: null },
+  { method: 'GET', path: '/api/artifacts', body: null },
+  { method: 'GET', path: '/api/artifacts/:id', body: null },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];

@@ -170,6 +170,27 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.5) && { limit: rng.int(0, 250) }),
         ...(rng.chance(0.3) && { cursor: pick(rng, [String(rng.int(0, 1e6)), randomString(rng)]) }),
       };
+    case 'agents.list':
+      return {};
+    case 'agents.get':
+      return { name: pick(rng, ['researcher', 'reviewer', 'inbox_triage', randomString(rng)]) };
+    case 'agents.run':
+      return {
+        name: pick(rng, ['researcher', 'reviewer', randomString(rng)]),
+        inputs: pick(rng, [{}, { question: randomString(rng) }, { draft: randomString(rng), thread_id: 7 }]),
+      };
+    case 'agents.setEnabled':
+      return { name: pick(rng, ['researcher', randomString(rng)]), enabled: rng.chance(0.5) };
+    case 'agents.import':
+      return {
+        fileName: pick(rng, ['a.md', 'b.yaml', 'c.json', randomString(rng)]),
+        text: randomString(rng),
+      };
+    case 'runs.lineage':
+    case 'artifacts.list':
+      return { runId: ids.any(rng) };
+    case 'artifacts.get':
+      return { id: ids.any(rng) };
     case 'audit.get':
     case 'audit.assumptions':
       return { id: ids.any(rng) };

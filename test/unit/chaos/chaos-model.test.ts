@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeStep, GeminiContent, RecordedRequest } from '../../fakes/gemini/types';
+import { CHAOS_AGENT } from '../../chaos/chaos-agent';
 import { chaosPlan, chaosPrompt, chaosReply, finalText, runNumberOf } from '../../chaos/chaos-model';
 
 function request(contents: GeminiContent[]): RecordedRequest {
@@ -46,10 +47,29 @@ function textOf(step: FakeStep): string {
 
 describe('the chaos model', () => {
   it('plays run K one side effect per turn, then says it is done', () => {
-    expect(callsOf(chaosReply(request(conversation(4, 0))).step)).toEqual(['gmail_send']);
-    expect(callsOf(chaosReply(request(conversation(4, 1))).step)).toEqual(['calendar_event_create']);
-    expect(callsOf(chaosReply(request(conversation(4, 2))).step)).toEqual(['slack_send']);
-    expect(textOf(chaosReply(request(conversation(4, 3))).step)).toBe(finalText(4));
+    expect(callsOf(chaosReply(request(conversation(5, 0))).step)).toEqual(['gmail_send']);
+    expect(callsOf(chaosReply(request(conversation(5, 1))).step)).toEqual(['calendar_event_create']);
+    expect(callsOf(chaosReply(request(conversation(5, 2))).step)).toEqual(['slack_send']);
+    expect(textOf(chaosReply(request(conversation(5, 3))).step)).toBe(finalText(5));
+  });
+
+  it('delegates every fifth run to the courier agent, whose child does the work and completes', () => {
+    const parent = (results: number) => request(conversation(4, results));
+    expect(callsOf(chaosReply(parent(0)).step)).toEqual([CHAOS_AGENT]);
+    expect(textOf(chaosReply(parent(1)).step)).toBe(finalText(4));
+    // The child is told apart by the complete_task it is offered; its query names the same run.
+    const child = (results: number): RecordedRequest => ({
+      ...request(conversation(4, results)),
+      body: {
+        contents: conversation(4, results).map((content, index) =>
+          index === 0 ? { role: 'user', parts: [{ text: 'Deliver this: chaos run 4' }] } : content,
+        ),
+        tools: [{ functionDeclarations: [{ name: 'gmail_send' }, { name: 'complete_task' }] }],
+      },
+    });
+    expect(callsOf(chaosReply(child(0)).step)).toEqual(['gmail_send']);
+    expect(callsOf(chaosReply(child(3)).step)).toEqual(['complete_task']);
+    expect(chaosPlan(4)[0]?.[0]?.args).toMatchObject({ confidence: 0.8 });
   });
 
   it('batches mail and event in one turn for every fourth shape', () => {

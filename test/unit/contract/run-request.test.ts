@@ -86,6 +86,11 @@ describe('run request contract', () => {
   it('maps every channel to input and output schemas', () => {
     expect(Object.keys(commands).sort()).toEqual(
       [
+        'agents.get',
+        'agents.import',
+        'agents.list',
+        'agents.run',
+        'agents.setEnabled',
         'approval.decide',
         'approval.edit',
         'approval.list',
@@ -114,8 +119,11 @@ describe('run request contract', () => {
         'memory.delete',
         'memory.list',
         'memory.update',
+        'artifacts.get',
+        'artifacts.list',
         'run.cancel',
         'run.start',
+        'runs.lineage',
         'settings.get',
         'settings.set',
         'sideEffects.get',

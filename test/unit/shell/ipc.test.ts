@@ -81,6 +81,14 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'audit.toolInvocations': { tool: 'add_task' },
   'sideEffects.get': {},
   'sideEffects.set': { isPaused: true },
+  'agents.list': {},
+  'agents.get': { name: 'researcher' },
+  'agents.run': { name: 'researcher', inputs: { question: 'What did Sam say?' } },
+  'agents.setEnabled': { name: 'researcher', enabled: false },
+  'agents.import': { fileName: 'a.md', text: '---\nname: a\n---' },
+  'runs.lineage': { runId: 'r1' },
+  'artifacts.list': { runId: 'r1' },
+  'artifacts.get': { id: 'a1' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '../../../../shared/contract';
-import { useChat } from '../../stores';
+import { useAgents, useChat, useStores } from '../../stores';
+import { AgentPicker, agentMention } from '../agents/AgentPicker';
 
 export function Composer({
   draft,
@@ -15,6 +16,16 @@ export function Composer({
   const stop = useChat((state) => state.stop);
   const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const { agents: agentsStore } = useStores();
+  const agents = useAgents((state) => state.agents);
+  const [picker, setPicker] = useState<{ isOpen: boolean; preselect: string | null }>({
+    isOpen: false,
+    preselect: null,
+  });
+
+  useEffect(() => {
+    void agentsStore.getState().load();
+  }, [agentsStore]);
 
   useEffect(() => {
     if (draft) {
@@ -32,6 +43,13 @@ export function Composer({
 
   const submit = () => {
     if (isRunning || !text.trim()) return;
+    // "@researcher …" starts that agent: its form opens instead of a chat message.
+    const mention = agentMention(text);
+    if (mention && agents?.some((agent) => agent.name === mention)) {
+      setPicker({ isOpen: true, preselect: mention });
+      setText('');
+      return;
+    }
     void send(text);
     setText('');
   };
@@ -50,41 +68,58 @@ export function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
-      <label className="visually-hidden" htmlFor="composer-input">
-        Message Deputy
-      </label>
-      <textarea
-        id="composer-input"
-        ref={inputRef}
-        data-testid="composer-input"
-        rows={2}
-        value={text}
-        maxLength={LIMITS.promptChars}
-        placeholder={isRunning ? 'Deputy is working…' : idlePlaceholder}
-        disabled={isRunning}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
+    <>
+      {/* Outside the composer's form: the picker holds a form of its own. */}
+      <AgentPicker
+        isOpen={picker.isOpen}
+        preselect={picker.preselect}
+        onClose={() => setPicker({ isOpen: false, preselect: null })}
       />
-      {isRunning ? (
+      <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
+        <label className="visually-hidden" htmlFor="composer-input">
+          Message Deputy
+        </label>
+        <textarea
+          id="composer-input"
+          ref={inputRef}
+          data-testid="composer-input"
+          rows={2}
+          value={text}
+          maxLength={LIMITS.promptChars}
+          placeholder={isRunning ? 'Deputy is working…' : idlePlaceholder}
+          disabled={isRunning}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
         <button
           type="button"
-          className="button button--stop"
-          data-testid="composer-stop"
-          onClick={() => void stop()}
+          className="button"
+          data-testid="composer-agents"
+          disabled={isRunning}
+          onClick={() => setPicker({ isOpen: true, preselect: null })}
         >
-          Stop
+          Agents
         </button>
-      ) : (
-        <button
-          type="submit"
-          className="button button--primary"
-          data-testid="composer-send"
-          disabled={!text.trim()}
-        >
-          Send
-        </button>
-      )}
-    </form>
+        {isRunning ? (
+          <button
+            type="button"
+            className="button button--stop"
+            data-testid="composer-stop"
+            onClick={() => void stop()}
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="button button--primary"
+            data-testid="composer-send"
+            disabled={!text.trim()}
+          >
+            Send
+          </button>
+        )}
+      </form>
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useChat } from '../../stores';
+import { AgentTimeline } from '../agents/AgentTimeline';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { RUN_MARK_TEXT } from './run-marks';
@@ -43,6 +44,7 @@ function TimelineEntry({ item }: { item: TimelineItem }) {
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
   const activeRun = useChat((state) => state.conversation.activeRun);
+  const endedRuns = useChat((state) => state.conversation.endedRunIds.length);
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
   const error = useChat((state) => state.threadError);
@@ -82,9 +84,11 @@ export function Conversation() {
           sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
       <div role="log" aria-live="polite" aria-busy={isBusy}>
         <ol className="timeline" data-testid="timeline">
-          {items.map((item) => (
-            <TimelineEntry key={item.id} item={item} />
-          ))}
+          <AgentTimeline
+            items={items}
+            endedRuns={endedRuns}
+            renderItem={(item) => <TimelineEntry key={item.id} item={item} />}
+          />
         </ol>
       </div>
       {isBusy && (

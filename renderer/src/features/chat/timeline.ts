@@ -168,6 +168,8 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
   const items = conversation.items;
   switch (event.type) {
     case 'status':
+      // An agent's child run streams into its parent's conversation; the window keeps following the parent.
+      if (event.parentRunId) return conversation;
       if (!isRunActive(event.status)) return endRun(conversation, runId);
       // An active status after an end is a resumed run (for example after an approval).
       return {

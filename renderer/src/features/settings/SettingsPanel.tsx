@@ -8,6 +8,7 @@ import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
+import { AgentsPanel } from '../agents/AgentsPanel';
 import { ExtensionsPanel } from '../extensions/ExtensionsPanel';
 import { DesktopPanel } from '../desktop/DesktopPanel';
 
@@ -151,12 +152,14 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-type Tab = 'general' | 'permissions' | 'connections' | 'extensions' | 'memory' | 'data' | 'desktop';
+type Tab =
+  'general' | 'permissions' | 'connections' | 'extensions' | 'agents' | 'memory' | 'data' | 'desktop';
 const CORE_TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
   { id: 'connections', label: 'Connections' },
   { id: 'extensions', label: 'Extensions' },
+  { id: 'agents', label: 'Agents' },
   { id: 'memory', label: 'Memory' },
   { id: 'data', label: 'Data' },
 ];
@@ -173,6 +176,8 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
       return <ConnectionsPanel />;
     case 'extensions':
       return <ExtensionsPanel />;
+    case 'agents':
+      return <AgentsPanel />;
     case 'memory':
       return <MemoryPanel />;
     case 'data':

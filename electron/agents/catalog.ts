@@ -1,0 +1,260 @@
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { stringify } from 'yaml';
+import type { AgentSummary } from '../../shared/contract';
+import type { AgentDefinition } from './definition';
+import { importGeminiCliAgent } from './gemini-cli-import';
+import { parseAgentDefinition, type AgentLoadError } from './load';
+import { compileOutput } from './output-contract';
+
+export interface LoadedAgent {
+  definition: AgentDefinition;
+  source: 'builtin' | 'user';
+  /** Where it came from, without the install or data folder's own path: `built-in/x.yaml`, `agents/x.yaml`. */
+  file: string;
+}
+
+/** How a file is named to the person and over the API: local paths are not shown (they are internals). */
+const LABEL = { builtin: 'built-in', user: 'agents' } as const;
+
+export interface AgentCatalogOptions {
+  /** The definitions Deputy ships (resources/agents). */
+  builtinDir: string;
+  /** The person's own (the data folder's agents/), watched for changes. */
+  userDir: string;
+  /** The names of agents the person turned off, and where that list is kept. */
+  disabled: { read: () => string[]; write: (names: string[]) => void };
+  /** Told after every reload, with what loaded. */
+  onChange?: () => void;
+}
+
+const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+/** Saves made in quick succession (an editor writes, renames, touches) are read once. */
+const RELOAD_DELAY_MS = 150;
+
+/**
+ * Every agent definition Deputy knows: the built-ins, then the person's own. A file that does not parse or fit
+ * the schema is skipped and listed with its file and line; a later file with a taken name is skipped the same
+ * way. Nothing here ever throws at the app: a folder that cannot be read is one more error in the list.
+ */
+export class AgentCatalog {
+  private agents = new Map<string, LoadedAgent>();
+  private errors: AgentLoadError[] = [];
+  private watcher: FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: AgentCatalogOptions) {
+    this.reload();
+  }
+
+  get folder(): string {
+    return this.options.userDir;
+  }
+
+  reload(): void {
+    const agents = new Map<string, LoadedAgent>();
+    const errors: AgentLoadError[] = [];
+    for (const source of ['builtin', 'user'] as const) {
+      const dir = source === 'builtin' ? this.options.builtinDir : this.options.userDir;
+      for (const file of definitionFiles(dir, LABEL[source], errors)) {
+        const shown = `${LABEL[source]}/${file}`;
+        const loaded = loadFile(join(dir, file), shown, errors);
+        if (!loaded) continue;
+        const taken = agents.get(loaded.name);
+        if (taken) {
+          errors.push({
+            file: shown,
+            line: 1,
+            message: `The name "${loaded.name}" is already used by ${taken.file}.`,
+          });
+          continue;
+        }
+        agents.set(loaded.name, { definition: loaded, source, file: shown });
+      }
+    }
+    this.agents = agents;
+    this.errors = errors;
+    this.options.onChange?.();
+  }
+
+  /** Watches the person's folder; a change reloads everything (files are small and few). */
+  watch(): void {
+    if (this.watcher) return;
+    try {
+      mkdirSync(this.options.userDir, { recursive: true });
+      this.watcher = watch(this.options.userDir, () => this.scheduleReload());
+      this.watcher.on('error', () => this.unwatch());
+    } catch {
+      // A folder that cannot be watched is read at start and on import; nothing else depends on watching.
+    }
+  }
+
+  unwatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  get(name: string): LoadedAgent | null {
+    return this.agents.get(name) ?? null;
+  }
+
+  /** An agent that exists and is turned on. */
+  usable(name: string): LoadedAgent | null {
+    return this.isEnabled(name) ? this.get(name) : null;
+  }
+
+  all(): LoadedAgent[] {
+    return [...this.agents.values()];
+  }
+
+  loadErrors(): AgentLoadError[] {
+    return [...this.errors];
+  }
+
+  isEnabled(name: string): boolean {
+    return !this.options.disabled.read().includes(name);
+  }
+
+  setEnabled(name: string, enabled: boolean): void {
+    const others = this.options.disabled.read().filter((other) => other !== name);
+    this.options.disabled.write(enabled ? others : [...others, name]);
+    this.options.onChange?.();
+  }
+
+  summary(agent: LoadedAgent): AgentSummary {
+    const { definition } = agent;
+    return {
+      name: definition.name,
+      displayName: definition.displayName ?? definition.name,
+      description: definition.description,
+      source: agent.source,
+      file: agent.file,
+      enabled: this.isEnabled(definition.name),
+      inputs: Object.entries(definition.inputConfig.inputs).map(([name, input]) => ({ name, ...input })),
+      outputName: definition.outputConfig.outputName,
+      tools: definition.toolConfig.tools,
+      phases: (definition.sop?.phases ?? []).map(({ name, allowedTools }) => ({ name, allowedTools })),
+    };
+  }
+
+  /**
+   * Saves an imported file into the person's folder: a Gemini CLI subagent (Markdown) converted to YAML, or a
+   * definition as given. It is checked first; a file that would not load is refused with its error.
+   */
+  importFile(
+    fileName: string,
+    text: string,
+    knownTools: ReadonlySet<string>,
+  ): { ok: true; agent: LoadedAgent; droppedTools: string[] } | { ok: false; error: AgentLoadError } {
+    const safeName = basename(fileName).replace(/[^A-Za-z0-9._-]/g, '_');
+    const isMarkdown = extname(safeName).toLowerCase() === '.md';
+    let definition: AgentDefinition;
+    let droppedTools: string[] = [];
+    let saved: { file: string; text: string };
+    if (isMarkdown) {
+      const imported = importGeminiCliAgent(text, safeName, knownTools);
+      if (!imported.ok) return imported;
+      ({ definition, droppedTools } = imported);
+      saved = { file: `${definition.name}.yaml`, text: stringify(definition, { lineWidth: 100 }) };
+    } else {
+      if (!EXTENSIONS.has(extname(safeName).toLowerCase()))
+        return {
+          ok: false,
+          error: { file: safeName, line: null, message: 'Import a .md, .yaml, .yml or .json file.' },
+        };
+      const parsed = parseAgentDefinition(text, safeName);
+      if (!parsed.ok) return parsed;
+      definition = parsed.definition;
+      saved = { file: safeName, text };
+    }
+    const taken = this.agents.get(definition.name);
+    if (taken && taken.file !== `${LABEL.user}/${saved.file}`)
+      return {
+        ok: false,
+        error: {
+          file: safeName,
+          line: 1,
+          message: `The name "${definition.name}" is already used by ${taken.file}.`,
+        },
+      };
+    const schemaError = outputSchemaError(definition);
+    if (schemaError) return { ok: false, error: { file: safeName, line: null, message: schemaError } };
+    mkdirSync(this.options.userDir, { recursive: true });
+    writeFileSync(join(this.options.userDir, saved.file), saved.text, { mode: 0o600 });
+    this.reload();
+    const agent = this.agents.get(definition.name);
+    if (!agent)
+      return {
+        ok: false,
+        error: { file: safeName, line: null, message: 'The file was saved but did not load.' },
+      };
+    return { ok: true, agent, droppedTools };
+  }
+
+  private scheduleReload(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.reload();
+    }, RELOAD_DELAY_MS);
+    this.timer.unref();
+  }
+}
+
+function definitionFiles(dir: string, label: string, errors: AgentLoadError[]): string[] {
+  if (!existsSync(dir)) return [];
+  try {
+    return readdirSync(dir)
+      .filter((file) => EXTENSIONS.has(extname(file).toLowerCase()))
+      .sort();
+  } catch (error) {
+    errors.push({ file: label, line: null, message: `The folder could not be read (${codeOf(error)}).` });
+    return [];
+  }
+}
+
+function loadFile(path: string, shown: string, errors: AgentLoadError[]): AgentDefinition | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    errors.push({ file: shown, line: null, message: `The file could not be read (${codeOf(error)}).` });
+    return null;
+  }
+  const parsed = parseAgentDefinition(text, shown);
+  if (!parsed.ok) {
+    errors.push(parsed.error);
+    return null;
+  }
+  const schemaError = outputSchemaError(parsed.definition);
+  if (schemaError) {
+    errors.push({ file: shown, line: null, message: schemaError });
+    return null;
+  }
+  return parsed.definition;
+}
+
+/** A file-system error by its code (EACCES, EISDIR…): its message would carry the path. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : 'unreadable';
+}
+
+function outputSchemaError(definition: AgentDefinition): string | null {
+  try {
+    compileOutput(definition);
+    return null;
+  } catch (error) {
+    return `outputConfig.schema is not a JSON Schema Deputy can use: ${(error as Error).message}`;
+  }
+}

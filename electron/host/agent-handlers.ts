@@ -1,0 +1,76 @@
+import {
+  DeputyError,
+  type CommandName,
+  type CommandOutput,
+  type CommandParsedInput,
+} from '../../shared/contract';
+import type { AgentCatalog } from '../agents/catalog';
+import type { Store } from '../store/store';
+import type { ToolRegistry } from '../tools/registry';
+import type { AgentsDesk } from './agents-desk';
+
+type AgentChannel =
+  | 'agents.list'
+  | 'agents.get'
+  | 'agents.run'
+  | 'agents.setEnabled'
+  | 'agents.import'
+  | 'runs.lineage'
+  | 'artifacts.list'
+  | 'artifacts.get';
+type Handlers = {
+  [C in AgentChannel]: (input: CommandParsedInput<C>) => CommandOutput<C>;
+};
+
+/** The agents domain's slice of the contract: the catalog, running, lineage and artifacts. */
+export function agentHandlers(
+  desk: AgentsDesk,
+  catalog: AgentCatalog,
+  registry: ToolRegistry,
+  store: Store,
+): Handlers & Partial<Record<CommandName, unknown>> {
+  const list = (): CommandOutput<'agents.list'> => ({
+    agents: catalog.all().map((agent) => catalog.summary(agent)),
+    errors: catalog.loadErrors(),
+    // Named within the data folder: local paths are internals the API does not show.
+    folder: 'agents',
+  });
+  const known = (name: string) => {
+    const agent = catalog.get(name);
+    if (!agent) throw new DeputyError('not_found', `There is no agent named "${name}".`);
+    return agent;
+  };
+  return {
+    'agents.list': list,
+    'agents.get': (input) => {
+      const agent = known(input.name);
+      return { agent: catalog.summary(agent), definition: { ...agent.definition } };
+    },
+    'agents.run': (input) => desk.start(input).started,
+    'agents.setEnabled': (input) => {
+      known(input.name);
+      catalog.setEnabled(input.name, input.enabled);
+      return list();
+    },
+    'agents.import': (input) => {
+      const tools = new Set(registry.list().map((tool) => tool.name));
+      const imported = catalog.importFile(input.fileName, input.text, tools);
+      if (!imported.ok) {
+        const where = imported.error.line ? ` (line ${imported.error.line})` : '';
+        throw new DeputyError('invalid_input', `${imported.error.message}${where}`);
+      }
+      return { agent: catalog.summary(imported.agent), droppedTools: imported.droppedTools };
+    },
+    'runs.lineage': (input) => desk.lineage(input.runId),
+    'artifacts.list': (input) => {
+      if (!store.runs.get(input.runId))
+        throw new DeputyError('not_found', `There is no run with the id "${input.runId}".`);
+      return { artifacts: store.artifacts.byRun(input.runId) };
+    },
+    'artifacts.get': (input) => {
+      const artifact = store.artifacts.get(input.id);
+      if (!artifact) throw new DeputyError('not_found', `There is no artifact with the id "${input.id}".`);
+      return { artifact };
+    },
+  };
+}

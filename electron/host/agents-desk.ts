@@ -1,0 +1,374 @@
+import {
+  DeputyError,
+  type AgentRunInput,
+  type MessageRecord,
+  type RunEvent,
+  type RunResponse,
+  type RunStarted,
+} from '../../shared/contract';
+import { summarize } from '../agents/output-contract';
+import { inputSchema } from '../agents/agent-inputs';
+import { agentTool, delegateTool, DELEGATE_TO_AGENT } from '../agents/agent-tools';
+import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
+import { fillTemplate } from '../agents/definition';
+import { costOf } from '../agents/usage-cost';
+import { DefaultTaskOutput } from '../engine/completion';
+import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import { driveRun } from '../engine/run-loop';
+import { initialState, parseRunState } from '../engine/run-state';
+import type { LineageRow } from '../store/lineage-repo';
+import type { Store } from '../store/store';
+import type { ToolRegistry } from '../tools/registry';
+import { ToolError, type ToolContext } from '../tools/tool';
+import { childRunId, waitForRunEnd } from './agent-children';
+import { lineageView } from './agent-lineage';
+import { agentSpec } from './agent-spec';
+import { sopBlock } from './agent-prompt';
+
+export interface AgentsDeskDeps {
+  store: Store;
+  registry: ToolRegistry;
+  catalog: AgentCatalog;
+  /** Delegation depth allowed below a chat run (Keep-Up §5.4: 3 at most; it may be set lower). */
+  maxDepth: number;
+  now: () => Date;
+  newId: () => string;
+  defaultModel: () => string;
+  runDeps: () => RunLoopDeps;
+  /** The chat spec of a run under the settings of this moment; an agent's spec starts from it. */
+  baseSpec: (run: { id: string; threadId: string; model: string }, signal: AbortSignal) => RunSpec;
+  /** Deputy's own instruction (rules, the person, the time) for a prompt; an agent's persona goes before it. */
+  baseInstruction: (prompt: string) => string;
+  /** Starts the run's work; a child run holds no slot of the cap. */
+  track: (
+    run: { id: string; threadId: string },
+    work: (signal: AbortSignal) => Promise<RunResponse>,
+  ) => Promise<RunResponse>;
+  isActive: (runId: string) => boolean;
+  cancel: (runId: string) => boolean;
+  subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
+  emit: (event: RunEvent) => void;
+}
+
+interface NewAgentRun {
+  runId: string;
+  threadId: string;
+  isNewThread: boolean;
+  agent: LoadedAgent;
+  inputs: Record<string, unknown>;
+  parent: { runId: string; actionId: string; lineage: LineageRow | null } | null;
+  grantedTools: string[];
+  depth: number;
+}
+
+/**
+ * The agents domain (spec 001, Keep-Up §5.4): runs an agent from the API or the chat, offers every agent to
+ * parents as a tool, and keeps the delegation contract — isolated context, a grant that is the intersection of
+ * the child's toolConfig and its parent's grant, bounded depth, lineage, usage roll-up and artifacts.
+ */
+export class AgentsDesk {
+  constructor(private readonly deps: AgentsDeskDeps) {}
+
+  /** The catalog's agents as tools, plus the generic `delegate_to_agent`; called after every catalog change. */
+  refreshTools(): string[] {
+    const start = (agent: string, inputs: Record<string, unknown>, context: ToolContext) =>
+      this.runChild(agent, inputs, context);
+    const tools = this.deps.catalog
+      .all()
+      .filter((agent) => this.deps.catalog.isEnabled(agent.definition.name))
+      .map((agent) => agentTool(agent.definition, start));
+    return this.deps.registry.replaceAgentTools([...tools, delegateTool(this.deps.catalog, start)]);
+  }
+
+  /** Starts an agent as a run of its own (the API, the chat's picker): depth 1, under no parent. */
+  start(input: AgentRunInput): { started: RunStarted; done: Promise<RunResponse> } {
+    const agent = this.deps.catalog.usable(input.name);
+    if (!agent)
+      throw new DeputyError('not_found', `There is no agent named "${input.name}" that is turned on.`);
+    const inputs = this.checkInputs(
+      agent,
+      input.inputs,
+      (message) => new DeputyError('invalid_input', message),
+    );
+    const { store } = this.deps;
+    if (input.threadId && !store.threads.get(input.threadId))
+      throw new DeputyError('not_found', `There is no conversation with the id "${input.threadId}".`);
+    const run: NewAgentRun = {
+      runId: this.deps.newId(),
+      threadId: input.threadId ?? this.deps.newId(),
+      isNewThread: !input.threadId,
+      agent,
+      inputs,
+      parent: null,
+      grantedTools: agent.definition.toolConfig.tools,
+      depth: 1,
+    };
+    this.create(run);
+    const ids = { runId: run.runId, threadId: run.threadId };
+    return { started: ids, done: this.drive(ids) };
+  }
+
+  /** The spec of an agent run (new, resumed, or continued after an approval), or null for a chat run. */
+  specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec | null {
+    const row = this.deps.store.lineage.byRun(run.id);
+    if (!row) return null;
+    const base = this.deps.baseSpec(run, signal);
+    const definition = this.deps.catalog.get(row.role)?.definition;
+    const lineage = this.pathOf(row);
+    if (!definition) {
+      // The definition was removed while its run was under way: the run may still finish, with what it was granted.
+      return {
+        ...base,
+        agentId: row.role,
+        tools: new Set(row.grantedTools),
+        lineage,
+        completion: { output: DefaultTaskOutput },
+      };
+    }
+    return agentSpec(base, definition, row.grantedTools, lineage);
+  }
+
+  /** A child run's status names its parent, so a window following the parent is not taken over by it. */
+  withParent(event: Extract<RunEvent, { type: 'status' }>): RunEvent {
+    const parentRunId = this.deps.store.lineage.byRun(event.runId)?.parentRunId;
+    return parentRunId ? { ...event, parentRunId } : event;
+  }
+
+  /**
+   * What a child run said stays in its own context: the thread shows it nested, but the next chat run's history
+   * is the person's conversation with Deputy (the child's result reached its parent as the call's result).
+   */
+  withoutChildMessages(messages: MessageRecord[]): MessageRecord[] {
+    const isChild = new Map<string, boolean>();
+    return messages.filter((message) => {
+      if (!message.runId) return true;
+      if (!isChild.has(message.runId)) isChild.set(message.runId, this.isChild(message.runId));
+      return !isChild.get(message.runId);
+    });
+  }
+
+  /** Whether a run is a child (it must not take a slot its waiting parent already holds). */
+  isChild(runId: string): boolean {
+    return this.deps.store.lineage.byRun(runId)?.parentRunId != null;
+  }
+
+  /**
+   * Told of every run ending: an agent run's lineage row gets its status and usage, and its output is registered
+   * as an artifact with its parent (or itself, at the top). Runs inside the ending's own transaction.
+   */
+  onResult(runId: string, result: RunResponse): void {
+    if (result.status === 'awaiting_confirmation') return;
+    const { store } = this.deps;
+    const row = store.lineage.byRun(runId);
+    if (!row || row.status === 'completed' || row.status === 'failed') return;
+    const now = this.deps.now().toISOString();
+    const used = store.runs.usage(runId);
+    const usage = used
+      ? {
+          inputTokens: used.inputTokens,
+          outputTokens: used.outputTokens,
+          cost: costOf(used.model, used.inputTokens, used.outputTokens),
+        }
+      : { inputTokens: 0, outputTokens: 0, cost: 0 };
+    store.lineage.finish(runId, result.status, usage, now);
+    const definition = this.deps.catalog.get(row.role)?.definition;
+    if (result.status !== 'completed' || !result.output) return;
+    const output = definition ? result.output[definition.outputConfig.outputName] : result.output;
+    const hasTemplate = Boolean(definition?.processOutput);
+    store.artifacts.add({
+      id: this.deps.newId(),
+      runId: row.parentRunId ?? runId,
+      agentId: row.role,
+      sourceRunId: runId,
+      type: 'report',
+      content: hasTemplate && definition ? summarize(definition, output) : JSON.stringify(output, null, 2),
+      mimeType: hasTemplate ? 'text/markdown' : 'application/json',
+      createdAt: now,
+    });
+  }
+
+  lineage(runId: string) {
+    if (!this.deps.store.runs.get(runId))
+      throw new DeputyError('not_found', `There is no run with the id "${runId}".`);
+    return lineageView(this.deps.store, runId);
+  }
+
+  /**
+   * A parent's call to an agent. The child's id comes from the call's idempotency key, so the same call after a
+   * crash finds the child it started (going on, paused or done) instead of starting another.
+   */
+  private async runChild(
+    name: string,
+    rawInputs: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<Record<string, unknown>> {
+    const { store } = this.deps;
+    const childId = childRunId(context.idempotencyKey);
+    if (!store.runs.get(childId)) {
+      const parent = store.lineage.byRun(context.runId);
+      const agent = this.deps.catalog.usable(name);
+      if (!agent)
+        throw new ToolError('unknown_agent', `There is no agent named "${name}" that is turned on.`);
+      const depth = (parent?.depth ?? 0) + 1;
+      if (depth > this.deps.maxDepth)
+        throw new ToolError(
+          'depth_exceeded',
+          `${name} cannot be started here: agents may delegate at most ${this.deps.maxDepth} levels deep, and this would be level ${depth}. Do this part yourself.`,
+        );
+      // Security (Keep-Up §5.12): a child gets what it asks for only where its parent has it too — never more.
+      if (parent && !parent.grantedTools.includes(name))
+        throw new ToolError(
+          'not_granted',
+          `${parent.role} may not delegate to ${name}: it is not among its tools.`,
+        );
+      const parentGrant = new Set(
+        parent ? parent.grantedTools : this.deps.registry.list().map((tool) => tool.name),
+      );
+      const inputs = this.checkInputs(
+        agent,
+        rawInputs,
+        (message) => new ToolError('invalid_arguments', message),
+      );
+      this.create({
+        runId: childId,
+        threadId: context.threadId,
+        isNewThread: false,
+        agent,
+        inputs,
+        parent: { runId: context.runId, actionId: context.actionId, lineage: parent },
+        grantedTools: agent.definition.toolConfig.tools.filter((tool) => this.mayGrant(tool, parentGrant)),
+        depth,
+      });
+    }
+    const ids = { runId: childId, threadId: context.threadId };
+    const stored = store.runs.get(childId);
+    // Not going, not paused, not done: Deputy stopped before it began (resume picks up only what it knows).
+    if (
+      stored &&
+      !this.deps.isActive(childId) &&
+      stored.status !== 'awaiting_confirmation' &&
+      stored.status !== 'completed' &&
+      stored.status !== 'failed'
+    )
+      void this.drive(ids);
+    const result = await waitForRunEnd(this.deps, childId, context.signal);
+    if (result.status !== 'completed')
+      throw new ToolError('agent_failed', `${name} did not finish: ${result.summary}`);
+    return {
+      agent: name,
+      runId: childId,
+      summary: result.summary,
+      ...(result.output && { output: result.output }),
+    };
+  }
+
+  /**
+   * A tool the parent has; or another agent, since that agent's own grant is in turn cut to this child's, so
+   * nothing the top of the tree lacks can be reached through it. The generic delegate is never passed down.
+   */
+  private mayGrant(tool: string, parentGrant: ReadonlySet<string>): boolean {
+    if (tool === DELEGATE_TO_AGENT) return parentGrant.has(tool);
+    return parentGrant.has(tool) || this.deps.catalog.get(tool) !== null;
+  }
+
+  private checkInputs<E extends Error>(
+    agent: LoadedAgent,
+    raw: unknown,
+    fail: (message: string) => E,
+  ): Record<string, unknown> {
+    const parsed = inputSchema(agent.definition).safeParse(raw ?? {});
+    if (parsed.success) return parsed.data;
+    const issues = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'inputs'}: ${issue.message}`,
+    );
+    throw fail(`The inputs of ${agent.definition.name} do not fit: ${issues.join('; ')}.`);
+  }
+
+  /** The run row, its lineage and its first checkpoint land together: from here on it survives a crash. */
+  private create(run: NewAgentRun): void {
+    const { store } = this.deps;
+    const { definition } = run.agent;
+    const query = fillTemplate(definition.promptConfig.query, run.inputs).trim();
+    const instruction = [
+      `You are working as the agent "${definition.displayName ?? definition.name}" for Deputy.`,
+      definition.promptConfig.systemPrompt.trim(),
+      sopBlock(definition),
+      `When the task is done, call complete_task alone with your ${definition.outputConfig.outputName}.`,
+      this.deps.baseInstruction(query),
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    const model = definition.modelConfig?.model ?? this.deps.defaultModel();
+    const now = this.deps.now().toISOString();
+    const ids = { id: run.runId, threadId: run.threadId, model };
+    store.transaction(() => {
+      if (run.isNewThread) store.threads.create(run.threadId, definition.displayName ?? definition.name, now);
+      store.runs.create(
+        { id: run.runId, threadId: run.threadId, model, prompt: query, agentId: definition.name },
+        now,
+      );
+      store.lineage.create({
+        id: this.deps.newId(),
+        runId: run.runId,
+        parentAgentId: run.parent?.lineage?.id ?? null,
+        parentRunId: run.parent?.runId ?? null,
+        parentActionId: run.parent?.actionId ?? null,
+        role: definition.name,
+        depth: run.depth,
+        grantedTools: run.grantedTools,
+        createdAt: now,
+      });
+      // A child's task is not the person's words: only a top-level agent run shows its query in the thread.
+      if (!run.parent)
+        store.threads.addMessage({
+          id: this.deps.newId(),
+          threadId: run.threadId,
+          runId: run.runId,
+          role: 'user',
+          text: query,
+          createdAt: now,
+        });
+      store.threads.touch(run.threadId, now);
+      const spec = this.specFor(ids, new AbortController().signal);
+      if (spec)
+        this.deps
+          .runDeps()
+          .checkpoints.save(
+            spec,
+            initialState(instruction, [{ role: 'user', parts: [{ kind: 'text', text: query }] }]),
+          );
+      this.deps.emit({ type: 'status', runId: run.runId, threadId: run.threadId, status: 'queued' });
+    });
+  }
+
+  private drive(ids: { runId: string; threadId: string }): Promise<RunResponse> {
+    const { store } = this.deps;
+    const run = store.runs.get(ids.runId);
+    const model = run?.model ?? this.deps.defaultModel();
+    return this.deps.track({ id: ids.runId, threadId: ids.threadId }, (signal) => {
+      const spec = this.specFor({ id: ids.runId, threadId: ids.threadId, model }, signal);
+      // A child is created inside its parent's step, whose checkpoints are written at the step's commit: commit
+      // now, so the child's first checkpoint is on disk before it is read (and before the child can crash).
+      store.writes.durable();
+      const state = store.checkpoints.load(ids.runId);
+      const deps = this.deps.runDeps();
+      if (!spec) throw new Error(`run ${ids.runId} is not an agent run`);
+      const parsed = state ? parseRunState(state.state) : null;
+      if (!parsed) throw new Error(`run ${ids.runId} has no readable checkpoint`);
+      return driveRun(deps, spec, parsed);
+    });
+  }
+
+  /** The roles from the top-level agent down to this one. */
+  private pathOf(row: LineageRow): string[] {
+    const path = [row.role];
+    let parentRun = row.parentRunId;
+    for (let guard = 0; parentRun && guard < 10; guard += 1) {
+      const parent = this.deps.store.lineage.byRun(parentRun);
+      if (!parent) break;
+      path.unshift(parent.role);
+      parentRun = parent.parentRunId;
+    }
+    return path;
+  }
+}

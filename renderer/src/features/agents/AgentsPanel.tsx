@@ -1,0 +1,103 @@
+import { useEffect, useId, type ChangeEvent } from 'react';
+import { FormError } from '../../components/FormParts';
+import { useAgents, useStores } from '../../stores';
+import './agents.css';
+
+/** Settings → Agents: the built-in and personal agents, the files that did not load, on/off, import. */
+export function AgentsPanel() {
+  const { agents: store } = useStores();
+  const agents = useAgents((state) => state.agents);
+  const errors = useAgents((state) => state.errors);
+  const folder = useAgents((state) => state.folder);
+  const loadError = useAgents((state) => state.loadError);
+  const outcome = useAgents((state) => state.outcome);
+  const error = useAgents((state) => state.error);
+  const listId = useId();
+  const errorsId = useId();
+  const importId = useId();
+
+  // Files in the folder change behind this window (it is watched): read the list again on every open.
+  useEffect(() => {
+    void store.getState().load();
+  }, [store]);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    if (file) await store.getState().importFile(file.name, await file.text());
+    event.target.value = '';
+  };
+
+  return (
+    <div className="agents-panel" data-testid="agents-panel">
+      <section aria-labelledby={listId}>
+        <h3 id={listId}>Agents</h3>
+        <p className="settings-form__note">
+          Each agent works on its own with only the tools it lists, under your rules. Deputy can hand it work,
+          and you can start one from the chat with @ and its name.
+        </p>
+        {loadError && <FormError>{loadError}</FormError>}
+        <ul className="agents-list">
+          {agents?.map((agent) => (
+            <li key={agent.name} className="agent-card" data-testid={`agent-${agent.name}`}>
+              <div className="agent-card__header">
+                <h4>{agent.displayName}</h4>
+                <span className="agent-card__source">
+                  {agent.source === 'builtin' ? 'Built in' : 'Yours'}
+                </span>
+                <label className="agent-card__toggle">
+                  <input
+                    type="checkbox"
+                    checked={agent.enabled}
+                    onChange={(event) => void store.getState().setEnabled(agent.name, event.target.checked)}
+                  />
+                  On<span className="visually-hidden"> ({agent.displayName})</span>
+                </label>
+              </div>
+              <p>{agent.description}</p>
+              <p className="agent-card__meta">
+                Tools: {agent.tools.join(', ') || 'none'}
+                {agent.phases.length > 0 && (
+                  <> · Phases: {agent.phases.map((phase) => phase.name).join(' → ')}</>
+                )}
+              </p>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {errors.length > 0 && (
+        <section aria-labelledby={errorsId}>
+          <h3 id={errorsId}>Files that did not load</h3>
+          <ul className="agents-errors" data-testid="agent-load-errors">
+            {errors.map((item) => (
+              <li key={`${item.file}:${item.line ?? ''}`}>
+                <code>
+                  {item.file}
+                  {item.line !== null && `:${item.line}`}
+                </code>{' '}
+                {item.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby={importId}>
+        <h3 id={importId}>Your agents folder</h3>
+        <p className="settings-form__note">
+          Put definitions as YAML or JSON in the <code data-testid="agents-folder">{folder}</code> folder of
+          Deputy&apos;s data folder; Deputy picks up changes as you save them.
+        </p>
+        <label>
+          Import an agent (a Gemini CLI subagent .md, or a .yaml or .json definition)
+          <input
+            type="file"
+            accept=".md,.yaml,.yml,.json"
+            data-testid="agent-import"
+            onChange={(event) => void onFile(event)}
+          />
+        </label>
+      </section>
+      {outcome && <p role="status">{outcome}</p>}
+      {error && <FormError>{error}</FormError>}
+    </div>
+  );
+}

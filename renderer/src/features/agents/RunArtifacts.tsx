@@ -1,0 +1,33 @@
+import type { Artifact } from '../../../../shared/contract';
+import { CopyButton } from './CopyButton';
+
+/** What the agents of a run made: each artifact readable in place and copyable. */
+export function RunArtifacts({ artifacts }: { artifacts: readonly Artifact[] }) {
+  return (
+    <li className="run-artifacts" data-testid="run-artifacts">
+      <h3 className="run-artifacts__title">Made by agents</h3>
+      <ul>
+        {artifacts.map((artifact) => (
+          <li key={artifact.id} className="artifact" data-testid="artifact">
+            <details>
+              <summary>
+                {artifact.agentId}: {artifact.type} ({formatSize(artifact.metadata.size)})
+              </summary>
+              <pre className="artifact__content" tabIndex={0} data-testid="artifact-content">
+                {artifact.content ?? artifact.path ?? ''}
+              </pre>
+            </details>
+            <CopyButton
+              text={artifact.content ?? artifact.path ?? ''}
+              label={`Copy the ${artifact.type} from ${artifact.agentId}`}
+            />
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
+}

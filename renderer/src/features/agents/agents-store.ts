@@ -1,0 +1,107 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  AgentLoadErrorView,
+  AgentSummary,
+  Artifact,
+  DeputyClient,
+  LineageNode,
+  RunStarted,
+} from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+export interface AgentsState {
+  agents: AgentSummary[] | null;
+  errors: AgentLoadErrorView[];
+  folder: string;
+  loadError: string | null;
+  /** The last action's outcome in words, or why it failed. */
+  outcome: string | null;
+  error: string | null;
+  /** Per top-level run of the open conversation: its agent tree, as last read. */
+  lineage: Record<string, LineageNode[]>;
+  artifacts: Record<string, Artifact[]>;
+}
+
+export interface AgentsActions {
+  load(): Promise<void>;
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+  importFile(fileName: string, text: string): Promise<void>;
+  /** Starts an agent; rejects with the reason when its inputs do not fit. */
+  run(
+    name: string,
+    inputs: Record<string, string | number | boolean>,
+    threadId?: string,
+  ): Promise<RunStarted>;
+  /** Reads a run's agent tree and the artifacts registered with it. */
+  readRun(runId: string): Promise<void>;
+}
+
+export type AgentsStore = StoreApi<AgentsState & AgentsActions>;
+
+export function createAgentsStore(client: DeputyClient): AgentsStore {
+  return createStore<AgentsState & AgentsActions>()((set, get) => {
+    const fail = (error: unknown) => set({ error: toClientError(error).message, outcome: null });
+    const apply = (list: { agents: AgentSummary[]; errors: AgentLoadErrorView[]; folder: string }) =>
+      set({ agents: list.agents, errors: list.errors, folder: list.folder, loadError: null });
+
+    return {
+      agents: null,
+      errors: [],
+      folder: '',
+      loadError: null,
+      outcome: null,
+      error: null,
+      lineage: {},
+      artifacts: {},
+
+      async load() {
+        try {
+          apply(await client.invoke('agents.list', {}));
+        } catch (error) {
+          set({ loadError: toClientError(error).message });
+        }
+      },
+
+      async setEnabled(name, enabled) {
+        try {
+          apply(await client.invoke('agents.setEnabled', { name, enabled }));
+          set({ outcome: `${name} is ${enabled ? 'on' : 'off'}.`, error: null });
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      async importFile(fileName, text) {
+        try {
+          const imported = await client.invoke('agents.import', { fileName, text });
+          const dropped = imported.droppedTools.length
+            ? ` Left out (Deputy has no such tool): ${imported.droppedTools.join(', ')}.`
+            : '';
+          set({ outcome: `Imported ${imported.agent.displayName}.${dropped}`, error: null });
+          await get().load();
+        } catch (error) {
+          fail(error);
+        }
+      },
+
+      run(name, inputs, threadId) {
+        return client.invoke('agents.run', { name, inputs, ...(threadId && { threadId }) });
+      },
+
+      async readRun(runId) {
+        try {
+          const [tree, made] = await Promise.all([
+            client.invoke('runs.lineage', { runId }),
+            client.invoke('artifacts.list', { runId }),
+          ]);
+          set((state) => ({
+            lineage: { ...state.lineage, [runId]: tree.nodes },
+            artifacts: { ...state.artifacts, [runId]: made.artifacts },
+          }));
+        } catch {
+          // A run deleted meanwhile simply shows no tree.
+        }
+      },
+    };
+  });
+}

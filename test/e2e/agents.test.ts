@@ -1,0 +1,107 @@
+import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { dataDirWithAgents } from '../support/agent-kit';
+import { axeViolations } from './support/axe';
+import { assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+describe('agents in the browser, against the headless host and a fake Gemini', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    dataDir = dataDirWithAgents(
+      { name: 'lead', tools: ['helper', 'list_tasks'] },
+      { name: 'helper', tools: ['list_tasks'] },
+    );
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function openPage(): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    return page;
+  }
+
+  it('picks an agent, fills its inputs, shows its child run nested, its output and its artifacts', async () => {
+    gemini.script(
+      callReply('helper', { task: 'look at the open tasks' }),
+      callReply('list_tasks', {}),
+      callReply('complete_task', { result: { note: 'Nothing is open.' } }),
+      callReply('complete_task', { result: { note: 'The helper found nothing open.' } }),
+    );
+    const page = await openPage();
+    await page.getByTestId('composer-agents').click();
+    await page.getByTestId('pick-lead').click();
+    await page.getByTestId('agent-input-task').fill('Check my tasks');
+    await page.getByTestId('agent-run').click();
+
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    await child.waitFor();
+    await expect
+      .poll(async () =>
+        (await assistantMessages(page).allInnerTexts()).some((text) =>
+          text.endsWith('Note: The helper found nothing open.'),
+        ),
+      )
+      .toBe(true);
+    const artifacts = page.getByTestId('artifact');
+    await expect.poll(() => artifacts.count()).toBe(2);
+    await artifacts.first().locator('summary').click();
+    expect(await artifacts.first().getByTestId('artifact-content').innerText()).toBe(
+      'Note: Nothing is open.',
+    );
+    await child.locator('summary').first().click();
+    await expect
+      .poll(() => child.locator('[data-testid="tool-call"][data-tool="list_tasks"]').count())
+      .toBe(1);
+    await expect.poll(() => child.locator('summary').first().innerText()).toContain('done');
+    // The query the form made is the conversation's first message.
+    expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('@name in the composer opens that agent’s form', async () => {
+    const page = await openPage();
+    await send(page, '@helper');
+    await page.getByTestId('agent-form').waitFor();
+    expect(await page.getByTestId('agent-input-task').isVisible()).toBe(true);
+  });
+
+  it('Settings → Agents lists the agents, a file that did not load with its line, and turns one off', async () => {
+    const page = await openPage();
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-agents').click();
+    const panel = page.getByTestId('agents-panel');
+    await panel.getByTestId('agent-researcher').waitFor();
+    expect(await panel.getByTestId('agents-folder').innerText()).toBe('agents');
+    await panel.getByTestId('agent-import').setInputFiles({
+      name: 'broken.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from('name: broken\ndescription: [\n'),
+    });
+    await expect.poll(() => panel.getByRole('alert').innerText()).toMatch(/line \d+/);
+    // The box follows the host's answer, not the click: it changes once Deputy has turned the agent off.
+    await panel.getByTestId('agent-helper').getByRole('checkbox').click();
+    await expect.poll(() => panel.getByRole('status').innerText()).toBe('helper is off.');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await panel.getByTestId('agent-helper').getByRole('checkbox').isChecked()).toBe(false);
+    await panel.getByTestId('agent-helper').getByRole('checkbox').click();
+    await expect.poll(() => panel.getByRole('status').innerText()).toBe('helper is on.');
+  });
+});

@@ -1,0 +1,97 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentDefinition, dataDirWithAgents } from '../support/agent-kit';
+import { until } from '../support/durable-kit';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { ScriptedModel } from '../support/scripted-model';
+
+let fixture: HostFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+const BROKEN = `name: broken_one
+description: Has a bad line.
+inputConfig:
+  inputs: {}
+outputConfig:
+  outputName: result
+  description: d
+  schema: {}
+promptConfig:
+  query: go
+  systemPrompt: s
+toolConfig:
+  tools: list_tasks
+`;
+
+describe('the agent catalog', () => {
+  it('skips a bad file, lists it with its line, and keeps every other agent', async () => {
+    const dataDir = dataDirWithAgents({ name: 'good_one', tools: ['list_tasks'] });
+    writeFileSync(join(dataDir, 'agents', 'broken_one.yaml'), BROKEN);
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const list = await fixture.host.invoke('agents.list', {});
+    expect(list.agents.map((agent) => agent.name)).toContain('good_one');
+    expect(list.agents.map((agent) => agent.name)).not.toContain('broken_one');
+    expect(list.errors).toEqual([expect.objectContaining({ file: 'agents/broken_one.yaml', line: 13 })]);
+    expect(list.folder).toBe('agents');
+    expect(fixture.host.toolCatalog().map((tool) => tool.name)).toContain('good_one');
+  });
+
+  it('watches the folder: a new file becomes an agent and a tool without a restart', async () => {
+    const dataDir = dataDirWithAgents();
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const host = fixture.host;
+    writeFileSync(
+      join(dataDir, 'agents', 'late_one.yaml'),
+      stringify(agentDefinition({ name: 'late_one', tools: [] })),
+    );
+    await until(() => host.toolCatalog().some((tool) => tool.name === 'late_one'));
+    const list = await host.invoke('agents.list', {});
+    expect(list.agents.find((agent) => agent.name === 'late_one')).toMatchObject({
+      source: 'user',
+      enabled: true,
+    });
+  });
+
+  it('turning an agent off takes its tool away and refuses to run it; on again brings both back', async () => {
+    fixture = await openHost(new ScriptedModel(), { dataDir: dataDirWithAgents() });
+    const host = fixture.host;
+    const off = await host.invoke('agents.setEnabled', { name: 'researcher', enabled: false });
+    expect(off.agents.find((agent) => agent.name === 'researcher')?.enabled).toBe(false);
+    expect(host.toolCatalog().map((tool) => tool.name)).not.toContain('researcher');
+    await expect(
+      host.invoke('agents.run', { name: 'researcher', inputs: { question: 'q' } }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await host.invoke('agents.setEnabled', { name: 'researcher', enabled: true });
+    expect(host.toolCatalog().map((tool) => tool.name)).toContain('researcher');
+  });
+
+  it('imports a Gemini CLI subagent into the folder as YAML, and refuses a broken one with its line', async () => {
+    const dataDir = dataDirWithAgents();
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const host = fixture.host;
+    const imported = await host.invoke('agents.import', {
+      fileName: 'mail-scout.md',
+      text: '---\nname: mail-scout\ndescription: Finds mail.\ntools: [gmail_search, grep]\n---\nYou are Mail Scout.\n',
+    });
+    expect(imported).toMatchObject({
+      agent: {
+        name: 'mail_scout',
+        source: 'user',
+        tools: ['gmail_search'],
+        file: 'agents/mail_scout.yaml',
+      },
+      droppedTools: ['grep'],
+    });
+    expect(host.toolCatalog().map((tool) => tool.name)).toContain('mail_scout');
+    await expect(
+      host.invoke('agents.import', { fileName: 'bad.md', text: '---\nname: [\n---\nbody' }),
+    ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('(line 2)') });
+  });
+});
