@@ -45,6 +45,10 @@ const commandChannels = {
   'audit.undo': true,
   'audit.export': true,
   'audit.verifyChain': true,
+  'plan.get': true,
+  'plan.approve': true,
+  'plan.continue': true,
+  'plan.cancel': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -12,6 +12,7 @@ import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 import { reconcileStarted } from './reconcile';
 import { runProvenance } from './run-provenance';
+import { planDecision } from './plans/plan-gate';
 
 export type { CallScope } from './call-execution';
 
@@ -67,7 +68,9 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   }
   const { reach } = read;
 
-  const decision = deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) });
+  const decided = deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) });
+  // A step of a plan the person approved goes ahead; a call the plan did not show them still asks.
+  const decision = planDecision(scope, call, check, decided);
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {

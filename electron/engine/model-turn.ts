@@ -12,6 +12,8 @@ import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
+import { handlePlanCalls } from './plans/plan-calls';
+import { PLAN_DECLARATIONS } from './plans/plan-tools';
 import { answerUnrun } from './call-execution';
 import {
   compressContext,
@@ -54,7 +56,7 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
   const completion = spec.completion ? [completeTaskDeclaration(spec.completion)] : [];
-  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS];
+  const declared = [...deps.registry.declarations(), ...CONTROL_DECLARATIONS, ...PLAN_DECLARATIONS];
   const tools = isFinal ? completion : [...declared, ...completion];
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
@@ -93,9 +95,11 @@ function routeFor(state: RunState, requested: string, policy: RoutingPolicy): Ro
  * The calls of a logged turn that may run: none in the final-warning turn or a task agent's completion turn,
  * the first only in interactive mode (the others are answered at once).
  */
-function runnableCalls(scope: CallScope, calls: CallPart[]): CallPart[] {
+function runnableCalls(scope: CallScope, turnCalls: CallPart[]): CallPart[] {
   const { spec, state } = scope;
   if (state.recovery) return [];
+  // The plan's own calls are answered here, with the turn: they change the plan, never the world.
+  const calls = handlePlanCalls(scope, turnCalls);
   if (spec.completion && calls.some((call) => call.name === COMPLETE_TASK)) return [];
   // A turn that asks or refuses ends the run: nothing else of it runs (the loop answers the rest).
   if (calls.some(isControlCall)) return [];

@@ -165,6 +165,16 @@ export class ApprovalDesk {
     return history;
   }
 
+  /** Ends a run paused for approval whose plan was cancelled: what waited there is rejected, never run. */
+  endPaused(runId: string, threadId: string, message: string): void {
+    for (const approval of this.deps.store.approvals.pendingInThread(threadId)) {
+      if (approval.runId !== runId) continue;
+      if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), message))
+        continue;
+      this.endPausedRun(approval, { code: 'cancelled', message });
+    }
+  }
+
   private require(id: string): StoredApproval {
     const approval = this.deps.store.approvals.get(id);
     if (!approval) throw new DeputyError('not_found', `There is no approval with the id "${id}".`);

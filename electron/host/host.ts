@@ -39,6 +39,8 @@ import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
+import { PlanDesk } from './plan-desk';
+import { planNote, refreshPlan } from '../engine/plans/plan-progress';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -93,6 +95,7 @@ export class Host implements ContractHost {
   /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
   readonly clientCalls: ClientCalls;
   readonly audit: AuditDesk;
+  readonly plans: PlanDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -167,6 +170,16 @@ export class Host implements ContractHost {
       logError: deps.logError,
       emit: (event) => this.emit(event),
     });
+    this.plans = new PlanDesk({
+      store: deps.store,
+      now: deps.now,
+      runDeps: () => this.runDeps(),
+      approvals: this.approvals,
+      cancelRun: (runId) => this.active.cancel(runId),
+      continueInThread: (threadId, answer, planId) =>
+        this.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
+      logError: deps.logError,
+    });
     this.handlers = {
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
@@ -227,6 +240,10 @@ export class Host implements ContractHost {
       'audit.undo': (input) => this.audit.undo(input),
       'audit.export': (input) => this.audit.exportPage(input),
       'audit.verifyChain': () => this.audit.verifyChain(),
+      'plan.get': (input) => this.plans.get(input.planId),
+      'plan.approve': (input) => this.plans.approve(input.planId),
+      'plan.continue': (input) => this.plans.continue(input),
+      'plan.cancel': (input) => this.plans.cancel(input.planId),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -444,6 +461,7 @@ export class Host implements ContractHost {
     raw: RunRequest,
     onEvent?: (event: RunEvent) => void,
     model?: string,
+    planId?: string,
   ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
     // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
@@ -479,7 +497,12 @@ export class Host implements ContractHost {
       }),
     );
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
-    const state = initialState(systemInstruction, messages);
+    // A plan taken up again after the person answered its question: the model sees where it stands.
+    const plan = planId ? refreshPlan(this.runDeps(), { runId, threadId: threadId ?? '' }, planId) : null;
+    const planBlock = plan
+      ? `\n\n[YOUR PLAN] The person answered your question; go on with this plan (change it with update_plan).\n${planNote(plan)}`
+      : '';
+    const state = initialState(systemInstruction + planBlock, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
     const deps = this.runDeps();
 
@@ -499,6 +522,7 @@ export class Host implements ContractHost {
         createdAt: now,
       });
       store.threads.touch(run.threadId, now);
+      if (planId) store.plans.attach(planId, runId, now);
       deps.checkpoints.save(this.specFor(run, new AbortController().signal), state);
     });
     const ids = { runId, threadId: run.threadId };

@@ -12,6 +12,7 @@ import { dispatchCommand, safeErrorBody } from '../host/dispatch';
 import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
 import { auditRoutes } from './audit-routes';
+import { planRoutes } from './plan-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
@@ -142,6 +143,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       },
     },
     ...auditRoutes(host, command),
+    ...planRoutes(command),
     {
       method: 'GET',
       pattern: /^\/api\/settings$/,

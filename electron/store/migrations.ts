@@ -1,4 +1,5 @@
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
+import { PLANS_SQL } from './migration-11-plans';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -318,5 +319,10 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX audit_entries_by_decision_category ON audit_entries (decision, action_category, seq);
       CREATE INDEX audit_entries_by_decision_risk ON audit_entries (decision, risk, seq);
     `,
+  },
+  {
+    version: 11,
+    name: 'plans: spec 004 plans, their steps, and the calls that carried out each step',
+    sql: PLANS_SQL,
   },
 ];

@@ -8,6 +8,7 @@ import { DataRepo } from './data-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { MemoriesRepo } from './memories-repo';
+import { PlansRepo } from './plans-repo';
 import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
@@ -30,6 +31,7 @@ export class Store {
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
   readonly auditEdits: AuditEdits;
+  readonly plans: PlansRepo;
 
   constructor(readonly db: Db) {
     this.threads = new ThreadsRepo(db);
@@ -46,6 +48,7 @@ export class Store {
     this.audit = new AuditRepo(db);
     this.auditQuery = new AuditQuery(db);
     this.auditEdits = new AuditEdits(db, this.audit);
+    this.plans = new PlansRepo(db);
   }
 
   static open(file: string): Store {

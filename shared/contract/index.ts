@@ -59,6 +59,7 @@ import {
   AuditVerifyInput,
   AuditVerifyOutput,
 } from './audit';
+import { PlanContinueInput, PlanGetInput, PlanOutput } from './plans';
 import {
   MemoryDeleteInput,
   MemoryDeleteOutput,
@@ -78,6 +79,7 @@ export * from './events';
 export * from './limits';
 export * from './mcp';
 export * from './memory';
+export * from './plans';
 export * from './policy';
 export * from './run';
 export * from './settings';
@@ -122,6 +124,10 @@ export const commands = {
   'audit.undo': { input: AuditUndoInput, output: AuditUndoOutput },
   'audit.export': { input: AuditExportInput, output: AuditExportOutput },
   'audit.verifyChain': { input: AuditChainInput, output: AuditChainOutput },
+  'plan.get': { input: PlanGetInput, output: PlanOutput },
+  'plan.approve': { input: PlanGetInput, output: PlanOutput },
+  'plan.continue': { input: PlanContinueInput, output: PlanOutput },
+  'plan.cancel': { input: PlanGetInput, output: PlanOutput },
 } as const;
 
 export const streams = {
