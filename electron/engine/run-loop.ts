@@ -9,6 +9,7 @@ import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
+import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
 import { planNote, refreshPlan } from './plans/plan-progress';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
@@ -40,12 +41,16 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
   };
 
   for (;;) {
+    // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
+    const isCancelled = isPlanCancelled(scope);
+    if (isCancelled) keepStartedOnly(scope);
     if (state.pendingCalls.length > 0) {
       deps.emit({ type: 'status', ...ids, status: 'executing' });
       const ending = await runPendingCalls(scope);
       if (ending) return ending;
     }
     tick();
+    if (isCancelled) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
     if (reopenDecided(scope)) continue;
     refreshPlan(deps, spec);
     const held = state.awaiting[0];

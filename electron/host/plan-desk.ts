@@ -105,8 +105,12 @@ export class PlanDesk {
    */
   cancel(planId: string): { plan: Plan } {
     const { store } = this.deps;
-    const plan = this.open(planId);
-    store.transaction(() => this.save(plan, derivePlan(this.deps.runDeps(), { ...plan, status: 'cancelled' })));
+    const plan = this.require(planId);
+    // Cancelling twice is the one cancel (a retry after a crash finishes what the first began).
+    if (plan.status !== 'cancelled') {
+      if (isFinalPlan(plan)) throw new DeputyError('conflict', `This plan is already ${plan.status}.`);
+      store.transaction(() => this.save(plan, derivePlan(this.deps.runDeps(), { ...plan, status: 'cancelled' })));
+    }
     const run = store.runs.get(plan.runId);
     if (!this.deps.cancelRun(plan.runId) && run?.status === 'awaiting_confirmation')
       this.deps.approvals.endPaused(plan.runId, plan.threadId, 'Cancelled: you cancelled the plan.');

@@ -56,6 +56,10 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/audit/:id/assumptions', body: null },
   { method: 'POST', path: '/api/audit/:id/verify', body: 'audit.verifyAssumption' },
   { method: 'POST', path: '/api/audit/:id/undo', body: 'audit.undo' },
+  { method: 'GET', path: '/api/plans/:id', body: null },
+  { method: 'POST', path: '/api/plans/:id/approve', body: null },
+  { method: 'POST', path: '/api/plans/:id/continue', body: 'plan.continue' },
+  { method: 'POST', path: '/api/plans/:id/cancel', body: null },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];

@@ -185,6 +185,12 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       };
     case 'audit.verifyChain':
       return {};
+    case 'plan.get':
+    case 'plan.approve':
+    case 'plan.cancel':
+      return { planId: ids.any(rng) };
+    case 'plan.continue':
+      return { planId: ids.any(rng), ...(rng.chance(0.5) && { answer: randomString(rng) }) };
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

@@ -249,6 +249,7 @@ describe('plans: failures, retries, parallel steps, cancel', () => {
     const thread = await host.invoke('thread.get', { threadId: out.plan.threadId });
     expect(thread.runs.find((run) => run.id === runId)?.status).toBe('failed');
     await expect(host.invoke('plan.approve', { planId: id })).rejects.toThrow(/already cancelled/);
+    expect((await host.invoke('plan.cancel', { planId: id })).plan.status).toBe('cancelled');
   });
 
   it('an unknown plan is a typed not_found', async () => {

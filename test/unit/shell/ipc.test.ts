@@ -77,6 +77,10 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'audit.undo': { id: 'aud-1' },
   'audit.export': { format: 'csv' },
   'audit.verifyChain': {},
+  'plan.get': { planId: 'plan-1' },
+  'plan.approve': { planId: 'plan-1' },
+  'plan.continue': { planId: 'plan-1', answer: 'Tuesday at 2 pm' },
+  'plan.cancel': { planId: 'plan-1' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
