@@ -10,7 +10,8 @@ import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
 import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
-import { planNote, refreshPlan } from './plans/plan-progress';
+import { planNote } from './plans/plan-note';
+import { refreshPlan } from './plans/plan-progress';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 

@@ -40,7 +40,8 @@ import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { PlanDesk } from './plan-desk';
-import { planNote, refreshPlan } from '../engine/plans/plan-progress';
+import { refreshPlan } from '../engine/plans/plan-progress';
+import { planFindings, planNote } from '../engine/plans/plan-note';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -497,12 +498,12 @@ export class Host implements ContractHost {
       }),
     );
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
-    // A plan taken up again after the person answered its question: the model sees where it stands.
+    // A plan taken up again after the person answered its question: the model sees where it stands (Deputy's
+    // note) and what its steps found (content, judged as such), beside the answer.
     const plan = planId ? refreshPlan(this.runDeps(), { runId, threadId: threadId ?? '' }, planId) : null;
-    const planBlock = plan
-      ? `\n\n[YOUR PLAN] The person answered your question; go on with this plan (change it with update_plan).\n${planNote(plan)}`
-      : '';
-    const state = initialState(systemInstruction + planBlock, messages);
+    const prompt = messages.at(-1);
+    if (plan && prompt) prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
+    const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
     const deps = this.runDeps();
 

@@ -116,7 +116,7 @@ describe("spec 004's appendix: “Schedule a 30-minute meeting with Alex next we
     // The person answers; a new run takes the plan up and asks before creating the event.
     model.script(
       (request) => {
-        if (!request.systemInstruction.includes('[YOUR PLAN]')) throw new Error('the plan was not carried over');
+        if (!JSON.stringify(request.messages).includes('[PLAN FINDINGS]')) throw new Error('the plan was not carried over');
         return call('calendar_event_create', {
           summary: 'Budget',
           start: '2026-12-01T14:00:00+01:00',

@@ -136,26 +136,3 @@ export function refreshPlan(deps: Deps, spec: Pick<RunSpec, 'runId' | 'threadId'
   if (!plan) return null;
   return deps.store.transaction(() => savePlan(deps, spec, derivePlan(deps, plan), planView(deps, plan)));
 }
-
-/**
- * What the model is told of its plan with each turn's results: where every step stands, which failed and what
- * that skipped, and which can run now (together, when there are several).
- */
-export function planNote(plan: Plan): string {
-  const lines = plan.steps.map((step) => {
-    const result = step.result ? `: ${step.result}` : '';
-    const approval = step.status === 'ready' && step.needsApproval && !step.isApproved ? ' (needs approval)' : '';
-    const retry = step.status === 'ready' && step.attempts > 0 ? ` (attempt ${step.attempts} failed, try again)` : '';
-    return `- ${step.id} [${step.status}]${approval}${retry} ${step.title}${result}`;
-  });
-  const ready = plan.steps.filter((step) => step.status === 'ready').map((step) => step.id);
-  const skipped = plan.steps.filter((step) => step.status === 'skipped').map((step) => step.id);
-  const next =
-    ready.length > 1
-      ? `Ready now: ${ready.join(', ')} — they do not wait for each other; call them together in one turn.`
-      : ready.length === 1
-        ? `Ready now: ${ready[0]}.`
-        : 'No step is ready.';
-  const skippedLine = skipped.length > 0 ? ` Skipped because a step they wait for failed: ${skipped.join(', ')}.` : '';
-  return `[PLAN ${plan.id}] ${plan.status}. ${next}${skippedLine}\n${lines.join('\n')}`;
-}
