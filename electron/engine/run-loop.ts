@@ -51,7 +51,8 @@ export async function driveRun(deps: RunLoopDeps, spec: RunSpec, state: RunState
       if (ending) return ending;
     }
     tick();
-    if (isCancelled) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
+    if (isCancelled)
+      return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
     if (reopenDecided(scope)) continue;
     refreshPlan(deps, spec);
     const held = state.awaiting[0];

@@ -502,7 +502,8 @@ export class Host implements ContractHost {
     // note) and what its steps found (content, judged as such), beside the answer.
     const plan = planId ? refreshPlan(this.runDeps(), { runId, threadId: threadId ?? '' }, planId) : null;
     const prompt = messages.at(-1);
-    if (plan && prompt) prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
+    if (plan && prompt)
+      prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
     const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
     const deps = this.runDeps();

@@ -74,7 +74,10 @@ export class PlanDesk {
     const asking = plan.steps.find((step) => step.status === 'awaiting_user');
     if (asking) {
       if (!input.answer)
-        throw new DeputyError('invalid_input', `This plan waits for your answer: ${asking.question ?? asking.title}`);
+        throw new DeputyError(
+          'invalid_input',
+          `This plan waits for your answer: ${asking.question ?? asking.title}`,
+        );
       const answer = input.answer;
       const answered: StoredPlan = {
         ...plan,
@@ -109,7 +112,9 @@ export class PlanDesk {
     // Cancelling twice is the one cancel (a retry after a crash finishes what the first began).
     if (plan.status !== 'cancelled') {
       if (isFinalPlan(plan)) throw new DeputyError('conflict', `This plan is already ${plan.status}.`);
-      store.transaction(() => this.save(plan, derivePlan(this.deps.runDeps(), { ...plan, status: 'cancelled' })));
+      store.transaction(() =>
+        this.save(plan, derivePlan(this.deps.runDeps(), { ...plan, status: 'cancelled' })),
+      );
     }
     const run = store.runs.get(plan.runId);
     if (!this.deps.cancelRun(plan.runId) && run?.status === 'awaiting_confirmation')
@@ -143,7 +148,12 @@ export class PlanDesk {
   }
 
   private save(before: StoredPlan, after: StoredPlan): void {
-    savePlan(this.deps.runDeps(), { runId: before.runId, threadId: before.threadId }, after, planView(this.deps, before));
+    savePlan(
+      this.deps.runDeps(),
+      { runId: before.runId, threadId: before.threadId },
+      after,
+      planView(this.deps, before),
+    );
   }
 
   private require(planId: string): StoredPlan {

@@ -56,10 +56,14 @@ describe("spec 004's appendix: “Schedule a 30-minute meeting with Alex next we
       call('query_context', {
         type: 'person',
         name: 'Alex',
-        analysis: intentAnalysis({ intent: 'schedule_meeting', entities: [{ type: 'person', value: 'Alex' }] }),
+        analysis: intentAnalysis({
+          intent: 'schedule_meeting',
+          entities: [{ type: 'person', value: 'Alex' }],
+        }),
       }),
       (request) => {
-        if (!JSON.stringify(request.messages).includes(ALEX)) throw new Error('query_context did not find Alex');
+        if (!JSON.stringify(request.messages).includes(ALEX))
+          throw new Error('query_context did not find Alex');
         return calls(
           ['check_availability', { attendees: [ALEX], ...window }, 'avail-alex'],
           ['check_availability', { attendees: ['primary'], ...window }, 'avail-me'],
@@ -72,13 +76,18 @@ describe("spec 004's appendix: “Schedule a 30-minute meeting with Alex next we
         ],
       }),
       call('request_clarification', {
-        question: 'I found 3 times when you and Alex are both free: Mon 10:00, Tue 14:00, Wed 11:00. Which one?',
+        question:
+          'I found 3 times when you and Alex are both free: Mon 10:00, Tue 14:00, Wed 11:00. Which one?',
       }),
     );
     google = await startFakeGoogle();
     fixture = await openHost(model, { env: googleEnv(google), now: () => NOW });
     const { host } = fixture;
-    await host.invoke('settings.set', { timezone: 'Europe/Paris', userEmail: 'me@example.com', trustLevel: 'supervised' });
+    await host.invoke('settings.set', {
+      timezone: 'Europe/Paris',
+      userEmail: 'me@example.com',
+      trustLevel: 'supervised',
+    });
     google.gmail.addMessage({
       from: 'Me <me@example.com>',
       to: `Alex Johnson <${ALEX}>`,
@@ -108,27 +117,30 @@ describe("spec 004's appendix: “Schedule a 30-minute meeting with Alex next we
       options: 'awaiting_user',
       create: 'pending',
     });
-    expect(plan.steps.find((step) => step.id === 'create')).toMatchObject({ needsApproval: true, fixed: ['attendees'] });
+    expect(plan.steps.find((step) => step.id === 'create')).toMatchObject({
+      needsApproval: true,
+      fixed: ['attendees'],
+    });
     expect(plan.steps.find((step) => step.id === 'options')?.question).toContain('Which one?');
     // Both availabilities were asked in one turn, and free/busy went to Google for Alex.
     expect(google.requests.filter((request) => request.path === '/calendar/v3/freeBusy')).toHaveLength(2);
 
     // The person answers; a new run takes the plan up and asks before creating the event.
-    model.script(
-      (request) => {
-        if (!JSON.stringify(request.messages).includes('[PLAN FINDINGS]')) throw new Error('the plan was not carried over');
-        return call('calendar_event_create', {
-          summary: 'Budget',
-          start: '2026-12-01T14:00:00+01:00',
-          end: '2026-12-01T14:30:00+01:00',
-          attendees: [ALEX],
-        });
-      },
-      say('Booked: Budget with Alex, Tuesday 1 December at 14:00.'),
-    );
+    model.script((request) => {
+      if (!JSON.stringify(request.messages).includes('[PLAN FINDINGS]'))
+        throw new Error('the plan was not carried over');
+      return call('calendar_event_create', {
+        summary: 'Budget',
+        start: '2026-12-01T14:00:00+01:00',
+        end: '2026-12-01T14:30:00+01:00',
+        attendees: [ALEX],
+      });
+    }, say('Booked: Budget with Alex, Tuesday 1 December at 14:00.'));
     await host.invoke('plan.continue', { planId: plan.id, answer: 'Tuesday at 14:00' });
     await vi.waitFor(async () =>
-      expect(stepStatus((await host.invoke('plan.get', { planId: plan.id })).plan).create).toBe('awaiting_approval'),
+      expect(stepStatus((await host.invoke('plan.get', { planId: plan.id })).plan).create).toBe(
+        'awaiting_approval',
+      ),
     );
     expect(google.calendar.events()).toHaveLength(0);
     const approved = await host.invoke('plan.approve', { planId: plan.id });

@@ -65,8 +65,9 @@ describe('plans: propose, validate, estimate', () => {
     );
     const { host, sent } = await start(model);
     const events: RunEvent[] = [];
-    const paused = await host.runToEnd({ prompt: 'Look up the budget and mail alice@example.com what you find' }, (event) =>
-      events.push(event),
+    const paused = await host.runToEnd(
+      { prompt: 'Look up the budget and mail alice@example.com what you find' },
+      (event) => events.push(event),
     );
     expect(paused.status).toBe('awaiting_confirmation');
     expect(paused.planId).toBeDefined();
@@ -84,7 +85,9 @@ describe('plans: propose, validate, estimate', () => {
     expect(planEvents.slice(1).every((event) => 'patch' in event && event.patch)).toBe(true);
 
     await host.invoke('plan.approve', { planId: plan.id });
-    await vi.waitFor(async () => expect((await host.invoke('plan.get', { planId: plan.id })).plan.status).toBe('completed'));
+    await vi.waitFor(async () =>
+      expect((await host.invoke('plan.get', { planId: plan.id })).plan.status).toBe('completed'),
+    );
     expect(sent).toHaveLength(1);
     const audit = await host.invoke('audit.list', { tool: 'send_message' });
     expect(audit.entries[0]?.authority.approvedBy).toBe('plan');
@@ -97,8 +100,20 @@ describe('plan approval is scoped to the steps the person saw', () => {
       goal: 'Read the latest mail, then mail Alice and Bob',
       steps: [
         { id: 'read', title: 'Read the latest mail', tool: 'read_inbox', args: {} },
-        { id: 'alice', title: 'Mail Alice', tool: 'send_message', args: { to: ['alice@example.com'], body: 'hi' }, dependsOn: ['read'] },
-        { id: 'bob', title: 'Mail Bob', tool: 'send_message', args: { to: ['bob@example.com'], body: 'hi' }, dependsOn: ['read'] },
+        {
+          id: 'alice',
+          title: 'Mail Alice',
+          tool: 'send_message',
+          args: { to: ['alice@example.com'], body: 'hi' },
+          dependsOn: ['read'],
+        },
+        {
+          id: 'bob',
+          title: 'Mail Bob',
+          tool: 'send_message',
+          args: { to: ['bob@example.com'], body: 'hi' },
+          dependsOn: ['read'],
+        },
       ],
     };
     const model = new ScriptedModel(
@@ -129,7 +144,9 @@ describe('plan approval is scoped to the steps the person saw', () => {
     expect(sent.map((mail) => mail.to)).toEqual([['alice@example.com']]);
     const plan2 = (await host.invoke('plan.get', { planId: id })).plan;
     expect(stepStatus(plan2)).toMatchObject({ alice: 'done', bob: 'awaiting_approval' });
-    await expect(host.invoke('plan.continue', { planId: id })).rejects.toThrow(/approve the plan or the step/);
+    await expect(host.invoke('plan.continue', { planId: id })).rejects.toThrow(
+      /approve the plan or the step/,
+    );
     const audit = await host.invoke('audit.list', { tool: 'send_message' });
     const byPlan = audit.entries.filter((entry) => entry.authority.approvedBy === 'plan');
     expect(byPlan).toHaveLength(1);
@@ -145,7 +162,9 @@ describe('plan approval is scoped to the steps the person saw', () => {
     );
     const { host, sent } = await start(model);
     const events: RunEvent[] = [];
-    await host.runToEnd({ prompt: 'Look up the budget and mail alice@example.com' }, (event) => events.push(event));
+    await host.runToEnd({ prompt: 'Look up the budget and mail alice@example.com' }, (event) =>
+      events.push(event),
+    );
     const { id } = await planOf(host, events);
     const [held] = (await host.invoke('approval.list', { status: 'pending' })).approvals;
     // Approve this step only (the per-step approval): the plan itself stays unapproved.
@@ -239,7 +258,9 @@ describe('plans: failures, retries, parallel steps, cancel', () => {
     );
     const { host, sent } = await start(model);
     const events: RunEvent[] = [];
-    await host.runToEnd({ prompt: 'Look up the budget and mail alice@example.com' }, (event) => events.push(event));
+    await host.runToEnd({ prompt: 'Look up the budget and mail alice@example.com' }, (event) =>
+      events.push(event),
+    );
     const { id, runId } = await planOf(host, events);
     const out = await host.invoke('plan.cancel', { planId: id });
     expect(out.plan.status).toBe('cancelled');

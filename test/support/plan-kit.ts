@@ -8,7 +8,9 @@ import { syntheticMailTools } from './synthetic-tools';
 const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 
 /** One model turn with several calls (ids must differ). */
-export function calls(...list: [name: string, args: Record<string, unknown>, callId: string][]): ModelStreamEvent[] {
+export function calls(
+  ...list: [name: string, args: Record<string, unknown>, callId: string][]
+): ModelStreamEvent[] {
   return [
     ...list.map(([name, args, callId]): ModelStreamEvent => ({ type: 'function_call', callId, name, args })),
     { type: 'finish', finishReason: 'STOP', usage },
@@ -48,7 +50,9 @@ export function planTools(sent: { to: string[]; body: string }[], failures: { fe
 
 /** The plan of a run, from the events it streamed. */
 export function planOf(host: Host, events: readonly RunEvent[]): Promise<Plan> {
-  const made = events.find((event): event is Extract<RunEvent, { type: 'plan' }> => event.type === 'plan' && !!event.plan);
+  const made = events.find(
+    (event): event is Extract<RunEvent, { type: 'plan' }> => event.type === 'plan' && !!event.plan,
+  );
   if (!made?.plan) throw new Error('the run made no plan');
   return host.invoke('plan.get', { planId: made.plan.id }).then((out) => out.plan);
 }

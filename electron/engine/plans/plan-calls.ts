@@ -40,7 +40,8 @@ function refuse(scope: CallScope, call: CallPart, problems: string[]): void {
 function propose(scope: CallScope, call: CallPart): void {
   const { deps, spec } = scope;
   const parsed = ProposeArgs.safeParse(call.args);
-  if (!parsed.success) return refuse(scope, call, [parsed.error.issues.map((issue) => issue.message).join('; ')]);
+  if (!parsed.success)
+    return refuse(scope, call, [parsed.error.issues.map((issue) => issue.message).join('; ')]);
   const existing = deps.store.plans.ofRun(spec.runId);
   if (existing && !isFinalPlan(existing))
     return refuse(scope, call, [`This run already has plan ${existing.id}; change it with update_plan.`]);
@@ -81,7 +82,8 @@ function applyChange(step: StoredStep, change: StepChange): StoredStep {
 function update(scope: CallScope, call: CallPart): void {
   const { deps, spec } = scope;
   const parsed = UpdateArgs.safeParse(call.args);
-  if (!parsed.success) return refuse(scope, call, [parsed.error.issues.map((issue) => issue.message).join('; ')]);
+  if (!parsed.success)
+    return refuse(scope, call, [parsed.error.issues.map((issue) => issue.message).join('; ')]);
   const plan = deps.store.plans.ofRun(spec.runId);
   if (!plan || isFinalPlan(plan)) return refuse(scope, call, ['There is no open plan; propose one first.']);
   const problems: string[] = [];
@@ -90,7 +92,8 @@ function update(scope: CallScope, call: CallPart): void {
     const index = steps.findIndex((step) => step.id === change.id);
     const current = steps[index];
     if (current && (current.status === 'done' || current.status === 'running')) {
-      if (change.args || change.tool) problems.push(`Step "${change.id}" has already run; add a new step instead.`);
+      if (change.args || change.tool)
+        problems.push(`Step "${change.id}" has already run; add a new step instead.`);
       if (change.args || change.tool) continue;
     }
     if (current) steps[index] = applyChange(current, change);

@@ -15,7 +15,8 @@ export function keepStartedOnly(scope: CallScope): boolean {
   for (const call of [...state.pendingCalls]) {
     const entry = deps.store.actions.byCall(spec.runId, call.callId);
     const mayHaveStarted = entry?.ledgerState === 'started' || entry?.ledgerState === 'approved';
-    if (!mayHaveStarted) answerUnrun(scope, call, 'cancelled', 'The person cancelled the plan; this was not run.');
+    if (!mayHaveStarted)
+      answerUnrun(scope, call, 'cancelled', 'The person cancelled the plan; this was not run.');
   }
   return state.pendingCalls.length > 0;
 }

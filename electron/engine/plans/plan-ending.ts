@@ -20,7 +20,9 @@ export function settlePlanAtEnding(deps: RunLoopDeps, spec: RunSpec, ending: Run
   }
   const ask = plan.steps.find((step) => step.kind === 'ask' && step.status === 'ready');
   if (ending.status === 'completed' && ending.decision === 'REQUEST_CLARIFICATION' && ask) {
-    plan = withSteps(plan, (step) => (step === ask ? { ...step, status: 'awaiting_user', question: ending.summary } : step));
+    plan = withSteps(plan, (step) =>
+      step === ask ? { ...step, status: 'awaiting_user', question: ending.summary } : step,
+    );
     savePlan(deps, spec, { ...plan, status: 'paused' }, before);
     return plan.id;
   }
@@ -34,10 +36,18 @@ export function settlePlanAtEnding(deps: RunLoopDeps, spec: RunSpec, ending: Run
   });
   const hasFailed = plan.steps.some((step) => step.status === 'failed');
   const status = isCancelled ? 'cancelled' : ending.status === 'failed' || hasFailed ? 'failed' : 'completed';
-  savePlan(deps, spec, { ...plan, status: status === 'completed' && unrun.length > 0 ? 'failed' : status }, before);
+  savePlan(
+    deps,
+    spec,
+    { ...plan, status: status === 'completed' && unrun.length > 0 ? 'failed' : status },
+    before,
+  );
   return plan.id;
 }
 
-function withSteps(plan: StoredPlan, change: (step: StoredPlan['steps'][number]) => StoredPlan['steps'][number]): StoredPlan {
+function withSteps(
+  plan: StoredPlan,
+  change: (step: StoredPlan['steps'][number]) => StoredPlan['steps'][number],
+): StoredPlan {
   return { ...plan, steps: plan.steps.map(change), currentStep: plan.steps.length };
 }

@@ -13,7 +13,9 @@ export const planRule = (planId: string, stepId: string): string => `plan_approv
 /** Whether a step may take one more call: it is not finished and none of its calls is still under way. */
 function isOpenFor(step: StoredStep, entries: readonly (LedgerEntry | null)[]): boolean {
   if (step.kind !== 'tool' || isFinishedStep(step.status) || step.status === 'pending') return false;
-  const failures = entries.filter((entry) => entry?.ledgerState === 'failed' || entry?.ledgerState === 'rejected');
+  const failures = entries.filter(
+    (entry) => entry?.ledgerState === 'failed' || entry?.ledgerState === 'rejected',
+  );
   return failures.length === entries.length && failures.length < step.maxAttempts;
 }
 
@@ -37,7 +39,9 @@ function stepFor(scope: CallScope, plan: StoredPlan, call: CallPart, check: Chec
       .map((tie) => store.actions.byCall(tie.runId, tie.callId));
     return isOpenFor(step, entries);
   });
-  const covering = candidates.filter((step) => step.approved && isCovered(step.approved, check.tool.name, check.args));
+  const covering = candidates.filter(
+    (step) => step.approved && isCovered(step.approved, check.tool.name, check.args),
+  );
   const pool = covering.length > 0 ? covering : candidates;
   const [best] = [...pool].sort((a, b) => likeness(b, check.args) - likeness(a, check.args));
   return best ?? null;
@@ -61,7 +65,8 @@ export function planDecision(
   const step = stepFor(scope, plan, call, check);
   if (!step) return decision;
   store.plans.tie(plan.id, { runId: scope.spec.runId, callId: call.callId, stepId: step.id });
-  if (decision.kind !== 'require_approval' || plan.approvedAt === null || step.approved === null) return decision;
+  if (decision.kind !== 'require_approval' || plan.approvedAt === null || step.approved === null)
+    return decision;
   if (!isCovered(step.approved, check.tool.name, check.args)) return decision;
   return {
     kind: 'allow',

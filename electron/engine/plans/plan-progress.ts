@@ -23,7 +23,8 @@ function ledgerByStep(deps: Deps, plan: StoredPlan): Map<string, LedgerEntry[]> 
 }
 
 function shortResult(entry: LedgerEntry): string {
-  if (entry.ledgerState !== 'committed') return (entry.error ?? `${entry.tool} did not succeed.`).slice(0, 300);
+  if (entry.ledgerState !== 'committed')
+    return (entry.error ?? `${entry.tool} did not succeed.`).slice(0, 300);
   const text = JSON.stringify(entry.result ?? {});
   return text.length > 300 ? `${text.slice(0, 297)}…` : text;
 }
@@ -33,7 +34,9 @@ function fromLedger(step: StoredStep, entries: readonly LedgerEntry[]): Partial<
   if (entries.length === 0) return null;
   const done = entries.find((entry) => entry.ledgerState === 'committed');
   if (done) return { status: 'done', result: shortResult(done), attempts: entries.length };
-  const failures = entries.filter((entry) => entry.ledgerState === 'failed' || entry.ledgerState === 'rejected');
+  const failures = entries.filter(
+    (entry) => entry.ledgerState === 'failed' || entry.ledgerState === 'rejected',
+  );
   const open = entries.find((entry) => !failures.includes(entry));
   if (open) {
     const status = open.ledgerState === 'awaiting_confirmation' ? 'awaiting_approval' : 'running';
@@ -62,16 +65,25 @@ export function derivePlan(deps: Deps, plan: StoredPlan): StoredPlan {
     const isExplicit = step.status === 'skipped' || (step.kind !== 'tool' && isFinishedStep(step.status));
     if (!ledger?.status && !isExplicit && step.status !== 'awaiting_user') {
       if (plan.status === 'cancelled') step.status = 'cancelled';
-      else if (before.some((s) => s === 'failed' || s === 'skipped' || s === 'cancelled')) step.status = 'skipped';
+      else if (before.some((s) => s === 'failed' || s === 'skipped' || s === 'cancelled'))
+        step.status = 'skipped';
       else step.status = before.every((s) => s === 'done') ? 'ready' : 'pending';
     }
     status.set(step.id, step);
   }
   const steps = plan.steps.map((step) => status.get(step.id) ?? step);
   const firstOpen = steps.findIndex((step) => !isFinishedStep(step.status));
-  const isWaiting = steps.some((step) => step.status === 'awaiting_approval' || step.status === 'awaiting_user');
+  const isWaiting = steps.some(
+    (step) => step.status === 'awaiting_approval' || step.status === 'awaiting_user',
+  );
   const hasStarted = steps.some((step) => step.status !== 'pending' && step.status !== 'ready');
-  const next = isFinalPlan(plan) ? plan.status : isWaiting ? 'paused' : hasStarted ? 'executing' : plan.status;
+  const next = isFinalPlan(plan)
+    ? plan.status
+    : isWaiting
+      ? 'paused'
+      : hasStarted
+        ? 'executing'
+        : plan.status;
   return {
     ...plan,
     steps,
@@ -106,7 +118,12 @@ const sameStep = (a: PlanStep, b: PlanStep | undefined): boolean => JSON.stringi
  * Saves the plan and tells subscribers what changed (inside the caller's transaction). `before` null means the
  * plan is new: its whole tree goes out. Nothing is written or sent when nothing changed.
  */
-export function savePlan(deps: Deps, spec: Pick<RunSpec, 'runId' | 'threadId'>, plan: StoredPlan, before: Plan | null): Plan {
+export function savePlan(
+  deps: Deps,
+  spec: Pick<RunSpec, 'runId' | 'threadId'>,
+  plan: StoredPlan,
+  before: Plan | null,
+): Plan {
   const view = planView(deps, plan);
   const ids = { runId: spec.runId, threadId: spec.threadId };
   if (before === null) {
@@ -114,7 +131,13 @@ export function savePlan(deps: Deps, spec: Pick<RunSpec, 'runId' | 'threadId'>, 
     deps.emit({ type: 'plan', ...ids, plan: view });
     return view;
   }
-  const changed = view.steps.filter((step) => !sameStep(step, before.steps.find((b) => b.id === step.id)));
+  const changed = view.steps.filter(
+    (step) =>
+      !sameStep(
+        step,
+        before.steps.find((b) => b.id === step.id),
+      ),
+  );
   const isSame =
     changed.length === 0 &&
     view.status === before.status &&
@@ -126,12 +149,20 @@ export function savePlan(deps: Deps, spec: Pick<RunSpec, 'runId' | 'threadId'>, 
   const updated = { ...plan, updatedAt: deps.now().toISOString() };
   deps.store.plans.save(updated);
   const { id, status, currentStep, requiresApproval, approvedAt } = view;
-  deps.emit({ type: 'plan', ...ids, patch: { id, status, currentStep, requiresApproval, approvedAt, steps: changed } });
+  deps.emit({
+    type: 'plan',
+    ...ids,
+    patch: { id, status, currentStep, requiresApproval, approvedAt, steps: changed },
+  });
   return { ...view, updatedAt: updated.updatedAt };
 }
 
 /** Reads the run's plan again from the ledger and saves what moved; returns the plan, or null if it has none. */
-export function refreshPlan(deps: Deps, spec: Pick<RunSpec, 'runId' | 'threadId'>, planId?: string): Plan | null {
+export function refreshPlan(
+  deps: Deps,
+  spec: Pick<RunSpec, 'runId' | 'threadId'>,
+  planId?: string,
+): Plan | null {
   const plan = planId ? deps.store.plans.get(planId) : deps.store.plans.ofRun(spec.runId);
   if (!plan) return null;
   return deps.store.transaction(() => savePlan(deps, spec, derivePlan(deps, plan), planView(deps, plan)));

@@ -56,7 +56,10 @@ const stepSchema = {
   properties: {
     id: { type: 'string', description: 'A short id, unique in the plan ("find-alex").' },
     title: { type: 'string', description: 'What the step does, for the person to read.' },
-    tool: { type: 'string', description: 'The tool it calls; leave out for your own reasoning or a question.' },
+    tool: {
+      type: 'string',
+      description: 'The tool it calls; leave out for your own reasoning or a question.',
+    },
     args: {
       type: 'object',
       description:
@@ -87,7 +90,7 @@ export const PLAN_DECLARATIONS: readonly ToolDeclaration[] = [
   {
     name: UPDATE_PLAN,
     description:
-      'Change the plan when you learn something: fill in a step\'s arguments, add a step, mark your own reasoning step done with its result, or skip a step. A changed recipient or target needs the person\'s approval again.',
+      "Change the plan when you learn something: fill in a step's arguments, add a step, mark your own reasoning step done with its result, or skip a step. A changed recipient or target needs the person's approval again.",
     parameters: {
       type: 'object',
       properties: {
@@ -109,4 +112,5 @@ export const PLAN_DECLARATIONS: readonly ToolDeclaration[] = [
   },
 ];
 
-export const isPlanCall = (call: CallPart): boolean => call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN;
+export const isPlanCall = (call: CallPart): boolean =>
+  call.name === PROPOSE_PLAN || call.name === UPDATE_PLAN;

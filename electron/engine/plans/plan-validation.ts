@@ -91,10 +91,11 @@ function sketchCall(scope: CallScope, step: StoredStep): CheckedCall {
 
 function sketchFacts(scope: CallScope, step: StoredStep) {
   const tool = scope.deps.registry.get(step.tool ?? '');
-  let addresses: string[] = [];
+  let addresses: string[];
   try {
     addresses = tool?.recipients?.(step.args) ?? [];
   } catch {
+    // A sketch need not fit the tool's schema yet: whom it reaches is then only what the real call says.
     addresses = [];
   }
   return {
