@@ -3,6 +3,7 @@ import { benchContextSearch } from './context-search';
 import { benchDeltaLatency } from './delta-latency';
 import { benchCheckpointBytes, benchDurability } from './durability';
 import { benchEngineStep } from './engine-step';
+import { benchPlanningOverhead } from './planning';
 import { benchRefusedRuns } from './refused-runs';
 import { ms } from './stats';
 
@@ -14,6 +15,15 @@ async function main(): Promise<void> {
   console.log(
     `engine overhead per tool-loop step (zero-latency model, SQLite writes included): ` +
       `median ${ms(steps.median)}, p95 ${ms(steps.p95)}, max ${ms(steps.max)} over ${steps.n} steps (target median ≤ 1 ms)`,
+  );
+
+  const planning = await benchPlanningOverhead(50);
+  console.log(
+    `planning overhead per run (3 look-ups, zero-latency model): median ${ms(planning.withPlanMs)} with a plan vs ` +
+      `${ms(planning.withoutPlanMs)} without (+${ms(planning.withPlanMs - planning.withoutPlanMs)}, one extra model turn ` +
+      `included); bytes sent to the model ${Math.round(planning.withPlanModelBytes)} vs ${Math.round(planning.withoutPlanModelBytes)} ` +
+      `(+${Math.round(planning.withPlanModelBytes - planning.withoutPlanModelBytes)}); plan events ${Math.round(planning.planEventBytes)} bytes ` +
+      `over ${planning.runs} runs each`,
   );
 
   const durability = await benchDurability(1_000);
