@@ -43,7 +43,8 @@ export class ApprovalDesk {
   constructor(private readonly deps: ApprovalDeskDeps) {}
 
   view(approval: StoredApproval): Approval {
-    return { ...approval, argsSchema: this.deps.registry.argsSchema(approval.tool) };
+    const step = this.deps.store.plans.stepOfAction(approval.actionId);
+    return { ...approval, argsSchema: this.deps.registry.argsSchema(approval.tool), ...step };
   }
 
   list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {

@@ -87,6 +87,7 @@ export class PlansRepo {
   private readonly insertCall;
   private readonly selectCalls;
   private readonly attachStmt;
+  private readonly selectStepOfAction;
 
   constructor(db: Db) {
     this.upsertPlan = db.prepare(
@@ -116,6 +117,10 @@ export class PlansRepo {
     this.insertCall = db.prepare(
       `INSERT OR IGNORE INTO plan_step_calls (run_id, call_id, plan_id, step_id)
        VALUES (@runId, @callId, @planId, @stepId)`,
+    );
+    this.selectStepOfAction = db.prepare<[string], { plan_id: string; step_id: string }>(
+      `SELECT c.plan_id, c.step_id FROM actions a
+       JOIN plan_step_calls c ON c.run_id = a.run_id AND c.call_id = a.call_id WHERE a.id = ?`,
     );
     this.attachStmt = db.prepare('UPDATE plans SET run_id = ?, updated_at = ? WHERE id = ?');
     this.selectCalls = db.prepare<[string], { run_id: string; call_id: string; step_id: string }>(
@@ -184,6 +189,12 @@ export class PlansRepo {
   /** The plan goes on in another run of its thread (after the person answered one of its questions). */
   attach(planId: string, runId: string, now: string): void {
     this.attachStmt.run(runId, now, planId);
+  }
+
+  /** The plan step a ledger action carried out, if any. */
+  stepOfAction(actionId: string): { planId: string; stepId: string } | null {
+    const row = this.selectStepOfAction.get(actionId);
+    return row ? { planId: row.plan_id, stepId: row.step_id } : null;
   }
 
   /** Ties a call to a step; a call is tied once (the first tie stands). */

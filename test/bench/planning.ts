@@ -11,18 +11,32 @@ const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
 const LOOKUPS = ['a', 'b', 'c'];
 const PLAN = {
   goal: 'three look-ups',
-  steps: LOOKUPS.map((q, i) => ({ id: q, title: `Look up ${q}`, tool: 'lookup', args: { q }, dependsOn: i > 0 ? [LOOKUPS[i - 1]] : [] })),
+  steps: LOOKUPS.map((q, i) => ({
+    id: q,
+    title: `Look up ${q}`,
+    tool: 'lookup',
+    args: { q },
+    dependsOn: i > 0 ? [LOOKUPS[i - 1]] : [],
+  })),
 };
 
 /** A zero-latency model that plays the same three look-ups, with or without proposing a plan first. */
 function model(withPlan: boolean, sentBytes: { value: number }): ModelClient {
   return {
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-      sentBytes.value += Buffer.byteLength(JSON.stringify(request.messages)) + Buffer.byteLength(JSON.stringify(request.tools));
-      const results = request.messages.flatMap((m) => m.parts).filter((part) => part.kind === 'result').length;
+      sentBytes.value +=
+        Buffer.byteLength(JSON.stringify(request.messages)) +
+        Buffer.byteLength(JSON.stringify(request.tools));
+      const results = request.messages
+        .flatMap((m) => m.parts)
+        .filter((part) => part.kind === 'result').length;
       const turns: ModelStreamEvent[][] = [
-        ...(withPlan ? [[{ type: 'function_call', callId: 'propose', name: 'propose_plan', args: PLAN } as const]] : []),
-        ...LOOKUPS.map((q) => [{ type: 'function_call', callId: `l-${q}`, name: 'lookup', args: { q } } as const]),
+        ...(withPlan
+          ? [[{ type: 'function_call', callId: 'propose', name: 'propose_plan', args: PLAN } as const]]
+          : []),
+        ...LOOKUPS.map((q) => [
+          { type: 'function_call', callId: `l-${q}`, name: 'lookup', args: { q } } as const,
+        ]),
       ];
       const turn = turns[results];
       if (turn) yield* turn;
@@ -70,7 +84,11 @@ async function measure(withPlan: boolean, runs: number) {
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return { median: summarize(times).median, modelBytes: sent.value / runs, planEventBytes: planEventBytes / runs };
+  return {
+    median: summarize(times).median,
+    modelBytes: sent.value / runs,
+    planEventBytes: planEventBytes / runs,
+  };
 }
 
 /** The planner's cost per run: the same three look-ups with and without proposing a plan first. */

@@ -24,13 +24,28 @@ export interface Scenario {
   expect: { plan: PlanStatus; steps: Record<string, string>; sent: number };
 }
 
-type Step = { id: string; title: string; tool?: string; args?: Record<string, unknown>; dependsOn?: string[]; ask?: string; maxAttempts?: number };
+type Step = {
+  id: string;
+  title: string;
+  tool?: string;
+  args?: Record<string, unknown>;
+  dependsOn?: string[];
+  ask?: string;
+  maxAttempts?: number;
+};
 const turn = (...calls: [string, Record<string, unknown>, string][]): FakeStep =>
   callsReply(calls.map(([name, args, id]) => ({ name, args, id })));
 const propose = (goal: string, steps: Step[]): FakeStep => turn(['propose_plan', { goal, steps }, 'propose']);
 const done = (text = 'Done.'): FakeStep => textReply(text);
-const lookup = (id: string, deps: string[] = []): Step => ({ id, title: `Look up ${id}`, tool: 'lookup', args: { q: id }, dependsOn: deps });
-const doneSteps = (ids: string[]): Record<string, string> => Object.fromEntries(ids.map((id) => [id, 'done']));
+const lookup = (id: string, deps: string[] = []): Step => ({
+  id,
+  title: `Look up ${id}`,
+  tool: 'lookup',
+  args: { q: id },
+  dependsOn: deps,
+});
+const doneSteps = (ids: string[]): Record<string, string> =>
+  Object.fromEntries(ids.map((id) => [id, 'done']));
 
 function chain(n: number): Scenario {
   const ids = Array.from({ length: n }, (_, i) => `s${i + 1}`);
@@ -42,7 +57,10 @@ function chain(n: number): Scenario {
     // Each step is a turn here, plus the proposal, the answer and the two turns kept for the final warning.
     ...(n + 4 > 8 && { maxLoopSteps: n + 4 }),
     turns: [
-      propose(`chain of ${n}`, ids.map((id, i) => lookup(id, i > 0 ? [ids[i - 1] as string] : []))),
+      propose(
+        `chain of ${n}`,
+        ids.map((id, i) => lookup(id, i > 0 ? [ids[i - 1] as string] : [])),
+      ),
       ...ids.map((id) => turn(['lookup', { q: id }, `c-${id}`])),
       done(),
     ],
@@ -58,7 +76,10 @@ function fanIn(k: number): Scenario {
     trust: 'autonomous',
     failures: 0,
     turns: [
-      propose(`fan-in of ${k}`, [...ids.map((id) => lookup(id)), { id: 'sum', title: 'Put them together', dependsOn: ids }]),
+      propose(`fan-in of ${k}`, [
+        ...ids.map((id) => lookup(id)),
+        { id: 'sum', title: 'Put them together', dependsOn: ids },
+      ]),
       turn(...ids.map((id): [string, Record<string, unknown>, string] => ['lookup', { q: id }, `c-${id}`])),
       turn(['update_plan', { steps: [{ id: 'sum', status: 'done', result: 'all found' }] }, 'u-sum']),
       done(),
@@ -120,7 +141,13 @@ function mailUnderPlanApproval(to: string): Scenario {
     turns: [
       propose('mail', [
         lookup('budget'),
-        { id: 'send', title: `Mail ${to}`, tool: 'send_message', args: { to: [to], body: '${budget}' }, dependsOn: ['budget'] },
+        {
+          id: 'send',
+          title: `Mail ${to}`,
+          tool: 'send_message',
+          args: { to: [to], body: '${budget}' },
+          dependsOn: ['budget'],
+        },
       ]),
       turn(['lookup', { q: 'budget' }, 'c-budget']),
       turn(['send_message', { to: [to], body: 'found budget', confidence: 0.95 }, 'c-send']),
@@ -139,7 +166,11 @@ const askAndAnswer: Scenario = {
   trust: 'autonomous',
   failures: 0,
   turns: [
-    propose('ask', [lookup('options'), { id: 'pick', title: 'Ask which', ask: 'Which one?', dependsOn: ['options'] }, lookup('chosen', ['pick'])]),
+    propose('ask', [
+      lookup('options'),
+      { id: 'pick', title: 'Ask which', ask: 'Which one?', dependsOn: ['options'] },
+      lookup('chosen', ['pick']),
+    ]),
     turn(['lookup', { q: 'options' }, 'c-options']),
     turn(['request_clarification', { question: 'Pizza or sushi?' }, 'q']),
   ],
@@ -158,7 +189,13 @@ const cancelWhileWaiting: Scenario = {
   turns: [
     propose('cancel', [
       lookup('budget'),
-      { id: 'send', title: 'Mail Ann', tool: 'send_message', args: { to: ['ann@example.com'], body: 'x' }, dependsOn: ['budget'] },
+      {
+        id: 'send',
+        title: 'Mail Ann',
+        tool: 'send_message',
+        args: { to: ['ann@example.com'], body: 'x' },
+        dependsOn: ['budget'],
+      },
     ]),
     turn(['lookup', { q: 'budget' }, 'c-budget']),
     turn(['send_message', { to: ['ann@example.com'], body: 'x', confidence: 0.95 }, 'c-send']),
@@ -177,7 +214,16 @@ const addedStep: Scenario = {
   turns: [
     propose('grow', [lookup('a'), { id: 'think', title: 'See what a points to', dependsOn: ['a'] }]),
     turn(['lookup', { q: 'a' }, 'c-a']),
-    turn(['update_plan', { steps: [{ id: 'think', status: 'done', result: 'a points to b' }, { id: 'b', title: 'Look up b', tool: 'lookup', args: { q: 'b' }, dependsOn: ['think'] }] }, 'u1']),
+    turn([
+      'update_plan',
+      {
+        steps: [
+          { id: 'think', status: 'done', result: 'a points to b' },
+          { id: 'b', title: 'Look up b', tool: 'lookup', args: { q: 'b' }, dependsOn: ['think'] },
+        ],
+      },
+      'u1',
+    ]),
     turn(['lookup', { q: 'b' }, 'c-b']),
     done(),
   ],

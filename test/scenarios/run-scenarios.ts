@@ -42,7 +42,13 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     const events: RunEvent[] = [];
     const first = await host.runToEnd({ prompt: scenario.prompt }, (event) => events.push(event));
     const planId = first.planId;
-    if (!planId) return { name: scenario.name, isComplete: false, problem: `no plan (${first.summary})`, planEventBytes: 0 };
+    if (!planId)
+      return {
+        name: scenario.name,
+        isComplete: false,
+        problem: `no plan (${first.summary})`,
+        planEventBytes: 0,
+      };
     await scenario.then?.(host, planId);
     const read = async () => (await host.invoke('plan.get', { planId })).plan;
     const plan = await settled(read, (p) => FINAL.has(p.status));
@@ -58,7 +64,12 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     const planEventBytes = events
       .filter((event) => event.type === 'plan')
       .reduce((sum, event) => sum + Buffer.byteLength(JSON.stringify(event)), 0);
-    return { name: scenario.name, isComplete: problems.length === 0, problem: problems.join('; ') || null, planEventBytes };
+    return {
+      name: scenario.name,
+      isComplete: problems.length === 0,
+      problem: problems.join('; ') || null,
+      planEventBytes,
+    };
   } finally {
     await fixture.close();
     await gemini.close();
