@@ -40,7 +40,7 @@ import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
 import { ApprovalDesk } from './approval-desk';
 import { PlanDesk } from './plan-desk';
-import { refreshPlan } from '../engine/plans/plan-progress';
+import { planView, refreshPlan } from '../engine/plans/plan-progress';
 import { planFindings, planNote } from '../engine/plans/plan-note';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
@@ -627,6 +627,7 @@ export class Host implements ContractHost {
       messages: store.threads.messages(threadId),
       actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
       runs: store.runs.byThread(threadId),
+      plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
     };
   }
 

@@ -88,6 +88,7 @@ export class PlansRepo {
   private readonly selectCalls;
   private readonly attachStmt;
   private readonly selectStepOfAction;
+  private readonly selectByThread;
 
   constructor(db: Db) {
     this.upsertPlan = db.prepare(
@@ -122,6 +123,9 @@ export class PlansRepo {
       `SELECT c.plan_id, c.step_id FROM actions a
        JOIN plan_step_calls c ON c.run_id = a.run_id AND c.call_id = a.call_id WHERE a.id = ?`,
     );
+    this.selectByThread = db
+      .prepare<[string], string>('SELECT id FROM plans WHERE thread_id = ? ORDER BY created_at')
+      .pluck();
     this.attachStmt = db.prepare('UPDATE plans SET run_id = ?, updated_at = ? WHERE id = ?');
     this.selectCalls = db.prepare<[string], { run_id: string; call_id: string; step_id: string }>(
       'SELECT run_id, call_id, step_id FROM plan_step_calls WHERE plan_id = ? ORDER BY rowid',
@@ -150,6 +154,10 @@ export class PlansRepo {
   ofRun(runId: string): StoredPlan | null {
     const id = this.selectByRun.get(runId);
     return id ? this.get(id) : null;
+  }
+
+  byThread(threadId: string): StoredPlan[] {
+    return this.selectByThread.all(threadId).flatMap((id) => this.get(id) ?? []);
   }
 
   /** Saves the plan and its steps (call inside the transaction of the change that moved it). */

@@ -44,6 +44,12 @@ import {
   type MemoryStore,
 } from './features/memory/memory-store';
 import {
+  createPlansStore,
+  type PlansActions,
+  type PlansState,
+  type PlansStore,
+} from './features/plans/plans-store';
+import {
   createSettingsStore,
   type SettingsState,
   type SettingsStore,
@@ -59,6 +65,7 @@ export interface Stores {
   data: DataStore;
   extensions: ExtensionsStore;
   audit: AuditStore;
+  plans: PlansStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -70,6 +77,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   data: createDataStore(client),
   extensions: createExtensionsStore(client),
   audit: createAuditStore(client),
+  plans: createPlansStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -110,4 +118,8 @@ export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsA
 
 export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
   return useStore(useStores().audit, selector);
+}
+
+export function usePlans<T>(selector: (state: PlansState & PlansActions) => T): T {
+  return useStore(useStores().plans, selector);
 }
