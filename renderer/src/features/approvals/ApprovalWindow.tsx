@@ -3,6 +3,7 @@ import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { shownStatus } from './approvals-model';
 import { ApprovalCard } from './ApprovalCard';
+import { PlanForApproval } from '../plans/PlanForApproval';
 
 /**
  * The small always-on-top window the shell opens at `#/approval/<id>`: that one approval's card and,
@@ -26,6 +27,7 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
   return (
     <main className="approval-window" aria-label="Approval" data-testid="approval-window">
       {approval && <ApprovalCard approval={approval} isCompact />}
+      {approval?.planId && <PlanForApproval planId={approval.planId} />}
       {!approval && (
         <p role={hasLookedUp ? 'alert' : 'status'} data-testid="approval-window-missing">
           {!hasLookedUp

@@ -165,8 +165,9 @@ export function PlanTree({ plan }: { plan: Plan }) {
 /** The plans a run made, where the run's request sits in the conversation. */
 export function PlanSlot({ runId }: { runId: string | null }) {
   const plans = usePlans((state) => state.plans);
+  const anchors = usePlans((state) => state.anchors);
   if (!runId) return null;
-  const mine = Object.values(plans).filter((plan) => plan.runId === runId);
+  const mine = Object.values(plans).filter((plan) => (anchors[plan.id] ?? plan.runId) === runId);
   return (
     <>
       {mine.map((plan) => (

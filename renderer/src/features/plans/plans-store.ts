@@ -5,6 +5,8 @@ import { applyPlanEvent } from './plans-model';
 
 export interface PlansState {
   plans: Record<string, Plan>;
+  /** The run whose request a plan sits under: the one that made it, though an answer goes on in a new run. */
+  anchors: Record<string, string>;
   /** What is on its way for a plan (a button's label), and the last thing that went wrong. */
   busy: Record<string, string | null>;
   errors: Record<string, string | null>;
@@ -13,6 +15,8 @@ export interface PlansState {
 export interface PlansActions {
   /** Follows `plan` run events for the window's lifetime; returns the undo. */
   connect(): () => void;
+  /** One plan, by id (the approval window shows the plan its approval belongs to). */
+  load(planId: string): Promise<void>;
   /** The plans of a stored conversation. */
   loadThread(threadId: string): Promise<void>;
   approve(planId: string): Promise<void>;
@@ -26,7 +30,11 @@ export type PlansStore = StoreApi<PlansState & PlansActions>;
 
 export function createPlansStore(client: DeputyClient): PlansStore {
   return createStore<PlansState & PlansActions>()((set, get) => {
-    const put = (plan: Plan) => set((state) => ({ plans: { ...state.plans, [plan.id]: plan } }));
+    const put = (plan: Plan) =>
+      set((state) => ({
+        plans: { ...state.plans, [plan.id]: plan },
+        anchors: { [plan.id]: plan.runId, ...state.anchors },
+      }));
     const act = async (planId: string, label: string, work: () => Promise<Plan | null>) => {
       set((state) => ({
         busy: { ...state.busy, [planId]: label },
@@ -43,12 +51,24 @@ export function createPlansStore(client: DeputyClient): PlansStore {
     };
     return {
       plans: {},
+      anchors: {},
       busy: {},
       errors: {},
       connect() {
         return client.on('run.events', {}, (event) => {
-          if (event.type === 'plan') set((state) => ({ plans: applyPlanEvent(state.plans, event) }));
+          if (event.type !== 'plan') return;
+          set((state) => ({
+            plans: applyPlanEvent(state.plans, event),
+            anchors: event.plan ? { [event.plan.id]: event.plan.runId, ...state.anchors } : state.anchors,
+          }));
         });
+      },
+      async load(planId) {
+        try {
+          put((await client.invoke('plan.get', { planId })).plan);
+        } catch (error) {
+          set((state) => ({ errors: { ...state.errors, [planId]: toClientError(error).message } }));
+        }
       },
       async loadThread(threadId) {
         try {
