@@ -45,9 +45,12 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
         <span className="plan-step__title">{step.title}</span>
         {step.tool && <span className="plan-step__tool">{toolLabel(step.tool)}</span>}
         <span className="plan-step__state">{state.words}</span>
-        {step.needsApproval && !step.isApproved && isPlanOpen(plan) && step.status !== 'done' && (
-          <span className="plan-step__badge">Asks first</span>
-        )}
+        {step.needsApproval &&
+          !step.isApproved &&
+          isPlanOpen(plan) &&
+          (step.status === 'pending' || step.status === 'ready') && (
+            <span className="plan-step__badge">Asks first</span>
+          )}
       </div>
       {step.question && step.status === 'awaiting_user' && (
         <p className="plan-step__question">{step.question}</p>

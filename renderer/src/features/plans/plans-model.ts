@@ -20,7 +20,7 @@ export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }>
   pending: { icon: '○', words: 'Waiting' },
   ready: { icon: '◔', words: 'Ready' },
   running: { icon: '◑', words: 'Running' },
-  awaiting_approval: { icon: '⏸', words: 'Needs your approval' },
+  awaiting_approval: { icon: '!', words: 'Needs your approval' },
   awaiting_user: { icon: '?', words: 'Needs your answer' },
   done: { icon: '✓', words: 'Done' },
   failed: { icon: '✕', words: 'Failed' },
