@@ -50,6 +50,7 @@ export interface TurnRequest {
   systemInstruction: string;
   messages: ModelMessage[];
   tools: ToolDeclaration[];
+  includeThoughts?: boolean;
 }
 
 export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnRequest {
@@ -64,6 +65,7 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
     systemInstruction: state.systemInstruction + warning,
     messages: state.messages,
     tools,
+    ...(spec.showThinking && { includeThoughts: true }),
   };
 }
 
@@ -260,7 +262,11 @@ async function streamOnce(
   let usage: ModelUsage | null = null;
   const stream = model.stream({ ...request, signal: spec.signal });
   for await (const event of stream) {
-    if (event.type === 'text') {
+    if (event.type === 'thinking') {
+      // Thought summaries are shown, not kept in the run's state: the model does not read them back.
+      onOutput();
+      if (spec.showThinking) deps.emit({ type: 'thinking', ...ids, text: redactSecrets(event.text) });
+    } else if (event.type === 'text') {
       onOutput();
       output.text += event.text;
       deps.emit({ type: 'delta', ...ids, delta: event.text });

@@ -381,6 +381,7 @@ export class Host implements ContractHost {
       execution: { policy: settings.executionPolicy, maxParallel: settings.maxParallel },
       routingPolicy: settings.routingPolicy,
       completion: null,
+      showThinking: settings.showThinking,
       signal,
     };
   }

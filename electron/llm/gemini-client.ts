@@ -67,6 +67,7 @@ async function* streamFrom(
       config: {
         systemInstruction: request.systemInstruction === '' ? undefined : request.systemInstruction,
         tools: toGeminiTools(request.tools),
+        ...(request.includeThoughts && { thinkingConfig: { includeThoughts: true } }),
         abortSignal: controller.signal,
         // On a dropped stream the SDK would otherwise reconnect on its own.
         automaticContinuation: false,
