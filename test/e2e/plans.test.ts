@@ -123,7 +123,7 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Cancelled');
     // The waiting add was rejected, never run, and nothing waits any more.
-    expect(await step(page, 'add').getAttribute('data-status')).toBe('failed');
+    await step(page, 'add').and(page.locator('[data-status="failed"]')).waitFor();
     const pending = await fetch(`${host.url}/api/actions/pending`, {
       headers: { authorization: `Bearer ${host.token}` },
     });

@@ -93,6 +93,15 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
         testId="max-concurrent-runs"
         onChange={(text) => onChange({ maxConcurrentRuns: text })}
       />
+      <label className="checkbox-option">
+        <input
+          type="checkbox"
+          checked={values.showThinking}
+          data-testid="show-thinking"
+          onChange={(event) => onChange({ showThinking: event.target.checked })}
+        />
+        Show Gemini’s thought summaries while it works (sent as “thinking” events)
+      </label>
     </fieldset>
   );
 }
