@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { MAX_CONCURRENT_RUNS, RoutingPolicy } from '../../../../shared/contract';
+import { CheckboxOption } from '../../components/FormParts';
 import {
   EXECUTION_POLICIES,
   MAX_PARALLEL,
@@ -93,15 +94,13 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
         testId="max-concurrent-runs"
         onChange={(text) => onChange({ maxConcurrentRuns: text })}
       />
-      <label className="checkbox-option">
-        <input
-          type="checkbox"
-          checked={values.showThinking}
-          data-testid="show-thinking"
-          onChange={(event) => onChange({ showThinking: event.target.checked })}
-        />
+      <CheckboxOption
+        checked={values.showThinking}
+        testId="show-thinking"
+        onChange={(showThinking) => onChange({ showThinking })}
+      >
         Show Gemini’s thought summaries while it works (sent as “thinking” events)
-      </label>
+      </CheckboxOption>
     </fieldset>
   );
 }
