@@ -44,10 +44,10 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await gemini?.close();
   });
 
-  async function openPage(): Promise<Page> {
+  async function openPage(route = ''): Promise<Page> {
     const page = await newPage();
-    await page.goto(`${host.url}/#token=${host.token}`);
-    await composer(page).waitFor();
+    await page.goto(`${host.url}/#${route ? `${route}&` : ''}token=${host.token}`);
+    if (!route.startsWith('/approval')) await composer(page).waitFor();
     return page;
   }
 
@@ -128,5 +128,37 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       headers: { authorization: `Bearer ${host.token}` },
     });
     expect(((await pending.json()) as { approvals: unknown[] }).approvals).toEqual([]);
+  });
+
+  it('the same tree in the quick prompt and in the approval window (axe 0, light and dark)', async () => {
+    const quick = await openPage('/quick');
+    gemini.script(
+      planWith('Add tea', { ...ADD_STEP, title: 'Add “Buy tea”', args: { description: 'Buy tea' } }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy tea' }),
+      textReply('Added tea.'),
+    );
+    await send(quick, 'Look at my tasks and add one to buy tea');
+    await step(quick, 'add').and(quick.locator('[data-status="awaiting_approval"]')).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await quick.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(quick)).toEqual([]);
+    }
+
+    const pending = await fetch(`${host.url}/api/actions/pending`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    const [approval] = ((await pending.json()) as { approvals: { id: string; planId?: string }[] }).approvals;
+    expect(approval?.planId).toBe(await tree(quick).getAttribute('data-plan-id'));
+    const window = await openPage(`/approval/${approval?.id ?? ''}`);
+    await step(window, 'add').and(window.locator('[data-status="awaiting_approval"]')).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await window.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(window)).toEqual([]);
+    }
+    // Approving the plan from the approval window moves the quick prompt's tree too.
+    await tree(window).getByTestId('plan-approve').click();
+    await tree(quick).and(quick.locator('[data-status="completed"]')).waitFor();
+    await tree(window).and(window.locator('[data-status="completed"]')).waitFor();
   });
 });

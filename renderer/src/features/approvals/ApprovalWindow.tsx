@@ -26,8 +26,16 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
 
   return (
     <main className="approval-window" aria-label="Approval" data-testid="approval-window">
+      {/* The cards' titles are h3: these keep the outline whole for screen readers. */}
+      <h1 className="visually-hidden">Deputy asks for your approval</h1>
+      <h2 className="visually-hidden">What Deputy wants to do</h2>
       {approval && <ApprovalCard approval={approval} isCompact />}
-      {approval?.planId && <PlanForApproval planId={approval.planId} />}
+      {approval?.planId && (
+        <>
+          <h2 className="visually-hidden">The plan it is a step of</h2>
+          <PlanForApproval planId={approval.planId} />
+        </>
+      )}
       {!approval && (
         <p role={hasLookedUp ? 'alert' : 'status'} data-testid="approval-window-missing">
           {!hasLookedUp
