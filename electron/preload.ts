@@ -57,6 +57,10 @@ const commandChannels = {
   'runs.lineage': true,
   'artifacts.list': true,
   'artifacts.get': true,
+  'plan.get': true,
+  'plan.approve': true,
+  'plan.continue': true,
+  'plan.cancel': true,
 } as const satisfies Record<CommandName, true>;
 
 const streamChannels = {

@@ -8,6 +8,7 @@ import { turnTokens } from './turn-tokens';
 
 /** Who let a call happen when the policy allowed it, read from the rule that fired. */
 export function approverOf(rule: string): AuditApprover {
+  if (rule.startsWith('plan_approval:')) return 'plan';
   if (rule.startsWith('user_rule:')) return 'rule';
   if (rule.startsWith('trust:')) return 'trust_level';
   if (rule.startsWith('autonomy:')) return 'autonomy';

@@ -12,6 +12,7 @@ import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 import { reconcileStarted } from './reconcile';
 import { runProvenance } from './run-provenance';
+import { planDecision } from './plans/plan-gate';
 import { admitTool, phaseDecision } from './sop';
 
 export type { CallScope } from './call-execution';
@@ -72,12 +73,15 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   }
   const { reach } = read;
 
-  const decision = phaseDecision(
+  // An agent's SOP phase may ask first where the policy alone would not.
+  const decided = phaseDecision(
     spec,
     scope.state,
     deps.decide(check, { reach, provenance: runProvenance(scope.state, deps.registry) }),
     check.tool.hasSideEffects,
   );
+  // A step of a plan the person approved goes ahead; a call the plan did not show them still asks.
+  const decision = planDecision(scope, call, check, decided);
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
   deps.store.transaction(() => {

@@ -14,6 +14,8 @@ import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration, type CompletionContract } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
 import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
+import { handlePlanCalls } from './plans/plan-calls';
+import { PLAN_DECLARATIONS } from './plans/plan-tools';
 import { answerUnrun } from './call-execution';
 import {
   compressContext,
@@ -55,12 +57,15 @@ export interface TurnRequest {
   systemInstruction: string;
   messages: ModelMessage[];
   tools: ToolDeclaration[];
+  includeThoughts?: boolean;
 }
 
 export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnRequest {
   const { deps, spec, state } = scope;
   const isFinal = state.recovery;
-  const tools = toolsFor(granted(deps.registry.declarations(), spec.tools), spec.completion, isFinal);
+  // Plans are for the chat's requests; an agent works through its own SOP phases instead.
+  const registered = granted(deps.registry.declarations(), spec.tools);
+  const tools = toolsFor(registered, spec.completion, isFinal, !spec.tools);
   const warning = isFinal ? (spec.completion ? FINAL_TASK_TURN : FINAL_CHAT_TURN) : '';
   return {
     model: routing.resolved,
@@ -68,10 +73,11 @@ export function turnRequest(scope: CallScope, routing: RoutingDecision): TurnReq
     messages: state.messages,
     tools,
     ...(spec.generation && { generation: spec.generation }),
+    ...(spec.showThinking && { includeThoughts: true }),
   };
 }
 
-type Offered = { normal: ToolDeclaration[]; final: ToolDeclaration[] };
+type Offered = { normal: ToolDeclaration[]; withPlans: ToolDeclaration[]; final: ToolDeclaration[] };
 const offeredCache = new WeakMap<ToolDeclaration[], Map<CompletionContract | null, Offered>>();
 
 /**
@@ -82,6 +88,7 @@ function toolsFor(
   registered: ToolDeclaration[],
   contract: CompletionContract | null,
   isFinal: boolean,
+  canPlan: boolean,
 ): ToolDeclaration[] {
   let byContract = offeredCache.get(registered);
   if (!byContract) {
@@ -91,13 +98,12 @@ function toolsFor(
   let offered = byContract.get(contract);
   if (!offered) {
     const completion = contract ? [completeTaskDeclaration(contract)] : [];
-    offered = {
-      normal: [...registered, ...CONTROL_DECLARATIONS, STATE_INTENT_DECLARATION, ...completion],
-      final: completion,
-    };
+    const normal = [...registered, ...CONTROL_DECLARATIONS, STATE_INTENT_DECLARATION, ...completion];
+    offered = { normal, withPlans: [...normal, ...PLAN_DECLARATIONS], final: completion };
     byContract.set(contract, offered);
   }
-  return isFinal ? offered.final : offered.normal;
+  if (isFinal) return offered.final;
+  return canPlan ? offered.withPlans : offered.normal;
 }
 
 // Filtered once per registry array and grant, like the token count below: a run asks every turn.
@@ -140,9 +146,11 @@ function routeFor(state: RunState, requested: string, policy: RoutingPolicy): Ro
  * The calls of a logged turn that may run: none in the final-warning turn or a task agent's completion turn,
  * the first only in interactive mode (the others are answered at once).
  */
-function runnableCalls(scope: CallScope, calls: CallPart[]): CallPart[] {
+function runnableCalls(scope: CallScope, turnCalls: CallPart[]): CallPart[] {
   const { spec, state } = scope;
   if (state.recovery) return [];
+  // The plan's own calls are answered here, with the turn: they change the plan, never the world.
+  const calls = handlePlanCalls(scope, turnCalls);
   if (spec.completion && calls.some((call) => call.name === COMPLETE_TASK)) return [];
   // A turn that asks or refuses ends the run: nothing else of it runs (the loop answers the rest).
   if (calls.some(isControlCall)) return [];
@@ -316,7 +324,11 @@ async function streamOnce(
   let usage: ModelUsage | null = null;
   const stream = model.stream({ ...request, signal: spec.signal });
   for await (const event of stream) {
-    if (event.type === 'text') {
+    if (event.type === 'thinking') {
+      // Thought summaries are shown, not kept in the run's state: the model does not read them back.
+      onOutput();
+      if (spec.showThinking) deps.emit({ type: 'thinking', ...ids, text: redactSecrets(event.text) });
+    } else if (event.type === 'text') {
       onOutput();
       output.text += event.text;
       deps.emit({ type: 'delta', ...ids, delta: event.text });

@@ -62,6 +62,8 @@ export interface RunSpec {
   routingPolicy: RoutingPolicy;
   /** Task agents end only through `complete_task` with output that passes their schema; chat runs end with text. */
   completion: CompletionContract | null;
+  /** Pass the model's thought summaries on as `thinking` events (the person's setting, off by default). */
+  showThinking?: boolean;
   signal: AbortSignal;
   /** The tools this run may see and call (an agent's grant); absent: every tool of the registry. */
   tools?: ReadonlySet<string>;

@@ -3,6 +3,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
 import { logRuntime } from './journal';
+import { settlePlanAtEnding } from './plans/plan-ending';
 import type { RunFailure } from './model-failure';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import type { LastAction, RunState } from './run-state';
@@ -56,9 +57,11 @@ function recordEnding(
   response: RunResponse,
 ): RunResponse {
   const ids = { runId: spec.runId, threadId: spec.threadId };
-  const answer: RunResponse = { ...response, decision: ending.decision, outcome: ending.outcome };
+  let answer: RunResponse = { ...response, decision: ending.decision, outcome: ending.outcome };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
+    const planId = settlePlanAtEnding(deps, spec, ending);
+    if (planId) answer = { ...answer, planId };
     deps.store.runs.end(spec.runId, ending, now);
     deps.checkpoints.save(spec, state);
     if (ending.status !== 'awaiting_confirmation') {

@@ -9,6 +9,9 @@ import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
+import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
+import { planNote } from './plans/plan-note';
+import { refreshPlan } from './plans/plan-progress';
 import { admitCompletion, enterLastPhase } from './sop';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
@@ -45,13 +48,19 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
   };
 
   for (;;) {
+    // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
+    const isCancelled = isPlanCancelled(scope);
+    if (isCancelled) keepStartedOnly(scope);
     if (state.pendingCalls.length > 0) {
       deps.emit({ type: 'status', ...ids, status: 'executing' });
       const ending = await runPendingCalls(scope);
       if (ending) return ending;
     }
     tick();
+    if (isCancelled)
+      return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
     if (reopenDecided(scope)) continue;
+    refreshPlan(deps, spec);
     const held = state.awaiting[0];
     if (held) {
       const approval = deps.store.approvals.get(held.approvalId);
@@ -243,6 +252,7 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
       const call = queue.shift();
       if (!call) return;
       const outcome = await processCall(scope, call);
+      refreshPlan(deps, spec);
       if (outcome.kind === 'clarify' || outcome.kind === 'refuse') ending ??= outcome;
     }
   };
@@ -266,9 +276,12 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
 
 /** The turn's results go back to the model in the order of its calls, as one message (a turn boundary). */
 function closeTurn(scope: CallScope): void {
-  const { state } = scope;
-  // No checkpoint of its own: checkpoints already hold the open results as this very message.
-  state.messages.push({ role: 'user', parts: inCallOrder(state.messages, state.turnResults) });
+  const { deps, spec, state } = scope;
+  // No checkpoint of its own: checkpoints already hold the open results as this very message. The plan's
+  // note is read from the stored plan, so a resumed run closes the turn with the same words.
+  const plan = refreshPlan(deps, spec);
+  const note = plan ? [{ kind: 'text' as const, text: planNote(plan) }] : [];
+  state.messages.push({ role: 'user', parts: [...inCallOrder(state.messages, state.turnResults), ...note] });
   state.turnResults = [];
 }
 

@@ -3,6 +3,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { ContentOrigin } from '../tools/tool';
 import { SUMMARY_HEADER } from './context-window';
 import type { ResultPart, RunState } from './run-state';
+import { PLAN_FINDINGS, PLAN_NOTE } from './plans/plan-note';
+import { PROPOSE_PLAN, UPDATE_PLAN } from './plans/plan-tools';
 
 const ATTACHED = /\[ATTACHED CONTEXT\]([\s\S]*?)\[END ATTACHED CONTEXT\]/;
 /** The knowledge block: event titles, task text and contact names others wrote, gathered by Deputy. */
@@ -45,6 +47,12 @@ export function runProvenance(state: RunState, registry: ToolRegistry): RunProve
             label: "Deputy's earlier reply in this conversation",
             text: lower(part.text),
           });
+      } else if (part.text.startsWith(PLAN_FINDINGS)) {
+        // What an earlier run's steps found, carried into the run that goes on with the plan: content.
+        sources.push({ label: "what the plan's steps found earlier", text: lower(part.text) });
+      } else if (part.text.startsWith(PLAN_NOTE)) {
+        // Deputy's note of where the plan stands: the model's own step titles, neither the person's nor content.
+        continue;
       } else if (part.text.startsWith(SUMMARY_HEADER)) {
         sources.push({
           label: 'the summary of what Deputy read earlier in this run',
@@ -74,7 +82,10 @@ function lastPromptIndex(state: RunState): number {
       message?.role === 'user' &&
       message.parts.some(
         (part) =>
-          part.kind === 'text' && !part.text.startsWith(ENGINE_NOTE) && !part.text.startsWith(SUMMARY_HEADER),
+          part.kind === 'text' &&
+          !part.text.startsWith(ENGINE_NOTE) &&
+          !part.text.startsWith(SUMMARY_HEADER) &&
+          !part.text.startsWith(PLAN_NOTE),
       );
     if (isPrompt) return index;
   }
@@ -88,6 +99,8 @@ function lastPromptIndex(state: RunState): number {
 function resultSources(part: ResultPart, registry: ToolRegistry, trusted: string[]): ContentSource[] {
   const tool = registry.get(part.name);
   if ('error' in part.result) return [];
+  // The plan tools answer with the model's own plan and Deputy's estimate: nothing from outside.
+  if (!tool && (part.name === PROPOSE_PLAN || part.name === UPDATE_PLAN)) return [];
   let origins: ContentOrigin[];
   try {
     origins = tool?.provenance

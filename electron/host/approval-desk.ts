@@ -53,7 +53,8 @@ export class ApprovalDesk {
   view(approval: StoredApproval): Approval {
     // An undo has nothing to edit: no schema, so no editor is offered.
     const isUndo = this.deps.undos.isUndo(approval);
-    return { ...approval, argsSchema: isUndo ? {} : this.deps.registry.argsSchema(approval.tool) };
+    const step = this.deps.store.plans.stepOfAction(approval.actionId);
+    return { ...approval, argsSchema: isUndo ? {} : this.deps.registry.argsSchema(approval.tool), ...step };
   }
 
   list(status: 'pending' | 'all' = 'pending', limit = 200): Approval[] {
@@ -213,6 +214,16 @@ export class ApprovalDesk {
       );
     this.claim(approval, 'approved', null);
     return this.deps.undos.approve(approval);
+  }
+
+  /** Ends a run paused for approval whose plan was cancelled: what waited there is rejected, never run. */
+  endPaused(runId: string, threadId: string, message: string): void {
+    for (const approval of this.deps.store.approvals.pendingInThread(threadId)) {
+      if (approval.runId !== runId) continue;
+      if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), message))
+        continue;
+      this.endPausedRun(approval, { code: 'cancelled', message });
+    }
   }
 
   private require(id: string): StoredApproval {

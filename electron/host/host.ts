@@ -45,6 +45,9 @@ import { ActiveRuns } from './active-runs';
 import { AgentsDesk } from './agents-desk';
 import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
+import { PlanDesk } from './plan-desk';
+import { planView, refreshPlan } from '../engine/plans/plan-progress';
+import { planFindings, planNote } from '../engine/plans/plan-note';
 import { ApprovalsBus } from './approvals-bus';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -105,6 +108,7 @@ export class Host implements ContractHost {
   /** "Pause all side effects": the run-time kill switch the tray, the banner and the HTTP API flip. */
   readonly sideEffects: SideEffectsSwitch;
   readonly agents: AgentsDesk;
+  readonly plans: PlanDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
@@ -214,6 +218,16 @@ export class Host implements ContractHost {
       emit: (event) => this.emit(event),
     });
     this.agents.refreshTools();
+    this.plans = new PlanDesk({
+      store: deps.store,
+      now: deps.now,
+      runDeps: () => this.runDeps(),
+      approvals: this.approvals,
+      cancelRun: (runId) => this.active.cancel(runId),
+      continueInThread: (threadId, answer, planId) =>
+        this.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
+      logError: deps.logError,
+    });
     this.handlers = {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
@@ -280,6 +294,10 @@ export class Host implements ContractHost {
       'audit.verifyChain': () => this.audit.verifyChain(),
       'audit.decisions': (input) => this.audit.decisions(input),
       'audit.toolInvocations': (input) => this.audit.toolInvocations(input),
+      'plan.get': (input) => this.plans.get(input.planId),
+      'plan.approve': (input) => this.plans.approve(input.planId),
+      'plan.continue': (input) => this.plans.continue(input),
+      'plan.cancel': (input) => this.plans.cancel(input.planId),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -509,6 +527,7 @@ export class Host implements ContractHost {
       execution: { policy: settings.executionPolicy, maxParallel: settings.maxParallel },
       routingPolicy: settings.routingPolicy,
       completion: null,
+      showThinking: settings.showThinking,
       signal,
     };
   }
@@ -594,6 +613,7 @@ export class Host implements ContractHost {
     raw: RunRequest,
     onEvent?: (event: RunEvent) => void,
     model?: string,
+    planId?: string,
   ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
     if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
     // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
@@ -621,6 +641,12 @@ export class Host implements ContractHost {
     const isByMeaning = !this.deps.context.semantic.whyWordsOnly();
     const systemInstruction = this.instructionFor(request.prompt, request.attachedContext ?? []);
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
+    // A plan taken up again after the person answered its question: the model sees where it stands (Deputy's
+    // note) and what its steps found (content, judged as such), beside the answer.
+    const plan = planId ? refreshPlan(this.runDeps(), { runId, threadId: threadId ?? '' }, planId) : null;
+    const prompt = messages.at(-1);
+    if (plan && prompt)
+      prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
     const state = initialState(systemInstruction, messages);
     const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
     const deps = this.runDeps();
@@ -641,6 +667,7 @@ export class Host implements ContractHost {
         createdAt: now,
       });
       store.threads.touch(run.threadId, now);
+      if (planId) store.plans.attach(planId, runId, now);
       deps.checkpoints.save(this.specFor(run, new AbortController().signal), state);
     });
     const ids = { runId, threadId: run.threadId };
@@ -751,6 +778,7 @@ export class Host implements ContractHost {
       messages: store.threads.messages(threadId),
       actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
       runs: store.runs.byThread(threadId),
+      plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
     };
   }
 

@@ -47,6 +47,7 @@ const SAFE_DEFAULTS = {
   ...DEFAULT_EXECUTION,
   maxConcurrentRuns: MAX_CONCURRENT_RUNS.default,
   routingPolicy: DEFAULT_ROUTING_POLICY,
+  showThinking: false,
   runTimeLimitMinutes: DEFAULT_RUN_TIME_LIMIT_MINUTES,
   embedRecentMail: false,
 };
@@ -108,6 +109,7 @@ export class SettingsService {
       maxParallel: stored.maxParallel ?? DEFAULT_EXECUTION.maxParallel,
       maxConcurrentRuns: stored.maxConcurrentRuns ?? MAX_CONCURRENT_RUNS.default,
       routingPolicy: stored.routingPolicy ?? DEFAULT_ROUTING_POLICY,
+      showThinking: stored.showThinking ?? false,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
       embedRecentMail: stored.embedRecentMail === true,
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),

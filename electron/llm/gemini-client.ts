@@ -68,6 +68,7 @@ async function* streamFrom(
         systemInstruction: request.systemInstruction === '' ? undefined : request.systemInstruction,
         ...generationOf(request),
         tools: toGeminiTools(request.tools),
+        ...(request.includeThoughts && { thinkingConfig: { includeThoughts: true } }),
         abortSignal: controller.signal,
         // On a dropped stream the SDK would otherwise reconnect on its own.
         automaticContinuation: false,

@@ -36,7 +36,8 @@ export class ResponseReader {
   }
 
   private readPart(part: Part): ModelStreamEvent[] {
-    if (part.thought === true) return [];
+    if (part.thought === true)
+      return part.text !== undefined && part.text !== '' ? [{ type: 'thinking', text: part.text }] : [];
     const events: ModelStreamEvent[] = [];
     if (part.text !== undefined && part.text !== '') events.push({ type: 'text', text: part.text });
     const call = part.functionCall;

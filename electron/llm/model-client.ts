@@ -38,6 +38,8 @@ export interface ModelRequest {
   messages: ModelMessage[];
   tools: ToolDeclaration[];
   signal: AbortSignal;
+  /** Ask for the model's thought summaries (they come as `thinking` events). */
+  includeThoughts?: boolean;
 }
 
 export interface ModelUsage {
@@ -50,6 +52,8 @@ export type FinishReason = 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'OTHER' | 'MISSING
 
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
+  /** A thought summary: how the model is working it out, never part of the answer. */
+  | { type: 'thinking'; text: string }
   /** `callId` is the model's own id when it sent one, else one the adapter made up (stable within the response). */
   | {
       type: 'function_call';

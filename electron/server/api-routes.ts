@@ -14,6 +14,7 @@ import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
 import { agentRoutes } from './agent-routes';
 import { auditRoutes } from './audit-routes';
+import { planRoutes } from './plan-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
@@ -148,6 +149,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     ...auditRoutes(host, command),
     ...agentRoutes(host, command),
+    ...planRoutes(command),
     {
       method: 'GET',
       pattern: /^\/api\/settings$/,

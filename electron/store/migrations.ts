@@ -1,6 +1,7 @@
 import { AGENTS_SQL } from './migration-12-agents';
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 import { DECISION_LOGS_SQL } from './migration-9-decisions';
+import { PLANS_SQL } from './migration-13-plans';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -353,5 +354,10 @@ export const migrations: readonly Migration[] = [
     version: 12,
     name: 'agents: the lineage of delegated runs and the artifacts agents make',
     sql: AGENTS_SQL,
+  },
+  {
+    version: 13,
+    name: 'plans: spec 004 plans, their steps, and the calls that carried out each step',
+    sql: PLANS_SQL,
   },
 ];

@@ -11,6 +11,7 @@ import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
 import { LineageRepo } from './lineage-repo';
 import { MemoriesRepo } from './memories-repo';
+import { PlansRepo } from './plans-repo';
 import { PolicyRepo } from './policy-repo';
 import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
@@ -41,6 +42,7 @@ export class Store {
   readonly writes: WriteUnit;
   readonly lineage: LineageRepo;
   readonly artifacts: ArtifactsRepo;
+  readonly plans: PlansRepo;
 
   constructor(readonly db: Db) {
     this.writes = new WriteUnit(db);
@@ -62,6 +64,7 @@ export class Store {
     this.decisions = new DecisionsRepo(db);
     this.lineage = new LineageRepo(db);
     this.artifacts = new ArtifactsRepo(db);
+    this.plans = new PlansRepo(db);
   }
 
   static open(file: string): Store {

@@ -56,6 +56,12 @@ import {
   type MemoryStore,
 } from './features/memory/memory-store';
 import {
+  createPlansStore,
+  type PlansActions,
+  type PlansState,
+  type PlansStore,
+} from './features/plans/plans-store';
+import {
   createSettingsStore,
   type SettingsState,
   type SettingsStore,
@@ -73,6 +79,7 @@ export interface Stores {
   audit: AuditStore;
   sideEffects: SideEffectsStore;
   agents: AgentsStore;
+  plans: PlansStore;
 }
 
 export const createStores = (client: DeputyClient): Stores => ({
@@ -86,6 +93,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   audit: createAuditStore(client),
   sideEffects: createSideEffectsStore(client),
   agents: createAgentsStore(client),
+  plans: createPlansStore(client),
 });
 
 export const StoresContext = createContext<Stores | null>(null);
@@ -134,4 +142,8 @@ export function useSideEffects<T>(selector: (state: SideEffectsStoreState & Side
 
 export function useAgents<T>(selector: (state: AgentsState & AgentsActions) => T): T {
   return useStore(useStores().agents, selector);
+}
+
+export function usePlans<T>(selector: (state: PlansState & PlansActions) => T): T {
+  return useStore(useStores().plans, selector);
 }

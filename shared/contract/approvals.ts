@@ -52,6 +52,9 @@ export const Approval = z.object({
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
   decisionNote: z.string().nullable(),
+  /** Spec 004: the plan and the step this call carries out, when the run has a plan. */
+  planId: z.string().optional(),
+  stepId: z.string().optional(),
 });
 export type Approval = z.infer<typeof Approval>;
 

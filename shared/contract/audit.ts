@@ -7,7 +7,7 @@ export type AuditStatus = z.infer<typeof AuditStatus>;
 export const AssumptionCategory = z.enum(['intent', 'context', 'preference', 'inference']);
 export type AssumptionCategory = z.infer<typeof AssumptionCategory>;
 /** Who let an action happen: the person (an approval, an undo they asked for), their rule, or the settings. */
-export const AuditApprover = z.enum(['person', 'rule', 'trust_level', 'autonomy', 'policy']);
+export const AuditApprover = z.enum(['person', 'plan', 'rule', 'trust_level', 'autonomy', 'policy']);
 export type AuditApprover = z.infer<typeof AuditApprover>;
 
 export const AuditAssumption = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Approval } from './approvals';
+import { Plan, PlanPatch } from './plans';
 import { ActionState, RunResponse, RunStatus } from './run';
 
 /**
@@ -53,6 +54,15 @@ export const NoticeEvent = z.object({
   tool: z.string(),
   message: z.string(),
 });
+/** The run's plan: the whole of it when proposed (`plan`), then each change (`patch`). */
+export const PlanEvent = z.object({
+  type: z.literal('plan'),
+  ...base,
+  plan: Plan.optional(),
+  patch: PlanPatch.optional(),
+});
+/** The model's thought summaries, when Gemini returns them and the person switched them on. */
+export const ThinkingEvent = z.object({ type: z.literal('thinking'), ...base, text: z.string() });
 export const ResultEvent = z.object({ type: z.literal('result'), ...base, result: RunResponse });
 export const ErrorEvent = z.object({
   type: z.literal('error'),
@@ -69,6 +79,8 @@ export const RunEvent = z.discriminatedUnion('type', [
   UsageEvent,
   ApprovalNeededEvent,
   NoticeEvent,
+  PlanEvent,
+  ThinkingEvent,
   ResultEvent,
   ErrorEvent,
 ]);

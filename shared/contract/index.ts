@@ -60,6 +60,7 @@ import {
   AuditVerifyInput,
   AuditVerifyOutput,
 } from './audit';
+import { PlanContinueInput, PlanGetInput, PlanOutput } from './plans';
 import {
   DecisionListInput,
   DecisionListOutput,
@@ -111,6 +112,7 @@ export * from './limits';
 export * from './intent';
 export * from './mcp';
 export * from './memory';
+export * from './plans';
 export * from './policy';
 export * from './run';
 export * from './settings';
@@ -168,6 +170,10 @@ export const commands = {
   'runs.lineage': { input: RunLineageInput, output: RunLineageOutput },
   'artifacts.list': { input: ArtifactsListInput, output: ArtifactsListOutput },
   'artifacts.get': { input: ArtifactGetInput, output: ArtifactGetOutput },
+  'plan.get': { input: PlanGetInput, output: PlanOutput },
+  'plan.approve': { input: PlanGetInput, output: PlanOutput },
+  'plan.continue': { input: PlanContinueInput, output: PlanOutput },
+  'plan.cancel': { input: PlanGetInput, output: PlanOutput },
 } as const;
 
 export const streams = {

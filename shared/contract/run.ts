@@ -115,6 +115,8 @@ export const RunResponse = z.object({
   decision: z.string().optional(),
   /** Its outcome category: SUCCESS:TASK_COMPLETED, AMBIGUITY:UNCLEAR_INTENT, REFUSAL:OUT_OF_SCOPE, ERROR:…. */
   outcome: z.string().optional(),
+  /** The run's plan, when it made one (spec 004). */
+  planId: z.string().optional(),
 });
 export type RunResponse = z.infer<typeof RunResponse>;
 

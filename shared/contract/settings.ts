@@ -47,6 +47,8 @@ export const SettingsPatch = z
     /** Runs that work at once; more wait in line with status `queued`. */
     maxConcurrentRuns: z.number().int().min(MAX_CONCURRENT_RUNS.min).max(MAX_CONCURRENT_RUNS.max).optional(),
     routingPolicy: RoutingPolicy.optional(),
+    /** Show the model's thought summaries while it works (spec 004's `thinking` events); off by default. */
+    showThinking: z.boolean().optional(),
     /** A run that passes this gets one final-warning turn to wrap up. */
     runTimeLimitMinutes: z
       .number()
@@ -92,6 +94,7 @@ export const Settings = z.object({
   maxParallel: z.number().int(),
   maxConcurrentRuns: z.number().int(),
   routingPolicy: RoutingPolicy,
+  showThinking: z.boolean(),
   runTimeLimitMinutes: z.number().int(),
   embedRecentMail: z.boolean(),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */

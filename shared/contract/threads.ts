@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Plan } from './plans';
 import { ActionState, LedgerState, RunStatus } from './run';
 import { LIMITS } from './limits';
 import { RunIntent } from './intent';
@@ -79,5 +80,7 @@ export const ThreadDetail = z.object({
   messages: z.array(MessageRecord),
   actions: z.array(ActionRecord),
   runs: z.array(RunRecord),
+  /** The plans the thread's runs made (spec 004), oldest first. */
+  plans: z.array(Plan).optional(),
 });
 export type ThreadDetail = z.infer<typeof ThreadDetail>;

@@ -5,6 +5,7 @@ import { benchCheckpointBytes, benchDurability, LIST_TASKS } from './durability'
 import { benchEngineStep } from './engine-step';
 import { benchEventLoop } from './event-loop';
 import { printRatios, readPeerResult } from './peers/result';
+import { benchPlanningOverhead } from './planning';
 import { benchRefusedRuns } from './refused-runs';
 import { benchFirstResponse, benchResume } from './start-up';
 import { ms } from './stats';
@@ -56,6 +57,15 @@ async function main(): Promise<void> {
   console.log(
     `engine overhead per tool-loop step, add_task (a write: started before, committed after): ` +
       `median ${ms(steps.median)}, p95 ${ms(steps.p95)}, max ${ms(steps.max)} over ${steps.n} steps (target median ≤ 1 ms)`,
+  );
+
+  const planning = await benchPlanningOverhead(50);
+  console.log(
+    `planning overhead per run (3 look-ups, zero-latency model): median ${ms(planning.withPlanMs)} with a plan vs ` +
+      `${ms(planning.withoutPlanMs)} without (+${ms(planning.withPlanMs - planning.withoutPlanMs)}, one extra model turn ` +
+      `included); bytes sent to the model ${Math.round(planning.withPlanModelBytes)} vs ${Math.round(planning.withoutPlanModelBytes)} ` +
+      `(+${Math.round(planning.withPlanModelBytes - planning.withoutPlanModelBytes)}); plan events ${Math.round(planning.planEventBytes)} bytes ` +
+      `over ${planning.runs} runs each`,
   );
 
   const durability = await benchDurability(1_000);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { HostApiError, type HostApi } from './host-api';
 
 const POLL_MS = 25;
@@ -34,8 +35,11 @@ export function startApprover(api: HostApi, onPosted: (approvalId: string) => vo
           if (isStopped || seen.has(approval.id)) continue;
           seen.add(approval.id);
           posted += 1;
-          const post = api
-            .approve(approval.id)
+          // A planned run's call is decided through its plan: approved whole, or (one plan in four) cancelled.
+          const decision = approval.planId
+            ? api.decidePlan(approval.planId, planVerb(approval.planId))
+            : api.approve(approval.id);
+          const post = decision
             .catch((error: unknown) => {
               // A network failure only means the host was killed; an HTTP answer is the host refusing.
               if (error instanceof HostApiError && errors.length < ERRORS_KEPT)
@@ -62,4 +66,10 @@ export function startApprover(api: HostApi, onPosted: (approvalId: string) => vo
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** The same plan always gets the same answer, in every life of the host. */
+export function planVerb(planId: string): 'approve' | 'cancel' {
+  const byte = createHash('sha256').update(planId).digest()[0] ?? 0;
+  return byte % 4 === 0 ? 'cancel' : 'approve';
 }

@@ -23,13 +23,13 @@ export const SIDE_EFFECT_TOOLS: readonly SideEffectTool[] = [
 ];
 
 export interface PlannedCall {
-  name: SideEffectTool;
+  name: SideEffectTool | 'propose_plan';
   args: Record<string, unknown>;
 }
 
 /** How run K spends its turns; the shapes rotate so every kind of pause and batch is killed often. */
-export type RunShape = 'serial' | 'mail_asks' | 'batched' | 'slack_asks' | 'delegated';
-const SHAPES: readonly RunShape[] = ['serial', 'mail_asks', 'batched', 'slack_asks', 'delegated'];
+export type RunShape = 'serial' | 'mail_asks' | 'batched' | 'slack_asks' | 'delegated' | 'planned';
+const SHAPES: readonly RunShape[] = ['serial', 'mail_asks', 'batched', 'slack_asks', 'delegated', 'planned'];
 
 export const chaosPrompt = (k: number): string => `chaos run ${k}`;
 /** The subject, event title and Slack text of run K's effects: how the fakes' records are matched to runs. */
@@ -61,7 +61,8 @@ export function chaosPlan(k: number): PlannedCall[][] {
       body: `Chaos check ${k}: this mail must arrive exactly once.`,
       intent: 'Send the chaos check mail',
       // A delegated run's child asks for its mail: its approval reaches the person through its parent.
-      confidence: shape === 'mail_asks' || shape === 'delegated' ? ASKING_CONFIDENCE : SURE,
+      confidence:
+        shape === 'mail_asks' || shape === 'delegated' || shape === 'planned' ? ASKING_CONFIDENCE : SURE,
     },
   };
   const event: PlannedCall = {
@@ -83,7 +84,26 @@ export function chaosPlan(k: number): PlannedCall[][] {
       confidence: shape === 'slack_asks' ? ASKING_CONFIDENCE : SURE,
     },
   };
+  if (shape === 'planned') return [[proposal(k, [mail, event, post])], [mail, event], [post]];
   return shape === 'batched' ? [[mail, event], [post]] : [[mail], [event], [post]];
+}
+
+/** A planned run's plan: the mail and the event do not wait for each other, the post waits for both. */
+function proposal(k: number, [mail, event, post]: PlannedCall[]): PlannedCall {
+  const step = (id: string, call: PlannedCall | undefined, dependsOn: string[] = []) => ({
+    id,
+    title: `${id} for ${chaosMarker(k)}`,
+    tool: call?.name,
+    args: call?.args ?? {},
+    dependsOn,
+  });
+  return {
+    name: 'propose_plan',
+    args: {
+      goal: `Check ${chaosMarker(k)}`,
+      steps: [step('mail', mail), step('event', event), step('post', post, ['mail', 'event'])],
+    },
+  };
 }
 
 /** What the model answers to a request: the next turn of the plan, found by counting the results already sent. */

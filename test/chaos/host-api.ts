@@ -6,6 +6,8 @@ export interface PendingApproval {
   id: string;
   runId: string;
   tool: string;
+  /** The plan whose step this call is, when its run made one. */
+  planId?: string;
 }
 
 export interface HostApi {
@@ -20,6 +22,8 @@ export interface HostApi {
   pendingApprovals(): Promise<PendingApproval[]>;
   /** Resolves when the host answers, which is when the run has gone as far as it can. */
   approve(approvalId: string): Promise<void>;
+  /** Approves a plan whole, or cancels it. */
+  decidePlan(planId: string, verb: 'approve' | 'cancel'): Promise<void>;
 }
 
 export class HostApiError extends Error {}
@@ -102,6 +106,9 @@ export function createHostApi(url: string, token: string): HostApi {
     },
     approve: async (approvalId) => {
       await call('POST', `/api/actions/${encodeURIComponent(approvalId)}/approve`, {});
+    },
+    decidePlan: async (planId, verb) => {
+      await call('POST', `/api/plans/${encodeURIComponent(planId)}/${verb}`, {});
     },
   };
 }

@@ -67,6 +67,10 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/runs/:id/lineage', body: null },
   { method: 'GET', path: '/api/artifacts', body: null },
   { method: 'GET', path: '/api/artifacts/:id', body: null },
+  { method: 'GET', path: '/api/plans/:id', body: null },
+  { method: 'POST', path: '/api/plans/:id/approve', body: null },
+  { method: 'POST', path: '/api/plans/:id/continue', body: 'plan.continue' },
+  { method: 'POST', path: '/api/plans/:id/cancel', body: null },
   { method: 'GET', path: '/', body: null },
   { method: 'GET', path: '/assets/:id', body: null },
 ];

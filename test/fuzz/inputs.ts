@@ -218,6 +218,12 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.5) && { limit: rng.int(0, 250) }),
         ...(rng.chance(0.3) && { cursor: pick(rng, [String(rng.int(0, 1e6)), randomString(rng)]) }),
       };
+    case 'plan.get':
+    case 'plan.approve':
+    case 'plan.cancel':
+      return { planId: ids.any(rng) };
+    case 'plan.continue':
+      return { planId: ids.any(rng), ...(rng.chance(0.5) && { answer: randomString(rng) }) };
     case 'run.events':
       return rng.chance(0.5) ? { runId: ids.any(rng) } : { threadId: ids.any(rng) };
     default:

@@ -88,7 +88,13 @@ describe('the agents API', () => {
     const declared = sent?.body.tools?.[0]?.functionDeclarations?.map(
       (tool: Record<string, unknown>) => tool.name,
     );
-    expect(declared).toEqual(['list_tasks', 'request_clarification', 'refuse', 'state_intent', 'complete_task']);
+    expect(declared).toEqual([
+      'list_tasks',
+      'request_clarification',
+      'refuse',
+      'state_intent',
+      'complete_task',
+    ]);
 
     const lineage = (await (await api(`/api/runs/${body.runId}/lineage`)).json()) as {
       nodes: { role: string; usage: { inputTokens: number } }[];

@@ -25,3 +25,25 @@ export function SubmitButton({ isBusy, label, busyLabel, variant = 'primary', te
     </button>
   );
 }
+
+interface CheckboxOptionProps {
+  checked: boolean;
+  testId: string;
+  onChange(checked: boolean): void;
+  children: ReactNode;
+}
+
+/** A checkbox with its words as its label. */
+export function CheckboxOption({ checked, testId, onChange, children }: CheckboxOptionProps) {
+  return (
+    <label className="checkbox-option">
+      <input
+        type="checkbox"
+        checked={checked}
+        data-testid={testId}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {children}
+    </label>
+  );
+}

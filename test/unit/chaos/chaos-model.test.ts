@@ -47,10 +47,10 @@ function textOf(step: FakeStep): string {
 
 describe('the chaos model', () => {
   it('plays run K one side effect per turn, then says it is done', () => {
-    expect(callsOf(chaosReply(request(conversation(5, 0))).step)).toEqual(['gmail_send']);
-    expect(callsOf(chaosReply(request(conversation(5, 1))).step)).toEqual(['calendar_event_create']);
-    expect(callsOf(chaosReply(request(conversation(5, 2))).step)).toEqual(['slack_send']);
-    expect(textOf(chaosReply(request(conversation(5, 3))).step)).toBe(finalText(5));
+    expect(callsOf(chaosReply(request(conversation(6, 0))).step)).toEqual(['gmail_send']);
+    expect(callsOf(chaosReply(request(conversation(6, 1))).step)).toEqual(['calendar_event_create']);
+    expect(callsOf(chaosReply(request(conversation(6, 2))).step)).toEqual(['slack_send']);
+    expect(textOf(chaosReply(request(conversation(6, 3))).step)).toBe(finalText(6));
   });
 
   it('delegates every fifth run to the courier agent, whose child does the work and completes', () => {
@@ -72,7 +72,23 @@ describe('the chaos model', () => {
     expect(chaosPlan(4)[0]?.[0]?.args).toMatchObject({ confidence: 0.8 });
   });
 
-  it('batches mail and event in one turn for every fourth shape', () => {
+  it('proposes a plan first in the sixth shape, then mail and event together, then the post', () => {
+    expect(callsOf(chaosReply(request(conversation(5, 0))).step)).toEqual(['propose_plan']);
+    expect(callsOf(chaosReply(request(conversation(5, 1))).step)).toEqual([
+      'gmail_send',
+      'calendar_event_create',
+    ]);
+    expect(callsOf(chaosReply(request(conversation(5, 3))).step)).toEqual(['slack_send']);
+    expect(textOf(chaosReply(request(conversation(5, 4))).step)).toBe(finalText(5));
+    const [proposal] = chaosPlan(5)[0] ?? [];
+    expect(proposal?.args.steps).toEqual([
+      expect.objectContaining({ id: 'mail', tool: 'gmail_send', dependsOn: [] }),
+      expect.objectContaining({ id: 'event', tool: 'calendar_event_create', dependsOn: [] }),
+      expect.objectContaining({ id: 'post', tool: 'slack_send', dependsOn: ['mail', 'event'] }),
+    ]);
+  });
+
+  it('batches mail and event in one turn in the batched shape', () => {
     expect(callsOf(chaosReply(request(conversation(2, 0))).step)).toEqual([
       'gmail_send',
       'calendar_event_create',
@@ -88,7 +104,7 @@ describe('the chaos model', () => {
     expect(first).toMatchObject({ k: 9, answered: 1 });
   });
 
-  it('marks each effect with its run and asks for approval in two shapes of four', () => {
+  it('marks each effect with its run and asks for approval in three shapes of five', () => {
     const [mail] = chaosPlan(1)[0] ?? [];
     expect(mail?.args).toMatchObject({ subject: 'chaos-1', confidence: 0.8 });
     const post = chaosPlan(3).at(-1)?.[0];

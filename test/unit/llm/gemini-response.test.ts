@@ -31,10 +31,10 @@ describe('ResponseReader: thought signatures', () => {
     expect(unsigned).not.toHaveProperty('signature');
   });
 
-  it('drops the signature that comes with a thought, which is no call', () => {
+  it('drops the signature that comes with a thought, which is no call; the thought is a thinking event', () => {
     const events = new ResponseReader().read(
       chunkWith([{ text: 'thinking…', thought: true, thoughtSignature: 's' }]),
     );
-    expect(events).toEqual([]);
+    expect(events).toEqual([{ type: 'thinking', text: 'thinking…' }]);
   });
 });

@@ -32,6 +32,7 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   maxParallel: 4,
   maxConcurrentRuns: 4,
   routingPolicy: 'quality',
+  showThinking: false,
   runTimeLimitMinutes: 15,
   embedRecentMail: false,
   areSideEffectsEnabled: true,

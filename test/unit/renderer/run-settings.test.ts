@@ -75,3 +75,14 @@ describe('the Runs group of General', () => {
     }
   });
 });
+
+describe('thought summaries', () => {
+  const settings = sampleSettings();
+  it('are off by default and sent only when switched', () => {
+    expect(toRunValues(settings).showThinking).toBe(false);
+    expect(runsPatch(settings, { ...toRunValues(settings), showThinking: true })).toEqual({
+      ok: true,
+      value: { showThinking: true },
+    });
+  });
+});

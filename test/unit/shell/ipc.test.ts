@@ -89,6 +89,10 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'runs.lineage': { runId: 'r1' },
   'artifacts.list': { runId: 'r1' },
   'artifacts.get': { id: 'a1' },
+  'plan.get': { planId: 'plan-1' },
+  'plan.approve': { planId: 'plan-1' },
+  'plan.continue': { planId: 'plan-1', answer: 'Tuesday at 2 pm' },
+  'plan.cancel': { planId: 'plan-1' },
 };
 
 const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {

@@ -3,6 +3,7 @@ import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { shownStatus } from './approvals-model';
 import { ApprovalCard } from './ApprovalCard';
+import { PlanForApproval } from '../plans/PlanForApproval';
 
 /**
  * The small always-on-top window the shell opens at `#/approval/<id>`: that one approval's card and,
@@ -25,7 +26,16 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
 
   return (
     <main className="approval-window" aria-label="Approval" data-testid="approval-window">
+      {/* The cards' titles are h3: these keep the outline whole for screen readers. */}
+      <h1 className="visually-hidden">Deputy asks for your approval</h1>
+      <h2 className="visually-hidden">What Deputy wants to do</h2>
       {approval && <ApprovalCard approval={approval} isCompact />}
+      {approval?.planId && (
+        <>
+          <h2 className="visually-hidden">The plan it is a step of</h2>
+          <PlanForApproval planId={approval.planId} />
+        </>
+      )}
       {!approval && (
         <p role={hasLookedUp ? 'alert' : 'status'} data-testid="approval-window-missing">
           {!hasLookedUp

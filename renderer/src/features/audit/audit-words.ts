@@ -10,6 +10,7 @@ export const STATUS_WORDS: Record<AuditStatus, string> = {
 
 const APPROVER_WORDS: Record<AuditApprover, string> = {
   person: 'You',
+  plan: 'You, with the plan',
   rule: 'Your rule',
   trust_level: 'Trust level',
   autonomy: 'Your autonomy setting',

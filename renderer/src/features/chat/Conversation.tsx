@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { useChat } from '../../stores';
+import { useChat, usePlans, useStores } from '../../stores';
 import { AgentTimeline } from '../agents/AgentTimeline';
+import { PlanSlot } from '../plans/PlanTree';
+import { plannedActionIds } from '../plans/plans-model';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { RUN_MARK_TEXT } from './run-marks';
@@ -8,12 +10,21 @@ import { runStatusText } from './run-status';
 import { ToolCallCard } from './ToolCallCard';
 import type { TimelineItem } from './timeline';
 
-function TimelineEntry({ item }: { item: TimelineItem }) {
+function TimelineEntry({ item, planned }: { item: TimelineItem; planned: Set<string> }) {
   switch (item.kind) {
     case 'message':
-      return <MessageView message={item} />;
+      // A plan sits under the request that made it.
+      return item.role === 'user' ? (
+        <>
+          <MessageView message={item} />
+          <PlanSlot runId={item.runId} />
+        </>
+      ) : (
+        <MessageView message={item} />
+      );
     case 'tool':
-      return <ToolCallCard call={item} />;
+      // A planned call's card sits inside its step.
+      return planned.has(item.id) ? null : <ToolCallCard call={item} />;
     case 'approval':
       return (
         <li className="timeline__approval">
@@ -48,6 +59,14 @@ export function Conversation() {
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
   const error = useChat((state) => state.threadError);
+  const threadId = useChat((state) => state.conversation.threadId);
+  const plans = usePlans((state) => state.plans);
+  const stores = useStores();
+  useEffect(() => stores.plans.getState().connect(), [stores]);
+  useEffect(() => {
+    if (threadId) void stores.plans.getState().loadThread(threadId);
+  }, [stores, threadId]);
+  const planned = plannedActionIds(plans);
   const sectionRef = useRef<HTMLElement>(null);
   // Follow the stream only while the reader is at the bottom; someone scrolling back keeps their place.
   const isPinned = useRef(true);
@@ -87,7 +106,7 @@ export function Conversation() {
           <AgentTimeline
             items={items}
             endedRuns={endedRuns}
-            renderItem={(item) => <TimelineEntry key={item.id} item={item} />}
+            renderItem={(item) => <TimelineEntry key={item.id} item={item} planned={planned} />}
           />
         </ol>
       </div>

@@ -15,7 +15,7 @@ import {
   type PermissionsValues,
 } from './permissions';
 import { RulesEditor } from './RulesEditor';
-import { FormError } from '../../components/FormParts';
+import { CheckboxOption, FormError } from '../../components/FormParts';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
@@ -100,15 +100,13 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
           </div>
         </fieldset>
         <AllowlistEditor entries={values.allowlist} onChange={(allowlist) => change({ allowlist })} />
-        <label className="checkbox-option">
-          <input
-            type="checkbox"
-            checked={values.requireApprovalForFirstContact}
-            data-testid="first-contact"
-            onChange={(event) => change({ requireApprovalForFirstContact: event.target.checked })}
-          />
+        <CheckboxOption
+          checked={values.requireApprovalForFirstContact}
+          testId="first-contact"
+          onChange={(requireApprovalForFirstContact) => change({ requireApprovalForFirstContact })}
+        >
           Ask before writing to someone for the first time
-        </label>
+        </CheckboxOption>
         <label>
           Approvals expire after (minutes)
           <input

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { MAX_CONCURRENT_RUNS, RoutingPolicy } from '../../../../shared/contract';
+import { CheckboxOption } from '../../components/FormParts';
 import {
   EXECUTION_POLICIES,
   MAX_PARALLEL,
@@ -93,6 +94,13 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
         testId="max-concurrent-runs"
         onChange={(text) => onChange({ maxConcurrentRuns: text })}
       />
+      <CheckboxOption
+        checked={values.showThinking}
+        testId="show-thinking"
+        onChange={(showThinking) => onChange({ showThinking })}
+      >
+        Show Gemini’s thought summaries while it works (sent as “thinking” events)
+      </CheckboxOption>
     </fieldset>
   );
 }

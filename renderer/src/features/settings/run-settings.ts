@@ -53,6 +53,7 @@ export interface RunValues {
   routingPolicy: RoutingPolicy;
   runTimeLimitMinutes: string;
   maxConcurrentRuns: string;
+  showThinking: boolean;
 }
 
 export const toRunValues = (settings: Settings): RunValues => ({
@@ -61,6 +62,7 @@ export const toRunValues = (settings: Settings): RunValues => ({
   routingPolicy: settings.routingPolicy,
   runTimeLimitMinutes: String(settings.runTimeLimitMinutes),
   maxConcurrentRuns: String(settings.maxConcurrentRuns),
+  showThinking: settings.showThinking,
 });
 
 export const explanationOf = <T>(choices: readonly Choice<T>[], value: T): string =>
@@ -98,6 +100,7 @@ export function runsPatch(settings: Settings, values: RunValues): Checked<Settin
       ...(values.routingPolicy !== settings.routingPolicy && { routingPolicy: values.routingPolicy }),
       ...(limit.value !== settings.runTimeLimitMinutes && { runTimeLimitMinutes: limit.value }),
       ...(runsAtOnce.value !== settings.maxConcurrentRuns && { maxConcurrentRuns: runsAtOnce.value }),
+      ...(values.showThinking !== settings.showThinking && { showThinking: values.showThinking }),
     },
   };
 }

@@ -1,0 +1,183 @@
+import { useState, type FormEvent } from 'react';
+import type { Plan, PlanStep } from '../../../../shared/contract';
+import { toolLabel } from '../../format';
+import { useChat, usePlans } from '../../stores';
+import { ToolCallCard } from '../chat/ToolCallCard';
+import { canApprovePlan, isPlanOpen, PLAN_STATE, STEP_STATE } from './plans-model';
+import './plans.css';
+
+function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
+  const answer = usePlans((state) => state.answer);
+  const [text, setText] = useState('');
+  const inputId = `plan-answer-${plan.id}-${step.id}`;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim()) void answer(plan.id, text.trim());
+  };
+  return (
+    <form className="plan-step__answer" onSubmit={onSubmit} data-testid="plan-answer">
+      <label htmlFor={inputId}>Your answer</label>
+      <input id={inputId} value={text} onChange={(event) => setText(event.target.value)} />
+      <button type="submit" className="button button--primary" disabled={!text.trim()}>
+        Answer
+      </button>
+    </form>
+  );
+}
+
+function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
+  const approveStep = usePlans((state) => state.approveStep);
+  const tools = useChat((state) => state.conversation.items).filter(
+    (item) => item.kind === 'tool' && step.actionIds.includes(item.id),
+  );
+  const state = STEP_STATE[step.status];
+  return (
+    <li
+      className={`plan-step plan-step--${step.status}`}
+      data-testid="plan-step"
+      data-step-id={step.id}
+      data-status={step.status}
+    >
+      <div className="plan-step__line">
+        <span className="plan-step__icon" aria-hidden="true">
+          {state.icon}
+        </span>
+        <span className="plan-step__title">{step.title}</span>
+        {step.tool && <span className="plan-step__tool">{toolLabel(step.tool)}</span>}
+        <span className="plan-step__state">{state.words}</span>
+        {step.needsApproval &&
+          !step.isApproved &&
+          isPlanOpen(plan) &&
+          (step.status === 'pending' || step.status === 'ready') && (
+            <span className="plan-step__badge">Asks first</span>
+          )}
+      </div>
+      {step.question && step.status === 'awaiting_user' && (
+        <p className="plan-step__question">{step.question}</p>
+      )}
+      {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
+      {step.status === 'failed' && step.result && <p className="plan-step__result">{step.result}</p>}
+      {step.status === 'awaiting_user' && <StepAnswer plan={plan} step={step} />}
+      {step.status === 'awaiting_approval' && (
+        <button
+          type="button"
+          className="button"
+          data-testid="plan-approve-step"
+          onClick={() => void approveStep(plan.id, step.actionIds)}
+        >
+          Approve this step
+        </button>
+      )}
+      {tools.length > 0 && (
+        <ol className="timeline plan-step__tools">
+          {tools.map((item) => item.kind === 'tool' && <ToolCallCard key={item.id} call={item} />)}
+        </ol>
+      )}
+    </li>
+  );
+}
+
+/** A plan as a tree under the request: its steps, their state, and what the person can do about it. */
+export function PlanTree({ plan }: { plan: Plan }) {
+  const [isOpen, setOpen] = useState(true);
+  const busy = usePlans((state) => state.busy[plan.id] ?? null);
+  const error = usePlans((state) => state.errors[plan.id] ?? null);
+  const { approve, resume, cancel } = usePlans((state) => state);
+  const titleId = `plan-title-${plan.id}`;
+  const stepsId = `plan-steps-${plan.id}`;
+  const canContinue =
+    plan.status === 'paused' &&
+    plan.approvedAt !== null &&
+    plan.steps.some((s) => s.status === 'awaiting_approval');
+  const done = plan.steps.filter((step) => step.status === 'done').length;
+  return (
+    <section
+      className="plan"
+      aria-labelledby={titleId}
+      data-testid="plan-tree"
+      data-plan-id={plan.id}
+      data-status={plan.status}
+    >
+      <h3 id={titleId} className="plan__title">
+        <button
+          type="button"
+          className="plan__toggle"
+          aria-expanded={isOpen}
+          aria-controls={stepsId}
+          onClick={() => setOpen(!isOpen)}
+        >
+          <span aria-hidden="true">{isOpen ? '▾' : '▸'}</span> Plan: {plan.goal}
+        </button>
+      </h3>
+      <p className="plan__summary" data-testid="plan-status">
+        {PLAN_STATE[plan.status]} · {done} of {plan.steps.length} steps done
+        {plan.approvedAt && ' · you approved this plan'}
+      </p>
+      {isOpen && (
+        <ol id={stepsId} className="plan__steps">
+          {plan.steps.map((step) => (
+            <StepRow key={step.id} plan={plan} step={step} />
+          ))}
+        </ol>
+      )}
+      {isPlanOpen(plan) && (
+        <div className="plan__actions">
+          {canApprovePlan(plan) && (
+            <button
+              type="button"
+              className="button button--primary"
+              data-testid="plan-approve"
+              disabled={busy !== null}
+              onClick={() => void approve(plan.id)}
+            >
+              Approve plan
+            </button>
+          )}
+          {canContinue && (
+            <button
+              type="button"
+              className="button"
+              data-testid="plan-continue"
+              disabled={busy !== null}
+              onClick={() => void resume(plan.id)}
+            >
+              Continue
+            </button>
+          )}
+          <button
+            type="button"
+            className="button"
+            data-testid="plan-cancel"
+            disabled={busy !== null}
+            onClick={() => void cancel(plan.id)}
+          >
+            Cancel plan
+          </button>
+          {busy && <span role="status">{busy}</span>}
+        </div>
+      )}
+      {error && (
+        <p className="run-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The plans a run made, where the run's request sits in the conversation. */
+export function PlanSlot({ runId }: { runId: string | null }) {
+  const plans = usePlans((state) => state.plans);
+  const anchors = usePlans((state) => state.anchors);
+  if (!runId) return null;
+  const mine = Object.values(plans).filter((plan) => (anchors[plan.id] ?? plan.runId) === runId);
+  return (
+    <>
+      {mine.map((plan) => (
+        <li key={plan.id} className="timeline__plan">
+          <PlanTree plan={plan} />
+        </li>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Plan, PlanStepStatus, RunEvent } from '../../../../shared/contract';
+
+export type PlanEvent = Extract<RunEvent, { type: 'plan' }>;
+
+/** A `plan` event on the plans this window knows: a snapshot sets the plan, a patch replaces what changed. */
+export function applyPlanEvent(plans: Record<string, Plan>, event: PlanEvent): Record<string, Plan> {
+  if (event.plan) return { ...plans, [event.plan.id]: event.plan };
+  const patch = event.patch;
+  const known = patch ? plans[patch.id] : undefined;
+  if (!patch || !known) return plans;
+  const changed = new Map(patch.steps.map((step) => [step.id, step]));
+  const steps = known.steps.map((step) => changed.get(step.id) ?? step);
+  for (const step of patch.steps) if (!known.steps.some((old) => old.id === step.id)) steps.push(step);
+  const { status, currentStep, requiresApproval, approvedAt } = patch;
+  return { ...plans, [patch.id]: { ...known, status, currentStep, requiresApproval, approvedAt, steps } };
+}
+
+/** Each step state as a symbol (for the eye, hidden from screen readers) and in words. */
+export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }> = {
+  pending: { icon: '○', words: 'Waiting' },
+  ready: { icon: '◔', words: 'Ready' },
+  running: { icon: '◑', words: 'Running' },
+  awaiting_approval: { icon: '!', words: 'Needs your approval' },
+  awaiting_user: { icon: '?', words: 'Needs your answer' },
+  done: { icon: '✓', words: 'Done' },
+  failed: { icon: '✕', words: 'Failed' },
+  skipped: { icon: '–', words: 'Skipped' },
+  cancelled: { icon: '–', words: 'Cancelled' },
+};
+
+export const PLAN_STATE: Record<Plan['status'], string> = {
+  planned: 'Planned',
+  executing: 'Working on it',
+  paused: 'Waiting for you',
+  completed: 'Done',
+  failed: 'Finished with problems',
+  cancelled: 'Cancelled',
+};
+
+const FINAL = new Set<Plan['status']>(['completed', 'failed', 'cancelled']);
+export const isPlanOpen = (plan: Plan): boolean => !FINAL.has(plan.status);
+
+/** Whether approving the plan whole would grant anything: side-effect steps not yet approved. */
+export const canApprovePlan = (plan: Plan): boolean =>
+  isPlanOpen(plan) && plan.approvedAt === null && plan.steps.some((step) => step.needsApproval);
+
+/** The action ids the plan's steps own: their tool cards sit inside the tree, not in the timeline. */
+export function plannedActionIds(plans: Record<string, Plan>): Set<string> {
+  return new Set(Object.values(plans).flatMap((plan) => plan.steps.flatMap((step) => step.actionIds)));
+}

@@ -1,0 +1,99 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DeputyClient, Plan } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+import { applyPlanEvent } from './plans-model';
+
+export interface PlansState {
+  plans: Record<string, Plan>;
+  /** The run whose request a plan sits under: the one that made it, though an answer goes on in a new run. */
+  anchors: Record<string, string>;
+  /** What is on its way for a plan (a button's label), and the last thing that went wrong. */
+  busy: Record<string, string | null>;
+  errors: Record<string, string | null>;
+}
+
+export interface PlansActions {
+  /** Follows `plan` run events for the window's lifetime; returns the undo. */
+  connect(): () => void;
+  /** One plan, by id (the approval window shows the plan its approval belongs to). */
+  load(planId: string): Promise<void>;
+  /** The plans of a stored conversation. */
+  loadThread(threadId: string): Promise<void>;
+  approve(planId: string): Promise<void>;
+  approveStep(planId: string, actionIds: readonly string[]): Promise<void>;
+  answer(planId: string, answer: string): Promise<void>;
+  resume(planId: string): Promise<void>;
+  cancel(planId: string): Promise<void>;
+}
+
+export type PlansStore = StoreApi<PlansState & PlansActions>;
+
+export function createPlansStore(client: DeputyClient): PlansStore {
+  return createStore<PlansState & PlansActions>()((set, get) => {
+    const put = (plan: Plan) =>
+      set((state) => ({
+        plans: { ...state.plans, [plan.id]: plan },
+        anchors: { [plan.id]: plan.runId, ...state.anchors },
+      }));
+    const act = async (planId: string, label: string, work: () => Promise<Plan | null>) => {
+      set((state) => ({
+        busy: { ...state.busy, [planId]: label },
+        errors: { ...state.errors, [planId]: null },
+      }));
+      try {
+        const plan = await work();
+        if (plan) put(plan);
+      } catch (error) {
+        set((state) => ({ errors: { ...state.errors, [planId]: toClientError(error).message } }));
+      } finally {
+        set((state) => ({ busy: { ...state.busy, [planId]: null } }));
+      }
+    };
+    return {
+      plans: {},
+      anchors: {},
+      busy: {},
+      errors: {},
+      connect() {
+        return client.on('run.events', {}, (event) => {
+          if (event.type !== 'plan') return;
+          set((state) => ({
+            plans: applyPlanEvent(state.plans, event),
+            anchors: event.plan ? { [event.plan.id]: event.plan.runId, ...state.anchors } : state.anchors,
+          }));
+        });
+      },
+      async load(planId) {
+        try {
+          put((await client.invoke('plan.get', { planId })).plan);
+        } catch (error) {
+          set((state) => ({ errors: { ...state.errors, [planId]: toClientError(error).message } }));
+        }
+      },
+      async loadThread(threadId) {
+        try {
+          const detail = await client.invoke('thread.get', { threadId });
+          for (const plan of detail.plans ?? []) put(plan);
+        } catch {
+          // The conversation shows its own error; the plans simply stay as they were.
+        }
+      },
+      approve: (planId) =>
+        act(planId, 'Approving…', async () => (await client.invoke('plan.approve', { planId })).plan),
+      answer: (planId, answer) =>
+        act(planId, 'Sending…', async () => (await client.invoke('plan.continue', { planId, answer })).plan),
+      resume: (planId) =>
+        act(planId, 'Continuing…', async () => (await client.invoke('plan.continue', { planId })).plan),
+      cancel: (planId) =>
+        act(planId, 'Cancelling…', async () => (await client.invoke('plan.cancel', { planId })).plan),
+      approveStep: (planId, actionIds) =>
+        act(planId, 'Approving…', async () => {
+          const { approvals } = await client.invoke('approval.list', { status: 'pending' });
+          const approval = approvals.find((candidate) => actionIds.includes(candidate.actionId));
+          if (!approval) throw new Error('This step is no longer waiting for an approval.');
+          await client.invoke('approval.decide', { approvalId: approval.id, decision: 'approve' });
+          return get().plans[planId] ?? null;
+        }),
+    };
+  });
+}

@@ -1,0 +1,164 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { axeViolations } from './support/axe';
+import { startHost, type RunningHost } from './support/host';
+import { composer, send, usePages } from './support/pages';
+
+const { newPage } = usePages();
+
+const ADD = {
+  description: 'Buy milk',
+  confidence: 0.95,
+  intent: 'add task',
+  reasoning: 'asked',
+  assumptions: [],
+};
+const planWith = (goal: string, last: Record<string, unknown>) =>
+  callReply('propose_plan', {
+    goal,
+    steps: [
+      { id: 'list', title: 'Look at my tasks', tool: 'list_tasks', args: {} },
+      { ...last, dependsOn: ['list'] },
+    ],
+  });
+const ADD_STEP = { id: 'add', title: 'Add “Buy milk”', tool: 'add_task', args: { description: 'Buy milk' } };
+const ASK_STEP = { id: 'ask', title: 'Ask which list', ask: 'Which list?' };
+
+const tree = (page: Page): Locator => page.getByTestId('plan-tree').last();
+const step = (page: Page, id: string): Locator =>
+  tree(page).locator(`[data-testid="plan-step"][data-step-id="${id}"]`);
+
+describe('plan trees in the chat, against the headless host and a fake Gemini', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  async function openPage(route = ''): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${host.url}/#${route ? `${route}&` : ''}token=${host.token}`);
+    if (!route.startsWith('/approval')) await composer(page).waitFor();
+    return page;
+  }
+
+  it('approve a plan and watch the tree advance; keyboard and axe in light and dark', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Add milk to my tasks', ADD_STEP),
+      callReply('list_tasks', {}),
+      callReply('add_task', ADD),
+      textReply('Added “Buy milk”.'),
+    );
+    await send(page, 'Look at my tasks and add one to buy milk');
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    expect(await step(page, 'list').getAttribute('data-status')).toBe('done');
+    // The list call's card sits inside its step.
+    expect(await step(page, 'list').getByTestId('tool-call').count()).toBe(1);
+    expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Waiting for you');
+
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Keyboard: the toggle collapses and opens the steps; Approve plan is reachable and pressed by key.
+    const toggle = tree(page).getByRole('button', { name: /^Plan:/ });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await tree(page).getByTestId('plan-approve').focus();
+    await page.keyboard.press('Enter');
+
+    await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect(await step(page, 'add').getAttribute('data-status')).toBe('done');
+    expect(await tree(page).getByTestId('plan-status').innerText()).toContain('you approved this plan');
+  });
+
+  it('answer a question step; the plan goes on in a new run and completes', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Sort my tasks', ASK_STEP),
+      callReply('list_tasks', {}),
+      callReply('request_clarification', { question: 'Which list should I sort?' }),
+      textReply('Sorted the work list.'),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Sort my tasks');
+    await step(page, 'ask').and(page.locator('[data-status="awaiting_user"]')).waitFor();
+    expect(await step(page, 'ask').innerText()).toContain('Which list should I sort?');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await step(page, 'ask').getByLabel('Your answer').fill('The work list');
+    await step(page, 'ask').getByRole('button', { name: 'Answer' }).click();
+    await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
+    expect(await step(page, 'ask').innerText()).toContain('You answered: The work list');
+  });
+
+  it('cancel another plan while it waits: nothing is added', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Add bread', { ...ADD_STEP, title: 'Add “Buy bread”', args: { description: 'Buy bread' } }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy bread' }),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and add one to buy bread');
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    await tree(page).getByTestId('plan-cancel').click();
+    await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
+    expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Cancelled');
+    // The waiting add was rejected, never run, and nothing waits any more.
+    await step(page, 'add').and(page.locator('[data-status="failed"]')).waitFor();
+    const pending = await fetch(`${host.url}/api/actions/pending`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    expect(((await pending.json()) as { approvals: unknown[] }).approvals).toEqual([]);
+  });
+
+  it('the same tree in the quick prompt and in the approval window (axe 0, light and dark)', async () => {
+    const quick = await openPage('/quick');
+    gemini.script(
+      planWith('Add tea', { ...ADD_STEP, title: 'Add “Buy tea”', args: { description: 'Buy tea' } }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy tea' }),
+      textReply('Added tea.'),
+    );
+    await send(quick, 'Look at my tasks and add one to buy tea');
+    await step(quick, 'add').and(quick.locator('[data-status="awaiting_approval"]')).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await quick.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(quick)).toEqual([]);
+    }
+
+    const pending = await fetch(`${host.url}/api/actions/pending`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    const [approval] = ((await pending.json()) as { approvals: { id: string; planId?: string }[] }).approvals;
+    expect(approval?.planId).toBe(await tree(quick).getAttribute('data-plan-id'));
+    const window = await openPage(`/approval/${approval?.id ?? ''}`);
+    await step(window, 'add').and(window.locator('[data-status="awaiting_approval"]')).waitFor();
+    for (const scheme of ['light', 'dark'] as const) {
+      await window.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(window)).toEqual([]);
+    }
+    // Approving the plan from the approval window moves the quick prompt's tree too.
+    await tree(window).getByTestId('plan-approve').click();
+    await tree(quick).and(quick.locator('[data-status="completed"]')).waitFor();
+    await tree(window).and(window.locator('[data-status="completed"]')).waitFor();
+  });
+});
