@@ -1,5 +1,5 @@
 import { app, dialog, safeStorage } from 'electron';
-import { createHost, type Host } from './host/create-host';
+import { AGENTS_FOLDER, createHost, type Host } from './host/create-host';
 import { applyEndpointPolicy } from './host/endpoint-overrides';
 import { installProcessGuard } from './host/process-guard';
 import { runtimeProblem } from './host/runtime-check';
@@ -10,7 +10,7 @@ import { createApprovalWindows } from './shell/approval-window';
 import { listenForDeepLinks, setupDeepLinks, type DeepLink } from './shell/deep-link';
 import { setupDesktop } from './shell/desktop';
 import { setupIpc, setupShellIpc } from './shell/ipc';
-import { openExternal } from './shell/external';
+import { openDataSubfolder, openExternal } from './shell/external';
 import { openPreferences } from './shell/preferences';
 import { createQuickPrompt } from './shell/quick-prompt';
 import { setupRunNotifications } from './shell/run-notifications';
@@ -76,6 +76,7 @@ async function start(): Promise<void> {
     },
     desktopSettings: () => desktop.settings(),
     changeDesktop: (change) => desktop.change(change),
+    openAgentsFolder: () => void openDataSubfolder(app.getPath('userData'), AGENTS_FOLDER),
   });
   setupAppMenu(() => quickPrompt.show());
   // On quit the streams end before the Host's database closes, and no notification is left offering

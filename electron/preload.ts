@@ -157,6 +157,9 @@ const deputyShell: DeputyShell = {
   getDesktopSettings: async () => (await askShell({ action: 'get-desktop' })) as DesktopSettings,
   changeDesktopPreferences: async (change) =>
     (await askShell({ action: 'change-desktop', change })) as DesktopChangeResult,
+  async openAgentsFolder() {
+    await askShell({ action: 'open-agents-folder' });
+  },
 };
 
 contextBridge.exposeInMainWorld('deputyShell', deputyShell);

@@ -10,6 +10,8 @@ export interface DeputyShell {
   getDesktopSettings(): Promise<DesktopSettings>;
   /** Applies a change at once (the shortcut is registered, the tray shown or hidden) and keeps it. */
   changeDesktopPreferences(change: DesktopPreferencesChange): Promise<DesktopChangeResult>;
+  /** Settings → Agents: shows the folder of the person's own agent files in the file manager. */
+  openAgentsFolder(): Promise<void>;
 }
 
 export type NotificationKind = 'approvalNeeded' | 'runFinished' | 'limitReached';

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { shell } from 'electron';
 import { redactError } from '../vault/redactor';
 
@@ -22,6 +24,25 @@ export function isSafeExternalUrl(url: string, purpose: ExternalPurpose = 'link'
  * The one place the app calls `shell.openExternal`: file:, javascript:, custom schemes and other hosts'
  * plain http never reach the OS, whichever window or connector asked. Resolves false when refused or failed.
  */
+/**
+ * The one place the app calls `shell.openPath`: only a folder inside Deputy's data folder (where the person keeps
+ * their own agents) is shown in the file manager; nothing is ever opened as a program or a document.
+ */
+export async function openDataSubfolder(dataDir: string, name: string): Promise<boolean> {
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) return false;
+  const folder = join(dataDir, name);
+  try {
+    mkdirSync(folder, { recursive: true });
+    // openPath answers an error message, or "" when the file manager opened.
+    const problem = await shell.openPath(folder);
+    if (problem) console.error(`[deputy] could not show the ${name} folder: ${problem}`);
+    return problem === '';
+  } catch (error) {
+    console.error(`[deputy] could not show the ${name} folder: ${redactError(error)}`);
+    return false;
+  }
+}
+
 export async function openExternal(url: string, purpose: ExternalPurpose = 'link'): Promise<boolean> {
   if (!isSafeExternalUrl(url, purpose)) {
     console.error(

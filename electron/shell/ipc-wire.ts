@@ -24,4 +24,5 @@ export const SUBSCRIPTION_ID_MAX_CHARS = 64;
 export type ShellRequest =
   | { action: 'open-thread'; threadId: string }
   | { action: 'get-desktop' }
+  | { action: 'open-agents-folder' }
   | { action: 'change-desktop'; change: DesktopPreferencesChange };

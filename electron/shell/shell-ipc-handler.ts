@@ -25,6 +25,7 @@ const DesktopChange = z
 const ShellRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('open-thread'), threadId: ThreadId }).strict(),
   z.object({ action: z.literal('get-desktop') }).strict(),
+  z.object({ action: z.literal('open-agents-folder') }).strict(),
   z.object({ action: z.literal('change-desktop'), change: DesktopChange }).strict(),
 ]);
 
@@ -32,6 +33,8 @@ export interface ShellActions {
   openThread(threadId: string): void;
   desktopSettings(): DesktopSettings;
   changeDesktop(change: DesktopPreferencesChange): DesktopChangeResult;
+  /** Shows the person's agents folder (in the data folder) in the file manager. */
+  openAgentsFolder(): void;
 }
 
 /** The logic behind `deputy:shell`: the same sender check and input parsing as every other handler. */
@@ -50,6 +53,9 @@ export function createShellHandler(actions: ShellActions, isTrustedSender: Sende
         return { ok: true, data: actions.desktopSettings() };
       case 'change-desktop':
         return { ok: true, data: actions.changeDesktop(data.change) };
+      case 'open-agents-folder':
+        actions.openAgentsFolder();
+        return { ok: true, data: null };
     }
   };
 }

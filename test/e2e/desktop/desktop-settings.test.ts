@@ -112,4 +112,15 @@ describe('Settings → Desktop', () => {
       await app.quit();
     }
   });
+
+  it('Settings → Agents shows the agents folder in the file manager, and only that folder', async () => {
+    const app = await desktop.launch({ platform: 'linux' });
+    const page = await (await app.mainWindow()).page();
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-agents').click();
+    await page.getByRole('button', { name: 'Open the agents folder' }).click();
+    await expect.poll(() => app.openedPaths).toHaveLength(1);
+    expect(app.openedPaths[0]).toMatch(/deputy-desktop-[^/]+\/agents$/);
+    expect(app.openedExternally).toEqual([]);
+  });
 });

@@ -28,6 +28,7 @@ export interface ElectronRecords {
   protocol: FakeProtocol;
   session: FakeSession;
   openedExternally: string[];
+  openedPaths: string[];
   errorBoxes: { title: string; content: string }[];
 }
 
@@ -64,6 +65,7 @@ export function createFakeElectron(options: FakeElectronOptions): {
     protocol: new FakeProtocol(() => app.isReady()),
     session: new FakeSession(),
     openedExternally: [],
+    openedPaths: [],
     errorBoxes: [],
   };
 
@@ -99,6 +101,10 @@ export function createFakeElectron(options: FakeElectronOptions): {
     shell: {
       openExternal: async (url: string) => {
         records.openedExternally.push(url);
+      },
+      openPath: async (path: string) => {
+        records.openedPaths.push(path);
+        return '';
       },
     },
     dialog: {

@@ -72,7 +72,12 @@ describe('window.deputyShell', () => {
   const shell = () => electron.exposed.get('deputyShell') as DeputyShell;
 
   it('offers the window and desktop-preference actions only, each asking the shell on deputy:shell', async () => {
-    expect(Object.keys(shell())).toEqual(['openThread', 'getDesktopSettings', 'changeDesktopPreferences']);
+    expect(Object.keys(shell())).toEqual([
+      'openThread',
+      'getDesktopSettings',
+      'changeDesktopPreferences',
+      'openAgentsFolder',
+    ]);
     await shell().openThread('thread-1');
     expect(invoke).toHaveBeenCalledWith(IPC_CHANNELS.shell, { action: 'open-thread', threadId: 'thread-1' });
     invoke.mockResolvedValueOnce({ ok: true, data: { keyNames: 'pc' } });
@@ -84,6 +89,8 @@ describe('window.deputyShell', () => {
       action: 'change-desktop',
       change: { showTray: false },
     });
+    await shell().openAgentsFolder();
+    expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'open-agents-folder' });
   });
 
   it('rejects with the code and words the shell answered', async () => {

@@ -17,6 +17,7 @@ const shellActions = () => ({
   openThread: vi.fn(),
   desktopSettings: vi.fn(() => SETTINGS),
   changeDesktop: vi.fn(() => ({ settings: SETTINGS, problem: null })),
+  openAgentsFolder: vi.fn(),
 });
 
 const event = {
@@ -80,5 +81,17 @@ describe('deputy:shell', () => {
       ok: false,
       error: { code: 'forbidden_sender' },
     });
+  });
+
+  it('shows the agents folder, and takes no path from the page', () => {
+    const actions = shellActions();
+    const handler = createShellHandler(actions, () => true);
+    expect(handler(event, { action: 'open-agents-folder' })).toEqual({ ok: true, data: null });
+    expect(actions.openAgentsFolder).toHaveBeenCalledTimes(1);
+    expect(handler(event, { action: 'open-agents-folder', path: '/etc' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(actions.openAgentsFolder).toHaveBeenCalledTimes(1);
   });
 });

@@ -9,6 +9,8 @@ export function AgentsPanel() {
   const agents = useAgents((state) => state.agents);
   const errors = useAgents((state) => state.errors);
   const folder = useAgents((state) => state.folder);
+  // Only the desktop app can show a folder in the file manager; a browser on the headless host cannot.
+  const shell = window.deputyShell;
   const loadError = useAgents((state) => state.loadError);
   const outcome = useAgents((state) => state.outcome);
   const error = useAgents((state) => state.error);
@@ -86,6 +88,13 @@ export function AgentsPanel() {
           Put definitions as YAML or JSON in the <code data-testid="agents-folder">{folder}</code> folder of
           Deputy&apos;s data folder; Deputy picks up changes as you save them.
         </p>
+        {shell && (
+          <p>
+            <button type="button" className="secondary" onClick={() => void shell.openAgentsFolder()}>
+              Open the agents folder
+            </button>
+          </p>
+        )}
         <label>
           Import an agent (a Gemini CLI subagent .md, or a .yaml or .json definition)
           <input
