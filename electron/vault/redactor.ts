@@ -25,8 +25,19 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
 /** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
 const MIN_SECRET_LENGTH = 8;
 
+/**
+ * Past this length a remembered secret is replaced as plain text rather than joined into the pattern: one
+ * alternation of very long values (a pasted blob of headers) passes the regex engine's size limit, and then
+ * redacting itself would throw, in the very path that reports errors.
+ */
+const LONGEST_IN_PATTERN = 1024;
+/** The most text joined into one pattern: compiling a far larger one can run V8 out of memory, which no catch sees. */
+const PATTERN_BUDGET = 100_000;
+
 const knownSecrets = new Set<string>();
 let knownPattern: RegExp | null = null;
+/** The secrets replaced as plain text, longest first: the long ones, or all of them if the pattern cannot be made. */
+let plainSecrets: string[] | null = null;
 
 /**
  * Forgets every remembered secret, leaving the state a new process starts with. The secret-scan test calls it
@@ -35,6 +46,7 @@ let knownPattern: RegExp | null = null;
 export function forgetKnownSecrets(): void {
   knownSecrets.clear();
   knownPattern = null;
+  plainSecrets = null;
 }
 
 /** Adds a value to what is redacted from now on. The vault calls this for every secret it handles. */
@@ -42,25 +54,33 @@ export function rememberSecret(value: string | null | undefined): void {
   if (!value || value.length < MIN_SECRET_LENGTH || knownSecrets.has(value)) return;
   knownSecrets.add(value);
   knownPattern = null;
+  plainSecrets = null;
 }
 
-function secretsPattern(): RegExp | null {
-  if (knownSecrets.size === 0) return null;
+/** Builds (once per change) the pattern of the remembered secrets and the list of those replaced as plain text. */
+function prepareKnown(): void {
+  if (plainSecrets) return;
   // Longest first, so a secret that contains another is replaced whole.
-  knownPattern ??= new RegExp(
-    [...knownSecrets]
-      .sort((a, b) => b.length - a.length)
-      .map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('|'),
-    'g',
-  );
-  return knownPattern;
+  const sorted = [...knownSecrets].sort((a, b) => b.length - a.length);
+  const short = sorted.filter((secret) => secret.length <= LONGEST_IN_PATTERN);
+  plainSecrets = sorted.filter((secret) => secret.length > LONGEST_IN_PATTERN);
+  knownPattern = null;
+  if (short.length === 0) return;
+  const size = short.reduce((total, secret) => total + secret.length, 0);
+  try {
+    if (size > PATTERN_BUDGET) throw new RangeError('too many secrets for one pattern');
+    knownPattern = new RegExp(
+      short.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+      'g',
+    );
+  } catch {
+    // Too many to join: every one is replaced as plain text instead, longest first. Slower, never wrong.
+    plainSecrets = sorted;
+  }
 }
 
 export function redactSecrets(text: string): string {
-  let out = text;
-  const known = secretsPattern();
-  if (known) out = out.replace(known, REDACTED);
+  let out = redactKnownSecrets(text);
   for (const pattern of TOKEN_PATTERNS) {
     out = out.replace(pattern, (match, prefix: unknown) =>
       typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
@@ -85,8 +105,11 @@ export function redactKnownSecretsJson(value: unknown): string {
 
 /** Text with the exact secrets the vault knows taken out, and nothing else changed. */
 export function redactKnownSecrets(text: string): string {
-  const known = secretsPattern();
-  return known ? text.replace(known, REDACTED) : text;
+  if (knownSecrets.size === 0) return text;
+  prepareKnown();
+  let out = text;
+  for (const secret of plainSecrets ?? []) out = out.replaceAll(secret, REDACTED);
+  return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
 /** JSON for storage with every secret taken out. */
