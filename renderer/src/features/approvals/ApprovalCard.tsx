@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
-import { toolLabel } from '../../format';
+import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
@@ -148,7 +148,8 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
     >
       <header className="approval-card__header">
         <h3 id={titleId}>
-          {isPending ? 'Approve' : 'Approval:'} {toolLabel(approval.tool)}
+          {isPending ? 'Approve: ' : 'Approval: '}
+          {summarizeToolCall(approval.tool, approval.args, false)}
           {isPending ? '?' : ''}
         </h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>

@@ -32,8 +32,12 @@ export function Composer({
 
   const submit = () => {
     if (isRunning || !text.trim()) return;
-    void send(text);
+    const sent = text;
     setText('');
+    // A send that fails gives the words back, unless the person has started typing something else.
+    void send(sent).then((isSent) => {
+      if (!isSent) setText((current) => (current === '' ? sent : current));
+    });
   };
 
   const onSubmit = (event: FormEvent) => {

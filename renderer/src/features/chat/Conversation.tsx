@@ -1,44 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import './chat.css';
 import { useChat } from '../../stores';
-import { ApprovalSlot } from '../approvals/ApprovalSlot';
-import { MessageView } from './MessageView';
-import { RUN_MARK_TEXT } from './run-marks';
-import { runStatusText } from './run-status';
-import { ToolCallCard } from './ToolCallCard';
-import type { TimelineItem } from './timeline';
-
-function TimelineEntry({ item }: { item: TimelineItem }) {
-  switch (item.kind) {
-    case 'message':
-      return <MessageView message={item} />;
-    case 'tool':
-      return <ToolCallCard call={item} />;
-    case 'approval':
-      return (
-        <li className="timeline__approval">
-          <ApprovalSlot actionId={item.actionId} snapshot={item.approval} />
-        </li>
-      );
-    case 'error':
-      return (
-        <li className="run-error" role="alert" data-testid="run-error" data-code={item.code}>
-          <strong>Deputy couldn’t finish.</strong> {item.message}
-        </li>
-      );
-    case 'notice':
-      return (
-        <li className="run-notice" data-testid="run-notice">
-          {item.text}
-        </li>
-      );
-    case 'mark':
-      return (
-        <li className={`run-mark run-mark--${item.mark}`} data-testid="run-mark" data-mark={item.mark}>
-          {RUN_MARK_TEXT[item.mark]}
-        </li>
-      );
-  }
-}
+import { MessageList } from './MessageList';
+import { RegenerateButton } from './RegenerateButton';
+import { RunStatusLine } from './RunStatusLine';
 
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
@@ -51,11 +16,6 @@ export function Conversation() {
   const isPinned = useRef(true);
   const isBusy = isStarting || activeRun !== null;
 
-  useEffect(() => {
-    const section = sectionRef.current;
-    if (section && isPinned.current) section.scrollTop = section.scrollHeight;
-  }, [items, isBusy]);
-
   const onScroll = () => {
     const section = sectionRef.current;
     if (section) isPinned.current = section.scrollHeight - section.scrollTop - section.clientHeight < 80;
@@ -67,6 +27,7 @@ export function Conversation() {
       aria-labelledby="conversation-title"
       ref={sectionRef}
       onScroll={onScroll}
+      data-testid="conversation"
     >
       {/* The card titles inside are h3: this keeps the outline whole under the window's h1. */}
       <h2 id="conversation-title" className="visually-hidden">
@@ -81,17 +42,9 @@ export function Conversation() {
       {/* aria-busy holds screen-reader announcements until the streamed answer is complete. The log role
           sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
       <div role="log" aria-live="polite" aria-busy={isBusy}>
-        <ol className="timeline" data-testid="timeline">
-          {items.map((item) => (
-            <TimelineEntry key={item.id} item={item} />
-          ))}
-        </ol>
+        <MessageList items={items} scrollRef={sectionRef} isPinned={isPinned} />
       </div>
-      {isBusy && (
-        <p className="conversation__status" role="status" data-testid="run-status">
-          {runStatusText(activeRun?.status ?? 'queued', activeRun?.queuePosition)}
-        </p>
-      )}
+      {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}
     </section>
   );
 }

@@ -45,7 +45,15 @@ export type TimelineItem =
       /** As `approval_needed` carried it; null for a stored thread, whose approvals are looked up by action. */
       approval: Approval | null;
     }
-  | { kind: 'error'; id: string; runId: string | null; message: string; code?: string }
+  | {
+      kind: 'error';
+      id: string;
+      runId: string | null;
+      message: string;
+      code?: string;
+      /** What the person sent, when the send itself failed (no run to find it by): Retry sends it again. */
+      prompt?: string;
+    }
   | { kind: 'notice'; id: string; runId: string; text: string }
   | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
@@ -79,10 +87,16 @@ const stopStreaming = (items: TimelineItem[], runId: string): TimelineItem[] =>
       : item,
   );
 
+/** Notices ("Trying again in 1 s") speak of a run in progress: they go when it ends. */
+const dropNotices = (items: TimelineItem[], runId: string): TimelineItem[] =>
+  items.some((item) => item.kind === 'notice' && item.runId === runId)
+    ? items.filter((item) => !(item.kind === 'notice' && item.runId === runId))
+    : items;
+
 function endRun(conversation: Conversation, runId: string): Conversation {
   return {
     ...conversation,
-    items: stopStreaming(conversation.items, runId),
+    items: dropNotices(stopStreaming(conversation.items, runId), runId),
     activeRun: conversation.activeRun?.runId === runId ? null : conversation.activeRun,
     endedRunIds: conversation.endedRunIds.includes(runId)
       ? conversation.endedRunIds
