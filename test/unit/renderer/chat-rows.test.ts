@@ -5,6 +5,7 @@ import { lastAnsweredPrompt } from '../../../renderer/src/features/chat/Regenera
 import {
   applyRunEvent,
   emptyConversation,
+  type Conversation,
   type TimelineItem,
 } from '../../../renderer/src/features/chat/timeline';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
@@ -74,7 +75,7 @@ describe('timeline rows', () => {
 
 describe('run ends', () => {
   it('take the run’s notices away', () => {
-    let conversation = { ...emptyConversation('t1'), items: [user] };
+    let conversation: Conversation = { ...emptyConversation('t1'), items: [user] };
     conversation = applyRunEvent(conversation, {
       type: 'notice',
       runId: 'r1',

@@ -48,7 +48,13 @@ function RejectForm({
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.preventDefault();
+      // The reject form is closed, not the run stopped.
+      event.stopPropagation();
       onCancel();
+    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && !isBusy) {
+      // Enter sends the reason, as in the composer; Shift+Enter is a new line.
+      event.preventDefault();
+      onReject(reason.trim());
     }
   };
   return (
@@ -58,7 +64,7 @@ function RejectForm({
       onKeyDown={onKeyDown}
       data-testid="approval-reject-form"
     >
-      <label htmlFor={id}>Reason (optional, Deputy will see it)</label>
+      <label htmlFor={id}>Reason (optional, Deputy will see it; Enter rejects)</label>
       <textarea
         id={id}
         rows={2}

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '../../../../shared/contract';
-import { useChat } from '../../stores';
+import { useApprovals, useChat } from '../../stores';
+import { SendAnywayPrompt } from './SendAnywayPrompt';
+import './chat.css';
 
 export function Composer({
   draft,
@@ -15,6 +17,14 @@ export function Composer({
   const stop = useChat((state) => state.stop);
   const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const threadId = useChat((state) => state.conversation.threadId);
+  // A new message cancels an approval this conversation waits on: the person is asked first.
+  const isApprovalWaiting = useApprovals((state) =>
+    Object.values(state.known).some(
+      (approval) => approval.threadId === threadId && approval.status === 'pending',
+    ),
+  );
+  const [isAsking, setIsAsking] = useState(false);
 
   useEffect(() => {
     if (draft) {
@@ -30,8 +40,13 @@ export function Composer({
     }
   }, [isRunning]);
 
-  const submit = () => {
+  const submit = (isConfirmed = false) => {
     if (isRunning || !text.trim()) return;
+    if (isApprovalWaiting && !isConfirmed) {
+      setIsAsking(true);
+      return;
+    }
+    setIsAsking(false);
     const sent = text;
     setText('');
     // A send that fails gives the words back, unless the person has started typing something else.
@@ -54,41 +69,52 @@ export function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
-      <label className="visually-hidden" htmlFor="composer-input">
-        Message Deputy
-      </label>
-      <textarea
-        id="composer-input"
-        ref={inputRef}
-        data-testid="composer-input"
-        rows={2}
-        value={text}
-        maxLength={LIMITS.promptChars}
-        placeholder={isRunning ? 'Deputy is working…' : idlePlaceholder}
-        disabled={isRunning}
-        onChange={(event) => setText(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      {isRunning ? (
-        <button
-          type="button"
-          className="button button--stop"
-          data-testid="composer-stop"
-          onClick={() => void stop()}
-        >
-          Stop
-        </button>
-      ) : (
-        <button
-          type="submit"
-          className="button button--primary"
-          data-testid="composer-send"
-          disabled={!text.trim()}
-        >
-          Send
-        </button>
+    <>
+      {isAsking && (
+        <SendAnywayPrompt
+          onSend={() => submit(true)}
+          onKeep={() => {
+            setIsAsking(false);
+            inputRef.current?.focus();
+          }}
+        />
       )}
-    </form>
+      <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
+        <label className="visually-hidden" htmlFor="composer-input">
+          Message Deputy
+        </label>
+        <textarea
+          id="composer-input"
+          ref={inputRef}
+          data-testid="composer-input"
+          rows={2}
+          value={text}
+          maxLength={LIMITS.promptChars}
+          placeholder={isRunning ? 'Deputy is working…' : idlePlaceholder}
+          disabled={isRunning}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {isRunning ? (
+          <button
+            type="button"
+            className="button button--stop"
+            data-testid="composer-stop"
+            onClick={() => void stop()}
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="button button--primary"
+            data-testid="composer-send"
+            disabled={!text.trim()}
+          >
+            Send
+          </button>
+        )}
+      </form>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import './chat.css';
 import { useChat } from '../../stores';
+import { ApprovalAnnouncer } from './ApprovalAnnouncer';
 import { MessageList } from './MessageList';
 import { RegenerateButton } from './RegenerateButton';
 import { RunStatusLine } from './RunStatusLine';
@@ -44,6 +45,7 @@ export function Conversation() {
       <div role="log" aria-live="polite" aria-busy={isBusy}>
         <MessageList items={items} scrollRef={sectionRef} isPinned={isPinned} />
       </div>
+      <ApprovalAnnouncer items={items} />
       {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}
     </section>
   );
