@@ -9,6 +9,7 @@ import {
   type TimelineItem,
 } from '../../../renderer/src/features/chat/timeline';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
+import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
 
 const tool: TimelineItem = {
   kind: 'tool',
@@ -106,5 +107,14 @@ describe('words', () => {
     const answer: TimelineItem = { ...user, id: 'm2', role: 'assistant', text: 'hello' };
     expect(lastAnsweredPrompt([user, answer])).toBe('hi');
     expect(lastAnsweredPrompt([user])).toBeNull();
+  });
+});
+
+describe('markdown blocks', () => {
+  it('splits at blank lines outside fenced code, and gives the text back joined', () => {
+    const text = 'One\nstill one\n\n- a\n- b\n\n```\ncode\n\nmore code\n```\n\nlast';
+    const blocks = markdownBlocks(text);
+    expect(blocks).toEqual(['One\nstill one', '- a\n- b', '```\ncode\n\nmore code\n```', 'last']);
+    expect(blocks.join('\n\n')).toBe(text);
   });
 });

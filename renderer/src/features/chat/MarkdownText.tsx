@@ -1,7 +1,8 @@
-import type { ReactElement, ReactNode } from 'react';
+import { memo, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { CopyButton } from './CopyButton';
+import { markdownBlocks } from './markdown-blocks';
 
 /** The text inside a code block's nodes, for its copy button. */
 function textOf(node: ReactNode): string {
@@ -48,11 +49,20 @@ const components: Components = {
 
 const plugins = [remarkGfm];
 
-/** An answer's markdown, with GitHub's tables, task lists and strikethrough. */
-export default function MarkdownText({ text }: { text: string }) {
+const Block = memo(function Block({ text }: { text: string }) {
   return (
     <Markdown components={components} remarkPlugins={plugins} skipHtml>
       {text}
     </Markdown>
   );
+});
+
+/**
+ * An answer's markdown, with GitHub's tables, task lists and strikethrough. While it streams, each finished
+ * block keeps its rendering and only the last one is parsed again; a finished answer is parsed whole (a list
+ * split by blank lines is one list again).
+ */
+export default function MarkdownText({ text, isStreaming = false }: { text: string; isStreaming?: boolean }) {
+  if (!isStreaming) return <Block text={text} />;
+  return markdownBlocks(text).map((block, index) => <Block key={index} text={block} />);
 }

@@ -3,6 +3,7 @@ import { CopyButton } from './CopyButton';
 import { RUN_MARK_TEXT } from './run-marks';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
+import { useFrameText } from './use-frame-text';
 
 type Message = Extract<TimelineItem, { kind: 'message' }>;
 
@@ -11,6 +12,7 @@ const MarkdownText = lazy(() => import('./MarkdownText'));
 
 export function MessageView({ message, row }: { message: Message; row: RowProps }) {
   const isUser = message.role === 'user';
+  const text = useFrameText(message.text, message.isStreaming);
   return (
     <li
       className={`message message--${message.role}`}
@@ -32,8 +34,8 @@ export function MessageView({ message, row }: { message: Message; row: RowProps 
         {isUser ? (
           <p className="message__plain">{message.text}</p>
         ) : (
-          <Suspense fallback={<p className="message__plain">{message.text}</p>}>
-            <MarkdownText text={message.text} />
+          <Suspense fallback={<p className="message__plain">{text}</p>}>
+            <MarkdownText text={text} isStreaming={message.isStreaming} />
           </Suspense>
         )}
         {message.isStreaming && <span className="message__cursor" aria-hidden="true" />}
