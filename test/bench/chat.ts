@@ -1,3 +1,4 @@
+import { printBundleSizes } from './bundle-size';
 import { benchChatThread } from './chat-thread';
 import { ms } from './stats';
 
@@ -5,6 +6,7 @@ const MESSAGES = Number(process.env.DEPUTY_BENCH_CHAT_MESSAGES ?? 5_000);
 
 /** `npm run bench:chat`: the long-thread figures of the chat, in Chromium. Not a test: figures vary. */
 async function main(): Promise<void> {
+  printBundleSizes();
   const chat = await benchChatThread(MESSAGES);
   console.log(
     `chat: opening a ${MESSAGES.toLocaleString('en')}-message thread (ask → last answer painted): ` +

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { LIMITS } from '../../../../shared/contract';
+import { LIMITS } from '../../../../shared/contract/limits';
 import { useApprovals, useChat } from '../../stores';
 import { SendAnywayPrompt } from './SendAnywayPrompt';
 import './chat.css';

@@ -75,17 +75,10 @@ export const toPermissionsValues = (settings: Settings): PermissionsValues => ({
   },
 });
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+// Kept in their own file so stores outside Settings can use them without Settings' chunk.
+import { wholeNumber, type Checked } from './checked';
 
-/** A number field's text as a whole number within bounds, or a message that names the field. */
-export function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isInteger(value))
-    return { ok: false, message: `${label}: enter a whole number.` };
-  if (value < min || value > max)
-    return { ok: false, message: `${label}: use a number from ${min} to ${max}.` };
-  return { ok: true, value };
-}
+export { wholeNumber, type Checked };
 
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DOMAIN = /^@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
