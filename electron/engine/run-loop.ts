@@ -9,12 +9,13 @@ import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { completeRun, failRun, lastCall, pauseRun, saveAssistantText } from './run-endings';
 import { inCallOrder, type RunState } from './run-state';
+import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
 const NOT_CONFIGURED: RunFailure = {
   code: 'model_not_configured',
-  message: 'Gemini is not configured yet. Set GEMINI_API_KEY in the environment and restart Deputy.',
+  message: NO_GEMINI_KEY_MESSAGE,
 };
 
 const NO_COMPLETION =

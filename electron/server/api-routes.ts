@@ -50,7 +50,11 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/agent\/run$/,
       handle: async (req, res) => {
         const request = parseRunRequest(await readJsonBody(req));
-        sendJson(res, 200, await host.runToEnd(request));
+        const result = await host.runToEnd(request);
+        // A run that could not start for want of a Gemini key is not a 200 with ok:false inside: 503.
+        if (result.outcome === 'ERROR:MODEL_NOT_CONFIGURED')
+          sendError(res, { code: 'model_not_configured', message: result.summary });
+        else sendJson(res, 200, result);
       },
     },
     {

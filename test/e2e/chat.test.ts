@@ -130,4 +130,25 @@ describe('a host with no Gemini key', () => {
     expect(await hint.innerText()).toContain('GEMINI_API_KEY');
     expect(await page.getByTestId('empty-state').innerText()).toContain('add a task to buy milk tomorrow');
   });
+
+  it('says the same thing in the chat, the empty state and the API: add a key in Settings → Connections', async () => {
+    const page = await openPage(host);
+    const hint = await page.getByTestId('gemini-key-hint').innerText();
+    expect(hint).toContain('Settings → Connections');
+    await send(page, 'Hello');
+    const error = page.getByTestId('run-error').locator('.run-error__text');
+    await error.waitFor();
+    const said = await error.innerText();
+    expect(said).toContain('Settings → Connections');
+    expect(hint).toContain(said);
+
+    const response = await fetch(`${host.url}/api/agent/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Hello' }),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body).toEqual({ ok: false, error: { code: 'model_not_configured', message: said } });
+  });
 });

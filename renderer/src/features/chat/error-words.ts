@@ -2,8 +2,10 @@
  * What a person reads when a run or a send fails: a plain sentence per error code. The host's own message
  * (which may name an address or a low-level code) is kept for the details disclosure only.
  */
+import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
+
 const FRIENDLY: Record<string, string> = {
-  model_not_configured: 'Deputy needs a Gemini API key first. Add one in Settings → Connections.',
+  model_not_configured: NO_GEMINI_KEY_MESSAGE,
   model_unavailable: 'Deputy couldn’t reach Gemini. Check your internet connection, then try again.',
   model_rate_limited: 'Gemini is busy right now. Wait a minute, then try again.',
   model_server_error: 'Gemini had a problem answering. Try again in a moment.',
