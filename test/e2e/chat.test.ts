@@ -102,7 +102,10 @@ describe('chat against the headless host and a fake Gemini', () => {
     const connect = page.getByRole('button', { name: 'Connect' });
     await tokenInput.fill('wrong-token');
     await connect.click();
-    await page.getByTestId('token-screen').getByRole('alert').waitFor();
+    const problem = page.getByTestId('token-screen').getByRole('alert');
+    await problem.waitFor();
+    // The host is there: the words say the token is wrong, not that the host may be down.
+    expect(await problem.innerText()).toContain('That token is not Deputy’s');
 
     await tokenInput.fill(host.token);
     await connect.click();
