@@ -90,6 +90,12 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       handle: async (_req, res, [threadId]) => command(res, 'thread.delete', { threadId }),
     },
     {
+      method: 'PATCH',
+      pattern: /^\/api\/threads\/([^/]+)$/,
+      handle: async (req, res, [threadId]) =>
+        command(res, 'thread.rename', { ...asRecord(await readJsonBody(req)), threadId }),
+    },
+    {
       method: 'GET',
       pattern: /^\/api\/data$/,
       handle: async (_req, res) => command(res, 'data.stats', {}),

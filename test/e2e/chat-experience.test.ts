@@ -98,6 +98,43 @@ describe('the chat, as a person uses it', () => {
     await expect.poll(() => clipboard(page)).toContain('| Task | Due |');
   });
 
+  it('renames a conversation (kept after a reload) and finds conversations by title', async () => {
+    gemini.script(textReply('Lisbon it is.'), textReply('Porto too.'));
+    const page = await openPage();
+    await send(page, 'Plan a trip');
+    await assistantMessages(page).getByText('Lisbon it is.').waitFor();
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Another plan');
+    await assistantMessages(page).getByText('Porto too.').waitFor();
+
+    const threadId =
+      (await page
+        .getByTestId('thread-row')
+        .filter({ hasText: 'Plan a trip' })
+        .getAttribute('data-thread-id')) ?? '';
+    const row = page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
+    await row.getByTestId('thread-rename').click();
+    await row.getByTestId('thread-rename-input').fill('Lisbon in May');
+    await row.getByTestId('thread-rename-input').press('Enter');
+    await page.getByTestId('thread-item').filter({ hasText: 'Lisbon in May' }).waitFor();
+    await page.reload();
+    await page.getByTestId('thread-item').filter({ hasText: 'Lisbon in May' }).waitFor();
+
+    await page.getByTestId('thread-search').fill('may lisbon');
+    await expect.poll(() => page.getByTestId('thread-item').allInnerTexts()).toHaveLength(1);
+    await page.getByTestId('thread-search').fill('nothing like this');
+    await page.getByText('No conversation titles match').waitFor();
+
+    const patch = (id: string, body: unknown) =>
+      fetch(`${host.url}/api/threads/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await patch('no-such-thread', { title: 'x' })).status).toBe(404);
+    expect((await patch(threadId, { title: '   ' })).status).toBe(400);
+  });
+
   it('says a tool call in words, keeps the raw input behind Details, and regenerates the last answer', async () => {
     await putSettings(host, { trustLevel: 'autonomous' });
     gemini.script(callReply('add_task', MILK), textReply('Done.'), textReply('Done again.'));

@@ -24,7 +24,6 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
   let gemini: FakeGemini;
   let host: RunningHost;
   let bareHost: RunningHost;
-  const found: string[] = [];
 
   beforeAll(async () => {
     gemini = await startFakeGemini();
@@ -49,11 +48,6 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto(`${on.url}/#${hash ? `${hash}&` : ''}token=${on.token}`);
     return page;
-  }
-
-  /** Records what axe finds on the page as it is now, named by the state it is in. */
-  async function check(page: Page, state: string): Promise<void> {
-    for (const line of describeViolations(await axeViolations(page))) found.push(`${state} → ${line}`);
   }
 
   it('turns the conversation list into a drawer at 420 px', async () => {
@@ -98,9 +92,34 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     }
   });
 
-  it('finds no axe violations on any screen or state, light and dark, at 1280 and 420 px', async () => {
-    for (const scheme of SCHEMES) {
-      for (const width of WIDTHS) {
+  it('asks before Settings closes over unsaved changes, by Close or by Escape', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    await page.getByLabel('Your name').fill('Ana');
+    await page.getByTestId('settings-close').click();
+    const ask = page.getByTestId('settings-unsaved');
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Ana');
+    await page.keyboard.press('Escape');
+    await ask.waitFor();
+    await page.getByTestId('settings-discard').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+
+    await page.getByTestId('open-settings').click();
+    await expect.poll(() => page.getByLabel('Your name').inputValue()).toBe('');
+    await page.getByTestId('settings-close').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+  });
+
+  // One test per colour scheme and width, each over every screen and state.
+  for (const scheme of SCHEMES) {
+    for (const width of WIDTHS) {
+      it(`finds no axe violations on any screen or state, ${scheme}, ${width} px`, async () => {
+        const found: string[] = [];
+        const check = async (page: Page, state: string) => {
+          for (const line of describeViolations(await axeViolations(page))) found.push(`${state} → ${line}`);
+        };
         const at = `${scheme} ${width}px`;
         const page = await openPage(width, scheme);
         await composer(page).waitFor();
@@ -182,8 +201,8 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         await silent.getByTestId('run-stopped').waitFor();
         await check(silent, `${at} stopped`);
         await silent.close();
-      }
+        expect(found).toEqual([]);
+      });
     }
-    expect(found).toEqual([]);
-  });
+  }
 });

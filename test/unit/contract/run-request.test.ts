@@ -118,6 +118,7 @@ describe('run request contract', () => {
         'settings.set',
         'thread.delete',
         'thread.get',
+        'thread.rename',
         'threads.list',
         'threads.prune',
       ].sort(),

@@ -38,6 +38,8 @@ export interface ChatActions {
   promptOf(error: RunErrorItem): string | null;
   stop(): Promise<void>;
   receive(event: RunEvent): void;
+  /** Gives a conversation a new title; resolves to what went wrong, or null once renamed. */
+  renameThread(threadId: string, title: string): Promise<string | null>;
   /** Deletes a conversation for good; resolves true once it is gone (also when it was gone already). */
   deleteThread(threadId: string): Promise<boolean>;
   /** After conversations were deleted elsewhere (Settings → Data): the list reloads, the open one closes if gone. */
@@ -212,6 +214,18 @@ export function createChatStore(client: DeputyClient): ChatStore {
               { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
             ],
           }));
+        }
+      },
+
+      async renameThread(threadId, title) {
+        try {
+          const renamed = await client.invoke('thread.rename', { threadId, title });
+          set((state) => ({
+            threads: state.threads.map((thread) => (thread.id === threadId ? renamed : thread)),
+          }));
+          return null;
+        } catch (error) {
+          return toClientError(error).message;
         }
       },
 
