@@ -112,6 +112,22 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
   });
 
+  it('turns off the per-action choices that Supervised overrides, and says why', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-permissions').click();
+    await page.getByTestId('trust-supervised').check();
+    expect(await page.getByTestId('autonomy-task.create').isDisabled()).toBe(true);
+    expect(await page.getByTestId('autonomy-overridden').innerText()).toContain(
+      'Supervised asks before every action',
+    );
+    await page.getByTestId('trust-autonomous').check();
+    expect(await page.getByTestId('autonomy-task.create').isEnabled()).toBe(true);
+    expect(await page.getByTestId('autonomy-overridden').count()).toBe(0);
+    await page.getByTestId('settings-close').click();
+    await page.getByTestId('settings-discard').click();
+  });
+
   // One test per colour scheme and width, each over every screen and state.
   for (const scheme of SCHEMES) {
     for (const width of WIDTHS) {
