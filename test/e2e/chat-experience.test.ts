@@ -147,6 +147,10 @@ describe('the chat, as a person uses it', () => {
     await card.getByText('Details').click();
     expect(await card.getByTestId('tool-call-input').innerText()).toContain('"description": "Buy milk"');
     await assistantMessages(page).getByText('Done.').waitFor();
+    // The run's footer: the tokens both turns used, priced at the model's list price.
+    await expect
+      .poll(() => page.getByTestId('run-usage').last().innerText())
+      .toMatch(/tokens in, \d+ out · about \$/);
 
     await page.getByTestId('regenerate').click();
     await assistantMessages(page).getByText('Done again.').waitFor();

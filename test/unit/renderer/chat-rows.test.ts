@@ -11,6 +11,7 @@ import {
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
 import { matchesQuery } from '../../../renderer/src/features/chat/thread-search';
+import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
 
 const tool: TimelineItem = {
   kind: 'tool',
@@ -125,5 +126,25 @@ describe('conversation search', () => {
     expect(matchesQuery('Plan the Lisbon trip', 'lisbon plan')).toBe(true);
     expect(matchesQuery('Plan the Lisbon trip', 'porto')).toBe(false);
     expect(matchesQuery('Anything', '  ')).toBe(true);
+  });
+});
+
+describe('run usage', () => {
+  it('adds a run’s turns up and puts its footer after the run’s last row', () => {
+    let conversation: Conversation = { ...emptyConversation('t1'), items: [user] };
+    const usage = { inputTokens: 1_000, outputTokens: 200, totalTokens: 1_200 };
+    conversation = applyRunEvent(conversation, { type: 'usage', runId: 'r1', threadId: 't1', usage });
+    conversation = applyRunEvent(conversation, { type: 'usage', runId: 'r1', threadId: 't1', usage });
+    const footer = conversation.usage?.r1;
+    expect(footer).toEqual({ inputTokens: 2_000, outputTokens: 400 });
+    const answer: TimelineItem = { ...user, id: 'm2', role: 'assistant', text: 'hello' };
+    const rows = timelineRows([user, answer], conversation.usage);
+    expect(rows.map((row) => row.id)).toEqual(['m1', 'm2', 'usage-r1']);
+    expect(describeUsage({ inputTokens: 2_000, outputTokens: 400, model: 'gemini-2.5-flash' })).toBe(
+      '2,000 tokens in, 400 out · about $0.0016 (gemini-2.5-flash)',
+    );
+    expect(describeUsage({ inputTokens: 5, outputTokens: 1, model: 'some-new-model' })).toBe(
+      '5 tokens in, 1 out (some-new-model)',
+    );
   });
 });

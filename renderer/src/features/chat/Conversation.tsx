@@ -8,6 +8,7 @@ import { RunStatusLine } from './RunStatusLine';
 
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
+  const usage = useChat((state) => state.conversation.usage);
   const activeRun = useChat((state) => state.conversation.activeRun);
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
@@ -43,7 +44,7 @@ export function Conversation() {
       {/* aria-busy holds screen-reader announcements until the streamed answer is complete. The log role
           sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
       <div role="log" aria-live="polite" aria-busy={isBusy}>
-        <MessageList items={items} scrollRef={sectionRef} isPinned={isPinned} />
+        <MessageList items={items} usage={usage} scrollRef={sectionRef} isPinned={isPinned} />
       </div>
       <ApprovalAnnouncer items={items} />
       {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import type { RunUsage } from './run-cost';
 import type { TimelineItem } from './timeline';
 import { TimelineEntry } from './timeline-entry';
 import { timelineRows } from './timeline-rows';
@@ -15,14 +16,16 @@ const ESTIMATED_ROW = 72;
  */
 export function MessageList({
   items,
+  usage,
   scrollRef,
   isPinned,
 }: {
   items: readonly TimelineItem[];
+  usage?: Record<string, RunUsage>;
   scrollRef: RefObject<HTMLElement | null>;
   isPinned: RefObject<boolean>;
 }) {
-  const rows = useMemo(() => timelineRows(items), [items]);
+  const rows = useMemo(() => timelineRows(items, usage), [items, usage]);
   const listRef = useRef<HTMLOListElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,

@@ -2,6 +2,7 @@ import { memo, type Ref } from 'react';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { RunErrorView } from './RunErrorView';
+import { describeUsage } from './run-cost';
 import { RUN_MARK_TEXT } from './run-marks';
 import { ToolCallCard } from './ToolCallCard';
 import type { TimelineRow } from './timeline-rows';
@@ -47,6 +48,12 @@ export const TimelineEntry = memo(function TimelineEntry({
       return (
         <li className="run-notice" data-testid="run-notice" {...row}>
           {item.text}
+        </li>
+      );
+    case 'usage':
+      return (
+        <li className="run-usage" data-testid="run-usage" {...row}>
+          {describeUsage(item.usage)}
         </li>
       );
     case 'mark':

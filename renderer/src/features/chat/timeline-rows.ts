@@ -1,11 +1,15 @@
+import type { RunUsage } from './run-cost';
 import type { TimelineItem } from './timeline';
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
 type ApprovalItem = Extract<TimelineItem, { kind: 'approval' }>;
 
+/** A run's footer: the tokens it used and what they cost, under its last entry. */
+export type UsageRow = { kind: 'usage'; id: string; runId: string; usage: RunUsage };
+
 /** A tool call as the list draws it: one card per call, holding the approval it waits on. */
 export type ToolRow = ToolItem & { approvalItem?: ApprovalItem };
-export type TimelineRow = Exclude<TimelineItem, ToolItem> | ToolRow;
+export type TimelineRow = Exclude<TimelineItem, ToolItem> | ToolRow | UsageRow;
 
 // A merged card is made again only when its tool item or its approval item changed, so memoised rows keep
 // their identity while another message streams.
@@ -20,7 +24,39 @@ function withApproval(tool: ToolItem, approvalItem: ApprovalItem): ToolRow {
 }
 
 /** The rows of the message list: each approval moves into its tool call's card instead of a card of its own. */
-export function timelineRows(items: readonly TimelineItem[]): TimelineRow[] {
+export function timelineRows(
+  items: readonly TimelineItem[],
+  usage: Record<string, RunUsage> = {},
+): TimelineRow[] {
+  return withUsage(mergeApprovals(items), usage);
+}
+
+const usageRows = new WeakMap<RunUsage, UsageRow>();
+
+/** Each run's footer goes after the run's last row. */
+function withUsage(rows: TimelineRow[], usage: Record<string, RunUsage>): TimelineRow[] {
+  const runs = Object.keys(usage);
+  if (runs.length === 0) return rows;
+  const lastOf = new Map<string, number>();
+  rows.forEach((row, index) => {
+    if (row.runId !== null && row.runId in usage) lastOf.set(row.runId, index);
+  });
+  const footers = new Map<number, UsageRow>();
+  for (const runId of runs) {
+    const runUsage = usage[runId];
+    const at = lastOf.get(runId);
+    if (!runUsage || at === undefined) continue;
+    const row = usageRows.get(runUsage) ?? { kind: 'usage', id: `usage-${runId}`, runId, usage: runUsage };
+    usageRows.set(runUsage, row);
+    footers.set(at, row);
+  }
+  return rows.flatMap((row, index) => {
+    const footer = footers.get(index);
+    return footer ? [row, footer] : [row];
+  });
+}
+
+function mergeApprovals(items: readonly TimelineItem[]): TimelineRow[] {
   const approvals = new Map<string, ApprovalItem>();
   const tools = new Set<string>();
   for (const item of items) {

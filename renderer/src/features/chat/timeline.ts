@@ -6,6 +6,7 @@ import type {
   RunResponse,
   RunStatus,
 } from '../../../../shared/contract';
+import type { RunUsage } from './run-cost';
 import { markRecovered, type RunMark } from './run-marks';
 
 /**
@@ -68,6 +69,8 @@ export interface Conversation {
   activeRun: { runId: string; status: RunStatus; queuePosition?: number } | null;
   /** Runs that ended here, so a late `run.start` reply does not mark one as running again. */
   endedRunIds: string[];
+  /** Tokens each run used, as its `usage` events said (live runs only: a stored thread does not carry them). */
+  usage?: Record<string, RunUsage>;
 }
 
 export const emptyConversation = (threadId: string | null = null): Conversation => ({
@@ -269,7 +272,22 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
       const ended = endRun(conversation, runId);
       return isShown ? ended : { ...ended, items: [...ended.items, error] };
     }
+    case 'usage': {
+      const before = conversation.usage?.[runId];
+      const usage: RunUsage = {
+        ...before,
+        inputTokens: (before?.inputTokens ?? 0) + event.usage.inputTokens,
+        outputTokens: (before?.outputTokens ?? 0) + event.usage.outputTokens,
+      };
+      return { ...conversation, usage: { ...conversation.usage, [runId]: usage } };
+    }
     case 'result': {
+      const before = conversation.usage?.[runId];
+      if (before)
+        conversation = {
+          ...conversation,
+          usage: { ...conversation.usage, [runId]: { ...before, model: event.result.model } },
+        };
       const ended = endRun(conversation, runId);
       const items = itemsOfResult(ended.items, runId, event.result);
       // A recovered run finished, but not on its own terms: it must never read as a plain success.
