@@ -95,7 +95,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
         ),
       );
     // One card per call: the approval lives inside its tool card.
-    expect(order).toEqual(['message', 'tool-call', 'message']);
+    // The run's footer (tokens and cost) closes it.
+    expect(order).toEqual(['message', 'tool-call', 'message', 'run-usage']);
     expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 

@@ -183,6 +183,29 @@ describe('the chat, as a person uses it', () => {
     expect(await page.getByTestId('timeline').innerText()).not.toContain('Do not retry');
   });
 
+  it('edits an approval with a date picker under human labels', async () => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    gemini.script(
+      callReply('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      textReply('Moved it.'),
+    );
+    const page = await openPage();
+    await send(page, 'Add a task to buy milk on Sunday');
+    const approval = addTaskCard(page).getByTestId('approval-card');
+    await approval.getByTestId('approval-edit').click();
+    const due = approval.getByTestId('approval-field-due');
+    expect(await due.getAttribute('type')).toBe('date');
+    expect(await due.inputValue()).toBe('2026-11-22');
+    expect(await due.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent)).toBe('Due');
+    expect(await approval.innerText()).not.toContain('ISO date');
+    await due.fill('2026-11-24');
+    await approval.getByTestId('approval-field-due-time').fill('09:30');
+    await approval.getByTestId('approval-save').click();
+    await assistantMessages(page).getByText('Moved it.').waitFor();
+    await addTaskCard(page).getByText('Details').click();
+    expect(await addTaskCard(page).getByTestId('tool-call-input').innerText()).toContain('2026-11-24T09:30');
+  });
+
   it('asks before a new message cancels a waiting approval', async () => {
     await putSettings(host, { trustLevel: 'supervised' });
     gemini.script(callReply('add_task', { description: 'Buy milk' }));
