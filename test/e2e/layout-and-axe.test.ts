@@ -123,6 +123,15 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     );
     await page.getByTestId('trust-autonomous').check();
     expect(await page.getByTestId('autonomy-task.create').isEnabled()).toBe(true);
+
+    // Rules are made and listed with the actions' names in words.
+    await page.getByTestId('rule-tool').selectOption({ label: 'Send an email' });
+    await page.getByTestId('rule-field').selectOption({ label: 'Every recipient' });
+    await page.getByTestId('rule-pattern').fill('*@example.com');
+    await page.getByTestId('rule-add').click();
+    await expect
+      .poll(() => page.getByTestId('rule').first().innerText())
+      .toContain('Send an email when every recipient matches *@example.com');
     expect(await page.getByTestId('autonomy-overridden').count()).toBe(0);
     await page.getByTestId('settings-close').click();
     await page.getByTestId('settings-discard').click();

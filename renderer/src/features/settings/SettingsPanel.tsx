@@ -189,8 +189,17 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
   const tabIds = useId();
-  // Typing in General or Permissions marks changes unsaved until their form is submitted; closing then asks.
-  const [isDirty, setIsDirty] = useState(false);
+  // Typing in a form of General or Permissions marks it unsaved until that form is submitted; closing asks.
+  const [dirtyForms, setDirtyForms] = useState<ReadonlySet<HTMLFormElement>>(new Set());
+  const isDirty = dirtyForms.size > 0;
+  const markDirty = (event: { target: EventTarget }) => {
+    const form = (event.target as { form?: HTMLFormElement | null }).form;
+    if (form && !dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
+  };
+  const markSaved = (event: { target: EventTarget }) => {
+    const form = event.target as HTMLFormElement;
+    if (dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms].filter((item) => item !== form)));
+  };
   const [isAsking, setIsAsking] = useState(false);
   // Bumped on discard, so the forms are drawn again from the saved settings.
   const [generation, setGeneration] = useState(0);
@@ -199,7 +208,7 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
     else onClose();
   };
   const discard = () => {
-    setIsDirty(false);
+    setDirtyForms(new Set());
     setIsAsking(false);
     setGeneration((value) => value + 1);
     onClose();
@@ -278,8 +287,8 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
             id={`${tabIds}-${item.id}`}
             aria-labelledby={`${tabIds}-${item.id}-tab`}
             hidden={tab !== item.id}
-            onInput={item.id === 'general' || item.id === 'permissions' ? () => setIsDirty(true) : undefined}
-            onSubmit={() => setIsDirty(false)}
+            onInput={item.id === 'general' || item.id === 'permissions' ? markDirty : undefined}
+            onSubmit={markSaved}
           >
             <TabContent tab={item.id} settings={settings} />
           </div>

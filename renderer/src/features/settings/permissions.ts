@@ -172,15 +172,31 @@ export function describeRuleExpiry(rule: PolicyRule, now: number): string {
   return `until ${new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
-/** Side-effect tools a rule can be made for, offered as suggestions. */
-export const RULE_TOOLS = [
-  'gmail_send',
-  'gmail_draft_create',
-  'calendar_event_create',
-  'calendar_event_update',
-  'add_task',
-  'update_task',
-  'delete_task',
-  'save_memory',
-];
-export const RULE_FIELDS = ['recipients', 'to', 'channel', 'calendarId', 'description'];
+/** Side-effect tools a rule can be made for, by the action's name in words. */
+export const RULE_TOOL_NAMES: Record<string, string> = {
+  gmail_send: 'Send an email',
+  gmail_draft_create: 'Draft an email',
+  calendar_event_create: 'Create a calendar event',
+  calendar_event_update: 'Change a calendar event',
+  slack_send: 'Post to Slack',
+  add_task: 'Add a task',
+  update_task: 'Change a task',
+  mark_task_complete: 'Mark a task done',
+  delete_task: 'Delete a task',
+  save_memory: 'Remember something',
+};
+export const RULE_TOOLS = Object.keys(RULE_TOOL_NAMES);
+
+/** What a rule can look at in the call, in words. */
+export const RULE_FIELD_NAMES: Record<string, string> = {
+  recipients: 'Every recipient',
+  to: 'The To address',
+  channel: 'The Slack channel',
+  calendarId: 'The calendar',
+  description: 'The task',
+};
+export const RULE_FIELDS = Object.keys(RULE_FIELD_NAMES);
+
+/** A rule's tool or field in words; one Deputy has no words for (an extension's) by its own name. */
+export const ruleToolName = (tool: string): string => RULE_TOOL_NAMES[tool] ?? tool;
+export const ruleFieldName = (field: string): string => RULE_FIELD_NAMES[field] ?? field;
