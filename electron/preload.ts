@@ -16,6 +16,7 @@ const commandChannels = {
   'threads.list': true,
   'thread.get': true,
   'thread.delete': true,
+  'thread.rename': true,
   'threads.prune': true,
   'data.stats': true,
   'data.compact': true,

@@ -13,12 +13,13 @@ import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
 import { planNote } from './plans/plan-note';
 import { refreshPlan } from './plans/plan-progress';
 import { admitCompletion, enterLastPhase } from './sop';
+import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
 const NOT_CONFIGURED: RunFailure = {
   code: 'model_not_configured',
-  message: 'Gemini is not configured yet. Set GEMINI_API_KEY in the environment and restart Deputy.',
+  message: NO_GEMINI_KEY_MESSAGE,
 };
 
 const NO_COMPLETION =

@@ -1,3 +1,4 @@
+import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../llm/model-client';
 import { asRecord } from '../store/json';
 
@@ -71,11 +72,7 @@ export function withDirectCalls(configured: ModelClient | null): ModelClient {
   return {
     stream(request) {
       if (request.model === DIRECT_CALL_MODEL) return directCallModel.stream(request);
-      if (!configured)
-        throw new ModelError(
-          'not_configured',
-          'Gemini is not configured yet. Set GEMINI_API_KEY in the environment and restart Deputy.',
-        );
+      if (!configured) throw new ModelError('not_configured', NO_GEMINI_KEY_MESSAGE);
       return configured.stream(request);
     },
   };

@@ -21,6 +21,7 @@ import {
   type StreamEvent,
   type StreamName,
   type StreamParsedInput,
+  type ThreadSummary,
   type ThreadDetail,
 } from '../../shared/contract';
 import type { AgentCatalog } from '../agents/catalog';
@@ -235,6 +236,7 @@ export class Host implements ContractHost {
       'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
       'thread.get': (input) => this.getThread(input.threadId),
       'thread.delete': (input) => this.data.deleteThread(input),
+      'thread.rename': (input) => this.renameThread(input.threadId, input.title),
       'threads.prune': (input) => this.data.prune(input),
       'data.stats': () => this.data.stats(),
       'data.compact': () => this.data.compact(),
@@ -765,6 +767,12 @@ export class Host implements ContractHost {
       this.deps.logError(`could not record the ending of run ${runId}`, storeError);
       return plainAnswer(runId, run, 'failed', failure.message);
     }
+  }
+
+  private renameThread(threadId: string, title: string): ThreadSummary {
+    const renamed = this.deps.store.threads.rename(threadId, title);
+    if (!renamed) throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+    return renamed;
   }
 
   private getThread(threadId: string): ThreadDetail {

@@ -2,6 +2,7 @@ import { GoogleGenAI } from '@google/genai';
 import { toModelError, withoutSecret } from './gemini-errors';
 import { toGeminiContents, toGeminiTools } from './gemini-request';
 import { ResponseReader } from './gemini-response';
+import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from './model-client';
 import { observeFetch, type ObservedFetch } from './observed-fetch';
 import { SilenceWatchdog, type SilencePhase } from './silence-watchdog';
@@ -47,10 +48,7 @@ async function* streamFrom(
   settings: Settings,
 ): AsyncGenerator<ModelStreamEvent> {
   if (ai === null) {
-    throw new ModelError(
-      'not_configured',
-      'No Gemini API key is set. Set GEMINI_API_KEY and restart Deputy.',
-    );
+    throw new ModelError('not_configured', NO_GEMINI_KEY_MESSAGE);
   }
   if (request.signal.aborted) throw cancelled();
   const controller = new AbortController();

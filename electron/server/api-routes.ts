@@ -53,7 +53,11 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/agent\/run$/,
       handle: async (req, res) => {
         const request = await readRunRequest(host, req);
-        sendJson(res, 200, await host.runToEnd(request));
+        const result = await host.runToEnd(request);
+        // A run that could not start for want of a Gemini key is not a 200 with ok:false inside: 503.
+        if (result.outcome === 'ERROR:MODEL_NOT_CONFIGURED')
+          sendError(res, { code: 'model_not_configured', message: result.summary });
+        else sendJson(res, 200, result);
       },
     },
     {
@@ -90,6 +94,12 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'DELETE',
       pattern: /^\/api\/threads\/([^/]+)$/,
       handle: async (_req, res, [threadId]) => command(res, 'thread.delete', { threadId }),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/api\/threads\/([^/]+)$/,
+      handle: async (req, res, [threadId]) =>
+        command(res, 'thread.rename', { ...asRecord(await readJsonBody(req)), threadId }),
     },
     {
       method: 'GET',

@@ -15,6 +15,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   request_timeout: 408,
   service_unavailable: 502,
   secrets_unavailable: 503,
+  // No Gemini key: the service Deputy needs is not set up yet (README: "API failures").
+  model_not_configured: 503,
   approval_decided: 409,
   approval_expired: 410,
   rate_limited: 429,

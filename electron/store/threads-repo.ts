@@ -42,6 +42,7 @@ const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
 export class ThreadsRepo {
   private readonly insertThread;
   private readonly touchThread;
+  private readonly renameThread;
   private readonly selectThread;
   private readonly selectPage;
   private readonly selectPageBefore;
@@ -54,6 +55,8 @@ export class ThreadsRepo {
       'INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
     );
     this.touchThread = db.prepare('UPDATE threads SET updated_at = ? WHERE id = ?');
+    // A new title does not move the conversation in the list: updated_at stays.
+    this.renameThread = db.prepare('UPDATE threads SET title = ? WHERE id = ?');
     this.selectThread = db.prepare<[string], ThreadRow>(
       `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`,
     );
@@ -84,6 +87,12 @@ export class ThreadsRepo {
 
   touch(id: string, now: string): void {
     this.touchThread.run(now, id);
+  }
+
+  /** Answers the renamed conversation, or null when there is none with this id. */
+  rename(id: string, title: string): ThreadSummary | null {
+    const { changes } = this.renameThread.run(redactSecrets(title), id);
+    return changes === 0 ? null : this.get(id);
   }
 
   get(id: string): ThreadSummary | null {

@@ -1,15 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import type { ConnectionStatus } from './api/ws-client';
-import { ApprovalWindow } from './features/approvals/ApprovalWindow';
 import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
-import { AuditScreen } from './features/audit/AuditScreen';
 import { ChatScreen } from './features/chat/ChatScreen';
-import { QuickPrompt } from './features/quick/QuickPrompt';
 import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
-import { SettingsPanel } from './features/settings/SettingsPanel';
 import { PauseBanner } from './features/side-effects/PauseBanner';
+import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
+import { useDrawer } from './features/layout/use-drawer';
+import './features/layout/layout.css';
 import { routeFromHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
 
@@ -22,6 +21,12 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
 function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; threadId?: string }) {
   const stores = useStores();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
+  // Settings is its own chunk: fetched the first time it opens, then kept (it remembers its tab).
+  const [hasOpenedSettings, setHasOpenedSettings] = useState(false);
+  const openSettings = () => {
+    setHasOpenedSettings(true);
+    setIsSettingsOpen(true);
+  };
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const wasReconnecting = useRef(false);
 
@@ -53,10 +58,22 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   }, [status, stores]);
 
   const statusText = status === 'ipc' ? undefined : STATUS_TEXT[status];
+  const drawer = useDrawer();
 
   return (
-    <div className="app">
+    <div className={`app${drawer.isOpen ? ' app--drawer-open' : ''}`}>
       <header className="app__header">
+        <button
+          type="button"
+          id="drawer-toggle"
+          className="button drawer-toggle"
+          aria-expanded={drawer.isOpen}
+          aria-controls="conversation-drawer"
+          data-testid="drawer-toggle"
+          onClick={drawer.toggle}
+        >
+          Chats
+        </button>
         <h1 className="app__title">Deputy</h1>
         <p className="app__connection" role="status" data-testid="connection-status">
           {statusText}
@@ -71,17 +88,37 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           className="button"
           data-testid="open-settings"
           aria-haspopup="dialog"
-          onClick={() => setIsSettingsOpen(true)}
+          onClick={openSettings}
         >
           Settings
         </button>
       </header>
       <PauseBanner />
-      <aside className="app__sidebar">
+      <aside
+        className="app__sidebar"
+        id="conversation-drawer"
+        aria-label="Conversation list"
+        onClick={(event) => {
+          if ((event.target as HTMLElement).closest('[data-testid="new-conversation"]')) drawer.close();
+        }}
+      >
         <ThreadList />
       </aside>
+      {drawer.isOpen && (
+        <button
+          type="button"
+          className="drawer-backdrop"
+          tabIndex={-1}
+          aria-hidden="true"
+          onClick={drawer.close}
+        />
+      )}
       <ChatScreen />
-      <SettingsPanel isOpen={isSettingsOpen} onClose={() => setIsSettingsOpen(false)} />
+      {hasOpenedSettings && (
+        <Suspense fallback={null}>
+          <SettingsPanel isOpen={isSettingsOpen} onClose={() => setIsSettingsOpen(false)} />
+        </Suspense>
+      )}
       <PendingApprovalsPanel isOpen={isApprovalsOpen} onClose={() => setIsApprovalsOpen(false)} />
     </div>
   );
@@ -112,11 +149,17 @@ export function App() {
   return (
     <StoresContext value={connection.stores}>
       {route.kind === 'approval' ? (
-        <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
+        <Loading>
+          <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
+        </Loading>
       ) : route.kind === 'quick' ? (
-        <QuickPrompt />
+        <Loading>
+          <QuickPrompt />
+        </Loading>
       ) : route.kind === 'audit' ? (
-        <AuditScreen entryId={route.entryId} />
+        <Loading>
+          <AuditScreen entryId={route.entryId} />
+        </Loading>
       ) : (
         <Workspace status={connection.status} threadId={route.threadId} />
       )}

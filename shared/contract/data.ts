@@ -14,8 +14,9 @@ export const ThreadDeleteOutput = z.object({
   stoppedRuns: z.number().int(),
 });
 
-/** The longest a conversation can be kept by pruning's measure: a hundred years. */
-export const PRUNE_DAYS = { min: 1, max: 36_500 } as const;
+import { PRUNE_DAYS } from './limits';
+
+export { PRUNE_DAYS };
 
 export const ThreadsPruneInput = z
   .object({

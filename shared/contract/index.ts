@@ -2,7 +2,14 @@ import type { z } from 'zod';
 import type { ErrorBody } from './errors';
 import { RunCancelInput, RunCancelOutput, RunRequest, RunStarted } from './run';
 import { RunEvent, RunEventsFilter } from './events';
-import { ThreadDetail, ThreadGetInput, ThreadsListInput, ThreadsListOutput } from './threads';
+import {
+  ThreadDetail,
+  ThreadGetInput,
+  ThreadRenameInput,
+  ThreadsListInput,
+  ThreadsListOutput,
+  ThreadSummary,
+} from './threads';
 import { ContextClearInput, ContextStatsInput, ContextStatsOutput } from './context';
 import { Settings, SettingsGetInput, SettingsPatch } from './settings';
 import {
@@ -129,6 +136,7 @@ export const commands = {
   'threads.list': { input: ThreadsListInput, output: ThreadsListOutput },
   'thread.get': { input: ThreadGetInput, output: ThreadDetail },
   'thread.delete': { input: ThreadDeleteInput, output: ThreadDeleteOutput },
+  'thread.rename': { input: ThreadRenameInput, output: ThreadSummary },
   'threads.prune': { input: ThreadsPruneInput, output: ThreadsPruneOutput },
   'data.stats': { input: DataStatsInput, output: DataStatsOutput },
   'data.compact': { input: DataCompactInput, output: DataCompactOutput },

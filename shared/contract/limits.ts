@@ -16,3 +16,6 @@ export const LOOP_STEPS = { default: 8, min: 1, max: 15 } as const;
 
 /** Runs that work at once (Settings → General → Runs); the rest wait in line. */
 export const MAX_CONCURRENT_RUNS = { default: 4, min: 1, max: 32 } as const;
+
+/** The longest a conversation can be kept by pruning's measure: a hundred years. */
+export const PRUNE_DAYS = { min: 1, max: 36_500 } as const;

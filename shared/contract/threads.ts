@@ -75,6 +75,10 @@ export const RunRecord = z.object({
 export type RunRecord = z.infer<typeof RunRecord>;
 
 export const ThreadGetInput = z.object({ threadId: z.string().min(1) });
+/** A conversation's new title, as the person typed it. */
+export const ThreadRenameInput = z
+  .object({ threadId: z.string().min(1), title: z.string().trim().min(1).max(200) })
+  .strict();
 export const ThreadDetail = z.object({
   thread: ThreadSummary,
   messages: z.array(MessageRecord),

@@ -6,9 +6,7 @@ import type { ErrorBody } from './errors';
  * each with its own id; the server answers each command once and tags stream events with the subscription id.
  * The bearer token travels as a subprotocol (`deputy.v1`, `bearer.<token>`), because browsers cannot set headers.
  */
-export const WS_PROTOCOL = 'deputy.v1';
-export const WS_TOKEN_PREFIX = 'bearer.';
-export const WS_PATH = '/ws';
+export { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from './ws-names';
 
 export const WsClientMessage = z.discriminatedUnion('kind', [
   z.object({

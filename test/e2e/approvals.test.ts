@@ -94,7 +94,10 @@ describe('approvals against the headless host and a fake Gemini', () => {
           (item) => item.getAttribute('data-testid') ?? item.firstElementChild?.getAttribute('data-testid'),
         ),
       );
-    expect(order).toEqual(['message', 'tool-call', 'approval-card', 'message']);
+    // One card per call: the approval lives inside its tool card.
+    // The run's footer (tokens and cost) closes it.
+    expect(order).toEqual(['message', 'tool-call', 'message', 'run-usage']);
+    expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 
   it('rejects with a reason: the model is told, and its answer streams', async () => {

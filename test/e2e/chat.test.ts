@@ -102,7 +102,10 @@ describe('chat against the headless host and a fake Gemini', () => {
     const connect = page.getByRole('button', { name: 'Connect' });
     await tokenInput.fill('wrong-token');
     await connect.click();
-    await page.getByTestId('token-screen').getByRole('alert').waitFor();
+    const problem = page.getByTestId('token-screen').getByRole('alert');
+    await problem.waitFor();
+    // The host is there: the words say the token is wrong, not that the host may be down.
+    expect(await problem.innerText()).toContain('That token is not Deputy’s');
 
     await tokenInput.fill(host.token);
     await connect.click();
@@ -129,5 +132,26 @@ describe('a host with no Gemini key', () => {
     await hint.waitFor();
     expect(await hint.innerText()).toContain('GEMINI_API_KEY');
     expect(await page.getByTestId('empty-state').innerText()).toContain('add a task to buy milk tomorrow');
+  });
+
+  it('says the same thing in the chat, the empty state and the API: add a key in Settings → Connections', async () => {
+    const page = await openPage(host);
+    const hint = await page.getByTestId('gemini-key-hint').innerText();
+    expect(hint).toContain('Settings → Connections');
+    await send(page, 'Hello');
+    const error = page.getByTestId('run-error').locator('.run-error__text');
+    await error.waitFor();
+    const said = await error.innerText();
+    expect(said).toContain('Settings → Connections');
+    expect(hint).toContain(said);
+
+    const response = await fetch(`${host.url}/api/agent/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'Hello' }),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body).toEqual({ ok: false, error: { code: 'model_not_configured', message: said } });
   });
 });

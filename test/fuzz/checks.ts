@@ -19,9 +19,12 @@ export function checkHttpAnswer(
   ending?: string,
 ): string | null {
   if (status === 0) return `no answer at all (${ending ?? 'closed'})`;
-  // A service of the person's that is down (Slack, Google) is the one 5xx Deputy gives, and says so by its code.
-  if (status >= 500 && !(status === 502 && body.includes('"code":"service_unavailable"')))
-    return `status ${status}: ${body.slice(0, 200)}`;
+  // A service of the person's that is down (Slack, Google) or not set up (no Gemini key) are the 5xx Deputy
+  // gives, and each says so by its code.
+  const isServiceAnswer =
+    (status === 502 && body.includes('"code":"service_unavailable"')) ||
+    (status === 503 && body.includes('"code":"model_not_configured"'));
+  if (status >= 500 && !isServiceAnswer) return `status ${status}: ${body.slice(0, 200)}`;
   if (status >= 400 && status !== 101) {
     if (!contentType?.startsWith('application/json'))
       return `error ${status} without a JSON body: ${body.slice(0, 100)}`;

@@ -20,6 +20,7 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/threads', body: null },
   { method: 'GET', path: '/api/threads/:id', body: null },
   { method: 'DELETE', path: '/api/threads/:id', body: null },
+  { method: 'PATCH', path: '/api/threads/:id', body: 'thread.rename' },
   { method: 'GET', path: '/api/data', body: null },
   { method: 'POST', path: '/api/data/prune', body: 'threads.prune' },
   { method: 'POST', path: '/api/data/compact', body: null },

@@ -91,6 +91,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { id: ids.any(rng) };
     case 'thread.delete':
       return { threadId: ids.any(rng) };
+    case 'thread.rename':
+      return { threadId: ids.any(rng), title: randomString(rng).slice(0, rng.int(0, 260)) };
     case 'threads.prune':
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
     case 'data.stats':

@@ -1,5 +1,5 @@
 import type { DeputyClient } from '../../../shared/contract';
-import { WS_PATH } from '../../../shared/contract/ws-protocol';
+import { WS_PATH } from '../../../shared/contract/ws-names';
 import { createIpcClient } from './ipc-client';
 import { loadToken, takeTokenFromLocation } from './token';
 import { createWsClient, socketUrlFor, type ConnectionStatus, type WsClient } from './ws-client';

@@ -1,17 +1,30 @@
 import type { z } from 'zod';
-import {
-  commands,
-  streams,
-  type CommandInput,
-  type CommandName,
-  type CommandOutput,
-  type DeputyClient,
-  type StreamEvent,
-  type StreamInput,
-  type StreamName,
+import type * as ContractModule from '../../../shared/contract';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  DeputyClient,
+  StreamEvent,
+  StreamInput,
+  StreamName,
 } from '../../../shared/contract';
-import { WS_PROTOCOL, WS_TOKEN_PREFIX, type WsClientMessage } from '../../../shared/contract/ws-protocol';
+import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../../shared/contract/ws-names';
+import type { WsClientMessage } from '../../../shared/contract/ws-protocol';
 import { ClientError } from './client-error';
+
+type Contract = typeof ContractModule;
+
+// The contract's schemas (and zod) are a chunk of their own, fetched while the socket opens: the window's
+// first frame does not wait for them. Replies and events that arrive first are checked once they are here,
+// in the order they came (promise callbacks run in the order they were added).
+let contract: Contract | null = null;
+let contractLoad: Promise<Contract> | null = null;
+function withContract(apply: (loaded: Contract) => void): void {
+  if (contract) return apply(contract);
+  contractLoad ??= import('../../../shared/contract').then((loaded) => (contract = loaded));
+  void contractLoad.then(apply);
+}
 
 /**
  * `refused`: the very first connection closed before it opened (bad token, or no host there);
@@ -55,6 +68,7 @@ const disconnected = () =>
   );
 
 export function createWsClient(options: WsClientOptions): WsClient {
+  withContract(() => undefined);
   const createSocket = options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols));
   const initialDelayMs = options.retry?.initialDelayMs ?? 250;
   const maxDelayMs = options.retry?.maxDelayMs ?? 5_000;
@@ -166,7 +180,8 @@ export function createWsClient(options: WsClientOptions): WsClient {
   function invoke<C extends CommandName>(channel: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
     if (isFinished()) return Promise.reject(disconnected());
     // The map lookup loses the link between C and its schema; the cast restores it.
-    const schema = commands[channel].output as unknown as z.ZodType<CommandOutput<C>>;
+    const schemaOf = (loaded: Contract) =>
+      loaded.commands[channel].output as unknown as z.ZodType<CommandOutput<C>>;
     return new Promise((resolve, reject) => {
       const id = nextId('c');
       const message = { kind: 'command', id, channel, input } satisfies WsClientMessage;
@@ -175,15 +190,17 @@ export function createWsClient(options: WsClientOptions): WsClient {
         isSent: false,
         settle: (reply) => {
           if (!reply.ok) return reject(reply.error);
-          const parsed = schema.safeParse(reply.data);
-          if (parsed.success) resolve(parsed.data);
-          else
-            reject(
-              new ClientError(
-                'bad_reply',
-                `Deputy answered ${channel} in a shape this window does not know.`,
-              ),
-            );
+          withContract((loaded) => {
+            const parsed = schemaOf(loaded).safeParse(reply.data);
+            if (parsed.success) resolve(parsed.data);
+            else
+              reject(
+                new ClientError(
+                  'bad_reply',
+                  `Deputy answered ${channel} in a shape this window does not know.`,
+                ),
+              );
+          });
         },
       };
       pending.set(id, command);
@@ -199,15 +216,18 @@ export function createWsClient(options: WsClientOptions): WsClient {
     input: StreamInput<S>,
     listener: (event: StreamEvent<S>) => void,
   ): () => void {
-    const schema = streams[channel].event as unknown as z.ZodType<StreamEvent<S>>;
+    const schemaOf = (loaded: Contract) =>
+      loaded.streams[channel].event as unknown as z.ZodType<StreamEvent<S>>;
     const id = nextId('s');
     const message = { kind: 'subscribe', id, channel, input } satisfies WsClientMessage;
     subscriptions.set(id, {
       frame: JSON.stringify(message),
       deliver: (event) => {
         // Events this window does not know (newer types, bad shapes) are ignored, as the contract asks.
-        const parsed = schema.safeParse(event);
-        if (parsed.success) listener(parsed.data);
+        withContract((loaded) => {
+          const parsed = schemaOf(loaded).safeParse(event);
+          if (parsed.success) listener(parsed.data);
+        });
       },
     });
     if (isOpen()) send(JSON.stringify(message));

@@ -134,6 +134,7 @@ describe('run request contract', () => {
         'sideEffects.set',
         'thread.delete',
         'thread.get',
+        'thread.rename',
         'threads.list',
         'threads.prune',
       ].sort(),

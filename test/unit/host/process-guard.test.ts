@@ -3,7 +3,7 @@ import { installProcessGuard } from '../../../electron/host/process-guard';
 
 /** The guard's own listener (the one added last), called directly: emitting the event would reach vitest's too. */
 function guardListener(event: 'uncaughtException' | 'unhandledRejection'): (error: unknown) => void {
-  const listener = process.listeners(event).at(-1);
+  const listener = (process.listeners(event as 'uncaughtException') as unknown[]).at(-1);
   if (!listener) throw new Error(`no ${event} listener`);
   return listener as (error: unknown) => void;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fieldLabel, joinMoment, splitMoment } from '../../../renderer/src/features/approvals/field-words';
 import {
   argsOnlyInJson,
   editorFields,
@@ -36,7 +37,7 @@ describe('editorFields', () => {
       'count:integer',
       'ratio:number',
       'isUrgent:boolean',
-      'due:text',
+      'due:moment',
     ]);
     expect(fields.find((field) => field.name === 'to')).toMatchObject({ isRequired: true });
     expect(fields.find((field) => field.name === 'body')).toMatchObject({ isLong: true, isRequired: false });
@@ -132,5 +133,21 @@ describe('parseArgsJson', () => {
       ok: false,
       message: expect.stringContaining('not valid'),
     });
+  });
+});
+
+describe('moments and labels', () => {
+  it('splits a date-time for the pickers and puts it back with the offset it had', () => {
+    expect(splitMoment('2026-03-09T14:00:00+01:00')).toEqual({ date: '2026-03-09', time: '14:00' });
+    expect(splitMoment('2026-03-09')).toEqual({ date: '2026-03-09', time: '' });
+    expect(joinMoment('2026-03-10', '15:30', '2026-03-09T14:00:00+01:00')).toBe('2026-03-10T15:30:00+01:00');
+    expect(joinMoment('2026-03-10', '', '2026-03-09T14:00:00+01:00')).toBe('2026-03-10');
+    expect(joinMoment('2026-03-10', '09:00', '2026-03-09')).toBe('2026-03-10T09:00');
+  });
+
+  it('names arguments in words', () => {
+    expect(fieldLabel('replyToMessageId')).toBe('In reply to (message)');
+    expect(fieldLabel('maxResults')).toBe('Max results');
+    expect(fieldLabel('due')).toBe('Due');
   });
 });

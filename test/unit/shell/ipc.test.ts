@@ -48,6 +48,7 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'threads.list': { limit: 10 },
   'thread.get': { threadId: 'thread-1' },
   'thread.delete': { threadId: 'thread-1' },
+  'thread.rename': { threadId: 'thread-1', title: 'Lisbon trip' },
   'threads.prune': { olderThanDays: 90, dryRun: true },
   'data.stats': {},
   'data.compact': {},

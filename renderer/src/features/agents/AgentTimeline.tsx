@@ -1,8 +1,7 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
-import type { LineageNode } from '../../../../shared/contract';
+import { useEffect, useMemo, type ReactNode, type Ref } from 'react';
+import type { Artifact, LineageNode } from '../../../../shared/contract';
 import { useAgents, useStores } from '../../stores';
-import { nestChildRuns, type TreeEntry, type TreeItem } from './agent-tree';
-import { RunArtifacts } from './RunArtifacts';
+import type { TreeItem } from './agent-tree';
 import './agents.css';
 
 const STATUS_TEXT: Record<LineageNode['status'], string> = {
@@ -13,19 +12,13 @@ const STATUS_TEXT: Record<LineageNode['status'], string> = {
 };
 
 /**
- * The conversation's entries with each agent's child run nested under the call that started it: collapsible,
- * streaming as its events arrive, its approvals inside. The artifacts a run registered follow its entries.
+ * The lineage of the conversation's agent runs and what they made, read again whenever a run appears or ends
+ * (a new run may be a child: its parents are asked). The message list nests child runs with it.
  */
-export function AgentTimeline<T extends TreeItem>({
-  items,
-  endedRuns,
-  renderItem,
-}: {
-  items: readonly T[];
-  /** How many runs of the conversation have ended: the tree and its artifacts are read again when it changes. */
-  endedRuns: number;
-  renderItem: (item: T) => ReactNode;
-}) {
+export function useAgentLineage(
+  items: readonly TreeItem[],
+  endedRuns: number,
+): { nodes: LineageNode[]; artifacts: Record<string, readonly Artifact[]> } {
   const { agents: store } = useStores();
   const lineage = useAgents((state) => state.lineage);
   const artifacts = useAgents((state) => state.artifacts);
@@ -35,52 +28,36 @@ export function AgentTimeline<T extends TreeItem>({
     [nodes],
   );
   const runIds = [...new Set(items.flatMap((item) => (item.runId ? [item.runId] : [])))];
-  const topRuns = runIds.filter((runId) => !childRuns.has(runId));
   const key = `${runIds.join(',')}|${endedRuns}`;
 
-  // A new run in the timeline may be a child: ask its parents again (a handful of runs per conversation).
   useEffect(() => {
     for (const runId of key.split('|')[0]?.split(',') ?? [])
       if (runId && !childRuns.has(runId)) void store.getState().readRun(runId);
     // childRuns is read, not watched: the key already changes with every new run.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, store]);
-
-  const tree = useMemo(() => nestChildRuns(items, nodes), [items, nodes]);
-  const lastOfRun = new Map<string, string>();
-  for (const item of items)
-    if (item.runId && topRuns.includes(item.runId)) lastOfRun.set(item.runId, item.id);
-
-  const render = (entries: TreeEntry<T>[]): ReactNode[] =>
-    entries.map((entry) => {
-      if (entry.kind === 'child')
-        return (
-          <ChildRun
-            key={`child-${entry.node.runId}`}
-            node={entry.node}
-            render={() => render(entry.entries)}
-          />
-        );
-      const { item } = entry;
-      const made = item.runId && lastOfRun.get(item.runId) === item.id ? (artifacts[item.runId] ?? []) : [];
-      return [
-        <Keyed key={item.id}>{renderItem(item)}</Keyed>,
-        made.length > 0 && <RunArtifacts key={`artifacts-${item.runId}`} artifacts={made} />,
-      ];
-    });
-
-  return <>{render(tree)}</>;
+  return { nodes, artifacts };
 }
 
-function Keyed({ children }: { children: ReactNode }) {
-  return <>{children}</>;
-}
-
-function ChildRun({ node, render }: { node: LineageNode; render: () => ReactNode[] }) {
+/** A child run's row: collapsible, open while it works, its own entries inside (drawn by `render`). */
+export function ChildRun({
+  node,
+  render,
+  row,
+}: {
+  node: LineageNode;
+  render: () => ReactNode;
+  row?: { ref?: Ref<HTMLLIElement>; 'data-index'?: number };
+}) {
   const isWorking = node.status === 'active' || node.status === 'recovering';
   const tokens = node.rolledUp.inputTokens + node.rolledUp.outputTokens;
   return (
-    <li className={`child-run child-run--${node.status}`} data-testid="child-run" data-role={node.role}>
+    <li
+      className={`child-run child-run--${node.status}`}
+      data-testid="child-run"
+      data-role={node.role}
+      {...row}
+    >
       <details open={isWorking || undefined}>
         <summary>
           <span className="child-run__role">{node.role}</span>

@@ -1,10 +1,17 @@
+import type { Ref } from 'react';
 import type { Artifact } from '../../../../shared/contract';
 import { CopyButton } from './CopyButton';
 
 /** What the agents of a run made: each artifact readable in place and copyable. */
-export function RunArtifacts({ artifacts }: { artifacts: readonly Artifact[] }) {
+export function RunArtifacts({
+  artifacts,
+  row,
+}: {
+  artifacts: readonly Artifact[];
+  row?: { ref?: Ref<HTMLLIElement>; 'data-index'?: number };
+}) {
   return (
-    <li className="run-artifacts" data-testid="run-artifacts">
+    <li className="run-artifacts" data-testid="run-artifacts" {...row}>
       <h3 className="run-artifacts__title">Made by agents</h3>
       <ul>
         {artifacts.map((artifact) => (

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
-import { toolLabel } from '../../format';
+import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
@@ -48,7 +48,13 @@ function RejectForm({
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.preventDefault();
+      // The reject form is closed, not the run stopped.
+      event.stopPropagation();
       onCancel();
+    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && !isBusy) {
+      // Enter sends the reason, as in the composer; Shift+Enter is a new line.
+      event.preventDefault();
+      onReject(reason.trim());
     }
   };
   return (
@@ -58,7 +64,7 @@ function RejectForm({
       onKeyDown={onKeyDown}
       data-testid="approval-reject-form"
     >
-      <label htmlFor={id}>Reason (optional, Deputy will see it)</label>
+      <label htmlFor={id}>Reason (optional, Deputy will see it; Enter rejects)</label>
       <textarea
         id={id}
         rows={2}
@@ -150,7 +156,8 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
     >
       <header className="approval-card__header">
         <h3 id={titleId}>
-          {isPending ? 'Approve' : 'Approval:'} {toolLabel(approval.tool)}
+          {isPending ? 'Approve: ' : 'Approval: '}
+          {summarizeToolCall(approval.tool, approval.args, false)}
           {isPending ? '?' : ''}
         </h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>

@@ -10,6 +10,7 @@ import {
   type FormValue,
   type FormValues,
 } from './args-editor';
+import { joinMoment, splitMoment } from './field-words';
 import { FormError, SubmitButton } from '../../components/FormParts';
 
 interface Props {
@@ -22,6 +23,40 @@ interface Props {
   onSave(args: Record<string, unknown>): void;
   onCancel(): void;
   onEdit(): void;
+}
+
+/** A date picker and an optional time picker for an argument that holds an ISO date or date-time. */
+function MomentInput({
+  field,
+  id,
+  text,
+  onChange,
+}: {
+  field: EditorField;
+  id: string;
+  text: string;
+  onChange(value: FormValue): void;
+}) {
+  const { date, time } = splitMoment(text);
+  return (
+    <span className="approval-editor__moment">
+      <input
+        id={id}
+        type="date"
+        data-testid={`approval-field-${field.name}`}
+        value={date}
+        onChange={(e) => onChange(joinMoment(e.target.value, time, text))}
+      />
+      <input
+        type="time"
+        aria-label={`${field.label}, time`}
+        data-testid={`approval-field-${field.name}-time`}
+        value={time}
+        disabled={!date}
+        onChange={(e) => onChange(joinMoment(date, e.target.value, text))}
+      />
+    </span>
+  );
 }
 
 function FieldInput({
@@ -69,6 +104,8 @@ function FieldInput({
           onChange={(e) => onChange(e.target.value)}
         />
       );
+    case 'moment':
+      return <MomentInput field={field} id={id} text={text} onChange={onChange} />;
     case 'list':
       return <textarea {...common} rows={3} value={text} onChange={(e) => onChange(e.target.value)} />;
     default:
@@ -161,7 +198,7 @@ export function ApprovalEditor({
           return (
             <div key={field.name} className={`approval-editor__field approval-editor__field--${field.kind}`}>
               <label htmlFor={id}>
-                {field.name}
+                {field.label}
                 {field.isRequired && <span aria-label="required"> *</span>}
               </label>
               <FieldInput

@@ -1,13 +1,17 @@
+import { fieldLabel, isMoment } from './field-words';
+
 /**
  * The approval editor's model: one field per top-level argument the JSON Schema describes simply
  * (text, number, yes/no, a choice, a list of strings), and the conversions between args and form values.
  * Anything else stays as it is unless edited as raw JSON.
  */
 
-export type EditorFieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'list';
+export type EditorFieldKind = 'text' | 'number' | 'integer' | 'boolean' | 'choice' | 'list' | 'moment';
 
 export interface EditorField {
   name: string;
+  /** The name a person reads: "Due", "Starts", "In reply to (message)". */
+  label: string;
   kind: EditorFieldKind;
   description: string | null;
   isRequired: boolean;
@@ -85,14 +89,18 @@ export function editorFields(argsSchema: Record<string, unknown>): EditorField[]
   for (const [name, schema] of Object.entries(properties)) {
     if (!isRecord(schema)) continue;
     const { types, branches } = typesOf(schema);
-    const kind = fieldKind(types, branches);
-    if (kind === null) continue;
+    const description = typeof schema.description === 'string' ? schema.description : null;
+    const baseKind = fieldKind(types, branches);
+    if (baseKind === null) continue;
+    const kind = baseKind === 'text' && isMoment(name, description) ? 'moment' : baseKind;
     const enumBranch = branches.find((node) => Array.isArray(node.enum));
     const maxLength = branches.map((node) => node.maxLength).find((max) => typeof max === 'number');
     fields.push({
       name,
+      label: fieldLabel(name),
       kind,
-      description: typeof schema.description === 'string' ? schema.description : null,
+      // A moment's schema words ("an ISO date or date-time") are for the model; the pickers say it plainly.
+      description: kind === 'moment' ? 'Leave the time empty for the whole day.' : description,
       isRequired: required.has(name),
       isNullable: types.has('null'),
       isLong:

@@ -3,9 +3,11 @@ import { useChat } from '../../stores';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
+import { useEscapeStops } from './use-escape-stops';
 
 /** The main column: the conversation (or the welcome when there is none yet) above the composer. */
 export function ChatScreen() {
+  useEscapeStops();
   const [draft, setDraft] = useState<{ text: string; version: number }>();
   const isEmpty = useChat(
     (state) =>

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { LIMITS } from '../../../../shared/contract';
-import { useAgents, useChat, useStores } from '../../stores';
+import { LIMITS } from '../../../../shared/contract/limits';
+import { useAgents, useApprovals, useChat, useStores } from '../../stores';
 import { AgentPicker, agentMention } from '../agents/AgentPicker';
+import { SendAnywayPrompt } from './SendAnywayPrompt';
+import './chat.css';
 
 export function Composer({
   draft,
@@ -26,6 +28,14 @@ export function Composer({
   useEffect(() => {
     void agentsStore.getState().load();
   }, [agentsStore]);
+  const threadId = useChat((state) => state.conversation.threadId);
+  // A new message cancels an approval this conversation waits on: the person is asked first.
+  const isApprovalWaiting = useApprovals((state) =>
+    Object.values(state.known).some(
+      (approval) => approval.threadId === threadId && approval.status === 'pending',
+    ),
+  );
+  const [isAsking, setIsAsking] = useState(false);
 
   useEffect(() => {
     if (draft) {
@@ -41,7 +51,7 @@ export function Composer({
     }
   }, [isRunning]);
 
-  const submit = () => {
+  const submit = (isConfirmed = false) => {
     if (isRunning || !text.trim()) return;
     // "@researcher …" starts that agent: its form opens instead of a chat message.
     const mention = agentMention(text);
@@ -50,8 +60,17 @@ export function Composer({
       setText('');
       return;
     }
-    void send(text);
+    if (isApprovalWaiting && !isConfirmed) {
+      setIsAsking(true);
+      return;
+    }
+    setIsAsking(false);
+    const sent = text;
     setText('');
+    // A send that fails gives the words back, unless the person has started typing something else.
+    void send(sent).then((isSent) => {
+      if (!isSent) setText((current) => (current === '' ? sent : current));
+    });
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -75,6 +94,15 @@ export function Composer({
         preselect={picker.preselect}
         onClose={() => setPicker({ isOpen: false, preselect: null })}
       />
+      {isAsking && (
+        <SendAnywayPrompt
+          onSend={() => submit(true)}
+          onKeep={() => {
+            setIsAsking(false);
+            inputRef.current?.focus();
+          }}
+        />
+      )}
       <form className="composer" onSubmit={onSubmit} aria-label="Send a message">
         <label className="visually-hidden" htmlFor="composer-input">
           Message Deputy

@@ -1,3 +1,4 @@
+import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
 import { useConnections, useSettings } from '../../stores';
 
 const EXAMPLE = 'Add a task to buy milk tomorrow';
@@ -23,10 +24,7 @@ export function EmptyState({ onTryExample }: { onTryExample: (text: string) => v
             <li>
               Get a key from Google AI Studio (<code>aistudio.google.com</code>).
             </li>
-            <li>
-              Paste it in Settings → Connections → Gemini, or set it in the environment before starting
-              Deputy, for example <code>GEMINI_API_KEY=your-key npm run serve</code>.
-            </li>
+            <li>{NO_GEMINI_KEY_MESSAGE}</li>
             <li>This message disappears once the key is saved.</li>
           </ol>
         </div>

@@ -1,33 +1,25 @@
-import Markdown, { type Components } from 'react-markdown';
+import { lazy, Suspense } from 'react';
+import { CopyButton } from './CopyButton';
 import { RUN_MARK_TEXT } from './run-marks';
+import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
+import { useFrameText } from './use-frame-text';
 
 type Message = Extract<TimelineItem, { kind: 'message' }>;
 
-// Raw HTML in model output is dropped (skipHtml) and react-markdown's default URL filter removes
-// javascript: links; links open outside the window, and images become links so nothing loads by itself.
-const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener">
-      {children}
-    </a>
-  ),
-  img: ({ src, alt }) =>
-    typeof src === 'string' ? (
-      <a href={src} target="_blank" rel="noreferrer noopener">
-        {alt || src}
-      </a>
-    ) : null,
-};
+// Markdown (react-markdown, remark-gfm) is its own chunk: the window shows plain text until it has loaded.
+const MarkdownText = lazy(() => import('./MarkdownText'));
 
-export function MessageView({ message }: { message: Message }) {
+export function MessageView({ message, row }: { message: Message; row: RowProps }) {
   const isUser = message.role === 'user';
+  const text = useFrameText(message.text, message.isStreaming);
   return (
     <li
       className={`message message--${message.role}`}
       data-testid="message"
       data-role={message.role}
       data-streaming={message.isStreaming ? 'true' : undefined}
+      {...row}
     >
       <div className="message__author">
         {isUser ? 'You' : 'Deputy'}
@@ -42,12 +34,17 @@ export function MessageView({ message }: { message: Message }) {
         {isUser ? (
           <p className="message__plain">{message.text}</p>
         ) : (
-          <Markdown components={components} skipHtml>
-            {message.text}
-          </Markdown>
+          <Suspense fallback={<p className="message__plain">{text}</p>}>
+            <MarkdownText text={text} isStreaming={message.isStreaming} />
+          </Suspense>
         )}
         {message.isStreaming && <span className="message__cursor" aria-hidden="true" />}
       </div>
+      {!isUser && !message.isStreaming && (
+        <div className="message__actions">
+          <CopyButton text={message.text} label="Copy message" testId="message-copy" />
+        </div>
+      )}
     </li>
   );
 }

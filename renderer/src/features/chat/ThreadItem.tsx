@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '../../../../shared/contract';
 import { useChat } from '../../stores';
 import { isRunActive } from './timeline';
+import { ThreadRenameForm } from './ThreadRenameForm';
 
 const formatWhen = (iso: string) => {
   const date = new Date(iso);
@@ -13,6 +14,7 @@ const formatWhen = (iso: string) => {
 /** One conversation in the list: opens it, or deletes it after a confirmation that names it. */
 export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActive: boolean }) {
   const [isConfirming, setIsConfirming] = useState(false);
+  const [isRenaming, setIsRenaming] = useState(false);
   const openThread = useChat((state) => state.openThread);
   const deleteThread = useChat((state) => state.deleteThread);
   const isDeleting = useChat((state) => state.deletingThreadId === thread.id);
@@ -36,22 +38,26 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
 
   return (
     <li className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
-      <button
-        type="button"
-        className="thread-list__item"
-        data-testid="thread-item"
-        data-thread-id={thread.id}
-        aria-current={isActive ? 'page' : undefined}
-        onClick={() => void openThread(thread.id)}
-      >
-        <span className="thread-list__title">{title}</span>
-        <span className="thread-list__meta">
-          {formatWhen(thread.updatedAt)}
-          {thread.lastRunStatus === 'failed' && ' · failed'}
-          {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
-        </span>
-      </button>
-      {isConfirming ? (
+      {isRenaming ? (
+        <ThreadRenameForm threadId={thread.id} title={title} onDone={() => setIsRenaming(false)} />
+      ) : (
+        <button
+          type="button"
+          className="thread-list__item"
+          data-testid="thread-item"
+          data-thread-id={thread.id}
+          aria-current={isActive ? 'page' : undefined}
+          onClick={() => void openThread(thread.id)}
+        >
+          <span className="thread-list__title">{title}</span>
+          <span className="thread-list__meta">
+            {formatWhen(thread.updatedAt)}
+            {thread.lastRunStatus === 'failed' && ' · failed'}
+            {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
+          </span>
+        </button>
+      )}
+      {isRenaming ? null : isConfirming ? (
         <div
           className="thread-list__confirm"
           role="group"
@@ -82,17 +88,28 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
           </button>
         </div>
       ) : (
-        <button
-          ref={deleteButton}
-          type="button"
-          className="thread-list__delete"
-          aria-label={`Delete “${title}”`}
-          title="Delete conversation"
-          data-testid="thread-delete"
-          onClick={() => setIsConfirming(true)}
-        >
-          Delete
-        </button>
+        <span className="thread-list__actions">
+          <button
+            type="button"
+            className="thread-list__delete"
+            aria-label={`Rename “${title}”`}
+            data-testid="thread-rename"
+            onClick={() => setIsRenaming(true)}
+          >
+            Rename
+          </button>
+          <button
+            ref={deleteButton}
+            type="button"
+            className="thread-list__delete"
+            aria-label={`Delete “${title}”`}
+            title="Delete conversation"
+            data-testid="thread-delete"
+            onClick={() => setIsConfirming(true)}
+          >
+            Delete
+          </button>
+        </span>
       )}
     </li>
   );

@@ -1,11 +1,20 @@
-import { formatValue, toolLabel } from '../../format';
-import type { TimelineItem } from './timeline';
+import { summarizeToolCall } from '../../../../shared/tool-summaries';
+import { formatValue } from '../../format';
+import { ApprovalSlot } from '../approvals/ApprovalSlot';
+import type { RowProps } from './timeline-entry';
+import type { ToolRow } from './timeline-rows';
 import { toolStateLabel } from './tool-state';
 
-type ToolCall = Extract<TimelineItem, { kind: 'tool' }>;
-
-export function ToolCallCard({ call }: { call: ToolCall }) {
-  const argEntries = Object.entries(call.args);
+/**
+ * One card per tool call: what it did in a line of the product's words, where it stands, the approval it
+ * waits on (inside the card, not beside it), and the raw input and output behind a disclosure.
+ */
+export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps }) {
+  const isDone = call.state === 'completed';
+  const summary = summarizeToolCall(call.tool, call.args, isDone, call.result);
+  const hasResult = call.result !== undefined && call.result !== null;
+  // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
+  const shownError = call.state === 'rejected' ? null : call.error;
   return (
     <li
       className={`tool-card tool-card--${call.state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
@@ -14,24 +23,36 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
       data-state={call.state}
       data-ledger-state={call.ledgerState}
       data-undone={call.isUndone ? 'true' : undefined}
+      {...row}
     >
-      <details>
-        <summary>
-          <span className="tool-card__name">{toolLabel(call.tool)}</span>
-          <span className="tool-card__state" data-testid="tool-call-state">
-            {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
-          </span>
-        </summary>
+      <div className="tool-card__line">
+        <span className="tool-card__summary" data-testid="tool-call-summary">
+          {summary}
+        </span>
+        <span className="tool-card__state" data-testid="tool-call-state">
+          {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
+        </span>
+      </div>
+      {shownError && (
+        <p className="tool-card__error" data-testid="tool-call-error">
+          {shownError}
+        </p>
+      )}
+      {call.approvalItem && (
+        <div className="tool-card__approval">
+          <ApprovalSlot actionId={call.approvalItem.actionId} snapshot={call.approvalItem.approval} />
+        </div>
+      )}
+      <details className="tool-card__details">
+        <summary>Details</summary>
         <div className="tool-card__body">
-          {argEntries.length > 0 && (
-            <dl className="tool-card__args">
-              {argEntries.map(([name, value]) => (
-                <div key={name}>
-                  <dt>{name}</dt>
-                  <dd>{formatValue(value)}</dd>
-                </div>
-              ))}
-            </dl>
+          <h4>Input</h4>
+          <pre data-testid="tool-call-input">{formatValue(call.args)}</pre>
+          {hasResult && (
+            <>
+              <h4>Output</h4>
+              <pre data-testid="tool-call-output">{formatValue(call.result)}</pre>
+            </>
           )}
           <a
             className="tool-card__audit"
@@ -40,19 +61,8 @@ export function ToolCallCard({ call }: { call: ToolCall }) {
           >
             See it in the audit trail
           </a>
-          {call.result !== undefined && call.result !== null && (
-            <>
-              <h4>Result</h4>
-              <pre>{formatValue(call.result)}</pre>
-            </>
-          )}
         </div>
       </details>
-      {call.error && (
-        <p className="tool-card__error" role="alert">
-          {call.error}
-        </p>
-      )}
     </li>
   );
 }

@@ -2,7 +2,9 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { conversationFromThread } from './stored-thread';
-import { applyRunEvent, emptyConversation, type Conversation } from './timeline';
+import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
+
+type RunErrorItem = Extract<TimelineItem, { kind: 'error' }>;
 
 export interface ChatState {
   threads: ThreadSummary[];
@@ -17,6 +19,8 @@ export interface ChatState {
   /** The conversation being deleted, if one is. */
   deletingThreadId: string | null;
   deleteError: string | null;
+  /** When the window last heard anything of the run it waits on (ms since the epoch). */
+  lastActivityAt: number;
 }
 
 export interface ChatActions {
@@ -26,9 +30,16 @@ export interface ChatActions {
   loadMoreThreads(): Promise<void>;
   openThread(threadId: string): Promise<void>;
   newConversation(): void;
-  send(prompt: string): Promise<void>;
+  /** Resolves false when the message could not be sent (the composer then keeps it). */
+  send(prompt: string): Promise<boolean>;
+  /** Sends again what a failed run or send was asked. */
+  retry(error: RunErrorItem): Promise<boolean>;
+  /** The prompt behind a failure, or null when it is not known here. */
+  promptOf(error: RunErrorItem): string | null;
   stop(): Promise<void>;
   receive(event: RunEvent): void;
+  /** Gives a conversation a new title; resolves to what went wrong, or null once renamed. */
+  renameThread(threadId: string, title: string): Promise<string | null>;
   /** Deletes a conversation for good; resolves true once it is gone (also when it was gone already). */
   deleteThread(threadId: string): Promise<boolean>;
   /** After conversations were deleted elsewhere (Settings → Data): the list reloads, the open one closes if gone. */
@@ -71,6 +82,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
       isStarting: false,
       deletingThreadId: null,
       deleteError: null,
+      lastActivityAt: 0,
 
       connect() {
         const unsubscribe = client.on('run.events', {}, (event) => get().receive(event));
@@ -127,7 +139,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
       async send(prompt) {
         const text = prompt.trim();
         const { conversation, isStarting } = get();
-        if (!text || isStarting || conversation.activeRun) return;
+        if (!text || isStarting || conversation.activeRun) return false;
         const mine = generation;
         const localId = `local-${++localIds}`;
         update((current) => ({
@@ -137,11 +149,11 @@ export function createChatStore(client: DeputyClient): ChatStore {
             { kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false },
           ],
         }));
-        set({ isStarting: true });
+        set({ isStarting: true, lastActivityAt: Date.now() });
         try {
           const threadId = conversation.threadId ?? undefined;
           const started = await client.invoke('run.start', { prompt: text, ...(threadId && { threadId }) });
-          if (mine !== generation) return;
+          if (mine !== generation) return true;
           const early = earlyEvents.filter((event) => event.runId === started.runId);
           earlyEvents = [];
           update((current) => {
@@ -158,16 +170,34 @@ export function createChatStore(client: DeputyClient): ChatStore {
             return isKnown ? next : { ...next, activeRun: { runId: started.runId, status: 'queued' } };
           });
           if (conversation.threadId === null) void get().loadThreads();
+          return true;
         } catch (error) {
-          if (mine !== generation) return;
+          if (mine !== generation) return false;
           const { code, message } = toClientError(error);
           update((current) => ({
             ...current,
-            items: [...current.items, { kind: 'error', id: `error-${localId}`, runId: null, message, code }],
+            items: [
+              ...current.items,
+              { kind: 'error', id: `error-${localId}`, runId: null, message, code, prompt: text },
+            ],
           }));
+          return false;
         } finally {
           if (mine === generation) set({ isStarting: false });
         }
+      },
+
+      promptOf(error) {
+        if (error.prompt !== undefined) return error.prompt;
+        const asked = get().conversation.items.find(
+          (item) => item.kind === 'message' && item.role === 'user' && item.runId === error.runId,
+        );
+        return asked?.kind === 'message' ? asked.text : null;
+      },
+
+      async retry(error) {
+        const prompt = get().promptOf(error);
+        return prompt === null ? false : get().send(prompt);
       },
 
       async stop() {
@@ -184,6 +214,18 @@ export function createChatStore(client: DeputyClient): ChatStore {
               { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
             ],
           }));
+        }
+      },
+
+      async renameThread(threadId, title) {
+        try {
+          const renamed = await client.invoke('thread.rename', { threadId, title });
+          set((state) => ({
+            threads: state.threads.map((thread) => (thread.id === threadId ? renamed : thread)),
+          }));
+          return null;
+        } catch (error) {
+          return toClientError(error).message;
         }
       },
 
@@ -223,6 +265,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
       receive(event) {
         const { conversation, isStarting } = get();
         if (event.threadId === conversation.threadId) {
+          set({ lastActivityAt: Date.now() });
           update((current) => applyRunEvent(current, event));
         } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {
           earlyEvents.push(event);

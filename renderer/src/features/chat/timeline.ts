@@ -6,6 +6,7 @@ import type {
   RunResponse,
   RunStatus,
 } from '../../../../shared/contract';
+import type { RunUsage } from './run-cost';
 import { markRecovered, type RunMark } from './run-marks';
 
 /**
@@ -45,7 +46,15 @@ export type TimelineItem =
       /** As `approval_needed` carried it; null for a stored thread, whose approvals are looked up by action. */
       approval: Approval | null;
     }
-  | { kind: 'error'; id: string; runId: string | null; message: string; code?: string }
+  | {
+      kind: 'error';
+      id: string;
+      runId: string | null;
+      message: string;
+      code?: string;
+      /** What the person sent, when the send itself failed (no run to find it by): Retry sends it again. */
+      prompt?: string;
+    }
   | { kind: 'notice'; id: string; runId: string; text: string }
   | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
@@ -60,6 +69,8 @@ export interface Conversation {
   activeRun: { runId: string; status: RunStatus; queuePosition?: number } | null;
   /** Runs that ended here, so a late `run.start` reply does not mark one as running again. */
   endedRunIds: string[];
+  /** Tokens each run used, as its `usage` events said (live runs only: a stored thread does not carry them). */
+  usage?: Record<string, RunUsage>;
 }
 
 export const emptyConversation = (threadId: string | null = null): Conversation => ({
@@ -79,10 +90,16 @@ const stopStreaming = (items: TimelineItem[], runId: string): TimelineItem[] =>
       : item,
   );
 
+/** Notices ("Trying again in 1 s") speak of a run in progress: they go when it ends. */
+const dropNotices = (items: TimelineItem[], runId: string): TimelineItem[] =>
+  items.some((item) => item.kind === 'notice' && item.runId === runId)
+    ? items.filter((item) => !(item.kind === 'notice' && item.runId === runId))
+    : items;
+
 function endRun(conversation: Conversation, runId: string): Conversation {
   return {
     ...conversation,
-    items: stopStreaming(conversation.items, runId),
+    items: dropNotices(stopStreaming(conversation.items, runId), runId),
     activeRun: conversation.activeRun?.runId === runId ? null : conversation.activeRun,
     endedRunIds: conversation.endedRunIds.includes(runId)
       ? conversation.endedRunIds
@@ -257,7 +274,22 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
       const ended = endRun(conversation, runId);
       return isShown ? ended : { ...ended, items: [...ended.items, error] };
     }
+    case 'usage': {
+      const before = conversation.usage?.[runId];
+      const usage: RunUsage = {
+        ...before,
+        inputTokens: (before?.inputTokens ?? 0) + event.usage.inputTokens,
+        outputTokens: (before?.outputTokens ?? 0) + event.usage.outputTokens,
+      };
+      return { ...conversation, usage: { ...conversation.usage, [runId]: usage } };
+    }
     case 'result': {
+      const before = conversation.usage?.[runId];
+      if (before)
+        conversation = {
+          ...conversation,
+          usage: { ...conversation.usage, [runId]: { ...before, model: event.result.model } },
+        };
       const ended = endRun(conversation, runId);
       const items = itemsOfResult(ended.items, runId, event.result);
       // A recovered run finished, but not on its own terms: it must never read as a plain success.

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 
-export type TokenProblem = 'missing' | 'refused' | 'unauthorized';
+export type TokenProblem = 'missing' | 'refused' | 'unauthorized' | 'wrong-token';
 
 const EXPLANATIONS: Record<TokenProblem, string> = {
   missing: 'This window needs the API token of your Deputy host to connect.',
-  refused:
-    'Deputy did not accept the connection. Check that the host is running (npm run serve) and that the token is the one it printed.',
+  refused: 'Couldn’t reach Deputy. Check that it is running (npm run serve), then try again.',
+  'wrong-token':
+    'That token is not Deputy’s. Paste the one it printed when it started (npm run serve -- --show-token prints it again).',
   unauthorized: 'Deputy rejected the saved token. Paste the token the host printed.',
 };
 

@@ -3,6 +3,7 @@ import { connectToHost, pickTransport, type Transport } from '../../api/client';
 import { saveToken } from '../../api/token';
 import type { ConnectionStatus } from '../../api/ws-client';
 import { createStores, type Stores } from '../../stores';
+import { probeToken } from './probe-token';
 import type { TokenProblem } from './TokenScreen';
 
 export type Connection =
@@ -28,6 +29,20 @@ export function useConnection(): { connection: Connection; submitToken: (token: 
     attempt: 0,
   });
   const [socket, setSocket] = useState<Socket | null>(null);
+  // A refused socket does not say why: the host answers over HTTP whether it was the token.
+  const [refusal, setRefusal] = useState<'wrong-token' | 'refused' | null>(null);
+  const isRefused = socket?.status === 'refused';
+
+  useEffect(() => {
+    const { token } = credentials;
+    if (!isRefused || token === null) return;
+    let isCurrent = true;
+    void probeToken(token).then((found) => isCurrent && setRefusal(found));
+    return () => {
+      isCurrent = false;
+      setRefusal(null);
+    };
+  }, [isRefused, credentials]);
 
   useEffect(() => {
     const { token } = credentials;
@@ -53,8 +68,12 @@ export function useConnection(): { connection: Connection; submitToken: (token: 
   if (credentials.token === null)
     return { connection: { kind: 'needs-token', problem: 'missing' }, submitToken };
   if (!socket) return { connection: { kind: 'connecting' }, submitToken };
-  if (socket.status === 'refused' || socket.status === 'unauthorized') {
-    return { connection: { kind: 'needs-token', problem: socket.status }, submitToken };
+  if (socket.status === 'refused') {
+    if (refusal === null) return { connection: { kind: 'connecting' }, submitToken };
+    return { connection: { kind: 'needs-token', problem: refusal }, submitToken };
+  }
+  if (socket.status === 'unauthorized') {
+    return { connection: { kind: 'needs-token', problem: 'unauthorized' }, submitToken };
   }
   return { connection: { kind: 'connected', stores: socket.stores, status: socket.status }, submitToken };
 }

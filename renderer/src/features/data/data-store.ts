@@ -1,12 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import {
-  PRUNE_DAYS,
-  type ContextStats,
-  type DataStats,
-  type DeputyClient,
-} from '../../../../shared/contract';
+import type { ContextStats, DataStats, DeputyClient } from '../../../../shared/contract';
+import { PRUNE_DAYS } from '../../../../shared/contract/limits';
 import { toClientError } from '../../api/client-error';
-import { wholeNumber } from '../settings/permissions';
+import { wholeNumber } from '../settings/checked';
 import { clearContextOutcome, compactOutcome, pruneOutcome } from './data-words';
 
 export interface DataState {

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react';
-import { AutonomyLevel, type ActionKind, type Settings } from '../../../../shared/contract';
+import { useId, useState, type FormEvent } from 'react';
+import { AutonomyLevel, type ActionKind, type Settings, type TrustLevel } from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { AllowlistEditor } from './AllowlistEditor';
 import {
@@ -19,8 +19,18 @@ import { CheckboxOption, FormError } from '../../components/FormParts';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
+/** What the chosen trust level decides in place of the per-action choices, said beside them. */
+const TRUST_OVERRIDES: Record<TrustLevel, string | null> = {
+  supervised:
+    'Supervised asks before every action, so these choices are off. They take effect when you choose Delegated or Autonomous.',
+  delegated:
+    'Delegated asks before any action your allow-list and rules do not cover, whatever is chosen here.',
+  autonomous: null,
+};
+
 /** Trust level, autonomy per action, allow-list, approvals and rate limits, saved together; rules at once. */
 export function PermissionsForm({ settings }: { settings: Settings }) {
+  const overrideId = useId();
   const [values, setValues] = useState(() => toPermissionsValues(settings));
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
   const apply = useSettings((state) => state.apply);
@@ -77,12 +87,19 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
         </fieldset>
         <fieldset>
           <legend>Per action</legend>
+          {TRUST_OVERRIDES[values.trustLevel] && (
+            <p className="settings-form__note" id={overrideId} data-testid="autonomy-overridden">
+              {TRUST_OVERRIDES[values.trustLevel]}
+            </p>
+          )}
           <div className="autonomy-grid">
             {ACTION_KINDS.map((kind) => (
               <label key={kind} className="autonomy-row">
                 <span>{ACTION_KIND_LABELS[kind]}</span>
                 <select
                   value={values.autonomy[kind]}
+                  disabled={values.trustLevel === 'supervised'}
+                  aria-describedby={TRUST_OVERRIDES[values.trustLevel] ? overrideId : undefined}
                   data-testid={`autonomy-${kind}`}
                   onChange={(event) => {
                     const level = AutonomyLevel.safeParse(event.target.value);

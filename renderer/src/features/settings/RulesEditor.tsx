@@ -7,6 +7,8 @@ import {
   RULE_FIELDS,
   RULE_TOOLS,
   describeRuleExpiry,
+  ruleFieldName,
+  ruleToolName,
   newRule,
   type RuleDraft,
 } from './permissions';
@@ -30,7 +32,6 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const [error, setError] = useState<string | null>(null);
   const now = useNow(30_000);
   const toolsId = useId();
-  const fieldsId = useId();
 
   const send = async (next: PolicyRule[]): Promise<boolean> => {
     setIsBusy(true);
@@ -60,7 +61,8 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
           {rules.map((rule) => (
             <li key={rule.id} data-testid="rule" data-rule-id={rule.id}>
               <span>
-                <strong>{rule.tool}</strong> when {rule.field} matches <code>{rule.pattern}</code>
+                <strong>{ruleToolName(rule.tool)}</strong> when {ruleFieldName(rule.field).toLowerCase()}{' '}
+                matches <code>{rule.pattern}</code>
                 <span className="rules__expiry"> · {describeRuleExpiry(rule, now)}</span>
               </span>
               <button
@@ -78,34 +80,25 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
       )}
       <form className="rules__add" onSubmit={(event) => void add(event)} aria-label="Add a rule">
         <label>
-          Tool
-          <input
-            value={draft.tool}
-            onChange={set('tool')}
-            list={toolsId}
-            autoComplete="off"
-            data-testid="rule-tool"
-          />
-          <datalist id={toolsId}>
+          Action
+          <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool">
+            <option value="">Choose an action…</option>
             {RULE_TOOLS.map((tool) => (
-              <option key={tool} value={tool} />
+              <option key={tool} value={tool}>
+                {ruleToolName(tool)}
+              </option>
             ))}
-          </datalist>
+          </select>
         </label>
         <label>
-          Field
-          <input
-            value={draft.field}
-            onChange={set('field')}
-            list={fieldsId}
-            autoComplete="off"
-            data-testid="rule-field"
-          />
-          <datalist id={fieldsId}>
+          When
+          <select value={draft.field} onChange={set('field')} data-testid="rule-field">
             {RULE_FIELDS.map((field) => (
-              <option key={field} value={field} />
+              <option key={field} value={field}>
+                {ruleFieldName(field)}
+              </option>
             ))}
-          </datalist>
+          </select>
         </label>
         <label>
           Pattern

@@ -4,6 +4,7 @@ import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { RunsFieldset } from './RunsFieldset';
+import { UnsavedPrompt } from './UnsavedPrompt';
 import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
@@ -198,6 +199,30 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
   const tabIds = useId();
+  // Typing in a form of General or Permissions marks it unsaved until that form is submitted; closing asks.
+  const [dirtyForms, setDirtyForms] = useState<ReadonlySet<HTMLFormElement>>(new Set());
+  const isDirty = dirtyForms.size > 0;
+  const markDirty = (event: { target: EventTarget }) => {
+    const form = (event.target as { form?: HTMLFormElement | null }).form;
+    if (form && !dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
+  };
+  const markSaved = (event: { target: EventTarget }) => {
+    const form = event.target as HTMLFormElement;
+    if (dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms].filter((item) => item !== form)));
+  };
+  const [isAsking, setIsAsking] = useState(false);
+  // Bumped on discard, so the forms are drawn again from the saved settings.
+  const [generation, setGeneration] = useState(0);
+  const requestClose = () => {
+    if (isDirty) setIsAsking(true);
+    else onClose();
+  };
+  const discard = () => {
+    setDirtyForms(new Set());
+    setIsAsking(false);
+    setGeneration((value) => value + 1);
+    onClose();
+  };
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -232,7 +257,18 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
   const isReady = isOpen && settings !== null && isFresh;
 
   return (
-    <dialog ref={dialogRef} className="settings-panel" aria-labelledby={titleId} onClose={onClose}>
+    <dialog
+      ref={dialogRef}
+      className="settings-panel"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onCancel={(event) => {
+        // Escape: the same question as the Close button when something is unsaved.
+        if (!isDirty) return;
+        event.preventDefault();
+        setIsAsking(true);
+      }}
+    >
       <h2 id={titleId}>Settings</h2>
       <div className="tabs" role="tablist" aria-label="Settings sections" onKeyDown={onTabKey}>
         {TABS.map((item) => (
@@ -256,18 +292,21 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
         TABS.map((item) => (
           // Every section stays mounted, so switching tabs keeps what was typed in the others.
           <div
-            key={item.id}
+            key={`${item.id}-${generation}`}
             role="tabpanel"
             id={`${tabIds}-${item.id}`}
             aria-labelledby={`${tabIds}-${item.id}-tab`}
             hidden={tab !== item.id}
+            onInput={item.id === 'general' || item.id === 'permissions' ? markDirty : undefined}
+            onSubmit={markSaved}
           >
             <TabContent tab={item.id} settings={settings} />
           </div>
         ))}
       {isOpen && !isReady && <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>}
+      {isAsking && <UnsavedPrompt onKeepEditing={() => setIsAsking(false)} onDiscard={discard} />}
       <div className="settings-panel__footer">
-        <button type="button" className="button" onClick={onClose} data-testid="settings-close">
+        <button type="button" className="button" onClick={requestClose} data-testid="settings-close">
           Close
         </button>
       </div>

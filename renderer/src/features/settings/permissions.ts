@@ -75,17 +75,10 @@ export const toPermissionsValues = (settings: Settings): PermissionsValues => ({
   },
 });
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+// Kept in their own file so stores outside Settings can use them without Settings' chunk.
+import { wholeNumber, type Checked } from './checked';
 
-/** A number field's text as a whole number within bounds, or a message that names the field. */
-export function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isInteger(value))
-    return { ok: false, message: `${label}: enter a whole number.` };
-  if (value < min || value > max)
-    return { ok: false, message: `${label}: use a number from ${min} to ${max}.` };
-  return { ok: true, value };
-}
+export { wholeNumber, type Checked };
 
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DOMAIN = /^@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/;
@@ -179,15 +172,31 @@ export function describeRuleExpiry(rule: PolicyRule, now: number): string {
   return `until ${new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}`;
 }
 
-/** Side-effect tools a rule can be made for, offered as suggestions. */
-export const RULE_TOOLS = [
-  'gmail_send',
-  'gmail_draft_create',
-  'calendar_event_create',
-  'calendar_event_update',
-  'add_task',
-  'update_task',
-  'delete_task',
-  'save_memory',
-];
-export const RULE_FIELDS = ['recipients', 'to', 'channel', 'calendarId', 'description'];
+/** Side-effect tools a rule can be made for, by the action's name in words. */
+export const RULE_TOOL_NAMES: Record<string, string> = {
+  gmail_send: 'Send an email',
+  gmail_draft_create: 'Draft an email',
+  calendar_event_create: 'Create a calendar event',
+  calendar_event_update: 'Change a calendar event',
+  slack_send: 'Post to Slack',
+  add_task: 'Add a task',
+  update_task: 'Change a task',
+  mark_task_complete: 'Mark a task done',
+  delete_task: 'Delete a task',
+  save_memory: 'Remember something',
+};
+export const RULE_TOOLS = Object.keys(RULE_TOOL_NAMES);
+
+/** What a rule can look at in the call, in words. */
+export const RULE_FIELD_NAMES: Record<string, string> = {
+  recipients: 'Every recipient',
+  to: 'The To address',
+  channel: 'The Slack channel',
+  calendarId: 'The calendar',
+  description: 'The task',
+};
+export const RULE_FIELDS = Object.keys(RULE_FIELD_NAMES);
+
+/** A rule's tool or field in words; one Deputy has no words for (an extension's) by its own name. */
+export const ruleToolName = (tool: string): string => RULE_TOOL_NAMES[tool] ?? tool;
+export const ruleFieldName = (field: string): string => RULE_FIELD_NAMES[field] ?? field;

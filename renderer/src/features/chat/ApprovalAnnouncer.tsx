@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+import { summarizeToolCall } from '../../../../shared/tool-summaries';
+import { useStores } from '../../stores';
+import type { TimelineItem } from './timeline';
+
+/** Focus may move to a new approval unless the person is in the middle of writing something. */
+function isFocusFree(): boolean {
+  const active = document.activeElement;
+  if (active === null || active === document.body) return true;
+  return (
+    active instanceof HTMLTextAreaElement && active.id === 'composer-input' && active.value.trim() === ''
+  );
+}
+
+/**
+ * When a run pauses for an approval while this window watches, the approval takes focus (so Approve is one
+ * Tab away) and a screen reader hears what waits. Approvals of a stored thread that was opened do not.
+ */
+export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] }) {
+  const { approvals } = useStores();
+  const [message, setMessage] = useState('');
+  const seen = useRef<Set<string> | null>(null);
+
+  useEffect(() => {
+    const live = items.filter(
+      (item): item is Extract<TimelineItem, { kind: 'approval' }> =>
+        item.kind === 'approval' && item.approval?.status === 'pending',
+    );
+    if (seen.current === null) {
+      seen.current = new Set(live.map((item) => item.id));
+      return;
+    }
+    const fresh = live.filter((item) => !seen.current?.has(item.id));
+    for (const item of fresh) seen.current.add(item.id);
+    const newest = fresh.at(-1)?.approval;
+    if (!newest) return;
+    setMessage(`Deputy needs your approval: ${summarizeToolCall(newest.tool, newest.args, false)}.`);
+    if (isFocusFree()) approvals.getState().requestFocus(newest.id);
+  }, [items, approvals]);
+
+  return (
+    <p className="visually-hidden" role="status" data-testid="approval-announcement">
+      {message}
+    </p>
+  );
+}

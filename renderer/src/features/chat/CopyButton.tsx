@@ -1,0 +1,31 @@
+import { useEffect, useState } from 'react';
+
+const COPIED_MS = 2_000;
+
+/** Copies `text` to the clipboard and says "Copied" for a moment (also to screen readers). */
+export function CopyButton({ text, label, testId }: { text: string; label: string; testId: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const timer = setTimeout(() => setState('idle'), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const copy = () =>
+    navigator.clipboard.writeText(text).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
+  return (
+    <button
+      type="button"
+      className="button button--quiet button--small"
+      data-testid={testId}
+      aria-label={state === 'idle' ? label : undefined}
+      onClick={() => void copy()}
+    >
+      <span aria-live="polite">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Couldn’t copy' : 'Copy'}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,54 @@
+import { useChat } from '../../stores';
+import { friendlyError, isRetryable } from './error-words';
+import type { RowProps } from './timeline-entry';
+import type { TimelineItem } from './timeline';
+
+type RunError = Extract<TimelineItem, { kind: 'error' }>;
+
+/**
+ * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
+ * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly.
+ */
+export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
+  const retry = useChat((state) => state.retry);
+  const isBusy = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
+  const canRetry = useChat((state) => state.promptOf(error) !== null);
+  if (error.code === 'cancelled') {
+    return (
+      <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
+        Stopped
+      </li>
+    );
+  }
+  const friendly = friendlyError(error.code);
+  return (
+    <li className="run-error" data-testid="run-error" data-code={error.code} {...row}>
+      {/* The alert is inside the row: on the <li> itself it would stop the row being a list item. */}
+      <p className="run-error__text" role="alert">
+        {friendly}
+      </p>
+      <div className="run-error__actions">
+        {canRetry && isRetryable(error.code) && (
+          <button
+            type="button"
+            className="button"
+            data-testid="run-error-retry"
+            disabled={isBusy}
+            onClick={() => void retry(error)}
+          >
+            Retry
+          </button>
+        )}
+        {error.message && error.message !== friendly && (
+          <details className="run-error__details">
+            <summary>Details</summary>
+            <p data-testid="run-error-details">
+              {error.message}
+              {error.code && <code> ({error.code})</code>}
+            </p>
+          </details>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { useChat } from '../../stores';
+import { useNow } from '../../use-now';
+import { runStatusText } from './run-status';
+
+/** How long a working run may stay silent before the window says so. */
+export const SILENCE_MS = 25_000;
+
+/**
+ * The line under a running conversation. When the model has said nothing for a while it says "Still waiting…"
+ * and offers Stop or Keep waiting (which asks again after the same quiet time).
+ */
+export function RunStatusLine() {
+  const activeRun = useChat((state) => state.conversation.activeRun);
+  const lastActivityAt = useChat((state) => state.lastActivityAt);
+  const stop = useChat((state) => state.stop);
+  const [keptWaitingAt, setKeptWaitingAt] = useState(0);
+  const status = activeRun?.status ?? 'queued';
+  const isWorking = status !== 'awaiting_confirmation';
+  const now = useNow(1_000, isWorking);
+  const quietSince = Math.max(lastActivityAt, keptWaitingAt);
+  const isSilent = isWorking && now - quietSince >= SILENCE_MS;
+
+  if (isSilent) {
+    return (
+      <div className="conversation__status conversation__status--silent" data-testid="run-silent">
+        <p role="status">Still waiting for Gemini to answer…</p>
+        <button type="button" className="button button--stop" onClick={() => void stop()}>
+          Stop
+        </button>
+        <button type="button" className="button" onClick={() => setKeptWaitingAt(Date.now())}>
+          Keep waiting
+        </button>
+      </div>
+    );
+  }
+  return (
+    <p className="conversation__status" role="status" data-testid="run-status">
+      {runStatusText(status, activeRun?.queuePosition)}
+    </p>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * What a person reads when a run or a send fails: a plain sentence per error code. The host's own message
+ * (which may name an address or a low-level code) is kept for the details disclosure only.
+ */
+import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
+
+const FRIENDLY: Record<string, string> = {
+  model_not_configured: NO_GEMINI_KEY_MESSAGE,
+  model_unavailable: 'Deputy couldn’t reach Gemini. Check your internet connection, then try again.',
+  model_rate_limited: 'Gemini is busy right now. Wait a minute, then try again.',
+  model_server_error: 'Gemini had a problem answering. Try again in a moment.',
+  model_timeout: 'Gemini took too long to answer.',
+  model_bad_response: 'Gemini sent an answer Deputy couldn’t read. Try again.',
+  model_blocked: 'Gemini declined to answer this request.',
+  step_limit: 'Deputy took too many steps and stopped before finishing.',
+  incomplete: 'Deputy stopped before finishing the task.',
+  rate_limited: 'You have reached the limit of runs for now. Try again later.',
+  approval_expired: 'The approval waited too long and expired, so Deputy stopped.',
+  disconnected: 'Lost the connection to Deputy. Check that it is still running, then try again.',
+  unauthorized: 'Deputy didn’t accept this window’s access token. Open the link Deputy printed again.',
+  service_unavailable: 'A service Deputy needed could not be reached. Try again in a moment.',
+  too_many: 'Deputy is busy with too many requests. Try again in a moment.',
+  invalid_input: 'Deputy couldn’t accept that message.',
+};
+
+const FALLBACK = 'Deputy couldn’t finish this.';
+
+export function friendlyError(code: string | undefined): string {
+  return (code && FRIENDLY[code]) ?? FALLBACK;
+}
+
+/** Errors worth a Retry: trying the same thing again may well work. */
+export function isRetryable(code: string | undefined): boolean {
+  return code !== 'invalid_input' && code !== 'model_blocked' && code !== 'model_not_configured';
+}

@@ -1,0 +1,105 @@
+import { memo, type Ref } from 'react';
+import { ApprovalSlot } from '../approvals/ApprovalSlot';
+import { MessageView } from './MessageView';
+import { RunErrorView } from './RunErrorView';
+import { describeUsage } from './run-cost';
+import { RUN_MARK_TEXT } from './run-marks';
+import { ToolCallCard } from './ToolCallCard';
+import { ChildRun } from '../agents/AgentTimeline';
+import { RunArtifacts } from '../agents/RunArtifacts';
+import { PlanTree } from '../plans/PlanTree';
+import type { NestedEntry, NestedRow } from './nested-rows';
+
+/**
+ * What every entry puts on its own `<li>`: the virtual list measures each row through `ref` and finds it again
+ * by `data-index`. An entry kind added later (plan trees, child runs) takes these props and spreads them.
+ */
+export interface RowProps {
+  ref?: Ref<HTMLLIElement>;
+  'data-index'?: number;
+}
+
+/**
+ * The extension point of the message list: one case per kind of timeline item. Memoised on the item, so while
+ * an answer streams only the streaming message renders again (the reducer keeps every other item's identity).
+ */
+export const TimelineEntry = memo(function TimelineEntry({
+  item,
+  index,
+  measure,
+}: {
+  item: NestedRow;
+  index: number;
+  measure: (element: HTMLLIElement | null) => void;
+}) {
+  const row: RowProps = { ref: measure, 'data-index': index };
+  switch (item.kind) {
+    case 'plan':
+      return (
+        <li className="timeline__plan" {...row}>
+          <PlanTree plan={item.plan} />
+        </li>
+      );
+    case 'artifacts':
+      return <RunArtifacts artifacts={item.artifacts} row={row} />;
+    case 'child':
+      return <ChildRun node={item.node} row={row} render={() => <NestedEntries entries={item.entries} />} />;
+    case 'message':
+      return <MessageView message={item} row={row} />;
+    case 'tool':
+      return <ToolCallCard call={item} row={row} />;
+    case 'approval':
+      // Approvals are drawn inside their tool card; only one whose card is missing gets a row of its own.
+      return (
+        <li className="timeline__approval" {...row}>
+          <ApprovalSlot actionId={item.actionId} snapshot={item.approval} />
+        </li>
+      );
+    case 'error':
+      return <RunErrorView error={item} row={row} />;
+    case 'notice':
+      return (
+        <li className="run-notice" data-testid="run-notice" {...row}>
+          {item.text}
+        </li>
+      );
+    case 'usage':
+      return (
+        <li className="run-usage" data-testid="run-usage" {...row}>
+          {describeUsage(item.usage)}
+        </li>
+      );
+    case 'mark':
+      return (
+        <li
+          className={`run-mark run-mark--${item.mark}`}
+          data-testid="run-mark"
+          data-mark={item.mark}
+          {...row}
+        >
+          {RUN_MARK_TEXT[item.mark]}
+        </li>
+      );
+  }
+});
+
+const unmeasured = (): void => {};
+
+/** A child run's own entries: few, so drawn whole inside its row rather than virtualised. */
+function NestedEntries({ entries }: { entries: readonly NestedEntry[] }) {
+  return (
+    <>
+      {entries.map((entry) =>
+        entry.kind === 'child' ? (
+          <ChildRun
+            key={`child-${entry.node.runId}`}
+            node={entry.node}
+            render={() => <NestedEntries entries={entry.entries} />}
+          />
+        ) : (
+          <TimelineEntry key={entry.item.id} item={entry.item} index={-1} measure={unmeasured} />
+        ),
+      )}
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+/** A form field's text checked: its value, or a message that names the field. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A number field's text as a whole number within bounds, or a message that names the field. */
+export function wholeNumber(text: string, label: string, min: number, max: number): Checked<number> {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(value))
+    return { ok: false, message: `${label}: enter a whole number.` };
+  if (value < min || value > max)
+    return { ok: false, message: `${label}: use a number from ${min} to ${max}.` };
+  return { ok: true, value };
+}

@@ -1,0 +1,122 @@
+/**
+ * One line per tool call in the product's words, for the chat's tool cards and anything else that lists calls
+ * (notifications, the audit viewer): "Added task ‘buy milk’", "Drafted a reply to Sam", "Posted in #standup".
+ * Each summary reads the call's arguments (and, once done, its result) defensively: they come from the model.
+ */
+
+type Args = Record<string, unknown>;
+/** The same call said before it happened (waiting, running) and after. */
+interface Phrases {
+  todo: string;
+  done: string;
+}
+type Summarizer = (args: Args, result: unknown) => Phrases;
+
+const MAX_QUOTED = 60;
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+
+const quoted = (value: unknown): string => {
+  const words = text(value);
+  if (!words) return '';
+  const short = words.length > MAX_QUOTED ? `${words.slice(0, MAX_QUOTED - 1)}…` : words;
+  return ` ‘${short}’`;
+};
+
+/** "sam.lee@example.com" → "Sam": the way a person names whom they write to. */
+function personOf(address: unknown): string | undefined {
+  const email = text(address);
+  if (!email) return undefined;
+  const local = email.split('@')[0]?.split(/[._+-]/)[0] ?? email;
+  return local ? local.charAt(0).toUpperCase() + local.slice(1) : email;
+}
+
+function people(list: unknown): string {
+  const names = (Array.isArray(list) ? list : [list]).map(personOf).filter((name) => name !== undefined);
+  if (names.length === 0) return 'someone';
+  if (names.length === 1) return names[0] ?? 'someone';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+const channel = (value: unknown): string => {
+  const name = text(value) ?? 'a channel';
+  return /^[CG][A-Z0-9]+$/.test(name) || name.startsWith('#') ? name : `#${name}`;
+};
+
+const count = (result: unknown, key: string): number | undefined => {
+  const list = (result as Record<string, unknown> | null)?.[key];
+  return Array.isArray(list) ? list.length : undefined;
+};
+
+const found = (n: number | undefined, one: string, many: string): string =>
+  n === undefined ? '' : ` (${n === 0 ? 'none' : n === 1 ? `1 ${one}` : `${n} ${many}`})`;
+
+const same = (phrase: string): Phrases => ({ todo: phrase, done: phrase });
+
+const SUMMARIES: Record<string, Summarizer> = {
+  add_task: (a) => ({ todo: `Add task${quoted(a.description)}`, done: `Added task${quoted(a.description)}` }),
+  list_tasks: (_a, r) => ({
+    todo: 'Look at your tasks',
+    done: `Looked at your tasks${found(count(r, 'tasks'), 'task', 'tasks')}`,
+  }),
+  update_task: (a) => ({
+    todo: `Change task${quoted(a.description)}`,
+    done: `Changed task${quoted(a.description)}`,
+  }),
+  mark_task_complete: () => ({ todo: 'Mark a task done', done: 'Marked a task done' }),
+  delete_task: () => ({ todo: 'Delete a task', done: 'Deleted a task' }),
+  save_memory: (a) => ({ todo: `Remember${quoted(a.text)}`, done: `Remembered${quoted(a.text)}` }),
+  search_memory: (a, r) => ({
+    todo: `Search your memories for${quoted(a.query)}`,
+    done: `Searched your memories for${quoted(a.query)}${found(count(r, 'memories'), 'match', 'matches')}`,
+  }),
+  gmail_search: (a, r) => ({
+    todo: `Search your mail for${quoted(a.q)}`,
+    done: `Searched your mail for${quoted(a.q)}${found(count(r, 'messages'), 'email', 'emails')}`,
+  }),
+  gmail_thread_read: () => ({ todo: 'Read an email thread', done: 'Read an email thread' }),
+  gmail_draft_create: (a) =>
+    a.replyToMessageId
+      ? { todo: `Draft a reply to ${people(a.to)}`, done: `Drafted a reply to ${people(a.to)}` }
+      : { todo: `Draft an email to ${people(a.to)}`, done: `Drafted an email to ${people(a.to)}` },
+  gmail_send: (a) =>
+    a.replyToMessageId
+      ? { todo: `Send a reply to ${people(a.to)}`, done: `Sent a reply to ${people(a.to)}` }
+      : { todo: `Send an email to ${people(a.to)}`, done: `Sent an email to ${people(a.to)}` },
+  calendar_search: (_a, r) => ({
+    todo: 'Look at your calendar',
+    done: `Looked at your calendar${found(count(r, 'events'), 'event', 'events')}`,
+  }),
+  check_availability: () => same('Look for free times'),
+  calendar_event_create: (a) => ({
+    todo: `Add event${quoted(a.summary)} to your calendar`,
+    done: `Added event${quoted(a.summary)} to your calendar`,
+  }),
+  calendar_event_update: (a) => ({
+    todo: `Change event${quoted(a.summary)}`,
+    done: `Changed event${quoted(a.summary)}`,
+  }),
+  slack_channels: () => ({ todo: 'Look at your Slack channels', done: 'Looked at your Slack channels' }),
+  slack_read: (a) => ({ todo: `Read ${channel(a.channel)}`, done: `Read ${channel(a.channel)}` }),
+  slack_send: (a) =>
+    a.thread_ts
+      ? {
+          todo: `Reply in a thread in ${channel(a.channel)}`,
+          done: `Replied in a thread in ${channel(a.channel)}`,
+        }
+      : { todo: `Post in ${channel(a.channel)}`, done: `Posted in ${channel(a.channel)}` },
+};
+
+/** A tool nobody wrote words for (an extension's): its name, spaced out. */
+const generic = (tool: string): Phrases => {
+  const name = tool.replace(/__/g, ': ').replace(/_/g, ' ');
+  return { todo: `Use ${name}`, done: `Used ${name}` };
+};
+
+/** The call's one-line summary: in the past once it is done, as what it would do before that. */
+export function summarizeToolCall(tool: string, args: Args, isDone: boolean, result?: unknown): string {
+  const summarize = SUMMARIES[tool];
+  const phrases = summarize ? summarize(args ?? {}, result) : generic(tool);
+  return isDone ? phrases.done : phrases.todo;
+}

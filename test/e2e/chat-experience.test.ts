@@ -1,0 +1,298 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, statusReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { putSettings } from './support/api';
+import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+import { seedLongThread } from './support/seed-thread';
+
+const { newPage } = usePages();
+
+const MILK = {
+  description: 'Buy milk',
+  confidence: 0.95,
+  intent: 'add',
+  reasoning: 'asked',
+  assumptions: [],
+};
+const MARKDOWN = [
+  'Your week:',
+  '',
+  '| Task | Due |',
+  '|---|---|',
+  '| Buy milk | tomorrow |',
+  '',
+  '- [x] draft the report',
+  '- [ ] send it',
+  '',
+  '~~old plan~~',
+  '',
+  '> Quoted from Sam',
+  '',
+  '```',
+  'npm run serve',
+  '```',
+].join('\n');
+
+describe('the chat, as a person uses it', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+  let longThreadId: string;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    dataDir = await mkdtemp(join(tmpdir(), 'deputy-e2e-chat-'));
+    // A host started once makes the database; the long thread is written into it while it is stopped.
+    const first = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
+    await first.stop();
+    longThreadId = seedLongThread(dataDir, 2_000);
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function openPage(): Promise<Page> {
+    const page = await newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    return page;
+  }
+
+  const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+  it('opens a 2,000-message conversation with only the rows in view in the page', async () => {
+    const page = await openPage();
+    await page.goto(`${host.url}/#/thread/${longThreadId}`);
+    await page.getByText('Answer number 1999.').waitFor();
+    const rows = await page.getByTestId('timeline').locator(':scope > li').count();
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(60);
+    await page.getByTestId('conversation').evaluate((element) => (element.scrollTop = 0));
+    await page.getByText('Question number 0:').waitFor();
+  });
+
+  it('shows GitHub markdown: a table, task list, strikethrough, quote and a code block with a copy button', async () => {
+    await putSettings(host, { trustLevel: 'autonomous' });
+    gemini.script(textReply(MARKDOWN, { chunks: 4, gapMs: 10 }));
+    const page = await openPage();
+    await send(page, 'What is on this week?');
+    const answer = assistantMessages(page).last();
+    await answer.locator('table td', { hasText: 'Buy milk' }).waitFor();
+    expect(await answer.locator('input[type="checkbox"]').count()).toBe(2);
+    expect(await answer.locator('del').innerText()).toBe('old plan');
+    expect(await answer.locator('blockquote').innerText()).toContain('Quoted from Sam');
+    await answer.getByTestId('code-copy').click();
+    await expect.poll(() => clipboard(page)).toBe('npm run serve');
+    await answer.getByTestId('message-copy').click();
+    await expect.poll(() => clipboard(page)).toContain('| Task | Due |');
+  });
+
+  it('renames a conversation (kept after a reload) and finds conversations by title', async () => {
+    gemini.script(textReply('Lisbon it is.'), textReply('Porto too.'));
+    const page = await openPage();
+    await send(page, 'Plan a trip');
+    await assistantMessages(page).getByText('Lisbon it is.').waitFor();
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Another plan');
+    await assistantMessages(page).getByText('Porto too.').waitFor();
+
+    const threadId =
+      (await page
+        .getByTestId('thread-row')
+        .filter({ hasText: 'Plan a trip' })
+        .getAttribute('data-thread-id')) ?? '';
+    const row = page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
+    await row.getByTestId('thread-rename').click();
+    await row.getByTestId('thread-rename-input').fill('Lisbon in May');
+    await row.getByTestId('thread-rename-input').press('Enter');
+    await page.getByTestId('thread-item').filter({ hasText: 'Lisbon in May' }).waitFor();
+    await page.reload();
+    await page.getByTestId('thread-item').filter({ hasText: 'Lisbon in May' }).waitFor();
+
+    await page.getByTestId('thread-search').fill('may lisbon');
+    await expect.poll(() => page.getByTestId('thread-item').allInnerTexts()).toHaveLength(1);
+    await page.getByTestId('thread-search').fill('nothing like this');
+    await page.getByText('No conversation titles match').waitFor();
+
+    const patch = (id: string, body: unknown) =>
+      fetch(`${host.url}/api/threads/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await patch('no-such-thread', { title: 'x' })).status).toBe(404);
+    expect((await patch(threadId, { title: '   ' })).status).toBe(400);
+  });
+
+  it('says a tool call in words, keeps the raw input behind Details, and regenerates the last answer', async () => {
+    await putSettings(host, { trustLevel: 'autonomous' });
+    gemini.script(callReply('add_task', MILK), textReply('Done.'), textReply('Done again.'));
+    const page = await openPage();
+    await send(page, 'Add a task to buy milk');
+    const card = addTaskCard(page).and(page.locator('[data-state="completed"]'));
+    await card.waitFor();
+    expect(await card.getByTestId('tool-call-summary').innerText()).toBe('Added task ‘Buy milk’');
+    expect(await card.getByTestId('tool-call-input').isVisible()).toBe(false);
+    await card.getByText('Details').click();
+    expect(await card.getByTestId('tool-call-input').innerText()).toContain('"description": "Buy milk"');
+    await assistantMessages(page).getByText('Done.').waitFor();
+    // The run's footer: the tokens both turns used, priced at the model's list price.
+    await expect
+      .poll(() => page.getByTestId('run-usage').last().innerText())
+      .toMatch(/tokens in, \d+ out · about \$/);
+
+    await page.getByTestId('regenerate').click();
+    await assistantMessages(page).getByText('Done again.').waitFor();
+    expect(gemini.requests.at(-1)?.body.contents?.at(-1)?.parts?.[0]?.text).toBe('Add a task to buy milk');
+  });
+
+  it('puts a new approval in its tool card, gives it focus, and Enter in the reason rejects without model words', async () => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    gemini.script(callReply('add_task', { description: 'Buy milk' }), textReply('Left it.'));
+    const page = await openPage();
+    await send(page, 'Add a task to buy milk');
+    const card = addTaskCard(page);
+    const approval = card.getByTestId('approval-card');
+    await approval.waitFor();
+    expect(await page.getByTestId('timeline').getByTestId('approval-card').count()).toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('approval-card');
+    expect(await page.getByTestId('approval-announcement').innerText()).toContain('needs your approval');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'approval-approve',
+    );
+
+    await approval.getByTestId('approval-reject').click();
+    await approval.getByTestId('approval-reject-reason').fill('Not now');
+    await approval.getByTestId('approval-reject-reason').press('Enter');
+    await card.and(page.locator('[data-state="rejected"]')).waitFor();
+    await assistantMessages(page).getByText('Left it.').waitFor();
+    expect(await page.getByTestId('timeline').innerText()).not.toContain('Do not retry');
+  });
+
+  it('edits an approval with a date picker under human labels', async () => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    gemini.script(
+      callReply('add_task', { description: 'Buy milk', due: '2026-11-22' }),
+      textReply('Moved it.'),
+    );
+    const page = await openPage();
+    await send(page, 'Add a task to buy milk on Sunday');
+    const approval = addTaskCard(page).getByTestId('approval-card');
+    await approval.getByTestId('approval-edit').click();
+    const due = approval.getByTestId('approval-field-due');
+    expect(await due.getAttribute('type')).toBe('date');
+    expect(await due.inputValue()).toBe('2026-11-22');
+    expect(await due.evaluate((input: HTMLInputElement) => input.labels?.[0]?.textContent)).toBe('Due');
+    expect(await approval.innerText()).not.toContain('ISO date');
+    await due.fill('2026-11-24');
+    await approval.getByTestId('approval-field-due-time').fill('09:30');
+    await approval.getByTestId('approval-save').click();
+    await assistantMessages(page).getByText('Moved it.').waitFor();
+    await addTaskCard(page).getByText('Details').click();
+    expect(await addTaskCard(page).getByTestId('tool-call-input').innerText()).toContain('2026-11-24T09:30');
+  });
+
+  it('asks before a new message cancels a waiting approval', async () => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    gemini.script(callReply('add_task', { description: 'Buy milk' }));
+    const page = await openPage();
+    await send(page, 'Add a task to buy milk');
+    await addTaskCard(page).getByTestId('approval-card').waitFor();
+
+    await send(page, 'Actually, never mind');
+    const ask = page.getByTestId('send-anyway');
+    await ask.waitFor();
+    expect(await ask.innerText()).toContain('Send anyway and cancel the pending approval?');
+    await ask.getByRole('button', { name: 'Keep the approval' }).click();
+    expect(await composer(page).inputValue()).toBe('Actually, never mind');
+    expect(await page.locator('[data-testid="message"][data-role="user"]').count()).toBe(1);
+
+    gemini.script(textReply('Alright.'));
+    await composer(page).press('Enter');
+    await ask.getByRole('button', { name: 'Send anyway' }).click();
+    await assistantMessages(page).getByText('Alright.').waitFor();
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+  });
+
+  it('says a failure in plain words with details and Retry, and Retry sends again', async () => {
+    // The first answer names an address and a low-level code; the retries that follow get the fake's 500.
+    gemini.script(statusReply(500, { message: 'upstream 127.0.0.1:9 said UND_ERR_SOCKET' }));
+    const page = await openPage();
+    await send(page, 'Say hello');
+    const error = page.getByTestId('run-error');
+    await error.waitFor({ timeout: 30_000 });
+    const words = await error.locator('.run-error__text').innerText();
+    expect(words).not.toMatch(/127\.0\.0\.1|UND_ERR|500/);
+    expect(await page.getByTestId('run-error-details').isVisible()).toBe(false);
+    await expect.poll(() => page.getByTestId('run-notice').count()).toBe(0);
+
+    gemini.script(textReply('Hello again.'));
+    await error.getByTestId('run-error-retry').click();
+    await assistantMessages(page).getByText('Hello again.').waitFor();
+  });
+
+  it('shows the person’s own Stop as stopped, and Escape stops a run', async () => {
+    gemini.script({ kind: 'hang' }, { kind: 'hang' });
+    const page = await openPage();
+    await send(page, 'Take your time');
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+
+    await send(page, 'Take your time again');
+    await page.getByTestId('composer-stop').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('run-stopped').count()).toBe(2);
+  });
+
+  it('says "still waiting" when the model is silent, with Keep waiting and Stop', async () => {
+    gemini.script({ kind: 'hang' });
+    const page = await newPage();
+    await page.clock.install();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await send(page, 'Think hard');
+    await page.getByTestId('run-status').waitFor();
+    await page.clock.fastForward(26_000);
+    const silent = page.getByTestId('run-silent');
+    await silent.waitFor();
+    await silent.getByRole('button', { name: 'Keep waiting' }).click();
+    await page.getByTestId('run-status').waitFor();
+    await page.clock.fastForward(26_000);
+    await silent.getByRole('button', { name: 'Stop' }).click();
+    await page.getByTestId('run-stopped').waitFor();
+  });
+});
+
+describe('a send that cannot reach Deputy', () => {
+  it('keeps the words in the composer and offers Retry', async () => {
+    const host = await startHost();
+    try {
+      const page = await newPage();
+      await page.goto(`${host.url}/#token=${host.token}`);
+      await composer(page).waitFor();
+      await composer(page).fill('Remember this sentence');
+      await host.stop();
+      await composer(page).press('Enter');
+      await page.getByTestId('run-error').waitFor();
+      await expect.poll(() => composer(page).inputValue()).toBe('Remember this sentence');
+      await page.getByTestId('run-error-retry').waitFor();
+    } finally {
+      await host.stop();
+    }
+  });
+});

@@ -1,0 +1,233 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, statusReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { putSettings } from './support/api';
+import { axeViolations, type AxeViolation } from './support/axe';
+import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+const SCHEMES = ['light', 'dark'] as const;
+const WIDTHS = [1280, 420] as const;
+const SETTINGS_TABS = ['general', 'permissions', 'connections', 'extensions', 'memory', 'data'];
+const MARKDOWN = '| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n> quoted\n\n```\ncode\n```';
+
+const describeViolations = (violations: AxeViolation[]) =>
+  violations.map(
+    (violation) => `${violation.id}: ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+  );
+
+describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+  let bareHost: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+    bareHost = await startHost();
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await bareHost?.stop();
+    await gemini?.close();
+  });
+
+  async function openPage(
+    width: number,
+    scheme: 'light' | 'dark',
+    hash = '',
+    on: RunningHost = host,
+  ): Promise<Page> {
+    const page = await newPage();
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`${on.url}/#${hash ? `${hash}&` : ''}token=${on.token}`);
+    return page;
+  }
+
+  it('turns the conversation list into a drawer at 420 px', async () => {
+    gemini.script(textReply('Hello.'));
+    const page = await openPage(420, 'light');
+    await composer(page).waitFor();
+    expect(await page.getByTestId('thread-list').isVisible()).toBe(false);
+    await send(page, 'Hi');
+    await assistantMessages(page).getByText('Hello.').waitFor();
+
+    await page.getByTestId('drawer-toggle').click();
+    await page.getByTestId('thread-item').first().waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('drawer-toggle');
+
+    await page.getByTestId('drawer-toggle').click();
+    await page.getByTestId('new-conversation').click();
+    await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
+    await page.getByTestId('empty-state').waitFor();
+  });
+
+  it('keeps Settings one size on every tab, inside the window, at 420 and 1280 px', async () => {
+    for (const width of WIDTHS) {
+      const page = await openPage(width, 'light');
+      await page.getByTestId('open-settings').click();
+      const dialog = page.getByRole('dialog', { name: 'Settings' });
+      await page.getByTestId('settings-close').waitFor();
+      const sizes = new Set<string>();
+      for (const tab of SETTINGS_TABS) {
+        await page.getByTestId(`settings-tab-${tab}`).click();
+        await page.waitForTimeout(100);
+        const box = await dialog.boundingBox();
+        expect(box).not.toBeNull();
+        if (!box) continue;
+        sizes.add(`${Math.round(box.width)}x${Math.round(box.height)}`);
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width + 0.5);
+        expect(await dialog.evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+      }
+      expect([...sizes]).toHaveLength(1);
+    }
+  });
+
+  it('asks before Settings closes over unsaved changes, by Close or by Escape', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    await page.getByLabel('Your name').fill('Ana');
+    await page.getByTestId('settings-close').click();
+    const ask = page.getByTestId('settings-unsaved');
+    await ask.waitFor();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByLabel('Your name').inputValue()).toBe('Ana');
+    await page.keyboard.press('Escape');
+    await ask.waitFor();
+    await page.getByTestId('settings-discard').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+
+    await page.getByTestId('open-settings').click();
+    await expect.poll(() => page.getByLabel('Your name').inputValue()).toBe('');
+    await page.getByTestId('settings-close').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+  });
+
+  it('turns off the per-action choices that Supervised overrides, and says why', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-permissions').click();
+    await page.getByTestId('trust-supervised').check();
+    expect(await page.getByTestId('autonomy-task.create').isDisabled()).toBe(true);
+    expect(await page.getByTestId('autonomy-overridden').innerText()).toContain(
+      'Supervised asks before every action',
+    );
+    await page.getByTestId('trust-autonomous').check();
+    expect(await page.getByTestId('autonomy-task.create').isEnabled()).toBe(true);
+
+    // Rules are made and listed with the actions' names in words.
+    await page.getByTestId('rule-tool').selectOption({ label: 'Send an email' });
+    await page.getByTestId('rule-field').selectOption({ label: 'Every recipient' });
+    await page.getByTestId('rule-pattern').fill('*@example.com');
+    await page.getByTestId('rule-add').click();
+    await expect
+      .poll(() => page.getByTestId('rule').first().innerText())
+      .toContain('Send an email when every recipient matches *@example.com');
+    expect(await page.getByTestId('autonomy-overridden').count()).toBe(0);
+    await page.getByTestId('settings-close').click();
+    await page.getByTestId('settings-discard').click();
+  });
+
+  // One test per colour scheme and width, each over every screen and state.
+  for (const scheme of SCHEMES) {
+    for (const width of WIDTHS) {
+      it(`finds no axe violations on any screen or state, ${scheme}, ${width} px`, async () => {
+        const found: string[] = [];
+        const check = async (page: Page, state: string) => {
+          for (const line of describeViolations(await axeViolations(page))) found.push(`${state} → ${line}`);
+        };
+        const at = `${scheme} ${width}px`;
+        const page = await openPage(width, scheme);
+        await composer(page).waitFor();
+        await check(page, `${at} empty chat`);
+
+        await putSettings(host, { trustLevel: 'supervised' });
+        gemini.script(callReply('add_task', { description: 'Buy milk' }), textReply(MARKDOWN));
+        await send(page, 'Add a task to buy milk');
+        await addTaskCard(page).getByTestId('approval-card').waitFor();
+        await check(page, `${at} approval in its tool card`);
+        await addTaskCard(page).getByTestId('approval-reject').click();
+        await check(page, `${at} reject form`);
+        await addTaskCard(page).getByRole('button', { name: 'Cancel' }).click();
+        await send(page, 'Something else');
+        await page.getByTestId('send-anyway').waitFor();
+        await check(page, `${at} send anyway?`);
+        await page.getByRole('button', { name: 'Keep the approval' }).click();
+        await composer(page).fill('');
+        await addTaskCard(page).getByTestId('approval-approve').click();
+        await assistantMessages(page).locator('table').waitFor();
+        await addTaskCard(page).getByText('Details').click();
+        await check(page, `${at} markdown answer and tool card details`);
+
+        gemini.script(statusReply(400, { message: 'bad request at 127.0.0.1' }));
+        await send(page, 'Fail please');
+        await page.getByTestId('run-error').waitFor();
+        await page.getByTestId('run-error').getByText('Details').click();
+        await check(page, `${at} error with details`);
+
+        if (width === 420) {
+          await page.getByTestId('drawer-toggle').click();
+          await page.getByTestId('thread-item').first().waitFor();
+          await check(page, `${at} drawer open`);
+          await page.keyboard.press('Escape');
+        }
+
+        await page.getByTestId('open-settings').click();
+        await page.getByTestId('settings-close').waitFor();
+        for (const tab of SETTINGS_TABS) {
+          await page.getByTestId(`settings-tab-${tab}`).click();
+          await page.waitForTimeout(150);
+          await check(page, `${at} Settings → ${tab}`);
+        }
+        await page.getByTestId('settings-close').click();
+
+        await page.getByTestId('open-approvals').click();
+        await page.waitForTimeout(150);
+        await check(page, `${at} pending approvals`);
+        await page.close();
+
+        const audit = await openPage(width, scheme, '/audit');
+        await audit.getByRole('heading', { level: 1 }).first().waitFor();
+        await audit.waitForTimeout(300);
+        await check(audit, `${at} audit viewer`);
+        await audit.close();
+
+        const quick = await openPage(width, scheme, '/quick');
+        await composer(quick).waitFor();
+        await check(quick, `${at} quick prompt`);
+        await quick.close();
+
+        const bare = await openPage(width, scheme, '', bareHost);
+        await bare.getByTestId('gemini-key-hint').waitFor();
+        await check(bare, `${at} no Gemini key`);
+        await bare.close();
+
+        const silent = await newPage();
+        await silent.setViewportSize({ width, height: 800 });
+        await silent.emulateMedia({ colorScheme: scheme });
+        await silent.clock.install();
+        await silent.goto(`${host.url}/#token=${host.token}`);
+        gemini.script({ kind: 'hang' });
+        await send(silent, 'Think');
+        await silent.getByTestId('run-status').waitFor();
+        await silent.clock.fastForward(26_000);
+        await silent.getByTestId('run-silent').waitFor();
+        await check(silent, `${at} still waiting`);
+        await silent.getByTestId('run-silent').getByRole('button', { name: 'Stop' }).click();
+        await silent.getByTestId('run-stopped').waitFor();
+        await check(silent, `${at} stopped`);
+        await silent.close();
+        expect(found).toEqual([]);
+      });
+    }
+  }
+});

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { summarizeToolCall } from '../../../shared/tool-summaries';
+import { friendlyError } from '../../../renderer/src/features/chat/error-words';
+import { lastAnsweredPrompt } from '../../../renderer/src/features/chat/RegenerateButton';
+import {
+  applyRunEvent,
+  emptyConversation,
+  type Conversation,
+  type TimelineItem,
+} from '../../../renderer/src/features/chat/timeline';
+import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
+import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
+import { matchesQuery } from '../../../renderer/src/features/chat/thread-search';
+import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
+
+const tool: TimelineItem = {
+  kind: 'tool',
+  id: 'a1',
+  runId: 'r1',
+  tool: 'add_task',
+  args: { description: 'buy milk' },
+  state: 'awaiting_confirmation',
+};
+const approval: TimelineItem = {
+  kind: 'approval',
+  id: 'approval-a1',
+  runId: 'r1',
+  actionId: 'a1',
+  approval: null,
+};
+const user: TimelineItem = {
+  kind: 'message',
+  id: 'm1',
+  runId: 'r1',
+  role: 'user',
+  text: 'hi',
+  isStreaming: false,
+};
+
+describe('tool summaries', () => {
+  it('says each call in the product’s words, before and after', () => {
+    expect(summarizeToolCall('add_task', { description: 'buy milk' }, true)).toBe('Added task ‘buy milk’');
+    expect(summarizeToolCall('add_task', { description: 'buy milk' }, false)).toBe('Add task ‘buy milk’');
+    expect(
+      summarizeToolCall(
+        'gmail_draft_create',
+        { to: ['sam@example.com'], replyToMessageId: 'x', body: '' },
+        true,
+      ),
+    ).toBe('Drafted a reply to Sam');
+    expect(summarizeToolCall('slack_send', { channel: 'standup', text: 'hi' }, true)).toBe(
+      'Posted in #standup',
+    );
+    expect(summarizeToolCall('list_tasks', {}, true, { tasks: [{}, {}] })).toBe(
+      'Looked at your tasks (2 tasks)',
+    );
+    expect(summarizeToolCall('files__read_file', {}, true)).toBe('Used files: read file');
+  });
+
+  it('reads arguments the model sent wrong without throwing', () => {
+    expect(summarizeToolCall('gmail_send', { to: 42 }, true)).toBe('Sent an email to someone');
+  });
+});
+
+describe('timeline rows', () => {
+  it('puts an approval inside its tool card and keeps the merged row while nothing changes', () => {
+    const items = [user, tool, approval];
+    const rows = timelineRows(items);
+    expect(rows.map((row) => row.id)).toEqual(['m1', 'a1']);
+    expect(rows[1]).toMatchObject({ approvalItem: approval });
+    expect(timelineRows([...items])[1]).toBe(rows[1]);
+  });
+
+  it('keeps an approval whose card is missing as a row of its own', () => {
+    expect(timelineRows([user, approval]).map((row) => row.id)).toEqual(['m1', 'approval-a1']);
+  });
+});
+
+describe('run ends', () => {
+  it('take the run’s notices away', () => {
+    let conversation: Conversation = { ...emptyConversation('t1'), items: [user] };
+    conversation = applyRunEvent(conversation, {
+      type: 'notice',
+      runId: 'r1',
+      threadId: 't1',
+      actionId: 'a1',
+      tool: 'add_task',
+      message: 'Trying again in 1 s',
+    });
+    expect(conversation.items.some((item) => item.kind === 'notice')).toBe(true);
+    conversation = applyRunEvent(conversation, {
+      type: 'status',
+      runId: 'r1',
+      threadId: 't1',
+      status: 'completed',
+    });
+    expect(conversation.items.some((item) => item.kind === 'notice')).toBe(false);
+  });
+});
+
+describe('words', () => {
+  it('never shows an address or a low-level code in the friendly line', () => {
+    expect(friendlyError('model_unavailable')).not.toMatch(/127\.0\.0\.1|UND_ERR/);
+    expect(friendlyError('model_not_configured')).toContain('Settings → Connections');
+    expect(friendlyError('something_new')).toBe('Deputy couldn’t finish this.');
+  });
+
+  it('regenerates only when the conversation ends on an answer', () => {
+    const answer: TimelineItem = { ...user, id: 'm2', role: 'assistant', text: 'hello' };
+    expect(lastAnsweredPrompt([user, answer])).toBe('hi');
+    expect(lastAnsweredPrompt([user])).toBeNull();
+  });
+});
+
+describe('markdown blocks', () => {
+  it('splits at blank lines outside fenced code, and gives the text back joined', () => {
+    const text = 'One\nstill one\n\n- a\n- b\n\n```\ncode\n\nmore code\n```\n\nlast';
+    const blocks = markdownBlocks(text);
+    expect(blocks).toEqual(['One\nstill one', '- a\n- b', '```\ncode\n\nmore code\n```', 'last']);
+    expect(blocks.join('\n\n')).toBe(text);
+  });
+});
+
+describe('conversation search', () => {
+  it('matches every word of the query, in any order and case', () => {
+    expect(matchesQuery('Plan the Lisbon trip', 'lisbon plan')).toBe(true);
+    expect(matchesQuery('Plan the Lisbon trip', 'porto')).toBe(false);
+    expect(matchesQuery('Anything', '  ')).toBe(true);
+  });
+});
+
+describe('run usage', () => {
+  it('adds a run’s turns up and puts its footer after the run’s last row', () => {
+    let conversation: Conversation = { ...emptyConversation('t1'), items: [user] };
+    const usage = { inputTokens: 1_000, outputTokens: 200, totalTokens: 1_200 };
+    conversation = applyRunEvent(conversation, { type: 'usage', runId: 'r1', threadId: 't1', usage });
+    conversation = applyRunEvent(conversation, { type: 'usage', runId: 'r1', threadId: 't1', usage });
+    const footer = conversation.usage?.r1;
+    expect(footer).toEqual({ inputTokens: 2_000, outputTokens: 400 });
+    const answer: TimelineItem = { ...user, id: 'm2', role: 'assistant', text: 'hello' };
+    const rows = timelineRows([user, answer], conversation.usage);
+    expect(rows.map((row) => row.id)).toEqual(['m1', 'm2', 'usage-r1']);
+    expect(describeUsage({ inputTokens: 2_000, outputTokens: 400, model: 'gemini-2.5-flash' })).toBe(
+      '2,000 tokens in, 400 out · about $0.0016 (gemini-2.5-flash)',
+    );
+    expect(describeUsage({ inputTokens: 5, outputTokens: 1, model: 'some-new-model' })).toBe(
+      '5 tokens in, 1 out (some-new-model)',
+    );
+  });
+});
