@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 90_000,
     hookTimeout: 90_000,
     fileParallelism: false,
+    // A browser, a host and fakes share two cores: a poll gets longer than the 1 s default before it fails.
+    expect: { poll: { timeout: 5_000 } },
   },
 });

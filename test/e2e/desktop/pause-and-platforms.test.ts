@@ -51,6 +51,8 @@ describe('Pause all side effects, from the tray', () => {
       textReply('Side effects are paused, so I did not add it.'),
     );
     await type(page, 'Add a task to buy bread');
+    // The milk approval still waits in this conversation: the chat asks before a new message cancels it.
+    await page.getByTestId('send-anyway').getByRole('button', { name: 'Send anyway' }).click();
     await expect.poll(() => assistantText(page)).toContain('Side effects are paused');
     expect(JSON.stringify(desktop.gemini.requests.at(-1))).toContain('All side effects are paused');
     await first.quit();
