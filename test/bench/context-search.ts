@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { openContextDb } from '../../electron/context/context-db';
 import { ContactsIndex, type Contact } from '../../electron/context/contacts-index';
@@ -49,6 +49,10 @@ export interface ContextSearchFigures {
   syncSteps: ReturnType<typeof summarize>;
   /** The garbage collector's pauses while the index was built: a slice that contains one is longer by as much. */
   gcPauses: ReturnType<typeof summarize>;
+  /** The main thread's event-loop delay while the index was built (merge, load, re-embed), in ms. */
+  loopDelay: { max: number; p99: number; mean: number };
+  /** The same, for merging contacts and loading vectors only (without the re-embedding sync). */
+  loadDelay: { max: number; p99: number; mean: number };
 }
 
 /** Records the collector's pauses (minor and major) while it is watching. */
@@ -114,6 +118,9 @@ export async function benchContextSearch(
       evidence: ['bench'],
     }));
     const pauses = watchGc();
+    // What a person feels: how late the main thread's event loop ran while the index was built (1 ms sampling).
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     // As a refresh writes them: OBSERVE_CHUNK contacts per transaction, in time slices.
     let start = 0;
     const mergeSteps = await inSlices(() => {
@@ -133,6 +140,9 @@ export async function benchContextSearch(
     const semantic = new SemanticIndex(db, memoryCorpus(store.memories), () => embedder, DIMS);
     const loadSteps = await semantic.load();
     pauses.stop();
+    loop.disable();
+    const loadDelay = { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6, mean: loop.mean / 1e6 };
+    loop.reset();
 
     const samples: number[] = [];
     for (let q = 0; q < queries; q += 1) {
@@ -147,7 +157,9 @@ export async function benchContextSearch(
     // Then a sync finds every memory's text changed (the bench stored no real hashes) and embeds them all again.
     isSyncing = true;
     pauses.resume();
+    loop.enable();
     const sync = await semantic.sync(new AbortController().signal);
+    loop.disable();
     pauses.stop();
     if (sync.embedded !== memories) throw new Error(`the bench sync embedded ${sync.embedded} memories`);
     return {
@@ -158,6 +170,8 @@ export async function benchContextSearch(
       mergeSteps: summarize(mergeSteps),
       syncSteps: summarize(sync.steps),
       gcPauses: summarize(pauses.durations),
+      loadDelay,
+      loopDelay: { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6, mean: loop.mean / 1e6 },
     };
   } finally {
     db.close();
@@ -182,5 +196,11 @@ export function printContextFigures(context: ContextSearchFigures): void {
   );
   console.log(
     `garbage-collector pauses while building (inside the slices above): ${step(context.gcPauses, 'pauses')}`,
+  );
+  const delay = (figures: ContextSearchFigures['loopDelay']): string =>
+    `mean ${ms(figures.mean)}, p99 ${ms(figures.p99)}, max ${ms(figures.max)}`;
+  console.log(
+    `main-thread event-loop delay (monitorEventLoopDelay, 1 ms sampling included; target max ≤ 10 ms): ` +
+      `merging contacts and loading vectors ${delay(context.loadDelay)}; re-embedding sync ${delay(context.loopDelay)}`,
   );
 }
