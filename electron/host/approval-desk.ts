@@ -90,7 +90,7 @@ export class ApprovalDesk {
     ) {
       throw new DeputyError('invalid_input', 'That "always allow" scope is not one this approval offers.');
     }
-    this.refuseWhilePaused();
+    this.refuseIfPaused();
     this.claim(approval, 'approved', null);
     if (scope) {
       this.deps.settings.addRule({
@@ -118,7 +118,7 @@ export class ApprovalDesk {
         'This action may already have happened, so it can only be approved as it was or rejected. Reject it and ask Deputy for the changed version.',
       );
     }
-    this.refuseWhilePaused();
+    this.refuseIfPaused();
     const check = this.deps.registry.check(approval.tool, input.args);
     if (!check.ok) throw new DeputyError('invalid_input', check.message);
     const print = fingerprint(approval.tool, check.args);
@@ -135,7 +135,8 @@ export class ApprovalDesk {
   }
 
   /** While side effects are paused an approval waits: approving would carry out the action at once. */
-  private refuseWhilePaused(): void {
+  /** While all side effects are paused, nothing may be approved: a 409 in words, and what waits stays waiting. */
+  refuseIfPaused(): void {
     if (!this.deps.settings.get().areSideEffectsPaused) return;
     throw new DeputyError(
       'conflict',
@@ -212,6 +213,7 @@ export class ApprovalDesk {
         'invalid_input',
         'An undo offers no "always allow": approve it once or reject it.',
       );
+    this.refuseIfPaused();
     this.claim(approval, 'approved', null);
     return this.deps.undos.approve(approval);
   }
@@ -289,6 +291,10 @@ export class ApprovalDesk {
       // The run went on without waiting for this (it was picked up again after a restart and acted on the
       // decision itself): answer with where it stands, never run it a second time.
       if (!state || !held) return this.whereRunStands(run.id, approval);
+      // Paused since the decision (it waited behind the run's other work): it stays approved and not acted on;
+      // Resume picks the run up (resumeUnfinished) and carries it out then.
+      if (verdict.kind === 'approve' && this.deps.settings.get().areSideEffectsPaused)
+        return this.whereRunStands(run.id, approval);
       const deps = this.deps.runDeps();
       const spec = this.deps.specFor(run, signal);
       const scope = { deps, spec, state };

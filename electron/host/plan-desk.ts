@@ -1,6 +1,6 @@
 import { DeputyError, type Plan, type PlanContinueInput, type RunStarted } from '../../shared/contract';
 import { derivePlan, isFinalPlan, planView, refreshPlan, savePlan } from '../engine/plans/plan-progress';
-import { isCovered, scopeOf } from '../engine/plans/plan-scope';
+import { isAsShown, isCovered, scopeOf } from '../engine/plans/plan-scope';
 import type { RunLoopDeps } from '../engine/run-deps';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { StoredPlan } from '../store/plans-repo';
@@ -35,6 +35,7 @@ export class PlanDesk {
   approve(planId: string): { plan: Plan } {
     const { store } = this.deps;
     const plan = this.open(planId);
+    this.deps.approvals.refuseIfPaused();
     const now = this.deps.now().toISOString();
     const registry = this.deps.runDeps().registry;
     const approved: StoredPlan = {
@@ -90,6 +91,7 @@ export class PlanDesk {
       this.deps.continueInThread(plan.threadId, answer, plan.id);
       return this.get(plan.id);
     }
+    this.deps.approvals.refuseIfPaused();
     if (this.releaseCovered(plan) === 0) {
       const waiting = this.waitingApprovals(plan).length > 0;
       throw new DeputyError(
@@ -137,12 +139,14 @@ export class PlanDesk {
       const tie = ties.find((t) => store.actions.byCall(t.runId, t.callId)?.id === approval.actionId);
       const step = plan.steps.find((s) => s.id === tie?.stepId);
       if (!step?.approved || !isCovered(step.approved, approval.tool, approval.args)) continue;
+      // A call content could have steered, with a value the plan showed otherwise: only the person's own yes.
+      if ((approval.preview.origins ?? []).length > 0 && !isAsShown(step.args, approval.args)) continue;
       released += 1;
-      void this.deps.approvals
-        .decide({ approvalId: approval.id, decision: 'approve' })
-        .catch((error: unknown) => this.deps.logError('could not continue a plan step', error));
-      // Who let it happen: the person, through the plan they approved.
-      store.audit.authorize(approval.actionId, 'plan', this.deps.now().toISOString());
+      const decided = this.deps.approvals.decide({ approvalId: approval.id, decision: 'approve' });
+      // Who let it happen: the person, through the plan they approved (only once the approval was claimed).
+      if (this.deps.store.approvals.get(approval.id)?.status === 'approved')
+        store.audit.authorize(approval.actionId, 'plan', this.deps.now().toISOString());
+      void decided.catch((error: unknown) => this.deps.logError('could not continue a plan step', error));
     }
     return released;
   }

@@ -5,7 +5,7 @@ import type { CallScope } from '../call-execution';
 import type { CheckedCall } from '../run-deps';
 import type { CallPart } from '../run-state';
 import { isFinalPlan, isFinishedStep } from './plan-progress';
-import { isCovered, isPlaceholder } from './plan-scope';
+import { isAsShown, isCovered, isPlaceholder } from './plan-scope';
 
 /** The rule an action covered by a plan approval is recorded under: which plan, which step. */
 export const planRule = (planId: string, stepId: string): string => `plan_approval:${planId}#${stepId}`;
@@ -68,6 +68,8 @@ export function planDecision(
   if (decision.kind !== 'require_approval' || plan.approvedAt === null || step.approved === null)
     return decision;
   if (!isCovered(step.approved, check.tool.name, check.args)) return decision;
+  // Content read mid-run steered a value the plan showed as something else: the person sees it first.
+  if (decision.origins && decision.origins.length > 0 && !isAsShown(step.args, check.args)) return decision;
   return {
     kind: 'allow',
     rule: planRule(plan.id, step.id),

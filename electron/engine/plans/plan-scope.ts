@@ -69,3 +69,16 @@ export function isCovered(scope: ApprovedScope, tool: string, args: Record<strin
 function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || (Array.isArray(value) && value.length === 0);
 }
+
+/**
+ * Whether every argument of a call is either what the step showed the person or a blank the step left for an
+ * earlier step's result (`${find}`): a value the person saw as something else (a body "hi" that now carries a
+ * link from a mail) is not theirs.
+ */
+export function isAsShown(stepArgs: Record<string, unknown>, args: Record<string, unknown>): boolean {
+  return Object.keys(args).every(
+    (key) => isPlaceholder(stepArgs[key]) && key in stepArgs
+      ? true
+      : JSON.stringify(stepArgs[key]) === JSON.stringify(args[key]),
+  );
+}
