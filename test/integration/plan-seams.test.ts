@@ -129,7 +129,6 @@ describe('a plan approval never covers what content steered', () => {
 describe('plans, undo and the pause switch', () => {
   it('approving a plan while side effects are paused is refused in words; nothing runs and the audit claims nothing', async () => {
     const sent: { to: string[]; body: string }[] = [];
-    const logged: string[] = [];
     fixture = await openHost(
       new ScriptedModel(
         call('propose_plan', LOOKUP_PLAN),

@@ -76,8 +76,8 @@ function isEmpty(value: unknown): boolean {
  * link from a mail) is not theirs.
  */
 export function isAsShown(stepArgs: Record<string, unknown>, args: Record<string, unknown>): boolean {
-  return Object.keys(args).every(
-    (key) => isPlaceholder(stepArgs[key]) && key in stepArgs
+  return Object.keys(args).every((key) =>
+    isPlaceholder(stepArgs[key]) && key in stepArgs
       ? true
       : JSON.stringify(stepArgs[key]) === JSON.stringify(args[key]),
   );
