@@ -170,7 +170,9 @@ export class AgentsDesk {
           cost: costOf(used.model, used.inputTokens, used.outputTokens),
         }
       : { inputTokens: 0, outputTokens: 0, cost: 0 };
-    store.lineage.finish(runId, result.status, usage, now);
+    // A child that ended by asking a question did not do its task: to its parent it did not finish.
+    const asked = row.parentRunId !== null && result.decision === 'REQUEST_CLARIFICATION';
+    store.lineage.finish(runId, asked ? 'failed' : result.status, usage, now);
     const definition = this.deps.catalog.get(row.role)?.definition;
     if (result.status !== 'completed' || !result.output) return;
     const output = definition ? result.output[definition.outputConfig.outputName] : result.output;
@@ -252,6 +254,12 @@ export class AgentsDesk {
     )
       void this.drive(ids);
     const result = await waitForRunEnd(this.deps, childId, context.signal);
+    // The child needs an answer it cannot get (only its parent talks to the person): the parent is told, and asks.
+    if (result.decision === 'REQUEST_CLARIFICATION')
+      throw new ToolError(
+        'agent_needs_clarification',
+        `${name} needs to know more before it can do this: ${result.summary}`,
+      );
     if (result.status !== 'completed')
       throw new ToolError('agent_failed', `${name} did not finish: ${result.summary}`);
     return {
