@@ -265,6 +265,15 @@ async function continueApproval(scope: CallScope, call: CallPart, entry: LedgerE
     );
     return { kind: 'settled' };
   }
+  if (deps.areSideEffectsPaused?.()) {
+    // Approved before the pause, reached after it (it waited behind the turn's other calls): not done now.
+    const message =
+      'All side effects were paused before this approved call ran, so it was not done. After Resume, ask for it again.';
+    rejectAction(scope, entry.id, entry.tool, message, () =>
+      settle(scope, call, { error: { code: 'side_effects_paused', message } }, null),
+    );
+    return { kind: 'settled' };
+  }
   await runApproved(
     scope,
     call,

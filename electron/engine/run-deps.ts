@@ -44,6 +44,8 @@ export interface RunLoopDeps {
   onApprovalsChanged: (changed: Approval | null) => void;
   /** An entity of the model's intent analysis that cannot be resolved (two Sarahs): the question to ask instead. */
   checkIntent?: IntentCheck;
+  /** True while the person has paused all side effects: an approved call not yet run is then not run. */
+  areSideEffectsPaused?: () => boolean;
 }
 
 export interface RunSpec {

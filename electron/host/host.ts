@@ -488,6 +488,7 @@ export class Host implements ContractHost {
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
+      areSideEffectsPaused: () => this.deps.settings.get().areSideEffectsPaused,
       checkIntent: (analysis, turn) => this.deps.context.unresolvedPerson(analysis, turn.reachesPeople),
     };
   }
