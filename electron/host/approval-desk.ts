@@ -148,7 +148,13 @@ export class ApprovalDesk {
   expireDue(): number {
     const expired = this.deps.store.approvals.expiredBy(this.deps.now().toISOString());
     for (const approval of expired) {
-      if (!this.deps.store.approvals.claim(approval.id, 'expired', this.deps.now().toISOString(), null))
+      // In a group of its own, so it is on disk before anyone is told, even while a run's step is open.
+      const { store } = this.deps;
+      if (
+        !store.transaction(() =>
+          store.approvals.claim(approval.id, 'expired', this.deps.now().toISOString(), null),
+        )
+      )
         continue;
       const at = new Date(approval.expiresAt).toISOString();
       if (this.deps.undos.isUndo(approval)) {

@@ -145,7 +145,10 @@ export class PlanDesk {
       const decided = this.deps.approvals.decide({ approvalId: approval.id, decision: 'approve' });
       // Who let it happen: the person, through the plan they approved (only once the approval was claimed).
       if (this.deps.store.approvals.get(approval.id)?.status === 'approved')
-        store.audit.authorize(approval.actionId, 'plan', this.deps.now().toISOString());
+        // In a group of its own: a step's open unit of work must not carry it past the answer to the client.
+        store.transaction(() =>
+          store.audit.authorize(approval.actionId, 'plan', this.deps.now().toISOString()),
+        );
       void decided.catch((error: unknown) => this.deps.logError('could not continue a plan step', error));
     }
     return released;
