@@ -29,7 +29,14 @@ export function Conversation() {
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
     const planned = plannedActionIds(plans);
-    return planned.size === 0 ? items : items.filter((item) => item.kind !== 'tool' || !planned.has(item.id));
+    if (planned.size === 0) return items;
+    const cards = new Set(items.flatMap((item) => (item.kind === 'tool' ? [item.id] : [])));
+    // A planned call's card, with the approval it waits on inside, sits in its step.
+    return items.filter((item) =>
+      item.kind === 'tool'
+        ? !planned.has(item.id)
+        : item.kind !== 'approval' || !planned.has(item.actionId) || !cards.has(item.actionId),
+    );
   }, [items, plans]);
   const extras = useMemo<RowExtras>(
     () => ({

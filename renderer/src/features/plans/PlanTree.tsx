@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Plan, PlanStep } from '../../../../shared/contract';
+import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
@@ -27,8 +28,13 @@ function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
 
 function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   const approveStep = usePlans((state) => state.approveStep);
-  const tools = useChat((state) => state.conversation.items).filter(
-    (item) => item.kind === 'tool' && step.actionIds.includes(item.id),
+  // The step's calls, each as one card holding the approval it waits on (as everywhere in the chat).
+  const tools = timelineRows(
+    useChat((state) => state.conversation.items).filter(
+      (item) =>
+        (item.kind === 'tool' && step.actionIds.includes(item.id)) ||
+        (item.kind === 'approval' && step.actionIds.includes(item.actionId)),
+    ),
   );
   const state = STEP_STATE[step.status];
   return (
