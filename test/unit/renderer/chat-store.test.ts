@@ -232,6 +232,29 @@ describe('chat store', () => {
     });
     expect(second.getState().isStarting).toBe(false);
   });
+
+  it('a Stop pressed while the run is still starting stops it as soon as it has an id', async () => {
+    let answer: (value: { runId: string; threadId: string }) => void = () => undefined;
+    const cancelled: string[] = [];
+    const { client } = fakeClient({
+      'run.start': () => new Promise((resolve) => (answer = resolve)),
+      'run.cancel': async (input) => {
+        cancelled.push((input as { runId: string }).runId);
+        return { cancelled: true };
+      },
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+    const sent = store.getState().send('Take your time');
+    expect(store.getState().isStarting).toBe(true);
+    await store.getState().stop();
+    expect(cancelled).toEqual([]);
+    answer(ids);
+    await sent;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cancelled).toEqual(['r1']);
+  });
 });
 
 describe('approvals in the timeline', () => {

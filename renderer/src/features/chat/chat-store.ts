@@ -54,6 +54,8 @@ const EARLY_EVENT_CAP = 2_000;
 
 export function createChatStore(client: DeputyClient): ChatStore {
   let earlyEvents: RunEvent[] = [];
+  // Stop pressed while the run is still being started (no id yet): it is stopped as soon as it has one.
+  let isStopAsked = false;
   // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
   let generation = 0;
   let localIds = 0;
@@ -149,6 +151,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
             { kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false },
           ],
         }));
+        isStopAsked = false;
         set({ isStarting: true, lastActivityAt: Date.now() });
         try {
           const threadId = conversation.threadId ?? undefined;
@@ -169,6 +172,10 @@ export function createChatStore(client: DeputyClient): ChatStore {
               next.endedRunIds.includes(started.runId) || next.activeRun?.runId === started.runId;
             return isKnown ? next : { ...next, activeRun: { runId: started.runId, status: 'queued' } };
           });
+          if (isStopAsked) {
+            isStopAsked = false;
+            void get().stop();
+          }
           if (conversation.threadId === null) void get().loadThreads();
           return true;
         } catch (error) {
@@ -202,7 +209,10 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
       async stop() {
         const run = get().conversation.activeRun;
-        if (!run) return;
+        if (!run) {
+          if (get().isStarting) isStopAsked = true;
+          return;
+        }
         try {
           await client.invoke('run.cancel', { runId: run.runId });
         } catch (error) {

@@ -11,8 +11,8 @@ export function useEscapeStops(): void {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       if (document.querySelector('dialog[open], [aria-modal="true"]')) return;
-      const { conversation, stop } = chat.getState();
-      if (conversation.activeRun === null) return;
+      const { conversation, isStarting, stop } = chat.getState();
+      if (conversation.activeRun === null && !isStarting) return;
       event.preventDefault();
       void stop();
     };
