@@ -266,12 +266,7 @@ async function continueApproval(scope: CallScope, call: CallPart, entry: LedgerE
     return { kind: 'settled' };
   }
   if (deps.areSideEffectsPaused?.()) {
-    // Approved before the pause, reached after it (it waited behind the turn's other calls): not done now.
-    const message =
-      'All side effects were paused before this approved call ran, so it was not done. After Resume, ask for it again.';
-    rejectAction(scope, entry.id, entry.tool, message, () =>
-      settle(scope, call, { error: { code: 'side_effects_paused', message } }, null),
-    );
+    refusePausedApproval(scope, call, entry.id, entry.tool);
     return { kind: 'settled' };
   }
   await runApproved(
@@ -283,6 +278,19 @@ async function continueApproval(scope: CallScope, call: CallPart, entry: LedgerE
     approval?.fingerprint ?? null,
   );
   return { kind: 'settled' };
+}
+
+/**
+ * A call approved before side effects were paused, reached after the pause (it waited behind the turn's other
+ * calls, or behind the run's other work): it is not done, and the model is told why. The same answer whether
+ * the run went on by itself or from the person's decision, so a pause never lets an earlier yes through later.
+ */
+export function refusePausedApproval(scope: CallScope, call: CallPart, actionId: string, tool: string): void {
+  const message =
+    'All side effects were paused before this approved call ran, so it was not done. After Resume, ask for it again.';
+  rejectAction(scope, actionId, tool, message, () =>
+    settle(scope, call, { error: { code: 'side_effects_paused', message } }, null),
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type RunResponse,
 } from '../../shared/contract';
 import { settle } from '../engine/call-execution';
-import { rejectAction, runApproved } from '../engine/call-processor';
+import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-processor';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
 import type { RunFailure } from '../engine/model-failure';
@@ -134,7 +134,6 @@ export class ApprovalDesk {
     return this.continueRun(edited, { kind: 'approve' });
   }
 
-  /** While side effects are paused an approval waits: approving would carry out the action at once. */
   /** While all side effects are paused, nothing may be approved: a 409 in words, and what waits stays waiting. */
   refuseIfPaused(): void {
     if (!this.deps.settings.get().areSideEffectsPaused) return;
@@ -297,15 +296,14 @@ export class ApprovalDesk {
       // The run went on without waiting for this (it was picked up again after a restart and acted on the
       // decision itself): answer with where it stands, never run it a second time.
       if (!state || !held) return this.whereRunStands(run.id, approval);
-      // Paused since the decision (it waited behind the run's other work): it stays approved and not acted on;
-      // Resume picks the run up (resumeUnfinished) and carries it out then.
-      if (verdict.kind === 'approve' && this.deps.settings.get().areSideEffectsPaused)
-        return this.whereRunStands(run.id, approval);
       const deps = this.deps.runDeps();
       const spec = this.deps.specFor(run, signal);
       const scope = { deps, spec, state };
       deps.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'executing' });
-      if (verdict.kind === 'reject') {
+      if (verdict.kind === 'approve' && this.deps.settings.get().areSideEffectsPaused) {
+        // Paused since the decision (it waited behind the run's other work): not done, as in the engine.
+        refusePausedApproval(scope, held.call, approval.actionId, approval.tool);
+      } else if (verdict.kind === 'reject') {
         rejectAction(scope, approval.actionId, approval.tool, verdict.message, () =>
           settle(scope, held.call, { error: { code: 'rejected_by_user', message: verdict.message } }, null),
         );

@@ -3,11 +3,19 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
+import type { ModelClient, ModelStreamEvent } from '../../electron/llm/model-client';
 import { ServiceError } from '../../electron/tools/service-errors';
-import { crash, NoteWorld, storeOf, transient, until, waitForRun } from '../support/durable-kit';
+import {
+  crash,
+  HangingModel,
+  NoteWorld,
+  storeOf,
+  transient,
+  until,
+  waitForRun,
+} from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { call, say, ScriptedModel, type ScriptedTurn } from '../support/scripted-model';
+import { call, say, ScriptedModel } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
 const open: HostFixture[] = [];
@@ -16,32 +24,6 @@ afterEach(async () => {
   for (const fixture of open.splice(0)) await fixture.stop().catch(() => {});
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-/** A scripted model that stops answering (hangs) from request number `hangAt` (0-based) on. */
-class HangingModel implements ModelClient {
-  readonly inner: ScriptedModel;
-  isHung = false;
-  constructor(
-    private readonly hangAt: number,
-    ...turns: ScriptedTurn[]
-  ) {
-    this.inner = new ScriptedModel(...turns);
-  }
-  get requests(): ModelRequest[] {
-    return this.inner.requests;
-  }
-  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    if (this.inner.requests.length >= this.hangAt) {
-      this.inner.requests.push({ ...request, messages: structuredClone(request.messages) });
-      this.isHung = true;
-      // Hangs like a dead connection; only the run's own cancellation ends it.
-      await new Promise((_resolve, reject) =>
-        request.signal.addEventListener('abort', () => reject(new Error('cancelled'))),
-      );
-    }
-    yield* this.inner.stream(request);
-  }
-}
 
 const post = (text: string, callId = 'c-post'): ModelStreamEvent[] =>
   call('post_note', { text, intent: 'post a note', confidence: 0.95 }, callId);

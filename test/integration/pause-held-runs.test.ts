@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
-import { NoteWorld, until, waitForRun } from '../support/durable-kit';
+import { HangingModel, NoteWorld, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -14,32 +13,18 @@ afterEach(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Answers its script, then never answers again until the run is cancelled or Deputy closes. */
-class StallsAfterScript implements ModelClient {
-  readonly script = new ScriptedModel(
-    call('post_note', { text: 'first', intent: 'post', confidence: 0.95 }, 'c-1'),
-  );
-  hasStalled = false;
-  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-    if (this.script.requests.length >= 1) {
-      this.hasStalled = true;
-      await new Promise((_resolve, reject) =>
-        request.signal.addEventListener('abort', () => reject(new Error('closed'))),
-      );
-    }
-    yield* this.script.stream(request);
-  }
-}
-
 it('a run left unfinished while side effects are paused waits at the next start, and goes on once when the person resumes', async () => {
   const world = new NoteWorld();
   dataDir = mkdtempSync(join(tmpdir(), 'deputy-pause-held-'));
-  const stalling = new StallsAfterScript();
+  const stalling = new HangingModel(
+    1,
+    call('post_note', { text: 'first', intent: 'post', confidence: 0.95 }, 'c-1'),
+  );
   const first = await openHost(stalling, { dataDir, tools: world.tools() });
   open.push(first);
   await first.host.invoke('settings.set', { trustLevel: 'autonomous' });
   const { runId, threadId } = first.host.startRun({ prompt: 'Post a note, then finish' });
-  await until(() => stalling.hasStalled);
+  await until(() => stalling.isHung);
   expect(world.calls.post).toBe(1);
   await first.host.invoke('sideEffects.set', { isPaused: true });
   await first.stop();

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { Host } from '../../electron/host/create-host';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
 import type { Store } from '../../electron/store/store';
 import { ServiceError } from '../../electron/tools/service-errors';
 import type { Tool } from '../../electron/tools/tool';
 import type { RunRecord } from '../../shared/contract';
+import { ScriptedModel, type ScriptedTurn } from './scripted-model';
 
 /**
  * A small world with one side effect that can be found again by its idempotency key, for crash tests of the
@@ -112,5 +114,31 @@ export async function until(predicate: () => boolean, timeoutMs = 5_000): Promis
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
     await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A scripted model that stops answering (hangs) from request number `hangAt` (0-based) on. */
+export class HangingModel implements ModelClient {
+  readonly inner: ScriptedModel;
+  isHung = false;
+  constructor(
+    private readonly hangAt: number,
+    ...turns: ScriptedTurn[]
+  ) {
+    this.inner = new ScriptedModel(...turns);
+  }
+  get requests(): ModelRequest[] {
+    return this.inner.requests;
+  }
+  async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    if (this.inner.requests.length >= this.hangAt) {
+      this.inner.requests.push({ ...request, messages: structuredClone(request.messages) });
+      this.isHung = true;
+      // Hangs like a dead connection; only the run's own cancellation ends it.
+      await new Promise((_resolve, reject) =>
+        request.signal.addEventListener('abort', () => reject(new Error('cancelled'))),
+      );
+    }
+    yield* this.inner.stream(request);
   }
 }
