@@ -8,6 +8,7 @@ import { MessageList } from './MessageList';
 import type { RowExtras } from './nested-rows';
 import { RegenerateButton } from './RegenerateButton';
 import { RunStatusLine } from './RunStatusLine';
+import { toolCardIds } from './timeline-rows';
 
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
@@ -30,8 +31,7 @@ export function Conversation() {
   const shown = useMemo(() => {
     const planned = plannedActionIds(plans);
     if (planned.size === 0) return items;
-    const cards = new Set(items.flatMap((item) => (item.kind === 'tool' ? [item.id] : [])));
-    // A planned call's card, with the approval it waits on inside, sits in its step.
+    const cards = toolCardIds(items);
     return items.filter((item) =>
       item.kind === 'tool'
         ? !planned.has(item.id)

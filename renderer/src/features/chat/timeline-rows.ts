@@ -56,14 +56,16 @@ function withUsage(rows: TimelineRow[], usage: Record<string, RunUsage>): Timeli
   });
 }
 
+/** The calls that have a tool card of their own: their approval is shown inside the card, not beside it. */
+export function toolCardIds(items: readonly TimelineItem[]): Set<string> {
+  return new Set(items.flatMap((item) => (item.kind === 'tool' ? [item.id] : [])));
+}
+
 function mergeApprovals(items: readonly TimelineItem[]): TimelineRow[] {
   const approvals = new Map<string, ApprovalItem>();
-  const tools = new Set<string>();
-  for (const item of items) {
-    if (item.kind === 'approval') approvals.set(item.actionId, item);
-    else if (item.kind === 'tool') tools.add(item.id);
-  }
+  for (const item of items) if (item.kind === 'approval') approvals.set(item.actionId, item);
   if (approvals.size === 0) return items as TimelineRow[];
+  const tools = toolCardIds(items);
   const rows: TimelineRow[] = [];
   for (const item of items) {
     if (item.kind === 'approval' && tools.has(item.actionId)) continue;
