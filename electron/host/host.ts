@@ -6,10 +6,8 @@ import {
   RunEvent,
   type ActionRecord,
   type AgentRunInput,
-  type AttachedContextItem,
   type Approval,
   type CommandName,
-  type Memory,
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
@@ -21,25 +19,21 @@ import {
   type StreamEvent,
   type StreamName,
   type StreamParsedInput,
-  type ThreadSummary,
-  type ThreadDetail,
 } from '../../shared/contract';
 import type { AgentCatalog } from '../agents/catalog';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { ContextService } from '../context/context-service';
-import { logRuntime, storeCheckpoints } from '../engine/journal';
+import { storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
-import { buildSystemInstruction, type UserProfile } from '../engine/system-instruction';
-import { aboutTheUserByMeaning, memoriesByWords } from './run-memories';
 import type { ModelClient } from '../llm/model-client';
 import type { McpServers } from '../mcp/mcp-servers';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
-import { redactSecrets, redactValue, redactWithJson } from '../vault/redactor';
+import { redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
@@ -47,9 +41,16 @@ import { AgentsDesk } from './agents-desk';
 import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
 import { PlanDesk } from './plan-desk';
-import { planView, refreshPlan } from '../engine/plans/plan-progress';
+import { refreshPlan } from '../engine/plans/plan-progress';
 import { planFindings, planNote } from '../engine/plans/plan-note';
 import { ApprovalsBus } from './approvals-bus';
+import { auditChannels } from './channels/audit-channels';
+import { mcpChannels } from './channels/mcp-channels';
+import { memoryChannels } from './channels/memory-channels';
+import { planChannels } from './channels/plan-channels';
+import { threadChannels } from './channels/thread-channels';
+import { RunInstructions } from './run-instructions';
+import { resumeRun } from './run-resume';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
 import { AuditDesk } from './audit-desk';
@@ -111,6 +112,7 @@ export class Host implements ContractHost {
   readonly agents: AgentsDesk;
   readonly plans: PlanDesk;
   private readonly approvalsBus: ApprovalsBus;
+  private readonly instructions: RunInstructions;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
@@ -128,6 +130,7 @@ export class Host implements ContractHost {
   }
 
   constructor(private readonly deps: HostDeps) {
+    this.instructions = new RunInstructions(deps);
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
       together: (work) => {
@@ -211,7 +214,7 @@ export class Host implements ContractHost {
       defaultModel: () => deps.settings.get().model,
       runDeps: () => this.runDeps(),
       baseSpec: (run, signal) => this.chatSpec(run, signal),
-      baseInstruction: (prompt) => this.instructionFor(prompt, []),
+      baseInstruction: (prompt) => this.instructions.for(prompt, []),
       track: (run, work) => this.track(run, work),
       isActive: (runId) => this.active.has(runId),
       cancel: (runId) => this.active.cancel(runId),
@@ -233,11 +236,7 @@ export class Host implements ContractHost {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
       'run.cancel': (input) => ({ cancelled: this.cancelRun(input.runId) }),
-      'threads.list': (input) => deps.store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
-      'thread.get': (input) => this.getThread(input.threadId),
-      'thread.delete': (input) => this.data.deleteThread(input),
-      'thread.rename': (input) => this.renameThread(input.threadId, input.title),
-      'threads.prune': (input) => this.data.prune(input),
+      ...threadChannels(deps.store, this.data),
       'data.stats': () => this.data.stats(),
       'data.compact': () => this.data.compact(),
       'context.stats': () => deps.context.stats(),
@@ -260,46 +259,10 @@ export class Host implements ContractHost {
       'connections.list': () => ({ connections: deps.connections.list() }),
       'connections.connect': (input) => deps.connections.connect(input),
       'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
-      'memory.list': (input) =>
-        input.query
-          ? {
-              memories: deps.store.memories.search(input.query, input.limit).map(memoryView),
-              nextCursor: null,
-            }
-          : deps.store.memories.page(input.limit, input.cursor),
-      'memory.update': (input) => {
-        const memory = deps.store.memories.update(input.id, input.text, deps.now().toISOString());
-        if (!memory) throw new DeputyError('not_found', `There is no memory with the id "${input.id}".`);
-        return { memory };
-      },
-      'memory.delete': (input) => {
-        if (!deps.store.memories.delete(input.id)) {
-          throw new DeputyError('not_found', `There is no memory with the id "${input.id}".`);
-        }
-        return { deleted: input.id };
-      },
-      'mcp.list': () => ({ servers: deps.mcp.list() }),
-      'mcp.put': async (input) => ({ server: await deps.mcp.put(input.name, input.config, input.secrets) }),
-      'mcp.delete': async (input) => {
-        await deps.mcp.delete(input.name);
-        return { deleted: input.name };
-      },
-      'mcp.restart': async (input) => ({ server: await deps.mcp.restart(input.name) }),
-      'mcp.log': (input) => ({ lines: deps.mcp.log(input.name) }),
-      'mcp.import': (input) => deps.mcp.import(input),
-      'audit.list': (input) => this.audit.list(input),
-      'audit.get': (input) => this.audit.get(input),
-      'audit.assumptions': (input) => this.audit.assumptions(input),
-      'audit.verifyAssumption': (input) => this.audit.verifyAssumption(input),
-      'audit.undo': (input) => this.audit.undo(input),
-      'audit.export': (input) => this.audit.exportPage(input),
-      'audit.verifyChain': () => this.audit.verifyChain(),
-      'audit.decisions': (input) => this.audit.decisions(input),
-      'audit.toolInvocations': (input) => this.audit.toolInvocations(input),
-      'plan.get': (input) => this.plans.get(input.planId),
-      'plan.approve': (input) => this.plans.approve(input.planId),
-      'plan.continue': (input) => this.plans.continue(input),
-      'plan.cancel': (input) => this.plans.cancel(input.planId),
+      ...memoryChannels(deps.store, deps.now),
+      ...mcpChannels(deps.mcp),
+      ...auditChannels(this.audit),
+      ...planChannels(this.plans),
     };
     this.streamHandlers = {
       'run.events': (input, listener) => this.events.subscribe(input, listener),
@@ -406,68 +369,6 @@ export class Host implements ContractHost {
     await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
   }
 
-  /** The confirmed memories whose words match the prompt. Memory helps a run but never blocks one. */
-  private relevantMemories(prompt: string): string[] {
-    try {
-      return memoriesByWords(this.deps.store.memories, prompt);
-    } catch (error) {
-      this.deps.logError('reading memories for a run failed', error);
-      return [];
-    }
-  }
-
-  /**
-   * Before the first turn, [ABOUT THE USER] again with memories found by meaning as well (hybrid search), and a
-   * checkpoint of it. Any failure keeps the memories found by words: the run never waits long or fails for it.
-   */
-  private async withMemoriesByMeaning(
-    spec: RunSpec,
-    state: RunState,
-    input: { prompt: string; profile: UserProfile },
-  ): Promise<void> {
-    try {
-      const { semantic } = this.deps.context;
-      state.systemInstruction = await aboutTheUserByMeaning(
-        (query, limit, signal) => semantic.search(query, limit, signal),
-        { ...input, systemInstruction: state.systemInstruction },
-        spec.signal,
-      );
-      if (!spec.signal.aborted) this.runDeps().checkpoints.save(spec, state);
-    } catch (error) {
-      this.deps.logError('choosing memories by meaning failed', error);
-    }
-  }
-
-  /** The person as the profile settings describe them. */
-  private profile(): UserProfile {
-    const config = this.deps.settings.get();
-    return {
-      name: config.userName,
-      email: config.userEmail,
-      timezone: config.timezone,
-      preferences: config.preferences,
-    };
-  }
-
-  /**
-   * Deputy's instruction for a prompt: rules, the person (profile, memories, knowledge), the time. Memories are
-   * found by words here; a chat run finds them by meaning too just before its first turn (withMemoriesByMeaning).
-   */
-  private instructionFor(prompt: string, attachedContext: AttachedContextItem[]): string {
-    const memories = this.relevantMemories(prompt);
-    // The profile's free text (preferences) is the person's too: redacted like the prompt.
-    return redactSecrets(
-      buildSystemInstruction({
-        now: this.deps.now(),
-        profile: this.profile(),
-        memories,
-        memoryNote: memories.length > 0 ? this.deps.context.semantic.whyWordsOnly() : null,
-        attachedContext,
-        knowledge: this.deps.context.knowledgeFor(prompt),
-      }),
-    );
-  }
-
   private runDeps(): RunLoopDeps {
     const { store, registry, settings, now, logError } = this.deps;
     return {
@@ -555,61 +456,22 @@ export class Host implements ContractHost {
     for (const run of runs) {
       if (this.active.has(run.id)) continue;
       try {
-        this.resume(run);
+        resumeRun(
+          {
+            store,
+            now: this.deps.now,
+            runDeps: () => this.runDeps(),
+            specFor: (unfinished, signal) => this.specFor(unfinished, signal),
+            track: (unfinished, work) => this.track(unfinished, work),
+            noticeFrom: CHAT_AGENT_ID,
+          },
+          run,
+        );
       } catch (error) {
         this.deps.logError(`could not resume run ${run.id}`, error);
       }
     }
     this.audit.reconcileUndos();
-  }
-
-  private resume(run: { id: string; threadId: string; model: string; status: string }): void {
-    const { store } = this.deps;
-    let state: RunState | null = null;
-    let problem = 'its saved state is missing';
-    try {
-      const checkpoint = store.checkpoints.load(run.id);
-      state = parseRunState(checkpoint?.state ?? store.runs.loadState(run.id));
-      if (checkpoint && !state) problem = 'its saved state could not be read';
-    } catch (error) {
-      problem = error instanceof Error ? error.message : 'its saved state could not be read';
-    }
-    if (!state) {
-      const spec = this.specFor(run, new AbortController().signal);
-      failRun(this.runDeps(), spec, initialState('', []), {
-        code: 'internal',
-        message: `Deputy stopped during this run and could not pick it up again: ${problem}.`,
-      });
-      return;
-    }
-    const held = state.awaiting.map((entry) => store.approvals.get(entry.approvalId));
-    const isStillWaiting =
-      run.status === 'awaiting_confirmation' &&
-      held.length > 0 &&
-      held.every((approval) => approval?.status === 'pending');
-    if (isStillWaiting) return;
-    const resumed = state;
-    void this.track(run, (signal) => {
-      const deps = this.runDeps();
-      const spec = this.specFor(run, signal);
-      store.transaction(() => {
-        store.runs.markResumed(run.id, this.deps.now().toISOString());
-        logRuntime(deps, spec, 'resume', resumed.step, {
-          status: run.status,
-          pending: resumed.pendingCalls.length,
-          awaiting: resumed.awaiting.length,
-        });
-      });
-      deps.emit({
-        type: 'notice',
-        runId: run.id,
-        threadId: run.threadId,
-        actionId: run.id,
-        tool: CHAT_AGENT_ID,
-        message: 'Deputy stopped while this was running and picked it up again where it left off.',
-      });
-      return driveRun(deps, spec, resumed);
-    });
   }
 
   private launch(
@@ -641,8 +503,8 @@ export class Host implements ContractHost {
       : [];
     const now = this.deps.now().toISOString();
     // Memories by words now; by meaning too just before the first turn, when semantic search can run.
-    const isByMeaning = !this.deps.context.semantic.whyWordsOnly();
-    const systemInstruction = this.instructionFor(request.prompt, request.attachedContext ?? []);
+    const isByMeaning = this.instructions.isByMeaning;
+    const systemInstruction = this.instructions.for(request.prompt, request.attachedContext ?? []);
     const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
     // A plan taken up again after the person answered its question: the model sees where it stands (Deputy's
     // note) and what its steps found (content, judged as such), beside the answer.
@@ -679,7 +541,9 @@ export class Host implements ContractHost {
     const done = this.track(run, async (signal) => {
       const spec = this.specFor(run, signal);
       if (isByMeaning)
-        await this.withMemoriesByMeaning(spec, state, { prompt: request.prompt, profile: this.profile() });
+        await this.instructions.withMemoriesByMeaning(spec, state, request.prompt, (at, saved) =>
+          deps.checkpoints.save(at, saved),
+        );
       return driveRun(deps, spec, state);
     });
     return { started: ids, done, unsubscribe };
@@ -770,27 +634,6 @@ export class Host implements ContractHost {
     }
   }
 
-  private renameThread(threadId: string, title: string): ThreadSummary {
-    const renamed = this.deps.store.threads.rename(threadId, title);
-    if (!renamed) throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
-    return renamed;
-  }
-
-  private getThread(threadId: string): ThreadDetail {
-    const { store } = this.deps;
-    const thread = store.threads.get(threadId);
-    if (!thread) throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
-    const actions = store.actions.byThread(threadId);
-    const undone = store.auditQuery.undoneActions(actions.map((action) => action.id));
-    return {
-      thread,
-      messages: store.threads.messages(threadId),
-      actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
-      runs: store.runs.byThread(threadId),
-      plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
-    };
-  }
-
   private storedEvents(runId: string): RunEvent[] {
     const stored = this.deps.store.events.byRun(runId).flatMap((payload) => {
       const parsed = RunEvent.safeParse(payload);
@@ -804,13 +647,3 @@ export class Host implements ContractHost {
     return endingEvents(plainAnswer(run.id, run, 'failed', summary), run.errorCode);
   }
 }
-
-const memoryView = ({ id, text, origin, source, confirmedAt, createdAt, updatedAt }: Memory): Memory => ({
-  id,
-  text,
-  origin,
-  source,
-  confirmedAt,
-  createdAt,
-  updatedAt,
-});

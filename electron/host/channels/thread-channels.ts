@@ -1,0 +1,39 @@
+import { DeputyError, LIMITS, type ThreadDetail } from '../../../shared/contract';
+import { planView } from '../../engine/plans/plan-progress';
+import type { Store } from '../../store/store';
+import type { DataDesk } from '../data-desk';
+import type { HandlersFor } from './handlers';
+
+type ThreadChannel = 'threads.list' | 'thread.get' | 'thread.delete' | 'thread.rename' | 'threads.prune';
+
+/** The threads domain: the conversation list, one conversation whole, renaming, deleting and pruning. */
+export function threadChannels(store: Store, data: DataDesk): HandlersFor<ThreadChannel> {
+  return {
+    'threads.list': (input) => store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
+    'thread.get': (input) => threadDetail(store, input.threadId),
+    'thread.delete': (input) => data.deleteThread(input),
+    'thread.rename': (input) => {
+      const renamed = store.threads.rename(input.threadId, input.title);
+      if (!renamed) throw missing(input.threadId);
+      return renamed;
+    },
+    'threads.prune': (input) => data.prune(input),
+  };
+}
+
+/** A conversation with its messages, its actions (undone ones marked), its runs and its plans. */
+function threadDetail(store: Store, threadId: string): ThreadDetail {
+  const thread = store.threads.get(threadId);
+  if (!thread) throw missing(threadId);
+  const actions = store.actions.byThread(threadId);
+  const undone = store.auditQuery.undoneActions(actions.map((action) => action.id));
+  return {
+    thread,
+    messages: store.threads.messages(threadId),
+    actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
+    runs: store.runs.byThread(threadId),
+    plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
+  };
+}
+
+const missing = (id: string) => new DeputyError('not_found', `There is no conversation with the id "${id}".`);
