@@ -12,7 +12,7 @@ import type {
 } from '../../shared/contract';
 import { DeputyError } from '../../shared/contract/errors';
 import type { Env } from '../host/settings';
-import { isRateLimited, isRejectedSignIn, safeSlackCode, slackErrorCode } from '../tools/slack-errors';
+import { isRateLimited, isRejectedSignIn, safeSlackCode, slackErrorCode } from '../tools/slack/slack-errors';
 import { redactError } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { notConnected, type SlackAccess } from './access';

@@ -2,7 +2,7 @@ import { calendar, type calendar_v3 } from '@googleapis/calendar';
 import { gmail, type gmail_v1 } from '@googleapis/gmail';
 import type { GoogleAccess, SlackAccess } from '../connections/access';
 import { callGoogle } from '../tools/google-call';
-import { headerOf } from '../tools/gmail-payload';
+import { headerOf } from '../tools/gmail/gmail-payload';
 import type { ContactObservation } from './contacts-index';
 import { parseAddressList } from './mail-addresses';
 import type { MailItem } from './recent-mail';

@@ -1,5 +1,5 @@
-import { DEPUTY_KEY_PROPERTY } from '../../electron/tools/calendar-tools';
-import { DEPUTY_KEY_FIELD } from '../../electron/tools/slack-tools';
+import { DEPUTY_KEY_PROPERTY } from '../../electron/tools/calendar/calendar-tools';
+import { DEPUTY_KEY_FIELD } from '../../electron/tools/slack/slack-tools';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { createCalendarFake, type CalendarFakeState } from '../fakes/google/calendar';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { notConnected, type GoogleAccess } from '../../electron/connections/access';
-import { DEPUTY_KEY_PROPERTY, createCalendarTools } from '../../electron/tools/calendar-tools';
+import { DEPUTY_KEY_PROPERTY, createCalendarTools } from '../../electron/tools/calendar/calendar-tools';
 import { ToolRegistry } from '../../electron/tools/registry';
 import { ServiceError } from '../../electron/tools/service-errors';
 import { ToolError, type Tool, type ToolContext } from '../../electron/tools/tool';

@@ -1,7 +1,7 @@
 import { OAuth2Client } from 'google-auth-library';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { notConnected, type GoogleAccess } from '../../electron/connections/access';
-import { createGmailTools } from '../../electron/tools/gmail-tools';
+import { createGmailTools } from '../../electron/tools/gmail/gmail-tools';
 import { ServiceError } from '../../electron/tools/service-errors';
 import { ToolError, type Tool, type ToolContext } from '../../electron/tools/tool';
 import { googleError } from '../fakes/http-kit';

@@ -5,7 +5,7 @@ import {
   DEPUTY_EVENT_TYPE,
   DEPUTY_KEY_FIELD,
   slackRecipient,
-} from '../../electron/tools/slack-tools';
+} from '../../electron/tools/slack/slack-tools';
 import { ToolError, type Tool } from '../../electron/tools/tool';
 import { startFakeSlack, type FakeSlackChannel } from '../fakes/slack/server';
 import { closedPort } from './gemini-test-kit';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCalendarTools } from '../../electron/tools/calendar-tools';
-import { createGmailTools } from '../../electron/tools/gmail-tools';
+import { createCalendarTools } from '../../electron/tools/calendar/calendar-tools';
+import { createGmailTools } from '../../electron/tools/gmail/gmail-tools';
 import { ToolRegistry, type ToolOutcome } from '../../electron/tools/registry';
-import { createSlackTools } from '../../electron/tools/slack-tools';
+import { createSlackTools } from '../../electron/tools/slack/slack-tools';
 import type { Tool, ToolContext } from '../../electron/tools/tool';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { startFakeSlack } from '../fakes/slack/server';

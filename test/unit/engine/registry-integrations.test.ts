@@ -4,9 +4,9 @@ import { notConnected } from '../../../electron/connections/access';
 import { openDatabase } from '../../../electron/store/database';
 import { MemoriesRepo } from '../../../electron/store/memories-repo';
 import { TasksRepo } from '../../../electron/store/tasks-repo';
-import { createMemoryTools } from '../../../electron/tools/memory-tools';
+import { createMemoryTools } from '../../../electron/tools/memory/memory-tools';
 import { ToolRegistry } from '../../../electron/tools/registry';
-import { createTaskTools } from '../../../electron/tools/task-tools';
+import { createTaskTools } from '../../../electron/tools/tasks/task-tools';
 import type { Integration, Tool } from '../../../electron/tools/tool';
 
 const googleTool: Tool<{ q: string }> = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/store/database';
 import { Store } from '../../../electron/store/store';
 import { ToolRegistry } from '../../../electron/tools/registry';
-import { createTaskTools } from '../../../electron/tools/task-tools';
+import { createTaskTools } from '../../../electron/tools/tasks/task-tools';
 import type { Tool, ToolContext } from '../../../electron/tools/tool';
 import { z } from 'zod';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/store/database';
 import { MemoriesRepo, toMatchQuery } from '../../../electron/store/memories-repo';
-import { createMemoryTools } from '../../../electron/tools/memory-tools';
+import { createMemoryTools } from '../../../electron/tools/memory/memory-tools';
 import { aboutTheUser } from '../../../electron/engine/system-instruction';
 
 const NOW = '2026-11-21T10:00:00.000Z';

@@ -8,7 +8,7 @@ import {
   offsetMinutesAt,
   type Interval,
   type SlotSearch,
-} from '../../../electron/tools/calendar-slots';
+} from '../../../electron/tools/calendar/calendar-slots';
 import { isValidTimeZone } from '../../../shared/contract';
 
 const at = (iso: string): number => Date.parse(iso);

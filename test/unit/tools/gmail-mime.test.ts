@@ -8,7 +8,7 @@ import {
   messageIdsIn,
   replySubject,
   toRaw,
-} from '../../../electron/tools/gmail-mime';
+} from '../../../electron/tools/gmail/gmail-mime';
 
 const mail = {
   to: ['ana@example.com', 'ben@example.com'],

@@ -6,7 +6,7 @@ import {
 } from '@slack/web-api';
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../../electron/tools/service-errors';
-import { isRejectedSignIn, slackToolError } from '../../../electron/tools/slack-errors';
+import { isRejectedSignIn, slackToolError } from '../../../electron/tools/slack/slack-errors';
 import { ToolError } from '../../../electron/tools/tool';
 
 const platform = (error: string, extra: Record<string, unknown> = {}) =>

@@ -1,8 +1,8 @@
 import type { calendar_v3 } from '@googleapis/calendar';
 import { z } from 'zod';
-import { isValidTimeZone } from '../../shared/contract';
+import { isValidTimeZone } from '../../../shared/contract';
 import { formatInZone, instantOf, type WallTime } from './calendar-slots';
-import type { ContentOrigin } from './tool';
+import type { ContentOrigin } from '../tool';
 
 /**
  * Every event Deputy creates carries this private extended property, set to the call's idempotency key, so

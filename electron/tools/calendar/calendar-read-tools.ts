@@ -9,7 +9,7 @@ import {
   MAX_ATTENDEES,
 } from './calendar-events';
 import { findFreeSlots, formatInZone, type Interval } from './calendar-slots';
-import type { Tool } from './tool';
+import type { Tool } from '../tool';
 
 const MAX_RESULTS = 50;
 

@@ -18,7 +18,7 @@ import {
   uniqueEmails,
 } from './calendar-events';
 import { toldOfUpdate, updatePreview } from './calendar-update-preview';
-import { ToolError, type Tool, type ToolContext } from './tool';
+import { ToolError, type Tool, type ToolContext } from '../tool';
 
 const attendeeList = z.array(attendeeSchema).max(MAX_ATTENDEES);
 

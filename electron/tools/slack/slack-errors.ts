@@ -1,7 +1,7 @@
 import { ErrorCode, type WebAPICallError } from '@slack/web-api';
-import { redactSecrets } from '../vault/redactor';
-import { httpToolError, parseRetryAfter, ServiceError } from './service-errors';
-import { ToolError } from './tool';
+import { redactSecrets } from '../../vault/redactor';
+import { httpToolError, parseRetryAfter, ServiceError } from '../service-errors';
+import { ToolError } from '../tool';
 
 /** Slack's answers meaning the saved token itself is no good any more: only reconnecting helps. */
 const REJECTED_SIGN_IN = new Set([

@@ -1,12 +1,12 @@
 import { gmail, type gmail_v1 } from '@googleapis/gmail';
 import { z } from 'zod';
-import type { ApprovalPreview } from '../../shared/contract';
-import type { GoogleAccess } from '../connections/access';
+import type { ApprovalPreview } from '../../../shared/contract';
+import type { GoogleAccess } from '../../connections/access';
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
-import { callGoogle } from './google-call';
-import type { ContentOrigin, Recipient, Tool, ToolContext } from './tool';
+import { callGoogle } from '../google-call';
+import type { ContentOrigin, Recipient, Tool, ToolContext } from '../tool';
 
 const SEARCH_LIMIT = 25;
 const BODY_LIMIT = 20_000;

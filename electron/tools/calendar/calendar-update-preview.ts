@@ -1,7 +1,7 @@
 import type { calendar_v3 } from '@googleapis/calendar';
-import type { ApprovalPreview } from '../../shared/contract';
+import type { ApprovalPreview } from '../../../shared/contract';
 import { describeWhen, uniqueEmails } from './calendar-events';
-import type { Reach, Recipient } from './tool';
+import type { Reach, Recipient } from '../tool';
 
 /** What calendar_event_update is asked to change (its checked input). */
 export interface UpdateRequest {

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import type { SlackAccess } from '../connections/access';
+import type { SlackAccess } from '../../connections/access';
 import { slackErrorCode, slackToolError } from './slack-errors';
 import { deputyMetadata, findPost } from './slack-posts';
-import { assertNotStopped, ToolError, type Reach, type Tool } from './tool';
+import { assertNotStopped, ToolError, type Reach, type Tool } from '../tool';
 
 export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
 

@@ -1,9 +1,9 @@
 import { calendar, type calendar_v3 } from '@googleapis/calendar';
-import type { GoogleAccess } from '../connections/access';
+import type { GoogleAccess } from '../../connections/access';
 import { instantIn, parseEventTime } from './calendar-events';
 import { instantOf, type Interval } from './calendar-slots';
-import { callGoogle } from './google-call';
-import { ToolError } from './tool';
+import { callGoogle } from '../google-call';
+import { ToolError } from '../tool';
 
 export interface CalendarToolOptions {
   now: () => Date;

@@ -1,8 +1,8 @@
-import type { GoogleAccess } from '../connections/access';
+import type { GoogleAccess } from '../../connections/access';
 import { calendarCaller, type CalendarToolOptions } from './calendar-api';
 import { createCalendarReadTools } from './calendar-read-tools';
 import { createCalendarWriteTools } from './calendar-write-tools';
-import type { Tool } from './tool';
+import type { Tool } from '../tool';
 
 export type { CalendarToolOptions } from './calendar-api';
 export { DEPUTY_KEY_PROPERTY } from './calendar-events';

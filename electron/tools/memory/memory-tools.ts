@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { MEMORY_TEXT_MAX, type Memory } from '../../shared/contract';
-import type { MemoriesRepo } from '../store/memories-repo';
-import { ToolError, type Tool } from './tool';
+import { MEMORY_TEXT_MAX, type Memory } from '../../../shared/contract';
+import type { MemoriesRepo } from '../../store/memories-repo';
+import { ToolError, type Tool } from '../tool';
 
 const SaveMemoryInput = z
   .object({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Task, TasksRepo } from '../store/tasks-repo';
-import { ToolError, type Tool } from './tool';
+import type { Task, TasksRepo } from '../../store/tasks-repo';
+import { ToolError, type Tool } from '../tool';
 
 const isoDateOrDateTime = z
   .string()
