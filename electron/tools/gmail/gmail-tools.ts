@@ -1,185 +1,23 @@
 import { gmail, type gmail_v1 } from '@googleapis/gmail';
-import { z } from 'zod';
-import type { ApprovalPreview } from '../../../shared/contract';
+import type { z } from 'zod';
 import type { GoogleAccess } from '../../connections/access';
+import { allRecipients, dateOf, mailOrigin, mailPreview, mailReach, sentMail } from './gmail-compose';
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './gmail-text';
 import { callGoogle } from '../google-call';
-import type { ContentOrigin, Recipient, Tool, ToolContext } from '../tool';
-
-const SEARCH_LIMIT = 25;
-const BODY_LIMIT = 20_000;
-/** A long thread is cut to its latest messages so one read cannot flood the model's context. */
-const THREAD_MESSAGE_LIMIT = 25;
-
-const gmailId = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: 'use an id exactly as gmail_search returned it' });
-const address = z.email().max(254);
-const addresses = z.array(address).max(50);
-// A CR or LF in a header value would let the model (or text it was fed) write its own headers: refused here.
-const headerLine = z
-  .string()
-  .max(500)
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  .regex(/^[^\x00-\x1f\x7f]*$/, { message: 'must be one line without control characters' });
-
-const SearchInput = z
-  .object({
-    q: z
-      .string()
-      .trim()
-      .min(1)
-      .max(500)
-      .describe('A Gmail search, e.g. "from:ana@example.com newer_than:7d".'),
-    maxResults: z.number().int().min(1).max(SEARCH_LIMIT).optional().describe('How many (1-25, default 10).'),
-  })
-  .strict();
-const ThreadReadInput = z
-  .object({ threadId: gmailId.describe('The thread id, as gmail_search returns it.') })
-  .strict();
-const MailInput = z
-  .object({
-    to: addresses.min(1).describe('Recipient email addresses.'),
-    cc: addresses.optional(),
-    bcc: addresses.optional(),
-    subject: headerLine
-      .optional()
-      .describe('The subject; for a reply it defaults to "Re: " and the original one.'),
-    body: z.string().max(100_000).describe('The message, as plain text.'),
-    replyToMessageId: gmailId
-      .optional()
-      .describe('The Gmail id of the message this answers, to reply in its thread.'),
-  })
-  .strict()
-  .refine((input) => input.subject !== undefined || input.replyToMessageId !== undefined, {
-    message: 'give a subject (only a reply may leave it out)',
-    path: ['subject'],
-  });
-type MailInput = z.infer<typeof MailInput>;
-
-const SearchOutput = z.object({
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      threadId: z.string(),
-      from: z.string(),
-      to: z.string(),
-      subject: z.string(),
-      date: z.string(),
-      snippet: z.string(),
-    }),
-  ),
-  hasMore: z.boolean(),
-});
-const ThreadOutput = z.object({
-  threadId: z.string(),
-  messages: z.array(
-    z.object({
-      id: z.string(),
-      from: z.string(),
-      to: z.string(),
-      cc: z.string(),
-      subject: z.string(),
-      date: z.string(),
-      messageId: z.string(),
-      body: z.string(),
-      isBodyTruncated: z.boolean(),
-      attachments: z.array(z.object({ filename: z.string(), mimeType: z.string(), size: z.number() })),
-    }),
-  ),
-  /** Older messages left out because the thread is longer than the limit. */
-  omittedMessages: z.number(),
-});
-const DraftOutput = z.object({
-  draftId: z.string(),
-  messageId: z.string(),
-  threadId: z.string(),
-  rfc822MessageId: z.string(),
-  /** The same call had already saved this draft (a retry or a resumed run), so nothing new was saved. */
-  wasAlreadySaved: z.boolean(),
-});
-const SendOutput = z.object({
-  messageId: z.string(),
-  threadId: z.string(),
-  rfc822MessageId: z.string(),
-  /** The same call had already sent this mail (a retry or a resumed run), so it was not sent again. */
-  wasAlreadySent: z.boolean(),
-});
-type DraftOutput = z.infer<typeof DraftOutput>;
-type SendOutput = z.infer<typeof SendOutput>;
-
-/** When a message was received: Gmail's internal date as ISO, or the Date header when that is missing. */
-function dateOf(message: gmail_v1.Schema$Message): string {
-  const internal = Number(message.internalDate);
-  return Number.isFinite(internal) && internal > 0
-    ? new Date(internal).toISOString()
-    : headerOf(message.payload, 'Date');
-}
-
-function allRecipients(input: MailInput): string[] {
-  const all = [...input.to, ...(input.cc ?? []), ...(input.bcc ?? [])].map((item) => item.toLowerCase());
-  return [...new Set(all)];
-}
-
-/** Everyone a mail reaches, each with the header that reaches them. */
-function mailReach(input: MailInput): { recipients: Recipient[] } {
-  const seen = new Set<string>();
-  const recipients: Recipient[] = [];
-  for (const [role, list] of [
-    ['to', input.to],
-    ['cc', input.cc ?? []],
-    ['bcc', input.bcc ?? []],
-  ] as const) {
-    for (const address of list.map((item) => item.toLowerCase())) {
-      if (seen.has(address)) continue;
-      seen.add(address);
-      recipients.push({ address, role });
-    }
-  }
-  return { recipients };
-}
-
-/** A mail as content from outside the person, labelled by its sender's address and subject. */
-function mailOrigin(from: string, subject: string, ...text: string[]): ContentOrigin {
-  const sender = /<([^>]+)>/.exec(from)?.[1] ?? from;
-  return {
-    label: `a mail from ${sender.trim() || 'an unknown sender'}${subject ? ` (“${subject}”)` : ''}`,
-    text: [from, subject, ...text].join('\n'),
-  };
-}
-
-function mailPreview(verb: string, input: MailInput): ApprovalPreview {
-  const list = (label: string, values: string[] | undefined) =>
-    values && values.length > 0 ? [{ label, value: values.join(', ') }] : [];
-  const subject = input.replyToMessageId
-    ? replySubject(input.subject ?? '(the original subject)')
-    : (input.subject ?? '');
-  return {
-    title: `${verb} to ${input.to.join(', ')}${input.replyToMessageId ? ' (a reply)' : ''}`,
-    fields: [
-      ...list('To', input.to),
-      ...list('Cc', input.cc),
-      ...list('Bcc', input.bcc),
-      { label: 'Subject', value: subject },
-    ],
-    body: input.body,
-  };
-}
-
-/** A mail as the audit trail records it: whom it went to, its subject and its words. */
-function sentMail(input: MailInput): Record<string, unknown> {
-  return {
-    to: input.to,
-    cc: input.cc ?? [],
-    bcc: input.bcc ?? [],
-    subject: input.subject ?? '',
-    body: input.body,
-    ...(input.replyToMessageId && { replyToMessageId: input.replyToMessageId }),
-  };
-}
+import {
+  BODY_LIMIT,
+  DraftOutput,
+  MailInput,
+  SearchInput,
+  SearchOutput,
+  SendOutput,
+  THREAD_MESSAGE_LIMIT,
+  ThreadOutput,
+  ThreadReadInput,
+} from './gmail-schemas';
+import type { Tool, ToolContext } from '../tool';
 
 /** Gmail's four tools: search and read for context, draft and send under the approval policy. */
 export function createGmailTools(access: GoogleAccess, options: { now?: () => Date } = {}): Tool[] {
