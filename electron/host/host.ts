@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   DeputyError,
-  LIMITS,
-  normalizeRunRequest,
   RunEvent,
   type ActionRecord,
   type AgentRunInput,
@@ -27,22 +25,19 @@ import { storeCheckpoints } from '../engine/journal';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
-import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import type { ModelClient } from '../llm/model-client';
 import type { McpServers } from '../mcp/mcp-servers';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
-import { redactValue, redactWithJson } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
+import { redactWithJson } from '../vault/redactor';
 import { AgentsDesk } from './agents-desk';
 import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
 import { PlanDesk } from './plan-desk';
-import { refreshPlan } from '../engine/plans/plan-progress';
-import { planFindings, planNote } from '../engine/plans/plan-note';
 import { ApprovalsBus } from './approvals-bus';
 import { auditChannels } from './channels/audit-channels';
 import { mcpChannels } from './channels/mcp-channels';
@@ -50,6 +45,7 @@ import { memoryChannels } from './channels/memory-channels';
 import { planChannels } from './channels/plan-channels';
 import { threadChannels } from './channels/thread-channels';
 import { RunInstructions } from './run-instructions';
+import { RunLauncher } from './run-launcher';
 import { resumeRun } from './run-resume';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -57,9 +53,8 @@ import { AuditDesk } from './audit-desk';
 import { SideEffectsSwitch } from './side-effects-switch';
 import { DataDesk } from './data-desk';
 import { decideCall, modelBudgetRefusal } from './policy-context';
-import { buildRunMessages, threadTitle } from './run-history';
 import { RunEventBus } from './run-event-bus';
-import { endingEvents, recordRefusal } from './refusals';
+import { endingEvents } from './refusals';
 import { plainAnswer } from './run-answer';
 import type { SettingsService } from './settings';
 
@@ -113,6 +108,7 @@ export class Host implements ContractHost {
   readonly plans: PlanDesk;
   private readonly approvalsBus: ApprovalsBus;
   private readonly instructions: RunInstructions;
+  private readonly launcher: RunLauncher;
   private readonly active: ActiveRuns;
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
@@ -131,6 +127,23 @@ export class Host implements ContractHost {
 
   constructor(private readonly deps: HostDeps) {
     this.instructions = new RunInstructions(deps);
+    this.launcher = new RunLauncher({
+      store: deps.store,
+      settings: deps.settings,
+      now: deps.now,
+      instructions: this.instructions,
+      isClosed: () => this.isClosed,
+      isDeleting: (threadId) => this.data.isDeleting(threadId),
+      refusedRequest: (error) => this.refusedRequest(error),
+      supersede: (threadId) => this.approvals.supersede(threadId),
+      withoutChildMessages: (messages) => this.agents.withoutChildMessages(messages),
+      runDeps: () => this.runDeps(),
+      specFor: (run, signal) => this.specFor(run, signal),
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      emit: (event) => this.emit(event),
+      publish: (event) => this.events.publish(event),
+      track: (run, work) => this.track(run, work),
+    });
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
       together: (work) => {
@@ -180,7 +193,7 @@ export class Host implements ContractHost {
     this.clientCalls = new ClientCalls({
       store: deps.store,
       registry: deps.registry,
-      start: (request, model) => this.launch(request, undefined, model).started,
+      start: (request, model) => this.launcher.launch(request, undefined, model).started,
       subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
       abandon: ({ runId, threadId }) => {
         this.active.cancel(runId);
@@ -229,7 +242,7 @@ export class Host implements ContractHost {
       approvals: this.approvals,
       cancelRun: (runId) => this.active.cancel(runId),
       continueInThread: (threadId, answer, planId) =>
-        this.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
+        this.launcher.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
       logError: deps.logError,
     });
     this.handlers = {
@@ -291,12 +304,12 @@ export class Host implements ContractHost {
 
   /** Starts a run and answers at once; progress arrives on `run.events`. */
   startRun(request: RunRequest): RunStarted {
-    return this.launch(request).started;
+    return this.launcher.launch(request).started;
   }
 
   /** Starts a run and waits for its ending (the non-streaming HTTP route). */
   async runToEnd(request: RunRequest, onEvent?: (event: RunEvent) => void): Promise<RunResponse> {
-    const { done, unsubscribe } = this.launch(request, onEvent);
+    const { done, unsubscribe } = this.launcher.launch(request, onEvent);
     try {
       return await done;
     } finally {
@@ -472,103 +485,6 @@ export class Host implements ContractHost {
       }
     }
     this.audit.reconcileUndos();
-  }
-
-  private launch(
-    raw: RunRequest,
-    onEvent?: (event: RunEvent) => void,
-    model?: string,
-    planId?: string,
-  ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
-    if (this.isClosed) throw new DeputyError('conflict', 'Deputy is shutting down.');
-    // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
-    // checkpoint then all hold the same text, and a token never reaches any of them.
-    const request = redactValue(normalizeRunRequest(raw));
-    const { store, settings } = this.deps;
-    const runId = randomUUID();
-    const threadId = request.threadId;
-    if (threadId && (!store.threads.get(threadId) || this.data.isDeleting(threadId))) {
-      const error = new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
-      this.refusedRequest(error.toBody());
-      throw error;
-    }
-    const config = { ...settings.get(), ...(model && { model }) };
-    // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
-    const refusal = modelBudgetRefusal(config, store, this.deps.now());
-    if (refusal) return this.refuse(request, refusal, onEvent);
-    // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
-    const continued = threadId ? this.approvals.supersede(threadId) : null;
-    const earlier = threadId
-      ? this.agents.withoutChildMessages(store.threads.recentMessages(threadId, LIMITS.conversationTurns))
-      : [];
-    const now = this.deps.now().toISOString();
-    // Memories by words now; by meaning too just before the first turn, when semantic search can run.
-    const isByMeaning = this.instructions.isByMeaning;
-    const systemInstruction = this.instructions.for(request.prompt, request.attachedContext ?? []);
-    const messages = buildRunMessages(request.prompt, request.conversation, earlier, continued);
-    // A plan taken up again after the person answered its question: the model sees where it stands (Deputy's
-    // note) and what its steps found (content, judged as such), beside the answer.
-    const plan = planId ? refreshPlan(this.runDeps(), { runId, threadId: threadId ?? '' }, planId) : null;
-    const prompt = messages.at(-1);
-    if (plan && prompt)
-      prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
-    const state = initialState(systemInstruction, messages);
-    const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
-    const deps = this.runDeps();
-
-    // The run, its prompt and its first checkpoint land together: from here on it survives a crash.
-    store.transaction(() => {
-      if (!threadId) store.threads.create(run.threadId, threadTitle(request.prompt), now);
-      store.runs.create(
-        { id: runId, threadId: run.threadId, model: config.model, prompt: request.prompt },
-        now,
-      );
-      store.threads.addMessage({
-        id: randomUUID(),
-        threadId: run.threadId,
-        runId,
-        role: 'user',
-        text: request.prompt,
-        createdAt: now,
-      });
-      store.threads.touch(run.threadId, now);
-      if (planId) store.plans.attach(planId, runId, now);
-      deps.checkpoints.save(this.specFor(run, new AbortController().signal), state);
-    });
-    const ids = { runId, threadId: run.threadId };
-    const unsubscribe = onEvent ? this.events.subscribe({ runId }, onEvent) : () => {};
-    this.emit({ type: 'status', ...ids, status: 'queued' });
-    const done = this.track(run, async (signal) => {
-      const spec = this.specFor(run, signal);
-      if (isByMeaning)
-        await this.instructions.withMemoriesByMeaning(spec, state, request.prompt, (at, saved) =>
-          deps.checkpoints.save(at, saved),
-        );
-      return driveRun(deps, spec, state);
-    });
-    return { started: ids, done, unsubscribe };
-  }
-
-  private refuse(
-    request: RunRequest,
-    failure: RunFailure,
-    onEvent?: (event: RunEvent) => void,
-  ): { started: RunStarted; done: Promise<RunResponse>; unsubscribe: () => void } {
-    const ids = { runId: randomUUID(), threadId: request.threadId ?? randomUUID() };
-    // Subscribed before the record lands, so the listener hears the events once, live, not also rebuilt from it.
-    const unsubscribe = onEvent ? this.events.subscribe({ runId: ids.runId }, onEvent) : () => {};
-    const answer = recordRefusal(this.deps.store, {
-      ...ids,
-      newThreadTitle: request.threadId ? null : threadTitle(request.prompt),
-      prompt: request.prompt,
-      model: this.deps.settings.get().model,
-      failure,
-      now: this.deps.now().toISOString(),
-      newId: randomUUID,
-    });
-    const queued: RunEvent = { type: 'status', ...ids, status: 'queued' };
-    for (const event of [queued, ...endingEvents(answer, failure.code)]) this.events.publish(event);
-    return { started: ids, done: Promise.resolve(answer), unsubscribe };
   }
 
   private emit(raw: RunEvent): void {
