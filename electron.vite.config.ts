@@ -15,7 +15,11 @@ export default defineConfig({
       // it loads a native .node file next to its own sources, which a bundle would break.
       externalizeDeps: { include: ['better-sqlite3'] },
       rolldownOptions: {
-        input: { main: resolve(import.meta.dirname, 'electron/main.ts') },
+        input: {
+          main: resolve(import.meta.dirname, 'electron/main.ts'),
+          // The context index's worker thread, started by index-worker-client.ts from beside main.js.
+          'context-index-worker': resolve(import.meta.dirname, 'electron/context/index-worker.ts'),
+        },
         external: ['better-sqlite3'],
       },
     },

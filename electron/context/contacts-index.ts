@@ -110,11 +110,14 @@ export class ContactsIndex {
   private readonly deleteOne;
   /** Kept in step with the table, so bounding it costs no count(*) scan per batch. */
   private size: number;
+  private readonly db: Db;
+  /** The most contacts kept; the least dealt-with go first. */
+  readonly maxContacts: number;
 
-  constructor(
-    private readonly db: Db,
-    private readonly maxContacts = DEFAULT_MAX_CONTACTS,
-  ) {
+  // Plain fields, not parameter properties: the index worker loads this file with Node's type stripping.
+  constructor(db: Db, maxContacts = DEFAULT_MAX_CONTACTS) {
+    this.db = db;
+    this.maxContacts = maxContacts;
     this.selectOne = db.prepare<[string], ContactRow & { id: number }>(
       'SELECT * FROM contacts WHERE address = ?',
     );
@@ -217,6 +220,11 @@ export class ContactsIndex {
 
   count(): number {
     return this.size;
+  }
+
+  /** Counts the table again: another connection (the index worker) merged into it. */
+  recount(): void {
+    this.size = this.countAll.get()?.n ?? 0;
   }
 
   clear(): void {

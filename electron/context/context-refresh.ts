@@ -3,6 +3,7 @@ import { summarize, type ContactObservation, type ContactsIndex } from './contac
 import { calendarObservations, mailObservations, slackObservations } from './contacts-sources';
 import type { RecentMail } from './recent-mail';
 import { slackDmObservations } from './slack-dms';
+import { WorkerUnavailable, type IndexWorker } from './index-worker-client';
 import { inSlices } from './time-slices';
 import type { UpcomingEvents } from './upcoming-events';
 
@@ -11,6 +12,8 @@ export const OBSERVE_CHUNK = 20;
 
 export interface RefreshDeps {
   contacts: ContactsIndex;
+  /** Writes the contacts off the main thread; without one (or once it fails), in time slices here. */
+  worker: IndexWorker | null;
   recentMail: RecentMail;
   /** The person opted in to finding recent mail by meaning (Settings → Data); off, none is kept. */
   keepsRecentMail: () => boolean;
@@ -30,20 +33,30 @@ export interface RefreshReport {
 
 /**
  * One pass over the connected accounts. A source that fails is named and skipped: the index keeps what it
- * knew, and the next pass tries again. Writes go in small transactions, in time slices (time-slices.ts).
+ * knew, and the next pass tries again. Contacts are written by the index worker, or here in time slices.
  */
 export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Promise<RefreshReport> {
   const failed: string[] = [];
   let observed = 0;
   const write = async (observations: ContactObservation[]): Promise<void> => {
     const contacts = summarize(observations);
+    observed += observations.length;
+    if (deps.worker?.isAvailable) {
+      try {
+        await deps.worker.merge(contacts, deps.contacts.maxContacts);
+        deps.contacts.recount();
+        return;
+      } catch (error) {
+        // It stopped mid-way: merging is idempotent, so what it wrote is merged again here, the same.
+        if (!(error instanceof WorkerUnavailable)) throw error;
+      }
+    }
     let index = 0;
     await inSlices(() => {
       deps.contacts.merge(contacts.slice(index, index + OBSERVE_CHUNK));
       index += OBSERVE_CHUNK;
       return index < contacts.length;
     }, signal);
-    observed += observations.length;
   };
   const attempt = async (source: string, work: () => Promise<void>): Promise<void> => {
     try {

@@ -9,13 +9,14 @@ import type { Task, TasksRepo } from '../store/tasks-repo';
 import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
+import { IndexWorker } from './index-worker-client';
 import { knowledgeBlock } from './knowledge';
 import { unresolvedPersonQuestion } from './intent-check';
 import { directMessageWith } from './slack-dms';
 import type { IntentAnalysis } from '../../shared/contract/intent';
 import { memoryCorpus, taskCorpus } from './corpora';
 import { mailCorpus, RecentMail, type MailItem } from './recent-mail';
-import { SemanticIndex } from './semantic-index';
+import { SemanticIndex, type Corpus } from './semantic-index';
 import { UpcomingEvents } from './upcoming-events';
 
 /** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
@@ -36,6 +37,8 @@ export interface ContextServiceDeps {
   embedder: () => Embedder | null;
   now: () => Date;
   logError: (message: string, error: unknown) => void;
+  /** Build the index in a worker thread (the default); false builds it on the main thread, in time slices. */
+  inWorker?: boolean;
 }
 
 export interface ContextStats {
@@ -57,6 +60,7 @@ export class ContextService {
   readonly semanticMail: SemanticIndex<MailItem>;
   private readonly db: Db;
   private readonly file: string;
+  private readonly worker: IndexWorker | null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<RefreshReport> | null = null;
   private readonly stop = new AbortController();
@@ -64,17 +68,15 @@ export class ContextService {
   constructor(private readonly deps: ContextServiceDeps) {
     this.file = join(deps.dataDir, CONTEXT_FILE);
     this.db = openOrRebuildContextDb(this.file, deps.logError);
+    this.worker = deps.inWorker === false ? null : new IndexWorker(this.file, deps.logError);
     this.contacts = new ContactsIndex(this.db);
     this.upcoming = new UpcomingEvents(this.db);
-    this.semantic = new SemanticIndex(this.db, memoryCorpus(deps.memories), deps.embedder, EMBEDDING_DIMS);
-    this.semanticTasks = new SemanticIndex(this.db, taskCorpus(deps.tasks), deps.embedder, EMBEDDING_DIMS);
+    const semantic = <T>(corpus: Corpus<T>) =>
+      new SemanticIndex(this.db, corpus, deps.embedder, EMBEDDING_DIMS, this.worker);
+    this.semantic = semantic(memoryCorpus(deps.memories));
+    this.semanticTasks = semantic(taskCorpus(deps.tasks));
     this.recentMail = new RecentMail(this.db);
-    this.semanticMail = new SemanticIndex(
-      this.db,
-      mailCorpus(this.recentMail),
-      deps.embedder,
-      EMBEDDING_DIMS,
-    );
+    this.semanticMail = semantic(mailCorpus(this.recentMail));
   }
 
   /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
@@ -109,7 +111,13 @@ export class ContextService {
   private async refreshAll(): Promise<RefreshReport> {
     const { signal } = this.stop;
     const report = await refreshContext(
-      { ...this.deps, contacts: this.contacts, upcoming: this.upcoming, recentMail: this.recentMail },
+      {
+        ...this.deps,
+        contacts: this.contacts,
+        worker: this.worker,
+        upcoming: this.upcoming,
+        recentMail: this.recentMail,
+      },
       signal,
     );
     try {
@@ -221,6 +229,8 @@ export class ContextService {
   close(): void {
     this.stop.abort();
     if (this.timer) clearTimeout(this.timer);
+    // Terminating starts at once; what the worker was writing is a transaction SQLite rolls back.
+    void this.worker?.close();
     this.db.close();
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Embedder } from '../llm/gemini-embedder';
 import type { Db } from '../store/database';
 import { fromBlob, toBlob } from './vector-codes';
+import { WorkerUnavailable, type IndexWorker } from './index-worker-client';
 import { inSlices } from './time-slices';
 import { VectorIndex } from './vector-index';
 
@@ -36,6 +37,8 @@ export interface SemanticSearch<T> {
   note: string | null;
 }
 
+type Stale = { id: string; text: string; hash: string };
+
 const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** Items found by meaning as well as by words: vectors in context.db, searched in memory, fused with full text. */
@@ -47,12 +50,15 @@ export class SemanticIndex<T> {
   private readonly countStored;
   private readonly hashes = new Map<string, string>();
   private isLoaded = false;
+  private loading: Promise<number[]> | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly corpus: Corpus<T>,
     private readonly embedder: () => Embedder | null,
     dims: number,
+    /** Where the stored vectors are read and coded; without one (or once it fails), in time slices here. */
+    private readonly worker: IndexWorker | null = null,
   ) {
     this.index = new VectorIndex(dims);
     this.selectChunk = db.prepare<
@@ -68,8 +74,50 @@ export class SemanticIndex<T> {
     );
   }
 
-  /** Reads the stored vectors into the search index in time slices; returns how long each slice took (ms). */
-  async load(signal?: AbortSignal): Promise<number[]> {
+  /**
+   * Reads the stored vectors into the search index: in the index worker when there is one, else in time slices
+   * here. Answers how long each slice of main-thread work took (ms; none when the worker did it). A load
+   * already under way is joined, not doubled.
+   */
+  load(signal?: AbortSignal): Promise<number[]> {
+    this.loading ??= this.loadOnce(signal).finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  private async loadOnce(signal?: AbortSignal): Promise<number[]> {
+    if (this.worker?.isAvailable && this.index.size === 0) {
+      try {
+        await this.loadInWorker(this.worker);
+        this.isLoaded = !signal?.aborted;
+        return [];
+      } catch (error) {
+        if (!(error instanceof WorkerUnavailable)) throw error;
+        // The worker stopped: what it had sent is dropped, and the vectors are read here instead.
+        this.hashes.clear();
+      }
+    }
+    return this.loadInSlices(signal);
+  }
+
+  /** The worker codes the vectors; here only the maps are filled, a chunk of refs per message, then swapped in. */
+  private async loadInWorker(worker: IndexWorker): Promise<void> {
+    const refs: string[] = [];
+    const slotOf = new Map<string, number>();
+    const codes = await worker.loadVectors(this.corpus.kind, this.index.dims, (chunk, hashes) => {
+      chunk.forEach((ref, position) => {
+        slotOf.set(ref, refs.length);
+        refs.push(ref);
+        this.hashes.set(ref, hashes[position] ?? '');
+      });
+    });
+    if (codes.slots !== refs.length || this.index.size > 0)
+      throw new WorkerUnavailable('the loaded vectors cannot be taken over as they are');
+    this.index.adopt(refs, slotOf, codes.bits, codes.bytes);
+  }
+
+  private async loadInSlices(signal?: AbortSignal): Promise<number[]> {
     let after = '';
     let isReserved = false;
     const slices = await inSlices(() => {
@@ -97,35 +145,37 @@ export class SemanticIndex<T> {
   /**
    * Embeds items that have no vector or whose text changed, and forgets the vectors of deleted ones. Answers how
    * many it embedded and how long each slice of its own work took (ms; the wait for Gemini is not a slice).
+   * The corpus is read a batch of stale items at a time, embedded and written before reading on: nothing of a
+   * large corpus is held on the main thread's heap but the ids seen.
    */
   async sync(signal: AbortSignal): Promise<{ embedded: number; steps: number[] }> {
     const embedder = this.embedder();
     if (!embedder) return { embedded: 0, steps: [] };
     if (!this.isLoaded) await this.load(signal);
-    const stale: { id: string; text: string }[] = [];
     const present = new Set<string>();
+    const steps: number[] = [];
+    const pending: Stale[] = [];
     let cursor: string | undefined;
-    const steps = await inSlices(() => {
-      const page = this.corpus.page(cursor);
-      for (const item of page.items) {
-        present.add(item.id);
-        if (this.hashes.get(item.id) !== hashOf(item.text)) stale.push(item);
-      }
-      cursor = page.next ?? undefined;
-      return cursor !== undefined;
-    }, signal);
-    if (signal.aborted) return { embedded: 0, steps };
-    const gone = [...this.hashes.keys()].filter((ref) => !present.has(ref));
-    steps.push(
-      ...(await inSlices(() => {
-        const ref = gone.pop();
-        if (ref !== undefined) this.forget(ref);
-        return gone.length > 0;
-      }, signal)),
-    );
+    let isRead = false;
     let embedded = 0;
-    for (let index = 0; index < stale.length && !signal.aborted; index += EMBED_BATCH) {
-      const batch = stale.slice(index, index + EMBED_BATCH);
+    while (!signal.aborted && (!isRead || pending.length > 0)) {
+      if (!isRead && pending.length < EMBED_BATCH) {
+        steps.push(
+          ...(await inSlices(() => {
+            const page = this.corpus.page(cursor);
+            for (const item of page.items) {
+              present.add(item.id);
+              const hash = hashOf(item.text);
+              if (this.hashes.get(item.id) !== hash) pending.push({ ...item, hash });
+            }
+            cursor = page.next ?? undefined;
+            isRead = cursor === undefined;
+            return !isRead && pending.length < EMBED_BATCH;
+          }, signal)),
+        );
+      }
+      const batch = pending.splice(0, EMBED_BATCH);
+      if (batch.length === 0 || signal.aborted) continue;
       const vectors = await embedder.embed(
         batch.map((item) => item.text),
         'document',
@@ -137,14 +187,23 @@ export class SemanticIndex<T> {
         batch.forEach((item, position) => {
           const vector = vectors[position];
           if (!vector) return;
-          this.upsert.run(this.corpus.kind, item.id, embedder.model, hashOf(item.text), toBlob(vector));
+          this.upsert.run(this.corpus.kind, item.id, embedder.model, item.hash, toBlob(vector));
           this.index.set(item.id, vector);
-          this.hashes.set(item.id, hashOf(item.text));
+          this.hashes.set(item.id, item.hash);
         });
       })();
       steps.push(performance.now() - began);
       embedded += batch.length;
     }
+    if (signal.aborted || !isRead) return { embedded, steps };
+    const gone = [...this.hashes.keys()].filter((ref) => !present.has(ref));
+    steps.push(
+      ...(await inSlices(() => {
+        const ref = gone.pop();
+        if (ref !== undefined) this.forget(ref);
+        return gone.length > 0;
+      }, signal)),
+    );
     return { embedded, steps };
   }
 

@@ -37,6 +37,21 @@ export class VectorIndex {
     this.ensure(slots);
   }
 
+  /**
+   * Takes over codes computed elsewhere (the index worker), slot by slot in `refs`' order, with the map from
+   * ref to slot already built. Only into an empty index: what is adopted replaces nothing.
+   */
+  adopt(refs: string[], slotOf: Map<string, number>, bits: Uint32Array, bytes: Int8Array): void {
+    if (this.slotOf.size > 0) throw new Error('vectors are adopted only into an empty index');
+    if (bits.length !== refs.length * this.words || bytes.length !== refs.length * this.dims)
+      throw new Error('the adopted codes do not match their refs');
+    this.refs = refs;
+    this.slotOf = slotOf;
+    this.bits = bits;
+    this.bytes = bytes;
+    this.live = new Uint8Array(refs.length).fill(1);
+  }
+
   has(ref: string): boolean {
     return this.slotOf.has(ref);
   }
