@@ -23,6 +23,8 @@ import { UpcomingEvents } from './upcoming-events';
 export const REFRESH_EVERY_MS = 30 * 60_000;
 const REFRESH_SOON_MS = 5_000;
 const DAY = 86_400_000;
+/** SQLite's own default: a checkpoint once the WAL holds this many pages. */
+const DEFAULT_AUTOCHECKPOINT = 1_000;
 
 export interface ContextServiceDeps {
   dataDir: string;
@@ -69,6 +71,11 @@ export class ContextService {
     this.file = join(deps.dataDir, CONTEXT_FILE);
     this.db = openOrRebuildContextDb(this.file, deps.logError);
     this.worker = deps.inWorker === false ? null : new IndexWorker(this.file, deps.logError);
+    if (this.worker) {
+      // The worker checkpoints the WAL, off this thread; if it is gone for good, this connection does again.
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.worker.onUnavailable = () => this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`);
+    }
     this.contacts = new ContactsIndex(this.db);
     this.upcoming = new UpcomingEvents(this.db);
     const semantic = <T>(corpus: Corpus<T>) =>

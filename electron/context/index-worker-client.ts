@@ -42,6 +42,8 @@ export class IndexWorker {
   private nextId = 1;
   private deaths = 0;
   private isClosed = false;
+  /** Called once when requests stop going to a worker for good (it died too often, or Deputy closed). */
+  onUnavailable: () => void = () => {};
 
   constructor(
     private readonly file: string,
@@ -167,6 +169,7 @@ export class IndexWorker {
       error,
     );
     this.failAll(new WorkerUnavailable('The index worker stopped.'));
+    if (!this.isAvailable) this.onUnavailable();
   }
 
   private failAll(error: Error): void {

@@ -4,6 +4,7 @@
  * - `load`: reads one kind's stored vectors and computes their search codes (sign bits, int8 bytes); the refs
  *   and text hashes go back in small chunks, the codes as two transferred buffers (no copy).
  * - `merge`: writes what a refresh found about people into the contacts table, in small transactions.
+ * - and, every second, the WAL checkpoint the main thread's connection leaves to it.
  *
  * This file is loaded by Node itself (type stripping) when Deputy runs from its sources, and bundled as its
  * own entry for the app: it imports only erasable TypeScript, with explicit extensions.
@@ -25,6 +26,17 @@ const { file } = workerData as { file: string };
 const db = new Database(file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
+
+// The main thread's connection leaves checkpoints to this one (wal_autocheckpoint = 0 there): copying the WAL
+// into the database file is the one write that can take several milliseconds, and here nobody waits for it.
+const CHECKPOINT_EVERY_MS = 1_000;
+setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or closing: the next one catches up.
+  }
+}, CHECKPOINT_EVERY_MS).unref();
 
 const send = (reply: WorkerReply, transfer: ArrayBuffer[] = []): void => port.postMessage(reply, transfer);
 

@@ -138,6 +138,8 @@ export async function benchContextSearch(
     const worker = new IndexWorker(join(dir, 'context.db'), (message, error) => {
       throw new Error(`${message}: ${String(error)}`);
     });
+    // As the context service runs it: the worker checkpoints the WAL, this connection does not.
+    db.pragma('wal_autocheckpoint = 0');
     const mergeBegan = performance.now();
     const merged = await worker.merge(people, index.maxContacts);
     const mergeMs = performance.now() - mergeBegan;
@@ -160,7 +162,6 @@ export async function benchContextSearch(
     if (loadSteps.length > 0)
       throw new Error('the bench loaded vectors on the main thread, not in the worker');
     if (semantic.count() !== memories) throw new Error(`the bench loaded ${semantic.count()} vectors`);
-    await worker.close();
     pauses.stop();
     loop.disable();
     const loadDelay = { max: loop.max / 1e6, p99: loop.percentile(99) / 1e6, mean: loop.mean / 1e6 };
@@ -184,6 +185,7 @@ export async function benchContextSearch(
     const sync = await semantic.sync(new AbortController().signal);
     loop.disable();
     pauses.stop();
+    await worker.close();
     if (sync.embedded !== memories) throw new Error(`the bench sync embedded ${sync.embedded} memories`);
     return {
       memories,
