@@ -115,12 +115,16 @@ describe('the context index worker', () => {
     );
     const errors: string[] = [];
     const client = worker(file, pathToFileURL(dying), errors);
+    let gone = 0;
+    client.onUnavailable = () => (gone += 1);
     await expect(client.merge([], 10)).rejects.toBeInstanceOf(WorkerUnavailable);
     expect(client.isAvailable).toBe(true);
+    expect(gone).toBe(0);
     // The second death is the last: the semantic index then loads on the main thread, with the same result.
     const semantic = new SemanticIndex(db, noCorpus, () => null, DIMS, client);
     const slices = await semantic.load();
     expect(client.isAvailable).toBe(false);
+    expect(gone).toBe(1);
     expect(slices.length).toBeGreaterThan(0);
     expect(semantic.count()).toBe(50);
     expect(errors).toEqual([
