@@ -19,6 +19,8 @@ const commandChannels = {
   'thread.rename': true,
   'threads.prune': true,
   'data.stats': true,
+  'models.list': true,
+  'usage.daily': true,
   'data.compact': true,
   'context.stats': true,
   'context.clear': true,

@@ -1,14 +1,18 @@
-/** Gemini's list prices in US dollars per million tokens (input, output); a model not listed is priced as Flash. */
-const PRICES: ReadonlyArray<[prefix: string, input: number, output: number]> = [
-  ['gemini-2.5-flash-lite', 0.1, 0.4],
-  ['gemini-2.5-flash', 0.3, 2.5],
-  ['gemini-2.5-pro', 1.25, 10],
-  ['gemini-3-pro', 2, 12],
-  ['gemini-2.0-flash', 0.1, 0.4],
-];
+import { costOf as listCost, DEFAULT_MODEL_PRICES, type ModelPrice } from '../../shared/model-prices';
 
-/** What a run's tokens cost, as an estimate from list prices (never a bill). */
-export function costOf(model: string, inputTokens: number, outputTokens: number): number {
-  const [, input, output] = PRICES.find(([prefix]) => model.startsWith(prefix)) ?? ['', 0.3, 2.5];
-  return Math.round(((inputTokens * input + outputTokens * output) / 1_000_000) * 1e6) / 1e6;
+/**
+ * What a run's tokens cost, as an estimate from the price table (the person's, Settings → Usage, or the list
+ * prices); a model the table does not price is priced as Gemini 2.5 Flash, so a budget never reads as free.
+ */
+export function costOf(
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  prices: Readonly<Record<string, ModelPrice>> = DEFAULT_MODEL_PRICES,
+): number {
+  return (
+    listCost(model, inputTokens, outputTokens, prices) ??
+    listCost('gemini-2.5-flash', inputTokens, outputTokens, DEFAULT_MODEL_PRICES) ??
+    0
+  );
 }

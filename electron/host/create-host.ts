@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { GoogleConnector } from '../connections/google-connector';
 import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import { createGeminiEmbedder, type Embedder } from '../llm/gemini-embedder';
+import { listGeminiModels } from '../llm/gemini-models';
+import { ModelsDesk } from './models-desk';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
@@ -190,6 +193,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     connections,
     vault,
     modelClient: options.modelClient ?? (() => geminiClient(env, gemini.apiKey())),
+    models: new ModelsDesk({
+      fetch: (signal) => {
+        const apiKey = gemini.apiKey();
+        const { baseUrl } = readModelConfig(env);
+        return apiKey === null ? null : listGeminiModels({ apiKey, ...(baseUrl && { baseUrl }) }, signal);
+      },
+      keyId: () => {
+        const apiKey = gemini.apiKey();
+        return apiKey === null ? null : createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+      },
+      now: () => now().getTime(),
+      logError,
+    }),
     now,
     logError,
     sleep: options.sleep ?? sleep,

@@ -46,6 +46,8 @@ import { planChannels } from './channels/plan-channels';
 import { threadChannels } from './channels/thread-channels';
 import { RunInstructions } from './run-instructions';
 import { RunLauncher } from './run-launcher';
+import { ModelsDesk } from './models-desk';
+import { UsageDesk } from './usage-desk';
 import { resumeRun } from './run-resume';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -78,6 +80,8 @@ export interface HostDeps {
   logError: (message: string, error: unknown) => void;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   random: () => number;
+  /** The models the Gemini key can use (Settings' model picker); without one, no list is known. */
+  models?: ModelsDesk;
 }
 
 type Handlers = {
@@ -245,6 +249,20 @@ export class Host implements ContractHost {
         this.launcher.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
       logError: deps.logError,
     });
+    const models =
+      deps.models ??
+      new ModelsDesk({
+        fetch: () => null,
+        keyId: () => null,
+        now: () => deps.now().getTime(),
+        logError: deps.logError,
+      });
+    const usage = new UsageDesk({
+      store: deps.store,
+      now: deps.now,
+      timezone: () => deps.settings.get().timezone,
+      prices: () => deps.settings.get().modelPrices,
+    });
     this.handlers = {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
@@ -258,7 +276,9 @@ export class Host implements ContractHost {
         return deps.context.stats();
       },
       'settings.get': () => deps.settings.get(),
-      'settings.set': (input) => {
+      'settings.set': async (input) => {
+        if (input.model !== undefined && input.model !== deps.settings.get().model)
+          await models.check(input.model);
         const settings = deps.settings.set(input);
         this.active.admitWaiting();
         if (input.embedRecentMail !== undefined) deps.context.recentMailChanged();
@@ -272,6 +292,8 @@ export class Host implements ContractHost {
       'connections.list': () => ({ connections: deps.connections.list() }),
       'connections.connect': (input) => deps.connections.connect(input),
       'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
+      'models.list': (input) => models.list(input.refresh),
+      'usage.daily': (input) => usage.daily(input.days),
       ...memoryChannels(deps.store, deps.now),
       ...mcpChannels(deps.mcp),
       ...auditChannels(this.audit),

@@ -3,10 +3,12 @@ import {
   isValidTimeZone,
   LOOP_STEPS,
   MAX_CONCURRENT_RUNS,
+  ModelPrices,
   Settings,
   type PolicyRule,
   type SettingsPatch,
 } from '../../shared/contract';
+import { DEFAULT_MODEL_PRICES } from '../../shared/model-prices';
 import { DEFAULT_RATE_LIMITS } from '../policy/types';
 import { readModelConfig } from '../llm/model-config';
 import { asRecord } from '../store/json';
@@ -112,6 +114,8 @@ export class SettingsService {
       showThinking: stored.showThinking ?? false,
       runTimeLimitMinutes: stored.runTimeLimitMinutes ?? DEFAULT_RUN_TIME_LIMIT_MINUTES,
       embedRecentMail: stored.embedRecentMail === true,
+      // Checked on its own: a damaged table falls back to the list prices, not every setting to the safe ones.
+      modelPrices: ModelPrices.safeParse(stored.modelPrices).data ?? { ...DEFAULT_MODEL_PRICES },
       areSideEffectsEnabled: areSideEffectsEnabled(this.env),
       areSideEffectsPaused: stored[PAUSED_KEY] === true,
     };

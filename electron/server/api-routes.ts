@@ -103,6 +103,20 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/models$/,
+      handle: async (_req, res, _params, query) =>
+        command(res, 'models.list', query.get('refresh') === 'true' ? { refresh: true } : {}),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/api\/usage\/daily$/,
+      handle: async (_req, res, _params, query) => {
+        const days = query.get('days');
+        await command(res, 'usage.daily', days !== null ? { days: Number(days) } : {});
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/data$/,
       handle: async (_req, res) => command(res, 'data.stats', {}),
     },

@@ -16,6 +16,8 @@ interface RunRow {
   recovered: number;
   resumed: number;
   intent_json: string | null;
+  input_tokens: number;
+  output_tokens: number;
   created_at: string;
   updated_at: string;
 }
@@ -33,6 +35,9 @@ const toRun = (row: RunRow): RunRecord => ({
   recovered: row.recovered === 1,
   resumed: row.resumed === 1,
   intent: readIntent(row.intent_json),
+  ...((row.input_tokens > 0 || row.output_tokens > 0) && {
+    usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens },
+  }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -56,7 +61,7 @@ export interface RunEnding {
 }
 
 const RUN_COLUMNS =
-  'id, thread_id, status, model, summary, error_code, error_message, decision, outcome, recovered, resumed, intent_json, created_at, updated_at';
+  'id, thread_id, status, model, summary, error_code, error_message, decision, outcome, recovered, resumed, intent_json, input_tokens, output_tokens, created_at, updated_at';
 
 /** Which agent runs a thread's runs when the caller names none. */
 export const DEFAULT_AGENT_ID = 'deputy';
@@ -74,6 +79,7 @@ export class RunsRepo {
   private readonly updateResumed;
   private readonly updateIntent;
   private readonly selectUsage;
+  private readonly selectUsageSince;
 
   constructor(db: Db) {
     this.insertRun = db.prepare(
@@ -103,6 +109,13 @@ export class RunsRepo {
     this.updateIntent = db.prepare('UPDATE runs SET intent_json = ? WHERE id = ?');
     this.selectUsage = db.prepare<[string], { input_tokens: number; output_tokens: number; model: string }>(
       'SELECT input_tokens, output_tokens, model FROM runs WHERE id = ?',
+    );
+    this.selectUsageSince = db.prepare<
+      [string],
+      { created_at: string; model: string; input_tokens: number; output_tokens: number }
+    >(
+      `SELECT created_at, model, input_tokens, output_tokens FROM runs
+       WHERE created_at >= ? AND (input_tokens > 0 OR output_tokens > 0)`,
     );
   }
 
@@ -148,6 +161,16 @@ export class RunsRepo {
   usage(id: string): { inputTokens: number; outputTokens: number; model: string } | null {
     const row = this.selectUsage.get(id);
     return row ? { inputTokens: row.input_tokens, outputTokens: row.output_tokens, model: row.model } : null;
+  }
+
+  /** Every run since `since` (ISO) that used tokens: when it started, its model and its tokens. */
+  usageSince(since: string): { at: string; model: string; inputTokens: number; outputTokens: number }[] {
+    return this.selectUsageSince.all(since).map((row) => ({
+      at: row.created_at,
+      model: row.model,
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+    }));
   }
 
   get(id: string): RunRecord | null {

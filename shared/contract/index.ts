@@ -12,6 +12,7 @@ import {
 } from './threads';
 import { ContextClearInput, ContextStatsInput, ContextStatsOutput } from './context';
 import { Settings, SettingsGetInput, SettingsPatch } from './settings';
+import { ModelsListInput, ModelsListOutput, UsageDailyInput, UsageDailyOutput } from './usage';
 import {
   ApprovalDecideInput,
   ApprovalDecideOutput,
@@ -125,6 +126,7 @@ export * from './run';
 export * from './settings';
 export * from './side-effects';
 export * from './threads';
+export * from './usage';
 
 /**
  * The one channel map. Each transport (IPC, WebSocket) and the renderer's client are generated from it,
@@ -144,6 +146,8 @@ export const commands = {
   'context.clear': { input: ContextClearInput, output: ContextStatsOutput },
   'settings.get': { input: SettingsGetInput, output: Settings },
   'settings.set': { input: SettingsPatch, output: Settings },
+  'models.list': { input: ModelsListInput, output: ModelsListOutput },
+  'usage.daily': { input: UsageDailyInput, output: UsageDailyOutput },
   'sideEffects.get': { input: SideEffectsGetInput, output: SideEffectsState },
   'sideEffects.set': { input: SideEffectsSetInput, output: SideEffectsState },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },

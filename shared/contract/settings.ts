@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LOOP_STEPS, MAX_CONCURRENT_RUNS } from './limits';
 import { ActionKind, AutonomyLevel, PolicyRule, TrustLevel } from './policy';
 import { ExecutionPolicy, RoutingPolicy } from './run';
+import { ModelPrices } from './usage';
 
 export const RateLimitsSchema = z.object({
   actionsPerMinute: z.number().int().min(1).max(10_000),
@@ -61,6 +62,8 @@ export const SettingsPatch = z
      * Gemini to be turned into vectors), so query_context finds mail by meaning. Off by default.
      */
     embedRecentMail: z.boolean().optional(),
+    /** The whole price table (dollars per million tokens, per model) for the usage estimates. */
+    modelPrices: ModelPrices.optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
@@ -97,6 +100,7 @@ export const Settings = z.object({
   showThinking: z.boolean(),
   runTimeLimitMinutes: z.number().int(),
   embedRecentMail: z.boolean(),
+  modelPrices: z.record(z.string(), z.object({ input: z.number(), output: z.number() })),
   /** AGENT_SIDE_EFFECTS_ENABLED: read-only here, set in the environment. */
   areSideEffectsEnabled: z.boolean(),
   /** "Pause all side effects", set through `sideEffects.set` (audited), read-only here. */

@@ -22,6 +22,8 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'DELETE', path: '/api/threads/:id', body: null },
   { method: 'PATCH', path: '/api/threads/:id', body: 'thread.rename' },
   { method: 'GET', path: '/api/data', body: null },
+  { method: 'GET', path: '/api/models', body: null },
+  { method: 'GET', path: '/api/usage/daily', body: null },
   { method: 'POST', path: '/api/data/prune', body: 'threads.prune' },
   { method: 'POST', path: '/api/data/compact', body: null },
   { method: 'GET', path: '/api/context', body: null },

@@ -63,6 +63,15 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         { rateLimits: { actionsPerMinute: rng.int(0, 20_000) } },
         { preferences: randomString(rng) },
         { embedRecentMail: pick(rng, [true, false, 'yes', 1]) },
+        { model: pick(rng, ['gemini-2.5-flash', 'gemini-2.5-flsh', '', 'models/x', randomString(rng)]) },
+        {
+          modelPrices: {
+            [pick(rng, ['gemini-2.5-flash', 'x y', ''])]: {
+              input: rng.int(-5, 20),
+              output: pick(rng, [1, -1, 'a']),
+            },
+          },
+        },
       ]);
     case 'sideEffects.set':
       return pick(rng, [{ isPaused: rng.chance(0.5) }, { isPaused: 'yes' }, { paused: true }, {}]);
@@ -95,6 +104,10 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { threadId: ids.any(rng), title: randomString(rng).slice(0, rng.int(0, 260)) };
     case 'threads.prune':
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
+    case 'models.list':
+      return rng.chance(0.5) ? {} : { refresh: rng.chance(0.5) };
+    case 'usage.daily':
+      return { days: rng.int(-5, 120) };
     case 'data.stats':
     case 'data.compact':
     case 'context.stats':

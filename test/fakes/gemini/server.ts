@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { answerEmbedding, embeddingMethod } from './embeddings';
+import { answerModelsList, DEFAULT_FAKE_MODELS, isModelsList } from './models';
 import { parseBody, parseRoute, type Route } from './request';
 import type { FakeChunk, FakeGemini, FakeGeminiOptions, FakeStep, RecordedRequest } from './types';
 import { chunkToResponse, errorBody, mergeChunks, sseEvent } from './wire';
@@ -11,6 +12,11 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
   const embedRequests: FakeGemini['embedRequests'] = [];
   const timers = new Set<NodeJS.Timeout>();
   const fallback = options.fallback ?? noScriptedResponse;
+  const models: FakeGemini['models'] = {
+    list: options.models ?? DEFAULT_FAKE_MODELS,
+    requests: 0,
+    isDown: false,
+  };
   let isClosed = false;
   let inFlight = 0;
 
@@ -79,6 +85,13 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const raw = await readBody(req);
+    if (isModelsList(req.method, req.url ?? '')) {
+      models.requests += 1;
+      if (headerValue(req, 'x-goog-api-key') === null)
+        return sendJson(res, 403, errorBody(403, "Method doesn't allow unregistered callers."));
+      if (models.isDown) return sendJson(res, 503, errorBody(503, 'The service is currently unavailable.'));
+      return answerModelsList(res, req.url ?? '', models.list);
+    }
     // Embeddings are answered at once, deterministically, and never consume a scripted step.
     const embedding = req.method === 'POST' ? embeddingMethod(req.url ?? '') : null;
     if (embedding) {
@@ -128,6 +141,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
 
   return {
     url: `http://${address.address}:${address.port}`,
+    models,
     requests,
     embedRequests,
     script: (...more) => {

@@ -1,3 +1,4 @@
+import type { FakeModel } from './models';
 /** One streamed `GenerateContentResponse`, described by what a test cares about. */
 export interface FakeChunk {
   text?: string;
@@ -86,6 +87,8 @@ export interface FakeGeminiOptions {
   onChunkSent?: (info: ChunkSentInfo) => void;
   /** What to do when the script is empty; the default answers 500 so that an under-scripted test fails loudly. */
   fallback?: (request: RecordedRequest) => FakeStep;
+  /** What `GET /v1beta/models` lists (DEFAULT_FAKE_MODELS when not given); `models.set` changes it later. */
+  models?: readonly FakeModel[];
 }
 
 export interface FakeGemini {
@@ -95,6 +98,8 @@ export interface FakeGemini {
   requests: RecordedRequest[];
   /** Every embedding request (`embedContent`, `batchEmbedContents`), oldest first. */
   embedRequests: { method: string; apiKey: string | null }[];
+  /** The models the list answers with, and how many list requests arrived. */
+  models: { list: readonly FakeModel[]; requests: number; isDown: boolean };
   /** Scripted steps not consumed yet. */
   pending(): number;
   /** Responses still open: not finished and not closed by either side. */

@@ -119,6 +119,7 @@ describe('run request contract', () => {
         'memory.delete',
         'memory.list',
         'memory.update',
+        'models.list',
         'artifacts.get',
         'artifacts.list',
         'plan.approve',
@@ -137,6 +138,7 @@ describe('run request contract', () => {
         'thread.rename',
         'threads.list',
         'threads.prune',
+        'usage.daily',
       ].sort(),
     );
     expect(Object.keys(streams).sort()).toEqual([

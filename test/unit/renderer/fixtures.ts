@@ -35,6 +35,7 @@ export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => (
   showThinking: false,
   runTimeLimitMinutes: 15,
   embedRecentMail: false,
+  modelPrices: { 'gemini-2.5-flash': { input: 0.3, output: 2.5 } },
   areSideEffectsEnabled: true,
   areSideEffectsPaused: false,
   ...overrides,

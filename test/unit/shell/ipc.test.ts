@@ -51,6 +51,8 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'thread.rename': { threadId: 'thread-1', title: 'Lisbon trip' },
   'threads.prune': { olderThanDays: 90, dryRun: true },
   'data.stats': {},
+  'models.list': {},
+  'usage.daily': { days: 7 },
   'data.compact': {},
   'context.stats': {},
   'context.clear': {},
