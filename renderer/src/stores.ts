@@ -62,6 +62,12 @@ import {
   type PlansStore,
 } from './features/plans/plans-store';
 import {
+  createUsageStore,
+  type UsageActions,
+  type UsageState,
+  type UsageStore,
+} from './features/usage/usage-store';
+import {
   createSettingsStore,
   type SettingsState,
   type SettingsStore,
@@ -70,6 +76,7 @@ import {
 /** One store per feature, created once per connected client and handed down by context. */
 export interface Stores {
   chat: ChatStore;
+  usage: UsageStore;
   settings: SettingsStore;
   approvals: ApprovalsStore;
   connections: ConnectionsStore;
@@ -84,6 +91,7 @@ export interface Stores {
 
 export const createStores = (client: DeputyClient): Stores => ({
   chat: createChatStore(client),
+  usage: createUsageStore(client),
   settings: createSettingsStore(client),
   approvals: createApprovalsStore(client),
   connections: createConnectionsStore(client),
@@ -95,6 +103,10 @@ export const createStores = (client: DeputyClient): Stores => ({
   agents: createAgentsStore(client),
   plans: createPlansStore(client),
 });
+
+export function useUsage<T>(selector: (state: UsageState & UsageActions) => T): T {
+  return useStore(useStores().usage, selector);
+}
 
 export const StoresContext = createContext<Stores | null>(null);
 

@@ -12,7 +12,7 @@ const { newPage } = usePages();
 
 const SCHEMES = ['light', 'dark'] as const;
 const WIDTHS = [1280, 420] as const;
-const SETTINGS_TABS = ['general', 'permissions', 'connections', 'extensions', 'memory', 'data'];
+const SETTINGS_TABS = ['general', 'permissions', 'connections', 'extensions', 'memory', 'usage', 'data'];
 const MARKDOWN = '| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n\n> quoted\n\n```\ncode\n```';
 
 const describeViolations = (violations: AxeViolation[]) =>

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelsListOutput, RunRecord, Settings, UsageDailyOutput } from '../../shared/contract';
-import { startFakeGemini, type FakeGemini } from '../fakes/gemini/server';
+import { startFakeGemini } from '../fakes/gemini/server';
+import type { FakeGemini } from '../fakes/gemini/types';
 import { DEFAULT_FAKE_MODELS } from '../fakes/gemini/models';
 import { jsonOf, serveApi, type ApiServer } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';

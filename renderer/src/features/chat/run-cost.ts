@@ -1,3 +1,5 @@
+import { costOf, DEFAULT_MODEL_PRICES, type ModelPrice } from '../../../../shared/model-prices';
+
 /** Tokens a run used, added up over its turns, and the model its result named. */
 export interface RunUsage {
   inputTokens: number;
@@ -5,29 +7,24 @@ export interface RunUsage {
   model?: string;
 }
 
-/**
- * Google's list prices in US dollars per million tokens (paid tier, prompts up to 200k tokens), used for an
- * estimate only: the bill is Google's. A model not listed gets no cost, only tokens.
- */
-export const DEFAULT_PRICES: Record<string, { input: number; output: number }> = {
-  'gemini-2.5-pro': { input: 1.25, output: 10 },
-  'gemini-2.5-flash': { input: 0.3, output: 2.5 },
-  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4 },
-};
-
-export function estimateCost(usage: RunUsage, prices = DEFAULT_PRICES): number | null {
-  const price = usage.model ? prices[usage.model] : undefined;
-  if (!price) return null;
-  return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
+/** The run's estimated cost by the person's price table (Settings → Usage); null when its model has none. */
+export function estimateCost(usage: RunUsage, prices: Readonly<Record<string, ModelPrice>>): number | null {
+  return usage.model ? costOf(usage.model, usage.inputTokens, usage.outputTokens, prices) : null;
 }
+
+/** Dollars as a person reads an estimate: four decimals under a cent, two above, and no "$0.0000" for a little. */
+export const dollars = (cost: number): string =>
+  cost > 0 && cost < 0.0001 ? 'under $0.0001' : `$${cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2)}`;
 
 const tokens = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'token' : 'tokens'}`;
 
 /** "1,200 tokens in, 300 out · about $0.0011 (gemini-2.5-flash)". */
-export function describeUsage(usage: RunUsage): string {
+export function describeUsage(
+  usage: RunUsage,
+  prices: Readonly<Record<string, ModelPrice>> = DEFAULT_MODEL_PRICES,
+): string {
   const words = `${tokens(usage.inputTokens)} in, ${usage.outputTokens.toLocaleString('en')} out`;
-  const cost = estimateCost(usage);
+  const cost = estimateCost(usage, prices);
   if (cost === null) return usage.model ? `${words} (${usage.model})` : words;
-  const dollars = cost < 0.01 ? cost.toFixed(4) : cost.toFixed(2);
-  return `${words} · about $${dollars} (${usage.model})`;
+  return `${words} · about ${dollars(cost)} (${usage.model})`;
 }

@@ -1,4 +1,5 @@
 import type { ThreadDetail } from '../../../../shared/contract';
+import type { RunUsage } from './run-cost';
 import { markRecovered, placeResumed } from './run-marks';
 import { approvalItem, isRunActive, type Conversation, type TimelineItem } from './timeline';
 
@@ -71,7 +72,17 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     }, items),
     activeRun: running ? { runId: running.id, status: running.status } : null,
     endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
+    usage: storedUsage(detail),
   };
+}
+
+/** Each ended run's tokens as the host kept them, so its footer shows after a reload as it did live. */
+function storedUsage(detail: ThreadDetail): Record<string, RunUsage> {
+  const usage: Record<string, RunUsage> = {};
+  for (const run of detail.runs) {
+    if (run.usage && !isRunActive(run.status)) usage[run.id] = { ...run.usage, model: run.model };
+  }
+  return usage;
 }
 
 function compareTimes(a: string, b: string): number {

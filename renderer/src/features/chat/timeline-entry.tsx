@@ -2,7 +2,8 @@ import { memo, type Ref } from 'react';
 import { ApprovalSlot } from '../approvals/ApprovalSlot';
 import { MessageView } from './MessageView';
 import { RunErrorView } from './RunErrorView';
-import { describeUsage } from './run-cost';
+import { describeUsage, type RunUsage } from './run-cost';
+import { useSettings } from '../../stores';
 import { RUN_MARK_TEXT } from './run-marks';
 import { ToolCallCard } from './ToolCallCard';
 import { ChildRun } from '../agents/AgentTimeline';
@@ -66,7 +67,7 @@ export const TimelineEntry = memo(function TimelineEntry({
     case 'usage':
       return (
         <li className="run-usage" data-testid="run-usage" {...row}>
-          {describeUsage(item.usage)}
+          <UsageWords usage={item.usage} />
         </li>
       );
     case 'mark':
@@ -102,4 +103,10 @@ function NestedEntries({ entries }: { entries: readonly NestedEntry[] }) {
       )}
     </>
   );
+}
+
+/** The footer's words, priced by the person's table once settings are loaded (the list prices until then). */
+function UsageWords({ usage }: { usage: RunUsage }) {
+  const prices = useSettings((state) => state.settings?.modelPrices);
+  return <>{describeUsage(usage, prices)}</>;
 }

@@ -69,7 +69,7 @@ export interface Conversation {
   activeRun: { runId: string; status: RunStatus; queuePosition?: number } | null;
   /** Runs that ended here, so a late `run.start` reply does not mark one as running again. */
   endedRunIds: string[];
-  /** Tokens each run used, as its `usage` events said (live runs only: a stored thread does not carry them). */
+  /** Tokens each run used: added up from its `usage` events while live, from its run record when stored. */
   usage?: Record<string, RunUsage>;
 }
 

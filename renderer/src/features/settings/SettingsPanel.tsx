@@ -9,6 +9,8 @@ import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
+import { ModelPicker } from '../usage/ModelPicker';
+import { UsagePanel } from '../usage/UsagePanel';
 import { AgentsPanel } from '../agents/AgentsPanel';
 import { ExtensionsPanel } from '../extensions/ExtensionsPanel';
 import { DesktopPanel } from '../desktop/DesktopPanel';
@@ -97,10 +99,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
 
   return (
     <form className="settings-form" onSubmit={(event) => void onSubmit(event)} data-testid="settings-form">
-      <label>
-        Model
-        <input {...field('model')} autoComplete="off" spellCheck={false} />
-      </label>
+      <ModelPicker
+        value={form.model}
+        onChange={(model) => field('model').onChange({ target: { value: model } })}
+      />
       <label>
         Time zone
         <input {...field('timezone')} list={zonesId} autoComplete="off" spellCheck={false} />
@@ -154,7 +156,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 type Tab =
-  'general' | 'permissions' | 'connections' | 'extensions' | 'agents' | 'memory' | 'data' | 'desktop';
+  | 'general'
+  | 'permissions'
+  | 'connections'
+  | 'extensions'
+  | 'agents'
+  | 'memory'
+  | 'usage'
+  | 'data'
+  | 'desktop';
 const CORE_TABS: { id: Tab; label: string }[] = [
   { id: 'general', label: 'General' },
   { id: 'permissions', label: 'Permissions' },
@@ -162,8 +172,11 @@ const CORE_TABS: { id: Tab; label: string }[] = [
   { id: 'extensions', label: 'Extensions' },
   { id: 'agents', label: 'Agents' },
   { id: 'memory', label: 'Memory' },
+  { id: 'usage', label: 'Usage' },
   { id: 'data', label: 'Data' },
 ];
+/** Tabs whose forms are saved with a button: typing there marks them unsaved until then. */
+const FORM_TABS: ReadonlySet<Tab> = new Set(['general', 'permissions', 'usage']);
 /** Desktop (the shell's own preferences) only inside the desktop app, where there is a shell to ask. */
 const TABS = window.deputyShell ? [...CORE_TABS, { id: 'desktop' as const, label: 'Desktop' }] : CORE_TABS;
 
@@ -181,6 +194,8 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
       return <AgentsPanel />;
     case 'memory':
       return <MemoryPanel />;
+    case 'usage':
+      return <UsagePanel />;
     case 'data':
       return <DataPanel />;
     case 'desktop':
@@ -297,7 +312,7 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
             id={`${tabIds}-${item.id}`}
             aria-labelledby={`${tabIds}-${item.id}-tab`}
             hidden={tab !== item.id}
-            onInput={item.id === 'general' || item.id === 'permissions' ? markDirty : undefined}
+            onInput={FORM_TABS.has(item.id) ? markDirty : undefined}
             onSubmit={markSaved}
           >
             <TabContent tab={item.id} settings={settings} />

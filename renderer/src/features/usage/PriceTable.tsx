@@ -1,0 +1,173 @@
+import { useId, useState, type FormEvent } from 'react';
+import { DEFAULT_MODEL_PRICES, type ModelPrice } from '../../../../shared/model-prices';
+import { FormError, SubmitButton } from '../../components/FormParts';
+import { useStores } from '../../stores';
+
+type Row = { key: number; model: string; input: string; output: string };
+
+const toRows = (prices: Readonly<Record<string, ModelPrice>>): Row[] =>
+  Object.entries(prices).map(([model, price], key) => ({
+    key,
+    model,
+    input: String(price.input),
+    output: String(price.output),
+  }));
+
+/** The rows as the table to save, or what is wrong with them, in words. */
+function toTable(
+  rows: Row[],
+): { ok: true; table: Record<string, ModelPrice> } | { ok: false; message: string } {
+  const table: Record<string, ModelPrice> = {};
+  for (const row of rows) {
+    const model = row.model.trim();
+    if (!model) return { ok: false, message: 'Every row needs a model id, such as gemini-2.5-flash.' };
+    if (table[model]) return { ok: false, message: `${model} is in the table twice.` };
+    const input = Number(row.input);
+    const output = Number(row.output);
+    if (
+      row.input.trim() === '' ||
+      row.output.trim() === '' ||
+      !Number.isFinite(input) ||
+      !Number.isFinite(output)
+    )
+      return { ok: false, message: `Give ${model} a price in dollars for input and for output.` };
+    if (input < 0 || output < 0) return { ok: false, message: `A price cannot be negative (${model}).` };
+    table[model] = { input, output };
+  }
+  return { ok: true, table };
+}
+
+/** Settings → Usage: the price per million tokens of each model, which every cost estimate uses. */
+export function PriceTable({
+  prices,
+  onSaved,
+}: {
+  prices: Readonly<Record<string, ModelPrice>>;
+  onSaved: () => void;
+}) {
+  const { settings } = useStores();
+  const [rows, setRows] = useState(() => toRows(prices));
+  const [error, setError] = useState<string | null>(null);
+  const [isSaving, setIsSaving] = useState(false);
+  const [isSaved, setIsSaved] = useState(false);
+  const captionId = useId();
+  const change = (key: number, field: 'model' | 'input' | 'output', value: string) => {
+    setIsSaved(false);
+    setRows((previous) => previous.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
+  };
+  const nextKey = () => Math.max(-1, ...rows.map((row) => row.key)) + 1;
+
+  const save = async (table: Record<string, ModelPrice>) => {
+    setIsSaving(true);
+    const refused = await settings.getState().apply({ modelPrices: table });
+    setIsSaving(false);
+    setError(refused);
+    setIsSaved(refused === null);
+    if (refused === null) onSaved();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const checked = toTable(rows);
+    if (!checked.ok) return setError(checked.message);
+    void save(checked.table);
+  };
+
+  return (
+    <form className="price-table" onSubmit={onSubmit} noValidate data-testid="price-table">
+      <table>
+        <caption id={captionId}>Prices in US dollars per million tokens</caption>
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Input</th>
+            <th scope="col">Output</th>
+            <th scope="col">
+              <span className="visually-hidden">Remove</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>
+                <input
+                  aria-label="Model id"
+                  value={row.model}
+                  onChange={(event) => change(row.key, 'model', event.target.value)}
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+              </td>
+              <td>
+                <input
+                  aria-label={`Input price of ${row.model || 'this model'}`}
+                  type="number"
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  value={row.input}
+                  onChange={(event) => change(row.key, 'input', event.target.value)}
+                />
+              </td>
+              <td>
+                <input
+                  aria-label={`Output price of ${row.model || 'this model'}`}
+                  type="number"
+                  min={0}
+                  step="any"
+                  inputMode="decimal"
+                  value={row.output}
+                  onChange={(event) => change(row.key, 'output', event.target.value)}
+                />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="button button--quiet"
+                  aria-label={`Remove ${row.model || 'this row'}`}
+                  title="Remove"
+                  onClick={() => {
+                    setIsSaved(false);
+                    setRows((previous) => previous.filter((item) => item.key !== row.key));
+                  }}
+                >
+                  <span aria-hidden="true">✕</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error && <FormError testId="price-table-error">{error}</FormError>}
+      {isSaved && !error && (
+        <p className="form-success" role="status">
+          Prices saved. Costs are estimated with them from now on, for past days too.
+        </p>
+      )}
+      <div className="settings-form__actions">
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setIsSaved(false);
+            setRows((previous) => [...previous, { key: nextKey(), model: '', input: '', output: '' }]);
+          }}
+        >
+          Add a model
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            setRows(toRows(DEFAULT_MODEL_PRICES));
+            void save({ ...DEFAULT_MODEL_PRICES });
+          }}
+        >
+          Reset to Google’s list prices
+        </button>
+        <SubmitButton isBusy={isSaving} label="Save prices" busyLabel="Saving…" testId="price-table-save" />
+      </div>
+    </form>
+  );
+}
