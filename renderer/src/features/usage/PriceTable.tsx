@@ -99,28 +99,19 @@ export function PriceTable({
                   autoComplete="off"
                 />
               </td>
-              <td>
-                <input
-                  aria-label={`Input price of ${row.model || 'this model'}`}
-                  type="number"
-                  min={0}
-                  step="any"
-                  inputMode="decimal"
-                  value={row.input}
-                  onChange={(event) => change(row.key, 'input', event.target.value)}
-                />
-              </td>
-              <td>
-                <input
-                  aria-label={`Output price of ${row.model || 'this model'}`}
-                  type="number"
-                  min={0}
-                  step="any"
-                  inputMode="decimal"
-                  value={row.output}
-                  onChange={(event) => change(row.key, 'output', event.target.value)}
-                />
-              </td>
+              {(['input', 'output'] as const).map((side) => (
+                <td key={side}>
+                  <input
+                    aria-label={`${side === 'input' ? 'Input' : 'Output'} price of ${row.model || 'this model'}`}
+                    type="number"
+                    min={0}
+                    step="any"
+                    inputMode="decimal"
+                    value={row[side]}
+                    onChange={(event) => change(row.key, side, event.target.value)}
+                  />
+                </td>
+              ))}
               <td>
                 <button
                   type="button"
