@@ -21,6 +21,8 @@ const commandChannels = {
   'data.stats': true,
   'models.list': true,
   'usage.daily': true,
+  'tasks.list': true,
+  'tasks.change': true,
   'data.compact': true,
   'context.stats': true,
   'context.clear': true,

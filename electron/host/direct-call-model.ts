@@ -15,23 +15,39 @@ export interface DirectCall {
   client: string;
   tool: string;
   args: Record<string, unknown>;
+  /** The person asked for it themselves, in one of Deputy's own screens (`client` names it: "the Tasks panel"). */
+  isPerson?: boolean;
 }
 
 const USAGE = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
 /** The run's prompt: a sentence for the person's history, then the call itself on its last line. */
 export function directCallPrompt(call: DirectCall): string {
-  return `An MCP client (${call.client}) asked Deputy to run ${call.tool}.\n${JSON.stringify(call)}`;
+  const who = call.isPerson ? `You asked, in ${call.client},` : `An MCP client (${call.client}) asked Deputy`;
+  return `${who} to run ${call.tool}.\n${JSON.stringify(call)}`;
 }
 
-function parseDirectCall(request: ModelRequest): DirectCall | null {
-  const first = request.messages.find((message) => message.role === 'user');
-  const text = first?.parts.find((part) => part.kind === 'text')?.text ?? '';
+/**
+ * The call this run was started for: the last user message that states one. A thread of several direct calls
+ * (the Tasks panel's) carries the earlier ones as history; the run's own is the newest. Answers where it sits.
+ */
+function parseDirectCall(request: ModelRequest): { call: DirectCall; at: number } | null {
+  for (let at = request.messages.length - 1; at >= 0; at -= 1) {
+    const message = request.messages[at];
+    if (message?.role !== 'user') continue;
+    const text = message.parts.find((part) => part.kind === 'text')?.text ?? '';
+    const call = readCall(text.slice(text.lastIndexOf('\n') + 1));
+    if (call) return { call, at };
+  }
+  return null;
+}
+
+function readCall(line: string): DirectCall | null {
   try {
-    const value = JSON.parse(text.slice(text.lastIndexOf('\n') + 1)) as Partial<DirectCall>;
+    const value = JSON.parse(line) as Partial<DirectCall>;
     if (typeof value.client !== 'string' || typeof value.tool !== 'string') return null;
     if (typeof value.args !== 'object' || value.args === null) return null;
-    return { client: value.client, tool: value.tool, args: value.args };
+    return { client: value.client, tool: value.tool, args: value.args, isPerson: value.isPerson === true };
   } catch {
     return null;
   }
@@ -45,17 +61,24 @@ function parseDirectCall(request: ModelRequest): DirectCall | null {
 export const directCallModel: ModelClient = {
   async *stream(request): AsyncIterable<ModelStreamEvent> {
     await Promise.resolve();
-    const call = parseDirectCall(request);
-    if (!call) throw new ModelError('bad_response', 'This run was not started by an MCP client.');
-    const isSettled = request.messages.some((message) =>
-      message.parts.some((part) => part.kind === 'result'),
-    );
+    const found = parseDirectCall(request);
+    if (!found) throw new ModelError('bad_response', 'This run was not started by an MCP client.');
+    const { call } = found;
+    const isSettled = request.messages
+      .slice(found.at + 1)
+      .some((message) => message.parts.some((part) => part.kind === 'result'));
     if (isSettled) {
-      yield { type: 'text', text: `Answered the MCP client "${call.client}" about ${call.tool}.` };
+      const text = call.isPerson
+        ? `Done what you asked in ${call.client}: ${call.tool}.`
+        : `Answered the MCP client "${call.client}" about ${call.tool}.`;
+      yield { type: 'text', text };
     } else {
       const declared = request.tools.find((tool) => tool.name === call.tool);
       const takesMeta = Object.hasOwn(asRecord(declared?.parameters.properties), 'confidence');
-      const meta = { intent: `Asked for by the MCP client "${call.client}"`, confidence: 1 };
+      const intent = call.isPerson
+        ? `Asked for by you in ${call.client}`
+        : `Asked for by the MCP client "${call.client}"`;
+      const meta = { intent, confidence: 1 };
       yield {
         type: 'function_call',
         callId: DIRECT_CALL_ID,

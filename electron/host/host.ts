@@ -48,6 +48,7 @@ import { RunInstructions } from './run-instructions';
 import { RunLauncher } from './run-launcher';
 import { ModelsDesk } from './models-desk';
 import { UsageDesk } from './usage-desk';
+import { TasksDesk } from './tasks-desk';
 import { resumeRun } from './run-resume';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -263,6 +264,12 @@ export class Host implements ContractHost {
       timezone: () => deps.settings.get().timezone,
       prices: () => deps.settings.get().modelPrices,
     });
+    const tasks = new TasksDesk({
+      store: deps.store,
+      now: deps.now,
+      start: (request, model) => this.launcher.launch(request, undefined, model, undefined, true).started,
+      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+    });
     this.handlers = {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
@@ -294,6 +301,8 @@ export class Host implements ContractHost {
       'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
       'models.list': (input) => models.list(input.refresh),
       'usage.daily': (input) => usage.daily(input.days),
+      'tasks.list': (input) => tasks.list(input.status),
+      'tasks.change': (input) => tasks.change(input),
       ...memoryChannels(deps.store, deps.now),
       ...mcpChannels(deps.mcp),
       ...auditChannels(this.audit),

@@ -57,7 +57,14 @@ export interface Launched {
 export class RunLauncher {
   constructor(private readonly deps: RunLauncherDeps) {}
 
-  launch(raw: RunRequest, onEvent?: (event: RunEvent) => void, model?: string, planId?: string): Launched {
+  launch(
+    raw: RunRequest,
+    onEvent?: (event: RunEvent) => void,
+    model?: string,
+    planId?: string,
+    /** Leave what waits for approval in the thread waiting (the Tasks panel's changes), instead of answering it. */
+    keepsWaiting = false,
+  ): Launched {
     if (this.deps.isClosed()) throw new DeputyError('conflict', 'Deputy is shutting down.');
     // What the person pasted is redacted once, on the way in: the model, the thread, the run row and the
     // checkpoint then all hold the same text, and a token never reaches any of them.
@@ -75,7 +82,7 @@ export class RunLauncher {
     const refusal = modelBudgetRefusal(config, store, this.deps.now());
     if (refusal) return this.refuse(request, refusal, onEvent);
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
-    const continued = threadId ? this.deps.supersede(threadId) : null;
+    const continued = threadId && !keepsWaiting ? this.deps.supersede(threadId) : null;
     const earlier = threadId
       ? this.deps.withoutChildMessages(store.threads.recentMessages(threadId, LIMITS.conversationTurns))
       : [];

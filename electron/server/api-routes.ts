@@ -109,6 +109,40 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/tasks$/,
+      handle: async (_req, res, _params, query) => {
+        const status = query.get('status');
+        await command(res, 'tasks.list', status !== null ? { status } : {});
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/tasks$/,
+      handle: async (req, res) =>
+        command(res, 'tasks.change', { tool: 'add_task', args: await readJsonBody(req) }),
+    },
+    {
+      method: 'PATCH',
+      pattern: /^\/api\/tasks\/([^/]+)$/,
+      handle: async (req, res, [id]) =>
+        command(res, 'tasks.change', {
+          tool: 'update_task',
+          args: { ...asRecord(await readJsonBody(req)), id },
+        }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/api\/tasks\/([^/]+)\/complete$/,
+      handle: async (_req, res, [id]) =>
+        command(res, 'tasks.change', { tool: 'mark_task_complete', args: { id } }),
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/api\/tasks\/([^/]+)$/,
+      handle: async (_req, res, [id]) => command(res, 'tasks.change', { tool: 'delete_task', args: { id } }),
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/usage\/daily$/,
       handle: async (_req, res, _params, query) => {
         const days = query.get('days');

@@ -39,6 +39,12 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
   (SELECT status FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_status`;
 
+/**
+ * The thread of the Tasks panel's changes: each is a run of its own here (so the policy, approvals, ledger and
+ * audit trail treat it as any other), but it is not a conversation, so the conversation list leaves it out.
+ */
+export const TASKS_THREAD_ID = 'deputy-tasks-panel';
+
 export class ThreadsRepo {
   private readonly insertThread;
   private readonly touchThread;
@@ -61,12 +67,13 @@ export class ThreadsRepo {
       `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`,
     );
     this.selectPage = db.prepare<[number], ThreadRow>(
-      `SELECT ${THREAD_COLUMNS} FROM threads t ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
+      `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id <> '${TASKS_THREAD_ID}'
+       ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
     );
     // Keyset pagination: the cursor is "updatedAt|id" of the last row of the previous page.
     this.selectPageBefore = db.prepare<[string, string, string, number], ThreadRow>(
       `SELECT ${THREAD_COLUMNS} FROM threads t
-       WHERE t.updated_at < ? OR (t.updated_at = ? AND t.id < ?)
+       WHERE (t.updated_at < ? OR (t.updated_at = ? AND t.id < ?)) AND t.id <> '${TASKS_THREAD_ID}'
        ORDER BY t.updated_at DESC, t.id DESC LIMIT ?`,
     );
     this.insertMessage = db.prepare(

@@ -13,6 +13,7 @@ import {
 import { ContextClearInput, ContextStatsInput, ContextStatsOutput } from './context';
 import { Settings, SettingsGetInput, SettingsPatch } from './settings';
 import { ModelsListInput, ModelsListOutput, UsageDailyInput, UsageDailyOutput } from './usage';
+import { TasksChangeInput, TasksChangeOutput, TasksListInput, TasksListOutput } from './tasks';
 import {
   ApprovalDecideInput,
   ApprovalDecideOutput,
@@ -127,6 +128,7 @@ export * from './settings';
 export * from './side-effects';
 export * from './threads';
 export * from './usage';
+export * from './tasks';
 
 /**
  * The one channel map. Each transport (IPC, WebSocket) and the renderer's client are generated from it,
@@ -148,6 +150,8 @@ export const commands = {
   'settings.set': { input: SettingsPatch, output: Settings },
   'models.list': { input: ModelsListInput, output: ModelsListOutput },
   'usage.daily': { input: UsageDailyInput, output: UsageDailyOutput },
+  'tasks.list': { input: TasksListInput, output: TasksListOutput },
+  'tasks.change': { input: TasksChangeInput, output: TasksChangeOutput },
   'sideEffects.get': { input: SideEffectsGetInput, output: SideEffectsState },
   'sideEffects.set': { input: SideEffectsSetInput, output: SideEffectsState },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },

@@ -106,6 +106,26 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
     case 'models.list':
       return rng.chance(0.5) ? {} : { refresh: rng.chance(0.5) };
+    case 'tasks.list':
+      return { status: pick(rng, ['open', 'done', 'all', 'later']) };
+    case 'tasks.change':
+      return {
+        tool: pick(rng, ['add_task', 'update_task', 'mark_task_complete', 'delete_task', 'send_email']),
+        args: pick(rng, [
+          { description: randomString(rng) },
+          { id: ids.any(rng) },
+          { id: ids.any(rng), due: 'soon' },
+          [],
+        ]),
+      };
+    // The bodies of POST /api/tasks and PATCH /api/tasks/:id: the task tools' own arguments.
+    case 'tasks.add':
+      return {
+        description: randomString(rng),
+        ...(rng.chance(0.5) && { due: pick(rng, ['2026-12-01', 'tomorrow']) }),
+      };
+    case 'tasks.update':
+      return pick(rng, [{ description: randomString(rng) }, { due: null }, { notes: randomString(rng) }, {}]);
     case 'usage.daily':
       return { days: rng.int(-5, 120) };
     case 'data.stats':

@@ -139,6 +139,8 @@ describe('run request contract', () => {
         'threads.list',
         'threads.prune',
         'usage.daily',
+        'tasks.list',
+        'tasks.change',
       ].sort(),
     );
     expect(Object.keys(streams).sort()).toEqual([

@@ -53,6 +53,8 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'data.stats': {},
   'models.list': {},
   'usage.daily': { days: 7 },
+  'tasks.list': { status: 'open' },
+  'tasks.change': { tool: 'add_task', args: { description: 'Buy milk' } },
   'data.compact': {},
   'context.stats': {},
   'context.clear': {},
