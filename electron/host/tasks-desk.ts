@@ -7,7 +7,7 @@ import type {
   TasksChangeOutput,
 } from '../../shared/contract';
 import type { Store } from '../store/store';
-import { TASKS_THREAD_ID } from '../store/threads-repo';
+import { TASKS_THREAD_ID } from '../../shared/contract';
 import { DIRECT_CALL_ID, DIRECT_CALL_MODEL, directCallPrompt } from './direct-call-model';
 
 /** How many tasks the panel shows at once, newest first within each status. */

@@ -1,3 +1,4 @@
+import { TASKS_THREAD_ID } from '../../shared/tasks-thread';
 import { redactSecrets } from '../vault/redactor';
 import { DeputyError, type MessageRecord, type RunStatus, type ThreadSummary } from '../../shared/contract';
 import type { Db } from './database';
@@ -38,12 +39,6 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 
 const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
   (SELECT status FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_status`;
-
-/**
- * The thread of the Tasks panel's changes: each is a run of its own here (so the policy, approvals, ledger and
- * audit trail treat it as any other), but it is not a conversation, so the conversation list leaves it out.
- */
-export const TASKS_THREAD_ID = 'deputy-tasks-panel';
 
 export class ThreadsRepo {
   private readonly insertThread;

@@ -6,6 +6,7 @@ import { ThreadList } from './features/chat/ThreadList';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
 import { PauseBanner } from './features/side-effects/PauseBanner';
+import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
 import { useDrawer } from './features/layout/use-drawer';
 import './features/layout/layout.css';
@@ -28,6 +29,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
     setIsSettingsOpen(true);
   };
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
+  const [isTasksOpen, setIsTasksOpen] = useState(false);
   const wasReconnecting = useRef(false);
 
   useEffect(() => {
@@ -79,6 +81,15 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           {statusText}
         </p>
         <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
+        <button
+          type="button"
+          className="button"
+          data-testid="open-tasks"
+          aria-haspopup="dialog"
+          onClick={() => setIsTasksOpen(true)}
+        >
+          Tasks
+        </button>
         {/* Its own window: the Electron shell opens the viewer in one, a browser in a new tab. */}
         <a className="button" href="#/audit" target="_blank" rel="opener" data-testid="open-audit">
           Audit trail
@@ -120,6 +131,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
         </Suspense>
       )}
       <PendingApprovalsPanel isOpen={isApprovalsOpen} onClose={() => setIsApprovalsOpen(false)} />
+      <TasksPanel isOpen={isTasksOpen} onClose={() => setIsTasksOpen(false)} />
     </div>
   );
 }

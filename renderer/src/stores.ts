@@ -62,6 +62,12 @@ import {
   type PlansStore,
 } from './features/plans/plans-store';
 import {
+  createTasksStore,
+  type TasksActions,
+  type TasksState,
+  type TasksStore,
+} from './features/tasks/tasks-store';
+import {
   createUsageStore,
   type UsageActions,
   type UsageState,
@@ -77,6 +83,7 @@ import {
 export interface Stores {
   chat: ChatStore;
   usage: UsageStore;
+  tasks: TasksStore;
   settings: SettingsStore;
   approvals: ApprovalsStore;
   connections: ConnectionsStore;
@@ -92,6 +99,7 @@ export interface Stores {
 export const createStores = (client: DeputyClient): Stores => ({
   chat: createChatStore(client),
   usage: createUsageStore(client),
+  tasks: createTasksStore(client),
   settings: createSettingsStore(client),
   approvals: createApprovalsStore(client),
   connections: createConnectionsStore(client),
@@ -103,6 +111,10 @@ export const createStores = (client: DeputyClient): Stores => ({
   agents: createAgentsStore(client),
   plans: createPlansStore(client),
 });
+
+export function useTasks<T>(selector: (state: TasksState & TasksActions) => T): T {
+  return useStore(useStores().tasks, selector);
+}
 
 export function useUsage<T>(selector: (state: UsageState & UsageActions) => T): T {
   return useStore(useStores().usage, selector);

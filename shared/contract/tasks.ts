@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { TASKS_THREAD_ID } from '../tasks-thread';
+
 /** A task of the person's local list, as the Tasks panel shows it. */
 export const TaskItem = z.object({
   id: z.string(),

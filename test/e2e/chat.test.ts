@@ -67,7 +67,8 @@ describe('chat against the headless host and a fake Gemini', () => {
       .evaluateAll((items) =>
         items.map((item) => item.getAttribute('data-testid') + ':' + item.getAttribute('data-role')),
       );
-    expect(order).toEqual(['message:user', 'tool-call:null', 'message:assistant']);
+    // A stored run keeps its footer: its tokens and their cost, under its answer.
+    expect(order).toEqual(['message:user', 'tool-call:null', 'message:assistant', 'run-usage:null']);
   });
 
   it('shows a model failure in place and leaves the composer usable', async () => {

@@ -190,6 +190,12 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         }
         await page.getByTestId('settings-close').click();
 
+        await page.getByTestId('open-tasks').click();
+        await page.getByTestId('tasks-panel').getByRole('tab', { name: /Open/ }).waitFor();
+        await page.waitForTimeout(150);
+        await check(page, `${at} tasks`);
+        await page.getByTestId('tasks-close').click();
+
         await page.getByTestId('open-approvals').click();
         await page.waitForTimeout(150);
         await check(page, `${at} pending approvals`);

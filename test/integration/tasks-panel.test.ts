@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TasksChangeOutput, TaskItem } from '../../shared/contract';
-import { TASKS_THREAD_ID } from '../../electron/store/threads-repo';
+import { TASKS_THREAD_ID } from '../../shared/contract';
 import { jsonOf, serveApi, type ApiServer } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { say, ScriptedModel } from '../support/scripted-model';

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { toolLabel } from '../../format';
 import { useApprovals, useChat, useStores } from '../../stores';
@@ -78,16 +79,9 @@ export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; on
   const stores = useStores();
   const pending = useApprovals((state) => state.pending);
   const hasPendingList = useApprovals((state) => state.hasPendingList);
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(isOpen);
   const titleId = useId();
   const now = useNow(1_000, isOpen);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
-    if (!isOpen && dialog.open) dialog.close();
-  }, [isOpen]);
 
   const open = (approval: Approval) => {
     const chat = stores.chat.getState();

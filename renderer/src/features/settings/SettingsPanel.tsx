@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useModalDialog } from '../../use-modal-dialog';
 import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
@@ -205,7 +206,7 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
 
 /** A modal dialog with a section per tab: the browser traps focus inside it and Escape closes it. */
 export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
+  const dialogRef = useModalDialog(isOpen);
   const { settings: store } = useStores();
   const settings = useSettings((state) => state.settings);
   const loadError = useSettings((state) => state.loadError);
@@ -238,13 +239,6 @@ export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: (
     setGeneration((value) => value + 1);
     onClose();
   };
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (isOpen && !dialog.open) dialog.showModal();
-    if (!isOpen && dialog.open) dialog.close();
-  }, [isOpen]);
 
   useEffect(() => {
     if (!isOpen) return;

@@ -1,0 +1,241 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useModalDialog } from '../../use-modal-dialog';
+import type { TaskItem } from '../../../../shared/contract';
+import { TASKS_THREAD_ID } from '../../../../shared/tasks-thread';
+import { useApprovals, useStores, useTasks } from '../../stores';
+import { TaskForm, type TaskValues } from './TaskForm';
+import { dueWords } from './task-words';
+
+/** While the panel is open, the list is read again this often: a task the chat adds shows up by itself. */
+const REFRESH_MS = 3_000;
+
+type View = 'open' | 'done';
+
+function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
+  const { tasks: store } = useStores();
+  const isChanging = useTasks((state) => state.isChanging);
+  const due = dueWords(task);
+  const change = store.getState().change;
+  return (
+    <li className={`task-row task-row--${task.status}`} data-testid="task-row" data-task-id={task.id}>
+      {task.status === 'open' ? (
+        <input
+          type="checkbox"
+          className="task-row__check"
+          aria-label={`Mark “${task.description}” done`}
+          disabled={isChanging}
+          onChange={() =>
+            void change({ tool: 'mark_task_complete', args: { id: task.id } }, `Done: “${task.description}”.`)
+          }
+        />
+      ) : (
+        <span className="task-row__check" aria-hidden="true">
+          ✓
+        </span>
+      )}
+      <div className="task-row__text">
+        <span className="task-row__description">{task.description}</span>
+        {(due || task.notes) && (
+          <span className="task-row__meta">{[due, task.notes].filter(Boolean).join(' · ')}</span>
+        )}
+      </div>
+      <div className="task-row__actions">
+        {task.status === 'open' && (
+          <button
+            type="button"
+            className="button button--quiet"
+            onClick={onEdit}
+            aria-label={`Edit “${task.description}”`}
+          >
+            Edit
+          </button>
+        )}
+        <button
+          type="button"
+          className="button button--quiet"
+          disabled={isChanging}
+          aria-label={`Delete “${task.description}”`}
+          onClick={() =>
+            void change({ tool: 'delete_task', args: { id: task.id } }, `Deleted “${task.description}”.`)
+          }
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Changes of the panel that wait for the person: decided here as in the Approvals window. */
+function WaitingChanges() {
+  const { approvals, tasks } = useStores();
+  const pending = useApprovals((state) => state.pending);
+  const waiting = useMemo(
+    () => pending.filter((approval) => approval.threadId === TASKS_THREAD_ID),
+    [pending],
+  );
+  if (waiting.length === 0) return null;
+  const decide = async (approvalId: string, decision: 'approve' | 'reject') => {
+    await approvals.getState().decide({ approvalId, decision });
+    await tasks.getState().load();
+  };
+  return (
+    <ul className="pending-list" aria-label="Changes waiting for your approval" data-testid="task-approvals">
+      {waiting.map((approval) => (
+        <li key={approval.id} className="pending-item" data-testid="task-approval">
+          <p className="pending-item__title">
+            <strong>{approval.preview.title}</strong>
+          </p>
+          <p className="pending-item__meta">{approval.reason}</p>
+          <div className="pending-item__actions">
+            <button
+              type="button"
+              className="button button--primary"
+              onClick={() => void decide(approval.id, 'approve')}
+            >
+              Approve
+            </button>
+            <button type="button" className="button" onClick={() => void decide(approval.id, 'reject')}>
+              Reject
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The person's local task list: open and done, added, edited, completed and deleted by the chat's own tools. */
+export function TasksPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): void }) {
+  const { tasks: store } = useStores();
+  const tasks = useTasks((state) => state.tasks);
+  const hasLoaded = useTasks((state) => state.hasLoaded);
+  const loadError = useTasks((state) => state.loadError);
+  const notice = useTasks((state) => state.notice);
+  const isChanging = useTasks((state) => state.isChanging);
+  const [view, setView] = useState<View>('open');
+  const [editing, setEditing] = useState<string | null>(null);
+  const dialogRef = useModalDialog(isOpen);
+  const titleId = useId();
+  const tabIds = useId();
+
+  useEffect(() => {
+    if (!isOpen) return;
+    void store.getState().load();
+    const timer = setInterval(() => void store.getState().load(), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [isOpen, store]);
+
+  const shown = tasks.filter((task) => task.status === view);
+  const counts = { open: tasks.filter((task) => task.status === 'open').length, done: tasks.length };
+  counts.done -= counts.open;
+
+  const add = (values: TaskValues) =>
+    store.getState().change(
+      {
+        tool: 'add_task',
+        args: {
+          description: values.description,
+          ...(values.due && { due: values.due }),
+          ...(values.notes && { notes: values.notes }),
+        },
+      },
+      `Added “${values.description}”.`,
+    );
+  const edit = (task: TaskItem) => async (values: TaskValues) => {
+    const isDone = await store.getState().change(
+      {
+        tool: 'update_task',
+        args: { id: task.id, description: values.description, due: values.due, notes: values.notes },
+      },
+      `Saved “${values.description}”.`,
+    );
+    if (isDone) setEditing(null);
+    return isDone;
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="tasks-panel"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      data-testid="tasks-panel"
+    >
+      <h2 id={titleId}>Tasks</h2>
+      {isOpen && (
+        <>
+          <TaskForm isBusy={isChanging} onSubmit={add} />
+          {notice && (
+            <p
+              className={notice.tone === 'error' ? 'form-error' : 'form-success'}
+              role={notice.tone === 'error' ? 'alert' : 'status'}
+              data-testid="tasks-notice"
+            >
+              {notice.text}
+            </p>
+          )}
+          <WaitingChanges />
+          <div className="tabs" role="tablist" aria-label="Which tasks">
+            {(['open', 'done'] as const).map((item) => (
+              <button
+                key={item}
+                type="button"
+                role="tab"
+                id={`${tabIds}-${item}`}
+                aria-selected={view === item}
+                aria-controls={`${tabIds}-list`}
+                className="tabs__tab"
+                data-testid={`tasks-tab-${item}`}
+                onClick={() => setView(item)}
+              >
+                {item === 'open' ? `Open (${counts.open})` : `Done (${counts.done})`}
+              </button>
+            ))}
+          </div>
+          <div
+            role="tabpanel"
+            id={`${tabIds}-list`}
+            aria-labelledby={`${tabIds}-${view}`}
+            className="tasks-panel__list"
+          >
+            {loadError && (
+              <p className="form-error" role="alert">
+                {loadError}
+              </p>
+            )}
+            {!hasLoaded && !loadError && <p role="status">Loading your tasks…</p>}
+            {hasLoaded && shown.length === 0 && (
+              <p className="settings-form__note" data-testid="tasks-empty">
+                {view === 'open'
+                  ? 'Nothing to do. Add a task above, or ask Deputy in the chat.'
+                  : 'No task done yet.'}
+              </p>
+            )}
+            <ul className="task-list">
+              {shown.map((task) =>
+                editing === task.id ? (
+                  <li key={task.id} className="task-row task-row--editing">
+                    <TaskForm
+                      task={task}
+                      isBusy={isChanging}
+                      onSubmit={edit(task)}
+                      onCancel={() => setEditing(null)}
+                    />
+                  </li>
+                ) : (
+                  <TaskRow key={task.id} task={task} onEdit={() => setEditing(task.id)} />
+                ),
+              )}
+            </ul>
+          </div>
+        </>
+      )}
+      <div className="settings-form__actions">
+        <button type="button" className="button" onClick={onClose} data-testid="tasks-close">
+          Close
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,72 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DeputyClient, TaskItem, TasksChangeInput } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+
+export interface TasksState {
+  tasks: TaskItem[];
+  hasLoaded: boolean;
+  loadError: string | null;
+  /** The last change's outcome, in words: what happened, or why not. */
+  notice: { tone: 'info' | 'error'; text: string } | null;
+  isChanging: boolean;
+}
+
+export interface TasksActions {
+  load(): Promise<void>;
+  /** Resolves true when the change was made (not when it waits, is refused or failed). */
+  change(input: TasksChangeInput, done: string): Promise<boolean>;
+  clearNotice(): void;
+}
+
+export type TasksStore = StoreApi<TasksState & TasksActions>;
+
+export function createTasksStore(client: DeputyClient): TasksStore {
+  return createStore<TasksState & TasksActions>()((set, get) => ({
+    tasks: [],
+    hasLoaded: false,
+    loadError: null,
+    notice: null,
+    isChanging: false,
+
+    async load() {
+      try {
+        const { tasks } = await client.invoke('tasks.list', { status: 'all' });
+        set({ tasks, hasLoaded: true, loadError: null });
+      } catch (error) {
+        set({ loadError: toClientError(error).message });
+      }
+    },
+
+    async change(input, done) {
+      set({ isChanging: true, notice: null });
+      try {
+        const outcome = await client.invoke('tasks.change', input);
+        switch (outcome.status) {
+          case 'done':
+            set({ notice: { tone: 'info', text: done } });
+            break;
+          case 'waiting':
+            set({
+              notice: { tone: 'info', text: 'Waiting for your approval, below (your settings ask first).' },
+            });
+            break;
+          case 'refused':
+          case 'failed':
+            set({ notice: { tone: 'error', text: outcome.reason } });
+            break;
+        }
+        await get().load();
+        return outcome.status === 'done';
+      } catch (error) {
+        set({ notice: { tone: 'error', text: toClientError(error).message } });
+        return false;
+      } finally {
+        set({ isChanging: false });
+      }
+    },
+
+    clearNotice() {
+      set({ notice: null });
+    },
+  }));
+}

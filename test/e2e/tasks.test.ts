@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TaskItem } from '../../shared/contract';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+describe('the Tasks panel, in the browser', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${host.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+    });
+  const tasks = async () => ((await (await api('/api/tasks')).json()) as { tasks: TaskItem[] }).tasks;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+    // Autonomous trust with the default per-action settings: adds and edits go through, a delete asks first.
+    await api('/api/settings', { method: 'PUT', body: JSON.stringify({ trustLevel: 'autonomous' }) });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  const openPanel = async () => {
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('open-tasks').click();
+    const panel = page.getByTestId('tasks-panel');
+    await panel.getByTestId('tasks-empty').or(panel.getByTestId('task-row').first()).waitFor();
+    return { page, panel };
+  };
+
+  it('adds with a due day, edits, completes; a delete asks first and goes once approved', async () => {
+    const { page, panel } = await openPanel();
+    await panel.getByLabel('New task').fill('Buy milk');
+    await panel.getByLabel('Due day').fill('2026-11-25');
+    await page.keyboard.press('Enter');
+    await panel.getByTestId('tasks-notice').getByText('Added “Buy milk”.').waitFor();
+    const row = panel.getByTestId('task-row').filter({ hasText: 'Buy milk' });
+    expect(await row.innerText()).toMatch(/Due Wed,? (25 Nov|Nov 25)/);
+
+    await row.getByRole('button', { name: 'Edit “Buy milk”' }).click();
+    const form = panel.getByTestId('task-edit-form');
+    await form.getByLabel('Task').fill('Buy oat milk');
+    await form.getByLabel('Notes').fill('Two litres');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await panel.getByTestId('tasks-notice').getByText('Saved “Buy oat milk”.').waitFor();
+    expect((await tasks())[0]).toMatchObject({
+      description: 'Buy oat milk',
+      notes: 'Two litres',
+      due: '2026-11-25',
+    });
+
+    await panel.getByLabel('Mark “Buy oat milk” done').check();
+    await panel.getByTestId('tasks-notice').getByText('Done: “Buy oat milk”.').waitFor();
+    await panel.getByTestId('tasks-tab-done').click();
+    const done = panel.getByTestId('task-row').filter({ hasText: 'Buy oat milk' });
+    await done.waitFor();
+
+    await done.getByRole('button', { name: 'Delete “Buy oat milk”' }).click();
+    await panel
+      .getByTestId('tasks-notice')
+      .getByText('Waiting for your approval', { exact: false })
+      .waitFor();
+    const approval = panel.getByTestId('task-approval');
+    await approval.waitFor();
+    expect(await tasks()).toHaveLength(1);
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(async () => (await tasks()).length).toBe(0);
+    await expect.poll(() => panel.getByTestId('task-row').count()).toBe(0);
+  });
+
+  it('shows a task the chat adds while it is open', async () => {
+    const { panel } = await openPanel();
+    gemini.script(
+      callReply('add_task', {
+        description: 'Call the plumber',
+        intent: 'Add the plumber task',
+        reasoning: 'The person asked.',
+        confidence: 0.95,
+      }),
+      textReply('Added.'),
+    );
+    const response = await api('/api/agent/run', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'Remind me to call the plumber' }),
+    });
+    expect(response.status).toBe(200);
+    await panel.getByTestId('task-row').filter({ hasText: 'Call the plumber' }).waitFor();
+  });
+
+  it('while side effects are paused, says so and changes nothing', async () => {
+    await api('/api/side-effects', { method: 'PUT', body: JSON.stringify({ isPaused: true }) });
+    try {
+      const { page, panel } = await openPanel();
+      const before = (await tasks()).length;
+      await panel.getByLabel('New task').fill('Not now');
+      await page.keyboard.press('Enter');
+      const notice = panel.getByTestId('tasks-notice');
+      await notice.waitFor();
+      expect(await notice.getAttribute('role')).toBe('alert');
+      expect(await notice.innerText()).toMatch(/paused/i);
+      expect(await tasks()).toHaveLength(before);
+    } finally {
+      await api('/api/side-effects', { method: 'PUT', body: JSON.stringify({ isPaused: false }) });
+    }
+  });
+});
