@@ -22,6 +22,7 @@ const commandChannels = {
   'models.list': true,
   'usage.daily': true,
   'tasks.list': true,
+  'threads.search': true,
   'tasks.change': true,
   'data.compact': true,
   'context.stats': true,

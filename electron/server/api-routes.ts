@@ -87,6 +87,17 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
+      pattern: /^\/api\/threads\/search$/,
+      handle: async (_req, res, _params, query) => {
+        const limit = query.get('limit');
+        await command(res, 'threads.search', {
+          query: query.get('q') ?? '',
+          ...(limit !== null && { limit: Number(limit) }),
+        });
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/api\/threads\/([^/]+)$/,
       handle: async (_req, res, [threadId]) => command(res, 'thread.get', { threadId }),
     },

@@ -360,4 +360,22 @@ export const migrations: readonly Migration[] = [
     name: 'plans: spec 004 plans, their steps, and the calls that carried out each step',
     sql: PLANS_SQL,
   },
+  {
+    version: 14,
+    name: "conversations searched by their messages' words",
+    sql: `
+      -- The words of every message, for the conversation list's search. External content: the text lives once,
+      -- in messages; messages are never edited, so an insert and a delete trigger keep the index whole.
+      CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        text, content = 'messages', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+      END;
+      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+    `,
+  },
 ];

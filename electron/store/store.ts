@@ -18,6 +18,7 @@ import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
 import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
+import { ThreadSearch } from './thread-search';
 import { WriteUnit } from './write-unit';
 
 /** The database and its repositories; `transaction` groups writes that must land together. */
@@ -43,10 +44,12 @@ export class Store {
   readonly lineage: LineageRepo;
   readonly artifacts: ArtifactsRepo;
   readonly plans: PlansRepo;
+  readonly threadSearch: ThreadSearch;
 
   constructor(readonly db: Db) {
     this.writes = new WriteUnit(db);
     this.threads = new ThreadsRepo(db);
+    this.threadSearch = new ThreadSearch(db);
     this.runs = new RunsRepo(db);
     this.actions = new ActionsRepo(db);
     this.events = new EventsRepo(db);

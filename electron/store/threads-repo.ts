@@ -3,7 +3,7 @@ import { redactSecrets } from '../vault/redactor';
 import { DeputyError, type MessageRecord, type RunStatus, type ThreadSummary } from '../../shared/contract';
 import type { Db } from './database';
 
-interface ThreadRow {
+export interface ThreadRow {
   id: string;
   title: string;
   created_at: string;
@@ -20,7 +20,7 @@ interface MessageRow {
   created_at: string;
 }
 
-const toThread = (row: ThreadRow): ThreadSummary => ({
+export const toThread = (row: ThreadRow): ThreadSummary => ({
   id: row.id,
   title: row.title,
   createdAt: row.created_at,
@@ -37,7 +37,7 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   createdAt: row.created_at,
 });
 
-const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
+export const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
   (SELECT status FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_status`;
 
 export class ThreadsRepo {

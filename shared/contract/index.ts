@@ -5,6 +5,8 @@ import { RunEvent, RunEventsFilter } from './events';
 import {
   ThreadDetail,
   ThreadGetInput,
+  ThreadsSearchInput,
+  ThreadsSearchOutput,
   ThreadRenameInput,
   ThreadsListInput,
   ThreadsListOutput,
@@ -139,6 +141,7 @@ export const commands = {
   'run.cancel': { input: RunCancelInput, output: RunCancelOutput },
   'threads.list': { input: ThreadsListInput, output: ThreadsListOutput },
   'thread.get': { input: ThreadGetInput, output: ThreadDetail },
+  'threads.search': { input: ThreadsSearchInput, output: ThreadsSearchOutput },
   'thread.delete': { input: ThreadDeleteInput, output: ThreadDeleteOutput },
   'thread.rename': { input: ThreadRenameInput, output: ThreadSummary },
   'threads.prune': { input: ThreadsPruneInput, output: ThreadsPruneOutput },

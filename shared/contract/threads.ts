@@ -90,3 +90,21 @@ export const ThreadDetail = z.object({
   plans: z.array(Plan).optional(),
 });
 export type ThreadDetail = z.infer<typeof ThreadDetail>;
+
+export const ThreadsSearchInput = z
+  .object({
+    query: z.string().trim().min(1).max(200),
+    limit: z.number().int().min(1).max(50).optional(),
+  })
+  .strict();
+export const ThreadSearchHit = z.object({
+  thread: ThreadSummary,
+  /** The message whose words matched, or null when the title did. */
+  messageId: z.string().nullable(),
+  /** A stretch of that message around the match (plain text; empty for a title match). */
+  snippet: z.string(),
+  /** [start, end) of each matched word in `snippet`, to mark without reading any markup. */
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+export type ThreadSearchHit = z.infer<typeof ThreadSearchHit>;
+export const ThreadsSearchOutput = z.object({ hits: z.array(ThreadSearchHit) });

@@ -106,6 +106,8 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
       return { olderThanDays: rng.int(-1, 4_000), dryRun: rng.chance(0.7) };
     case 'models.list':
       return rng.chance(0.5) ? {} : { refresh: rng.chance(0.5) };
+    case 'threads.search':
+      return { query: pick(rng, [randomString(rng), '"', 'AND(', 'lisb*', '']), limit: rng.int(-1, 60) };
     case 'tasks.list':
       return { status: pick(rng, ['open', 'done', 'all', 'later']) };
     case 'tasks.change':

@@ -4,12 +4,14 @@ import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
 import type { HandlersFor } from './handlers';
 
-type ThreadChannel = 'threads.list' | 'thread.get' | 'thread.delete' | 'thread.rename' | 'threads.prune';
+type ThreadChannel =
+  'threads.list' | 'threads.search' | 'thread.get' | 'thread.delete' | 'thread.rename' | 'threads.prune';
 
 /** The threads domain: the conversation list, one conversation whole, renaming, deleting and pruning. */
 export function threadChannels(store: Store, data: DataDesk): HandlersFor<ThreadChannel> {
   return {
     'threads.list': (input) => store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
+    'threads.search': (input) => ({ hits: store.threadSearch.search(input.query, input.limit ?? 20) }),
     'thread.get': (input) => threadDetail(store, input.threadId),
     'thread.delete': (input) => data.deleteThread(input),
     'thread.rename': (input) => {

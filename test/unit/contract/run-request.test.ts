@@ -140,6 +140,7 @@ describe('run request contract', () => {
         'threads.prune',
         'usage.daily',
         'tasks.list',
+        'threads.search',
         'tasks.change',
       ].sort(),
     );

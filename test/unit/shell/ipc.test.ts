@@ -54,6 +54,7 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'models.list': {},
   'usage.daily': { days: 7 },
   'tasks.list': { status: 'open' },
+  'threads.search': { query: 'lisbon' },
   'tasks.change': { tool: 'add_task', args: { description: 'Buy milk' } },
   'data.compact': {},
   'context.stats': {},
