@@ -1,5 +1,6 @@
 import type { ThreadSearchHit } from '../../shared/contract';
 import { TASKS_THREAD_ID } from '../../shared/tasks-thread';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { THREAD_COLUMNS, toThread, type ThreadRow } from './threads-repo';
 
@@ -38,7 +39,9 @@ export function unmark(marked: string): { text: string; highlights: [number, num
 export class ThreadSearch {
   private readonly byMessage;
   private readonly byId;
-  private readonly titleMatches;
+  private readonly db: Db;
+  /** One statement per number of words, made when first needed. */
+  private readonly titleMatches = new Map<number, Statement<(string | number)[], ThreadRow>>();
 
   constructor(db: Db) {
     this.byMessage = db.prepare<[string, number], { thread_id: string; id: string; marked: string }>(
@@ -47,14 +50,8 @@ export class ThreadSearch {
        WHERE messages_fts MATCH ? AND m.thread_id <> '${TASKS_THREAD_ID}'
        ORDER BY bm25(messages_fts) LIMIT ?`,
     );
-    this.byId = db.prepare<[string], ThreadRow>(
-      `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`,
-    );
-    this.titleMatches = db.prepare<[string, number], ThreadRow>(
-      `SELECT ${THREAD_COLUMNS} FROM threads t
-       WHERE t.id <> '${TASKS_THREAD_ID}' AND t.title LIKE ? ESCAPE '\\'
-       ORDER BY t.updated_at DESC LIMIT ?`,
-    );
+    this.byId = db.prepare<[string], ThreadRow>(`SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id = ?`);
+    this.db = db;
   }
 
   /** Conversations whose title holds the words, then those whose messages do (best match first), one hit each. */
@@ -62,8 +59,7 @@ export class ThreadSearch {
     const query = toPrefixQuery(text);
     if (!query) return [];
     const hits = new Map<string, ThreadSearchHit>();
-    const phrase = text.trim().replace(/[\\%_]/g, (char) => `\\${char}`);
-    for (const row of this.titleMatches.all(`%${phrase}%`, limit))
+    for (const row of this.byTitleWords(text, limit))
       hits.set(row.id, { thread: toThread(row), messageId: null, snippet: '', highlights: [] });
     for (const row of this.byMessage.all(query, MESSAGE_HITS)) {
       if (hits.size >= limit) break;
@@ -73,6 +69,22 @@ export class ThreadSearch {
       hits.set(row.thread_id, { thread: toThread(thread), messageId: row.id, ...snippetOf(row.marked) });
     }
     return [...hits.values()].slice(0, limit);
+  }
+
+  /** Conversations whose title holds every word, in any order and case, the newest first. */
+  private byTitleWords(text: string, limit: number): ThreadRow[] {
+    const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 16);
+    if (words.length === 0) return [];
+    let statement = this.titleMatches.get(words.length);
+    if (!statement) {
+      const each = words.map(() => 'instr(lower(t.title), ?) > 0').join(' AND ');
+      statement = this.db.prepare<(string | number)[], ThreadRow>(
+        `SELECT ${THREAD_COLUMNS} FROM threads t WHERE t.id <> '${TASKS_THREAD_ID}' AND ${each}
+         ORDER BY t.updated_at DESC LIMIT ?`,
+      );
+    }
+    this.titleMatches.set(words.length, statement);
+    return statement.all(...words, limit);
   }
 }
 

@@ -62,6 +62,12 @@ import {
   type PlansStore,
 } from './features/plans/plans-store';
 import {
+  createSearchStore,
+  type SearchActions,
+  type SearchState,
+  type SearchStore,
+} from './features/chat/search-store';
+import {
   createTasksStore,
   type TasksActions,
   type TasksState,
@@ -84,6 +90,7 @@ export interface Stores {
   chat: ChatStore;
   usage: UsageStore;
   tasks: TasksStore;
+  search: SearchStore;
   settings: SettingsStore;
   approvals: ApprovalsStore;
   connections: ConnectionsStore;
@@ -100,6 +107,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   chat: createChatStore(client),
   usage: createUsageStore(client),
   tasks: createTasksStore(client),
+  search: createSearchStore(client),
   settings: createSettingsStore(client),
   approvals: createApprovalsStore(client),
   connections: createConnectionsStore(client),
@@ -111,6 +119,10 @@ export const createStores = (client: DeputyClient): Stores => ({
   agents: createAgentsStore(client),
   plans: createPlansStore(client),
 });
+
+export function useSearch<T>(selector: (state: SearchState & SearchActions) => T): T {
+  return useStore(useStores().search, selector);
+}
 
 export function useTasks<T>(selector: (state: TasksState & TasksActions) => T): T {
   return useStore(useStores().tasks, selector);

@@ -121,9 +121,9 @@ describe('the chat, as a person uses it', () => {
     await page.getByTestId('thread-item').filter({ hasText: 'Lisbon in May' }).waitFor();
 
     await page.getByTestId('thread-search').fill('may lisbon');
-    await expect.poll(() => page.getByTestId('thread-item').allInnerTexts()).toHaveLength(1);
+    await expect.poll(() => page.getByTestId('search-hit').allInnerTexts()).toEqual(['Lisbon in May']);
     await page.getByTestId('thread-search').fill('nothing like this');
-    await page.getByText('No conversation titles match').waitFor();
+    await page.getByText('No conversation mentions “nothing like this”.').waitFor();
 
     const patch = (id: string, body: unknown) =>
       fetch(`${host.url}/api/threads/${id}`, {

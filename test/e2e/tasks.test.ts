@@ -1,37 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskItem } from '../../shared/contract';
-import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
+import { apiOf } from './support/api';
+import { useHostedGemini } from './support/hosted';
 import { usePages } from './support/pages';
-import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
+// Autonomous trust with the default per-action settings: adds and edits go through, a delete asks first.
+const hosted = useHostedGemini({ trustLevel: 'autonomous' });
 
 describe('the Tasks panel, in the browser', () => {
-  let gemini: FakeGemini;
-  let host: RunningHost;
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${host.url}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
-    });
+  const api = (path: string, init?: RequestInit) => apiOf(hosted.host())(path, init);
   const tasks = async () => ((await (await api('/api/tasks')).json()) as { tasks: TaskItem[] }).tasks;
-
-  beforeAll(async () => {
-    gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
-    // Autonomous trust with the default per-action settings: adds and edits go through, a delete asks first.
-    await api('/api/settings', { method: 'PUT', body: JSON.stringify({ trustLevel: 'autonomous' }) });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await gemini?.close();
-  });
 
   const openPanel = async () => {
     const page = await newPage();
+    const host = hosted.host();
     await page.goto(`${host.url}/#token=${host.token}`);
     await page.getByTestId('open-tasks').click();
     const panel = page.getByTestId('tasks-panel');
@@ -81,7 +65,7 @@ describe('the Tasks panel, in the browser', () => {
 
   it('shows a task the chat adds while it is open', async () => {
     const { panel } = await openPanel();
-    gemini.script(
+    hosted.gemini().script(
       callReply('add_task', {
         description: 'Call the plumber',
         intent: 'Add the plumber task',

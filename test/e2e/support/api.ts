@@ -12,3 +12,18 @@ export async function putSettings(host: RunningHost, patch: SettingsPatch): Prom
     throw new Error(`PUT /api/settings answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Settings;
 }
+
+/** A request to the host's HTTP API with its token, as a script would send it. */
+export const apiOf =
+  (host: RunningHost) =>
+  (path: string, init: RequestInit = {}): Promise<Response> =>
+    fetch(`${host.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+    });
+
+/** Runs a prompt to its end over `POST /api/agent/run`; answers the run's thread. */
+export async function askOver(host: RunningHost, prompt: string): Promise<string> {
+  const response = await apiOf(host)('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) });
+  return ((await response.json()) as { threadId: string }).threadId;
+}

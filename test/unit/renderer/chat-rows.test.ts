@@ -10,7 +10,6 @@ import {
 } from '../../../renderer/src/features/chat/timeline';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
-import { matchesQuery } from '../../../renderer/src/features/chat/thread-search';
 import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
 
 const tool: TimelineItem = {
@@ -118,14 +117,6 @@ describe('markdown blocks', () => {
     const blocks = markdownBlocks(text);
     expect(blocks).toEqual(['One\nstill one', '- a\n- b', '```\ncode\n\nmore code\n```', 'last']);
     expect(blocks.join('\n\n')).toBe(text);
-  });
-});
-
-describe('conversation search', () => {
-  it('matches every word of the query, in any order and case', () => {
-    expect(matchesQuery('Plan the Lisbon trip', 'lisbon plan')).toBe(true);
-    expect(matchesQuery('Plan the Lisbon trip', 'porto')).toBe(false);
-    expect(matchesQuery('Anything', '  ')).toBe(true);
   });
 });
 

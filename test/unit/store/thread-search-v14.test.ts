@@ -33,9 +33,12 @@ describe('conversations searched by their messages (schema version 14)', () => {
       });
       const marked = (hit?.highlights ?? []).map(([start, end]) => hit?.snippet.slice(start, end));
       expect(marked).toEqual(['Lisbon', 'seat']);
-      // A title match comes first, with no snippet.
+      // A title match comes first, with no snippet; its words in any order and case.
       expect(store.threadSearch.search('groceries', 20)).toMatchObject([
         { thread: { id: 'thread-milk' }, messageId: null, snippet: '' },
+      ]);
+      expect(store.threadSearch.search('PLANS weekend', 20).map((hit) => hit.thread.id)).toEqual([
+        'thread-lisbon',
       ]);
     } finally {
       store.close();

@@ -1,7 +1,10 @@
-import { useId, useState } from 'react';
-import { useChat } from '../../stores';
-import { matchesQuery } from './thread-search';
+import { useEffect, useId, useState } from 'react';
+import { useChat, useStores } from '../../stores';
+import { SearchResults } from './SearchResults';
 import { ThreadItem } from './ThreadItem';
+
+/** How long typing may pause before the host is asked: one search per word typed, not per key. */
+const SEARCH_DELAY_MS = 200;
 
 export function ThreadList() {
   const threads = useChat((state) => state.threads);
@@ -14,7 +17,12 @@ export function ThreadList() {
   const loadMore = useChat((state) => state.loadMoreThreads);
   const [query, setQuery] = useState('');
   const searchId = useId();
-  const shown = threads.filter((thread) => matchesQuery(thread.title, query));
+  const { search } = useStores();
+  const isSearching = query.trim() !== '';
+  useEffect(() => {
+    const timer = setTimeout(() => void search.getState().search(query), query.trim() ? SEARCH_DELAY_MS : 0);
+    return () => clearTimeout(timer);
+  }, [query, search]);
 
   return (
     <nav className="thread-list" aria-label="Conversations">
@@ -43,23 +51,24 @@ export function ThreadList() {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      <ul data-testid="thread-list">
-        {shown.map((thread) => (
-          <ThreadItem key={thread.id} thread={thread} isActive={thread.id === activeThreadId} />
-        ))}
-      </ul>
-      {threads.length === 0 && !isLoading && !error && (
-        <p className="thread-list__empty">No conversations yet.</p>
-      )}
-      {threads.length > 0 && shown.length === 0 && (
-        <p className="thread-list__empty" role="status">
-          No conversation titles match “{query.trim()}”{hasMore ? ' among those loaded.' : '.'}
-        </p>
-      )}
-      {hasMore && (
-        <button type="button" className="button" onClick={() => void loadMore()} disabled={isLoading}>
-          {isLoading ? 'Loading…' : query.trim() ? 'Search older ones too' : 'Show older'}
-        </button>
+      {isSearching ? (
+        <SearchResults />
+      ) : (
+        <>
+          <ul data-testid="thread-list">
+            {threads.map((thread) => (
+              <ThreadItem key={thread.id} thread={thread} isActive={thread.id === activeThreadId} />
+            ))}
+          </ul>
+          {threads.length === 0 && !isLoading && !error && (
+            <p className="thread-list__empty">No conversations yet.</p>
+          )}
+          {hasMore && (
+            <button type="button" className="button" onClick={() => void loadMore()} disabled={isLoading}>
+              {isLoading ? 'Loading…' : 'Show older'}
+            </button>
+          )}
+        </>
       )}
     </nav>
   );
