@@ -96,8 +96,8 @@ interface CheckpointRow {
 
 /**
  * A run's state after every step, stored as deltas against the previous checkpoint with a snapshot whenever the
- * deltas since the last one outgrow four times its size: snapshot sizes then grow geometrically, so a long run's
- * checkpoints stay within a small multiple of its final state instead of growing with the square of its length.
+ * deltas since the last one outgrow four times its size. A new snapshot supersedes the chain before it, which
+ * is deleted: a run keeps one snapshot and the deltas after it, about the size of its final state.
  */
 export class CheckpointsRepo {
   private readonly insertCheckpoint;
@@ -105,6 +105,7 @@ export class CheckpointsRepo {
   private readonly selectAny;
   private readonly selectFromStep;
   private readonly selectStats;
+  private readonly pruneBefore;
   private readonly cache = new Map<string, RunCache>();
   private readonly encoder = new StateEncoder();
 
@@ -145,6 +146,12 @@ export class CheckpointsRepo {
     );
     this.selectFromStep = db.prepare<[string, number], CheckpointRow>(
       `SELECT id, step, kind, base_step, state_blob FROM checkpoints WHERE run_id = ? AND step >= ? ORDER BY step`,
+    );
+    // Everything before a run's newest snapshot is superseded: a load reads that snapshot and the deltas after
+    // it, nothing older. A checkpoint an artifact names as where it was made is kept for that record.
+    this.pruneBefore = db.prepare<[string, number]>(
+      `DELETE FROM checkpoints WHERE run_id = ? AND step < ?
+         AND id NOT IN (SELECT checkpoint_id FROM artifacts WHERE checkpoint_id IS NOT NULL)`,
     );
     this.selectStats = db.prepare<
       [string],
@@ -205,6 +212,8 @@ export class CheckpointsRepo {
     const bytes = Buffer.byteLength(blob) + listBytes;
     const inserted = this.insertCheckpoint.get({ ...row, baseStep: null, kind: 'snapshot', blob });
     if (!inserted) throw new Error(`The checkpoint of run ${input.runId} was not written.`);
+    // In the same transaction as the snapshot: a crash keeps either the old chain or the new snapshot, whole.
+    this.pruneBefore.run(input.runId, inserted.step);
     this.remember(input.runId, {
       step: inserted.step,
       keys,

@@ -156,7 +156,8 @@ describe('checkpoints', () => {
     expect(restarted.load('r')).toMatchObject({ step: 3, state });
     expect(restarted.save(input({ ...state, turn: 4 }))).toMatchObject({ step: 4, kind: 'delta' });
     expect(restarted.load('r')?.state).toEqual({ ...state, turn: 4 });
-    expect(restarted.stats('r')).toMatchObject({ count: 4, snapshots: 2 });
+    // The new snapshot superseded the chain before it: steps 1 and 2 are gone, 3 and 4 remain.
+    expect(restarted.stats('r')).toMatchObject({ count: 2, snapshots: 1 });
   });
 
   it('writes a snapshot instead of a delta whose base was rolled back or overtaken', () => {
@@ -197,8 +198,36 @@ describe('checkpoints', () => {
       else deltaBytes += entry.bytes;
       expect(deltaBytes).toBeLessThanOrEqual(4 * snapshotBytes);
     }
-    expect(store.checkpoints.stats('r').bytes).toBe(saved.reduce((sum, entry) => sum + entry.bytes, 0));
+    // What remains is the newest snapshot and the deltas after it: the older chains were pruned.
+    const since = saved.slice(saved.map((entry) => entry.kind).lastIndexOf('snapshot'));
+    expect(store.checkpoints.stats('r')).toMatchObject({
+      count: since.length,
+      snapshots: 1,
+      bytes: since.reduce((sum, entry) => sum + entry.bytes, 0),
+    });
     expect(store.checkpoints.load('r')?.state).toEqual({ instructions, messages });
+  });
+
+  it('prunes the chain a new snapshot supersedes, but keeps a checkpoint an artifact names', () => {
+    const store = storeWithRuns('r');
+    const first = text('one');
+    const named = input({ messages: [first] });
+    store.checkpoints.save(named);
+    store.checkpoints.save(input({ messages: [first, text('two')] }));
+    store.db
+      .prepare(
+        `INSERT INTO artifacts (id, run_id, agent_id, source_run_id, checkpoint_id, artifact_type, path, content,
+         metadata, created_at) VALUES ('a1', 'r', 'deputy', NULL, ?, 'report', NULL, 'x', '{}', 'n')`,
+      )
+      .run(named.id);
+    const state = { messages: [first, text('two'), text('three')] };
+    expect(new CheckpointsRepo(store.db).save(input(state))).toMatchObject({ step: 3, kind: 'snapshot' });
+    const steps = store.db
+      .prepare<[], { step: number }>("SELECT step FROM checkpoints WHERE run_id = 'r' ORDER BY step")
+      .all()
+      .map((row) => row.step);
+    expect(steps).toEqual([1, 3]);
+    expect(store.checkpoints.load('r')).toMatchObject({ step: 3, state });
   });
 
   it('forgets a run on request, so its next checkpoint is a snapshot', () => {
@@ -325,9 +354,8 @@ describe('checkpoints', () => {
 
     const finalBytes = Buffer.byteLength(JSON.stringify(state));
     const stats = store.checkpoints.stats('r');
-    expect(stats.count).toBe(600);
-    expect(stats.bytes).toBeLessThanOrEqual(3 * finalBytes);
-    expect(stats.snapshots).toBeLessThan(20);
+    expect(stats.snapshots).toBe(1);
+    expect(stats.bytes).toBeLessThanOrEqual(2 * finalBytes);
     expect(store.checkpoints.load('r')).toMatchObject({ step: 600, state });
   });
 });
