@@ -9,6 +9,8 @@ import type { UpcomingEvents } from './upcoming-events';
 
 /** Contacts written per transaction: one step of a time slice (see time-slices.ts). */
 export const OBSERVE_CHUNK = 20;
+/** Contacts from which a merge goes to the index worker: fewer are a few slices here. */
+export const WORKER_MIN_CONTACTS = 500;
 
 export interface RefreshDeps {
   contacts: ContactsIndex;
@@ -41,7 +43,7 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
   const write = async (observations: ContactObservation[]): Promise<void> => {
     const contacts = summarize(observations);
     observed += observations.length;
-    if (deps.worker?.isAvailable) {
+    if (deps.worker?.isAvailable && contacts.length >= WORKER_MIN_CONTACTS) {
       try {
         await deps.worker.merge(contacts, deps.contacts.maxContacts);
         deps.contacts.recount();

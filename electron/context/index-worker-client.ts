@@ -14,6 +14,11 @@ const BUILT = new URL('./context-index-worker.js', import.meta.url);
 const SOURCE = new URL('./index-worker.ts', import.meta.url);
 /** Contacts per message to the worker: each is copied on the main thread in well under a millisecond. */
 const MERGE_CHUNK = 1_000;
+/** How long closing waits for a starting worker to load, and then for it to leave by itself. */
+const LOAD_WAIT_MS = 5_000;
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+const isLoadedNotice = (message: unknown): boolean =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'loaded-module';
 /** A worker that died is started again this many times; then the index is built on the main thread. */
 const RESTARTS = 1;
 
@@ -38,6 +43,8 @@ type Waiting = {
  */
 export class IndexWorker {
   private worker: Worker | null = null;
+  /** Settles once the current worker has loaded (its first message); see close(). */
+  private isLoaded: Promise<void> = Promise.resolve();
   private readonly waiting = new Map<number, Waiting>();
   private nextId = 1;
   private deaths = 0;
@@ -88,12 +95,21 @@ export class IndexWorker {
     return count;
   }
 
+  /**
+   * Ends the worker: once it has loaded (ending a thread while it loads SQLite's native module aborts the whole
+   * process), it closes its connection and leaves by itself; one that does neither in time is terminated.
+   */
   async close(): Promise<void> {
     this.isClosed = true;
     this.failAll(new WorkerUnavailable('Deputy is closing.'));
     const worker = this.worker;
     this.worker = null;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    await Promise.race([this.isLoaded, exited, delay(LOAD_WAIT_MS)]);
+    worker.postMessage({ id: 0, op: 'close' });
+    await Promise.race([exited, delay(LOAD_WAIT_MS)]);
+    await worker.terminate();
   }
 
   private request<T>(
@@ -135,7 +151,12 @@ export class IndexWorker {
       return this.isAvailable ? this.started() : null;
     }
     worker.unref();
+    this.isLoaded = new Promise<void>((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+    });
     worker.on('message', (message: unknown) => {
+      if (isLoadedNotice(message)) return;
       const reply = parseReply(message);
       if (!reply) {
         this.logError(

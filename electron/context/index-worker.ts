@@ -86,7 +86,15 @@ function merge(id: number, contacts: Contact[], maxContacts: number): void {
   send({ id, type: 'merged', count: index.count() });
 }
 
-port.on('message', (request: WorkerRequest) => {
+// The native module is loaded: from here the main thread may end this thread safely (see the client's close).
+port.postMessage({ type: 'loaded-module' });
+
+port.on('message', (request: WorkerRequest | { op: 'close' }) => {
+  if (request.op === 'close') {
+    db.close();
+    port.close();
+    return;
+  }
   try {
     if (request.op === 'load') load(request.id, request.kind, request.dims);
     else merge(request.id, request.contacts, request.maxContacts);

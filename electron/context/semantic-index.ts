@@ -9,6 +9,8 @@ import { VectorIndex } from './vector-index';
 /** Rows read per step when loading vectors into memory: a step is well under a millisecond once warm. */
 export const LOAD_CHUNK = 32;
 const EMBED_BATCH = 50;
+/** Stored vectors from which loading goes to the index worker: fewer take a few milliseconds here. */
+export const WORKER_MIN_VECTORS = 2_000;
 /** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
 const RRF_K = 60;
 const CANDIDATES = 20;
@@ -87,7 +89,9 @@ export class SemanticIndex<T> {
   }
 
   private async loadOnce(signal?: AbortSignal): Promise<number[]> {
-    if (this.worker?.isAvailable && this.index.size === 0) {
+    // A few vectors load in a slice or two here; a worker pays off (and is started) only for many.
+    const stored = this.countStored.get(this.corpus.kind)?.n ?? 0;
+    if (this.worker?.isAvailable && this.index.size === 0 && stored >= WORKER_MIN_VECTORS) {
       try {
         await this.loadInWorker(this.worker);
         this.isLoaded = !signal?.aborted;

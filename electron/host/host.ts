@@ -269,6 +269,7 @@ export class Host implements ContractHost {
       now: deps.now,
       start: (request, model) => this.launcher.launch(request, undefined, model, undefined, true).started,
       subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+      check: (tool, args) => deps.registry.check(tool, args),
     });
     this.handlers = {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),

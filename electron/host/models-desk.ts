@@ -3,6 +3,8 @@ import { NO_GEMINI_KEY_MESSAGE as NO_GEMINI_KEY } from '../../shared/no-gemini-k
 
 /** How long a fetched list is used before Gemini is asked again. */
 const FRESH_MS = 10 * 60_000;
+/** After Gemini could not be reached, how long before it is tried again (unless the person asks to refresh). */
+const RETRY_MS = 60_000;
 
 export interface ModelsDeskDeps {
   /** The key's chat models from Gemini, or null when no key is set. */
@@ -19,6 +21,7 @@ export interface ModelsDeskDeps {
  */
 export class ModelsDesk {
   private cached: { key: string; models: ModelInfo[]; at: number } | null = null;
+  private failedAt: { key: string; at: number } | null = null;
 
   constructor(private readonly deps: ModelsDeskDeps) {}
 
@@ -28,17 +31,24 @@ export class ModelsDesk {
     const cached = this.cached?.key === key ? this.cached : null;
     if (cached && !refresh && this.deps.now() - cached.at < FRESH_MS)
       return { models: cached.models, note: null };
+    const note = 'Gemini could not be reached to list the models your key can use.';
+    const unreachable = (): ModelsListOutput =>
+      cached
+        ? { models: cached.models, note: `${note} This is the list from earlier.` }
+        : { models: [], note: `${note} You can keep the model you have.` };
+    // Offline, every save would otherwise wait for the network again: a failure is remembered for a minute.
+    if (!refresh && this.failedAt?.key === key && this.deps.now() - this.failedAt.at < RETRY_MS)
+      return unreachable();
     try {
       const models = await this.deps.fetch(AbortSignal.timeout(15_000));
       if (models === null) return { models: [], note: NO_GEMINI_KEY };
       this.cached = { key, models, at: this.deps.now() };
+      this.failedAt = null;
       return { models, note: null };
     } catch (error) {
       this.deps.logError('listing the Gemini models failed', error);
-      const note = 'Gemini could not be reached to list the models your key can use.';
-      return cached
-        ? { models: cached.models, note: `${note} This is the list from earlier.` }
-        : { models: [], note: `${note} You can keep the model you have.` };
+      this.failedAt = { key, at: this.deps.now() };
+      return unreachable();
     }
   }
 

@@ -1,10 +1,11 @@
-import type {
-  RunEvent,
-  RunRequest,
-  RunStarted,
-  TaskItem,
-  TasksChangeInput,
-  TasksChangeOutput,
+import {
+  DeputyError,
+  type RunEvent,
+  type RunRequest,
+  type RunStarted,
+  type TaskItem,
+  type TasksChangeInput,
+  type TasksChangeOutput,
 } from '../../shared/contract';
 import type { Store } from '../store/store';
 import { TASKS_THREAD_ID } from '../../shared/contract';
@@ -19,6 +20,8 @@ export interface TasksDeskDeps {
   /** Starts a run in the Tasks panel's thread that leaves the thread's waiting approvals waiting. */
   start: (request: RunRequest, model: string) => RunStarted;
   subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
+  /** The tool's own check of its arguments: what the panel sends is refused with a 400 before any run. */
+  check: (tool: string, args: Record<string, unknown>) => { ok: true } | { ok: false; message: string };
 }
 
 /**
@@ -48,6 +51,8 @@ export class TasksDesk {
   /** Answers once the change is done, refused, failed, or waiting for the person's approval. */
   async change(input: TasksChangeInput): Promise<TasksChangeOutput> {
     const { store } = this.deps;
+    const checked = this.deps.check(input.tool, input.args);
+    if (!checked.ok) throw new DeputyError('invalid_input', checked.message);
     if (!store.threads.get(TASKS_THREAD_ID))
       store.transaction(() =>
         store.threads.create(TASKS_THREAD_ID, 'Tasks panel', this.deps.now().toISOString()),

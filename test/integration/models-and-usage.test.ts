@@ -93,6 +93,14 @@ describe('the models the key can use (Settings → General)', () => {
       body: JSON.stringify({ model: 'gemini-2.5-pro' }),
     });
     expect(kept.status).toBe(200);
+    // Offline, the next saves do not wait for the network again within the minute; Refresh asks again.
+    const asked = fake.models.requests;
+    await json('/api/models');
+    expect(fake.models.requests).toBe(asked);
+    fake.models.isDown = false;
+    const refreshed = await json<ModelsListOutput>('/api/models?refresh=true');
+    expect(refreshed.body.note).toBeNull();
+    expect(fake.models.requests).toBe(asked + 1);
   });
 
   it('with no key, lists nothing and says where to add one', async () => {

@@ -120,18 +120,25 @@ describe('the Tasks panel, through the chat’s tools and policy', () => {
     expect((await json<{ tasks: TaskItem[] }>('/api/tasks')).body.tasks).toEqual([]);
   });
 
-  it('bad input is a typed 400 (the tool’s own schema), and an unknown task is said so', async () => {
-    const { json } = await open();
-    const empty = await json<TasksChangeOutput>('/api/tasks', {
+  it('bad input is a typed 400 (the tool’s own schema) before any run, and an unknown task is said so', async () => {
+    const { host, json } = await open();
+    const empty = await json<{ error: { code: string; message: string } }>('/api/tasks', {
       method: 'POST',
       body: JSON.stringify({ description: '' }),
     });
-    expect(empty.status).toBe(200);
-    expect(empty.body.status).not.toBe('done');
-    const badTool = await json<{ error: { code: string } }>('/api/tasks', { method: 'POST', body: '[]' });
-    expect([200, 400]).toContain(badTool.status);
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('invalid_input');
+    expect(empty.body.error.message).toContain('description');
+    const badDue = await json('/api/tasks', {
+      method: 'POST',
+      body: JSON.stringify({ description: 'x', due: 'soon' }),
+    });
+    expect(badDue.status).toBe(400);
+    expect((await json('/api/tasks', { method: 'POST', body: '[]' })).status).toBe(400);
     expect((await json('/api/tasks?status=later')).status).toBe(400);
     const missing = await json<TasksChangeOutput>('/api/tasks/nope/complete', { method: 'POST' });
     expect(missing.body.status).not.toBe('done');
+    // Nothing refused before a run made one: only the unknown task's call ran.
+    expect((await host.invoke('thread.get', { threadId: TASKS_THREAD_ID })).runs).toHaveLength(1);
   });
 });

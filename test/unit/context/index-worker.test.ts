@@ -106,7 +106,7 @@ describe('the context index worker', () => {
 
   it('is started again once after it dies, then reports itself unavailable and the load is done in-thread', async () => {
     const { file, db } = contextFile();
-    storeVectors(db, 50);
+    storeVectors(db, 2_500);
     const dir = dirs[0] ?? '';
     const dying = join(dir, 'dying-worker.mjs');
     writeFileSync(
@@ -126,7 +126,7 @@ describe('the context index worker', () => {
     expect(client.isAvailable).toBe(false);
     expect(gone).toBe(1);
     expect(slices.length).toBeGreaterThan(0);
-    expect(semantic.count()).toBe(50);
+    expect(semantic.count()).toBe(2_500);
     expect(errors).toEqual([
       'the context index worker stopped; it is started again',
       'the context index worker stopped again; the index is built on the main thread from now on',
@@ -158,13 +158,27 @@ describe('the context index worker', () => {
     ]);
   });
 
+  it('closing while the worker still loads SQLite waits for it, so the process is never aborted', async () => {
+    const { file, db } = contextFile();
+    storeVectors(db, 100);
+    for (let round = 0; round < 5; round += 1) {
+      const client = new IndexWorker(file, () => {});
+      const loading = client.loadVectors('memory', DIMS, () => {}).catch((error: unknown) => error);
+      await client.close();
+      const outcome = await loading;
+      // Either it finished before the close, or it was told Deputy is closing: never a dead process.
+      if (outcome instanceof Error) expect(outcome).toBeInstanceOf(WorkerUnavailable);
+    }
+  });
+
   it('close ends the worker and fails what still waits, without leaving the thread running', async () => {
     const { file } = contextFile();
     const dir = dirs[0] ?? '';
     const silent = join(dir, 'silent-worker.mjs');
     writeFileSync(
       silent,
-      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n",
+      "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ type: 'loaded-module' });\n" +
+        "parentPort.on('message', (m) => { if (m.op === 'close') parentPort.close(); });\n",
     );
     const client = worker(file, pathToFileURL(silent));
     const waiting = expect(client.merge([], 10)).rejects.toBeInstanceOf(WorkerUnavailable);
