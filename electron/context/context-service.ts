@@ -233,11 +233,14 @@ export class ContextService {
     this.db.exec('VACUUM');
   }
 
-  close(): void {
+  /**
+   * Stops refreshing and closes the index at once; the promise settles when the worker has left too (what it
+   * was writing is a transaction SQLite rolls back).
+   */
+  close(): Promise<void> {
     this.stop.abort();
     if (this.timer) clearTimeout(this.timer);
-    // Terminating starts at once; what the worker was writing is a transaction SQLite rolls back.
-    void this.worker?.close();
     this.db.close();
+    return this.worker?.close() ?? Promise.resolve();
   }
 }

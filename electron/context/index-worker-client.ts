@@ -49,7 +49,7 @@ export class IndexWorker {
   private nextId = 1;
   private deaths = 0;
   private isClosed = false;
-  /** Called once when requests stop going to a worker for good (it died too often, or Deputy closed). */
+  /** Called once when requests stop going to a worker for good because it died too often (not on close). */
   onUnavailable: () => void = () => {};
 
   constructor(

@@ -409,9 +409,9 @@ export class Host implements ContractHost {
     clearInterval(this.expiryTimer);
     this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
-    this.deps.context.close();
+    const contextClosed = this.deps.context.close();
     this.deps.store.close();
-    await Promise.all([this.active.stopAll(), this.deps.mcp.close()]);
+    await Promise.all([this.active.stopAll(), this.deps.mcp.close(), contextClosed]);
   }
 
   private runDeps(): RunLoopDeps {
