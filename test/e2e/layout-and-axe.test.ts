@@ -190,6 +190,14 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         }
         await page.getByTestId('settings-close').click();
 
+        if (width === 420) await page.getByTestId('drawer-toggle').click();
+        await page.getByTestId('thread-search').fill('something');
+        await page.getByTestId('search-results').waitFor({ state: 'attached' });
+        await page.waitForTimeout(300);
+        await check(page, `${at} conversation search`);
+        await page.getByTestId('thread-search').fill('');
+        if (width === 420) await page.keyboard.press('Escape');
+
         await page.getByTestId('open-tasks').click();
         await page.getByTestId('tasks-panel').getByRole('tab', { name: /Open/ }).waitFor();
         await page.waitForTimeout(150);

@@ -61,6 +61,28 @@ describe('the Tasks panel, through the chat’s tools and policy', () => {
     );
   });
 
+  it('a change made in the panel is undone from the audit trail like a chat one', async () => {
+    const { host, json } = await open();
+    const id = added(
+      (
+        await json<TasksChangeOutput>('/api/tasks', {
+          method: 'POST',
+          body: JSON.stringify({ description: 'Undo me' }),
+        })
+      ).body,
+    );
+    const entry = (await host.invoke('audit.list', { limit: 50 })).entries.find(
+      (item) => item.actionType === 'add_task' && item.kind !== 'undo',
+    );
+    if (!entry) throw new Error('the panel’s add should be in the audit trail');
+    expect(entry.threadId).toBe(TASKS_THREAD_ID);
+    const undone = await host.invoke('audit.undo', { id: entry.id });
+    expect(undone.status).toBe('undone');
+    expect((await json<{ tasks: TaskItem[] }>('/api/tasks')).body.tasks.map((task) => task.id)).not.toContain(
+      id,
+    );
+  });
+
   it('a delete waits for approval under the default rules; approving it deletes, another change meanwhile does not cancel it', async () => {
     const { host, json } = await open();
     const id = added(
