@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.bench-peers/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.bench-peers/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -33,7 +33,7 @@ import type { Store } from '../store/store';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
-import { redactWithJson } from '../vault/redactor';
+import { redactValue } from '../vault/redactor';
 import { AgentsDesk } from './agents-desk';
 import { agentHandlers } from './agent-handlers';
 import { ApprovalDesk } from './approval-desk';
@@ -522,7 +522,7 @@ export class Host implements ContractHost {
   private emit(raw: RunEvent): void {
     const unsafe = raw.type === 'status' && !this.isClosed ? this.agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
-    const { value: event, json } = redactWithJson(unsafe);
+    const event = redactValue(unsafe);
     const now = this.deps.now().toISOString();
     // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.
     if (event.type === 'result' && !this.isClosed) this.agents.onResult(event.runId, event.result);
@@ -530,10 +530,10 @@ export class Host implements ContractHost {
       // One commit for the status and its log row (inside a run's transaction this is a savepoint).
       this.deps.store.transaction(() => {
         this.deps.store.runs.setStatus(event.runId, event.status, now);
-        this.deps.store.events.append(event, now, json);
+        this.deps.store.events.appendRedacted(event, now);
       });
     } else if (event.type !== 'delta') {
-      this.deps.store.events.append(event, now, json);
+      this.deps.store.events.appendRedacted(event, now);
     }
     this.events.publish(event);
   }

@@ -13,7 +13,7 @@ export class DataRepo {
   private readonly countStmts;
 
   constructor(private readonly db: Db) {
-    // Runs, messages, actions, approvals, events and checkpoints go with the thread (ON DELETE CASCADE);
+    // Runs, messages, actions, approvals, events (the journal) and checkpoints go with the thread (ON DELETE CASCADE);
     // model usage (the hour's budget) and the audit trail are kept on purpose.
     this.deleteThreadStmt = db.prepare('DELETE FROM threads WHERE id = ?');
     // The policy log keeps decisions, not words, with one exception: an MCP answer cut to size for the model
@@ -25,8 +25,13 @@ export class DataRepo {
     this.selectOlder = db
       .prepare<[string], string>('SELECT id FROM threads WHERE updated_at < ? ORDER BY updated_at')
       .pluck();
+    // A run's events are in the journal (migration 15) and, when written before it, in the old events table.
+    const countOf = (table: (typeof COUNTED)[number]): string =>
+      table === 'events'
+        ? 'SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM journal)'
+        : `SELECT count(*) FROM ${table}`;
     this.countStmts = COUNTED.map(
-      (table) => [table, db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck()] as const,
+      (table) => [table, db.prepare<[], number>(countOf(table)).pluck()] as const,
     );
   }
 

@@ -2,6 +2,7 @@ import { AGENTS_SQL } from './migration-12-agents';
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 import { DECISION_LOGS_SQL } from './migration-9-decisions';
 import { PLANS_SQL } from './migration-13-plans';
+import { JOURNAL_SQL } from './migration-15-journal';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -377,5 +378,10 @@ export const migrations: readonly Migration[] = [
       END;
       INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
     `,
+  },
+  {
+    version: 15,
+    name: "one compact journal for a run's stream events and runtime log",
+    sql: JOURNAL_SQL,
   },
 ];

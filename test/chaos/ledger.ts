@@ -93,15 +93,21 @@ export function readReaskedTurns(dataDir: string): ReaskedTurn[] {
   const db = new Database(databasePath(dataDir), { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
+    // Rows of the old events table (before migration 15), then the journal's, in the order they were written.
+    const hasJournal = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'journal_events'").get();
+    const logged = `SELECT run_id, event_type, json_extract(payload, '$.turn') AS turn, 0 AS era, id AS seq
+       FROM events
+       ${hasJournal ? 'UNION ALL SELECT run_id, event_type, turn, 1 AS era, seq FROM journal_events' : ''}`;
     return db
       .prepare(
-        `SELECT started.run_id AS runId, json_extract(started.payload, '$.turn') AS turn
-         FROM events AS started
+        `WITH logged AS (${logged})
+         SELECT started.run_id AS runId, started.turn AS turn
+         FROM logged AS started
          WHERE started.event_type = 'turn_start'
            AND EXISTS (
-             SELECT 1 FROM events AS ended
-             WHERE ended.run_id = started.run_id AND ended.event_type = 'turn_end' AND ended.id < started.id
-               AND json_extract(ended.payload, '$.turn') = json_extract(started.payload, '$.turn'))`,
+             SELECT 1 FROM logged AS ended
+             WHERE ended.run_id = started.run_id AND ended.event_type = 'turn_end'
+               AND (ended.era, ended.seq) < (started.era, started.seq) AND ended.turn = started.turn)`,
       )
       .all() as ReaskedTurn[];
   } finally {

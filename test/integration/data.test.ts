@@ -46,7 +46,10 @@ function rowsOf(fixture: HostFixture, threadId: string): ThreadRows {
       runs: count('SELECT count(*) FROM runs WHERE thread_id = ?'),
       actions: count('SELECT count(*) FROM actions WHERE thread_id = ?'),
       approvals: count('SELECT count(*) FROM approvals WHERE thread_id = ?'),
-      events: count('SELECT count(*) FROM events WHERE thread_id = ?'),
+      events: count(
+        `WITH t (id) AS (SELECT ?) SELECT (SELECT count(*) FROM events, t WHERE thread_id = t.id) +
+           (SELECT count(*) FROM journal_events, t WHERE thread_id = t.id)`,
+      ),
       checkpoints: count('SELECT count(*) FROM checkpoints WHERE thread_id = ?'),
     };
   } finally {

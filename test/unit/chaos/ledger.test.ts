@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../electron/store/database';
+import { EventsRepo } from '../../../electron/store/events-repo';
 import { databasePath, readLedger, readReaskedTurns } from '../../chaos/ledger';
 
 let dataDir = '';
@@ -75,5 +76,27 @@ describe('the chaos ledger reader', () => {
     event(db, 'turn_start', 2); // the answer was logged: this one should not happen
     db.close();
     expect(readReaskedTurns(dataDir)).toEqual([{ runId: 'r1', turn: 2 }]);
+  });
+
+  it('reads the journal after the old events table, as one log', () => {
+    const db = seededDatabase();
+    event(db, 'turn_start', 1);
+    event(db, 'turn_end', 1);
+    const journal = new EventsRepo(db);
+    const logged = (type: 'turn_start' | 'turn_end', turn: number): void =>
+      journal.appendRuntime({
+        type,
+        runId: 'r1',
+        threadId: 't1',
+        agentId: 'deputy',
+        turn,
+        timestamp: '2026-11-22T00:00:01.000Z',
+        payload: {},
+      });
+    logged('turn_start', 2); // resumed after an upgrade: the turn cut off before is asked again, rightly
+    logged('turn_end', 2);
+    logged('turn_start', 1); // its answer is in the old table: this one should not happen
+    db.close();
+    expect(readReaskedTurns(dataDir)).toEqual([{ runId: 'r1', turn: 1 }]);
   });
 });

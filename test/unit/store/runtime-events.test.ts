@@ -52,11 +52,11 @@ describe('the runtime event log', () => {
       { type: 'status', runId: 'r', threadId: 't', status: 'completed' },
     ]);
     expect(store.events.runtimeByRun('r').map((entry) => entry.type)).toEqual(['turn_start']);
-    const kinds = store.db.prepare('SELECT kind, event_type, timestamp FROM events ORDER BY id').all();
+    const kinds = store.db.prepare('SELECT kind, event_type, turn FROM journal_events ORDER BY seq').all();
     expect(kinds).toEqual([
-      { kind: 'stream', event_type: 'status', timestamp: 'n' },
-      { kind: 'runtime', event_type: 'turn_start', timestamp: '2026-01-01T00:00:01.000Z' },
-      { kind: 'stream', event_type: 'status', timestamp: 'n' },
+      { kind: 'stream', event_type: 'status', turn: null },
+      { kind: 'runtime', event_type: 'turn_start', turn: 1 },
+      { kind: 'stream', event_type: 'status', turn: null },
     ]);
   });
 
@@ -64,7 +64,7 @@ describe('the runtime event log', () => {
     const store = storeWithRun();
     const token = 'xoxb-1234567890-abcdefghijkl';
     store.events.appendRuntime(event('error', 1, { payload: { message: `Slack refused ${token}` } }));
-    const stored = store.db.prepare("SELECT payload FROM events WHERE kind = 'runtime'").pluck().get();
+    const stored = store.db.prepare("SELECT body FROM journal_events WHERE kind = 'runtime'").pluck().get();
     expect(stored).not.toContain(token);
     expect(store.events.runtimeByRun('r')[0]?.payload).toEqual({ message: 'Slack refused [redacted]' });
   });
