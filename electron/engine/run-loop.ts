@@ -3,6 +3,7 @@ import { processCall, type CallOutcome } from './call-processor';
 import { answerUnrun, type CallScope } from './call-execution';
 import { checkCompletion } from './completion';
 import { controlCallOf, isControlCall } from './control-tools';
+import { fairTurn } from './fair-turns';
 import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
@@ -50,6 +51,8 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
 
   for (;;) {
     // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
+    // Each step waits its turn when the main thread is busy with other runs' steps (see fairTurn).
+    await fairTurn();
     const isCancelled = isPlanCancelled(scope);
     if (isCancelled) keepStartedOnly(scope);
     if (state.pendingCalls.length > 0) {
@@ -73,6 +76,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
     if (budget) return failRun(deps, spec, state, budget, 'REFUSAL:RATE_LIMITED');
     if (!state.recovery && isRecoveryDue(spec, state)) enterRecovery(scope, 'limit');
     const isFinalTurn = state.recovery;
+    await fairTurn();
     deps.emit({ type: 'status', ...ids, status: 'planning' });
     let turn: TurnOutput;
     try {

@@ -1,3 +1,4 @@
+import { fairTurn } from '../engine/fair-turns';
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -107,9 +108,14 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
     }
     const request = message.value;
     if (request.kind === 'command') {
-      void dispatchCommand(host, request.channel, request.input, (error) =>
-        logError(`${request.channel} failed`, error),
-      ).then((result) => send({ kind: 'reply', id: request.id, ...result }));
+      // Commands that arrive together (a client starting twenty runs) take turns with the runs' steps.
+      void Promise.resolve(fairTurn())
+        .then(() =>
+          dispatchCommand(host, request.channel, request.input, (error) =>
+            logError(`${request.channel} failed`, error),
+          ),
+        )
+        .then((result) => send({ kind: 'reply', id: request.id, ...result }));
       return;
     }
     if (request.kind === 'subscribe') {
