@@ -19,6 +19,8 @@ export default defineConfig({
           main: resolve(import.meta.dirname, 'electron/main.ts'),
           // The context index's worker thread, started by index-worker-client.ts from beside main.js.
           'context-index-worker': resolve(import.meta.dirname, 'electron/context/index-worker.ts'),
+          // deputy.db's checkpoints, off the main thread: started by wal-keeper-client.ts from beside main.js.
+          'deputy-wal-keeper': resolve(import.meta.dirname, 'electron/store/wal-keeper.ts'),
         },
         external: ['better-sqlite3'],
       },

@@ -20,6 +20,7 @@ import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
 import { McpServers } from '../mcp/mcp-servers';
 import { Store } from '../store/store';
+import { WalKeeper } from '../store/wal-keeper-client';
 import { ToolRegistry } from '../tools/registry';
 import { createCalendarTools } from '../tools/calendar/calendar-tools';
 import { createGmailTools } from '../tools/gmail/gmail-tools';
@@ -184,6 +185,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   });
   const host = new Host({
     store,
+    walKeeper: new WalKeeper(store, logError),
     context,
     registry,
     mcp,

@@ -30,6 +30,7 @@ import type { ModelClient } from '../llm/model-client';
 import type { McpServers } from '../mcp/mcp-servers';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
+import type { WalKeeper } from '../store/wal-keeper-client';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
@@ -63,6 +64,8 @@ import type { SettingsService } from './settings';
 
 export interface HostDeps {
   store: Store;
+  /** Checkpoints the store's write-ahead log on a worker thread. */
+  walKeeper: WalKeeper;
   /** The context index: the knowledge block of each run and who counts as known to the policy. */
   context: ContextService;
   registry: ToolRegistry;
@@ -411,7 +414,12 @@ export class Host implements ContractHost {
     this.deps.connections.close();
     const contextClosed = this.deps.context.close();
     this.deps.store.close();
-    await Promise.all([this.active.stopAll(), this.deps.mcp.close(), contextClosed]);
+    await Promise.all([
+      this.active.stopAll(),
+      this.deps.mcp.close(),
+      contextClosed,
+      this.deps.walKeeper.close(),
+    ]);
   }
 
   private runDeps(): RunLoopDeps {

@@ -31,6 +31,12 @@ export class WriteUnit {
   private isFoldScheduled = false;
   private readonly fold;
   private readonly deferred = new Map<string, () => void>();
+  private commits = 0;
+  /**
+   * Set while another connection checkpoints the log (the WAL keeper): it is called every `every` commits, and
+   * this connection no longer folds the log in when idle.
+   */
+  onCommits: { every: number; call: () => void } | null = null;
 
   constructor(private readonly db: Db) {
     // IMMEDIATE: the unit writes anyway, and taking the write lock first means a read at the start of a step
@@ -62,7 +68,7 @@ export class WriteUnit {
    * no one) once the event loop turns, so SQLite's own checkpoint every 1000 pages rarely lands inside a step.
    */
   private foldWhenIdle(): void {
-    if (this.isFoldScheduled) return;
+    if (this.isFoldScheduled || this.onCommits) return;
     this.isFoldScheduled = true;
     setImmediate(() => {
       this.isFoldScheduled = false;
@@ -86,6 +92,8 @@ export class WriteUnit {
       this.depth -= 1;
       // Outside a step, what was written is on disk before the caller goes on (and answers anyone).
       if (!this.isInStep) this.durable();
+      // A group of its own (outside a step and any unit) was committed by the wrapper just now.
+      if (!this.isOpen && this.depth === 0 && this.db.open && !this.db.inTransaction) this.committed();
     }
   }
 
@@ -119,7 +127,10 @@ export class WriteUnit {
     this.isOpen = false;
     // A failed statement can make SQLite roll the whole transaction back (disk full, I/O error): then there is
     // nothing left to commit, and the error was already thrown to the writer.
-    if (this.db.open && this.db.inTransaction) this.commit.run();
+    if (this.db.open && this.db.inTransaction) {
+      this.commit.run();
+      this.committed();
+    }
     if (failure) throw failure;
   }
 
@@ -134,6 +145,11 @@ export class WriteUnit {
     if (!this.isOpen) return write();
     this.deferred.delete(key);
     this.deferred.set(key, write);
+  }
+
+  private committed(): void {
+    this.commits += 1;
+    if (this.onCommits && this.commits % this.onCommits.every === 0) this.onCommits.call();
   }
 
   /** Runs the deferred writes in the unit; one that fails does not stop the others, and its error is returned. */

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Store } from './store';
+
+/** The worker's file in the built app (its own bundle entry, beside main.js) and in the sources. */
+const BUILT = new URL('./deputy-wal-keeper.js', import.meta.url);
+const SOURCE = new URL('./wal-keeper.ts', import.meta.url);
+/** The keeper checkpoints at least this often, and whenever the main thread has committed `NUDGE_COMMITS` more. */
+const EVERY_MS = 2_000;
+const NUDGE_COMMITS = 16;
+/** What SQLite does by itself when nobody else checkpoints: fold the log in once it passes this many pages. */
+const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
+/** How long closing waits for a starting worker to load, and then for it to leave by itself. */
+const WAIT_MS = 5_000;
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Moves deputy.db's WAL checkpoints off the main thread (see wal-keeper.ts). Until the worker has loaded, and
+ * again if it stops, the main connection checkpoints by itself as SQLite does by default: the log never grows
+ * without end.
+ */
+export class WalKeeper {
+  private readonly worker: Worker | null;
+  private readonly isLoaded: Promise<void>;
+  private readonly hasExited: Promise<void>;
+  private isClosed = false;
+
+  constructor(
+    private readonly store: Store,
+    logError: (message: string, error: unknown) => void,
+    entry: URL = existsSync(fileURLToPath(BUILT)) ? BUILT : SOURCE,
+  ) {
+    let worker: Worker | null = null;
+    try {
+      worker = new Worker(entry, { workerData: { file: store.db.name, everyMs: EVERY_MS } });
+    } catch (error) {
+      logError('the WAL keeper did not start; the database checkpoints on the main thread', error);
+    }
+    this.worker = worker;
+    if (!worker) {
+      this.isLoaded = Promise.resolve();
+      this.hasExited = Promise.resolve();
+      return;
+    }
+    this.hasExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.unref();
+    this.isLoaded = new Promise<void>((resolve) => {
+      worker.once('message', () => {
+        if (!this.isClosed) this.handOver(true);
+        resolve();
+      });
+      worker.once('exit', () => resolve());
+    });
+    worker.on('error', (error) =>
+      logError('the WAL keeper stopped; the database checkpoints on the main thread', error),
+    );
+    worker.on('exit', () => {
+      if (!this.isClosed) this.handOver(false);
+    });
+  }
+
+  /** Ends the worker once it has loaded (see wal-keeper.ts): it closes its connection and leaves by itself. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    const worker = this.worker;
+    if (!worker) return;
+    // Held by its own thread no longer: closing waits for it to leave.
+    worker.ref();
+    await Promise.race([this.isLoaded, this.hasExited, delay(WAIT_MS)]);
+    worker.postMessage({ type: 'close' });
+    await Promise.race([this.hasExited, delay(WAIT_MS)]);
+    await worker.terminate();
+  }
+
+  /** With the worker going, the main connection leaves checkpoints to it; without, it takes them back. */
+  private handOver(toWorker: boolean): void {
+    const { db, writes } = this.store;
+    if (!db.open) return;
+    db.pragma(`wal_autocheckpoint = ${toWorker ? 0 : SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    writes.onCommits = toWorker ? { every: NUDGE_COMMITS, call: () => this.nudge() } : null;
+  }
+
+  private nudge(): void {
+    if (!this.isClosed) this.worker?.postMessage({ type: 'checkpoint' });
+  }
+}

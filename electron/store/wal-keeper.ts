@@ -1,0 +1,38 @@
+/**
+ * The WAL keeper's worker thread: it copies deputy.db's write-ahead log into the database file (a passive
+ * checkpoint), on a connection of its own, when the main thread says enough was written and every few seconds.
+ * The main thread's connection then never checkpoints by itself (wal_autocheckpoint = 0 there): that copy is
+ * the one write that can take many milliseconds, and inside a run's commit it was the slowest step in twenty.
+ *
+ * This file is loaded by Node itself (type stripping) when Deputy runs from its sources, and bundled as its
+ * own entry for the app: it imports only erasable TypeScript.
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const port = parentPort;
+if (!port) throw new Error('wal-keeper.ts runs only as a worker thread');
+const { file, everyMs } = workerData as { file: string; everyMs: number };
+const db = new Database(file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+// The main thread waits for this before it stops checkpointing: a thread ended while it loads SQLite's native
+// module takes the whole process with it, so closing waits for it too.
+port.postMessage({ type: 'loaded' });
+
+function checkpoint(): void {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or closing: the next one catches up.
+  }
+}
+
+const timer = setInterval(checkpoint, everyMs);
+port.on('message', (message: unknown) => {
+  const type = (message as { type?: unknown } | null)?.type;
+  if (type === 'checkpoint') checkpoint();
+  if (type !== 'close') return;
+  clearInterval(timer);
+  db.close();
+  port.close();
+});
