@@ -76,6 +76,9 @@ export interface StepCall {
   stepId: string;
 }
 
+/** How many plan-less runs are remembered before the memory starts over. */
+const RUNS_REMEMBERED = 1_000;
+
 /** Plans, their steps and the calls tied to them. A plan is saved whole: it has a handful of steps. */
 export class PlansRepo {
   private readonly upsertPlan;
@@ -89,6 +92,11 @@ export class PlansRepo {
   private readonly attachStmt;
   private readonly selectStepOfAction;
   private readonly selectByThread;
+  /**
+   * Runs known to have no plan: most runs never propose one, and the loop asks after every call. A run gets a
+   * plan only through save() or attach() here (the process that drives a run is the only one to plan for it).
+   */
+  private readonly runsWithoutPlan = new Set<string>();
 
   constructor(db: Db) {
     this.upsertPlan = db.prepare(
@@ -152,8 +160,12 @@ export class PlansRepo {
 
   /** The plan a run works on (the latest, if it proposed more than one). */
   ofRun(runId: string): StoredPlan | null {
+    if (this.runsWithoutPlan.has(runId)) return null;
     const id = this.selectByRun.get(runId);
-    return id ? this.get(id) : null;
+    if (id) return this.get(id);
+    if (this.runsWithoutPlan.size >= RUNS_REMEMBERED) this.runsWithoutPlan.clear();
+    this.runsWithoutPlan.add(runId);
+    return null;
   }
 
   byThread(threadId: string): StoredPlan[] {
@@ -162,6 +174,7 @@ export class PlansRepo {
 
   /** Saves the plan and its steps (call inside the transaction of the change that moved it). */
   save(plan: StoredPlan): void {
+    if (plan.runId !== null) this.runsWithoutPlan.delete(plan.runId);
     const calls = this.calls(plan.id);
     this.upsertPlan.run({
       ...plan,
@@ -196,6 +209,7 @@ export class PlansRepo {
 
   /** The plan goes on in another run of its thread (after the person answered one of its questions). */
   attach(planId: string, runId: string, now: string): void {
+    this.runsWithoutPlan.delete(runId);
     this.attachStmt.run(runId, now, planId);
   }
 

@@ -2,8 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { openContextDb } from '../../electron/context/context-db';
 import { ContactsIndex, type Contact } from '../../electron/context/contacts-index';
 import { memoryCorpus } from '../../electron/context/corpora';
@@ -13,7 +11,7 @@ import { toBlob } from '../../electron/context/vector-codes';
 import type { Embedder } from '../../electron/llm/gemini-embedder';
 import { Store } from '../../electron/store/store';
 import { createRng } from '../chaos/prng';
-import { ms, summarize } from './stats';
+import { collectGarbage, ms, summarize } from './stats';
 
 const DIMS = 256;
 const TOPICS = 50;
@@ -54,17 +52,6 @@ export interface ContextSearchFigures {
   loopDelay: { max: number; p99: number; mean: number };
   /** The same, for merging contacts and loading vectors only (without the re-embedding sync). */
   loadDelay: { max: number; p99: number; mean: number };
-}
-
-/**
- * A full collection now, so the pauses measured next are the build's own, not the clean-up of the garbage the
- * bench made when it seeded the store (a real start has no such heap of fresh garbage).
- */
-function collectSeedingGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  gc();
-  gc();
 }
 
 /** Records the collector's pauses (minor and major) while it is watching. */
@@ -129,7 +116,7 @@ export async function benchContextSearch(
       lastAt: '2026-11-20T09:00:00.000Z',
       evidence: ['bench'],
     }));
-    collectSeedingGarbage();
+    collectGarbage();
     const pauses = watchGc();
     // What a person feels: how late the main thread's event loop ran while the index was built (1 ms sampling).
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -179,7 +166,7 @@ export async function benchContextSearch(
     }
     // Then a sync finds every memory's text changed (the bench stored no real hashes) and embeds them all again.
     isSyncing = true;
-    collectSeedingGarbage();
+    collectGarbage();
     pauses.resume();
     loop.enable();
     const sync = await semantic.sync(new AbortController().signal);

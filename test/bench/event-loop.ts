@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { createHost } from '../../electron/host/create-host';
 import { startHttpServer } from '../../electron/server/http-server';
 import type { OutsideCommand, OutsideReport } from './event-loop-outside';
+import { collectGarbage } from './stats';
 
 const TOKEN = 'bench-token';
 
@@ -62,6 +63,7 @@ export async function benchEventLoop(
   send({ kind: 'connect', url: server.url, token: TOKEN });
   await next('connected');
   await host.runToEnd({ prompt: 'Warm up' });
+  collectGarbage();
 
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();

@@ -1,3 +1,6 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
@@ -20,3 +23,14 @@ export function summarize(samples: readonly number[]): {
 }
 
 export const ms = (value: number): string => `${value.toFixed(3)} ms`;
+
+/**
+ * A full collection now, so the pauses measured next are the phase's own, not the clean-up of the garbage an
+ * earlier phase (or the seeding) left behind: a real main process has no such heap of bench garbage.
+ */
+export function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  gc();
+}
