@@ -105,6 +105,8 @@ export class IndexWorker {
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
+    // Closing waits for it to leave: until then it keeps the process alive.
+    worker.ref();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     await Promise.race([this.isLoaded, exited, delay(LOAD_WAIT_MS)]);
     worker.postMessage({ id: 0, op: 'close' });
@@ -119,8 +121,14 @@ export class IndexWorker {
     const worker = this.started();
     if (!worker) return Promise.reject(new WorkerUnavailable('The index worker is not available.'));
     const id = this.nextId++;
+    // An idle worker does not keep the process alive; one with a request out does, until it answers.
+    worker.ref();
     return new Promise<T>((resolve, reject) => {
-      const finish = (): boolean => this.waiting.delete(id);
+      const finish = (): boolean => {
+        const wasWaiting = this.waiting.delete(id);
+        if (this.waiting.size === 0) worker.unref();
+        return wasWaiting;
+      };
       this.waiting.set(id, {
         onReply: (reply) =>
           handle(
