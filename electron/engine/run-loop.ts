@@ -52,7 +52,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
   for (;;) {
     // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
     // Each step waits its turn when the main thread is busy with other runs' steps (see fairTurn).
-    await fairTurn();
+    await waitTurn(deps);
     const isCancelled = isPlanCancelled(scope);
     if (isCancelled) keepStartedOnly(scope);
     if (state.pendingCalls.length > 0) {
@@ -76,7 +76,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
     if (budget) return failRun(deps, spec, state, budget, 'REFUSAL:RATE_LIMITED');
     if (!state.recovery && isRecoveryDue(spec, state)) enterRecovery(scope, 'limit');
     const isFinalTurn = state.recovery;
-    await fairTurn();
+    await waitTurn(deps);
     deps.emit({ type: 'status', ...ids, status: 'planning' });
     let turn: TurnOutput;
     try {
@@ -97,6 +97,12 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
       (spec.completion ? afterTaskTurn(scope, turn, isFinalTurn) : afterChatTurn(scope, turn, isFinalTurn));
     if (ending) return ending;
   }
+}
+
+/** Waits for the run's turn on the main thread, if it must (see fairTurn), without committing the step early. */
+function waitTurn(deps: RunLoopDeps): Promise<void> | undefined {
+  const turn = fairTurn();
+  return turn && deps.store.writes.waitTurn(turn);
 }
 
 /**

@@ -32,6 +32,8 @@ export class WriteUnit {
   private readonly fold;
   private readonly deferred = new Map<string, () => void>();
   private commits = 0;
+  /** Steps waiting for their turn on the main thread (see `waitTurn`): the loop turning does not commit then. */
+  private waitingTurns = 0;
   /**
    * Set while another connection checkpoints the log (the WAL keeper): it is called every `every` commits, and
    * this connection no longer folds the log in when idle.
@@ -103,17 +105,37 @@ export class WriteUnit {
     if (this.db.inTransaction) return;
     this.begin.run();
     this.isOpen = true;
-    if (!this.isScheduled) {
-      this.isScheduled = true;
-      setImmediate(() => {
-        this.isScheduled = false;
-        try {
-          this.durable();
-        } catch (error) {
-          // The unit's other writes are committed; the write that failed is said, and the next one retries it.
-          process.emitWarning(`A deferred write failed: ${(error as Error).message}`);
-        }
-      });
+    this.scheduleCommit();
+  }
+
+  /** The unit commits when the event loop turns (a model's or a tool's wait), unless it is committed before. */
+  private scheduleCommit(): void {
+    if (this.isScheduled) return;
+    this.isScheduled = true;
+    setImmediate(() => {
+      this.isScheduled = false;
+      // A step only waiting for its turn commits at its own boundary, a moment later: the unit stays open.
+      if (this.waitingTurns > 0 && this.isOpen) return this.scheduleCommit();
+      try {
+        this.durable();
+      } catch (error) {
+        // The unit's other writes are committed; the write that failed is said, and the next one retries it.
+        process.emitWarning(`A deferred write failed: ${(error as Error).message}`);
+      }
+    });
+  }
+
+  /**
+   * A step waits for its turn on the main thread (fairTurn): a pause of a few loop turns while other runs take
+   * theirs, not a wait for the world. The loop turning then does not commit the open unit; the next boundary
+   * of any step does (each step has one before its model request), or the loop turning once nobody waits.
+   */
+  async waitTurn(turn: Promise<void>): Promise<void> {
+    this.waitingTurns += 1;
+    try {
+      await turn;
+    } finally {
+      this.waitingTurns -= 1;
     }
   }
 

@@ -36,6 +36,28 @@ describe('the step unit of work', () => {
     expect(committed(other)).toEqual(['turn', 'plain', 'call', 'next']);
   });
 
+  it('keeps the unit open while a step waits its turn, and commits it when the loop turns for a real wait', async () => {
+    const { store, other } = openStores();
+    const insert = store.db.prepare('INSERT INTO notes (text) VALUES (?)');
+    const loopTurns = (count: number): Promise<void> =>
+      Array.from({ length: count }).reduce<Promise<void>>(
+        (previous) => previous.then(() => new Promise((resolve) => setImmediate(resolve))),
+        Promise.resolve(),
+      );
+    const seen: string[][] = [];
+    await store.writes.step(async () => {
+      store.transaction(() => insert.run('tool'));
+      await store.writes.waitTurn(loopTurns(3));
+      seen.push(committed(other));
+      store.writes.boundary();
+      seen.push(committed(other));
+      store.transaction(() => insert.run('answer'));
+      await loopTurns(1);
+      seen.push(committed(other));
+    });
+    expect(seen).toEqual([[], ['tool'], ['tool', 'answer']]);
+  });
+
   it('makes a write from outside a step durable before it returns, even while a step has its unit open', async () => {
     const { store, other } = openStores();
     const insert = store.db.prepare('INSERT INTO notes (text) VALUES (?)');
