@@ -86,7 +86,7 @@ export class AuditQuery {
       )
       .pluck();
     this.selectAssumptionsOf = db.prepare<[string], AssumptionRow>(
-      'SELECT * FROM audit_assumptions WHERE entry_id = ? ORDER BY position',
+      'SELECT * FROM audit_assumptions WHERE entry_id = CAST(? AS TEXT) ORDER BY position',
     );
   }
 

@@ -126,7 +126,7 @@ export class AuditRepo {
     );
     this.selectRow = db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?');
     this.selectAssumptions = db.prepare<[string], AssumptionRow>(
-      'SELECT * FROM audit_assumptions WHERE entry_id = ? ORDER BY position',
+      'SELECT * FROM audit_assumptions WHERE entry_id = CAST(? AS TEXT) ORDER BY position',
     );
     this.selectByAction = db
       .prepare<[string], string>(`SELECT id FROM audit_entries WHERE action_id = ? AND kind = 'tool_call'`)

@@ -110,6 +110,7 @@ export class CheckpointsRepo {
   private readonly encoder = new StateEncoder();
 
   constructor(db: Db) {
+    // The casts keep the statement planned once (see database.ts).
     // The step is taken inside the INSERT, so two writers cannot pick the same one; a delta is only written
     // while its base is still the run's latest checkpoint (not rolled back, not overtaken by another writer).
     this.insertCheckpoint = db.prepare<
@@ -133,19 +134,21 @@ export class CheckpointsRepo {
       `INSERT INTO checkpoints (id, thread_id, run_id, step, base_step, timestamp, kind, state_blob, pending_tools,
          completed_tools, usage_tokens, usage_cost)
        SELECT @id, @threadId, @runId,
-         (SELECT coalesce(max(step), 0) + 1 FROM checkpoints WHERE thread_id = @threadId),
+         (SELECT coalesce(max(step), 0) + 1 FROM checkpoints WHERE thread_id = CAST(@threadId AS TEXT)),
          @baseStep, @timestamp, @kind, @blob, @pending, @completed, @usageTokens, @usageCost
-       WHERE @baseStep IS NULL OR (SELECT max(step) FROM checkpoints WHERE run_id = @runId) = @baseStep
+       WHERE CAST(@baseStep AS INTEGER) IS NULL
+         OR (SELECT max(step) FROM checkpoints WHERE run_id = CAST(@runId AS TEXT)) = CAST(@baseStep AS INTEGER)
        RETURNING step`,
     );
     this.selectLatestSnapshot = db.prepare<[string], { step: number }>(
-      `SELECT step FROM checkpoints WHERE run_id = ? AND kind = 'snapshot' ORDER BY step DESC LIMIT 1`,
+      `SELECT step FROM checkpoints WHERE run_id = CAST(? AS TEXT) AND kind = 'snapshot' ORDER BY step DESC LIMIT 1`,
     );
     this.selectAny = db.prepare<[string], { step: number }>(
-      'SELECT step FROM checkpoints WHERE run_id = ? ORDER BY step DESC LIMIT 1',
+      'SELECT step FROM checkpoints WHERE run_id = CAST(? AS TEXT) ORDER BY step DESC LIMIT 1',
     );
     this.selectFromStep = db.prepare<[string, number], CheckpointRow>(
-      `SELECT id, step, kind, base_step, state_blob FROM checkpoints WHERE run_id = ? AND step >= ? ORDER BY step`,
+      `SELECT id, step, kind, base_step, state_blob FROM checkpoints
+       WHERE run_id = CAST(? AS TEXT) AND step >= CAST(? AS INTEGER) ORDER BY step`,
     );
     // Everything before a run's newest snapshot is superseded: a load reads that snapshot and the deltas after
     // it, nothing older. A checkpoint an artifact names as where it was made is kept for that record.

@@ -20,8 +20,9 @@ export class PolicyRepo {
     this.countExternal = db.prepare<[string], { n: number }>(
       `SELECT count(*) AS n FROM actions WHERE is_external = 1 AND created_at > ? AND state IN ('approved','started','committed','unknown')`,
     );
+    // Planned once, with the cast (see database.ts): it runs before every model turn.
     this.sumTokens = db.prepare<[string], { n: number | null }>(
-      'SELECT sum(tokens) AS n FROM model_usage WHERE timestamp > ?',
+      'SELECT sum(tokens) AS n FROM model_usage WHERE timestamp > CAST(? AS TEXT)',
     );
     this.insertUsage = db.prepare('INSERT INTO model_usage (run_id, timestamp, tokens) VALUES (?, ?, ?)');
     this.selectRecipient = db.prepare<[string], { address: string }>(

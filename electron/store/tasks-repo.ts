@@ -65,15 +65,17 @@ export class TasksRepo {
          notes = excluded.notes, status = excluded.status, updated_at = excluded.updated_at,
          completed_at = excluded.completed_at`,
     );
-    // LIKE with an escape character, so a query containing % or _ matches itself.
+    // LIKE with an escape character, so a query containing % or _ matches itself. The casts keep the statement
+    // planned once (see database.ts).
     this.selectFiltered = db.prepare<
       [{ status: string; query: string; pattern: string; limit: number }],
       TaskRow
     >(
       `SELECT * FROM tasks
-       WHERE (@status = 'all' OR status = @status)
-         AND (@query = '' OR description LIKE @pattern ESCAPE '\\' OR notes LIKE @pattern ESCAPE '\\')
-       ORDER BY status = 'done', COALESCE(due, '9999'), created_at LIMIT @limit`,
+       WHERE (CAST(@status AS TEXT) = 'all' OR status = CAST(@status AS TEXT))
+         AND (CAST(@query AS TEXT) = '' OR description LIKE CAST(@pattern AS TEXT) ESCAPE '\\'
+           OR notes LIKE CAST(@pattern AS TEXT) ESCAPE '\\')
+       ORDER BY status = 'done', COALESCE(due, '9999'), created_at LIMIT CAST(@limit AS INTEGER)`,
     );
   }
 
