@@ -31,6 +31,7 @@ import type { McpServers } from '../mcp/mcp-servers';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import type { WalKeeper } from '../store/wal-keeper-client';
+import { BATCH as AUDIT_SEARCH_BATCH } from '../store/audit-search-index';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
@@ -97,6 +98,8 @@ type StreamHandlers = {
 
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
+/** How often the audit trail's full-text index takes in a batch of new entries (a search catches up first). */
+const AUDIT_INDEX_MS = 1_000;
 /** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
 export const GRACE_TURNS = 2;
 /** Chat runs are Deputy's own: the agent id a run gets when no agent definition started it. */
@@ -121,6 +124,7 @@ export class Host implements ContractHost {
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
+  private readonly auditIndexTimer: NodeJS.Timeout;
   private isClosed = false;
 
   /** Where secrets live (the headless API token, the connectors' credentials). */
@@ -321,6 +325,8 @@ export class Host implements ContractHost {
     };
     this.expiryTimer = setInterval(() => this.sweepExpiredApprovals(), EXPIRY_SWEEP_MS);
     this.expiryTimer.unref();
+    this.auditIndexTimer = setInterval(() => this.indexAuditEntries(), AUDIT_INDEX_MS);
+    this.auditIndexTimer.unref();
   }
 
   async invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>> {
@@ -394,6 +400,15 @@ export class Host implements ContractHost {
     return this.active.cancel(runId);
   }
 
+  /** A batch of new audit entries into the full-text index, outside any step (see AuditSearchIndex). */
+  private indexAuditEntries(): void {
+    try {
+      this.deps.store.auditSearch.catchUp(AUDIT_SEARCH_BATCH);
+    } catch (error) {
+      this.deps.logError('could not index audit entries for search', error);
+    }
+  }
+
   sweepExpiredApprovals(): void {
     try {
       this.approvals.expireDue();
@@ -410,6 +425,7 @@ export class Host implements ContractHost {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
+    clearInterval(this.auditIndexTimer);
     this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
     const contextClosed = this.deps.context.close();

@@ -1,5 +1,6 @@
 import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
 import { toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
+import type { AuditSearchIndex } from './audit-search-index';
 import type { Db } from './database';
 
 /** Each word a quoted prefix term, all required: "sam inv" finds entries with words starting sam… and inv…. */
@@ -60,7 +61,10 @@ export class AuditQuery {
   private readonly lastSeqTo;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly search: AuditSearchIndex,
+  ) {
     this.selectOne = db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?');
     this.selectByAction = db.prepare<[string], AuditRow>(
       'SELECT * FROM audit_entries WHERE action_id = ? ORDER BY seq LIMIT 1',
@@ -143,6 +147,8 @@ export class AuditQuery {
     if (filter.q && !match) return [];
     let sql: string;
     if (match) {
+      // The index is brought up to date first: a search never misses an entry written a moment ago.
+      this.search.catchUpAll();
       values.match = match;
       const where = ['audit_fts MATCH @match', ...conditions.map((c) => c.replace('e.seq <', 'f.rowid <'))];
       sql = `SELECT e.* FROM audit_fts f JOIN audit_entries e ON e.seq = f.rowid

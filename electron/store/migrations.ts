@@ -3,6 +3,7 @@ import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 import { DECISION_LOGS_SQL } from './migration-9-decisions';
 import { PLANS_SQL } from './migration-13-plans';
 import { JOURNAL_SQL } from './migration-15-journal';
+import { AUDIT_SEARCH_SQL } from './migration-16-audit-search';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -383,5 +384,10 @@ export const migrations: readonly Migration[] = [
     version: 15,
     name: "one compact journal for a run's stream events and runtime log",
     sql: JOURNAL_SQL,
+  },
+  {
+    version: 16,
+    name: "the audit trail's full-text index brought up to date after the fact, not inside each step",
+    sql: AUDIT_SEARCH_SQL,
   },
 ];

@@ -3,6 +3,7 @@ import { ApprovalsRepo } from './approvals-repo';
 import { ArtifactsRepo } from './artifacts-repo';
 import { AuditEdits } from './audit-edits';
 import { AuditQuery } from './audit-query';
+import { AuditSearchIndex } from './audit-search-index';
 import { AuditRepo } from './audit-repo';
 import { CheckpointsRepo } from './checkpoints-repo';
 import { DataRepo } from './data-repo';
@@ -36,6 +37,8 @@ export class Store {
   readonly data: DataRepo;
   readonly audit: AuditRepo;
   readonly auditQuery: AuditQuery;
+  /** The audit trail's full-text index, brought up to date after the fact (migration 16). */
+  readonly auditSearch: AuditSearchIndex;
   readonly auditEdits: AuditEdits;
   readonly undoLedger: UndoLedger;
   readonly decisions: DecisionsRepo;
@@ -61,7 +64,8 @@ export class Store {
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
     this.audit = new AuditRepo(db);
-    this.auditQuery = new AuditQuery(db);
+    this.auditSearch = new AuditSearchIndex(db);
+    this.auditQuery = new AuditQuery(db, this.auditSearch);
     this.auditEdits = new AuditEdits(db, this.audit);
     this.undoLedger = new UndoLedger(db);
     this.decisions = new DecisionsRepo(db);

@@ -1,0 +1,55 @@
+import type { Db } from './database';
+
+const COLUMNS = 'action_type, intent, reasoning, target, input_json, output_json, error_message';
+
+/**
+ * Brings the audit trail's full-text index up to date with the entries noted in `audit_fts_pending` (see
+ * migration 16): what the index had for an entry is taken out, the entry as it is now goes in.
+ */
+export class AuditSearchIndex {
+  private readonly selectUpTo;
+  private readonly removeStale;
+  private readonly addCurrent;
+  private readonly forget;
+  private readonly inTransaction: (upTo: number) => number;
+
+  constructor(db: Db) {
+    this.selectUpTo = db
+      .prepare<[number], number>(
+        'SELECT max(seq) FROM (SELECT seq FROM audit_fts_pending ORDER BY seq LIMIT CAST(? AS INTEGER))',
+      )
+      .pluck();
+    this.removeStale = db.prepare<[number]>(
+      `INSERT INTO audit_fts (audit_fts, rowid, ${COLUMNS})
+       SELECT 'delete', seq, ${COLUMNS} FROM audit_fts_pending WHERE is_new = 0 AND seq <= CAST(? AS INTEGER)`,
+    );
+    this.addCurrent = db.prepare<[number]>(
+      `INSERT INTO audit_fts (rowid, ${COLUMNS})
+       SELECT e.seq, ${COLUMNS.split(', ')
+         .map((column) => `e.${column}`)
+         .join(', ')}
+       FROM audit_fts_pending AS p JOIN audit_entries AS e ON e.seq = p.seq WHERE p.seq <= CAST(? AS INTEGER)`,
+    );
+    this.forget = db.prepare<[number]>('DELETE FROM audit_fts_pending WHERE seq <= CAST(? AS INTEGER)');
+    this.inTransaction = db.transaction((upTo: number) => {
+      this.removeStale.run(upTo);
+      this.addCurrent.run(upTo);
+      return this.forget.run(upTo).changes;
+    });
+  }
+
+  /** Indexes up to `limit` of the noted entries, oldest first, in one transaction; answers how many. */
+  catchUp(limit: number): number {
+    const upTo = this.selectUpTo.get(limit);
+    if (upTo === null || upTo === undefined) return 0;
+    return this.inTransaction(upTo);
+  }
+
+  /** Indexes every noted entry (before a full-text search, which must not miss one). */
+  catchUpAll(): void {
+    while (this.catchUp(BATCH) > 0);
+  }
+}
+
+/** Entries per transaction: a few milliseconds of indexing. */
+export const BATCH = 200;
