@@ -66,12 +66,16 @@ export function aboutTheUser(
   return `[ABOUT THE USER]\n${lines.join('\n')}\n[END ABOUT THE USER]`;
 }
 
+/** One formatter per time zone: making one costs more than the rest of a turn's instruction. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 function currentTime(now: Date, timezone: string): string {
-  const local = new Intl.DateTimeFormat('en-GB', {
-    timeZone: timezone,
-    dateStyle: 'full',
-    timeStyle: 'long',
-  }).format(now);
+  let clock = clocks.get(timezone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, dateStyle: 'full', timeStyle: 'long' });
+    clocks.set(timezone, clock);
+  }
+  const local = clock.format(now);
   return `[CURRENT TIME]\n${local} (time zone ${timezone}; ISO ${now.toISOString()}). Resolve relative dates like "tomorrow" in this time zone.`;
 }
 
