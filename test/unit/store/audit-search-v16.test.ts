@@ -1,26 +1,16 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Store } from '../../../electron/store/store';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../../electron/store/store';
+import { FIXTURE_DATABASES, useFixtureCopies } from '../../support/fixture-copies';
 
 /**
  * A frozen database at schema version 16 (made once by test/fixtures/make-deputy-v16-audit-search.ts): an entry
  * indexed and then changed, one never indexed, one indexed and left alone. The pending rows are a disk format.
  */
-const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'databases', 'deputy-v16-audit-search.db');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function openCopy(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'deputy-v16-'));
-  dirs.push(dir);
-  copyFileSync(FIXTURE, join(dir, 'deputy.db'));
-  return Store.open(join(dir, 'deputy.db'));
-}
+const FIXTURE = join(FIXTURE_DATABASES, 'deputy-v16-audit-search.db');
+const openFixture = useFixtureCopies();
+const openCopy = (): Store => openFixture('deputy-v16-audit-search.db');
 
 const found = (store: Store, q: string): string[] =>
   store.auditQuery.list({ q }).entries.map((entry) => entry.actionType);

@@ -1,23 +1,10 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RUNTIME_CODES, STREAM_CODES } from '../../../electron/store/events-repo';
-import { Store } from '../../../electron/store/store';
+import { FIXTURE_DATABASES as FIXTURES, useFixtureCopies } from '../../support/fixture-copies';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'databases');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function openCopy(fixture: string): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'deputy-v15-'));
-  dirs.push(dir);
-  copyFileSync(join(FIXTURES, fixture), join(dir, 'deputy.db'));
-  return Store.open(join(dir, 'deputy.db'));
-}
+const openCopy = useFixtureCopies();
 
 const ids = { runId: 'run-q3', threadId: 'thread-q3' };
 

@@ -1,24 +1,11 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TASKS_THREAD_ID } from '../../../shared/tasks-thread';
-import { Store } from '../../../electron/store/store';
 import { toPrefixQuery, unmark } from '../../../electron/store/thread-search';
+import { FIXTURE_DATABASES as FIXTURES, useFixtureCopies } from '../../support/fixture-copies';
 
-const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'databases');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function openCopy(fixture: string): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'deputy-v14-'));
-  dirs.push(dir);
-  copyFileSync(join(FIXTURES, fixture), join(dir, 'deputy.db'));
-  return Store.open(join(dir, 'deputy.db'));
-}
+const openCopy = useFixtureCopies();
 
 describe('conversations searched by their messages (schema version 14)', () => {
   it('a frozen v14 database still finds a conversation by a word only in a message, with the word marked', () => {
