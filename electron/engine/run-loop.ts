@@ -50,9 +50,9 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
   };
 
   for (;;) {
-    // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
     // Each step waits its turn when the main thread is busy with other runs' steps (see fairTurn).
     await waitTurn(deps);
+    // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
     const isCancelled = isPlanCancelled(scope);
     if (isCancelled) keepStartedOnly(scope);
     if (state.pendingCalls.length > 0) {

@@ -1,4 +1,3 @@
-import { fairTurn } from '../engine/fair-turns';
 import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -11,6 +10,7 @@ import {
   WsClientMessage,
   type WsServerMessage,
 } from '../../shared/contract/ws-protocol';
+import { fairTurn } from '../engine/fair-turns';
 import { dispatchCommand, openSubscription } from '../host/dispatch';
 import type { Host } from '../host/host';
 import { checkClientInput } from '../host/client-input';
