@@ -51,11 +51,21 @@ export function Composer({
     }
   }, [isRunning]);
 
-  const submit = (isConfirmed = false) => {
+  const submit = (isConfirmed = false, hasWaitedForAgents = false) => {
     if (isRunning || !text.trim()) return;
     // "@researcher …" starts that agent: its form opens instead of a chat message.
     const mention = agentMention(text);
-    if (mention && agents?.some((agent) => agent.name === mention)) {
+    if (mention && agents === null && !hasWaitedForAgents) {
+      // The list of agents has not arrived yet (the window just opened): wait for it, rather than send
+      // "@researcher" to the chat as words.
+      void agentsStore
+        .getState()
+        .load()
+        .then(() => submit(isConfirmed, true));
+      return;
+    }
+    const known = agents ?? agentsStore.getState().agents;
+    if (mention && known?.some((agent) => agent.name === mention)) {
       setPicker({ isOpen: true, preselect: mention });
       setText('');
       return;
