@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { endWorker } from '../store/end-worker';
 import type { Contact } from './contacts-index';
 import {
   parseReply,
@@ -14,9 +15,6 @@ const BUILT = new URL('./context-index-worker.js', import.meta.url);
 const SOURCE = new URL('./index-worker.ts', import.meta.url);
 /** Contacts per message to the worker: each is copied on the main thread in well under a millisecond. */
 const MERGE_CHUNK = 1_000;
-/** How long closing waits for a starting worker to load, and then for it to leave by itself. */
-const LOAD_WAIT_MS = 5_000;
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 const isLoadedNotice = (message: unknown): boolean =>
   typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'loaded-module';
 /** A worker that died is started again this many times; then the index is built on the main thread. */
@@ -105,13 +103,8 @@ export class IndexWorker {
     const worker = this.worker;
     this.worker = null;
     if (!worker) return;
-    // Closing waits for it to leave: until then it keeps the process alive.
-    worker.ref();
-    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    await Promise.race([this.isLoaded, exited, delay(LOAD_WAIT_MS)]);
-    worker.postMessage({ id: 0, op: 'close' });
-    await Promise.race([exited, delay(LOAD_WAIT_MS)]);
-    await worker.terminate();
+    const hasExited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    await endWorker(worker, { isLoaded: this.isLoaded, hasExited, closeMessage: { id: 0, op: 'close' } });
   }
 
   private request<T>(

@@ -31,7 +31,6 @@ import type { McpServers } from '../mcp/mcp-servers';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import type { WalKeeper } from '../store/wal-keeper-client';
-import { BATCH as AUDIT_SEARCH_BATCH } from '../store/audit-search-index';
 import type { Vault } from '../vault/vault';
 import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import { ActiveRuns } from './active-runs';
@@ -124,7 +123,7 @@ export class Host implements ContractHost {
   private readonly handlers: Handlers;
   private readonly streamHandlers: StreamHandlers;
   private readonly expiryTimer: NodeJS.Timeout;
-  private readonly auditIndexTimer: NodeJS.Timeout;
+  private readonly stopAuditIndex: () => void;
   private isClosed = false;
 
   /** Where secrets live (the headless API token, the connectors' credentials). */
@@ -325,8 +324,9 @@ export class Host implements ContractHost {
     };
     this.expiryTimer = setInterval(() => this.sweepExpiredApprovals(), EXPIRY_SWEEP_MS);
     this.expiryTimer.unref();
-    this.auditIndexTimer = setInterval(() => this.indexAuditEntries(), AUDIT_INDEX_MS);
-    this.auditIndexTimer.unref();
+    this.stopAuditIndex = deps.store.auditSearch.keepUp(AUDIT_INDEX_MS, (error) =>
+      deps.logError('could not index audit entries for search', error),
+    );
   }
 
   async invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>> {
@@ -400,15 +400,6 @@ export class Host implements ContractHost {
     return this.active.cancel(runId);
   }
 
-  /** A batch of new audit entries into the full-text index, outside any step (see AuditSearchIndex). */
-  private indexAuditEntries(): void {
-    try {
-      this.deps.store.auditSearch.catchUp(AUDIT_SEARCH_BATCH);
-    } catch (error) {
-      this.deps.logError('could not index audit entries for search', error);
-    }
-  }
-
   sweepExpiredApprovals(): void {
     try {
       this.approvals.expireDue();
@@ -425,7 +416,7 @@ export class Host implements ContractHost {
   async close(): Promise<void> {
     this.isClosed = true;
     clearInterval(this.expiryTimer);
-    clearInterval(this.auditIndexTimer);
+    this.stopAuditIndex();
     this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
     const contextClosed = this.deps.context.close();

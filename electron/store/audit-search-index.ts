@@ -1,6 +1,5 @@
 import type { Db } from './database';
-
-const COLUMNS = 'action_type, intent, reasoning, target, input_json, output_json, error_message';
+import { AUDIT_FTS_COLUMNS as COLUMNS } from './migration-16-audit-search';
 
 /**
  * Brings the audit trail's full-text index up to date with the entries noted in `audit_fts_pending` (see
@@ -38,6 +37,22 @@ export class AuditSearchIndex {
     });
   }
 
+  /**
+   * Keeps the index up with what is written: a batch every `everyMs`, outside any step; answers how to stop.
+   * A search does not wait for this: it catches up first.
+   */
+  keepUp(everyMs: number, onError: (error: unknown) => void): () => void {
+    const timer = setInterval(() => {
+      try {
+        this.catchUp(BATCH);
+      } catch (error) {
+        onError(error);
+      }
+    }, everyMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Indexes up to `limit` of the noted entries, oldest first, in one transaction; answers how many. */
   catchUp(limit: number): number {
     const upTo = this.selectUpTo.get(limit);
@@ -56,5 +71,5 @@ export class AuditSearchIndex {
 }
 
 /** Entries per background transaction: well under a millisecond of the main thread each second. */
-export const BATCH = 200;
+const BATCH = 200;
 const LARGE_BATCH = 5_000;

@@ -1,4 +1,7 @@
-const COLUMNS = 'action_type, intent, reasoning, target, input_json, output_json, error_message';
+/** The columns `audit_fts` indexes (migration 7), as its statements name them. */
+export const AUDIT_FTS_COLUMNS =
+  'action_type, intent, reasoning, target, input_json, output_json, error_message';
+const COLUMNS = AUDIT_FTS_COLUMNS;
 const OLD = COLUMNS.split(', ')
   .map((column) => `old.${column}`)
   .join(', ');

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { endWorker } from './end-worker';
 import type { Store } from './store';
 
 /** The worker's file in the built app (its own bundle entry, beside main.js) and in the sources. */
@@ -11,9 +12,6 @@ const EVERY_MS = 2_000;
 const NUDGE_COMMITS = 16;
 /** What SQLite does by itself when nobody else checkpoints: fold the log in once it passes this many pages. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
-/** How long closing waits for a starting worker to load, and then for it to leave by itself. */
-const WAIT_MS = 5_000;
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /**
  * Moves deputy.db's WAL checkpoints off the main thread (see wal-keeper.ts). Until the worker has loaded, and
@@ -65,12 +63,11 @@ export class WalKeeper {
     this.isClosed = true;
     const worker = this.worker;
     if (!worker) return;
-    // Held by its own thread no longer: closing waits for it to leave.
-    worker.ref();
-    await Promise.race([this.isLoaded, this.hasExited, delay(WAIT_MS)]);
-    worker.postMessage({ type: 'close' });
-    await Promise.race([this.hasExited, delay(WAIT_MS)]);
-    await worker.terminate();
+    await endWorker(worker, {
+      isLoaded: this.isLoaded,
+      hasExited: this.hasExited,
+      closeMessage: { type: 'close' },
+    });
   }
 
   /** With the worker going, the main connection leaves checkpoints to it; without, it takes them back. */
