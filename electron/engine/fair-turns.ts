@@ -15,6 +15,20 @@ let isMarkScheduled = false;
 /** When the loop last came round to its check phase (where `setImmediate` callbacks run). */
 let turnedAt = performance.now();
 
+/** What keeps a step's unit of work open while its run waits for a turn (the store's `WriteUnit`). */
+interface TurnWaiter {
+  waitTurn(turn: Promise<void>): Promise<void>;
+}
+
+/**
+ * Waits for the run's turn on the main thread, if it must, without committing the step early: the step's
+ * writes stay in the open unit and are committed at its own boundary.
+ */
+export function takeTurn(writes: TurnWaiter): Promise<void> | undefined {
+  const turn = fairTurn();
+  return turn && writes.waitTurn(turn);
+}
+
 /** Resolves when it is this run's turn: at once, or after the runs already waiting, one per loop turn. */
 export function fairTurn(): Promise<void> | undefined {
   if (waiting.length === 0 && performance.now() - turnedAt < SLICE_MS) {

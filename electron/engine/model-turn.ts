@@ -13,6 +13,7 @@ import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration, type CompletionContract } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
+import { takeTurn } from './fair-turns';
 import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
 import { handlePlanCalls } from './plans/plan-calls';
 import { PLAN_DECLARATIONS } from './plans/plan-tools';
@@ -324,6 +325,9 @@ async function streamOnce(
   let usage: ModelUsage | null = null;
   const stream = model.stream({ ...request, signal: spec.signal });
   for await (const event of stream) {
+    // Twenty answers streaming at once would each handle their chunks in the same turn of the loop: a run
+    // that has had the main thread for a while lets the others (and the person's clicks) go first.
+    await takeTurn(deps.store.writes);
     if (event.type === 'thinking') {
       // Thought summaries are shown, not kept in the run's state: the model does not read them back.
       onOutput();

@@ -3,7 +3,7 @@ import { processCall, type CallOutcome } from './call-processor';
 import { answerUnrun, type CallScope } from './call-execution';
 import { checkCompletion } from './completion';
 import { controlCallOf, isControlCall } from './control-tools';
-import { fairTurn } from './fair-turns';
+import { takeTurn } from './fair-turns';
 import { logRuntime } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
@@ -51,7 +51,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
 
   for (;;) {
     // Each step waits its turn when the main thread is busy with other runs' steps (see fairTurn).
-    await waitTurn(deps);
+    await takeTurn(deps.store.writes);
     // A cancelled plan stops its run, even one picked up after a crash: what had started is finished first.
     const isCancelled = isPlanCancelled(scope);
     if (isCancelled) keepStartedOnly(scope);
@@ -76,7 +76,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
     if (budget) return failRun(deps, spec, state, budget, 'REFUSAL:RATE_LIMITED');
     if (!state.recovery && isRecoveryDue(spec, state)) enterRecovery(scope, 'limit');
     const isFinalTurn = state.recovery;
-    await waitTurn(deps);
+    await takeTurn(deps.store.writes);
     deps.emit({ type: 'status', ...ids, status: 'planning' });
     let turn: TurnOutput;
     try {
@@ -97,12 +97,6 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
       (spec.completion ? afterTaskTurn(scope, turn, isFinalTurn) : afterChatTurn(scope, turn, isFinalTurn));
     if (ending) return ending;
   }
-}
-
-/** Waits for the run's turn on the main thread, if it must (see fairTurn), without committing the step early. */
-function waitTurn(deps: RunLoopDeps): Promise<void> | undefined {
-  const turn = fairTurn();
-  return turn && deps.store.writes.waitTurn(turn);
 }
 
 /**
