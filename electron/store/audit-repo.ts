@@ -103,12 +103,19 @@ export class AuditRepo {
   private readonly selectRow;
   private readonly selectAssumptions;
   private readonly selectByAction;
-  private readonly selectLastHash;
+  private readonly selectTip;
   private readonly insertLink;
+  private readonly rewriteLink;
   private readonly pointAtLink;
   private readonly changes = new Map<string, ReturnType<Db['prepare']>>();
+  /** The newest link this repo wrote, and the unit of work it was written in (null: committed on its own). */
+  private lastLink: { seq: number; unit: number | null } | null = null;
 
-  constructor(private readonly db: Db) {
+  /** `openUnit`: the unit of work open now, if any (the store's `WriteUnit.openUnit`). */
+  constructor(
+    private readonly db: Db,
+    private readonly openUnit: () => number | null = () => null,
+  ) {
     this.insertEntry = db.prepare(
       `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
          risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
@@ -131,11 +138,14 @@ export class AuditRepo {
     this.selectByAction = db
       .prepare<[string], string>(`SELECT id FROM audit_entries WHERE action_id = ? AND kind = 'tool_call'`)
       .pluck();
-    this.selectLastHash = db
-      .prepare<[], string>('SELECT hash FROM audit_chain ORDER BY seq DESC LIMIT 1')
-      .pluck();
+    this.selectTip = db.prepare<[], ChainTip>(
+      'SELECT seq, entry_id, prev_hash, hash FROM audit_chain ORDER BY seq DESC LIMIT 1',
+    );
     this.insertLink = db.prepare(
       'INSERT INTO audit_chain (entry_id, content_hash, prev_hash, hash, at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.rewriteLink = db.prepare(
+      'UPDATE audit_chain SET content_hash = ?, hash = ?, at = ? WHERE seq = CAST(? AS INTEGER)',
     );
     this.pointAtLink = db.prepare('UPDATE audit_entries SET chain_seq = ? WHERE id = ?');
   }
@@ -264,12 +274,28 @@ export class AuditRepo {
     if (entryId) this.change(entryId, assignments, values, now);
   }
 
-  /** Appends the entry's current content to the chain and points the entry at its newest link. */
+  /**
+   * Appends the entry's current content to the chain and points the entry at its newest link. The chain holds
+   * each version of an entry that reached the disk: when the entry's own link is the newest one and was written
+   * in the unit of work still open (a read call opened and settled in one step), no one has seen that version,
+   * so the link is rewritten with the content the unit will commit instead of followed by a second one.
+   */
   link(entryId: string, now: string): void {
     const row = this.selectRow.get(entryId);
     if (!row) throw new Error(`audit entry ${entryId} vanished inside its own transaction`);
     const content = contentHash(row, this.selectAssumptions.all(entryId));
-    const prev = this.selectLastHash.get() ?? GENESIS_HASH;
+    const tip = this.selectTip.get();
+    const unit = this.openUnit();
+    if (
+      tip?.entry_id === entryId &&
+      unit !== null &&
+      this.lastLink?.seq === tip.seq &&
+      this.lastLink.unit === unit
+    ) {
+      this.rewriteLink.run(content, linkHash(tip.prev_hash, entryId, content, now), now, tip.seq);
+      return;
+    }
+    const prev = tip?.hash ?? GENESIS_HASH;
     const { lastInsertRowid } = this.insertLink.run(
       entryId,
       content,
@@ -277,6 +303,14 @@ export class AuditRepo {
       linkHash(prev, entryId, content, now),
       now,
     );
+    this.lastLink = { seq: Number(lastInsertRowid), unit };
     this.pointAtLink.run(lastInsertRowid, entryId);
   }
+}
+
+interface ChainTip {
+  seq: number;
+  entry_id: string;
+  prev_hash: string;
+  hash: string;
 }

@@ -63,7 +63,7 @@ export class Store {
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
-    this.audit = new AuditRepo(db);
+    this.audit = new AuditRepo(db, () => this.writes.openUnit);
     this.auditSearch = new AuditSearchIndex(db);
     this.auditQuery = new AuditQuery(db, this.auditSearch);
     this.auditEdits = new AuditEdits(db, this.audit);

@@ -32,6 +32,7 @@ export class WriteUnit {
   private readonly fold;
   private readonly deferred = new Map<string, () => void>();
   private commits = 0;
+  private units = 0;
   /** Steps waiting for their turn on the main thread (see `waitTurn`): the loop turning does not commit then. */
   private waitingTurns = 0;
   /**
@@ -101,11 +102,22 @@ export class WriteUnit {
 
   /** Opens the unit (if it is not) so that the step's plain statements join it too. */
   open(): void {
+    // SQLite rolls a transaction back by itself on some failures (disk full, I/O error): that unit is over.
+    if (this.isOpen && !this.db.inTransaction) this.isOpen = false;
     if (this.isOpen || !this.db.open) return;
     if (this.db.inTransaction) return;
     this.begin.run();
     this.isOpen = true;
+    this.units += 1;
     this.scheduleCommit();
+  }
+
+  /**
+   * Which unit is open now, as a number no other unit has, or null when none is: a write made in the unit that
+   * is still open is not on disk yet, and no one else has read it.
+   */
+  get openUnit(): number | null {
+    return this.isOpen && this.db.inTransaction ? this.units : null;
   }
 
   /** The unit commits when the event loop turns (a model's or a tool's wait), unless it is committed before. */
