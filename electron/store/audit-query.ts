@@ -81,12 +81,13 @@ export class AuditQuery {
       .pluck();
     this.firstSeqFrom = db
       .prepare<[string], number>(
-        'SELECT seq FROM audit_entries WHERE created_at >= ? ORDER BY created_at, seq LIMIT 1',
+        'SELECT seq FROM audit_entries WHERE created_at >= ? AND is_listed = 1 ORDER BY created_at, seq LIMIT 1',
       )
       .pluck();
     this.lastSeqTo = db
       .prepare<[string], number>(
-        'SELECT seq FROM audit_entries WHERE created_at <= ? ORDER BY created_at DESC, seq DESC LIMIT 1',
+        `SELECT seq FROM audit_entries WHERE created_at <= ? AND is_listed = 1
+         ORDER BY created_at DESC, seq DESC LIMIT 1`,
       )
       .pluck();
     this.selectAssumptionsOf = db.prepare<[string], AssumptionRow>(
@@ -118,6 +119,8 @@ export class AuditQuery {
 
   /** Rows only (no assumptions), for exports that stream many pages. */
   page(filter: AuditFilter & { cursor?: string }, limit: number): AuditRow[] {
+    // The viewer's indexes are brought up to date first: a page never misses an entry written a moment ago.
+    this.search.catchUpAll();
     const conditions: string[] = [];
     const values: Record<string, unknown> = { limit };
     for (const [key, column] of Object.entries(COLUMN_OF)) {
@@ -147,15 +150,15 @@ export class AuditQuery {
     if (filter.q && !match) return [];
     let sql: string;
     if (match) {
-      // The index is brought up to date first: a search never misses an entry written a moment ago.
-      this.search.catchUpAll();
       values.match = match;
       const where = ['audit_fts MATCH @match', ...conditions.map((c) => c.replace('e.seq <', 'f.rowid <'))];
       sql = `SELECT e.* FROM audit_fts f JOIN audit_entries e ON e.seq = f.rowid
              WHERE ${where.join(' AND ')} ORDER BY f.rowid DESC LIMIT @limit`;
     } else {
-      const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
       const index = indexFor(filter);
+      // The filter indexes hold listed entries only (migration 17); after the catch-up above, that is all.
+      if (index) conditions.push('e.is_listed = 1');
+      const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
       sql = `SELECT e.* FROM audit_entries e ${index ? `INDEXED BY ${index}` : ''} ${where}
              ORDER BY e.seq DESC LIMIT @limit`;
     }

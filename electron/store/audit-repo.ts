@@ -121,11 +121,11 @@ export class AuditRepo {
          risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
          input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
          tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
-         created_at, updated_at)
+         created_at, updated_at, is_listed)
        VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
          @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
          @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
-         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @now, @now)`,
+         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @now, @now, 0)`,
     );
     this.insertAssumption = db.prepare(
       `INSERT INTO audit_assumptions (id, entry_id, position, statement, category, evidence_json, confidence)

@@ -45,6 +45,8 @@ export interface AuditRow {
   created_at: string;
   updated_at: string;
   chain_seq: number | null;
+  /** Whether the viewer's filter indexes have the entry yet (migration 17): bookkeeping, not content. */
+  is_listed: number;
 }
 
 export interface AssumptionRow {
@@ -126,12 +128,12 @@ export function toEntry(row: AuditRow, assumptions: readonly AssumptionRow[]): A
 }
 
 /**
- * What an entry's hash covers: every column but its place in the table (`seq`) and its pointer into the chain
- * (`chain_seq`), then its assumptions in order. A fixed order of values, so the same content always hashes
+ * What an entry's hash covers: every column but its place in the table (`seq`), its pointer into the chain
+ * (`chain_seq`) and whether the viewer's indexes have it yet (`is_listed`), then its assumptions in order. A fixed order of values, so the same content always hashes
  * the same, and any edit to any of them (a status, a word of reasoning, a verification) changes the hash.
  */
 export function contentHash(row: AuditRow, assumptions: readonly AssumptionRow[]): string {
-  const { seq: _seq, chain_seq: _chainSeq, ...content } = row;
+  const { seq: _seq, chain_seq: _chainSeq, is_listed: _isListed, ...content } = row;
   const values = Object.keys(content)
     .sort()
     .map((key) => content[key as keyof typeof content]);

@@ -4,6 +4,7 @@ import { DECISION_LOGS_SQL } from './migration-9-decisions';
 import { PLANS_SQL } from './migration-13-plans';
 import { JOURNAL_SQL } from './migration-15-journal';
 import { AUDIT_SEARCH_SQL } from './migration-16-audit-search';
+import { AUDIT_LISTING_SQL } from './migration-17-audit-listing';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -389,5 +390,10 @@ export const migrations: readonly Migration[] = [
     version: 16,
     name: "the audit trail's full-text index brought up to date after the fact, not inside each step",
     sql: AUDIT_SEARCH_SQL,
+  },
+  {
+    version: 17,
+    name: "the audit trail's filter indexes brought up to date after the fact, not inside each step",
+    sql: AUDIT_LISTING_SQL,
   },
 ];

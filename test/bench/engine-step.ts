@@ -59,6 +59,8 @@ export async function benchEngineStep(
 }
 
 function databaseBytes(store: Store): number {
+  // The audit entries' viewer indexes are written after the fact: counted here as if they were already.
+  store.auditSearch.catchUpAll();
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   return store.data.sizes().databaseBytes;
 }

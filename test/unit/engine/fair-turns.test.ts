@@ -73,7 +73,11 @@ describe('a streaming answer takes turns', () => {
           busy(1);
           yield { type: 'text', text: `${index} ` };
         }
-        yield { type: 'finish', finishReason: 'STOP', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } };
+        yield {
+          type: 'finish',
+          finishReason: 'STOP',
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+        };
       },
     };
     fixture = await openHost(model);

@@ -22,9 +22,11 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 const links = (): { seq: number; entry_id: string; at: string }[] =>
-  store.db.prepare<[], { seq: number; entry_id: string; at: string }>(
-    'SELECT seq, entry_id, at FROM audit_chain ORDER BY seq',
-  ).all();
+  store.db
+    .prepare<[], { seq: number; entry_id: string; at: string }>(
+      'SELECT seq, entry_id, at FROM audit_chain ORDER BY seq',
+    )
+    .all();
 const settle = (id: string): boolean =>
   store.audit.change(id, 'status = @status', { status: 'completed' }, LATER);
 
