@@ -44,12 +44,11 @@ import { auditChannels } from './channels/audit-channels';
 import { mcpChannels } from './channels/mcp-channels';
 import { memoryChannels } from './channels/memory-channels';
 import { planChannels } from './channels/plan-channels';
+import { settingsChannels, taskChannels } from './channels/settings-channels';
 import { threadChannels } from './channels/thread-channels';
 import { RunInstructions } from './run-instructions';
 import { RunLauncher } from './run-launcher';
-import { ModelsDesk } from './models-desk';
-import { UsageDesk } from './usage-desk';
-import { TasksDesk } from './tasks-desk';
+import type { ModelsDesk } from './models-desk';
 import { resumeRun } from './run-resume';
 import { ClientCalls } from './client-calls';
 import { withDirectCalls } from './direct-call-model';
@@ -256,27 +255,6 @@ export class Host implements ContractHost {
         this.launcher.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
       logError: deps.logError,
     });
-    const models =
-      deps.models ??
-      new ModelsDesk({
-        fetch: () => null,
-        keyId: () => null,
-        now: () => deps.now().getTime(),
-        logError: deps.logError,
-      });
-    const usage = new UsageDesk({
-      store: deps.store,
-      now: deps.now,
-      timezone: () => deps.settings.get().timezone,
-      prices: () => deps.settings.get().modelPrices,
-    });
-    const tasks = new TasksDesk({
-      store: deps.store,
-      now: deps.now,
-      start: (request, model) => this.launcher.launch(request, undefined, model, undefined, true).started,
-      subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
-      check: (tool, args) => deps.registry.check(tool, args),
-    });
     this.handlers = {
       ...agentHandlers(this.agents, deps.agentCatalog, deps.registry, deps.store),
       'run.start': (input) => this.startRun(input),
@@ -289,15 +267,15 @@ export class Host implements ContractHost {
         deps.context.clear();
         return deps.context.stats();
       },
-      'settings.get': () => deps.settings.get(),
-      'settings.set': async (input) => {
-        if (input.model !== undefined && input.model !== deps.settings.get().model)
-          await models.check(input.model);
-        const settings = deps.settings.set(input);
-        this.active.admitWaiting();
-        if (input.embedRecentMail !== undefined) deps.context.recentMailChanged();
-        return settings;
-      },
+      ...settingsChannels({
+        store: deps.store,
+        settings: deps.settings,
+        now: deps.now,
+        models: deps.models,
+        logError: deps.logError,
+        admitWaiting: () => this.active.admitWaiting(),
+        recentMailChanged: () => deps.context.recentMailChanged(),
+      }),
       'sideEffects.get': () => this.sideEffects.state(),
       'sideEffects.set': (input) => this.sideEffects.set(input.isPaused),
       'approval.list': (input) => ({ approvals: this.approvals.list(input.status, input.limit) }),
@@ -306,10 +284,13 @@ export class Host implements ContractHost {
       'connections.list': () => ({ connections: deps.connections.list() }),
       'connections.connect': (input) => deps.connections.connect(input),
       'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
-      'models.list': (input) => models.list(input.refresh),
-      'usage.daily': (input) => usage.daily(input.days),
-      'tasks.list': (input) => tasks.list(input.status),
-      'tasks.change': (input) => tasks.change(input),
+      ...taskChannels({
+        store: deps.store,
+        now: deps.now,
+        start: (request, model) => this.launcher.launch(request, undefined, model, undefined, true).started,
+        subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
+        check: (tool, args) => deps.registry.check(tool, args),
+      }),
       ...memoryChannels(deps.store, deps.now),
       ...mcpChannels(deps.mcp),
       ...auditChannels(this.audit),

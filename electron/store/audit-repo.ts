@@ -111,21 +111,37 @@ export class AuditRepo {
   /** The newest link this repo wrote, and the unit of work it was written in (null: committed on its own). */
   private lastLink: { seq: number; unit: number | null } | null = null;
 
-  /** `openUnit`: the unit of work open now, if any (the store's `WriteUnit.openUnit`). */
+  /**
+   * A call's entry opened inside a unit of work, not written yet (see `open`), by its ledger action. Written at
+   * the call's settlement or when the unit commits, whichever comes first, with one chain link.
+   */
+  private readonly unwritten = new Map<
+    string,
+    { values: EntryValues; assumptions: readonly NewAssumption[] }
+  >();
+  private readonly selectAction;
+
+  /**
+   * `unit`: the store's unit of work: which one is open now (`WriteUnit.openUnit`), and a write to make just
+   * before it commits (`WriteUnit.atCommit`). Without one, every write is made at once.
+   */
   constructor(
     private readonly db: Db,
-    private readonly openUnit: () => number | null = () => null,
+    private readonly unit: {
+      openUnit: () => number | null;
+      atCommit: (key: string, write: () => void) => void;
+    } = { openUnit: () => null, atCommit: (_key, write) => write() },
   ) {
     this.insertEntry = db.prepare(
       `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
          risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
          input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
          tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
-         created_at, updated_at, is_listed)
+         started_at, created_at, updated_at, is_listed)
        VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
          @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
          @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
-         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @now, @now, 0)`,
+         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt, 0)`,
     );
     this.insertAssumption = db.prepare(
       `INSERT INTO audit_assumptions (id, entry_id, position, statement, category, evidence_json, confidence)
@@ -148,53 +164,35 @@ export class AuditRepo {
       'UPDATE audit_chain SET content_hash = ?, hash = ?, at = ? WHERE seq = CAST(? AS INTEGER)',
     );
     this.pointAtLink = db.prepare('UPDATE audit_entries SET chain_seq = ? WHERE id = ?');
+    this.selectAction = db.prepare<[string], number>('SELECT 1 FROM actions WHERE id = ?').pluck();
   }
 
-  /** Writes a new entry (with its assumptions and its first chain link); answers its id. */
+  /**
+   * Writes a new entry (with its assumptions and its first chain link); answers its id. A call's entry opened
+   * inside a unit of work is written once, settled, when the call settles in the same unit (a read call): one
+   * row and one link instead of a row, an update and a link rewritten. Otherwise it is written as the unit
+   * commits, with the ledger row it describes; no one outside the unit could have read it before either.
+   */
   open(entry: NewAuditEntry, now: string): string {
     const id = entry.id ?? randomUUID();
-    const output = capped(entry.output);
-    this.insertEntry.run({
-      id,
-      kind: entry.kind,
-      actionId: entry.actionId ?? null,
-      threadId: entry.threadId ?? null,
-      runId: entry.runId ?? null,
-      agentId: entry.agentId,
-      actionType: entry.actionType,
-      actionCategory: entry.actionCategory,
-      risk: entry.risk ?? null,
-      intent: redactNullable(entry.intent ?? null),
-      reasoning: redactNullable(entry.reasoning ?? null),
-      confidence: entry.confidence ?? null,
-      entityType: entry.effect?.entityType ?? null,
-      entityId: entry.effect?.entityId ?? null,
-      entityBefore: jsonOrNull(entry.effect?.before),
-      entityAfter: jsonOrNull(entry.effect?.after),
-      target: redactNullable(entry.target ?? null),
-      input: capped(entry.input).json,
-      output: output.json,
-      outputRef: entry.outputRef ?? null,
-      isTruncated: output.isTruncated ? 1 : 0,
-      status: entry.status,
-      errorMessage: redactNullable(entry.errorMessage ?? null),
-      durationMs: entry.durationMs ?? null,
-      modelUsed: entry.modelUsed ?? null,
-      tokensUsed: entry.tokensUsed ?? null,
-      decision: entry.decision ?? null,
-      rule: entry.rule ?? null,
-      reason: redactNullable(entry.reason ?? null),
-      approvedBy: entry.approvedBy ?? null,
-      approvedAt: entry.approvedAt ?? null,
-      isReversible: entry.isReversible ? 1 : 0,
-      undoNote: entry.undoNote ?? null,
-      undoOf: entry.undoOf ?? null,
-      now,
-    });
-    (entry.assumptions ?? []).forEach((assumption, position) => {
+    const values = valuesOf(id, entry, now);
+    const assumptions = entry.assumptions ?? [];
+    const actionId = entry.actionId;
+    if (entry.kind === 'tool_call' && actionId && this.unit.openUnit() !== null) {
+      this.unwritten.set(actionId, { values, assumptions });
+      this.unit.atCommit(`audit:${id}`, () => this.writeUnwritten(actionId));
+      return id;
+    }
+    this.write(values, assumptions);
+    return id;
+  }
+
+  private write(values: EntryValues, assumptions: readonly NewAssumption[]): void {
+    this.insertEntry.run(values);
+    assumptions.forEach((assumption, position) => {
       this.insertAssumption.run(
         randomUUID(),
-        id,
+        values.id,
         position,
         redactSecrets(assumption.statement),
         assumption.category,
@@ -202,17 +200,37 @@ export class AuditRepo {
         assumption.confidence ?? null,
       );
     });
-    this.link(id, now);
-    return id;
+    this.link(values.id, values.updatedAt);
+  }
+
+  /**
+   * Writes the call's entry if it is still unwritten. Its ledger row went back with a savepoint that failed
+   * (the two are made together) when it is not there: then neither is written.
+   */
+  private writeUnwritten(actionId: string, settled?: (values: EntryValues) => EntryValues): void {
+    const unwritten = this.unwritten.get(actionId);
+    if (!unwritten) return;
+    this.unwritten.delete(actionId);
+    if (this.selectAction.get(actionId) === undefined) return;
+    this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
+  }
+
+  /** Writes an unwritten entry now, before it is read or changed by its id. */
+  private writeById(entryId: string): void {
+    for (const [actionId, { values }] of this.unwritten) {
+      if (values.id === entryId) return this.writeUnwritten(actionId);
+    }
   }
 
   /** The entry of a ledger action's tool call, or null (an action from before the audit trail existed). */
   idOfAction(actionId: string): string | null {
-    return this.selectByAction.get(actionId) ?? null;
+    return this.unwritten.get(actionId)?.values.id ?? this.selectByAction.get(actionId) ?? null;
   }
 
   /** The call's outcome, from the ledger transition that records it. */
   settle(actionId: string, settlement: Settlement, now: string): void {
+    if (this.unwritten.has(actionId))
+      return this.writeUnwritten(actionId, (values) => settledValues(values, settlement, now));
     const output = capped(settlement.output);
     const effect = settlement.effect;
     this.changeByAction(
@@ -241,11 +259,13 @@ export class AuditRepo {
 
   /** Who let the call happen, once it is known (the person approved it). */
   authorize(actionId: string, approvedBy: AuditApprover, now: string): void {
+    this.writeUnwritten(actionId);
     this.changeByAction(actionId, 'approved_by = @approvedBy, approved_at = @now', { approvedBy }, now);
   }
 
   /** Sets columns of one entry by its id (its content changes, so it gets a new link). */
   change(entryId: string, assignments: string, values: Record<string, unknown>, now: string): boolean {
+    this.writeById(entryId);
     let statement = this.changes.get(assignments);
     if (!statement) {
       statement = this.db.prepare(
@@ -260,6 +280,7 @@ export class AuditRepo {
 
   /** The row and its assumptions, as stored (for the query side and for checks). */
   read(entryId: string): AuditEntry | null {
+    this.writeById(entryId);
     const row = this.selectRow.get(entryId);
     return row ? toEntry(row, this.selectAssumptions.all(entryId)) : null;
   }
@@ -285,7 +306,7 @@ export class AuditRepo {
     if (!row) throw new Error(`audit entry ${entryId} vanished inside its own transaction`);
     const content = contentHash(row, this.selectAssumptions.all(entryId));
     const tip = this.selectTip.get();
-    const unit = this.openUnit();
+    const unit = this.unit.openUnit();
     if (
       tip?.entry_id === entryId &&
       unit !== null &&
@@ -313,4 +334,71 @@ interface ChainTip {
   entry_id: string;
   prev_hash: string;
   hash: string;
+}
+
+/** A new entry's values, as the insert names them: redacted and capped once, whenever the row is written. */
+function valuesOf(id: string, entry: NewAuditEntry, now: string) {
+  const output = capped(entry.output);
+  return {
+    id,
+    kind: entry.kind,
+    actionId: entry.actionId ?? null,
+    threadId: entry.threadId ?? null,
+    runId: entry.runId ?? null,
+    agentId: entry.agentId,
+    actionType: entry.actionType,
+    actionCategory: entry.actionCategory,
+    risk: entry.risk ?? null,
+    intent: redactNullable(entry.intent ?? null),
+    reasoning: redactNullable(entry.reasoning ?? null),
+    confidence: entry.confidence ?? null,
+    entityType: entry.effect?.entityType ?? null,
+    entityId: entry.effect?.entityId ?? null,
+    entityBefore: jsonOrNull(entry.effect?.before),
+    entityAfter: jsonOrNull(entry.effect?.after),
+    target: redactNullable(entry.target ?? null),
+    input: capped(entry.input).json,
+    output: output.json,
+    outputRef: entry.outputRef ?? null,
+    isTruncated: output.isTruncated ? 1 : 0,
+    status: entry.status,
+    errorMessage: redactNullable(entry.errorMessage ?? null),
+    startedAt: null as string | null,
+    durationMs: entry.durationMs ?? null,
+    modelUsed: entry.modelUsed ?? null,
+    tokensUsed: entry.tokensUsed ?? null,
+    decision: entry.decision ?? null,
+    rule: entry.rule ?? null,
+    reason: redactNullable(entry.reason ?? null),
+    approvedBy: entry.approvedBy ?? null,
+    approvedAt: entry.approvedAt ?? null,
+    isReversible: entry.isReversible ? 1 : 0,
+    undoNote: entry.undoNote ?? null,
+    undoOf: entry.undoOf ?? null,
+    now,
+    updatedAt: now,
+  };
+}
+
+type EntryValues = ReturnType<typeof valuesOf>;
+
+/** An unwritten entry's values with its call's outcome: what `settle`'s update makes of a written one. */
+function settledValues(values: EntryValues, settlement: Settlement, now: string): EntryValues {
+  const output = capped(settlement.output);
+  const effect = settlement.effect;
+  return {
+    ...values,
+    status: settlement.status,
+    output: output.json ?? values.output,
+    outputRef: settlement.outputRef ?? values.outputRef,
+    isTruncated: output.isTruncated ? 1 : 0,
+    errorMessage: redactNullable(settlement.errorMessage ?? null),
+    entityType: effect?.entityType ?? values.entityType,
+    entityId: effect?.entityId ?? values.entityId,
+    entityBefore: jsonOrNull(effect?.before) ?? values.entityBefore,
+    entityAfter: jsonOrNull(effect?.after) ?? values.entityAfter,
+    startedAt: settlement.startedAt ?? values.startedAt,
+    durationMs: settlement.durationMs ?? values.durationMs,
+    updatedAt: now,
+  };
 }

@@ -63,7 +63,10 @@ export class Store {
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
-    this.audit = new AuditRepo(db, () => this.writes.openUnit);
+    this.audit = new AuditRepo(db, {
+      openUnit: () => this.writes.openUnit,
+      atCommit: (key, write) => this.writes.atCommit(key, write),
+    });
     this.auditSearch = new AuditSearchIndex(db);
     this.auditQuery = new AuditQuery(db, this.auditSearch);
     this.auditEdits = new AuditEdits(db, this.audit);

@@ -84,3 +84,112 @@ describe('audit chain links: one per version of an entry that reached the disk',
     expect(await verifyAuditChain(store.db)).toMatchObject({ ok: false, mismatch: { entryId: id } });
   });
 });
+
+describe('a call’s entry opened inside a unit of work', () => {
+  const callEntry = (actionId: string): NewAuditEntry => ({
+    kind: 'tool_call',
+    actionId,
+    threadId: 't',
+    runId: 'r',
+    agentId: 'deputy',
+    actionType: 'list_tasks',
+    actionCategory: 'query',
+    risk: 'low',
+    input: { query: 'passport' },
+    assumptions: [{ statement: 'The person means this week', category: 'inference' }],
+    status: 'pending',
+    decision: 'allow',
+    approvedBy: 'policy',
+    approvedAt: NOW,
+  });
+  const ledgerRow = (id: string): void =>
+    store.actions.create(
+      {
+        id,
+        runId: 'r',
+        threadId: 't',
+        callId: `call-${id}`,
+        tool: 'list_tasks',
+        args: {},
+        state: 'approved',
+      },
+      NOW,
+    );
+  const settlement = {
+    status: 'completed' as const,
+    output: { tasks: ['Renew passport'] },
+    outputRef: 'ledger:x',
+    startedAt: NOW,
+    durationMs: 3,
+  };
+  beforeEach(() => {
+    store.threads.create('t', 'T', NOW);
+    store.runs.create({ id: 'r', threadId: 't', model: 'm', prompt: 'p' }, NOW);
+  });
+  const stored = (id: string): Record<string, unknown> => {
+    const {
+      id: _id,
+      seq: _seq,
+      chain_seq: _chain,
+      action_id: _action,
+      ...row
+    } = store.db
+      .prepare<[string], Record<string, unknown>>('SELECT * FROM audit_entries WHERE id = ?')
+      .get(id) as Record<string, unknown>;
+    return row;
+  };
+
+  it('is written once, settled, with the same row a write and an update would have made', async () => {
+    const [once, twice] = await store.writes.step(async () => {
+      ledgerRow('a1');
+      const first = store.audit.open(callEntry('a1'), NOW);
+      expect(store.db.prepare('SELECT count(*) AS n FROM audit_entries').get()).toEqual({ n: 0 });
+      expect(store.audit.idOfAction('a1')).toBe(first);
+      store.audit.settle('a1', settlement, LATER);
+
+      ledgerRow('a2');
+      const second = store.audit.open(callEntry('a2'), NOW);
+      store.writes.boundary();
+      store.audit.settle('a2', settlement, LATER);
+      return [first, second];
+    });
+    expect(stored(once)).toEqual(stored(twice));
+    expect(store.audit.read(once)?.assumptions).toHaveLength(1);
+    expect(links().map((link) => link.entry_id)).toEqual([once, twice, twice]);
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 2, links: 3 });
+  });
+
+  it('is written when the unit commits if the call has not settled (a call held for approval)', async () => {
+    const id = await store.writes.step(async () => {
+      ledgerRow('a1');
+      return store.audit.open(callEntry('a1'), NOW);
+    });
+    expect(store.audit.read(id)?.status).toBe('pending');
+    expect(links()).toEqual([{ seq: 1, entry_id: id, at: NOW }]);
+  });
+
+  it('is not written when the savepoint that made its ledger row failed', async () => {
+    await store.writes.step(async () => {
+      expect(() =>
+        store.writes.transaction(() => {
+          ledgerRow('a1');
+          store.audit.open(callEntry('a1'), NOW);
+          throw new Error('the step failed after the call was decided');
+        }),
+      ).toThrow('the step failed');
+    });
+    expect(store.db.prepare('SELECT count(*) AS n FROM audit_entries').get()).toEqual({ n: 0 });
+    expect(links()).toEqual([]);
+  });
+
+  it('is written before it is read or changed by its id', async () => {
+    await store.writes.step(async () => {
+      ledgerRow('a1');
+      const id = store.audit.open(callEntry('a1'), NOW);
+      expect(store.audit.read(id)?.status).toBe('pending');
+      store.audit.change(id, 'reasoning = @reasoning', { reasoning: 'asked twice' }, LATER);
+      expect(store.audit.read(id)?.reasoning).toBe('asked twice');
+    });
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 1 });
+  });
+});
