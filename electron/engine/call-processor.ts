@@ -97,12 +97,8 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         meta: { ...meta },
         hasSideEffects: tool.hasSideEffects,
         isExternal: tool.isExternal ?? false,
+        policy: { decision: decision.kind, rule: decision.rule, reason: decision.reason },
       },
-      now(),
-    );
-    deps.store.actions.setPolicy(
-      actionId,
-      { decision: decision.kind, rule: decision.rule, reason: decision.reason },
       now(),
     );
     // The audit entry lands with the ledger row it describes: a crash keeps both or neither.

@@ -49,6 +49,8 @@ export interface NewAction {
   meta?: Record<string, unknown> | null;
   hasSideEffects?: boolean;
   isExternal?: boolean;
+  /** The policy's decision, when it is known as the row is made (see `setPolicy`). */
+  policy?: PolicyOutcome;
 }
 
 export interface PolicyOutcome {
@@ -129,8 +131,9 @@ export class ActionsRepo {
   constructor(db: Db) {
     this.insertAction = db.prepare(
       `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, idempotency_key,
-         meta_json, has_side_effects, is_external, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         meta_json, has_side_effects, is_external, policy_decision, policy_rule, policy_reason, created_at,
+         updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
       `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
@@ -179,6 +182,9 @@ export class ActionsRepo {
       action.meta ? redactedJson(action.meta) : null,
       action.hasSideEffects ? 1 : 0,
       action.isExternal ? 1 : 0,
+      action.policy?.decision ?? null,
+      action.policy?.rule ?? null,
+      action.policy?.reason ?? null,
       now,
       now,
     );
