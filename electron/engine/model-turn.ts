@@ -13,7 +13,7 @@ import type { CallScope } from './call-execution';
 import { noteFailure } from './call-execution';
 import { COMPLETE_TASK, completeTaskDeclaration, type CompletionContract } from './completion';
 import { CONTROL_DECLARATIONS, isControlCall } from './control-tools';
-import { takeTurn } from './fair-turns';
+import { fairTurn } from './fair-turns';
 import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
 import { handlePlanCalls } from './plans/plan-calls';
 import { PLAN_DECLARATIONS } from './plans/plan-tools';
@@ -326,8 +326,9 @@ async function streamOnce(
   const stream = model.stream({ ...request, signal: spec.signal });
   for await (const event of stream) {
     // Twenty answers streaming at once would each handle their chunks in the same turn of the loop: a run
-    // that has had the main thread for a while lets the others (and the person's clicks) go first.
-    await takeTurn(deps.store.writes);
+    // that has had the main thread for a while lets the others (and the person's clicks) go first. A chunk
+    // writes nothing, so the wait does not hold the step's unit of work open: what others wrote commits as usual.
+    await fairTurn();
     if (event.type === 'thinking') {
       // Thought summaries are shown, not kept in the run's state: the model does not read them back.
       onOutput();
