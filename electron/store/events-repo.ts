@@ -89,6 +89,27 @@ interface RunKey {
 /** More runs than this in the key cache (a long session) and it starts over: a miss costs one indexed read. */
 const KEY_CACHE_LIMIT = 2_000;
 
+/** Rows per insert statement when the rows waiting for a commit are written. */
+const ROWS_PER_INSERT = 16;
+
+/** A row counted in its run and waiting for the unit of work's commit (see `EventsRepo.insert`). */
+interface WaitingRow {
+  runId: string;
+  threadId: string;
+  run: RunKey;
+  seq: number;
+  row: Omit<JournalRow, 'thread'>;
+}
+
+/** What the journal needs of the store's unit of work (`WriteUnit`). */
+export interface JournalUnit {
+  atCommit(key: string, write: () => void): void;
+  onRollback(undo: () => void): void;
+}
+
+/** Without a unit of work, every row is written at once. */
+const AT_ONCE: JournalUnit = { atCommit: (_key, write) => write(), onRollback: () => {} };
+
 /**
  * The run's append-only journal (migration 15): its stream events (the contract's run events; text deltas are
  * not stored, the finished message is) and its runtime log, as one kind of row. A row names its run by a small
@@ -97,20 +118,19 @@ const KEY_CACHE_LIMIT = 2_000;
  * Nothing updates or deletes a row here.
  */
 export class EventsRepo {
-  private readonly insertRow;
   private readonly selectLastSeq;
   private readonly selectKey;
   private readonly insertKey;
   private readonly selectRows;
   private readonly selectLegacy;
   private readonly keys = new Map<string, RunKey>();
+  private waiting: WaitingRow[] = [];
+  private readonly insertRows = new Map<number, ReturnType<Db['prepare']>>();
 
-  constructor(db: Db) {
-    this.insertRow = db.prepare<
-      [number, number, number, number, number | null, string | null, string | null, string | null, string]
-    >(
-      'INSERT INTO journal (run, seq, at, type, turn, call, thread, agent, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+  constructor(
+    private readonly db: Db,
+    private readonly unit: JournalUnit = AT_ONCE,
+  ) {
     this.selectLastSeq = db
       .prepare<[number], number | null>('SELECT max(seq) FROM journal WHERE run = ?')
       .pluck();
@@ -159,6 +179,7 @@ export class EventsRepo {
 
   /** The run's stream events, oldest first (runtime rows are not among them). */
   byRun(runId: string): unknown[] {
+    this.flush();
     const events = this.selectLegacy.all(runId, 'stream').map((row) => parseStoredJson(row.payload));
     const threadId = this.threadOf(runId);
     for (const row of this.selectRows.all(runId)) {
@@ -172,6 +193,7 @@ export class EventsRepo {
 
   /** The run's runtime log in the order it was written; a row that does not read as an event is left out. */
   runtimeByRun(runId: string): RuntimeEvent[] {
+    this.flush();
     const events: RuntimeEvent[] = [];
     const keep = (value: unknown): void => {
       const parsed = RuntimeEventSchema.safeParse(value);
@@ -196,34 +218,113 @@ export class EventsRepo {
     return events;
   }
 
+  /**
+   * Counts the row in its run and writes it when the step's unit of work commits, with the other rows of the
+   * step in a few statements instead of one each (outside a step, at once). If the group it was written in
+   * fails, the row goes back with it, as a written row would.
+   */
   private insert(runId: string, threadId: string, row: Omit<JournalRow, 'thread'>): void {
-    const write = (run: RunKey): void => {
-      const thread = threadId === run.threadId ? null : threadId;
-      const seq = run.seq + 1;
-      this.insertRow.run(run.key, seq, row.at, row.type, row.turn, row.call, thread, row.agent, row.body);
-      run.seq = seq;
-    };
-    const cached = this.keys.get(runId);
-    if (!cached) return write(this.keyOf(runId));
+    const run = this.runKey(runId);
+    const waiting: WaitingRow = { runId, threadId, run, seq: run.seq + 1, row };
+    run.seq = waiting.seq;
+    this.waiting.push(waiting);
+    this.unit.onRollback(() => {
+      this.waiting = this.waiting.filter((other) => other !== waiting);
+      // A row counted after this one keeps its number: a gap in the count is harmless.
+      if (run.seq === waiting.seq) run.seq -= 1;
+    });
+    this.unit.atCommit('journal', () => this.flush());
+  }
+
+  /**
+   * Writes the rows waiting for the commit. If the group this runs in fails, they wait again: their own groups
+   * decide whether they stay.
+   */
+  flush(): void {
+    if (this.waiting.length === 0) return;
+    const rows = this.waiting;
+    this.waiting = [];
+    this.unit.onRollback(() => {
+      this.waiting = [...rows, ...this.waiting];
+    });
+    let failure: unknown = null;
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      try {
+        this.statementFor(chunk.length).run(chunk.flatMap(valuesOf));
+      } catch (error) {
+        if (!isConstraintError(error)) throw error;
+        failure ??= this.writeEach(chunk);
+      }
+    }
+    if (failure) throw failure;
+  }
+
+  /** The rows one by one, after their batch was refused; a row that cannot be written does not stop the rest. */
+  private writeEach(rows: readonly WaitingRow[]): unknown {
+    let failure: unknown = null;
+    for (const waiting of rows) {
+      try {
+        this.writeOne(waiting);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    return failure;
+  }
+
+  /**
+   * One row on its own, after its batch was refused: the cached key's row was rolled back with a failed
+   * transaction, its run deleted, or another connection wrote to the run. The key is looked up again.
+   */
+  private writeOne(waiting: WaitingRow): void {
     try {
-      write(cached);
+      this.statementFor(1).run(valuesOf(waiting));
     } catch (error) {
-      // The cached key's row was rolled back with a failed transaction, its run deleted, or another connection
-      // wrote to the run: look it up again. (A rolled-back row only leaves a gap in the count, which is harmless.)
       if (!isConstraintError(error)) throw error;
-      this.keys.delete(runId);
-      write(this.keyOf(runId));
+      this.keys.delete(waiting.runId);
+      const run = this.runKey(waiting.runId);
+      run.seq += 1;
+      this.statementFor(1).run(valuesOf({ ...waiting, run, seq: run.seq }));
     }
   }
 
+  private statementFor(rows: number): ReturnType<Db['prepare']> {
+    let statement = this.insertRows.get(rows);
+    if (!statement) {
+      statement = this.db.prepare(
+        `INSERT INTO journal (run, seq, at, type, turn, call, thread, agent, body) VALUES ${Array.from(
+          { length: rows },
+          () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        ).join(', ')}`,
+      );
+      this.insertRows.set(rows, statement);
+    }
+    return statement;
+  }
+
   /** The run's journal key, made on its first row; a run that does not exist is refused, as before. */
-  private keyOf(runId: string): RunKey {
+  private runKey(runId: string): RunKey {
+    const cached = this.keys.get(runId);
+    if (cached) return cached;
     const found = this.selectKey.get(runId);
     if (!found) throw new Error(`No run ${runId} to journal for.`);
+    const isNew = found.key === null;
     const key = found.key ?? Number(this.insertKey.run(runId).lastInsertRowid);
     if (this.keys.size >= KEY_CACHE_LIMIT) this.keys.clear();
-    const runKey = { key, threadId: found.threadId, seq: this.selectLastSeq.get(key) ?? 0 };
+    // Rows of the run may still be waiting for the commit (the cache started over in between).
+    const waitingSeq = Math.max(
+      0,
+      ...this.waiting.filter((row) => row.run.key === key).map((row) => row.seq),
+    );
+    const runKey = {
+      key,
+      threadId: found.threadId,
+      seq: Math.max(this.selectLastSeq.get(key) ?? 0, waitingSeq),
+    };
     this.keys.set(runId, runKey);
+    // A key made in a group that fails goes back with it.
+    if (isNew) this.unit.onRollback(() => this.keys.delete(runId));
     return runKey;
   }
 
@@ -245,4 +346,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function isConstraintError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** A waiting row's values in the insert's order; its thread only when it differs from its run's. */
+function valuesOf({ run, seq, threadId, row }: WaitingRow): unknown[] {
+  const thread = threadId === run.threadId ? null : threadId;
+  return [run.key, seq, row.at, row.type, row.turn, row.call, thread, row.agent, row.body];
 }

@@ -55,7 +55,10 @@ export class Store {
     this.threadSearch = new ThreadSearch(db);
     this.runs = new RunsRepo(db);
     this.actions = new ActionsRepo(db);
-    this.events = new EventsRepo(db);
+    this.events = new EventsRepo(db, {
+      atCommit: (key, write) => this.writes.atCommit(key, write),
+      onRollback: (undo) => this.writes.onRollback(undo),
+    });
     this.tasks = new TasksRepo(db);
     this.settings = new SettingsRepo(db);
     this.approvals = new ApprovalsRepo(db);

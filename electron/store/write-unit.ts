@@ -33,6 +33,8 @@ export class WriteUnit {
   private readonly deferred = new Map<string, () => void>();
   private commits = 0;
   private units = 0;
+  /** What to undo in memory if a group fails, one list per `transaction` running now, innermost last. */
+  private readonly undoFrames: (() => void)[][] = [];
   /** Steps waiting for their turn on the main thread (see `waitTurn`): the loop turning does not commit then. */
   private waitingTurns = 0;
   /**
@@ -89,9 +91,19 @@ export class WriteUnit {
   transaction<T>(work: () => T): T {
     if (this.isInStep) this.open();
     this.depth += 1;
+    const undos: (() => void)[] = [];
+    this.undoFrames.push(undos);
+    let isRolledBack = false;
     try {
       return this.inTransaction(work) as T;
+    } catch (error) {
+      isRolledBack = true;
+      for (const undo of undos.reverse()) undo();
+      throw error;
     } finally {
+      this.undoFrames.pop();
+      // A group inside another goes back with it if that one fails.
+      if (!isRolledBack) this.undoFrames.at(-1)?.push(...undos);
       this.depth -= 1;
       // Outside a step, what was written is on disk before the caller goes on (and answers anyone).
       if (!this.isInStep) this.durable();
@@ -166,6 +178,15 @@ export class WriteUnit {
       this.committed();
     }
     if (failure) throw failure;
+  }
+
+  /**
+   * `undo` runs if the group (`transaction`) running now fails and its writes are rolled back: for memory kept
+   * beside those writes (rows waiting to be written at commit, a cached counter). Outside any group it is not
+   * needed: nothing rolls a single statement's neighbours back.
+   */
+  onRollback(undo: () => void): void {
+    this.undoFrames.at(-1)?.push(undo);
   }
 
   /**
