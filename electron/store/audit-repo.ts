@@ -119,18 +119,19 @@ export class AuditRepo {
     string,
     { values: EntryValues; assumptions: readonly NewAssumption[] }
   >();
-  private readonly selectAction;
 
   /**
-   * `unit`: the store's unit of work: which one is open now (`WriteUnit.openUnit`), and a write to make just
-   * before it commits (`WriteUnit.atCommit`). Without one, every write is made at once.
+   * `unit`: the store's unit of work: which one is open now (`WriteUnit.openUnit`), a write to make just
+   * before it commits (`WriteUnit.atCommit`), and memory to undo if the group running now fails
+   * (`WriteUnit.onRollback`). Without one, every write is made at once.
    */
   constructor(
     private readonly db: Db,
     private readonly unit: {
       openUnit: () => number | null;
       atCommit: (key: string, write: () => void) => void;
-    } = { openUnit: () => null, atCommit: (_key, write) => write() },
+      onRollback: (undo: () => void) => void;
+    } = { openUnit: () => null, atCommit: (_key, write) => write(), onRollback: () => {} },
   ) {
     this.insertEntry = db.prepare(
       `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
@@ -164,7 +165,6 @@ export class AuditRepo {
       'UPDATE audit_chain SET content_hash = ?, hash = ?, at = ? WHERE seq = CAST(? AS INTEGER)',
     );
     this.pointAtLink = db.prepare('UPDATE audit_entries SET chain_seq = ? WHERE id = ?');
-    this.selectAction = db.prepare<[string], number>('SELECT 1 FROM actions WHERE id = ?').pluck();
   }
 
   /**
@@ -179,7 +179,12 @@ export class AuditRepo {
     const assumptions = entry.assumptions ?? [];
     const actionId = entry.actionId;
     if (entry.kind === 'tool_call' && actionId && this.unit.openUnit() !== null) {
-      this.unwritten.set(actionId, { values, assumptions });
+      const unwritten = { values, assumptions };
+      this.unwritten.set(actionId, unwritten);
+      // It goes back with its ledger row if the group that made them fails.
+      this.unit.onRollback(() => {
+        if (this.unwritten.get(actionId) === unwritten) this.unwritten.delete(actionId);
+      });
       this.unit.atCommit(`audit:${id}`, () => this.writeUnwritten(actionId));
       return id;
     }
@@ -203,15 +208,11 @@ export class AuditRepo {
     this.link(values.id, values.updatedAt);
   }
 
-  /**
-   * Writes the call's entry if it is still unwritten. Its ledger row went back with a savepoint that failed
-   * (the two are made together) when it is not there: then neither is written.
-   */
+  /** Writes the call's entry if it is still unwritten. */
   private writeUnwritten(actionId: string, settled?: (values: EntryValues) => EntryValues): void {
     const unwritten = this.unwritten.get(actionId);
     if (!unwritten) return;
     this.unwritten.delete(actionId);
-    if (this.selectAction.get(actionId) === undefined) return;
     this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
   }
 

@@ -69,6 +69,7 @@ export class Store {
     this.audit = new AuditRepo(db, {
       openUnit: () => this.writes.openUnit,
       atCommit: (key, write) => this.writes.atCommit(key, write),
+      onRollback: (undo) => this.writes.onRollback(undo),
     });
     this.auditSearch = new AuditSearchIndex(db);
     this.auditQuery = new AuditQuery(db, this.auditSearch);
