@@ -55,11 +55,36 @@ describe('the audit filter indexes at version 17', () => {
       }
       const plan = store.db
         .prepare(
-          `EXPLAIN QUERY PLAN SELECT e.* FROM audit_entries e INDEXED BY audit_entries_by_type
-           WHERE e.action_type = ? AND e.is_listed = 1 ORDER BY e.seq DESC LIMIT 5`,
+          `EXPLAIN QUERY PLAN SELECT e.* FROM audit_entries e INDEXED BY audit_entries_by_category
+           WHERE e.action_category = ? AND e.is_listed = 1 ORDER BY e.seq DESC LIMIT 5`,
         )
-        .all('send_email');
-      expect(JSON.stringify(plan)).toContain('audit_entries_by_type');
+        .all('communication');
+      expect(JSON.stringify(plan)).toContain('audit_entries_by_category');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reads spec 002’s tool invocations of a run or of a tool through whole indexes, listed or not', () => {
+    const store = openFixture('deputy-v17-audit-listing.db');
+    try {
+      const planOf = (where: string): string =>
+        JSON.stringify(
+          store.db
+            .prepare(
+              `EXPLAIN QUERY PLAN SELECT * FROM tool_invocations WHERE ${where} ORDER BY sequence DESC LIMIT 5`,
+            )
+            .all(),
+        );
+      expect(planOf("run_id = 'r'")).toContain('audit_entries_by_run');
+      expect(planOf("tool = 'send_email'")).toContain('audit_entries_by_type');
+      expect(listed(store)).toEqual([1]);
+      expect(
+        store.db
+          .prepare<[], string>("SELECT tool FROM tool_invocations WHERE tool = 'read_calendar'")
+          .pluck()
+          .all(),
+      ).toEqual(['read_calendar']);
     } finally {
       store.close();
     }
@@ -80,8 +105,8 @@ describe('the audit filter indexes at version 17', () => {
       );
       const inIndex = store.db
         .prepare<[], number>(
-          `SELECT count(*) FROM audit_entries INDEXED BY audit_entries_by_type
-           WHERE action_type = 'list_tasks' AND is_listed = 1`,
+          `SELECT count(*) FROM audit_entries INDEXED BY audit_entries_by_category
+           WHERE action_category = 'query' AND is_listed = 1`,
         )
         .pluck();
       expect(inIndex.get()).toBe(0);
