@@ -253,7 +253,11 @@ export class EventsRepo {
       try {
         this.statementFor(chunk.length).run(chunk.flatMap(valuesOf));
       } catch (error) {
-        if (!isConstraintError(error)) throw error;
+        if (!isConstraintError(error)) {
+          // The disk refused (full, an I/O error): what is not written yet waits for the next commit.
+          this.waiting = [...rows.slice(start), ...this.waiting];
+          throw error;
+        }
         failure ??= this.writeEach(chunk);
       }
     }

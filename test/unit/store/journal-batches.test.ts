@@ -94,6 +94,18 @@ describe('the journal inside a step’s unit of work', () => {
     expect(stored()).toEqual([{ run: 1, seq: 1 }]);
   });
 
+  it('keeps rows the disk refused waiting for the next commit, instead of losing them', async () => {
+    append(status('planning'));
+    store.db.exec('ALTER TABLE journal RENAME TO journal_away');
+    await expect(store.writes.step(async () => append(status('executing')))).rejects.toThrow(/journal/);
+    store.db.exec('ALTER TABLE journal_away RENAME TO journal');
+    expect(statuses()).toEqual(['planning', 'executing']);
+    expect(stored()).toEqual([
+      { run: 1, seq: 1 },
+      { run: 1, seq: 2 },
+    ]);
+  });
+
   it('writes at once outside a step', () => {
     append(status('planning'));
     expect(stored()).toEqual([{ run: 1, seq: 1 }]);
