@@ -23,3 +23,16 @@ export function useFixtureCopies(): (fixture: string) => Store {
     return Store.open(join(dir, 'deputy.db'));
   };
 }
+
+/** Opens new, empty stores on disk, each in a folder of its own that is removed after each test. */
+export function useTempStores(): () => Store {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-store-'));
+    dirs.push(dir);
+    return Store.open(join(dir, 'deputy.db'));
+  };
+}

@@ -1,20 +1,10 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Store } from '../../../electron/store/store';
+import { statSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../../electron/store/store';
 import { WalKeeper } from '../../../electron/store/wal-keeper-client';
+import { useTempStores } from '../../support/fixture-copies';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function openStore(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'deputy-wal-keeper-'));
-  dirs.push(dir);
-  return Store.open(join(dir, 'deputy.db'));
-}
+const openStore = useTempStores();
 
 const autocheckpoint = (store: Store): number =>
   store.db.pragma('wal_autocheckpoint', { simple: true }) as number;
