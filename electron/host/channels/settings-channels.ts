@@ -1,7 +1,6 @@
 import type { Store } from '../../store/store';
 import { ModelsDesk } from '../models-desk';
 import type { SettingsService } from '../settings';
-import { TasksDesk, type TasksDeskDeps } from '../tasks-desk';
 import { UsageDesk } from '../usage-desk';
 import type { HandlersFor } from './handlers';
 
@@ -48,14 +47,5 @@ export function settingsChannels(
     },
     'models.list': (input) => models.list(input.refresh),
     'usage.daily': (input) => usage.daily(input.days),
-  };
-}
-
-/** The Tasks panel's domain: the task list, and changes to it that go through a run like the model's. */
-export function taskChannels(deps: TasksDeskDeps): HandlersFor<'tasks.list' | 'tasks.change'> {
-  const tasks = new TasksDesk(deps);
-  return {
-    'tasks.list': (input) => tasks.list(input.status),
-    'tasks.change': (input) => tasks.change(input),
   };
 }
