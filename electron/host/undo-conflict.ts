@@ -1,4 +1,4 @@
-import { asStored } from '../store/audit-repo';
+import { asStored } from '../store/audit-values';
 
 /**
  * Fields that change whenever anything is written (a timestamp, a version tag) and say nothing about what the

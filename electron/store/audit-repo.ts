@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AssumptionCategory, AuditApprover, AuditEntry, AuditStatus } from '../../shared/contract';
-import { redactedJson, redactNullable, redactSecrets } from '../vault/redactor';
+import { redactedJson, redactSecrets } from '../vault/redactor';
 import {
   contentHash,
   GENESIS_HASH,
@@ -9,10 +9,8 @@ import {
   type AssumptionRow,
   type AuditRow,
 } from './audit-rows';
+import { entryValues, settledValues, settlementValues, type EntryValues } from './audit-values';
 import type { Db } from './database';
-
-/** How much of a tool's input or output an entry keeps; the full result stays in the ledger (`outputRef`). */
-export const AUDIT_DATA_CAP = 4_000;
 
 export interface NewAssumption {
   statement: string;
@@ -74,23 +72,6 @@ export interface Settlement {
   outputRef?: string | null;
   effect?: Effect | null;
   errorMessage?: string | null;
-}
-
-/** Redacted JSON, cut at the cap: the entry keeps what a person reads, never a secret, never megabytes. */
-function capped(value: unknown): { json: string | null; isTruncated: boolean } {
-  if (value === undefined || value === null) return { json: null, isTruncated: false };
-  const text = redactedJson(value);
-  if (text.length <= AUDIT_DATA_CAP) return { json: text, isTruncated: false };
-  return { json: JSON.stringify(`${text.slice(0, AUDIT_DATA_CAP)}…`), isTruncated: true };
-}
-
-const jsonOrNull = (value: unknown): string | null =>
-  value === undefined || value === null ? null : capped(value).json;
-
-/** A value as an entry would keep it (redacted, capped) and read it back: what to compare with a stored one. */
-export function asStored(value: unknown): unknown {
-  const json = jsonOrNull(value);
-  return json === null ? null : (JSON.parse(json) as unknown);
 }
 
 /**
@@ -175,7 +156,7 @@ export class AuditRepo {
    */
   open(entry: NewAuditEntry, now: string): string {
     const id = entry.id ?? randomUUID();
-    const values = valuesOf(id, entry, now);
+    const values = entryValues(id, entry, now);
     const assumptions = entry.assumptions ?? [];
     const actionId = entry.actionId;
     if (entry.kind === 'tool_call' && actionId && this.unit.openUnit() !== null) {
@@ -232,8 +213,6 @@ export class AuditRepo {
   settle(actionId: string, settlement: Settlement, now: string): void {
     if (this.unwritten.has(actionId))
       return this.writeUnwritten(actionId, (values) => settledValues(values, settlement, now));
-    const output = capped(settlement.output);
-    const effect = settlement.effect;
     this.changeByAction(
       actionId,
       `status = @status, output_json = COALESCE(@output, output_json), output_ref = COALESCE(@outputRef, output_ref),
@@ -241,19 +220,7 @@ export class AuditRepo {
        entity_type = COALESCE(@entityType, entity_type), entity_id = COALESCE(@entityId, entity_id),
        entity_before = COALESCE(@entityBefore, entity_before), entity_after = COALESCE(@entityAfter, entity_after),
        started_at = COALESCE(@startedAt, started_at), duration_ms = COALESCE(@durationMs, duration_ms)`,
-      {
-        status: settlement.status,
-        output: output.json,
-        outputRef: settlement.outputRef ?? null,
-        isTruncated: output.isTruncated ? 1 : 0,
-        errorMessage: redactNullable(settlement.errorMessage ?? null),
-        entityType: effect?.entityType ?? null,
-        entityId: effect?.entityId ?? null,
-        entityBefore: jsonOrNull(effect?.before),
-        entityAfter: jsonOrNull(effect?.after),
-        startedAt: settlement.startedAt ?? null,
-        durationMs: settlement.durationMs ?? null,
-      },
+      settlementValues(settlement),
       now,
     );
   }
@@ -335,71 +302,4 @@ interface ChainTip {
   entry_id: string;
   prev_hash: string;
   hash: string;
-}
-
-/** A new entry's values, as the insert names them: redacted and capped once, whenever the row is written. */
-function valuesOf(id: string, entry: NewAuditEntry, now: string) {
-  const output = capped(entry.output);
-  return {
-    id,
-    kind: entry.kind,
-    actionId: entry.actionId ?? null,
-    threadId: entry.threadId ?? null,
-    runId: entry.runId ?? null,
-    agentId: entry.agentId,
-    actionType: entry.actionType,
-    actionCategory: entry.actionCategory,
-    risk: entry.risk ?? null,
-    intent: redactNullable(entry.intent ?? null),
-    reasoning: redactNullable(entry.reasoning ?? null),
-    confidence: entry.confidence ?? null,
-    entityType: entry.effect?.entityType ?? null,
-    entityId: entry.effect?.entityId ?? null,
-    entityBefore: jsonOrNull(entry.effect?.before),
-    entityAfter: jsonOrNull(entry.effect?.after),
-    target: redactNullable(entry.target ?? null),
-    input: capped(entry.input).json,
-    output: output.json,
-    outputRef: entry.outputRef ?? null,
-    isTruncated: output.isTruncated ? 1 : 0,
-    status: entry.status,
-    errorMessage: redactNullable(entry.errorMessage ?? null),
-    startedAt: null as string | null,
-    durationMs: entry.durationMs ?? null,
-    modelUsed: entry.modelUsed ?? null,
-    tokensUsed: entry.tokensUsed ?? null,
-    decision: entry.decision ?? null,
-    rule: entry.rule ?? null,
-    reason: redactNullable(entry.reason ?? null),
-    approvedBy: entry.approvedBy ?? null,
-    approvedAt: entry.approvedAt ?? null,
-    isReversible: entry.isReversible ? 1 : 0,
-    undoNote: entry.undoNote ?? null,
-    undoOf: entry.undoOf ?? null,
-    now,
-    updatedAt: now,
-  };
-}
-
-type EntryValues = ReturnType<typeof valuesOf>;
-
-/** An unwritten entry's values with its call's outcome: what `settle`'s update makes of a written one. */
-function settledValues(values: EntryValues, settlement: Settlement, now: string): EntryValues {
-  const output = capped(settlement.output);
-  const effect = settlement.effect;
-  return {
-    ...values,
-    status: settlement.status,
-    output: output.json ?? values.output,
-    outputRef: settlement.outputRef ?? values.outputRef,
-    isTruncated: output.isTruncated ? 1 : 0,
-    errorMessage: redactNullable(settlement.errorMessage ?? null),
-    entityType: effect?.entityType ?? values.entityType,
-    entityId: effect?.entityId ?? values.entityId,
-    entityBefore: jsonOrNull(effect?.before) ?? values.entityBefore,
-    entityAfter: jsonOrNull(effect?.after) ?? values.entityAfter,
-    startedAt: settlement.startedAt ?? values.startedAt,
-    durationMs: settlement.durationMs ?? values.durationMs,
-    updatedAt: now,
-  };
 }

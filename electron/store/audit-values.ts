@@ -1,0 +1,110 @@
+import { redactedJson, redactNullable } from '../vault/redactor';
+import type { NewAuditEntry, Settlement } from './audit-repo';
+
+/** How much of a tool's input or output an entry keeps; the full result stays in the ledger (`outputRef`). */
+export const AUDIT_DATA_CAP = 4_000;
+
+/** Redacted JSON, cut at the cap: the entry keeps what a person reads, never a secret, never megabytes. */
+function capped(value: unknown): { json: string | null; isTruncated: boolean } {
+  if (value === undefined || value === null) return { json: null, isTruncated: false };
+  const text = redactedJson(value);
+  if (text.length <= AUDIT_DATA_CAP) return { json: text, isTruncated: false };
+  return { json: JSON.stringify(`${text.slice(0, AUDIT_DATA_CAP)}…`), isTruncated: true };
+}
+
+const jsonOrNull = (value: unknown): string | null =>
+  value === undefined || value === null ? null : capped(value).json;
+
+/** A value as an entry would keep it (redacted, capped) and read it back: what to compare with a stored one. */
+export function asStored(value: unknown): unknown {
+  const json = jsonOrNull(value);
+  return json === null ? null : (JSON.parse(json) as unknown);
+}
+
+/** A new entry's values, as the insert names them: redacted and capped once, whenever the row is written. */
+export function entryValues(id: string, entry: NewAuditEntry, now: string) {
+  const output = capped(entry.output);
+  return {
+    id,
+    kind: entry.kind,
+    actionId: entry.actionId ?? null,
+    threadId: entry.threadId ?? null,
+    runId: entry.runId ?? null,
+    agentId: entry.agentId,
+    actionType: entry.actionType,
+    actionCategory: entry.actionCategory,
+    risk: entry.risk ?? null,
+    intent: redactNullable(entry.intent ?? null),
+    reasoning: redactNullable(entry.reasoning ?? null),
+    confidence: entry.confidence ?? null,
+    entityType: entry.effect?.entityType ?? null,
+    entityId: entry.effect?.entityId ?? null,
+    entityBefore: jsonOrNull(entry.effect?.before),
+    entityAfter: jsonOrNull(entry.effect?.after),
+    target: redactNullable(entry.target ?? null),
+    input: capped(entry.input).json,
+    output: output.json,
+    outputRef: entry.outputRef ?? null,
+    isTruncated: output.isTruncated ? 1 : 0,
+    status: entry.status,
+    errorMessage: redactNullable(entry.errorMessage ?? null),
+    startedAt: null as string | null,
+    durationMs: entry.durationMs ?? null,
+    modelUsed: entry.modelUsed ?? null,
+    tokensUsed: entry.tokensUsed ?? null,
+    decision: entry.decision ?? null,
+    rule: entry.rule ?? null,
+    reason: redactNullable(entry.reason ?? null),
+    approvedBy: entry.approvedBy ?? null,
+    approvedAt: entry.approvedAt ?? null,
+    isReversible: entry.isReversible ? 1 : 0,
+    undoNote: entry.undoNote ?? null,
+    undoOf: entry.undoOf ?? null,
+    now,
+    updatedAt: now,
+  };
+}
+
+export type EntryValues = ReturnType<typeof entryValues>;
+
+/**
+ * A call's outcome as the entry's values name it, redacted and capped. A null says "keep what the entry has"
+ * for every value but the status, the truncation flag and the error, which the outcome always sets.
+ */
+export function settlementValues(settlement: Settlement) {
+  const output = capped(settlement.output);
+  const effect = settlement.effect;
+  return {
+    status: settlement.status,
+    output: output.json,
+    outputRef: settlement.outputRef ?? null,
+    isTruncated: output.isTruncated ? 1 : 0,
+    errorMessage: redactNullable(settlement.errorMessage ?? null),
+    entityType: effect?.entityType ?? null,
+    entityId: effect?.entityId ?? null,
+    entityBefore: jsonOrNull(effect?.before),
+    entityAfter: jsonOrNull(effect?.after),
+    startedAt: settlement.startedAt ?? null,
+    durationMs: settlement.durationMs ?? null,
+  };
+}
+
+/** An unwritten entry's values with its call's outcome: what `settle`'s update makes of a written one. */
+export function settledValues(values: EntryValues, settlement: Settlement, now: string): EntryValues {
+  const settled = settlementValues(settlement);
+  return {
+    ...values,
+    status: settled.status,
+    output: settled.output ?? values.output,
+    outputRef: settled.outputRef ?? values.outputRef,
+    isTruncated: settled.isTruncated,
+    errorMessage: settled.errorMessage,
+    entityType: settled.entityType ?? values.entityType,
+    entityId: settled.entityId ?? values.entityId,
+    entityBefore: settled.entityBefore ?? values.entityBefore,
+    entityAfter: settled.entityAfter ?? values.entityAfter,
+    startedAt: settled.startedAt ?? values.startedAt,
+    durationMs: settled.durationMs ?? values.durationMs,
+    updatedAt: now,
+  };
+}
