@@ -9,7 +9,13 @@ import {
   type AssumptionRow,
   type AuditRow,
 } from './audit-rows';
-import { entryValues, settledValues, settlementValues, type EntryValues } from './audit-values';
+import {
+  entryValues,
+  settledValues,
+  settlementValues,
+  storedContent,
+  type EntryValues,
+} from './audit-values';
 import type { Db } from './database';
 
 export interface NewAssumption {
@@ -119,11 +125,12 @@ export class AuditRepo {
          risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
          input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
          tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
-         started_at, created_at, updated_at, is_listed)
+         started_at, created_at, updated_at, chain_seq, is_listed)
        VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
          @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
          @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
-         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt, 0)`,
+         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt,
+         @chainSeq, 0)`,
     );
     this.insertAssumption = db.prepare(
       `INSERT INTO audit_assumptions (id, entry_id, position, statement, category, evidence_json, confidence)
@@ -173,8 +180,19 @@ export class AuditRepo {
     return id;
   }
 
+  /**
+   * Inserts a new entry with its first chain link. Without assumptions, the link is made from the values being
+   * inserted (`storedContent`), before the row, so the row is written once, already pointing at it; an entry
+   * with assumptions is linked after they are written, from what the table holds.
+   */
   private write(values: EntryValues, assumptions: readonly NewAssumption[]): void {
-    this.insertEntry.run(values);
+    if (assumptions.length === 0) {
+      const content = contentHash(storedContent(values), []);
+      const chainSeq = this.appendLink(values.id, content, values.updatedAt);
+      this.insertEntry.run({ ...values, chainSeq });
+      return;
+    }
+    this.insertEntry.run({ ...values, chainSeq: null });
     assumptions.forEach((assumption, position) => {
       this.insertAssumption.run(
         randomUUID(),
@@ -284,6 +302,16 @@ export class AuditRepo {
       this.rewriteLink.run(content, linkHash(tip.prev_hash, entryId, content, now), now, tip.seq);
       return;
     }
+    this.pointAtLink.run(this.appendLink(entryId, content, now, tip), entryId);
+  }
+
+  /** Adds a link after the chain's newest one; answers its seq. */
+  private appendLink(
+    entryId: string,
+    content: string,
+    now: string,
+    tip: ChainTip | undefined = this.selectTip.get(),
+  ): number {
     const prev = tip?.hash ?? GENESIS_HASH;
     const { lastInsertRowid } = this.insertLink.run(
       entryId,
@@ -292,8 +320,9 @@ export class AuditRepo {
       linkHash(prev, entryId, content, now),
       now,
     );
-    this.lastLink = { seq: Number(lastInsertRowid), unit };
-    this.pointAtLink.run(lastInsertRowid, entryId);
+    const seq = Number(lastInsertRowid);
+    this.lastLink = { seq, unit: this.unit.openUnit() };
+    return seq;
   }
 }
 

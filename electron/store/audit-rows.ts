@@ -49,6 +49,9 @@ export interface AuditRow {
   is_listed: number;
 }
 
+/** What an entry's content hash covers: its row but for its place in the table and the chain, and `is_listed`. */
+export type AuditContent = Omit<AuditRow, 'seq' | 'chain_seq' | 'is_listed'>;
+
 export interface AssumptionRow {
   id: string;
   entry_id: string;
@@ -132,7 +135,10 @@ export function toEntry(row: AuditRow, assumptions: readonly AssumptionRow[]): A
  * (`chain_seq`) and whether the viewer's indexes have it yet (`is_listed`), then its assumptions in order. A fixed order of values, so the same content always hashes
  * the same, and any edit to any of them (a status, a word of reasoning, a verification) changes the hash.
  */
-export function contentHash(row: AuditRow, assumptions: readonly AssumptionRow[]): string {
+export function contentHash(
+  row: AuditContent & Partial<Pick<AuditRow, 'seq' | 'chain_seq' | 'is_listed'>>,
+  assumptions: readonly AssumptionRow[],
+): string {
   const { seq: _seq, chain_seq: _chainSeq, is_listed: _isListed, ...content } = row;
   const values = Object.keys(content)
     .sort()

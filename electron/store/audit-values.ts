@@ -1,5 +1,6 @@
 import { redactedJson, redactNullable } from '../vault/redactor';
 import type { NewAuditEntry, Settlement } from './audit-repo';
+import type { AuditContent } from './audit-rows';
 
 /** How much of a tool's input or output an entry keeps; the full result stays in the ledger (`outputRef`). */
 export const AUDIT_DATA_CAP = 4_000;
@@ -106,5 +107,53 @@ export function settledValues(values: EntryValues, settlement: Settlement, now: 
     startedAt: settled.startedAt ?? values.startedAt,
     durationMs: settled.durationMs ?? values.durationMs,
     updatedAt: now,
+  };
+}
+
+/**
+ * The row an insert of `values` stores, but for its place in the table and in the chain: what its content hash
+ * covers. A new entry is linked from this, without reading it back (a test holds it equal to the stored row).
+ */
+export function storedContent(values: EntryValues): AuditContent {
+  return {
+    id: values.id,
+    kind: values.kind,
+    action_id: values.actionId,
+    thread_id: values.threadId,
+    run_id: values.runId,
+    agent_id: values.agentId,
+    action_type: values.actionType,
+    action_category: values.actionCategory,
+    risk: values.risk,
+    intent: values.intent,
+    reasoning: values.reasoning,
+    confidence: values.confidence,
+    entity_type: values.entityType,
+    entity_id: values.entityId,
+    entity_before: values.entityBefore,
+    entity_after: values.entityAfter,
+    target: values.target,
+    input_json: values.input,
+    output_json: values.output,
+    output_ref: values.outputRef,
+    is_output_truncated: values.isTruncated,
+    status: values.status,
+    error_message: values.errorMessage,
+    started_at: values.startedAt,
+    duration_ms: values.durationMs,
+    model_used: values.modelUsed,
+    tokens_used: values.tokensUsed,
+    decision: values.decision,
+    rule: values.rule,
+    reason: values.reason,
+    approved_by: values.approvedBy,
+    approved_at: values.approvedAt,
+    is_reversible: values.isReversible,
+    undo_note: values.undoNote,
+    undo_of: values.undoOf,
+    undone_by: null,
+    scrubbed_at: null,
+    created_at: values.now,
+    updated_at: values.updatedAt,
   };
 }

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../../../electron/store/audit-chain';
 import type { NewAuditEntry } from '../../../electron/store/audit-repo';
+import { contentHash, type AuditRow } from '../../../electron/store/audit-rows';
+import { entryValues, storedContent } from '../../../electron/store/audit-values';
 import { openDatabase } from '../../../electron/store/database';
 import { Store } from '../../../electron/store/store';
 
@@ -191,5 +193,63 @@ describe('a call’s entry opened inside a unit of work', () => {
       expect(store.audit.read(id)?.reasoning).toBe('asked twice');
     });
     expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 1 });
+  });
+});
+
+describe('a new entry linked from the values it inserts', () => {
+  it('names every column its content hash covers, as the table has them', () => {
+    const columns = store.db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all('audit_entries')
+      .map((column) => column.name)
+      .filter((name) => !['seq', 'chain_seq', 'is_listed'].includes(name));
+    const values = entryValues('e1', entry('list_tasks'), NOW);
+    expect(Object.keys(storedContent(values)).sort()).toEqual(columns.sort());
+  });
+
+  it('hashes exactly as the row read back does, for entries with and without every optional value', async () => {
+    const full: NewAuditEntry = {
+      kind: 'tool_call',
+      agentId: 'deputy',
+      actionType: 'send_email',
+      actionCategory: 'write',
+      risk: 'high',
+      intent: 'Tell Dana the plan',
+      reasoning: 'She asked for it',
+      confidence: 1,
+      target: 'dana@example.com',
+      input: { to: 'dana@example.com', body: 'x'.repeat(5_000) },
+      output: { id: 'm1', labels: ['SENT'] },
+      outputRef: 'ledger:a',
+      effect: { entityType: 'email', entityId: 'm1', before: null, after: { id: 'm1' } },
+      status: 'completed',
+      errorMessage: null,
+      durationMs: 2.5,
+      modelUsed: 'gemini-2.5-flash',
+      tokensUsed: 15,
+      decision: 'allow',
+      rule: 'trusted',
+      reason: 'You allowed it',
+      approvedBy: 'person',
+      approvedAt: NOW,
+      isReversible: true,
+      undoNote: null,
+    };
+    const ids = store.writes.transaction(() => [
+      store.audit.open(full, NOW),
+      store.audit.open({ ...full, confidence: 0.25, durationMs: 7, effect: null, input: undefined }, NOW),
+      store.audit.open(entry('list_tasks'), NOW),
+    ]);
+    for (const id of ids) {
+      const row = store.db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?').get(id);
+      const link = store.db
+        .prepare<[string], { seq: number; content_hash: string }>(
+          'SELECT seq, content_hash FROM audit_chain WHERE entry_id = ?',
+        )
+        .get(id);
+      expect(row && contentHash(row, [])).toBe(link?.content_hash);
+      expect(row?.chain_seq).toBe(link?.seq);
+    }
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
   });
 });
