@@ -66,12 +66,30 @@ const RUN_COLUMNS =
 /** Which agent runs a thread's runs when the caller names none. */
 export const DEFAULT_AGENT_ID = 'deputy';
 
-/** Runs of a thread: status, ending, usage, and whether a run was resumed or recovered. */
+/** What a unit of work changed on a run's row so far: written once, as the unit commits. */
+interface RunChange {
+  status: RunStatus | null;
+  updatedAt: string | null;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const TERMINAL: ReadonlySet<RunStatus> = new Set(['completed', 'failed']);
+
+/**
+ * Runs of a thread: status, ending, usage, and whether a run was resumed or recovered.
+ *
+ * A step changes its run's row several times (planning, executing, planning again; the tokens of each model
+ * turn). Inside a unit of work those changes are gathered and written once, as the unit commits (`atCommit`):
+ * one statement, and the status (and so the index of unfinished runs) only when it differs from the one on
+ * disk, which it mostly does not from one step to the next. A read of runs through this repo writes them
+ * first, so it never sees the row behind.
+ */
 export class RunsRepo {
   private readonly insertRun;
   private readonly updateStatus;
+  private readonly updateChange;
   private readonly updateEnding;
-  private readonly addUsageStmt;
   private readonly selectRun;
   private readonly selectByThread;
   private readonly selectState;
@@ -80,19 +98,37 @@ export class RunsRepo {
   private readonly updateIntent;
   private readonly selectUsage;
   private readonly selectUsageSince;
+  private readonly changes = new Map<string, RunChange>();
+  /** The status this repo last wrote for a run still going (a finished run's is dropped). */
+  private readonly storedStatus = new Map<string, RunStatus>();
 
-  constructor(db: Db) {
+  /**
+   * `unit`: a write to make just before the open unit commits (at once outside a step), and memory to undo if
+   * the group running now fails. Without one, every change is written at once.
+   */
+  constructor(
+    db: Db,
+    private readonly unit: {
+      atCommit: (key: string, write: () => void) => void;
+      onRollback: (undo: () => void) => void;
+    } = { atCommit: (_key, write) => write(), onRollback: () => {} },
+  ) {
     this.insertRun = db.prepare(
       `INSERT INTO runs (id, thread_id, status, model, prompt, agent_id, created_at, updated_at)
        VALUES (?, ?, 'queued', ?, ?, ?, ?, ?)`,
     );
-    this.updateStatus = db.prepare('UPDATE runs SET status = ?, updated_at = ? WHERE id = ?');
+    this.updateStatus = db.prepare(
+      `UPDATE runs SET status = ?, updated_at = ?, input_tokens = input_tokens + ?,
+       output_tokens = output_tokens + ? WHERE id = ?`,
+    );
+    // No status in it: SQLite then leaves the index of unfinished runs alone.
+    this.updateChange = db.prepare(
+      `UPDATE runs SET updated_at = coalesce(?, updated_at), input_tokens = input_tokens + ?,
+       output_tokens = output_tokens + ? WHERE id = ?`,
+    );
     this.updateEnding = db.prepare(
       `UPDATE runs SET status = ?, mode = ?, summary = ?, decision = ?, outcome = ?, error_code = ?,
        error_message = ?, recovered = ?, updated_at = ? WHERE id = ?`,
-    );
-    this.addUsageStmt = db.prepare(
-      'UPDATE runs SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?',
     );
     this.selectRun = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`);
     this.selectByThread = db.prepare<[string], RunRow>(
@@ -132,13 +168,17 @@ export class RunsRepo {
       now,
       now,
     );
+    this.rememberStatus(run.id, 'queued');
   }
 
   setStatus(id: string, status: RunStatus, now: string): void {
-    this.updateStatus.run(status, now, id);
+    this.change(id, (change) => ({ ...change, status, updatedAt: now }));
   }
 
   end(id: string, ending: RunEnding, now: string): void {
+    // What the unit gathered goes first, so none of it lands after (and over) the ending.
+    this.writeChange(id);
+    this.rememberStatus(id, ending.status);
     this.updateEnding.run(
       ending.status,
       ending.mode,
@@ -154,17 +194,77 @@ export class RunsRepo {
   }
 
   addUsage(id: string, inputTokens: number, outputTokens: number): void {
-    this.addUsageStmt.run(inputTokens, outputTokens, id);
+    this.change(id, (change) => ({
+      ...change,
+      inputTokens: change.inputTokens + inputTokens,
+      outputTokens: change.outputTokens + outputTokens,
+    }));
+  }
+
+  /** Gathers a change to the run's row, to be written as the unit commits; it goes if its group fails. */
+  private change(id: string, next: (change: RunChange) => RunChange): void {
+    const before = this.changes.get(id);
+    this.changes.set(id, next(before ?? { status: null, updatedAt: null, inputTokens: 0, outputTokens: 0 }));
+    this.unit.onRollback(() => {
+      if (before) this.changes.set(id, before);
+      else this.changes.delete(id);
+    });
+    this.unit.atCommit(`run:${id}`, () => this.writeChange(id));
+  }
+
+  /** Writes what was gathered for the run, if anything. */
+  private writeChange(id: string): void {
+    const change = this.changes.get(id);
+    if (!change) return;
+    this.changes.delete(id);
+    // Written inside a group that then fails, the row goes back: so does this, to be written again.
+    this.unit.onRollback(() => {
+      const later = this.changes.get(id);
+      this.changes.set(
+        id,
+        later
+          ? {
+              status: later.status ?? change.status,
+              updatedAt: later.updatedAt ?? change.updatedAt,
+              inputTokens: later.inputTokens + change.inputTokens,
+              outputTokens: later.outputTokens + change.outputTokens,
+            }
+          : change,
+      );
+    });
+    const { status, updatedAt, inputTokens, outputTokens } = change;
+    if (status !== null && status !== this.storedStatus.get(id)) {
+      this.updateStatus.run(status, updatedAt, inputTokens, outputTokens, id);
+      this.rememberStatus(id, status);
+    } else if (updatedAt !== null || inputTokens !== 0 || outputTokens !== 0) {
+      this.updateChange.run(updatedAt, inputTokens, outputTokens, id);
+    }
+  }
+
+  private writeChanges(): void {
+    for (const id of [...this.changes.keys()]) this.writeChange(id);
+  }
+
+  private rememberStatus(id: string, status: RunStatus): void {
+    const before = this.storedStatus.get(id);
+    if (TERMINAL.has(status)) this.storedStatus.delete(id);
+    else this.storedStatus.set(id, status);
+    this.unit.onRollback(() => {
+      if (before) this.storedStatus.set(id, before);
+      else this.storedStatus.delete(id);
+    });
   }
 
   /** The tokens a run has used so far, and its model (for what they cost). */
   usage(id: string): { inputTokens: number; outputTokens: number; model: string } | null {
+    this.writeChange(id);
     const row = this.selectUsage.get(id);
     return row ? { inputTokens: row.input_tokens, outputTokens: row.output_tokens, model: row.model } : null;
   }
 
   /** Every run since `since` (ISO) that used tokens: when it started, its model and its tokens. */
   usageSince(since: string): { at: string; model: string; inputTokens: number; outputTokens: number }[] {
+    this.writeChanges();
     return this.selectUsageSince.all(since).map((row) => ({
       at: row.created_at,
       model: row.model,
@@ -174,16 +274,19 @@ export class RunsRepo {
   }
 
   get(id: string): RunRecord | null {
+    this.writeChange(id);
     const row = this.selectRun.get(id);
     return row ? toRun(row) : null;
   }
 
   byThread(threadId: string): RunRecord[] {
+    this.writeChanges();
     return this.selectByThread.all(threadId).map(toRun);
   }
 
   /** Runs that neither completed nor failed, oldest first: what start-up resumes after Deputy stopped mid-run. */
   unfinished(): RunRecord[] {
+    this.writeChanges();
     return this.selectUnfinished.all().map(toRun);
   }
 

@@ -53,7 +53,10 @@ export class Store {
     this.writes = new WriteUnit(db);
     this.threads = new ThreadsRepo(db);
     this.threadSearch = new ThreadSearch(db);
-    this.runs = new RunsRepo(db);
+    this.runs = new RunsRepo(db, {
+      atCommit: (key, write) => this.writes.atCommit(key, write),
+      onRollback: (undo) => this.writes.onRollback(undo),
+    });
     this.actions = new ActionsRepo(db);
     this.events = new EventsRepo(db, {
       atCommit: (key, write) => this.writes.atCommit(key, write),
