@@ -1,6 +1,7 @@
 import { redactedJson, redactKnownSecretsJson, redactSecrets } from '../vault/redactor';
 import { contractStateOf, type ActionRecord, type LedgerState } from '../../shared/contract';
 import type { Db } from './database';
+import { NO_UNIT, type UnitHooks } from './write-unit';
 import { asRecord, parseStoredJson } from './json';
 
 interface ActionRow {
@@ -114,7 +115,56 @@ const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
 const ACTION_COLUMNS =
   'id, run_id, thread_id, tool, args_json, state, result_json, error, policy_decision, policy_rule, policy_reason, created_at';
 
-/** The ledger of tool calls: one row per (run, call). */
+/** A ledger row's values, as the insert names them. */
+interface ActionValues {
+  id: string;
+  runId: string;
+  threadId: string;
+  callId: string;
+  tool: string;
+  argsJson: string;
+  state: LedgerState;
+  resultJson: string | null;
+  error: string | null;
+  fingerprint: string | null;
+  idempotencyKey: string | null;
+  metaJson: string | null;
+  hasSideEffects: 0 | 1;
+  isExternal: 0 | 1;
+  policyDecision: string | null;
+  policyRule: string | null;
+  policyReason: string | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const heldEntry = (values: ActionValues): LedgerEntry => ({
+  id: values.id,
+  runId: values.runId,
+  threadId: values.threadId,
+  callId: values.callId,
+  tool: values.tool,
+  args: asRecord(parseStoredJson(values.argsJson)),
+  ledgerState: values.state,
+  result: values.resultJson === null ? null : asRecord(parseStoredJson(values.resultJson)),
+  error: values.error,
+  fingerprint: values.fingerprint,
+  idempotencyKey: values.idempotencyKey,
+  hasSideEffects: values.hasSideEffects === 1,
+  attempts: values.attempts,
+});
+
+/**
+ * The ledger of tool calls: one row per (run, call).
+ *
+ * A read call allowed inside a unit of work is held in memory from its decision to its outcome and written
+ * once, finished, instead of inserted and then updated twice: `started` matters only before a side effect, and
+ * no one outside the unit could have read the row before it commits. If the unit commits first (the read waits
+ * on the network), the row is written as it stands then. Anything else asked of a held row writes it first.
+ * Calls with side effects, calls that reach outside (both counted by the rate limits) and calls waiting for
+ * approval (an approval points at its row) are written at once, as before.
+ */
 export class ActionsRepo {
   private readonly insertAction;
   private readonly updateState;
@@ -127,13 +177,23 @@ export class ActionsRepo {
   private readonly updateIfIn;
   private readonly startIfIn;
   private readonly incrementAttempts;
+  private readonly held = new Map<string, ActionValues>();
 
-  constructor(db: Db) {
+  /**
+   * `unit`: the store's unit of work: whether one is open, a write to make just before it commits, and memory
+   * to undo if the group running now fails. Without one, every row is written at once.
+   */
+  constructor(
+    db: Db,
+    private readonly unit: UnitHooks = NO_UNIT,
+  ) {
     this.insertAction = db.prepare(
-      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, fingerprint, idempotency_key,
-         meta_json, has_side_effects, is_external, policy_decision, policy_rule, policy_reason, created_at,
-         updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
+         idempotency_key, meta_json, has_side_effects, is_external, policy_decision, policy_rule, policy_reason,
+         attempts, created_at, updated_at)
+       VALUES (@id, @runId, @threadId, @callId, @tool, @argsJson, @state, @resultJson, @error, @fingerprint,
+         @idempotencyKey, @metaJson, @hasSideEffects, @isExternal, @policyDecision, @policyRule, @policyReason,
+         @attempts, @createdAt, @updatedAt)`,
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
       `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
@@ -169,37 +229,88 @@ export class ActionsRepo {
   }
 
   create(action: NewAction, now: string): void {
-    this.insertAction.run(
-      action.id,
-      action.runId,
-      action.threadId,
-      action.callId,
-      action.tool,
-      redactKnownSecretsJson(action.args),
-      action.state,
-      action.fingerprint ?? null,
-      action.idempotencyKey ?? null,
-      action.meta ? redactedJson(action.meta) : null,
-      action.hasSideEffects ? 1 : 0,
-      action.isExternal ? 1 : 0,
-      action.policy?.decision ?? null,
-      action.policy?.rule ?? null,
-      action.policy?.reason ?? null,
-      now,
-      now,
-    );
+    const values: ActionValues = {
+      id: action.id,
+      runId: action.runId,
+      threadId: action.threadId,
+      callId: action.callId,
+      tool: action.tool,
+      argsJson: redactKnownSecretsJson(action.args),
+      state: action.state,
+      resultJson: null,
+      error: null,
+      fingerprint: action.fingerprint ?? null,
+      idempotencyKey: action.idempotencyKey ?? null,
+      metaJson: action.meta ? redactedJson(action.meta) : null,
+      hasSideEffects: action.hasSideEffects ? 1 : 0,
+      isExternal: action.isExternal ? 1 : 0,
+      policyDecision: action.policy?.decision ?? null,
+      policyRule: action.policy?.rule ?? null,
+      policyReason: action.policy?.reason ?? null,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const isHeld =
+      action.state === 'approved' &&
+      !action.hasSideEffects &&
+      !action.isExternal &&
+      this.unit.openUnit !== null;
+    if (!isHeld) {
+      this.insertAction.run(values);
+      return;
+    }
+    this.hold(action.id, values);
+    this.writeAtCommit(action.id);
+  }
+
+  private writeAtCommit(id: string): void {
+    this.unit.atCommit(`action:${id}`, () => this.writeHeld(id));
+  }
+
+  /** Holds `values` as the row's newest version; the one before comes back if the group running now fails. */
+  private hold(id: string, values: ActionValues): void {
+    const before = this.held.get(id);
+    this.held.set(id, values);
+    this.unit.onRollback(() => {
+      if (this.held.get(id) !== values) return;
+      if (before) this.held.set(id, before);
+      else this.held.delete(id);
+    });
+  }
+
+  /** Writes a held row (if the call's row is held). */
+  private writeHeld(id: string): void {
+    const values = this.held.get(id);
+    if (!values) return;
+    this.held.delete(id);
+    this.unit.cancelAtCommit(`action:${id}`);
+    this.insertAction.run(values);
+    // Written inside a group that then fails, the row goes back: it is held again, to be written at commit.
+    this.unit.onRollback(() => {
+      if (this.held.has(id)) return;
+      this.held.set(id, values);
+      this.writeAtCommit(id);
+    });
+  }
+
+  private writeAllHeld(): void {
+    for (const id of [...this.held.keys()]) this.writeHeld(id);
   }
 
   /** Records which policy rule decided the call, and why: every decision is explained. */
   setPolicy(id: string, outcome: PolicyOutcome, now: string): void {
+    this.writeHeld(id);
     this.updatePolicy.run(outcome.decision, outcome.rule, outcome.reason, now, id);
   }
 
   replaceArgs(id: string, args: Record<string, unknown>, fingerprint: string, now: string): void {
+    this.writeHeld(id);
     this.updateArgs.run(redactKnownSecretsJson(args), fingerprint, now, id);
   }
 
   setState(id: string, state: LedgerState, now: string): void {
+    this.writeHeld(id);
     this.updateState.run(state, now, id);
   }
 
@@ -208,6 +319,18 @@ export class ActionsRepo {
    * run, after any edit) and counts the attempt, only from one of `from`. True when this call changed the row.
    */
   markStarted(id: string, from: readonly LedgerState[], idempotencyKey: string, now: string): boolean {
+    const held = this.held.get(id);
+    if (held) {
+      if (!from.includes(held.state)) return false;
+      this.hold(id, {
+        ...held,
+        state: 'started',
+        idempotencyKey,
+        attempts: held.attempts + 1,
+        updatedAt: now,
+      });
+      return true;
+    }
     return this.startIfIn.run(idempotencyKey, now, id, JSON.stringify(from)).changes === 1;
   }
 
@@ -217,11 +340,13 @@ export class ActionsRepo {
    * True when this call changed the row.
    */
   transition(id: string, from: readonly LedgerState[], to: LedgerState, now: string): boolean {
+    this.writeHeld(id);
     return this.updateIfIn.run(to, now, id, JSON.stringify(from)).changes === 1;
   }
 
   /** Counts one more try at running the call (retries, resumes) and returns the new count, to cap them. */
   countAttempt(id: string, now: string): number {
+    this.writeHeld(id);
     const row = this.incrementAttempts.get(now, id);
     if (!row) throw new Error(`Cannot count an attempt of action ${id}: it is not in the ledger.`);
     return row.attempts;
@@ -229,27 +354,34 @@ export class ActionsRepo {
 
   finish(id: string, outcome: { state: LedgerState; result?: unknown; error?: string }, now: string): void {
     const resultJson = outcome.result === undefined ? null : redactedJson(outcome.result);
-    this.finishAction.run(
-      outcome.state,
-      resultJson,
-      outcome.error === undefined ? null : redactSecrets(outcome.error),
-      now,
-      id,
-    );
+    const error = outcome.error === undefined ? null : redactSecrets(outcome.error);
+    const held = this.held.get(id);
+    if (held) {
+      // The call's one write: the row as it ends.
+      this.hold(id, { ...held, state: outcome.state, resultJson, error, updatedAt: now });
+      this.writeHeld(id);
+      return;
+    }
+    this.finishAction.run(outcome.state, resultJson, error, now, id);
   }
 
   /** The ledger entry of a model call in a run, found by the key a resumed run knows it by. */
   byCall(runId: string, callId: string): LedgerEntry | null {
+    for (const values of this.held.values()) {
+      if (values.runId === runId && values.callId === callId) return heldEntry(values);
+    }
     const row = this.selectByCall.get(runId, callId);
     return row ? toLedgerEntry(row) : null;
   }
 
   get(id: string): ActionRecord | null {
+    this.writeHeld(id);
     const row = this.selectOne.get(id);
     return row ? toAction(row) : null;
   }
 
   byThread(threadId: string): ActionRecord[] {
+    this.writeAllHeld();
     return this.selectByThread.all(threadId).map(toAction);
   }
 }

@@ -17,6 +17,7 @@ import {
   type EntryValues,
 } from './audit-values';
 import type { Db } from './database';
+import { NO_UNIT, type UnitHooks } from './write-unit';
 
 export interface NewAssumption {
   statement: string;
@@ -114,11 +115,7 @@ export class AuditRepo {
    */
   constructor(
     private readonly db: Db,
-    private readonly unit: {
-      openUnit: () => number | null;
-      atCommit: (key: string, write: () => void) => void;
-      onRollback: (undo: () => void) => void;
-    } = { openUnit: () => null, atCommit: (_key, write) => write(), onRollback: () => {} },
+    private readonly unit: UnitHooks = NO_UNIT,
   ) {
     this.insertEntry = db.prepare(
       `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
@@ -166,14 +163,14 @@ export class AuditRepo {
     const values = entryValues(id, entry, now);
     const assumptions = entry.assumptions ?? [];
     const actionId = entry.actionId;
-    if (entry.kind === 'tool_call' && actionId && this.unit.openUnit() !== null) {
+    if (entry.kind === 'tool_call' && actionId && this.unit.openUnit !== null) {
       const unwritten = { values, assumptions };
       this.unwritten.set(actionId, unwritten);
       // It goes back with its ledger row if the group that made them fails.
       this.unit.onRollback(() => {
         if (this.unwritten.get(actionId) === unwritten) this.unwritten.delete(actionId);
       });
-      this.unit.atCommit(`audit:${id}`, () => this.writeUnwritten(actionId));
+      this.writeAtCommit(actionId);
       return id;
     }
     this.write(values, assumptions);
@@ -207,12 +204,24 @@ export class AuditRepo {
     this.link(values.id, values.updatedAt);
   }
 
+  private writeAtCommit(actionId: string): void {
+    this.unit.atCommit(`audit:${actionId}`, () => this.writeUnwritten(actionId));
+  }
+
   /** Writes the call's entry if it is still unwritten. */
   private writeUnwritten(actionId: string, settled?: (values: EntryValues) => EntryValues): void {
     const unwritten = this.unwritten.get(actionId);
     if (!unwritten) return;
     this.unwritten.delete(actionId);
+    this.unit.cancelAtCommit(`audit:${actionId}`);
     this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
+    // Written inside a group that then fails (its settlement), the row goes back: the entry waits again as it
+    // was before, to be written at commit or at its settlement, like its ledger row.
+    this.unit.onRollback(() => {
+      if (this.unwritten.has(actionId)) return;
+      this.unwritten.set(actionId, unwritten);
+      this.writeAtCommit(actionId);
+    });
   }
 
   /** Writes an unwritten entry now, before it is read or changed by its id. */
@@ -292,7 +301,7 @@ export class AuditRepo {
     if (!row) throw new Error(`audit entry ${entryId} vanished inside its own transaction`);
     const content = contentHash(row, this.selectAssumptions.all(entryId));
     const tip = this.selectTip.get();
-    const unit = this.unit.openUnit();
+    const unit = this.unit.openUnit;
     if (
       tip?.entry_id === entryId &&
       unit !== null &&
@@ -321,7 +330,7 @@ export class AuditRepo {
       now,
     );
     const seq = Number(lastInsertRowid);
-    this.lastLink = { seq, unit: this.unit.openUnit() };
+    this.lastLink = { seq, unit: this.unit.openUnit };
     return seq;
   }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { redactSecrets, redactedJson } from '../vault/redactor';
 import type { RunEvent } from '../../shared/contract';
 import type { Db } from './database';
+import { NO_UNIT, type UnitHooks } from './write-unit';
 import { parseStoredJson } from './json';
 import { DEFAULT_AGENT_ID } from './runs-repo';
 
@@ -101,15 +102,6 @@ interface WaitingRow {
   row: Omit<JournalRow, 'thread'>;
 }
 
-/** What the journal needs of the store's unit of work (`WriteUnit`). */
-export interface JournalUnit {
-  atCommit(key: string, write: () => void): void;
-  onRollback(undo: () => void): void;
-}
-
-/** Without a unit of work, every row is written at once. */
-const AT_ONCE: JournalUnit = { atCommit: (_key, write) => write(), onRollback: () => {} };
-
 /**
  * The run's append-only journal (migration 15): its stream events (the contract's run events; text deltas are
  * not stored, the finished message is) and its runtime log, as one kind of row. A row names its run by a small
@@ -129,7 +121,7 @@ export class EventsRepo {
 
   constructor(
     private readonly db: Db,
-    private readonly unit: JournalUnit = AT_ONCE,
+    private readonly unit: Pick<UnitHooks, 'atCommit' | 'onRollback'> = NO_UNIT,
   ) {
     this.selectLastSeq = db
       .prepare<[number], number | null>('SELECT max(seq) FROM journal WHERE run = ?')

@@ -1,6 +1,7 @@
 import { redactNullable, redactSecrets, redactValue } from '../vault/redactor';
 import { RunIntent, type ResponseMode, type RunRecord, type RunStatus } from '../../shared/contract';
 import type { Db } from './database';
+import { NO_UNIT, type UnitHooks } from './write-unit';
 import { parseStoredJson } from './json';
 
 interface RunRow {
@@ -108,10 +109,7 @@ export class RunsRepo {
    */
   constructor(
     db: Db,
-    private readonly unit: {
-      atCommit: (key: string, write: () => void) => void;
-      onRollback: (undo: () => void) => void;
-    } = { atCommit: (_key, write) => write(), onRollback: () => {} },
+    private readonly unit: UnitHooks = NO_UNIT,
   ) {
     this.insertRun = db.prepare(
       `INSERT INTO runs (id, thread_id, status, model, prompt, agent_id, created_at, updated_at)

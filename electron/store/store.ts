@@ -53,15 +53,9 @@ export class Store {
     this.writes = new WriteUnit(db);
     this.threads = new ThreadsRepo(db);
     this.threadSearch = new ThreadSearch(db);
-    this.runs = new RunsRepo(db, {
-      atCommit: (key, write) => this.writes.atCommit(key, write),
-      onRollback: (undo) => this.writes.onRollback(undo),
-    });
-    this.actions = new ActionsRepo(db);
-    this.events = new EventsRepo(db, {
-      atCommit: (key, write) => this.writes.atCommit(key, write),
-      onRollback: (undo) => this.writes.onRollback(undo),
-    });
+    this.runs = new RunsRepo(db, this.writes);
+    this.actions = new ActionsRepo(db, this.writes);
+    this.events = new EventsRepo(db, this.writes);
     this.tasks = new TasksRepo(db);
     this.settings = new SettingsRepo(db);
     this.approvals = new ApprovalsRepo(db);
@@ -69,11 +63,7 @@ export class Store {
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
-    this.audit = new AuditRepo(db, {
-      openUnit: () => this.writes.openUnit,
-      atCommit: (key, write) => this.writes.atCommit(key, write),
-      onRollback: (undo) => this.writes.onRollback(undo),
-    });
+    this.audit = new AuditRepo(db, this.writes);
     this.auditSearch = new AuditSearchIndex(db);
     this.auditQuery = new AuditQuery(db, this.auditSearch);
     this.auditEdits = new AuditEdits(db, this.audit);

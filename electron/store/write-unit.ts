@@ -1,6 +1,26 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database';
 
+/** What a repo asks of the store's unit of work (`WriteUnit`, which is one). */
+export interface UnitHooks {
+  /** Which unit is open now, as a number no other unit has, or null when none is. */
+  readonly openUnit: number | null;
+  /** Inside a step, `write` runs just before the unit commits (a later one under `key` replaces it); else now. */
+  atCommit(key: string, write: () => void): void;
+  /** Drops the write waiting under `key`. */
+  cancelAtCommit(key: string): void;
+  /** `undo` runs if the group running now fails: for memory kept beside its writes. */
+  onRollback(undo: () => void): void;
+}
+
+/** Without a unit of work: every write is made at once. */
+export const NO_UNIT: UnitHooks = {
+  openUnit: null,
+  atCommit: (_key, write) => write(),
+  cancelAtCommit: () => {},
+  onRollback: () => {},
+};
+
 /**
  * Group commit for the engine: the writes of a run's step (its turn, the ledger rows, the audit entry, the
  * events, the checkpoint, and whatever another part of the loop adds) go into one SQLite transaction that is
@@ -19,7 +39,7 @@ import type { Db } from './database';
  * when the step scope ends, and at the latest when the event loop turns (a real model's or tool's wait), so no
  * write waits longer than the current macrotask.
  */
-export class WriteUnit {
+export class WriteUnit implements UnitHooks {
   private readonly begin;
   private readonly commit;
   private readonly inTransaction: (work: () => unknown) => unknown;
@@ -200,6 +220,11 @@ export class WriteUnit {
     if (!this.isOpen) return write();
     this.deferred.delete(key);
     this.deferred.set(key, write);
+  }
+
+  /** Drops the write waiting under `key` (it was made early, or is not needed any more). */
+  cancelAtCommit(key: string): void {
+    this.deferred.delete(key);
   }
 
   private committed(): void {

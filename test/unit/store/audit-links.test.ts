@@ -184,6 +184,22 @@ describe('a call’s entry opened inside a unit of work', () => {
     expect(links()).toEqual([]);
   });
 
+  it('waits again, unsettled, when the group that settled it failed, and is written at commit', async () => {
+    const id = await store.writes.step(async () => {
+      ledgerRow('a1');
+      const opened = store.audit.open(callEntry('a1'), NOW);
+      expect(() =>
+        store.writes.transaction(() => {
+          store.audit.settle('a1', settlement, LATER);
+          throw new Error('the tool result could not be journaled');
+        }),
+      ).toThrow('could not be journaled');
+      return opened;
+    });
+    expect(store.audit.read(id)?.status).toBe('pending');
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 1 });
+  });
+
   it('is written before it is read or changed by its id', async () => {
     await store.writes.step(async () => {
       ledgerRow('a1');
