@@ -159,7 +159,12 @@ export async function executeAction(
 
   const startedAt = deps.now();
   const before = await readBefore(scope, actionId, call, check, key);
-  const { outcome, attempts } = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
+  const tried = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
+  const { attempts } = tried;
+  const outcome =
+    !tried.outcome.ok && tool.hasSideEffects && isCutOff(tried.outcome)
+      ? await lookForCutOff(scope, actionId, call, check, key, tried.outcome)
+      : tried.outcome;
   const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
     const now = deps.now().toISOString();
@@ -283,11 +288,51 @@ function errorForModel(outcome: Failed, attempts: number, hasSideEffects: boolea
 }
 
 /**
- * A call stopped while it was still going (its time limit passed): the service may yet carry it out. A side
- * effect in that state is not tried again here, where a second attempt could land next to the first.
+ * A call stopped while it was still going (its time limit passed, the run was cancelled, the service timed
+ * out): the service may yet carry it out. A side effect in that state is not tried again here, where a second
+ * attempt could land next to the first.
  */
 function isCutOff(outcome: Failed): boolean {
-  return outcome.errorCode === 'timeout';
+  return outcome.isCutOff === true || outcome.errorCode === 'timeout';
+}
+
+/**
+ * A side effect cut off on its way is looked for at once, by its idempotency key (the tool's `reconcile`), so
+ * the ledger does not say "failed" of an email that went or an event that exists. Found: it is recorded as
+ * done, with what was found. Not found, or no way to look: it stays failed, and the person and the model are
+ * told it had already been sent. The look-up has its own time limit and goes on when the run was cancelled:
+ * that is when it matters.
+ */
+async function lookForCutOff(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+  key: string,
+  outcome: Failed,
+): Promise<ToolOutcome> {
+  const { deps, spec, state } = scope;
+  const context = { ...toolContext(scope, actionId, call, check, key), signal: new AbortController().signal };
+  const found = await deps.registry.reconcile(check, context, (error) =>
+    deps.logError(`tool ${check.tool.name} failed unexpectedly while looking for what it did`, error),
+  );
+  deps.store.transaction(() =>
+    logRuntime(
+      deps,
+      spec,
+      'recovery',
+      state.step,
+      { tool: check.tool.name, reconciled: found.kind, cutOff: outcome.errorCode },
+      call.callId,
+    ),
+  );
+  if (found.kind === 'found') return { ok: true, tool: check.tool, args: check.args, result: found.result };
+  // The request may be with the service still, so "not found yet" is not "did not happen".
+  const after =
+    found.kind === 'absent'
+      ? 'It had already been sent: Deputy found no sign of it yet, but it may still happen.'
+      : 'It had already been sent, and Deputy could not check whether it happened.';
+  return { ...outcome, message: `${outcome.message} ${after}` };
 }
 
 async function runWithRetries(

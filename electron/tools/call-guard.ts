@@ -9,6 +9,11 @@ export interface CallFailure {
   /** Only a ServiceError can be transient: a plain ToolError or an unexpected error will fail the same way again. */
   transient: boolean;
   retryAfterSeconds: number | null;
+  /**
+   * The call was stopped while it was going (its time limit passed, or the run was cancelled), not refused: the
+   * service may have carried it out anyway, or may yet.
+   */
+  isCutOff?: boolean;
 }
 
 export type GuardedResult<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
@@ -66,12 +71,12 @@ export async function guardedCall<T>(call: GuardedCall<T>): Promise<GuardedResul
     const settled = await Promise.race([work, stopped]);
     if (settled === TIMED_OUT) {
       limit.abort(new DOMException(`${call.toolName} ran out of time`, 'TimeoutError'));
-      return { ok: false, failure: timedOut(call) };
+      return { ok: false, failure: { ...timedOut(call), isCutOff: true } };
     }
-    if (settled === CANCELLED) return { ok: false, failure: cancelled(call) };
+    if (settled === CANCELLED) return { ok: false, failure: { ...cancelled(call), isCutOff: true } };
     return { ok: true, value: settled };
   } catch (error) {
-    if (context.signal.aborted) return { ok: false, failure: cancelled(call) };
+    if (context.signal.aborted) return { ok: false, failure: { ...cancelled(call), isCutOff: true } };
     return { ok: false, failure: failureOf(error, call) };
   } finally {
     clearTimeout(timer);

@@ -364,6 +364,57 @@ describe('retries', () => {
     expect(JSON.stringify(fed)).toContain('may still have happened');
   });
 
+  it('looks for a side effect cut off by its time limit, and records it as done when the service carried it out', async () => {
+    const world = new NoteWorld();
+    world.hang = 'after_effect';
+    const tools = world
+      .tools()
+      .map((tool) => (tool.name === 'post_note' ? { ...tool, callTimeoutMs: 50 } : tool));
+    const model = new ScriptedModel(post('slow'), say('Posted it.'));
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-durable-'));
+    dirs.push(dir);
+    const fixture = await openHost(model, { dataDir: dir, tools });
+    open.push(fixture);
+    await autonomous(fixture);
+    const { runId, threadId } = await fixture.host.runToEnd({ prompt: 'Post' });
+
+    expect(world.calls.post).toBe(1);
+    expect(world.notes).toHaveLength(1);
+    const thread = await fixture.host.invoke('thread.get', { threadId });
+    expect(thread.actions.map((action) => action.ledgerState)).toEqual(['committed']);
+    // The model reads what was found, not a timeout.
+    expect(model.requests[1]?.messages.at(-1)?.parts[0]).toMatchObject({
+      kind: 'result',
+      result: { posted: true, id: 'note-0' },
+    });
+    const log = storeOf(fixture.host).events.runtimeByRun(runId);
+    expect(log.find((event) => event.type === 'recovery')?.payload).toMatchObject({
+      reconciled: 'found',
+      cutOff: 'timeout',
+    });
+  });
+
+  it('records a side effect the run was cancelled in the middle of as done when it happened, and as failed when not', async () => {
+    for (const [hang, state, notes] of [
+      ['after_effect', 'committed', 1],
+      ['before_effect', 'failed', 0],
+    ] as const) {
+      const world = new NoteWorld();
+      world.hang = hang;
+      const a = await host(new ScriptedModel(post('hello'), say('Posted it.')), world);
+      await autonomous(a);
+      const { runId, threadId } = a.host.startRun({ prompt: 'Post hello' });
+      await until(() => world.calls.post === 1);
+      expect(a.host.cancelRun(runId)).toBe(true);
+      await waitForRun(a.host, threadId, runId, ['failed', 'completed']);
+      const thread = await a.host.invoke('thread.get', { threadId });
+      expect(thread.actions.map((action) => action.ledgerState)).toEqual([state]);
+      expect(world.notes).toHaveLength(notes);
+      // A call that had set off and was not found may still land: the person is told so.
+      if (state === 'failed') expect(thread.actions[0]?.error).toContain('found no sign of it yet');
+    }
+  });
+
   it('does not retry a permanent failure', async () => {
     const world = new NoteWorld();
     world.postFailures.push(new ServiceError('forbidden', 'Not allowed.', 403, null, false));

@@ -141,6 +141,8 @@ describe('ToolRegistry.run time limit', () => {
       errorCode: 'timeout',
       transient: true,
       retryAfterSeconds: null,
+      // Stopped on its way, not refused: a side effect in this state is looked for before it is called failed.
+      isCutOff: true,
     });
     expect(seenSignals).toHaveLength(1);
     expect(seenSignals[0]?.aborted).toBe(true);
@@ -184,7 +186,7 @@ describe('ToolRegistry.run time limit', () => {
       { signal: run.signal },
     );
     const outcome = await pending;
-    expect(outcome).toMatchObject({ ok: false, errorCode: 'cancelled', transient: false });
+    expect(outcome).toMatchObject({ ok: false, errorCode: 'cancelled', transient: false, isCutOff: true });
     expect(seenSignals[0]?.aborted).toBe(true);
   });
 
@@ -194,6 +196,8 @@ describe('ToolRegistry.run time limit', () => {
     const execute = vi.fn(async () => ({ id: 'n1' }));
     const outcome = await runWith(scripted(execute), { signal: run.signal });
     expect(outcome).toMatchObject({ ok: false, errorCode: 'cancelled' });
+    // It never set off: there is nothing to look for.
+    expect(outcome).not.toHaveProperty('isCutOff');
     expect(execute).not.toHaveBeenCalled();
   });
 
