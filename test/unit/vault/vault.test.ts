@@ -195,6 +195,17 @@ describe('redactor', () => {
     ['an OAuth client secret', 'GOCSPX-abcdefghijklmnopqrst'],
     ['a bearer header', 'Bearer abcdefghijklmnopqrstuvwxyz012345'],
     ['a JSON token field', '{"access_token":"abcdefghijklmnopqrstuvwxyz0123"}'],
+    // One example of every shape, so a shape the quick first test (TOKEN_HINT) does not know fails here.
+    ['a Slack bot token', 'xoxb-1234567890-abcdefghijklmnop'],
+    ['a Slack app token', 'xapp-1-A0123-abcdefghijklmnop'],
+    ['a lower-case bearer header', 'authorization: bearer abcdefghijklmnopqrstuvwxyz012345'],
+    ['an upper-case bearer header', 'AUTHORIZATION: BEARER abcdefghijklmnopqrstuvwxyz012345'],
+    ['a refresh token field', 'refresh_token=abcdefghijklmnopqrstuvwxyz0123'],
+    ['a client secret field', "client_secret: 'abcdefghijklmnopqrstuvwxyz0123'"],
+    ['an id token field', 'id_token=abcdefghijklmnopqrstuvwxyz0123'],
+    ['an api_key field', 'api_key=abcdefghijklmnopqrstuvwxyz0123'],
+    ['an apiKey field', '{"apiKey":"abcdefghijklmnopqrstuvwxyz0123"}'],
+    ['a bare token field', 'token: abcdefghijklmnopqrstuvwxyz0123'],
   ])('takes out %s', (_label, text) => {
     const redacted = redactSecrets(text);
     expect(redacted).toContain(REDACTED);
