@@ -139,21 +139,22 @@ interface ActionValues {
   updatedAt: string;
 }
 
-const heldEntry = (values: ActionValues): LedgerEntry => ({
-  id: values.id,
-  runId: values.runId,
-  threadId: values.threadId,
-  callId: values.callId,
-  tool: values.tool,
-  args: asRecord(parseStoredJson(values.argsJson)),
-  ledgerState: values.state,
-  result: values.resultJson === null ? null : asRecord(parseStoredJson(values.resultJson)),
-  error: values.error,
-  fingerprint: values.fingerprint,
-  idempotencyKey: values.idempotencyKey,
-  hasSideEffects: values.hasSideEffects === 1,
-  attempts: values.attempts,
-});
+const heldEntry = (values: ActionValues): LedgerEntry =>
+  toLedgerEntry({
+    id: values.id,
+    run_id: values.runId,
+    thread_id: values.threadId,
+    call_id: values.callId,
+    tool: values.tool,
+    args_json: values.argsJson,
+    state: values.state,
+    result_json: values.resultJson,
+    error: values.error,
+    fingerprint: values.fingerprint,
+    idempotency_key: values.idempotencyKey,
+    has_side_effects: values.hasSideEffects,
+    attempts: values.attempts,
+  });
 
 /**
  * The ledger of tool calls: one row per (run, call).
@@ -261,11 +262,7 @@ export class ActionsRepo {
       return;
     }
     this.hold(action.id, values);
-    this.writeAtCommit(action.id);
-  }
-
-  private writeAtCommit(id: string): void {
-    this.unit.atCommit(`action:${id}`, () => this.writeHeld(id));
+    this.unit.atCommit(`action:${action.id}`, () => this.writeHeld(action.id));
   }
 
   /** Holds `values` as the row's newest version; the one before comes back if the group running now fails. */
@@ -279,19 +276,18 @@ export class ActionsRepo {
     });
   }
 
-  /** Writes a held row (if the call's row is held). */
+  /**
+   * Writes a held row (if the call's row is held). Written inside a group that then fails (or refused by the
+   * disk), the row goes back and is held again; the write `create` left for the commit still stands for it.
+   */
   private writeHeld(id: string): void {
     const values = this.held.get(id);
     if (!values) return;
     this.held.delete(id);
-    this.unit.cancelAtCommit(`action:${id}`);
-    this.insertAction.run(values);
-    // Written inside a group that then fails, the row goes back: it is held again, to be written at commit.
     this.unit.onRollback(() => {
-      if (this.held.has(id)) return;
-      this.held.set(id, values);
-      this.writeAtCommit(id);
+      if (!this.held.has(id)) this.held.set(id, values);
     });
+    this.insertAction.run(values);
   }
 
   private writeAllHeld(): void {

@@ -11,6 +11,7 @@ import {
 } from './audit-rows';
 import {
   entryValues,
+  isStoredAsGiven,
   settledValues,
   settlementValues,
   storedContent,
@@ -170,7 +171,7 @@ export class AuditRepo {
       this.unit.onRollback(() => {
         if (this.unwritten.get(actionId) === unwritten) this.unwritten.delete(actionId);
       });
-      this.writeAtCommit(actionId);
+      this.unit.atCommit(`audit:${actionId}`, () => this.writeUnwritten(actionId));
       return id;
     }
     this.write(values, assumptions);
@@ -180,11 +181,13 @@ export class AuditRepo {
   /**
    * Inserts a new entry with its first chain link. Without assumptions, the link is made from the values being
    * inserted (`storedContent`), before the row, so the row is written once, already pointing at it; an entry
-   * with assumptions is linked after they are written, from what the table holds.
+   * with assumptions, or with a value SQLite would convert, is linked after it is written, from what the table
+   * holds.
    */
   private write(values: EntryValues, assumptions: readonly NewAssumption[]): void {
-    if (assumptions.length === 0) {
-      const content = contentHash(storedContent(values), []);
+    const stored = storedContent(values);
+    if (assumptions.length === 0 && isStoredAsGiven(stored)) {
+      const content = contentHash(stored, []);
       const chainSeq = this.appendLink(values.id, content, values.updatedAt);
       this.insertEntry.run({ ...values, chainSeq });
       return;
@@ -204,24 +207,17 @@ export class AuditRepo {
     this.link(values.id, values.updatedAt);
   }
 
-  private writeAtCommit(actionId: string): void {
-    this.unit.atCommit(`audit:${actionId}`, () => this.writeUnwritten(actionId));
-  }
-
   /** Writes the call's entry if it is still unwritten. */
   private writeUnwritten(actionId: string, settled?: (values: EntryValues) => EntryValues): void {
     const unwritten = this.unwritten.get(actionId);
     if (!unwritten) return;
     this.unwritten.delete(actionId);
-    this.unit.cancelAtCommit(`audit:${actionId}`);
-    this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
     // Written inside a group that then fails (its settlement), the row goes back: the entry waits again as it
-    // was before, to be written at commit or at its settlement, like its ledger row.
+    // was before, for its settlement or for the write `open` left for the commit, like its ledger row.
     this.unit.onRollback(() => {
-      if (this.unwritten.has(actionId)) return;
-      this.unwritten.set(actionId, unwritten);
-      this.writeAtCommit(actionId);
+      if (!this.unwritten.has(actionId)) this.unwritten.set(actionId, unwritten);
     });
+    this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
   }
 
   /** Writes an unwritten entry now, before it is read or changed by its id. */

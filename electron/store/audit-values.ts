@@ -157,3 +157,24 @@ export function storedContent(values: EntryValues): AuditContent {
     updated_at: values.updatedAt,
   };
 }
+
+/** The columns of `audit_entries` with a numeric type; every other one is text. */
+const NUMERIC_COLUMNS: ReadonlySet<string> = new Set([
+  'confidence',
+  'is_output_truncated',
+  'duration_ms',
+  'tokens_used',
+  'is_reversible',
+]);
+
+/**
+ * Whether SQLite keeps every value as it is given: text in a text column, a number in a numeric one. A value of
+ * another type (a number a tool gave as an entity id) would be converted on the way in, and the row read back
+ * would no longer hash as the values do.
+ */
+export function isStoredAsGiven(content: AuditContent): boolean {
+  for (const [column, value] of Object.entries(content)) {
+    if (value !== null && typeof value !== (NUMERIC_COLUMNS.has(column) ? 'number' : 'string')) return false;
+  }
+  return true;
+}

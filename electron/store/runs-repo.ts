@@ -100,7 +100,7 @@ export class RunsRepo {
   private readonly selectUsage;
   private readonly selectUsageSince;
   private readonly changes = new Map<string, RunChange>();
-  /** The status this repo last wrote for a run still going (a finished run's is dropped). */
+  /** The status this repo last wrote for a run (a finished run's is dropped once its status event is in). */
   private readonly storedStatus = new Map<string, RunStatus>();
 
   /**
@@ -215,42 +215,39 @@ export class RunsRepo {
     const change = this.changes.get(id);
     if (!change) return;
     this.changes.delete(id);
-    // Written inside a group that then fails, the row goes back: so does this, to be written again.
+    // Written inside a group that then fails, the row goes back: so does this, to be written again. (What
+    // the group gathered after it is undone first, so nothing newer is there to keep.)
     this.unit.onRollback(() => {
-      const later = this.changes.get(id);
-      this.changes.set(
-        id,
-        later
-          ? {
-              status: later.status ?? change.status,
-              updatedAt: later.updatedAt ?? change.updatedAt,
-              inputTokens: later.inputTokens + change.inputTokens,
-              outputTokens: later.outputTokens + change.outputTokens,
-            }
-          : change,
-      );
+      if (!this.changes.has(id)) this.changes.set(id, change);
     });
     const { status, updatedAt, inputTokens, outputTokens } = change;
-    if (status !== null && status !== this.storedStatus.get(id)) {
+    const stored = this.storedStatus.get(id);
+    if (status !== null && status !== stored) {
       this.updateStatus.run(status, updatedAt, inputTokens, outputTokens, id);
       this.rememberStatus(id, status);
     } else if (updatedAt !== null || inputTokens !== 0 || outputTokens !== 0) {
       this.updateChange.run(updatedAt, inputTokens, outputTokens, id);
     }
+    // A finished run's status is kept until the status event that follows its ending has been gathered here.
+    if (stored !== undefined && TERMINAL.has(stored) && status === stored) this.forgetStatus(id);
   }
 
   private writeChanges(): void {
     for (const id of [...this.changes.keys()]) this.writeChange(id);
   }
 
-  private rememberStatus(id: string, status: RunStatus): void {
+  private rememberStatus(id: string, status: RunStatus | undefined): void {
     const before = this.storedStatus.get(id);
-    if (TERMINAL.has(status)) this.storedStatus.delete(id);
+    if (status === undefined) this.storedStatus.delete(id);
     else this.storedStatus.set(id, status);
     this.unit.onRollback(() => {
       if (before) this.storedStatus.set(id, before);
       else this.storedStatus.delete(id);
     });
+  }
+
+  private forgetStatus(id: string): void {
+    this.rememberStatus(id, undefined);
   }
 
   /** The tokens a run has used so far, and its model (for what they cost). */

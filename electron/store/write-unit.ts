@@ -7,8 +7,6 @@ export interface UnitHooks {
   readonly openUnit: number | null;
   /** Inside a step, `write` runs just before the unit commits (a later one under `key` replaces it); else now. */
   atCommit(key: string, write: () => void): void;
-  /** Drops the write waiting under `key`. */
-  cancelAtCommit(key: string): void;
   /** `undo` runs if the group running now fails: for memory kept beside its writes. */
   onRollback(undo: () => void): void;
 }
@@ -17,7 +15,6 @@ export interface UnitHooks {
 export const NO_UNIT: UnitHooks = {
   openUnit: null,
   atCommit: (_key, write) => write(),
-  cancelAtCommit: () => {},
   onRollback: () => {},
 };
 
@@ -220,11 +217,6 @@ export class WriteUnit implements UnitHooks {
     if (!this.isOpen) return write();
     this.deferred.delete(key);
     this.deferred.set(key, write);
-  }
-
-  /** Drops the write waiting under `key` (it was made early, or is not needed any more). */
-  cancelAtCommit(key: string): void {
-    this.deferred.delete(key);
   }
 
   private committed(): void {

@@ -49,8 +49,8 @@ const CANCELLED = Symbol('cancelled');
 /**
  * Runs one tool call so that it cannot hang the run and cannot fail with anything but a value. When the limit
  * passes, or the run is cancelled, the registry stops waiting at once and the tool's signal is aborted, so its
- * requests are cut off and it does not go on to act; a side effect already on its way is found again by the
- * next attempt with the same idempotency key.
+ * requests are cut off and it does not go on to act. Such a failure says `isCutOff`: a side effect already on its
+ * way may still land, so the engine looks for it by its idempotency key rather than calling it failed outright.
  */
 export async function guardedCall<T>(call: GuardedCall<T>): Promise<GuardedResult<T>> {
   const { context } = call;

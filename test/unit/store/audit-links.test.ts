@@ -251,10 +251,18 @@ describe('a new entry linked from the values it inserts', () => {
       isReversible: true,
       undoNote: null,
     };
+    // A tool that gives its entity id as a number, despite the type: SQLite keeps it as text.
+    const numericId = {
+      entityType: 'task',
+      entityId: 42 as unknown as string,
+      before: null,
+      after: { id: 42 },
+    };
     const ids = store.writes.transaction(() => [
       store.audit.open(full, NOW),
       store.audit.open({ ...full, confidence: 0.25, durationMs: 7, effect: null, input: undefined }, NOW),
       store.audit.open(entry('list_tasks'), NOW),
+      store.audit.open({ ...full, effect: numericId }, NOW),
     ]);
     for (const id of ids) {
       const row = store.db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?').get(id);
@@ -266,6 +274,6 @@ describe('a new entry linked from the values it inserts', () => {
       expect(row && contentHash(row, [])).toBe(link?.content_hash);
       expect(row?.chain_seq).toBe(link?.seq);
     }
-    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 4, links: 4 });
   });
 });

@@ -101,6 +101,8 @@ describe("a run's row changed several times in a unit of work", () => {
       store.runs.setStatus('r', 'completed', LATER);
     });
     expect(onDisk()).toMatchObject({ status: 'completed', input_tokens: 10, output_tokens: 5 });
+    // The step's own status, then the ending's; the status event after the ending writes no status again.
+    expect(statusWrites()).toBe(2);
     expect(store.runs.unfinished()).toEqual([]);
   });
 
