@@ -10,13 +10,15 @@ import { benchOpenAiAgents } from './openai-agents';
 import { PEER_RESULT_FILE, printRatios, type PeerResult } from './result';
 import { STEPS } from './workload';
 
-const RUNS = Number(process.env.DEPUTY_BENCH_PEER_RUNS ?? 100);
+const RUNS = Number(process.env.DEPUTY_BENCH_PEER_RUNS ?? 40);
+/** Short rounds, many of them, each engine first in turn: a slow minute of a shared machine falls on all three. */
+const ROUNDS = 5;
 const WARM_UP = 5;
 const SCRATCH = process.env.DEPUTY_BENCH_PEERS_DIR ?? join(process.cwd(), '.bench-peers');
 
 /**
  * `npm run bench:peers`: the same workload in Deputy, LangGraph JS with SqliteSaver and the OpenAI Agents SDK,
- * in one process, one after the other (twice, interleaved, so a busy moment of the machine falls on all three).
+ * in one process, in short interleaved rounds (see ROUNDS).
  * The peers are installed into a scratch folder; the figures and versions go to a file `npm run bench` reads.
  */
 async function main(): Promise<void> {
@@ -28,7 +30,7 @@ async function main(): Promise<void> {
     '@openai/agents-core': versionOf(SCRATCH, '@openai/agents-core'),
   };
   console.log(
-    `peer bench — node ${process.version}; ${STEPS} read-only tool steps per run, ${RUNS} runs per round`,
+    `peer bench — node ${process.version}; ${STEPS} read-only tool steps per run, ${ROUNDS} rounds of ${RUNS} runs`,
   );
   console.log(
     `measured: ${Object.entries(versions)
@@ -39,17 +41,25 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-peers-'));
   const samples = { deputy: [] as number[], langgraph: [] as number[], openai: [] as number[] };
   const bytes = { deputy: [] as number[], langgraph: [] as number[] };
-  for (let round = 0; round < 2; round += 1) {
-    const roundDir = join(dataDir, `round-${round}`);
-    mkdirSync(roundDir);
-    const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS);
-    samples.deputy.push(...deputy.samples);
-    bytes.deputy.push(deputy.bytesPerRun);
-    const langgraph = await benchLangGraph(SCRATCH, roundDir, RUNS, WARM_UP);
-    samples.langgraph.push(...langgraph.samples);
-    bytes.langgraph.push(langgraph.bytesPerRun);
-    const openai = await benchOpenAiAgents(SCRATCH, RUNS, WARM_UP);
-    samples.openai.push(...openai.samples);
+  const engines: (() => Promise<void>)[] = [
+    async () => {
+      const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS);
+      samples.deputy.push(...deputy.samples);
+      bytes.deputy.push(deputy.bytesPerRun);
+    },
+    async () => {
+      const roundDir = mkdtempSync(join(dataDir, 'langgraph-'));
+      const langgraph = await benchLangGraph(SCRATCH, roundDir, RUNS, WARM_UP);
+      samples.langgraph.push(...langgraph.samples);
+      bytes.langgraph.push(langgraph.bytesPerRun);
+    },
+    async () => {
+      const openai = await benchOpenAiAgents(SCRATCH, RUNS, WARM_UP);
+      samples.openai.push(...openai.samples);
+    },
+  ];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let turn = 0; turn < engines.length; turn += 1) await engines[(round + turn) % engines.length]?.();
   }
   rmSync(dataDir, { recursive: true, force: true });
 
