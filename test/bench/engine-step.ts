@@ -23,6 +23,7 @@ export interface EngineStepFigures extends ReturnType<typeof summarize> {
 export async function benchEngineStep(
   totalSteps: number,
   call: BenchCall = ADD_TASK,
+  warmUpRuns = WARM_UP_RUNS,
 ): Promise<EngineStepFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-bench-'));
   const requestTimes: bigint[] = [];
@@ -40,12 +41,12 @@ export async function benchEngineStep(
   await host.invoke('settings.set', { trustLevel: 'autonomous', rateLimits: { actionsPerMinute: 10_000 } });
   const runs = Math.ceil(totalSteps / STEPS_PER_RUN);
   let bytesBefore = 0;
-  for (let run = 0; run < runs + WARM_UP_RUNS; run += 1) {
-    if (run === WARM_UP_RUNS) bytesBefore = databaseBytes(store);
+  for (let run = 0; run < runs + warmUpRuns; run += 1) {
+    if (run === warmUpRuns) bytesBefore = databaseBytes(store);
     requestTimes.length = 0;
     await host.runToEnd({ prompt: `Bench run ${run}` });
     // The first runs warm up the JIT and SQLite's page cache; they are not counted.
-    if (run < WARM_UP_RUNS) continue;
+    if (run < warmUpRuns) continue;
     for (let index = 1; index < requestTimes.length; index += 1) {
       const current = requestTimes[index];
       const previous = requestTimes[index - 1];

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const bytes = { deputy: [] as number[], langgraph: [] as number[] };
   const engines: (() => Promise<void>)[] = [
     async () => {
-      const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS);
+      // The same warm-up as the peers get.
+      const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS, WARM_UP);
       samples.deputy.push(...deputy.samples);
       bytes.deputy.push(deputy.bytesPerRun);
     },
