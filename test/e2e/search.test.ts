@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textReply } from '../fakes/gemini/script';
-import { askOver } from './support/api';
+import { apiOf, askOver } from './support/api';
 import { useHostedGemini } from './support/hosted';
 import { usePages } from './support/pages';
 
@@ -37,5 +37,46 @@ describe('searching conversations by what was said in them, in the browser', () 
     await page.getByText('No conversation mentions “"AND( *”.').waitFor();
     await page.getByTestId('thread-search').fill('');
     await expect.poll(() => page.getByTestId('thread-item').count()).toBe(2);
+  });
+
+  it('opens a long conversation at the message that matched, marked and focused, not at its end', async () => {
+    const host = hosted.host();
+    const answers = Array.from({ length: 24 }, (_, turn) =>
+      turn === 2
+        ? 'The spare key is under the blue flowerpot by the shed.'
+        : `Answer ${turn}: ${'nothing to see here, '.repeat(12)}`,
+    );
+    hosted.gemini().script(...answers.map((answer) => textReply(answer)));
+    const threadId = await askOver(host, 'Question 0');
+    for (let turn = 1; turn < answers.length; turn += 1) {
+      const response = await apiOf(host)('/api/agent/run', {
+        method: 'POST',
+        body: JSON.stringify({ prompt: `Question ${turn}`, threadId }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const page = await newPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('thread-item').first().waitFor();
+
+    await page.getByTestId('thread-search').fill('flowerpot');
+    await expect.poll(() => page.getByTestId('search-hit').count()).toBe(1);
+    await page.getByTestId('search-hit').getByRole('button').click();
+
+    const found = page.locator('[data-testid="message"][data-found="true"]');
+    await found.waitFor();
+    expect(await found.innerText()).toContain('blue flowerpot');
+    // In view, with focus on it, and the conversation not scrolled to its end.
+    await expect.poll(() => found.evaluate((element) => document.activeElement === element)).toBe(true);
+    const inView = await found.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const pane = element.closest('[data-testid="conversation"]')?.getBoundingClientRect();
+      return pane !== undefined && box.top >= pane.top && box.bottom <= pane.bottom;
+    });
+    expect(inView).toBe(true);
+    await expect
+      .poll(() => page.locator('[data-testid="message"]', { hasText: 'Answer 23' }).count())
+      .toBe(0);
   });
 });

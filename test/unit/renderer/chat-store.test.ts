@@ -357,6 +357,21 @@ describe('approvals in the timeline', () => {
     expect(conversation.items[2]).toMatchObject({ kind: 'approval', actionId: 'a1', approval: null });
   });
 
+  it('opens a conversation at a search hit’s message until the list has shown it, and at its end otherwise', async () => {
+    const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+    const { client } = fakeClient({
+      'thread.get': async () => ({ thread, messages: [], actions: [], runs: [] }),
+    });
+    const store = createChatStore(client);
+    await store.getState().openThread('t1', 'm7');
+    expect(store.getState().focusMessageId).toBe('m7');
+    store.getState().clearFocus();
+    expect(store.getState().focusMessageId).toBeNull();
+    await store.getState().openThread('t1', 'm7');
+    await store.getState().openThread('t1');
+    expect(store.getState().focusMessageId).toBeNull();
+  });
+
   it('deletes a conversation: it leaves the list, and the open one closes', async () => {
     const thread = (id: string) => ({ id, title: id, createdAt: 'n', updatedAt: 'n', lastRunStatus: null });
     let stored = [thread('t1'), thread('t2')];

@@ -19,6 +19,8 @@ export function Conversation() {
   const isLoading = useChat((state) => state.isLoadingThread);
   const error = useChat((state) => state.threadError);
   const threadId = useChat((state) => state.conversation.threadId);
+  const focusMessageId = useChat((state) => state.focusMessageId);
+  const clearFocus = useChat((state) => state.clearFocus);
   const plans = usePlans((state) => state.plans);
   const stores = useStores();
   useEffect(() => stores.plans.getState().connect(), [stores]);
@@ -77,7 +79,15 @@ export function Conversation() {
       {/* aria-busy holds screen-reader announcements until the streamed answer is complete. The log role
           sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
       <div role="log" aria-live="polite" aria-busy={isBusy}>
-        <MessageList items={shown} usage={usage} scrollRef={sectionRef} isPinned={isPinned} extras={extras} />
+        <MessageList
+          items={shown}
+          usage={usage}
+          scrollRef={sectionRef}
+          isPinned={isPinned}
+          extras={extras}
+          focusId={focusMessageId}
+          onFocused={clearFocus}
+        />
       </div>
       <ApprovalAnnouncer items={items} />
       {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { RunUsage } from './run-cost';
 import type { TimelineItem } from './timeline';
 import { TimelineEntry } from './timeline-entry';
@@ -21,6 +21,8 @@ export function MessageList({
   scrollRef,
   isPinned,
   extras,
+  focusId = null,
+  onFocused,
 }: {
   items: readonly TimelineItem[];
   /** Plan trees, child runs and artifacts, placed among the rows. */
@@ -28,6 +30,9 @@ export function MessageList({
   usage?: Record<string, RunUsage>;
   scrollRef: RefObject<HTMLElement | null>;
   isPinned: RefObject<boolean>;
+  /** A message to bring into view (a search hit's): the list scrolls to it, marks it and moves focus there. */
+  focusId?: string | null;
+  onFocused?: () => void;
 }) {
   const rows = useMemo(() => nestedRows(timelineRows(items, usage), extras), [items, usage, extras]);
   const listRef = useRef<HTMLOListElement>(null);
@@ -47,6 +52,18 @@ export function MessageList({
     const scroller = scrollRef.current;
     if (scroller && isPinned.current) scroller.scrollTop = scroller.scrollHeight;
   }, [rows, total, scrollRef, isPinned]);
+
+  // The found message: the list stops following the end, centres it, and keeps it marked until the next one.
+  const [foundId, setFoundId] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusId === null) return;
+    const index = rows.findIndex((row) => row.id === focusId);
+    if (index < 0) return;
+    isPinned.current = false;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    setFoundId(focusId);
+    onFocused?.();
+  }, [focusId, rows, virtualizer, isPinned, onFocused]);
 
   const first = virtualRows[0];
   const last = virtualRows.at(-1);
@@ -69,6 +86,7 @@ export function MessageList({
             item={row}
             index={virtualRow.index}
             measure={virtualizer.measureElement}
+            isFound={row.id === foundId}
           />
         ) : null;
       })}

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { CopyButton } from './CopyButton';
 import { RUN_MARK_TEXT } from './run-marks';
 import type { RowProps } from './timeline-entry';
@@ -10,16 +10,40 @@ type Message = Extract<TimelineItem, { kind: 'message' }>;
 // Markdown (react-markdown, remark-gfm) is its own chunk: the window shows plain text until it has loaded.
 const MarkdownText = lazy(() => import('./MarkdownText'));
 
-export function MessageView({ message, row }: { message: Message; row: RowProps }) {
+export function MessageView({
+  message,
+  row,
+  isFound = false,
+}: {
+  message: Message;
+  row: RowProps;
+  /** Opened from a search hit: marked, and focused so the keyboard goes on from here. */
+  isFound?: boolean;
+}) {
   const isUser = message.role === 'user';
   const text = useFrameText(message.text, message.isStreaming);
+  const element = useRef<HTMLLIElement | null>(null);
+  const measure = row.ref;
+  const ref = useCallback(
+    (node: HTMLLIElement | null) => {
+      element.current = node;
+      if (typeof measure === 'function') measure(node);
+    },
+    [measure],
+  );
+  useEffect(() => {
+    if (isFound) element.current?.focus({ preventScroll: true });
+  }, [isFound]);
   return (
     <li
-      className={`message message--${message.role}`}
+      className={`message message--${message.role}${isFound ? ' message--found' : ''}`}
       data-testid="message"
       data-role={message.role}
       data-streaming={message.isStreaming ? 'true' : undefined}
+      data-found={isFound ? 'true' : undefined}
+      tabIndex={isFound ? -1 : undefined}
       {...row}
+      ref={ref}
     >
       <div className="message__author">
         {isUser ? 'You' : 'Deputy'}

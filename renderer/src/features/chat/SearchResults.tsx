@@ -24,7 +24,7 @@ function Hit({ hit, isActive }: { hit: ThreadSearchHit; isActive: boolean }) {
         type="button"
         className="thread-list__item"
         aria-current={isActive ? 'page' : undefined}
-        onClick={() => void openThread(hit.thread.id)}
+        onClick={() => void openThread(hit.thread.id, hit.messageId ?? undefined)}
       >
         <span className="thread-list__title">{hit.thread.title}</span>
         {hit.snippet && (

@@ -21,6 +21,8 @@ export interface ChatState {
   deleteError: string | null;
   /** When the window last heard anything of the run it waits on (ms since the epoch). */
   lastActivityAt: number;
+  /** A message to bring into view once the conversation is shown (a search hit's), until the list has. */
+  focusMessageId: string | null;
 }
 
 export interface ChatActions {
@@ -28,7 +30,10 @@ export interface ChatActions {
   connect(): () => void;
   loadThreads(): Promise<void>;
   loadMoreThreads(): Promise<void>;
-  openThread(threadId: string): Promise<void>;
+  /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
+  openThread(threadId: string, messageId?: string): Promise<void>;
+  /** The message list has brought the focused message into view. */
+  clearFocus(): void;
   newConversation(): void;
   /** Resolves false when the message could not be sent (the composer then keeps it). */
   send(prompt: string): Promise<boolean>;
@@ -67,7 +72,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
     const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
       generation += 1;
       earlyEvents = [];
-      set({ conversation, isLoadingThread, threadError: null, isStarting: false });
+      set({ conversation, isLoadingThread, threadError: null, isStarting: false, focusMessageId: null });
       return generation;
     };
 
@@ -85,6 +90,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
       deletingThreadId: null,
       deleteError: null,
       lastActivityAt: 0,
+      focusMessageId: null,
 
       connect() {
         const unsubscribe = client.on('run.events', {}, (event) => get().receive(event));
@@ -122,16 +128,21 @@ export function createChatStore(client: DeputyClient): ChatStore {
         }
       },
 
-      async openThread(threadId) {
+      async openThread(threadId, messageId) {
         const mine = switchTo(emptyConversation(threadId), true);
         try {
           const detail = await client.invoke('thread.get', { threadId });
-          if (mine === generation) set({ conversation: conversationFromThread(detail) });
+          if (mine === generation)
+            set({ conversation: conversationFromThread(detail), focusMessageId: messageId ?? null });
         } catch (error) {
           if (mine === generation) set({ threadError: toClientError(error).message });
         } finally {
           if (mine === generation) set({ isLoadingThread: false });
         }
+      },
+
+      clearFocus() {
+        set({ focusMessageId: null });
       },
 
       newConversation() {

@@ -28,10 +28,13 @@ export const TimelineEntry = memo(function TimelineEntry({
   item,
   index,
   measure,
+  isFound = false,
 }: {
   item: NestedRow;
   index: number;
   measure: (element: HTMLLIElement | null) => void;
+  /** The message a search hit opened the conversation at. */
+  isFound?: boolean;
 }) {
   const row: RowProps = { ref: measure, 'data-index': index };
   switch (item.kind) {
@@ -46,7 +49,7 @@ export const TimelineEntry = memo(function TimelineEntry({
     case 'child':
       return <ChildRun node={item.node} row={row} render={() => <NestedEntries entries={item.entries} />} />;
     case 'message':
-      return <MessageView message={item} row={row} />;
+      return <MessageView message={item} row={row} isFound={isFound} />;
     case 'tool':
       return <ToolCallCard call={item} row={row} />;
     case 'approval':
