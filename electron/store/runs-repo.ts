@@ -232,7 +232,8 @@ export class RunsRepo {
     if (stored !== undefined && TERMINAL.has(stored) && status === stored) this.forgetStatus(id);
   }
 
-  private writeChanges(): void {
+  /** Writes every run's gathered changes now: for a reader of `runs` outside this repo (the thread list). */
+  writeChanges(): void {
     for (const id of [...this.changes.keys()]) this.writeChange(id);
   }
 

@@ -51,8 +51,10 @@ export class Store {
 
   constructor(readonly db: Db) {
     this.writes = new WriteUnit(db);
-    this.threads = new ThreadsRepo(db);
-    this.threadSearch = new ThreadSearch(db);
+    // The thread list shows each conversation's last run status, which a step may still hold (RunsRepo).
+    const readRuns = (): void => this.runs.writeChanges();
+    this.threads = new ThreadsRepo(db, readRuns);
+    this.threadSearch = new ThreadSearch(db, readRuns);
     this.runs = new RunsRepo(db, this.writes);
     this.actions = new ActionsRepo(db, this.writes);
     this.events = new EventsRepo(db, this.writes);

@@ -43,7 +43,11 @@ export class ThreadSearch {
   /** One statement per number of words, made when first needed. */
   private readonly titleMatches = new Map<number, Statement<(string | number)[], ThreadRow>>();
 
-  constructor(db: Db) {
+  /** `readRuns`: brings the runs table up to date before a read of the runs' status (see `RunsRepo`). */
+  constructor(
+    db: Db,
+    private readonly readRuns: () => void = () => {},
+  ) {
     this.byMessage = db.prepare<[string, number], { thread_id: string; id: string; marked: string }>(
       `SELECT m.thread_id, m.id, snippet(messages_fts, 0, '${OPEN}', '${CLOSE}', '…', 16) AS marked
        FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
@@ -56,6 +60,7 @@ export class ThreadSearch {
 
   /** Conversations whose title holds the words, then those whose messages do (best match first), one hit each. */
   search(text: string, limit: number): ThreadSearchHit[] {
+    this.readRuns();
     const query = toPrefixQuery(text);
     if (!query) return [];
     const hits = new Map<string, ThreadSearchHit>();

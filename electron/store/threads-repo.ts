@@ -51,7 +51,11 @@ export class ThreadsRepo {
   private readonly selectMessages;
   private readonly selectRecentMessages;
 
-  constructor(db: Db) {
+  /** `readRuns`: brings the runs table up to date before a read of the runs' status (see `RunsRepo`). */
+  constructor(
+    db: Db,
+    private readonly readRuns: () => void = () => {},
+  ) {
     this.insertThread = db.prepare(
       'INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
     );
@@ -98,12 +102,14 @@ export class ThreadsRepo {
   }
 
   get(id: string): ThreadSummary | null {
+    this.readRuns();
     const row = this.selectThread.get(id);
     return row ? toThread(row) : null;
   }
 
   list(limit: number, before?: string): { threads: ThreadSummary[]; nextBefore: string | null } {
     const cursor = before ? parseCursor(before) : null;
+    this.readRuns();
     const rows = cursor
       ? this.selectPageBefore.all(cursor.updatedAt, cursor.updatedAt, cursor.id, limit + 1)
       : this.selectPage.all(limit + 1);

@@ -57,9 +57,11 @@ describe("a run's row changed several times in a unit of work", () => {
     expect(statusWrites()).toBe(1);
   });
 
-  it('is seen by a read through the repo before the unit commits', async () => {
+  it('is seen by a read through the repo, or of the thread list, before the unit commits', async () => {
     await store.writes.step(async () => {
       step();
+      expect(store.threads.list(10).threads[0]?.lastRunStatus).toBe('executing');
+      expect(store.threads.get('t')?.lastRunStatus).toBe('executing');
       expect(store.runs.get('r')).toMatchObject({ status: 'executing', usage: { inputTokens: 10 } });
       expect(store.runs.unfinished().map((run) => run.status)).toEqual(['executing']);
       store.runs.addUsage('r', 1, 1);
