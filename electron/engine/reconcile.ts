@@ -1,10 +1,11 @@
 import type { LedgerEntry } from '../store/actions-repo';
-import type { ReconcileOutcome } from '../tools/registry';
+import type { ReconcileOutcome, ToolOutcome } from '../tools/registry';
 import { executeAction, noteFailure, settle, toolContext, type CallScope } from './call-execution';
 import type { CallOutcome } from './call-processor';
 import { requestApproval } from './call-processor';
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
+import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction } from './run-state';
 
 /**
@@ -143,4 +144,49 @@ async function lookUp(
       return outcome;
     }
   }
+}
+
+/** How long the look-up for a side effect cut off on its way may take: a stopped run should end soon. */
+const CUT_OFF_LOOK_UP_MS = 10_000;
+
+/**
+ * A side effect cut off on its way is looked for at once, by its idempotency key (the tool's `reconcile`), so
+ * the ledger does not say "failed" of an email that went or an event that exists. Found: it is recorded as
+ * done, with what was found. Not found, or no way to look: it stays failed, and the person and the model are
+ * told it may have been sent. The look-up has a short time limit of its own and goes on when the run was
+ * cancelled: that is when it matters.
+ */
+export async function lookForCutOff(
+  scope: CallScope,
+  actionId: string,
+  call: CallPart,
+  check: CheckedCall,
+  key: string,
+  outcome: Extract<ToolOutcome, { ok: false }>,
+): Promise<ToolOutcome> {
+  const { deps, spec, state } = scope;
+  // Deputy is closing (its database already is): the call stays `started`, and the next start looks for it.
+  if (!deps.store.db.open) return outcome;
+  const signal = AbortSignal.timeout(CUT_OFF_LOOK_UP_MS);
+  const context = { ...toolContext(scope, actionId, call, check, key), signal };
+  const found = await deps.registry.reconcile(check, context, (error) =>
+    deps.logError(`tool ${check.tool.name} failed unexpectedly while looking for what it did`, error),
+  );
+  deps.store.transaction(() =>
+    logRuntime(
+      deps,
+      spec,
+      'recovery',
+      state.step,
+      { tool: check.tool.name, reconciled: found.kind, cutOff: outcome.errorCode },
+      call.callId,
+    ),
+  );
+  if (found.kind === 'found') return { ok: true, tool: check.tool, args: check.args, result: found.result };
+  // The request may be with the service still, so "not found yet" is not "did not happen".
+  const after =
+    found.kind === 'absent'
+      ? 'It may have been sent before it was stopped: Deputy found no sign of it yet, but it may still happen.'
+      : 'It may have been sent before it was stopped, and Deputy could not check whether it happened.';
+  return { ...outcome, message: `${outcome.message} ${after}` };
 }

@@ -24,8 +24,9 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
 
 /**
  * Text none of `TOKEN_PATTERNS` can match: a token shape always contains one of these (the start of its prefix,
- * "bearer" in any case, a field name with its ":" or "="). Tested first, once, so the common text (no token in it) skips
- * the eleven scans. A pattern added above needs its literal here: the redactor's tests hold one example each.
+ * "bearer" in any case, a field name with its ":" or "="). Tested first, once, so the common text (no token in
+ * it) skips the eleven scans. A pattern added above needs its literal here: the redactor's tests hold one
+ * example each.
  */
 const TOKEN_HINT =
   /-----BEGIN |eyJ|ya29\.|1\/\/0|AIza|GOCSPX-|xox[abposer]-|xapp-|[Bb][Ee][Aa][Rr][Ee][Rr]|(?:token|client_secret|api_key|apiKey)["']?\s*[:=]/;
