@@ -1,23 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewAction } from '../../../electron/store/actions-repo';
-import { openDatabase } from '../../../electron/store/database';
-import { Store } from '../../../electron/store/store';
+import type { Store } from '../../../electron/store/store';
+import { countStatements, storeWithRun } from '../../support/memory-store';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 const LATER = '2026-11-26T12:00:01.000Z';
 
 let store: Store;
+/** The ledger's updates: a held row is inserted once, as it ends. */
+let updates: () => number;
 beforeEach(() => {
-  store = new Store(openDatabase(':memory:'));
-  store.threads.create('t', 'T', NOW);
-  store.runs.create({ id: 'r', threadId: 't', model: 'm', prompt: 'p' }, NOW);
-  // Counts the ledger's updates: a held row is inserted once, as it ends.
-  store.db.exec(`
-    CREATE TEMP TABLE ledger_updates (n INTEGER NOT NULL);
-    INSERT INTO ledger_updates VALUES (0);
-    CREATE TEMP TRIGGER count_ledger_updates AFTER UPDATE ON actions
-      BEGIN UPDATE ledger_updates SET n = n + 1; END;
-  `);
+  store = storeWithRun(NOW);
+  updates = countStatements(store, 'ledger_updates', 'UPDATE ON actions');
 });
 afterEach(() => store.close());
 
@@ -48,7 +42,6 @@ const row = (id: string): Record<string, unknown> | undefined => {
   return rest;
 };
 const count = (): number => (store.db.prepare('SELECT count(*) AS n FROM actions').get() as { n: number }).n;
-const updates = (): number => (store.db.prepare('SELECT n FROM ledger_updates').get() as { n: number }).n;
 
 describe('a read call’s ledger row inside a unit of work', () => {
   it('is inserted once, as it ends, with the same row an insert and two updates make', async () => {

@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../shared/contract';
-import { openDatabase } from '../../../electron/store/database';
-import { Store } from '../../../electron/store/store';
+import type { Store } from '../../../electron/store/store';
+import { storeWithRun } from '../../support/memory-store';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 let store: Store;
 beforeEach(() => {
-  store = new Store(openDatabase(':memory:'));
-  store.threads.create('t', 'T', NOW);
-  store.runs.create({ id: 'r', threadId: 't', model: 'm', prompt: 'p' }, NOW);
+  store = storeWithRun(NOW);
   store.runs.create({ id: 'other', threadId: 't', model: 'm', prompt: 'p' }, NOW);
 });
 afterEach(() => store.close());

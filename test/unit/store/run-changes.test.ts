@@ -1,23 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../electron/store/database';
 import type { RunEnding } from '../../../electron/store/runs-repo';
-import { Store } from '../../../electron/store/store';
+import type { Store } from '../../../electron/store/store';
+import { countStatements, storeWithRun } from '../../support/memory-store';
 
 const NOW = '2026-11-26T12:00:00.000Z';
 const LATER = '2026-11-26T12:00:01.000Z';
 
 let store: Store;
+/** The statements that name the status: only those touch the index of unfinished runs. */
+let statusWrites: () => number;
 beforeEach(() => {
-  store = new Store(openDatabase(':memory:'));
-  store.threads.create('t', 'T', NOW);
-  store.runs.create({ id: 'r', threadId: 't', model: 'm', prompt: 'p' }, NOW);
-  // Counts the statements that name the status: only those touch the index of unfinished runs.
-  store.db.exec(`
-    CREATE TEMP TABLE status_writes (n INTEGER NOT NULL);
-    INSERT INTO status_writes VALUES (0);
-    CREATE TEMP TRIGGER count_status_writes AFTER UPDATE OF status ON runs
-      BEGIN UPDATE status_writes SET n = n + 1; END;
-  `);
+  store = storeWithRun(NOW);
+  statusWrites = countStatements(store, 'status_writes', 'UPDATE OF status ON runs');
 });
 afterEach(() => store.close());
 
@@ -31,7 +25,6 @@ const onDisk = (): RunRow | undefined =>
   store.db
     .prepare<[], RunRow>("SELECT status, input_tokens, output_tokens, updated_at FROM runs WHERE id = 'r'")
     .get();
-const statusWrites = (): number => (store.db.prepare('SELECT n FROM status_writes').get() as { n: number }).n;
 
 const step = (): void => {
   store.runs.setStatus('r', 'planning', NOW);
