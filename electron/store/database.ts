@@ -24,6 +24,10 @@ export function openDatabase(file: string, migrations: readonly Migration[] = al
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // A group inside a step is a savepoint, and SQLite keeps the pages it changes in a sub-journal. Past 64 KiB it
+  // moved that to a temporary file until the transaction ended: a call's settlement passes that size, so every
+  // step opened a file and wrote each page to it with a system call. Kept in memory, it costs none.
+  db.pragma('temp_store = MEMORY');
   // Deleted and overwritten rows are zeroed, not left in free pages: a deleted conversation is gone from disk.
   db.pragma('secure_delete = ON');
   migrate(db, migrations);

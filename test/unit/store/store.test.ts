@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,19 @@ function tempFile(): string {
   dirs.push(dir);
   return join(dir, 'nested', 'deputy.db');
 }
+/** The unlinked files this process holds open (SQLite's temporary files), where /proc says; else none. */
+function temporaryFiles(): string[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.endsWith('(deleted)') ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -26,6 +39,25 @@ describe('store', () => {
     expect(tables).toEqual(
       expect.arrayContaining(['threads', 'messages', 'runs', 'actions', 'events', 'tasks']),
     );
+    db.close();
+  });
+
+  it('keeps a savepoint\'s journal in memory, even for a group larger than 64 KiB', () => {
+    const db = openDatabase(tempFile(), []);
+    expect(db.pragma('temp_store', { simple: true })).toBe(2);
+    db.exec('CREATE TABLE notes (text TEXT)');
+    const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+    for (let index = 0; index < 200; index += 1) insert.run('x'.repeat(2000));
+    const rewrite = db.prepare('UPDATE notes SET text = ?');
+    let openedFiles: string[] = [];
+    db.transaction(() => {
+      // A step's pattern: a write, then a group (a savepoint) that changes about 100 pages, past SQLite's
+      // 64 KiB spill size for the pages a savepoint keeps.
+      insert.run('first');
+      db.transaction(() => rewrite.run('y'.repeat(1500)))();
+      openedFiles = temporaryFiles();
+    })();
+    expect(openedFiles).toEqual([]);
     db.close();
   });
 
