@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import type { AuditApprover } from '../../shared/contract';
 import type { PolicyDecision, Reach } from '../policy/types';
 import type { NewAssumption, NewAuditEntry } from '../store/audit-repo';
@@ -85,7 +86,7 @@ export function decidedCallEntry(
     reason: decision.reason,
     ...(isAllowed && {
       approvedBy: approverOf(decision.rule),
-      approvedAt: scope.deps.now().toISOString(),
+      approvedAt: isoTime(scope.deps.now()),
     }),
     isReversible: tool.undo !== undefined,
     undoNote: undoNoteOf(tool),

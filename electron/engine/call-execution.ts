@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import { noteResult } from './sop';
 import { isInOwnWords } from '../policy/copied-text';
 import type { ToolOutcome } from '../tools/registry';
@@ -150,7 +151,7 @@ export async function executeAction(
       actionId,
       ['approved', 'awaiting_confirmation', 'unknown', 'started'],
       key,
-      deps.now().toISOString(),
+      isoTime(deps.now()),
     );
     logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);
     deps.checkpoints.save(spec, state);
@@ -168,7 +169,7 @@ export async function executeAction(
       : tried.outcome;
   const action: LastAction = { id: actionId, tool: tool.name };
   deps.store.transaction(() => {
-    const now = deps.now().toISOString();
+    const now = isoTime(deps.now());
     if (outcome.ok) {
       deps.store.actions.finish(actionId, { state: 'committed', result: outcome.result }, now);
       deps.store.audit.settle(
@@ -258,7 +259,7 @@ async function readBefore(
 
 function timing(startedAt: Date, now: string): { startedAt: string; durationMs: number } {
   return {
-    startedAt: startedAt.toISOString(),
+    startedAt: isoTime(startedAt),
     durationMs: Math.max(0, Date.parse(now) - startedAt.getTime()),
   };
 }
@@ -309,7 +310,7 @@ async function runWithRetries(
   const context = toolContext(scope, actionId, call, check, key, isConfirmed);
   for (let retries = 0; ; retries += 1) {
     // The first attempt was counted with `started`; each retry is counted as it begins.
-    if (retries > 0) deps.store.actions.countAttempt(actionId, deps.now().toISOString());
+    if (retries > 0) deps.store.actions.countAttempt(actionId, isoTime(deps.now()));
     const outcome = await deps.registry.run(check, context, (error) =>
       deps.logError(`tool ${check.tool.name} failed unexpectedly`, error),
     );

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import { contractStateOf, type ApprovalPreview, type LedgerState } from '../../shared/contract';
 import type { PolicyDecision, Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
@@ -50,7 +51,7 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
     const verdict = admitTool(spec, scope.state, name);
     return verdict.ok ? null : verdict.message;
   });
-  const now = (): string => deps.now().toISOString();
+  const now = (): string => isoTime(deps.now());
 
   if (!check.ok) {
     failBeforeDecision(scope, call, actionId, call.name, check.code, check.message);
@@ -169,7 +170,7 @@ function failBeforeDecision(
 ): void {
   const { deps, spec } = scope;
   const ids = { runId: spec.runId, threadId: spec.threadId };
-  const now = (): string => deps.now().toISOString();
+  const now = (): string => isoTime(deps.now());
   deps.store.transaction(() => {
     deps.store.actions.create(
       { id: actionId, ...ids, callId: call.callId, tool, args: call.args, state: 'planned' },
@@ -212,7 +213,7 @@ async function continueKnownCall(scope: CallScope, call: CallPart, entry: Ledger
       const message =
         'Deputy stopped before this call was checked; it was not run. Ask for it again if needed.';
       deps.store.transaction(() => {
-        const now = deps.now().toISOString();
+        const now = isoTime(deps.now());
         deps.store.actions.finish(entry.id, { state: 'failed', error: message }, now);
         deps.store.audit.settle(entry.id, { status: 'failed', errorMessage: message }, now);
       });
@@ -330,7 +331,7 @@ export function rejectAction(
 ): void {
   const { deps, spec } = scope;
   deps.store.transaction(() => {
-    const now = deps.now().toISOString();
+    const now = isoTime(deps.now());
     deps.store.actions.finish(actionId, { state: 'rejected', error: reason }, now);
     deps.store.audit.settle(actionId, { status: 'failed', errorMessage: reason }, now);
     deps.emit({
@@ -392,7 +393,7 @@ export function requestApproval(
     confidence: check.meta.confidence ?? null,
     assumptions: check.meta.assumptions ?? [],
     alwaysAllowScopes: check.tool.alwaysAllowScopes?.(check.input) ?? [],
-    createdAt: now.toISOString(),
+    createdAt: isoTime(now),
     expiresAt: new Date(now.getTime() + deps.approvalLifetimeMs()).toISOString(),
     decidedAt: null,
     decisionNote: null,

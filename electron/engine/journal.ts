@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import type { RuntimeEvent } from '../store/events-repo';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { openCalls, toStoredState, type RunState } from './run-state';
@@ -23,7 +24,7 @@ export function logRuntime(
     threadId: spec.threadId,
     agentId: spec.agentId,
     turn,
-    timestamp: deps.now().toISOString(),
+    timestamp: isoTime(deps.now()),
     ...(toolCallId !== undefined && { toolCallId }),
     payload,
   });
@@ -47,7 +48,7 @@ export function storeCheckpoints(deps: Pick<RunLoopDeps, 'store' | 'newId' | 'no
       id: deps.newId(),
       runId: spec.runId,
       threadId: spec.threadId,
-      timestamp: deps.now().toISOString(),
+      timestamp: isoTime(deps.now()),
       state: toStoredState(state) as unknown as Record<string, unknown>,
       pending: openCalls(state).map(({ callId, name }) => ({ callId, name })),
       completed: state.turnResults.map(({ callId, name }) => ({ callId, name })),

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import { contextWindowOf } from '../llm/model-config';
 import {
   ModelError,
@@ -201,7 +202,7 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     if (output.text) saveAssistantText(deps, spec, output.text);
     setTurnTokens(state, usage ? usage.inputTokens + usage.outputTokens : null);
     if (usage) {
-      const now = deps.now().toISOString();
+      const now = isoTime(deps.now());
       state.usage = {
         inputTokens: state.usage.inputTokens + usage.inputTokens,
         outputTokens: state.usage.outputTokens + usage.outputTokens,

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import { randomUUID } from 'node:crypto';
 import {
   DeputyError,
@@ -371,7 +372,7 @@ export class Host implements ContractHost {
           summary: error.message,
           errorCode: error.code,
         },
-        this.deps.now().toISOString(),
+        isoTime(this.deps.now()),
       );
     } catch (storeError) {
       this.deps.logError('could not record a refused request', storeError);
@@ -520,7 +521,7 @@ export class Host implements ContractHost {
     const unsafe = raw.type === 'status' && !this.isClosed ? this.agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const event = redactValue(unsafe);
-    const now = this.deps.now().toISOString();
+    const now = isoTime(this.deps.now());
     // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.
     if (event.type === 'result' && !this.isClosed) this.agents.onResult(event.runId, event.result);
     if (event.type === 'status') {

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import type { Settings } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
 import type { CallFacts, CheckedCall } from '../engine/run-deps';
@@ -16,7 +17,7 @@ export function policyContext(
   provenance: RunProvenance = NO_CONTENT,
   isDealtWith: (address: string) => boolean = () => false,
 ): PolicyContext {
-  const since = (ms: number): string => new Date(now.getTime() - ms).toISOString();
+  const since = (ms: number): string => isoTime(new Date(now.getTime() - ms));
   return {
     sideEffectsEnabled: settings.areSideEffectsEnabled,
     sideEffectsPaused: settings.areSideEffectsPaused,
@@ -78,7 +79,7 @@ export function decideCall(
 
 /** Why a model call may not be made now (the hour's model-token budget is used up), or null when it may. */
 export function modelBudgetRefusal(settings: Settings, store: Store, now: Date): RunFailure | null {
-  const used = store.policy.tokensSince(new Date(now.getTime() - HOUR).toISOString());
+  const used = store.policy.tokensSince(isoTime(new Date(now.getTime() - HOUR)));
   if (used < settings.rateLimits.modelTokensPerHour) return null;
   return {
     code: 'rate_limited',
