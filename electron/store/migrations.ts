@@ -396,4 +396,13 @@ export const migrations: readonly Migration[] = [
     name: "the audit trail's filter indexes brought up to date after the fact, not inside each step",
     sql: AUDIT_LISTING_SQL,
   },
+  {
+    version: 18,
+    name: "the ledger's index by time, which no query reads any more, is dropped",
+    sql: `
+      -- Since migration 11 the rate limits count from the partial window indexes, and nothing else reads the
+      -- ledger by time: this index only cost every call a page of its step's commit.
+      DROP INDEX actions_by_time;
+    `,
+  },
 ];
