@@ -1,28 +1,12 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Store } from '../../../electron/store/store';
+import { describe, expect, it } from 'vitest';
+import { useFixtureCopies } from '../../support/fixture-copies';
 
-/** The frozen version-7 database (see audit-format-v7.test.ts), which has ledger rows,, taken up to 18 and beyond. */
-const FIXTURE = join(import.meta.dirname, '..', '..', 'fixtures', 'databases', 'deputy-v7-audit.db');
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function openCopy(): Store {
-  const dir = mkdtempSync(join(tmpdir(), 'deputy-v18-'));
-  dirs.push(dir);
-  const file = join(dir, 'deputy.db');
-  copyFileSync(FIXTURE, file);
-  return Store.open(file);
-}
+/** Copies of the frozen version-7 database (see audit-format-v7.test.ts), which has ledger rows. */
+const openCopy = useFixtureCopies();
 
 describe("migration 18: the ledger's unused index by time", () => {
   it('drops the index and keeps the ledger, its windows counted from their own indexes', () => {
-    const store = openCopy();
+    const store = openCopy('deputy-v7-audit.db');
     expect(store.db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(18);
     const indexes = store.db
       .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'actions'")
