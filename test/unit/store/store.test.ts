@@ -42,7 +42,7 @@ describe('store', () => {
     db.close();
   });
 
-  it('keeps a savepoint\'s journal in memory, even for a group larger than 64 KiB', () => {
+  it("keeps a savepoint's journal in memory, even for a group larger than 64 KiB", () => {
     const db = openDatabase(tempFile(), []);
     expect(db.pragma('temp_store', { simple: true })).toBe(2);
     db.exec('CREATE TABLE notes (text TEXT)');
