@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** JSON with object keys sorted at every depth, so equal arguments always give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -14,9 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /** Binds an approval to one tool and its exact arguments. */
 export function fingerprint(tool: string, args: Record<string, unknown>): string {
-  return createHash('sha256')
-    .update(`${tool}\n${canonicalJson(args)}`)
-    .digest('hex');
+  return hash('sha256', `${tool}\n${canonicalJson(args)}`, 'hex');
 }
 
 /**
@@ -24,5 +22,5 @@ export function fingerprint(tool: string, args: Record<string, unknown>): string
  * same key, and nothing about it reveals the arguments.
  */
 export function idempotencyKey(runId: string, callId: string, argsFingerprint: string): string {
-  return createHash('sha256').update(`${runId}\n${callId}\n${argsFingerprint}`).digest('hex').slice(0, 32);
+  return hash('sha256', `${runId}\n${callId}\n${argsFingerprint}`, 'hex').slice(0, 32);
 }
