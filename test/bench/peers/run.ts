@@ -41,22 +41,28 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-peers-'));
   const samples = { deputy: [] as number[], langgraph: [] as number[], openai: [] as number[] };
   const bytes = { deputy: [] as number[], langgraph: [] as number[] };
+  // Each round's medians: the engines of one round ran minutes apart at most, so their ratio leaves out the
+  // machine's slow and fast phases, which the pooled samples mix.
+  const roundMedians = { deputy: [] as number[], langgraph: [] as number[], openai: [] as number[] };
   const engines: (() => Promise<void>)[] = [
     async () => {
       // The same warm-up as the peers get.
       const deputy = await benchEngineStep(RUNS * STEPS, LIST_TASKS, WARM_UP);
       samples.deputy.push(...deputy.samples);
+      roundMedians.deputy.push(deputy.median);
       bytes.deputy.push(deputy.bytesPerRun);
     },
     async () => {
       const roundDir = mkdtempSync(join(dataDir, 'langgraph-'));
       const langgraph = await benchLangGraph(SCRATCH, roundDir, RUNS, WARM_UP);
       samples.langgraph.push(...langgraph.samples);
+      roundMedians.langgraph.push(summarize(langgraph.samples).median);
       bytes.langgraph.push(langgraph.bytesPerRun);
     },
     async () => {
       const openai = await benchOpenAiAgents(SCRATCH, RUNS, WARM_UP);
       samples.openai.push(...openai.samples);
+      roundMedians.openai.push(summarize(openai.samples).median);
     },
   ];
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -77,6 +83,15 @@ async function main(): Promise<void> {
   mkdirSync(dirname(PEER_RESULT_FILE), { recursive: true });
   writeFileSync(PEER_RESULT_FILE, `${JSON.stringify(result, null, 2)}\n`);
   printRatios(result, result.deputy);
+  const perRound = (ratio: (round: number) => number): string => {
+    const ratios = Array.from({ length: ROUNDS }, (_, round) => ratio(round));
+    return `${ratios.map((value) => value.toFixed(2)).join(', ')} (median ${summarize(ratios).median.toFixed(2)}×)`;
+  };
+  const { deputy, langgraph, openai } = roundMedians;
+  console.log(
+    `  round by round: Deputy ÷ OpenAI Agents ${perRound((round) => (deputy[round] ?? NaN) / (openai[round] ?? NaN))}; ` +
+      `LangGraph ÷ Deputy ${perRound((round) => (langgraph[round] ?? NaN) / (deputy[round] ?? NaN))}`,
+  );
   console.log(`written to ${PEER_RESULT_FILE}`);
 }
 
