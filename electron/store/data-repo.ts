@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { DataCounts } from '../../shared/contract';
-import type { Db } from './database';
+import { TEMP_STORE_WHILE_RUNNING, type Db } from './database';
 
 const COUNTED = ['threads', 'messages', 'runs', 'actions', 'approvals', 'events', 'checkpoints'] as const;
 
@@ -66,7 +66,14 @@ export class DataRepo {
    * checkpoint folds the write-ahead log in and truncates it. Neither may run inside a transaction.
    */
   compact(): void {
-    this.db.exec('VACUUM');
+    // VACUUM builds the new file as a temporary database: on disk, not in memory, where a large store would
+    // take as much memory as its own size. There are no temporary tables to lose in switching.
+    this.db.pragma('temp_store = FILE');
+    try {
+      this.db.exec('VACUUM');
+    } finally {
+      this.db.pragma(`temp_store = ${TEMP_STORE_WHILE_RUNNING}`);
+    }
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 }

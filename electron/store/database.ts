@@ -12,6 +12,9 @@ export type Db = Database.Database;
 // better-sqlite3.) A cast is an expression, not a parameter, so the statement is planned once.
 
 /** Opens (creating if needed) the one SQLite database: WAL, foreign keys on, migrated to the latest version. */
+/** Where SQLite keeps temporary data once the database is open (see openDatabase). */
+export const TEMP_STORE_WHILE_RUNNING = 'MEMORY';
+
 export function openDatabase(file: string, migrations: readonly Migration[] = allMigrations): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -24,13 +27,15 @@ export function openDatabase(file: string, migrations: readonly Migration[] = al
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  // A group inside a step is a savepoint, and SQLite keeps the pages it changes in a sub-journal. Past 64 KiB it
-  // moved that to a temporary file until the transaction ended: a call's settlement passes that size, so every
-  // step opened a file and wrote each page to it with a system call. Kept in memory, it costs none.
-  db.pragma('temp_store = MEMORY');
   // Deleted and overwritten rows are zeroed, not left in free pages: a deleted conversation is gone from disk.
   db.pragma('secure_delete = ON');
+  // Migrations run with temporary files on disk: an index built over a large table sorts its keys there.
   migrate(db, migrations);
+  // A group inside a step is a savepoint, and SQLite keeps the pages it changes in a sub-journal. Past 64 KiB it
+  // moved that to a temporary file until the transaction ended: a call's settlement passes that size, so every
+  // step opened a file and wrote each page to it with a system call. Kept in memory, it costs none. (Sorts that
+  // no index covers are held in memory too; VACUUM goes back to a file: see DataRepo.compact.)
+  db.pragma(`temp_store = ${TEMP_STORE_WHILE_RUNNING}`);
   return db;
 }
 

@@ -12,17 +12,22 @@ function tempFile(): string {
   dirs.push(dir);
   return join(dir, 'nested', 'deputy.db');
 }
-/** The unlinked files this process holds open (SQLite's temporary files), where /proc says; else none. */
-function temporaryFiles(): string[] {
-  if (!existsSync('/proc/self/fd')) return [];
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.endsWith('(deleted)') ? [target] : [];
-    } catch {
-      return [];
-    }
-  });
+/**
+ * The unlinked files this process holds open (where SQLite's temporary files show, on Linux), or none where
+ * /proc does not say.
+ */
+function unlinkedFiles(): Set<string> {
+  if (!existsSync('/proc/self/fd')) return new Set();
+  return new Set(
+    readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return target.endsWith('(deleted)') ? [`${fd} ${target}`] : [];
+      } catch {
+        return [];
+      }
+    }),
+  );
 }
 
 afterEach(() => {
@@ -49,16 +54,35 @@ describe('store', () => {
     const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
     for (let index = 0; index < 200; index += 1) insert.run('x'.repeat(2000));
     const rewrite = db.prepare('UPDATE notes SET text = ?');
-    let openedFiles: string[] = [];
+    const before = unlinkedFiles();
+    let opened: string[] = [];
     db.transaction(() => {
       // A step's pattern: a write, then a group (a savepoint) that changes about 100 pages, past SQLite's
       // 64 KiB spill size for the pages a savepoint keeps.
       insert.run('first');
       db.transaction(() => rewrite.run('y'.repeat(1500)))();
-      openedFiles = temporaryFiles();
+      opened = [...unlinkedFiles()].filter((file) => !before.has(file));
     })();
-    expect(openedFiles).toEqual([]);
+    expect(opened).toEqual([]);
     db.close();
+  });
+
+  it('runs migrations and VACUUM with temporary files on disk, and the rest in memory', () => {
+    const store = Store.open(tempFile());
+    // Migrations saw the default (0); a migration's table-valued pragma records what it ran with.
+    const seen = openDatabase(tempFile(), [
+      {
+        version: 1,
+        name: 'records temp_store',
+        sql: 'CREATE TABLE seen AS SELECT temp_store FROM pragma_temp_store',
+      },
+    ]);
+    expect(seen.prepare('SELECT temp_store FROM seen').pluck().get()).toBe(0);
+    expect(seen.pragma('temp_store', { simple: true })).toBe(2);
+    seen.close();
+    store.data.compact();
+    expect(store.db.pragma('temp_store', { simple: true })).toBe(2);
+    store.close();
   });
 
   it('zeroes deleted rows, so their text is not left in the file', () => {
