@@ -11,10 +11,10 @@ export type Db = Database.Database;
 // time, measured. (The switch that stops this, SQLITE_DBCONFIG_ENABLE_QPSG, is not reachable from
 // better-sqlite3.) A cast is an expression, not a parameter, so the statement is planned once.
 
-/** Opens (creating if needed) the one SQLite database: WAL, foreign keys on, migrated to the latest version. */
 /** Where SQLite keeps temporary data once the database is open (see openDatabase). */
 export const TEMP_STORE_WHILE_RUNNING = 'MEMORY';
 
+/** Opens (creating if needed) the one SQLite database: WAL, foreign keys on, migrated to the latest version. */
 export function openDatabase(file: string, migrations: readonly Migration[] = allMigrations): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });

@@ -54,7 +54,7 @@ const CANCELLED = Symbol('cancelled');
  */
 export async function guardedCall<T>(call: GuardedCall<T>): Promise<GuardedResult<T>> {
   const { context } = call;
-  if (context.signal.aborted) return { ok: false, failure: cancelled(call) };
+  if (context.signal.aborted) return { ok: false, failure: cancelled(call, false) };
   const limit = new AbortController();
   const signal = AbortSignal.any([context.signal, limit.signal]);
   let timer: NodeJS.Timeout | undefined;
@@ -71,12 +71,12 @@ export async function guardedCall<T>(call: GuardedCall<T>): Promise<GuardedResul
     const settled = await Promise.race([work, stopped]);
     if (settled === TIMED_OUT) {
       limit.abort(new DOMException(`${call.toolName} ran out of time`, 'TimeoutError'));
-      return { ok: false, failure: { ...timedOut(call), isCutOff: true } };
+      return { ok: false, failure: timedOut(call) };
     }
-    if (settled === CANCELLED) return { ok: false, failure: { ...cancelled(call), isCutOff: true } };
+    if (settled === CANCELLED) return { ok: false, failure: cancelled(call, true) };
     return { ok: true, value: settled };
   } catch (error) {
-    if (context.signal.aborted) return { ok: false, failure: { ...cancelled(call), isCutOff: true } };
+    if (context.signal.aborted) return { ok: false, failure: cancelled(call, true) };
     return { ok: false, failure: failureOf(error, call) };
   } finally {
     clearTimeout(timer);
@@ -108,15 +108,17 @@ function timedOut(call: GuardedCall<unknown>): CallFailure {
     call.purpose === 'execute'
       ? `${call.toolName} did not answer within ${seconds} and was stopped.`
       : `${call.toolName} could not finish${DOING[call.purpose].replace(' while', '')} within ${seconds}.`;
-  return { errorCode: 'timeout', message, transient: true, retryAfterSeconds: null };
+  return { errorCode: 'timeout', message, transient: true, retryAfterSeconds: null, isCutOff: true };
 }
 
-function cancelled(call: GuardedCall<unknown>): CallFailure {
+/** `isCutOff`: the call had set off when the run was cancelled (before it did, nothing can have happened). */
+function cancelled(call: GuardedCall<unknown>, isCutOff: boolean): CallFailure {
   return {
     errorCode: 'cancelled',
     message: `${call.toolName} was stopped because the run was cancelled.`,
     transient: false,
     retryAfterSeconds: null,
+    ...(isCutOff && { isCutOff }),
   };
 }
 
