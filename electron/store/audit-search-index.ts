@@ -24,12 +24,15 @@ export class AuditSearchIndex {
       `INSERT INTO audit_fts (audit_fts, rowid, ${COLUMNS})
        SELECT 'delete', seq, ${COLUMNS} FROM audit_fts_pending WHERE is_new = 0 AND seq <= CAST(? AS INTEGER)`,
     );
+    // CROSS JOIN keeps the noted entries as the outer loop. Left to itself the planner walked audit_entries up
+    // to the batch's last seq, the whole trail, and probed the noted ones for each: 56–79 ms of the main thread
+    // per batch at 300,000 entries, against 2 ms this way.
     this.addCurrent = db.prepare<[number]>(
       `INSERT INTO audit_fts (rowid, ${COLUMNS})
        SELECT e.seq, ${COLUMNS.split(', ')
          .map((column) => `e.${column}`)
          .join(', ')}
-       FROM audit_fts_pending AS p JOIN audit_entries AS e ON e.seq = p.seq WHERE p.seq <= CAST(? AS INTEGER)`,
+       FROM audit_fts_pending AS p CROSS JOIN audit_entries AS e ON e.seq = p.seq WHERE p.seq <= CAST(? AS INTEGER)`,
     );
     this.list = db.prepare<[number]>(
       `UPDATE audit_entries SET is_listed = 1
