@@ -405,4 +405,14 @@ export const migrations: readonly Migration[] = [
       DROP INDEX actions_by_time;
     `,
   },
+  {
+    version: 19,
+    name: "the artifacts' links to a checkpoint and to a source run are indexed",
+    sql: `
+      -- Deleting a checkpoint (a run prunes the ones its newest snapshot supersedes) or a run sets these links to
+      -- NULL: without an index SQLite read every artifact, their contents too, for each row deleted.
+      CREATE INDEX artifacts_by_checkpoint ON artifacts (checkpoint_id) WHERE checkpoint_id IS NOT NULL;
+      CREATE INDEX artifacts_by_source_run ON artifacts (source_run_id) WHERE source_run_id IS NOT NULL;
+    `,
+  },
 ];
