@@ -29,6 +29,7 @@ import { failRun } from '../engine/run-endings';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import type { ModelClient } from '../llm/model-client';
 import type { McpServers } from '../mcp/mcp-servers';
+import { newRowId } from '../store/row-ids';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import type { Store } from '../store/store';
 import type { WalKeeper } from '../store/wal-keeper-client';
@@ -217,7 +218,7 @@ export class Host implements ContractHost {
       registry: deps.registry,
       settings: () => deps.settings.get(),
       now: deps.now,
-      newId: randomUUID,
+      newId: newRowId,
       logError: deps.logError,
       emit: (event) => this.emit(event),
       approvalLifetimeMs: () => deps.settings.get().approvalExpiryMinutes * 60_000,
@@ -235,7 +236,7 @@ export class Host implements ContractHost {
       catalog: deps.agentCatalog,
       maxDepth: deps.maxAgentDepth,
       now: deps.now,
-      newId: randomUUID,
+      newId: newRowId,
       defaultModel: () => deps.settings.get().model,
       runDeps: () => this.runDeps(),
       baseSpec: (run, signal) => this.chatSpec(run, signal),
@@ -419,9 +420,9 @@ export class Host implements ContractHost {
       registry,
       model: withDirectCalls(this.deps.modelClient()),
       emit: (event) => this.emit(event),
-      checkpoints: storeCheckpoints({ store, newId: randomUUID, now }),
+      checkpoints: storeCheckpoints({ store, newId: newRowId, now }),
       now,
-      newId: randomUUID,
+      newId: newRowId,
       sleep: this.deps.sleep,
       random: this.deps.random,
       logError,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DeputyError,
   LIMITS,
@@ -17,6 +16,7 @@ import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { driveRun } from '../engine/run-loop';
 import { initialState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
+import { newRowId } from '../store/row-ids';
 import type { Store } from '../store/store';
 import { redactValue } from '../vault/redactor';
 import { modelBudgetRefusal } from './policy-context';
@@ -70,7 +70,7 @@ export class RunLauncher {
     // checkpoint then all hold the same text, and a token never reaches any of them.
     const request = redactValue(normalizeRunRequest(raw));
     const { store, settings } = this.deps;
-    const runId = randomUUID();
+    const runId = newRowId();
     const threadId = request.threadId;
     if (threadId && (!store.threads.get(threadId) || this.deps.isDeleting(threadId))) {
       const error = new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
@@ -100,7 +100,7 @@ export class RunLauncher {
     if (plan && prompt)
       prompt.parts.push({ kind: 'text', text: planNote(plan) }, { kind: 'text', text: planFindings(plan) });
     const state = initialState(systemInstruction, messages);
-    const run = { id: runId, threadId: threadId ?? randomUUID(), model: config.model };
+    const run = { id: runId, threadId: threadId ?? newRowId(), model: config.model };
     const deps = this.deps.runDeps();
 
     // The run, its prompt and its first checkpoint land together: from here on it survives a crash.
@@ -111,7 +111,7 @@ export class RunLauncher {
         now,
       );
       store.threads.addMessage({
-        id: randomUUID(),
+        id: newRowId(),
         threadId: run.threadId,
         runId,
         role: 'user',
@@ -137,7 +137,7 @@ export class RunLauncher {
   }
 
   private refuse(request: RunRequest, failure: RunFailure, onEvent?: (event: RunEvent) => void): Launched {
-    const ids = { runId: randomUUID(), threadId: request.threadId ?? randomUUID() };
+    const ids = { runId: newRowId(), threadId: request.threadId ?? newRowId() };
     // Subscribed before the record lands, so the listener hears the events once, live, not also rebuilt from it.
     const unsubscribe = onEvent ? this.deps.subscribe(ids.runId, onEvent) : () => {};
     const answer = recordRefusal(this.deps.store, {
@@ -147,7 +147,7 @@ export class RunLauncher {
       model: this.deps.settings.get().model,
       failure,
       now: this.deps.now().toISOString(),
-      newId: randomUUID,
+      newId: newRowId,
     });
     const queued: RunEvent = { type: 'status', ...ids, status: 'queued' };
     for (const event of [queued, ...endingEvents(answer, failure.code)]) this.deps.publish(event);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AssumptionCategory, AuditApprover, AuditEntry, AuditStatus } from '../../shared/contract';
 import { redactedJson, redactSecrets } from '../vault/redactor';
 import {
@@ -18,6 +17,7 @@ import {
   type EntryValues,
 } from './audit-values';
 import type { Db } from './database';
+import { newRowId } from './row-ids';
 import { NO_UNIT, type UnitHooks } from './write-unit';
 
 export interface NewAssumption {
@@ -160,7 +160,7 @@ export class AuditRepo {
    * commits, with the ledger row it describes; no one outside the unit could have read it before either.
    */
   open(entry: NewAuditEntry, now: string): string {
-    const id = entry.id ?? randomUUID();
+    const id = entry.id ?? newRowId();
     const values = entryValues(id, entry, now);
     const assumptions = entry.assumptions ?? [];
     const actionId = entry.actionId;
@@ -195,7 +195,7 @@ export class AuditRepo {
     this.insertEntry.run({ ...values, chainSeq: null });
     assumptions.forEach((assumption, position) => {
       this.insertAssumption.run(
-        randomUUID(),
+        newRowId(),
         values.id,
         position,
         redactSecrets(assumption.statement),
