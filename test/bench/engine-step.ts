@@ -24,6 +24,12 @@ export async function benchEngineStep(
   totalSteps: number,
   call: BenchCall = ADD_TASK,
   warmUpRuns = WARM_UP_RUNS,
+  hooks: {
+    /** Once the warm-up runs are done, before the counted ones: for a bench that wants history in the store. */
+    beforeCounting?: (store: Store) => void;
+    /** After each counted run, between runs, so no step's time includes it. */
+    afterCountedRun?: (store: Store) => void;
+  } = {},
 ): Promise<EngineStepFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deputy-bench-'));
   const requestTimes: bigint[] = [];
@@ -42,11 +48,15 @@ export async function benchEngineStep(
   const runs = Math.ceil(totalSteps / STEPS_PER_RUN);
   let bytesBefore = 0;
   for (let run = 0; run < runs + warmUpRuns; run += 1) {
-    if (run === warmUpRuns) bytesBefore = databaseBytes(store);
+    if (run === warmUpRuns) {
+      hooks.beforeCounting?.(store);
+      bytesBefore = databaseBytes(store);
+    }
     requestTimes.length = 0;
     await host.runToEnd({ prompt: `Bench run ${run}` });
     // The first runs warm up the JIT and SQLite's page cache; they are not counted.
     if (run < warmUpRuns) continue;
+    hooks.afterCountedRun?.(store);
     for (let index = 1; index < requestTimes.length; index += 1) {
       const current = requestTimes[index];
       const previous = requestTimes[index - 1];
