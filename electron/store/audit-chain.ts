@@ -11,7 +11,10 @@ interface LinkRow {
   at: string;
 }
 
+/** Links per batch: a link costs one hash, about 2 µs. */
 const BATCH = 2_000;
+/** Entries per batch: an entry costs reading its row and hashing its content, about 20 µs. */
+const ENTRY_BATCH = 250;
 const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -41,6 +44,7 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
     if (batch.length < BATCH) break;
     await yieldToOthers();
   }
+  const lastLink = after;
 
   const entriesAfter = db.prepare<
     [number, number],
@@ -56,7 +60,7 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
   let entries = 0;
   after = 0;
   for (;;) {
-    const batch = entriesAfter.all(after, BATCH);
+    const batch = entriesAfter.all(after, ENTRY_BATCH);
     const assumed = new Map<string, AssumptionRow[]>();
     for (const row of assumptionsOf.all(JSON.stringify(batch.map((entry) => entry.id)))) {
       assumed.set(row.entry_id, [...(assumed.get(row.entry_id) ?? []), row]);
@@ -70,24 +74,28 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
         return broken(row.id, row.chain_seq, 'The entry was changed behind the app’s back.', links, entries);
       after = row.seq;
     }
-    if (batch.length < BATCH) break;
+    if (batch.length < ENTRY_BATCH) break;
     await yieldToOthers();
   }
 
-  const orphan = db
-    .prepare<[], { seq: number; entry_id: string }>(
-      `SELECT c.seq, c.entry_id FROM audit_chain c LEFT JOIN audit_entries e ON e.id = c.entry_id
-       WHERE e.id IS NULL ORDER BY c.seq LIMIT 1`,
-    )
-    .get();
-  if (orphan)
-    return broken(
-      orphan.entry_id,
-      orphan.seq,
-      'The entry was deleted behind the app’s back.',
-      links,
-      entries,
-    );
+  // A link whose entry is gone, looked for a batch of links at a time too: in one statement, a million
+  // look-ups held the main thread for as long as the whole walk above.
+  const orphanBetween = db.prepare<[number, number], { seq: number; entry_id: string }>(
+    `SELECT c.seq, c.entry_id FROM audit_chain c LEFT JOIN audit_entries e ON e.id = c.entry_id
+     WHERE c.seq > ? AND c.seq <= ? AND e.id IS NULL ORDER BY c.seq LIMIT 1`,
+  );
+  for (let from = 0; from < lastLink; from += BATCH) {
+    const orphan = orphanBetween.get(from, from + BATCH);
+    if (orphan)
+      return broken(
+        orphan.entry_id,
+        orphan.seq,
+        'The entry was deleted behind the app’s back.',
+        links,
+        entries,
+      );
+    await yieldToOthers();
+  }
   return { ok: true, links, entries, mismatch: null };
 }
 
