@@ -13,21 +13,24 @@ import { randomFillSync } from 'node:crypto';
  * clock steps back. The last 62 bits are random.
  */
 export function newRowId(): string {
-  const random = nextRandomBytes();
+  const at = nextRandomBytes();
   const now = Date.now();
   if (now > lastMs) {
     lastMs = now;
-    counter = (((pool[random] ?? 0) << 8) | (pool[random + 1] ?? 0)) & 0x7ff;
+    counter = ((byteAt(at) << 8) | byteAt(at + 1)) & 0x7ff;
+    timePrefix = prefixOf(lastMs);
   } else if (counter < 0xfff) {
     counter += 1;
   } else {
     lastMs += 1;
     counter = 0;
+    timePrefix = prefixOf(lastMs);
   }
-  const time = lastMs.toString(16).padStart(12, '0');
   return (
-    `${time.slice(0, 8)}-${time.slice(8)}-7${counter.toString(16).padStart(3, '0')}-` +
-    `${HEX[((pool[random + 2] ?? 0) & 0x3f) | 0x80]}${hexAt(random + 3, 1)}-${hexAt(random + 4, 6)}`
+    `${timePrefix}${HEX_DIGITS[counter >> 8] ?? '0'}${hexOf(counter)}-` +
+    `${hexOf((byteAt(at + 2) & 0x3f) | 0x80)}${hexOf(byteAt(at + 3))}-` +
+    `${hexOf(byteAt(at + 4))}${hexOf(byteAt(at + 5))}${hexOf(byteAt(at + 6))}` +
+    `${hexOf(byteAt(at + 7))}${hexOf(byteAt(at + 8))}${hexOf(byteAt(at + 9))}`
   );
 }
 
@@ -37,8 +40,19 @@ const pool = Buffer.alloc(BYTES_PER_ID * 128);
 let poolAt = pool.length;
 let lastMs = -1;
 let counter = 0;
+/** The id's first 15 characters, which change only with the millisecond: the time and the version. */
+let timePrefix = '';
 
+const HEX_DIGITS = '0123456789abcdef';
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+function prefixOf(ms: number): string {
+  const time = ms.toString(16).padStart(12, '0');
+  return `${time.slice(0, 8)}-${time.slice(8)}-7`;
+}
+
+const byteAt = (index: number): number => pool[index] ?? 0;
+const hexOf = (byte: number): string => HEX[byte & 0xff] ?? '00';
 
 function nextRandomBytes(): number {
   if (poolAt === pool.length) {
@@ -48,10 +62,4 @@ function nextRandomBytes(): number {
   const at = poolAt;
   poolAt += BYTES_PER_ID;
   return at;
-}
-
-function hexAt(start: number, length: number): string {
-  let text = '';
-  for (let index = start; index < start + length; index += 1) text += HEX[pool[index] ?? 0];
-  return text;
 }
