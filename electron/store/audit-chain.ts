@@ -30,6 +30,8 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
   let links = 0;
   let prev = GENESIS_HASH;
   let after = 0;
+  /** The last link of each batch: the look for a link whose entry is gone goes by the same batches. */
+  const batchEnds: number[] = [];
   for (;;) {
     const batch = linksAfter.all(after, BATCH);
     for (const link of batch) {
@@ -41,10 +43,10 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
       prev = link.hash;
       after = link.seq;
     }
+    if (batch.length > 0) batchEnds.push(after);
     if (batch.length < BATCH) break;
     await yieldToOthers();
   }
-  const lastLink = after;
 
   const entriesAfter = db.prepare<
     [number, number],
@@ -79,13 +81,16 @@ export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
   }
 
   // A link whose entry is gone, looked for a batch of links at a time too: in one statement, a million
-  // look-ups held the main thread for as long as the whole walk above.
+  // look-ups held the main thread for as long as the whole walk above. The last range is open, so a link
+  // written since the first walk is looked at too.
   const orphanBetween = db.prepare<[number, number], { seq: number; entry_id: string }>(
     `SELECT c.seq, c.entry_id FROM audit_chain c LEFT JOIN audit_entries e ON e.id = c.entry_id
      WHERE c.seq > ? AND c.seq <= ? AND e.id IS NULL ORDER BY c.seq LIMIT 1`,
   );
-  for (let from = 0; from < lastLink; from += BATCH) {
-    const orphan = orphanBetween.get(from, from + BATCH);
+  let from = 0;
+  for (const end of [...batchEnds, Number.MAX_SAFE_INTEGER]) {
+    const orphan = orphanBetween.get(from, end);
+    from = end;
     if (orphan)
       return broken(
         orphan.entry_id,
