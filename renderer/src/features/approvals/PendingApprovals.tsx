@@ -43,7 +43,8 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         <strong>{toolLabel(approval.tool)}</strong> · {approval.preview.title}
       </p>
       <p className="pending-item__meta">
-        {threadTitle || `Conversation ${approval.threadId.slice(0, 8)}`} · asked{' '}
+        {/* An untitled conversation by its id's tail: the start is the time it began, alike for neighbours. */}
+        {threadTitle || `Conversation …${approval.threadId.slice(-8)}`} · asked{' '}
         {describeAge(approval.createdAt, now)} · {describeExpiry(approval.expiresAt, now)}
       </p>
       {activity.error && <FormError>{activity.error}</FormError>}

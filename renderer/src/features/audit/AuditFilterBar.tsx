@@ -129,7 +129,8 @@ export function AuditFilterBar() {
           onClick={() => void setFilter(key, '')}
           aria-label={`Stop filtering by this ${label.toLowerCase()}`}
         >
-          {label}: {String(filters[key]).slice(0, 8)}… ✕
+          {/* An id's tail: its start is the time it was made, shared by ids made close together. */}
+          {label}: …{String(filters[key]).slice(-8)} ✕
         </button>
       ))}
     </form>
