@@ -1,14 +1,11 @@
-import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../electron/store/store';
 import { useTempStores } from '../../support/fixture-copies';
+import { planOf, recordPrepared } from '../../support/statement-plans';
 
 const newStore = useTempStores();
 let store: Store | undefined;
-afterEach(() => {
-  store?.close();
-  vi.restoreAllMocks();
-});
+afterEach(() => store?.close());
 
 /** Tables that gain rows as Deputy is used, for as long as it is used. */
 const GROWING = new Set([
@@ -88,28 +85,12 @@ function wholeTableReads(sql: string, plan: string[]): string[] {
 
 /** Every statement a store prepares when it opens, with the plan SQLite makes for it. */
 function preparedPlans(): { sql: string; plan: string[] }[] {
-  const sources: string[] = [];
-  const prepare = Database.prototype.prepare;
-  vi.spyOn(Database.prototype, 'prepare').mockImplementation(function record(
-    this: Database.Database,
-    sql: string,
-  ) {
-    sources.push(sql);
-    return prepare.call(this, sql);
-  });
-  store = newStore();
-  vi.restoreAllMocks();
+  const opened = recordPrepared(newStore);
+  store = opened.value;
   const db = store.db;
-  return sources
+  return opened.sources
     .filter((sql) => /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(sql))
-    .map((sql) => {
-      const explain = db.prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`);
-      const names = [...new Set([...sql.matchAll(/@(\w+)/g)].map((match) => match[1] ?? ''))];
-      const rows = names.length
-        ? explain.all(Object.fromEntries(names.map((name) => [name, null])))
-        : explain.all(...Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => null));
-      return { sql: sql.replace(/\s+/g, ' ').trim(), plan: rows.map((row) => row.detail) };
-    });
+    .map((sql) => ({ sql: sql.replace(/\s+/g, ' ').trim(), plan: planOf(db, sql) }));
 }
 
 describe("the store's statements", () => {
