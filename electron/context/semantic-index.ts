@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Embedder } from '../llm/gemini-embedder';
 import type { Db } from '../store/database';
 import { fromBlob, toBlob } from './vector-codes';
@@ -185,6 +186,9 @@ export class SemanticIndex<T> {
         'document',
         signal,
       );
+      // An embedder that answers at once (a cache, a local model) gives the loop no turn: each batch's write
+      // takes its own, so the main thread is never held for several batches in a row.
+      await yieldToLoop();
       if (signal.aborted) break;
       const began = performance.now();
       this.db.transaction(() => {
