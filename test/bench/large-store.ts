@@ -12,6 +12,11 @@ export interface LargeStoreBench {
   entries: number;
   seedMs: number;
   step: EngineStepFigures;
+  /**
+   * The same step on a new store, measured just before and just after: the ratio to their mean leaves out the
+   * machine's drift over the minutes the seeding takes, which a figure from the start of the bench does not.
+   */
+  newStoreMedians: [before: number, after: number];
   /** The background batch that indexes new audit entries for search, on the main thread once a second. */
   indexBatch: ReturnType<typeof summarize>;
 }
@@ -26,6 +31,7 @@ export async function benchLargeStore(entries: number, steps: number): Promise<L
   let seedMs = 0;
   let runs = 0;
   const batches: number[] = [];
+  const before = await benchEngineStep(steps, LIST_TASKS);
   const step = await benchEngineStep(steps, LIST_TASKS, undefined, {
     beforeCounting: (store) => {
       const began = performance.now();
@@ -41,5 +47,12 @@ export async function benchLargeStore(entries: number, steps: number): Promise<L
       batches.push(performance.now() - began);
     },
   });
-  return { entries, seedMs, step, indexBatch: summarize(batches) };
+  const after = await benchEngineStep(steps, LIST_TASKS);
+  return {
+    entries,
+    seedMs,
+    step,
+    newStoreMedians: [before.median, after.median],
+    indexBatch: summarize(batches),
+  };
 }
