@@ -53,6 +53,8 @@ export class SemanticIndex<T> {
   private readonly countStored;
   private readonly hashes = new Map<string, string>();
   private isLoaded = false;
+  /** Counts `clear` calls: a sync that began before one writes nothing after it, so what was cleared stays so. */
+  private clears = 0;
   private loading: Promise<number[]> | null = null;
 
   constructor(
@@ -157,13 +159,16 @@ export class SemanticIndex<T> {
     const embedder = this.embedder();
     if (!embedder) return { embedded: 0, steps: [] };
     if (!this.isLoaded) await this.load(signal);
+    const clears = this.clears;
+    // The person cleared the index (or turned recent mail off) while the sync waited: it stops, writing nothing.
+    const isStopped = (): boolean => signal.aborted || this.clears !== clears;
     const present = new Set<string>();
     const steps: number[] = [];
     const pending: Stale[] = [];
     let cursor: string | undefined;
     let isRead = false;
     let embedded = 0;
-    while (!signal.aborted && (!isRead || pending.length > 0)) {
+    while (!isStopped() && (!isRead || pending.length > 0)) {
       if (!isRead && pending.length < EMBED_BATCH) {
         steps.push(
           ...(await inSlices(() => {
@@ -180,7 +185,7 @@ export class SemanticIndex<T> {
         );
       }
       const batch = pending.splice(0, EMBED_BATCH);
-      if (batch.length === 0 || signal.aborted) continue;
+      if (batch.length === 0 || isStopped()) continue;
       const vectors = await embedder.embed(
         batch.map((item) => item.text),
         'document',
@@ -189,7 +194,7 @@ export class SemanticIndex<T> {
       // An embedder that answers at once (a cache, a local model) gives the loop no turn: each batch's write
       // takes its own, so the main thread is never held for several batches in a row.
       await yieldToLoop();
-      if (signal.aborted) break;
+      if (isStopped()) break;
       const began = performance.now();
       this.db.transaction(() => {
         batch.forEach((item, position) => {
@@ -203,7 +208,7 @@ export class SemanticIndex<T> {
       steps.push(performance.now() - began);
       embedded += batch.length;
     }
-    if (signal.aborted || !isRead) return { embedded, steps };
+    if (isStopped() || !isRead) return { embedded, steps };
     const gone = [...this.hashes.keys()].filter((ref) => !present.has(ref));
     steps.push(
       ...(await inSlices(() => {
@@ -253,6 +258,7 @@ export class SemanticIndex<T> {
   }
 
   clear(): void {
+    this.clears += 1;
     this.db.prepare('DELETE FROM vectors WHERE kind = ?').run(this.corpus.kind);
     this.index.clear();
     this.hashes.clear();

@@ -17,6 +17,8 @@ export interface LargeStoreBench {
    * machine's drift over the minutes the seeding takes, which a figure from the start of the bench does not.
    */
   newStoreMedians: [before: number, after: number];
+  /** The large store's step median ÷ the mean of `newStoreMedians`. */
+  ratioToNewStore: number;
   /** The background batch that indexes new audit entries for search, on the main thread once a second. */
   indexBatch: ReturnType<typeof summarize>;
 }
@@ -53,6 +55,7 @@ export async function benchLargeStore(entries: number, steps: number): Promise<L
     seedMs,
     step,
     newStoreMedians: [before.median, after.median],
+    ratioToNewStore: step.median / ((before.median + after.median) / 2),
     indexBatch: summarize(batches),
   };
 }
