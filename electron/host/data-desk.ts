@@ -3,6 +3,7 @@ import {
   type CommandOutput,
   type CommandParsedInput,
   type DataCompactResult,
+  type DataCounts,
   type DataStats,
 } from '../../shared/contract';
 import type { Store } from '../store/store';
@@ -15,6 +16,8 @@ export interface DataDeskDeps {
   hasRunsIn: (threadId: string) => boolean;
   /** Pending approvals may have gone with a conversation: the approvals list is told to read again. */
   approvalsChanged: () => void;
+  /** The tables' rows counted off the main thread (the WAL keeper), or null when that cannot be done now. */
+  countOffThread?: () => Promise<DataCounts | null>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -68,14 +71,14 @@ export class DataDesk {
     return { threads: old.length, before, dryRun };
   }
 
-  stats(): DataStats {
+  /**
+   * The database's size and what it holds. Counting reads every row of the large tables, so it is done off the
+   * main thread when it can be, and on the main connection when it cannot (no WAL keeper running).
+   */
+  async stats(): Promise<DataStats> {
+    const counts = (await this.deps.countOffThread?.()) ?? this.deps.store.data.counts();
     const { databaseBytes, walBytes } = this.deps.store.data.sizes();
-    return {
-      databaseBytes,
-      walBytes,
-      totalBytes: databaseBytes + walBytes,
-      counts: this.deps.store.data.counts(),
-    };
+    return { databaseBytes, walBytes, totalBytes: databaseBytes + walBytes, counts };
   }
 
   compact(): DataCompactResult {

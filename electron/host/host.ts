@@ -202,6 +202,7 @@ export class Host implements ContractHost {
       stopRunsIn: (threadId) => this.active.stopIn(threadId),
       hasRunsIn: (threadId) => this.active.hasIn(threadId),
       approvalsChanged: () => this.approvalsBus.publish(null),
+      countOffThread: () => deps.walKeeper.counts(),
     });
     this.clientCalls = new ClientCalls({
       store: deps.store,

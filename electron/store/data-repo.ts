@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import type { DataCounts } from '../../shared/contract';
+import { tableCounter } from './data-counts';
 import { TEMP_STORE_WHILE_RUNNING, type Db } from './database';
-
-const COUNTED = ['threads', 'messages', 'runs', 'actions', 'approvals', 'events', 'checkpoints'] as const;
 
 /** The database as a whole: how big it is, what it holds, deleting whole conversations, compacting. */
 export class DataRepo {
@@ -10,7 +9,7 @@ export class DataRepo {
   private readonly deleteKeptWordsStmt;
   private readonly selectRunIds;
   private readonly selectOlder;
-  private readonly countStmts;
+  private readonly countTables;
 
   constructor(private readonly db: Db) {
     // Runs, messages, actions, approvals, events (the journal) and checkpoints go with the thread (ON DELETE CASCADE);
@@ -25,14 +24,7 @@ export class DataRepo {
     this.selectOlder = db
       .prepare<[string], string>('SELECT id FROM threads WHERE updated_at < ? ORDER BY updated_at')
       .pluck();
-    // A run's events are in the journal (migration 15) and, when written before it, in the old events table.
-    const countOf = (table: (typeof COUNTED)[number]): string =>
-      table === 'events'
-        ? 'SELECT (SELECT count(*) FROM events) + (SELECT count(*) FROM journal)'
-        : `SELECT count(*) FROM ${table}`;
-    this.countStmts = COUNTED.map(
-      (table) => [table, db.prepare<[], number>(countOf(table)).pluck()] as const,
-    );
+    this.countTables = tableCounter(db);
   }
 
   /** Deletes a thread and everything of it; false when there was no such thread. */
@@ -50,8 +42,9 @@ export class DataRepo {
     return this.selectOlder.all(before);
   }
 
+  /** Every table's rows, counted here on the main connection (the WAL keeper counts off the main thread). */
   counts(): DataCounts {
-    return Object.fromEntries(this.countStmts.map(([table, stmt]) => [table, stmt.get() ?? 0])) as DataCounts;
+    return this.countTables();
   }
 
   /** The database's pages and its write-ahead log on disk, in bytes. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { asTableCounts, type TableCounts } from './data-counts';
 import { endWorker } from './end-worker';
 import type { Store } from './store';
 
@@ -23,6 +24,10 @@ export class WalKeeper {
   private readonly isLoaded: Promise<void>;
   private readonly hasExited: Promise<void>;
   private isClosed = false;
+  private isRunning = false;
+  /** Count requests waiting for the thread's answer, by id: each is answered once, with null if it stops. */
+  private readonly waiting = new Map<number, (counts: TableCounts | null) => void>();
+  private nextId = 0;
 
   constructor(
     private readonly store: Store,
@@ -45,17 +50,46 @@ export class WalKeeper {
     worker.unref();
     this.isLoaded = new Promise<void>((resolve) => {
       worker.once('message', () => {
+        this.isRunning = true;
         if (!this.isClosed) this.handOver(true);
         resolve();
       });
       worker.once('exit', () => resolve());
     });
+    worker.on('message', (message: unknown) => this.answer(message));
     worker.on('error', (error) =>
       logError('the WAL keeper stopped; the database checkpoints on the main thread', error),
     );
     worker.on('exit', () => {
+      this.isRunning = false;
+      for (const resolve of this.waiting.values()) resolve(null);
+      this.waiting.clear();
       if (!this.isClosed) this.handOver(false);
     });
+  }
+
+  /**
+   * Every table's rows for Settings → Data, counted on the thread's own connection (what is committed), so the
+   * main process is not held while a large store is read. Null when the thread is not running or cannot answer:
+   * the caller counts on the main connection instead.
+   */
+  counts(): Promise<TableCounts | null> {
+    const worker = this.worker;
+    if (!worker || !this.isRunning || this.isClosed) return Promise.resolve(null);
+    const id = (this.nextId += 1);
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      worker.postMessage({ type: 'counts', id });
+    });
+  }
+
+  private answer(message: unknown): void {
+    const { type, id, counts } = (message ?? {}) as { type?: unknown; id?: unknown; counts?: unknown };
+    if (type !== 'counts' || typeof id !== 'number') return;
+    const resolve = this.waiting.get(id);
+    this.waiting.delete(id);
+    // An answer that is not counts (the thread could not read the store) leaves the counting to the caller.
+    resolve?.(asTableCounts(counts));
   }
 
   /** Ends the worker once it has loaded (see wal-keeper.ts): it closes its connection and leaves by itself. */

@@ -1,6 +1,7 @@
 /**
  * The WAL keeper's worker thread: it copies deputy.db's write-ahead log into the database file (a passive
  * checkpoint), on a connection of its own, when the main thread says enough was written and every few seconds.
+ * It also counts the tables for Settings → Data when asked (data-counts.ts).
  * The main thread's connection then never checkpoints by itself (wal_autocheckpoint = 0 there): that copy is
  * the one write that can take many milliseconds, and inside a run's commit it was the slowest step in twenty.
  *
@@ -9,6 +10,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { tableCounter } from './data-counts.ts';
 
 const port = parentPort;
 if (!port) throw new Error('wal-keeper.ts runs only as a worker thread');
@@ -27,10 +29,22 @@ function checkpoint(): void {
   }
 }
 
+// Settings → Data's counts, read here so a large store does not hold the main process while they are counted.
+let countTables: (() => unknown) | null = null;
+const counts = (id: unknown): void => {
+  try {
+    countTables ??= tableCounter(db);
+    port.postMessage({ type: 'counts', id, counts: countTables() });
+  } catch (error) {
+    port.postMessage({ type: 'counts', id, error: error instanceof Error ? error.message : String(error) });
+  }
+};
+
 const timer = setInterval(checkpoint, everyMs);
 port.on('message', (message: unknown) => {
-  const type = (message as { type?: unknown } | null)?.type;
+  const { type, id } = (message ?? {}) as { type?: unknown; id?: unknown };
   if (type === 'checkpoint') checkpoint();
+  if (type === 'counts') counts(id);
   if (type !== 'close') return;
   clearInterval(timer);
   db.close();

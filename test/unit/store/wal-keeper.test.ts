@@ -52,6 +52,39 @@ describe('the WAL keeper', () => {
     store.close();
   });
 
+  it('counts the tables on its own thread as the main connection counts them, committed rows only', async () => {
+    const store = openStore();
+    const keeper = new WalKeeper(store, () => {});
+    commit(store, 5);
+    store.transaction(() => {
+      store.threads.create('t-run', 'x', 'now');
+      store.runs.create({ id: 'r-1', threadId: 't-run', model: 'm', prompt: 'p' }, 'now');
+    });
+    await until(() => autocheckpoint(store) === 0, 'the hand-over');
+    const counted = await keeper.counts();
+    expect(counted).toEqual(store.data.counts());
+    expect(counted).toMatchObject({ threads: 6, runs: 1 });
+    // Rows the main connection has not committed yet are not counted there.
+    store.db.prepare('BEGIN').run();
+    commit(store, 1);
+    expect((await keeper.counts())?.threads).toBe(6);
+    store.db.prepare('ROLLBACK').run();
+    await keeper.close();
+    store.close();
+  });
+
+  it('answers null when its thread is not running, so the caller counts on the main connection', async () => {
+    const store = openStore();
+    const keeper = new WalKeeper(store, () => {});
+    await until(() => autocheckpoint(store) === 0, 'the hand-over');
+    await (keeper as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await until(() => autocheckpoint(store) === 1_000, 'the checkpoints to come back');
+    expect(await keeper.counts()).toBeNull();
+    await keeper.close();
+    expect(await keeper.counts()).toBeNull();
+    store.close();
+  });
+
   it('leaves the main connection checkpointing when its thread cannot start, and says so', async () => {
     const store = openStore();
     const errors: string[] = [];
