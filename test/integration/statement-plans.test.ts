@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Host } from '../../electron/host/create-host';
+import {
+  commands,
+  type CommandName,
+  type CommandOutput,
+  type CommandParsedInput,
+} from '../../shared/contract';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+import { planOf, recordPreparing, WHOLE_TABLE_ON_PURPOSE, wholeTableReads } from '../support/statement-plans';
+
+let fixture: HostFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** As the IPC and HTTP doors call the host: the input parsed by the contract first (its defaults filled in). */
+function asker(host: Host) {
+  return <C extends CommandName>(channel: C, input: unknown): Promise<CommandOutput<C>> =>
+    host.invoke(channel, commands[channel].input.parse(input) as CommandParsedInput<C>);
+}
+
+describe('the statements Deputy prepares as it is used (not only when the store opens)', () => {
+  // test/unit/store/query-plans.test.ts checks what a store prepares when it opens; the rest is prepared on
+  // first use: the audit viewer's filtered pages, the journal's batched inserts, the desks' reads.
+  it('never read a whole growing table, except where that is the point', async () => {
+    const recording = recordPreparing();
+    try {
+      const model = new ScriptedModel(
+        call('list_tasks', {}, 'c-list'),
+        call('add_task', { description: 'Send the quarterly figures' }, 'c-add'),
+        say('Added.'),
+        say('Nothing else.'),
+      );
+      fixture = await openHost(model);
+      const { host } = fixture;
+      const ask = asker(host);
+      await ask('settings.set', { trustLevel: 'autonomous' });
+      const first = await host.runToEnd({ prompt: 'Add a task for the quarterly figures' });
+      const second = await host.runToEnd({ prompt: 'Anything else?', threadId: first.threadId });
+      const { runId, threadId } = first;
+
+      await ask('threads.list', {});
+      await ask('thread.get', { threadId });
+      await ask('threads.search', { query: 'quarterly' });
+      const page = await ask('audit.list', {});
+      const entryId = page.entries[0]?.id ?? '';
+      for (const filter of [
+        { threadId },
+        { runId },
+        { tool: 'add_task' },
+        { status: 'failed' as const },
+        { status: 'completed' as const, category: 'task' },
+        { decision: 'allow' },
+        { decision: 'deny', tool: 'add_task' },
+        { risk: 'low' },
+        { agentId: 'deputy' },
+        { from: '2020-01-01T00:00:00.000Z', to: '2999-01-01T00:00:00.000Z' },
+        { q: 'quarterly' },
+        { q: 'quarterly', tool: 'add_task' },
+      ])
+        await ask('audit.list', { ...filter, limit: 1 });
+      if (page.nextCursor) await ask('audit.list', { cursor: page.nextCursor });
+      await ask('audit.get', { id: entryId });
+      await ask('audit.assumptions', { id: entryId });
+      await ask('audit.toolInvocations', { runId });
+      await ask('audit.toolInvocations', { tool: 'add_task' });
+      await ask('audit.toolInvocations', {});
+      await ask('audit.decisions', { runId: second.runId });
+      await ask('audit.decisions', {});
+      await ask('usage.daily', {});
+      await ask('memory.list', {});
+      await ask('memory.list', { query: 'quarterly' });
+      await ask('tasks.list', {});
+      await ask('runs.lineage', { runId });
+      await ask('artifacts.list', { runId });
+      await ask('approval.list', { status: 'all' });
+      await ask('data.stats', {});
+      await ask('threads.prune', { olderThanDays: 30, dryRun: true });
+      await ask('thread.delete', { threadId });
+    } finally {
+      recording.stop();
+    }
+
+    const store = recording.statements.filter(({ db }) => db.name.endsWith('deputy.db') && db.open);
+    const distinct = new Map(store.map(({ db, sql }) => [sql.replace(/\s+/g, ' ').trim(), db]));
+    const reads = [...distinct]
+      .filter(([sql]) => /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(sql))
+      .filter(([sql]) => !WHOLE_TABLE_ON_PURPOSE.some((allowed) => allowed.sql.test(sql)))
+      .flatMap(([sql, db]) => wholeTableReads(sql, planOf(db, sql)));
+    expect(distinct.size).toBeGreaterThan(150);
+    expect(reads).toEqual([]);
+  });
+});
