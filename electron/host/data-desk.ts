@@ -76,8 +76,12 @@ export class DataDesk {
    * main thread when it can be, and on the main connection when it cannot (no WAL keeper running).
    */
   async stats(): Promise<DataStats> {
-    const counts = (await this.deps.countOffThread?.()) ?? this.deps.store.data.counts();
-    const { databaseBytes, walBytes } = this.deps.store.data.sizes();
+    const { store } = this.deps;
+    const { databaseBytes, walBytes } = store.data.sizes();
+    const offThread = await this.deps.countOffThread?.();
+    // Deputy closed the store while the thread counted, and the thread had no answer: nothing is left to count.
+    if (!offThread && !store.db.open) throw new DeputyError('conflict', 'Deputy is shutting down.');
+    const counts = offThread ?? store.data.counts();
     return { databaseBytes, walBytes, totalBytes: databaseBytes + walBytes, counts };
   }
 

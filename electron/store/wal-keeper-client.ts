@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { asTableCounts, type TableCounts } from './data-counts';
+import type { TableCounts } from './data-counts';
 import { endWorker } from './end-worker';
 import type { Store } from './store';
+import { parseReply, type KeeperRequest } from './wal-keeper-protocol';
 
 /** The worker's file in the built app (its own bundle entry, beside main.js) and in the sources. */
 const BUILT = new URL('./deputy-wal-keeper.js', import.meta.url);
@@ -13,6 +14,11 @@ const EVERY_MS = 2_000;
 const NUDGE_COMMITS = 16;
 /** What SQLite does by itself when nobody else checkpoints: fold the log in once it passes this many pages. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
+/**
+ * How long a count may take on the thread before the caller counts on the main connection instead: counting a
+ * year's journal takes a fraction of a second; a thread that has not answered by then is stuck on something.
+ */
+const COUNT_WITHIN_MS = 10_000;
 
 /**
  * Moves deputy.db's WAL checkpoints off the main thread (see wal-keeper.ts). Until the worker has loaded, and
@@ -31,8 +37,9 @@ export class WalKeeper {
 
   constructor(
     private readonly store: Store,
-    logError: (message: string, error: unknown) => void,
+    private readonly logError: (message: string, error: unknown) => void,
     entry: URL = existsSync(fileURLToPath(BUILT)) ? BUILT : SOURCE,
+    private readonly countWithinMs = COUNT_WITHIN_MS,
   ) {
     let worker: Worker | null = null;
     try {
@@ -62,8 +69,7 @@ export class WalKeeper {
     );
     worker.on('exit', () => {
       this.isRunning = false;
-      for (const resolve of this.waiting.values()) resolve(null);
-      this.waiting.clear();
+      for (const id of [...this.waiting.keys()]) this.settle(id, null);
       if (!this.isClosed) this.handOver(false);
     });
   }
@@ -78,18 +84,37 @@ export class WalKeeper {
     if (!worker || !this.isRunning || this.isClosed) return Promise.resolve(null);
     const id = (this.nextId += 1);
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      worker.postMessage({ type: 'counts', id });
+      const timer = setTimeout(() => this.settle(id, null), this.countWithinMs);
+      timer.unref();
+      this.waiting.set(id, (counts) => {
+        clearTimeout(timer);
+        resolve(counts);
+      });
+      this.post({ type: 'counts', id });
     });
   }
 
   private answer(message: unknown): void {
-    const { type, id, counts } = (message ?? {}) as { type?: unknown; id?: unknown; counts?: unknown };
-    if (type !== 'counts' || typeof id !== 'number') return;
+    const reply = parseReply(message);
+    if (reply?.type === 'counts') this.settle(reply.id, reply.counts);
+    if (reply?.type === 'countsFailed') {
+      this.logError(
+        'the WAL keeper could not count the tables; they are counted on the main thread',
+        reply.message,
+      );
+      this.settle(reply.id, null);
+    }
+  }
+
+  /** Answers a waiting count request once; a late or repeated reply finds nothing to answer. */
+  private settle(id: number, counts: TableCounts | null): void {
     const resolve = this.waiting.get(id);
     this.waiting.delete(id);
-    // An answer that is not counts (the thread could not read the store) leaves the counting to the caller.
-    resolve?.(asTableCounts(counts));
+    resolve?.(counts);
+  }
+
+  private post(request: KeeperRequest): void {
+    this.worker?.postMessage(request);
   }
 
   /** Ends the worker once it has loaded (see wal-keeper.ts): it closes its connection and leaves by itself. */
@@ -100,7 +125,7 @@ export class WalKeeper {
     await endWorker(worker, {
       isLoaded: this.isLoaded,
       hasExited: this.hasExited,
-      closeMessage: { type: 'close' },
+      closeMessage: { type: 'close' } satisfies KeeperRequest,
     });
   }
 
@@ -113,6 +138,6 @@ export class WalKeeper {
   }
 
   private nudge(): void {
-    if (!this.isClosed) this.worker?.postMessage({ type: 'checkpoint' });
+    if (!this.isClosed) this.post({ type: 'checkpoint' });
   }
 }

@@ -10,16 +10,18 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { tableCounter } from './data-counts.ts';
+import { tableCounter, type TableCounts } from './data-counts.ts';
+import { parseRequest, type KeeperReply } from './wal-keeper-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('wal-keeper.ts runs only as a worker thread');
+const send = (reply: KeeperReply): void => port.postMessage(reply);
 const { file, everyMs } = workerData as { file: string; everyMs: number };
 const db = new Database(file, { fileMustExist: true });
 db.pragma('busy_timeout = 5000');
 // The main thread waits for this before it stops checkpointing: a thread ended while it loads SQLite's native
 // module takes the whole process with it, so closing waits for it too.
-port.postMessage({ type: 'loaded' });
+send({ type: 'loaded' });
 
 function checkpoint(): void {
   try {
@@ -30,22 +32,22 @@ function checkpoint(): void {
 }
 
 // Settings → Data's counts, read here so a large store does not hold the main process while they are counted.
-let countTables: (() => unknown) | null = null;
-const counts = (id: unknown): void => {
+let countTables: (() => TableCounts) | null = null;
+const counts = (id: number): void => {
   try {
     countTables ??= tableCounter(db);
-    port.postMessage({ type: 'counts', id, counts: countTables() });
+    send({ type: 'counts', id, counts: countTables() });
   } catch (error) {
-    port.postMessage({ type: 'counts', id, error: error instanceof Error ? error.message : String(error) });
+    send({ type: 'countsFailed', id, message: error instanceof Error ? error.message : String(error) });
   }
 };
 
 const timer = setInterval(checkpoint, everyMs);
 port.on('message', (message: unknown) => {
-  const { type, id } = (message ?? {}) as { type?: unknown; id?: unknown };
-  if (type === 'checkpoint') checkpoint();
-  if (type === 'counts') counts(id);
-  if (type !== 'close') return;
+  const request = parseRequest(message);
+  if (request?.type === 'checkpoint') checkpoint();
+  if (request?.type === 'counts') counts(request.id);
+  if (request?.type !== 'close') return;
   clearInterval(timer);
   db.close();
   port.close();

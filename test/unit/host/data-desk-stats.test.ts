@@ -1,12 +1,23 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataDesk } from '../../../electron/host/data-desk';
 import { asTableCounts, COUNTED } from '../../../electron/store/data-counts';
+import type { Store } from '../../../electron/store/store';
 import { useTempStores } from '../../support/fixture-copies';
 
 const openStore = useTempStores();
+const cleanups: (() => void)[] = [];
+const afterTest = (cleanup: () => void): void => {
+  cleanups.push(cleanup);
+};
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
 
-function deskWith(countOffThread: () => Promise<ReturnType<typeof asTableCounts>>) {
+function deskWith(countOffThread: (store: Store) => Promise<ReturnType<typeof asTableCounts>>) {
   const store = openStore();
+  afterTest(() => {
+    if (store.db.open) store.close();
+  });
   store.transaction(() => store.threads.create('t-1', 'x', 'now'));
   const desk = new DataDesk({
     store,
@@ -14,7 +25,7 @@ function deskWith(countOffThread: () => Promise<ReturnType<typeof asTableCounts>
     stopRunsIn: () => Promise.resolve(0),
     hasRunsIn: () => false,
     approvalsChanged: () => {},
-    countOffThread,
+    countOffThread: () => countOffThread(store),
   });
   return { store, desk };
 }
@@ -28,14 +39,25 @@ describe('Settings → Data stats', () => {
     expect(stats.counts).toEqual(offThread);
     expect(mainCounts).not.toHaveBeenCalled();
     expect(stats.totalBytes).toBe(stats.databaseBytes + stats.walBytes);
-    store.close();
   });
 
   it('count on the main connection when nothing off the main thread can', async () => {
     const { store, desk } = deskWith(() => Promise.resolve(null));
+    const mainCounts = vi.spyOn(store.data, 'counts');
     const stats = await desk.stats();
     expect(stats.counts).toMatchObject({ threads: 1, runs: 0 });
-    store.close();
+    expect(mainCounts).toHaveBeenCalledOnce();
+  });
+
+  it('say Deputy is shutting down when the store closed while the counts were being made elsewhere', async () => {
+    const { desk } = deskWith((store) => {
+      store.close();
+      return Promise.resolve(null);
+    });
+    await expect(desk.stats()).rejects.toMatchObject({
+      code: 'conflict',
+      message: 'Deputy is shutting down.',
+    });
   });
 });
 

@@ -1,5 +1,9 @@
-import { statSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../electron/store/store';
 import { WalKeeper } from '../../../electron/store/wal-keeper-client';
 import { useTempStores } from '../../support/fixture-copies';
@@ -22,6 +26,58 @@ function commit(store: Store, count: number): void {
   for (let index = 0; index < count; index += 1)
     store.transaction(() => store.threads.create(`t-${index}-${Math.random()}`, 'x'.repeat(2_000), 'now'));
 }
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const threadOf = (keeper: WalKeeper) => (keeper as unknown as { worker: Worker }).worker;
+
+/** A keeper on `store`, closed with it after the test, once its thread has taken the checkpoints over. */
+async function keeperOf(
+  store: Store,
+  entry?: URL,
+  errors: string[] = [],
+  countWithinMs?: number,
+): Promise<{ store: Store; keeper: WalKeeper }> {
+  const keeper = new WalKeeper(
+    store,
+    (message, error) => errors.push(`${message}: ${String(error)}`),
+    entry,
+    countWithinMs,
+  );
+  cleanups.push(
+    () => store.close(),
+    () => keeper.close(),
+  );
+  await until(() => autocheckpoint(store) === 0, 'the hand-over');
+  return { store, keeper };
+}
+
+/** A stand-in keeper thread, written to a file: it loads, then answers count requests with `onCounts`. */
+function scriptedKeeper(onCounts: string): URL {
+  const dir = mkdtempSync(join(tmpdir(), 'deputy-keeper-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'keeper.mjs');
+  writeFileSync(
+    file,
+    `import { parentPort } from 'node:worker_threads';
+parentPort.postMessage({ type: 'loaded' });
+parentPort.on('message', (message) => {
+  if (message.type === 'counts') { ${onCounts} }
+  if (message.type === 'close') parentPort.close();
+});
+`,
+  );
+  return pathToFileURL(file);
+}
+
+const silentKeeper = (): URL => scriptedKeeper('');
+const failingKeeper = (): URL =>
+  scriptedKeeper(
+    "parentPort.postMessage({ type: 'countsFailed', id: message.id, message: 'no such table: journal' });",
+  );
 
 describe('the WAL keeper', () => {
   it('takes the checkpoints off the main connection once its thread has loaded, and copies the log in', async () => {
@@ -53,14 +109,12 @@ describe('the WAL keeper', () => {
   });
 
   it('counts the tables on its own thread as the main connection counts them, committed rows only', async () => {
-    const store = openStore();
-    const keeper = new WalKeeper(store, () => {});
+    const { store, keeper } = await keeperOf(openStore());
     commit(store, 5);
     store.transaction(() => {
       store.threads.create('t-run', 'x', 'now');
       store.runs.create({ id: 'r-1', threadId: 't-run', model: 'm', prompt: 'p' }, 'now');
     });
-    await until(() => autocheckpoint(store) === 0, 'the hand-over');
     const counted = await keeper.counts();
     expect(counted).toEqual(store.data.counts());
     expect(counted).toMatchObject({ threads: 6, runs: 1 });
@@ -69,20 +123,39 @@ describe('the WAL keeper', () => {
     commit(store, 1);
     expect((await keeper.counts())?.threads).toBe(6);
     store.db.prepare('ROLLBACK').run();
-    await keeper.close();
-    store.close();
   });
 
   it('answers null when its thread is not running, so the caller counts on the main connection', async () => {
-    const store = openStore();
-    const keeper = new WalKeeper(store, () => {});
-    await until(() => autocheckpoint(store) === 0, 'the hand-over');
-    await (keeper as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    const { store, keeper } = await keeperOf(openStore());
+    await threadOf(keeper).terminate();
     await until(() => autocheckpoint(store) === 1_000, 'the checkpoints to come back');
     expect(await keeper.counts()).toBeNull();
     await keeper.close();
     expect(await keeper.counts()).toBeNull();
-    store.close();
+  });
+
+  it('answers null for a count still waiting when its thread stops, or that it does not answer in time', async () => {
+    const errors: string[] = [];
+    // Given a minute to answer, only its thread stopping can answer this one within the test.
+    const { keeper } = await keeperOf(openStore(), silentKeeper(), errors, 60_000);
+    const waiting = keeper.counts();
+    await threadOf(keeper).terminate();
+    expect(await waiting).toBeNull();
+
+    const { keeper: slow } = await keeperOf(openStore(), silentKeeper(), errors, 100);
+    const began = Date.now();
+    expect(await slow.counts()).toBeNull();
+    expect(Date.now() - began).toBeGreaterThanOrEqual(90);
+    expect(errors).toEqual([]);
+  });
+
+  it('says why when its thread could not count, and answers null', async () => {
+    const errors: string[] = [];
+    const { keeper } = await keeperOf(openStore(), failingKeeper(), errors);
+    expect(await keeper.counts()).toBeNull();
+    expect(errors).toEqual([
+      'the WAL keeper could not count the tables; they are counted on the main thread: no such table: journal',
+    ]);
   });
 
   it('leaves the main connection checkpointing when its thread cannot start, and says so', async () => {
