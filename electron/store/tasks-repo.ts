@@ -35,6 +35,8 @@ const toTask = (row: TaskRow): Task => ({
 });
 
 export type TaskFilter = { status: 'open' | 'done' | 'all'; query?: string; limit: number };
+/** A list's words (empty for all), as a LIKE pattern too, and how many rows. */
+type TaskQuery = { query: string; pattern: string; limit: number };
 
 export class TasksRepo {
   private readonly insertTask;
@@ -42,7 +44,8 @@ export class TasksRepo {
   private readonly updateTask;
   private readonly completeTask;
   private readonly deleteTask;
-  private readonly selectFiltered;
+  private readonly selectByStatus;
+  private readonly selectAll;
   private readonly upsertTask;
 
   constructor(db: Db) {
@@ -65,16 +68,17 @@ export class TasksRepo {
          notes = excluded.notes, status = excluded.status, updated_at = excluded.updated_at,
          completed_at = excluded.completed_at`,
     );
-    // LIKE with an escape character, so a query containing % or _ matches itself. The casts keep the statement
-    // planned once (see database.ts).
-    this.selectFiltered = db.prepare<
-      [{ status: string; query: string; pattern: string; limit: number }],
-      TaskRow
-    >(
-      `SELECT * FROM tasks
-       WHERE (CAST(@status AS TEXT) = 'all' OR status = CAST(@status AS TEXT))
-         AND (CAST(@query AS TEXT) = '' OR description LIKE CAST(@pattern AS TEXT) ESCAPE '\\'
-           OR notes LIKE CAST(@pattern AS TEXT) ESCAPE '\\')
+    // LIKE with an escape character, so a query containing % or _ matches itself. The casts keep the statements
+    // planned once (see database.ts). Open or done tasks are found through tasks_by_status: the open ones (what
+    // a run lists) are few, while done tasks pile up for as long as Deputy is used.
+    const matching = `(CAST(@query AS TEXT) = '' OR description LIKE CAST(@pattern AS TEXT) ESCAPE '\\'
+           OR notes LIKE CAST(@pattern AS TEXT) ESCAPE '\\')`;
+    this.selectByStatus = db.prepare<[TaskQuery & { status: string }], TaskRow>(
+      `SELECT * FROM tasks WHERE status = CAST(@status AS TEXT) AND ${matching}
+       ORDER BY COALESCE(due, '9999'), created_at LIMIT CAST(@limit AS INTEGER)`,
+    );
+    this.selectAll = db.prepare<[TaskQuery], TaskRow>(
+      `SELECT * FROM tasks WHERE ${matching}
        ORDER BY status = 'done', COALESCE(due, '9999'), created_at LIMIT CAST(@limit AS INTEGER)`,
     );
   }
@@ -144,9 +148,11 @@ export class TasksRepo {
   list(filter: TaskFilter): Task[] {
     const query = filter.query?.trim() ?? '';
     const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    return this.selectFiltered
-      .all({ status: filter.status, query, pattern, limit: filter.limit })
-      .map(toTask);
+    const rows =
+      filter.status === 'all'
+        ? this.selectAll.all({ query, pattern, limit: filter.limit })
+        : this.selectByStatus.all({ status: filter.status, query, pattern, limit: filter.limit });
+    return rows.map(toTask);
   }
 
   private getOrThrow(id: string): Task {

@@ -36,6 +36,14 @@ export function planOf(db: Db, sql: string): string[] {
   return rows.map((row) => row.detail);
 }
 
+/** The database's views and their SQL, for `wholeTableReads`. */
+export function viewsOf(db: Db): Map<string, string> {
+  const rows = db.prepare<[], { name: string; sql: string }>(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'view'",
+  );
+  return new Map(rows.all().map(({ name, sql }) => [name, sql]));
+}
+
 /** Tables that gain rows as Deputy is used, for as long as it is used. */
 export const GROWING = new Set([
   'threads',
@@ -59,6 +67,7 @@ export const GROWING = new Set([
   'plan_steps',
   'plan_step_calls',
   'memories',
+  'tasks',
 ]);
 
 /** Statements that read a whole growing table on purpose, and why that is fine. */
@@ -66,6 +75,10 @@ export const WHOLE_TABLE_ON_PURPOSE: { sql: RegExp; why: string }[] = [
   {
     sql: /^SELECT (count\(\*\) FROM \w+|\(SELECT count\(\*\) FROM events\) \+ \(SELECT count\(\*\) FROM journal\))$/,
     why: 'Settings → Data counts what is kept, when the person opens it',
+  },
+  {
+    sql: /^SELECT \* FROM tasks WHERE \(CAST\(@query AS TEXT\) = ''/,
+    why: 'every task, open and done, sorted: what the Tasks panel\'s "All" and list_tasks with status "all" ask for',
   },
 ];
 
@@ -96,8 +109,14 @@ function tablesByName(sql: string): Map<string, string> {
  * it), unless the index is one of the small ones or the statement reads a page from one end of the walk (ORDER
  * BY ... LIMIT, as a list does, or the last row).
  */
-export function wholeTableReads(sql: string, plan: string[]): string[] {
-  const tables = tablesByName(sql);
+export function wholeTableReads(
+  sql: string,
+  plan: string[],
+  views: ReadonlyMap<string, string> = new Map(),
+): string[] {
+  // A plan names the tables inside a view by the view's own aliases: its SQL is read for them too.
+  const named = [...views].filter(([view]) => new RegExp(`\\b${view}\\b`, 'i').test(sql));
+  const tables = tablesByName([sql, ...named.map(([, body]) => body)].join(' '));
   // The walk itself gives the order (no sort of its own) and the LIMIT stops it early.
   const isPage =
     /\bORDER BY\b[^()]*\bLIMIT\b/i.test(sql) &&
