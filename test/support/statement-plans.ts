@@ -68,6 +68,7 @@ export const GROWING = new Set([
   'plan_step_calls',
   'memories',
   'tasks',
+  'known_recipients',
 ]);
 
 /** Statements that read a whole growing table on purpose, and why that is fine. */
