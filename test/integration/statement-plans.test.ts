@@ -6,8 +6,12 @@ import {
   type CommandOutput,
   type CommandParsedInput,
 } from '../../shared/contract';
+import type { Db } from '../../electron/store/database';
+import { dataDirWithAgents } from '../support/agent-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { planTools } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
+import { COMPLETE_TASK } from '../../electron/engine/completion';
 import {
   planOf,
   recordPreparing,
@@ -17,6 +21,14 @@ import {
 } from '../support/statement-plans';
 
 let fixture: HostFixture | undefined;
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
@@ -26,6 +38,17 @@ afterEach(async () => {
 function asker(host: Host) {
   return <C extends CommandName>(channel: C, input: unknown): Promise<CommandOutput<C>> =>
     host.invoke(channel, commands[channel].input.parse(input) as CommandParsedInput<C>);
+}
+
+/** Each distinct statement prepared on deputy.db that reads a whole growing table (and is not allowed to). */
+function wholeReadsOf(statements: readonly { db: Db; sql: string }[]): { distinct: number; reads: string[] } {
+  const onStore = statements.filter(({ db }) => db.name.endsWith('deputy.db') && db.open);
+  const distinct = new Map(onStore.map(({ db, sql }) => [sql.replace(/\s+/g, ' ').trim(), db]));
+  const reads = [...distinct]
+    .filter(([sql]) => /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(sql))
+    .filter(([sql]) => !WHOLE_TABLE_ON_PURPOSE.some((allowed) => allowed.sql.test(sql)))
+    .flatMap(([sql, db]) => wholeTableReads(sql, planOf(db, sql), viewsOf(db)));
+  return { distinct: distinct.size, reads };
 }
 
 describe('the statements Deputy prepares as it is used (not only when the store opens)', () => {
@@ -90,13 +113,61 @@ describe('the statements Deputy prepares as it is used (not only when the store 
       recording.stop();
     }
 
-    const store = recording.statements.filter(({ db }) => db.name.endsWith('deputy.db') && db.open);
-    const distinct = new Map(store.map(({ db, sql }) => [sql.replace(/\s+/g, ' ').trim(), db]));
-    const reads = [...distinct]
-      .filter(([sql]) => /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i.test(sql))
-      .filter(([sql]) => !WHOLE_TABLE_ON_PURPOSE.some((allowed) => allowed.sql.test(sql)))
-      .flatMap(([sql, db]) => wholeTableReads(sql, planOf(db, sql), viewsOf(db)));
-    expect(distinct.size).toBeGreaterThan(150);
+    const { distinct, reads } = wholeReadsOf(recording.statements);
+    expect(distinct).toBeGreaterThan(150);
+    expect(reads).toEqual([]);
+  });
+
+  it('nor while a plan is approved and an agent runs', async () => {
+    const recording = recordPreparing();
+    try {
+      const model = new ScriptedModel(
+        call('propose_plan', {
+          goal: 'Tell Alice what the lookup found',
+          steps: [
+            { id: 'find', title: 'Look it up', tool: 'lookup', args: { q: 'budget' } },
+            {
+              id: 'send',
+              title: 'Mail Alice',
+              tool: 'send_message',
+              args: { to: ['alice@example.com'], body: '${find}' },
+              dependsOn: ['find'],
+            },
+          ],
+        }),
+        call('lookup', { q: 'budget' }, 'c1'),
+        call('send_message', { to: ['alice@example.com'], body: 'found budget' }, 'c2'),
+        say('Sent.'),
+        call('list_tasks', {}, 'c-list'),
+        call(COMPLETE_TASK, { result: { note: 'No open tasks.' } }, 'c-done'),
+      );
+      fixture = await openHost(model, {
+        tools: planTools([], { fetch: 0 }),
+        dataDir: dataDirWithAgents({ name: 'task_scout', tools: ['list_tasks'] }),
+      });
+      const ask = asker(fixture.host);
+      await ask('settings.set', { trustLevel: 'supervised', executionPolicy: 'batch' });
+      const paused = await fixture.host.runToEnd({ prompt: 'Look up the budget and mail Alice' });
+      expect(paused.status).toBe('awaiting_confirmation');
+      const planId = paused.planId ?? '';
+      await ask('approval.list', {});
+      await ask('plan.get', { planId });
+      await ask('plan.approve', { planId });
+      await until(async () => (await ask('plan.get', { planId })).plan.status === 'completed');
+      const agent = await fixture.host.runAgentToEnd({
+        name: 'task_scout',
+        inputs: { task: 'what is open?' },
+      });
+      expect(agent.status).toBe('completed');
+      await ask('runs.lineage', { runId: agent.runId });
+      await ask('agents.list', {});
+      await ask('audit.decisions', { runId: agent.runId });
+      await ask('audit.toolInvocations', { runId: paused.runId });
+    } finally {
+      recording.stop();
+    }
+    const { distinct, reads } = wholeReadsOf(recording.statements);
+    expect(distinct).toBeGreaterThan(150);
     expect(reads).toEqual([]);
   });
 });
