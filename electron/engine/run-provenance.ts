@@ -1,6 +1,6 @@
 import type { ContentSource, RunProvenance } from '../policy/types';
 import type { ToolRegistry } from '../tools/registry';
-import type { ContentOrigin } from '../tools/tool';
+import type { ContentOrigin, Tool } from '../tools/tool';
 import { SUMMARY_HEADER } from './context-window';
 import type { ResultPart, RunState } from './run-state';
 import { PLAN_FINDINGS, PLAN_NOTE } from './plans/plan-note';
@@ -96,8 +96,33 @@ function lastPromptIndex(state: RunState): number {
  * A result's content, as its tool labels it. An error is Deputy's own message, not content. A result of a
  * side effect only echoes what was decided, unless its tool says what of it came from the service.
  */
-function resultSources(part: ResultPart, registry: ToolRegistry, trusted: string[]): ContentSource[] {
+function resultSources(
+  part: ResultPart,
+  registry: ToolRegistry,
+  trusted: string[],
+): readonly ContentSource[] {
   const tool = registry.get(part.name);
+  // A result part never changes once made, and a tool's provenance reads only the result: what it yields is
+  // kept, so a run does not read every earlier result again (and parse it, and lower-case it) on each call.
+  const known = readResults.get(part);
+  if (known && known.tool === tool) {
+    trusted.push(...known.confirmed);
+    return known.sources;
+  }
+  const confirmed: string[] = [];
+  const sources = Object.freeze(readResult(part, tool, confirmed));
+  readResults.set(part, { tool, sources, confirmed });
+  trusted.push(...confirmed);
+  return sources;
+}
+
+/** What each result part yielded, for the tool (by identity) that read it: a tool replaced reads it again. */
+const readResults = new WeakMap<
+  ResultPart,
+  { tool: Tool | undefined; sources: readonly ContentSource[]; confirmed: readonly string[] }
+>();
+
+function readResult(part: ResultPart, tool: Tool | undefined, confirmed: string[]): ContentSource[] {
   if ('error' in part.result) return [];
   // The plan tools answer with the model's own plan and Deputy's estimate: nothing from outside.
   if (!tool && (part.name === PROPOSE_PLAN || part.name === UPDATE_PLAN)) return [];
@@ -114,10 +139,10 @@ function resultSources(part: ResultPart, registry: ToolRegistry, trusted: string
   }
   return origins.flatMap((origin) => {
     if (origin.isConfirmed) {
-      trusted.push(origin.text);
+      confirmed.push(origin.text);
       return [];
     }
-    return [{ label: origin.label, text: lower(origin.text) }];
+    return [Object.freeze({ label: origin.label, text: lower(origin.text) })];
   });
 }
 

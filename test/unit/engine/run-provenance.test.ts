@@ -95,3 +95,29 @@ describe('where the words of a run came from', () => {
     expect(provenance.sources[0]?.label).toBe('the summary of what Deputy read earlier in this run');
   });
 });
+
+describe('reading earlier results again', () => {
+  it('reads each result once per tool, and gives the same provenance every time after', () => {
+    let reads = 0;
+    const counted: Tool = {
+      ...readNews,
+      provenance: (output) => {
+        reads += 1;
+        return readNews.provenance?.(output) ?? [];
+      },
+    };
+    const run = state();
+    const first = runProvenance(run, new ToolRegistry([counted, unlabelled, sendNote]));
+    expect(reads).toBe(1);
+    const again = runProvenance(run, new ToolRegistry([counted, unlabelled, sendNote]));
+    expect(reads).toBe(1);
+    expect(again).toEqual(first);
+    // The confirmed item is still the person's word on every reading.
+    expect(again.trusted).toContain('my code word is falcon');
+    expect(first).toEqual(runProvenance(state(), registry));
+
+    // A tool replaced under the same name (an MCP server restarted) reads the result again.
+    runProvenance(run, new ToolRegistry([{ ...counted }, unlabelled, sendNote]));
+    expect(reads).toBe(2);
+  });
+});
