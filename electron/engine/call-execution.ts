@@ -64,7 +64,13 @@ function putResult(state: RunState, call: CallPart, result: Record<string, unkno
   state.pendingCalls = state.pendingCalls.filter((pending) => pending.callId !== call.callId);
   state.turnResults = [
     ...state.turnResults.filter((part) => part.callId !== call.callId),
-    { kind: 'result', callId: call.callId, name: call.name, result: redactValue(result) },
+    // Frozen: what a result says is read once for the run's provenance and kept (run-provenance.ts).
+    Object.freeze({
+      kind: 'result',
+      callId: call.callId,
+      name: call.name,
+      result: redactValue(result),
+    } as const),
   ];
 }
 
