@@ -162,8 +162,9 @@ export async function executeAction(
     logRuntime(deps, spec, 'tool_call_start', state.step, { tool: tool.name, actionId }, call.callId);
     deps.checkpoints.save(spec, state);
   });
-  // `started` is on disk before a side effect begins (a read may simply run again after a crash).
-  if (tool.hasSideEffects) deps.store.writes.boundary();
+  // `started` is on disk before a side effect begins (a read may simply run again after a crash). A write to
+  // this database alone commits with its record instead (Tool.isStoreOnly).
+  if (tool.hasSideEffects && !tool.isStoreOnly) deps.store.writes.boundary();
 
   const startedAt = deps.now();
   const before = await readBefore(scope, actionId, call, check, key);
@@ -236,8 +237,9 @@ export async function executeAction(
       call.callId,
     );
   });
-  // A side effect's outcome is made durable at once: redoing it would mean reconciling with the service.
-  if (tool.hasSideEffects) deps.store.writes.boundary();
+  // A side effect's outcome is made durable at once: redoing it would mean reconciling with the service. A write
+  // to this database alone is in the same transaction as its outcome, committed at the step's next boundary.
+  if (tool.hasSideEffects && !tool.isStoreOnly) deps.store.writes.boundary();
   if (outcome.ok && notify) deps.emit({ type: 'notice', ...ids, actionId, tool: tool.name, message: notify });
   return outcome.ok ? outcome.result : null;
 }

@@ -97,6 +97,14 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   category: ToolCategory;
   risk: RiskLevel;
   hasSideEffects: boolean;
+  /**
+   * The side effect is a write to Deputy's own database and nothing else (the local task list, a memory), made
+   * without awaiting anything (so inside the step's transaction) and committed with the ledger's record of it.
+   * The commits an outside effect needs (`started` before it, to find it after a crash; the outcome after it, to
+   * keep it) are not made: a crash before the step commits loses the write and its record together, and the
+   * call is made again.
+   */
+  isStoreOnly?: boolean;
   /** The account the tool needs connected. */
   requires?: Integration;
   /** The autonomy setting that governs this tool's side effect. */

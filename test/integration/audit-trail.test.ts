@@ -7,6 +7,7 @@ import type { AuditEntry, AuditListOutput } from '../../shared/contract';
 import { jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
+import { syntheticMailTools } from '../support/synthetic-tools';
 
 const TOKEN = 'audit-test-token';
 const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
@@ -279,9 +280,10 @@ describe('tamper evidence', () => {
       '/api/audit/verify',
     );
     expect(intact.body).toMatchObject({ ok: true, entries: 3, mismatch: null });
-    // Every version of an entry that reached the disk is a link: the read was created and settled in one step
-    // (one link), the task was written before its side effect and settled after (two), the decision once.
-    expect(intact.body.links).toBe(4);
+    // Every version of an entry that reached the disk is a link: the read and the task (a write to Deputy's own
+    // store, committed with its record) were each created and settled in one step (one link each), the decision
+    // once. An entry written before an outside side effect and settled after is two (the next test).
+    expect(intact.body.links).toBe(3);
 
     const added = (await json<AuditListOutput>('/api/audit?tool=add_task')).body.entries[0] as AuditEntry;
     const db = rawDb(fixture);
@@ -310,6 +312,29 @@ describe('tamper evidence', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('links an entry again each time it reaches the disk, before an outside side effect and after it', async () => {
+    const sent: { to: string[]; body: string }[] = [];
+    const fixture = await openHost(
+      new ScriptedModel(
+        call('send_message', { to: ['ana@example.com'], body: 'Hello', ...meta }, 'c-send'),
+        say('Sent.'),
+      ),
+      { tools: syntheticMailTools(sent) },
+    );
+    fixtures.push(fixture);
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+    const paused = await fixture.host.runToEnd({ prompt: 'Say hello to Ana' });
+    // Sending mail asks first (the setting for email.send is "confirm").
+    const approvalId = paused.approval?.id ?? '';
+    const done = await fixture.host.invoke('approval.decide', { approvalId, decision: 'approve' });
+    expect(done.status).toBe('completed');
+    expect(sent).toHaveLength(1);
+    const verified = await fixture.host.invoke('audit.verifyChain', {});
+    // The send's entry reached the disk when the run paused to ask, when it was approved and started, and after
+    // it went out (three links); the decision once.
+    expect(verified).toMatchObject({ ok: true, entries: 2, links: 4, mismatch: null });
   });
 
   it('finds an entry deleted outright', async () => {
@@ -416,9 +441,13 @@ describe('same-transaction durability', () => {
     const { fixture } = await open(model);
     const db = rawDb(fixture);
     try {
-      // Stands for a crash at the moment the entry is written: the transaction that commits the call aborts.
+      // Stands for a crash at the moment the entry is written: the transaction that commits the call aborts. The
+      // task is a write to Deputy's own store, so its entry is written once, settled (an insert, not an update).
       db.exec(`CREATE TRIGGER crash_on_settle BEFORE UPDATE OF status ON audit_entries
-               WHEN new.status = 'completed' BEGIN SELECT RAISE(ABORT, 'crash'); END;`);
+               WHEN new.status = 'completed' BEGIN SELECT RAISE(ABORT, 'crash'); END;
+               CREATE TRIGGER crash_on_settled_insert BEFORE INSERT ON audit_entries
+               WHEN new.status = 'completed' AND new.action_type = 'add_task'
+               BEGIN SELECT RAISE(ABORT, 'crash'); END;`);
       const result = await fixture.host.runToEnd({ prompt: 'Add milk' });
       expect(result.status).toBe('failed');
       const action = db.prepare(`SELECT state FROM actions WHERE tool = 'add_task'`).get() as {

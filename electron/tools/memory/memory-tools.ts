@@ -73,6 +73,7 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date, searc
     category: 'create',
     risk: 'low',
     hasSideEffects: true,
+    isStoreOnly: true,
     actionKind: 'memory.save',
     preview: (input) => ({ title: 'Remember this', fields: [], body: input.text }),
     effect: (_input, output) => ({

@@ -129,6 +129,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'create',
     risk: 'low',
     hasSideEffects: true,
+    isStoreOnly: true,
     actionKind: 'task.create',
     preview: (input) => ({
       title: `Add a task: ${input.description}`,
@@ -189,6 +190,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
+    isStoreOnly: true,
     actionKind: 'task.update',
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => {
@@ -221,6 +223,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'update',
     risk: 'low',
     hasSideEffects: true,
+    isStoreOnly: true,
     actionKind: 'task.update',
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
@@ -242,6 +245,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     category: 'delete',
     risk: 'medium',
     hasSideEffects: true,
+    isStoreOnly: true,
     actionKind: 'task.delete',
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({

@@ -1,0 +1,140 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DATABASE_FILE } from '../../electron/host/create-host';
+import type { Tool } from '../../electron/tools/tool';
+import { storeOf, until, waitForRun } from '../support/durable-kit';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+let fixture: HostFixture | undefined;
+const stopped: HostFixture[] = [];
+afterEach(async () => {
+  for (const old of stopped.splice(0)) await old.stop().catch(() => {});
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/**
+ * A side-effect tool that looks, from a connection of its own, at what the ledger has on disk for its call
+ * while it runs: `isStoreOnly` or not.
+ */
+function peekingTool(name: string, isStoreOnly: boolean, seen: Map<string, string | null>): Tool {
+  return {
+    name,
+    description: `Changes something (${isStoreOnly ? "in Deputy's own store" : 'outside'}).`,
+    input: z.object({}).strict(),
+    output: z.object({ done: z.boolean() }),
+    category: 'update',
+    risk: 'low',
+    hasSideEffects: true,
+    isStoreOnly,
+    actionKind: 'task.create',
+    execute: (_input, context) => {
+      const db = new Database(join(fixture?.dataDir ?? '', DATABASE_FILE), { readonly: true });
+      try {
+        const row = db.prepare('SELECT state FROM actions WHERE id = ?').get(context.actionId) as
+          { state: string } | undefined;
+        seen.set(name, row?.state ?? null);
+      } finally {
+        db.close();
+      }
+      return { done: true };
+    },
+  };
+}
+
+/** What the model says of a call it is sure of: with it, autonomous trust lets the call run without asking. */
+const sure = {
+  intent: 'Change what the person asked',
+  reasoning: 'They asked for both.',
+  confidence: 0.95,
+  assumptions: [],
+};
+
+describe('side effects on Deputy’s own store', () => {
+  it('commit with their ledger record, while an outside effect finds `started` on disk before it runs', async () => {
+    const seen = new Map<string, string | null>();
+    fixture = await openHost(
+      new ScriptedModel(
+        call('change_outside', sure, 'c-out'),
+        call('change_store', sure, 'c-store'),
+        say('Done.'),
+      ),
+      { tools: [peekingTool('change_outside', false, seen), peekingTool('change_store', true, seen)] },
+    );
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+    const result = await fixture.host.runToEnd({ prompt: 'Change both' });
+    expect(result.status).toBe('completed');
+    // Outside: the ledger says `started` on disk before the effect, so a crash during it is found and asked about.
+    expect(seen.get('change_outside')).toBe('started');
+    // Own store: nothing of the call is on disk yet; the effect and its record commit together.
+    expect(seen.get('change_store')).toBeNull();
+    const db = new Database(join(fixture.dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      const states = db.prepare('SELECT tool, state FROM actions ORDER BY seq').all();
+      expect(states).toEqual([
+        { tool: 'change_outside', state: 'committed' },
+        { tool: 'change_store', state: 'committed' },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('lose the write and its record together in a crash before the step commits; the call is made once after', async () => {
+    const written: string[] = [];
+    let hangs = true;
+    // Writes a note into the task list (Deputy's own store). The first time, Deputy dies right after the write,
+    // before the step commits (nothing is awaited in between, so no turn of the event loop commits it either).
+    const noteTask: Tool<{ text: string }> = {
+      name: 'note_task',
+      description: 'Adds a task.',
+      input: z.object({ text: z.string() }).strict(),
+      output: z.object({ id: z.string() }),
+      category: 'create',
+      risk: 'low',
+      hasSideEffects: true,
+      isStoreOnly: true,
+      actionKind: 'task.create',
+      execute: async (input) => {
+        const id = `note-${written.length + 1}`;
+        storeOf(current().host).tasks.add({ id, description: input.text, due: null, notes: null }, 'now');
+        written.push(id);
+        if (hangs) {
+          // The process dies: its connection goes without committing (crash() would commit, as closing does).
+          storeOf(current().host).db.close();
+          await new Promise(() => {});
+        }
+        return { id };
+      },
+    };
+    const current = (): HostFixture => fixture as HostFixture;
+    fixture = await openHost(new ScriptedModel(call('note_task', { text: 'Call Ana', ...sure }, 'c-note')), {
+      tools: [noteTask],
+    });
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+    const { runId, threadId } = fixture.host.startRun({ prompt: 'Note: call Ana' });
+    await until(() => written.length === 1);
+    stopped.push(fixture);
+
+    hangs = false;
+    // After the restart the model is asked again (its answer was in the lost step) and calls once more.
+    fixture = await openHost(
+      new ScriptedModel(call('note_task', { text: 'Call Ana', ...sure }, 'c-note'), say('Noted.')),
+      { tools: [noteTask], dataDir: stopped[0]?.dataDir ?? '' },
+    );
+    const run = await waitForRun(fixture.host, threadId, runId);
+    expect(run.status).toBe('completed');
+    expect(written).toEqual(['note-1', 'note-2']);
+    // The first write went with the crash; only the second, with its record, is kept.
+    expect((await fixture.host.invoke('tasks.list', { status: 'all' })).tasks.map((task) => task.id)).toEqual(
+      ['note-2'],
+    );
+    const actions = storeOf(fixture.host)
+      .db.prepare("SELECT state FROM actions WHERE tool = 'note_task'")
+      .all();
+    expect(actions).toEqual([{ state: 'committed' }]);
+  });
+});
