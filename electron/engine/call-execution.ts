@@ -165,6 +165,8 @@ export async function executeAction(
   // `started` is on disk before a side effect begins (a read may simply run again after a crash). A write to
   // this database alone commits with its record instead (Tool.isStoreOnly).
   if (tool.hasSideEffects && !tool.isStoreOnly) deps.store.writes.boundary();
+  // The unit holding `started` (null outside a step): while it stays open, a store-only write is in it too.
+  const startedIn = deps.store.writes.openUnit;
 
   const startedAt = deps.now();
   const before = await readBefore(scope, actionId, call, check, key);
@@ -175,6 +177,10 @@ export async function executeAction(
       ? await lookForCutOff(scope, actionId, call, check, key, tried.outcome)
       : tried.outcome;
   const action: LastAction = { id: actionId, tool: tool.name };
+  // Something committed that unit during the call (a retry's wait, a call beside this one): `started` and maybe
+  // the write are on disk without the outcome, which is then made durable at once, as an outside effect's is.
+  const isOneUnit =
+    tool.isStoreOnly === true && startedIn !== null && deps.store.writes.openUnit === startedIn;
   deps.store.transaction(() => {
     const now = isoTime(deps.now());
     if (outcome.ok) {
@@ -238,8 +244,9 @@ export async function executeAction(
     );
   });
   // A side effect's outcome is made durable at once: redoing it would mean reconciling with the service. A write
-  // to this database alone is in the same transaction as its outcome, committed at the step's next boundary.
-  if (tool.hasSideEffects && !tool.isStoreOnly) deps.store.writes.boundary();
+  // to this database alone, still in the unit that holds its `started`, commits with its outcome at the step's
+  // next boundary: a crash before then loses all three together.
+  if (tool.hasSideEffects && !isOneUnit) deps.store.writes.boundary();
   if (outcome.ok && notify) deps.emit({ type: 'notice', ...ids, actionId, tool: tool.name, message: notify });
   return outcome.ok ? outcome.result : null;
 }

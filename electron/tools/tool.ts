@@ -99,10 +99,12 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   hasSideEffects: boolean;
   /**
    * The side effect is a write to Deputy's own database and nothing else (the local task list, a memory), made
-   * without awaiting anything (so inside the step's transaction) and committed with the ledger's record of it.
+   * without awaiting anything, so inside a run step's transaction, and committed with the ledger's record of it.
    * The commits an outside effect needs (`started` before it, to find it after a crash; the outcome after it, to
    * keep it) are not made: a crash before the step commits loses the write and its record together, and the
-   * call is made again.
+   * call is made again. If that transaction was committed during the call (a retry's wait), the outcome is
+   * committed at once, as an outside effect's is. Outside a step (an approval carried out), each write commits
+   * on its own, as before.
    */
   isStoreOnly?: boolean;
   /** The account the tool needs connected. */

@@ -441,8 +441,8 @@ describe('same-transaction durability', () => {
     const { fixture } = await open(model);
     const db = rawDb(fixture);
     try {
-      // Stands for a crash at the moment the entry is written: the transaction that commits the call aborts. The
-      // task is a write to Deputy's own store, so its entry is written once, settled (an insert, not an update).
+      // Stands for a failure at the moment the entry is written: the group that settles the call aborts. The task
+      // is a write to Deputy's own store, so its entry is written once, settled (an insert, not an update).
       db.exec(`CREATE TRIGGER crash_on_settle BEFORE UPDATE OF status ON audit_entries
                WHEN new.status = 'completed' BEGIN SELECT RAISE(ABORT, 'crash'); END;
                CREATE TRIGGER crash_on_settled_insert BEFORE INSERT ON audit_entries

@@ -3,9 +3,11 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATABASE_FILE } from '../../electron/host/create-host';
+import type { ToolRegistry } from '../../electron/tools/registry';
 import type { Tool } from '../../electron/tools/tool';
-import { storeOf, until, waitForRun } from '../support/durable-kit';
+import { storeOf, transient, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { calls } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 let fixture: HostFixture | undefined;
@@ -136,5 +138,97 @@ describe('side effects on Deputy’s own store', () => {
       .db.prepare("SELECT state FROM actions WHERE tool = 'note_task'")
       .all();
     expect(actions).toEqual([{ state: 'committed' }]);
+  });
+
+  it("commit their outcome at once when a retry's wait committed the step during the call", async () => {
+    const written: string[] = [];
+    let attempts = 0;
+    let dies = true;
+    const current = (): HostFixture => fixture as HostFixture;
+    // Fails once (the retry waits a turn of the event loop, which commits the step), then writes a task.
+    const flakyNote: Tool<{ text: string }> = {
+      name: 'flaky_note',
+      description: 'Adds a task, on the second try.',
+      input: z.object({ text: z.string() }).strict(),
+      output: z.object({ id: z.string() }),
+      category: 'create',
+      risk: 'low',
+      hasSideEffects: true,
+      isStoreOnly: true,
+      actionKind: 'task.create',
+      execute: (input) => {
+        attempts += 1;
+        if (attempts === 1) throw transient('busy for a moment');
+        const id = `flaky-${written.length + 1}`;
+        storeOf(current().host).tasks.add({ id, description: input.text, due: null, notes: null }, 'now');
+        written.push(id);
+        return { id };
+      },
+    };
+    // The next call of the turn: the process dies there, before the step's next boundary.
+    const die: Tool = {
+      name: 'die',
+      description: 'Looks something up.',
+      input: z.object({}).strict(),
+      output: z.object({ ok: z.boolean() }),
+      category: 'query',
+      risk: 'low',
+      hasSideEffects: false,
+      execute: async () => {
+        if (dies) {
+          storeOf(current().host).db.close();
+          await new Promise(() => {});
+        }
+        return { ok: true };
+      },
+    };
+    const turnWait = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    fixture = await openHost(
+      new ScriptedModel(
+        calls(['flaky_note', { text: 'Call Ana', ...sure }, 'c-flaky'], ['die', {}, 'c-die']),
+      ),
+      { tools: [flakyNote, die], sleep: turnWait },
+    );
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous', maxParallel: 1 });
+    const { runId, threadId } = fixture.host.startRun({ prompt: 'Note: call Ana' });
+    await until(() => written.length === 1 && !storeOf(current().host).db.open);
+    stopped.push(fixture);
+
+    dies = false;
+    fixture = await openHost(new ScriptedModel(say('Noted.')), {
+      tools: [flakyNote, die],
+      dataDir: stopped[0]?.dataDir ?? '',
+      sleep: turnWait,
+    });
+    const run = await waitForRun(fixture.host, threadId, runId);
+    // The outcome was on disk before the process died: the call is replayed from the ledger, not asked about.
+    expect(run.status).toBe('completed');
+    expect(written).toEqual(['flaky-1']);
+    expect((await fixture.host.invoke('tasks.list', { status: 'all' })).tasks.map((task) => task.id)).toEqual(
+      ['flaky-1'],
+    );
+    const actions = storeOf(fixture.host)
+      .db.prepare("SELECT state FROM actions WHERE tool = 'flaky_note'")
+      .all();
+    expect(actions).toEqual([{ state: 'committed' }]);
+  });
+
+  it('are the task tools and save_memory, and none of them reaches outside', async () => {
+    fixture = await openHost(null);
+    const registry = (fixture.host as unknown as { deps: { registry: ToolRegistry } }).deps.registry;
+    const storeOnly = registry.list().filter((tool) => tool.isStoreOnly);
+    expect(storeOnly.map((tool) => tool.name).sort()).toEqual([
+      'add_task',
+      'delete_task',
+      'mark_task_complete',
+      'save_memory',
+      'update_task',
+    ]);
+    for (const tool of storeOnly) {
+      expect(tool.hasSideEffects).toBe(true);
+      expect(tool.isExternal ?? false).toBe(false);
+      expect(tool.requires).toBeUndefined();
+      expect(tool.mcpServer).toBeUndefined();
+    }
   });
 });
