@@ -47,6 +47,53 @@ function peekingTool(name: string, isStoreOnly: boolean, seen: Map<string, strin
   };
 }
 
+const current = (): HostFixture => fixture as HostFixture;
+
+/** The process dies here: its connection goes without committing (crash() would commit, as closing does). */
+function dieHere(): Promise<never> {
+  storeOf(current().host).db.close();
+  return new Promise(() => {});
+}
+
+/**
+ * A store-only tool that adds the task `<prefix>-<n>` to the task list (Deputy's own store), noting its id in
+ * `written`; `before` runs ahead of the write, `after` once it is made.
+ */
+function taskWriter(
+  name: string,
+  prefix: string,
+  written: string[],
+  around: { before?: () => void; after?: () => Promise<void> } = {},
+): Tool<{ text: string }> {
+  return {
+    name,
+    description: 'Adds a task.',
+    input: z.object({ text: z.string() }).strict(),
+    output: z.object({ id: z.string() }),
+    category: 'create',
+    risk: 'low',
+    hasSideEffects: true,
+    isStoreOnly: true,
+    actionKind: 'task.create',
+    execute: async (input) => {
+      around.before?.();
+      const id = `${prefix}-${written.length + 1}`;
+      storeOf(current().host).tasks.add({ id, description: input.text, due: null, notes: null }, 'now');
+      written.push(id);
+      await around.after?.();
+      return { id };
+    },
+  };
+}
+
+/** What the restarted host keeps: exactly `ids` in the task list, and the tool's one call committed. */
+async function expectKept(tool: string, ids: string[]): Promise<void> {
+  const { tasks } = await current().host.invoke('tasks.list', { status: 'all' });
+  expect(tasks.map((task) => task.id)).toEqual(ids);
+  const actions = storeOf(current().host).db.prepare('SELECT state FROM actions WHERE tool = ?').all(tool);
+  expect(actions).toEqual([{ state: 'committed' }]);
+}
+
 /** What the model says of a call it is sure of: with it, autonomous trust lets the call run without asking. */
 const sure = {
   intent: 'Change what the person asked',
@@ -88,31 +135,11 @@ describe('side effects on Deputy’s own store', () => {
   it('lose the write and its record together in a crash before the step commits; the call is made once after', async () => {
     const written: string[] = [];
     let hangs = true;
-    // Writes a note into the task list (Deputy's own store). The first time, Deputy dies right after the write,
-    // before the step commits (nothing is awaited in between, so no turn of the event loop commits it either).
-    const noteTask: Tool<{ text: string }> = {
-      name: 'note_task',
-      description: 'Adds a task.',
-      input: z.object({ text: z.string() }).strict(),
-      output: z.object({ id: z.string() }),
-      category: 'create',
-      risk: 'low',
-      hasSideEffects: true,
-      isStoreOnly: true,
-      actionKind: 'task.create',
-      execute: async (input) => {
-        const id = `note-${written.length + 1}`;
-        storeOf(current().host).tasks.add({ id, description: input.text, due: null, notes: null }, 'now');
-        written.push(id);
-        if (hangs) {
-          // The process dies: its connection goes without committing (crash() would commit, as closing does).
-          storeOf(current().host).db.close();
-          await new Promise(() => {});
-        }
-        return { id };
-      },
-    };
-    const current = (): HostFixture => fixture as HostFixture;
+    // The first time, Deputy dies right after the write, before the step commits (nothing is awaited in
+    // between, so no turn of the event loop commits it either).
+    const noteTask = taskWriter('note_task', 'note', written, {
+      after: () => (hangs ? dieHere() : Promise.resolve()),
+    });
     fixture = await openHost(new ScriptedModel(call('note_task', { text: 'Call Ana', ...sure }, 'c-note')), {
       tools: [noteTask],
     });
@@ -131,40 +158,20 @@ describe('side effects on Deputy’s own store', () => {
     expect(run.status).toBe('completed');
     expect(written).toEqual(['note-1', 'note-2']);
     // The first write went with the crash; only the second, with its record, is kept.
-    expect((await fixture.host.invoke('tasks.list', { status: 'all' })).tasks.map((task) => task.id)).toEqual(
-      ['note-2'],
-    );
-    const actions = storeOf(fixture.host)
-      .db.prepare("SELECT state FROM actions WHERE tool = 'note_task'")
-      .all();
-    expect(actions).toEqual([{ state: 'committed' }]);
+    await expectKept('note_task', ['note-2']);
   });
 
   it("commit their outcome at once when a retry's wait committed the step during the call", async () => {
     const written: string[] = [];
     let attempts = 0;
     let dies = true;
-    const current = (): HostFixture => fixture as HostFixture;
     // Fails once (the retry waits a turn of the event loop, which commits the step), then writes a task.
-    const flakyNote: Tool<{ text: string }> = {
-      name: 'flaky_note',
-      description: 'Adds a task, on the second try.',
-      input: z.object({ text: z.string() }).strict(),
-      output: z.object({ id: z.string() }),
-      category: 'create',
-      risk: 'low',
-      hasSideEffects: true,
-      isStoreOnly: true,
-      actionKind: 'task.create',
-      execute: (input) => {
+    const flakyNote = taskWriter('flaky_note', 'flaky', written, {
+      before: () => {
         attempts += 1;
         if (attempts === 1) throw transient('busy for a moment');
-        const id = `flaky-${written.length + 1}`;
-        storeOf(current().host).tasks.add({ id, description: input.text, due: null, notes: null }, 'now');
-        written.push(id);
-        return { id };
       },
-    };
+    });
     // The next call of the turn: the process dies there, before the step's next boundary.
     const die: Tool = {
       name: 'die',
@@ -175,10 +182,7 @@ describe('side effects on Deputy’s own store', () => {
       risk: 'low',
       hasSideEffects: false,
       execute: async () => {
-        if (dies) {
-          storeOf(current().host).db.close();
-          await new Promise(() => {});
-        }
+        if (dies) await dieHere();
         return { ok: true };
       },
     };
@@ -204,13 +208,7 @@ describe('side effects on Deputy’s own store', () => {
     // The outcome was on disk before the process died: the call is replayed from the ledger, not asked about.
     expect(run.status).toBe('completed');
     expect(written).toEqual(['flaky-1']);
-    expect((await fixture.host.invoke('tasks.list', { status: 'all' })).tasks.map((task) => task.id)).toEqual(
-      ['flaky-1'],
-    );
-    const actions = storeOf(fixture.host)
-      .db.prepare("SELECT state FROM actions WHERE tool = 'flaky_note'")
-      .all();
-    expect(actions).toEqual([{ state: 'committed' }]);
+    await expectKept('flaky_note', ['flaky-1']);
   });
 
   it('are the task tools and save_memory, and none of them reaches outside', async () => {
