@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_AUTONOMY, type AutonomyLevel, type RunEvent } from '../../shared/contract';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { planOf, planTools } from '../support/plan-kit';
+import { MAIL_PLAN, planOf, planTools } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 let fixture: HostFixture;
@@ -31,19 +31,7 @@ const ALL_AUTO = Object.fromEntries(Object.keys(DEFAULT_AUTONOMY).map((k) => [k,
   keyof typeof DEFAULT_AUTONOMY,
   AutonomyLevel
 >;
-const LOOKUP_PLAN = {
-  goal: 'Look up the budget and mail Alice',
-  steps: [
-    { id: 'find', title: 'Look it up', tool: 'lookup', args: { q: 'budget' } },
-    {
-      id: 'send',
-      title: 'Mail Alice',
-      tool: 'send_message',
-      args: { to: ['alice@example.com'], body: '${find}' },
-      dependsOn: ['find'],
-    },
-  ],
-};
+const LOOKUP_PLAN = { ...MAIL_PLAN, goal: 'Look up the budget and mail Alice' };
 
 describe('a plan approval never covers what content steered', () => {
   it('supervised: approving the plan does not release a held call whose body a mail steered', async () => {

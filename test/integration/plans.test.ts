@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { calls, planOf, planTools, stepStatus } from '../support/plan-kit';
+import { calls, MAIL_PLAN, planOf, planTools, stepStatus } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 import { INJECTION } from '../support/synthetic-tools';
 
@@ -16,20 +16,6 @@ async function start(model: ScriptedModel, failures = { fetch: 0 }) {
 }
 
 const text = (model: ScriptedModel, turn: number) => JSON.stringify(model.requests[turn]?.messages ?? []);
-
-const MAIL_PLAN = {
-  goal: 'Tell Alice what the lookup found',
-  steps: [
-    { id: 'find', title: 'Look it up', tool: 'lookup', args: { q: 'budget' } },
-    {
-      id: 'send',
-      title: 'Mail Alice',
-      tool: 'send_message',
-      args: { to: ['alice@example.com'], body: '${find}' },
-      dependsOn: ['find'],
-    },
-  ],
-};
 
 describe('plans: propose, validate, estimate', () => {
   it('refuses a plan with an unknown tool or a cycle, in words the model can act on', async () => {

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../electron/store/database';
 import { dataDirWithAgents } from '../support/agent-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { planTools } from '../support/plan-kit';
+import { MAIL_PLAN, planTools } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 import { COMPLETE_TASK } from '../../electron/engine/completion';
 import {
@@ -122,19 +122,7 @@ describe('the statements Deputy prepares as it is used (not only when the store 
     const recording = recordPreparing();
     try {
       const model = new ScriptedModel(
-        call('propose_plan', {
-          goal: 'Tell Alice what the lookup found',
-          steps: [
-            { id: 'find', title: 'Look it up', tool: 'lookup', args: { q: 'budget' } },
-            {
-              id: 'send',
-              title: 'Mail Alice',
-              tool: 'send_message',
-              args: { to: ['alice@example.com'], body: '${find}' },
-              dependsOn: ['find'],
-            },
-          ],
-        }),
+        call('propose_plan', MAIL_PLAN),
         call('lookup', { q: 'budget' }, 'c1'),
         call('send_message', { to: ['alice@example.com'], body: 'found budget' }, 'c2'),
         say('Sent.'),

@@ -48,6 +48,21 @@ export function planTools(sent: { to: string[]; body: string }[], failures: { fe
   return [...syntheticMailTools(sent), lookup, fetchThing];
 }
 
+/** A plan over planTools: look the budget up, then mail Alice what was found (the send asks first). */
+export const MAIL_PLAN = {
+  goal: 'Tell Alice what the lookup found',
+  steps: [
+    { id: 'find', title: 'Look it up', tool: 'lookup', args: { q: 'budget' } },
+    {
+      id: 'send',
+      title: 'Mail Alice',
+      tool: 'send_message',
+      args: { to: ['alice@example.com'], body: '${find}' },
+      dependsOn: ['find'],
+    },
+  ],
+};
+
 /** The plan of a run, from the events it streamed. */
 export function planOf(host: Host, events: readonly RunEvent[]): Promise<Plan> {
   const made = events.find(
