@@ -19,6 +19,7 @@ import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
 import { McpServers } from '../mcp/mcp-servers';
+import { LOCK_FILE, lockDataFolder } from '../store/folder-lock';
 import { Store } from '../store/store';
 import { WalKeeper } from '../store/wal-keeper-client';
 import { ToolRegistry } from '../tools/registry';
@@ -85,9 +86,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const privateFiles = [
     ...[DATABASE_FILE, CONTEXT_FILE].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]),
     VAULT_KEY_FILE,
+    LOCK_FILE,
   ];
   for (const notice of makeFolderPrivate(options.dataDir, privateFiles)) logNotice(notice);
-  const store = Store.open(join(options.dataDir, DATABASE_FILE));
+  // Before anything is read: a second host on this folder would resume the first one's runs.
+  const store = Store.open(join(options.dataDir, DATABASE_FILE), lockDataFolder(options.dataDir));
   const now = options.now ?? monotonicClock();
   const { env } = options;
   const vault = new Vault(

@@ -10,6 +10,7 @@ import { DataRepo } from './data-repo';
 import { DecisionsRepo } from './decisions-repo';
 import { openDatabase, type Db } from './database';
 import { EventsRepo } from './events-repo';
+import type { FolderLock } from './folder-lock';
 import { LineageRepo } from './lineage-repo';
 import { MemoriesRepo } from './memories-repo';
 import { PlansRepo } from './plans-repo';
@@ -49,6 +50,9 @@ export class Store {
   readonly plans: PlansRepo;
   readonly threadSearch: ThreadSearch;
 
+  /** The data folder's lock (`lockDataFolder`), given up when the store closes. */
+  private lock: FolderLock | null = null;
+
   constructor(readonly db: Db) {
     this.writes = new WriteUnit(db);
     // The thread list shows each conversation's last run status, which a step may still hold (RunsRepo).
@@ -76,8 +80,16 @@ export class Store {
     this.plans = new PlansRepo(db);
   }
 
-  static open(file: string): Store {
-    return new Store(openDatabase(file));
+  /** Opens the database; with `lock`, the store holds it until it closes (or fails to open). */
+  static open(file: string, lock?: FolderLock): Store {
+    try {
+      const store = new Store(openDatabase(file));
+      store.lock = lock ?? null;
+      return store;
+    } catch (error) {
+      lock?.release();
+      throw error;
+    }
   }
 
   transaction<T>(work: () => T): T {
@@ -85,7 +97,11 @@ export class Store {
   }
 
   close(): void {
-    this.writes.durable();
-    if (this.db.open) this.db.close();
+    try {
+      this.writes.durable();
+      if (this.db.open) this.db.close();
+    } finally {
+      this.lock?.release();
+    }
   }
 }

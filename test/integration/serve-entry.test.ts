@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,10 +6,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'deputy-serve-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-/** Starts `electron/serve.ts` until it says it listens and what to open, then stops it; returns what it printed. */
-function startOnce(args: string[], env: Record<string, string> = {}): Promise<string> {
+interface Launched {
+  child: ChildProcess;
+  /** Resolves with what it printed once it says what to open (it is listening), or once it exits. */
+  ready: Promise<{ output: string; exitCode: number | null }>;
+}
+
+/** Starts `electron/serve.ts` on the test's data folder. */
+function launch(args: string[], env: Record<string, string> = {}): Launched {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith('DEPUTY_') && !key.startsWith('GEMINI_')),
   );
@@ -18,20 +28,40 @@ function startOnce(args: string[], env: Record<string, string> = {}): Promise<st
     env: { ...inherited, DEPUTY_DATA_DIR: dataDir, DEPUTY_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let output = '';
-  return new Promise((resolve, reject) => {
+  const ready = new Promise<{ output: string; exitCode: number | null }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString();
       if (/^Open http/m.test(output)) {
         clearTimeout(timer);
-        child.once('exit', () => resolve(output));
-        child.kill('SIGTERM');
+        resolve({ output, exitCode: null });
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ output, exitCode: code });
+    });
   });
+  return { child, ready };
+}
+
+const stopped = (child: ChildProcess, signal: NodeJS.Signals): Promise<void> =>
+  new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+
+/** Starts `electron/serve.ts` until it says it listens and what to open, then stops it; returns what it printed. */
+async function startOnce(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const { child, ready } = launch(args, env);
+  const { output, exitCode } = await ready;
+  if (exitCode !== null) throw new Error(`it exited (${exitCode}):\n${output}`);
+  await stopped(child, 'SIGTERM');
+  return output;
 }
 
 describe('npm run serve, as a person first meets it', () => {
@@ -48,5 +78,21 @@ describe('npm run serve, as a person first meets it', () => {
 
     const third = await startOnce(['--show-token']);
     expect(third).toContain(`#token=${token}`);
+  }, 60_000);
+
+  it('a second host on the same data folder is refused in words, and a killed one leaves no lock behind', async () => {
+    const first = launch([]);
+    expect((await first.ready).exitCode).toBeNull();
+
+    const second = await launch([]).ready;
+    expect(second.exitCode).toBe(1);
+    expect(second.output).toContain(
+      `[deputy] could not start: Another Deputy is already using the data folder ${dataDir}. Quit it first, or give this one another folder with DEPUTY_DATA_DIR.`,
+    );
+
+    // Killed outright, with no chance to clean up: the operating system drops its lock.
+    await stopped(first.child, 'SIGKILL');
+    const third = await startOnce([]);
+    expect(third).toMatch(/^Open http/m);
   }, 60_000);
 });

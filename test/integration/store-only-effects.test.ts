@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { ToolRegistry } from '../../electron/tools/registry';
 import type { Tool } from '../../electron/tools/tool';
-import { storeOf, transient, until, waitForRun } from '../support/durable-kit';
+import { dieMidStep, storeOf, transient, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { calls } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -49,9 +49,9 @@ function peekingTool(name: string, isStoreOnly: boolean, seen: Map<string, strin
 
 const current = (): HostFixture => fixture as HostFixture;
 
-/** The process dies here: its connection goes without committing (crash() would commit, as closing does). */
+/** The process dies here, with its step not committed. */
 function dieHere(): Promise<never> {
-  storeOf(current().host).db.close();
+  dieMidStep(current().host);
   return new Promise(() => {});
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Host } from '../../electron/host/create-host';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
 import type { Store } from '../../electron/store/store';
+import type { FolderLock } from '../../electron/store/folder-lock';
 import { ServiceError } from '../../electron/tools/service-errors';
 import type { Tool } from '../../electron/tools/tool';
 import type { RunRecord } from '../../shared/contract';
@@ -83,6 +84,16 @@ function never<T>(): Promise<T> {
  */
 export function crash(host: Host): void {
   storeOf(host).close();
+}
+
+/**
+ * Stands in for the process dying in the middle of a step: the connection goes without committing (unlike
+ * `crash`, whose close commits), and the data folder's lock is dropped, as the operating system would.
+ */
+export function dieMidStep(host: Host): void {
+  const store = storeOf(host);
+  store.db.close();
+  (store as unknown as { lock: FolderLock | null }).lock?.release();
 }
 
 /** The host's store, for reading the ledger, the checkpoints and the runtime log in assertions. */
