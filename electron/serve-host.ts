@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createHost } from './host/create-host';
 import { installProcessGuard } from './host/process-guard';
 import { resolveDataDir } from './host/data-dir';
+import { DataFolderInUseError } from './store/folder-lock';
 import { resolveApiToken } from './server/api-token';
 import { startHttpServer } from './server/http-server';
 import { redactErrorMessage } from './vault/redactor';
@@ -80,5 +81,7 @@ function parsePort(value: string | undefined): number {
 
 main().catch((error: unknown) => {
   console.error(`[deputy] could not start: ${redactErrorMessage(error)}`);
+  if (error instanceof DataFolderInUseError)
+    console.error('[deputy] To run a second one beside it, give it its own folder with DEPUTY_DATA_DIR.');
   process.exit(1);
 });

@@ -91,6 +91,16 @@ export async function createHost(options: HostOptions): Promise<Host> {
   for (const notice of makeFolderPrivate(options.dataDir, privateFiles)) logNotice(notice);
   // Before anything is read: a second host on this folder would resume the first one's runs.
   const store = Store.open(join(options.dataDir, DATABASE_FILE), lockDataFolder(options.dataDir));
+  try {
+    return composeHost(store, options, logNotice);
+  } catch (error) {
+    // The folder is given back, so a retry in this process is not told the folder is taken.
+    store.close();
+    throw error;
+  }
+}
+
+function composeHost(store: Store, options: HostOptions, logNotice: (message: string) => void): Host {
   const now = options.now ?? monotonicClock();
   const { env } = options;
   const vault = new Vault(

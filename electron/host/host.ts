@@ -405,13 +405,19 @@ export class Host implements ContractHost {
     this.deps.agentCatalog.unwatch();
     this.deps.connections.close();
     const contextClosed = this.deps.context.close();
+    // The data folder stays this host's until its workers and servers have stopped too.
+    const lock = this.deps.store.takeLock();
     this.deps.store.close();
-    await Promise.all([
-      this.active.stopAll(),
-      this.deps.mcp.close(),
-      contextClosed,
-      this.deps.walKeeper.close(),
-    ]);
+    try {
+      await Promise.all([
+        this.active.stopAll(),
+        this.deps.mcp.close(),
+        contextClosed,
+        this.deps.walKeeper.close(),
+      ]);
+    } finally {
+      lock?.release();
+    }
   }
 
   private runDeps(): RunLoopDeps {

@@ -104,4 +104,14 @@ export class Store {
       this.lock?.release();
     }
   }
+
+  /**
+   * Hands the data folder's lock to the caller, who releases it: the host keeps the folder until its workers
+   * and servers have stopped too, after the store has closed.
+   */
+  takeLock(): FolderLock | null {
+    const { lock } = this;
+    this.lock = null;
+    return lock;
+  }
 }

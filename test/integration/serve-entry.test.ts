@@ -87,7 +87,8 @@ describe('npm run serve, as a person first meets it', () => {
     const second = await launch([]).ready;
     expect(second.exitCode).toBe(1);
     expect(second.output).toContain(
-      `[deputy] could not start: Another Deputy is already using the data folder ${dataDir}. Quit it first, or give this one another folder with DEPUTY_DATA_DIR.`,
+      `[deputy] could not start: Another Deputy (the app, or npm run serve) is already using the data folder ${dataDir}. Quit it first.\n` +
+        '[deputy] To run a second one beside it, give it its own folder with DEPUTY_DATA_DIR.',
     );
 
     // Killed outright, with no chance to clean up: the operating system drops its lock.

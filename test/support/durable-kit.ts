@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Host } from '../../electron/host/create-host';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
 import type { Store } from '../../electron/store/store';
-import type { FolderLock } from '../../electron/store/folder-lock';
 import { ServiceError } from '../../electron/tools/service-errors';
 import type { Tool } from '../../electron/tools/tool';
 import type { RunRecord } from '../../shared/contract';
@@ -93,7 +92,7 @@ export function crash(host: Host): void {
 export function dieMidStep(host: Host): void {
   const store = storeOf(host);
   store.db.close();
-  (store as unknown as { lock: FolderLock | null }).lock?.release();
+  store.takeLock()?.release();
 }
 
 /** The host's store, for reading the ledger, the checkpoints and the runtime log in assertions. */
