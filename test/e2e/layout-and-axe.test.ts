@@ -232,7 +232,7 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         await silent.goto(`${host.url}/#token=${host.token}`);
         gemini.script({ kind: 'hang' });
         await send(silent, 'Think');
-        await silent.getByTestId('run-status').waitFor();
+        await silent.getByTestId('run-status').getByText('Planning…').waitFor();
         await silent.clock.fastForward(26_000);
         await silent.getByTestId('run-silent').waitFor();
         await check(silent, `${at} still waiting`);

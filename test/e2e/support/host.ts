@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,18 +38,6 @@ export function assertRendererBuilt(): void {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
 // The developer's own shell must not leak a real key, model or data folder into a test host.
 const INHERITED_SETTINGS = new Set([
   'GEMINI_API_KEY',
@@ -84,17 +71,19 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** Starts `electron/serve.ts` with tsx on a free loopback port and waits until it says it is listening. */
+/**
+ * Starts `electron/serve.ts` with tsx and waits until it says where it listens. It binds port 0 itself: a port
+ * probed free here could be taken by another process before a slow start reaches it.
+ */
 export async function startHost(options: HostOptions = {}): Promise<RunningHost> {
   assertRendererBuilt();
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'deputy-e2e-')));
-  const port = await freePort();
   const token = randomBytes(24).toString('base64url');
   const env: NodeJS.ProcessEnv = {
     ...cleanEnv(),
     DEPUTY_DATA_DIR: dataDir,
-    DEPUTY_PORT: String(port),
+    DEPUTY_PORT: '0',
     DEPUTY_API_TOKEN: token,
     ...(options.geminiApiKey !== undefined && { GEMINI_API_KEY: options.geminiApiKey }),
     ...(options.geminiUrl !== undefined && { DEPUTY_GEMINI_BASE_URL: options.geminiUrl }),
@@ -109,7 +98,7 @@ export async function startHost(options: HostOptions = {}): Promise<RunningHost>
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-  const url = `http://127.0.0.1:${port}`;
+  let url = '';
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -128,7 +117,9 @@ export async function startHost(options: HostOptions = {}): Promise<RunningHost>
         START_TIMEOUT_MS,
       );
       const check = () => {
-        if (output.includes(url)) {
+        const listening = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (listening?.[1]) {
+          url = listening[1];
           clearTimeout(timer);
           resolveReady();
         }

@@ -21,6 +21,9 @@ export interface TasksActions {
 export type TasksStore = StoreApi<TasksState & TasksActions>;
 
 export function createTasksStore(client: DeputyClient): TasksStore {
+  // Only the newest read may set the list: the panel's timed refresh, sent before a change and answered after
+  // it, must not put the old list back.
+  let generation = 0;
   return createStore<TasksState & TasksActions>()((set, get) => ({
     tasks: [],
     hasLoaded: false,
@@ -29,11 +32,12 @@ export function createTasksStore(client: DeputyClient): TasksStore {
     isChanging: false,
 
     async load() {
+      const current = ++generation;
       try {
         const { tasks } = await client.invoke('tasks.list', { status: 'all' });
-        set({ tasks, hasLoaded: true, loadError: null });
+        if (current === generation) set({ tasks, hasLoaded: true, loadError: null });
       } catch (error) {
-        set({ loadError: toClientError(error).message });
+        if (current === generation) set({ loadError: toClientError(error).message });
       }
     },
 
@@ -41,6 +45,8 @@ export function createTasksStore(client: DeputyClient): TasksStore {
       set({ isChanging: true, notice: null });
       try {
         const outcome = await client.invoke('tasks.change', input);
+        // Said once the list shows it: "Done" beside a list that does not have it yet would read as a failure.
+        await get().load();
         switch (outcome.status) {
           case 'done':
             set({ notice: { tone: 'info', text: done } });
@@ -55,7 +61,6 @@ export function createTasksStore(client: DeputyClient): TasksStore {
             set({ notice: { tone: 'error', text: outcome.reason } });
             break;
         }
-        await get().load();
         return outcome.status === 'done';
       } catch (error) {
         set({ notice: { tone: 'error', text: toClientError(error).message } });
