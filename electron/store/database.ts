@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations as allMigrations, type Migration } from './migrations';
 
@@ -18,8 +18,8 @@ export const TEMP_STORE_WHILE_RUNNING = 'MEMORY';
 export function openDatabase(file: string, migrations: readonly Migration[] = allMigrations): Db {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // SQLite would create the file 0644; made here owner-only first, its WAL and SHM take the same mode.
-    closeSync(openSync(file, 'a', 0o600));
+    // SQLite would create the file 0644; made owner-only first, its WAL and SHM take the same mode.
+    createOwnerOnly(file);
   }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
@@ -99,4 +99,12 @@ function applyWithoutForeignKeys(db: Db, migration: Migration): void {
   } finally {
     db.pragma('foreign_keys = ON');
   }
+}
+
+/**
+ * Creates `file` empty and owner-only (0600) unless it exists. An existing file is not opened: on Linux and
+ * macOS, closing any handle to a file drops every SQLite lock this process holds on it (POSIX advisory locks).
+ */
+export function createOwnerOnly(file: string): void {
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
 }

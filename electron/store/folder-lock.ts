@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DeputyError } from '../../shared/contract';
+import { createOwnerOnly } from './database';
 
 /**
  * An empty SQLite file whose exclusive lock says "a Deputy has this data folder open". Nothing in the process
@@ -47,8 +48,7 @@ export function lockDataFolder(dataDir: string): FolderLock {
     throw new DataFolderInUseError(`This Deputy already has the data folder ${dataDir} open.`);
   }
   const file = join(folder, LOCK_FILE);
-  // Owner-only from the start; opened and closed here only while this process holds no lock on it.
-  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  createOwnerOnly(file);
   const db = new Database(file, { timeout: WAIT_MS });
   try {
     // Nothing is ever written: the rollback journal stays in memory, not in a second file beside this one.
