@@ -13,8 +13,10 @@ import { summarize } from './stats';
 
 /** The host's own wiring, reached from outside for the bench only: the product never turns checkpoints off. */
 interface HostInternals {
-  runDeps(): RunLoopDeps;
-  specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec;
+  runs: {
+    runDeps(): RunLoopDeps;
+    specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec;
+  };
   deps: { store: Store };
 }
 
@@ -91,8 +93,8 @@ async function benchRun(
     store.threads.create(run.threadId, 'bench', now);
     store.runs.create({ id: run.id, threadId: run.threadId, model: run.model, prompt: 'bench' }, now);
   });
-  const deps = internals.runDeps();
-  const spec = { ...internals.specFor(run, new AbortController().signal), maxSteps: steps + 3 };
+  const deps = internals.runs.runDeps();
+  const spec = { ...internals.runs.specFor(run, new AbortController().signal), maxSteps: steps + 3 };
   const state = initialState('You are Deputy, a careful assistant. '.repeat(20), [
     { role: 'user', parts: [{ kind: 'text', text: 'Add the follow-up tasks.' }] },
   ]);

@@ -27,7 +27,7 @@ async function runTask(model: ScriptedModel, output: z.ZodType<Record<string, un
   fixture = await openHost(model);
   const host: Host = fixture.host;
   const store = storeOf(host);
-  const engine = host as unknown as Engine;
+  const engine = (host as unknown as { runs: Engine }).runs;
   const run = { id: randomUUID(), threadId: randomUUID(), model: 'gemini-2.5-flash' };
   const now = new Date().toISOString();
   store.transaction(() => {

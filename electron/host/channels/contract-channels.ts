@@ -1,0 +1,89 @@
+import type {
+  CommandName,
+  CommandOutput,
+  CommandParsedInput,
+  StreamEvent,
+  StreamName,
+  StreamParsedInput,
+} from '../../../shared/contract';
+import { agentHandlers } from '../agent-handlers';
+import type { ApprovalsBus } from '../approvals-bus';
+import type { Desks } from '../host-desks';
+import type { HostDeps } from '../host-deps';
+import type { HostRuns } from '../host-runs';
+import { auditChannels } from './audit-channels';
+import { mcpChannels } from './mcp-channels';
+import { memoryChannels } from './memory-channels';
+import { planChannels } from './plan-channels';
+import { settingsChannels } from './settings-channels';
+import { taskChannels } from './task-channels';
+import { threadChannels } from './thread-channels';
+
+export type Handlers = {
+  [C in CommandName]: (input: CommandParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
+};
+export type StreamHandlers = {
+  [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
+};
+
+/** Every command of the contract, each answered by the desk or service that owns it. */
+export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): Handlers {
+  const { store, now, context } = deps;
+  return {
+    ...agentHandlers(desks.agents, deps.agentCatalog, deps.registry, store),
+    'run.start': (input) => runs.launcher.launch(input).started,
+    'run.cancel': (input) => ({ cancelled: runs.active.cancel(input.runId) }),
+    ...threadChannels(store, desks.data),
+    'data.stats': () => desks.data.stats(),
+    'data.compact': () => desks.data.compact(),
+    'context.stats': () => context.stats(),
+    'context.clear': () => {
+      context.clear();
+      return context.stats();
+    },
+    ...settingsChannels({
+      store,
+      settings: deps.settings,
+      now,
+      models: deps.models,
+      logError: deps.logError,
+      admitWaiting: () => runs.active.admitWaiting(),
+      recentMailChanged: () => context.recentMailChanged(),
+    }),
+    'sideEffects.get': () => desks.sideEffects.state(),
+    'sideEffects.set': (input) => desks.sideEffects.set(input.isPaused),
+    'approval.list': (input) => ({ approvals: desks.approvals.list(input.status, input.limit) }),
+    'approval.decide': (input) => desks.approvals.decide(input),
+    'approval.edit': (input) => desks.approvals.edit(input),
+    'connections.list': () => ({ connections: deps.connections.list() }),
+    'connections.connect': (input) => deps.connections.connect(input),
+    'connections.disconnect': async (input) => ({ status: await deps.connections.disconnect(input.name) }),
+    ...taskChannels({
+      store,
+      now,
+      start: (request, model) => runs.launcher.launch(request, undefined, model, undefined, true).started,
+      subscribe: (runId, listener) => runs.events.subscribe({ runId }, listener),
+      check: (tool, args) => deps.registry.check(tool, args),
+    }),
+    ...memoryChannels(store, now),
+    ...mcpChannels(deps.mcp),
+    ...auditChannels(desks.audit),
+    ...planChannels(desks.plans),
+  };
+}
+
+/** Every stream of the contract. */
+export function contractStreams(
+  deps: HostDeps,
+  runs: HostRuns,
+  desks: Desks,
+  approvalsBus: ApprovalsBus,
+): StreamHandlers {
+  return {
+    'run.events': (input, listener) => runs.events.subscribe(input, listener),
+    'approvals.changed': (_input, listener) => approvalsBus.subscribe(listener),
+    'connections.changed': (_input, listener) =>
+      deps.connections.subscribe((connections) => listener({ connections })),
+    'sideEffects.changed': (_input, listener) => desks.sideEffects.subscribe(listener),
+  };
+}
