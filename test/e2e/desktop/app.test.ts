@@ -85,10 +85,18 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     const main = await app.mainWindow();
     const page = await main.page();
     await composerOf(page).waitFor();
-    await page.evaluate(() => {
-      window.location.href = 'https://attacker.example/';
-    });
-    await page.waitForTimeout(300);
+    const attacker = 'https://attacker.example/';
+    // The app hardened this webContents when it was created, so its will-navigate handler runs before this one.
+    const asked = new Promise<{ defaultPrevented: boolean }>((resolve) =>
+      main.webContents.once('will-navigate', resolve),
+    );
+    // A refused navigation is answered 204, on which Chromium stays put; an allowed one gets no response.
+    const answered = page.waitForResponse(attacker).catch(() => null);
+    await page.evaluate((url) => {
+      window.location.href = url;
+    }, attacker);
+    expect((await asked).defaultPrevented).toBe(true);
+    expect((await answered)?.status()).toBe(204);
     expect(main.webContents.getURL()).toBe('app://deputy/index.html');
     expect(app.blockedRequests).toEqual([]);
     // The handler itself refuses a sender whose frame is not ours, whatever the page managed to call.

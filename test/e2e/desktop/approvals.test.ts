@@ -93,13 +93,16 @@ describe('approvals outside the chat window', () => {
 
   it('a deputy:// link opens the approval; a malformed one opens nothing', async () => {
     const app = await desktop.launch();
-    await askForMilk(app);
+    const page = await askForMilk(app);
     const notification = await app.waitForNotification(
       (n) => n.options.title === APPROVAL_TITLE,
       'the approval notification',
     );
     const approvalId = notification.options.id?.replace('deputy-approval-', '') ?? '';
     expect(approvalId).not.toBe('');
+    const threadId = await page.getByTestId('thread-item').first().getAttribute('data-thread-id');
+    expect(threadId).toMatch(/^[\w-]+$/);
+    const windowsBefore = app.runtime.created.length;
 
     for (const bad of [
       'deputy://approval/../../etc',
@@ -108,8 +111,12 @@ describe('approvals outside the chat window', () => {
       'https://approval/x',
     ])
       app.openLink(bad);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(app.windows().filter((window) => window.webContents.getURL().includes('#/approval/'))).toEqual([]);
+    // Links are handled one by one, in order (main.ts, 'second-instance'), and a window is created while its
+    // link is handled: once this later link has shown its conversation, any window the bad ones made exists.
+    app.openLink(`deputy://thread/${threadId}`);
+    const main = await app.mainWindow();
+    await expect.poll(() => main.webContents.getURL()).toMatch(new RegExp(`#/thread/${threadId}$`));
+    expect(app.runtime.created).toHaveLength(windowsBefore);
 
     app.openLink(`deputy://approval/${approvalId}`);
     const window = await app.waitForWindow(

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../../fakes/gemini/script';
 import { axeViolations } from './axe';
@@ -5,6 +6,18 @@ import { assistantText, composerOf, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 const isQuick = (url: string) => url.endsWith('#/quick');
+
+/**
+ * Waits until the page shows the run as over: the answer has stopped streaming. The run's last status and
+ * its result are sent in one synchronous step (engine/run-endings.ts), and the run notifier decides on the
+ * result within it; the page hears of the end only later (IPC is asynchronous). So from here on, any
+ * notification for this run would already be recorded.
+ */
+async function runEnded(page: Page, answer: string): Promise<void> {
+  await page
+    .locator('[data-testid="message"][data-role="assistant"]:not([data-streaming])', { hasText: answer })
+    .waitFor();
+}
 
 describe('the quick prompt, the shortcut and the tray', () => {
   it('opens from the shortcut on the pointer’s display, answers on Enter, hides on Escape, and continues in Deputy', async () => {
@@ -167,8 +180,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await composerOf(page).fill('Do it quietly');
     await composerOf(page).press('Enter');
     main.blur();
-    await expect.poll(() => assistantText(page)).toContain('Quietly done.');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await runEnded(page, 'Quietly done.');
     expect(second.notifications.map((n) => n.options.title)).not.toContain('Deputy finished');
   });
 
@@ -178,8 +190,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
     desktop.gemini.script(textReply('All set.'));
     await composerOf(page).fill('Do it');
     await composerOf(page).press('Enter');
-    await expect.poll(() => assistantText(page)).toContain('All set.');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await runEnded(page, 'All set.');
     expect(app.notifications.map((n) => n.options.title)).not.toContain('Deputy finished');
   });
 });
