@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RunEvent } from '../../shared/contract';
 import { newRowId } from '../store/row-ids';
 import { AgentsDesk } from './agents-desk';
 import { ApprovalDesk } from './approval-desk';
@@ -15,10 +16,8 @@ import { SideEffectsSwitch } from './side-effects-switch';
 export interface Desks {
   approvals: ApprovalDesk;
   data: DataDesk;
-  /** Deputy's tools for other MCP clients, each call under the policy, the approvals and the ledger. */
   clientCalls: ClientCalls;
   audit: AuditDesk;
-  /** "Pause all side effects": the run-time kill switch the tray, the banner and the HTTP API flip. */
   sideEffects: SideEffectsSwitch;
   agents: AgentsDesk;
   plans: PlanDesk;
@@ -27,12 +26,12 @@ export interface Desks {
 /** Makes the desks and wires them to the runs and to each other (a desk made later is reached when used). */
 export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: ApprovalsBus): Desks {
   const { store, registry, settings, now } = deps;
-  const emit = runs.emit.bind(runs);
-  const track = runs.track.bind(runs);
+  const emit = (event: RunEvent) => runs.emit(event);
+  const track: HostRuns['track'] = (run, work) => runs.track(run, work);
   const runDeps = () => runs.runDeps();
-  const subscribe = (runId: string, listener: Parameters<HostRuns['events']['subscribe']>[1]) =>
+  const subscribe = (runId: string, listener: (event: RunEvent) => void) =>
     runs.events.subscribe({ runId }, listener);
-  const approvals: ApprovalDesk = new ApprovalDesk({
+  const approvals = new ApprovalDesk({
     store,
     registry,
     settings,
@@ -62,7 +61,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     start: (request, model) => runs.launcher.launch(request, undefined, model).started,
     subscribe,
     abandon: ({ runId, threadId }) => {
-      runs.active.cancel(runId);
+      runs.cancel(runId);
       approvals.rejectWaitingIn(threadId, 'The MCP client that asked for this stopped waiting.');
     },
   });
@@ -96,7 +95,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     baseInstruction: (prompt) => runs.instructions.for(prompt, []),
     track,
     isActive: (runId) => runs.active.has(runId),
-    cancel: (runId) => runs.active.cancel(runId),
+    cancel: (runId) => runs.cancel(runId),
     subscribe,
     emit,
   });
@@ -106,7 +105,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     now,
     runDeps,
     approvals,
-    cancelRun: (runId) => runs.active.cancel(runId),
+    cancelRun: (runId) => runs.cancel(runId),
     continueInThread: (threadId, answer, planId) =>
       runs.launcher.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
     logError: deps.logError,

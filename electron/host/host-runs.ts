@@ -1,54 +1,45 @@
 import { isoTime } from '../../shared/iso-time';
 import {
-  RunEvent,
   type Approval,
   type ErrorBody,
-  type RunRecord,
+  type RunEvent,
+  type RunRequest,
   type RunResponse,
+  type RunStarted,
 } from '../../shared/contract';
 import { storeCheckpoints } from '../engine/journal';
 import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
-import { failRun } from '../engine/run-endings';
-import { initialState, parseRunState, type RunState } from '../engine/run-state';
 import { newRowId } from '../store/row-ids';
 import { DEFAULT_AGENT_ID } from '../store/runs-repo';
 import { redactValue } from '../vault/redactor';
 import { ActiveRuns } from './active-runs';
-import type { AgentsDesk } from './agents-desk';
-import type { ApprovalDesk } from './approval-desk';
-import type { AuditDesk } from './audit-desk';
-import type { DataDesk } from './data-desk';
 import { withDirectCalls } from './direct-call-model';
+import type { Desks } from './host-desks';
 import type { HostDeps } from './host-deps';
 import { decideCall, modelBudgetRefusal } from './policy-context';
-import { endingEvents } from './refusals';
-import { plainAnswer } from './run-answer';
 import { RunEventBus } from './run-event-bus';
 import { RunInstructions } from './run-instructions';
-import { RunLauncher } from './run-launcher';
+import { endWithoutWork, storedEvents } from './run-without-loop';
+import { RunLauncher, type RunIds } from './run-launcher';
 import { resumeRun } from './run-resume';
 
 /** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
-export const GRACE_TURNS = 2;
+const GRACE_TURNS = 2;
 /** Chat runs are Deputy's own: the agent id a run gets when no agent definition started it. */
-export const CHAT_AGENT_ID = DEFAULT_AGENT_ID;
+const CHAT_AGENT_ID = DEFAULT_AGENT_ID;
 
-type RunIds = { id: string; threadId: string; model: string };
-
-/** What the runs need from the rest of the host, read when used: the desks are made after the runs. */
-export interface RunsAround {
+/** What the runs need from the rest of the host. The desks are made after the runs, so they are asked for when used. */
+export interface HostRunsLinks {
   isClosed: () => boolean;
-  agents: () => AgentsDesk;
-  approvals: () => ApprovalDesk;
-  data: () => DataDesk;
-  audit: () => AuditDesk;
+  desks: () => Desks;
   approvalsChanged: (changed: Approval | null) => void;
 }
 
 /**
- * The host's runs: how one starts, what its loop is given, the cap on runs at once, its events, and how it
- * ends when its loop cannot end it (a bug, a stop before it started, closing).
+ * The host's runs. It starts them (the launcher) and holds the cap on runs at once (the active line). It gives
+ * each run's loop its dependencies and its spec, logs and publishes their events, resumes the unfinished ones at
+ * start, and ends a run whose loop could not end it (a bug, a stop before it started, closing).
  */
 export class HostRuns {
   readonly events: RunEventBus;
@@ -58,20 +49,20 @@ export class HostRuns {
 
   constructor(
     private readonly deps: HostDeps,
-    private readonly around: RunsAround,
+    private readonly links: HostRunsLinks,
   ) {
     this.instructions = new RunInstructions(deps);
-    this.events = new RunEventBus((runId) => this.storedEvents(runId));
+    this.events = new RunEventBus((runId) => storedEvents(deps.store, runId));
     this.launcher = new RunLauncher({
       store: deps.store,
       settings: deps.settings,
       now: deps.now,
       instructions: this.instructions,
-      isClosed: around.isClosed,
-      isDeleting: (threadId) => around.data().isDeleting(threadId),
+      isClosed: links.isClosed,
+      isDeleting: (threadId) => links.desks().data.isDeleting(threadId),
       refusedRequest: (error) => this.refusedRequest(error),
-      supersede: (threadId) => around.approvals().supersede(threadId),
-      withoutChildMessages: (messages) => around.agents().withoutChildMessages(messages),
+      supersede: (threadId) => links.desks().approvals.supersede(threadId),
+      withoutChildMessages: (messages) => links.desks().agents.withoutChildMessages(messages),
       runDeps: () => this.runDeps(),
       specFor: (run, signal) => this.specFor(run, signal),
       subscribe: (runId, listener) => this.events.subscribe({ runId }, listener),
@@ -82,12 +73,12 @@ export class HostRuns {
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
       together: (work) => {
-        if (around.isClosed()) work();
+        if (links.isClosed()) work();
         else deps.store.transaction(work);
       },
       onQueued: (run, queuePosition) => {
         // Closing empties the line after the database is closed: there is no one left to tell.
-        if (!around.isClosed())
+        if (!links.isClosed())
           this.emit({
             type: 'status',
             runId: run.id,
@@ -100,6 +91,15 @@ export class HostRuns {
         this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' }),
       onError: (runId, error) => this.failUnexpectedly(runId, error),
     });
+  }
+
+  /** Starts a run and answers at once; progress arrives on its events. */
+  start(request: RunRequest): RunStarted {
+    return this.launcher.launch(request).started;
+  }
+
+  cancel(runId: string): boolean {
+    return this.active.cancel(runId);
   }
 
   /** What a run's loop is given, under the settings of this moment. */
@@ -120,7 +120,7 @@ export class HostRuns {
         decideCall(call, facts, settings.get(), store, now(), (address) => context.isDealtWith(address)),
       checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
-      onApprovalsChanged: (changed: Approval | null) => this.around.approvalsChanged(changed),
+      onApprovalsChanged: (changed: Approval | null) => this.links.approvalsChanged(changed),
       areSideEffectsPaused: () => settings.get().areSideEffectsPaused,
       checkIntent: (analysis, turn) => context.unresolvedPerson(analysis, turn.reachesPeople),
     };
@@ -128,12 +128,12 @@ export class HostRuns {
 
   /** A run's work, behind the cap on runs at once unless it is an agent's child (its parent holds a slot). */
   track(run: { id: string; threadId: string }, work: (signal: AbortSignal) => Promise<RunResponse>) {
-    return this.active.track(run, work, { holdsSlot: !this.around.agents().isChild(run.id) });
+    return this.active.track(run, work, { holdsSlot: !this.links.desks().agents.isChild(run.id) });
   }
 
   /** The spec of a run under the settings of this moment: an agent's when an agent runs it. */
   specFor(run: RunIds, signal: AbortSignal): RunSpec {
-    return this.around.agents().specFor(run, signal) ?? this.chatSpec(run, signal);
+    return this.links.desks().agents.specFor(run, signal) ?? this.chatSpec(run, signal);
   }
 
   /** The spec of a chat run under the settings of this moment. */
@@ -157,14 +157,14 @@ export class HostRuns {
 
   /** Logs an event as its subscribers will see it, then tells them. */
   emit(raw: RunEvent): void {
-    const isClosed = this.around.isClosed();
-    const unsafe = raw.type === 'status' && !isClosed ? this.around.agents().withParent(raw) : raw;
+    const isClosed = this.links.isClosed();
+    const unsafe = raw.type === 'status' && !isClosed ? this.links.desks().agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
     const event = redactValue(unsafe);
     const now = isoTime(this.deps.now());
     const { store } = this.deps;
     // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.
-    if (event.type === 'result' && !isClosed) this.around.agents().onResult(event.runId, event.result);
+    if (event.type === 'result' && !isClosed) this.links.desks().agents.onResult(event.runId, event.result);
     if (event.type === 'status') {
       // One commit for the status and its log row (inside a run's transaction this is a savepoint).
       store.transaction(() => {
@@ -212,7 +212,7 @@ export class HostRuns {
         this.deps.logError(`could not resume run ${run.id}`, error);
       }
     }
-    this.around.audit().reconcileUndos();
+    this.links.desks().audit.reconcileUndos();
   }
 
   /**
@@ -221,7 +221,7 @@ export class HostRuns {
    * there is no conversation whose deletion would take it away.
    */
   refusedRequest(error: ErrorBody): void {
-    if (this.around.isClosed()) return;
+    if (this.links.isClosed()) return;
     try {
       this.deps.store.decisions.record(
         {
@@ -239,60 +239,26 @@ export class HostRuns {
     }
   }
 
+  private endWithoutWork(runId: string, failure: RunFailure): RunResponse {
+    return endWithoutWork(
+      {
+        store: this.deps.store,
+        isClosed: this.links.isClosed,
+        logError: this.deps.logError,
+        runDeps: () => this.runDeps(),
+        specFor: (run, signal) => this.specFor(run, signal),
+      },
+      runId,
+      failure,
+    );
+  }
+
   /** A bug in the loop must still leave the run in a terminal state with a stored error. */
   private failUnexpectedly(runId: string, error: unknown): RunResponse {
-    if (!this.around.isClosed()) this.deps.logError(`run ${runId} failed unexpectedly`, error);
+    if (!this.links.isClosed()) this.deps.logError(`run ${runId} failed unexpectedly`, error);
     return this.endWithoutWork(runId, {
       code: 'internal',
       message: 'Deputy hit an internal error during this run. The details are in the log.',
     });
-  }
-
-  /** Records `failure` as the run's ending, keeping what its last checkpoint had reached. */
-  private endWithoutWork(runId: string, failure: RunFailure): RunResponse {
-    // Stopped by closing: nothing was recorded on purpose, and the run goes on at the next start.
-    if (this.around.isClosed()) {
-      return plainAnswer(
-        runId,
-        null,
-        'failed',
-        'Deputy closed while this was running; it goes on when Deputy starts again.',
-      );
-    }
-    let run: RunRecord | null = null;
-    try {
-      run = this.deps.store.runs.get(runId);
-      // An ending already recorded stands: a late error must not turn a finished run into a failed one.
-      if (run && (run.status === 'completed' || run.status === 'failed')) {
-        return plainAnswer(runId, run, run.status, run.summary ?? '');
-      }
-      const spec = this.specFor(
-        { id: runId, threadId: run?.threadId ?? '', model: run?.model ?? '' },
-        new AbortController().signal,
-      );
-      let state: RunState | null = null;
-      try {
-        state = parseRunState(this.deps.store.checkpoints.load(runId)?.state);
-      } catch {
-        state = null;
-      }
-      return failRun(this.runDeps(), spec, state ?? initialState('', []), failure);
-    } catch (storeError) {
-      this.deps.logError(`could not record the ending of run ${runId}`, storeError);
-      return plainAnswer(runId, run, 'failed', failure.message);
-    }
-  }
-
-  private storedEvents(runId: string): RunEvent[] {
-    const stored = this.deps.store.events.byRun(runId).flatMap((payload) => {
-      const parsed = RunEvent.safeParse(payload);
-      return parsed.success ? [parsed.data] : [];
-    });
-    if (stored.length > 0) return stored;
-    // A refused request stores no events: its ending is rebuilt from its run row.
-    const run = this.deps.store.runs.get(runId);
-    if (run?.status !== 'failed') return [];
-    const summary = run.errorMessage ?? run.summary ?? '';
-    return endingEvents(plainAnswer(run.id, run, 'failed', summary), run.errorCode);
   }
 }

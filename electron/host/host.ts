@@ -23,12 +23,8 @@ import type { AgentsDesk } from './agents-desk';
 import type { ApprovalDesk } from './approval-desk';
 import { ApprovalsBus } from './approvals-bus';
 import type { AuditDesk } from './audit-desk';
-import {
-  contractHandlers,
-  contractStreams,
-  type Handlers,
-  type StreamHandlers,
-} from './channels/contract-channels';
+import { contractHandlers, contractStreams, type Handlers } from './channels/contract-channels';
+import type { StreamHandlers } from './channels/handlers';
 import type { ClientCalls } from './client-calls';
 import type { DataDesk } from './data-desk';
 import { composeDesks } from './host-desks';
@@ -74,17 +70,15 @@ export class Host implements ContractHost {
   }
 
   constructor(private readonly deps: HostDeps) {
+    const approvalsBus = new ApprovalsBus(() => this.approvals.pending());
+    this.approvalsBus = approvalsBus;
     this.runs = new HostRuns(deps, {
       isClosed: () => this.isClosed,
-      agents: () => this.agents,
-      approvals: () => this.approvals,
-      data: () => this.data,
-      audit: () => this.audit,
-      approvalsChanged: (changed: Approval | null) => this.approvalsBus.publish(changed),
+      desks: () => desks,
+      approvalsChanged: (changed) => approvalsBus.publish(changed),
     });
     this.events = this.runs.events;
-    this.approvalsBus = new ApprovalsBus(() => this.approvals.pending());
-    const desks = composeDesks(deps, this.runs, this.approvalsBus);
+    const desks = composeDesks(deps, this.runs, approvalsBus);
     this.approvals = desks.approvals;
     this.data = desks.data;
     this.clientCalls = desks.clientCalls;
@@ -117,7 +111,7 @@ export class Host implements ContractHost {
 
   /** Starts a run and answers at once; progress arrives on `run.events`. */
   startRun(request: RunRequest): RunStarted {
-    return this.runs.launcher.launch(request).started;
+    return this.runs.start(request);
   }
 
   /** Starts a run and waits for its ending (the non-streaming HTTP route). */
@@ -163,7 +157,7 @@ export class Host implements ContractHost {
   }
 
   cancelRun(runId: string): boolean {
-    return this.runs.active.cancel(runId);
+    return this.runs.cancel(runId);
   }
 
   /** On start-up and on Resume: every unfinished run goes on from its last checkpoint. */

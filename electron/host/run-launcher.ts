@@ -25,7 +25,8 @@ import { buildRunMessages, threadTitle } from './run-history';
 import type { RunInstructions } from './run-instructions';
 import type { SettingsService } from './settings';
 
-type RunIds = { id: string; threadId: string; model: string };
+/** What names a run, and the model it runs on. */
+export type RunIds = { id: string; threadId: string; model: string };
 
 export interface RunLauncherDeps {
   store: Store;

@@ -1,17 +1,11 @@
-import type {
-  CommandName,
-  CommandOutput,
-  CommandParsedInput,
-  StreamEvent,
-  StreamName,
-  StreamParsedInput,
-} from '../../../shared/contract';
+import type { CommandName } from '../../../shared/contract';
 import { agentHandlers } from '../agent-handlers';
 import type { ApprovalsBus } from '../approvals-bus';
 import type { Desks } from '../host-desks';
 import type { HostDeps } from '../host-deps';
 import type { HostRuns } from '../host-runs';
 import { auditChannels } from './audit-channels';
+import type { HandlersFor, StreamHandlers } from './handlers';
 import { mcpChannels } from './mcp-channels';
 import { memoryChannels } from './memory-channels';
 import { planChannels } from './plan-channels';
@@ -19,20 +13,15 @@ import { settingsChannels } from './settings-channels';
 import { taskChannels } from './task-channels';
 import { threadChannels } from './thread-channels';
 
-export type Handlers = {
-  [C in CommandName]: (input: CommandParsedInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C>;
-};
-export type StreamHandlers = {
-  [S in StreamName]: (input: StreamParsedInput<S>, listener: (event: StreamEvent<S>) => void) => () => void;
-};
+export type Handlers = HandlersFor<CommandName>;
 
 /** Every command of the contract, each answered by the desk or service that owns it. */
 export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): Handlers {
   const { store, now, context } = deps;
   return {
     ...agentHandlers(desks.agents, deps.agentCatalog, deps.registry, store),
-    'run.start': (input) => runs.launcher.launch(input).started,
-    'run.cancel': (input) => ({ cancelled: runs.active.cancel(input.runId) }),
+    'run.start': (input) => runs.start(input),
+    'run.cancel': (input) => ({ cancelled: runs.cancel(input.runId) }),
     ...threadChannels(store, desks.data),
     'data.stats': () => desks.data.stats(),
     'data.compact': () => desks.data.compact(),
