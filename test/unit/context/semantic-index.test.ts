@@ -139,3 +139,23 @@ describe('the semantic index sync', () => {
     expect(semantic.count()).toBe(0);
   });
 });
+
+describe('the text hashes stored beside the vectors', () => {
+  it('still match hashes written by earlier versions, so an upgrade embeds nothing again', async () => {
+    const db = contextDb();
+    // Frozen: the first 16 hex digits of SHA-256 of each text, as every version so far has stored them.
+    const insert = db.prepare(
+      "INSERT INTO vectors (kind, ref, model, text_hash, vector) VALUES ('memory', ?, 'test', ?, ?)",
+    );
+    const vector = Buffer.from(Float32Array.from({ length: DIMS }, () => 0.5).buffer);
+    insert.run('m00000', '6f09bb8410ae9520', vector);
+    insert.run('m00001', '602dc8ec3ff0ef4b', vector);
+    let calls = 0;
+    const embedder = instantEmbedder(() => (calls += 1));
+    const semantic = new SemanticIndex(db, pagedCorpus(2), () => embedder, DIMS);
+    const sync = await semantic.sync(new AbortController().signal);
+    expect(calls).toBe(0);
+    expect(sync.embedded).toBe(0);
+    expect(semantic.count()).toBe(2);
+  });
+});
