@@ -3,6 +3,7 @@ import { ModelError, type ModelErrorKind } from '../llm/model-client';
 
 const CODES: Record<ModelErrorKind, ErrorCode> = {
   not_configured: 'model_not_configured',
+  key_rejected: 'model_key_rejected',
   unavailable: 'model_unavailable',
   rate_limited: 'model_rate_limited',
   server_error: 'model_server_error',

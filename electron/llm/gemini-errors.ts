@@ -45,8 +45,8 @@ function fromHttpStatus(status: number, google: GoogleError, context: FailureCon
   }
   if (status === 401 || status === 403 || google.reasons.includes('API_KEY_INVALID')) {
     return new ModelError(
-      'not_configured',
-      `Gemini rejected the API key (HTTP ${status}). Check GEMINI_API_KEY.`,
+      'key_rejected',
+      `Gemini rejected the API key (HTTP ${status})${said} Check the key in Settings → Connections, or GEMINI_API_KEY.`,
     );
   }
   if (status === 404) {

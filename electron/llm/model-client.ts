@@ -71,6 +71,7 @@ export interface ModelClient {
 
 export type ModelErrorKind =
   | 'not_configured'
+  | 'key_rejected'
   | 'unavailable'
   | 'rate_limited'
   | 'server_error'

@@ -6,6 +6,7 @@ import {
   READ_ONLY_SETTINGS,
   RunRequest,
   type CommandName,
+  type ErrorCode,
   type RunEvent,
   type RunResponse,
 } from '../../shared/contract';
@@ -29,6 +30,12 @@ export interface Route {
   pattern: RegExp;
   handle: RouteHandler;
 }
+
+/** Run outcomes that mean Gemini cannot be used until the person sets up a key: answered as their error. */
+const KEY_PROBLEMS = new Map<string, ErrorCode>([
+  ['ERROR:MODEL_NOT_CONFIGURED', 'model_not_configured'],
+  ['ERROR:MODEL_KEY_REJECTED', 'model_key_rejected'],
+]);
 
 /** Sends a command's result as JSON, or its typed error. */
 export type CommandSender = (res: ServerResponse, channel: CommandName, input: unknown) => Promise<void>;
@@ -54,9 +61,9 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       handle: async (req, res) => {
         const request = await readRunRequest(host, req);
         const result = await host.runToEnd(request);
-        // A run that could not start for want of a Gemini key is not a 200 with ok:false inside: 503.
-        if (result.outcome === 'ERROR:MODEL_NOT_CONFIGURED')
-          sendError(res, { code: 'model_not_configured', message: result.summary });
+        // A run that could not start for want of a working Gemini key is not a 200 with ok:false inside: 503.
+        const keyProblem = KEY_PROBLEMS.get(result.outcome ?? '');
+        if (keyProblem) sendError(res, { code: keyProblem, message: result.summary });
         else sendJson(res, 200, result);
       },
     },

@@ -17,6 +17,8 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   secrets_unavailable: 503,
   // No Gemini key: the service Deputy needs is not set up yet (README: "API failures").
   model_not_configured: 503,
+  // A key Gemini refused: the same, the service is not usable until the key is fixed.
+  model_key_rejected: 503,
   approval_decided: 409,
   approval_expired: 410,
   rate_limited: 429,

@@ -9,6 +9,8 @@ export const ErrorCode = z.enum([
   'payload_too_large',
   'unknown_channel',
   'model_not_configured',
+  /** Gemini refused the API key Deputy has (wrong, revoked, or not allowed): adding one will not help, checking it will. */
+  'model_key_rejected',
   'model_unavailable',
   'model_rate_limited',
   'model_server_error',

@@ -50,7 +50,7 @@ describe('Gemini client: HTTP errors', () => {
   it.each([401, 403])('maps %i to a rejected API key', async (status) => {
     fake.script(statusReply(status));
     const { error } = await collect(client);
-    expect(error?.kind).toBe('not_configured');
+    expect(error?.kind).toBe('key_rejected');
     expect(error?.message).toContain('Gemini rejected the API key');
     expect(error?.message).toContain(`HTTP ${status}`);
   });
@@ -61,7 +61,7 @@ describe('Gemini client: HTTP errors', () => {
       statusReply(400, { message: 'API key not valid. Please pass a valid API key.', details: [reason] }),
     );
     const { error } = await collect(client);
-    expect(error?.kind).toBe('not_configured');
+    expect(error?.kind).toBe('key_rejected');
     expect(error?.message).toContain('Gemini rejected the API key');
   });
 

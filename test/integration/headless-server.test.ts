@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
+import { ModelError } from '../../electron/llm/model-client';
 import { RunEvent, RunResponse } from '../../shared/contract';
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/contract/ws-protocol';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -104,6 +105,21 @@ describe('headless HTTP API', () => {
       tool: 'add_task',
       summary: 'Added.',
     });
+  });
+
+  it('answers 503 model_key_rejected when Gemini refuses the key, not a 200 and not "no key"', async () => {
+    model.script(
+      new ModelError('key_rejected', 'Gemini rejected the API key (HTTP 400): API key not valid.'),
+    );
+    const response = await api('/api/agent/run', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'Hello' }),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
+    expect(body.ok).toBe(false);
+    expect(body.error.code).toBe('model_key_rejected');
+    expect(body.error.message).toContain('Gemini rejected the API key');
   });
 
   it('streams NDJSON events ending with the result', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeToolCall } from '../../../shared/tool-summaries';
-import { friendlyError } from '../../../renderer/src/features/chat/error-words';
+import { friendlyError, isRetryable } from '../../../renderer/src/features/chat/error-words';
 import { lastAnsweredPrompt } from '../../../renderer/src/features/chat/RegenerateButton';
 import {
   applyRunEvent,
@@ -101,6 +101,12 @@ describe('words', () => {
   it('never shows an address or a low-level code in the friendly line', () => {
     expect(friendlyError('model_unavailable')).not.toMatch(/127\.0\.0\.1|UND_ERR/);
     expect(friendlyError('model_not_configured')).toContain('Settings → Connections');
+    // A key Gemini refused is not a missing key: the person is told to check it, and Retry is not offered.
+    expect(friendlyError('model_key_rejected')).toContain('didn’t accept');
+    expect(friendlyError('model_key_rejected')).toContain('Settings → Connections');
+    expect(friendlyError('model_key_rejected')).not.toBe(friendlyError('model_not_configured'));
+    expect(isRetryable('model_key_rejected')).toBe(false);
+    expect(isRetryable('model_server_error')).toBe(true);
     expect(friendlyError('something_new')).toBe('Deputy couldn’t finish this.');
   });
 

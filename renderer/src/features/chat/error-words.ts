@@ -6,11 +6,12 @@ import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
 
 const FRIENDLY: Record<string, string> = {
   model_not_configured: NO_GEMINI_KEY_MESSAGE,
+  model_key_rejected: 'Gemini didn’t accept Deputy’s API key. Check the key in Settings → Connections.',
   model_unavailable: 'Deputy couldn’t reach Gemini. Check your internet connection, then try again.',
   model_rate_limited: 'Gemini is busy right now. Wait a minute, then try again.',
   model_server_error: 'Gemini had a problem answering. Try again in a moment.',
   model_timeout: 'Gemini took too long to answer.',
-  model_bad_response: 'Gemini sent an answer Deputy couldn’t read. Try again.',
+  model_bad_response: 'Gemini couldn’t answer this request. Try again; the details say what went wrong.',
   model_blocked: 'Gemini declined to answer this request.',
   step_limit: 'Deputy took too many steps and stopped before finishing.',
   incomplete: 'Deputy stopped before finishing the task.',
@@ -29,7 +30,14 @@ export function friendlyError(code: string | undefined): string {
   return (code && FRIENDLY[code]) ?? FALLBACK;
 }
 
+const NOT_RETRYABLE = new Set([
+  'invalid_input',
+  'model_blocked',
+  'model_not_configured',
+  'model_key_rejected',
+]);
+
 /** Errors worth a Retry: trying the same thing again may well work. */
 export function isRetryable(code: string | undefined): boolean {
-  return code !== 'invalid_input' && code !== 'model_blocked' && code !== 'model_not_configured';
+  return !NOT_RETRYABLE.has(code ?? '');
 }
