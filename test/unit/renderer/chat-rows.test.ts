@@ -140,6 +140,9 @@ describe('run usage', () => {
     expect(describeUsage({ inputTokens: 2_000, outputTokens: 400, model: 'gemini-2.5-flash' })).toBe(
       '2,000 tokens in, 400 out · about $0.0016 (gemini-2.5-flash)',
     );
+    expect(describeUsage({ inputTokens: 10, outputTokens: 2, model: 'gemini-2.5-flash' })).toBe(
+      '10 tokens in, 2 out · under $0.0001 (gemini-2.5-flash)',
+    );
     expect(describeUsage({ inputTokens: 5, outputTokens: 1, model: 'some-new-model' })).toBe(
       '5 tokens in, 1 out (some-new-model)',
     );

@@ -49,4 +49,21 @@ describe('tasks store', () => {
     ).toBe(true);
     expect(seen[0]).toBe('Done. / done');
   });
+
+  it('takes a change that waits for approval (the form clears), and not one that was refused', async () => {
+    const outcomes = [
+      { status: 'waiting' as const, approvalId: 'a1' },
+      { status: 'refused' as const, reason: 'Not allowed.' },
+    ];
+    const fake = fakeClient({
+      'tasks.list': async () => ({ tasks: [] }),
+      'tasks.change': async () => outcomes.shift() ?? { status: 'failed' as const, reason: 'No more.' },
+    });
+    const store = createTasksStore(fake.client);
+    const add = { tool: 'add_task' as const, args: { description: 'Buy milk' } };
+    expect(await store.getState().change(add, 'Added.')).toBe(true);
+    expect(store.getState().notice?.text).toContain('Waiting for your approval');
+    expect(await store.getState().change(add, 'Added.')).toBe(false);
+    expect(store.getState().notice).toEqual({ tone: 'error', text: 'Not allowed.' });
+  });
 });

@@ -26,5 +26,7 @@ export function describeUsage(
   const words = `${tokens(usage.inputTokens)} in, ${usage.outputTokens.toLocaleString('en')} out`;
   const cost = estimateCost(usage, prices);
   if (cost === null) return usage.model ? `${words} (${usage.model})` : words;
-  return `${words} · about ${dollars(cost)} (${usage.model})`;
+  const amount = dollars(cost);
+  // "about under $0.0001" says the same thing twice: an amount that is already a bound takes no "about".
+  return `${words} · ${amount.startsWith('under') ? amount : `about ${amount}`} (${usage.model})`;
 }

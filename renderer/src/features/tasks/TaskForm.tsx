@@ -38,12 +38,12 @@ export function TaskForm({
     if (!description.trim()) return setProblem('Say what needs doing.');
     if (time && !date) return setProblem('Pick a day for the time, or clear the time.');
     setProblem(null);
-    const isDone = await onSubmit({
+    const isTaken = await onSubmit({
       description: description.trim(),
       due: composeDue(date, time),
       notes: notes.trim() || null,
     });
-    if (isDone && !task) {
+    if (isTaken && !task) {
       setDescription('');
       setDate('');
       setTime('');

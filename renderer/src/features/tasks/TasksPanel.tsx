@@ -23,6 +23,9 @@ function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
           type="checkbox"
           className="task-row__check"
           aria-label={`Mark “${task.description}” done`}
+          // An open task's box stays clear until the list says it is done: a change that waits for approval
+          // must not look made.
+          checked={false}
           disabled={isChanging}
           onChange={() =>
             void change({ tool: 'mark_task_complete', args: { id: task.id } }, `Done: “${task.description}”.`)
@@ -143,15 +146,15 @@ export function TasksPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): vo
       `Added “${values.description}”.`,
     );
   const edit = (task: TaskItem) => async (values: TaskValues) => {
-    const isDone = await store.getState().change(
+    const isTaken = await store.getState().change(
       {
         tool: 'update_task',
         args: { id: task.id, description: values.description, due: values.due, notes: values.notes },
       },
       `Saved “${values.description}”.`,
     );
-    if (isDone) setEditing(null);
-    return isDone;
+    if (isTaken) setEditing(null);
+    return isTaken;
   };
 
   return (

@@ -13,7 +13,10 @@ export interface TasksState {
 
 export interface TasksActions {
   load(): Promise<void>;
-  /** Resolves true when the change was made (not when it waits, is refused or failed). */
+  /**
+   * Resolves true when the change was taken: made, or waiting for the person's approval (asking again would
+   * ask twice). False when it was refused or failed, so the form keeps what was typed.
+   */
   change(input: TasksChangeInput, done: string): Promise<boolean>;
   clearNotice(): void;
 }
@@ -61,7 +64,7 @@ export function createTasksStore(client: DeputyClient): TasksStore {
             set({ notice: { tone: 'error', text: outcome.reason } });
             break;
         }
-        return outcome.status === 'done';
+        return outcome.status === 'done' || outcome.status === 'waiting';
       } catch (error) {
         set({ notice: { tone: 'error', text: toClientError(error).message } });
         return false;
