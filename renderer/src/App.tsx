@@ -8,6 +8,7 @@ import { useConnection } from './features/connection/use-connection';
 import { PauseBanner } from './features/side-effects/PauseBanner';
 import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
+import type { SettingsTab } from './features/settings/SettingsPanel';
 import { useDrawer } from './features/layout/use-drawer';
 import './features/layout/layout.css';
 import { routeFromHash, type Route } from './route';
@@ -24,9 +25,11 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   // Settings is its own chunk: fetched the first time it opens, then kept (it remembers its tab).
   const [hasOpenedSettings, setHasOpenedSettings] = useState(false);
-  const openSettings = () => {
+  const [settingsTab, setSettingsTab] = useState<{ tab: SettingsTab } | null>(null);
+  const openSettings = (tab?: SettingsTab) => {
     setHasOpenedSettings(true);
     setIsSettingsOpen(true);
+    if (tab) setSettingsTab({ tab });
   };
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const [isTasksOpen, setIsTasksOpen] = useState(false);
@@ -99,7 +102,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           className="button"
           data-testid="open-settings"
           aria-haspopup="dialog"
-          onClick={openSettings}
+          onClick={() => openSettings()}
         >
           Settings
         </button>
@@ -124,10 +127,14 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           onClick={drawer.close}
         />
       )}
-      <ChatScreen />
+      <ChatScreen onOpenConnections={() => openSettings('connections')} />
       {hasOpenedSettings && (
         <Suspense fallback={null}>
-          <SettingsPanel isOpen={isSettingsOpen} onClose={() => setIsSettingsOpen(false)} />
+          <SettingsPanel
+            isOpen={isSettingsOpen}
+            onClose={() => setIsSettingsOpen(false)}
+            tabRequest={settingsTab}
+          />
         </Suspense>
       )}
       <PendingApprovalsPanel isOpen={isApprovalsOpen} onClose={() => setIsApprovalsOpen(false)} />

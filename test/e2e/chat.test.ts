@@ -133,6 +133,11 @@ describe('a host with no Gemini key', () => {
     await hint.waitFor();
     expect(await hint.innerText()).toContain('GEMINI_API_KEY');
     expect(await page.getByTestId('empty-state').innerText()).toContain('add a task to buy milk tomorrow');
+    // The hint's button opens Settings where the key goes, not at the tab it was last left on.
+    await hint.getByRole('button', { name: 'Open Settings → Connections' }).click();
+    await expect
+      .poll(() => page.getByTestId('settings-tab-connections').getAttribute('aria-selected'))
+      .toBe('true');
   });
 
   it('says the same thing in the chat, the empty state and the API: add a key in Settings → Connections', async () => {

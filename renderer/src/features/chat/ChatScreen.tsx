@@ -6,7 +6,7 @@ import { EmptyState } from './EmptyState';
 import { useEscapeStops } from './use-escape-stops';
 
 /** The main column: the conversation (or the welcome when there is none yet) above the composer. */
-export function ChatScreen() {
+export function ChatScreen({ onOpenConnections }: { onOpenConnections: () => void }) {
   useEscapeStops();
   const [draft, setDraft] = useState<{ text: string; version: number }>();
   const isEmpty = useChat(
@@ -18,6 +18,7 @@ export function ChatScreen() {
     <main className="chat" aria-label="Chat">
       {isEmpty ? (
         <EmptyState
+          onOpenConnections={onOpenConnections}
           onTryExample={(text) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 }))}
         />
       ) : (

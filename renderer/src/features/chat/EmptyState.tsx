@@ -3,7 +3,13 @@ import { useConnections, useSettings } from '../../stores';
 
 const EXAMPLE = 'Add a task to buy milk tomorrow';
 
-export function EmptyState({ onTryExample }: { onTryExample: (text: string) => void }) {
+export function EmptyState({
+  onTryExample,
+  onOpenConnections,
+}: {
+  onTryExample: (text: string) => void;
+  onOpenConnections: () => void;
+}) {
   const fromSettings = useSettings((state) => state.settings?.isGeminiConfigured);
   // Once Settings → Connections has loaded, its live status wins: a key pasted there hides the hint at once.
   const geminiState = useConnections(
@@ -27,6 +33,9 @@ export function EmptyState({ onTryExample }: { onTryExample: (text: string) => v
             <li>{NO_GEMINI_KEY_MESSAGE}</li>
             <li>This message disappears once the key is saved.</li>
           </ol>
+          <button type="button" className="button" data-testid="open-connections" onClick={onOpenConnections}>
+            Open Settings → Connections
+          </button>
         </div>
       )}
       <p className="empty-state__hint">

@@ -156,6 +156,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
+export type SettingsTab = Tab;
 type Tab =
   | 'general'
   | 'permissions'
@@ -205,12 +206,24 @@ function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
 }
 
 /** A modal dialog with a section per tab: the browser traps focus inside it and Escape closes it. */
-export function SettingsPanel({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+export function SettingsPanel({
+  isOpen,
+  onClose,
+  tabRequest = null,
+}: {
+  isOpen: boolean;
+  onClose: () => void;
+  /** A tab to show, asked for by another screen (a new object each time it asks). */
+  tabRequest?: { tab: SettingsTab } | null;
+}) {
   const dialogRef = useModalDialog(isOpen);
   const { settings: store } = useStores();
   const settings = useSettings((state) => state.settings);
   const loadError = useSettings((state) => state.loadError);
-  const [tab, setTab] = useState<Tab>('general');
+  const [tab, setTab] = useState<Tab>(tabRequest?.tab ?? 'general');
+  useEffect(() => {
+    if (tabRequest) setTab(tabRequest.tab);
+  }, [tabRequest]);
   // Settings can change behind this window (an "always allow" adds a rule): read them again on every open.
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
