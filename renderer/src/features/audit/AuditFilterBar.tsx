@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useAudit } from '../../stores';
 import type { AuditFilters } from './audit-store';
+import { CATEGORY_CHOICES, DECISION_CHOICES } from './audit-words';
 
 const STATUSES = [
   ['', 'Any status'],
@@ -9,30 +10,13 @@ const STATUSES = [
   ['failed', 'Failed'],
   ['rolled_back', 'Undone'],
 ] as const;
-const CATEGORIES = [
-  '',
-  'query',
-  'create',
-  'update',
-  'delete',
-  'draft',
-  'external',
-  'undo',
-  'decision',
-  'record',
-];
-const DECISIONS = [
-  '',
-  'allow',
-  'require_approval',
-  'deny',
-  'clarify',
-  'INVOKE_TOOL',
-  'RESPOND_ONLY',
-  'REQUEST_CLARIFICATION',
-  'REFUSE',
-];
-const RISKS = ['', 'low', 'medium', 'high', 'critical'];
+const RISKS = [
+  ['', 'Any risk'],
+  ['low', 'Low'],
+  ['medium', 'Medium'],
+  ['high', 'High'],
+  ['critical', 'Critical'],
+] as const;
 /** Filters set from an entry (its conversation, its run, its agent), shown so they can be taken off. */
 const SCOPES = [
   ['threadId', 'Conversation'],
@@ -72,7 +56,6 @@ export function AuditFilterBar() {
       </select>
     </label>
   );
-  const any = (values: string[], none: string) => values.map((value) => [value, value || none] as const);
 
   return (
     <form
@@ -92,9 +75,9 @@ export function AuditFilterBar() {
         />
       </label>
       {select('status', 'Status', STATUSES)}
-      {select('category', 'Category', any(CATEGORIES, 'Any category'))}
-      {select('decision', 'Decision', any(DECISIONS, 'Any decision'))}
-      {select('risk', 'Risk', any(RISKS, 'Any risk'))}
+      {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
+      {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
+      {select('risk', 'Risk', RISKS)}
       <label className="audit-filters__field">
         <span>Tool</span>
         <input

@@ -31,6 +31,34 @@ const DECISION_WORDS: Record<string, string> = {
   COMPLETE_TASK: 'Finished a task',
 };
 
+/** What the policy decided about one action, as a person says it. */
+const POLICY_WORDS: Record<string, string> = {
+  allow: 'Allowed',
+  require_approval: 'Asked you first',
+  deny: 'Blocked',
+  clarify: 'Asked you to clarify',
+};
+
+/** The Decision filter's choices: the policy's about one action, then a run's about what to do. */
+export const DECISION_CHOICES: readonly (readonly [string, string])[] = [
+  ...Object.entries(POLICY_WORDS).map(([code, words]) => [code, `Action: ${words.toLowerCase()}`] as const),
+  ...Object.entries(DECISION_WORDS).map(([code, words]) => [code, `Run: ${words.toLowerCase()}`] as const),
+];
+
+/** The Category filter's choices, in a person's words. */
+export const CATEGORY_CHOICES: readonly (readonly [string, string])[] = [
+  ['query', 'Looked something up'],
+  ['compute', 'Worked something out'],
+  ['create', 'Created'],
+  ['update', 'Changed'],
+  ['delete', 'Deleted'],
+  ['draft', 'Drafted'],
+  ['external', 'Sent or shared outside'],
+  ['undo', 'Undone'],
+  ['decision', 'Run decisions'],
+  ['record', 'Other records'],
+];
+
 /** What a row names: the tool in words, or what kind of record it is. */
 export function whatWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') {
@@ -45,7 +73,9 @@ export function whatWords(entry: AuditEntry): string {
 export function decisionWords(entry: AuditEntry): string {
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
-  return rule ? `${decision} · ${rule}` : decision;
+  const words = POLICY_WORDS[decision] ?? DECISION_WORDS[decision] ?? decision;
+  // The rule stays as the policy names it: it is what Settings → Permissions and the log call it too.
+  return rule ? `${words} · ${rule}` : words;
 }
 
 /** The table's short time: "23 Nov, 19:50:38". */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CATEGORY_CHOICES,
+  DECISION_CHOICES,
+  decisionWords,
+} from '../../../renderer/src/features/audit/audit-words';
+import type { AuditEntry } from '../../../shared/contract';
+
+const withAuthority = (decision: string | null, rule: string | null): AuditEntry =>
+  ({ kind: 'tool_call', authority: { decision, rule, approvedBy: null } }) as unknown as AuditEntry;
+
+describe('the audit viewer in words', () => {
+  it('says what the policy or the run decided, keeping the rule as the policy names it', () => {
+    expect(decisionWords(withAuthority('require_approval', 'trust:supervised'))).toBe(
+      'Asked you first · trust:supervised',
+    );
+    expect(decisionWords(withAuthority('INVOKE_TOOL', null))).toBe('Acted');
+    expect(decisionWords(withAuthority(null, null))).toBe('—');
+    // A decision this viewer does not know yet is shown as it is stored, not hidden.
+    expect(decisionWords(withAuthority('SOMETHING_NEW', null))).toBe('SOMETHING_NEW');
+  });
+
+  it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {
+    const decisions = DECISION_CHOICES.map(([value]) => value);
+    for (const code of [
+      'allow',
+      'require_approval',
+      'deny',
+      'clarify',
+      'INVOKE_TOOL',
+      'RESPOND_ONLY',
+      'REFUSE',
+    ])
+      expect(decisions).toContain(code);
+    const categories = CATEGORY_CHOICES.map(([value]) => value);
+    for (const code of [
+      'query',
+      'create',
+      'update',
+      'delete',
+      'draft',
+      'external',
+      'undo',
+      'decision',
+      'record',
+    ])
+      expect(categories).toContain(code);
+    for (const [value, words] of [...DECISION_CHOICES, ...CATEGORY_CHOICES]) {
+      expect(words).not.toBe(value);
+      expect(words).not.toMatch(/_|^[A-Z]+$/);
+    }
+  });
+});
