@@ -61,6 +61,10 @@ describe('the audit viewer against the headless host', () => {
     await page.getByTestId('audit-search').fill('');
     await expect.poll(() => rows(page).count()).toBe(2);
 
+    // A pointer: a click anywhere on a row opens it, not only on its "What".
+    await rows(page).first().locator('.audit-row__time').click();
+    await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
+
     // Keyboard: the rows are one tab stop; arrows move, Enter opens.
     await rows(page).first().getByRole('button').focus();
     await page.keyboard.press('ArrowDown');

@@ -148,6 +148,10 @@ function Row(props: {
       data-testid="audit-row"
       data-tool={entry.actionType}
       style={{ position: 'absolute', top: index * ROW_HEIGHT, height: ROW_HEIGHT, left: 0, right: 0 }}
+      // A click anywhere on the row opens it, as a pointer user expects; the keyboard's way in is the button.
+      onClick={(event) => {
+        if (!(event.target as HTMLElement).closest('button, a')) props.onOpen(index);
+      }}
     >
       <div role="cell" className="audit-row__time" title={timeWords(entry.createdAt)}>
         {shortTimeWords(entry.createdAt)}
