@@ -64,6 +64,9 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     expect(await step(page, 'list').getAttribute('data-status')).toBe('done');
     // The list call's card sits inside its step.
     expect(await step(page, 'list').getByTestId('tool-call').count()).toBe(1);
+    // One call waiting: its own card's Approve is the step's only approve button (no second one above it).
+    await step(page, 'add').getByTestId('approval-card').waitFor();
+    expect(await step(page, 'add').getByTestId('plan-approve-step').count()).toBe(0);
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Waiting for you');
 
     for (const scheme of ['light', 'dark'] as const) {

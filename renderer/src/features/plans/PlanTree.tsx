@@ -29,13 +29,15 @@ function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
 function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   const approveStep = usePlans((state) => state.approveStep);
   // The step's calls, each as one card holding the approval it waits on (as everywhere in the chat).
-  const tools = timelineRows(
-    useChat((state) => state.conversation.items).filter(
-      (item) =>
-        (item.kind === 'tool' && step.actionIds.includes(item.id)) ||
-        (item.kind === 'approval' && step.actionIds.includes(item.actionId)),
-    ),
+  const items = useChat((state) => state.conversation.items).filter(
+    (item) =>
+      (item.kind === 'tool' && step.actionIds.includes(item.id)) ||
+      (item.kind === 'approval' && step.actionIds.includes(item.actionId)),
   );
+  const tools = timelineRows(items);
+  // "Approve this step" approves all of the step's calls at once. For a single call whose own approval card
+  // is shown below it, it would be a second button doing the same thing as that card's Approve.
+  const isStepApprovalUseful = step.actionIds.length > 1 || !items.some((item) => item.kind === 'approval');
   const state = STEP_STATE[step.status];
   return (
     <li
@@ -64,7 +66,7 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
       {step.status === 'failed' && step.result && <p className="plan-step__result">{step.result}</p>}
       {step.status === 'awaiting_user' && <StepAnswer plan={plan} step={step} />}
-      {step.status === 'awaiting_approval' && (
+      {step.status === 'awaiting_approval' && isStepApprovalUseful && (
         <button
           type="button"
           className="button"
