@@ -153,7 +153,7 @@ describe('the chat, as a person uses it', () => {
     // The run's footer: the tokens both turns used, priced at the model's list price.
     await expect
       .poll(() => page.getByTestId('run-usage').last().innerText())
-      .toMatch(/tokens in, \d+ out · about (under )?\$/);
+      .toMatch(/tokens in, \d+ out · (about |under )\$/);
 
     await page.getByTestId('regenerate').click();
     await assistantMessages(page).getByText('Done again.').waitFor();

@@ -131,7 +131,7 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     const footer = page.getByTestId('run-usage');
     await footer.waitFor();
     expect(await footer.innerText()).toMatch(
-      /^[\d,]+ tokens in, [\d,]+ out · about (under )?\$0\.\d{4} \(gemini-2\.5-flash\)$/,
+      /^[\d,]+ tokens in, [\d,]+ out · (about |under )\$0\.\d{4} \(gemini-2\.5-flash\)$/,
     );
   });
 });
