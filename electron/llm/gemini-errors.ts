@@ -36,6 +36,9 @@ interface GoogleError {
   retryDelaySeconds: number | null;
 }
 
+/** Ends a clause with a full stop unless it ends a sentence already. */
+const sentence = (text: string): string => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
 function fromHttpStatus(status: number, google: GoogleError, context: FailureContext): ModelError {
   const said = google.message === null ? '.' : `: ${clip(google.message)}`;
   if (status === 429) {
@@ -46,7 +49,7 @@ function fromHttpStatus(status: number, google: GoogleError, context: FailureCon
   if (status === 401 || status === 403 || google.reasons.includes('API_KEY_INVALID')) {
     return new ModelError(
       'key_rejected',
-      `Gemini rejected the API key (HTTP ${status})${said} Check the key in Settings → Connections, or GEMINI_API_KEY.`,
+      `Gemini rejected the API key (HTTP ${status})${sentence(said)} Check the key in Settings → Connections, or GEMINI_API_KEY.`,
     );
   }
   if (status === 404) {

@@ -134,6 +134,9 @@ describe('a host with no Gemini key', () => {
     expect(await hint.innerText()).toContain('GEMINI_API_KEY');
     expect(await page.getByTestId('empty-state').innerText()).toContain('add a task to buy milk tomorrow');
     // The hint's button opens Settings where the key goes, not at the tab it was last left on.
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-general').click();
+    await page.getByTestId('settings-close').click();
     await hint.getByRole('button', { name: 'Open Settings → Connections' }).click();
     await expect
       .poll(() => page.getByTestId('settings-tab-connections').getAttribute('aria-selected'))

@@ -57,6 +57,9 @@ describe('the Tasks panel, in the browser', () => {
       .getByTestId('tasks-notice')
       .getByText('Waiting for your approval', { exact: false })
       .waitFor();
+    // While that waits, the row says so and does not offer a second delete (a second approval).
+    await done.getByTestId('task-waiting').waitFor();
+    expect(await done.getByRole('button', { name: 'Delete “Buy oat milk”' }).isDisabled()).toBe(true);
     const approval = panel.getByTestId('task-approval');
     await approval.waitFor();
     expect(await tasks()).toHaveLength(1);

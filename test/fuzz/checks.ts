@@ -23,7 +23,7 @@ export function checkHttpAnswer(
   // gives, and each says so by its code.
   const isServiceAnswer =
     (status === 502 && body.includes('"code":"service_unavailable"')) ||
-    (status === 503 && body.includes('"code":"model_not_configured"'));
+    (status === 503 && /"code":"model_(not_configured|key_rejected)"/.test(body));
   if (status >= 500 && !isServiceAnswer) return `status ${status}: ${body.slice(0, 200)}`;
   if (status >= 400 && status !== 101) {
     if (!contentType?.startsWith('application/json'))

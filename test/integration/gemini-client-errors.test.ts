@@ -53,6 +53,8 @@ describe('Gemini client: HTTP errors', () => {
     expect(error?.kind).toBe('key_rejected');
     expect(error?.message).toContain('Gemini rejected the API key');
     expect(error?.message).toContain(`HTTP ${status}`);
+    // Google's own sentence and ours stay two sentences, whatever Google's ends with.
+    expect(error?.message).toMatch(/[.!?…] Check the key in Settings → Connections/);
   });
 
   it('treats a 400 with reason API_KEY_INVALID, as Google sends it, as a rejected key', async () => {

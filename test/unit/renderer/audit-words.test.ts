@@ -29,12 +29,15 @@ describe('the audit viewer in words', () => {
       'clarify',
       'INVOKE_TOOL',
       'RESPOND_ONLY',
+      'REQUEST_CLARIFICATION',
       'REFUSE',
+      'COMPLETE_TASK',
     ])
       expect(decisions).toContain(code);
     const categories = CATEGORY_CHOICES.map(([value]) => value);
     for (const code of [
       'query',
+      'compute',
       'create',
       'update',
       'delete',

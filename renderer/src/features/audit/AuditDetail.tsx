@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, STATUS_WORDS, timeWords, whatWords } from './audit-words';
+import { approverWords, decisionWord, STATUS_WORDS, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 
@@ -56,7 +56,7 @@ export function AuditDetail() {
         <h3 id="audit-authority">Authority</h3>
         <dl className="audit-facts">
           <dt>Decision</dt>
-          <dd>{entry.authority.decision ?? '—'}</dd>
+          <dd>{entry.authority.decision ? decisionWord(entry.authority.decision) : '—'}</dd>
           <dt>Rule</dt>
           <dd>{entry.authority.rule ?? '—'}</dd>
           <dt>Reason</dt>

@@ -150,6 +150,8 @@ function Row(props: {
       style={{ position: 'absolute', top: index * ROW_HEIGHT, height: ROW_HEIGHT, left: 0, right: 0 }}
       // A click anywhere on the row opens it, as a pointer user expects; the keyboard's way in is the button.
       onClick={(event) => {
+        // Not when the click ended a text selection (copying a target or a rule), nor on the row's own button.
+        if (window.getSelection()?.toString()) return;
         if (!(event.target as HTMLElement).closest('button, a')) props.onOpen(index);
       }}
     >

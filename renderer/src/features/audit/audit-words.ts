@@ -41,8 +41,8 @@ const POLICY_WORDS: Record<string, string> = {
 
 /** The Decision filter's choices: the policy's about one action, then a run's about what to do. */
 export const DECISION_CHOICES: readonly (readonly [string, string])[] = [
-  ...Object.entries(POLICY_WORDS).map(([code, words]) => [code, `Action: ${words.toLowerCase()}`] as const),
-  ...Object.entries(DECISION_WORDS).map(([code, words]) => [code, `Run: ${words.toLowerCase()}`] as const),
+  ...Object.entries(POLICY_WORDS).map(([code, words]) => [code, `Action: ${words}`] as const),
+  ...Object.entries(DECISION_WORDS).map(([code, words]) => [code, `Run: ${words}`] as const),
 ];
 
 /** The Category filter's choices, in a person's words. */
@@ -54,7 +54,7 @@ export const CATEGORY_CHOICES: readonly (readonly [string, string])[] = [
   ['delete', 'Deleted'],
   ['draft', 'Drafted'],
   ['external', 'Sent or shared outside'],
-  ['undo', 'Undone'],
+  ['undo', 'Undo actions'],
   ['decision', 'Run decisions'],
   ['record', 'Other records'],
 ];
@@ -70,10 +70,13 @@ export function whatWords(entry: AuditEntry): string {
   return toolLabel(entry.actionType);
 }
 
+/** One decision code in words; a code this viewer does not know yet is shown as stored, not hidden. */
+export const decisionWord = (code: string): string => POLICY_WORDS[code] ?? DECISION_WORDS[code] ?? code;
+
 export function decisionWords(entry: AuditEntry): string {
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
-  const words = POLICY_WORDS[decision] ?? DECISION_WORDS[decision] ?? decision;
+  const words = decisionWord(decision);
   // The rule stays as the policy names it: it is what Settings → Permissions and the log call it too.
   return rule ? `${words} · ${rule}` : words;
 }

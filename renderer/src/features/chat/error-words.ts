@@ -11,7 +11,7 @@ const FRIENDLY: Record<string, string> = {
   model_rate_limited: 'Gemini is busy right now. Wait a minute, then try again.',
   model_server_error: 'Gemini had a problem answering. Try again in a moment.',
   model_timeout: 'Gemini took too long to answer.',
-  model_bad_response: 'Gemini couldn’t answer this request. Try again, or put it another way.',
+  model_bad_response: 'Gemini couldn’t answer this request. Try again.',
   model_blocked: 'Gemini declined to answer this request.',
   step_limit: 'Deputy took too many steps and stopped before finishing.',
   incomplete: 'Deputy stopped before finishing the task.',

@@ -35,9 +35,9 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
       (item.kind === 'approval' && step.actionIds.includes(item.actionId)),
   );
   const tools = timelineRows(items);
-  // "Approve this step" approves all of the step's calls at once. For a single call whose own approval card
-  // is shown below it, it would be a second button doing the same thing as that card's Approve.
-  const isStepApprovalUseful = step.actionIds.length > 1 || !items.some((item) => item.kind === 'approval');
+  // "Approve this step" approves the step's waiting call. Once a tool card below shows that call's own
+  // approval, the card's Approve is the one button for it: a second one here would do the same thing.
+  const isStepApprovalUseful = !tools.some((row) => row.kind === 'tool' && row.approvalItem !== undefined);
   const state = STEP_STATE[step.status];
   return (
     <li

@@ -221,9 +221,12 @@ export function SettingsPanel({
   const settings = useSettings((state) => state.settings);
   const loadError = useSettings((state) => state.loadError);
   const [tab, setTab] = useState<Tab>(tabRequest?.tab ?? 'general');
-  useEffect(() => {
+  // Taken while rendering, not in an effect: the dialog opens (and places focus) with the asked-for tab.
+  const [seenRequest, setSeenRequest] = useState(tabRequest);
+  if (tabRequest !== seenRequest) {
+    setSeenRequest(tabRequest);
     if (tabRequest) setTab(tabRequest.tab);
-  }, [tabRequest]);
+  }
   // Settings can change behind this window (an "always allow" adds a rule): read them again on every open.
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();

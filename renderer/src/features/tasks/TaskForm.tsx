@@ -63,6 +63,7 @@ export function TaskForm({
         <input
           value={description}
           onChange={(event) => setDescription(event.target.value)}
+          readOnly={isBusy}
           maxLength={500}
           placeholder={task ? undefined : 'Buy milk'}
           aria-invalid={problem !== null && !description.trim()}

@@ -13,7 +13,11 @@ type View = 'open' | 'done';
 
 function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
   const { tasks: store } = useStores();
-  const isChanging = useTasks((state) => state.isChanging);
+  // A change to this task already waits for the person: asking again would queue a second approval.
+  const isWaiting = useApprovals((state) =>
+    state.pending.some((approval) => approval.threadId === TASKS_THREAD_ID && approval.args.id === task.id),
+  );
+  const isChanging = useTasks((state) => state.isChanging) || isWaiting;
   const due = dueWords(task);
   const change = store.getState().change;
   return (
@@ -38,6 +42,11 @@ function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
       )}
       <div className="task-row__text">
         <span className="task-row__description">{task.description}</span>
+        {isWaiting && (
+          <span className="task-row__meta" data-testid="task-waiting">
+            A change waits for your approval, below.
+          </span>
+        )}
         {(due || task.notes) && (
           <span className="task-row__meta">{[due, task.notes].filter(Boolean).join(' · ')}</span>
         )}
@@ -48,6 +57,7 @@ function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
             type="button"
             className="button button--quiet"
             onClick={onEdit}
+            disabled={isWaiting}
             aria-label={`Edit “${task.description}”`}
           >
             Edit
