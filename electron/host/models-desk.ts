@@ -1,5 +1,13 @@
 import { DeputyError, type ModelInfo, type ModelsListOutput } from '../../shared/contract';
 import { NO_GEMINI_KEY_MESSAGE as NO_GEMINI_KEY } from '../../shared/no-gemini-key';
+import { toModelError } from '../llm/gemini-errors';
+
+/** Said instead of "could not be reached" when Gemini answered, and refused the key. */
+const KEY_REFUSED =
+  'Gemini didn’t accept your API key, so the models it can use are not known. Check the key in Settings → Connections.';
+const isKeyRefusal = (error: unknown): boolean =>
+  toModelError(error, { model: '', host: 'Gemini', hasResponse: false, retryAfterHeader: null }).kind ===
+  'key_rejected';
 
 /** How long a fetched list is used before Gemini is asked again. */
 const FRESH_MS = 10 * 60_000;
@@ -21,7 +29,7 @@ export interface ModelsDeskDeps {
  */
 export class ModelsDesk {
   private cached: { key: string; models: ModelInfo[]; at: number } | null = null;
-  private failedAt: { key: string; at: number } | null = null;
+  private failedAt: { key: string; at: number; isKeyRefused: boolean } | null = null;
 
   constructor(private readonly deps: ModelsDeskDeps) {}
 
@@ -32,13 +40,15 @@ export class ModelsDesk {
     if (cached && !refresh && this.deps.now() - cached.at < FRESH_MS)
       return { models: cached.models, note: null };
     const note = 'Gemini could not be reached to list the models your key can use.';
-    const unreachable = (): ModelsListOutput =>
-      cached
-        ? { models: cached.models, note: `${note} This is the list from earlier.` }
-        : { models: [], note: `${note} You can keep the model you have.` };
+    const unreachable = (isKeyRefused: boolean): ModelsListOutput =>
+      isKeyRefused
+        ? { models: [], note: KEY_REFUSED }
+        : cached
+          ? { models: cached.models, note: `${note} This is the list from earlier.` }
+          : { models: [], note: `${note} You can keep the model you have.` };
     // Offline, every save would otherwise wait for the network again: a failure is remembered for a minute.
     if (!refresh && this.failedAt?.key === key && this.deps.now() - this.failedAt.at < RETRY_MS)
-      return unreachable();
+      return unreachable(this.failedAt.isKeyRefused);
     try {
       const models = await this.deps.fetch(AbortSignal.timeout(15_000));
       if (models === null) return { models: [], note: NO_GEMINI_KEY };
@@ -47,8 +57,9 @@ export class ModelsDesk {
       return { models, note: null };
     } catch (error) {
       this.deps.logError('listing the Gemini models failed', error);
-      this.failedAt = { key, at: this.deps.now() };
-      return unreachable();
+      const isKeyRefused = isKeyRefusal(error);
+      this.failedAt = { key, at: this.deps.now(), isKeyRefused };
+      return unreachable(isKeyRefused);
     }
   }
 

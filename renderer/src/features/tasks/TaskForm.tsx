@@ -63,6 +63,7 @@ export function TaskForm({
         <input
           value={description}
           onChange={(event) => setDescription(event.target.value)}
+          // While a change is being sent the form is read-only: it clears once the change is taken.
           readOnly={isBusy}
           maxLength={500}
           placeholder={task ? undefined : 'Buy milk'}
@@ -72,11 +73,11 @@ export function TaskForm({
       </label>
       <label>
         Due day
-        <input type="date" value={date} onChange={(event) => setDate(event.target.value)} />
+        <input type="date" value={date} readOnly={isBusy} onChange={(event) => setDate(event.target.value)} />
       </label>
       <label>
         Time
-        <input type="time" value={time} onChange={(event) => setTime(event.target.value)} />
+        <input type="time" value={time} readOnly={isBusy} onChange={(event) => setTime(event.target.value)} />
       </label>
       <label className="task-form__notes">
         Notes
@@ -85,6 +86,7 @@ export function TaskForm({
           value={notes}
           maxLength={4_000}
           onChange={(event) => setNotes(event.target.value)}
+          readOnly={isBusy}
         />
       </label>
       {problem && (
