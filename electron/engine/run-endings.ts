@@ -1,4 +1,4 @@
-import type { RunEvent, RunIntent, RunResponse } from '../../shared/contract';
+import { errorOutcome, type RunEvent, type RunIntent, type RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
@@ -196,7 +196,7 @@ export function failRun(
   spec: RunSpec,
   state: RunState,
   failure: RunFailure,
-  outcome = `ERROR:${failure.code.toUpperCase()}`,
+  outcome = errorOutcome(failure.code),
   partial?: Record<string, unknown>,
 ): RunResponse {
   const { lastAction } = state;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApprovalDecideInput,
   ApprovalEditInput,
+  errorOutcome,
   parseInput,
   READ_ONLY_SETTINGS,
   RunRequest,
@@ -31,11 +32,8 @@ export interface Route {
   handle: RouteHandler;
 }
 
-/** Run outcomes that mean Gemini cannot be used until the person sets up a key: answered as their error. */
-const KEY_PROBLEMS = new Map<string, ErrorCode>([
-  ['ERROR:MODEL_NOT_CONFIGURED', 'model_not_configured'],
-  ['ERROR:MODEL_KEY_REJECTED', 'model_key_rejected'],
-]);
+/** Run failures that mean Gemini cannot be used until the person sets up a key: answered as their error. */
+const KEY_PROBLEMS: readonly ErrorCode[] = ['model_not_configured', 'model_key_rejected'];
 
 /** Sends a command's result as JSON, or its typed error. */
 export type CommandSender = (res: ServerResponse, channel: CommandName, input: unknown) => Promise<void>;
@@ -62,7 +60,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
         const request = await readRunRequest(host, req);
         const result = await host.runToEnd(request);
         // A run that could not start for want of a working Gemini key is not a 200 with ok:false inside: 503.
-        const keyProblem = KEY_PROBLEMS.get(result.outcome ?? '');
+        const keyProblem = KEY_PROBLEMS.find((code) => result.outcome === errorOutcome(code));
         if (keyProblem) sendError(res, { code: keyProblem, message: result.summary });
         else sendJson(res, 200, result);
       },

@@ -41,6 +41,9 @@ export const ErrorCode = z.enum([
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
+/** Spec 002's outcome category of a run that failed with `code` (`RunResponse.outcome`): `ERROR:MODEL_TIMEOUT`. */
+export const errorOutcome = (code: ErrorCode): string => `ERROR:${code.toUpperCase()}`;
+
 export const ErrorBody = z.object({ code: ErrorCode, message: z.string() });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
