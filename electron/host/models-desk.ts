@@ -1,13 +1,12 @@
 import { DeputyError, type ModelInfo, type ModelsListOutput } from '../../shared/contract';
 import { NO_GEMINI_KEY_MESSAGE as NO_GEMINI_KEY } from '../../shared/no-gemini-key';
-import { toModelError } from '../llm/gemini-errors';
+import { ModelError } from '../llm/model-client';
 
 /** Said instead of "could not be reached" when Gemini answered, and refused the key. */
 const KEY_REFUSED =
   'Gemini didn’t accept your API key, so the models it can use are not known. Check the key in Settings → Connections.';
 const isKeyRefusal = (error: unknown): boolean =>
-  toModelError(error, { model: '', host: 'Gemini', hasResponse: false, retryAfterHeader: null }).kind ===
-  'key_rejected';
+  error instanceof ModelError && error.kind === 'key_rejected';
 
 /** How long a fetched list is used before Gemini is asked again. */
 const FRESH_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { GoogleGenAI } from '@google/genai';
-import { toModelError, withoutSecret } from './gemini-errors';
+import { hostOf, toModelError, withoutSecret } from './gemini-errors';
 import { toGeminiContents, toGeminiTools } from './gemini-request';
 import { ResponseReader } from './gemini-response';
 import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
@@ -16,8 +16,6 @@ export interface GeminiClientOptions {
   /** How long Gemini may stay silent between two chunks. */
   idleTimeoutMs?: number;
 }
-
-const DEFAULT_HOST = 'generativelanguage.googleapis.com';
 
 /** The ModelClient that streams from Gemini through the real `@google/genai` client. */
 export function createGeminiClient(options: GeminiClientOptions): ModelClient {
@@ -108,11 +106,6 @@ function describeFailure(
     hasResponse: observed.hasResponse(),
     retryAfterHeader: observed.retryAfterHeader(),
   });
-}
-
-function hostOf(baseUrl: string | undefined): string {
-  if (baseUrl === undefined) return DEFAULT_HOST;
-  return URL.canParse(baseUrl) ? new URL(baseUrl).host : 'the address in DEPUTY_GEMINI_BASE_URL';
 }
 
 function cancelled(): ModelError {

@@ -14,6 +14,14 @@ export interface FailureContext {
   retryAfterHeader: string | null;
 }
 
+const DEFAULT_HOST = 'generativelanguage.googleapis.com';
+
+/** Where requests go, as messages name it: a host, never a URL that could carry a secret. */
+export function hostOf(baseUrl: string | undefined): string {
+  if (baseUrl === undefined) return DEFAULT_HOST;
+  return URL.canParse(baseUrl) ? new URL(baseUrl).host : 'the address in DEPUTY_GEMINI_BASE_URL';
+}
+
 export function toModelError(error: unknown, context: FailureContext): ModelError {
   if (error instanceof ModelError) return error;
   if (error instanceof ApiError) return fromHttpStatus(error.status, readGoogleError(error.message), context);

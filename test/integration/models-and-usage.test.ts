@@ -80,6 +80,16 @@ describe('the models the key can use (Settings → General)', () => {
     expect(picked.body.model).toBe('gemini-2.5-pro');
   });
 
+  it('with a key Gemini refuses, says the key was refused, not that Gemini could not be reached', async () => {
+    const { json, gemini: fake } = await open();
+    fake.models.isKeyRejected = true;
+    const { body } = await json<ModelsListOutput>('/api/models');
+    expect(body.models).toEqual([]);
+    expect(body.note).toBe(
+      'Gemini didn’t accept your API key, so the models it can use are not known. Check the key in Settings → Connections.',
+    );
+  });
+
   it('with Gemini unreachable, says so and still accepts the model the person keeps', async () => {
     const { json, gemini: fake } = await open();
     fake.models.isDown = true;

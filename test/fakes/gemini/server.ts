@@ -16,6 +16,7 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     list: options.models ?? DEFAULT_FAKE_MODELS,
     requests: 0,
     isDown: false,
+    isKeyRejected: false,
   };
   let isClosed = false;
   let inFlight = 0;
@@ -90,6 +91,11 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       if (headerValue(req, 'x-goog-api-key') === null)
         return sendJson(res, 403, errorBody(403, "Method doesn't allow unregistered callers."));
       if (models.isDown) return sendJson(res, 503, errorBody(503, 'The service is currently unavailable.'));
+      if (models.isKeyRejected) {
+        const { error } = errorBody(400, 'API key not valid. Please pass a valid API key.');
+        const reason = { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' };
+        return sendJson(res, 400, { error: { ...error, details: [reason] } });
+      }
       return answerModelsList(res, req.url ?? '', models.list);
     }
     // Embeddings are answered at once, deterministically, and never consume a scripted step.

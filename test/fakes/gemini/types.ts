@@ -98,8 +98,9 @@ export interface FakeGemini {
   requests: RecordedRequest[];
   /** Every embedding request (`embedContent`, `batchEmbedContents`), oldest first. */
   embedRequests: { method: string; apiKey: string | null }[];
-  /** The models the list answers with, and how many list requests arrived. */
-  models: { list: readonly FakeModel[]; requests: number; isDown: boolean };
+  /** The models the list answers with, and how many list requests arrived; `isKeyRejected` answers as Google
+   * does for a wrong key (400, reason API_KEY_INVALID). */
+  models: { list: readonly FakeModel[]; requests: number; isDown: boolean; isKeyRejected: boolean };
   /** Scripted steps not consumed yet. */
   pending(): number;
   /** Responses still open: not finished and not closed by either side. */

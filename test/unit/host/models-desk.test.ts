@@ -1,6 +1,6 @@
-import { ApiError } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { ModelsDesk } from '../../../electron/host/models-desk';
+import { ModelError } from '../../../electron/llm/model-client';
 
 function deskThatFails(error: unknown): { desk: ModelsDesk; calls: () => number } {
   let calls = 0;
@@ -18,7 +18,9 @@ function deskThatFails(error: unknown): { desk: ModelsDesk; calls: () => number 
 
 describe('the models desk, when Gemini cannot list the models', () => {
   it('says the key was refused when Gemini refused it, and remembers that for a minute', async () => {
-    const { desk, calls } = deskThatFails(new ApiError({ message: 'API key not valid.', status: 401 }));
+    const { desk, calls } = deskThatFails(
+      new ModelError('key_rejected', 'Gemini rejected the API key (HTTP 400).'),
+    );
     const first = await desk.list();
     expect(first.models).toEqual([]);
     expect(first.note).toContain('didn’t accept your API key');
@@ -28,8 +30,7 @@ describe('the models desk, when Gemini cannot list the models', () => {
   });
 
   it('says Gemini could not be reached when the network failed', async () => {
-    const refused = Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
-    const { desk } = deskThatFails(refused);
+    const { desk } = deskThatFails(new ModelError('unavailable', 'Could not connect to Gemini.'));
     expect((await desk.list()).note).toContain('could not be reached');
   });
 });
