@@ -65,6 +65,19 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   const statusText = status === 'ipc' ? undefined : STATUS_TEXT[status];
   const drawer = useDrawer();
 
+  const menuRef = useRef<HTMLDivElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  // A choice made in the open menu closes it first and leaves focus on "More", so that a dialog it opens gives
+  // focus back to a button the person can see.
+  const fromMenu = (act: () => void) => () => {
+    const menu = menuRef.current;
+    if (menu?.matches(':popover-open')) {
+      menu.hidePopover();
+      menuButtonRef.current?.focus();
+    }
+    act();
+  };
+
   return (
     <div className={`app${drawer.isOpen ? ' app--drawer-open' : ''}`}>
       <header className="app__header">
@@ -84,28 +97,48 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           {statusText}
         </p>
         <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
+        {/* In a narrow window Tasks, the audit trail and Settings move into a menu, so that the header stays one
+            row and keeps the app's name; wider, the menu's box is not drawn and they sit in the header. */}
         <button
           type="button"
-          className="button"
-          data-testid="open-tasks"
-          aria-haspopup="dialog"
-          onClick={() => setIsTasksOpen(true)}
+          ref={menuButtonRef}
+          className="button header-menu-button"
+          popoverTarget="header-menu"
+          data-testid="header-menu-button"
         >
-          Tasks
+          More
         </button>
-        {/* Its own window: the Electron shell opens the viewer in one, a browser in a new tab. */}
-        <a className="button" href="#/audit" target="_blank" rel="opener" data-testid="open-audit">
-          Audit trail
-        </a>
-        <button
-          type="button"
-          className="button"
-          data-testid="open-settings"
-          aria-haspopup="dialog"
-          onClick={() => openSettings()}
-        >
-          Settings
-        </button>
+        <div ref={menuRef} id="header-menu" className="header-menu" popover="auto" data-testid="header-menu">
+          <button
+            type="button"
+            className="button"
+            data-testid="open-tasks"
+            aria-haspopup="dialog"
+            onClick={fromMenu(() => setIsTasksOpen(true))}
+          >
+            Tasks
+          </button>
+          {/* Its own window: the Electron shell opens the viewer in one, a browser in a new tab. */}
+          <a
+            className="button"
+            href="#/audit"
+            target="_blank"
+            rel="opener"
+            data-testid="open-audit"
+            onClick={fromMenu(() => undefined)}
+          >
+            Audit trail
+          </a>
+          <button
+            type="button"
+            className="button"
+            data-testid="open-settings"
+            aria-haspopup="dialog"
+            onClick={fromMenu(() => openSettings())}
+          >
+            Settings
+          </button>
+        </div>
       </header>
       <PauseBanner />
       <aside

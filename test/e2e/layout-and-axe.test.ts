@@ -5,7 +5,7 @@ import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
 import { axeViolations, type AxeViolation } from './support/axe';
-import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import { addTaskCard, assistantMessages, composer, openFromHeader, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -70,10 +70,67 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.getByTestId('empty-state').waitFor();
   });
 
+  it("keeps the header to one row with the app's name at 420 px, the rest under a keyboard-reachable menu", async () => {
+    const page = await openPage(420, 'light');
+    await composer(page).waitFor();
+    const header = page.locator('.app__header');
+    const title = page.getByRole('heading', { name: 'Deputy', level: 1 });
+    expect(await title.isVisible()).toBe(true);
+    const approvals = await page.getByTestId('open-approvals').boundingBox();
+    const more = await page.getByTestId('header-menu-button').boundingBox();
+    const titleBox = await title.boundingBox();
+    const headerBox = await header.boundingBox();
+    // One row: the name, Approvals and More share a line, and the header is no taller than one button and its padding.
+    expect(approvals && more && titleBox && headerBox).toBeTruthy();
+    if (!approvals || !more || !titleBox || !headerBox) return;
+    expect(Math.abs(approvals.y - more.y)).toBeLessThan(2);
+    expect(titleBox.y).toBeLessThan(approvals.y + approvals.height);
+    expect(headerBox.height).toBeLessThan(approvals.height * 1.8);
+    expect(more.x + more.width).toBeLessThanOrEqual(420);
+    expect(await page.getByTestId('open-settings').isVisible()).toBe(false);
+
+    // By keyboard: Enter on More opens the menu, Tab walks into it, Escape closes it and gives focus back to More.
+    await page.getByTestId('header-menu-button').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('open-tasks').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tasks');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('open-tasks').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('More');
+
+    // A choice closes the menu; the dialog it opened gives focus back to More when it closes.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-close').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+    expect(await page.getByTestId('open-settings').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('More');
+
+    // The message box takes the window's width, its buttons under it.
+    const box = await composer(page).boundingBox();
+    expect(box?.width).toBeGreaterThan(380);
+  });
+
+  it('shows every model name and price in the price table whole at 420 px', async () => {
+    const page = await openPage(420, 'light');
+    await openFromHeader(page, 'open-settings');
+    await page.getByTestId('settings-tab-usage').click();
+    const inputs = page.locator('.price-table tbody input');
+    await inputs.first().waitFor();
+    const cut = await inputs.evaluateAll((all) =>
+      (all as HTMLInputElement[])
+        .filter((input) => input.scrollWidth > input.clientWidth)
+        .map((input) => input.value),
+    );
+    expect(await inputs.count()).toBeGreaterThan(6);
+    expect(cut).toEqual([]);
+  });
+
   it('keeps Settings one size on every tab, inside the window, at 420 and 1280 px', async () => {
     for (const width of WIDTHS) {
       const page = await openPage(width, 'light');
-      await page.getByTestId('open-settings').click();
+      await openFromHeader(page, 'open-settings');
       const dialog = page.getByRole('dialog', { name: 'Settings' });
       await page.getByTestId('settings-close').waitFor();
       const sizes = new Set<string>();
@@ -181,6 +238,11 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
           await page.keyboard.press('Escape');
         }
 
+        if (width === 420) {
+          await page.getByTestId('header-menu-button').click();
+          await page.getByTestId('header-menu').getByTestId('open-settings').waitFor();
+          await check(page, `${at} header menu open`);
+        }
         await page.getByTestId('open-settings').click();
         await page.getByTestId('settings-close').waitFor();
         for (const tab of SETTINGS_TABS) {
@@ -198,7 +260,7 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         await page.getByTestId('thread-search').fill('');
         if (width === 420) await page.keyboard.press('Escape');
 
-        await page.getByTestId('open-tasks').click();
+        await openFromHeader(page, 'open-tasks');
         await page.getByTestId('tasks-panel').getByRole('tab', { name: /Open/ }).waitFor();
         await page.waitForTimeout(150);
         await check(page, `${at} tasks`);

@@ -7,6 +7,13 @@ export const assistantMessages = (page: Page) =>
   page.locator('[data-testid="message"][data-role="assistant"]');
 export const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call"][data-tool="add_task"]');
 
+/** Presses one of the header's Tasks, Audit trail or Settings, opening the "More" menu first in a narrow window. */
+export async function openFromHeader(page: Page, testId: 'open-tasks' | 'open-settings' | 'open-audit') {
+  const more = page.getByTestId('header-menu-button');
+  if (await more.isVisible()) await more.click();
+  await page.getByTestId(testId).click();
+}
+
 export async function send(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);
   await composer(page).press('Enter');

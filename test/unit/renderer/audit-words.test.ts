@@ -3,6 +3,7 @@ import {
   CATEGORY_CHOICES,
   DECISION_CHOICES,
   decisionWords,
+  diffRows,
 } from '../../../renderer/src/features/audit/audit-words';
 import type { AuditEntry } from '../../../shared/contract';
 
@@ -52,5 +53,33 @@ describe('the audit viewer in words', () => {
       expect(words).not.toBe(value);
       expect(words).not.toMatch(/_|^[A-Z]+$/);
     }
+  });
+
+  it('lists what an action changed in words, without the bookkeeping every stored thing carries', () => {
+    const before = {
+      id: 't1',
+      description: 'Buy milk',
+      dueDate: '2026-11-28',
+      status: 'open',
+      createdAt: 'a',
+      updatedAt: 'b',
+    };
+    const after = { ...before, status: 'done', updatedAt: 'c', completed_at: '2026-11-27T10:00:00Z' };
+    expect(diffRows(before, after)).toEqual([
+      { field: 'description', label: 'Description', before: 'Buy milk', after: 'Buy milk', isChanged: false },
+      { field: 'dueDate', label: 'Due date', before: '2026-11-28', after: '2026-11-28', isChanged: false },
+      { field: 'status', label: 'Status', before: 'open', after: 'done', isChanged: true },
+      {
+        field: 'completed_at',
+        label: 'Completed at',
+        before: '—',
+        after: '2026-11-27T10:00:00Z',
+        isChanged: true,
+      },
+    ]);
+    // A thing made from nothing: every field is new.
+    expect(
+      diffRows(null, { id: 'm1', key: 'sister' }).map((row) => [row.label, row.before, row.isChanged]),
+    ).toEqual([['Key', '—', true]]);
   });
 });

@@ -20,7 +20,7 @@ export function EffectDiff({ entry }: { entry: AuditEntry }) {
         {rows.map((row) => (
           <tr key={row.field} className={row.isChanged ? 'audit-diff__changed' : undefined}>
             <th scope="row">
-              {row.field}
+              {row.label}
               {row.isChanged && <span className="visually-hidden"> (changed)</span>}
             </th>
             <td>{row.before}</td>

@@ -105,12 +105,25 @@ export function timeWords(iso: string): string {
 
 export interface DiffRow {
   field: string;
+  /** The field's name in words: `dueDate` is "Due date". */
+  label: string;
   before: string;
   after: string;
   isChanged: boolean;
 }
 
-/** Field by field, what an action changed: every key of either side, changed ones flagged. */
+/** What every stored thing carries for Deputy's own use; the entry already says when it acted, and on what. */
+const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt']);
+
+const fieldWords = (field: string): string => {
+  const words = field
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** Field by field, what an action changed: every key of either side but the bookkeeping, changed ones flagged. */
 export function diffRows(before: unknown, after: unknown): DiffRow[] {
   const asObject = (value: unknown): Record<string, unknown> =>
     typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -118,11 +131,13 @@ export function diffRows(before: unknown, after: unknown): DiffRow[] {
       : {};
   const left = asObject(before);
   const right = asObject(after);
-  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])];
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].filter(
+    (key) => !BOOKKEEPING.has(key),
+  );
   const show = (value: unknown): string => (value === undefined || value === null ? '—' : formatValue(value));
   return keys.map((field) => {
     const was = show(left[field]);
     const is = show(right[field]);
-    return { field, before: was, after: is, isChanged: was !== is };
+    return { field, label: fieldWords(field), before: was, after: is, isChanged: was !== is };
   });
 }
