@@ -11,7 +11,7 @@ import { toBlob } from '../../electron/context/vector-codes';
 import type { Embedder } from '../../electron/llm/gemini-embedder';
 import { Store } from '../../electron/store/store';
 import { createRng } from '../chaos/prng';
-import { collectGarbage, ms, summarize } from './stats';
+import { collectGarbageAndSettle, ms, summarize } from './stats';
 
 const DIMS = 256;
 const TOPICS = 50;
@@ -116,7 +116,7 @@ export async function benchContextSearch(
       lastAt: '2026-11-20T09:00:00.000Z',
       evidence: ['bench'],
     }));
-    collectGarbage();
+    await collectGarbageAndSettle();
     const pauses = watchGc();
     // What a person feels: how late the main thread's event loop ran while the index was built (1 ms sampling).
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -166,7 +166,7 @@ export async function benchContextSearch(
     }
     // Then a sync finds every memory's text changed (the bench stored no real hashes) and embeds them all again.
     isSyncing = true;
-    collectGarbage();
+    await collectGarbageAndSettle();
     pauses.resume();
     loop.enable();
     const sync = await semantic.sync(new AbortController().signal);
