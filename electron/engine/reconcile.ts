@@ -2,7 +2,7 @@ import type { LedgerEntry } from '../store/actions-repo';
 import type { ReconcileOutcome, ToolOutcome } from '../tools/registry';
 import { executeAction, noteFailure, settle, toolContext, type CallScope } from './call-execution';
 import type { CallOutcome } from './call-processor';
-import { requestApproval } from './call-processor';
+import { requestApproval } from './call-approval';
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
 import type { CheckedCall } from './run-deps';

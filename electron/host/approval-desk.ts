@@ -6,7 +6,7 @@ import {
   type RunResponse,
 } from '../../shared/contract';
 import { settle } from '../engine/call-execution';
-import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-processor';
+import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
 import type { RunFailure } from '../engine/model-failure';

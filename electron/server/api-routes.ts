@@ -16,7 +16,10 @@ import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
 import { agentRoutes } from './agent-routes';
 import { auditRoutes } from './audit-routes';
+import { extensionRoutes } from './extension-routes';
+import { memoryRoutes } from './memory-routes';
 import { planRoutes } from './plan-routes';
+import { taskRoutes } from './task-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
 
@@ -125,40 +128,6 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
     },
     {
       method: 'GET',
-      pattern: /^\/api\/tasks$/,
-      handle: async (_req, res, _params, query) => {
-        const status = query.get('status');
-        await command(res, 'tasks.list', status !== null ? { status } : {});
-      },
-    },
-    {
-      method: 'POST',
-      pattern: /^\/api\/tasks$/,
-      handle: async (req, res) =>
-        command(res, 'tasks.change', { tool: 'add_task', args: await readJsonBody(req) }),
-    },
-    {
-      method: 'PATCH',
-      pattern: /^\/api\/tasks\/([^/]+)$/,
-      handle: async (req, res, [id]) =>
-        command(res, 'tasks.change', {
-          tool: 'update_task',
-          args: { ...asRecord(await readJsonBody(req)), id },
-        }),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/api\/tasks\/([^/]+)\/complete$/,
-      handle: async (_req, res, [id]) =>
-        command(res, 'tasks.change', { tool: 'mark_task_complete', args: { id } }),
-    },
-    {
-      method: 'DELETE',
-      pattern: /^\/api\/tasks\/([^/]+)$/,
-      handle: async (_req, res, [id]) => command(res, 'tasks.change', { tool: 'delete_task', args: { id } }),
-    },
-    {
-      method: 'GET',
       pattern: /^\/api\/usage\/daily$/,
       handle: async (_req, res, _params, query) => {
         const days = query.get('days');
@@ -221,6 +190,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
         );
       },
     },
+    ...taskRoutes(command),
     ...auditRoutes(host, command),
     ...agentRoutes(host, command),
     ...planRoutes(command),
@@ -274,60 +244,8 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/connections\/([^/]+)$/,
       handle: async (_req, res, [name]) => command(res, 'connections.disconnect', { name }),
     },
-    {
-      method: 'GET',
-      pattern: /^\/api\/memories$/,
-      handle: async (_req, res, _params, query) => {
-        const limit = query.get('limit');
-        await command(res, 'memory.list', {
-          ...(query.get('q') !== null && { query: query.get('q') }),
-          ...(limit !== null && { limit: Number(limit) }),
-          ...(query.get('cursor') !== null && { cursor: query.get('cursor') }),
-        });
-      },
-    },
-    {
-      method: 'PUT',
-      pattern: /^\/api\/memories\/([^/]+)$/,
-      handle: async (req, res, [id]) =>
-        command(res, 'memory.update', { ...asRecord(await readJsonBody(req)), id }),
-    },
-    {
-      method: 'DELETE',
-      pattern: /^\/api\/memories\/([^/]+)$/,
-      handle: async (_req, res, [id]) => command(res, 'memory.delete', { id }),
-    },
-    {
-      method: 'GET',
-      pattern: /^\/api\/mcp\/servers$/,
-      handle: async (_req, res) => command(res, 'mcp.list', {}),
-    },
-    {
-      method: 'PUT',
-      pattern: /^\/api\/mcp\/servers\/([^/]+)$/,
-      handle: async (req, res, [name]) =>
-        command(res, 'mcp.put', { ...asRecord(await readJsonBody(req)), name }),
-    },
-    {
-      method: 'DELETE',
-      pattern: /^\/api\/mcp\/servers\/([^/]+)$/,
-      handle: async (_req, res, [name]) => command(res, 'mcp.delete', { name }),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/api\/mcp\/servers\/([^/]+)\/restart$/,
-      handle: async (_req, res, [name]) => command(res, 'mcp.restart', { name }),
-    },
-    {
-      method: 'GET',
-      pattern: /^\/api\/mcp\/servers\/([^/]+)\/log$/,
-      handle: async (_req, res, [name]) => command(res, 'mcp.log', { name }),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/api\/mcp\/import$/,
-      handle: async (req, res) => command(res, 'mcp.import', await readJsonBody(req)),
-    },
+    ...memoryRoutes(command),
+    ...extensionRoutes(command),
   ];
 }
 

@@ -4,7 +4,7 @@ import type { GoogleAccess } from '../../connections/access';
 import { allRecipients, dateOf, mailOrigin, mailPreview, mailReach, sentMail } from './gmail-compose';
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
-import { decodeEntities } from './gmail-text';
+import { decodeEntities } from './html-scan';
 import { callGoogle } from '../google-call';
 import {
   BODY_LIMIT,

@@ -1,7 +1,8 @@
 import type { gmail_v1 } from '@googleapis/gmail';
 import { describe, expect, it } from 'vitest';
 import { attachmentsOf, bodyText } from '../../../electron/tools/gmail/gmail-payload';
-import { decodeEntities, htmlToText } from '../../../electron/tools/gmail/gmail-text';
+import { htmlToText } from '../../../electron/tools/gmail/gmail-text';
+import { decodeEntities } from '../../../electron/tools/gmail/html-scan';
 
 describe('htmlToText', () => {
   it('drops script, style and head content with their tags', () => {
