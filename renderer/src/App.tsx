@@ -108,7 +108,25 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
         >
           More
         </button>
-        <div ref={menuRef} id="header-menu" className="header-menu" popover="auto" data-testid="header-menu">
+        <div
+          ref={menuRef}
+          id="header-menu"
+          className="header-menu"
+          popover="auto"
+          data-testid="header-menu"
+          onBlur={(event) => {
+            // Tab out of the open menu closes it, as a click outside does; moving within it does not.
+            const next = event.relatedTarget as Node | null;
+            const menu = menuRef.current;
+            if (
+              menu?.matches(':popover-open') &&
+              next &&
+              !menu.contains(next) &&
+              next !== menuButtonRef.current
+            )
+              menu.hidePopover();
+          }}
+        >
           <button
             type="button"
             className="button"

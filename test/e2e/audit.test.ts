@@ -50,12 +50,20 @@ describe('the audit viewer against the headless host', () => {
     await addTaskCard(page).getByTestId('tool-call-audit').click();
     await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
     expect(page.url()).toMatch(/#\/audit\/[0-9a-f-]{36}$/);
+    // The row says what the action was about, and the open entry scrolls in its pane, not the page.
+    await expect
+      .poll(() => rows(page).nth(1).getByRole('button').innerText())
+      .toBe('Add task ‘Renew passport’');
+    expect(
+      await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
+    ).toBeLessThanOrEqual(0);
 
     // Filter: the search finds it, a status with nothing in it empties the table.
     await page.getByTestId('audit-search').fill('passport');
     await expect.poll(() => rows(page).count()).toBe(1);
     await page.getByTestId('audit-filter-status').selectOption('failed');
     await expect.poll(() => rows(page).count()).toBe(0);
+    expect(await page.getByTestId('audit-empty').innerText()).toContain('No entries match');
     await page.getByTestId('audit-filter-status').selectOption('');
     await expect.poll(() => rows(page).count()).toBe(1);
     await page.getByTestId('audit-search').fill('');

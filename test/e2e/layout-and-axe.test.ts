@@ -99,6 +99,13 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByTestId('open-tasks').isVisible()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('More');
 
+    // Tab past its last item closes it too, as a click outside would.
+    await page.keyboard.press('Enter');
+    await page.getByTestId('open-tasks').waitFor();
+    for (const _ of ['Tasks', 'Audit trail', 'Settings', 'out']) await page.keyboard.press('Tab');
+    await expect.poll(() => page.getByTestId('open-tasks').isVisible()).toBe(false);
+    await page.getByTestId('header-menu-button').focus();
+
     // A choice closes the menu; the dialog it opened gives focus back to More when it closes.
     await page.keyboard.press('Enter');
     await page.getByTestId('open-settings').click();

@@ -4,6 +4,7 @@ import {
   DECISION_CHOICES,
   decisionWords,
   diffRows,
+  whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import type { AuditEntry } from '../../../shared/contract';
 
@@ -81,5 +82,23 @@ describe('the audit viewer in words', () => {
     expect(
       diffRows(null, { id: 'm1', key: 'sister' }).map((row) => [row.label, row.before, row.isChanged]),
     ).toEqual([['Key', '—', true]]);
+  });
+
+  it('names what an action was about, so that two entries of one tool differ', () => {
+    const entry = (kind: string, actionType: string, input: unknown) =>
+      ({ kind, actionType, input, authority: { decision: null, rule: null } }) as unknown as AuditEntry;
+    expect(whatWords(entry('tool_call', 'add_task', { description: 'Renew the passport' }))).toBe(
+      'Add task ‘Renew the passport’',
+    );
+    expect(
+      whatWords(entry('undo', 'add_task', { undoOf: 'x', args: { description: 'Renew the passport' } })),
+    ).toBe('Undo add task ‘Renew the passport’');
+    const long = whatWords(
+      entry('tool_call', 'send_email', { to: ['a@b.c'], subject: `  Plans\nfor ${'x'.repeat(80)}` }),
+    );
+    expect(long.startsWith('Send email ‘Plans for xxx')).toBe(true);
+    expect(long.endsWith('…’')).toBe(true);
+    expect(long.length).toBeLessThan(70);
+    expect(whatWords(entry('tool_call', 'list_tasks', {}))).toBe('List tasks');
   });
 });

@@ -34,6 +34,8 @@ export function AuditTable() {
   const select = useAudit((state) => state.select);
   const loadMore = useAudit((state) => state.loadMore);
   const nextCursor = useAudit((state) => state.nextCursor);
+  const isEmpty = useAudit((state) => state.entries.length === 0 && !state.isLoading && !state.listError);
+  const isFiltered = useAudit((state) => Object.keys(state.filters).length > 0);
   const body = useRef<HTMLDivElement>(null);
   const [scroll, setScroll] = useState({ top: 0, height: 600 });
   const [focusIndex, setFocusIndex] = useState(0);
@@ -108,6 +110,13 @@ export function AuditTable() {
           setScroll({ top: event.currentTarget.scrollTop, height: event.currentTarget.clientHeight })
         }
       >
+        {isEmpty && (
+          <p className="audit-table__empty" data-testid="audit-empty">
+            {isFiltered
+              ? 'No entries match. Try fewer words, or clear a filter.'
+              : 'Nothing yet: what Deputy does, and why, is written here as it happens.'}
+          </p>
+        )}
         <div style={{ height: entries.length * ROW_HEIGHT, position: 'relative' }}>
           {rows.map((entry, offset) => (
             <Row
@@ -158,7 +167,7 @@ function Row(props: {
       <div role="cell" className="audit-row__time" title={timeWords(entry.createdAt)}>
         {shortTimeWords(entry.createdAt)}
       </div>
-      <div role="cell">
+      <div role="cell" title={whatWords(entry)}>
         <button
           type="button"
           className="audit-row__open"

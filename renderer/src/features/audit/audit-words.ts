@@ -59,15 +59,37 @@ export const CATEGORY_CHOICES: readonly (readonly [string, string])[] = [
   ['record', 'Other records'],
 ];
 
+/** The arguments that say what an action was about, in the order they are tried. */
+const SUBJECT_KEYS = ['description', 'subject', 'title', 'summary', 'text', 'name', 'query', 'key'];
+const SUBJECT_CHARS = 48;
+
+const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+
+/** A few words of what the action was about ("Renew the passport…"), so that two "Add task" rows differ. */
+function subjectOf(input: unknown): string | null {
+  const args = asRecord(input);
+  for (const key of SUBJECT_KEYS) {
+    const value = args[key];
+    if (typeof value !== 'string') continue;
+    const text = value.replace(/\s+/g, ' ').trim();
+    if (text) return text.length > SUBJECT_CHARS ? `${text.slice(0, SUBJECT_CHARS - 1).trimEnd()}…` : text;
+  }
+  return null;
+}
+
 /** What a row names: the tool in words, or what kind of record it is. */
 export function whatWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') {
     const decision = entry.authority.decision ?? '';
     return `Run: ${DECISION_WORDS[decision] ?? decision}`;
   }
-  if (entry.kind === 'undo') return `Undo ${toolLabel(entry.actionType)}`;
-  if (entry.kind === 'record') return toolLabel(entry.actionType);
-  return toolLabel(entry.actionType);
+  const subject = subjectOf(entry.kind === 'undo' ? asRecord(entry.input).args : entry.input);
+  const words = `${entry.kind === 'undo' ? 'Undo ' : ''}${toolLabel(entry.actionType)}`;
+  const said = words.charAt(0).toUpperCase() + words.slice(1);
+  return subject ? `${said} ‘${subject}’` : said;
 }
 
 /** One decision code in words; a code this viewer does not know yet is shown as stored, not hidden. */
@@ -77,6 +99,8 @@ export function decisionWords(entry: AuditEntry): string {
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
   const words = decisionWord(decision);
+  // A run's own entry: its rule is the outcome's code, which the words already say.
+  if (entry.kind === 'decision') return words;
   // The rule stays as the policy names it: it is what Settings → Permissions and the log call it too.
   return rule ? `${words} · ${rule}` : words;
 }
@@ -125,12 +149,8 @@ const fieldWords = (field: string): string => {
 
 /** Field by field, what an action changed: every key of either side but the bookkeeping, changed ones flagged. */
 export function diffRows(before: unknown, after: unknown): DiffRow[] {
-  const asObject = (value: unknown): Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : {};
-  const left = asObject(before);
-  const right = asObject(after);
+  const left = asRecord(before);
+  const right = asRecord(after);
   const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].filter(
     (key) => !BOOKKEEPING.has(key),
   );

@@ -49,12 +49,12 @@ export function ExtensionsPanel() {
       </section>
       <section aria-labelledby={importId}>
         <h3 id={importId}>Import from Claude Desktop or Gemini CLI</h3>
-        <label>
+        <label className="extensions-panel__field">
           A config file (claude_desktop_config.json, settings.json)
           <input type="file" accept=".json,application/json" onChange={(event) => void onFile(event)} />
         </label>
-        <form onSubmit={onPath}>
-          <label>
+        <form className="extensions-panel__path" onSubmit={onPath}>
+          <label className="extensions-panel__field">
             …or its path on this computer
             <input value={path} onChange={(event) => setPath(event.target.value)} spellCheck={false} />
           </label>

@@ -50,15 +50,17 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
         <span className="plan-step__icon" aria-hidden="true">
           {state.icon}
         </span>
-        <span className="plan-step__title">{step.title}</span>
-        {step.tool && <span className="plan-step__tool">{toolLabel(step.tool)}</span>}
-        <span className="plan-step__state">{state.words}</span>
-        {step.needsApproval &&
-          !step.isApproved &&
-          isPlanOpen(plan) &&
-          (step.status === 'pending' || step.status === 'ready') && (
-            <span className="plan-step__badge">Asks first</span>
-          )}
+        <span className="plan-step__words">
+          <span className="plan-step__title">{step.title}</span>
+          {step.tool && <span className="plan-step__tool">{toolLabel(step.tool)}</span>}
+          <span className="plan-step__state">{state.words}</span>
+          {step.needsApproval &&
+            !step.isApproved &&
+            isPlanOpen(plan) &&
+            (step.status === 'pending' || step.status === 'ready') && (
+              <span className="plan-step__badge">Asks first</span>
+            )}
+        </span>
       </div>
       {step.question && step.status === 'awaiting_user' && (
         <p className="plan-step__question">{step.question}</p>
