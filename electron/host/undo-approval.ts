@@ -74,7 +74,7 @@ export function holdUndo(
   deps.publishApproval({ ...approval, argsSchema: {} });
   return {
     status: 'approval_required',
-    message: `${hold.reason} It waits for your approval.`,
+    message: waitingWords(hold.reason),
     undo: store.auditQuery.get(entryId),
     original: plan.original,
     approvalId: approval.id,
@@ -87,7 +87,7 @@ export function waitingUndo(deps: UndoDeps, plan: UndoPlan, actionId: string): A
   const entryId = deps.store.undoLedger.attemptOf(actionId);
   return {
     status: 'approval_required',
-    message: `${approval?.reason ?? 'This undo'} It waits for your approval.`,
+    message: waitingWords(approval?.reason ?? null),
     undo: entryId ? deps.store.auditQuery.get(entryId) : null,
     original: plan.original,
     approvalId: approval?.id ?? null,
@@ -170,3 +170,9 @@ function undoPreview(plan: UndoPlan, changes: readonly string[]): ApprovalPrevie
         : 'Undoing puts it back as it was before Deputy did this.',
   };
 }
+
+/** "This undo waits for your approval (Supervised: every action waits for your approval)." */
+const waitingWords = (reason: string | null): string =>
+  reason
+    ? `This undo waits for your approval (${reason.replace(/\.\s*$/, '')}).`
+    : 'This undo waits for your approval.';

@@ -89,6 +89,11 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => detail(page).innerText()).toContain('The person asked for it by Friday.');
     await expect.poll(() => detail(page).getByTestId('audit-diff').innerText()).toContain('Renew passport');
     const assumption = detail(page).getByTestId('audit-assumption');
+    // Correct… opens a box with focus in it; Escape closes it and gives focus back.
+    await assumption.getByRole('button', { name: 'Correct…' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Correct…');
     await assumption.getByRole('button', { name: 'Confirm' }).click();
     await expect
       .poll(() => assumption.getByTestId('audit-assumption-verdict').innerText())
@@ -159,12 +164,16 @@ describe('the audit viewer against the headless host', () => {
     await detail(page).getByTestId('audit-undo').click();
     const changed = detail(page).getByTestId('audit-undo-changed');
     await expect.poll(() => changed.innerText()).toMatch(/changed after Deputy's action \(description\)/);
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    // Focus follows the question: its first button, never the page's body.
+    await expect.poll(focused).toBe('Undo anyway');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
 
     await detail(page).getByTestId('audit-undo-force').click();
     await expect
       .poll(() => detail(page).getByTestId('audit-undo-waiting').innerText())
-      .toMatch(/waits for your approval/);
+      .toMatch(/^This undo waits for your approval/);
+    await expect.poll(focused).toBe('Approve the undo');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     // The same approval every surface shows.
     const approvals = (await (
@@ -178,6 +187,9 @@ describe('the audit viewer against the headless host', () => {
     );
     await detail(page).getByTestId('audit-undo-approve').click();
     await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
+    // It says what became of the undo, and focus is on the entry's title, not lost.
+    await expect.poll(() => page.getByTestId('audit-notice').innerText()).not.toBe('');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('audit-detail-title');
 
     // The export is of what the filter shows (here: the search for "dentist").
     await page.getByTestId('audit-export-jsonl').click();

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { AuditAssumption } from '../../../../shared/contract';
 
 const VERDICT_WORDS = (assumption: AuditAssumption): string => {
@@ -18,6 +18,14 @@ export function AssumptionItem(props: {
   const [correction, setCorrection] = useState('');
   const [remember, setRemember] = useState(true);
   const fieldId = useId();
+  const correctButton = useRef<HTMLButtonElement>(null);
+  // Focus goes where the person is working: into the box when it opens, back to "Correct…" when it closes.
+  const wasCorrecting = useRef(false);
+  useEffect(() => {
+    if (isCorrecting) document.getElementById(fieldId)?.focus();
+    else if (wasCorrecting.current) correctButton.current?.focus();
+    wasCorrecting.current = isCorrecting;
+  }, [isCorrecting, fieldId]);
   return (
     <li className="audit-assumption" data-testid="audit-assumption">
       <p className="audit-assumption__statement">{assumption.statement}</p>
@@ -34,7 +42,7 @@ export function AssumptionItem(props: {
           <button type="button" className="button" onClick={() => props.onVerify({ verified: true })}>
             Confirm
           </button>
-          <button type="button" className="button" onClick={() => setIsCorrecting(true)}>
+          <button type="button" ref={correctButton} className="button" onClick={() => setIsCorrecting(true)}>
             Correct…
           </button>
         </div>
@@ -42,6 +50,11 @@ export function AssumptionItem(props: {
       {isCorrecting && (
         <form
           className="audit-assumption__correct"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.preventDefault();
+            setIsCorrecting(false);
+          }}
           onSubmit={(event) => {
             event.preventDefault();
             if (!correction.trim()) return;

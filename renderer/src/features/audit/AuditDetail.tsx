@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
@@ -29,7 +29,9 @@ export function AuditDetail() {
   return (
     <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
       <header className="audit-detail__header">
-        <h2 id="audit-detail-title">{whatWords(entry)}</h2>
+        <h2 id="audit-detail-title" tabIndex={-1}>
+          {whatWords(entry)}
+        </h2>
         <span className={`audit-status audit-status--${entry.status}`} data-testid="audit-detail-status">
           {STATUS_WORDS[entry.status]}
         </span>
@@ -155,9 +157,31 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
   const cancel = useAudit((state) => state.cancelUndo);
   const prompt = useAudit((state) => state.undoPrompt);
   const notice = useAudit((state) => state.notice);
+  const select = useAudit((state) => state.select);
   const asking = prompt?.entryId === entry.id ? prompt : null;
+  // The buttons the person pressed go away as the undo moves on (Undo → its question → done). Focus follows:
+  // to the question's first button when it appears, and to the entry's title when it is answered.
+  const bar = useRef<HTMLDivElement>(null);
+  const hadFocus = useRef(false);
+  const askingKind = asking?.kind ?? null;
+  useEffect(() => {
+    if (!hadFocus.current) return;
+    const active = document.activeElement;
+    if (askingKind) bar.current?.querySelector<HTMLButtonElement>('.audit-undo__confirm button')?.focus();
+    else if (!active || active === document.body) document.getElementById('audit-detail-title')?.focus();
+  }, [askingKind, entry.status]);
   return (
-    <div className="audit-undo">
+    <div
+      className="audit-undo"
+      ref={bar}
+      onFocus={() => {
+        hadFocus.current = true;
+      }}
+      onBlur={(event) => {
+        if (event.relatedTarget)
+          hadFocus.current = bar.current?.contains(event.relatedTarget as Node) ?? false;
+      }}
+    >
       {entry.undo.isReversible ? (
         !asking && (
           <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
@@ -168,7 +192,22 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
         <p className="audit-muted" data-testid="audit-undo-why-not">
           {entry.status === 'rolled_back'
             ? 'This was undone.'
-            : (entry.undo.whyNot ?? 'This cannot be undone.')}
+            : entry.kind === 'undo' && entry.status === 'pending'
+              ? 'This undo waits for your approval, in Approvals or on the action it undoes.'
+              : (entry.undo.whyNot ?? 'This cannot be undone.')}
+          {entry.kind === 'undo' && entry.status === 'pending' && entry.undo.undoOf && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button"
+                data-testid="audit-open-undone"
+                onClick={() => void select(entry.undo.undoOf ?? '')}
+              >
+                Open that action
+              </button>
+            </>
+          )}
         </p>
       )}
       {asking?.kind === 'changed_since' && (

@@ -10,6 +10,12 @@ import { toClientError } from '../../api/client-error';
 
 export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; to?: string };
 
+/** What became of the last thing the person did in the viewer, said in its status line. */
+export interface AuditNotice {
+  text: string;
+  isError: boolean;
+}
+
 export interface UndoPrompt {
   entryId: string;
   /**
@@ -35,7 +41,7 @@ export interface AuditState {
   isChecking: boolean;
   undoPrompt: UndoPrompt | null;
   /** The last action's outcome in words (an undo, a verification, an export), or why it failed. */
-  notice: { text: string; isError: boolean } | null;
+  notice: AuditNotice | null;
 }
 
 export interface AuditActions {
@@ -234,13 +240,17 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       async decideUndo(decision) {
         const prompt = get().undoPrompt;
         if (!prompt?.approvalId) return;
+        let notice: AuditNotice;
         try {
           const answer = await client.invoke('approval.decide', { approvalId: prompt.approvalId, decision });
-          set({ undoPrompt: null, notice: { text: answer.summary, isError: false } });
+          notice = { text: answer.summary, isError: false };
         } catch (error) {
-          set({ undoPrompt: null, notice: { text: toClientError(error).message, isError: true } });
+          notice = { text: toClientError(error).message, isError: true };
         }
+        set({ undoPrompt: null, notice });
         await Promise.all([get().reload(), get().select(prompt.entryId)]);
+        // Opening the entry again clears the notice: say what became of the undo after it.
+        set({ notice });
       },
 
       cancelUndo() {
