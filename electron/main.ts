@@ -74,6 +74,7 @@ async function start(): Promise<void> {
       quickPrompt.hide();
       showMainWindow(threadId);
     },
+    showMain: () => showMainWindow(),
     desktopSettings: () => desktop.settings(),
     changeDesktop: (change) => desktop.change(change),
     openAgentsFolder: () => void openDataSubfolder(app.getPath('userData'), AGENTS_FOLDER),

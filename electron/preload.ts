@@ -159,6 +159,9 @@ const deputyShell: DeputyShell = {
   async openThread(threadId) {
     await askShell({ action: 'open-thread', threadId });
   },
+  async showMain() {
+    await askShell({ action: 'show-main' });
+  },
   // The main process checks every field; the page takes its answer as the shape it declares.
   getDesktopSettings: async () => (await askShell({ action: 'get-desktop' })) as DesktopSettings,
   changeDesktopPreferences: async (change) =>

@@ -6,6 +6,8 @@
 export interface DeputyShell {
   /** Shows the main window on this conversation (the quick prompt's "Open in Deputy"). */
   openThread(threadId: string): Promise<void>;
+  /** Brings the main window forward as it was (the audit window's "Back to Deputy"). */
+  showMain(): Promise<void>;
   /** Settings → Desktop: the shell's preferences (electron-store), and what this OS allows. */
   getDesktopSettings(): Promise<DesktopSettings>;
   /** Applies a change at once (the shortcut is registered, the tray shown or hidden) and keeps it. */

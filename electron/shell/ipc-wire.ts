@@ -23,6 +23,7 @@ export const SUBSCRIPTION_ID_MAX_CHARS = 64;
 /** What a page may ask of the shell itself (not of the Host): its windows and its own preferences. */
 export type ShellRequest =
   | { action: 'open-thread'; threadId: string }
+  | { action: 'show-main' }
   | { action: 'get-desktop' }
   | { action: 'open-agents-folder' }
   | { action: 'change-desktop'; change: DesktopPreferencesChange };

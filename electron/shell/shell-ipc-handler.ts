@@ -24,6 +24,7 @@ const DesktopChange = z
 
 const ShellRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('open-thread'), threadId: ThreadId }).strict(),
+  z.object({ action: z.literal('show-main') }).strict(),
   z.object({ action: z.literal('get-desktop') }).strict(),
   z.object({ action: z.literal('open-agents-folder') }).strict(),
   z.object({ action: z.literal('change-desktop'), change: DesktopChange }).strict(),
@@ -31,6 +32,8 @@ const ShellRequestSchema = z.discriminatedUnion('action', [
 
 export interface ShellActions {
   openThread(threadId: string): void;
+  /** Brings the main window forward as it was (the audit window's "Back to Deputy"). */
+  showMain(): void;
   desktopSettings(): DesktopSettings;
   changeDesktop(change: DesktopPreferencesChange): DesktopChangeResult;
   /** Shows the person's agents folder (in the data folder) in the file manager. */
@@ -48,6 +51,9 @@ export function createShellHandler(actions: ShellActions, isTrustedSender: Sende
     switch (data.action) {
       case 'open-thread':
         actions.openThread(data.threadId);
+        return { ok: true, data: null };
+      case 'show-main':
+        actions.showMain();
         return { ok: true, data: null };
       case 'get-desktop':
         return { ok: true, data: actions.desktopSettings() };

@@ -48,6 +48,15 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     const page = await openPage();
     await page.getByTestId('composer-agents').click();
     await page.getByTestId('pick-lead').click();
+    // The form takes focus at its first field; Back returns to the list, on the agent left.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('agent-input-task');
+    await page.getByRole('button', { name: 'Back to the list' }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('pick-lead');
+    await page.keyboard.press('Enter');
     await page.getByTestId('agent-input-task').fill('Check my tasks');
     await page.getByTestId('agent-run').click();
 

@@ -80,6 +80,28 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     }
   });
 
+  it('the audit window: Back to Deputy and Open the conversation use the main window, and the viewer stays', async () => {
+    const app = await desktop.launch();
+    const main = await app.mainWindow();
+    const page = await main.page();
+    desktop.gemini.script(textReply('Noted.'));
+    await type(page, 'Remember the milk');
+    await expect.poll(() => assistantText(page)).toContain('Noted.');
+    // What the main page's "Audit trail" link asks of the window-open handler.
+    main.webContents.windowOpenHandler?.({ url: 'app://deputy/index.html#/audit' });
+    const audit = await app.waitForWindow((url) => url.endsWith('#/audit'), 'the audit window');
+    const viewer = await audit.page();
+    await viewer.getByTestId('audit-back').click();
+    await expect.poll(() => main.isFocused()).toBe(true);
+    expect(audit.webContents.getURL()).toMatch(/#\/audit$/);
+
+    await viewer.getByTestId('audit-row').first().getByRole('button').click();
+    await viewer.getByTestId('audit-open-chat').click();
+    await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
+    expect(audit.webContents.getURL()).toMatch(/#\/audit(\/[\w-]+)?$/);
+    expect(app.runtime.created.length).toBe(2);
+  });
+
   it('keeps a window on the app: a page that navigates elsewhere is stopped, and a foreign frame cannot call IPC', async () => {
     const app = await desktop.launch();
     const main = await app.mainWindow();

@@ -74,6 +74,7 @@ describe('window.deputyShell', () => {
   it('offers the window and desktop-preference actions only, each asking the shell on deputy:shell', async () => {
     expect(Object.keys(shell())).toEqual([
       'openThread',
+      'showMain',
       'getDesktopSettings',
       'changeDesktopPreferences',
       'openAgentsFolder',
@@ -89,6 +90,8 @@ describe('window.deputyShell', () => {
       action: 'change-desktop',
       change: { showTray: false },
     });
+    await shell().showMain();
+    expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'show-main' });
     await shell().openAgentsFolder();
     expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'open-agents-folder' });
   });

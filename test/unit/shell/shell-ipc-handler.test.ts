@@ -15,6 +15,7 @@ const SETTINGS = {
 
 const shellActions = () => ({
   openThread: vi.fn(),
+  showMain: vi.fn(),
   desktopSettings: vi.fn(() => SETTINGS),
   changeDesktop: vi.fn(() => ({ settings: SETTINGS, problem: null })),
   openAgentsFolder: vi.fn(),
@@ -31,6 +32,18 @@ describe('deputy:shell', () => {
     const handler = createShellHandler(actions, () => true);
     expect(handler(event, { action: 'open-thread', threadId: 'thread-1' })).toEqual({ ok: true, data: null });
     expect(openThread).toHaveBeenCalledWith('thread-1');
+  });
+
+  it('brings the main window forward for a trusted page', () => {
+    const actions = shellActions();
+    const handler = createShellHandler(actions, () => true);
+    expect(handler(event, { action: 'show-main' })).toEqual({ ok: true, data: null });
+    expect(actions.showMain).toHaveBeenCalledOnce();
+    expect(createShellHandler(actions, () => false)(event, { action: 'show-main' })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(actions.showMain).toHaveBeenCalledOnce();
   });
 
   it('refuses a page that is not ours before looking at the request', () => {
@@ -53,6 +66,7 @@ describe('deputy:shell', () => {
     { action: 'open-thread', threadId: 't', extra: true },
     { action: 'quit' },
     { action: 'get-desktop', extra: 1 },
+    { action: 'show-main', threadId: 't' },
     { action: 'change-desktop' },
     { action: 'change-desktop', change: { quickPromptShortcut: '' } },
     { action: 'change-desktop', change: { quickPromptShortcut: 'x'.repeat(61) } },

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { AgentSummary } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 
@@ -18,6 +18,11 @@ export function AgentForm({
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
   const baseId = useId();
+  const form = useRef<HTMLFormElement>(null);
+  // Chosen from the list, the agent's form replaces it: focus goes to its first field, not to the page.
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>('input, textarea, button[type="submit"]')?.focus();
+  }, []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -35,7 +40,7 @@ export function AgentForm({
   };
 
   return (
-    <form className="agent-form" onSubmit={(event) => void submit(event)} data-testid="agent-form">
+    <form ref={form} className="agent-form" onSubmit={(event) => void submit(event)} data-testid="agent-form">
       <p className="agent-form__about">{agent.description}</p>
       {agent.inputs.map((input) => {
         const id = `${baseId}-${input.name}`;
@@ -80,7 +85,7 @@ export function AgentForm({
       {error && <FormError>{error}</FormError>}
       <div className="agent-form__actions">
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          Back to the list
         </button>
         <button type="submit" className="button button--primary" disabled={isBusy} data-testid="agent-run">
           {isBusy ? 'Starting…' : `Run ${agent.displayName}`}

@@ -71,7 +71,20 @@ export function AgentPicker({
           {agents !== null && usable.length === 0 && <li>No agents are turned on (Settings → Agents).</li>}
         </ul>
       )}
-      {agent && <AgentForm key={agent.name} agent={agent} onRun={run} onCancel={() => setChosen(null)} />}
+      {agent && (
+        <AgentForm
+          key={agent.name}
+          agent={agent}
+          onRun={run}
+          onCancel={() => {
+            setChosen(null);
+            // Back in the list, focus is on the agent the person left.
+            requestAnimationFrame(() =>
+              dialogRef.current?.querySelector<HTMLElement>(`[data-testid="pick-${agent.name}"]`)?.focus(),
+            );
+          }}
+        />
+      )}
       {!agent && (
         <div className="agent-form__actions">
           <button type="button" className="button" onClick={onClose}>

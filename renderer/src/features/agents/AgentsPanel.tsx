@@ -1,5 +1,6 @@
 import { useEffect, useId, type ChangeEvent } from 'react';
 import { FormError } from '../../components/FormParts';
+import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
 import './agents.css';
 
@@ -43,6 +44,9 @@ export function AgentsPanel() {
             <li key={agent.name} className="agent-card" data-testid={`agent-${agent.name}`}>
               <div className="agent-card__header">
                 <h4>{agent.displayName}</h4>
+                <code className="agent-card__mention" title="Type this in the chat to start it">
+                  @{agent.name}
+                </code>
                 <span className="agent-card__source">
                   {agent.source === 'builtin' ? 'Built in' : 'Yours'}
                 </span>
@@ -57,9 +61,9 @@ export function AgentsPanel() {
               </div>
               <p>{agent.description}</p>
               <p className="agent-card__meta">
-                Tools: {agent.tools.join(', ') || 'none'}
+                Tools: {agent.tools.map(toolLabel).join(', ') || 'none'}
                 {agent.phases.length > 0 && (
-                  <> · Phases: {agent.phases.map((phase) => phase.name).join(' → ')}</>
+                  <> · Steps: {agent.phases.map((phase) => toolLabel(phase.name)).join(' → ')}</>
                 )}
               </p>
             </li>

@@ -128,7 +128,17 @@ export function AuditDetail() {
         )}
         <div className="audit-detail__links">
           {entry.threadId && !entry.scrubbedAt && (
-            <a href={`#/thread/${encodeURIComponent(entry.threadId)}`} data-testid="audit-open-chat">
+            <a
+              href={`#/thread/${encodeURIComponent(entry.threadId)}`}
+              data-testid="audit-open-chat"
+              onClick={(event) => {
+                // In the desktop app the viewer has a window of its own: the conversation opens in Deputy's.
+                const shell = window.deputyShell;
+                if (!shell || !entry.threadId) return;
+                event.preventDefault();
+                void shell.openThread(entry.threadId);
+              }}
+            >
               Open the conversation
             </a>
           )}

@@ -37,7 +37,18 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
     <div className="audit-screen">
       <header className="audit-screen__header">
         <h1 className="app__title">Audit trail</h1>
-        <a className="audit-screen__back" href="#/">
+        <a
+          className="audit-screen__back"
+          href="#/"
+          data-testid="audit-back"
+          onClick={(event) => {
+            // In the desktop app the viewer has a window of its own: Deputy's comes forward, this one stays.
+            const shell = window.deputyShell;
+            if (!shell) return;
+            event.preventDefault();
+            void shell.showMain();
+          }}
+        >
           Back to Deputy
         </a>
         <div className="audit-screen__actions">
