@@ -68,6 +68,12 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => rows(page).count()).toBe(1);
     await page.getByTestId('audit-search').fill('');
     await expect.poll(() => rows(page).count()).toBe(2);
+    // The tool as a person writes it: "Add task" finds add_task, and the box keeps what was typed.
+    await page.getByTestId('audit-filter-tool').fill('Add task');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await page.getByTestId('audit-filter-tool').inputValue()).toBe('Add task');
+    await page.getByTestId('audit-filter-tool').fill('');
+    await expect.poll(() => rows(page).count()).toBe(2);
 
     // A pointer: a click anywhere on a row opens it, not only on its "What".
     await rows(page).first().locator('.audit-row__time').click();

@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { toolLabel } from '../../format';
+import { RULE_TOOLS } from '../settings/permissions';
 import { useAudit } from '../../stores';
 import type { AuditFilters } from './audit-store';
 import { CATEGORY_CHOICES, DECISION_CHOICES } from './audit-words';
@@ -24,11 +26,26 @@ const SCOPES = [
   ['agentId', 'Agent'],
 ] as const;
 
+/** A tool's stored name from how a person writes it: "Add task" is add_task. */
+const toolName = (typed: string): string => typed.trim().toLowerCase().replace(/\s+/g, '_');
+
 /** Search and filters; each change reloads the list (the search after a short pause in typing). */
 export function AuditFilterBar() {
   const filters = useAudit((state) => state.filters);
   const setFilter = useAudit((state) => state.setFilter);
   const [query, setQuery] = useState(filters.q ?? '');
+  // The tool's name as the person types it ("add task" or "add_task"); the filter takes the stored name.
+  const [tool, setTool] = useState(filters.tool ?? '');
+  const toolListId = useId();
+  // Suggestions: the actions rules name, and every tool seen in the list so far.
+  const entries = useAudit((state) => state.entries);
+  const seenTools = useRef(new Set<string>(RULE_TOOLS));
+  for (const entry of entries) if (entry.kind !== 'decision') seenTools.current.add(entry.actionType);
+
+  // Cleared or set from elsewhere: the box follows, but never rewrites what the person is typing.
+  useEffect(() => {
+    setTool((typed) => (toolName(typed) === (filters.tool ?? '') ? typed : (filters.tool ?? '')));
+  }, [filters.tool]);
 
   useEffect(() => {
     if (query === (filters.q ?? '')) return;
@@ -82,11 +99,20 @@ export function AuditFilterBar() {
         <span>Tool</span>
         <input
           type="text"
-          value={filters.tool ?? ''}
-          placeholder="e.g. add_task"
+          value={tool}
+          list={toolListId}
+          placeholder="e.g. add task"
           data-testid="audit-filter-tool"
-          onChange={(event) => void setFilter('tool', event.target.value.trim())}
+          onChange={(event) => {
+            setTool(event.target.value);
+            void setFilter('tool', toolName(event.target.value));
+          }}
         />
+        <datalist id={toolListId}>
+          {[...seenTools.current].sort().map((name) => (
+            <option key={name} value={toolLabel(name)} />
+          ))}
+        </datalist>
       </label>
       <label className="audit-filters__field">
         <span>From</span>
