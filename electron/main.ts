@@ -15,7 +15,7 @@ import { openPreferences } from './shell/preferences';
 import { createQuickPrompt } from './shell/quick-prompt';
 import { setupRunNotifications } from './shell/run-notifications';
 import { setupSecurity } from './shell/security';
-import { createMainWindow, rendererDir, showMainWindow, useWindowState } from './shell/windows';
+import { backToMain, createMainWindow, rendererDir, showMainWindow, useWindowState } from './shell/windows';
 import { createSafeStorageCipher } from './vault/cipher';
 import { redactError, redactErrorMessage } from './vault/redactor';
 
@@ -74,7 +74,7 @@ async function start(): Promise<void> {
       quickPrompt.hide();
       showMainWindow(threadId);
     },
-    showMain: () => showMainWindow(),
+    showMain: (senderId) => backToMain(senderId),
     desktopSettings: () => desktop.settings(),
     changeDesktop: (change) => desktop.change(change),
     openAgentsFolder: () => void openDataSubfolder(app.getPath('userData'), AGENTS_FOLDER),

@@ -6,7 +6,7 @@
 export interface DeputyShell {
   /** Shows the main window on this conversation (the quick prompt's "Open in Deputy"). */
   openThread(threadId: string): Promise<void>;
-  /** Brings the main window forward as it was (the audit window's "Back to Deputy"). */
+  /** The audit viewer's "Back to Deputy": the main window comes forward, or goes back to the chat if it is this one. */
   showMain(): Promise<void>;
   /** Settings → Desktop: the shell's preferences (electron-store), and what this OS allows. */
   getDesktopSettings(): Promise<DesktopSettings>;

@@ -74,7 +74,10 @@ export function holdUndo(
   deps.publishApproval({ ...approval, argsSchema: {} });
   return {
     status: 'approval_required',
-    message: waitingWords(hold.reason),
+    message:
+      hold.changes.length > 0
+        ? `This undo waits for your approval: it would also reverse the later change to ${hold.changes.join(', ')}.`
+        : waitingWords(hold.reason),
     undo: store.auditQuery.get(entryId),
     original: plan.original,
     approvalId: approval.id,
@@ -171,8 +174,6 @@ function undoPreview(plan: UndoPlan, changes: readonly string[]): ApprovalPrevie
   };
 }
 
-/** "This undo waits for your approval (Supervised: every action waits for your approval)." */
+/** "This undo waits for your approval. Supervised: every action waits for your approval." */
 const waitingWords = (reason: string | null): string =>
-  reason
-    ? `This undo waits for your approval (${reason.replace(/\.\s*$/, '')}).`
-    : 'This undo waits for your approval.';
+  reason ? `This undo waits for your approval. ${reason}` : 'This undo waits for your approval.';

@@ -32,8 +32,8 @@ const ShellRequestSchema = z.discriminatedUnion('action', [
 
 export interface ShellActions {
   openThread(threadId: string): void;
-  /** Brings the main window forward as it was (the audit window's "Back to Deputy"). */
-  showMain(): void;
+  /** The audit viewer's "Back to Deputy", from the window whose webContents has this id. */
+  showMain(senderId: number): void;
   desktopSettings(): DesktopSettings;
   changeDesktop(change: DesktopPreferencesChange): DesktopChangeResult;
   /** Shows the person's agents folder (in the data folder) in the file manager. */
@@ -53,7 +53,7 @@ export function createShellHandler(actions: ShellActions, isTrustedSender: Sende
         actions.openThread(data.threadId);
         return { ok: true, data: null };
       case 'show-main':
-        actions.showMain();
+        actions.showMain(event.sender.id);
         return { ok: true, data: null };
       case 'get-desktop':
         return { ok: true, data: actions.desktopSettings() };

@@ -108,6 +108,23 @@ export function createMainWindow(threadId?: string): BrowserWindow {
   return window;
 }
 
+/**
+ * The audit viewer's "Back to Deputy": from the viewer's own window, the main window comes forward as it was;
+ * from the main window itself (the viewer opened in it from a tool card), it goes back to the chat.
+ */
+export function backToMain(senderId: number): void {
+  const window = mainWindow;
+  if (!window || window.isDestroyed() || window.webContents.id !== senderId) {
+    showMainWindow();
+    return;
+  }
+  const url = rendererEntry();
+  url.hash = '/';
+  window.loadURL(url.href).catch((error: unknown) => {
+    console.error('[windows] could not go back to the chat', error);
+  });
+}
+
 /** Brings the app's window forward, creating it if the user closed it (macOS keeps the app running). */
 export function showMainWindow(threadId?: string): void {
   const window = mainWindow;

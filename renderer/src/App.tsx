@@ -67,6 +67,16 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
 
   const menuRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
+  // Widened past 480 px with the menu open, its items go back into the header: the open menu closes.
+  useEffect(() => {
+    const wide = window.matchMedia('(width > 480px)');
+    const close = () => {
+      const menu = menuRef.current;
+      if (wide.matches && menu?.matches(':popover-open')) menu.hidePopover();
+    };
+    wide.addEventListener('change', close);
+    return () => wide.removeEventListener('change', close);
+  }, []);
   // A choice made in the open menu closes it first and leaves focus on "More", so that a dialog it opens gives
   // focus back to a button the person can see.
   const fromMenu = (act: () => void) => () => {

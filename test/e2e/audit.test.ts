@@ -170,16 +170,18 @@ describe('the audit viewer against the headless host', () => {
     await detail(page).getByTestId('audit-undo').click();
     const changed = detail(page).getByTestId('audit-undo-changed');
     await expect.poll(() => changed.innerText()).toMatch(/changed after Deputy's action \(description\)/);
-    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
-    // Focus follows the question: its first button, never the page's body.
-    await expect.poll(focused).toBe('Undo anyway');
+    // Focus follows the question (its words, not "Undo anyway": a second Enter must not undo), never the body.
+    const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await expect.poll(focusedTestId).toBe('audit-undo-changed');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
 
     await detail(page).getByTestId('audit-undo-force').click();
     await expect
       .poll(() => detail(page).getByTestId('audit-undo-waiting').innerText())
-      .toMatch(/^This undo waits for your approval/);
-    await expect.poll(focused).toBe('Approve the undo');
+      .toMatch(
+        /^This undo waits for your approval: it would also reverse the later change to description\.$/,
+      );
+    await expect.poll(focusedTestId).toBe('audit-undo-waiting');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     // The same approval every surface shows.
     const approvals = (await (

@@ -117,6 +117,16 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     // The message box takes the window's width, its buttons under it.
     const box = await composer(page).boundingBox();
     expect(box?.width).toBeGreaterThan(380);
+
+    // Widened with the menu open, the menu closes and its items are back in the header.
+    await page.getByTestId('header-menu-button').click();
+    await page.getByTestId('open-tasks').waitFor();
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await expect
+      .poll(() => page.evaluate(() => document.getElementById('header-menu')?.matches(':popover-open')))
+      .toBe(false);
+    const tasks = await page.getByTestId('open-tasks').boundingBox();
+    expect(tasks && headerBox && tasks.y < headerBox.y + headerBox.height).toBe(true);
   });
 
   it('shows every model name and price in the price table whole at 420 px', async () => {

@@ -100,6 +100,14 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
     expect(audit.webContents.getURL()).toMatch(/#\/audit(\/[\w-]+)?$/);
     expect(app.runtime.created.length).toBe(2);
+
+    // The viewer opened inside the main window (a tool card's link): Back goes back to the chat there.
+    await page.evaluate(() => {
+      window.location.hash = '#/audit';
+    });
+    await page.getByTestId('audit-back').click();
+    await composerOf(page).waitFor();
+    expect(main.webContents.getURL()).not.toContain('#/audit');
   });
 
   it('keeps a window on the app: a page that navigates elsewhere is stopped, and a foreign frame cannot call IPC', async () => {

@@ -100,5 +100,10 @@ describe('the audit viewer in words', () => {
     expect(long.endsWith('…’')).toBe(true);
     expect(long.length).toBeLessThan(70);
     expect(whatWords(entry('tool_call', 'list_tasks', {}))).toBe('List tasks');
+    // Cut by code point: an emoji at the cut stays whole or goes whole.
+    const emoji = whatWords(entry('tool_call', 'add_task', { description: `${'a'.repeat(46)}🎉🎉🎉` }));
+    expect(emoji).toBe(`Add task ‘${'a'.repeat(46)}🎉…’`);
+    // Google's bookkeeping is not a change a person sees either.
+    expect(diffRows({ etag: '1', updated: 'a' }, { etag: '2', updated: 'b' })).toEqual([]);
   });
 });

@@ -36,4 +36,13 @@ describe('where a plan tree sits in the conversation', () => {
     const rows = [message('ask', 'user', 'r1'), message('other', 'assistant', 'r2')];
     expect(ids(nestedRows(rows, extras))).toEqual(['ask', 'plan-p1', 'other']);
   });
+
+  it('before what the run’s agents made, when the request is all there is of the run so far', () => {
+    const artifacts = { r1: [{ id: 'a1' }] } as unknown as Parameters<typeof nestedRows>[1]['artifacts'];
+    expect(ids(nestedRows([message('ask', 'user', 'r1')], { ...extras, artifacts }))).toEqual([
+      'ask',
+      'plan-p1',
+      'artifacts-r1',
+    ]);
+  });
 });

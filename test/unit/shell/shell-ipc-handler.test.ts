@@ -23,6 +23,7 @@ const shellActions = () => ({
 
 const event = {
   senderFrame: { url: 'app://deputy/index.html#/quick', parent: null },
+  sender: { id: 7 },
 } as unknown as IpcInvokeEvent;
 
 describe('deputy:shell', () => {
@@ -38,7 +39,7 @@ describe('deputy:shell', () => {
     const actions = shellActions();
     const handler = createShellHandler(actions, () => true);
     expect(handler(event, { action: 'show-main' })).toEqual({ ok: true, data: null });
-    expect(actions.showMain).toHaveBeenCalledOnce();
+    expect(actions.showMain).toHaveBeenCalledWith(7);
     expect(createShellHandler(actions, () => false)(event, { action: 'show-main' })).toMatchObject({
       ok: false,
       error: { code: 'forbidden_sender' },

@@ -20,11 +20,15 @@ export function AssumptionItem(props: {
   const fieldId = useId();
   const correctButton = useRef<HTMLButtonElement>(null);
   // Focus goes where the person is working: into the box when it opens, back to "Correct…" when it closes.
+  // Saved, "Correct…" goes away with the verdict: focus goes to the verdict line, which says what was kept.
   const wasCorrecting = useRef(false);
+  const hasSaved = useRef(false);
+  const verdictLine = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (isCorrecting) document.getElementById(fieldId)?.focus();
-    else if (wasCorrecting.current) correctButton.current?.focus();
+    else if (wasCorrecting.current) (hasSaved.current ? verdictLine.current : correctButton.current)?.focus();
     wasCorrecting.current = isCorrecting;
+    hasSaved.current = false;
   }, [isCorrecting, fieldId]);
   return (
     <li className="audit-assumption" data-testid="audit-assumption">
@@ -34,7 +38,12 @@ export function AssumptionItem(props: {
         {assumption.confidence !== null && ` · ${Math.round(assumption.confidence * 100)}% sure`}
         {assumption.evidence.length > 0 && ` · because ${assumption.evidence.join('; ')}`}
       </p>
-      <p className="audit-assumption__verdict" data-testid="audit-assumption-verdict">
+      <p
+        ref={verdictLine}
+        tabIndex={-1}
+        className="audit-assumption__verdict"
+        data-testid="audit-assumption-verdict"
+      >
         {VERDICT_WORDS(assumption)}
       </p>
       {props.canVerify && !isCorrecting && (
@@ -59,6 +68,7 @@ export function AssumptionItem(props: {
             event.preventDefault();
             if (!correction.trim()) return;
             props.onVerify({ verified: false, correction: correction.trim(), remember });
+            hasSaved.current = true;
             setIsCorrecting(false);
           }}
         >

@@ -177,8 +177,11 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
   useEffect(() => {
     if (!hadFocus.current) return;
     const active = document.activeElement;
-    if (askingKind) bar.current?.querySelector<HTMLButtonElement>('.audit-undo__confirm button')?.focus();
+    // The question itself, not its first button: a second Enter must not undo over a later change.
+    if (askingKind) bar.current?.querySelector<HTMLElement>('.audit-undo__question')?.focus();
     else if (!active || active === document.body) document.getElementById('audit-detail-title')?.focus();
+    // Acted on once: a later change of status (decided from another window) leaves focus where it is.
+    if (!askingKind) hadFocus.current = false;
   }, [askingKind, entry.status]);
   return (
     <div
@@ -202,10 +205,10 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
         <p className="audit-muted" data-testid="audit-undo-why-not">
           {entry.status === 'rolled_back'
             ? 'This was undone.'
-            : entry.kind === 'undo' && entry.status === 'pending'
+            : isWaitingUndo(entry)
               ? 'This undo waits for your approval, in Approvals or on the action it undoes.'
               : (entry.undo.whyNot ?? 'This cannot be undone.')}
-          {entry.kind === 'undo' && entry.status === 'pending' && entry.undo.undoOf && (
+          {isWaitingUndo(entry) && entry.undo.undoOf && (
             <>
               {' '}
               <button
@@ -222,7 +225,9 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
       )}
       {asking?.kind === 'changed_since' && (
         <div className="audit-undo__confirm" role="group" aria-label="It changed since">
-          <p data-testid="audit-undo-changed">{asking.reason}</p>
+          <p className="audit-undo__question" tabIndex={-1} data-testid="audit-undo-changed">
+            {asking.reason}
+          </p>
           <button
             type="button"
             className="button"
@@ -238,7 +243,9 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
       )}
       {asking?.kind === 'approval' && (
         <div className="audit-undo__confirm" role="group" aria-label="The undo waits for your approval">
-          <p data-testid="audit-undo-waiting">{asking.reason}</p>
+          <p className="audit-undo__question" tabIndex={-1} data-testid="audit-undo-waiting">
+            {asking.reason}
+          </p>
           <button
             type="button"
             className="button button--primary"
@@ -262,3 +269,10 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
     </div>
   );
 }
+
+/** An undo held for the person's yes: not one the rules let run, nor one approved and still running. */
+const isWaitingUndo = (entry: AuditEntry): boolean =>
+  entry.kind === 'undo' &&
+  entry.status === 'pending' &&
+  entry.authority.decision === 'require_approval' &&
+  !entry.authority.approvedBy;

@@ -186,7 +186,9 @@ function Row(props: {
       <div role="cell" className="audit-row__decision" title={decision}>
         {decision}
       </div>
-      <div role="cell">{approverWords(entry)}</div>
+      <div role="cell" className="audit-row__approver" title={approverWords(entry)}>
+        {approverWords(entry)}
+      </div>
     </div>
   );
 }

@@ -6,6 +6,7 @@ export function EffectDiff({ entry }: { entry: AuditEntry }) {
   if (entry.entityBefore == null && entry.entityAfter == null)
     return <p className="audit-muted">No record of a change.</p>;
   const rows = diffRows(entry.entityBefore, entry.entityAfter);
+  if (rows.length === 0) return <p className="audit-muted">No change a person would see.</p>;
   return (
     <table className="audit-diff" data-testid="audit-diff">
       <caption className="visually-hidden">What changed in the {entry.entityType ?? 'item'}</caption>

@@ -114,7 +114,8 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       filters: {},
       entries: [],
       nextCursor: null,
-      isLoading: false,
+      // Until the first page arrives: the table says "loading", never "nothing yet".
+      isLoading: true,
       listError: null,
       selectedId: null,
       detail: null,

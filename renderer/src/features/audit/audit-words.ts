@@ -75,7 +75,15 @@ function subjectOf(input: unknown): string | null {
     const value = args[key];
     if (typeof value !== 'string') continue;
     const text = value.replace(/\s+/g, ' ').trim();
-    if (text) return text.length > SUBJECT_CHARS ? `${text.slice(0, SUBJECT_CHARS - 1).trimEnd()}…` : text;
+    // By code point, so an emoji is never cut in half.
+    const chars = Array.from(text);
+    if (chars.length > 0)
+      return chars.length > SUBJECT_CHARS
+        ? `${chars
+            .slice(0, SUBJECT_CHARS - 1)
+            .join('')
+            .trimEnd()}…`
+        : text;
   }
   return null;
 }
@@ -136,8 +144,11 @@ export interface DiffRow {
   isChanged: boolean;
 }
 
-/** What every stored thing carries for Deputy's own use; the entry already says when it acted, and on what. */
-const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt']);
+/**
+ * What every stored thing carries for its keeper's use (Deputy's, Google's), not the person's; the entry already
+ * says when it acted, and on what. The undo's conflict check passes over the same fields.
+ */
+const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt', 'updated', 'etag', 'sequence', 'htmlLink']);
 
 const fieldWords = (field: string): string => {
   const words = field

@@ -71,8 +71,11 @@ export function nestedRows(rows: readonly TimelineRow[], extras: RowExtras): Nes
       waiting = plansOf.get(item.runId) ?? [];
     const made =
       item.runId && lastOfRun.get(item.runId) === item.id ? extras.artifacts[item.runId] : undefined;
-    if (item.runId && made && made.length > 0)
+    if (item.runId && made && made.length > 0) {
+      // The run's request is all there is of it so far: its plans come before what its agents made.
+      if (waiting[0]?.runId === item.runId) placeWaiting();
       out.push({ kind: 'artifacts', id: `artifacts-${item.runId}`, runId: item.runId, artifacts: made });
+    }
   }
   placeWaiting();
   return out;
