@@ -170,7 +170,7 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
   const select = useAudit((state) => state.select);
   const asking = prompt?.entryId === entry.id ? prompt : null;
   // The buttons the person pressed go away as the undo moves on (Undo → its question → done). Focus follows:
-  // to the question's first button when it appears, and to the entry's title when it is answered.
+  // to the question's words when it appears, and to the entry's title when it is answered.
   const bar = useRef<HTMLDivElement>(null);
   const hadFocus = useRef(false);
   const askingKind = asking?.kind ?? null;
