@@ -107,6 +107,16 @@ describe('the audit viewer against the headless host', () => {
 
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
 
+    // Limited to this conversation: the chip names it by its title, as the chat's list does, and takes it off.
+    const { threads } = (await (
+      await fetch(`${host.url}/api/threads`, { headers: { authorization: `Bearer ${host.token}` } })
+    ).json()) as { threads: { title: string }[] };
+    await detail(page).getByRole('button', { name: 'Only this conversation’s entries' }).click();
+    const chip = page.locator('.audit-filters__scope');
+    await expect.poll(() => chip.innerText()).toBe(`Conversation: ${threads[0]?.title} ✕`);
+    await chip.click();
+    await expect.poll(() => chip.count()).toBe(0);
+
     // Undo the task; the entry says so.
     await detail(page).getByTestId('audit-undo').click();
     await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');

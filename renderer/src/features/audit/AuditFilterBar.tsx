@@ -33,6 +33,7 @@ const toolName = (typed: string): string => typed.trim().toLowerCase().replace(/
 export function AuditFilterBar() {
   const filters = useAudit((state) => state.filters);
   const setFilter = useAudit((state) => state.setFilter);
+  const scopeTitle = useAudit((state) => state.scopeTitle);
   const [query, setQuery] = useState(filters.q ?? '');
   // The tool's name as the person types it ("add task" or "add_task"); the filter takes the stored name.
   const [tool, setTool] = useState(filters.tool ?? '');
@@ -139,7 +140,10 @@ export function AuditFilterBar() {
           aria-label={`Stop filtering by this ${label.toLowerCase()}`}
         >
           {/* An id's tail: its start is the time it was made, shared by ids made close together. */}
-          {label}: …{String(filters[key]).slice(-8)} ✕
+          {key === 'threadId' && scopeTitle
+            ? `${label}: ${scopeTitle}`
+            : `${label}: …${String(filters[key]).slice(-8)}`}{' '}
+          ✕
         </button>
       ))}
     </form>

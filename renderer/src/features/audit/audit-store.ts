@@ -1,10 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type {
-  AuditChainOutput,
-  AuditEntry,
-  AuditFilter,
-  CommandInput,
-  DeputyClient,
+import {
+  LIMITS,
+  type AuditChainOutput,
+  type AuditEntry,
+  type AuditFilter,
+  type CommandInput,
+  type DeputyClient,
 } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 
@@ -42,6 +43,8 @@ export interface AuditState {
   undoPrompt: UndoPrompt | null;
   /** The last action's outcome in words (an undo, a verification, an export), or why it failed. */
   notice: AuditNotice | null;
+  /** The title of the conversation the list is limited to, once found among the recent ones. */
+  scopeTitle: string | null;
 }
 
 export interface AuditActions {
@@ -110,6 +113,17 @@ export function createAuditStore(client: DeputyClient): AuditStore {
     // Only the newest request's answer lands: typing in the search box must not show an older page last.
     let listRequest = 0;
 
+    /** The conversation's title, from the list's recent page: a person knows it by that, not by its id. */
+    const findScopeTitle = async (threadId: string): Promise<void> => {
+      try {
+        const page = await client.invoke('threads.list', { limit: LIMITS.threadListPage });
+        const title = page.threads.find((thread) => thread.id === threadId)?.title ?? null;
+        if (get().filters.threadId === threadId) set({ scopeTitle: title });
+      } catch {
+        // The chip keeps the id's tail.
+      }
+    };
+
     return {
       filters: {},
       entries: [],
@@ -124,13 +138,15 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       isChecking: false,
       undoPrompt: null,
       notice: null,
+      scopeTitle: null,
 
       async setFilter(key, value) {
         const isCleared = value === '' || value === undefined;
         const filters = Object.fromEntries(
           Object.entries({ ...get().filters, [key]: value }).filter(([name]) => !(isCleared && name === key)),
         ) as AuditFilters;
-        set({ filters });
+        set({ filters, ...(key === 'threadId' && { scopeTitle: null }) });
+        if (key === 'threadId' && !isCleared) void findScopeTitle(String(value));
         await get().reload();
       },
 
