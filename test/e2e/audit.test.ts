@@ -203,6 +203,27 @@ describe('the audit viewer against the headless host', () => {
         preview: expect.objectContaining({ title: expect.stringMatching(/^Undo/) }),
       }),
     );
+    // After a reload the action says an undo of it waits, and its button brings back the same question.
+    await page.reload();
+    await page.getByTestId('audit-search').fill('dentist');
+    // The action itself, not its undo (an entry of the same tool): its row's words start with the tool's.
+    const original = added.getByRole('button', { name: /^Add task/ });
+    await expect.poll(() => original.count()).toBe(1);
+    await original.click();
+    await expect
+      .poll(() => detail(page).getByTestId('audit-undo-pending').innerText())
+      .toBe('An undo of this waits for your approval.');
+    await detail(page).getByRole('button', { name: 'Answer the undo…' }).click();
+    await detail(page).getByTestId('audit-undo-waiting').waitFor();
+    expect(
+      (
+        (await (
+          await fetch(`${host.url}/api/actions/pending`, {
+            headers: { authorization: `Bearer ${host.token}` },
+          })
+        ).json()) as { approvals: unknown[] }
+      ).approvals,
+    ).toHaveLength(approvals.approvals.length);
     await detail(page).getByTestId('audit-undo-approve').click();
     await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
     // It says what became of the undo, and focus is on the entry's title, not lost.

@@ -36,7 +36,7 @@ export function AuditDetail() {
           {STATUS_WORDS[entry.status]}
         </span>
       </header>
-      <UndoBar entry={entry} />
+      <UndoBar entry={entry} related={related} />
       {entry.scrubbedAt && (
         <p className="audit-muted">Its conversation was deleted: what was done is kept, its words are not.</p>
       )}
@@ -161,7 +161,9 @@ export function AuditDetail() {
  * Undo, and what may stand before it: a later change it would overwrite (the person may undo anyway), or the
  * approval it waits for (decided here or wherever approvals show). Or why there is no undo.
  */
-function UndoBar({ entry }: { entry: AuditEntry }) {
+function UndoBar({ entry, related }: { entry: AuditEntry; related: readonly AuditEntry[] }) {
+  // An undo of this entry asked for before and still waiting (it is in the same run): say so beside Undo.
+  const isUndoWaiting = related.some((other) => other.undo.undoOf === entry.id && isWaitingUndo(other));
   const undo = useAudit((state) => state.undo);
   const decideUndo = useAudit((state) => state.decideUndo);
   const cancel = useAudit((state) => state.cancelUndo);
@@ -197,9 +199,16 @@ function UndoBar({ entry }: { entry: AuditEntry }) {
     >
       {entry.undo.isReversible ? (
         !asking && (
-          <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
-            Undo
-          </button>
+          <>
+            {isUndoWaiting && (
+              <p className="audit-muted" data-testid="audit-undo-pending">
+                An undo of this waits for your approval.
+              </p>
+            )}
+            <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
+              {isUndoWaiting ? 'Answer the undo…' : 'Undo'}
+            </button>
+          </>
         )
       ) : (
         <p className="audit-muted" data-testid="audit-undo-why-not">
