@@ -159,6 +159,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await page.getByTestId('open-approvals').click();
     const item = page.getByTestId('approvals-panel').getByTestId('pending-approval');
     await item.waitFor();
+    // Opened, the panel's focus is on its heading: a key pressed too soon approves nothing.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Waiting for your approval');
     expect(await item.innerText()).toContain('add task');
     await item.getByTestId('pending-open').click();
     // The stored thread's waiting action is matched to its approval, and the card takes focus.

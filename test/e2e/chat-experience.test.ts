@@ -220,6 +220,8 @@ describe('the chat, as a person uses it', () => {
     const ask = page.getByTestId('send-anyway');
     await ask.waitFor();
     expect(await ask.innerText()).toContain('Send anyway and cancel the pending approval?');
+    // Focus is on the safe answer: Enter pressed twice does not cancel the approval.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep the approval');
     await ask.getByRole('button', { name: 'Keep the approval' }).click();
     expect(await composer(page).inputValue()).toBe('Actually, never mind');
     expect(await page.locator('[data-testid="message"][data-role="user"]').count()).toBe(1);

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../../fakes/gemini/script';
-import { assistantText, type, useDesktop } from './desktop-fixture';
+import { assistantText, composerOf, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 
@@ -62,9 +62,16 @@ describe('Pause all side effects, from the tray', () => {
     // Kept in SQLite: the restarted app is still paused, and says so before anyone asks.
     await again.getByTestId('pause-banner').waitFor();
     await expect.poll(() => second.trays[0]?.menu?.find(PAUSE).checked).toBe(true);
+    // In a narrow window the banner keeps its row between the header and the chat, which keeps the width.
+    await again.setViewportSize({ width: 420, height: 800 });
+    const bannerBox = await again.getByTestId('pause-banner').boundingBox();
+    const messageBox = await composerOf(again).boundingBox();
+    expect(bannerBox && messageBox && bannerBox.y < messageBox.y && messageBox.width > 380).toBe(true);
 
     await again.getByTestId('resume-side-effects').click();
     await again.getByTestId('pause-banner').waitFor({ state: 'detached' });
+    // Its button gone with it, the keyboard goes on in the message box.
+    await expect.poll(() => again.evaluate(() => document.activeElement?.id)).toBe('composer-input');
     await expect.poll(() => second.trays.at(-1)?.menu?.find(PAUSE).checked).toBe(false);
     expect(second.trays.at(-1)?.toolTip).not.toContain('paused');
   });

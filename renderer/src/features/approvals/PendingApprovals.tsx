@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { toolLabel } from '../../format';
@@ -82,6 +82,11 @@ export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; on
   const hasPendingList = useApprovals((state) => state.hasPendingList);
   const dialogRef = useModalDialog(isOpen);
   const titleId = useId();
+  // Opened, focus is on the heading, not on the first Approve: nothing is approved by a key pressed too soon.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (isOpen) headingRef.current?.focus();
+  }, [isOpen]);
   const now = useNow(1_000, isOpen);
 
   const open = (approval: Approval) => {
@@ -99,7 +104,9 @@ export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; on
       onClose={onClose}
       data-testid="approvals-panel"
     >
-      <h2 id={titleId}>Waiting for your approval</h2>
+      <h2 id={titleId} ref={headingRef} tabIndex={-1}>
+        Waiting for your approval
+      </h2>
       {isOpen && (
         <>
           {!hasPendingList && <p role="status">Loading…</p>}

@@ -3,8 +3,9 @@ import { useEffect, useId, useRef } from 'react';
 /** Asked before a new message would cancel an approval the conversation is waiting on. */
 export function SendAnywayPrompt({ onSend, onKeep }: { onSend(): void; onKeep(): void }) {
   const titleId = useId();
-  const sendRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => sendRef.current?.focus(), []);
+  // Focus on the safe answer: Enter pressed twice in a row must not cancel what waits for approval.
+  const keepRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => keepRef.current?.focus(), []);
   return (
     <div
       className="send-anyway"
@@ -19,10 +20,10 @@ export function SendAnywayPrompt({ onSend, onKeep }: { onSend(): void; onKeep():
       }}
     >
       <p id={titleId}>Send anyway and cancel the pending approval?</p>
-      <button ref={sendRef} type="button" className="button button--primary" onClick={onSend}>
+      <button type="button" className="button button--primary" onClick={onSend}>
         Send anyway
       </button>
-      <button type="button" className="button" onClick={onKeep}>
+      <button ref={keepRef} type="button" className="button" onClick={onKeep}>
         Keep the approval
       </button>
     </div>

@@ -103,7 +103,7 @@ export function DataPanel() {
         </form>
         {pruneCheck && (
           <div
-            className="data-panel__confirm"
+            className={`data-panel__confirm${pruneCheck.threads === 0 ? ' data-panel__confirm--nothing' : ''}`}
             role="group"
             aria-label="Confirm deleting old conversations"
             data-testid="prune-confirm"

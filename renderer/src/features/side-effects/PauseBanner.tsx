@@ -40,7 +40,13 @@ export function PauseBanner() {
         type="button"
         className="button button--primary"
         disabled={isChanging}
-        onClick={() => void setPaused(false)}
+        onClick={() =>
+          void setPaused(false).then(() => {
+            // The banner, and its button, go away: the keyboard goes on in the message box.
+            if (document.activeElement === document.body || document.activeElement === null)
+              document.getElementById('composer-input')?.focus();
+          })
+        }
         data-testid="resume-side-effects"
       >
         {isChanging ? 'Resuming…' : 'Resume'}
