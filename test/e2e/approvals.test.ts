@@ -127,6 +127,15 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Added oat milk.');
 
+    // Escape closes the editor as Cancel does, and the keyboard is back on Edit…; the approval still waits.
+    await card.getByTestId('approval-edit').click();
+    await card.getByTestId('approval-field-description').press('Escape');
+    await expect.poll(() => card.getByTestId('approval-editor').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'approval-edit',
+    );
+    expect(await card.getAttribute('data-status')).toBe('pending');
+
     await card.getByTestId('approval-edit').click();
     const description = card.getByTestId('approval-field-description');
     await description.fill('');

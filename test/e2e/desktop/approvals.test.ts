@@ -60,6 +60,10 @@ describe('approvals outside the chat window', () => {
     const card = await (
       await app.waitForWindow((url) => url.includes('#/approval/'), 'the approval window')
     ).page();
+    // The window opens with focus on its card, not on the page and not on Approve.
+    await expect
+      .poll(() => card.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('approval-card');
     await card.getByTestId('approval-approve').click();
     await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
   });

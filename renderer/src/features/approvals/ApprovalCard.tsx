@@ -125,6 +125,16 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
     return () => cancelAnimationFrame(frame);
   }, [focusId, approval.id, store]);
 
+  // Reject… or Edit… closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
+  const lastMode = useRef(mode);
+  useEffect(() => {
+    const closed = lastMode.current;
+    lastMode.current = mode;
+    if (mode !== 'idle' || closed === 'idle' || !isPending) return;
+    const opener = closed === 'rejecting' ? 'approval-reject' : 'approval-edit';
+    ref.current?.querySelector<HTMLElement>(`[data-testid="${opener}"]`)?.focus();
+  }, [mode, isPending]);
+
   // The decision buttons vanish with the decision: keep the keyboard where it was, on this card.
   useEffect(() => {
     const card = ref.current;

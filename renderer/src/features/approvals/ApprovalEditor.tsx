@@ -175,6 +175,13 @@ export function ApprovalEditor({
       ref={formRef}
       className="approval-editor"
       onSubmit={submit}
+      onKeyDown={(event) => {
+        // Escape closes the editor, as Cancel does; it does not stop the run.
+        if (event.key !== 'Escape' || isBusy) return;
+        event.preventDefault();
+        event.stopPropagation();
+        onCancel();
+      }}
       data-testid="approval-editor"
       aria-label="Edit the arguments"
     >

@@ -22,6 +22,12 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
     return disconnect;
   }, [store]);
 
+  // The window opens on its card, focused, so Tab starts there and nothing is pressed by accident.
+  const hasCard = approval !== undefined;
+  useEffect(() => {
+    if (hasCard) store.getState().requestFocus(approvalId);
+  }, [hasCard, approvalId, store]);
+
   const isDecided = approval !== undefined && shownStatus(approval, now) !== 'pending';
 
   return (
