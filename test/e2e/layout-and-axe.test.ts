@@ -64,6 +64,24 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('drawer-toggle');
 
+    // In the drawer, Escape in a rename or a delete question closes that, not the drawer; focus stays in the row.
+    await page.getByTestId('drawer-toggle').click();
+    const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    await page.getByTestId('thread-rename').first().click();
+    await page.getByTestId('thread-rename-input').press('Escape');
+    await expect.poll(focusedTestId).toBe('thread-rename');
+    expect(await page.getByTestId('thread-list').isVisible()).toBe(true);
+    await page.getByTestId('thread-delete').first().click();
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedTestId).toBe('thread-delete');
+    expect(await page.getByTestId('thread-list').isVisible()).toBe(true);
+    // Deleted, its row is gone: the keyboard goes on at New conversation.
+    await page.getByTestId('thread-delete').first().click();
+    await page.getByTestId('thread-delete-confirm').click();
+    await expect.poll(focusedTestId).toBe('new-conversation');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
+
     await page.getByTestId('drawer-toggle').click();
     await page.getByTestId('new-conversation').click();
     await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);

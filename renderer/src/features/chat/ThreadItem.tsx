@@ -31,6 +31,14 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
     }
   }, [isConfirming]);
 
+  // Renamed or not, focus goes back to Rename when the box closes.
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const wasRenaming = useRef(false);
+  useEffect(() => {
+    if (!isRenaming && wasRenaming.current) renameButton.current?.focus();
+    wasRenaming.current = isRenaming;
+  }, [isRenaming]);
+
   const keep = () => {
     shouldRefocus.current = true;
     setIsConfirming(false);
@@ -61,6 +69,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
         <div
           className="thread-list__confirm"
           role="group"
+          data-keeps-escape
           aria-label={`Delete “${title}”?`}
           onKeyDown={(event) => {
             if (event.key === 'Escape') {
@@ -79,7 +88,13 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
             autoFocus
             disabled={isDeleting}
             data-testid="thread-delete-confirm"
-            onClick={() => void deleteThread(thread.id)}
+            onClick={() =>
+              void deleteThread(thread.id).then(() => {
+                // The conversation, and this button, are gone: the keyboard goes on at New conversation.
+                if (document.activeElement === document.body || document.activeElement === null)
+                  document.querySelector<HTMLElement>('[data-testid="new-conversation"]')?.focus();
+              })
+            }
           >
             {isDeleting ? 'Deleting…' : 'Delete'}
           </button>
@@ -90,6 +105,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
       ) : (
         <span className="thread-list__actions">
           <button
+            ref={renameButton}
             type="button"
             className="thread-list__delete"
             aria-label={`Rename “${title}”`}

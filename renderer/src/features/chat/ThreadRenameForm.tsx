@@ -29,6 +29,7 @@ export function ThreadRenameForm({
     <form
       className="thread-list__rename"
       data-testid="thread-rename-form"
+      data-keeps-escape
       onSubmit={(event) => void submit(event)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {

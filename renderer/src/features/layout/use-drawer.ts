@@ -15,6 +15,8 @@ export function useDrawer(): { isOpen: boolean; toggle(): void; close(): void } 
     if (!isOpen) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
+      // A rename or a delete question in the list answers its own Escape: it closes, the drawer stays.
+      if (event.target instanceof Element && event.target.closest('[data-keeps-escape]')) return;
       event.preventDefault();
       setIsOpen(false);
       document.getElementById('drawer-toggle')?.focus();
