@@ -75,11 +75,10 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.keyboard.press('Escape');
     await expect.poll(focusedTestId).toBe('thread-delete');
     expect(await page.getByTestId('thread-list').isVisible()).toBe(true);
-    // Deleted, its row is gone: the keyboard goes on at New conversation.
+    // The open conversation deleted, a new one opens and the drawer closes: the keyboard goes on in the message box.
     await page.getByTestId('thread-delete').first().click();
     await page.getByTestId('thread-delete-confirm').click();
-    await expect.poll(focusedTestId).toBe('new-conversation');
-    await page.keyboard.press('Escape');
+    await expect.poll(focusedTestId).toBe('composer-input');
     await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
 
     await page.getByTestId('drawer-toggle').click();

@@ -176,11 +176,12 @@ export function ApprovalEditor({
       className="approval-editor"
       onSubmit={submit}
       onKeyDown={(event) => {
-        // Escape closes the editor, as Cancel does; it does not stop the run.
-        if (event.key !== 'Escape' || isBusy) return;
+        // Escape closes the editor, as Cancel does, and never stops the run (not even while it saves). One that
+        // closes an input method's window is the input method's.
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing) return;
         event.preventDefault();
         event.stopPropagation();
-        onCancel();
+        if (!isBusy) onCancel();
       }}
       data-testid="approval-editor"
       aria-label="Edit the arguments"

@@ -22,13 +22,14 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
     return disconnect;
   }, [store]);
 
-  // The window opens on its card, focused, so Tab starts there and nothing is pressed by accident.
-  const hasCard = approval !== undefined;
-  useEffect(() => {
-    if (hasCard) store.getState().requestFocus(approvalId);
-  }, [hasCard, approvalId, store]);
-
   const isDecided = approval !== undefined && shownStatus(approval, now) !== 'pending';
+
+  // The window opens on its card, focused, so Tab starts there and nothing is pressed by accident. One already
+  // decided leaves focus on Close.
+  const isAsking = approval !== undefined && !isDecided;
+  useEffect(() => {
+    if (isAsking) store.getState().requestFocus(approvalId);
+  }, [isAsking, approvalId, store]);
 
   return (
     <main className="approval-window" aria-label="Approval" data-testid="approval-window">

@@ -137,7 +137,11 @@ export function AuditFilterBar() {
           type="button"
           className="audit-filters__scope"
           onClick={() => void setFilter(key, '')}
-          aria-label={`Stop filtering by this ${label.toLowerCase()}`}
+          aria-label={
+            key === 'threadId' && scopeTitle
+              ? `Stop filtering by the conversation “${scopeTitle}”`
+              : `Stop filtering by this ${label.toLowerCase()}`
+          }
         >
           {/* An id's tail: its start is the time it was made, shared by ids made close together. */}
           {key === 'threadId' && scopeTitle

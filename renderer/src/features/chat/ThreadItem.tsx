@@ -34,8 +34,12 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   // Renamed or not, focus goes back to Rename when the box closes.
   const renameButton = useRef<HTMLButtonElement>(null);
   const wasRenaming = useRef(false);
+  // Not when the person has gone elsewhere meanwhile (a slow save): only from the row, or from nowhere.
+  const row = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (!isRenaming && wasRenaming.current) renameButton.current?.focus();
+    const active = document.activeElement;
+    const isFocusHere = !active || active === document.body || (row.current?.contains(active) ?? false);
+    if (!isRenaming && wasRenaming.current && isFocusHere) renameButton.current?.focus();
     wasRenaming.current = isRenaming;
   }, [isRenaming]);
 
@@ -45,7 +49,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   };
 
   return (
-    <li className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
+    <li ref={row} className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
       {isRenaming ? (
         <ThreadRenameForm threadId={thread.id} title={title} onDone={() => setIsRenaming(false)} />
       ) : (
@@ -89,10 +93,15 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
             disabled={isDeleting}
             data-testid="thread-delete-confirm"
             onClick={() =>
-              void deleteThread(thread.id).then(() => {
-                // The conversation, and this button, are gone: the keyboard goes on at New conversation.
-                if (document.activeElement === document.body || document.activeElement === null)
-                  document.querySelector<HTMLElement>('[data-testid="new-conversation"]')?.focus();
+              void deleteThread(thread.id).then((isDeleted) => {
+                // The conversation, and this button, are gone: the keyboard goes on at New conversation, or in
+                // the message box when it was the open one (a new one opens, and the drawer closes).
+                const active = document.activeElement;
+                if (!isDeleted || (active !== null && active !== document.body)) return;
+                const next = isActive
+                  ? document.getElementById('composer-input')
+                  : document.querySelector<HTMLElement>('[data-testid="new-conversation"]');
+                next?.focus();
               })
             }
           >

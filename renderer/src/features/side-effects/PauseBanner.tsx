@@ -42,7 +42,9 @@ export function PauseBanner() {
         disabled={isChanging}
         onClick={() =>
           void setPaused(false).then(() => {
-            // The banner, and its button, go away: the keyboard goes on in the message box.
+            // Resumed, the banner and its button go away: the keyboard goes on in the message box. Refused,
+            // the banner stays with its error, and so does the focus.
+            if (sideEffects.getState().state?.isPaused) return;
             if (document.activeElement === document.body || document.activeElement === null)
               document.getElementById('composer-input')?.focus();
           })
