@@ -1,10 +1,5 @@
+import { BOOKKEEPING_FIELDS } from '../../shared/bookkeeping-fields';
 import { asStored } from '../store/audit-values';
-
-/**
- * Fields that change whenever anything is written (a timestamp, a version tag) and say nothing about what the
- * person sees: an undo that put a task back, then an undo of the step before, must not count as a change.
- */
-const BOOKKEEPING = new Set(['updatedAt', 'updated', 'etag', 'sequence', 'htmlLink']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -22,10 +17,13 @@ export function changesSince(after: unknown, now: unknown): string[] {
   if (!isRecord(after) || !isRecord(current))
     return JSON.stringify(after) === JSON.stringify(current) ? [] : ['its content'];
   const keys = new Set([...Object.keys(after), ...Object.keys(current)]);
-  return [...keys]
-    .filter((key) => !BOOKKEEPING.has(key))
-    .filter((key) => JSON.stringify(after[key] ?? null) !== JSON.stringify(current[key] ?? null))
-    .sort();
+  return (
+    [...keys]
+      // An undo that put a task back, then an undo of the step before, must not count as a change.
+      .filter((key) => !BOOKKEEPING_FIELDS.has(key))
+      .filter((key) => JSON.stringify(after[key] ?? null) !== JSON.stringify(current[key] ?? null))
+      .sort()
+  );
 }
 
 /** Whether the thing now is as `expected` (bookkeeping aside): after a crash, whether an undo already landed. */

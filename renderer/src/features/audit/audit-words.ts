@@ -1,4 +1,5 @@
 import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
+import { BOOKKEEPING_FIELDS } from '../../../../shared/bookkeeping-fields';
 import { formatValue, toolLabel } from '../../format';
 
 export const STATUS_WORDS: Record<AuditStatus, string> = {
@@ -144,11 +145,8 @@ export interface DiffRow {
   isChanged: boolean;
 }
 
-/**
- * What every stored thing carries for its keeper's use (Deputy's, Google's), not the person's; the entry already
- * says when it acted, and on what. The undo's conflict check passes over the same fields.
- */
-const BOOKKEEPING = new Set(['id', 'createdAt', 'updatedAt', 'updated', 'etag', 'sequence', 'htmlLink']);
+/** The keeper's bookkeeping, and the thing's id and birth: the entry already says when it acted, and on what. */
+const NOT_SHOWN = new Set([...BOOKKEEPING_FIELDS, 'id', 'createdAt']);
 
 const fieldWords = (field: string): string => {
   const words = field
@@ -163,7 +161,7 @@ export function diffRows(before: unknown, after: unknown): DiffRow[] {
   const left = asRecord(before);
   const right = asRecord(after);
   const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].filter(
-    (key) => !BOOKKEEPING.has(key),
+    (key) => !NOT_SHOWN.has(key),
   );
   const show = (value: unknown): string => (value === undefined || value === null ? '—' : formatValue(value));
   return keys.map((field) => {
