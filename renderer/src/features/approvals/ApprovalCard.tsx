@@ -8,6 +8,7 @@ import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
 import { FormError, SubmitButton } from '../../components/FormParts';
+import { isFocusLost } from '../../focus';
 
 type Outcome = ApprovalStatus | 'edited';
 
@@ -138,9 +139,7 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   // The decision buttons vanish with the decision: keep the keyboard where it was, on this card.
   useEffect(() => {
     const card = ref.current;
-    const active = document.activeElement;
-    if (!isPending && card && (active === null || active === document.body))
-      card.focus({ preventScroll: true });
+    if (!isPending && card && isFocusLost()) card.focus({ preventScroll: true });
   }, [isPending]);
 
   const decide = store.getState().decide;

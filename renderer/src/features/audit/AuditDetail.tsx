@@ -6,6 +6,7 @@ import { AssumptionItem } from './AssumptionItem';
 import { approverWords, decisionWord, STATUS_WORDS, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
+import { isFocusLost } from '../../focus';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${Math.round(value * 100)}%`);
 
@@ -178,10 +179,9 @@ function UndoBar({ entry, related }: { entry: AuditEntry; related: readonly Audi
   const askingKind = asking?.kind ?? null;
   useEffect(() => {
     if (!hadFocus.current) return;
-    const active = document.activeElement;
     // The question itself, not its first button: a second Enter must not undo over a later change.
     if (askingKind) bar.current?.querySelector<HTMLElement>('.audit-undo__question')?.focus();
-    else if (!active || active === document.body) document.getElementById('audit-detail-title')?.focus();
+    else if (isFocusLost()) document.getElementById('audit-detail-title')?.focus();
     // Acted on once: a later change of status (decided from another window) leaves focus where it is.
     if (!askingKind) hadFocus.current = false;
   }, [askingKind, entry.status]);

@@ -2,11 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { useStores } from '../../stores';
 import type { TimelineItem } from './timeline';
+import { isFocusLost } from '../../focus';
 
 /** Focus may move to a new approval unless the person is in the middle of writing something. */
 function isFocusFree(): boolean {
+  if (isFocusLost()) return true;
   const active = document.activeElement;
-  if (active === null || active === document.body) return true;
   return (
     active instanceof HTMLTextAreaElement && active.id === 'composer-input' && active.value.trim() === ''
   );

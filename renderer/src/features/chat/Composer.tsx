@@ -4,6 +4,7 @@ import { useAgents, useApprovals, useChat, useStores } from '../../stores';
 import { AgentPicker, agentMention } from '../agents/AgentPicker';
 import { SendAnywayPrompt } from './SendAnywayPrompt';
 import './chat.css';
+import { isFocusLost } from '../../focus';
 
 export function Composer({
   draft,
@@ -46,7 +47,7 @@ export function Composer({
 
   // A disabled textarea loses focus; give it back when the run ends so typing can simply go on.
   useEffect(() => {
-    if (!isRunning && (document.activeElement === document.body || document.activeElement === null)) {
+    if (!isRunning && isFocusLost()) {
       inputRef.current?.focus();
     }
   }, [isRunning]);

@@ -3,6 +3,7 @@ import type { ThreadSummary } from '../../../../shared/contract';
 import { useChat } from '../../stores';
 import { isRunActive } from './timeline';
 import { ThreadRenameForm } from './ThreadRenameForm';
+import { isFocusLost } from '../../focus';
 
 const formatWhen = (iso: string) => {
   const date = new Date(iso);
@@ -37,8 +38,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   // Not when the person has gone elsewhere meanwhile (a slow save): only from the row, or from nowhere.
   const row = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    const active = document.activeElement;
-    const isFocusHere = !active || active === document.body || (row.current?.contains(active) ?? false);
+    const isFocusHere = isFocusLost() || (row.current?.contains(document.activeElement) ?? false);
     if (!isRenaming && wasRenaming.current && isFocusHere) renameButton.current?.focus();
     wasRenaming.current = isRenaming;
   }, [isRenaming]);
@@ -96,8 +96,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
               void deleteThread(thread.id).then((isDeleted) => {
                 // The conversation, and this button, are gone: the keyboard goes on at New conversation, or in
                 // the message box when it was the open one (a new one opens, and the drawer closes).
-                const active = document.activeElement;
-                if (!isDeleted || (active !== null && active !== document.body)) return;
+                if (!isDeleted || !isFocusLost()) return;
                 const next = isActive
                   ? document.getElementById('composer-input')
                   : document.querySelector<HTMLElement>('[data-testid="new-conversation"]');

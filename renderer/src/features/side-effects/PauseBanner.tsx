@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSideEffects, useStores } from '../../stores';
+import { isFocusLost } from '../../focus';
 
 /**
  * Shown across the top of the main window while side effects are paused (from the tray, here or over HTTP),
@@ -45,8 +46,7 @@ export function PauseBanner() {
             // Resumed, the banner and its button go away: the keyboard goes on in the message box. Refused,
             // the banner stays with its error, and so does the focus.
             if (sideEffects.getState().state?.isPaused) return;
-            if (document.activeElement === document.body || document.activeElement === null)
-              document.getElementById('composer-input')?.focus();
+            if (isFocusLost()) document.getElementById('composer-input')?.focus();
           })
         }
         data-testid="resume-side-effects"
