@@ -144,7 +144,7 @@ export class AuditDesk {
   ): CommandOutput<'audit.toolInvocations'> {
     const { limit = AUDIT_PAGE.default, ...filter } = input;
     return paged(
-      listToolInvocations(this.store.db, filter, limit + 1),
+      listToolInvocations(this.store.db, this.store.auditInbox, filter, limit + 1),
       limit,
       (row) => row.sequence,
       (invocations, nextCursor) => ({ invocations, nextCursor }),

@@ -1,4 +1,5 @@
 import type { AuditChainOutput } from '../../shared/contract';
+import { AuditInbox } from './audit-inbox';
 import { contentHash, GENESIS_HASH, linkHash, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { Db } from './database';
 
@@ -22,8 +23,10 @@ const yieldToOthers = (): Promise<void> => new Promise((resolve) => setImmediate
  * previous hash is wrong (a link edited, inserted or removed), an entry whose content no longer hashes to its
  * latest link (an entry edited behind the app's back), or a link whose entry is gone (an entry deleted). It
  * works in batches and yields between them, so a check of a million entries never blocks other work for long.
+ * The entries a step held in the inbox are filed first, so each link has its entry to check.
  */
 export async function verifyAuditChain(db: Db): Promise<AuditChainOutput> {
+  new AuditInbox(db).file();
   const linksAfter = db.prepare<[number, number], LinkRow>(
     'SELECT * FROM audit_chain WHERE seq > ? ORDER BY seq LIMIT ?',
   );

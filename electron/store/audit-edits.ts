@@ -1,5 +1,6 @@
 import type { AuditAssumption } from '../../shared/contract';
 import { redactNullable } from '../vault/redactor';
+import type { AuditInbox } from './audit-inbox';
 import type { AuditRepo } from './audit-repo';
 import { toAssumption, type AssumptionRow } from './audit-rows';
 import type { Db } from './database';
@@ -14,6 +15,7 @@ export class AuditEdits {
   constructor(
     db: Db,
     private readonly audit: AuditRepo,
+    private readonly inbox: AuditInbox,
   ) {
     this.selectAssumption = db.prepare<[string, string], AssumptionRow>(
       'SELECT * FROM audit_assumptions WHERE id = ? AND entry_id = ?',
@@ -58,6 +60,7 @@ export class AuditEdits {
    */
   scrubThreads(threadIds: readonly string[], now: string): number {
     let count = 0;
+    this.inbox.file();
     for (const threadId of threadIds) {
       for (const entryId of this.selectThreadEntries.all(threadId)) {
         this.deleteAssumptions.run(entryId);

@@ -1,4 +1,5 @@
 import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
+import type { AuditInbox } from './audit-inbox';
 import { toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { AuditSearchIndex } from './audit-search-index';
 import type { Db } from './database';
@@ -64,6 +65,7 @@ export class AuditQuery {
   constructor(
     private readonly db: Db,
     private readonly search: AuditSearchIndex,
+    private readonly inbox: AuditInbox,
   ) {
     this.selectOne = db.prepare<[string], AuditRow>('SELECT * FROM audit_entries WHERE id = ?');
     this.selectByAction = db.prepare<[string], AuditRow>(
@@ -97,11 +99,13 @@ export class AuditQuery {
 
   /** Which of these ledger actions were undone from the audit trail. */
   undoneActions(actionIds: readonly string[]): Set<string> {
+    if (actionIds.length > 0) this.inbox.file();
     return new Set(actionIds.length === 0 ? [] : this.selectUndone.all(JSON.stringify(actionIds)));
   }
 
   /** An entry by its id, or by the ledger action it describes. */
   get(id: string): AuditEntry | null {
+    this.inbox.file();
     const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
     return row ? toEntry(row, this.selectAssumptionsOf.all(row.id)) : null;
   }

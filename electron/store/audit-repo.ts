@@ -16,6 +16,7 @@ import {
   storedContent,
   type EntryValues,
 } from './audit-values';
+import { AuditInbox } from './audit-inbox';
 import type { Db } from './database';
 import { newRowId } from './row-ids';
 import { NO_UNIT, type UnitHooks } from './write-unit';
@@ -87,7 +88,6 @@ export interface Settlement {
  * and appends a chain link for the entry it touched, so the entry, its link and the ledger land together.
  */
 export class AuditRepo {
-  private readonly insertEntry;
   private readonly insertAssumption;
   private readonly selectRow;
   private readonly selectAssumptions;
@@ -112,24 +112,14 @@ export class AuditRepo {
   /**
    * `unit`: the store's unit of work: which one is open now (`WriteUnit.openUnit`), a write to make just
    * before it commits (`WriteUnit.atCommit`), and memory to undo if the group running now fails
-   * (`WriteUnit.onRollback`). Without one, every write is made at once.
+   * (`WriteUnit.onRollback`). Without one, every write is made at once. `inbox`: where entries enter the
+   * table, which every reader of the trail files first.
    */
   constructor(
     private readonly db: Db,
     private readonly unit: UnitHooks = NO_UNIT,
+    private readonly inbox: AuditInbox = new AuditInbox(db),
   ) {
-    this.insertEntry = db.prepare(
-      `INSERT INTO audit_entries (id, kind, action_id, thread_id, run_id, agent_id, action_type, action_category,
-         risk, intent, reasoning, confidence, entity_type, entity_id, entity_before, entity_after, target,
-         input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
-         tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
-         started_at, created_at, updated_at, chain_seq, is_listed)
-       VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
-         @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
-         @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
-         @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt,
-         @chainSeq, 0)`,
-    );
     this.insertAssumption = db.prepare(
       `INSERT INTO audit_assumptions (id, entry_id, position, statement, category, evidence_json, confidence)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -180,19 +170,20 @@ export class AuditRepo {
 
   /**
    * Inserts a new entry with its first chain link. Without assumptions, the link is made from the values being
-   * inserted (`storedContent`), before the row, so the row is written once, already pointing at it; an entry
-   * with assumptions, or with a value SQLite would convert, is linked after it is written, from what the table
-   * holds.
+   * inserted (`storedContent`), before the row, so the row is written once, already pointing at it; inside a
+   * step, the row is held in the inbox, to be filed after the fact (migration 21). An entry with assumptions,
+   * or with a value SQLite would convert, is written at once and linked after, from what the table holds.
    */
   private write(values: EntryValues, assumptions: readonly NewAssumption[]): void {
     const stored = storedContent(values);
     if (assumptions.length === 0 && isStoredAsGiven(stored)) {
       const content = contentHash(stored, []);
       const chainSeq = this.appendLink(values.id, content, values.updatedAt);
-      this.insertEntry.run({ ...values, chainSeq });
+      if (this.unit.openUnit !== null) this.inbox.hold(values, chainSeq);
+      else this.inbox.write(values, chainSeq);
       return;
     }
-    this.insertEntry.run({ ...values, chainSeq: null });
+    this.inbox.write(values, null);
     assumptions.forEach((assumption, position) => {
       this.insertAssumption.run(
         newRowId(),
@@ -229,7 +220,10 @@ export class AuditRepo {
 
   /** The entry of a ledger action's tool call, or null (an action from before the audit trail existed). */
   idOfAction(actionId: string): string | null {
-    return this.unwritten.get(actionId)?.values.id ?? this.selectByAction.get(actionId) ?? null;
+    const unwritten = this.unwritten.get(actionId);
+    if (unwritten) return unwritten.values.id;
+    this.inbox.file();
+    return this.selectByAction.get(actionId) ?? null;
   }
 
   /** The call's outcome, from the ledger transition that records it. */
@@ -257,6 +251,7 @@ export class AuditRepo {
   /** Sets columns of one entry by its id (its content changes, so it gets a new link). */
   change(entryId: string, assignments: string, values: Record<string, unknown>, now: string): boolean {
     this.writeById(entryId);
+    this.inbox.file();
     let statement = this.changes.get(assignments);
     if (!statement) {
       statement = this.db.prepare(
@@ -272,6 +267,7 @@ export class AuditRepo {
   /** The row and its assumptions, as stored (for the query side and for checks). */
   read(entryId: string): AuditEntry | null {
     this.writeById(entryId);
+    this.inbox.file();
     const row = this.selectRow.get(entryId);
     return row ? toEntry(row, this.selectAssumptions.all(entryId)) : null;
   }

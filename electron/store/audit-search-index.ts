@@ -1,10 +1,12 @@
+import type { AuditInbox } from './audit-inbox';
 import type { Db } from './database';
 import { AUDIT_FTS_COLUMNS as COLUMNS } from './migration-16-audit-search';
 
 /**
  * Brings the audit trail's viewer indexes up to date with the entries noted in `audit_fts_pending`: the
  * full-text index (migration 16: what it had for an entry is taken out, the entry as it is now goes in) and
- * the filter indexes (migration 17: a new entry is listed).
+ * the filter indexes (migration 17: a new entry is listed). The entries a step held in the inbox are filed
+ * first (migration 21).
  */
 export class AuditSearchIndex {
   private readonly selectUpTo;
@@ -14,7 +16,10 @@ export class AuditSearchIndex {
   private readonly forget;
   private readonly inTransaction: (upTo: number) => number;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly inbox: AuditInbox,
+  ) {
     this.selectUpTo = db
       .prepare<[number], number>(
         'SELECT max(seq) FROM (SELECT seq FROM audit_fts_pending ORDER BY seq LIMIT CAST(? AS INTEGER))',
@@ -66,6 +71,7 @@ export class AuditSearchIndex {
 
   /** Indexes up to `limit` of the noted entries, oldest first, in one transaction; answers how many. */
   catchUp(limit: number): number {
+    this.inbox.file();
     const upTo = this.selectUpTo.get(limit);
     if (upTo === null || upTo === undefined) return 0;
     return this.inTransaction(upTo);

@@ -6,6 +6,7 @@ import { PLANS_SQL } from './migration-13-plans';
 import { JOURNAL_SQL } from './migration-15-journal';
 import { AUDIT_SEARCH_SQL } from './migration-16-audit-search';
 import { AUDIT_LISTING_SQL } from './migration-17-audit-listing';
+import { AUDIT_INBOX_SQL } from './migration-21-audit-inbox';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -345,5 +346,10 @@ export const migrations: readonly Migration[] = [
       -- whole policy log, which gains a row or more per run, for every conversation deleted.
       CREATE INDEX audit_kept_words ON audit (run_id) WHERE event = 'mcp_full_result';
     `,
+  },
+  {
+    version: 21,
+    name: "a step's audit entries noted in an inbox, and filed into the trail after the fact",
+    sql: AUDIT_INBOX_SQL,
   },
 ];

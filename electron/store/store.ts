@@ -2,6 +2,7 @@ import { ActionsRepo } from './actions-repo';
 import { ApprovalsRepo } from './approvals-repo';
 import { ArtifactsRepo } from './artifacts-repo';
 import { AuditEdits } from './audit-edits';
+import { AuditInbox } from './audit-inbox';
 import { AuditQuery } from './audit-query';
 import { AuditSearchIndex } from './audit-search-index';
 import { AuditRepo } from './audit-repo';
@@ -37,6 +38,8 @@ export class Store {
   readonly checkpoints: CheckpointsRepo;
   readonly data: DataRepo;
   readonly audit: AuditRepo;
+  /** Where the audit trail's entries enter it; a step's are filed after the fact (migration 21). */
+  readonly auditInbox: AuditInbox;
   readonly auditQuery: AuditQuery;
   /** The audit trail's full-text index, brought up to date after the fact (migration 16). */
   readonly auditSearch: AuditSearchIndex;
@@ -69,11 +72,12 @@ export class Store {
     this.memories = new MemoriesRepo(db);
     this.checkpoints = new CheckpointsRepo(db);
     this.data = new DataRepo(db);
-    this.audit = new AuditRepo(db, this.writes);
-    this.auditSearch = new AuditSearchIndex(db);
-    this.auditQuery = new AuditQuery(db, this.auditSearch);
-    this.auditEdits = new AuditEdits(db, this.audit);
-    this.undoLedger = new UndoLedger(db);
+    this.auditInbox = new AuditInbox(db);
+    this.audit = new AuditRepo(db, this.writes, this.auditInbox);
+    this.auditSearch = new AuditSearchIndex(db, this.auditInbox);
+    this.auditQuery = new AuditQuery(db, this.auditSearch, this.auditInbox);
+    this.auditEdits = new AuditEdits(db, this.audit, this.auditInbox);
+    this.undoLedger = new UndoLedger(db, this.auditInbox);
     this.decisions = new DecisionsRepo(db);
     this.lineage = new LineageRepo(db);
     this.artifacts = new ArtifactsRepo(db);

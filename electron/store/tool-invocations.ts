@@ -1,4 +1,5 @@
 import type { ToolInvocation } from '../../shared/contract';
+import type { AuditInbox } from './audit-inbox';
 import type { Db } from './database';
 import { parseStoredJson } from './json';
 
@@ -48,12 +49,17 @@ const toInvocation = (row: InvocationRow): ToolInvocation => ({
   createdAt: row.created_at,
 });
 
-/** Spec 002's ToolInvocationLog, read through the `tool_invocations` view over the calls' audit entries. */
+/**
+ * Spec 002's ToolInvocationLog, read through the `tool_invocations` view over the calls' audit entries, once
+ * `inbox` has filed the entries a step held.
+ */
 export function listToolInvocations(
   db: Db,
+  inbox: AuditInbox,
   filter: { runId?: string; threadId?: string; tool?: string; cursor?: string },
   limit: number,
 ): ToolInvocation[] {
+  inbox.file();
   const conditions: string[] = [];
   if (filter.runId !== undefined) conditions.push('run_id = @runId');
   if (filter.threadId !== undefined) conditions.push('thread_id = @threadId');

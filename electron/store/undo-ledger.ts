@@ -1,3 +1,4 @@
+import type { AuditInbox } from './audit-inbox';
 import type { Db } from './database';
 
 /**
@@ -12,7 +13,10 @@ export class UndoLedger {
   private readonly selectAttempt;
   private readonly selectPending;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly inbox: AuditInbox,
+  ) {
     this.selectCallId = db.prepare<[string], string>('SELECT call_id FROM actions WHERE id = ?').pluck();
     this.selectAttempt = db
       .prepare<[string], string>(
@@ -35,11 +39,13 @@ export class UndoLedger {
 
   /** The latest attempt's entry of an undo ledger action. */
   attemptOf(actionId: string): string | null {
+    this.inbox.file();
     return this.selectAttempt.get(actionId) ?? null;
   }
 
   /** Undo entries still pending: held for approval, approved, or cut short by a crash. */
   pendingEntries(): string[] {
+    this.inbox.file();
     return this.selectPending.all();
   }
 }

@@ -114,10 +114,16 @@ export function benchAuditQueries(count: number, runs: number): AuditBench {
     }
     const runsSeeded = Math.floor(count / 3);
     const logReads: Record<string, () => unknown> = {
-      'tool invocations, newest': () => listToolInvocations(store.db, {}, 51),
+      'tool invocations, newest': () => listToolInvocations(store.db, store.auditInbox, {}, 51),
       'tool invocations of a run': () =>
-        listToolInvocations(store.db, { runId: `run-${Math.floor(random() * runsSeeded)}` }, 51),
-      'tool invocations of a tool': () => listToolInvocations(store.db, { tool: pick(TOOLS)[0] }, 51),
+        listToolInvocations(
+          store.db,
+          store.auditInbox,
+          { runId: `run-${Math.floor(random() * runsSeeded)}` },
+          51,
+        ),
+      'tool invocations of a tool': () =>
+        listToolInvocations(store.db, store.auditInbox, { tool: pick(TOOLS)[0] }, 51),
       'decisions, newest': () => store.decisions.list({}, 51),
       'decision of a run': () =>
         store.decisions.list({ runId: `run-${Math.floor(random() * runsSeeded)}` }, 51),

@@ -14,8 +14,8 @@ describe('the audit search index', () => {
   // noted entries lead and each entry is looked up by its seq.
   it('reads the audit entries only by seq, one noted entry at a time, never by walking the trail', () => {
     store = newStore();
-    const db = store.db;
-    const { sources } = recordPrepared(() => new AuditSearchIndex(db));
+    const { db, auditInbox } = store;
+    const { sources } = recordPrepared(() => new AuditSearchIndex(db, auditInbox));
     const touchingEntries = sources.filter((sql) => /\baudit_entries\b/.test(sql));
     expect(touchingEntries.length).toBeGreaterThanOrEqual(2);
     for (const sql of touchingEntries) {

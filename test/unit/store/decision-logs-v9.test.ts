@@ -47,7 +47,7 @@ describe("spec 002's logs written at version 9", () => {
       expect(acted).toMatchObject({ intent: 'Add a task to renew my passport', tokensUsed: 45 });
       expect(store.auditQuery.get(acted?.auditEntryId ?? '')?.kind).toBe('decision');
 
-      const invocations = listToolInvocations(store.db, { runId: acted?.runId ?? '' }, 10);
+      const invocations = listToolInvocations(store.db, store.auditInbox, { runId: acted?.runId ?? '' }, 10);
       expect(invocations.map((i) => [i.kind, i.tool, i.success, i.outcome, i.tokensUsed])).toEqual([
         ['undo', 'add_task', true, 'SUCCESS:TASK_COMPLETED', null],
         ['tool_call', 'add_task', true, 'SUCCESS:TASK_COMPLETED', 15],

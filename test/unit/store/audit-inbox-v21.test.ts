@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../../../electron/store/audit-chain';
+import type { Store } from '../../../electron/store/store';
+import { listToolInvocations } from '../../../electron/store/tool-invocations';
+import { FIXTURE_DATABASES, useFixtureCopies, useTempStores } from '../../support/fixture-copies';
+
+/**
+ * A frozen database at schema version 21 (made once by test/fixtures/make-deputy-v21-audit-inbox.ts): a record
+ * written at once, then two read calls a step held in `audit_inbox`, chained and not yet filed.
+ */
+const FIXTURE = join(FIXTURE_DATABASES, 'deputy-v21-audit-inbox.db');
+const openFixture = useFixtureCopies();
+const newStore = useTempStores();
+
+const count = (store: Store, table: string): number =>
+  store.db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0;
+
+/** A read call a step opens and settles, as the run loop does: its entry is held, not filed. */
+async function heldCall(store: Store, actionId: string, actionType = 'list_tasks'): Promise<void> {
+  await store.writes.step(async () => {
+    store.audit.open(
+      {
+        kind: 'tool_call',
+        actionId,
+        threadId: 'thread-1',
+        runId: 'run-1',
+        agentId: 'deputy',
+        actionType,
+        actionCategory: 'query',
+        decision: 'allow',
+        status: 'pending',
+      },
+      '2026-11-27T10:00:00.000Z',
+    );
+    store.audit.settle(actionId, { status: 'completed', output: { tasks: [] } }, '2026-11-27T10:00:01.000Z');
+  });
+}
+
+describe('the audit inbox at version 21', () => {
+  it('files the entries a step held before any of them is read, in the order they were made', async () => {
+    const before = readFileSync(FIXTURE);
+    const store = openFixture('deputy-v21-audit-inbox.db');
+    try {
+      expect(count(store, 'audit_inbox')).toBe(2);
+      expect(count(store, 'audit_entries')).toBe(1);
+      const page = store.auditQuery.list({});
+      expect(page.entries.map((entry) => [entry.actionType, entry.status])).toEqual([
+        ['read_calendar', 'completed'],
+        ['list_tasks', 'completed'],
+        ['settings_change', 'completed'],
+      ]);
+      expect(count(store, 'audit_inbox')).toBe(0);
+      expect(store.auditQuery.get('action-2')?.output).toEqual({ found: 'read_calendar' });
+      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
+    } finally {
+      store.close();
+    }
+    expect(readFileSync(FIXTURE).equals(before)).toBe(true);
+  });
+
+  it('checks the chain of a fixture whose entries wait in the inbox', async () => {
+    const store = openFixture('deputy-v21-audit-inbox.db');
+    try {
+      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('the audit inbox', () => {
+  it('holds a step’s read call in one row, its link chained at once, and writes no entry row', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      expect(count(store, 'audit_inbox')).toBe(1);
+      expect(count(store, 'audit_entries')).toBe(0);
+      expect(count(store, 'audit_chain')).toBe(1);
+      // Outside a step, an entry is written at once.
+      store.audit.open(
+        {
+          kind: 'record',
+          agentId: 'deputy',
+          actionType: 'note',
+          actionCategory: 'query',
+          status: 'completed',
+        },
+        '2026-11-27T10:01:00.000Z',
+      );
+      expect(count(store, 'audit_entries')).toBe(2);
+      expect(count(store, 'audit_inbox')).toBe(0);
+      // The held one was filed first, so the trail keeps the order they were made in.
+      const types = store.db
+        .prepare<[], string>('SELECT action_type FROM audit_entries ORDER BY seq')
+        .pluck()
+        .all();
+      expect(types).toEqual(['list_tasks', 'note']);
+    } finally {
+      store.close();
+    }
+  });
+
+  const readers: [string, (store: Store) => unknown][] = [
+    ['an entry by its ledger action', (store) => store.auditQuery.get('a1')?.actionType],
+    ['a page of the viewer', (store) => store.auditQuery.list({ runId: 'run-1' }).entries[0]?.actionType],
+    ['a search', (store) => store.auditQuery.list({ q: 'list_tasks' }).entries[0]?.actionType],
+    [
+      'spec 002’s tool invocations',
+      (store) => listToolInvocations(store.db, store.auditInbox, { runId: 'run-1' }, 5)[0]?.tool,
+    ],
+    ['the repo, by id', (store) => store.audit.read(store.audit.idOfAction('a1') ?? '')?.actionType],
+  ];
+  for (const [what, read] of readers) {
+    it(`files held entries before ${what} is read`, async () => {
+      const store = newStore();
+      try {
+        await heldCall(store, 'a1');
+        expect(read(store)).toBe('list_tasks');
+      } finally {
+        store.close();
+      }
+    });
+  }
+
+  it('files held entries before a change, which then chains the changed entry', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      store.audit.authorize('a1', 'person', '2026-11-27T10:02:00.000Z');
+      expect(store.auditQuery.get('a1')?.authority.approvedBy).toBe('person');
+      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 2 });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('files held entries before a deleted conversation’s entries are scrubbed', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      expect(store.auditEdits.scrubThreads(['thread-1'], '2026-11-27T10:03:00.000Z')).toBe(1);
+      expect(store.auditQuery.get('a1')?.input).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('leaves a row that is not an entry where it is, files the others, and the chain check names it', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      await heldCall(store, 'a2', 'read_calendar');
+      await heldCall(store, 'a3', 'list_memories');
+      const held = store.db
+        .prepare<[], number>('SELECT chain_seq FROM audit_inbox ORDER BY chain_seq')
+        .pluck()
+        .all();
+      const edit = store.db.prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?');
+      edit.run('{"id": "x", "kind": "not a kind"', held[0]);
+      edit.run(JSON.stringify({ id: 'y', kind: 'tool_call', input: { nested: true } }), held[1]);
+      expect(store.auditInbox.file()).toBe(1);
+      expect(count(store, 'audit_inbox')).toBe(2);
+      expect(store.auditQuery.get('a3')?.actionType).toBe('list_memories');
+      const check = await verifyAuditChain(store.db);
+      expect(check).toMatchObject({ ok: false, mismatch: { link: held[0] } });
+      expect(check.mismatch?.reason).toBe('The entry was deleted behind the app’s back.');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a held row that breaks a rule of the table, and files the rest', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      await heldCall(store, 'a2', 'read_calendar');
+      const first = store.db.prepare<[], number>('SELECT min(chain_seq) FROM audit_inbox').pluck().get();
+      const row = store.db
+        .prepare<[number], string>('SELECT entry FROM audit_inbox WHERE chain_seq = ?')
+        .pluck();
+      const entry = JSON.parse(row.get(first ?? 0) ?? '{}') as Record<string, unknown>;
+      store.db
+        .prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?')
+        .run(JSON.stringify({ ...entry, kind: 'not a kind' }), first);
+      expect(store.auditInbox.file()).toBe(1);
+      expect(store.auditQuery.get('a2')?.actionType).toBe('read_calendar');
+      expect(store.auditQuery.get('a1')).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+});
