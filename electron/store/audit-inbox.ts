@@ -71,7 +71,7 @@ export class AuditInbox {
   private readonly hasHeld;
   private readonly selectHeld;
   private readonly forget;
-  private readonly fileInTransaction: () => number;
+  private readonly fileInTransaction: (limit: number) => number;
 
   constructor(db: Db) {
     this.insertEntry = db.prepare(INSERT_ENTRY);
@@ -79,11 +79,13 @@ export class AuditInbox {
       'INSERT INTO audit_inbox (chain_seq, entry) VALUES (?, ?)',
     );
     this.hasHeld = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM audit_inbox)').pluck();
-    this.selectHeld = db.prepare<[], HeldRow>('SELECT chain_seq, entry FROM audit_inbox ORDER BY chain_seq');
+    this.selectHeld = db.prepare<[number], HeldRow>(
+      'SELECT chain_seq, entry FROM audit_inbox ORDER BY chain_seq LIMIT CAST(? AS INTEGER)',
+    );
     this.forget = db.prepare<[number]>('DELETE FROM audit_inbox WHERE chain_seq = ?');
-    this.fileInTransaction = db.transaction(() => {
+    this.fileInTransaction = db.transaction((limit: number) => {
       let filed = 0;
-      for (const held of this.selectHeld.all()) {
+      for (const held of this.selectHeld.all(limit)) {
         // A row that is not an entry (edited behind the app's back) stays where it is, and the others are
         // filed: the chain check then names its link as one whose entry is gone.
         const values = parseHeld(held.entry);
@@ -119,9 +121,12 @@ export class AuditInbox {
     this.insertEntry.run({ ...values, chainSeq });
   }
 
-  /** Files every held entry into the trail, oldest first, in one transaction; answers how many. */
-  file(): number {
-    return this.hasHeld.get() === 1 ? this.fileInTransaction() : 0;
+  /**
+   * Files the held entries into the trail, oldest first, in one transaction: every one (before a read), or the
+   * `limit` oldest (a batch in the background); answers how many were filed.
+   */
+  file(limit = -1): number {
+    return this.hasHeld.get() === 1 ? this.fileInTransaction(limit) : 0;
   }
 }
 

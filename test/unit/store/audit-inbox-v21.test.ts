@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { verifyAuditChain } from '../../../electron/store/audit-chain';
 import type { Store } from '../../../electron/store/store';
 import { listToolInvocations } from '../../../electron/store/tool-invocations';
@@ -143,6 +143,27 @@ describe('the audit inbox', () => {
       expect(store.auditEdits.scrubThreads(['thread-1'], '2026-11-27T10:03:00.000Z')).toBe(1);
       expect(store.auditQuery.get('a1')?.input).toBeNull();
     } finally {
+      store.close();
+    }
+  });
+
+  it('files held entries in the background a few at a time, oldest first', async () => {
+    const store = newStore();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      for (let index = 0; index < 25; index += 1) await heldCall(store, `a${index}`);
+      const stop = store.auditSearch.keepUp(1_000, (error) => {
+        throw error;
+      });
+      vi.advanceTimersByTime(100);
+      expect(count(store, 'audit_inbox')).toBe(5);
+      const filed = store.db.prepare<[], string>('SELECT action_id FROM audit_entries ORDER BY seq').pluck();
+      expect(filed.all()).toEqual(Array.from({ length: 20 }, (_, index) => `a${index}`));
+      vi.advanceTimersByTime(100);
+      expect(count(store, 'audit_inbox')).toBe(0);
+      stop();
+    } finally {
+      vi.useRealTimers();
       store.close();
     }
   });
