@@ -2,6 +2,7 @@ import { useChat } from '../../stores';
 import { friendlyError, isRetryable } from './error-words';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
+import { isInLastTurn } from './turns';
 
 type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
@@ -12,7 +13,10 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
   const isBusy = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
-  const canRetry = useChat((state) => state.promptOf(error) !== null);
+  // Only the last turn's failure offers it: an earlier one was followed by something newer.
+  const canRetry = useChat(
+    (state) => state.promptOf(error) !== null && isInLastTurn(state.conversation.items, error.id),
+  );
   if (error.code === 'cancelled') {
     return (
       <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
