@@ -64,4 +64,20 @@ describe('asking again', () => {
       expect.stringContaining('Second question'),
     ]);
   });
+
+  it('a stopped answer reads as stopped, in the conversation list too, and offers Ask again', async () => {
+    gemini.script({ kind: 'hang' }, textReply('Here it is.'));
+    const page = await openPage();
+    await send(page, 'Take your time');
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+    const row = page.getByTestId('thread-item').filter({ hasText: 'Take your time' });
+    await expect.poll(() => row.innerText()).toContain('· stopped');
+    expect(await row.innerText()).not.toContain('failed');
+
+    await page.getByTestId('run-ask-again').click();
+    await assistantMessages(page).getByText('Here it is.').waitFor();
+    expect(await questions(page).count()).toBe(1);
+    expect(await page.getByTestId('run-ask-again').count()).toBe(0);
+  });
 });

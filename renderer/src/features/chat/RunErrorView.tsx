@@ -1,5 +1,5 @@
 import { useChat } from '../../stores';
-import { friendlyError, isRetryable } from './error-words';
+import { friendlyError, isRetryable, isStoppedCode } from './error-words';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
@@ -8,7 +8,7 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
 /**
  * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
- * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly.
+ * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
@@ -17,10 +17,21 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   const canRetry = useChat(
     (state) => state.promptOf(error) !== null && isInLastTurn(state.conversation.items, error.id),
   );
-  if (error.code === 'cancelled') {
+  if (isStoppedCode(error.code)) {
     return (
       <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
         Stopped
+        {canRetry && (
+          <button
+            type="button"
+            className="button button--small run-mark__action"
+            data-testid="run-ask-again"
+            disabled={isBusy}
+            onClick={() => void retry(error)}
+          >
+            Ask again
+          </button>
+        )}
       </li>
     );
   }
