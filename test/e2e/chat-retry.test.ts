@@ -71,6 +71,8 @@ describe('asking again', () => {
     await send(page, 'Take your time');
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
+    // Stop goes away with the run: the keyboard comes back to the message box, not to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
     const row = page.getByTestId('thread-item').filter({ hasText: 'Take your time' });
     await expect.poll(() => row.innerText()).toContain('· stopped');
     expect(await row.innerText()).not.toContain('failed');

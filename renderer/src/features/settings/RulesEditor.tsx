@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { PolicyRule } from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { useNow } from '../../use-now';
@@ -13,6 +13,12 @@ import {
   type RuleDraft,
 } from './permissions';
 import { FormError } from '../../components/FormParts';
+import { useFocusAfterSave } from './use-focus-after-save';
+
+const ADD_BUTTON = '[data-testid="rule-add"]';
+const REVOKE_BUTTON = '[data-testid="rule-revoke"]';
+const FIRST_FIELD = '[data-testid="rule-tool"]';
+const ruleSelector = (id: string): string => `[data-rule-id="${CSS.escape(id)}"]`;
 
 const EMPTY_DRAFT: RuleDraft = { tool: '', field: 'recipients', pattern: '', duration: 'hour' };
 
@@ -33,6 +39,9 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const now = useNow(30_000);
   const toolsId = useId();
 
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusAfterSave = useFocusAfterSave(sectionRef, rules);
+
   const send = async (next: PolicyRule[]): Promise<boolean> => {
     setIsBusy(true);
     const message = await apply({ rules: next });
@@ -45,21 +54,34 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
     event.preventDefault();
     const rule = newRule(draft, new Date(), ruleId());
     if (!rule.ok) return setError(rule.message);
-    if (await send([...rules, rule.value])) setDraft(EMPTY_DRAFT);
+    const isAdded = await send([...rules, rule.value]);
+    if (isAdded) setDraft(EMPTY_DRAFT);
+    // The new rule, read out with its words; or Add rule again, under the message that says what went wrong.
+    focusAfterSave(isAdded ? ruleSelector(rule.value.id) : ADD_BUTTON);
+  };
+
+  const revoke = async (rule: PolicyRule) => {
+    const at = rules.indexOf(rule);
+    const neighbour = rules[at + 1] ?? rules[at - 1];
+    const isRevoked = await send(rules.filter((item) => item.id !== rule.id));
+    const stays = isRevoked ? neighbour : rule;
+    // The next rule's Revoke (the previous one's for the last), or the form to add one when none is left.
+    focusAfterSave(stays ? `${ruleSelector(stays.id)} ${REVOKE_BUTTON}` : FIRST_FIELD);
   };
 
   const set = (name: keyof RuleDraft) => (event: { target: { value: string } }) =>
     setDraft((previous) => ({ ...previous, [name]: event.target.value }));
 
   return (
-    <section className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
+    <section ref={sectionRef} className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
       <h3 id={`${toolsId}-title`}>Rules</h3>
       {rules.length === 0 ? (
         <p className="settings-form__note">No rules. “Approve and always allow…” on an approval makes one.</p>
       ) : (
         <ul className="rules__list">
           {rules.map((rule) => (
-            <li key={rule.id} data-testid="rule" data-rule-id={rule.id}>
+            // Focusable from code only: a rule just added takes the focus, so its words are read out.
+            <li key={rule.id} data-testid="rule" data-rule-id={rule.id} tabIndex={-1}>
               <span>
                 <strong>{ruleToolName(rule.tool)}</strong> when {ruleFieldName(rule.field).toLowerCase()}{' '}
                 matches <code>{rule.pattern}</code>
@@ -70,7 +92,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
                 className="button"
                 disabled={isBusy}
                 data-testid="rule-revoke"
-                onClick={() => void send(rules.filter((item) => item.id !== rule.id))}
+                onClick={() => void revoke(rule)}
               >
                 Revoke
               </button>
