@@ -59,4 +59,41 @@ describe('the rules in Settings → Permissions', () => {
     await expect.poll(() => page.getByTestId('rule').count()).toBe(0);
     await expect.poll(() => focused(page)).toBe('rule-tool');
   });
+
+  it('at 420 px, an empty Add rule shows its message in view and puts the keyboard on the field to fill in', async () => {
+    const page = await openRules(420);
+    const add = page.getByTestId('rule-add');
+    await add.scrollIntoViewIfNeeded();
+    await add.click();
+    const error = page.getByTestId('rules-error');
+    expect(await error.innerText()).toBe('Choose the action this rule allows.');
+    await expect.poll(() => focused(page)).toBe('rule-tool');
+    const tool = page.getByTestId('rule-tool');
+    expect(await tool.getAttribute('aria-invalid')).toBe('true');
+    expect(await tool.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
+    // In view, and not under the dialog's sticky footer: the message itself is what is drawn at its middle.
+    await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
+
+    await tool.selectOption({ label: 'Send an email' });
+    expect(await error.count()).toBe(0);
+    await add.click();
+    expect(await error.innerText()).toContain('Type the pattern to match');
+    await expect.poll(() => focused(page)).toBe('rule-pattern');
+    expect(await page.getByTestId('rule-pattern').getAttribute('aria-describedby')).toBe(
+      await error.getAttribute('id'),
+    );
+    await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
+  });
 });
+
+/** Whether the element is in the window and on top at its middle (not scrolled away, not covered). */
+function isSeen(page: Page, testId: string): Promise<boolean> {
+  return page.getByTestId(testId).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (y < 0 || y > window.innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    return top !== null && element.contains(top);
+  });
+}

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PolicyRule } from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { useNow } from '../../use-now';
@@ -35,9 +35,11 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const apply = useSettings((state) => state.apply);
   const [draft, setDraft] = useState(EMPTY_DRAFT);
   const [isBusy, setIsBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What went wrong, and the field to fill in when it was the form's own check.
+  const [error, setError] = useState<{ message: string; field?: keyof RuleDraft } | null>(null);
   const now = useNow(30_000);
   const toolsId = useId();
+  const errorId = `${toolsId}-error`;
 
   const sectionRef = useRef<HTMLElement>(null);
   const focusAfterSave = useFocusAfterSave(sectionRef, rules);
@@ -46,14 +48,18 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
     setIsBusy(true);
     const message = await apply({ rules: next });
     setIsBusy(false);
-    setError(message);
+    setError(message === null ? null : { message });
     return message === null;
   };
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
     const rule = newRule(draft, new Date(), ruleId());
-    if (!rule.ok) return setError(rule.message);
+    if (!rule.ok) {
+      setError({ message: rule.message, field: rule.field });
+      sectionRef.current?.querySelector<HTMLElement>(`[data-testid="rule-${rule.field}"]`)?.focus();
+      return;
+    }
     const isAdded = await send([...rules, rule.value]);
     if (isAdded) setDraft(EMPTY_DRAFT);
     // The new rule, read out with its words; or Add rule again, under the message that says what went wrong.
@@ -69,8 +75,19 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
     focusAfterSave(stays ? `${ruleSelector(stays.id)} ${REVOKE_BUTTON}` : FIRST_FIELD);
   };
 
-  const set = (name: keyof RuleDraft) => (event: { target: { value: string } }) =>
+  // The message sits just above Add rule; on a narrow window it could still be under the fold.
+  useEffect(() => {
+    if (error) document.getElementById(errorId)?.scrollIntoView({ block: 'nearest' });
+  }, [error, errorId]);
+
+  const set = (name: keyof RuleDraft) => (event: { target: { value: string } }) => {
     setDraft((previous) => ({ ...previous, [name]: event.target.value }));
+    if (error?.field === name) setError(null);
+  };
+
+  /** A field the form's check found empty says so, and points at the message that says what to do. */
+  const invalid = (name: keyof RuleDraft) =>
+    error?.field === name ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
 
   return (
     <section ref={sectionRef} className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
@@ -103,7 +120,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
       <form className="rules__add" onSubmit={(event) => void add(event)} aria-label="Add a rule">
         <label>
           Action
-          <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool">
+          <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool" {...invalid('tool')}>
             <option value="">Choose an action…</option>
             {RULE_TOOLS.map((tool) => (
               <option key={tool} value={tool}>
@@ -114,7 +131,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
         </label>
         <label>
           When
-          <select value={draft.field} onChange={set('field')} data-testid="rule-field">
+          <select value={draft.field} onChange={set('field')} data-testid="rule-field" {...invalid('field')}>
             {RULE_FIELDS.map((field) => (
               <option key={field} value={field}>
                 {ruleFieldName(field)}
@@ -131,6 +148,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
             autoComplete="off"
             spellCheck={false}
             data-testid="rule-pattern"
+            {...invalid('pattern')}
           />
         </label>
         <label>
@@ -143,11 +161,15 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
             ))}
           </select>
         </label>
+        {error && (
+          <FormError id={errorId} testId="rules-error">
+            {error.message}
+          </FormError>
+        )}
         <button type="submit" className="button" disabled={isBusy} data-testid="rule-add">
           Add rule
         </button>
       </form>
-      {error && <FormError testId="rules-error">{error}</FormError>}
     </section>
   );
 }
