@@ -10,6 +10,8 @@ export const ThreadSummary = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastRunStatus: RunStatus.nullable(),
+  /** Why a failed last run ended (its run record's errorCode): `cancelled` is a run the person stopped. */
+  lastRunErrorCode: z.string().nullable().optional(),
 });
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 

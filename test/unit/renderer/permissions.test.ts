@@ -87,7 +87,13 @@ describe('rules', () => {
       value: { expiresAt: '2026-11-22T10:00:00.000Z' },
     });
     expect(newRule({ ...draft, duration: 'none' }, now, 'r3')).toMatchObject({ value: { expiresAt: null } });
-    expect(newRule({ ...draft, pattern: ' ' }, now, 'r4')).toMatchObject({ ok: false });
+    expect(newRule({ ...draft, pattern: ' ' }, now, 'r4')).toMatchObject({ ok: false, field: 'pattern' });
+    // The first empty field is the one named, so the form can put the keyboard there.
+    expect(newRule({ ...draft, tool: '', pattern: '' }, now, 'r5')).toEqual({
+      ok: false,
+      message: 'Choose the action this rule allows.',
+      field: 'tool',
+    });
   });
 
   it('describes when a rule ends', () => {

@@ -69,25 +69,28 @@ export function shownStatus(approval: Approval, now: number): ApprovalStatus {
   return !Number.isNaN(expiresAt) && expiresAt <= now ? 'expired' : 'pending';
 }
 
-const HOUR_MS = 60 * 60 * 1000;
+/** Two units at most, the smaller left out when it is zero: "4 min 5 s", "1 h", "2 days 3 h". */
+const inWords = (big: number, bigUnit: string, small: number, smallUnit: string): string =>
+  small === 0 ? `${big} ${bigUnit}` : `${big} ${bigUnit} ${small} ${smallUnit}`;
 
-/** "expires in 4:05" within the hour, else "expires at 17:30" (with the date when it is not today). */
+/**
+ * The time an approval has left, in words that cannot be read as a time of day: "expires in 45 s",
+ * "expires in 4 min 5 s", "expires in 1 h 5 min", "expires in 2 days 3 h". Rounded up, so it never says less
+ * time is left than there is.
+ */
 export function describeExpiry(expiresAt: string, now: number): string {
   const at = Date.parse(expiresAt);
   if (Number.isNaN(at)) return '';
   const left = at - now;
   if (left <= 0) return 'expired';
-  if (left < HOUR_MS) {
-    const seconds = Math.ceil(left / 1000);
-    const minutes = Math.floor(seconds / 60);
-    return `expires in ${minutes}:${String(seconds % 60).padStart(2, '0')}`;
-  }
-  const date = new Date(at);
-  const isToday = new Date(now).toDateString() === date.toDateString();
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-  return isToday
-    ? `expires at ${time}`
-    : `expires at ${date.toLocaleDateString(undefined, { dateStyle: 'medium' })} ${time}`;
+  const seconds = Math.ceil(left / 1000);
+  if (seconds < 60) return `expires in ${seconds} s`;
+  if (seconds < 60 * 60) return `expires in ${inWords(Math.floor(seconds / 60), 'min', seconds % 60, 's')}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 24 * 60) return `expires in ${inWords(Math.floor(minutes / 60), 'h', minutes % 60, 'min')}`;
+  const hours = Math.ceil(minutes / 60);
+  const days = Math.floor(hours / 24);
+  return `expires in ${inWords(days, days === 1 ? 'day' : 'days', hours % 24, 'h')}`;
 }
 
 /** "just now", "4 min ago", "2 h ago", "3 days ago". */

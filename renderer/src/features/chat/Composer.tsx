@@ -139,8 +139,11 @@ export function Composer({
         >
           Agents
         </button>
+        {/* Keyed apart: one reused <button> would keep the focus of Stop as a disabled Send, and the focus would
+            then fall to the page instead of coming back to the message box. */}
         {isRunning ? (
           <button
+            key="stop"
             type="button"
             className="button button--stop"
             data-testid="composer-stop"
@@ -150,6 +153,7 @@ export function Composer({
           </button>
         ) : (
           <button
+            key="send"
             type="submit"
             className="button button--primary"
             data-testid="composer-send"

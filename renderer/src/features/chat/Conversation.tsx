@@ -9,6 +9,7 @@ import type { RowExtras } from './nested-rows';
 import { RegenerateButton } from './RegenerateButton';
 import { RunStatusLine } from './RunStatusLine';
 import { toolCardIds } from './timeline-rows';
+import { markRepeats } from './turns';
 
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
@@ -32,9 +33,9 @@ export function Conversation() {
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
     const planned = plannedActionIds(plans);
-    if (planned.size === 0) return items;
+    if (planned.size === 0) return markRepeats(items);
     const cards = toolCardIds(items);
-    return items.filter((item) =>
+    return markRepeats(items).filter((item) =>
       item.kind === 'tool'
         ? !planned.has(item.id)
         : item.kind !== 'approval' || !planned.has(item.actionId) || !cards.has(item.actionId),

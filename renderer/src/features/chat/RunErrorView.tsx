@@ -1,22 +1,37 @@
 import { useChat } from '../../stores';
-import { friendlyError, isRetryable } from './error-words';
+import { friendlyError, isRetryable, isStoppedCode } from './error-words';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
+import { isInLastTurn } from './turns';
 
 type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
 /**
  * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
- * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly.
+ * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
   const isBusy = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
-  const canRetry = useChat((state) => state.promptOf(error) !== null);
-  if (error.code === 'cancelled') {
+  // Only the last turn's failure offers it: an earlier one was followed by something newer.
+  const canRetry = useChat(
+    (state) => state.promptOf(error) !== null && isInLastTurn(state.conversation.items, error.id),
+  );
+  if (isStoppedCode(error.code)) {
     return (
       <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
         Stopped
+        {canRetry && (
+          <button
+            type="button"
+            className="button button--small run-mark__action"
+            data-testid="run-ask-again"
+            disabled={isBusy}
+            onClick={() => void retry(error)}
+          >
+            Ask again
+          </button>
+        )}
       </li>
     );
   }

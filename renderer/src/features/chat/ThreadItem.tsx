@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '../../../../shared/contract';
 import { useChat } from '../../stores';
+import { isStoppedCode } from './error-words';
 import { isRunActive } from './timeline';
 import { ThreadRenameForm } from './ThreadRenameForm';
 import { isFocusLost } from '../../focus';
@@ -64,7 +65,8 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
           <span className="thread-list__title">{title}</span>
           <span className="thread-list__meta">
             {formatWhen(thread.updatedAt)}
-            {thread.lastRunStatus === 'failed' && ' · failed'}
+            {thread.lastRunStatus === 'failed' &&
+              (isStoppedCode(thread.lastRunErrorCode) ? ' · stopped' : ' · failed')}
             {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
           </span>
         </button>

@@ -3,6 +3,7 @@ import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/c
 import { toClientError } from '../../api/client-error';
 import { conversationFromThread } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
+import { isInLastTurn } from './turns';
 
 type RunErrorItem = Extract<TimelineItem, { kind: 'error' }>;
 
@@ -37,7 +38,7 @@ export interface ChatActions {
   newConversation(): void;
   /** Resolves false when the message could not be sent (the composer then keeps it). */
   send(prompt: string): Promise<boolean>;
-  /** Sends again what a failed run or send was asked. */
+  /** Sends again what a failed run or send was asked, when nothing was asked after it (see turns.ts). */
   retry(error: RunErrorItem): Promise<boolean>;
   /** The prompt behind a failure, or null when it is not known here. */
   promptOf(error: RunErrorItem): string | null;
@@ -215,7 +216,8 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
       async retry(error) {
         const prompt = get().promptOf(error);
-        return prompt === null ? false : get().send(prompt);
+        if (prompt === null || !isInLastTurn(get().conversation.items, error.id)) return false;
+        return get().send(prompt);
       },
 
       async stop() {

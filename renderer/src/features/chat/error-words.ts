@@ -41,3 +41,6 @@ const NOT_RETRYABLE = new Set([
 export function isRetryable(code: string | undefined): boolean {
   return !NOT_RETRYABLE.has(code ?? '');
 }
+
+/** A run that ended because the person stopped it (or sent a new message over its approval): not a failure. */
+export const isStoppedCode = (code: string | null | undefined): boolean => code === 'cancelled';

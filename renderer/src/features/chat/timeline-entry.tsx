@@ -49,7 +49,14 @@ export const TimelineEntry = memo(function TimelineEntry({
     case 'child':
       return <ChildRun node={item.node} row={row} render={() => <NestedEntries entries={item.entries} />} />;
     case 'message':
-      return <MessageView message={item} row={row} isFound={isFound} />;
+      // A question asked again after its turn failed is shown once, above; here a quiet line says so.
+      return item.isRepeat ? (
+        <li className="run-mark run-mark--repeat" data-testid="run-repeat" {...row}>
+          You asked again
+        </li>
+      ) : (
+        <MessageView message={item} row={row} isFound={isFound} />
+      );
     case 'tool':
       return <ToolCallCard call={item} row={row} />;
     case 'approval':

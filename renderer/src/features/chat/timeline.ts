@@ -23,6 +23,8 @@ export type TimelineItem =
       isStreaming: boolean;
       /** The run's answer came in the final turn it was granted to wrap up. */
       isRecovered?: boolean;
+      /** The person's question asked again after its turn failed: shown once (see turns.ts). */
+      isRepeat?: boolean;
     }
   | {
       kind: 'tool';

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { PolicyRule } from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { useNow } from '../../use-now';
@@ -13,6 +13,12 @@ import {
   type RuleDraft,
 } from './permissions';
 import { FormError } from '../../components/FormParts';
+import { useFocusAfterSave } from './use-focus-after-save';
+
+const ADD_BUTTON = '[data-testid="rule-add"]';
+const REVOKE_BUTTON = '[data-testid="rule-revoke"]';
+const FIRST_FIELD = '[data-testid="rule-tool"]';
+const ruleSelector = (id: string): string => `[data-rule-id="${CSS.escape(id)}"]`;
 
 const EMPTY_DRAFT: RuleDraft = { tool: '', field: 'recipients', pattern: '', duration: 'hour' };
 
@@ -29,37 +35,70 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const apply = useSettings((state) => state.apply);
   const [draft, setDraft] = useState(EMPTY_DRAFT);
   const [isBusy, setIsBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What went wrong, and the field to fill in when it was the form's own check.
+  const [error, setError] = useState<{ message: string; field?: keyof RuleDraft } | null>(null);
   const now = useNow(30_000);
   const toolsId = useId();
+  const errorId = `${toolsId}-error`;
+
+  const sectionRef = useRef<HTMLElement>(null);
+  const focusAfterSave = useFocusAfterSave(sectionRef, rules);
 
   const send = async (next: PolicyRule[]): Promise<boolean> => {
     setIsBusy(true);
     const message = await apply({ rules: next });
     setIsBusy(false);
-    setError(message);
+    setError(message === null ? null : { message });
     return message === null;
   };
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
     const rule = newRule(draft, new Date(), ruleId());
-    if (!rule.ok) return setError(rule.message);
-    if (await send([...rules, rule.value])) setDraft(EMPTY_DRAFT);
+    if (!rule.ok) {
+      setError({ message: rule.message, field: rule.field });
+      sectionRef.current?.querySelector<HTMLElement>(`[data-testid="rule-${rule.field}"]`)?.focus();
+      return;
+    }
+    const isAdded = await send([...rules, rule.value]);
+    if (isAdded) setDraft(EMPTY_DRAFT);
+    // The new rule, read out with its words; or Add rule again, under the message that says what went wrong.
+    focusAfterSave(isAdded ? ruleSelector(rule.value.id) : ADD_BUTTON);
   };
 
-  const set = (name: keyof RuleDraft) => (event: { target: { value: string } }) =>
+  const revoke = async (rule: PolicyRule) => {
+    const at = rules.indexOf(rule);
+    const neighbour = rules[at + 1] ?? rules[at - 1];
+    const isRevoked = await send(rules.filter((item) => item.id !== rule.id));
+    const stays = isRevoked ? neighbour : rule;
+    // The next rule's Revoke (the previous one's for the last), or the form to add one when none is left.
+    focusAfterSave(stays ? `${ruleSelector(stays.id)} ${REVOKE_BUTTON}` : FIRST_FIELD);
+  };
+
+  // The message sits just above Add rule; on a narrow window it could still be under the fold.
+  useEffect(() => {
+    if (error) document.getElementById(errorId)?.scrollIntoView({ block: 'nearest' });
+  }, [error, errorId]);
+
+  const set = (name: keyof RuleDraft) => (event: { target: { value: string } }) => {
     setDraft((previous) => ({ ...previous, [name]: event.target.value }));
+    if (error?.field === name) setError(null);
+  };
+
+  /** A field the form's check found empty says so, and points at the message that says what to do. */
+  const invalid = (name: keyof RuleDraft) =>
+    error?.field === name ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
 
   return (
-    <section className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
+    <section ref={sectionRef} className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
       <h3 id={`${toolsId}-title`}>Rules</h3>
       {rules.length === 0 ? (
         <p className="settings-form__note">No rules. “Approve and always allow…” on an approval makes one.</p>
       ) : (
         <ul className="rules__list">
           {rules.map((rule) => (
-            <li key={rule.id} data-testid="rule" data-rule-id={rule.id}>
+            // Focusable from code only: a rule just added takes the focus, so its words are read out.
+            <li key={rule.id} data-testid="rule" data-rule-id={rule.id} tabIndex={-1}>
               <span>
                 <strong>{ruleToolName(rule.tool)}</strong> when {ruleFieldName(rule.field).toLowerCase()}{' '}
                 matches <code>{rule.pattern}</code>
@@ -70,7 +109,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
                 className="button"
                 disabled={isBusy}
                 data-testid="rule-revoke"
-                onClick={() => void send(rules.filter((item) => item.id !== rule.id))}
+                onClick={() => void revoke(rule)}
               >
                 Revoke
               </button>
@@ -81,7 +120,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
       <form className="rules__add" onSubmit={(event) => void add(event)} aria-label="Add a rule">
         <label>
           Action
-          <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool">
+          <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool" {...invalid('tool')}>
             <option value="">Choose an action…</option>
             {RULE_TOOLS.map((tool) => (
               <option key={tool} value={tool}>
@@ -92,7 +131,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
         </label>
         <label>
           When
-          <select value={draft.field} onChange={set('field')} data-testid="rule-field">
+          <select value={draft.field} onChange={set('field')} data-testid="rule-field" {...invalid('field')}>
             {RULE_FIELDS.map((field) => (
               <option key={field} value={field}>
                 {ruleFieldName(field)}
@@ -109,6 +148,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
             autoComplete="off"
             spellCheck={false}
             data-testid="rule-pattern"
+            {...invalid('pattern')}
           />
         </label>
         <label>
@@ -121,11 +161,15 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
             ))}
           </select>
         </label>
+        {error && (
+          <FormError id={errorId} testId="rules-error">
+            {error.message}
+          </FormError>
+        )}
         <button type="submit" className="button" disabled={isBusy} data-testid="rule-add">
           Add rule
         </button>
       </form>
-      {error && <FormError testId="rules-error">{error}</FormError>}
     </section>
   );
 }

@@ -143,12 +143,18 @@ export interface RuleDraft {
   duration: RuleDuration;
 }
 
-export function newRule(draft: RuleDraft, now: Date, id: string): Checked<PolicyRule> {
+/** A rule made from the form, or what is missing and the field to fill in. */
+export type CheckedRule =
+  { ok: true; value: PolicyRule } | { ok: false; message: string; field: keyof RuleDraft };
+
+export function newRule(draft: RuleDraft, now: Date, id: string): CheckedRule {
   const tool = draft.tool.trim();
   const field = draft.field.trim();
   const pattern = draft.pattern.trim();
-  if (!tool || !field || !pattern)
-    return { ok: false, message: 'A rule needs a tool, a field and a pattern.' };
+  if (!tool) return { ok: false, message: 'Choose the action this rule allows.', field: 'tool' };
+  if (!field) return { ok: false, message: 'Choose what the rule looks at.', field: 'field' };
+  if (!pattern)
+    return { ok: false, message: 'Type the pattern to match, such as *@example.com.', field: 'pattern' };
   const ms = RULE_DURATIONS.find((duration) => duration.value === draft.duration)?.ms ?? null;
   return {
     ok: true,

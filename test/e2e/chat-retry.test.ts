@@ -1,0 +1,85 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { statusReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+const questions = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
+
+/** Asking again after a failure or a Stop: one question on screen, and only the last turn offers it. */
+describe('asking again', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  async function openPage(): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    return page;
+  }
+
+  it('Retry asks again without showing the question twice, also after a reload', async () => {
+    gemini.script(statusReply(400), textReply('Hello again.'));
+    const page = await openPage();
+    await send(page, 'Say hello');
+    await page.getByTestId('run-error-retry').click();
+    await assistantMessages(page).getByText('Hello again.').waitFor();
+    expect(await questions(page).count()).toBe(1);
+    expect(await page.getByTestId('run-repeat').innerText()).toBe('You asked again');
+    // The failure stays in the record, but it no longer offers a Retry under the answer that followed.
+    expect(await page.getByTestId('run-error').count()).toBe(1);
+    expect(await page.getByTestId('run-error-retry').count()).toBe(0);
+
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await assistantMessages(page).getByText('Hello again.').waitFor();
+    expect(await questions(page).count()).toBe(1);
+    expect(await page.getByTestId('run-repeat').count()).toBe(1);
+  });
+
+  it('offers Retry only on the last turn: a failure followed by an answer offers none', async () => {
+    gemini.script(statusReply(400), textReply('Here is the second.'));
+    const page = await openPage();
+    await send(page, 'First question');
+    await page.getByTestId('run-error-retry').waitFor();
+    await send(page, 'Second question');
+    await assistantMessages(page).getByText('Here is the second.').waitFor();
+    expect(await page.getByTestId('run-error').count()).toBe(1);
+    expect(await page.getByTestId('run-error-retry').count()).toBe(0);
+    expect(await questions(page).allInnerTexts()).toEqual([
+      expect.stringContaining('First question'),
+      expect.stringContaining('Second question'),
+    ]);
+  });
+
+  it('a stopped answer reads as stopped, in the conversation list too, and offers Ask again', async () => {
+    gemini.script({ kind: 'hang' }, textReply('Here it is.'));
+    const page = await openPage();
+    await send(page, 'Take your time');
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+    // Stop goes away with the run: the keyboard comes back to the message box, not to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    const row = page.getByTestId('thread-item').filter({ hasText: 'Take your time' });
+    await expect.poll(() => row.innerText()).toContain('· stopped');
+    expect(await row.innerText()).not.toContain('failed');
+
+    await page.getByTestId('run-ask-again').click();
+    await assistantMessages(page).getByText('Here it is.').waitFor();
+    expect(await questions(page).count()).toBe(1);
+    expect(await page.getByTestId('run-ask-again').count()).toBe(0);
+  });
+});

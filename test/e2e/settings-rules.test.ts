@@ -1,0 +1,99 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composer, openFromHeader, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+/** What the keyboard's focus is on, by test id (or tag), for the assertions below. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement;
+    return active?.getAttribute('data-testid') ?? active?.tagName ?? null;
+  });
+
+/** Settings → Permissions → Rules, where the keyboard must never be dropped on the page. */
+describe('the rules in Settings → Permissions', () => {
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    host = await startHost();
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  async function openRules(width: number): Promise<Page> {
+    const page = await newPage();
+    await page.setViewportSize({ width, height: 860 });
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await openFromHeader(page, 'open-settings');
+    await page.getByTestId('settings-tab-permissions').click();
+    await page.getByTestId('rules').waitFor();
+    return page;
+  }
+
+  async function addRule(page: Page, pattern: string): Promise<void> {
+    await page.getByTestId('rule-tool').selectOption({ label: 'Send an email' });
+    await page.getByTestId('rule-pattern').fill(pattern);
+    await page.getByTestId('rule-add').click();
+  }
+
+  it('gives the focus to the rule just added, and after Revoke to its neighbour, then to the form', async () => {
+    const page = await openRules(1280);
+    await addRule(page, '*@one.example');
+    const first = page.getByTestId('rule').filter({ hasText: '*@one.example' });
+    await expect.poll(() => first.evaluate((rule) => rule === document.activeElement)).toBe(true);
+    await addRule(page, '*@two.example');
+    const second = page.getByTestId('rule').filter({ hasText: '*@two.example' });
+    await expect.poll(() => second.evaluate((rule) => rule === document.activeElement)).toBe(true);
+
+    await first.getByTestId('rule-revoke').click();
+    await expect.poll(() => page.getByTestId('rule').count()).toBe(1);
+    await expect
+      .poll(() => second.getByTestId('rule-revoke').evaluate((button) => button === document.activeElement))
+      .toBe(true);
+    await second.getByTestId('rule-revoke').click();
+    await expect.poll(() => page.getByTestId('rule').count()).toBe(0);
+    await expect.poll(() => focused(page)).toBe('rule-tool');
+  });
+
+  it('at 420 px, an empty Add rule shows its message in view and puts the keyboard on the field to fill in', async () => {
+    const page = await openRules(420);
+    const add = page.getByTestId('rule-add');
+    await add.scrollIntoViewIfNeeded();
+    await add.click();
+    const error = page.getByTestId('rules-error');
+    expect(await error.innerText()).toBe('Choose the action this rule allows.');
+    await expect.poll(() => focused(page)).toBe('rule-tool');
+    const tool = page.getByTestId('rule-tool');
+    expect(await tool.getAttribute('aria-invalid')).toBe('true');
+    expect(await tool.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
+    // In view, and not under the dialog's sticky footer: the message itself is what is drawn at its middle.
+    await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
+
+    await tool.selectOption({ label: 'Send an email' });
+    expect(await error.count()).toBe(0);
+    await add.click();
+    expect(await error.innerText()).toContain('Type the pattern to match');
+    await expect.poll(() => focused(page)).toBe('rule-pattern');
+    expect(await page.getByTestId('rule-pattern').getAttribute('aria-describedby')).toBe(
+      await error.getAttribute('id'),
+    );
+    await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
+  });
+});
+
+/** Whether the element is in the window and on top at its middle (not scrolled away, not covered). */
+function isSeen(page: Page, testId: string): Promise<boolean> {
+  return page.getByTestId(testId).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (y < 0 || y > window.innerHeight) return false;
+    const top = document.elementFromPoint(x, y);
+    return top !== null && element.contains(top);
+  });
+}

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, ThreadDetail } from '../../../shared/contract';
+import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
+import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
+import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
+import { isInLastTurn, markRepeats } from '../../../renderer/src/features/chat/turns';
+import { fakeClient, sampleResponse } from './fixtures';
+
+const question = (id: string, runId: string | null, text: string): TimelineItem => ({
+  kind: 'message',
+  id,
+  runId,
+  role: 'user',
+  text,
+  isStreaming: false,
+});
+const answer = (id: string, runId: string, text: string): TimelineItem => ({
+  kind: 'message',
+  id,
+  runId,
+  role: 'assistant',
+  text,
+  isStreaming: false,
+});
+const failure = (runId: string, code = 'model_server_error'): TimelineItem => ({
+  kind: 'error',
+  id: `error-${runId}`,
+  runId,
+  message: 'The model failed.',
+  code,
+});
+const repeats = (items: readonly TimelineItem[]) =>
+  markRepeats(items).flatMap((item) => (item.kind === 'message' && item.isRepeat ? [item.id] : []));
+
+describe('a question asked again', () => {
+  it('is marked as a repeat after a failed or stopped turn, not after an answer or other words', () => {
+    const items = [
+      question('q1', 'r1', 'Say hello'),
+      failure('r1'),
+      question('q2', 'r2', 'Say hello'),
+      failure('r2', 'cancelled'),
+      question('q3', 'r3', 'Say hello'),
+      answer('a3', 'r3', 'Hello.'),
+      // Regenerate: asked again after an answer, a new turn of its own.
+      question('q4', 'r4', 'Say hello'),
+      failure('r4'),
+      question('q5', 'r5', 'Something else'),
+    ];
+    expect(repeats(items)).toEqual(['q2', 'q3']);
+    // Nothing to mark: the same list comes back, so the rows keep their identity.
+    const plain = [question('q1', 'r1', 'Say hello'), answer('a1', 'r1', 'Hello.')];
+    expect(markRepeats(plain)).toBe(plain);
+  });
+
+  it('is marked in a stored conversation too, where the host kept both questions', () => {
+    const message = (id: string, runId: string, role: 'user' | 'assistant', text: string, at: string) => ({
+      id,
+      threadId: 't1',
+      runId,
+      role,
+      text,
+      createdAt: at,
+    });
+    const run = (id: string, status: 'failed' | 'completed', at: string) => ({
+      id,
+      threadId: 't1',
+      status,
+      model: 'm',
+      summary: null,
+      errorCode: status === 'failed' ? 'model_server_error' : null,
+      errorMessage: status === 'failed' ? 'Gemini had a problem.' : null,
+      createdAt: at,
+      updatedAt: at,
+    });
+    const detail: ThreadDetail = {
+      thread: { id: 't1', title: 'Hello', createdAt: 't', updatedAt: 't', lastRunStatus: 'completed' },
+      messages: [
+        message('m1', 'r1', 'user', 'Say hello', '2026-11-21T10:00:00Z'),
+        message('m2', 'r2', 'user', 'Say hello', '2026-11-21T10:01:00Z'),
+        message('m3', 'r2', 'assistant', 'Hello.', '2026-11-21T10:01:01Z'),
+      ],
+      actions: [],
+      runs: [run('r1', 'failed', '2026-11-21T10:00:01Z'), run('r2', 'completed', '2026-11-21T10:01:01Z')],
+    };
+    expect(repeats(conversationFromThread(detail).items)).toEqual(['m2']);
+  });
+});
+
+describe('Retry', () => {
+  it('belongs to the last turn only', () => {
+    const items = [question('q1', 'r1', 'Say hello'), failure('r1'), question('q2', 'r2', 'Other')];
+    expect(isInLastTurn(items, 'error-r1')).toBe(false);
+    expect(isInLastTurn(items.slice(0, 2), 'error-r1')).toBe(true);
+    expect(isInLastTurn(items, 'missing')).toBe(false);
+  });
+
+  it('sends the question again from the last failure, and not from an earlier one', async () => {
+    const started: unknown[] = [];
+    let runs = 0;
+    const { client, emit } = fakeClient({
+      'run.start': async (input) => {
+        started.push(input);
+        runs += 1;
+        return { runId: `r${runs}`, threadId: 't1' };
+      },
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+    const end = (event: RunEvent) => emit('run.events', event);
+
+    await store.getState().send('Say hello');
+    end({
+      type: 'error',
+      runId: 'r1',
+      threadId: 't1',
+      error: 'The model failed.',
+      code: 'model_server_error',
+    });
+    const first = store.getState().conversation.items.at(-1);
+    if (first?.kind !== 'error') throw new Error('expected the failure');
+
+    await store.getState().send('Something else');
+    end({ type: 'result', runId: 'r2', threadId: 't1', result: sampleResponse({ runId: 'r2' }) });
+    expect(await store.getState().retry(first)).toBe(false);
+    expect(started).toHaveLength(2);
+
+    await store.getState().send('Third');
+    end({
+      type: 'error',
+      runId: 'r3',
+      threadId: 't1',
+      error: 'The model failed.',
+      code: 'model_server_error',
+    });
+    const last = store.getState().conversation.items.at(-1);
+    if (last?.kind !== 'error') throw new Error('expected the failure');
+    expect(await store.getState().retry(last)).toBe(true);
+    expect(started.at(-1)).toMatchObject({ prompt: 'Third', threadId: 't1' });
+    expect(repeats(store.getState().conversation.items)).toHaveLength(1);
+  });
+});
