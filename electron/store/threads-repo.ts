@@ -9,6 +9,7 @@ export interface ThreadRow {
   created_at: string;
   updated_at: string;
   last_run_status: RunStatus | null;
+  last_run_error_code: string | null;
 }
 
 interface MessageRow {
@@ -26,6 +27,8 @@ export const toThread = (row: ThreadRow): ThreadSummary => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   lastRunStatus: row.last_run_status,
+  // A failed last run says why: the list tells a run the person stopped (`cancelled`) from one that went wrong.
+  ...(row.last_run_status === 'failed' && { lastRunErrorCode: row.last_run_error_code }),
 });
 
 const toMessage = (row: MessageRow): MessageRecord => ({
@@ -37,8 +40,9 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   createdAt: row.created_at,
 });
 
+const LAST_RUN = 'FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1';
 export const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
-  (SELECT status FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1) AS last_run_status`;
+  (SELECT status ${LAST_RUN}) AS last_run_status, (SELECT error_code ${LAST_RUN}) AS last_run_error_code`;
 
 export class ThreadsRepo {
   private readonly insertThread;

@@ -1,4 +1,4 @@
-import { DeputyError, LIMITS, type ThreadDetail, type ThreadSummary } from '../../../shared/contract';
+import { DeputyError, LIMITS, type ThreadDetail } from '../../../shared/contract';
 import { planView } from '../../engine/plans/plan-progress';
 import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
@@ -10,30 +10,17 @@ type ThreadChannel =
 /** The threads domain: the conversation list, one conversation whole, renaming, deleting and pruning. */
 export function threadChannels(store: Store, data: DataDesk): HandlersFor<ThreadChannel> {
   return {
-    'threads.list': (input) => {
-      const page = store.threads.list(input.limit ?? LIMITS.threadListPage, input.before);
-      return { ...page, threads: page.threads.map((thread) => withLastError(store, thread)) };
-    },
+    'threads.list': (input) => store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
     'threads.search': (input) => ({ hits: store.threadSearch.search(input.query, input.limit ?? 20) }),
     'thread.get': (input) => threadDetail(store, input.threadId),
     'thread.delete': (input) => data.deleteThread(input),
     'thread.rename': (input) => {
       const renamed = store.threads.rename(input.threadId, input.title);
       if (!renamed) throw missing(input.threadId);
-      return withLastError(store, renamed);
+      return renamed;
     },
     'threads.prune': (input) => data.prune(input),
   };
-}
-
-/**
- * A failed last run says why, so the list can tell a run the person stopped (recorded as failed, with the
- * code `cancelled`) from one that went wrong. Read here rather than in the list's query: only failed ones ask.
- */
-function withLastError(store: Store, thread: ThreadSummary): ThreadSummary {
-  if (thread.lastRunStatus !== 'failed') return thread;
-  const last = store.runs.byThread(thread.id).at(-1);
-  return { ...thread, lastRunErrorCode: last?.errorCode ?? null };
 }
 
 /** A conversation with its messages, its actions (undone ones marked), its runs and its plans. */
