@@ -17,10 +17,18 @@ const MAX_QUOTED = 60;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
+/** A few of the person's words, on one line, cut by code point so an emoji is never split. */
 const quoted = (value: unknown): string => {
-  const words = text(value);
+  const words = text(value)?.replace(/\s+/g, ' ');
   if (!words) return '';
-  const short = words.length > MAX_QUOTED ? `${words.slice(0, MAX_QUOTED - 1)}…` : words;
+  const chars = Array.from(words);
+  const short =
+    chars.length > MAX_QUOTED
+      ? `${chars
+          .slice(0, MAX_QUOTED - 1)
+          .join('')
+          .trimEnd()}…`
+      : words;
   return ` ‘${short}’`;
 };
 
@@ -113,6 +121,9 @@ const generic = (tool: string): Phrases => {
   const name = tool.replace(/__/g, ': ').replace(/_/g, ' ');
   return { todo: `Use ${name}`, done: `Used ${name}` };
 };
+
+/** Whether a tool has words of its own here (an extension's tools are named by `generic`). */
+export const hasToolWords = (tool: string): boolean => Object.hasOwn(SUMMARIES, tool);
 
 /** The call's one-line summary: in the past once it is done, as what it would do before that. */
 export function summarizeToolCall(tool: string, args: Args, isDone: boolean, result?: unknown): string {

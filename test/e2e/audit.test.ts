@@ -48,12 +48,12 @@ describe('the audit viewer against the headless host', () => {
     // From the chat's tool card to its entry.
     await addTaskCard(page).locator('summary').click();
     await addTaskCard(page).getByTestId('tool-call-audit').click();
-    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+    await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
     expect(page.url()).toMatch(/#\/audit\/[0-9a-f-]{36}$/);
     // The row says what the action was about, and the open entry scrolls in its pane, not the page.
     await expect
       .poll(() => rows(page).nth(1).getByRole('button').innerText())
-      .toBe('Add task ‘Renew passport’');
+      .toBe('Added task ‘Renew passport’');
     expect(
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
     ).toBeLessThanOrEqual(0);
@@ -83,13 +83,13 @@ describe('the audit viewer against the headless host', () => {
     await rows(page).first().getByRole('button').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+    await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await detail(page).getByRole('heading', { name: 'add task' }).waitFor();
+    await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
 
     // The detail: why, the assumption (confirmed), the before/after.
     await expect.poll(() => detail(page).innerText()).toContain('The person asked for it by Friday.');
@@ -209,7 +209,7 @@ describe('the audit viewer against the headless host', () => {
     await page.reload();
     await page.getByTestId('audit-search').fill('dentist');
     // The action itself, not its undo (an entry of the same tool): its row's words start with the tool's.
-    const original = added.getByRole('button', { name: /^Add task/ });
+    const original = added.getByRole('button', { name: /^Added task/ });
     await expect.poll(() => original.count()).toBe(1);
     await original.click();
     await expect

@@ -84,25 +84,46 @@ describe('the audit viewer in words', () => {
     ).toEqual([['Key', '—', true]]);
   });
 
-  it('names what an action was about, so that two entries of one tool differ', () => {
-    const entry = (kind: string, actionType: string, input: unknown) =>
-      ({ kind, actionType, input, authority: { decision: null, rule: null } }) as unknown as AuditEntry;
-    expect(whatWords(entry('tool_call', 'add_task', { description: 'Renew the passport' }))).toBe(
-      'Add task ‘Renew the passport’',
+  it('names what an action was about, as its tool card does, so that two entries of one tool differ', () => {
+    const entry = (kind: string, actionType: string, input: unknown, status = 'pending', output?: unknown) =>
+      ({
+        kind,
+        actionType,
+        input,
+        status,
+        output,
+        authority: { decision: null, rule: null },
+      }) as unknown as AuditEntry;
+    const renew = { description: 'Renew the passport' };
+    expect(whatWords(entry('tool_call', 'add_task', renew))).toBe('Add task ‘Renew the passport’');
+    expect(whatWords(entry('tool_call', 'add_task', renew, 'completed'))).toBe(
+      'Added task ‘Renew the passport’',
     );
-    expect(
-      whatWords(entry('undo', 'add_task', { undoOf: 'x', args: { description: 'Renew the passport' } })),
-    ).toBe('Undo add task ‘Renew the passport’');
+    expect(whatWords(entry('tool_call', 'add_task', renew, 'rolled_back'))).toBe(
+      'Added task ‘Renew the passport’',
+    );
+    expect(whatWords(entry('undo', 'add_task', { undoOf: 'x', args: renew }))).toBe(
+      'Undo: Added task ‘Renew the passport’',
+    );
+    expect(whatWords(entry('tool_call', 'list_tasks', {}, 'completed', { tasks: [{}, {}] }))).toBe(
+      'Looked at your tasks (2 tasks)',
+    );
+    expect(whatWords(entry('tool_call', 'gmail_send', { to: ['sam.lee@example.com'] }, 'failed'))).toBe(
+      'Send an email to Sam',
+    );
+    // A tool Deputy has no words for (an extension's, or one from before) is named by its name and subject.
     const long = whatWords(
       entry('tool_call', 'send_email', { to: ['a@b.c'], subject: `  Plans\nfor ${'x'.repeat(80)}` }),
     );
     expect(long.startsWith('Send email ‘Plans for xxx')).toBe(true);
     expect(long.endsWith('…’')).toBe(true);
     expect(long.length).toBeLessThan(70);
-    expect(whatWords(entry('tool_call', 'list_tasks', {}))).toBe('List tasks');
-    // Cut by code point: an emoji at the cut stays whole or goes whole.
-    const emoji = whatWords(entry('tool_call', 'add_task', { description: `${'a'.repeat(46)}🎉🎉🎉` }));
-    expect(emoji).toBe(`Add task ‘${'a'.repeat(46)}🎉…’`);
+    expect(whatWords(entry('record', 'settings_change', {}))).toBe('Settings change');
+    // Cut by code point: an emoji at the cut stays whole or goes whole, in both ways of naming.
+    const emoji = whatWords(entry('tool_call', 'add_task', { description: `${'a'.repeat(58)}🎉🎉🎉` }));
+    expect(emoji).toBe(`Add task ‘${'a'.repeat(58)}🎉…’`);
+    const other = whatWords(entry('tool_call', 'note_down', { text: `${'a'.repeat(46)}🎉🎉🎉` }));
+    expect(other).toBe(`Note down ‘${'a'.repeat(46)}🎉…’`);
     // Google's bookkeeping is not a change a person sees either.
     expect(diffRows({ etag: '1', updated: 'a' }, { etag: '2', updated: 'b' })).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
 import { BOOKKEEPING_FIELDS } from '../../../../shared/bookkeeping-fields';
+import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { formatValue, toolLabel } from '../../format';
 
 export const STATUS_WORDS: Record<AuditStatus, string> = {
@@ -89,12 +90,22 @@ function subjectOf(input: unknown): string | null {
   return null;
 }
 
-/** What a row names: the tool in words, or what kind of record it is. */
+/**
+ * What a row names. A call of a tool Deputy has words for reads as its tool card does in the chat ("Added task
+ * ‘Renew passport’", "Send an email to Sam" while it waits or when it failed); an undo names what it undid; a
+ * run's own entry says its decision; anything else is named by its tool and what it was about.
+ */
 export function whatWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') {
     const decision = entry.authority.decision ?? '';
     return `Run: ${DECISION_WORDS[decision] ?? decision}`;
   }
+  if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
+    const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
+    return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, entry.output);
+  }
+  if (entry.kind === 'undo' && hasToolWords(entry.actionType))
+    return `Undo: ${summarizeToolCall(entry.actionType, asRecord(asRecord(entry.input).args), true)}`;
   const subject = subjectOf(entry.kind === 'undo' ? asRecord(entry.input).args : entry.input);
   const words = `${entry.kind === 'undo' ? 'Undo ' : ''}${toolLabel(entry.actionType)}`;
   const said = words.charAt(0).toUpperCase() + words.slice(1);
