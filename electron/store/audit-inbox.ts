@@ -54,6 +54,20 @@ const INSERT_ENTRY = `
     @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt,
     @chainSeq, 0)`;
 
+/** What `audit_entries` checks of a row (migration 7): a held entry must pass it, or it would be refused later. */
+const KINDS: ReadonlySet<unknown> = new Set(['tool_call', 'undo', 'decision', 'record']);
+const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'completed', 'failed', 'rolled_back']);
+const REQUIRED = ['id', 'agentId', 'actionType', 'actionCategory', 'now', 'updatedAt'] as const;
+
+/**
+ * Whether an entry may be held: the table would take it. One it would refuse is written at once instead, so
+ * the refusal fails the step that made it, with its ledger row, as it always has.
+ */
+export const isHoldable = (values: EntryValues): boolean =>
+  KINDS.has(values.kind) &&
+  STATUSES.has(values.status) &&
+  REQUIRED.every((name) => typeof values[name] === 'string');
+
 interface HeldRow {
   chain_seq: number;
   entry: string;
@@ -72,6 +86,8 @@ export class AuditInbox {
   private readonly selectHeld;
   private readonly forget;
   private readonly fileInTransaction: (limit: number) => number;
+  /** Held rows the table refused (edited behind the app's back): a background batch looks past them. */
+  private readonly refused = new Set<number>();
 
   constructor(db: Db) {
     this.insertEntry = db.prepare(INSERT_ENTRY);
@@ -89,7 +105,10 @@ export class AuditInbox {
         // A row that is not an entry (edited behind the app's back) stays where it is, and the others are
         // filed: the chain check then names its link as one whose entry is gone.
         const values = parseHeld(held.entry);
-        if (!values || !this.isFiled(values, held.chain_seq)) continue;
+        if (!values || !this.isFiled(values, held.chain_seq)) {
+          this.refused.add(held.chain_seq);
+          continue;
+        }
         this.forget.run(held.chain_seq);
         filed += 1;
       }
@@ -126,7 +145,8 @@ export class AuditInbox {
    * `limit` oldest (a batch in the background); answers how many were filed.
    */
   file(limit = -1): number {
-    return this.hasHeld.get() === 1 ? this.fileInTransaction(limit) : 0;
+    if (this.hasHeld.get() !== 1) return 0;
+    return this.fileInTransaction(limit < 0 ? -1 : limit + this.refused.size);
   }
 }
 

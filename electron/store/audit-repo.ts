@@ -16,7 +16,7 @@ import {
   storedContent,
   type EntryValues,
 } from './audit-values';
-import { AuditInbox } from './audit-inbox';
+import { AuditInbox, isHoldable } from './audit-inbox';
 import type { Db } from './database';
 import { newRowId } from './row-ids';
 import { NO_UNIT, type UnitHooks } from './write-unit';
@@ -106,7 +106,7 @@ export class AuditRepo {
    */
   private readonly unwritten = new Map<
     string,
-    { values: EntryValues; assumptions: readonly NewAssumption[] }
+    { values: EntryValues; assumptions: readonly NewAssumption[]; isNewId: boolean }
   >();
 
   /**
@@ -154,8 +154,10 @@ export class AuditRepo {
     const values = entryValues(id, entry, now);
     const assumptions = entry.assumptions ?? [];
     const actionId = entry.actionId;
+    // An id made here is new: one given by the caller could be taken, which only the table can tell.
+    const isNewId = entry.id === undefined;
     if (entry.kind === 'tool_call' && actionId && this.unit.openUnit !== null) {
-      const unwritten = { values, assumptions };
+      const unwritten = { values, assumptions, isNewId };
       this.unwritten.set(actionId, unwritten);
       // It goes back with its ledger row if the group that made them fails.
       this.unit.onRollback(() => {
@@ -164,22 +166,23 @@ export class AuditRepo {
       this.unit.atCommit(`audit:${actionId}`, () => this.writeUnwritten(actionId));
       return id;
     }
-    this.write(values, assumptions);
+    this.write(values, assumptions, isNewId);
     return id;
   }
 
   /**
    * Inserts a new entry with its first chain link. Without assumptions, the link is made from the values being
    * inserted (`storedContent`), before the row, so the row is written once, already pointing at it; inside a
-   * step, the row is held in the inbox, to be filed after the fact (migration 21). An entry with assumptions,
-   * or with a value SQLite would convert, is written at once and linked after, from what the table holds.
+   * step, the row is held in the inbox, to be filed after the fact (migration 21), when the table is sure to
+   * take it (`isNewId`, `isHoldable`): a refusal then fails the step, as it did. An entry with assumptions, or
+   * with a value SQLite would convert, is written at once and linked after, from what the table holds.
    */
-  private write(values: EntryValues, assumptions: readonly NewAssumption[]): void {
+  private write(values: EntryValues, assumptions: readonly NewAssumption[], isNewId: boolean): void {
     const stored = storedContent(values);
     if (assumptions.length === 0 && isStoredAsGiven(stored)) {
       const content = contentHash(stored, []);
       const chainSeq = this.appendLink(values.id, content, values.updatedAt);
-      if (this.unit.openUnit !== null) this.inbox.hold(values, chainSeq);
+      if (this.unit.openUnit !== null && isNewId && isHoldable(values)) this.inbox.hold(values, chainSeq);
       else this.inbox.write(values, chainSeq);
       return;
     }
@@ -208,7 +211,11 @@ export class AuditRepo {
     this.unit.onRollback(() => {
       if (!this.unwritten.has(actionId)) this.unwritten.set(actionId, unwritten);
     });
-    this.write(settled ? settled(unwritten.values) : unwritten.values, unwritten.assumptions);
+    this.write(
+      settled ? settled(unwritten.values) : unwritten.values,
+      unwritten.assumptions,
+      unwritten.isNewId,
+    );
   }
 
   /** Writes an unwritten entry now, before it is read or changed by its id. */

@@ -17,7 +17,7 @@ export class AuditSearchIndex {
   private readonly inTransaction: (upTo: number) => number;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly inbox: AuditInbox,
   ) {
     this.selectUpTo = db
@@ -61,6 +61,9 @@ export class AuditSearchIndex {
   keepUp(everyMs: number, onError: (error: unknown) => void): () => void {
     const every = (ms: number, work: () => void): NodeJS.Timeout => {
       const timer = setInterval(() => {
+        // A step's unit is open across a wait (its turn among other runs): what this batch wrote would join
+        // that unit's commit, and a failure that rolled it back would take the step's writes with it.
+        if (this.db.inTransaction) return;
         try {
           work();
         } catch (error) {

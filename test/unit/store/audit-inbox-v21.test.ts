@@ -168,6 +168,100 @@ describe('the audit inbox', () => {
     }
   });
 
+  it('finds a step’s entry held while the chain check yielded, and reports no deletion', async () => {
+    const store = newStore();
+    try {
+      await heldCall(store, 'a1');
+      const check = verifyAuditChain(store.db);
+      await heldCall(store, 'a2', 'read_calendar');
+      expect(await check).toMatchObject({ ok: true, mismatch: null });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('files nothing in the background while a step’s unit is open across a wait', async () => {
+    const store = newStore();
+    const stop = store.auditSearch.keepUp(100, (error) => {
+      throw error;
+    });
+    try {
+      let heldDuringWait = -1;
+      await store.writes.step(async () => {
+        store.audit.open(
+          {
+            kind: 'record',
+            agentId: 'deputy',
+            actionType: 'note',
+            actionCategory: 'query',
+            status: 'completed',
+          },
+          '2026-11-27T10:00:00.000Z',
+        );
+        await store.writes.waitTurn(new Promise((resolve) => setTimeout(resolve, 120)));
+        heldDuringWait = count(store, 'audit_inbox');
+      });
+      expect(heldDuringWait).toBe(1);
+    } finally {
+      stop();
+      store.close();
+    }
+  });
+
+  it('writes at once, inside the step, an entry the table could refuse or whose id was given', async () => {
+    const store = newStore();
+    try {
+      const refused = store.writes.step(async () => {
+        store.audit.open(
+          {
+            kind: 'record',
+            agentId: 'deputy',
+            actionType: 'note',
+            actionCategory: 'query',
+            status: 'odd' as never,
+          },
+          '2026-11-27T10:00:00.000Z',
+        );
+      });
+      await expect(refused).rejects.toThrow(/CHECK constraint failed/);
+      await store.writes.step(async () => {
+        store.audit.open(
+          {
+            id: 'given',
+            kind: 'record',
+            agentId: 'deputy',
+            actionType: 'note',
+            actionCategory: 'query',
+            status: 'completed',
+          },
+          '2026-11-27T10:00:00.000Z',
+        );
+      });
+      expect(count(store, 'audit_inbox')).toBe(0);
+      expect(count(store, 'audit_entries')).toBe(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('looks past held rows the table refused, so a background batch still files the others', async () => {
+    const store = newStore();
+    try {
+      for (let index = 0; index < 21; index += 1) await heldCall(store, `a${index}`);
+      store.db
+        .prepare(
+          `UPDATE audit_inbox SET entry = json_set(entry, '$.kind', 'not a kind')
+           WHERE chain_seq IN (SELECT chain_seq FROM audit_inbox ORDER BY chain_seq LIMIT 20)`,
+        )
+        .run();
+      expect(store.auditInbox.file(20)).toBe(0);
+      expect(store.auditInbox.file(20)).toBe(1);
+      expect(count(store, 'audit_inbox')).toBe(20);
+    } finally {
+      store.close();
+    }
+  });
+
   it('leaves a row that is not an entry where it is, files the others, and the chain check names it', async () => {
     const store = newStore();
     try {
