@@ -113,11 +113,16 @@ export function createAuditStore(client: DeputyClient): AuditStore {
     // Only the newest request's answer lands: typing in the search box must not show an older page last.
     let listRequest = 0;
 
-    /** The conversation's title, from the list's recent page: a person knows it by that, not by its id. */
+    /**
+     * The conversation's title (a person knows it by that, not by its id): from the list's recent page, and for
+     * an older conversation from the conversation itself.
+     */
     const findScopeTitle = async (threadId: string): Promise<void> => {
       try {
         const page = await client.invoke('threads.list', { limit: LIMITS.threadListPage });
-        const title = page.threads.find((thread) => thread.id === threadId)?.title ?? null;
+        const title =
+          page.threads.find((thread) => thread.id === threadId)?.title ??
+          (await client.invoke('thread.get', { threadId })).thread.title;
         if (get().filters.threadId === threadId) set({ scopeTitle: title });
       } catch {
         // The chip keeps the id's tail.

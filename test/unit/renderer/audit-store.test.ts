@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ThreadSummary } from '../../../shared/contract';
+import { createAuditStore } from '../../../renderer/src/features/audit/audit-store';
+import { fakeClient } from './fixtures';
+
+const summary = (id: string, title: string): ThreadSummary => ({
+  id,
+  title,
+  createdAt: '2026-11-01T09:00:00.000Z',
+  updatedAt: '2026-11-01T09:00:00.000Z',
+  lastRunStatus: 'completed',
+});
+
+describe('the audit store', () => {
+  const recent = Array.from({ length: 50 }, (_, index) => summary(`t${index}`, `Recent ${index}`));
+  const handlers = {
+    'audit.list': async () => ({ entries: [], nextCursor: null }),
+    'threads.list': async () => ({ threads: recent, nextBefore: 't49' }),
+    'thread.get': async ({ threadId }: { threadId: string }) => {
+      if (threadId !== 'old') throw new Error(`no conversation ${threadId}`);
+      return { thread: summary('old', 'Passport renewal'), messages: [], actions: [], runs: [] };
+    },
+  };
+
+  it('names a scoped conversation by its title, a recent one from the list', async () => {
+    const store = createAuditStore(fakeClient(handlers).client);
+    await store.getState().setFilter('threadId', 't7');
+    await expect.poll(() => store.getState().scopeTitle).toBe('Recent 7');
+  });
+
+  it('names an older conversation, past the list’s recent page, by its own title', async () => {
+    const store = createAuditStore(fakeClient(handlers).client);
+    await store.getState().setFilter('threadId', 'old');
+    await expect.poll(() => store.getState().scopeTitle).toBe('Passport renewal');
+  });
+
+  it('keeps no title for a conversation that is gone (the chip shows the id’s tail)', async () => {
+    const store = createAuditStore(fakeClient(handlers).client);
+    await store.getState().setFilter('threadId', 'gone');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.getState().scopeTitle).toBeNull();
+  });
+});
