@@ -156,6 +156,48 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(result?.response)).toContain('Buy oat milk');
   });
 
+  it('rejects with a reason from the approvals panel, by keyboard: the model is told the reason', async () => {
+    const page = await openPage();
+    await askForMilk(page, 'Fine, no milk then.');
+    const panel = page.getByTestId('approvals-panel');
+    await page.getByTestId('open-approvals').click();
+    const item = panel.getByTestId('pending-approval');
+    await item.waitFor();
+    const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    // From the heading, Tab reaches "Reject with a reason…" after Approve and Reject.
+    for (let tab = 0; tab < 3; tab += 1) await page.keyboard.press('Tab');
+    expect(await activeTestId()).toBe('pending-reject-with-reason');
+    expect(await item.getByTestId('pending-reject-with-reason').innerText()).toBe('Reject with a reason…');
+
+    // Escape closes the reason form, not the panel, and gives focus back to the button that opened it.
+    await page.keyboard.press('Enter');
+    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await page.keyboard.press('Escape');
+    await expect.poll(activeTestId).toBe('pending-reject-with-reason');
+    expect(await panel.isVisible()).toBe(true);
+
+    const requestsBefore = gemini.requests.length;
+    await page.keyboard.press('Enter');
+    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await page.keyboard.type('I already have milk');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel.getByTestId('pending-approval').count()).toBe(0);
+    // The decided approval left the list with its form: the keyboard stays in the panel, on its heading.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Waiting for your approval');
+
+    await page.keyboard.press('Escape');
+    await withStatus(approvalCard(page), 'rejected').waitFor();
+    expect(await approvalCard(page).getByTestId('approval-note').innerText()).toContain(
+      'I already have milk',
+    );
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Fine, no milk then.');
+    expect(gemini.requests.length).toBe(requestsBefore + 1);
+    const answer = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
+    expect(JSON.stringify(answer?.response)).toContain('I already have milk');
+  });
+
   it('lists pending approvals, opens one where its run paused after a reload, and decides in the approval window', async () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Added it from the window.');
