@@ -10,6 +10,7 @@ import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
+import { useReveal } from '../../reveal';
 
 type Outcome = ApprovalStatus | 'edited';
 
@@ -54,18 +55,19 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   const isBusy = activity.inFlight !== null;
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
+  const reveal = useReveal();
 
   useEffect(() => {
     if (focusId !== approval.id) return;
     // After the conversation has laid itself out (it scrolls to the bottom when it loads). The request is
     // cleared only once served: clearing it first would re-run this effect and cancel the frame.
     const frame = requestAnimationFrame(() => {
-      ref.current?.scrollIntoView({ block: 'center' });
+      if (ref.current) reveal(ref.current);
       ref.current?.focus({ preventScroll: true });
       store.getState().clearFocus();
     });
     return () => cancelAnimationFrame(frame);
-  }, [focusId, approval.id, store]);
+  }, [focusId, approval.id, store, reveal]);
 
   // Reject… or Edit… closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
   const lastMode = useRef(mode);
