@@ -156,6 +156,91 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(result?.response)).toContain('Buy oat milk');
   });
 
+  it('rejects with a reason from the approvals panel, by keyboard: the model is told the reason', async () => {
+    const page = await openPage();
+    await askForMilk(page, 'Fine, no milk then.');
+    const panel = page.getByTestId('approvals-panel');
+    await page.getByTestId('open-approvals').click();
+    const item = panel.getByTestId('pending-approval');
+    await item.waitFor();
+    const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    // From the heading, Tab reaches "Reject with a reason…" after Approve and Reject.
+    for (let tab = 0; tab < 3; tab += 1) await page.keyboard.press('Tab');
+    expect(await activeTestId()).toBe('pending-reject-with-reason');
+    expect(await item.getByTestId('pending-reject-with-reason').innerText()).toBe('Reject with a reason…');
+
+    // Escape closes the reason form, not the panel, and gives focus back to the button that opened it.
+    await page.keyboard.press('Enter');
+    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await page.keyboard.press('Escape');
+    await expect.poll(activeTestId).toBe('pending-reject-with-reason');
+    expect(await panel.isVisible()).toBe(true);
+
+    const requestsBefore = gemini.requests.length;
+    await page.keyboard.press('Enter');
+    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await page.keyboard.type('I already have milk');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel.getByTestId('pending-approval').count()).toBe(0);
+    // The decided approval left the list with its form: the keyboard stays in the panel, on its heading.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Waiting for your approval');
+
+    await page.keyboard.press('Escape');
+    await withStatus(approvalCard(page), 'rejected').waitFor();
+    expect(await approvalCard(page).getByTestId('approval-note').innerText()).toContain(
+      'I already have milk',
+    );
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Fine, no milk then.');
+    expect(gemini.requests.length).toBe(requestsBefore + 1);
+    const answer = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
+    expect(JSON.stringify(answer?.response)).toContain('I already have milk');
+  });
+
+  it('shows a new approval card from its title in the small quick prompt, and follows again after a send', async () => {
+    const page = await openPage('/quick');
+    await page.setViewportSize({ width: 640, height: 360 });
+    await composer(page).waitFor();
+    const conversation = page.getByTestId('conversation');
+    const long = 'Your afternoon is mostly free apart from the dentist at 15:30. '.repeat(8);
+    gemini.script(textReply(long, { chunks: 4, gapMs: 20 }));
+    await send(page, 'What is on this afternoon?');
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('15:30');
+
+    gemini.script(callReply('add_task', MILK_CALL), textReply('Added it.'));
+    await send(page, 'Add a task to buy milk');
+    const card = withStatus(approvalCard(page), 'pending');
+    await card.waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('approval-card');
+    /** The card's title, relative to the conversation's viewport: [top, bottom] and the room below the end. */
+    const place = () =>
+      conversation.evaluate((section) => {
+        const view = section.getBoundingClientRect();
+        const title = section.querySelector('[data-testid="approval-card"] h3')?.getBoundingClientRect();
+        return {
+          isTitleShown: !!title && title.top >= view.top && title.bottom <= view.bottom,
+          fromEnd: section.scrollHeight - section.scrollTop - section.clientHeight,
+        };
+      });
+    await expect.poll(place).toMatchObject({ isTitleShown: true });
+    // It stays there once the rows have been measured: the conversation no longer follows the end.
+    await page.waitForTimeout(500);
+    expect((await place()).isTitleShown).toBe(true);
+    expect((await place()).fromEnd).toBeGreaterThan(0);
+
+    // Approving, then asking something else: the conversation follows the new answer to its end again.
+    await card.getByTestId('approval-approve').click();
+    await withStatus(approvalCard(page), 'approved').waitFor();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it.');
+    gemini.script(textReply(long, { chunks: 6, gapMs: 40 }));
+    await send(page, 'And tomorrow?');
+    await expect.poll(() => assistantMessages(page).count()).toBe(3);
+    await expect.poll(async () => (await place()).fromEnd, { timeout: 5_000 }).toBeLessThan(2);
+  });
+
   it('lists pending approvals, opens one where its run paused after a reload, and decides in the approval window', async () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Added it from the window.');

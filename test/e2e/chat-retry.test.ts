@@ -35,19 +35,26 @@ describe('asking again', () => {
     gemini.script(statusReply(400), textReply('Hello again.'));
     const page = await openPage();
     await send(page, 'Say hello');
+    const failure = page.getByTestId('run-error').locator('.run-error__text');
+    await page.getByTestId('run-error-retry').waitFor();
+    expect(await failure.innerText()).toMatch(/try again\.$/i);
     await page.getByTestId('run-error-retry').click();
     await assistantMessages(page).getByText('Hello again.').waitFor();
     expect(await questions(page).count()).toBe(1);
     expect(await page.getByTestId('run-repeat').innerText()).toBe('You asked again');
-    // The failure stays in the record, but it no longer offers a Retry under the answer that followed.
+    // The failure stays in the record, but it no longer offers a Retry, nor advises one, under the answer
+    // that followed; it is no longer announced as an alert either.
     expect(await page.getByTestId('run-error').count()).toBe(1);
     expect(await page.getByTestId('run-error-retry').count()).toBe(0);
+    expect(await failure.innerText()).not.toMatch(/try again/i);
+    expect(await failure.getAttribute('role')).toBeNull();
 
     await page.reload();
     await page.getByTestId('thread-item').first().click();
     await assistantMessages(page).getByText('Hello again.').waitFor();
     expect(await questions(page).count()).toBe(1);
     expect(await page.getByTestId('run-repeat').count()).toBe(1);
+    expect(await failure.innerText()).not.toMatch(/try again/i);
   });
 
   it('offers Retry only on the last turn: a failure followed by an answer offers none', async () => {

@@ -110,6 +110,21 @@ describe('words', () => {
     expect(friendlyError('something_new')).toBe('Deputy couldn’t finish this.');
   });
 
+  it('drops the advice to try again once a later turn exists, and keeps what happened', () => {
+    const codes = ['model_unavailable', 'model_rate_limited', 'model_server_error', 'model_bad_response'];
+    for (const code of [...codes, 'rate_limited', 'disconnected', 'service_unavailable', 'too_many']) {
+      expect(friendlyError(code)).toMatch(/try again/i);
+      const earlier = friendlyError(code, { hasLaterTurn: true });
+      expect(earlier).not.toMatch(/try again/i);
+      expect(friendlyError(code).startsWith(earlier)).toBe(true);
+    }
+    expect(friendlyError('model_bad_response', { hasLaterTurn: true })).toBe(
+      'Gemini couldn’t answer this request.',
+    );
+    // Advice that is not "try again" stays: the key still needs checking.
+    expect(friendlyError('model_key_rejected', { hasLaterTurn: true })).toContain('Settings → Connections');
+  });
+
   it('regenerates only when the conversation ends on an answer', () => {
     const answer: TimelineItem = { ...user, id: 'm2', role: 'assistant', text: 'hello' };
     expect(lastAnsweredPrompt([user, answer])).toBe('hi');

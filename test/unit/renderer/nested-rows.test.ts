@@ -18,18 +18,24 @@ const ids = (rows: ReturnType<typeof nestedRows>) => rows.map((row) => row.id);
 const extras = { plans: [{ plan, runId: 'r1' }], nodes: [], artifacts: {} };
 
 describe('where a plan tree sits in the conversation', () => {
-  it('after the words the answer opens with, which introduce it', () => {
-    const rows = [message('ask', 'user', 'r1'), message('here', 'assistant', 'r1'), tool('t1', 'r1')];
-    expect(ids(nestedRows(rows, extras))).toEqual(['ask', 'here', 'plan-p1', 't1']);
+  // It used to follow the answer's opening words when they were the run's next row. While a run is live, those
+  // words cannot be told from its final answer (planned calls' cards sit inside the tree, so the answer often
+  // follows the request directly), and the tree jumped down when the first words arrived.
+  it('right under the request, before the answer’s words, so it stays put when they start streaming', () => {
+    const before = [message('ask', 'user', 'r1')];
+    const streaming = { ...message('here', 'assistant', 'r1'), isStreaming: true } as TimelineRow;
+    expect(ids(nestedRows(before, extras))).toEqual(['ask', 'plan-p1']);
+    expect(ids(nestedRows([...before, streaming], extras))).toEqual(['ask', 'plan-p1', 'here']);
+    const rows = [...before, message('here', 'assistant', 'r1'), tool('t1', 'r1')];
+    expect(ids(nestedRows(rows, extras))).toEqual(['ask', 'plan-p1', 'here', 't1']);
   });
 
-  it('right under the request when the run goes straight to work, or has nothing after it yet', () => {
+  it('right under the request when the run goes straight to work', () => {
     expect(ids(nestedRows([message('ask', 'user', 'r1'), tool('t1', 'r1')], extras))).toEqual([
       'ask',
       'plan-p1',
       't1',
     ]);
-    expect(ids(nestedRows([message('ask', 'user', 'r1')], extras))).toEqual(['ask', 'plan-p1']);
   });
 
   it('never after another run’s words', () => {

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { RejectForm } from './RejectForm';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
 import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { useApprovals, useStores } from '../../stores';
@@ -7,8 +8,9 @@ import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
 import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
-import { FormError, SubmitButton } from '../../components/FormParts';
+import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
+import { useReveal } from '../../reveal';
 
 type Outcome = ApprovalStatus | 'edited';
 
@@ -29,66 +31,6 @@ function outcomeOf(approval: Approval, status: ApprovalStatus, activity: Approva
   const wasEdited =
     activity.accepted === 'edit' || activity.inFlight === 'edit' || approval.decisionNote === EDITED_NOTE;
   return status === 'approved' && wasEdited ? 'edited' : status;
-}
-
-function RejectForm({
-  isBusy,
-  onReject,
-  onCancel,
-}: {
-  isBusy: boolean;
-  onReject(reason: string): void;
-  onCancel(): void;
-}) {
-  const [reason, setReason] = useState('');
-  const id = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onReject(reason.trim());
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      // The reject form is closed, not the run stopped.
-      event.stopPropagation();
-      onCancel();
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && !isBusy) {
-      // Enter sends the reason, as in the composer; Shift+Enter is a new line.
-      event.preventDefault();
-      onReject(reason.trim());
-    }
-  };
-  return (
-    <form
-      className="approval-reject"
-      onSubmit={submit}
-      onKeyDown={onKeyDown}
-      data-testid="approval-reject-form"
-    >
-      <label htmlFor={id}>Reason (optional, Deputy will see it; Enter rejects)</label>
-      <textarea
-        id={id}
-        rows={2}
-        maxLength={1_000}
-        value={reason}
-        autoFocus
-        data-testid="approval-reject-reason"
-        onChange={(event) => setReason(event.target.value)}
-      />
-      <div className="approval-card__actions">
-        <SubmitButton
-          isBusy={isBusy}
-          label="Reject"
-          busyLabel="Rejecting…"
-          variant="stop"
-          testId="approval-reject-confirm"
-        />
-        <button type="button" className="button" onClick={onCancel} disabled={isBusy}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
 }
 
 /**
@@ -113,18 +55,19 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   const isBusy = activity.inFlight !== null;
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
+  const reveal = useReveal();
 
   useEffect(() => {
     if (focusId !== approval.id) return;
     // After the conversation has laid itself out (it scrolls to the bottom when it loads). The request is
     // cleared only once served: clearing it first would re-run this effect and cancel the frame.
     const frame = requestAnimationFrame(() => {
-      ref.current?.scrollIntoView({ block: 'center' });
+      if (ref.current) reveal(ref.current);
       ref.current?.focus({ preventScroll: true });
       store.getState().clearFocus();
     });
     return () => cancelAnimationFrame(frame);
-  }, [focusId, approval.id, store]);
+  }, [focusId, approval.id, store, reveal]);
 
   // Reject… or Edit… closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
   const lastMode = useRef(mode);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { toolLabel } from '../../format';
@@ -7,6 +7,8 @@ import { useNow } from '../../use-now';
 import { describeAge, describeExpiry } from './approvals-model';
 import { idleActivity } from './approvals-store';
 import { FormError } from '../../components/FormParts';
+import { isFocusLost } from '../../focus';
+import { RejectForm } from './RejectForm';
 
 /** The header's count of approvals waiting anywhere, fed by `approvals.changed`. */
 export function PendingApprovalsButton({ onOpen }: { onOpen(): void }) {
@@ -36,6 +38,13 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
   );
   const isBusy = activity.inFlight !== null;
   const decide = store.getState().decide;
+  const [isGivingReason, setGivingReason] = useState(false);
+  const reasonButton = useRef<HTMLButtonElement>(null);
+  // The reason form closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
+  const closeReason = () => {
+    setGivingReason(false);
+    requestAnimationFrame(() => reasonButton.current?.focus());
+  };
 
   return (
     <li className="pending-item" data-testid="pending-approval" data-approval-id={approval.id}>
@@ -48,29 +57,49 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         {describeAge(approval.createdAt, now)} · {describeExpiry(approval.expiresAt, now)}
       </p>
       {activity.error && <FormError>{activity.error}</FormError>}
-      <div className="pending-item__actions">
-        <button
-          type="button"
-          className="button button--primary"
-          disabled={isBusy}
-          data-testid="pending-approve"
-          onClick={() => void decide({ approvalId: approval.id, decision: 'approve' })}
-        >
-          Approve
-        </button>
-        <button
-          type="button"
-          className="button"
-          disabled={isBusy}
-          data-testid="pending-reject"
-          onClick={() => void decide({ approvalId: approval.id, decision: 'reject' })}
-        >
-          Reject
-        </button>
-        <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>
-          Open in conversation
-        </button>
-      </div>
+      {isGivingReason ? (
+        <RejectForm
+          isBusy={isBusy}
+          onReject={(reason) =>
+            void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) })
+          }
+          onCancel={closeReason}
+        />
+      ) : (
+        <div className="pending-item__actions">
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={isBusy}
+            data-testid="pending-approve"
+            onClick={() => void decide({ approvalId: approval.id, decision: 'approve' })}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="button"
+            disabled={isBusy}
+            data-testid="pending-reject"
+            onClick={() => void decide({ approvalId: approval.id, decision: 'reject' })}
+          >
+            Reject
+          </button>
+          <button
+            ref={reasonButton}
+            type="button"
+            className="button"
+            disabled={isBusy}
+            data-testid="pending-reject-with-reason"
+            onClick={() => setGivingReason(true)}
+          >
+            Reject with a reason…
+          </button>
+          <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>
+            Open in conversation
+          </button>
+        </div>
+      )}
     </li>
   );
 }
@@ -88,6 +117,10 @@ export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; on
     if (isOpen) headingRef.current?.focus();
   }, [isOpen]);
   const now = useNow(1_000, isOpen);
+  // A decided approval leaves the list with the button that decided it: the keyboard stays in the panel.
+  useEffect(() => {
+    if (isOpen && isFocusLost()) headingRef.current?.focus();
+  }, [isOpen, pending]);
 
   const open = (approval: Approval) => {
     const chat = stores.chat.getState();

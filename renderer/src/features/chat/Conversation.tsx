@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import './chat.css';
 import { useChat, usePlans, useStores } from '../../stores';
 import { useAgentLineage } from '../agents/AgentTimeline';
@@ -10,6 +10,7 @@ import { RegenerateButton } from './RegenerateButton';
 import { RunStatusLine } from './RunStatusLine';
 import { toolCardIds } from './timeline-rows';
 import { markRepeats } from './turns';
+import { RevealContext, revealedScrollTop } from '../../reveal';
 
 export function Conversation() {
   const items = useChat((state) => state.conversation.items);
@@ -52,12 +53,42 @@ export function Conversation() {
   const sectionRef = useRef<HTMLElement>(null);
   // Follow the stream only while the reader is at the bottom; someone scrolling back keeps their place.
   const isPinned = useRef(true);
+  // Where a revealed approval card put the scroll: following stays off until the person scrolls to the end.
+  const heldAt = useRef<number | null>(null);
   const isBusy = isStarting || activeRun !== null;
 
   const onScroll = () => {
     const section = sectionRef.current;
-    if (section) isPinned.current = section.scrollHeight - section.scrollTop - section.clientHeight < 80;
+    if (!section) return;
+    const isAtEnd = section.scrollHeight - section.scrollTop - section.clientHeight < 80;
+    // The card's own scroll (which may end near the bottom) does not start following again; the person's does.
+    if (heldAt.current !== null && (!isAtEnd || Math.abs(section.scrollTop - heldAt.current) <= 1)) return;
+    heldAt.current = null;
+    isPinned.current = isAtEnd;
   };
+
+  // A new approval card asks to be shown from its title: the conversation stops following the end for it.
+  const reveal = useCallback((element: HTMLElement) => {
+    const section = sectionRef.current;
+    if (!section?.contains(element)) return element.scrollIntoView({ block: 'center' });
+    isPinned.current = false;
+    const top = element.getBoundingClientRect().top - section.getBoundingClientRect().top + section.scrollTop;
+    const viewport = section.clientHeight;
+    section.scrollTop = revealedScrollTop({ top, height: element.offsetHeight, viewport });
+    heldAt.current = section.scrollTop;
+  }, []);
+
+  // Sending again (or opening another conversation) follows the end again, wherever the reader was.
+  const questions = useMemo(
+    () => items.filter((item) => item.kind === 'message' && item.role === 'user').length,
+    [items],
+  );
+  useLayoutEffect(() => {
+    const section = sectionRef.current;
+    isPinned.current = true;
+    heldAt.current = null;
+    if (section) section.scrollTop = section.scrollHeight;
+  }, [questions, threadId]);
 
   return (
     <section
@@ -80,15 +111,17 @@ export function Conversation() {
       {/* aria-busy holds screen-reader announcements until the streamed answer is complete. The log role
           sits on a wrapper: on the <ol> itself it would stop the entries being read as a list. */}
       <div role="log" aria-live="polite" aria-busy={isBusy}>
-        <MessageList
-          items={shown}
-          usage={usage}
-          scrollRef={sectionRef}
-          isPinned={isPinned}
-          extras={extras}
-          focusId={focusMessageId}
-          onFocused={clearFocus}
-        />
+        <RevealContext.Provider value={reveal}>
+          <MessageList
+            items={shown}
+            usage={usage}
+            scrollRef={sectionRef}
+            isPinned={isPinned}
+            extras={extras}
+            focusId={focusMessageId}
+            onFocused={clearFocus}
+          />
+        </RevealContext.Provider>
       </div>
       <ApprovalAnnouncer items={items} />
       {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}

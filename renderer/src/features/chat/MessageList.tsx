@@ -45,6 +45,17 @@ export function MessageList({
     gap: ROW_GAP,
     scrollMargin: listRef.current?.offsetTop ?? 0,
   });
+  // A row drawn in the page pushes down only what follows it: the scroll makes up for its growth only when it
+  // sat wholly above the viewport. (The virtualizer's own rule reads a scroll position that may be a frame old,
+  // and moved an approval card that had just been scrolled to its title back to the end.)
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item) => {
+    const scroller = scrollRef.current;
+    if (!scroller) return false;
+    const element = listRef.current?.querySelector(`:scope > [data-index="${item.index}"]`);
+    if (!element) return item.start < scroller.scrollTop;
+    const top = element.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+    return top + item.size <= 0;
+  };
   const virtualRows = virtualizer.getVirtualItems();
   const total = virtualizer.getTotalSize();
 

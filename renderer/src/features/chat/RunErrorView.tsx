@@ -14,9 +14,8 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   const retry = useChat((state) => state.retry);
   const isBusy = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
   // Only the last turn's failure offers it: an earlier one was followed by something newer.
-  const canRetry = useChat(
-    (state) => state.promptOf(error) !== null && isInLastTurn(state.conversation.items, error.id),
-  );
+  const isLatest = useChat((state) => isInLastTurn(state.conversation.items, error.id));
+  const canRetry = useChat((state) => isLatest && state.promptOf(error) !== null);
   if (isStoppedCode(error.code)) {
     return (
       <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
@@ -35,11 +34,12 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
       </li>
     );
   }
-  const friendly = friendlyError(error.code);
+  const friendly = friendlyError(error.code, { hasLaterTurn: !isLatest });
   return (
     <li className="run-error" data-testid="run-error" data-code={error.code} {...row}>
-      {/* The alert is inside the row: on the <li> itself it would stop the row being a list item. */}
-      <p className="run-error__text" role="alert">
+      {/* The alert is inside the row: on the <li> itself it would stop the row being a list item. An earlier
+          turn's failure is no longer news: its words change quietly, without being announced again. */}
+      <p className="run-error__text" role={isLatest ? 'alert' : undefined}>
         {friendly}
       </p>
       <div className="run-error__actions">

@@ -4,30 +4,38 @@
  */
 import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
 
-const FRIENDLY: Record<string, string> = {
-  model_not_configured: NO_GEMINI_KEY_MESSAGE,
-  model_key_rejected: 'Gemini didn’t accept Deputy’s API key. Check the key in Settings → Connections.',
-  model_unavailable: 'Deputy couldn’t reach Gemini. Check your internet connection, then try again.',
-  model_rate_limited: 'Gemini is busy right now. Wait a minute, then try again.',
-  model_server_error: 'Gemini had a problem answering. Try again in a moment.',
-  model_timeout: 'Gemini took too long to answer.',
-  model_bad_response: 'Gemini couldn’t answer this request. Try again.',
-  model_blocked: 'Gemini declined to answer this request.',
-  step_limit: 'Deputy took too many steps and stopped before finishing.',
-  incomplete: 'Deputy stopped before finishing the task.',
-  rate_limited: 'You have reached the limit of runs for now. Try again later.',
-  approval_expired: 'The approval waited too long and expired, so Deputy stopped.',
-  disconnected: 'Lost the connection to Deputy. Check that it is still running, then try again.',
-  unauthorized: 'Deputy didn’t accept this window’s access token. Open the link Deputy printed again.',
-  service_unavailable: 'A service Deputy needed could not be reached. Try again in a moment.',
-  too_many: 'Deputy is busy with too many requests. Try again in a moment.',
-  invalid_input: 'Deputy couldn’t accept that message.',
+/** What happened, and the advice to try again: only the first still holds once a later turn has answered. */
+const FRIENDLY: Record<string, readonly [said: string, retryAdvice?: string]> = {
+  model_not_configured: [NO_GEMINI_KEY_MESSAGE],
+  model_key_rejected: ['Gemini didn’t accept Deputy’s API key. Check the key in Settings → Connections.'],
+  model_unavailable: ['Deputy couldn’t reach Gemini.', 'Check your internet connection, then try again.'],
+  model_rate_limited: ['Gemini is busy right now.', 'Wait a minute, then try again.'],
+  model_server_error: ['Gemini had a problem answering.', 'Try again in a moment.'],
+  model_timeout: ['Gemini took too long to answer.'],
+  model_bad_response: ['Gemini couldn’t answer this request.', 'Try again.'],
+  model_blocked: ['Gemini declined to answer this request.'],
+  step_limit: ['Deputy took too many steps and stopped before finishing.'],
+  incomplete: ['Deputy stopped before finishing the task.'],
+  rate_limited: ['You have reached the limit of runs for now.', 'Try again later.'],
+  approval_expired: ['The approval waited too long and expired, so Deputy stopped.'],
+  disconnected: ['Lost the connection to Deputy.', 'Check that it is still running, then try again.'],
+  unauthorized: ['Deputy didn’t accept this window’s access token. Open the link Deputy printed again.'],
+  service_unavailable: ['A service Deputy needed could not be reached.', 'Try again in a moment.'],
+  too_many: ['Deputy is busy with too many requests.', 'Try again in a moment.'],
+  invalid_input: ['Deputy couldn’t accept that message.'],
 };
 
 const FALLBACK = 'Deputy couldn’t finish this.';
 
-export function friendlyError(code: string | undefined): string {
-  return (code && FRIENDLY[code]) ?? FALLBACK;
+/**
+ * The line for a failure. Once the person has asked again (Retry, Ask again, or a new question), "try again"
+ * is advice already taken, and under the newer answer it would read as if that had failed too: it is left out.
+ */
+export function friendlyError(code: string | undefined, { hasLaterTurn = false } = {}): string {
+  const words = code ? FRIENDLY[code] : undefined;
+  if (!words) return FALLBACK;
+  const [said, retryAdvice] = words;
+  return retryAdvice && !hasLaterTurn ? `${said} ${retryAdvice}` : said;
 }
 
 const NOT_RETRYABLE = new Set([

@@ -2,7 +2,7 @@ import type { Artifact, LineageNode, Plan } from '../../../../shared/contract';
 import { nestChildRuns, type TreeEntry } from '../agents/agent-tree';
 import type { TimelineRow } from './timeline-rows';
 
-/** A plan, drawn as its tree under the request that made it, after the words the answer opens with. */
+/** A plan, drawn as its tree right under the request that made it. */
 export type PlanRow = { kind: 'plan'; id: string; runId: string; plan: Plan };
 /** What the agents of a run made, after the run's last entry. */
 export type ArtifactsRow = { kind: 'artifacts'; id: string; runId: string; artifacts: readonly Artifact[] };
@@ -40,20 +40,7 @@ export function nestedRows(rows: readonly TimelineRow[], extras: RowExtras): Nes
     if (entry.kind === 'item' && entry.item.runId) lastOfRun.set(entry.item.runId, entry.item.id);
 
   const out: NestedRow[] = [];
-  // A request's plans wait for the run's next row: after it when it is the answer's opening words ("Here is my
-  // plan."), which introduce the tree; before it otherwise.
-  let waiting: PlanRow[] = [];
-  const placeWaiting = () => {
-    out.push(...waiting);
-    waiting = [];
-  };
   for (const entry of tree) {
-    const introduces =
-      entry.kind === 'item' &&
-      entry.item.kind === 'message' &&
-      entry.item.role === 'assistant' &&
-      entry.item.runId === waiting[0]?.runId;
-    if (!introduces) placeWaiting();
     if (entry.kind === 'child') {
       out.push({
         kind: 'child',
@@ -66,18 +53,17 @@ export function nestedRows(rows: readonly TimelineRow[], extras: RowExtras): Nes
     }
     const { item } = entry;
     out.push(item);
-    if (introduces) placeWaiting();
+    // A request's plans go right under it, before anything else of its run. Not after the answer's opening
+    // words: while a run is live those cannot be told from its final answer (planned calls' cards sit inside
+    // the tree, so the answer often follows the request directly), and the tree would jump down when the
+    // first words arrive.
     if (item.kind === 'message' && item.role === 'user' && item.runId)
-      waiting = plansOf.get(item.runId) ?? [];
+      out.push(...(plansOf.get(item.runId) ?? []));
     const made =
       item.runId && lastOfRun.get(item.runId) === item.id ? extras.artifacts[item.runId] : undefined;
-    if (item.runId && made && made.length > 0) {
-      // The run's request is all there is of it so far: its plans come before what its agents made.
-      if (waiting[0]?.runId === item.runId) placeWaiting();
+    if (item.runId && made && made.length > 0)
       out.push({ kind: 'artifacts', id: `artifacts-${item.runId}`, runId: item.runId, artifacts: made });
-    }
   }
-  placeWaiting();
   return out;
 }
 
