@@ -1,5 +1,6 @@
 import type { AssumptionCategory, AuditApprover, AuditEntry, AuditStatus } from '../../shared/contract';
 import { redactedJson, redactSecrets } from '../vault/redactor';
+import { AuditInbox, isHoldable } from './audit-inbox';
 import {
   contentHash,
   GENESIS_HASH,
@@ -16,7 +17,6 @@ import {
   storedContent,
   type EntryValues,
 } from './audit-values';
-import { AuditInbox, isHoldable } from './audit-inbox';
 import type { Db } from './database';
 import { newRowId } from './row-ids';
 import { NO_UNIT, type UnitHooks } from './write-unit';
