@@ -17,7 +17,7 @@ const MAX_QUOTED = 60;
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
-/** A few of the person's words, on one line, cut by code point so an emoji is never split. */
+/** A few of the person's words, on one line, cut by code point (an emoji of two or more joined ones may be). */
 const quoted = (value: unknown): string => {
   const words = text(value)?.replace(/\s+/g, ' ');
   if (!words) return '';

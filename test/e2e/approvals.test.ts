@@ -198,7 +198,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(answer?.response)).toContain('I already have milk');
   });
 
-  it('shows a new approval card from its title in the small quick prompt, and follows again after a send', async () => {
+  it('shows a new approval card from its title in the small quick prompt, and follows again once it is answered', async () => {
     const page = await openPage('/quick');
     await page.setViewportSize({ width: 640, height: 360 });
     await composer(page).waitFor();
@@ -208,7 +208,13 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await send(page, 'What is on this afternoon?');
     await expect.poll(() => assistantMessages(page).last().innerText()).toContain('15:30');
 
-    gemini.script(callReply('add_task', MILK_CALL), textReply('Added it.'));
+    gemini.script(
+      callReply('add_task', MILK_CALL),
+      textReply(`Added it. ${'Milk is on your list for the shop on the way home. '.repeat(6)}`, {
+        chunks: 6,
+        gapMs: 40,
+      }),
+    );
     await send(page, 'Add a task to buy milk');
     const card = withStatus(approvalCard(page), 'pending');
     await card.waitFor();
@@ -231,10 +237,12 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect((await place()).isTitleShown).toBe(true);
     expect((await place()).fromEnd).toBeGreaterThan(0);
 
-    // Approving, then asking something else: the conversation follows the new answer to its end again.
+    // Approving: the run goes on, and the conversation follows its answer to the end again.
     await card.getByTestId('approval-approve').click();
     await withStatus(approvalCard(page), 'approved').waitFor();
-    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it.');
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('on the way home');
+    await expect.poll(async () => (await place()).fromEnd, { timeout: 5_000 }).toBeLessThan(2);
+    // Asking something else follows the new answer too.
     gemini.script(textReply(long, { chunks: 6, gapMs: 40 }));
     await send(page, 'And tomorrow?');
     await expect.poll(() => assistantMessages(page).count()).toBe(3);

@@ -9,6 +9,8 @@ export const addTaskCard = (page: Page) => page.locator('[data-testid="tool-call
 
 /** Presses one of the header's Tasks, Audit trail or Settings, opening the "More" menu first in a narrow window. */
 export async function openFromHeader(page: Page, testId: 'open-tasks' | 'open-settings' | 'open-audit') {
+  // The header first: before it is drawn, the More button of a narrow window is not visible yet either.
+  await page.getByTestId('open-approvals').waitFor();
   const more = page.getByTestId('header-menu-button');
   if (await more.isVisible()) await more.click();
   await page.getByTestId(testId).click();

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent, ThreadDetail } from '../../../shared/contract';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
-import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
+import {
+  applyRunEvent,
+  emptyConversation,
+  type TimelineItem,
+} from '../../../renderer/src/features/chat/timeline';
 import { isInLastTurn, markRepeats } from '../../../renderer/src/features/chat/turns';
 import { fakeClient, sampleResponse } from './fixtures';
 
@@ -31,6 +35,39 @@ const failure = (runId: string, code = 'model_server_error'): TimelineItem => ({
 });
 const repeats = (items: readonly TimelineItem[]) =>
   markRepeats(items).flatMap((item) => (item.kind === 'message' && item.isRepeat ? [item.id] : []));
+
+describe('a run replaced by a newer question', () => {
+  it('ends in its own turn, so it offers no Ask again and marks no repeat', () => {
+    let conversation = emptyConversation('t1');
+    const items = (...more: TimelineItem[]) =>
+      (conversation = { ...conversation, items: [...conversation.items, ...more] });
+    items(question('q1', 'r1', 'Delete the old task'), answer('a1', 'r1', 'It needs your approval.'));
+    // Send anyway: the new question is shown before the old run's ending arrives.
+    items(question('q2', 'r2', 'Something else'));
+    conversation = applyRunEvent(conversation, {
+      type: 'error',
+      runId: 'r1',
+      threadId: 't1',
+      error: 'Stopped.',
+      code: 'cancelled',
+    } as RunEvent);
+    expect(conversation.items.map((item) => item.id)).toEqual(['q1', 'a1', 'error-r1', 'q2']);
+    expect(isInLastTurn(conversation.items, 'error-r1')).toBe(false);
+    // Asked again later, "Something else" is a new question, not a repeat of a failed one.
+    items(answer('a2', 'r2', 'Done.'), question('q3', 'r3', 'Something else'));
+    expect(repeats(conversation.items)).toEqual([]);
+  });
+
+  it('places an ending with no rows of its run at the end', () => {
+    const conversation = applyRunEvent({ ...emptyConversation('t1'), items: [question('q1', 'r1', 'Hi')] }, {
+      type: 'error',
+      runId: 'r9',
+      threadId: 't1',
+      error: 'Failed.',
+    } as RunEvent);
+    expect(conversation.items.map((item) => item.id)).toEqual(['q1', 'error-r9']);
+  });
+});
 
 describe('a question asked again', () => {
   it('is marked as a repeat after a failed or stopped turn, not after an answer or other words', () => {

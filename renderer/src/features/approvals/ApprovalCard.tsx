@@ -123,8 +123,9 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
       <ApprovalOrigins origins={approval.preview.origins} />
       <ApprovalPreview preview={approval.preview} />
       <ApprovalWhy approval={approval} />
+      {/* Read with the card, not announced each second it counts down inside the conversation's live log. */}
       {isPending && (
-        <p className="approval-card__expiry" data-testid="approval-expiry">
+        <p className="approval-card__expiry" data-testid="approval-expiry" aria-live="off">
           {describeExpiry(approval.expiresAt, now)}
         </p>
       )}

@@ -77,7 +77,7 @@ function subjectOf(input: unknown): string | null {
     const value = args[key];
     if (typeof value !== 'string') continue;
     const text = value.replace(/\s+/g, ' ').trim();
-    // By code point, so an emoji is never cut in half.
+    // By code point, so a character is never cut in half (an emoji of several joined ones may be).
     const chars = Array.from(text);
     if (chars.length > 0)
       return chars.length > SUBJECT_CHARS

@@ -78,6 +78,20 @@ export function Conversation() {
     heldAt.current = section.scrollTop;
   }, []);
 
+  // Once the approval the card waited on is answered, the run goes on: following the end resumes with it. A run
+  // waiting for the person is not active here, so that is a change from no active run to one. (Only that change:
+  // the card may be shown a moment before the run says it waits.)
+  const runStatus = activeRun?.status;
+  const wasWaiting = useRef(true);
+  useEffect(() => {
+    const isWaiting = runStatus === undefined || runStatus === 'awaiting_confirmation';
+    const isAnswered = wasWaiting.current && !isWaiting;
+    wasWaiting.current = isWaiting;
+    if (!isAnswered || heldAt.current === null) return;
+    heldAt.current = null;
+    isPinned.current = true;
+  }, [runStatus]);
+
   // Sending again (or opening another conversation) follows the end again, wherever the reader was.
   const questions = useMemo(
     () => items.filter((item) => item.kind === 'message' && item.role === 'user').length,

@@ -33,6 +33,16 @@ const insertAt = (items: readonly TimelineItem[], index: number, item: TimelineI
   ...items.slice(index),
 ];
 
+/** `item` right after the run's own rows (its marks aside), or at the end when the run has none here. */
+export function placeAfterRun(
+  items: readonly TimelineItem[],
+  runId: string,
+  item: TimelineItem,
+): TimelineItem[] {
+  const last = lastItemOf(items, runId);
+  return last === -1 ? [...items, item] : insertAt(items, last + 1, item);
+}
+
 /**
  * The resumed line goes just before the run's final answer, or after everything the run has shown so far while
  * it is still going, so what follows it is what the picked-up run did. Placing it twice keeps one.

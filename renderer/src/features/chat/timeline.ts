@@ -7,7 +7,7 @@ import type {
   RunStatus,
 } from '../../../../shared/contract';
 import type { RunUsage } from './run-cost';
-import { markRecovered, type RunMark } from './run-marks';
+import { markRecovered, placeAfterRun, type RunMark } from './run-marks';
 
 /**
  * One entry of a conversation as the window shows it: a message, a tool-call card, an approval card (where
@@ -274,7 +274,9 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
         ...(event.code !== undefined && { code: event.code }),
       };
       const ended = endRun(conversation, runId);
-      return isShown ? ended : { ...ended, items: [...ended.items, error] };
+      // After the run's own rows: a run replaced by a newer question (Send anyway over its approval) ends
+      // once that question is shown, and its ending belongs to its own turn, as a reload shows it.
+      return isShown ? ended : { ...ended, items: placeAfterRun(ended.items, runId, error) };
     }
     case 'usage': {
       const before = conversation.usage?.[runId];
