@@ -1,38 +1,26 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGemini } from '../fakes/gemini/server';
+import { describe, expect, it } from 'vitest';
 import { statusReply, textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
+import { useHostedGemini } from './support/hosted';
 import { assistantMessages, composer, send, usePages } from './support/pages';
-import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
 const questions = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
 
 /** Asking again after a failure or a Stop: one question on screen, and only the last turn offers it. */
 describe('asking again', () => {
-  let gemini: FakeGemini;
-  let host: RunningHost;
-
-  beforeAll(async () => {
-    gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await gemini?.close();
-  });
+  const hosted = useHostedGemini();
 
   async function openPage(): Promise<Page> {
     const page = await newPage();
+    const host = hosted.host();
     await page.goto(`${host.url}/#token=${host.token}`);
     await composer(page).waitFor();
     return page;
   }
 
   it('Retry asks again without showing the question twice, also after a reload', async () => {
-    gemini.script(statusReply(400), textReply('Hello again.'));
+    hosted.gemini().script(statusReply(400), textReply('Hello again.'));
     const page = await openPage();
     await send(page, 'Say hello');
     const failure = page.getByTestId('run-error').locator('.run-error__text');
@@ -58,7 +46,7 @@ describe('asking again', () => {
   });
 
   it('offers Retry only on the last turn: a failure followed by an answer offers none', async () => {
-    gemini.script(statusReply(400), textReply('Here is the second.'));
+    hosted.gemini().script(statusReply(400), textReply('Here is the second.'));
     const page = await openPage();
     await send(page, 'First question');
     await page.getByTestId('run-error-retry').waitFor();
@@ -73,7 +61,7 @@ describe('asking again', () => {
   });
 
   it('a stopped answer reads as stopped, in the conversation list too, and offers Ask again', async () => {
-    gemini.script({ kind: 'hang' }, textReply('Here it is.'));
+    hosted.gemini().script({ kind: 'hang' }, textReply('Here it is.'));
     const page = await openPage();
     await send(page, 'Take your time');
     await page.getByTestId('composer-stop').click();
