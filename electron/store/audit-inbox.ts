@@ -1,7 +1,7 @@
 import type { EntryValues } from './audit-values';
 import type { Db } from './database';
 
-/** The names the insert gives an entry's values (`entryValues`), as `audit_inbox.entry` keeps them too. */
+/** The names the insert gives an entry's values (`entryValues`), in its columns' order; `audit_inbox.entry` keeps them too. */
 const VALUE_NAMES = [
   'id',
   'kind',
@@ -48,11 +48,7 @@ const INSERT_ENTRY = `
     input_json, output_json, output_ref, is_output_truncated, status, error_message, duration_ms, model_used,
     tokens_used, decision, rule, reason, approved_by, approved_at, is_reversible, undo_note, undo_of,
     started_at, created_at, updated_at, chain_seq, is_listed)
-  VALUES (@id, @kind, @actionId, @threadId, @runId, @agentId, @actionType, @actionCategory, @risk, @intent,
-    @reasoning, @confidence, @entityType, @entityId, @entityBefore, @entityAfter, @target, @input, @output,
-    @outputRef, @isTruncated, @status, @errorMessage, @durationMs, @modelUsed, @tokensUsed, @decision, @rule,
-    @reason, @approvedBy, @approvedAt, @isReversible, @undoNote, @undoOf, @startedAt, @now, @updatedAt,
-    @chainSeq, 0)`;
+  VALUES (${VALUE_NAMES.map((name) => `@${name}`).join(', ')}, @chainSeq, 0)`;
 
 /** What `audit_entries` checks of a row (migration 7): a held entry must pass it, or it would be refused later. */
 const KINDS: ReadonlySet<unknown> = new Set(['tool_call', 'undo', 'decision', 'record']);
