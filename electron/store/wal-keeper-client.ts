@@ -9,9 +9,21 @@ import { parseReply, type KeeperRequest } from './wal-keeper-protocol';
 /** The worker's file in the built app (its own bundle entry, beside main.js) and in the sources. */
 const BUILT = new URL('./deputy-wal-keeper.js', import.meta.url);
 const SOURCE = new URL('./wal-keeper.ts', import.meta.url);
-/** The keeper checkpoints at least this often, and whenever the main thread has committed `NUDGE_COMMITS` more. */
+/** How often the keeper folds the log in. */
 const EVERY_MS = 2_000;
-const NUDGE_COMMITS = 16;
+/**
+ * With the keeper running, the main connection still folds the log in (SQLite's own checkpoint after a commit)
+ * once it passes this many frames, 8 MiB at 4 KiB pages: only when steps commit back to back for seconds.
+ *
+ * Why: SQLite starts the log over from its first frame only when a write begins with every frame already in the
+ * database. With steps committing back to back, a checkpoint on another thread never catches up at that moment,
+ * so the log only grew (330 MB over 3,000 steps of the peer bench), and a commit that appends to a growing file
+ * costs about 95 µs where one that writes over the log's first frames costs 55 µs (25-page commits, measured).
+ * Nudging the keeper every few commits did not help: its checkpoints, running beside the steps, slowed them
+ * (the log's pages being written back while the steps wrote over them). The main connection folds in between
+ * two of its own commits, so the write after it starts the log over; at 8 MiB that is one step in about 80.
+ */
+export const FOLD_ON_MAIN_AFTER_FRAMES = 2_048;
 /** What SQLite does by itself when nobody else checkpoints: fold the log in once it passes this many pages. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
 /**
@@ -21,9 +33,9 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
 const COUNT_WITHIN_MS = 10_000;
 
 /**
- * Moves deputy.db's WAL checkpoints off the main thread (see wal-keeper.ts). Until the worker has loaded, and
- * again if it stops, the main connection checkpoints by itself as SQLite does by default: the log never grows
- * without end.
+ * Moves deputy.db's WAL checkpoints off the main thread (see wal-keeper.ts), except past a long log. Until the
+ * worker has loaded, and again if it stops, the main connection checkpoints by itself as SQLite does by default:
+ * the log never grows without end.
  */
 export class WalKeeper {
   private readonly worker: Worker | null;
@@ -40,10 +52,11 @@ export class WalKeeper {
     private readonly logError: (message: string, error: unknown) => void,
     entry: URL = existsSync(fileURLToPath(BUILT)) ? BUILT : SOURCE,
     private readonly countWithinMs = COUNT_WITHIN_MS,
+    everyMs = EVERY_MS,
   ) {
     let worker: Worker | null = null;
     try {
-      worker = new Worker(entry, { workerData: { file: store.db.name, everyMs: EVERY_MS } });
+      worker = new Worker(entry, { workerData: { file: store.db.name, everyMs } });
     } catch (error) {
       logError('the WAL keeper did not start; the database checkpoints on the main thread', error);
     }
@@ -133,11 +146,7 @@ export class WalKeeper {
   private handOver(toWorker: boolean): void {
     const { db, writes } = this.store;
     if (!db.open) return;
-    db.pragma(`wal_autocheckpoint = ${toWorker ? 0 : SQLITE_DEFAULT_AUTOCHECKPOINT}`);
-    writes.onCommits = toWorker ? { every: NUDGE_COMMITS, call: () => this.nudge() } : null;
-  }
-
-  private nudge(): void {
-    if (!this.isClosed) this.post({ type: 'checkpoint' });
+    db.pragma(`wal_autocheckpoint = ${toWorker ? FOLD_ON_MAIN_AFTER_FRAMES : SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    writes.isLogKeptElsewhere = toWorker;
   }
 }

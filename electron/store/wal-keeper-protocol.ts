@@ -1,7 +1,7 @@
 import { asTableCounts, type TableCounts } from './data-counts.ts';
 
 /** What the main thread asks of the WAL keeper's thread. */
-export type KeeperRequest = { type: 'checkpoint' } | { type: 'close' } | { type: 'counts'; id: number };
+export type KeeperRequest = { type: 'close' } | { type: 'counts'; id: number };
 
 /** What the thread answers: `loaded` once, first; a `counts` request its counts, or why it could not. */
 export type KeeperReply =
@@ -13,7 +13,7 @@ export type KeeperReply =
 export function parseRequest(message: unknown): KeeperRequest | null {
   if (typeof message !== 'object' || message === null) return null;
   const request = message as Record<string, unknown>;
-  if (request.type === 'checkpoint' || request.type === 'close') return { type: request.type };
+  if (request.type === 'close') return { type: 'close' };
   if (request.type === 'counts' && typeof request.id === 'number') return { type: 'counts', id: request.id };
   return null;
 }

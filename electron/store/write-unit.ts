@@ -48,17 +48,16 @@ export class WriteUnit implements UnitHooks {
   private isFoldScheduled = false;
   private readonly fold;
   private readonly deferred = new Map<string, () => void>();
-  private commits = 0;
   private units = 0;
   /** What to undo in memory if a group fails, one list per `transaction` running now, innermost last. */
   private readonly undoFrames: (() => void)[][] = [];
   /** Steps waiting for their turn on the main thread (see `waitTurn`): the loop turning does not commit then. */
   private waitingTurns = 0;
   /**
-   * Set while another connection checkpoints the log (the WAL keeper): it is called every `every` commits, and
-   * this connection no longer folds the log in when idle.
+   * Set while another connection folds the log in in the background (the WAL keeper): this connection then no
+   * longer does it when idle.
    */
-  onCommits: { every: number; call: () => void } | null = null;
+  isLogKeptElsewhere = false;
 
   constructor(private readonly db: Db) {
     // IMMEDIATE: the unit writes anyway, and taking the write lock first means a read at the start of a step
@@ -90,7 +89,7 @@ export class WriteUnit implements UnitHooks {
    * no one) once the event loop turns, so SQLite's own checkpoint every 1000 pages rarely lands inside a step.
    */
   private foldWhenIdle(): void {
-    if (this.isFoldScheduled || this.onCommits) return;
+    if (this.isFoldScheduled || this.isLogKeptElsewhere) return;
     this.isFoldScheduled = true;
     setImmediate(() => {
       this.isFoldScheduled = false;
@@ -124,8 +123,6 @@ export class WriteUnit implements UnitHooks {
       this.depth -= 1;
       // Outside a step, what was written is on disk before the caller goes on (and answers anyone).
       if (!this.isInStep) this.durable();
-      // A group of its own (outside a step and any unit) was committed by the wrapper just now.
-      if (!this.isOpen && this.depth === 0 && this.db.open && !this.db.inTransaction) this.committed();
     }
   }
 
@@ -192,7 +189,6 @@ export class WriteUnit implements UnitHooks {
     // nothing left to commit, and the error was already thrown to the writer.
     if (this.db.open && this.db.inTransaction) {
       this.commit.run();
-      this.committed();
     }
     if (failure) throw failure;
   }
@@ -217,11 +213,6 @@ export class WriteUnit implements UnitHooks {
     if (!this.isOpen) return write();
     this.deferred.delete(key);
     this.deferred.set(key, write);
-  }
-
-  private committed(): void {
-    this.commits += 1;
-    if (this.onCommits && this.commits % this.onCommits.every === 0) this.onCommits.call();
   }
 
   /** Runs the deferred writes in the unit; one that fails does not stop the others, and its error is returned. */

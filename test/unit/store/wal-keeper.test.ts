@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../electron/store/store';
-import { WalKeeper } from '../../../electron/store/wal-keeper-client';
+import { FOLD_ON_MAIN_AFTER_FRAMES, WalKeeper } from '../../../electron/store/wal-keeper-client';
 import { useTempStores } from '../../support/fixture-copies';
 
 const openStore = useTempStores();
@@ -40,18 +40,20 @@ async function keeperOf(
   entry?: URL,
   errors: string[] = [],
   countWithinMs?: number,
+  everyMs?: number,
 ): Promise<{ store: Store; keeper: WalKeeper }> {
   const keeper = new WalKeeper(
     store,
     (message, error) => errors.push(`${message}: ${String(error)}`),
     entry,
     countWithinMs,
+    everyMs,
   );
   cleanups.push(
     () => store.close(),
     () => keeper.close(),
   );
-  await until(() => autocheckpoint(store) === 0, 'the hand-over');
+  await until(() => autocheckpoint(store) === FOLD_ON_MAIN_AFTER_FRAMES, 'the hand-over');
   return { store, keeper };
 }
 
@@ -83,13 +85,14 @@ describe('the WAL keeper', () => {
   it('takes the checkpoints off the main connection once its thread has loaded, and copies the log in', async () => {
     const store = openStore();
     const errors: unknown[] = [];
-    const keeper = new WalKeeper(store, (_message, error) => errors.push(error));
+    // Every 50 ms, so that the test need not wait for the app's interval.
+    const keeper = new WalKeeper(store, (_message, error) => errors.push(error), undefined, undefined, 50);
     expect(autocheckpoint(store)).toBe(1_000);
-    await until(() => autocheckpoint(store) === 0, 'the hand-over');
-    expect(store.writes.onCommits).not.toBeNull();
+    await until(() => autocheckpoint(store) === FOLD_ON_MAIN_AFTER_FRAMES, 'the hand-over');
+    expect(store.writes.isLogKeptElsewhere).toBe(true);
 
     const before = statSync(store.db.name).size;
-    commit(store, 64); // more than one nudge's worth of commits
+    commit(store, 64);
     await until(() => statSync(store.db.name).size > before, 'the log to reach the database file');
     await keeper.close();
     store.close();
@@ -100,10 +103,10 @@ describe('the WAL keeper', () => {
     const store = openStore();
     const errors: string[] = [];
     const keeper = new WalKeeper(store, (message) => errors.push(message));
-    await until(() => autocheckpoint(store) === 0, 'the hand-over');
+    await until(() => autocheckpoint(store) === FOLD_ON_MAIN_AFTER_FRAMES, 'the hand-over');
     await (keeper as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await until(() => autocheckpoint(store) === 1_000, 'the checkpoints to come back');
-    expect(store.writes.onCommits).toBeNull();
+    expect(store.writes.isLogKeptElsewhere).toBe(false);
     await keeper.close();
     store.close();
   });
@@ -171,5 +174,20 @@ describe('the WAL keeper', () => {
     expect(autocheckpoint(store)).toBe(1_000);
     await keeper.close();
     store.close();
+  });
+
+  it('leaves a long log to the main connection, which folds it in so that the log starts over', async () => {
+    // A keeper that would not fold the log in for a minute: steps committing back to back outrun it.
+    const { store } = await keeperOf(openStore(), undefined, [], undefined, 60_000);
+    /** How many times the log has started over: the checkpoint sequence number in its header. */
+    const startsOver = (): number => readFileSync(`${store.db.name}-wal`).readUInt32BE(12);
+    const before = startsOver();
+    const frames = (): number => (statSync(`${store.db.name}-wal`).size - 32) / (4_096 + 24);
+    while (frames() < FOLD_ON_MAIN_AFTER_FRAMES - 50) commit(store, 10);
+    expect(startsOver()).toBe(before);
+    commit(store, 100);
+    expect(startsOver()).toBe(before + 1);
+    // It started over from its first frame: the file did not grow past what the fold left it.
+    expect(frames()).toBeLessThan(FOLD_ON_MAIN_AFTER_FRAMES + 100);
   });
 });
