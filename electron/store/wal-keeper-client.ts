@@ -13,18 +13,19 @@ const SOURCE = new URL('./wal-keeper.ts', import.meta.url);
 const EVERY_MS = 2_000;
 /**
  * With the keeper running, the main connection still folds the log in (SQLite's own checkpoint after a commit)
- * once it passes this many frames, 8 MiB at 4 KiB pages: only when steps commit back to back for seconds.
+ * once it passes this many frames, 8 MiB at 4 KiB pages: when more than that is written between two of the
+ * keeper's folds, as when steps commit back to back.
  *
  * Why: SQLite starts the log over from its first frame only when a write begins with every frame already in the
  * database. With steps committing back to back, a checkpoint on another thread never catches up at that moment,
  * so the log only grew (330 MB over 3,000 steps of the peer bench), and a commit that appends to a growing file
  * costs about 95 µs where one that writes over the log's first frames costs 55 µs (25-page commits, measured).
  * Nudging the keeper every few commits did not help: the steps that ran beside its checkpoints were slower
- * (p95 0.68–0.75 ms with a nudge every 16 commits, 0.53–0.60 ms without). The main connection folds in between
- * two of its own commits, so the write after it usually starts the log over; at 8 MiB that is one step in about
- * 80. Not always: while the keeper is copying, the fold is skipped and tried again at the next commit, and while
- * the keeper reads (a count for Settings → Data), the fold stops at what it reads. The log then grows a little
- * more before it starts over.
+ * (p95 0.67–0.75 ms with a nudge every 16 or 64 commits, 0.53–0.70 ms without; six runs of 2,000 steps each).
+ * The main connection folds in between two of its own commits, so the write after it usually starts the log
+ * over; at 8 MiB that is one step in about 80. Not always: while the keeper is copying, the fold is skipped and
+ * tried again at the next commit, and while the keeper reads (a count for Settings → Data), the fold stops at
+ * what it reads. The log then grows a little more before it starts over.
  */
 export const FOLD_ON_MAIN_AFTER_FRAMES = 2_048;
 /** What SQLite does by itself when nobody else checkpoints: fold the log in once it passes this many pages. */

@@ -2,9 +2,9 @@
  * The WAL keeper's worker thread: it copies deputy.db's write-ahead log into the database file (a passive
  * checkpoint), on a connection of its own, every few seconds. It also counts the tables for Settings → Data
  * when asked (data-counts.ts).
- * The main thread's connection then folds the log in only when it grows long (steps committing back to back
- * for seconds; see FOLD_ON_MAIN_AFTER_FRAMES): that copy is the one write that can take milliseconds, and with
- * SQLite's own checkpoint every 1,000 pages it was the slowest step in twenty.
+ * The main thread's connection then folds the log in only when it grows long between two of these (steps
+ * committing back to back; see FOLD_ON_MAIN_AFTER_FRAMES): that copy is the one write that can take
+ * milliseconds, and with SQLite's own checkpoint every 1,000 pages it was the slowest step in twenty.
  *
  * This file is loaded by Node itself (type stripping) when Deputy runs from its sources, and bundled as its
  * own entry for the app: it imports only erasable TypeScript.
