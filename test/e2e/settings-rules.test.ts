@@ -77,8 +77,15 @@ describe('the rules in Settings → Permissions', () => {
     await tool.selectOption({ label: 'Send an email' });
     expect(await error.count()).toBe(0);
     await add.click();
-    expect(await error.innerText()).toContain('Type the pattern to match');
+    expect(await error.innerText()).toBe('Type the pattern to match, such as *@example.com.');
     await expect.poll(() => focused(page)).toBe('rule-pattern');
+    // The example is of the kind the chosen field holds: a channel's is a channel.
+    const pattern = page.getByTestId('rule-pattern');
+    expect(await pattern.getAttribute('placeholder')).toBe('*@example.com');
+    await page.getByTestId('rule-field').selectOption({ label: 'The Slack channel' });
+    expect(await pattern.getAttribute('placeholder')).toBe('#team-*');
+    await add.click();
+    expect(await error.innerText()).toBe('Type the pattern to match, such as #team-*.');
     expect(await page.getByTestId('rule-pattern').getAttribute('aria-describedby')).toBe(
       await error.getAttribute('id'),
     );

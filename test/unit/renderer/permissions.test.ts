@@ -4,6 +4,7 @@ import {
   describeRuleExpiry,
   newRule,
   permissionsPatch,
+  ruleFieldExample,
   toPermissionsValues,
 } from '../../../renderer/src/features/settings/permissions';
 import { sampleSettings } from './fixtures';
@@ -94,6 +95,21 @@ describe('rules', () => {
       message: 'Choose the action this rule allows.',
       field: 'tool',
     });
+  });
+
+  it("gives an example pattern of the field's own kind", () => {
+    const draft = { tool: 'slack_send', field: 'channel', pattern: '', duration: 'hour' as const };
+    expect(newRule(draft, now, 'r1')).toEqual({
+      ok: false,
+      message: 'Type the pattern to match, such as #team-*.',
+      field: 'pattern',
+    });
+    expect(newRule({ ...draft, field: 'recipients' }, now, 'r2')).toMatchObject({
+      message: 'Type the pattern to match, such as *@example.com.',
+    });
+    expect(ruleFieldExample('calendarId')).toBe('primary');
+    // A field Deputy has no words for (an extension's): any value.
+    expect(ruleFieldExample('folder')).toBe('*');
   });
 
   it('describes when a rule ends', () => {

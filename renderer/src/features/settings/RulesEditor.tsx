@@ -7,6 +7,7 @@ import {
   RULE_FIELDS,
   RULE_TOOLS,
   describeRuleExpiry,
+  ruleFieldExample,
   ruleFieldName,
   ruleToolName,
   newRule,
@@ -144,7 +145,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
           <input
             value={draft.pattern}
             onChange={set('pattern')}
-            placeholder="*@example.com"
+            placeholder={ruleFieldExample(draft.field)}
             autoComplete="off"
             spellCheck={false}
             data-testid="rule-pattern"

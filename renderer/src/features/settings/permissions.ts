@@ -154,7 +154,11 @@ export function newRule(draft: RuleDraft, now: Date, id: string): CheckedRule {
   if (!tool) return { ok: false, message: 'Choose the action this rule allows.', field: 'tool' };
   if (!field) return { ok: false, message: 'Choose what the rule looks at.', field: 'field' };
   if (!pattern)
-    return { ok: false, message: 'Type the pattern to match, such as *@example.com.', field: 'pattern' };
+    return {
+      ok: false,
+      message: `Type the pattern to match, such as ${ruleFieldExample(field)}.`,
+      field: 'pattern',
+    };
   const ms = RULE_DURATIONS.find((duration) => duration.value === draft.duration)?.ms ?? null;
   return {
     ok: true,
@@ -202,6 +206,16 @@ export const RULE_FIELD_NAMES: Record<string, string> = {
   description: 'The task',
 };
 export const RULE_FIELDS = Object.keys(RULE_FIELD_NAMES);
+
+/** A pattern of the kind each field holds (`*` matches any run of letters), for the form's hint and error. */
+const RULE_FIELD_EXAMPLES: Record<string, string> = {
+  recipients: '*@example.com',
+  to: 'sam@example.com',
+  channel: '#team-*',
+  calendarId: 'primary',
+  description: '*invoice*',
+};
+export const ruleFieldExample = (field: string): string => RULE_FIELD_EXAMPLES[field] ?? '*';
 
 /** A rule's tool or field in words; one Deputy has no words for (an extension's) by its own name. */
 export const ruleToolName = (tool: string): string => RULE_TOOL_NAMES[tool] ?? tool;
