@@ -24,8 +24,9 @@ describe('the rules in Settings → Permissions', () => {
     await host?.stop();
   });
 
-  async function openRules(width: number): Promise<Page> {
+  async function openRules(width: number, beforeLoad?: (page: Page) => Promise<void>): Promise<Page> {
     const page = await newPage();
+    await beforeLoad?.(page);
     await page.setViewportSize({ width, height: 860 });
     await page.goto(`${host.url}/#token=${host.token}`);
     await composer(page).waitFor();
@@ -91,7 +92,66 @@ describe('the rules in Settings → Permissions', () => {
     );
     await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
   });
+
+  it('says why a Revoke failed above the list, not in the form to add one, and keeps the rule and the focus', async () => {
+    let isSavingRefused = false;
+    // The window's own connection to the host, with settings.set answered "no" while isSavingRefused is set.
+    const page = await openRules(1280, (page) =>
+      page.routeWebSocket(/./, (socket) => {
+        const server = socket.connectToServer();
+        socket.onMessage((message) => {
+          const frame = commandOf(message);
+          if (isSavingRefused && frame?.channel === 'settings.set') {
+            const error = { code: 'unavailable', message: 'Deputy could not save the rules.' };
+            socket.send(JSON.stringify({ kind: 'reply', id: frame.id, ok: false, error }));
+          } else server.send(message);
+        });
+        server.onMessage((message) => socket.send(message));
+      }),
+    );
+    await addRule(page, '*@kept.example');
+    const rule = page.getByTestId('rule').filter({ hasText: '*@kept.example' });
+    await rule.waitFor();
+
+    isSavingRefused = true;
+    await rule.getByTestId('rule-revoke').click();
+    const error = page.getByTestId('rules-error');
+    await expect.poll(() => error.count()).toBe(1);
+    expect(await error.innerText()).toBe('Deputy could not save the rules.');
+    // Above the list of rules, not inside the form for adding one.
+    expect(await page.locator('form[aria-label="Add a rule"] [data-testid="rules-error"]').count()).toBe(0);
+    const isAboveTheList = await error.evaluate((message) => {
+      const firstRule = document.querySelector('[data-testid="rule"]');
+      return (
+        firstRule !== null &&
+        (message.compareDocumentPosition(firstRule) & Node.DOCUMENT_POSITION_FOLLOWING) > 0
+      );
+    });
+    expect(isAboveTheList).toBe(true);
+    expect(await page.getByTestId('rule').count()).toBe(1);
+    await expect
+      .poll(() => rule.getByTestId('rule-revoke').evaluate((button) => button === document.activeElement))
+      .toBe(true);
+
+    // The form's own check speaks in the form again.
+    isSavingRefused = false;
+    await page.getByTestId('rule-add').click();
+    await expect.poll(() => error.innerText()).toBe('Choose the action this rule allows.');
+    expect(await page.locator('form[aria-label="Add a rule"] [data-testid="rules-error"]').count()).toBe(1);
+  });
 });
+
+/** A command the window sends its host ({kind: 'command', id, channel}), or null for anything else. */
+function commandOf(message: string | Buffer): { id: string; channel: string } | null {
+  try {
+    const frame = JSON.parse(String(message)) as { kind?: unknown; id?: unknown; channel?: unknown };
+    return frame.kind === 'command' && typeof frame.id === 'string' && typeof frame.channel === 'string'
+      ? { id: frame.id, channel: frame.channel }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Whether the element is in the window and on top at its middle (not scrolled away, not covered). */
 function isSeen(page: Page, testId: string): Promise<boolean> {

@@ -36,8 +36,11 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const apply = useSettings((state) => state.apply);
   const [draft, setDraft] = useState(EMPTY_DRAFT);
   const [isBusy, setIsBusy] = useState(false);
-  // What went wrong, and the field to fill in when it was the form's own check.
-  const [error, setError] = useState<{ message: string; field?: keyof RuleDraft } | null>(null);
+  // What went wrong, the field to fill in when it was the form's own check, and whether it was a Revoke (said
+  // above the list it happened in) or an Add (said in the form).
+  const [error, setError] = useState<{ message: string; field?: keyof RuleDraft; isRevoke?: boolean } | null>(
+    null,
+  );
   const now = useNow(30_000);
   const toolsId = useId();
   const errorId = `${toolsId}-error`;
@@ -45,11 +48,11 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const sectionRef = useRef<HTMLElement>(null);
   const focusAfterSave = useFocusAfterSave(sectionRef, rules);
 
-  const send = async (next: PolicyRule[]): Promise<boolean> => {
+  const send = async (next: PolicyRule[], isRevoke: boolean): Promise<boolean> => {
     setIsBusy(true);
     const message = await apply({ rules: next });
     setIsBusy(false);
-    setError(message === null ? null : { message });
+    setError(message === null ? null : { message, isRevoke });
     return message === null;
   };
 
@@ -61,7 +64,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
       sectionRef.current?.querySelector<HTMLElement>(`[data-testid="rule-${rule.field}"]`)?.focus();
       return;
     }
-    const isAdded = await send([...rules, rule.value]);
+    const isAdded = await send([...rules, rule.value], false);
     if (isAdded) setDraft(EMPTY_DRAFT);
     // The new rule, read out with its words; or Add rule again, under the message that says what went wrong.
     focusAfterSave(isAdded ? ruleSelector(rule.value.id) : ADD_BUTTON);
@@ -70,13 +73,17 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   const revoke = async (rule: PolicyRule) => {
     const at = rules.indexOf(rule);
     const neighbour = rules[at + 1] ?? rules[at - 1];
-    const isRevoked = await send(rules.filter((item) => item.id !== rule.id));
+    const isRevoked = await send(
+      rules.filter((item) => item.id !== rule.id),
+      true,
+    );
     const stays = isRevoked ? neighbour : rule;
     // The next rule's Revoke (the previous one's for the last), or the form to add one when none is left.
     focusAfterSave(stays ? `${ruleSelector(stays.id)} ${REVOKE_BUTTON}` : FIRST_FIELD);
   };
 
-  // The message sits just above Add rule; on a narrow window it could still be under the fold.
+  // The message sits just above Add rule, or above the list for a Revoke: on a narrow window either could be
+  // out of view.
   useEffect(() => {
     if (error) document.getElementById(errorId)?.scrollIntoView({ block: 'nearest' });
   }, [error, errorId]);
@@ -93,6 +100,11 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
   return (
     <section ref={sectionRef} className="rules" aria-labelledby={`${toolsId}-title`} data-testid="rules">
       <h3 id={`${toolsId}-title`}>Rules</h3>
+      {error?.isRevoke && (
+        <FormError id={errorId} testId="rules-error">
+          {error.message}
+        </FormError>
+      )}
       {rules.length === 0 ? (
         <p className="settings-form__note">No rules. “Approve and always allow…” on an approval makes one.</p>
       ) : (
@@ -162,7 +174,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
             ))}
           </select>
         </label>
-        {error && (
+        {error && !error.isRevoke && (
           <FormError id={errorId} testId="rules-error">
             {error.message}
           </FormError>
