@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WsClientMessage, type WsServerMessage } from '../../shared/contract/ws-protocol';
 import { composer, openFromHeader, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
@@ -102,8 +103,9 @@ describe('the rules in Settings → Permissions', () => {
         socket.onMessage((message) => {
           const frame = commandOf(message);
           if (isSavingRefused && frame?.channel === 'settings.set') {
-            const error = { code: 'unavailable', message: 'Deputy could not save the rules.' };
-            socket.send(JSON.stringify({ kind: 'reply', id: frame.id, ok: false, error }));
+            const error = { code: 'internal', message: 'Deputy could not save the rules.' } as const;
+            const refusal = { kind: 'reply', id: frame.id, ok: false, error } satisfies WsServerMessage;
+            socket.send(JSON.stringify(refusal));
           } else server.send(message);
         });
         server.onMessage((message) => socket.send(message));
@@ -141,16 +143,16 @@ describe('the rules in Settings → Permissions', () => {
   });
 });
 
-/** A command the window sends its host ({kind: 'command', id, channel}), or null for anything else. */
-function commandOf(message: string | Buffer): { id: string; channel: string } | null {
+/** A command the window sends its host, read with the protocol's own schema, or null for anything else. */
+function commandOf(message: string | Buffer): Extract<WsClientMessage, { kind: 'command' }> | null {
+  let frame: unknown;
   try {
-    const frame = JSON.parse(String(message)) as { kind?: unknown; id?: unknown; channel?: unknown };
-    return frame.kind === 'command' && typeof frame.id === 'string' && typeof frame.channel === 'string'
-      ? { id: frame.id, channel: frame.channel }
-      : null;
+    frame = JSON.parse(String(message));
   } catch {
     return null;
   }
+  const parsed = WsClientMessage.safeParse(frame);
+  return parsed.success && parsed.data.kind === 'command' ? parsed.data : null;
 }
 
 /** Whether the element is in the window and on top at its middle (not scrolled away, not covered). */
