@@ -42,64 +42,52 @@ describe('the audit inbox at version 21', () => {
   it('files the entries a step held before any of them is read, in the order they were made', async () => {
     const before = readFileSync(FIXTURE);
     const store = openFixture('deputy-v21-audit-inbox.db');
-    try {
-      expect(count(store, 'audit_inbox')).toBe(2);
-      expect(count(store, 'audit_entries')).toBe(1);
-      const page = store.auditQuery.list({});
-      expect(page.entries.map((entry) => [entry.actionType, entry.status])).toEqual([
-        ['read_calendar', 'completed'],
-        ['list_tasks', 'completed'],
-        ['settings_change', 'completed'],
-      ]);
-      expect(count(store, 'audit_inbox')).toBe(0);
-      expect(store.auditQuery.get('action-2')?.output).toEqual({ found: 'read_calendar' });
-      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
-    } finally {
-      store.close();
-    }
+    expect(count(store, 'audit_inbox')).toBe(2);
+    expect(count(store, 'audit_entries')).toBe(1);
+    const page = store.auditQuery.list({});
+    expect(page.entries.map((entry) => [entry.actionType, entry.status])).toEqual([
+      ['read_calendar', 'completed'],
+      ['list_tasks', 'completed'],
+      ['settings_change', 'completed'],
+    ]);
+    expect(count(store, 'audit_inbox')).toBe(0);
+    expect(store.auditQuery.get('action-2')?.output).toEqual({ found: 'read_calendar' });
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
     expect(readFileSync(FIXTURE).equals(before)).toBe(true);
   });
 
   it('checks the chain of a fixture whose entries wait in the inbox', async () => {
     const store = openFixture('deputy-v21-audit-inbox.db');
-    try {
-      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
-    } finally {
-      store.close();
-    }
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 3, links: 3 });
   });
 });
 
 describe('the audit inbox', () => {
   it('holds a step’s read call in one row, its link chained at once, and writes no entry row', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      expect(count(store, 'audit_inbox')).toBe(1);
-      expect(count(store, 'audit_entries')).toBe(0);
-      expect(count(store, 'audit_chain')).toBe(1);
-      // Outside a step, an entry is written at once.
-      store.audit.open(
-        {
-          kind: 'record',
-          agentId: 'deputy',
-          actionType: 'note',
-          actionCategory: 'query',
-          status: 'completed',
-        },
-        '2026-11-27T10:01:00.000Z',
-      );
-      expect(count(store, 'audit_entries')).toBe(2);
-      expect(count(store, 'audit_inbox')).toBe(0);
-      // The held one was filed first, so the trail keeps the order they were made in.
-      const types = store.db
-        .prepare<[], string>('SELECT action_type FROM audit_entries ORDER BY seq')
-        .pluck()
-        .all();
-      expect(types).toEqual(['list_tasks', 'note']);
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    expect(count(store, 'audit_inbox')).toBe(1);
+    expect(count(store, 'audit_entries')).toBe(0);
+    expect(count(store, 'audit_chain')).toBe(1);
+    // Outside a step, an entry is written at once.
+    store.audit.open(
+      {
+        kind: 'record',
+        agentId: 'deputy',
+        actionType: 'note',
+        actionCategory: 'query',
+        status: 'completed',
+      },
+      '2026-11-27T10:01:00.000Z',
+    );
+    expect(count(store, 'audit_entries')).toBe(2);
+    expect(count(store, 'audit_inbox')).toBe(0);
+    // The held one was filed first, so the trail keeps the order they were made in.
+    const types = store.db
+      .prepare<[], string>('SELECT action_type FROM audit_entries ORDER BY seq')
+      .pluck()
+      .all();
+    expect(types).toEqual(['list_tasks', 'note']);
   });
 
   const readers: [string, (store: Store) => unknown][] = [
@@ -115,36 +103,24 @@ describe('the audit inbox', () => {
   for (const [what, read] of readers) {
     it(`files held entries before ${what} is read`, async () => {
       const store = newStore();
-      try {
-        await heldCall(store, 'a1');
-        expect(read(store)).toBe('list_tasks');
-      } finally {
-        store.close();
-      }
+      await heldCall(store, 'a1');
+      expect(read(store)).toBe('list_tasks');
     });
   }
 
   it('files held entries before a change, which then chains the changed entry', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      store.audit.authorize('a1', 'person', '2026-11-27T10:02:00.000Z');
-      expect(store.auditQuery.get('a1')?.authority.approvedBy).toBe('person');
-      expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 2 });
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    store.audit.authorize('a1', 'person', '2026-11-27T10:02:00.000Z');
+    expect(store.auditQuery.get('a1')?.authority.approvedBy).toBe('person');
+    expect(await verifyAuditChain(store.db)).toMatchObject({ ok: true, entries: 1, links: 2 });
   });
 
   it('files held entries before a deleted conversation’s entries are scrubbed', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      expect(store.auditEdits.scrubThreads(['thread-1'], '2026-11-27T10:03:00.000Z')).toBe(1);
-      expect(store.auditQuery.get('a1')?.input).toBeNull();
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    expect(store.auditEdits.scrubThreads(['thread-1'], '2026-11-27T10:03:00.000Z')).toBe(1);
+    expect(store.auditQuery.get('a1')?.input).toBeNull();
   });
 
   it('files held entries in the background a few at a time, oldest first', async () => {
@@ -164,20 +140,15 @@ describe('the audit inbox', () => {
       stop();
     } finally {
       vi.useRealTimers();
-      store.close();
     }
   });
 
   it('finds a step’s entry held while the chain check yielded, and reports no deletion', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      const check = verifyAuditChain(store.db);
-      await heldCall(store, 'a2', 'read_calendar');
-      expect(await check).toMatchObject({ ok: true, mismatch: null });
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    const check = verifyAuditChain(store.db);
+    await heldCall(store, 'a2', 'read_calendar');
+    expect(await check).toMatchObject({ ok: true, mismatch: null });
   });
 
   it('files nothing in the background while a step’s unit is open across a wait', async () => {
@@ -204,106 +175,89 @@ describe('the audit inbox', () => {
       expect(heldDuringWait).toBe(1);
     } finally {
       stop();
-      store.close();
     }
   });
 
   it('writes at once, inside the step, an entry the table could refuse or whose id was given', async () => {
     const store = newStore();
-    try {
-      const refused = store.writes.step(async () => {
-        store.audit.open(
-          {
-            kind: 'record',
-            agentId: 'deputy',
-            actionType: 'note',
-            actionCategory: 'query',
-            status: 'odd' as never,
-          },
-          '2026-11-27T10:00:00.000Z',
-        );
-      });
-      await expect(refused).rejects.toThrow(/CHECK constraint failed/);
-      await store.writes.step(async () => {
-        store.audit.open(
-          {
-            id: 'given',
-            kind: 'record',
-            agentId: 'deputy',
-            actionType: 'note',
-            actionCategory: 'query',
-            status: 'completed',
-          },
-          '2026-11-27T10:00:00.000Z',
-        );
-      });
-      expect(count(store, 'audit_inbox')).toBe(0);
-      expect(count(store, 'audit_entries')).toBe(1);
-    } finally {
-      store.close();
-    }
+    const refused = store.writes.step(async () => {
+      store.audit.open(
+        {
+          kind: 'record',
+          agentId: 'deputy',
+          actionType: 'note',
+          actionCategory: 'query',
+          status: 'odd' as never,
+        },
+        '2026-11-27T10:00:00.000Z',
+      );
+    });
+    await expect(refused).rejects.toThrow(/CHECK constraint failed/);
+    await store.writes.step(async () => {
+      store.audit.open(
+        {
+          id: 'given',
+          kind: 'record',
+          agentId: 'deputy',
+          actionType: 'note',
+          actionCategory: 'query',
+          status: 'completed',
+        },
+        '2026-11-27T10:00:00.000Z',
+      );
+    });
+    expect(count(store, 'audit_inbox')).toBe(0);
+    expect(count(store, 'audit_entries')).toBe(1);
   });
 
   it('looks past held rows the table refused, so a background batch still files the others', async () => {
     const store = newStore();
-    try {
-      for (let index = 0; index < 21; index += 1) await heldCall(store, `a${index}`);
-      store.db
-        .prepare(
-          `UPDATE audit_inbox SET entry = json_set(entry, '$.kind', 'not a kind')
-           WHERE chain_seq IN (SELECT chain_seq FROM audit_inbox ORDER BY chain_seq LIMIT 20)`,
-        )
-        .run();
-      expect(store.auditInbox.file(20)).toBe(0);
-      expect(store.auditInbox.file(20)).toBe(1);
-      expect(count(store, 'audit_inbox')).toBe(20);
-    } finally {
-      store.close();
-    }
+    for (let index = 0; index < 21; index += 1) await heldCall(store, `a${index}`);
+    store.db
+      .prepare(
+        `UPDATE audit_inbox SET entry = json_set(entry, '$.kind', 'not a kind')
+         WHERE chain_seq IN (SELECT chain_seq FROM audit_inbox ORDER BY chain_seq LIMIT 20)`,
+      )
+      .run();
+    expect(store.auditInbox.file(20)).toBe(0);
+    expect(store.auditInbox.file(20)).toBe(1);
+    expect(count(store, 'audit_inbox')).toBe(20);
   });
 
   it('leaves a row that is not an entry where it is, files the others, and the chain check names it', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      await heldCall(store, 'a2', 'read_calendar');
-      await heldCall(store, 'a3', 'list_memories');
-      const held = store.db
-        .prepare<[], number>('SELECT chain_seq FROM audit_inbox ORDER BY chain_seq')
-        .pluck()
-        .all();
-      const edit = store.db.prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?');
-      edit.run('{"id": "x", "kind": "not a kind"', held[0]);
-      edit.run(JSON.stringify({ id: 'y', kind: 'tool_call', input: { nested: true } }), held[1]);
-      expect(store.auditInbox.file()).toBe(1);
-      expect(count(store, 'audit_inbox')).toBe(2);
-      expect(store.auditQuery.get('a3')?.actionType).toBe('list_memories');
-      const check = await verifyAuditChain(store.db);
-      expect(check).toMatchObject({ ok: false, mismatch: { link: held[0] } });
-      expect(check.mismatch?.reason).toBe('The entry was deleted behind the app’s back.');
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    await heldCall(store, 'a2', 'read_calendar');
+    await heldCall(store, 'a3', 'list_memories');
+    const held = store.db
+      .prepare<[], number>('SELECT chain_seq FROM audit_inbox ORDER BY chain_seq')
+      .pluck()
+      .all();
+    const edit = store.db.prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?');
+    edit.run('{"id": "x", "kind": "not a kind"', held[0]);
+    edit.run(JSON.stringify({ id: 'y', kind: 'tool_call', input: { nested: true } }), held[1]);
+    expect(store.auditInbox.file()).toBe(1);
+    expect(count(store, 'audit_inbox')).toBe(2);
+    expect(store.auditQuery.get('a3')?.actionType).toBe('list_memories');
+    const check = await verifyAuditChain(store.db);
+    expect(check).toMatchObject({ ok: false, mismatch: { link: held[0] } });
+    expect(check.mismatch?.reason).toBe('The entry was deleted behind the app’s back.');
   });
 
   it('refuses a held row that breaks a rule of the table, and files the rest', async () => {
     const store = newStore();
-    try {
-      await heldCall(store, 'a1');
-      await heldCall(store, 'a2', 'read_calendar');
-      const first = store.db.prepare<[], number>('SELECT min(chain_seq) FROM audit_inbox').pluck().get();
-      const row = store.db
-        .prepare<[number], string>('SELECT entry FROM audit_inbox WHERE chain_seq = ?')
-        .pluck();
-      const entry = JSON.parse(row.get(first ?? 0) ?? '{}') as Record<string, unknown>;
-      store.db
-        .prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?')
-        .run(JSON.stringify({ ...entry, kind: 'not a kind' }), first);
-      expect(store.auditInbox.file()).toBe(1);
-      expect(store.auditQuery.get('a2')?.actionType).toBe('read_calendar');
-      expect(store.auditQuery.get('a1')).toBeNull();
-    } finally {
-      store.close();
-    }
+    await heldCall(store, 'a1');
+    await heldCall(store, 'a2', 'read_calendar');
+    const first = store.db.prepare<[], number>('SELECT min(chain_seq) FROM audit_inbox').pluck().get();
+    const row = store.db
+      .prepare<[number], string>('SELECT entry FROM audit_inbox WHERE chain_seq = ?')
+      .pluck();
+    const entry = JSON.parse(row.get(first ?? 0) ?? '{}') as Record<string, unknown>;
+    store.db
+      .prepare('UPDATE audit_inbox SET entry = ? WHERE chain_seq = ?')
+      .run(JSON.stringify({ ...entry, kind: 'not a kind' }), first);
+    expect(store.auditInbox.file()).toBe(1);
+    expect(store.auditQuery.get('a2')?.actionType).toBe('read_calendar');
+    expect(store.auditQuery.get('a1')).toBeNull();
   });
 });
