@@ -14,6 +14,15 @@ const FIXTURE = join(FIXTURE_DATABASES, 'deputy-v21-audit-inbox.db');
 const openFixture = useFixtureCopies();
 const newStore = useTempStores();
 
+/** A finished record of the app's own, the simplest entry there is. */
+const NOTE = {
+  kind: 'record',
+  agentId: 'deputy',
+  actionType: 'note',
+  actionCategory: 'query',
+  status: 'completed',
+} as const;
+
 const count = (store: Store, table: string): number =>
   store.db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0;
 
@@ -70,16 +79,7 @@ describe('the audit inbox', () => {
     expect(count(store, 'audit_entries')).toBe(0);
     expect(count(store, 'audit_chain')).toBe(1);
     // Outside a step, an entry is written at once.
-    store.audit.open(
-      {
-        kind: 'record',
-        agentId: 'deputy',
-        actionType: 'note',
-        actionCategory: 'query',
-        status: 'completed',
-      },
-      '2026-11-27T10:01:00.000Z',
-    );
+    store.audit.open(NOTE, '2026-11-27T10:01:00.000Z');
     expect(count(store, 'audit_entries')).toBe(2);
     expect(count(store, 'audit_inbox')).toBe(0);
     // The held one was filed first, so the trail keeps the order they were made in.
@@ -159,16 +159,7 @@ describe('the audit inbox', () => {
     try {
       let heldDuringWait = -1;
       await store.writes.step(async () => {
-        store.audit.open(
-          {
-            kind: 'record',
-            agentId: 'deputy',
-            actionType: 'note',
-            actionCategory: 'query',
-            status: 'completed',
-          },
-          '2026-11-27T10:00:00.000Z',
-        );
+        store.audit.open(NOTE, '2026-11-27T10:00:00.000Z');
         await store.writes.waitTurn(new Promise((resolve) => setTimeout(resolve, 120)));
         heldDuringWait = count(store, 'audit_inbox');
       });
@@ -181,30 +172,11 @@ describe('the audit inbox', () => {
   it('writes at once, inside the step, an entry the table could refuse or whose id was given', async () => {
     const store = newStore();
     const refused = store.writes.step(async () => {
-      store.audit.open(
-        {
-          kind: 'record',
-          agentId: 'deputy',
-          actionType: 'note',
-          actionCategory: 'query',
-          status: 'odd' as never,
-        },
-        '2026-11-27T10:00:00.000Z',
-      );
+      store.audit.open({ ...NOTE, status: 'odd' as never }, '2026-11-27T10:00:00.000Z');
     });
     await expect(refused).rejects.toThrow(/CHECK constraint failed/);
     await store.writes.step(async () => {
-      store.audit.open(
-        {
-          id: 'given',
-          kind: 'record',
-          agentId: 'deputy',
-          actionType: 'note',
-          actionCategory: 'query',
-          status: 'completed',
-        },
-        '2026-11-27T10:00:00.000Z',
-      );
+      store.audit.open({ id: 'given', ...NOTE }, '2026-11-27T10:00:00.000Z');
     });
     expect(count(store, 'audit_inbox')).toBe(0);
     expect(count(store, 'audit_entries')).toBe(1);
