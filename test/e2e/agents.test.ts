@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
-import { callReply } from '../fakes/gemini/script';
+import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { dataDirWithAgents } from '../support/agent-kit';
 import { axeViolations } from './support/axe';
@@ -83,6 +83,38 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     // The query the form made is the conversation's first message.
     expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('a failed agent does not fail its turn: the same words asked after the answer are a new question', async () => {
+    gemini.script(
+      callReply('helper', { task: 'look at the open tasks' }),
+      statusReply(400, { message: 'The helper’s model refused.' }),
+      callReply('complete_task', { result: { note: 'The helper could not look.' } }),
+    );
+    const page = await openPage();
+    await page.getByTestId('composer-agents').click();
+    await page.getByTestId('pick-lead').click();
+    await page.getByTestId('agent-input-task').fill('Count my tasks');
+    await page.getByTestId('agent-run').click();
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    await child.waitFor();
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
+      .toContain('The helper could not look.');
+    // The agent's failure shows inside its own row, not as the turn's.
+    await expect.poll(() => child.getByTestId('run-error').count()).toBe(1);
+    expect(await page.getByTestId('run-error').count()).toBe(1);
+
+    gemini.script(textReply('You have no tasks.'));
+    await send(page, 'Do this: Count my tasks');
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
+      .toContain('You have no tasks.');
+    expect(await page.getByTestId('run-repeat').count()).toBe(0);
+    const asked = page.locator('[data-testid="message"][data-role="user"]', {
+      hasText: 'Do this: Count my tasks',
+    });
+    expect(await asked.count()).toBe(2);
   });
 
   it('@name in the composer opens that agent’s form', async () => {

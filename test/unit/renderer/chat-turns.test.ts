@@ -33,8 +33,10 @@ const failure = (runId: string, code = 'model_server_error'): TimelineItem => ({
   message: 'The model failed.',
   code,
 });
-const repeats = (items: readonly TimelineItem[]) =>
-  markRepeats(items).flatMap((item) => (item.kind === 'message' && item.isRepeat ? [item.id] : []));
+const repeats = (items: readonly TimelineItem[], childRunIds?: ReadonlySet<string>) =>
+  markRepeats(items, childRunIds).flatMap((item) =>
+    item.kind === 'message' && item.isRepeat ? [item.id] : [],
+  );
 
 describe('a run replaced by a newer question', () => {
   it('ends in its own turn, so it offers no Ask again and marks no repeat', () => {
@@ -87,6 +89,17 @@ describe('a question asked again', () => {
     // Nothing to mark: the same list comes back, so the rows keep their identity.
     const plain = [question('q1', 'r1', 'Say hello'), answer('a1', 'r1', 'Hello.')];
     expect(markRepeats(plain)).toBe(plain);
+  });
+
+  it('is not marked after a turn whose agent failed but whose run answered', () => {
+    const asked = question('q1', 'r1', 'Plan my week');
+    // A call of r1 started an agent (run c1), which failed; r1 went on and answered.
+    const turn = [asked, failure('c1'), answer('a1', 'r1', 'Here is your week, without the calendar.')];
+    const again = question('q2', 'r2', 'Plan my week');
+    const items = [...turn, again];
+    expect(markRepeats(items, new Set(['c1']))).toBe(items);
+    // The turn's own run failing still makes the same words a repeat.
+    expect(repeats([...turn, failure('r1'), again], new Set(['c1']))).toEqual(['q2']);
   });
 
   it('is marked in a stored conversation too, where the host kept both questions', () => {

@@ -31,17 +31,22 @@ export function Conversation() {
   }, [stores, threadId]);
   const anchors = usePlans((state) => state.anchors);
   const lineage = useAgentLineage(items, endedRuns);
+  const childRunIds = useMemo(
+    () => new Set(lineage.nodes.flatMap((node) => (node.parentRunId === null ? [] : [node.runId]))),
+    [lineage.nodes],
+  );
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
+    const marked = markRepeats(items, childRunIds);
     const planned = plannedActionIds(plans);
-    if (planned.size === 0) return markRepeats(items);
+    if (planned.size === 0) return marked;
     const cards = toolCardIds(items);
-    return markRepeats(items).filter((item) =>
+    return marked.filter((item) =>
       item.kind === 'tool'
         ? !planned.has(item.id)
         : item.kind !== 'approval' || !planned.has(item.actionId) || !cards.has(item.actionId),
     );
-  }, [items, plans]);
+  }, [items, plans, childRunIds]);
   const extras = useMemo<RowExtras>(
     () => ({
       plans: Object.values(plans).map((plan) => ({ plan, runId: anchors[plan.id] ?? plan.runId })),

@@ -25,17 +25,25 @@ export function isInLastTurn(items: readonly TimelineItem[], id: string): boolea
   return at !== -1 && !items.slice(at + 1).some(isQuestion);
 }
 
+const NO_RUNS: ReadonlySet<string> = new Set();
+
 /**
  * The host keeps every question it was asked, so a question asked again after its turn failed or was stopped
  * (Retry, Ask again, or the same words typed again) is stored twice. The window shows it once: the repeat reads
  * as a quiet "Asked again" line under the failure, and the new answer follows.
+ *
+ * A failed agent's run (one of `childRunIds`, started by a call of the turn's run) does not fail the turn: its
+ * parent goes on and answers, and the same words asked after that answer are a new question.
  */
-export function markRepeats(items: readonly TimelineItem[]): readonly TimelineItem[] {
+export function markRepeats(
+  items: readonly TimelineItem[],
+  childRunIds: ReadonlySet<string> = NO_RUNS,
+): readonly TimelineItem[] {
   let asked: string | null = null;
   let hasFailed = false;
   let changed: TimelineItem[] | null = null;
   items.forEach((item, index) => {
-    if (item.kind === 'error') hasFailed = true;
+    if (item.kind === 'error' && !(item.runId !== null && childRunIds.has(item.runId))) hasFailed = true;
     if (!isQuestion(item)) return;
     if (hasFailed && item.text === asked && !item.isRepeat) {
       changed ??= [...items];
