@@ -6,7 +6,7 @@ import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { dataDirWithAgents } from '../support/agent-kit';
 import { axeViolations } from './support/axe';
-import { assistantMessages, composer, send, usePages } from './support/pages';
+import { assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -49,13 +49,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await page.getByTestId('composer-agents').click();
     await page.getByTestId('pick-lead').click();
     // The form takes focus at its first field; Back returns to the list, on the agent left.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('agent-input-task');
+    await expect.poll(() => focusedTestId(page)).toBe('agent-input-task');
     await page.getByRole('button', { name: 'Back to the list' }).click();
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('pick-lead');
+    await expect.poll(() => focusedTestId(page)).toBe('pick-lead');
     await page.keyboard.press('Enter');
     await page.getByTestId('agent-input-task').fill('Check my tasks');
     await page.getByTestId('agent-run').click();

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini, GeminiPart } from '../fakes/gemini/types';
-import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import {
+  addTaskCard,
+  assistantMessages,
+  composer,
+  focusedTestId,
+  focusedText,
+  send,
+  usePages,
+} from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -131,9 +139,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await card.getByTestId('approval-edit').click();
     await card.getByTestId('approval-field-description').press('Escape');
     await expect.poll(() => card.getByTestId('approval-editor').count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
-      'approval-edit',
-    );
+    expect(await focusedTestId(page)).toBe('approval-edit');
     expect(await card.getAttribute('data-status')).toBe('pending');
 
     await card.getByTestId('approval-edit').click();
@@ -163,29 +169,26 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await page.getByTestId('open-approvals').click();
     const item = panel.getByTestId('pending-approval');
     await item.waitFor();
-    const activeTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
     // From the heading, Tab reaches "Reject with a reason…" after Approve and Reject.
     for (let tab = 0; tab < 3; tab += 1) await page.keyboard.press('Tab');
-    expect(await activeTestId()).toBe('pending-reject-with-reason');
+    expect(await focusedTestId(page)).toBe('pending-reject-with-reason');
     expect(await item.getByTestId('pending-reject-with-reason').innerText()).toBe('Reject with a reason…');
 
     // Escape closes the reason form, not the panel, and gives focus back to the button that opened it.
     await page.keyboard.press('Enter');
-    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await expect.poll(() => focusedTestId(page)).toBe('approval-reject-reason');
     await page.keyboard.press('Escape');
-    await expect.poll(activeTestId).toBe('pending-reject-with-reason');
+    await expect.poll(() => focusedTestId(page)).toBe('pending-reject-with-reason');
     expect(await panel.isVisible()).toBe(true);
 
     const requestsBefore = gemini.requests.length;
     await page.keyboard.press('Enter');
-    await expect.poll(activeTestId).toBe('approval-reject-reason');
+    await expect.poll(() => focusedTestId(page)).toBe('approval-reject-reason');
     await page.keyboard.type('I already have milk');
     await page.keyboard.press('Enter');
     await expect.poll(() => panel.getByTestId('pending-approval').count()).toBe(0);
     // The decided approval left the list with its form: the keyboard stays in the panel, on its heading.
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.textContent))
-      .toBe('Waiting for your approval');
+    await expect.poll(() => focusedText(page)).toBe('Waiting for your approval');
 
     await page.keyboard.press('Escape');
     await withStatus(approvalCard(page), 'rejected').waitFor();
@@ -218,9 +221,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await send(page, 'Add a task to buy milk');
     const card = withStatus(approvalCard(page), 'pending');
     await card.waitFor();
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('approval-card');
+    await expect.poll(() => focusedTestId(page)).toBe('approval-card');
     /** The card's title, relative to the conversation's viewport: [top, bottom] and the room below the end. */
     const place = () =>
       conversation.evaluate((section) => {
@@ -262,7 +263,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const item = page.getByTestId('approvals-panel').getByTestId('pending-approval');
     await item.waitFor();
     // Opened, the panel's focus is on its heading: a key pressed too soon approves nothing.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Waiting for your approval');
+    expect(await focusedText(page)).toBe('Waiting for your approval');
     expect(await item.innerText()).toContain('add task');
     await item.getByTestId('pending-open').click();
     // The stored thread's waiting action is matched to its approval, and the card takes focus.

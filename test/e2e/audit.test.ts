@@ -6,7 +6,15 @@ import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
-import { addTaskCard, send, usePages } from './support/pages';
+import {
+  addTaskCard,
+  focusedId,
+  focusedTag,
+  focusedTestId,
+  focusedText,
+  send,
+  usePages,
+} from './support/pages';
 
 const { newPage } = usePages();
 
@@ -97,9 +105,9 @@ describe('the audit viewer against the headless host', () => {
     const assumption = detail(page).getByTestId('audit-assumption');
     // Correct… opens a box with focus in it; Escape closes it and gives focus back.
     await assumption.getByRole('button', { name: 'Correct…' }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await expect.poll(() => focusedTag(page)).toBe('TEXTAREA');
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Correct…');
+    await expect.poll(() => focusedText(page)).toBe('Correct…');
     await assumption.getByRole('button', { name: 'Confirm' }).click();
     await expect
       .poll(() => assumption.getByTestId('audit-assumption-verdict').innerText())
@@ -183,8 +191,7 @@ describe('the audit viewer against the headless host', () => {
     const changed = detail(page).getByTestId('audit-undo-changed');
     await expect.poll(() => changed.innerText()).toMatch(/changed after Deputy's action \(description\)/);
     // Focus follows the question (its words, not "Undo anyway": a second Enter must not undo), never the body.
-    const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
-    await expect.poll(focusedTestId).toBe('audit-undo-changed');
+    await expect.poll(() => focusedTestId(page)).toBe('audit-undo-changed');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
 
     await detail(page).getByTestId('audit-undo-force').click();
@@ -193,7 +200,7 @@ describe('the audit viewer against the headless host', () => {
       .toMatch(
         /^This undo waits for your approval: it would also reverse the later change to description\.$/,
       );
-    await expect.poll(focusedTestId).toBe('audit-undo-waiting');
+    await expect.poll(() => focusedTestId(page)).toBe('audit-undo-waiting');
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     // The same approval every surface shows.
     const approvals = (await (
@@ -230,7 +237,7 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
     // It says what became of the undo, and focus is on the entry's title, not lost.
     await expect.poll(() => page.getByTestId('audit-notice').innerText()).not.toBe('');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('audit-detail-title');
+    await expect.poll(() => focusedId(page)).toBe('audit-detail-title');
 
     // The export is of what the filter shows (here: the search for "dentist").
     await page.getByTestId('audit-export-jsonl').click();

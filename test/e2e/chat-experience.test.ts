@@ -7,7 +7,15 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
-import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import {
+  addTaskCard,
+  assistantMessages,
+  composer,
+  focusedTestId,
+  focusedText,
+  send,
+  usePages,
+} from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 import { seedLongThread } from './support/seed-thread';
 
@@ -169,14 +177,10 @@ describe('the chat, as a person uses it', () => {
     const approval = card.getByTestId('approval-card');
     await approval.waitFor();
     expect(await page.getByTestId('timeline').getByTestId('approval-card').count()).toBe(1);
-    await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('approval-card');
+    await expect.poll(() => focusedTestId(page)).toBe('approval-card');
     expect(await page.getByTestId('approval-announcement').innerText()).toContain('needs your approval');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
-      'approval-approve',
-    );
+    expect(await focusedTestId(page)).toBe('approval-approve');
 
     await approval.getByTestId('approval-reject').click();
     await approval.getByTestId('approval-reject-reason').fill('Not now');
@@ -221,7 +225,7 @@ describe('the chat, as a person uses it', () => {
     await ask.waitFor();
     expect(await ask.innerText()).toContain('Send anyway and cancel the pending approval?');
     // Focus is on the safe answer: Enter pressed twice does not cancel the approval.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep the approval');
+    expect(await focusedText(page)).toBe('Keep the approval');
     await ask.getByRole('button', { name: 'Keep the approval' }).click();
     expect(await composer(page).inputValue()).toBe('Actually, never mind');
     expect(await page.locator('[data-testid="message"][data-role="user"]').count()).toBe(1);

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { statusReply, textReply } from '../fakes/gemini/script';
 import { useHostedGemini } from './support/hosted';
-import { assistantMessages, composer, send, usePages } from './support/pages';
+import { assistantMessages, composer, focusedId, send, usePages } from './support/pages';
 
 const { newPage } = usePages();
 const questions = (page: Page) => page.locator('[data-testid="message"][data-role="user"]');
@@ -67,7 +67,7 @@ describe('asking again', () => {
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
     // Stop goes away with the run: the keyboard comes back to the message box, not to the page.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    await expect.poll(() => focusedId(page)).toBe('composer-input');
     const row = page.getByTestId('thread-item').filter({ hasText: 'Take your time' });
     await expect.poll(() => row.innerText()).toContain('· stopped');
     expect(await row.innerText()).not.toContain('failed');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { usePages } from './support/pages';
+import { focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -48,7 +48,7 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     await page.keyboard.press('Escape');
     await expect.poll(() => confirm.count()).toBe(0);
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Delete');
+    await expect.poll(() => focusedText(page)).toBe('Delete');
     await page.keyboard.press('Enter');
 
     await expect.poll(() => rows.count()).toBe(1);

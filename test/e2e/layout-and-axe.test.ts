@@ -5,7 +5,17 @@ import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
 import { axeViolations, type AxeViolation } from './support/axe';
-import { addTaskCard, assistantMessages, composer, openFromHeader, send, usePages } from './support/pages';
+import {
+  addTaskCard,
+  assistantMessages,
+  composer,
+  focusedId,
+  focusedTestId,
+  focusedText,
+  openFromHeader,
+  send,
+  usePages,
+} from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -62,23 +72,22 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.getByTestId('thread-item').first().waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('drawer-toggle');
+    expect(await focusedId(page)).toBe('drawer-toggle');
 
     // In the drawer, Escape in a rename or a delete question closes that, not the drawer; focus stays in the row.
     await page.getByTestId('drawer-toggle').click();
-    const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
     await page.getByTestId('thread-rename').first().click();
     await page.getByTestId('thread-rename-input').press('Escape');
-    await expect.poll(focusedTestId).toBe('thread-rename');
+    await expect.poll(() => focusedTestId(page)).toBe('thread-rename');
     expect(await page.getByTestId('thread-list').isVisible()).toBe(true);
     await page.getByTestId('thread-delete').first().click();
     await page.keyboard.press('Escape');
-    await expect.poll(focusedTestId).toBe('thread-delete');
+    await expect.poll(() => focusedTestId(page)).toBe('thread-delete');
     expect(await page.getByTestId('thread-list').isVisible()).toBe(true);
     // The open conversation deleted, a new one opens and the drawer closes: the keyboard goes on in the message box.
     await page.getByTestId('thread-delete').first().click();
     await page.getByTestId('thread-delete-confirm').click();
-    await expect.poll(focusedTestId).toBe('composer-input');
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
     await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
 
     await page.getByTestId('drawer-toggle').click();
@@ -111,10 +120,10 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('open-tasks').waitFor();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Tasks');
+    expect(await focusedText(page)).toBe('Tasks');
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('open-tasks').isVisible()).toBe(false);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('More');
+    expect(await focusedText(page)).toBe('More');
 
     // Tab past its last item closes it too, as a click outside would.
     await page.keyboard.press('Enter');
@@ -129,7 +138,7 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.getByTestId('settings-close').click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
     expect(await page.getByTestId('open-settings').isVisible()).toBe(false);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('More');
+    expect(await focusedText(page)).toBe('More');
 
     // The message box takes the window's width, its buttons under it.
     const box = await composer(page).boundingBox();

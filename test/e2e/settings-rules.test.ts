@@ -1,17 +1,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WsClientMessage, type WsServerMessage } from '../../shared/contract/ws-protocol';
-import { composer, openFromHeader, usePages } from './support/pages';
+import { composer, focusedTestId, openFromHeader, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
-
-/** What the keyboard's focus is on, by test id (or tag), for the assertions below. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement;
-    return active?.getAttribute('data-testid') ?? active?.tagName ?? null;
-  });
 
 /** Settings → Permissions → Rules, where the keyboard must never be dropped on the page. */
 describe('the rules in Settings → Permissions', () => {
@@ -59,7 +52,7 @@ describe('the rules in Settings → Permissions', () => {
       .toBe(true);
     await second.getByTestId('rule-revoke').click();
     await expect.poll(() => page.getByTestId('rule').count()).toBe(0);
-    await expect.poll(() => focused(page)).toBe('rule-tool');
+    await expect.poll(() => focusedTestId(page)).toBe('rule-tool');
   });
 
   it('at 420 px, an empty Add rule shows its message in view and puts the keyboard on the field to fill in', async () => {
@@ -69,7 +62,7 @@ describe('the rules in Settings → Permissions', () => {
     await add.click();
     const error = page.getByTestId('rules-error');
     expect(await error.innerText()).toBe('Choose the action this rule allows.');
-    await expect.poll(() => focused(page)).toBe('rule-tool');
+    await expect.poll(() => focusedTestId(page)).toBe('rule-tool');
     const tool = page.getByTestId('rule-tool');
     expect(await tool.getAttribute('aria-invalid')).toBe('true');
     expect(await tool.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
@@ -80,7 +73,7 @@ describe('the rules in Settings → Permissions', () => {
     expect(await error.count()).toBe(0);
     await add.click();
     expect(await error.innerText()).toBe('Type the pattern to match, such as *@example.com.');
-    await expect.poll(() => focused(page)).toBe('rule-pattern');
+    await expect.poll(() => focusedTestId(page)).toBe('rule-pattern');
     // The example is of the kind the chosen field holds: a channel's is a channel.
     const pattern = page.getByTestId('rule-pattern');
     expect(await pattern.getAttribute('placeholder')).toBe('*@example.com');

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../../fakes/gemini/script';
 import type { DeputyApp } from '../../harness/launch';
+import { focusedTestId } from '../support/pages';
 import { assistantText, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
@@ -61,9 +62,7 @@ describe('approvals outside the chat window', () => {
       await app.waitForWindow((url) => url.includes('#/approval/'), 'the approval window')
     ).page();
     // The window opens with focus on its card, not on the page and not on Approve.
-    await expect
-      .poll(() => card.evaluate(() => document.activeElement?.getAttribute('data-testid')))
-      .toBe('approval-card');
+    await expect.poll(() => focusedTestId(card)).toBe('approval-card');
     await card.getByTestId('approval-approve').click();
     await expect.poll(() => assistantText(page)).toContain('Added Buy milk.');
   });

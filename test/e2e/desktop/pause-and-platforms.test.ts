@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../../fakes/gemini/script';
+import { focusedId } from '../support/pages';
 import { assistantText, composerOf, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
@@ -71,7 +72,7 @@ describe('Pause all side effects, from the tray', () => {
     await again.getByTestId('resume-side-effects').click();
     await again.getByTestId('pause-banner').waitFor({ state: 'detached' });
     // Its button gone with it, the keyboard goes on in the message box.
-    await expect.poll(() => again.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    await expect.poll(() => focusedId(again)).toBe('composer-input');
     await expect.poll(() => second.trays.at(-1)?.menu?.find(PAUSE).checked).toBe(false);
     expect(second.trays.at(-1)?.toolTip).not.toContain('paused');
   });

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../../fakes/gemini/script';
+import { focusedId } from '../support/pages';
 import { axeViolations } from './axe';
 import { assistantText, composerOf, useDesktop } from './desktop-fixture';
 
@@ -39,7 +40,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
 
     const page = await quick.page();
     // Keyboard first: the composer has focus, so the person types at once.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    await expect.poll(() => focusedId(page)).toBe('composer-input');
     desktop.gemini.script(textReply('Tomorrow is **Tuesday**.', { chunks: 3, gapMs: 30 }));
     await page.keyboard.type('What day is tomorrow?');
     await page.keyboard.press('Enter');

@@ -22,6 +22,22 @@ export async function send(page: Page, text: string): Promise<void> {
 }
 
 /**
+ * What has the keyboard focus, by its data-testid; by its tag name when it has none, so that a failed check
+ * says where focus went (BODY: dropped on the page).
+ */
+export const focusedTestId = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement;
+    return active?.getAttribute('data-testid') ?? active?.tagName ?? null;
+  });
+/** The id of what has the keyboard focus. */
+export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
+/** The text of what has the keyboard focus, e.g. a button's label. */
+export const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
+/** The tag name of what has the keyboard focus, in capitals: 'TEXTAREA'. */
+export const focusedTag = (page: Page) => page.evaluate(() => document.activeElement?.tagName);
+
+/**
  * One browser for the test file and fresh pages for each test, closed after it.
  * Call at the top level of a test file; `newPage()` is valid inside tests.
  */
