@@ -250,6 +250,36 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await expect.poll(async () => (await place()).fromEnd, { timeout: 5_000 }).toBeLessThan(2);
   });
 
+  it('in the quick prompt, shows a new approval card from its title while the keyboard is elsewhere, and leaves it there', async () => {
+    const page = await openPage('/quick');
+    await page.setViewportSize({ width: 640, height: 360 });
+    await composer(page).waitFor();
+    const long = 'Your afternoon is mostly free apart from the dentist at 15:30. '.repeat(8);
+    gemini.script(textReply(long, { chunks: 4, gapMs: 20 }));
+    await send(page, 'What is on this afternoon?');
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('15:30');
+
+    gemini.script({ kind: 'delay', ms: 600, step: callReply('add_task', MILK_CALL) }, textReply('Added it.'));
+    await send(page, 'Add a task to buy milk');
+    // While Deputy works, the person moves to the header's New (to start over once this is done).
+    await page.getByTestId('quick-new').focus();
+    const card = withStatus(approvalCard(page), 'pending');
+    await card.waitFor();
+    const isTitleShown = () =>
+      page.getByTestId('conversation').evaluate((section) => {
+        const view = section.getBoundingClientRect();
+        const title = section.querySelector('[data-testid="approval-card"] h3')?.getBoundingClientRect();
+        return !!title && title.top >= view.top && title.bottom <= view.bottom;
+      });
+    await expect.poll(isTitleShown).toBe(true);
+    await page.waitForTimeout(500);
+    expect(await isTitleShown()).toBe(true);
+    // The card did not take the keyboard from where the person put it.
+    expect(await focusedTestId(page)).toBe('quick-new');
+    await card.getByTestId('approval-approve').click();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it.');
+  });
+
   it('lists pending approvals, opens one where its run paused after a reload, and decides in the approval window', async () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Added it from the window.');

@@ -41,7 +41,7 @@ function outcomeOf(approval: Approval, status: ApprovalStatus, activity: Approva
 export function ApprovalCard({ approval, isCompact = false }: { approval: Approval; isCompact?: boolean }) {
   const { approvals: store } = useStores();
   const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
-  const focusId = useApprovals((state) => state.focusId);
+  const revealRequest = useApprovals((state) => state.reveal);
   const [mode, setMode] = useState<'idle' | 'rejecting' | 'editing'>(
     approval.level === 'review' ? 'editing' : 'idle',
   );
@@ -58,16 +58,17 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   const reveal = useReveal();
 
   useEffect(() => {
-    if (focusId !== approval.id) return;
+    if (revealRequest?.approvalId !== approval.id) return;
+    const { takesFocus } = revealRequest;
     // After the conversation has laid itself out (it scrolls to the bottom when it loads). The request is
     // cleared only once served: clearing it first would re-run this effect and cancel the frame.
     const frame = requestAnimationFrame(() => {
       if (ref.current) reveal(ref.current);
-      ref.current?.focus({ preventScroll: true });
-      store.getState().clearFocus();
+      if (takesFocus) ref.current?.focus({ preventScroll: true });
+      store.getState().clearReveal();
     });
     return () => cancelAnimationFrame(frame);
-  }, [focusId, approval.id, store, reveal]);
+  }, [revealRequest, approval.id, store, reveal]);
 
   // Reject… or Edit… closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
   const lastMode = useRef(mode);

@@ -28,7 +28,7 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
   // decided leaves focus on Close.
   const isAsking = approval !== undefined && !isDecided;
   useEffect(() => {
-    if (isAsking) store.getState().requestFocus(approvalId);
+    if (isAsking) store.getState().requestReveal(approvalId, true);
   }, [isAsking, approvalId, store]);
 
   return (

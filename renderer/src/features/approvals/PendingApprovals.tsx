@@ -125,7 +125,7 @@ export function PendingApprovalsPanel({ isOpen, onClose }: { isOpen: boolean; on
   const open = (approval: Approval) => {
     const chat = stores.chat.getState();
     if (chat.conversation.threadId !== approval.threadId) void chat.openThread(approval.threadId);
-    stores.approvals.getState().requestFocus(approval.id);
+    stores.approvals.getState().requestReveal(approval.id, true);
     onClose();
   };
 

@@ -29,8 +29,11 @@ export interface ApprovalsState extends ApprovalsSnapshot {
   hasLookedUp: boolean;
   isLookingUp: boolean;
   lookUpError: string | null;
-  /** The approval whose card should scroll into view and take focus once it is on screen. */
-  focusId: string | null;
+  /**
+   * The approval whose card should scroll into view, from its title, once it is on screen; and whether it takes
+   * the keyboard too (not while the person is busy elsewhere in the window).
+   */
+  reveal: { approvalId: string; takesFocus: boolean } | null;
 }
 
 export interface ApprovalsActions {
@@ -42,8 +45,8 @@ export interface ApprovalsActions {
   decide(input: ApprovalDecideInput): Promise<boolean>;
   edit(approvalId: string, args: Record<string, unknown>): Promise<boolean>;
   clearEditError(approvalId: string): void;
-  requestFocus(approvalId: string): void;
-  clearFocus(): void;
+  requestReveal(approvalId: string, takesFocus: boolean): void;
+  clearReveal(): void;
 }
 
 export type ApprovalsStore = StoreApi<ApprovalsState & ApprovalsActions>;
@@ -115,7 +118,7 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
       hasLookedUp: false,
       isLookingUp: false,
       lookUpError: null,
-      focusId: null,
+      reveal: null,
 
       connect() {
         return client.on('approvals.changed', {}, (event) => {
@@ -162,12 +165,12 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
         if (get().activity[approvalId]?.editError) setActivity(approvalId, { editError: null });
       },
 
-      requestFocus(approvalId) {
-        set({ focusId: approvalId });
+      requestReveal(approvalId, takesFocus) {
+        set({ reveal: { approvalId, takesFocus } });
       },
 
-      clearFocus() {
-        set({ focusId: null });
+      clearReveal() {
+        set({ reveal: null });
       },
     };
   });

@@ -14,8 +14,9 @@ function isFocusFree(): boolean {
 }
 
 /**
- * When a run pauses for an approval while this window watches, the approval takes focus (so Approve is one
- * Tab away) and a screen reader hears what waits. Approvals of a stored thread that was opened do not.
+ * When a run pauses for an approval while this window watches, the approval is shown from its title and a screen
+ * reader hears what waits. It takes focus too (so Approve is one Tab away) unless the person is busy elsewhere in
+ * the window. Approvals of a stored thread that was opened do neither.
  */
 export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] }) {
   const { approvals } = useStores();
@@ -36,7 +37,7 @@ export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] })
     const newest = fresh.at(-1)?.approval;
     if (!newest) return;
     setMessage(`Deputy needs your approval: ${summarizeToolCall(newest.tool, newest.args, false)}.`);
-    if (isFocusFree()) approvals.getState().requestFocus(newest.id);
+    approvals.getState().requestReveal(newest.id, isFocusFree());
   }, [items, approvals]);
 
   return (
