@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { putSettings } from './support/api';
+import { apiOf, askOver, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import {
@@ -148,6 +148,41 @@ describe('the audit viewer against the headless host', () => {
     await list.and(page.locator('[data-state="completed"]')).waitFor();
     await list.locator('summary').click();
     await expect.poll(() => list.innerText()).toContain('"tasks": []');
+  });
+
+  it('the conversation chip follows a rename: made in the chat’s window, once the viewer is focused again; made in the same tab, once it is back on the viewer', async () => {
+    gemini.script(textReply('It is due on the 3rd.'));
+    const threadId = await askOver(host, 'When is the quarterly report due?');
+    const api = apiOf(host);
+    const { entries } = (await (await api(`/api/audit?threadId=${threadId}`)).json()) as {
+      entries: { id: string }[];
+    };
+    const { thread } = (await (await api(`/api/threads/${threadId}`)).json()) as {
+      thread: { title: string };
+    };
+    const page = await newPage();
+    await page.goto(`${host.url}/#/audit/${entries[0]?.id}&token=${host.token}`);
+    await detail(page).getByRole('button', { name: 'Only this conversation’s entries' }).click();
+    const chip = page.locator('.audit-filters__scope');
+    await expect.poll(() => chip.innerText()).toBe(`Conversation: ${thread.title} ✕`);
+
+    // No event says a conversation was renamed: the viewer's window looks again when it gets the focus back.
+    await api(`/api/threads/${threadId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Quarterly report' }),
+    });
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => chip.innerText()).toBe('Conversation: Quarterly report ✕');
+
+    // In a browser tab the viewer and the chat can take turns: renamed in the chat, the chip follows on the way back.
+    await detail(page).getByTestId('audit-open-chat').click();
+    const row = page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
+    await row.getByTestId('thread-rename').click();
+    await row.getByTestId('thread-rename-input').fill('Q3 report');
+    await row.getByTestId('thread-rename-input').press('Enter');
+    await page.getByTestId('thread-item').filter({ hasText: 'Q3 report' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => chip.innerText()).toBe('Conversation: Q3 report ✕');
   });
 
   it('an undo over a later change: the viewer says what changed, Undo anyway waits for approval, approving undoes it (dark, 0 axe); Export streams to the picked file', async () => {

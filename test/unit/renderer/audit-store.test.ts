@@ -34,6 +34,33 @@ describe('the audit store', () => {
     await expect.poll(() => store.getState().scopeTitle).toBe('Passport renewal');
   });
 
+  it('looks the title up again when asked, and a lookup that answers late does not bring back the old title', async () => {
+    let title = 'Recent 7';
+    const answers: (() => void)[] = [];
+    const store = createAuditStore(
+      fakeClient({
+        ...handlers,
+        // Each lookup reads the title when it is asked, and answers when the test lets it.
+        'threads.list': async () => {
+          const threads = recent.map((thread) => (thread.id === 't7' ? { ...thread, title } : thread));
+          await new Promise<void>((resolve) => answers.push(resolve));
+          return { threads, nextBefore: 't49' };
+        },
+      }).client,
+    );
+    void store.getState().setFilter('threadId', 't7');
+    await expect.poll(() => answers.length).toBe(1);
+    title = 'Recent 7, renamed';
+    const refreshed = store.getState().refreshScopeTitle();
+    await expect.poll(() => answers.length).toBe(2);
+    answers[1]?.();
+    await refreshed;
+    expect(store.getState().scopeTitle).toBe('Recent 7, renamed');
+    answers[0]?.();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.getState().scopeTitle).toBe('Recent 7, renamed');
+  });
+
   it('keeps no title for a conversation that is gone (the chip shows the id’s tail)', async () => {
     const store = createAuditStore(fakeClient(handlers).client);
     await store.getState().setFilter('threadId', 'gone');

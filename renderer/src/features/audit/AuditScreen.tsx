@@ -22,6 +22,22 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
     if (entryId) void audit.select(entryId);
   }, [stores, entryId]);
 
+  // No event says a conversation was renamed, in the chat's window or in this tab while it showed the chat: the
+  // chip's title is looked up again when the viewer shows and each time it comes back into view.
+  useEffect(() => {
+    const audit = stores.audit;
+    const lookUp = () => {
+      if (document.visibilityState === 'visible') void audit.getState().refreshScopeTitle();
+    };
+    lookUp();
+    window.addEventListener('focus', lookUp);
+    document.addEventListener('visibilitychange', lookUp);
+    return () => {
+      window.removeEventListener('focus', lookUp);
+      document.removeEventListener('visibilitychange', lookUp);
+    };
+  }, [stores]);
+
   const [exported, setExported] = useState<string | null>(null);
   const save = async (format: ExportFormat) => {
     setExported('Exporting…');

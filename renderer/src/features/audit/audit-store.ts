@@ -43,13 +43,18 @@ export interface AuditState {
   undoPrompt: UndoPrompt | null;
   /** The last action's outcome in words (an undo, a verification, an export), or why it failed. */
   notice: AuditNotice | null;
-  /** The title of the conversation the list is limited to, once found among the recent ones. */
+  /** The title of the conversation the list is limited to, once found. */
   scopeTitle: string | null;
 }
 
 export interface AuditActions {
   setFilter<K extends keyof AuditFilters>(key: K, value: AuditFilters[K] | ''): Promise<void>;
   reload(): Promise<void>;
+  /**
+   * Looks the title of the conversation the list is limited to up again: no event says a conversation was renamed,
+   * so the viewer asks when it comes back into view.
+   */
+  refreshScopeTitle(): Promise<void>;
   loadMore(): Promise<void>;
   select(id: string): Promise<void>;
   verify(
@@ -112,20 +117,23 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       }));
     // Only the newest request's answer lands: typing in the search box must not show an older page last.
     let listRequest = 0;
+    // The same for the chip's title: a lookup made before a rename must not answer last with the old title.
+    let titleRequest = 0;
 
     /**
      * The conversation's title (a person knows it by that, not by its id): from the list's recent page, and for
-     * an older conversation from the conversation itself.
+     * an older conversation from the conversation itself (the contract has no lighter read of one conversation).
      */
     const findScopeTitle = async (threadId: string): Promise<void> => {
+      const request = ++titleRequest;
       try {
         const page = await client.invoke('threads.list', { limit: LIMITS.threadListPage });
         const title =
           page.threads.find((thread) => thread.id === threadId)?.title ??
           (await client.invoke('thread.get', { threadId })).thread.title;
-        if (get().filters.threadId === threadId) set({ scopeTitle: title });
+        if (request === titleRequest && get().filters.threadId === threadId) set({ scopeTitle: title });
       } catch {
-        // The chip keeps the id's tail.
+        // The chip keeps the title it had, or the id's tail.
       }
     };
 
@@ -165,6 +173,11 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         } catch (error) {
           if (request === listRequest) set({ listError: toClientError(error).message, isLoading: false });
         }
+      },
+
+      async refreshScopeTitle() {
+        const { threadId } = get().filters;
+        if (threadId) await findScopeTitle(threadId);
       },
 
       async loadMore() {
