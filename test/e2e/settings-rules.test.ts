@@ -87,6 +87,24 @@ describe('the rules in Settings → Permissions', () => {
     await expect.poll(() => isSeen(page, 'rules-error')).toBe(true);
   });
 
+  it('lines its fields up: at 1280 px the words of their labels and their controls in one even row, at 420 px controls of one height', async () => {
+    const wide = await fieldBoxes(await openRules(1280));
+    expect(wide.map((field) => field.name)).toEqual(['Action', 'When', 'Pattern', 'How long']);
+    for (const field of wide) {
+      expect(Math.abs(field.wordsTop - (wide[0]?.wordsTop ?? 0)), field.name).toBeLessThanOrEqual(1);
+      expect(Math.abs(field.controlTop - (wide[0]?.controlTop ?? 0)), field.name).toBeLessThanOrEqual(1);
+      expect(Math.abs(field.controlBottom - (wide[0]?.controlBottom ?? 0)), field.name).toBeLessThanOrEqual(
+        1,
+      );
+    }
+    const narrow = await fieldBoxes(await openRules(420));
+    for (const field of narrow) {
+      const height = field.controlBottom - field.controlTop;
+      const firstHeight = (narrow[0]?.controlBottom ?? 0) - (narrow[0]?.controlTop ?? 0);
+      expect(Math.abs(height - firstHeight), field.name).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('says why a Revoke failed above the list, not in the form to add one, and keeps the rule and the focus', async () => {
     let isSavingRefused = false;
     // The window's own connection to the host, with settings.set answered "no" while isSavingRefused is set.
@@ -158,4 +176,23 @@ function isSeen(page: Page, testId: string): Promise<boolean> {
     const top = document.elementFromPoint(x, y);
     return top !== null && element.contains(top);
   });
+}
+
+/** Where each field of the form to add a rule is drawn: the top of its label's words, and its control's edges. */
+function fieldBoxes(
+  page: Page,
+): Promise<{ name: string; wordsTop: number; controlTop: number; controlBottom: number }[]> {
+  return page.locator('form[aria-label="Add a rule"]').evaluate((form) =>
+    [...form.querySelectorAll('label')].map((label) => {
+      const words = document.createRange();
+      words.selectNodeContents(label.firstChild ?? label);
+      const control = label.querySelector('input, select')?.getBoundingClientRect();
+      return {
+        name: label.firstChild?.textContent?.trim() ?? '',
+        wordsTop: words.getBoundingClientRect().top,
+        controlTop: control?.top ?? Number.NaN,
+        controlBottom: control?.bottom ?? Number.NaN,
+      };
+    }),
+  );
 }
