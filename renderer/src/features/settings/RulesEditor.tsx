@@ -134,7 +134,7 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
         <label>
           Action
           <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool" {...invalid('tool')}>
-            <option value="">Choose an action…</option>
+            <option value="">Choose one…</option>
             {RULE_TOOLS.map((tool) => (
               <option key={tool} value={tool}>
                 {ruleToolName(tool)}
