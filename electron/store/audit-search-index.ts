@@ -54,9 +54,10 @@ export class AuditSearchIndex {
   }
 
   /**
-   * Keeps the trail up with what is written, outside any step: the entries steps held are filed a few at a time
-   * ten times every `everyMs`, and the indexes catch up once every `everyMs`; answers how to stop. A read does
-   * not wait for this: it files and catches up first.
+   * Keeps the trail up with what is written, outside any step: the entries steps held are filed ten times every
+   * `everyMs`, a few at a time for at most a few milliseconds each time (so a backlog left by steps back to back
+   * goes within seconds once they stop), and the indexes catch up once every `everyMs`; answers how to stop. A
+   * read does not wait for this: it files and catches up first.
    */
   keepUp(everyMs: number, onError: (error: unknown) => void): () => void {
     const every = (ms: number, work: () => void): NodeJS.Timeout => {
@@ -74,7 +75,10 @@ export class AuditSearchIndex {
       return timer;
     };
     const timers = [
-      every(everyMs / 10, () => this.inbox.file(FILE_BATCH)),
+      every(everyMs / 10, () => {
+        const until = performance.now() + FILING_MS;
+        while (this.inbox.file(FILE_BATCH) > 0 && performance.now() < until);
+      }),
       every(everyMs, () => this.catchUp(BATCH)),
     ];
     return () => timers.forEach(clearInterval);
@@ -103,7 +107,12 @@ export class AuditSearchIndex {
 const BATCH = 200;
 /**
  * Held entries filed per background transaction: about a millisecond of the main thread (an entry goes into
- * eight B-trees, 40–60 µs on this 2-core machine while it was busy), ten times a second.
+ * eight B-trees, 40–60 µs on this 2-core machine while it was busy).
  */
 const FILE_BATCH = 20;
+/**
+ * How long one background filing goes on while entries are held, in batches: one batch more at most, so the
+ * main thread is never held near the 10 ms its event loop may be late.
+ */
+const FILING_MS = 4;
 const LARGE_BATCH = 5_000;
