@@ -32,6 +32,7 @@ import { errorSignature } from './retry';
 import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
+import { withOwnIds } from './call-ids';
 import type { RoutingPolicy } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
 import { setTurnTokens } from './turn-tokens';
@@ -190,13 +191,14 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   const request = turnRequest(scope, routing);
   const sentMessages = request.messages.length;
   const { output, usage } = await streamWithRetries(scope, model, request);
+  const calls = withOwnIds(deps, spec.runId, output.calls);
   const parts: ModelPart[] = output.text ? [{ kind: 'text', text: output.text }] : [];
-  let intent: ReturnType<typeof takeIntent> = { calls: output.calls, isStated: false, question: null };
+  let intent: ReturnType<typeof takeIntent> = { calls, isStated: false, question: null };
   deps.store.transaction(() => {
     state.step = turn;
-    state.messages.push({ role: 'model', parts: [...parts, ...output.calls] });
+    state.messages.push({ role: 'model', parts: [...parts, ...calls] });
     // The intent is read before anything runs: an unsure one, or one naming two Sarahs, runs nothing of the turn.
-    intent = takeIntent(scope, output.calls, turn, (call) => reachesPeople(scope, call));
+    intent = takeIntent(scope, calls, turn, (call) => reachesPeople(scope, call));
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = intent.question ? [] : runnableCalls(scope, intent.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
@@ -215,7 +217,7 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     logRuntime(deps, spec, 'turn_end', turn, {
       model: routing.resolved,
       finishReason: output.finishReason,
-      calls: output.calls.map((call) => call.name),
+      calls: calls.map((call) => call.name),
       ...(usage && { usage }),
     });
     deps.checkpoints.save(spec, state);

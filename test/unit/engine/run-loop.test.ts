@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ModelError } from '../../../electron/llm/model-client';
+import { ModelError, type ModelStreamEvent } from '../../../electron/llm/model-client';
 import { call, say, ScriptedModel } from '../../support/scripted-model';
 import { collect, openHost, type HostFixture } from '../../support/host-fixture';
 
@@ -79,6 +79,45 @@ describe('run loop', () => {
     const listed = await host.invoke('thread.get', { threadId: response.threadId });
     expect(listed.actions).toHaveLength(1);
     expect(listed.actions[0]).toMatchObject({ tool: 'add_task', state: 'completed', id: response.actionId });
+  });
+
+  it('runs a call whose id the model gave again, in its turn or after an earlier one, as a call of its own', async () => {
+    const add = (description: string): ModelStreamEvent => ({
+      type: 'function_call',
+      callId: 'same',
+      name: 'add_task',
+      args: { description, intent: 'add tasks', confidence: 0.9 },
+    });
+    const finish: ModelStreamEvent = {
+      type: 'finish',
+      finishReason: 'STOP',
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+    };
+    const model = new ScriptedModel(
+      [add('Buy milk'), add('Buy bread'), finish],
+      [add('Buy eggs'), finish],
+      say('Added them.'),
+    );
+    const { host } = await start(model);
+    const response = await host.runToEnd({ prompt: 'Add milk, bread and eggs' });
+
+    expect(response).toMatchObject({ status: 'completed', summary: 'Added them.' });
+    const tasks = await host.invoke('tasks.list', { status: 'all' });
+    expect(tasks.tasks.map((task) => task.description).sort()).toEqual(['Buy bread', 'Buy eggs', 'Buy milk']);
+    // Each result goes back under its own call's id, with that call's own task.
+    const fedBack = model.requests.slice(1).map((request) => request.messages.at(-1)?.parts ?? []);
+    const results = fedBack.flat().flatMap((part) => (part.kind === 'result' ? [part] : []));
+    expect(results.map((result) => JSON.stringify(result.result).match(/Buy \w+/)?.[0])).toEqual([
+      'Buy milk',
+      'Buy bread',
+      'Buy eggs',
+    ]);
+    const calls = model.requests
+      .at(-1)
+      ?.messages.flatMap((message) => message.parts)
+      .filter((part) => part.kind === 'call');
+    expect(new Set(calls?.map((call) => call.callId)).size).toBe(3);
+    expect(results.map((result) => result.callId)).toEqual(calls?.map((call) => call.callId));
   });
 
   it('returns invalid arguments and unknown tools to the model as errors, and the run goes on', async () => {
