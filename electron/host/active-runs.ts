@@ -15,14 +15,12 @@ interface ActiveRun {
 export interface ActiveRunsDeps {
   /** The cap on runs at once, read whenever a slot may be handed out. */
   capacity: () => number;
-  /** A run waits in line: `position` runs must finish before it starts. */
-  onQueued: (run: RunIds, position: number) => void;
+  /** A run waits in line: `position` runs must finish before it starts; `isFirst` when it has just joined. */
+  onQueued: (run: RunIds, position: number, isFirst: boolean) => void;
   /** A run was cancelled (or Deputy closed) while it waited: nothing of it ran. */
   onLeftQueue: (runId: string) => RunResponse;
   /** A bug in the run's work: it must still end in a terminal state. */
   onError: (runId: string, error: unknown) => RunResponse;
-  /** Runs `work` (many runs' queue positions) as one group of writes. */
-  together?: (work: () => void) => void;
 }
 
 /**
@@ -35,7 +33,7 @@ export class ActiveRuns {
   private readonly slots: RunSlots;
 
   constructor(private readonly deps: ActiveRunsDeps) {
-    this.slots = new RunSlots(deps.capacity, deps.together);
+    this.slots = new RunSlots(deps.capacity);
   }
 
   /**
@@ -52,7 +50,9 @@ export class ActiveRuns {
     const controller = before?.controller ?? new AbortController();
     const start = before ? before.done.then(() => undefined) : Promise.resolve();
     const slot = holdsSlot
-      ? this.slots.acquire(run.id, controller.signal, (position) => this.deps.onQueued(run, position))
+      ? this.slots.acquire(run.id, controller.signal, (position, isFirst) =>
+          this.deps.onQueued(run, position, isFirst),
+        )
       : Promise.resolve();
     const done: Promise<RunResponse> = start
       .then(() => slot)

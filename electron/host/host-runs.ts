@@ -72,20 +72,21 @@ export class HostRuns {
     });
     this.active = new ActiveRuns({
       capacity: () => deps.settings.get().maxConcurrentRuns,
-      together: (work) => {
-        if (links.isClosed()) work();
-        else deps.store.transaction(work);
-      },
-      onQueued: (run, queuePosition) => {
+      onQueued: (run, queuePosition, isFirst) => {
         // Closing empties the line after the database is closed: there is no one left to tell.
-        if (!links.isClosed())
-          this.emit({
-            type: 'status',
-            runId: run.id,
-            threadId: run.threadId,
-            status: 'queued',
-            queuePosition,
-          });
+        if (links.isClosed()) return;
+        const event: RunEvent = {
+          type: 'status',
+          runId: run.id,
+          threadId: run.threadId,
+          status: 'queued',
+          queuePosition,
+        };
+        // The log keeps the place a run got when it joined the line. Each move of the line (every run in it
+        // moves up at once) is told to whoever listens, not logged: the log would grow with the square of the
+        // line's length.
+        if (isFirst) this.emit(event);
+        else this.events.publish(this.shown(event));
       },
       onLeftQueue: (runId) =>
         this.endWithoutWork(runId, { code: 'cancelled', message: 'Stopped before it started.' }),
@@ -155,12 +156,18 @@ export class HostRuns {
     };
   }
 
+  /** An event as subscribers and the log see it: a child run's status names its parent, and secrets are out. */
+  private shown(raw: RunEvent): RunEvent {
+    const unsafe =
+      raw.type === 'status' && !this.links.isClosed() ? this.links.desks().agents.withParent(raw) : raw;
+    return redactValue(unsafe);
+  }
+
   /** Logs an event as its subscribers will see it, then tells them. */
   emit(raw: RunEvent): void {
     const isClosed = this.links.isClosed();
-    const unsafe = raw.type === 'status' && !isClosed ? this.links.desks().agents.withParent(raw) : raw;
     // Subscribers see exactly what the log keeps: secrets are taken out once, before either.
-    const event = redactValue(unsafe);
+    const event = this.shown(raw);
     const now = isoTime(this.deps.now());
     const { store } = this.deps;
     // An agent run's ending closes its lineage row and registers its output, in the ending's own transaction.

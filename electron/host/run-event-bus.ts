@@ -24,7 +24,9 @@ export class RunEventBus {
   publish(event: RunEvent): void {
     const buffer = this.buffers.get(event.runId) ?? [];
     if (buffer.length === 0) this.buffers.set(event.runId, buffer);
-    buffer.push(event);
+    // A waiting run's place in line changes with every run that leaves it: a late subscriber needs the last.
+    if (isQueued(event) && isQueued(buffer.at(-1))) buffer[buffer.length - 1] = event;
+    else buffer.push(event);
     if (event.type === 'result') this.markFinished(event.runId);
     for (const subscription of this.subscriptions) {
       if (matches(subscription.filter, event)) deliver(subscription.listener, event);
@@ -70,3 +72,6 @@ function deliver(listener: Listener, event: RunEvent): void {
     // The transport that owns the listener notices its own failure and unsubscribes.
   }
 }
+
+const isQueued = (event: RunEvent | undefined): boolean =>
+  event?.type === 'status' && event.status === 'queued';

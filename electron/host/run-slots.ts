@@ -13,7 +13,7 @@ interface Entry {
   grant: Promise<void>;
   admit: () => void;
   refuse: (error: LeftQueue) => void;
-  onPosition: (position: number) => void;
+  onPosition: (position: number, isFirst: boolean) => void;
   stopListening: () => void;
 }
 
@@ -28,17 +28,14 @@ export class RunSlots {
   private readonly line: string[] = [];
   private working = 0;
 
-  constructor(
-    private readonly capacity: () => number,
-    /** Groups the line's position changes: each is a status written to disk, and a whole line moves at once. */
-    private readonly together: (work: () => void) => void = (work) => work(),
-  ) {}
+  constructor(private readonly capacity: () => number) {}
 
   /** Resolves when the run may work; rejects with `LeftQueue` if `signal` aborts while it waits. */
   acquire(
     runId: string,
     signal: AbortSignal,
-    onPosition: (position: number) => void = () => {},
+    /** `isFirst` for the place the run gets when it joins the line; then for each move of the line. */
+    onPosition: (position: number, isFirst: boolean) => void = () => {},
   ): Promise<void> {
     const known = this.entries.get(runId);
     if (known) {
@@ -56,7 +53,7 @@ export class RunSlots {
     signal.addEventListener('abort', leave, { once: true });
     entry.stopListening = () => signal.removeEventListener('abort', leave);
     this.admitWaiting();
-    if (!entry.isGranted) entry.onPosition(this.line.indexOf(runId) + 1);
+    if (!entry.isGranted) entry.onPosition(this.line.indexOf(runId) + 1, true);
     return entry.grant;
   }
 
@@ -107,10 +104,10 @@ export class RunSlots {
 
   private tellPositions(): void {
     if (this.line.length === 0) return;
-    this.together(() => this.line.forEach((runId, index) => this.entries.get(runId)?.onPosition(index + 1)));
+    this.line.forEach((runId, index) => this.entries.get(runId)?.onPosition(index + 1, false));
   }
 
-  private newEntry(onPosition: (position: number) => void): Entry {
+  private newEntry(onPosition: Entry['onPosition']): Entry {
     let admit = (): void => {};
     let refuse = (_error: LeftQueue): void => {};
     const grant = new Promise<void>((resolve, reject) => {

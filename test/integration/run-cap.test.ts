@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../../electron/llm/model-client';
@@ -48,7 +50,7 @@ const lastStatus = (events: RunEvent[], runId: string) =>
 describe('the cap on runs at once', () => {
   it('runs two of five at once, queues three in order, and drops a cancelled one from the line', async () => {
     const model = new GatedModel();
-    const { host } = await hostWithCap(model, 2);
+    const { host, dataDir } = await hostWithCap(model, 2);
     const events = collect(host);
     const prompts = ['one', 'two', 'three', 'four', 'five'];
     const runs = await Promise.all(prompts.map((prompt) => host.invoke('run.start', { prompt })));
@@ -88,6 +90,37 @@ describe('the cap on runs at once', () => {
 
     expect(model.asked).toEqual(['one', 'two', 'three', 'five']);
     expect(model.maxAtOnce).toBe(2);
+    // The line moved for the fifth run twice (fourth cancelled, then one done), but its log keeps the place it
+    // got when it joined: moves are told, not logged, or the log would grow with the square of the line.
+    const told = events.flatMap((event) =>
+      event.type === 'status' && event.runId === fifth ? [[event.status, event.queuePosition]] : [],
+    );
+    expect(told).toEqual([
+      ['queued', undefined],
+      ['queued', 3],
+      ['queued', 2],
+      ['queued', 1],
+      ['planning', undefined],
+      ['completed', undefined],
+    ]);
+    const db = new Database(join(dataDir, 'deputy.db'), { readonly: true });
+    try {
+      const logged = db
+        .prepare<[string], string>(
+          "SELECT body FROM journal_events WHERE run_id = ? AND event_type = 'status' ORDER BY seq",
+        )
+        .pluck()
+        .all(fifth)
+        .map((body) => JSON.parse(body) as { status: string; queuePosition?: number });
+      expect(logged.map((status) => [status.status, status.queuePosition])).toEqual([
+        ['queued', undefined],
+        ['queued', 3],
+        ['planning', undefined],
+        ['completed', undefined],
+      ]);
+    } finally {
+      db.close();
+    }
   });
 
   it('keeps the NDJSON stream of a waiting request at queued until a slot frees; POST /api/agent/run just waits', async () => {
