@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoteId } from '../../shared/contract';
 import { ToolError, type Tool, type ToolContext } from '../tools/tool';
 import type { AgentCatalog } from './catalog';
 import { inputParameters, inputSchema } from './agent-inputs';
@@ -67,7 +68,10 @@ export function delegateTool(
     execute: (input, context) => {
       const loaded = catalog.usable(input.agent);
       if (!loaded)
-        throw new ToolError('unknown_agent', `There is no agent named "${input.agent}" that is turned on.`);
+        throw new ToolError(
+          'unknown_agent',
+          `There is no agent named ${quoteId(input.agent)} that is turned on.`,
+        );
       const inputs = { ...input.inputs };
       const [first] = Object.entries(loaded.definition.inputConfig.inputs).filter(
         ([name, spec]) => spec.required && spec.type === 'string' && inputs[name] === undefined,

@@ -1,8 +1,10 @@
 import {
-  DeputyError,
   type CommandName,
   type CommandOutput,
   type CommandParsedInput,
+  DeputyError,
+  notFound,
+  quoteId,
 } from '../../shared/contract';
 import type { AgentCatalog } from '../agents/catalog';
 import type { Store } from '../store/store';
@@ -37,7 +39,7 @@ export function agentHandlers(
   });
   const known = (name: string) => {
     const agent = catalog.get(name);
-    if (!agent) throw new DeputyError('not_found', `There is no agent named "${name}".`);
+    if (!agent) throw new DeputyError('not_found', `There is no agent named ${quoteId(name)}.`);
     return agent;
   };
   return {
@@ -63,13 +65,12 @@ export function agentHandlers(
     },
     'runs.lineage': (input) => desk.lineage(input.runId),
     'artifacts.list': (input) => {
-      if (!store.runs.get(input.runId))
-        throw new DeputyError('not_found', `There is no run with the id "${input.runId}".`);
+      if (!store.runs.get(input.runId)) throw notFound('run', input.runId);
       return { artifacts: store.artifacts.byRun(input.runId) };
     },
     'artifacts.get': (input) => {
       const artifact = store.artifacts.get(input.id);
-      if (!artifact) throw new DeputyError('not_found', `There is no artifact with the id "${input.id}".`);
+      if (!artifact) throw notFound('artifact', input.id);
       return { artifact };
     },
   };

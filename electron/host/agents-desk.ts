@@ -1,7 +1,9 @@
 import {
-  DeputyError,
   type AgentRunInput,
+  DeputyError,
   type MessageRecord,
+  notFound,
+  quoteId,
   type RunEvent,
   type RunResponse,
   type RunStarted,
@@ -84,15 +86,14 @@ export class AgentsDesk {
   start(input: AgentRunInput): { started: RunStarted; done: Promise<RunResponse> } {
     const agent = this.deps.catalog.usable(input.name);
     if (!agent)
-      throw new DeputyError('not_found', `There is no agent named "${input.name}" that is turned on.`);
+      throw new DeputyError('not_found', `There is no agent named ${quoteId(input.name)} that is turned on.`);
     const inputs = this.checkInputs(
       agent,
       input.inputs,
       (message) => new DeputyError('invalid_input', message),
     );
     const { store } = this.deps;
-    if (input.threadId && !store.threads.get(input.threadId))
-      throw new DeputyError('not_found', `There is no conversation with the id "${input.threadId}".`);
+    if (input.threadId && !store.threads.get(input.threadId)) throw notFound('conversation', input.threadId);
     const run: NewAgentRun = {
       runId: this.deps.newId(),
       threadId: input.threadId ?? this.deps.newId(),
@@ -190,8 +191,7 @@ export class AgentsDesk {
   }
 
   lineage(runId: string) {
-    if (!this.deps.store.runs.get(runId))
-      throw new DeputyError('not_found', `There is no run with the id "${runId}".`);
+    if (!this.deps.store.runs.get(runId)) throw notFound('run', runId);
     return lineageView(this.deps.store, runId);
   }
 
@@ -210,7 +210,7 @@ export class AgentsDesk {
       const parent = store.lineage.byRun(context.runId);
       const agent = this.deps.catalog.usable(name);
       if (!agent)
-        throw new ToolError('unknown_agent', `There is no agent named "${name}" that is turned on.`);
+        throw new ToolError('unknown_agent', `There is no agent named ${quoteId(name)} that is turned on.`);
       const depth = (parent?.depth ?? 0) + 1;
       if (depth > this.deps.maxDepth)
         throw new ToolError(

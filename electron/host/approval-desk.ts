@@ -1,8 +1,9 @@
 import {
-  DeputyError,
   type Approval,
   type ApprovalDecideInput,
   type ApprovalEditInput,
+  DeputyError,
+  notFound,
   type RunResponse,
 } from '../../shared/contract';
 import { settle } from '../engine/call-execution';
@@ -235,7 +236,7 @@ export class ApprovalDesk {
 
   private require(id: string): StoredApproval {
     const approval = this.deps.store.approvals.get(id);
-    if (!approval) throw new DeputyError('not_found', `There is no approval with the id "${id}".`);
+    if (!approval) throw notFound('approval', id);
     return approval;
   }
 

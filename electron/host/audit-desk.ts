@@ -1,9 +1,11 @@
 import {
   AUDIT_PAGE,
-  DeputyError,
   type AuditEntry,
   type CommandOutput,
   type CommandParsedInput,
+  DeputyError,
+  notFound,
+  quoteId,
   type RunResponse,
 } from '../../shared/contract';
 import { verifyAuditChain } from '../store/audit-chain';
@@ -67,7 +69,7 @@ export class AuditDesk {
       if (!assumption) {
         throw new DeputyError(
           'not_found',
-          `This entry has no assumption with the id "${input.assumptionId}".`,
+          `This entry has no assumption with the id ${quoteId(input.assumptionId)}.`,
         );
       }
       let memoryId: string | null = null;
@@ -157,7 +159,7 @@ export class AuditDesk {
 
   private entry(id: string): AuditEntry {
     const entry = this.store.auditQuery.get(id);
-    if (!entry) throw new DeputyError('not_found', `There is no audit entry with the id "${id}".`);
+    if (!entry) throw notFound('audit entry', id);
     return entry;
   }
 }

@@ -1,8 +1,9 @@
 import {
-  DeputyError,
   type AuditUndoOutput,
   type CommandParsedInput,
+  DeputyError,
   type LedgerState,
+  notFound,
 } from '../../shared/contract';
 import { approverOf } from '../engine/audit-entries';
 import { fingerprint } from '../engine/fingerprint';
@@ -35,7 +36,7 @@ export async function undoEntry(
 ): Promise<AuditUndoOutput> {
   const { store } = deps;
   const original = store.auditQuery.get(input.id);
-  if (!original) throw new DeputyError('not_found', `There is no audit entry with the id "${input.id}".`);
+  if (!original) throw notFound('audit entry', input.id);
   const plan = planUndo(deps, original);
   const check = deps.registry.check(plan.tool.name, plan.args);
   if (!check.ok) throw new DeputyError('conflict', `It cannot be undone now: ${check.message}`);

@@ -1,4 +1,4 @@
-import { DeputyError, type RunEvent, type RunRequest, type RunStarted } from '../../shared/contract';
+import { DeputyError, quoteId, type RunEvent, type RunRequest, type RunStarted } from '../../shared/contract';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
 import { DIRECT_CALL_ID, DIRECT_CALL_MODEL, directCallPrompt, type DirectCall } from './direct-call-model';
@@ -47,7 +47,7 @@ export class ClientCalls {
 
   async call(call: DirectCall, signal: AbortSignal): Promise<ClientCallOutcome> {
     if (!this.tools().some((tool) => tool.name === call.tool))
-      throw new DeputyError('not_found', `Deputy has no tool named "${call.tool}".`);
+      throw new DeputyError('not_found', `Deputy has no tool named ${quoteId(call.tool)}.`);
     const started = this.deps.start({ prompt: directCallPrompt(call) }, DIRECT_CALL_MODEL);
     const { runId } = started;
     await new Promise<void>((resolve) => {

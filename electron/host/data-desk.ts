@@ -1,10 +1,11 @@
 import {
-  DeputyError,
   type CommandOutput,
   type CommandParsedInput,
   type DataCompactResult,
   type DataCounts,
   type DataStats,
+  DeputyError,
+  notFound,
 } from '../../shared/contract';
 import type { Store } from '../store/store';
 
@@ -43,7 +44,7 @@ export class DataDesk {
   async deleteThread(input: CommandParsedInput<'thread.delete'>): Promise<CommandOutput<'thread.delete'>> {
     const { threadId } = input;
     if (!this.deps.store.threads.get(threadId) || this.deleting.has(threadId)) {
-      throw new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+      throw notFound('conversation', threadId);
     }
     this.deleting.add(threadId);
     try {

@@ -1,5 +1,4 @@
 import {
-  DeputyError,
   type ActionRecord,
   type AgentRunInput,
   type Approval,
@@ -7,7 +6,9 @@ import {
   type CommandOutput,
   type CommandParsedInput,
   type ContractHost,
+  DeputyError,
   type ErrorBody,
+  notFound,
   type RunEvent,
   type RunRequest,
   type RunResponse,
@@ -146,8 +147,7 @@ export class Host implements ContractHost {
   actionDetail(id: string): { action: ActionRecord | null; approval: Approval | null } {
     const stored = this.deps.store.approvals.get(id);
     const action = this.deps.store.actions.get(stored?.actionId ?? id);
-    if (!stored && !action)
-      throw new DeputyError('not_found', `There is no action or approval with the id "${id}".`);
+    if (!stored && !action) throw notFound('action or approval', id);
     return { action, approval: stored ? this.approvals.view(stored) : null };
   }
 

@@ -1,4 +1,10 @@
-import { DeputyError, type Plan, type PlanContinueInput, type RunStarted } from '../../shared/contract';
+import {
+  DeputyError,
+  notFound,
+  type Plan,
+  type PlanContinueInput,
+  type RunStarted,
+} from '../../shared/contract';
 import { derivePlan, isFinalPlan, planView, refreshPlan, savePlan } from '../engine/plans/plan-progress';
 import { isAsShown, isCovered, scopeOf } from '../engine/plans/plan-scope';
 import type { RunLoopDeps } from '../engine/run-deps';
@@ -165,7 +171,7 @@ export class PlanDesk {
 
   private require(planId: string): StoredPlan {
     const plan = this.deps.store.plans.get(planId);
-    if (!plan) throw new DeputyError('not_found', `There is no plan with the id "${planId}".`);
+    if (!plan) throw notFound('plan', planId);
     return plan;
   }
 

@@ -1,9 +1,10 @@
 import {
   DeputyError,
-  LIMITS,
-  normalizeRunRequest,
   type ErrorBody,
+  LIMITS,
   type MessageRecord,
+  normalizeRunRequest,
+  notFound,
   type RunEvent,
   type RunRequest,
   type RunResponse,
@@ -74,7 +75,7 @@ export class RunLauncher {
     const runId = newRowId();
     const threadId = request.threadId;
     if (threadId && (!store.threads.get(threadId) || this.deps.isDeleting(threadId))) {
-      const error = new DeputyError('not_found', `There is no conversation with the id "${threadId}".`);
+      const error = notFound('conversation', threadId);
       this.deps.refusedRequest(error.toBody());
       throw error;
     }

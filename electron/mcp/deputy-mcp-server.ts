@@ -6,6 +6,7 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { quoteId } from '../../shared/contract';
 import type { ClientCalls } from '../host/client-calls';
 
 /** While a call waits for the person, a client that asked for progress hears from Deputy this often. */
@@ -41,7 +42,7 @@ export function createDeputyMcpServer(calls: ClientCalls): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     if (!calls.tools().some((tool) => tool.name === name))
-      throw new McpError(ErrorCode.InvalidParams, `Deputy has no tool named "${name}".`);
+      throw new McpError(ErrorCode.InvalidParams, `Deputy has no tool named ${quoteId(name)}.`);
     // Over stateless HTTP each request has a server of its own, which never saw the client's `initialize`.
     const client = server.getClientVersion()?.name ?? 'over HTTP';
     const token = request.params._meta?.progressToken;

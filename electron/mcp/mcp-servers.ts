@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { DeputyError, McpServerConfig, type McpSecrets, type McpServerView } from '../../shared/contract';
+import {
+  DeputyError,
+  type McpSecrets,
+  McpServerConfig,
+  type McpServerView,
+  quoteId,
+} from '../../shared/contract';
 import type { SettingsRepo } from '../store/settings-repo';
 import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
@@ -193,7 +199,7 @@ export class McpServers {
 
   private entry(name: string): Entry {
     const entry = this.entries.get(name);
-    if (!entry) throw new DeputyError('not_found', `There is no MCP server named "${name}".`);
+    if (!entry) throw new DeputyError('not_found', `There is no MCP server named ${quoteId(name)}.`);
     return entry;
   }
 

@@ -1,13 +1,12 @@
 import { AgentRunInput, parseInput } from '../../shared/contract';
 import type { Host } from '../host/host';
-import { asRecord } from '../store/json';
 import { streamRun, type CommandSender, type Route } from './api-routes';
-import { readOptionalJsonBody, sendError, sendJson } from './http-io';
+import { readOptionalJsonObject, sendError, sendJson } from './http-io';
 
 /** Agents (spec 001) and delegation (Keep-Up §5.4, §8.3–8.4): the catalog, runs, lineage and artifacts. */
 export function agentRoutes(host: Host, command: CommandSender): Route[] {
   const runInput = async (req: Parameters<Route['handle']>[0], name: string | undefined) =>
-    parseInput(AgentRunInput, { ...asRecord(await readOptionalJsonBody(req)), name });
+    parseInput(AgentRunInput, { ...(await readOptionalJsonObject(req)), name });
   return [
     {
       method: 'GET',

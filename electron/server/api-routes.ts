@@ -12,7 +12,6 @@ import {
   type RunResponse,
 } from '../../shared/contract';
 import { dispatchCommand, safeErrorBody } from '../host/dispatch';
-import { asRecord } from '../store/json';
 import type { Host } from '../host/host';
 import { agentRoutes } from './agent-routes';
 import { auditRoutes } from './audit-routes';
@@ -21,7 +20,14 @@ import { memoryRoutes } from './memory-routes';
 import { planRoutes } from './plan-routes';
 import { taskRoutes } from './task-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
-import { readJsonBody, readOptionalJsonBody, sendError, sendJson, statusFor } from './http-io';
+import {
+  readJsonBody,
+  readJsonObject,
+  readOptionalJsonObject,
+  sendError,
+  sendJson,
+  statusFor,
+} from './http-io';
 
 export type RouteHandler = (
   req: IncomingMessage,
@@ -118,7 +124,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'PATCH',
       pattern: /^\/api\/threads\/([^/]+)$/,
       handle: async (req, res, [threadId]) =>
-        command(res, 'thread.rename', { ...asRecord(await readJsonBody(req)), threadId }),
+        command(res, 'thread.rename', { ...(await readJsonObject(req)), threadId }),
     },
     {
       method: 'GET',
@@ -173,7 +179,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/actions\/([^/]+)\/(approve|reject)$/,
       handle: async (req, res, [id, decision]) => {
-        const body = asRecord(await readOptionalJsonBody(req));
+        const body = await readOptionalJsonObject(req);
         const input = parseInput(ApprovalDecideInput, { ...body, approvalId: id, decision });
         sendJson(res, 200, await host.approvals.decide(input));
       },
@@ -182,7 +188,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/actions\/([^/]+)\/edit$/,
       handle: async (req, res, [id]) => {
-        const body = asRecord(await readJsonBody(req));
+        const body = await readJsonObject(req);
         sendJson(
           res,
           200,
@@ -231,13 +237,13 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       method: 'POST',
       pattern: /^\/api\/connections\/(google|slack)\/start$/,
       handle: async (req, res, [name]) =>
-        command(res, 'connections.connect', { ...asRecord(await readOptionalJsonBody(req)), name }),
+        command(res, 'connections.connect', { ...(await readOptionalJsonObject(req)), name }),
     },
     {
       method: 'PUT',
       pattern: /^\/api\/connections\/(slack|gemini)$/,
       handle: async (req, res, [name]) =>
-        command(res, 'connections.connect', { ...asRecord(await readJsonBody(req)), name }),
+        command(res, 'connections.connect', { ...(await readJsonObject(req)), name }),
     },
     {
       method: 'DELETE',
@@ -258,10 +264,13 @@ export async function routeApi(
 ): Promise<void> {
   const { path } = target;
   const onPath = routes.filter((route) => route.pattern.test(path));
-  const route = onPath.find((candidate) => candidate.method === req.method);
+  // HEAD is GET without the body: Node sends the headers (content-length included) and leaves the body out.
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  const route = onPath.find((candidate) => candidate.method === method);
   if (!route) {
     if (onPath.length > 0) {
-      res.setHeader('allow', onPath.map((candidate) => candidate.method).join(', '));
+      const allowed = onPath.map((candidate) => candidate.method);
+      res.setHeader('allow', (allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed).join(', '));
       sendJson(res, 405, {
         ok: false,
         error: { code: 'invalid_input', message: `${req.method} is not allowed here.` },

@@ -1,9 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { AuditExportInput, parseInput } from '../../shared/contract';
 import type { Host } from '../host/host';
-import { asRecord } from '../store/json';
 import type { CommandSender, Route } from './api-routes';
-import { readJsonBody, readOptionalJsonBody } from './http-io';
+import { readJsonObject, readOptionalJsonObject } from './http-io';
 
 /** Query keys of GET /api/audit and the export, and the filter each one sets. */
 const FILTER_KEYS: Record<string, string> = {
@@ -92,13 +91,13 @@ export function auditRoutes(host: Host, command: CommandSender): Route[] {
       method: 'POST',
       pattern: /^\/api\/audit\/([^/]+)\/verify$/,
       handle: async (req, res, [id]) =>
-        command(res, 'audit.verifyAssumption', { ...asRecord(await readJsonBody(req)), id }),
+        command(res, 'audit.verifyAssumption', { ...(await readJsonObject(req)), id }),
     },
     {
       method: 'POST',
       pattern: /^\/api\/audit\/([^/]+)\/undo$/,
       handle: async (req, res, [id]) =>
-        command(res, 'audit.undo', { ...asRecord(await readOptionalJsonBody(req)), id }),
+        command(res, 'audit.undo', { ...(await readOptionalJsonObject(req)), id }),
     },
   ];
 }

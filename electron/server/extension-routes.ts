@@ -1,6 +1,5 @@
-import { asRecord } from '../store/json';
 import type { CommandSender, Route } from './api-routes';
-import { readJsonBody } from './http-io';
+import { readJsonBody, readJsonObject } from './http-io';
 
 /** The MCP servers Deputy uses as extensions: list, add or change, remove, restart, read one's log, import. */
 export function extensionRoutes(command: CommandSender): Route[] {
@@ -13,8 +12,7 @@ export function extensionRoutes(command: CommandSender): Route[] {
     {
       method: 'PUT',
       pattern: /^\/api\/mcp\/servers\/([^/]+)$/,
-      handle: async (req, res, [name]) =>
-        command(res, 'mcp.put', { ...asRecord(await readJsonBody(req)), name }),
+      handle: async (req, res, [name]) => command(res, 'mcp.put', { ...(await readJsonObject(req)), name }),
     },
     {
       method: 'DELETE',

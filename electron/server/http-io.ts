@@ -76,11 +76,22 @@ export async function readJsonBody(
   return body;
 }
 
+/**
+ * A body whose fields a route joins to the ids in its path: anything but a JSON object is refused, as a
+ * route's schema refuses it when the body is its whole input, rather than read as `{}`.
+ */
+export async function readJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(req);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new DeputyError('invalid_input', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
 /** For routes whose body is optional (approve, reject): no body at all reads as `{}`. */
-export async function readOptionalJsonBody(req: IncomingMessage): Promise<unknown> {
+export async function readOptionalJsonObject(req: IncomingMessage): Promise<Record<string, unknown>> {
   const hasBody =
     Number(req.headers['content-length'] ?? '0') > 0 || req.headers['transfer-encoding'] !== undefined;
-  return hasBody ? readJsonBody(req) : {};
+  return hasBody ? readJsonObject(req) : {};
 }
 
 function tooLarge(limit: number): DeputyError {

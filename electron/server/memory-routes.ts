@@ -1,6 +1,5 @@
-import { asRecord } from '../store/json';
 import type { CommandSender, Route } from './api-routes';
-import { readJsonBody } from './http-io';
+import { readJsonObject } from './http-io';
 
 /** What Deputy remembers: list (with search and paging), change and forget. */
 export function memoryRoutes(command: CommandSender): Route[] {
@@ -20,8 +19,7 @@ export function memoryRoutes(command: CommandSender): Route[] {
     {
       method: 'PUT',
       pattern: /^\/api\/memories\/([^/]+)$/,
-      handle: async (req, res, [id]) =>
-        command(res, 'memory.update', { ...asRecord(await readJsonBody(req)), id }),
+      handle: async (req, res, [id]) => command(res, 'memory.update', { ...(await readJsonObject(req)), id }),
     },
     {
       method: 'DELETE',

@@ -1,6 +1,5 @@
-import { asRecord } from '../store/json';
 import type { CommandSender, Route } from './api-routes';
-import { readOptionalJsonBody } from './http-io';
+import { readOptionalJsonObject } from './http-io';
 
 /** Spec 004's plan routes: read a plan, approve it whole, continue it (with an answer), cancel it. */
 export function planRoutes(command: CommandSender): Route[] {
@@ -20,7 +19,7 @@ export function planRoutes(command: CommandSender): Route[] {
       method: 'POST',
       pattern: /^\/api\/plans\/([^/]+)\/continue$/,
       handle: async (req, res, [id]) => {
-        const body = asRecord(await readOptionalJsonBody(req));
+        const body = await readOptionalJsonObject(req);
         await command(res, 'plan.continue', { ...body, planId: id });
       },
     },

@@ -1,6 +1,5 @@
-import { asRecord } from '../store/json';
 import type { CommandSender, Route } from './api-routes';
-import { readJsonBody } from './http-io';
+import { readJsonBody, readJsonObject } from './http-io';
 
 /** The task list: list, add, change, complete and delete, each as the tasks desk takes it from the chat. */
 export function taskRoutes(command: CommandSender): Route[] {
@@ -25,7 +24,7 @@ export function taskRoutes(command: CommandSender): Route[] {
       handle: async (req, res, [id]) =>
         command(res, 'tasks.change', {
           tool: 'update_task',
-          args: { ...asRecord(await readJsonBody(req)), id },
+          args: { ...(await readJsonObject(req)), id },
         }),
     },
     {

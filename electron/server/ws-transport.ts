@@ -87,6 +87,9 @@ function refuseUpgrade(req: IncomingMessage, options: WebSocketOptions): ErrorBo
 
 function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSocketOptions): void {
   const subscriptions = new Map<string, () => void>();
+  // Ids of commands not yet answered: with the subscriptions', the ids a new command or subscription may not take.
+  const commandsInFlight = new Set<string>();
+  const isInUse = (id: string): boolean => subscriptions.has(id) || commandsInFlight.has(id);
   const send = (message: WsServerMessage): void => {
     if (ws.readyState !== ws.OPEN) return;
     // A client that stops reading would make the host buffer its events without end; it is cut off instead
@@ -107,7 +110,20 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
       return fail(message.error);
     }
     const request = message.value;
+    // One id, one conversation: a reply on an id that already carries another's would be taken for its answer.
+    if (request.kind !== 'unsubscribe' && isInUse(request.id)) {
+      return send({
+        kind: 'reply',
+        id: request.id,
+        ok: false,
+        error: {
+          code: 'conflict',
+          message: 'That id is in use by a subscription or a command not yet answered.',
+        },
+      });
+    }
     if (request.kind === 'command') {
+      commandsInFlight.add(request.id);
       // Commands that arrive together (a client starting twenty runs) take turns with the runs' steps.
       void Promise.resolve(fairTurn())
         .then(() =>
@@ -115,18 +131,13 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
             logError(`${request.channel} failed`, error),
           ),
         )
-        .then((result) => send({ kind: 'reply', id: request.id, ...result }));
+        .then((result) => {
+          commandsInFlight.delete(request.id);
+          send({ kind: 'reply', id: request.id, ...result });
+        });
       return;
     }
     if (request.kind === 'subscribe') {
-      if (subscriptions.has(request.id)) {
-        return send({
-          kind: 'reply',
-          id: request.id,
-          ok: false,
-          error: { code: 'conflict', message: 'That subscription id is in use.' },
-        });
-      }
       if (subscriptions.size >= maxSubscriptions) {
         return send({
           kind: 'reply',

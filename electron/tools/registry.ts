@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describeIssues } from '../../shared/contract/errors';
+import { describeIssues, quoteId } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
 import { guardedCall, type CallFailure } from './call-guard';
@@ -179,7 +179,7 @@ export class ToolRegistry {
       return {
         ok: false,
         code: 'unknown_tool',
-        message: `There is no tool named "${name}". Available tools: ${[...this.tools.keys()].join(', ')}.`,
+        message: `There is no tool named ${quoteId(name)}. Available tools: ${[...this.tools.keys()].join(', ')}.`,
       };
     }
     const unavailable = tool.requires ? this.integrationCheck(tool.requires) : null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from './paging';
 
 /** Spec 004's audit trail: what Deputy did, why, under whose authority, and how to undo it. */
 export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']);
@@ -108,10 +109,7 @@ export const AUDIT_PAGE = { default: 50, max: 200 } as const;
 export const AuditListInput = AuditFilter.extend({
   limit: z.number().int().min(1).max(AUDIT_PAGE.max).optional(),
   /** The `nextCursor` of the previous page. */
-  cursor: z
-    .string()
-    .regex(/^\d{1,16}$/, 'not a cursor')
-    .optional(),
+  cursor: PageCursor.optional(),
 })
   .strict()
   .default({});
@@ -166,10 +164,7 @@ export type AuditUndoOutput = z.infer<typeof AuditUndoOutput>;
 export const AuditExportFormat = z.enum(['jsonl', 'csv']);
 export const AuditExportInput = AuditFilter.extend({
   format: AuditExportFormat,
-  cursor: z
-    .string()
-    .regex(/^\d{1,16}$/, 'not a cursor')
-    .optional(),
+  cursor: PageCursor.optional(),
 }).strict();
 /** One page of an export: lines to append, and the cursor of the next page (null at the end). */
 export const AuditExportOutput = z.object({ text: z.string(), nextCursor: z.string().nullable() });

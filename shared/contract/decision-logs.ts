@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from './paging';
 
 /** Spec 002's DecisionLog: one per request, refusals before any run included. */
 export const DecisionRecord = z.object({
@@ -53,10 +54,7 @@ export const ToolInvocation = z.object({
 export type ToolInvocation = z.infer<typeof ToolInvocation>;
 
 const Id = z.string().min(1).max(128);
-const Cursor = z
-  .string()
-  .regex(/^\d{1,16}$/, 'not a cursor')
-  .optional();
+const Cursor = PageCursor.optional();
 const Limit = z.number().int().min(1).max(200).optional();
 
 export const DecisionListInput = z

@@ -64,6 +64,22 @@ export class DeputyError extends Error {
   }
 }
 
+/** How much of an id a message quotes: ids come from clients, and a 5,000-character one is not echoed back whole. */
+const QUOTED_ID_LENGTH = 64;
+
+/** An id (or name) as every message quotes it: `"abc"`, or its first 64 characters and an ellipsis. */
+export function quoteId(id: string): string {
+  if (id.length <= QUOTED_ID_LENGTH) return `"${id}"`;
+  const cut = id.slice(0, QUOTED_ID_LENGTH);
+  // Never half of a surrogate pair: the message stays well-formed text.
+  return `"${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…"`;
+}
+
+/** The `not_found` error for an id no `what` (run, conversation, plan…) has. */
+export function notFound(what: string, id: string): DeputyError {
+  return new DeputyError('not_found', `There is no ${what} with the id ${quoteId(id)}.`);
+}
+
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof DeputyError) return error.toBody();
   return { code: 'internal', message: 'Something went wrong inside Deputy. The details are in the log.' };

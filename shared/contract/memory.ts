@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from './paging';
 
 export const MEMORY_TEXT_MAX = 2_000;
 
@@ -28,7 +29,7 @@ export const MemoryListInput = z
     query: z.string().trim().max(200).optional(),
     limit: z.number().int().min(1).max(200).default(50),
     /** The `nextCursor` of the previous page (newest-first listing only). */
-    cursor: z.string().max(200).optional(),
+    cursor: PageCursor.optional(),
   })
   .strict()
   .default({ limit: 50 });

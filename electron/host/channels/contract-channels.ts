@@ -1,4 +1,4 @@
-import type { CommandName } from '../../../shared/contract';
+import { notFound, type CommandName } from '../../../shared/contract';
 import { agentHandlers } from '../agent-handlers';
 import type { ApprovalsBus } from '../approvals-bus';
 import type { Desks } from '../host-desks';
@@ -21,7 +21,12 @@ export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): 
   return {
     ...agentHandlers(desks.agents, deps.agentCatalog, deps.registry, store),
     'run.start': (input) => runs.start(input),
-    'run.cancel': (input) => ({ cancelled: runs.cancel(input.runId) }),
+    // A run that exists but is no longer working answers cancelled:false; an id no run ever had is not_found.
+    'run.cancel': (input) => {
+      const cancelled = runs.cancel(input.runId);
+      if (!cancelled && !store.runs.get(input.runId)) throw notFound('run', input.runId);
+      return { cancelled };
+    },
     ...threadChannels(store, desks.data),
     'data.stats': () => desks.data.stats(),
     'data.compact': () => desks.data.compact(),

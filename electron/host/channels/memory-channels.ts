@@ -1,4 +1,4 @@
-import { DeputyError, type Memory } from '../../../shared/contract';
+import { type Memory, notFound } from '../../../shared/contract';
 import type { Store } from '../../store/store';
 import type { HandlersFor } from './handlers';
 
@@ -24,7 +24,7 @@ export function memoryChannels(
   };
 }
 
-const missing = (id: string) => new DeputyError('not_found', `There is no memory with the id "${id}".`);
+const missing = (id: string) => notFound('memory', id);
 
 /** Only the contract's fields: a search row carries its rank and snippet columns too. */
 const memoryView = ({ id, text, origin, source, confirmedAt, createdAt, updatedAt }: Memory): Memory => ({

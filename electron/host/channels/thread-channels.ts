@@ -1,4 +1,4 @@
-import { DeputyError, LIMITS, type ThreadDetail } from '../../../shared/contract';
+import { LIMITS, notFound, type ThreadDetail } from '../../../shared/contract';
 import { planView } from '../../engine/plans/plan-progress';
 import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
@@ -38,4 +38,4 @@ function threadDetail(store: Store, threadId: string): ThreadDetail {
   };
 }
 
-const missing = (id: string) => new DeputyError('not_found', `There is no conversation with the id "${id}".`);
+const missing = (id: string) => notFound('conversation', id);

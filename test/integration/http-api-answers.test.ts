@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../shared/contract/ws-protocol';
+import { serveApi, type ApiServer } from '../support/api-server';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { say, ScriptedModel } from '../support/scripted-model';
+
+const TOKEN = 'answers-token-123';
+const model = new ScriptedModel();
+let fixture: HostFixture;
+let served: ApiServer;
+let api: ApiServer['api'];
+
+beforeAll(async () => {
+  fixture = await openHost(model);
+  served = await serveApi(fixture, TOKEN);
+  api = served.api;
+});
+afterAll(async () => {
+  await served.server.close();
+  await fixture.close();
+});
+
+async function expectError(response: Response, status: number, code: string): Promise<string> {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { ok: boolean; error: { code: string; message: string } };
+  expect(body).toMatchObject({ ok: false, error: { code } });
+  return body.error.message;
+}
+
+describe('the local API answers alike on every route', () => {
+  it('answers HEAD on a GET route as GET would, without the body', async () => {
+    const got = await api('/api/tools');
+    const head = await api('/api/tools', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(got.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(got.headers.get('content-length'));
+    expect(await head.text()).toBe('');
+    expect((await api('/api/threads/nope', { method: 'HEAD' })).status).toBe(404);
+    const wrong = await api('/api/threads', { method: 'POST', body: '{}' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers a cancel of a run that never existed 404, and of a finished one cancelled:false', async () => {
+    model.script(say('Done.'));
+    const run = (await (
+      await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: 'Hi' }) })
+    ).json()) as { runId: string };
+    const finished = await api(`/api/runs/${run.runId}/cancel`, { method: 'POST' });
+    expect(finished.status).toBe(200);
+    expect(await finished.json()).toEqual({ cancelled: false });
+    expect(await expectError(await api('/api/runs/nope/cancel', { method: 'POST' }), 404, 'not_found')).toBe(
+      'There is no run with the id "nope".',
+    );
+    await expect(fixture.host.invoke('run.cancel', { runId: 'nope' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('refuses a memories cursor it never handed out, as it does a bad threads cursor', async () => {
+    for (const cursor of ['junk', '-1', '1.5', '0x10', '']) {
+      await expectError(await api(`/api/memories?cursor=${cursor}`), 400, 'invalid_input');
+    }
+    expect((await api('/api/memories?cursor=12')).status).toBe(200);
+    await expectError(await api('/api/threads?before=%FF'), 400, 'invalid_input');
+  });
+
+  it('refuses an approve or reject body that is JSON but not an object, and still takes none', async () => {
+    for (const body of ['[1,2]', '"x"', 'null', '3']) {
+      for (const decision of ['approve', 'reject']) {
+        const message = await expectError(
+          await api(`/api/actions/nope/${decision}`, { method: 'POST', body }),
+          400,
+          'invalid_input',
+        );
+        expect(message).toBe('The request body must be a JSON object.');
+      }
+    }
+    await expectError(await api('/api/actions/nope/approve', { method: 'POST' }), 404, 'not_found');
+    await expectError(
+      await api('/api/actions/nope/reject', { method: 'POST', body: '{}' }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('quotes at most 64 characters of an id in an error message', async () => {
+    const long = 'a'.repeat(5_000);
+    for (const path of [`/api/actions/${long}`, `/api/threads/${long}`, `/api/runs/${long}/cancel`]) {
+      const response = await api(path, { method: path.endsWith('cancel') ? 'POST' : 'GET' });
+      const message = await expectError(response, 404, 'not_found');
+      expect(message).toContain(`"${'a'.repeat(64)}…"`);
+      expect(message.length).toBeLessThan(120);
+    }
+  });
+});
+
+function openSocket(): Promise<WebSocket> {
+  const socket = new WebSocket(served.server.url.replace('http', 'ws') + '/ws', [
+    WS_PROTOCOL,
+    `${WS_TOKEN_PREFIX}${TOKEN}`,
+  ]);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+function collect(socket: WebSocket): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [];
+  socket.on('message', (data: Buffer) =>
+    messages.push(JSON.parse(data.toString()) as Record<string, unknown>),
+  );
+  return messages;
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > 5_000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('WebSocket ids', () => {
+  it('refuses a command on the id of a live subscription, and the subscription goes on', async () => {
+    const socket = await openSocket();
+    const messages = collect(socket);
+    socket.send(JSON.stringify({ kind: 'subscribe', id: 'X', channel: 'run.events', input: {} }));
+    await until(() => messages.some((m) => m.id === 'X'));
+    socket.send(JSON.stringify({ kind: 'command', id: 'X', channel: 'settings.get', input: {} }));
+    await until(() => messages.filter((m) => m.id === 'X').length === 2);
+    expect(messages.filter((m) => m.id === 'X')).toEqual([
+      { kind: 'reply', id: 'X', ok: true, data: null },
+      { kind: 'reply', id: 'X', ok: false, error: { code: 'conflict', message: expect.any(String) } },
+    ]);
+
+    model.script(say('Still here.'));
+    socket.send(JSON.stringify({ kind: 'command', id: 'c1', channel: 'run.start', input: { prompt: 'Hi' } }));
+    await until(() =>
+      messages.some((m) => m.id === 'X' && (m.event as { type?: string })?.type === 'result'),
+    );
+    socket.close();
+  });
+
+  it('refuses a second command on the id of one still in flight, and answers the first once', async () => {
+    const socket = await openSocket();
+    const messages = collect(socket);
+    const command = JSON.stringify({ kind: 'command', id: 'dup', channel: 'settings.get', input: {} });
+    socket.send(command);
+    socket.send(command);
+    await until(() => messages.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(messages.map((m) => [m.id, m.ok])).toEqual(
+      expect.arrayContaining([
+        ['dup', true],
+        ['dup', false],
+      ]),
+    );
+    expect(messages.find((m) => m.ok === false)).toMatchObject({ error: { code: 'conflict' } });
+    expect(messages).toHaveLength(2);
+    socket.send(command);
+    await until(() => messages.length === 3);
+    expect(messages[2]).toMatchObject({ id: 'dup', ok: true });
+    socket.close();
+  });
+});
