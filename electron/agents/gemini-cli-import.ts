@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AgentDefinition } from './definition';
-import { checkDefinition, type AgentLoadError } from './load';
+import { checkDefinition, yamlValue, type AgentLoadError } from './load';
 
 /**
  * Gemini CLI's local subagents are Markdown files: YAML front matter (name, description, tools, model,
@@ -44,7 +44,9 @@ export function importGeminiCliAgent(
   const syntax = document.errors[0];
   // The front matter starts on the file's second line, after the opening ---.
   if (syntax) return fail(file, lines.linePos(syntax.pos[0]).line + 1, syntax.message.split('\n')[0] ?? '');
-  const front = FrontMatter.safeParse(document.toJS());
+  const value = yamlValue(document, lines, file, 2);
+  if (!value.ok) return value;
+  const front = FrontMatter.safeParse(value.value);
   if (!front.success) {
     const issue = front.error.issues[0];
     return fail(file, 2, `${issue?.path.join('.') || 'front matter'}: ${issue?.message ?? 'invalid'}`);

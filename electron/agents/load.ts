@@ -1,4 +1,4 @@
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
 import type { z } from 'zod';
 import { AgentDefinition, camelKeys } from './definition';
 
@@ -24,7 +24,52 @@ export function parseAgentDefinition(text: string, file: string): AgentParse {
     const line = syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line;
     return { ok: false, error: { file, line, message: firstLine(syntax.message) } };
   }
-  return checkDefinition(document.toJS({ maxAliasCount: 50 }), file, (path) => lineOf(document, lines, path));
+  const value = yamlValue(document, lines, file);
+  if (!value.ok) return value;
+  return checkDefinition(value.value, file, (path) => lineOf(document, lines, path));
+}
+
+/** Uses of aliases (*name) a file may make, counted as the parser counts them (nested uses multiply). */
+const MAX_ALIASES = 50;
+
+export type YamlValue = { ok: true; value: unknown } | { ok: false; error: AgentLoadError };
+
+/**
+ * The document as plain data, or why it cannot be. Aliases are expanded with a cap because nested ones multiply:
+ * a file of ten lines could otherwise fill the memory (a "billion laughs" file) and stop Deputy. `startLine` is
+ * the file's line where the YAML begins (front matter starts on line 2).
+ */
+export function yamlValue(document: Document, lines: LineCounter, file: string, startLine = 1): YamlValue {
+  try {
+    return { ok: true, value: document.toJS({ maxAliasCount: MAX_ALIASES }) };
+  } catch {
+    // The parser throws here only over aliases: one whose anchor is not set before it, or too many uses.
+    const { alias, isUnresolved } = aliasAtFault(document);
+    const line = alias?.range ? lines.linePos(alias.range[0]).line + startLine - 1 : null;
+    const message =
+      alias && isUnresolved
+        ? `The alias *${alias.source} comes before its anchor &${alias.source} is set.`
+        : "The file's aliases (*name) repeat each other so often that, read out in full, it would be too big to load.";
+    return { ok: false, error: { file, line, message } };
+  }
+}
+
+/** The first alias whose anchor is not set before it, or else the first alias. */
+function aliasAtFault(document: Document): { alias: Alias | undefined; isUnresolved: boolean } {
+  const anchors = new Set<string>();
+  let first: Alias | undefined;
+  let unresolved: Alias | undefined;
+  visit(document, (_key, node) => {
+    if (isAlias(node)) {
+      first ??= node;
+      if (anchors.has(node.source)) return;
+      unresolved = node;
+      return visit.BREAK;
+    }
+    const anchor = (node as { anchor?: unknown }).anchor;
+    if (typeof anchor === 'string') anchors.add(anchor);
+  });
+  return { alias: unresolved ?? first, isUnresolved: unresolved !== undefined };
 }
 
 /** Checks a parsed value against the schema; `lineFor` says where a path is in the file, when it can. */

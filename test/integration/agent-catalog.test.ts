@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentDefinition, dataDirWithAgents } from '../support/agent-kit';
+import { agentDefinition, ALIAS_BOMB, dataDirWithAgents } from '../support/agent-kit';
 import { until } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { ScriptedModel } from '../support/scripted-model';
@@ -39,6 +39,48 @@ describe('the agent catalog', () => {
     expect(list.errors).toEqual([expect.objectContaining({ file: 'agents/broken_one.yaml', line: 13 })]);
     expect(list.folder).toBe('agents');
     expect(fixture.host.toolCatalog().map((tool) => tool.name)).toContain('good_one');
+  });
+
+  it('starts with an alias bomb in the folder: the file is listed as not loaded, every other agent loads', async () => {
+    const dataDir = dataDirWithAgents({ name: 'good_one', tools: ['list_tasks'] });
+    writeFileSync(join(dataDir, 'agents', 'bomb.yaml'), ALIAS_BOMB);
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const list = await fixture.host.invoke('agents.list', {});
+    expect(list.agents.map((agent) => agent.name)).toEqual(
+      expect.arrayContaining(['good_one', 'researcher']),
+    );
+    expect(list.errors).toEqual([
+      { file: 'agents/bomb.yaml', line: 2, message: expect.stringContaining('alias') },
+    ]);
+  });
+
+  it('an alias bomb dropped in while running is skipped, and the agents already there stay', async () => {
+    const dataDir = dataDirWithAgents({ name: 'good_one', tools: ['list_tasks'] });
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const host = fixture.host;
+    writeFileSync(join(dataDir, 'agents', 'bomb.yaml'), ALIAS_BOMB);
+    writeFileSync(
+      join(dataDir, 'agents', 'late_one.yaml'),
+      stringify(agentDefinition({ name: 'late_one', tools: [] })),
+    );
+    await until(() => host.toolCatalog().some((tool) => tool.name === 'late_one'));
+    const list = await host.invoke('agents.list', {});
+    expect(list.errors).toEqual([expect.objectContaining({ file: 'agents/bomb.yaml' })]);
+    expect(list.agents.map((agent) => agent.name)).toEqual(expect.arrayContaining(['good_one', 'late_one']));
+  });
+
+  it('refuses to import an alias bomb, as YAML or as Markdown front matter, as invalid input', async () => {
+    fixture = await openHost(new ScriptedModel(), { dataDir: dataDirWithAgents() });
+    const host = fixture.host;
+    for (const input of [
+      { fileName: 'bomb.yaml', text: ALIAS_BOMB },
+      { fileName: 'bomb.md', text: `---\n${ALIAS_BOMB}---\nYou are a bomb.\n` },
+    ])
+      await expect(host.invoke('agents.import', input)).rejects.toMatchObject({
+        code: 'invalid_input',
+        message: expect.stringContaining('alias'),
+      });
+    expect((await host.invoke('agents.list', {})).errors).toEqual([]);
   });
 
   it('watches the folder: a new file becomes an agent and a tool without a restart', async () => {

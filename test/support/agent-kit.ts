@@ -46,3 +46,16 @@ export function dataDirWithAgents(...agents: TestAgent[]): string {
     writeFileSync(join(dataDir, 'agents', `${agent.name}.yaml`), stringify(agentDefinition(agent)));
   return dataDir;
 }
+
+/** A "billion laughs" file: nine levels of nine aliases each would expand to 9^9 strings in memory. */
+export const ALIAS_BOMB = `a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+name: bomb
+`;
