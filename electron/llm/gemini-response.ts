@@ -73,7 +73,19 @@ function toFinishReason(reason: string): FinishReason {
 }
 
 function toUsage(metadata: GenerateContentResponseUsageMetadata): ModelUsage {
-  const inputTokens = metadata.promptTokenCount ?? 0;
-  const outputTokens = metadata.candidatesTokenCount ?? 0;
-  return { inputTokens, outputTokens, totalTokens: metadata.totalTokenCount ?? inputTokens + outputTokens };
+  const inputTokens = tokenCount(metadata.promptTokenCount);
+  const outputTokens = tokenCount(metadata.candidatesTokenCount);
+  // The total also holds thinking and tool-prompt tokens, so it is never less than the two counts above.
+  const totalTokens = tokenCount(Math.max(tokenCount(metadata.totalTokenCount), inputTokens + outputTokens));
+  return { inputTokens, outputTokens, totalTokens };
+}
+
+/**
+ * A count as Gemini sent it, read as a whole number from 0 up. The hourly token budget adds these up, so one
+ * negative count would take tokens off the hour and switch the budget off; a count too big to be real is kept
+ * at the largest exact number, which leaves the budget spent rather than open.
+ */
+function tokenCount(value: unknown): number {
+  if (typeof value !== 'number' || Number.isNaN(value)) return 0;
+  return Math.min(Math.max(Math.ceil(value), 0), Number.MAX_SAFE_INTEGER);
 }

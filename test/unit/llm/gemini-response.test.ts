@@ -38,3 +38,37 @@ describe('ResponseReader: thought signatures', () => {
     expect(events).toEqual([{ type: 'thinking', text: 'thinking…' }]);
   });
 });
+
+describe('ResponseReader: token counts', () => {
+  // The counts come off the wire, so they are anything JSON can hold, not what the SDK's types promise.
+  function usageOf(usageMetadata: Record<string, unknown>) {
+    const reader = new ResponseReader();
+    const chunk: unknown = {
+      candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+      usageMetadata,
+    };
+    reader.read(chunk as GenerateContentResponse);
+    const end = reader.end();
+    return end.type === 'finish' ? end.usage : null;
+  }
+
+  it('reads a negative or missing count as 0, so it cannot take tokens off the hourly budget', () => {
+    expect(usageOf({ promptTokenCount: -1e9, candidatesTokenCount: -5, totalTokenCount: -1e9 })).toEqual({
+      inputTokens: 0,
+      outputTokens: 0,
+      totalTokens: 0,
+    });
+    expect(usageOf({ candidatesTokenCount: 7 })).toEqual({ inputTokens: 0, outputTokens: 7, totalTokens: 7 });
+  });
+
+  it('reads every count as a whole, finite number, and never a total below its parts', () => {
+    expect(
+      usageOf({ promptTokenCount: Number.NaN, candidatesTokenCount: 2.5, totalTokenCount: '12' }),
+    ).toEqual({ inputTokens: 0, outputTokens: 3, totalTokens: 3 });
+    expect(usageOf({ promptTokenCount: Infinity, candidatesTokenCount: 1, totalTokenCount: 1 })).toEqual({
+      inputTokens: Number.MAX_SAFE_INTEGER,
+      outputTokens: 1,
+      totalTokens: Number.MAX_SAFE_INTEGER,
+    });
+  });
+});
