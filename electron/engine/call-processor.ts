@@ -6,7 +6,7 @@ import type { LedgerEntry } from '../store/actions-repo';
 import { fingerprint } from './fingerprint';
 import { decidedCallEntry, unrunCallEntry } from './audit-entries';
 import { continueApproval, rejectAction, requestApproval } from './call-approval';
-import { executeAction, type CallScope, settle, toolContext } from './call-execution';
+import { answerUnrun, executeAction, type CallScope, settle, toolContext } from './call-execution';
 import { previewOf } from './call-preview';
 import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
@@ -157,6 +157,29 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
     case 'require_approval':
       return { kind: 'held', approval: requestApproval(scope, call, actionId, check, decision, reach) };
   }
+}
+
+/** A call whose arguments were not an object, and what came instead ("an array", "a string"). */
+export interface RefusedCall {
+  call: CallPart;
+  sentAs: string;
+}
+
+/**
+ * Refuses the turn's calls whose arguments were not an object as the registry refuses invalid arguments
+ * (invalid_arguments, a failed row in the ledger, an audit entry), and returns the others. Their record keeps
+ * `{}` as args, so the history sent back stays one Gemini accepts.
+ */
+export function refuseBadArgs(scope: CallScope, calls: CallPart[], refused: RefusedCall[]): CallPart[] {
+  const { deps, spec } = scope;
+  for (const { call, sentAs } of refused) {
+    const message = `Invalid arguments for ${call.name}: its arguments must be an object of named fields, not ${sentAs}.`;
+    // The ledger keeps one row per call id, and the model may send an id twice: a known one is only answered.
+    if (deps.store.actions.byCall(spec.runId, call.callId))
+      answerUnrun(scope, call, 'invalid_arguments', message);
+    else failBeforeDecision(scope, call, deps.newId(), call.name, 'invalid_arguments', message);
+  }
+  return calls.filter((call) => !refused.some((entry) => entry.call === call));
 }
 
 /** A call that never reached the policy (bad arguments, an account not connected, its reach unreadable). */

@@ -19,6 +19,7 @@ import { STATE_INTENT_DECLARATION, takeIntent } from './intent-statement';
 import { handlePlanCalls } from './plans/plan-calls';
 import { PLAN_DECLARATIONS } from './plans/plan-tools';
 import { answerUnrun } from './call-execution';
+import { refuseBadArgs, type RefusedCall } from './call-processor';
 import {
   compressContext,
   DEFAULT_CONTEXT,
@@ -39,8 +40,13 @@ import { setTurnTokens } from './turn-tokens';
 
 export interface TurnOutput {
   text: string;
-  /** The calls that may act (a `state_intent` call is taken out: it is the turn's intent, not an action). */
+  /**
+   * The calls that may act (a `state_intent` call is taken out: it is the turn's intent, not an action; so is
+   * a refused call).
+   */
   calls: CallPart[];
+  /** Calls whose arguments were not an object, with what came instead: answered with the turn, never run. */
+  refused: RefusedCall[];
   finishReason: FinishReason;
   /** What the turn said of the request's intent (see intent-statement.ts); absent from a turn not yet read. */
   intent?: { isStated: boolean; question: string | null };
@@ -192,13 +198,21 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   const sentMessages = request.messages.length;
   const { output, usage } = await streamWithRetries(scope, model, request);
   const calls = withOwnIds(deps, spec.runId, output.calls);
+  // The refused calls as `calls` holds them (with an id of their own if the model repeated theirs).
+  const refused = output.refused.map((entry) => ({
+    ...entry,
+    call: calls[output.calls.indexOf(entry.call)] ?? entry.call,
+  }));
   const parts: ModelPart[] = output.text ? [{ kind: 'text', text: output.text }] : [];
   let intent: ReturnType<typeof takeIntent> = { calls, isStated: false, question: null };
   deps.store.transaction(() => {
     state.step = turn;
     state.messages.push({ role: 'model', parts: [...parts, ...calls] });
+    // A call whose arguments are not an object is refused before anything (the intent, a plan, a control call)
+    // reads them.
+    const wellFormed = refuseBadArgs(scope, calls, refused);
     // The intent is read before anything runs: an unsure one, or one naming two Sarahs, runs nothing of the turn.
-    intent = takeIntent(scope, calls, turn, (call) => reachesPeople(scope, call));
+    intent = takeIntent(scope, wellFormed, turn, (call) => reachesPeople(scope, call));
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = intent.question ? [] : runnableCalls(scope, intent.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
@@ -324,7 +338,7 @@ async function streamOnce(
 ): Promise<{ output: TurnOutput; usage: ModelUsage | null }> {
   const { deps, spec } = scope;
   const ids = { runId: spec.runId, threadId: spec.threadId };
-  const output: TurnOutput = { text: '', calls: [], finishReason: 'MISSING' };
+  const output: TurnOutput = { text: '', calls: [], refused: [], finishReason: 'MISSING' };
   let usage: ModelUsage | null = null;
   const stream = model.stream({ ...request, signal: spec.signal });
   for await (const event of stream) {
@@ -342,13 +356,15 @@ async function streamOnce(
       deps.emit({ type: 'delta', ...ids, delta: event.text });
     } else if (event.type === 'function_call') {
       onOutput();
-      output.calls.push({
+      const call: CallPart = {
         kind: 'call',
         callId: event.callId,
         name: event.name,
         args: event.args,
         ...(event.signature !== undefined && { signature: event.signature }),
-      });
+      };
+      output.calls.push(call);
+      if (event.argsSentAs !== undefined) output.refused.push({ call, sentAs: event.argsSentAs });
     } else {
       output.finishReason = event.finishReason;
       usage = event.usage;

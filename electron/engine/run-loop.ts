@@ -176,7 +176,7 @@ function askInstead(scope: CallScope, question: string): RunResponse {
 /** Chat runs end with text; in the final-warning turn, a turn that still asks for tools ends the run as failed. */
 function afterChatTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean): RunResponse | null {
   const { deps, spec, state } = scope;
-  if (turn.calls.length === 0) return completeRun(deps, spec, state, turn.text);
+  if (!hasCalls(turn)) return completeRun(deps, spec, state, turn.text);
   if (isFinalTurn) {
     state.pendingCalls = [];
     return failRun(
@@ -233,7 +233,7 @@ function afterTaskTurn(scope: CallScope, turn: TurnOutput, isFinalTurn: boolean)
     });
     return null;
   }
-  if (turn.calls.length === 0) enterRecovery(scope, 'no_completion');
+  if (!hasCalls(turn)) enterRecovery(scope, 'no_completion');
   return null;
 }
 
@@ -290,8 +290,13 @@ function closeTurn(scope: CallScope): void {
   state.turnResults = [];
 }
 
+/** Whether the model asked for any call, one refused with the turn included: its answer goes back to the model. */
+function hasCalls(turn: TurnOutput): boolean {
+  return turn.calls.length > 0 || turn.refused.length > 0;
+}
+
 function checkTurn(turn: TurnOutput): RunFailure | null {
-  const isEmpty = turn.text.trim() === '' && turn.calls.length === 0;
+  const isEmpty = turn.text.trim() === '' && !hasCalls(turn);
   if (!isEmpty) return null;
   if (turn.finishReason === 'SAFETY') {
     return {

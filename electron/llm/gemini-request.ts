@@ -1,4 +1,5 @@
 import type { Content, Part, Tool } from '@google/genai';
+import { callArgs } from './call-args';
 import { isInventedCallId } from './gemini-call-ids';
 import type { ModelMessage, ModelPart, ToolDeclaration } from './model-client';
 
@@ -29,7 +30,8 @@ function toGeminiPart(part: ModelPart): Part[] {
     case 'text':
       return part.text === '' ? [] : [{ text: part.text }];
     case 'call': {
-      const functionCall = { ...modelGivenId(part.callId), name: part.name, args: part.args };
+      // Read as the response reader reads them: a call in the history never goes back with non-object args.
+      const functionCall = { ...modelGivenId(part.callId), name: part.name, args: callArgs(part.args).args };
       // Gemini 3 wants each call's thoughtSignature back exactly as it came.
       return [part.signature ? { functionCall, thoughtSignature: part.signature } : { functionCall }];
     }

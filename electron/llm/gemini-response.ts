@@ -1,4 +1,5 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import { callArgs } from './call-args';
 import { inventCallId } from './gemini-call-ids';
 import { ModelError, type FinishReason, type ModelStreamEvent, type ModelUsage } from './model-client';
 
@@ -48,7 +49,15 @@ export class ResponseReader {
       const callId = call.id !== undefined && call.id !== '' ? call.id : inventCallId();
       // The signature rides on the event into the stored call part, so it outlives this client.
       const signature = part.thoughtSignature ? { signature: part.thoughtSignature } : {};
-      events.push({ type: 'function_call', callId, name: call.name, args: call.args ?? {}, ...signature });
+      const { args, sentAs } = callArgs(call.args);
+      events.push({
+        type: 'function_call',
+        callId,
+        name: call.name,
+        args,
+        ...(sentAs !== undefined && { argsSentAs: sentAs }),
+        ...signature,
+      });
     }
     return events;
   }

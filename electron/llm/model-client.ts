@@ -59,7 +59,10 @@ export type ModelStreamEvent =
       type: 'function_call';
       callId: string;
       name: string;
+      /** Always an object: args the model sent as anything else are `{}` here, and `argsSentAs` says what came. */
       args: Record<string, unknown>;
+      /** Set when the model's args were not an object ("an array", "a string"): the engine refuses the call. */
+      argsSentAs?: string;
       /** The call's thoughtSignature, to be stored with the call part and sent back with it. */
       signature?: string;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inventCallId, isInventedCallId } from '../../../electron/llm/gemini-call-ids';
 import { toGeminiContents, toGeminiTools } from '../../../electron/llm/gemini-request';
-import type { ModelMessage } from '../../../electron/llm/model-client';
+import type { ModelMessage, ModelPart } from '../../../electron/llm/model-client';
 
 describe('toGeminiContents', () => {
   it('maps text, calls and results, with roles', () => {
@@ -27,6 +27,15 @@ describe('toGeminiContents', () => {
         parts: [{ functionResponse: { id: 'g-1', name: 'calendar_search', response: { events: [] } } }],
       },
     ]);
+  });
+
+  it('sends a call whose recorded args are not an object with {}, as Gemini takes nothing else', () => {
+    // A checkpoint refuses such a call, but the history that goes out is checked all the same.
+    const args: unknown = ['Buy milk'];
+    const [call] = toGeminiContents([
+      { role: 'model', parts: [{ kind: 'call', callId: 'g-2', name: 'add_task', args } as ModelPart] },
+    ]);
+    expect(call?.parts).toEqual([{ functionCall: { id: 'g-2', name: 'add_task', args: {} } }]);
   });
 
   it('leaves invented ids out of calls and results', () => {

@@ -1,4 +1,4 @@
-import type { GenerateContentResponse } from '@google/genai';
+import type { GenerateContentResponse, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { isInventedCallId } from '../../../electron/llm/gemini-call-ids';
 import { ResponseReader } from '../../../electron/llm/gemini-response';
@@ -36,6 +36,35 @@ describe('ResponseReader: thought signatures', () => {
       chunkWith([{ text: 'thinking…', thought: true, thoughtSignature: 's' }]),
     );
     expect(events).toEqual([{ type: 'thinking', text: 'thinking…' }]);
+  });
+});
+
+describe('ResponseReader: call arguments', () => {
+  it('keeps an object as it came and reads missing or null args as {}', () => {
+    const events = new ResponseReader().read(
+      chunkWith([
+        { functionCall: { id: 'a', name: 'add_task', args: { title: 'A' } } },
+        { functionCall: { id: 'b', name: 'list_tasks' } },
+      ]),
+    );
+    expect(events).toEqual([
+      { type: 'function_call', callId: 'a', name: 'add_task', args: { title: 'A' } },
+      { type: 'function_call', callId: 'b', name: 'list_tasks', args: {} },
+    ]);
+  });
+
+  it('records args that are not an object as {} and says what came instead', () => {
+    // Off the wire, args can be any JSON value whatever the SDK's types say.
+    const sent: unknown[] = [['Buy milk'], 'Buy milk', 42, true];
+    const events = new ResponseReader().read(
+      chunkWith(sent.map((args) => ({ functionCall: { id: 'c', name: 'add_task', args } }) as Part)),
+    );
+    expect(events.map((event) => event.type === 'function_call' && [event.args, event.argsSentAs])).toEqual([
+      [{}, 'an array'],
+      [{}, 'a string'],
+      [{}, 'a number'],
+      [{}, 'a boolean'],
+    ]);
   });
 });
 
