@@ -1,38 +1,12 @@
 /**
  * The one redactor. Every write path (events, checkpoints, audit rows, logs, error messages, crash output)
  * passes its text through `redactSecrets`. It knows two kinds of secret: the exact values the vault has
- * stored or read in this process, and the shapes of well-known tokens, so a secret that never went through
- * the vault (a token echoed back inside a service's error body) is caught too.
+ * stored or read in this process, and the shapes of secrets (secret-shapes.ts), so a secret that never went
+ * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
-export const REDACTED = '[redacted]';
+import { MIN_SECRET_LENGTH, REDACTED, redactShapes } from './secret-shapes';
 
-const TOKEN_PATTERNS: readonly RegExp[] = [
-  // PEM private keys, whole; the body stops at a quote so a key inside JSON never swallows the next field.
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[^"]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
-  // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
-  /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/g, // JWT (an ID token, a service's session): header.payload.signature
-  /\bya29\.[\w-]{10,}/g, // Google OAuth access token
-  /\b1\/\/0[\w-]{20,}/g, // Google OAuth refresh token
-  /\bAIza[\w-]{30,}/g, // Google API key (Gemini)
-  /\bGOCSPX-[\w-]{10,}/g, // Google OAuth client secret
-  /\bxox[abposer]-[\w-]{10,}/g, // Slack tokens
-  /\bxapp-[\w-]{10,}/g, // Slack app-level token
-  /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
-  /((?:access_token|refresh_token|client_secret|id_token|api_key|apiKey|token)["']?\s*[:=]\s*["']?)[\w.~+/-]{20,}/g,
-];
-
-/**
- * Text none of `TOKEN_PATTERNS` can match: a token shape always contains one of these (the start of its prefix,
- * "bearer" in any case, a field name with its ":" or "="). Tested first, once, so the common text (no token in
- * it) skips the eleven scans. A pattern added above needs its literal here: the redactor's tests hold one
- * example each.
- */
-const TOKEN_HINT =
-  /-----BEGIN |eyJ|ya29\.|1\/\/0|AIza|GOCSPX-|xox[abposer]-|xapp-|[Bb][Ee][Aa][Rr][Ee][Rr]|(?:token|client_secret|api_key|apiKey)["']?\s*[:=]/;
-
-/** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
-const MIN_SECRET_LENGTH = 8;
+export { REDACTED };
 
 /**
  * Past this length a remembered secret is replaced as plain text rather than joined into the pattern: one
@@ -89,14 +63,7 @@ function prepareKnown(): void {
 }
 
 export function redactSecrets(text: string): string {
-  let out = redactKnownSecrets(text);
-  if (!TOKEN_HINT.test(out)) return out;
-  for (const pattern of TOKEN_PATTERNS) {
-    out = out.replace(pattern, (match, prefix: unknown) =>
-      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED,
-    );
-  }
-  return out;
+  return redactShapes(redactKnownSecrets(text));
 }
 
 /** `redactSecrets` for a column that may be null. */

@@ -195,7 +195,7 @@ describe('redactor', () => {
     ['an OAuth client secret', 'GOCSPX-abcdefghijklmnopqrst'],
     ['a bearer header', 'Bearer abcdefghijklmnopqrstuvwxyz012345'],
     ['a JSON token field', '{"access_token":"abcdefghijklmnopqrstuvwxyz0123"}'],
-    // One example of every shape, so a shape the quick first test (TOKEN_HINT) does not know fails here.
+    // One example of every shape, so a shape the quick first test (SHAPE_HINT) does not know fails here.
     ['a Slack bot token', 'xoxb-1234567890-abcdefghijklmnop'],
     ['a Slack app token', 'xapp-1-A0123-abcdefghijklmnop'],
     ['a lower-case bearer header', 'authorization: bearer abcdefghijklmnopqrstuvwxyz012345'],
