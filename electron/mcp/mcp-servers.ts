@@ -10,6 +10,7 @@ import type { SettingsRepo } from '../store/settings-repo';
 import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
+import { redactSecrets } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { BoundedLog } from './bounded-log';
 import { parseMcpServersBlock } from './import-config';
@@ -59,6 +60,8 @@ export class McpServers {
   }
 
   async put(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<McpServerView> {
+    const exposed = secretInPlainSight(config);
+    if (exposed) throw new DeputyError('invalid_input', exposed);
     if (secrets) this.secrets.merge(name, secrets);
     this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
     this.deps.settings.set({ [CONFIGS_KEY]: { ...this.storedConfigs(), [name]: config } });
@@ -99,11 +102,19 @@ export class McpServers {
     const text = source.text ?? (await readConfigFile(source.path ?? ''));
     const parsed = parseMcpServersBlock(text);
     let secretsStored = 0;
+    const imported: string[] = [];
+    const skipped = [...parsed.skipped];
     for (const server of parsed.servers) {
+      const exposed = secretInPlainSight(server.config);
+      if (exposed) {
+        skipped.push({ name: server.name, reason: exposed });
+        continue;
+      }
       secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
       await this.put(server.name, server.config, server.secrets);
+      imported.push(server.name);
     }
-    return { imported: parsed.servers.map((server) => server.name), secretsStored, skipped: parsed.skipped };
+    return { imported, secretsStored, skipped };
   }
 
   async close(): Promise<void> {
@@ -225,4 +236,26 @@ async function readConfigFile(path: string): Promise<string> {
   } catch {
     throw new DeputyError('not_found', `Deputy could not read a config file at ${path}.`);
   }
+}
+
+/**
+ * Why a server's settings may not be saved as given: a value in one of its plain fields (its command, arguments,
+ * folder, URL, or an environment value or header not marked secret) looks like a secret. Settings are stored
+ * with secrets taken out, so the server would be saved without it and stop working after a restart; a secret
+ * value, kept in the vault, is where it belongs. Null when nothing looks like one.
+ */
+function secretInPlainSight(config: McpServerConfig): string | null {
+  const fields: [string, string[]][] = [
+    ['command holds', [config.command]],
+    ['arguments hold', config.args],
+    ['working folder holds', [config.cwd]],
+    ['URL holds', [config.url]],
+    ['environment values hold', Object.values(config.env)],
+    ['headers hold', Object.values(config.headers)],
+  ];
+  const field = fields.find(([, values]) => values.some((value) => redactSecrets(value) !== value))?.[0];
+  return field === undefined
+    ? null
+    : `The server's ${field} what looks like a password or key. Give it as a secret environment value or ` +
+        'header instead: Deputy keeps those in the vault, and settings are saved with secrets taken out.';
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { McpServerConfig } from '../../shared/contract';
 import { Vault } from '../../electron/vault/vault';
 import { createKeyFileCipher } from '../../electron/vault/cipher';
 import { Store } from '../../electron/store/store';
@@ -74,5 +75,26 @@ describe('importing a Claude Desktop config', () => {
     const vault = new Vault(store.db, createKeyFileCipher(join(dataDir, 'vault.key')));
     expect(vault.get('mcp.everything')).toContain(SECRET);
     store.close();
+  });
+  it('refuses a server whose plain settings hold a password, rather than save it without and break it', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-import-'));
+    const url = 'postgres://deputy:s3cret-Passw0rd@localhost:5432/notes';
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+
+    const imported = await host.invoke('mcp.import', {
+      text: JSON.stringify({ mcpServers: { notes: { command: 'npx', args: ['server-postgres', url] } } }),
+    });
+    expect(imported.imported).toEqual([]);
+    expect(imported.skipped).toEqual([
+      { name: 'notes', reason: expect.stringContaining('arguments hold what looks like a password') },
+    ]);
+
+    const put = host.invoke('mcp.put', {
+      name: 'notes',
+      config: McpServerConfig.parse({ transport: 'stdio', command: 'npx', args: ['server-postgres', url] }),
+    });
+    await expect(put).rejects.toMatchObject({ code: 'invalid_input' });
+    expect((await host.invoke('mcp.list', {})).servers).toEqual([]);
   });
 });
