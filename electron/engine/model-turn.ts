@@ -236,7 +236,12 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     });
     deps.checkpoints.save(spec, state);
   });
-  return { ...output, calls: intent.calls, intent: { isStated: intent.isStated, question: intent.question } };
+  return {
+    ...output,
+    calls: intent.calls,
+    refused,
+    intent: { isStated: intent.isStated, question: intent.question },
+  };
 }
 
 /** A call that would act towards other people (it has a reach: recipients, attendees, a channel). */
