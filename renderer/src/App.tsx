@@ -8,7 +8,7 @@ import { useConnection } from './features/connection/use-connection';
 import { PauseBanner } from './features/side-effects/PauseBanner';
 import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
-import type { SettingsTab } from './features/settings/SettingsPanel';
+import type { SettingsRequest } from './features/settings/SettingsPanel';
 import { useDrawer } from './features/layout/use-drawer';
 import './features/layout/layout.css';
 import { routeFromHash, type Route } from './route';
@@ -25,11 +25,16 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   // Settings is its own chunk: fetched the first time it opens, then kept (it remembers its tab).
   const [hasOpenedSettings, setHasOpenedSettings] = useState(false);
-  const [settingsTab, setSettingsTab] = useState<{ tab: SettingsTab } | null>(null);
-  const openSettings = (tab?: SettingsTab) => {
+  const [settingsTab, setSettingsTab] = useState<SettingsRequest | null>(null);
+  const openSettings = (request?: SettingsRequest) => {
     setHasOpenedSettings(true);
     setIsSettingsOpen(true);
-    if (tab) setSettingsTab({ tab });
+    if (request) setSettingsTab(request);
+  };
+  // A request lasts as long as the dialog it opened: opened again from the header, Settings puts no focus in a card.
+  const closeSettings = () => {
+    setIsSettingsOpen(false);
+    setSettingsTab(null);
   };
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const [isTasksOpen, setIsTasksOpen] = useState(false);
@@ -188,14 +193,10 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           onClick={drawer.close}
         />
       )}
-      <ChatScreen onOpenConnections={() => openSettings('connections')} />
+      <ChatScreen onOpenConnections={() => openSettings({ tab: 'connections', connection: 'gemini' })} />
       {hasOpenedSettings && (
         <Suspense fallback={null}>
-          <SettingsPanel
-            isOpen={isSettingsOpen}
-            onClose={() => setIsSettingsOpen(false)}
-            tabRequest={settingsTab}
-          />
+          <SettingsPanel isOpen={isSettingsOpen} onClose={closeSettings} tabRequest={settingsTab} />
         </Suspense>
       )}
       <PendingApprovalsPanel isOpen={isApprovalsOpen} onClose={() => setIsApprovalsOpen(false)} />

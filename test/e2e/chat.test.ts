@@ -4,7 +4,7 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
-import { addTaskCard, assistantMessages, composer, send, usePages } from './support/pages';
+import { addTaskCard, assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -141,6 +141,22 @@ describe('a host with no Gemini key', () => {
     await expect
       .poll(() => page.getByTestId('settings-tab-connections').getAttribute('aria-selected'))
       .toBe('true');
+    // …with the key field, the one step Deputy cannot work without, in view and focused, at any width.
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
+    const inView = () =>
+      page.getByTestId('gemini-api-key').evaluate((input) => {
+        const box = input.getBoundingClientRect();
+        const dialog = input.closest('dialog')?.getBoundingClientRect();
+        return (
+          box.top >= (dialog?.top ?? 0) && box.bottom <= Math.min(innerHeight, dialog?.bottom ?? innerHeight)
+        );
+      });
+    expect(await inView()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 420, height: 800 });
+    await hint.getByRole('button', { name: 'Open Settings → Connections' }).click();
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
+    expect(await inView()).toBe(true);
   });
 
   it('says the same thing in the chat, the empty state and the API: add a key in Settings → Connections', async () => {

@@ -13,14 +13,14 @@ import {
 import { sampleConnection } from './connections-fixtures';
 
 describe('connections model', () => {
-  it('orders the cards Google, Slack, Gemini whatever order the host lists them', () => {
+  it('orders the cards Gemini (the one Deputy needs), Google, Slack whatever order the host lists them', () => {
     const listed: ConnectionStatus[] = [
-      sampleConnection({ name: 'gemini' }),
-      sampleConnection({ name: 'google' }),
       sampleConnection({ name: 'slack' }),
+      sampleConnection({ name: 'google' }),
+      sampleConnection({ name: 'gemini' }),
     ];
-    expect(orderConnections(listed).map((status) => status.name)).toEqual(['google', 'slack', 'gemini']);
-    expect(listed[0]?.name).toBe('gemini');
+    expect(orderConnections(listed).map((status) => status.name)).toEqual(['gemini', 'google', 'slack']);
+    expect(listed[0]?.name).toBe('slack');
   });
 
   it('offers Reconnect over a connection that exists or failed, Start again while waiting, and Disconnect unless there is nothing', () => {

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ConnectionName, ConnectionStatus } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 import { useConnections } from '../../stores';
@@ -106,15 +106,34 @@ function DisconnectControl({ status }: { status: ConnectionStatus }) {
   );
 }
 
-/** One service: its state, account, permissions and expiry, how to sign in (`children`), and disconnect. */
-export function ConnectionCard({ status, children }: { status: ConnectionStatus; children: ReactNode }) {
+/**
+ * One service: its state, account, permissions and expiry, how to sign in (`children`), and disconnect.
+ * `isFocused`: its first field takes the focus (and so scrolls into view) when the card appears.
+ */
+export function ConnectionCard({
+  status,
+  isFocused = false,
+  children,
+}: {
+  status: ConnectionStatus;
+  isFocused?: boolean;
+  children: ReactNode;
+}) {
   const titleId = useId();
+  const cardRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!isFocused) return;
+    const field = cardRef.current?.querySelector<HTMLElement>('input, textarea, select, button');
+    field?.focus();
+    field?.scrollIntoView({ block: 'nearest' });
+  }, [isFocused]);
   const now = useNow(30_000, status.expiresAt !== null);
   const { error } = useConnectionActivity(status.name);
   const expiry = describeExpiry(status.expiresAt, now);
 
   return (
     <article
+      ref={cardRef}
       className={`connection-card connection-card--${status.state}`}
       aria-labelledby={titleId}
       data-testid={`connection-${status.name}`}

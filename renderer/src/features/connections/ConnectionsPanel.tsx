@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { ConnectionStatus } from '../../../../shared/contract';
+import type { ConnectionName, ConnectionStatus } from '../../../../shared/contract';
 import { useConnections, useStores } from '../../stores';
 import { ConnectionCard } from './ConnectionCard';
 import { orderConnections } from './connections-model';
@@ -16,8 +16,11 @@ function SignIn({ status }: { status: ConnectionStatus }) {
   }
 }
 
-/** Settings → Connections: a card per service, kept current by `connections.changed` while it is shown. */
-export function ConnectionsPanel() {
+/**
+ * Settings → Connections: a card per service, kept current by `connections.changed` while it is shown.
+ * `focusOn` names a card whose first field takes the focus, for a screen that sent the person here to fill it.
+ */
+export function ConnectionsPanel({ focusOn = null }: { focusOn?: ConnectionName | null }) {
   const { connections: store } = useStores();
   const connections = useConnections((state) => state.connections);
   const loadError = useConnections((state) => state.loadError);
@@ -36,7 +39,7 @@ export function ConnectionsPanel() {
         </p>
       )}
       {orderConnections(connections).map((status) => (
-        <ConnectionCard key={status.name} status={status}>
+        <ConnectionCard key={status.name} status={status} isFocused={status.name === focusOn}>
           <SignIn status={status} />
         </ConnectionCard>
       ))}

@@ -5,8 +5,11 @@ import type {
   ConnectionsConnectInput,
 } from '../../../../shared/contract';
 
-/** The order the cards appear in, whatever order the host lists them. */
-export const CONNECTION_ORDER: readonly ConnectionName[] = ['google', 'slack', 'gemini'];
+/**
+ * The order the cards appear in, whatever order the host lists them. Gemini first: Deputy cannot answer
+ * without its key, while Google and Slack are optional, so the one step everyone needs is never below the fold.
+ */
+export const CONNECTION_ORDER: readonly ConnectionName[] = ['gemini', 'google', 'slack'];
 
 export const CONNECTION_TITLES: Record<ConnectionName, string> = {
   google: 'Google',

@@ -1,6 +1,11 @@
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
-import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
+import {
+  LOOP_STEPS,
+  type ConnectionName,
+  type Settings,
+  type SettingsPatch,
+} from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
 import { PermissionsForm } from './PermissionsForm';
 import { FormError, SubmitButton } from '../../components/FormParts';
@@ -157,6 +162,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 export type SettingsTab = Tab;
+/** What another screen asks Settings to show: a tab, and on Connections the card whose field to fill. */
+export interface SettingsRequest {
+  tab: SettingsTab;
+  connection?: ConnectionName;
+}
 type Tab =
   | 'general'
   | 'permissions'
@@ -182,14 +192,22 @@ const FORM_TABS: ReadonlySet<Tab> = new Set(['general', 'permissions', 'usage'])
 /** Desktop (the shell's own preferences) only inside the desktop app, where there is a shell to ask. */
 const TABS = window.deputyShell ? [...CORE_TABS, { id: 'desktop' as const, label: 'Desktop' }] : CORE_TABS;
 
-function TabContent({ tab, settings }: { tab: Tab; settings: Settings }) {
+function TabContent({
+  tab,
+  settings,
+  request,
+}: {
+  tab: Tab;
+  settings: Settings;
+  request: SettingsRequest | null;
+}) {
   switch (tab) {
     case 'general':
       return <SettingsForm settings={settings} />;
     case 'permissions':
       return <PermissionsForm settings={settings} />;
     case 'connections':
-      return <ConnectionsPanel />;
+      return <ConnectionsPanel focusOn={request?.connection ?? null} />;
     case 'extensions':
       return <ExtensionsPanel />;
     case 'agents':
@@ -213,8 +231,8 @@ export function SettingsPanel({
 }: {
   isOpen: boolean;
   onClose: () => void;
-  /** A tab to show, asked for by another screen (a new object each time it asks). */
-  tabRequest?: { tab: SettingsTab } | null;
+  /** A tab to show, asked for by another screen (a new object each time it asks; null once it closes). */
+  tabRequest?: SettingsRequest | null;
 }) {
   const dialogRef = useModalDialog(isOpen);
   const { settings: store } = useStores();
@@ -325,7 +343,7 @@ export function SettingsPanel({
             onInput={FORM_TABS.has(item.id) ? markDirty : undefined}
             onSubmit={markSaved}
           >
-            <TabContent tab={item.id} settings={settings} />
+            <TabContent tab={item.id} settings={settings} request={tabRequest} />
           </div>
         ))}
       {isOpen && !isReady && <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>}
