@@ -32,6 +32,24 @@ const withStatus = (locator: Locator, status: string) =>
 const withState = (locator: Locator, state: string) =>
   locator.and(locator.page().locator(`[data-state="${state}"]`));
 
+/** How each disclosure's summary in `scope` looks: whether it shows its marker and reads as a control. */
+const disclosures = (scope: Locator) =>
+  scope.locator('summary').evaluateAll((summaries) =>
+    summaries.map((summary) => {
+      const style = getComputedStyle(summary);
+      const probe = summary.appendChild(document.createElement('span'));
+      probe.style.color = 'var(--fg-muted)';
+      const grey = getComputedStyle(probe).color;
+      probe.remove();
+      return {
+        text: summary.textContent,
+        hasMarker: style.display === 'list-item' && style.listStyleType !== 'none',
+        hasPointer: style.cursor === 'pointer',
+        isGrey: style.color === grey,
+      };
+    }),
+  );
+
 /** Every functionResponse part the model was sent in one request. */
 function functionResponses(gemini: FakeGemini, index: number): NonNullable<GeminiPart['functionResponse']>[] {
   const request = gemini.requests.at(index);
@@ -80,6 +98,11 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(await card.getByTestId('approval-preview').innerText()).toContain('Buy milk');
     expect(await card.getByTestId('approval-reason').innerText()).not.toBe('');
     expect(await card.getByTestId('approval-expiry').innerText()).toMatch(/^expires (in|at) /);
+    // Why and Details read as controls: their ▶ marker shows, not in the grey of a side note.
+    expect(await disclosures(addTaskCard(page))).toEqual([
+      { text: 'Why', hasMarker: true, hasPointer: true, isGrey: false },
+      { text: 'Details', hasMarker: true, hasPointer: true, isGrey: false },
+    ]);
     await card.getByText('Why').click();
     const why = await card.getByTestId('approval-why').innerText();
     expect(why).toContain('user asked');
