@@ -95,7 +95,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
 
     const card = await askForMilk(page, 'Added it.');
     await withState(addTaskCard(page), 'awaiting_confirmation').waitFor();
-    expect(await card.getByTestId('approval-preview').innerText()).toContain('Buy milk');
+    // What it would do is the card's title (its name), not said again in the preview below it.
+    expect(await card.getByRole('heading').innerText()).toBe('Add a task: Buy milk');
     expect(await card.getByTestId('approval-reason').innerText()).not.toBe('');
     expect(await card.getByTestId('approval-expiry').innerText()).toMatch(/^expires (in|at) /);
     // Why and Details read as controls: their ▶ marker shows, not in the grey of a side note.

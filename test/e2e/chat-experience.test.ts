@@ -177,6 +177,16 @@ describe('the chat, as a person uses it', () => {
     const approval = card.getByTestId('approval-card');
     await approval.waitFor();
     expect(await page.getByTestId('timeline').getByTestId('approval-card').count()).toBe(1);
+    // The card says the action once, as the approval's name, with its risk and status; no header, preview
+    // title or row above the buttons says it again.
+    const said = await card.innerText();
+    expect(said.split('Buy milk')).toHaveLength(2);
+    expect(said).toMatch(/low risk/i);
+    expect(said).toContain('Waiting for you');
+    const name = await approval.evaluate(
+      (element) => document.getElementById(element.getAttribute('aria-labelledby') ?? '')?.textContent,
+    );
+    expect(name).toContain('Buy milk');
     await expect.poll(() => focusedTestId(page)).toBe('approval-card');
     expect(await page.getByTestId('approval-announcement').innerText()).toContain('needs your approval');
     await page.keyboard.press('Tab');

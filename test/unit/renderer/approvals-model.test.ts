@@ -5,6 +5,7 @@ import {
   describeAge,
   describeExpiry,
   emptySnapshot,
+  fieldsBeyondTitle,
   findByAction,
   mergeApproval,
   quietArgs,
@@ -19,6 +20,26 @@ const changed = (event: Partial<ApprovalsChangedEvent>): ApprovalsChangedEvent =
   pending: [],
   changed: null,
   ...event,
+});
+
+describe('what an approval card says below its title', () => {
+  it('leaves out a field the title already ends with, and keeps the rest', () => {
+    const field = (label: string, value: string) => ({ label, value });
+    const shown = (title: string, fields: { label: string; value: string }[]) =>
+      fieldsBeyondTitle({ title, fields }).map((item) => item.label);
+    expect(
+      shown('Add a task: Buy milk', [field('Description', 'Buy milk'), field('Due', '2026-11-27')]),
+    ).toEqual(['Due']);
+    expect(
+      shown('Send an email to sam@example.com, kim@example.com', [
+        field('To', 'sam@example.com, kim@example.com'),
+        field('Subject', ''),
+      ]),
+    ).toEqual(['Subject']);
+    // Words that merely end the title are not its object: the due date stays, labelled.
+    expect(shown('Add a task: Pay rent 2026-11-27', [field('Due', '2026-11-27')])).toEqual(['Due']);
+    expect(shown('Mark ‘Buy milk’ as done', [field('Task', 'task-1')])).toEqual(['Task']);
+  });
 });
 
 describe('approvals.changed', () => {

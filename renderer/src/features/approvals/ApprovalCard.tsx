@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { RejectForm } from './RejectForm';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
-import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
@@ -108,11 +107,8 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
       aria-busy={isBusy}
     >
       <header className="approval-card__header">
-        <h3 id={titleId}>
-          {isPending ? 'Approve: ' : 'Approval: '}
-          {summarizeToolCall(approval.tool, approval.args, false)}
-          {isPending ? '?' : ''}
-        </h3>
+        {/* The host's words for this very call ("Mark ‘Buy milk’ as done"), said once: the card's name. */}
+        <h3 id={titleId}>{approval.preview.title}</h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
         <span className="approval-card__status" data-testid="approval-status" role="status">
           {OUTCOME_LABELS[outcome]}

@@ -1,13 +1,21 @@
 import type { Approval } from '../../../../shared/contract';
+import { fieldsBeyondTitle } from './approvals-model';
 
-/** What the call would do, as the host describes it: a title, labelled fields, a body, before → after. */
+/**
+ * What the call would do, as the host describes it, below the card's title (the preview's own): labelled
+ * fields the title does not already say, who it reaches, a body, before → after. Nothing when that is all.
+ */
 export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
+  const fields = fieldsBeyondTitle(preview);
+  const reach = preview.reach ?? [];
+  const changes = preview.changes ?? [];
+  const hasBody = preview.body !== undefined && preview.body !== '';
+  if (fields.length === 0 && reach.length === 0 && !hasBody && changes.length === 0) return null;
   return (
     <div className="approval-preview" data-testid="approval-preview">
-      <p className="approval-preview__title">{preview.title}</p>
-      {preview.fields.length > 0 && (
+      {fields.length > 0 && (
         <dl className="approval-preview__fields">
-          {preview.fields.map((field, index) => (
+          {fields.map((field, index) => (
             <div key={`${field.label}-${index}`}>
               <dt>{field.label}</dt>
               <dd>{field.value}</dd>
@@ -15,11 +23,11 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
           ))}
         </dl>
       )}
-      {preview.reach && preview.reach.length > 0 && (
+      {reach.length > 0 && (
         <div className="approval-reach" data-testid="approval-reach">
-          <p className="approval-reach__title">Who this reaches ({preview.reach.length})</p>
+          <p className="approval-reach__title">Who this reaches ({reach.length})</p>
           <ul>
-            {preview.reach.map((recipient) => (
+            {reach.map((recipient) => (
               <li key={recipient.address}>
                 <span className="approval-reach__address">{recipient.name ?? recipient.address}</span>
                 <span className="approval-reach__role"> · {recipient.role}</span>
@@ -28,12 +36,12 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
           </ul>
         </div>
       )}
-      {preview.body !== undefined && preview.body !== '' && (
+      {hasBody && (
         <pre className="approval-preview__body" data-testid="approval-body">
           {preview.body}
         </pre>
       )}
-      {preview.changes && preview.changes.length > 0 && (
+      {changes.length > 0 && (
         <table className="approval-preview__changes">
           <caption className="visually-hidden">Changes</caption>
           <thead>
@@ -45,7 +53,7 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
             </tr>
           </thead>
           <tbody>
-            {preview.changes.map((change, index) => (
+            {changes.map((change, index) => (
               <tr key={`${change.label}-${index}`}>
                 <th scope="row">{change.label}</th>
                 <td className="approval-preview__before">{change.before || '—'}</td>

@@ -1,5 +1,17 @@
 import type { Approval, ApprovalStatus, ApprovalsChangedEvent } from '../../../../shared/contract';
 
+/**
+ * The preview's fields its title does not already say. A title names the action's object at its end ("Add a
+ * task: Buy milk", "Send an email to sam@example.com"): a field holding just that is not said twice.
+ */
+export function fieldsBeyondTitle(preview: Approval['preview']): Approval['preview']['fields'] {
+  const title = preview.title.trim();
+  return preview.fields.filter((field) => {
+    const value = field.value.trim();
+    return value === '' || !(title.endsWith(`: ${value}`) || title.endsWith(` to ${value}`));
+  });
+}
+
 /** What the window knows about approvals: the host's pending list and every approval it has seen, by id. */
 export interface ApprovalsSnapshot {
   pending: Approval[];

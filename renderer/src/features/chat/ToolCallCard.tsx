@@ -15,6 +15,8 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   const hasResult = call.result !== undefined && call.result !== null;
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
   const shownError = call.state === 'rejected' ? null : call.error;
+  // While it waits for the person, the approval card inside says what the call would do and where it stands.
+  const isAsking = call.state === 'awaiting_confirmation' && Boolean(call.approvalItem);
   return (
     <li
       className={`tool-card tool-card--${call.state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
@@ -25,14 +27,16 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
       data-undone={call.isUndone ? 'true' : undefined}
       {...row}
     >
-      <div className="tool-card__line">
-        <span className="tool-card__summary" data-testid="tool-call-summary">
-          {summary}
-        </span>
-        <span className="tool-card__state" data-testid="tool-call-state">
-          {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
-        </span>
-      </div>
+      {!isAsking && (
+        <div className="tool-card__line">
+          <span className="tool-card__summary" data-testid="tool-call-summary">
+            {summary}
+          </span>
+          <span className="tool-card__state" data-testid="tool-call-state">
+            {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
+          </span>
+        </div>
+      )}
       {shownError && (
         <p className="tool-card__error" data-testid="tool-call-error">
           {shownError}
