@@ -7,6 +7,7 @@ import type { Reach, ToolContext, ToolEffect } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';
 import { logRuntime } from './journal';
 import { lookForCutOff } from './reconcile';
+import { toolRetryNotice } from './retry-notice';
 import {
   decideRetry,
   errorSignature,
@@ -346,7 +347,7 @@ async function runWithRetries(
       threadId: spec.threadId,
       actionId,
       tool: check.tool.name,
-      message: `${outcome.message} Trying again in ${Math.ceil(verdict.delayMs / 1000)} s.`,
+      message: toolRetryNotice(check.tool, check.args, outcome.errorCode, verdict.delayMs),
     });
     try {
       await deps.sleep(verdict.delayMs, spec.signal);

@@ -18,6 +18,8 @@ export interface RunFailure {
   message: string;
 }
 
+export const modelErrorCode = (kind: ModelErrorKind): ErrorCode => CODES[kind];
+
 /** Turns whatever a model call threw into a code and a sentence a person can act on. */
 export function describeModelFailure(error: unknown): RunFailure {
   if (error instanceof ModelError) {

@@ -30,6 +30,7 @@ import {
 } from './context-window';
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
+import { modelRetryNotice } from './retry-notice';
 import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
@@ -324,7 +325,7 @@ async function streamWithRetries(
         threadId: spec.threadId,
         actionId: spec.runId,
         tool: 'gemini',
-        message: `${error.message} Trying again in ${Math.ceil(verdict.delayMs / 1000)} s.`,
+        message: modelRetryNotice(error.kind, verdict.delayMs),
       });
       try {
         await deps.sleep(verdict.delayMs, spec.signal);

@@ -52,7 +52,11 @@ function fromHttpStatus(status: number, google: GoogleError, context: FailureCon
   if (status === 429) {
     const retryAfter = parseRetryAfter(context.retryAfterHeader) ?? google.retryDelaySeconds;
     const wait = retryAfter === null ? '' : ` Try again in ${retryAfter} s.`;
-    return new ModelError('rate_limited', `Gemini is limiting requests (HTTP 429)${said}${wait}`, retryAfter);
+    return new ModelError(
+      'rate_limited',
+      `${sentence(`Gemini is limiting requests (HTTP 429)${said}`)}${wait}`,
+      retryAfter,
+    );
   }
   if (status === 401 || status === 403 || google.reasons.includes('API_KEY_INVALID')) {
     return new ModelError(
@@ -67,8 +71,8 @@ function fromHttpStatus(status: number, google: GoogleError, context: FailureCon
     );
   }
   if (status >= 500)
-    return new ModelError('server_error', `Gemini had a server error (HTTP ${status})${said}`);
-  return new ModelError('bad_response', `Gemini rejected the request (HTTP ${status})${said}`);
+    return new ModelError('server_error', sentence(`Gemini had a server error (HTTP ${status})${said}`));
+  return new ModelError('bad_response', sentence(`Gemini rejected the request (HTTP ${status})${said}`));
 }
 
 const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN']);

@@ -25,7 +25,7 @@ export class ServiceError extends ToolError {
 /** Network failures that mean "no answer in time" rather than "could not connect"; both are worth retrying. */
 const TIMEOUT_CODES = new Set(['timeout', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
-const SERVICE_NAME: Record<Integration, string> = { google: 'Google', slack: 'Slack' };
+export const SERVICE_NAME: Record<Integration, string> = { google: 'Google', slack: 'Slack' };
 
 /**
  * Maps an HTTP-level failure from a service to a ToolError. `what` names the operation in words

@@ -252,12 +252,22 @@ describe('the chat, as a person uses it', () => {
     gemini.script(statusReply(500, { message: 'upstream 127.0.0.1:9 said UND_ERR_SOCKET' }));
     const page = await openPage();
     await send(page, 'Say hello');
+    // While it waits to try again, it says so in two plain sentences, without Gemini's text or HTTP codes.
+    const notice = page.getByTestId('run-notice').first();
+    await notice.waitFor();
+    expect(await notice.innerText()).toMatch(/^Gemini had a problem answering\. Trying again in \d+ s\.$/);
     const error = page.getByTestId('run-error');
     await error.waitFor({ timeout: 30_000 });
     const words = await error.locator('.run-error__text').innerText();
     expect(words).not.toMatch(/127\.0\.0\.1|UND_ERR|500/);
     expect(await page.getByTestId('run-error-details').isVisible()).toBe(false);
     await expect.poll(() => page.getByTestId('run-notice').count()).toBe(0);
+    // The details say what Gemini said; the error's code is for the program, not shown among the words.
+    await error.getByText('Details').click();
+    const details = await page.getByTestId('run-error-details').innerText();
+    expect(details).toContain('HTTP 500');
+    expect(details).not.toContain('model_server_error');
+    expect(await error.getAttribute('data-code')).toBe('model_server_error');
 
     gemini.script(textReply('Hello again.'));
     await error.getByTestId('run-error-retry').click();

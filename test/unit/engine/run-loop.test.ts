@@ -198,6 +198,19 @@ describe('run loop', () => {
     expect(model.requests).toHaveLength(isTransient ? 2 : 1);
   });
 
+  it('says while it waits to try again what went wrong in a person’s words, without Gemini’s own text or codes', async () => {
+    const busy = new ModelError(
+      'rate_limited',
+      'Gemini is limiting requests (HTTP 429): fake gemini: scripted status 429.',
+      1,
+    );
+    const { host } = await start(new ScriptedModel(busy, say('Hello.')));
+    const events = collect(host);
+    await host.runToEnd({ prompt: 'Hello' });
+    const notices = events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
+    expect(notices).toEqual(['Gemini is busy right now. Trying again in 1 s.']);
+  });
+
   it('keeps nothing half-written when the stream is cut after some text', async () => {
     const cut = (): never => {
       throw new ModelError('unavailable', 'The connection to Gemini was cut mid-answer.');

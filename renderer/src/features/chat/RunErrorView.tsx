@@ -57,10 +57,8 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
         {error.message && error.message !== friendly && (
           <details className="run-error__details">
             <summary>Details</summary>
-            <p data-testid="run-error-details">
-              {error.message}
-              {error.code && <code> ({error.code})</code>}
-            </p>
+            {/* The code is for the program (data-code on the row), not words for the person. */}
+            <p data-testid="run-error-details">{error.message}</p>
           </details>
         )}
       </div>

@@ -2,18 +2,19 @@
  * What a person reads when a run or a send fails: a plain sentence per error code. The host's own message
  * (which may name an address or a low-level code) is kept for the details disclosure only.
  */
+import { MODEL_FAILURE_WORDS as GEMINI } from '../../../../shared/model-failure-words';
 import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
 
 /** What happened, and the advice to try again: only the first still holds once a later turn has answered. */
 const FRIENDLY: Record<string, readonly [said: string, retryAdvice?: string]> = {
   model_not_configured: [NO_GEMINI_KEY_MESSAGE],
   model_key_rejected: ['Gemini didn’t accept Deputy’s API key. Check the key in Settings → Connections.'],
-  model_unavailable: ['Deputy couldn’t reach Gemini.', 'Check your internet connection, then try again.'],
-  model_rate_limited: ['Gemini is busy right now.', 'Wait a minute, then try again.'],
-  model_server_error: ['Gemini had a problem answering.', 'Try again in a moment.'],
-  model_timeout: ['Gemini took too long to answer.'],
-  model_bad_response: ['Gemini couldn’t answer this request.', 'Try again.'],
-  model_blocked: ['Gemini declined to answer this request.'],
+  model_unavailable: [GEMINI.model_unavailable, 'Check your internet connection, then try again.'],
+  model_rate_limited: [GEMINI.model_rate_limited, 'Wait a minute, then try again.'],
+  model_server_error: [GEMINI.model_server_error, 'Try again in a moment.'],
+  model_timeout: [GEMINI.model_timeout],
+  model_bad_response: [GEMINI.model_bad_response, 'Try again.'],
+  model_blocked: [GEMINI.model_blocked],
   step_limit: ['Deputy took too many steps and stopped before finishing.'],
   incomplete: ['Deputy stopped before finishing the task.'],
   rate_limited: ['You have reached the limit of runs for now.', 'Try again later.'],
