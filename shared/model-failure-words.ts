@@ -11,6 +11,9 @@ export const MODEL_FAILURE_WORDS = {
   model_blocked: 'Gemini declined to answer this request.',
 } as const satisfies Record<string, string>;
 
+/** Who a notice of the run's own model calls is from (the tool field of its event): Gemini, not a tool. */
+export const MODEL_NOTICE_SOURCE = 'gemini';
+
 export function modelFailureWords(code: string): string {
   return Object.hasOwn(MODEL_FAILURE_WORDS, code)
     ? MODEL_FAILURE_WORDS[code as keyof typeof MODEL_FAILURE_WORDS]

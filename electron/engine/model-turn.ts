@@ -31,6 +31,7 @@ import {
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
 import { modelRetryNotice } from './retry-notice';
+import { MODEL_NOTICE_SOURCE } from '../../shared/model-failure-words';
 import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
 import type { CallPart, RunState } from './run-state';
@@ -324,7 +325,7 @@ async function streamWithRetries(
         runId: spec.runId,
         threadId: spec.threadId,
         actionId: spec.runId,
-        tool: 'gemini',
+        tool: MODEL_NOTICE_SOURCE,
         message: modelRetryNotice(error.kind, verdict.delayMs),
       });
       try {

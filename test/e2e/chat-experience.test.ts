@@ -256,6 +256,7 @@ describe('the chat, as a person uses it', () => {
     const notice = page.getByTestId('run-notice').first();
     await notice.waitFor();
     expect(await notice.innerText()).toMatch(/^Gemini had a problem answering\. Trying again in \d+ s\.$/);
+    expect(await page.getByTestId('run-status').innerText()).toBe('Waiting to try again…');
     const error = page.getByTestId('run-error');
     await error.waitFor({ timeout: 30_000 });
     const words = await error.locator('.run-error__text').innerText();
@@ -272,6 +273,15 @@ describe('the chat, as a person uses it', () => {
     gemini.script(textReply('Hello again.'));
     await error.getByTestId('run-error-retry').click();
     await assistantMessages(page).getByText('Hello again.').waitFor();
+  });
+
+  it('says Writing… under an answer that is streaming in, not Planning…', async () => {
+    gemini.script(textReply('One two three four five six seven eight nine ten.', { chunks: 10, gapMs: 250 }));
+    const page = await openPage();
+    await send(page, 'Count to ten');
+    await assistantMessages(page).getByText('One', { exact: false }).waitFor();
+    expect(await page.getByTestId('run-status').innerText()).toBe('Writing…');
+    await page.getByTestId('run-usage').waitFor();
   });
 
   it('shows the person’s own Stop as stopped, and Escape stops a run', async () => {

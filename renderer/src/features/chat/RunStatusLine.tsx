@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useChat } from '../../stores';
 import { useNow } from '../../use-now';
-import { runStatusText } from './run-status';
+import { runActivityText, runStatusText } from './run-status';
 
 /** How long a working run may stay silent before the window says so. */
 export const SILENCE_MS = 25_000;
@@ -13,6 +13,10 @@ export const SILENCE_MS = 25_000;
 export function RunStatusLine() {
   const activeRun = useChat((state) => state.conversation.activeRun);
   const lastActivityAt = useChat((state) => state.lastActivityAt);
+  const activity = useChat((state) => {
+    const run = state.conversation.activeRun;
+    return run ? runActivityText(run.runId, state.conversation.items) : null;
+  });
   const stop = useChat((state) => state.stop);
   const [keptWaitingAt, setKeptWaitingAt] = useState(0);
   const status = activeRun?.status ?? 'queued';
@@ -36,7 +40,7 @@ export function RunStatusLine() {
   }
   return (
     <p className="conversation__status" role="status" data-testid="run-status">
-      {runStatusText(status, activeRun?.queuePosition)}
+      {activity ?? runStatusText(status, activeRun?.queuePosition)}
     </p>
   );
 }

@@ -1,4 +1,6 @@
 import type { RunStatus } from '../../../../shared/contract';
+import { MODEL_NOTICE_SOURCE } from '../../../../shared/model-failure-words';
+import type { TimelineItem } from './timeline';
 
 const STATUS_LABELS: Record<RunStatus, string> = {
   queued: 'Starting…',
@@ -14,4 +16,19 @@ export function runStatusText(status: RunStatus, queuePosition?: number): string
   if (status !== 'queued' || queuePosition === undefined) return STATUS_LABELS[status];
   const runs = queuePosition === 1 ? '1 other run' : `${queuePosition} other runs`;
   return `Queued — waiting for ${runs} to finish`;
+}
+
+/**
+ * What a running run is doing, from its latest row, when its status says less: its answer streams in
+ * (Writing…), or a step that failed waits to be tried again: Gemini's (a notice from it, see the engine's
+ * model turn) or a call's (a notice about a call still going; one about a finished call is news, not a
+ * wait). Null: the status says it.
+ */
+export function runActivityText(runId: string, items: readonly TimelineItem[]): string | null {
+  const latest = items.findLast((item) => item.runId === runId);
+  if (latest?.kind === 'message' && latest.isStreaming) return 'Writing…';
+  if (latest?.kind !== 'notice') return null;
+  if (latest.tool === MODEL_NOTICE_SOURCE && latest.id === `notice-${runId}`) return 'Waiting to try again…';
+  const call = items.findLast((item) => item.kind === 'tool' && `notice-${item.id}` === latest.id);
+  return call?.kind === 'tool' && call.state === 'executing' ? 'Waiting to try again…' : null;
 }

@@ -57,7 +57,8 @@ export type TimelineItem =
       /** What the person sent, when the send itself failed (no run to find it by): Retry sends it again. */
       prompt?: string;
     }
-  | { kind: 'notice'; id: string; runId: string; text: string }
+  /** `tool`: whom the notice is from, as its event names it (a tool, Gemini for a model call, an agent). */
+  | { kind: 'notice'; id: string; runId: string; text: string; tool?: string }
   | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
@@ -261,7 +262,7 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
         ...conversation,
         items: [
           ...items.filter((item) => item.id !== `notice-${event.actionId}`),
-          { kind: 'notice', id: `notice-${event.actionId}`, runId, text: event.message },
+          { kind: 'notice', id: `notice-${event.actionId}`, runId, text: event.message, tool: event.tool },
         ],
       };
     case 'error': {
