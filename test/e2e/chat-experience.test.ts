@@ -115,8 +115,30 @@ describe('the chat, as a person uses it', () => {
     await send(page, 'Plan a trip');
     await assistantMessages(page).getByText('Lisbon it is.').waitFor();
     await page.getByTestId('new-conversation').click();
-    await send(page, 'Another plan');
+    await send(page, 'Another plan, a long trip across Portugal, Spain and the south of France in May');
     await assistantMessages(page).getByText('Porto too.').waitFor();
+
+    // A title has the row's width: Rename and Delete sit on the line of its date, not beside it.
+    const longId = await page
+      .getByTestId('thread-row')
+      .filter({ hasText: 'Another plan' })
+      .getAttribute('data-thread-id');
+    const long = page.locator(`[data-testid="thread-row"][data-thread-id="${longId}"]`);
+    const widths = await long.evaluate((row) => ({
+      row: row.getBoundingClientRect().width,
+      title: row.querySelector('.thread-list__title')?.getBoundingClientRect().width ?? 0,
+    }));
+    expect(widths.title).toBeGreaterThan(widths.row * 0.85);
+    // The rename box starts at the title's beginning, all of it selected, ready to be typed over.
+    await long.getByTestId('thread-rename').click();
+    const box = long.getByTestId('thread-rename-input');
+    expect(
+      await box.evaluate((input: HTMLInputElement) => ({
+        isAllSelected: input.selectionStart === 0 && input.selectionEnd === input.value.length,
+        scrollLeft: input.scrollLeft,
+      })),
+    ).toEqual({ isAllSelected: true, scrollLeft: 0 });
+    await box.press('Escape');
 
     const threadId =
       (await page

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useChat } from '../../stores';
 
 /** The conversation's title in a box: Enter saves, Escape keeps the old one. */
@@ -16,6 +16,16 @@ export function ThreadRenameForm({
   const [error, setError] = useState<string | null>(null);
   const [isSaving, setIsSaving] = useState(false);
   const id = useId();
+  // The whole title selected, to be typed over, and shown from its beginning: the caret at its start, as a
+  // selection made backwards leaves it (autofocus would show the end of a long title).
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const box = input.current;
+    if (!box) return;
+    box.focus();
+    box.setSelectionRange(0, box.value.length, 'backward');
+    box.scrollLeft = 0;
+  }, []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return setError('Give the conversation a title.');
@@ -43,8 +53,8 @@ export function ThreadRenameForm({
         New title
       </label>
       <input
+        ref={input}
         id={id}
-        autoFocus
         maxLength={200}
         value={text}
         data-testid="thread-rename-input"
