@@ -318,7 +318,10 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await item.waitFor();
     // Opened, the panel's focus is on its heading: a key pressed too soon approves nothing.
     expect(await focusedText(page)).toBe('Waiting for your approval');
-    expect(await item.innerText()).toContain('add task');
+    // The action said once, in words: not also by the tool's internal name ("add task").
+    const said = await item.innerText();
+    expect(said.split('\n')[0]).toBe('Add a task: Buy milk');
+    expect(said).not.toContain('add task');
     await item.getByTestId('pending-open').click();
     // The stored thread's waiting action is matched to its approval, and the card takes focus.
     const reopened = withStatus(approvalCard(page), 'pending');

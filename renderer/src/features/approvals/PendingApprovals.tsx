@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
-import { toolLabel } from '../../format';
 import { useApprovals, useChat, useStores } from '../../stores';
 import { useNow } from '../../use-now';
 import { describeAge, describeExpiry } from './approvals-model';
@@ -48,8 +47,9 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
 
   return (
     <li className="pending-item" data-testid="pending-approval" data-approval-id={approval.id}>
+      {/* The host's words for the call, as its approval card's title says it: once, not also by tool name. */}
       <p className="pending-item__title">
-        <strong>{toolLabel(approval.tool)}</strong> · {approval.preview.title}
+        <strong>{approval.preview.title}</strong>
       </p>
       <p className="pending-item__meta">
         {/* An untitled conversation by its id's tail: the start is the time it began, alike for neighbours. */}
