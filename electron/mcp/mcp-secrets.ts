@@ -14,15 +14,20 @@ export class McpSecretStore {
       return parsed.success ? parsed.data : null;
     });
     // Every value is a secret whatever its name ("GITHUB_PAT"), so each is handed to the redactor.
-    for (const value of valuesOf(secrets ?? EMPTY)) rememberSecret(value);
+    this.remember(secrets ?? EMPTY);
     return secrets ?? EMPTY;
+  }
+
+  /** Hands the values to the redactor before they are stored, so a check of what it will take out sees them. */
+  remember(secrets: McpSecrets): void {
+    for (const value of valuesOf(secrets)) rememberSecret(value);
   }
 
   /** Adds or replaces the given values; names not given keep theirs. */
   merge(server: string, added: McpSecrets): McpSecrets {
     const current = this.get(server);
     const next = { env: { ...current.env, ...added.env }, headers: { ...current.headers, ...added.headers } };
-    for (const value of valuesOf(next)) rememberSecret(value);
+    this.remember(next);
     if (valuesOf(next).length > 0) this.vault.setJson(`mcp.${server}`, next);
     return next;
   }

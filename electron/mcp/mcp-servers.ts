@@ -10,12 +10,12 @@ import type { SettingsRepo } from '../store/settings-repo';
 import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/tool';
-import { redactSecrets } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { BoundedLog } from './bounded-log';
 import { parseMcpServersBlock } from './import-config';
 import { McpConnection, type Backoff } from './mcp-connection';
 import { McpSecretStore } from './mcp-secrets';
+import { secretInPlainSight } from './secret-in-plain-sight';
 import { asRecord } from '../store/json';
 
 const CONFIGS_KEY = 'mcp.servers';
@@ -60,11 +60,12 @@ export class McpServers {
   }
 
   async put(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<McpServerView> {
-    const exposed = secretInPlainSight(config);
+    const configs = { ...this.storedConfigs(), [name]: config };
+    const exposed = this.whyNotSaved(configs, name, secrets);
     if (exposed) throw new DeputyError('invalid_input', exposed);
     if (secrets) this.secrets.merge(name, secrets);
     this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
-    this.deps.settings.set({ [CONFIGS_KEY]: { ...this.storedConfigs(), [name]: config } });
+    this.deps.settings.set({ [CONFIGS_KEY]: configs });
     await this.entries.get(name)?.connection.stop();
     const entry = this.open(name, config);
     // A new or changed server is tried at once, so Settings can say whether it works.
@@ -74,9 +75,11 @@ export class McpServers {
 
   async delete(name: string): Promise<void> {
     const entry = this.entry(name);
+    const { [name]: _removed, ...rest } = this.storedConfigs();
+    const exposed = this.whyNotSaved(rest, name);
+    if (exposed) throw new DeputyError('invalid_input', exposed);
     await entry.connection.stop();
     this.entries.delete(name);
-    const { [name]: _removed, ...rest } = this.storedConfigs();
     this.deps.settings.set({ [CONFIGS_KEY]: rest });
     this.forgetTools(name);
     this.secrets.delete(name);
@@ -105,7 +108,8 @@ export class McpServers {
     const imported: string[] = [];
     const skipped = [...parsed.skipped];
     for (const server of parsed.servers) {
-      const exposed = secretInPlainSight(server.config);
+      const configs = { ...this.storedConfigs(), [server.name]: server.config };
+      const exposed = this.whyNotSaved(configs, server.name, server.secrets);
       if (exposed) {
         skipped.push({ name: server.name, reason: exposed });
         continue;
@@ -214,6 +218,21 @@ export class McpServers {
     return entry;
   }
 
+  /**
+   * Why `configs` may not be saved (see `secretInPlainSight`). The redactor is first told every secret it will
+   * know once they are saved, the new ones and those of every server in the vault: what it takes out of
+   * settings then no longer depends on which servers this process happened to read.
+   */
+  private whyNotSaved(
+    configs: Record<string, McpServerConfig>,
+    changed: string,
+    secrets?: McpSecrets,
+  ): string | null {
+    for (const name of Object.keys(configs)) this.secrets.get(name);
+    if (secrets) this.secrets.remember(secrets);
+    return secretInPlainSight(configs, changed);
+  }
+
   private storedConfigs(): Record<string, McpServerConfig> {
     const stored = this.deps.settings.all()[CONFIGS_KEY];
     const configs: Record<string, McpServerConfig> = {};
@@ -236,26 +255,4 @@ async function readConfigFile(path: string): Promise<string> {
   } catch {
     throw new DeputyError('not_found', `Deputy could not read a config file at ${path}.`);
   }
-}
-
-/**
- * Why a server's settings may not be saved as given: a value in one of its plain fields (its command, arguments,
- * folder, URL, or an environment value or header not marked secret) looks like a secret. Settings are stored
- * with secrets taken out, so the server would be saved without it and stop working after a restart; a secret
- * value, kept in the vault, is where it belongs. Null when nothing looks like one.
- */
-function secretInPlainSight(config: McpServerConfig): string | null {
-  const fields: [string, string[]][] = [
-    ['command holds', [config.command]],
-    ['arguments hold', config.args],
-    ['working folder holds', [config.cwd]],
-    ['URL holds', [config.url]],
-    ['environment values hold', Object.values(config.env)],
-    ['headers hold', Object.values(config.headers)],
-  ];
-  const field = fields.find(([, values]) => values.some((value) => redactSecrets(value) !== value))?.[0];
-  return field === undefined
-    ? null
-    : `The server's ${field} what looks like a password or key. Give it as a secret environment value or ` +
-        'header instead: Deputy keeps those in the vault, and settings are saved with secrets taken out.';
 }

@@ -40,25 +40,50 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
 
-/** The words a field's name ends in when it holds a secret. */
+/**
+ * The words before a final "key" or "token" that make it a credential's name (`api_key`, `accessToken`,
+ * `X-Auth-Token`, `AWS_SECRET_ACCESS_KEY`; and `id_token`). Any other word leaves the name to things that only
+ * locate or order: an issue, thread, storage or i18n key, a keyboard key, a page, sync or event token, an
+ * idempotency key.
+ */
+const CREDENTIAL_QUALIFIERS = [
+  'api',
+  'access',
+  'auth',
+  'client',
+  'refresh',
+  'session',
+  'secret',
+  'private',
+  'master',
+  'bearer',
+  'oauth',
+  'bot',
+  'subscription',
+  'encryption',
+  'signing',
+];
+/** The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. */
 const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd'];
 const ANY_FIELD_WORD = FIELD_WORDS.join('|');
 
 /**
  * A field whose name ends in key, token, secret, password, passwd or pwd, in any case and with any prefix
  * (`API_KEY`, `export MY_API_KEY=`, `x-api-key:`, `"Token":`, `clientSecret`, `API key:`), then `=` or `:`,
- * then its value: quoted, or bare up to a space, a quote or one of `,;&`. The match starts at the `:` or `=`
- * and the name (whole, not the end of a longer word) is read back from there: several times faster than
- * trying every word of a text as the start of a name.
+ * then its value: quoted, or bare up to a space, a quote, a bracket or one of `,;&`. The match starts at the
+ * `:` or `=` and the name (whole, not the end of a longer word) is read back from there: several times faster
+ * than trying every word of a text as the start of a name. Which of these names hold a credential, and which
+ * values are one, `isSecretField` decides.
  *
  * Redacted JSON must still parse, and its text is redacted as well as plain text, so a value never takes an
  * unescaped `"` or half of an escape: after `\"` (a quote inside a JSON string) the value ends at the next
  * `\"`; after a plain `"` it is read as a JSON string, and stops at a brace or bracket, so the run between
  * two JSON strings (`"},{"`) is never taken for one; after `'` it ends at `'` or a plain `"`.
- * Groups: name, the quote closing the name, then the value after `\"`, after `"`, after `'`, or bare.
+ * Groups: the `?` or `&` of a URL's query before the name, the name, the quote closing the name, then the
+ * value after `\"`, after `"`, after `'`, or bare.
  */
 const SECRET_FIELD = new RegExp(
-  String.raw`(?<=(?<![\w.-])((?:(?:api|access|auth|secret|private|client|refresh|session)[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))` +
+  String.raw`(?<=([?&])?(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))` +
     String.raw`(\\?["'])?[ \t]*)[:=][ \t]*(?:` +
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
@@ -67,20 +92,26 @@ const SECRET_FIELD = new RegExp(
   'gi',
 );
 
-/** A name that ends in one of the words, as its own part (`_key`, `-token`, `Secret`, `API key`), or glued to one. */
-const SEPARATE_NAME = new RegExp(`(?:^|[ _.-])(?:${ANY_FIELD_WORD})$`, 'i');
-const CAMEL_NAME = new RegExp(
-  `[A-Za-z0-9](?:${FIELD_WORDS.map((word) => word[0]?.toUpperCase() + word.slice(1)).join('|')})$`,
+/** A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`. */
+const CREDENTIAL_WORD = new RegExp(
+  `(?:passw(?:or)?d|pwd)$|^(?:secret|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
 );
-const GLUED_NAME =
-  /(?:api|auth|access|secret|private|client|session|refresh|master)(?:key|token)$|passw(?:or)?d$/i;
-/**
- * Names that hold no secret: a bare "key" (a word of prose, "Key: bring the documents"), and keys and tokens
- * that only locate or order things: a page token the model needs to ask for the next page, an idempotency key
- * Deputy itself sends, a public key.
- */
-const NOT_SECRET_NAME =
-  /^key$|(?:public|primary|foreign|sort|partition|cache|idempotency|deputy|hot|page|sync|continuation|progress|cancellation|next|cursor)[ _.-]?(?:key|token)$/i;
+/** A name written as an environment variable (`SLACK_TOKEN`, `GITHUB_TOKEN`): there a token is a credential. */
+const ENV_TOKEN_NAME = /^[A-Z][A-Z0-9_]*_TOKEN$/;
+/** Where a name breaks into words: `X-Api-Key` → X, Api, Key; `i18nKey` → i18n, Key; `API key` → API, key. */
+const NAME_WORD_BREAK = /[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/;
+
+/** Whether a field so named holds a credential. A bare "key" never does ("Key: bring the documents"). */
+function isCredentialName(name: string): boolean {
+  const words = name.split(NAME_WORD_BREAK).filter(Boolean);
+  const last = words.at(-1)?.toLowerCase() ?? '';
+  if (CREDENTIAL_WORD.test(last)) return true;
+  if (last !== 'key' && last !== 'token') return false;
+  const before = words.at(-2)?.toLowerCase() ?? '';
+  if (CREDENTIAL_QUALIFIERS.includes(before) || (last === 'token' && before === 'id')) return true;
+  return last === 'token' && (words.length === 1 || ENV_TOKEN_NAME.test(name));
+}
+
 /** A bare `token`/`secret`, or a name of two words ("access token: …"): as likely prose as a field. */
 const WEAK_NAME = /^(?:token|secret|Token|Secret)$| /;
 
@@ -89,38 +120,79 @@ export const MIN_SECRET_LENGTH = 8;
 /** Values that say there is no secret here: empty words, what a redactor (this one or another) left, a template. */
 const NO_SECRET_VALUE =
   /^(?:null|none|nil|undefined|true|false|empty|redacted|\[redacted\]|your[\w-]*|<[^>]*>|x{3,}|\.{3,}|process\.env\..*|os\.environ.*)$/i;
+/**
+ * Code, not a credential: a call or an index (`getApiKey(config)`, `keys[name]`: a bare value is read with the
+ * character after it), a member (`form.value.trim`, `response.data.accessToken`), or a name of code
+ * (`api_key_from_env`, `escape_key`, `newPassword`, the type `RefreshToken`). No generated secret has a
+ * bracket, and nearly all have a digit, which none of these names hold.
+ */
+const CALL_VALUE = /^[A-Za-z_$][\w$.]*[([]/;
+const CODE_VALUE =
+  /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)+|[A-Za-z]+(?:_[A-Za-z]+)+|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)$/;
+/**
+ * A file's path (`/etc/ssl/key.pem`, `~/.ssh/id_rsa`, `./keys/dev.pem`, `C:\keys\dev.pem`): where a key is kept,
+ * not the key. Base64 may start with "/" too, so a value of base64 alone with upper and lower case and digits
+ * (an AWS secret key) is not taken for a path.
+ */
+const PATH_VALUE = /^(?:~|\.\.?\/|[A-Za-z]:\\|\/)/;
+const BASE64_VALUE = /^[A-Za-z0-9+/=]{20,}$/;
+
+function isPath(value: string): boolean {
+  if (!PATH_VALUE.test(value)) return false;
+  return !BASE64_VALUE.test(value) || !/[A-Z]/.test(value) || !/[a-z]/.test(value) || !/\d/.test(value);
+}
+
+/** A match of `SECRET_FIELD`. */
+interface FieldMatch {
+  name: string;
+  quotedName: string | undefined;
+  value: string;
+  /** A bare value with the character after it (`getApiKey(` is a call); a quoted value as it is. */
+  valueWithNext: string;
+  isQuoted: boolean;
+  /** Whether the name follows the `?` or `&` of a URL's query. */
+  isInQuery: boolean;
+}
 
 /**
  * Whether a field's value is redacted. A name in quotes with a bare value is a JSON number or literal
  * (`"pin_token": 12345678901`): left, so redacted JSON still parses. After a weak name only a value that looks
  * generated (a digit in it, or 20 characters) is taken: "Secret: friendship" stays.
  */
-function isSecretField(
-  name: string,
-  quotedName: string | undefined,
-  value: string,
-  isQuoted: boolean,
-): boolean {
+function isSecretField(field: FieldMatch): boolean {
+  const { name, value } = field;
   if (value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value)) return false;
-  if (quotedName && !isQuoted) return false;
-  if (NOT_SECRET_NAME.test(name)) return false;
-  // `PWD=/home/ana` is the shell's working directory; `?pwd=…` in a meeting link is a passcode.
-  if (/^pwd$/i.test(name) && /^[/~]/.test(value)) return false;
-  if (!SEPARATE_NAME.test(name) && !CAMEL_NAME.test(name) && !GLUED_NAME.test(name)) return false;
+  if (field.quotedName && !field.isQuoted) return false;
+  if (!isCredentialName(name)) return false;
+  // `?pwd=` in a meeting link (Zoom's) is the passcode every invitee is sent with it: redacted, the link the
+  // person asked to forward no longer lets anyone in. Other credentials in a query (`?access_token=`) are taken.
+  if (field.isInQuery && /^pwd$/i.test(name)) return false;
+  if (CALL_VALUE.test(field.valueWithNext) || CODE_VALUE.test(value) || isPath(value)) return false;
   return !WEAK_NAME.test(name) || /\d/.test(value) || value.length >= 20;
 }
 
 function redactField(
   match: string,
+  querySign: string | undefined,
   name: string,
   quotedName: string | undefined,
   inEscapedQuotes: string | undefined,
   inQuotes: string | undefined,
   inSingleQuotes: string | undefined,
   bare: string | undefined,
+  offset: number,
+  text: string,
 ): string {
   const value = inEscapedQuotes ?? inQuotes ?? inSingleQuotes ?? bare ?? '';
-  if (!isSecretField(name, quotedName, value, bare === undefined)) return match;
+  const field: FieldMatch = {
+    name,
+    quotedName,
+    value,
+    valueWithNext: bare === undefined ? value : `${bare}${text.charAt(offset + match.length)}`,
+    isQuoted: bare === undefined,
+    isInQuery: querySign !== undefined,
+  };
+  if (!isSecretField(field)) return match;
   return `${match.slice(0, match.length - value.length)}${REDACTED}`;
 }
 
@@ -129,29 +201,58 @@ function anyCase(word: string): string {
   return word.replace(/[a-z]/g, (letter) => `[${letter.toUpperCase()}${letter}]`);
 }
 
-/**
- * Text none of the patterns can match: every shape holds one of these (the start of its prefix, a field's
- * name with its ":" or "=", "bearer", a URL's "://user:…@"). Tested first, once, so the common text skips the
- * scans. A prefix with a "-", "_" or "." in it, and a field's name, are looked for back from that character
- * and from the ":" or "=", far rarer than the letters they start with. A shape added above needs its literal
- * here: the redactor's tests hold one example each.
- */
-const SHAPE_HINT = new RegExp(
-  [
-    String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-)`,
-    String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
-    String.raw`:\/\/[^\s/@]*@`,
-    String.raw`[:=](?<=(?:${[...FIELD_WORDS, 'authorization'].map(anyCase).join('|')})\\?["']?[ \t]*.)`,
-    String.raw`${anyCase('bearer')}\s`,
-  ].join('|'),
-);
+/** `[:=]` after a name matched by `names` (in any case), its closing quote and spaces: read back from there. */
+function afterName(names: string): string {
+  return String.raw`[:=](?<=(?:${names})\\?["']?[ \t]*.)`;
+}
 
-/** The text with every secret shape replaced by `REDACTED`. */
+/**
+ * Text none of the token shapes can match: every one holds one of these (the start of its prefix, "bearer",
+ * "Authorization:", a URL's "://user:…@"). A prefix with a "-", "_" or "." in it is looked for back from that
+ * character, far rarer than the letters it starts with. A shape added above needs its literal here: the
+ * redactor's tests hold one example each.
+ */
+const TOKEN_LITERALS = [
+  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-)`,
+  String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
+  String.raw`:\/\/[^\s/@]*@`,
+  String.raw`${anyCase('bearer')}\s`,
+].join('|');
+const AUTHORIZATION = anyCase('authorization');
+/** The end of every name `isCredentialName` takes: "key" only after one of its qualifiers. */
+const FIELD_NAMES = [
+  `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
+  ...['token', 'secret', 'passwd', 'password', 'pwd'].map(anyCase),
+].join('|');
+const TOKEN_HINTS = new RegExp(`${TOKEN_LITERALS}|${afterName(AUTHORIZATION)}`, 'g');
+const FIELD_HINTS = new RegExp(afterName(FIELD_NAMES), 'g');
+/**
+ * Both hints in one pattern, a field's name in a group: the common text, with neither, is scanned once, and
+ * each `:` or `=` is read back from once.
+ */
+const ANY_HINT = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|(${FIELD_NAMES})`)}`);
+
+/** Whether `hints` (a global pattern) has a match in `text` at `from` or after. */
+function isHintedFrom(hints: RegExp, text: string, from: number): boolean {
+  hints.lastIndex = from;
+  return hints.test(text);
+}
+
+/**
+ * The text with every secret shape replaced by `REDACTED`. The first hint says which kind it is; the other kind
+ * is looked for only from there on, and the scans of a kind with no hint in the text are skipped.
+ */
 export function redactShapes(text: string): string {
-  if (!SHAPE_HINT.test(text)) return text;
+  const first = ANY_HINT.exec(text);
+  if (!first) return text;
+  const isFieldFirst = first[1] !== undefined;
   let out = text;
-  for (const pattern of PREFIXED_SHAPES) {
-    out = out.replace(pattern, (match, prefix: string) => `${prefix}${REDACTED}`);
+  if (!isFieldFirst || isHintedFrom(TOKEN_HINTS, text, first.index)) {
+    for (const pattern of PREFIXED_SHAPES) {
+      out = out.replace(pattern, (match, prefix: string) => `${prefix}${REDACTED}`);
+    }
   }
-  return out.replace(SECRET_FIELD, redactField);
+  // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
+  const hasField = isFieldFirst || isHintedFrom(FIELD_HINTS, text, first.index);
+  return hasField ? out.replace(SECRET_FIELD, redactField) : out;
 }

@@ -97,4 +97,62 @@ describe('importing a Claude Desktop config', () => {
     await expect(put).rejects.toMatchObject({ code: 'invalid_input' });
     expect((await host.invoke('mcp.list', {})).servers).toEqual([]);
   });
+
+  it.each([
+    ['header X-Api-Key', { headers: { 'X-Api-Key': 'abc123def456ghi' } }],
+    ['environment value SERVICE_PASSWORD', { env: { SERVICE_PASSWORD: 'plainvalue123' } }],
+    ['header Authorization', { headers: { Authorization: 'Basic dXNlcjpwYXNzd29yZA==' } }],
+  ])('refuses a plain %s that settings would save without its value', async (field, plain) => {
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    const config = McpServerConfig.parse({
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      enabled: false,
+      ...plain,
+    });
+
+    const put = host.invoke('mcp.put', { name: 'svc', config });
+    await expect(put).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining(`The server's ${field} holds what looks like a password or key`),
+    });
+    expect((await host.invoke('mcp.list', {})).servers).toEqual([]);
+  });
+
+  it('refuses a change that would re-save another server without a value, and names that server', async () => {
+    const shared = 'shared-value-5b1d7f3a9c2e';
+    const first = await openHost(new ScriptedModel());
+    fixture = first;
+    const plain = McpServerConfig.parse({
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { 'X-Label': shared },
+      enabled: false,
+    });
+    await first.host.invoke('mcp.put', { name: 'labels', config: plain });
+
+    // The same value given as another server's secret: from now on it is redacted wherever it is written.
+    const put = first.host.invoke('mcp.put', {
+      name: 'notes',
+      config: McpServerConfig.parse({
+        transport: 'http',
+        url: 'https://notes.example.com/mcp',
+        secretHeaders: ['X-Notes-Key'],
+        enabled: false,
+      }),
+      secrets: { env: {}, headers: { 'X-Notes-Key': shared } },
+    });
+    await expect(put).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('"labels"'),
+    });
+
+    await first.stop();
+    fixture = await openHost(new ScriptedModel(), { dataDir: first.dataDir });
+    const { servers } = await fixture.host.invoke('mcp.list', {});
+    expect(servers.map((server) => [server.name, server.config.headers])).toEqual([
+      ['labels', { 'X-Label': shared }],
+    ]);
+  });
 });

@@ -65,4 +65,28 @@ describe('secrets pasted into a prompt', () => {
     expect(running.files).toContain('deputy.db');
     expect([running.hits, closed.hits]).toEqual([[], []]);
   });
+
+  it('leave code and links beside them as written, in the Gemini request and the thread', async () => {
+    gemini = await startFakeGemini();
+    fixture = await openHost(createGeminiClient({ apiKey: 'k', baseUrl: gemini.url }));
+    gemini.script(textReply('Noted.'));
+    const ordinary = [
+      'const apiKey = getApiKey(config);',
+      'let password = form.value.trim();',
+      'https://zoom.us/j/123456789?pwd=AbCdEfGh12345',
+      '--private-key=/home/ana/.ssh/id_ed25519',
+    ];
+    const prompt = `Why does this fail?\n${ordinary.join('\n')}\nexport MY_API_KEY=${PASTED.envKey}`;
+
+    const done = await fixture.host.runToEnd({ prompt });
+
+    const sent = JSON.stringify(gemini.requests.map((request) => request.body.contents));
+    const thread = await fixture.host.invoke('thread.get', { threadId: done.threadId });
+    const shown = thread.messages.find((message) => message.role === 'user')?.text ?? '';
+    for (const line of ordinary) {
+      expect(sent).toContain(JSON.stringify(line).slice(1, -1));
+      expect(shown).toContain(line);
+    }
+    expect(shown).toContain(`export MY_API_KEY=${REDACTED}`);
+  });
 });

@@ -8,6 +8,13 @@ const GITHUB_BODY = 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const VALUE = 'zzEnvApiKeyValue0123456789abcdefXYZ';
 
+/** One test per text: it comes back as written. */
+function leavesAsWritten(texts: string[]): void {
+  it.each(texts)('leaves %j as written', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+}
+
 /** One test per row: what is pasted, and the text once redacted. */
 function takesOut(table: [label: string, text: string, redacted: string][]): void {
   it.each(table)('takes out %s', (_label, text, redacted) => {
@@ -42,6 +49,12 @@ describe('secrets a person pasted, by shape', () => {
     ['a Slack bot token', 'xoxb-1234567890-0987654321-AbCdEfGhIjKl', R],
     ['a Slack refresh token', 'xoxr-1234567890-AbCdEfGhIjKl', R],
     ['a Slack legacy token', 'xoxs-1234567890-AbCdEfGhIjKl', R],
+    [
+      'a key after a field that holds none',
+      `password: see below; use ${OPENAI_PROJECT}`,
+      `password: see below; use ${R}`,
+    ],
+    ['a field after a key', `use ${OPENAI_PROJECT} and api_key=${VALUE}`, `use ${R} and api_key=${R}`],
   ]);
 });
 
@@ -58,7 +71,6 @@ describe('the value of a field whose name says it holds a secret', () => {
     ['a quoted password with spaces', "DB_PASSWORD='correct horse battery staple'", `DB_PASSWORD='${R}'`],
     ['a passwd field', 'root_passwd=Tr0ub4dor-3', `root_passwd=${R}`],
     ['a PWD field', 'MYSQL_PWD=s3cr3t-pass-99', `MYSQL_PWD=${R}`],
-    ['a passcode in a meeting link', 'zoom.us/j/123456789?pwd=abcDEF123456', `zoom.us/j/123456789?pwd=${R}`],
     ['a glued password name', 'dbpassword: letmein-2024', `dbpassword: ${R}`],
     ['an x-api-key header', `x-api-key: ${VALUE}`, `x-api-key: ${R}`],
     ['an X-Auth-Token header', 'X-Auth-Token: 9f8e7d6c5b4a3210', `X-Auth-Token: ${R}`],
@@ -70,6 +82,24 @@ describe('the value of a field whose name says it holds a secret', () => {
     ['an "API key:" line', 'My API key: 4f9a8b7c6d5e4f3a', `My API key: ${R}`],
     ['an "access token" line', `access token = ${VALUE}`, `access token = ${R}`],
     ['a lower-case secret', 'secret: a9f8e7d6c5b4', `secret: ${R}`],
+    [
+      'a password in a query, unlike a meeting passcode',
+      'https://example.com/login?user=ana&password=hunter2-long',
+      `https://example.com/login?user=ana&password=${R}`,
+    ],
+    ['a JSON password', `{"password": "${VALUE}"}`, `{"password": "${R}"}`],
+    ['a JSON api_key', `{"api_key":"${VALUE}"}`, `{"api_key":"${R}"}`],
+    ['a JSON client_secret', `{"client_secret": "${VALUE}"}`, `{"client_secret": "${R}"}`],
+    ['a YAML password with hyphens', 'password: hunter2-long-value', `password: ${R}`],
+    ['a GitHub token env line', `GITHUB_TOKEN=${VALUE}`, `GITHUB_TOKEN=${R}`],
+    ['a webhook secret', `webhook_secret: ${VALUE}`, `webhook_secret: ${R}`],
+    ['an --api-key argument', `--api-key=${VALUE}`, `--api-key=${R}`],
+    ['a key assigned in code', `const apiKey = "${VALUE}";`, `const apiKey = "${R}";`],
+    [
+      'a base64 secret that starts with "/"',
+      'aws_secret_access_key = /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI0a',
+      `aws_secret_access_key = ${R}`,
+    ],
   ]);
 });
 
@@ -98,7 +128,7 @@ describe('credentials in headers and URLs', () => {
 });
 
 describe('text that only looks like it might hold a secret', () => {
-  it.each([
+  leavesAsWritten([
     'the password is on the sticky note',
     'password: on the sticky note',
     'my token of thanks',
@@ -126,9 +156,63 @@ describe('text that only looks like it might hold a secret', () => {
     'Lunch with Ana on Friday at 12:30, see https://example.com/a-b',
     '{"nextPageToken":"CiAKGjBpNDd2Nmp2Zml2cXRjbzk0OWRzaWkxMjAxMBIA","idempotencyKey":"run-1:call-2:3f9a0c1d2e"}',
     '{"publicKey":"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4f9a8b7c6d"}',
-  ])('leaves %j as written', (text) => {
-    expect(redactSecrets(text)).toBe(text);
-  });
+  ]);
+});
+
+describe('code pasted into a message: a credential variable given an expression', () => {
+  leavesAsWritten([
+    'const apiKey = getApiKey(config);',
+    'let password = form.value.trim();',
+    'accessToken = response.data.accessToken;',
+    'const { apiKey } = props; const authToken = useAuthToken();',
+    'self.api_key = api_key_from_env',
+    'const apiKey = apiKeyFromEnv;',
+    'if (!session_token || refreshToken === undefined) return;',
+    'password = input("Password: ")',
+    'api_key = credentials[index]',
+    'interface Session { refreshToken: RefreshToken; apiKey?: string }',
+    'api_key = os.getenv("OPENAI_API_KEY")',
+  ]);
+});
+
+describe('fields named like a key or a token that hold no credential', () => {
+  leavesAsWritten([
+    '{"issueKey":"PROJ-1234567"}',
+    '{"threadKey":"thread-2024-05-01-abc"}',
+    '{"messageKey":"msg_2024_abcdefgh"}',
+    '{"task_key":"TASK-12345678"}',
+    '{"storageKey":"deputy.settings.v2"}',
+    '{"i18nKey":"settings.title.main"}',
+    '{"eventToken":"ev_12345678"}',
+    '{"key":"PROJ-123","fields":{"summary":"Fix login"},"issueKey":"PROJ-1234567"}',
+    '{"id":"msg1","threadKey":"thread-2024-05-01-abc","storageKey":"deputy.settings.v2"}',
+    'keyboard_key: escape_key',
+    '{"pageToken":"CiAKGjBpNDd2Nmp2Zml2cXRwcjVsdWJ0bWFoaXIaBBAB"}',
+    '{"syncToken":"CPDAlvWDx70CEPDAlvWDx70CGAU="}',
+    '{"deputyKey":"run-1:call-2:3f9a0c1d2e"}',
+  ]);
+});
+
+describe('a meeting link, whose passcode is for everyone invited', () => {
+  leavesAsWritten([
+    'https://zoom.us/j/123456789?pwd=AbCdEfGh12345',
+    'zoom.us/j/123456789?pwd=abcDEF123456',
+    'Join Zoom Meeting https://us02web.zoom.us/j/85012345678?pwd=dGhpcyBpcyBhIHRlc3Q1 Meeting ID: 850 1234 5678',
+    '{"location":"https://zoom.us/j/123456789?uname=ana&pwd=AbCdEfGh12345"}',
+  ]);
+});
+
+describe('the path of a key file, which is where the key is and not the key', () => {
+  leavesAsWritten([
+    '--private-key=/home/ana/.ssh/id_ed25519',
+    '--ssh-key=~/.ssh/id_rsa',
+    '--tls-key=/etc/ssl/private/server.key',
+    '--key=/etc/ssl/key.pem',
+    '--signing-key=./keys/dev.pem',
+    'private_key: ../keys/dev.pem',
+    String.raw`--private-key=C:\Users\Ana\keys\dev.pem`,
+    JSON.stringify({ args: [String.raw`--private-key=C:\Users\Ana\.ssh\id_ed25519`] }),
+  ]);
 });
 
 describe('redacted JSON', () => {
