@@ -29,8 +29,9 @@ const TOKEN_SHAPES: readonly RegExp[] = [
  * The two PEM patterns keep their order: a whole key first, then one cut off before its END line.
  */
 const PREFIXED_SHAPES: readonly RegExp[] = [
-  // PEM private keys, whole; the body stops at a quote so a key inside JSON never swallows the next field.
-  /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[^"]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+  // PEM private keys, whole; the body stops at a quote so a key inside JSON never swallows the next field, and
+  // at another BEGIN line, so a text of many BEGIN lines with no END is read once, not once for each of them.
+  /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----BEGIN )[^"])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
   // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
   new RegExp(`()(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),

@@ -215,6 +215,20 @@ describe('the path of a key file, which is where the key is and not the key', ()
   ]);
 });
 
+describe('private keys in PEM form', () => {
+  const key = (body: string) => `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
+  takesOut([
+    ['a whole key', `key: ${key('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC')}`, `key: ${R}`],
+    ['a key cut off before its END line', 'key: -----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq', `key: ${R}`],
+    // A whole key is read from its own BEGIN line: the words after a cut-off one, before the next key, stay.
+    [
+      'a cut-off key, then a whole one',
+      `first: -----BEGIN PRIVATE KEY-----\nMIIEvQIB (cut off) Here is the whole one: ${key('MIIEvQIBADANBgkq')}`,
+      `first: ${R}(cut off) Here is the whole one: ${R}`,
+    ],
+  ]);
+});
+
 describe('redacted JSON', () => {
   it('stays JSON: a field is cut inside its string, a number is left', () => {
     const value = {
