@@ -4,22 +4,90 @@ import {
   DECISION_CHOICES,
   decisionWords,
   diffRows,
+  ruleLine,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import type { AuditEntry } from '../../../shared/contract';
 
-const withAuthority = (decision: string | null, rule: string | null): AuditEntry =>
-  ({ kind: 'tool_call', authority: { decision, rule, approvedBy: null } }) as unknown as AuditEntry;
+const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>
+  ({ kind, authority: { decision, rule, approvedBy: null } }) as unknown as AuditEntry;
+
+/** A rule's or an outcome's code, as the policy and the engine store it: capitals, colons, underscores. */
+const CODE = /[A-Z]{2,}|[_:]|\b[a-z]+\.[a-z]+\b/;
 
 describe('the audit viewer in words', () => {
-  it('says what the policy or the run decided, keeping the rule as the policy names it', () => {
+  it('says what the policy or the run decided, and the rule behind it, in words', () => {
     expect(decisionWords(withAuthority('require_approval', 'trust:supervised'))).toBe(
-      'Asked you first · trust:supervised',
+      'Asked you first · Supervised',
     );
     expect(decisionWords(withAuthority('INVOKE_TOOL', null))).toBe('Acted');
     expect(decisionWords(withAuthority(null, null))).toBe('—');
-    // A decision this viewer does not know yet is shown as it is stored, not hidden.
-    expect(decisionWords(withAuthority('SOMETHING_NEW', null))).toBe('SOMETHING_NEW');
+    // A decision this viewer does not know yet is made readable, not hidden and not shown as a code.
+    expect(decisionWords(withAuthority('SOMETHING_NEW', null))).toBe('Something new');
+  });
+
+  it('names the rule that decided about an action, and how a run ended, in words and never as a code', () => {
+    const rule = (code: string) => ruleLine(withAuthority('require_approval', code));
+    const outcome = (code: string) => ruleLine(withAuthority('RESPOND_ONLY', code, 'decision'));
+    expect(rule('trust:supervised')).toEqual({
+      label: 'Rule',
+      words: 'Every action waits for you (Supervised)',
+    });
+    expect(rule('autonomy:email.send').words).toBe('Your setting for “Send an email”');
+    expect(rule('user_rule:0b1c').words).toBe('One of your rules covers it');
+    expect(rule('plan_approval:p1#s2').words).toBe('You approved the plan it is part of');
+    expect(outcome('AMBIGUITY:UNCLEAR_INTENT')).toEqual({
+      label: 'Outcome',
+      words: 'The request was unclear',
+    });
+    expect(outcome('SUCCESS:RESPONSE_GIVEN').words).toBe('Deputy answered');
+    expect(outcome('ERROR:MODEL_SERVER_ERROR').words).toBe('Gemini had a problem');
+    // Codes this viewer does not know yet: readable words, never the code in capitals.
+    expect(rule('brand_new:some_thing').words).toBe('Brand new: some thing');
+    expect(outcome('ERROR:SOMETHING_ODD').words).toBe('Something went wrong');
+    expect(outcome('SURPRISE:NEW_KIND').words).toBe('Surprise: new kind');
+    for (const code of [
+      'kill_switch',
+      'kill_switch:paused',
+      'grant',
+      'read_only',
+      'rate:model_tokens',
+      'rate:actions',
+      'rate:external_calls',
+      'confidence:clarify',
+      'confidence:missing',
+      'confidence:high_risk',
+      'memory:standing_instruction',
+      'trust:supervised',
+      'trust:delegated',
+      'trust:delegated_allowlist',
+      'first_contact',
+      'provenance:memory_derived',
+      'provenance:only_in_content',
+      'provenance:outside_request',
+      'provenance:target_not_named',
+      'resume.approval_missing',
+      'resume.outcome_unknown',
+      'sop.phase_requires_approval',
+      'undo:changed_since',
+      'autonomy:task.create',
+      'autonomy:notes__write',
+    ]) {
+      expect(rule(code).words).not.toMatch(CODE);
+      expect(decisionWords(withAuthority('allow', code))).not.toMatch(CODE);
+    }
+    for (const code of [
+      'SUCCESS:RESPONSE_GIVEN',
+      'SUCCESS:TASK_COMPLETED',
+      'SUCCESS:RECOVERED',
+      'AMBIGUITY:UNCLEAR_INTENT',
+      'REFUSAL:OUT_OF_SCOPE',
+      'REFUSAL:RATE_LIMITED',
+      'REFUSAL:INVALID_INPUT',
+      'ERROR:MODEL_TIMEOUT',
+      'ERROR:CANCELLED',
+    ])
+      expect(outcome(code).words).not.toMatch(CODE);
   });
 
   it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {

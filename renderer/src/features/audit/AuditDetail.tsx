@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, decisionWord, STATUS_WORDS, timeWords, whatWords } from './audit-words';
+import { approverWords, decisionWord, ruleLine, STATUS_WORDS, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { isFocusLost } from '../../focus';
@@ -27,6 +27,7 @@ export function AuditDetail() {
   if (!detail)
     return <p className="audit-muted">Choose an entry to see what was done, why, and by whose leave.</p>;
   const { entry, related } = detail;
+  const rule = ruleLine(entry);
   return (
     <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
       <header className="audit-detail__header">
@@ -60,8 +61,8 @@ export function AuditDetail() {
         <dl className="audit-facts">
           <dt>Decision</dt>
           <dd>{entry.authority.decision ? decisionWord(entry.authority.decision) : '—'}</dd>
-          <dt>Rule</dt>
-          <dd>{entry.authority.rule ?? '—'}</dd>
+          <dt>{rule.label}</dt>
+          <dd data-testid="audit-detail-rule">{rule.words}</dd>
           <dt>Reason</dt>
           <dd>{entry.authority.reason ?? '—'}</dd>
           <dt>Let it happen</dt>

@@ -2,6 +2,7 @@ import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/
 import { BOOKKEEPING_FIELDS } from '../../../../shared/bookkeeping-fields';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { formatValue, toolLabel } from '../../format';
+import { outcomeWords, readableCode, ruleWords } from './rule-words';
 
 export const STATUS_WORDS: Record<AuditStatus, string> = {
   pending: 'Pending',
@@ -112,17 +113,25 @@ export function whatWords(entry: AuditEntry): string {
   return subject ? `${said} ‘${subject}’` : said;
 }
 
-/** One decision code in words; a code this viewer does not know yet is shown as stored, not hidden. */
-export const decisionWord = (code: string): string => POLICY_WORDS[code] ?? DECISION_WORDS[code] ?? code;
+/** One decision code in words; a code this viewer does not know yet is made readable, not hidden. */
+export const decisionWord = (code: string): string =>
+  POLICY_WORDS[code] ?? DECISION_WORDS[code] ?? readableCode(code);
 
+/** The table's cell: the decision, and in a word or two the rule behind it ("Asked you first · Supervised"). */
 export function decisionWords(entry: AuditEntry): string {
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
   const words = decisionWord(decision);
   // A run's own entry: its rule is the outcome's code, which the words already say.
   if (entry.kind === 'decision') return words;
-  // The rule stays as the policy names it: it is what Settings → Permissions and the log call it too.
-  return rule ? `${words} · ${rule}` : words;
+  return rule ? `${words} · ${ruleWords(rule).short}` : words;
+}
+
+/** The detail's line under the decision: the rule that decided about an action, or how a run ended. */
+export function ruleLine(entry: AuditEntry): { label: string; words: string } {
+  const { rule } = entry.authority;
+  if (entry.kind === 'decision') return { label: 'Outcome', words: rule ? outcomeWords(rule) : '—' };
+  return { label: 'Rule', words: rule ? ruleWords(rule).said : '—' };
 }
 
 /** The table's short time: "23 Nov, 19:50:38". */
