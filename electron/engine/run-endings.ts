@@ -1,3 +1,4 @@
+import { cutText } from '../../shared/cut-text';
 import { errorOutcome, type RunEvent, type RunIntent, type RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
@@ -99,9 +100,17 @@ function recordEnding(
   return answer;
 }
 
-/** Spec 002's DecisionLog: the run's one AgentDecision and its outcome, as an entry of the audit trail. */
+/** How much of the request a run's decision entry keeps: enough to tell runs apart; the thread keeps it all. */
+const REQUEST_CHARS = 500;
+
+/**
+ * Spec 002's DecisionLog: the run's one AgentDecision and its outcome, as an entry of the audit trail. Its input
+ * holds what was asked (`request`, since this version), so each run's row can say it; an older entry has none.
+ */
 function decisionEntry(deps: RunLoopDeps, spec: RunSpec, state: RunState, ending: RunEnding): NewAuditEntry {
   const intent = deps.store.runs.get(spec.runId)?.intent ?? null;
+  const prompt = deps.store.runs.prompt(spec.runId);
+  const request = prompt === null ? null : cutText(prompt, REQUEST_CHARS);
   return {
     ...intentOfDecision(intent),
     kind: 'decision',
@@ -114,6 +123,7 @@ function decisionEntry(deps: RunLoopDeps, spec: RunSpec, state: RunState, ending
       decision: ending.decision,
       outcome: ending.outcome,
       intent,
+      ...(request !== null && { request }),
     },
     output: { summary: ending.summary },
     decision: ending.decision,

@@ -94,6 +94,7 @@ export class RunsRepo {
   private readonly selectRun;
   private readonly selectByThread;
   private readonly selectState;
+  private readonly selectPrompt;
   private readonly selectUnfinished;
   private readonly updateResumed;
   private readonly updateIntent;
@@ -135,6 +136,7 @@ export class RunsRepo {
     this.selectState = db.prepare<[string], { state_json: string | null }>(
       'SELECT state_json FROM runs WHERE id = ?',
     );
+    this.selectPrompt = db.prepare<[string], { prompt: string }>('SELECT prompt FROM runs WHERE id = ?');
     // The WHERE repeats runs_unfinished's own condition, so SQLite reads that partial index. The unary plus
     // keeps it from walking runs_by_time instead, to skip the sort of a few rows: that walk reads every run.
     this.selectUnfinished = db.prepare<[], RunRow>(
@@ -274,6 +276,11 @@ export class RunsRepo {
     this.writeChange(id);
     const row = this.selectRun.get(id);
     return row ? toRun(row) : null;
+  }
+
+  /** What the run was asked (redacted when it was stored). */
+  prompt(id: string): string | null {
+    return this.selectPrompt.get(id)?.prompt ?? null;
   }
 
   byThread(threadId: string): RunRecord[] {

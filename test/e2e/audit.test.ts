@@ -66,14 +66,15 @@ describe('the audit viewer against the headless host', () => {
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
     ).toBeLessThanOrEqual(0);
 
-    // Filter: the search finds it, a status with nothing in it empties the table.
+    // Filter: the search finds it (and the run, by the words it was asked), a status with nothing in it
+    // empties the table.
     await page.getByTestId('audit-search').fill('passport');
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByTestId('audit-filter-status').selectOption('failed');
     await expect.poll(() => rows(page).count()).toBe(0);
     expect(await page.getByTestId('audit-empty').innerText()).toContain('No entries match');
     await page.getByTestId('audit-filter-status').selectOption('');
-    await expect.poll(() => rows(page).count()).toBe(1);
+    await expect.poll(() => rows(page).count()).toBe(2);
     await page.getByTestId('audit-search').fill('');
     await expect.poll(() => rows(page).count()).toBe(2);
     // The tool as a person writes it: "Add task" finds add_task, and the box keeps what was typed.
@@ -83,9 +84,14 @@ describe('the audit viewer against the headless host', () => {
     await page.getByTestId('audit-filter-tool').fill('');
     await expect.poll(() => rows(page).count()).toBe(2);
 
+    // The run's own row says what it was asked, and what it did.
+    const runRow = 'Asked ‘Add a task to renew my passport by Friday’';
+    expect(await rows(page).first().getByRole('button').innerText()).toBe(runRow);
+    expect(await rows(page).first().locator('.audit-row__decision').innerText()).toBe('Acted');
+
     // A pointer: a click anywhere on a row opens it, not only on its "What".
     await rows(page).first().locator('.audit-row__time').click();
-    await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
+    await detail(page).getByRole('heading', { name: runRow }).waitFor();
 
     // Keyboard: the rows are one tab stop; arrows move, Enter opens.
     await rows(page).first().getByRole('button').focus();
@@ -94,7 +100,7 @@ describe('the audit viewer against the headless host', () => {
     await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
-    await detail(page).getByRole('heading', { name: 'Run: Acted' }).waitFor();
+    await detail(page).getByRole('heading', { name: runRow }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
@@ -220,7 +226,8 @@ describe('the audit viewer against the headless host', () => {
     await page.goto(`${host.url}/#/audit&token=${host.token}`);
     await page.getByTestId('audit-search').fill('dentist');
     const added = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
-    await expect.poll(() => rows(page).count()).toBe(2);
+    // The two actions, and the run that asked for the first.
+    await expect.poll(() => rows(page).count()).toBe(3);
     await added.getByRole('button').click();
     await detail(page).getByTestId('audit-undo').click();
     const changed = detail(page).getByTestId('audit-undo-changed');

@@ -132,9 +132,10 @@ describe('the audit trail', () => {
     expect(await list('status=completed&risk=low')).toEqual(['add_task', 'add_task', 'list_tasks']);
     expect(await list('decision=allow&tool=list_tasks')).toEqual(['list_tasks']);
     expect(await list('decision=INVOKE_TOOL')).toEqual(['agent_decision', 'agent_decision']);
-    expect(await list('q=milk')).toEqual(['add_task']);
-    // Both calls' reasoning mentions the passport; a prefix finds them.
-    expect(await list('q=passp')).toEqual(['add_task', 'add_task']);
+    // A run's entry is found by the words it was asked ("And milk"), an action's by its own.
+    expect(await list('q=milk')).toEqual(['agent_decision', 'add_task']);
+    // Both calls' reasoning mentions the passport, and the first run was asked for it; a prefix finds them.
+    expect(await list('q=passp')).toEqual(['add_task', 'agent_decision', 'add_task']);
     expect(await list('q=nothing-like-this')).toEqual([]);
     expect(await list('from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z')).toEqual([]);
     expect(await list('from=2000-01-01T00:00:00Z')).toHaveLength(5);

@@ -4,7 +4,8 @@ import {
   DECISION_CHOICES,
   decisionWords,
   diffRows,
-  ruleLine,
+  authorityWords,
+  statusOf,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import type { AuditEntry } from '../../../shared/contract';
@@ -27,8 +28,12 @@ describe('the audit viewer in words', () => {
   });
 
   it('names the rule that decided about an action, and how a run ended, in words and never as a code', () => {
-    const rule = (code: string) => ruleLine(withAuthority('require_approval', code));
-    const outcome = (code: string) => ruleLine(withAuthority('RESPOND_ONLY', code, 'decision'));
+    const line = (entry: AuditEntry) => {
+      const words = authorityWords(entry);
+      return { label: words.ruleLabel, words: words.rule };
+    };
+    const rule = (code: string) => line(withAuthority('require_approval', code));
+    const outcome = (code: string) => line(withAuthority('RESPOND_ONLY', code, 'decision'));
     expect(rule('trust:supervised')).toEqual({
       label: 'Rule',
       words: 'Every action waits for you (Supervised)',
@@ -88,6 +93,67 @@ describe('the audit viewer in words', () => {
       'ERROR:CANCELLED',
     ])
       expect(outcome(code).words).not.toMatch(CODE);
+  });
+
+  it('says what each run was asked, and a decision its outcome and status bear out', () => {
+    const run = (decision: string, outcome: string, status: string, input: unknown) =>
+      ({
+        kind: 'decision',
+        actionType: 'agent_decision',
+        status,
+        input,
+        authority: { decision, rule: outcome, approvedBy: null },
+      }) as unknown as AuditEntry;
+    const asked = (request: string) => ({ decision: 'RESPOND_ONLY', outcome: 'x', intent: null, request });
+    const answered = run(
+      'RESPOND_ONLY',
+      'SUCCESS:RESPONSE_GIVEN',
+      'completed',
+      asked('What does my\nweek look like?'),
+    );
+    expect(whatWords(answered)).toBe('Asked ‘What does my week look like?’');
+    expect(decisionWords(answered)).toBe('Answered');
+    const long = whatWords(
+      run('RESPOND_ONLY', 'SUCCESS:RESPONSE_GIVEN', 'completed', asked('x'.repeat(300))),
+    );
+    expect(long).toBe(`Asked ‘${'x'.repeat(47)}…’`);
+    // An entry from before runs kept their request, and one whose conversation was deleted, still show.
+    const old = run('RESPOND_ONLY', 'SUCCESS:RESPONSE_GIVEN', 'completed', {
+      decision: 'RESPOND_ONLY',
+      intent: null,
+    });
+    expect(whatWords(old)).toBe('A request');
+    expect(whatWords(run('RESPOND_ONLY', 'SUCCESS:RESPONSE_GIVEN', 'completed', null))).toBe('A request');
+
+    // A run that failed says so, and why, whatever it had meant to do.
+    const failed = run('RESPOND_ONLY', 'ERROR:MODEL_SERVER_ERROR', 'failed', asked('Hi'));
+    expect(decisionWords(failed)).toBe('Failed: Gemini had a problem');
+    expect(authorityWords(failed)).toEqual({
+      decision: 'Failed: Gemini had a problem',
+      ruleLabel: 'Outcome',
+      rule: 'Gemini had a problem',
+    });
+    expect(statusOf(failed)).toEqual({ words: 'Failed', tone: 'failed' });
+    expect(decisionWords(run('INVOKE_TOOL', 'ERROR:SOMETHING_NEW', 'failed', null))).toBe(
+      'Failed: Something went wrong',
+    );
+    expect(decisionWords(run('RESPOND_ONLY', 'SOMETHING:ELSE', 'failed', null))).toBe('Failed');
+    const stopped = run('RESPOND_ONLY', 'ERROR:CANCELLED', 'failed', null);
+    expect([decisionWords(stopped), statusOf(stopped).words]).toEqual(['Stopped by you', 'Stopped']);
+    expect(decisionWords(run('REQUEST_CLARIFICATION', 'AMBIGUITY:UNCLEAR_INTENT', 'completed', null))).toBe(
+      'Asked you to clarify',
+    );
+    expect(decisionWords(run('REFUSE', 'REFUSAL:RATE_LIMITED', 'failed', null))).toBe(
+      'Refused: a limit was reached',
+    );
+    expect(decisionWords(run('REFUSE', 'REFUSAL:NEW_REASON', 'failed', null))).toBe('Refused');
+
+    // An action the policy held back to ask a question, or blocked, was not done; it did not fail.
+    const held = (decision: string) =>
+      statusOf({ ...withAuthority(decision, 'confidence:clarify'), status: 'failed' } as AuditEntry);
+    expect(held('clarify')).toEqual({ words: 'Not done', tone: 'neutral' });
+    expect(held('deny')).toEqual({ words: 'Not done', tone: 'neutral' });
+    expect(held('allow')).toEqual({ words: 'Failed', tone: 'failed' });
   });
 
   it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {

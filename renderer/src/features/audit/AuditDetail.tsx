@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, decisionWord, ruleLine, STATUS_WORDS, timeWords, whatWords } from './audit-words';
+import { approverWords, authorityWords, statusOf, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { isFocusLost } from '../../focus';
@@ -27,15 +27,16 @@ export function AuditDetail() {
   if (!detail)
     return <p className="audit-muted">Choose an entry to see what was done, why, and by whose leave.</p>;
   const { entry, related } = detail;
-  const rule = ruleLine(entry);
+  const authority = authorityWords(entry);
+  const status = statusOf(entry);
   return (
     <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
       <header className="audit-detail__header">
         <h2 id="audit-detail-title" tabIndex={-1}>
           {whatWords(entry)}
         </h2>
-        <span className={`audit-status audit-status--${entry.status}`} data-testid="audit-detail-status">
-          {STATUS_WORDS[entry.status]}
+        <span className={`audit-status audit-status--${status.tone}`} data-testid="audit-detail-status">
+          {status.words}
         </span>
       </header>
       <UndoBar entry={entry} related={related} />
@@ -60,9 +61,9 @@ export function AuditDetail() {
         <h3 id="audit-authority">Authority</h3>
         <dl className="audit-facts">
           <dt>Decision</dt>
-          <dd>{entry.authority.decision ? decisionWord(entry.authority.decision) : '—'}</dd>
-          <dt>{rule.label}</dt>
-          <dd data-testid="audit-detail-rule">{rule.words}</dd>
+          <dd>{authority.decision}</dd>
+          <dt>{authority.ruleLabel}</dt>
+          <dd data-testid="audit-detail-rule">{authority.rule}</dd>
           <dt>Reason</dt>
           <dd>{entry.authority.reason ?? '—'}</dd>
           <dt>Let it happen</dt>
@@ -122,7 +123,7 @@ export function AuditDetail() {
             {related.map((other) => (
               <li key={other.id}>
                 <button type="button" className="link-button" onClick={() => void select(other.id)}>
-                  {whatWords(other)} — {STATUS_WORDS[other.status]}
+                  {whatWords(other)} — {statusOf(other).words}
                 </button>
               </li>
             ))}

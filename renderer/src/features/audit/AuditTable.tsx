@@ -1,14 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { useAudit } from '../../stores';
-import {
-  approverWords,
-  decisionWords,
-  shortTimeWords,
-  STATUS_WORDS,
-  timeWords,
-  whatWords,
-} from './audit-words';
+import { approverWords, decisionWords, shortTimeWords, statusOf, timeWords, whatWords } from './audit-words';
 
 /** Every row is this tall, so which rows are visible is arithmetic, not measurement. */
 export const ROW_HEIGHT = 44;
@@ -147,6 +140,7 @@ function Row(props: {
   const { entry, index } = props;
   const target = entry.target ?? (entry.scrubbedAt ? '(conversation deleted)' : '—');
   const decision = decisionWords(entry);
+  const status = statusOf(entry);
   return (
     <div
       className={`audit-table__row audit-row audit-row--${entry.status}${props.isSelected ? ' audit-row--selected' : ''}`}
@@ -181,7 +175,7 @@ function Row(props: {
         {target}
       </div>
       <div role="cell">
-        <span className={`audit-status audit-status--${entry.status}`}>{STATUS_WORDS[entry.status]}</span>
+        <span className={`audit-status audit-status--${status.tone}`}>{status.words}</span>
       </div>
       <div role="cell" className="audit-row__decision" title={decision}>
         {decision}

@@ -1,10 +1,11 @@
 import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
 import { BOOKKEEPING_FIELDS } from '../../../../shared/bookkeeping-fields';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
+import { cutText } from '../../../../shared/cut-text';
 import { formatValue, toolLabel } from '../../format';
-import { outcomeWords, readableCode, ruleWords } from './rule-words';
+import { failureOf, failureWords, isKnownOutcome, outcomeWords, readableCode, ruleWords } from './rule-words';
 
-export const STATUS_WORDS: Record<AuditStatus, string> = {
+const STATUS_WORDS: Record<AuditStatus, string> = {
   pending: 'Pending',
   completed: 'Done',
   failed: 'Failed',
@@ -29,7 +30,7 @@ export function approverWords(entry: AuditEntry): string {
 const DECISION_WORDS: Record<string, string> = {
   RESPOND_ONLY: 'Answered',
   INVOKE_TOOL: 'Acted',
-  REQUEST_CLARIFICATION: 'Asked a question',
+  REQUEST_CLARIFICATION: 'Asked you to clarify',
   REFUSE: 'Refused',
   COMPLETE_TASK: 'Finished a task',
 };
@@ -78,15 +79,7 @@ function subjectOf(input: unknown): string | null {
     const value = args[key];
     if (typeof value !== 'string') continue;
     const text = value.replace(/\s+/g, ' ').trim();
-    // By code point, so a character is never cut in half (an emoji of several joined ones may be).
-    const chars = Array.from(text);
-    if (chars.length > 0)
-      return chars.length > SUBJECT_CHARS
-        ? `${chars
-            .slice(0, SUBJECT_CHARS - 1)
-            .join('')
-            .trimEnd()}…`
-        : text;
+    if (text) return cutText(text, SUBJECT_CHARS);
   }
   return null;
 }
@@ -94,12 +87,13 @@ function subjectOf(input: unknown): string | null {
 /**
  * What a row names. A call of a tool Deputy has words for reads as its tool card does in the chat ("Added task
  * ‘Renew passport’", "Send an email to Sam" while it waits or when it failed); an undo names what it undid; a
- * run's own entry says its decision; anything else is named by its tool and what it was about.
+ * run's own entry says what it was asked (an entry from before it kept the request, or whose conversation was
+ * deleted, cannot); anything else is named by its tool and what it was about.
  */
 export function whatWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') {
-    const decision = entry.authority.decision ?? '';
-    return `Run: ${DECISION_WORDS[decision] ?? decision}`;
+    const request = subjectOf({ text: asRecord(entry.input).request });
+    return request ? `Asked ‘${request}’` : 'A request';
   }
   if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
     const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
@@ -117,21 +111,58 @@ export function whatWords(entry: AuditEntry): string {
 export const decisionWord = (code: string): string =>
   POLICY_WORDS[code] ?? DECISION_WORDS[code] ?? readableCode(code);
 
+/**
+ * What a run decided, as its outcome bears out: a run that failed says so and why ("Failed: Gemini had a
+ * problem"), whatever it had meant to do; one that asked a question asked you to clarify.
+ */
+function runDecisionWords(entry: AuditEntry): string {
+  const { decision, rule: outcome } = entry.authority;
+  const failure = outcome ? failureOf(outcome) : null;
+  if (failure === 'cancelled') return 'Stopped by you';
+  if (failure) return `Failed: ${failureWords(failure)}`;
+  if (outcome?.startsWith('AMBIGUITY:')) return 'Asked you to clarify';
+  if (outcome?.startsWith('REFUSAL:'))
+    return isKnownOutcome(outcome) ? `Refused: ${lowerFirst(outcomeWords(outcome))}` : 'Refused';
+  if (entry.status === 'failed') return 'Failed';
+  return decision ? decisionWord(decision) : '—';
+}
+
+const lowerFirst = (words: string): string => words.charAt(0).toLowerCase() + words.slice(1);
+
 /** The table's cell: the decision, and in a word or two the rule behind it ("Asked you first · Supervised"). */
 export function decisionWords(entry: AuditEntry): string {
+  if (entry.kind === 'decision') return runDecisionWords(entry);
   const { decision, rule } = entry.authority;
   if (!decision) return '—';
   const words = decisionWord(decision);
-  // A run's own entry: its rule is the outcome's code, which the words already say.
-  if (entry.kind === 'decision') return words;
   return rule ? `${words} · ${ruleWords(rule).short}` : words;
 }
 
-/** The detail's line under the decision: the rule that decided about an action, or how a run ended. */
-export function ruleLine(entry: AuditEntry): { label: string; words: string } {
-  const { rule } = entry.authority;
-  if (entry.kind === 'decision') return { label: 'Outcome', words: rule ? outcomeWords(rule) : '—' };
-  return { label: 'Rule', words: rule ? ruleWords(rule).said : '—' };
+/** The detail's authority: the decision, then the rule that decided about an action, or how a run ended. */
+export function authorityWords(entry: AuditEntry): { decision: string; ruleLabel: string; rule: string } {
+  const { decision, rule } = entry.authority;
+  if (entry.kind === 'decision')
+    return { decision: runDecisionWords(entry), ruleLabel: 'Outcome', rule: rule ? outcomeWords(rule) : '—' };
+  return {
+    decision: decision ? decisionWord(decision) : '—',
+    ruleLabel: 'Rule',
+    rule: rule ? ruleWords(rule).said : '—',
+  };
+}
+
+/** An entry's status badge: its words, and its look (`neutral` for an action held back, which did not fail). */
+export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus | 'neutral' } {
+  const { decision, rule } = entry.authority;
+  // The policy asked a question or blocked it: the action was not done, and nothing went wrong.
+  if (
+    entry.kind !== 'decision' &&
+    entry.status === 'failed' &&
+    (decision === 'clarify' || decision === 'deny')
+  )
+    return { words: 'Not done', tone: 'neutral' };
+  if (entry.kind === 'decision' && rule && failureOf(rule) === 'cancelled')
+    return { words: 'Stopped', tone: 'neutral' };
+  return { words: STATUS_WORDS[entry.status], tone: entry.status };
 }
 
 /** The table's short time: "23 Nov, 19:50:38". */

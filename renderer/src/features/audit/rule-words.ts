@@ -145,6 +145,8 @@ export const failureOf = (outcome: string): string | null =>
 /** Why a run failed, in a few words ("Gemini had a problem"). */
 export const failureWords = (code: string): string => FAILURES[code] ?? 'Something went wrong';
 
+export const isKnownOutcome = (outcome: string): boolean => outcome in OUTCOMES;
+
 export function outcomeWords(outcome: string): string {
   const failure = failureOf(outcome);
   if (failure) return failureWords(failure);
