@@ -294,6 +294,58 @@ describe('the audit viewer against the headless host', () => {
     expect(written.slice(0, -1).join('')).toBe(streamed);
   });
 
+  it('gives the table the width until an entry opens, every column heading whole, and folds the filters away at 420 px', async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await rows(page).first().waitFor();
+    /** The column headings shown, and whether each is cut short. */
+    const headings = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('[role="columnheader"]')]
+          .filter((cell) => cell.offsetWidth > 0)
+          .map((cell) => `${cell.innerText}${cell.scrollWidth > cell.clientWidth ? ' (cut)' : ''}`),
+      );
+    const tableWidth = async () =>
+      (await page.getByRole('table', { name: 'Audit entries' }).boundingBox())?.width ?? 0;
+    expect(await tableWidth()).toBeGreaterThan(1200);
+    expect(await headings()).toEqual([
+      'Time',
+      'What',
+      'To whom or where',
+      'Status',
+      'Decision and rule',
+      'Approved by',
+    ]);
+    // An entry open beside it: the table keeps the columns it has room for, whole.
+    await rows(page).first().getByRole('button').click();
+    await detail(page).waitFor();
+    expect(await tableWidth()).toBeLessThan(900);
+    expect(await headings()).toEqual(['Time', 'What', 'Status', 'Decision and rule']);
+
+    // Narrow: the search stays, the other filters fold behind a button that says how many are on.
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await rows(page).first().waitFor();
+    const filters = page.getByRole('search');
+    expect((await filters.boundingBox())?.height ?? 0).toBeLessThan(80);
+    expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
+    await page.getByTestId('audit-search').focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('audit-filters-toggle');
+    const toggle = page.getByTestId('audit-filters-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('audit-filter-status');
+    await page.getByTestId('audit-filter-status').selectOption('completed');
+    await expect.poll(() => toggle.innerText()).toBe('Filters (1 on)');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await toggle.click();
+    expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
+  });
+
   it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await newPage();

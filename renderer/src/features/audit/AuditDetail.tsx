@@ -24,8 +24,7 @@ export function AuditDetail() {
       document.getElementById('audit-detail-title')?.scrollIntoView({ block: 'start' });
   }, [shownId]);
   if (error) return <p role="alert">{error}</p>;
-  if (!detail)
-    return <p className="audit-muted">Choose an entry to see what was done, why, and by whose leave.</p>;
+  if (!detail) return <p className="audit-muted">Opening the entry…</p>;
   const { entry, related } = detail;
   const authority = authorityWords(entry);
   const status = statusOf(entry);

@@ -26,6 +26,17 @@ const SCOPES = [
   ['agentId', 'Agent'],
 ] as const;
 
+/** The filters behind the Filters button on a narrow window (the search and the scopes stay in view). */
+const FOLDED: readonly (keyof AuditFilters)[] = [
+  'status',
+  'category',
+  'decision',
+  'risk',
+  'tool',
+  'from',
+  'to',
+];
+
 /** A tool's stored name from how a person writes it: "Add task" is add_task. */
 const toolName = (typed: string): string => typed.trim().toLowerCase().replace(/\s+/g, '_');
 
@@ -38,6 +49,9 @@ export function AuditFilterBar() {
   // The tool's name as the person types it ("add task" or "add_task"); the filter takes the stored name.
   const [tool, setTool] = useState(filters.tool ?? '');
   const toolListId = useId();
+  const moreId = useId();
+  const [isOpen, setIsOpen] = useState(false);
+  const activeCount = FOLDED.filter((key) => filters[key]).length;
   // Suggestions: the actions rules name, and every tool seen in the list so far.
   const entries = useAudit((state) => state.entries);
   const seenTools = useRef(new Set<string>(RULE_TOOLS));
@@ -75,6 +89,17 @@ export function AuditFilterBar() {
     </label>
   );
 
+  const day = (key: 'from' | 'to', label: string) => (
+    <label className="audit-filters__field">
+      <span>{label}</span>
+      <input
+        type="date"
+        value={filters[key] ?? ''}
+        onChange={(event) => void setFilter(key, event.target.value)}
+      />
+    </label>
+  );
+
   return (
     <form
       className="audit-filters"
@@ -87,50 +112,53 @@ export function AuditFilterBar() {
         <input
           type="search"
           value={query}
-          placeholder="Words in what, why, to whom, data…"
+          placeholder="What, why, to whom…"
           data-testid="audit-search"
           onChange={(event) => setQuery(event.target.value)}
         />
       </label>
-      {select('status', 'Status', STATUSES)}
-      {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
-      {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
-      {select('risk', 'Risk', RISKS)}
-      <label className="audit-filters__field">
-        <span>Tool</span>
-        <input
-          type="text"
-          value={tool}
-          list={toolListId}
-          placeholder="e.g. add task"
-          data-testid="audit-filter-tool"
-          onChange={(event) => {
-            setTool(event.target.value);
-            void setFilter('tool', toolName(event.target.value));
-          }}
-        />
-        <datalist id={toolListId}>
-          {[...seenTools.current].sort().map((name) => (
-            <option key={name} value={toolLabel(name)} />
-          ))}
-        </datalist>
-      </label>
-      <label className="audit-filters__field">
-        <span>From</span>
-        <input
-          type="date"
-          value={filters.from ?? ''}
-          onChange={(event) => void setFilter('from', event.target.value)}
-        />
-      </label>
-      <label className="audit-filters__field">
-        <span>To</span>
-        <input
-          type="date"
-          value={filters.to ?? ''}
-          onChange={(event) => void setFilter('to', event.target.value)}
-        />
-      </label>
+      {/* Only on a narrow window: there the filters fold away behind it, so the entries start near the top. */}
+      <button
+        type="button"
+        className="button audit-filters__toggle"
+        aria-expanded={isOpen}
+        aria-controls={moreId}
+        data-testid="audit-filters-toggle"
+        onClick={() => setIsOpen((open) => !open)}
+      >
+        {activeCount > 0 ? `Filters (${activeCount} on)` : 'Filters'}
+      </button>
+      <div
+        id={moreId}
+        className={`audit-filters__more${isOpen ? ' audit-filters__more--open' : ''}`}
+        data-testid="audit-filters-more"
+      >
+        {select('status', 'Status', STATUSES)}
+        {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
+        {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
+        {select('risk', 'Risk', RISKS)}
+        <label className="audit-filters__field">
+          <span>Tool</span>
+          <input
+            type="text"
+            value={tool}
+            list={toolListId}
+            placeholder="e.g. add task"
+            data-testid="audit-filter-tool"
+            onChange={(event) => {
+              setTool(event.target.value);
+              void setFilter('tool', toolName(event.target.value));
+            }}
+          />
+          <datalist id={toolListId}>
+            {[...seenTools.current].sort().map((name) => (
+              <option key={name} value={toolLabel(name)} />
+            ))}
+          </datalist>
+        </label>
+        {day('from', 'From')}
+        {day('to', 'To')}
+      </div>
       {SCOPES.filter(([key]) => filters[key]).map(([key, label]) => (
         <button
           key={key}

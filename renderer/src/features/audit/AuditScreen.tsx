@@ -15,6 +15,8 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
   const listError = useAudit((state) => state.listError);
   const count = useAudit((state) => state.entries.length);
   const hasMore = useAudit((state) => state.nextCursor !== null);
+  // Until an entry is chosen the detail has nothing to show: the table takes the whole width.
+  const isDetailShown = useAudit((state) => state.selectedId !== null || state.detailError !== null);
 
   useEffect(() => {
     const audit = stores.audit.getState();
@@ -101,13 +103,16 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
       </header>
       <AuditFilterBar />
       <p className="audit-screen__count" aria-live="polite">
-        {listError ?? `${count}${hasMore ? '+' : ''} entries`}
+        {listError ??
+          `${count}${hasMore ? '+' : ''} entries${isDetailShown || count === 0 ? '' : '. Choose one to see what was done, why, and by whose leave.'}`}
       </p>
-      <main className="audit-screen__main">
+      <main className={`audit-screen__main${isDetailShown ? ' audit-screen__main--detail' : ''}`}>
         <AuditTable />
-        <section className="audit-screen__detail" aria-label="Entry detail">
-          <AuditDetail />
-        </section>
+        {isDetailShown && (
+          <section className="audit-screen__detail" aria-label="Entry detail">
+            <AuditDetail />
+          </section>
+        )}
       </main>
     </div>
   );
