@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ThreadSummary } from '../../../shared/contract';
+import type { AuditEntry, AuditListInput, ThreadSummary } from '../../../shared/contract';
 import { createAuditStore } from '../../../renderer/src/features/audit/audit-store';
 import { fakeClient } from './fixtures';
 
@@ -66,5 +66,43 @@ describe('the audit store', () => {
     await store.getState().setFilter('threadId', 'gone');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(store.getState().scopeTitle).toBeNull();
+  });
+
+  it('closes the open entry when a filter leaves it out of the results, and keeps it while it may be in them', async () => {
+    const entry = (id: string, seq: number) => ({ id, seq }) as AuditEntry;
+    const [newer, older] = [entry('newer', 3), entry('older', 2)];
+    // What each filter finds: the search finds nothing, a status finds the older, a risk finds the newer on a first
+    // page with more to come, a tool finds only the newer.
+    const found = (input: AuditListInput) => {
+      if (input.q) return { entries: [], nextCursor: null };
+      if (input.status) return { entries: [older], nextCursor: null };
+      if (input.risk) return { entries: [newer], nextCursor: '3' };
+      if (input.tool) return { entries: [newer], nextCursor: null };
+      return { entries: [newer, older], nextCursor: null };
+    };
+    const store = createAuditStore(
+      fakeClient({
+        ...handlers,
+        'audit.list': async (input) => found(input ?? {}),
+        'audit.get': async ({ id }) => ({ entry: id === 'newer' ? newer : older, related: [] }),
+      }).client,
+    );
+    const state = () => store.getState();
+    await state().reload();
+    await state().select('older');
+
+    await state().setFilter('status', 'completed');
+    expect(state().detail?.entry.id).toBe('older');
+    await state().setFilter('status', '');
+    await state().setFilter('risk', 'high');
+    expect(state().detail?.entry.id).toBe('older');
+    await state().setFilter('risk', '');
+
+    await state().setFilter('q', 'nothing like this');
+    expect([state().selectedId, state().detail]).toEqual([null, null]);
+    await state().setFilter('q', '');
+    await state().select('older');
+    await state().setFilter('tool', 'add_task');
+    expect([state().selectedId, state().detail]).toEqual([null, null]);
   });
 });

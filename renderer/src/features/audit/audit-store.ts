@@ -101,6 +101,21 @@ export function listInput(filters: AuditFilters, cursor?: string): NonNullable<C
   };
 }
 
+/**
+ * Whether the open entry may be among a list's results: it is in the pages loaded, or it is older than the last
+ * of them and more pages follow (the list is newest first). An entry not yet read is given the benefit.
+ */
+export function mayBeListed(
+  shown: AuditEntry | undefined,
+  entries: readonly AuditEntry[],
+  hasMore: boolean,
+): boolean {
+  if (!shown) return true;
+  if (entries.some((entry) => entry.id === shown.id)) return true;
+  const last = entries.at(-1);
+  return hasMore && last !== undefined && shown.seq < last.seq;
+}
+
 export function createAuditStore(client: DeputyClient): AuditStore {
   return createStore<AuditState & AuditActions>()((set, get) => {
     /** Replaces an entry wherever the screen shows it, after an undo or a verification changed it. */
@@ -137,6 +152,21 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       }
     };
 
+    /** The first page for the filters; answers whether it landed (a newer request's answer may have replaced it). */
+    const load = async (): Promise<boolean> => {
+      const request = ++listRequest;
+      set({ isLoading: true, listError: null });
+      try {
+        const page = await client.invoke('audit.list', listInput(get().filters));
+        if (request !== listRequest) return false;
+        set({ entries: page.entries, nextCursor: page.nextCursor, isLoading: false });
+        return true;
+      } catch (error) {
+        if (request === listRequest) set({ listError: toClientError(error).message, isLoading: false });
+        return false;
+      }
+    };
+
     return {
       filters: {},
       entries: [],
@@ -160,19 +190,15 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         ) as AuditFilters;
         set({ filters, ...(key === 'threadId' && { scopeTitle: null }) });
         if (key === 'threadId' && !isCleared) void findScopeTitle(String(value));
-        await get().reload();
+        if (!(await load())) return;
+        // The open entry is no longer among the results: its detail goes, rather than show what the list does not.
+        const { detail, entries, nextCursor } = get();
+        if (!mayBeListed(detail?.entry, entries, nextCursor !== null))
+          set({ selectedId: null, detail: null, detailError: null, undoPrompt: null, notice: null });
       },
 
       async reload() {
-        const request = ++listRequest;
-        set({ isLoading: true, listError: null });
-        try {
-          const page = await client.invoke('audit.list', listInput(get().filters));
-          if (request !== listRequest) return;
-          set({ entries: page.entries, nextCursor: page.nextCursor, isLoading: false });
-        } catch (error) {
-          if (request === listRequest) set({ listError: toClientError(error).message, isLoading: false });
-        }
+        await load();
       },
 
       async refreshScopeTitle() {
