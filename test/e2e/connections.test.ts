@@ -128,7 +128,8 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await form.getByTestId('routing-policy-hint').filter({ hasText: 'cheapest' }).waitFor();
     await form.getByLabel('Run time limit (minutes)').fill('30');
     await page.getByTestId('settings-save').click();
-    await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // Saved says so beside Save, in the dialog's footer.
+    await page.getByTestId('settings-saved').waitFor();
 
     await page.reload();
     await composer(page).waitFor();

@@ -192,6 +192,68 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     }
   });
 
+  it('keeps the title, the tabs and Save in view on a long tab, and says when a tab holds unsaved changes', async () => {
+    for (const width of WIDTHS) {
+      const page = await openPage(width, 'dark');
+      await openFromHeader(page, 'open-settings');
+      await page.getByTestId('settings-close').waitFor();
+      /** Seen, not scrolled away or under something: the element is what is drawn at its middle. */
+      const isSeen = (testId: string) =>
+        page.getByTestId(testId).evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const drawn = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return drawn !== null && element.contains(drawn);
+        });
+      const title = page.getByRole('dialog').getByRole('heading', { name: 'Settings' });
+      const note = page.getByTestId('settings-unsaved-note');
+      for (const [tab, save] of [
+        ['general', 'settings-save'],
+        ['permissions', 'permissions-save'],
+        ['data', 'settings-close'],
+      ] as const) {
+        await page.getByTestId(`settings-tab-${tab}`).click();
+        expect([tab, await isSeen(save)]).toEqual([tab, true]);
+        // At the end of the tab: the title, the tabs and Save are where they were.
+        await page
+          .locator('[role="tabpanel"]:not([hidden]) :is(input, select, textarea, button)')
+          .last()
+          .scrollIntoViewIfNeeded();
+        expect([
+          tab,
+          await title.isVisible(),
+          await isSeen(`settings-tab-${tab}`),
+          await isSeen(save),
+        ]).toEqual([tab, true, true, true]);
+        expect(await title.evaluate((element) => element.getBoundingClientRect().top)).toBeGreaterThanOrEqual(
+          0,
+        );
+      }
+
+      // A change is "unsaved" while the form differs from what is saved, on its tab and from the others.
+      await page.getByTestId('settings-tab-general').click();
+      expect(await note.innerText()).toBe('');
+      const name = page.getByLabel('Your name');
+      const saved = await name.inputValue();
+      await name.fill(`${saved}Ana`);
+      await expect.poll(() => note.innerText()).toBe('Unsaved changes');
+      await page.getByTestId('settings-tab-data').click();
+      expect(await note.innerText()).toBe('Unsaved changes in General');
+      await page.getByTestId('settings-tab-general').click();
+      await name.fill(saved);
+      await expect.poll(() => note.innerText()).toBe('');
+      // A save that is refused leaves the changes unsaved, and Close asks about them.
+      await page.getByTestId('settings-tab-permissions').click();
+      await page.getByTestId('rate-actionsPerMinute').fill('0');
+      await page.getByTestId('permissions-save').click();
+      await page.getByTestId('permissions-error').waitFor();
+      expect(await isSeen('permissions-error')).toBe(true);
+      expect(await note.innerText()).toBe('Unsaved changes');
+      await page.getByTestId('settings-close').click();
+      await page.getByTestId('settings-discard').click();
+      await page.close();
+    }
+  });
+
   it('asks before Settings closes over unsaved changes, by Close or by Escape', async () => {
     const page = await openPage(1280, 'light');
     await page.getByTestId('open-settings').click();

@@ -55,7 +55,7 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     await picker.focus();
     await picker.selectOption('gemini-2.5-pro');
     await page.getByTestId('settings-save').click();
-    await page.getByTestId('settings-form').getByText('Saved.', { exact: true }).waitFor();
+    await page.getByTestId('settings-saved').waitFor();
     expect((await settingsOf(host)).model).toBe('gemini-2.5-pro');
     await api('/api/settings', { method: 'PUT', body: JSON.stringify({ model: 'gemini-2.5-flash' }) });
   });
@@ -67,7 +67,7 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     expect(await options.allInnerTexts()).toEqual([`${(await settingsOf(bareHost)).model} (saved)`]);
     await page.getByLabel('Your name').fill('Ana');
     await page.getByTestId('settings-save').click();
-    await page.getByTestId('settings-form').getByText('Saved.', { exact: true }).waitFor();
+    await page.getByTestId('settings-saved').waitFor();
     expect((await settingsOf(bareHost)).userName).toBe('Ana');
   });
 

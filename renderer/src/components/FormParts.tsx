@@ -15,12 +15,27 @@ interface SubmitButtonProps {
   busyLabel: string;
   variant?: 'primary' | 'stop';
   testId?: string;
+  /** The form it submits, when it is drawn outside it (a dialog's footer). */
+  form?: string;
 }
 
 /** A form's submit button: disabled, and saying what it is doing, while the form is busy. */
-export function SubmitButton({ isBusy, label, busyLabel, variant = 'primary', testId }: SubmitButtonProps) {
+export function SubmitButton({
+  isBusy,
+  label,
+  busyLabel,
+  variant = 'primary',
+  testId,
+  form,
+}: SubmitButtonProps) {
   return (
-    <button type="submit" className={`button button--${variant}`} disabled={isBusy} data-testid={testId}>
+    <button
+      type="submit"
+      form={form}
+      className={`button button--${variant}`}
+      disabled={isBusy}
+      data-testid={testId}
+    >
       {isBusy ? busyLabel : label}
     </button>
   );

@@ -16,6 +16,8 @@ import {
 } from './permissions';
 import { RulesEditor } from './RulesEditor';
 import { CheckboxOption, FormError } from '../../components/FormParts';
+import { FooterActions } from './FooterActions';
+import { isUnsaved } from './checked';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
@@ -31,6 +33,7 @@ const TRUST_OVERRIDES: Record<TrustLevel, string | null> = {
 /** Trust level, autonomy per action, allow-list, approvals and rate limits, saved together; rules at once. */
 export function PermissionsForm({ settings }: { settings: Settings }) {
   const overrideId = useId();
+  const formId = useId();
   const [values, setValues] = useState(() => toPermissionsValues(settings));
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
   const apply = useSettings((state) => state.apply);
@@ -62,6 +65,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
       )}
       {/* The form checks its numbers itself, so every problem shows in place in the same words. */}
       <form
+        id={formId}
         noValidate
         className="settings-form"
         onSubmit={(event) => void onSubmit(event)}
@@ -155,22 +159,25 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
             </label>
           ))}
         </fieldset>
-        {saveState.kind === 'error' && <FormError testId="permissions-error">{saveState.message}</FormError>}
-        {saveState.kind === 'saved' && (
-          <p className="form-success" role="status" data-testid="permissions-saved">
-            Saved.
-          </p>
-        )}
-        <div className="settings-form__actions">
+        <FooterActions isUnsaved={isUnsaved(permissionsPatch(settings, values))}>
+          {saveState.kind === 'error' && (
+            <FormError testId="permissions-error">{saveState.message}</FormError>
+          )}
+          {saveState.kind === 'saved' && (
+            <p className="form-success" role="status" data-testid="permissions-saved">
+              Saved.
+            </p>
+          )}
           <button
             type="submit"
+            form={formId}
             className="button button--primary"
             disabled={saveState.kind === 'saving'}
             data-testid="permissions-save"
           >
             {saveState.kind === 'saving' ? 'Saving…' : 'Save permissions'}
           </button>
-        </div>
+        </FooterActions>
       </form>
       <RulesEditor rules={settings.rules} />
     </>

@@ -1,165 +1,18 @@
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
-import {
-  LOOP_STEPS,
-  type ConnectionName,
-  type Settings,
-  type SettingsPatch,
-} from '../../../../shared/contract';
+import type { ConnectionName, Settings } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
+import { FooterPlace } from './FooterActions';
+import { GeneralForm } from './GeneralForm';
 import { PermissionsForm } from './PermissionsForm';
-import { FormError, SubmitButton } from '../../components/FormParts';
-import { RunsFieldset } from './RunsFieldset';
 import { UnsavedPrompt } from './UnsavedPrompt';
-import { runsPatch, toRunValues, type RunValues } from './run-settings';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
-import { ModelPicker } from '../usage/ModelPicker';
 import { UsagePanel } from '../usage/UsagePanel';
 import { AgentsPanel } from '../agents/AgentsPanel';
 import { ExtensionsPanel } from '../extensions/ExtensionsPanel';
 import { DesktopPanel } from '../desktop/DesktopPanel';
-
-const timeZones = (): string[] => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return [];
-  }
-};
-
-function changedFields(settings: Settings, form: FormValues): SettingsPatch {
-  const steps = Number(form.maxLoopSteps);
-  return {
-    ...(form.model !== settings.model && { model: form.model }),
-    ...(form.timezone !== settings.timezone && { timezone: form.timezone }),
-    ...(form.userName !== settings.userName && { userName: form.userName }),
-    ...(form.userEmail !== settings.userEmail && { userEmail: form.userEmail }),
-    ...(form.preferences !== settings.preferences && { preferences: form.preferences }),
-    ...(steps !== settings.maxLoopSteps && { maxLoopSteps: steps }),
-  };
-}
-
-interface FormValues {
-  model: string;
-  timezone: string;
-  userName: string;
-  userEmail: string;
-  preferences: string;
-  maxLoopSteps: string;
-}
-
-const toForm = (settings: Settings): FormValues => ({
-  model: settings.model,
-  timezone: settings.timezone,
-  userName: settings.userName,
-  userEmail: settings.userEmail,
-  preferences: settings.preferences,
-  maxLoopSteps: String(settings.maxLoopSteps),
-});
-
-function SettingsForm({ settings }: { settings: Settings }) {
-  const [form, setForm] = useState(() => toForm(settings));
-  const [runs, setRuns] = useState(() => toRunValues(settings));
-  // A number the form itself refused; the host's refusals arrive as `saveError`.
-  const [checkError, setCheckError] = useState<string | null>(null);
-  const [isSaved, setIsSaved] = useState(false);
-  const save = useSettings((state) => state.save);
-  const isSaving = useSettings((state) => state.isSaving);
-  const saveError = useSettings((state) => state.saveError);
-  const clearSaveError = useSettings((state) => state.clearSaveError);
-  const zonesId = useId();
-  const preferencesHintId = useId();
-  const [zones] = useState(timeZones);
-
-  // An error belongs to the attempt that caused it, not to the next time the panel opens.
-  useEffect(() => clearSaveError, [clearSaveError]);
-
-  const field = (name: keyof FormValues) => ({
-    name,
-    value: form[name],
-    onChange: (event: { target: { value: string } }) => {
-      setIsSaved(false);
-      setForm((previous) => ({ ...previous, [name]: event.target.value }));
-    },
-  });
-
-  const changeRuns = (change: Partial<RunValues>) => {
-    setIsSaved(false);
-    setCheckError(null);
-    setRuns((previous) => ({ ...previous, ...change }));
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const runsChange = runsPatch(settings, runs);
-    if (!runsChange.ok) {
-      setIsSaved(false);
-      return setCheckError(runsChange.message);
-    }
-    setCheckError(null);
-    const isAccepted = await save({ ...changedFields(settings, form), ...runsChange.value });
-    setIsSaved(isAccepted);
-  };
-
-  return (
-    <form className="settings-form" onSubmit={(event) => void onSubmit(event)} data-testid="settings-form">
-      <ModelPicker
-        value={form.model}
-        onChange={(model) => field('model').onChange({ target: { value: model } })}
-      />
-      <label>
-        Time zone
-        <input {...field('timezone')} list={zonesId} autoComplete="off" spellCheck={false} />
-        <datalist id={zonesId}>
-          {zones.map((zone) => (
-            <option key={zone} value={zone} />
-          ))}
-        </datalist>
-      </label>
-      <label>
-        Your name
-        <input {...field('userName')} autoComplete="name" />
-      </label>
-      <label>
-        Your email
-        <input {...field('userEmail')} type="email" autoComplete="email" spellCheck={false} />
-      </label>
-      <label>
-        Preferences
-        <textarea
-          {...field('preferences')}
-          rows={3}
-          maxLength={2_000}
-          placeholder="Short replies. No meetings before 10:00."
-          aria-describedby={preferencesHintId}
-        />
-        <span id={preferencesHintId} className="settings-form__note">
-          Deputy follows these in every conversation.
-        </span>
-      </label>
-      <label>
-        Max steps per run
-        <input {...field('maxLoopSteps')} type="number" min={LOOP_STEPS.min} max={LOOP_STEPS.max} step={1} />
-      </label>
-      <RunsFieldset values={runs} onChange={changeRuns} />
-      <p className="settings-form__note">
-        Gemini API key:{' '}
-        {settings.isGeminiConfigured ? 'configured' : 'not configured (add one under Connections)'}
-      </p>
-      {(checkError ?? saveError) && <FormError testId="settings-error">{checkError ?? saveError}</FormError>}
-      {isSaved && !saveError && (
-        <p className="form-success" role="status">
-          Saved.
-        </p>
-      )}
-      <div className="settings-form__actions">
-        <SubmitButton isBusy={isSaving} label="Save" busyLabel="Saving…" testId="settings-save" />
-      </div>
-    </form>
-  );
-}
 
 export type SettingsTab = Tab;
 /** What another screen asks Settings to show: a tab, and on Connections the card whose field to fill. */
@@ -189,6 +42,8 @@ const CORE_TABS: { id: Tab; label: string }[] = [
 ];
 /** Tabs whose forms are saved with a button: typing there marks them unsaved until then. */
 const FORM_TABS: ReadonlySet<Tab> = new Set(['general', 'permissions', 'usage']);
+/** Tabs that are one form: its Save is in the footer, in view however far down the tab is scrolled. */
+const FOOTER_SAVE_TABS: ReadonlySet<Tab> = new Set(['general', 'permissions']);
 /** Desktop (the shell's own preferences) only inside the desktop app, where there is a shell to ask. */
 const TABS = window.deputyShell ? [...CORE_TABS, { id: 'desktop' as const, label: 'Desktop' }] : CORE_TABS;
 
@@ -203,7 +58,7 @@ function TabContent({
 }) {
   switch (tab) {
     case 'general':
-      return <SettingsForm settings={settings} />;
+      return <GeneralForm settings={settings} />;
     case 'permissions':
       return <PermissionsForm settings={settings} />;
     case 'connections':
@@ -221,6 +76,15 @@ function TabContent({
     case 'desktop':
       return window.deputyShell ? <DesktopPanel shell={window.deputyShell} /> : null;
   }
+}
+
+/** Which tabs hold changes not saved yet: "Unsaved changes" (this tab), "… in General" (another), or both. */
+function unsavedWords(tab: Tab, unsaved: ReadonlySet<Tab>): string {
+  const others = TABS.filter((item) => item.id !== tab && unsaved.has(item.id)).map((item) => item.label);
+  const elsewhere = others.join(' and ');
+  if (unsaved.has(tab))
+    return others.length > 0 ? `Unsaved changes here and in ${elsewhere}` : 'Unsaved changes';
+  return others.length > 0 ? `Unsaved changes in ${elsewhere}` : '';
 }
 
 /** A modal dialog with a section per tab: the browser traps focus inside it and Escape closes it. */
@@ -249,9 +113,11 @@ export function SettingsPanel({
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
   const tabIds = useId();
-  // Typing in a form of General or Permissions marks it unsaved until that form is submitted; closing asks.
+  // Typing in a form of a tab whose Save is in place (Usage's prices) marks it unsaved until that form is submitted.
   const [dirtyForms, setDirtyForms] = useState<ReadonlySet<HTMLFormElement>>(new Set());
-  const isDirty = dirtyForms.size > 0;
+  // A tab whose Save is in the footer says itself whether its form differs from what is saved.
+  const [unsavedTabs, setUnsavedTabs] = useState<ReadonlySet<Tab>>(new Set());
+  const isDirty = dirtyForms.size > 0 || unsavedTabs.size > 0;
   const markDirty = (event: { target: EventTarget }) => {
     const form = (event.target as { form?: HTMLFormElement | null }).form;
     if (form && !dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
@@ -261,6 +127,22 @@ export function SettingsPanel({
     if (dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms].filter((item) => item !== form)));
   };
   const [isAsking, setIsAsking] = useState(false);
+  // The footer's place for each form tab's Save, once drawn.
+  const [slots, setSlots] = useState<Partial<Record<Tab, HTMLElement>>>({});
+  const slotRef = (id: Tab) => (node: HTMLDivElement | null) => {
+    if (node) setSlots((drawn) => (drawn[id] === node ? drawn : { ...drawn, [id]: node }));
+  };
+  const reportUnsaved = useCallback((id: Tab, isUnsaved: boolean) => {
+    setUnsavedTabs((tabs) => {
+      if (tabs.has(id) === isUnsaved) return tabs;
+      return new Set(isUnsaved ? [...tabs, id] : [...tabs].filter((item) => item !== id));
+    });
+  }, []);
+  // One reporter per tab, the same on every render: a form reports again only when its answer changes.
+  const reporters = useMemo(
+    () => new Map(TABS.map((item) => [item.id, (isUnsaved: boolean) => reportUnsaved(item.id, isUnsaved)])),
+    [reportUnsaved],
+  );
   // Bumped on discard, so the forms are drawn again from the saved settings.
   const [generation, setGeneration] = useState(0);
   const requestClose = () => {
@@ -269,6 +151,7 @@ export function SettingsPanel({
   };
   const discard = () => {
     setDirtyForms(new Set());
+    setUnsavedTabs(new Set());
     setIsAsking(false);
     setGeneration((value) => value + 1);
     onClose();
@@ -331,24 +214,44 @@ export function SettingsPanel({
           </button>
         ))}
       </div>
-      {isReady &&
-        TABS.map((item) => (
-          // Every section stays mounted, so switching tabs keeps what was typed in the others.
-          <div
-            key={`${item.id}-${generation}`}
-            role="tabpanel"
-            id={`${tabIds}-${item.id}`}
-            aria-labelledby={`${tabIds}-${item.id}-tab`}
-            hidden={tab !== item.id}
-            onInput={FORM_TABS.has(item.id) ? markDirty : undefined}
-            onSubmit={markSaved}
-          >
-            <TabContent tab={item.id} settings={settings} request={tabRequest} />
-          </div>
-        ))}
-      {isOpen && !isReady && <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>}
+      {/* Only the tab's content scrolls: the title and the tabs above it, and the footer below, stay in view. */}
+      <div className="settings-panel__body">
+        {isReady &&
+          TABS.map((item) => (
+            // Every section stays mounted, so switching tabs keeps what was typed in the others.
+            <div
+              key={`${item.id}-${generation}`}
+              role="tabpanel"
+              id={`${tabIds}-${item.id}`}
+              aria-labelledby={`${tabIds}-${item.id}-tab`}
+              hidden={tab !== item.id}
+              onInput={FORM_TABS.has(item.id) && !FOOTER_SAVE_TABS.has(item.id) ? markDirty : undefined}
+              onSubmit={markSaved}
+            >
+              <FooterPlace.Provider
+                value={{ slot: slots[item.id] ?? null, reportUnsaved: reporters.get(item.id) ?? (() => {}) }}
+              >
+                <TabContent tab={item.id} settings={settings} request={tabRequest} />
+              </FooterPlace.Provider>
+            </div>
+          ))}
+        {isOpen && !isReady && (
+          <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>
+        )}
+      </div>
       {isAsking && <UnsavedPrompt onKeepEditing={() => setIsAsking(false)} onDiscard={discard} />}
       <div className="settings-panel__footer">
+        <p className="settings-panel__unsaved" role="status" data-testid="settings-unsaved-note">
+          {unsavedWords(tab, unsavedTabs)}
+        </p>
+        {TABS.filter((item) => FOOTER_SAVE_TABS.has(item.id)).map((item) => (
+          <div
+            key={item.id}
+            ref={slotRef(item.id)}
+            className="settings-panel__actions"
+            hidden={!isReady || tab !== item.id}
+          />
+        ))}
         <button type="button" className="button" onClick={requestClose} data-testid="settings-close">
           Close
         </button>

@@ -10,3 +10,7 @@ export function wholeNumber(text: string, label: string, min: number, max: numbe
     return { ok: false, message: `${label}: use a number from ${min} to ${max}.` };
   return { ok: true, value };
 }
+
+/** A form's patch says it holds changes: something to save, or a field it cannot read. */
+export const isUnsaved = (patch: Checked<object>): boolean =>
+  !patch.ok || Object.keys(patch.value).length > 0;

@@ -1,0 +1,28 @@
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+
+export interface FooterPlace {
+  /** Where the tab's Save goes: the dialog's footer, which stays in view however long the tab is. */
+  slot: HTMLElement | null;
+  /** Tells the dialog whether the tab's form differs from what is saved (the footer says so; Close asks). */
+  reportUnsaved(isUnsaved: boolean): void;
+}
+
+export const FooterPlace = createContext<FooterPlace | null>(null);
+
+/**
+ * A form's Save and what became of it, drawn in the dialog's footer (in place outside the dialog). The Save
+ * button names its form (`form=`), so it submits it from there. `isUnsaved`: the form differs from what is saved.
+ */
+export function FooterActions({ isUnsaved, children }: { isUnsaved: boolean; children: ReactNode }) {
+  const place = useContext(FooterPlace);
+  const report = place?.reportUnsaved;
+  useEffect(() => report?.(isUnsaved), [report, isUnsaved]);
+  // A form that goes (discarded, or drawn again from what is saved) has nothing left unsaved.
+  useEffect(() => () => report?.(false), [report]);
+  return place?.slot ? (
+    createPortal(children, place.slot)
+  ) : (
+    <div className="settings-form__actions">{children}</div>
+  );
+}
