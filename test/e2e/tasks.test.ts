@@ -26,7 +26,7 @@ describe('the Tasks panel, in the browser', () => {
   it('adds with a due day, edits, completes; a delete asks first and goes once approved', async () => {
     const { page, panel } = await openPanel();
     await panel.getByLabel('New task').fill('Buy milk');
-    await panel.getByLabel('Due day').fill('2026-11-25');
+    await panel.getByLabel('Due date').fill('2026-11-25');
     await page.keyboard.press('Enter');
     await panel.getByTestId('tasks-notice').getByText('Added “Buy milk”.').waitFor();
     const row = panel.getByTestId('task-row').filter({ hasText: 'Buy milk' });

@@ -5,6 +5,7 @@ import {
   decisionWords,
   diffRows,
   authorityWords,
+  noUndoWords,
   statusOf,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
@@ -154,6 +155,11 @@ describe('the audit viewer in words', () => {
     expect(held('clarify')).toEqual({ words: 'Not done', tone: 'neutral' });
     expect(held('deny')).toEqual({ words: 'Not done', tone: 'neutral' });
     expect(held('allow')).toEqual({ words: 'Failed', tone: 'failed' });
+    // Nor does it read as something that could have been undone.
+    const noUndo = (decision: string) =>
+      noUndoWords({ ...withAuthority(decision, 'confidence:clarify'), status: 'failed' } as AuditEntry);
+    expect(noUndo('clarify')).toBe('It was not done, so there is nothing to undo.');
+    expect(noUndo('allow')).toBe('This cannot be undone.');
   });
 
   it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {

@@ -3,7 +3,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, authorityWords, statusOf, timeWords, whatWords } from './audit-words';
+import { approverWords, authorityWords, noUndoWords, statusOf, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { isFocusLost } from '../../focus';
@@ -217,7 +217,7 @@ function UndoBar({ entry, related }: { entry: AuditEntry; related: readonly Audi
             ? 'This was undone.'
             : isWaitingUndo(entry)
               ? 'This undo waits for your approval, in Approvals or on the action it undoes.'
-              : (entry.undo.whyNot ?? 'This cannot be undone.')}
+              : (entry.undo.whyNot ?? noUndoWords(entry))}
           {isWaitingUndo(entry) && entry.undo.undoOf && (
             <>
               {' '}

@@ -150,16 +150,23 @@ export function authorityWords(entry: AuditEntry): { decision: string; ruleLabel
   };
 }
 
+/** An action the policy held back to ask a question, or blocked: it was not done, and nothing went wrong. */
+export function isHeldBack(entry: AuditEntry): boolean {
+  const { decision } = entry.authority;
+  return (
+    entry.kind !== 'decision' && entry.status === 'failed' && (decision === 'clarify' || decision === 'deny')
+  );
+}
+
+/** Why an entry offers no Undo, when the host gave no reason of its own. */
+export function noUndoWords(entry: AuditEntry): string {
+  return isHeldBack(entry) ? 'It was not done, so there is nothing to undo.' : 'This cannot be undone.';
+}
+
 /** An entry's status badge: its words, and its look (`neutral` for an action held back, which did not fail). */
 export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus | 'neutral' } {
-  const { decision, rule } = entry.authority;
-  // The policy asked a question or blocked it: the action was not done, and nothing went wrong.
-  if (
-    entry.kind !== 'decision' &&
-    entry.status === 'failed' &&
-    (decision === 'clarify' || decision === 'deny')
-  )
-    return { words: 'Not done', tone: 'neutral' };
+  const { rule } = entry.authority;
+  if (isHeldBack(entry)) return { words: 'Not done', tone: 'neutral' };
   if (entry.kind === 'decision' && rule && failureOf(rule) === 'cancelled')
     return { words: 'Stopped', tone: 'neutral' };
   return { words: STATUS_WORDS[entry.status], tone: entry.status };

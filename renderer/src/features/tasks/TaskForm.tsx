@@ -72,7 +72,7 @@ export function TaskForm({
         />
       </label>
       <label>
-        Due day
+        Due date
         <input type="date" value={date} readOnly={isBusy} onChange={(event) => setDate(event.target.value)} />
       </label>
       <label>
