@@ -21,6 +21,7 @@ import { planRoutes } from './plan-routes';
 import { taskRoutes } from './task-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import {
+  queryNumber,
   readJsonBody,
   readJsonObject,
   readOptionalJsonObject,
@@ -94,7 +95,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
         const limit = query.get('limit');
         const before = query.get('before');
         await command(res, 'threads.list', {
-          ...(limit !== null && { limit: Number(limit) }),
+          ...(limit !== null && { limit: queryNumber(limit) }),
           ...(before !== null && { before }),
         });
       },
@@ -106,7 +107,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
         const limit = query.get('limit');
         await command(res, 'threads.search', {
           query: query.get('q') ?? '',
-          ...(limit !== null && { limit: Number(limit) }),
+          ...(limit !== null && { limit: queryNumber(limit) }),
         });
       },
     },
@@ -137,7 +138,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/usage\/daily$/,
       handle: async (_req, res, _params, query) => {
         const days = query.get('days');
-        await command(res, 'usage.daily', days !== null ? { days: Number(days) } : {});
+        await command(res, 'usage.daily', days !== null ? { days: queryNumber(days) } : {});
       },
     },
     {

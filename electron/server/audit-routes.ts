@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AuditExportInput, parseInput } from '../../shared/contract';
 import type { Host } from '../host/host';
 import type { CommandSender, Route } from './api-routes';
-import { readJsonObject, readOptionalJsonObject } from './http-io';
+import { queryNumber, readJsonObject, readOptionalJsonObject } from './http-io';
 
 /** Query keys of GET /api/audit and the export, and the filter each one sets. */
 const FILTER_KEYS: Record<string, string> = {
@@ -37,7 +37,7 @@ function logFilterOf(query: URLSearchParams, extra: readonly string[] = []): Rec
     if (value !== null) filter[FILTER_KEYS[key] ?? key] = value;
   }
   const limit = query.get('limit');
-  if (limit !== null) filter.limit = Number(limit);
+  if (limit !== null) filter.limit = queryNumber(limit);
   return filter;
 }
 
@@ -51,7 +51,7 @@ export function auditRoutes(host: Host, command: CommandSender): Route[] {
         const limit = query.get('limit');
         await command(res, 'audit.list', {
           ...filterOf(query),
-          ...(limit !== null && { limit: Number(limit) }),
+          ...(limit !== null && { limit: queryNumber(limit) }),
         });
       },
     },

@@ -26,6 +26,14 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   internal: 500,
 };
 
+/**
+ * A whole number given in a query string, or NaN (which the contract refuses with a typed 400): `Number()` alone
+ * would take "1e1", "0x10" or "" for numbers.
+ */
+export function queryNumber(text: string): number {
+  return /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+}
+
 export function statusFor(error: ErrorBody): number {
   return STATUS_BY_CODE[error.code] ?? 400;
 }

@@ -1,5 +1,5 @@
 import type { CommandSender, Route } from './api-routes';
-import { readJsonObject } from './http-io';
+import { queryNumber, readJsonObject } from './http-io';
 
 /** What Deputy remembers: list (with search and paging), change and forget. */
 export function memoryRoutes(command: CommandSender): Route[] {
@@ -11,7 +11,7 @@ export function memoryRoutes(command: CommandSender): Route[] {
         const limit = query.get('limit');
         await command(res, 'memory.list', {
           ...(query.get('q') !== null && { query: query.get('q') }),
-          ...(limit !== null && { limit: Number(limit) }),
+          ...(limit !== null && { limit: queryNumber(limit) }),
           ...(query.get('cursor') !== null && { cursor: query.get('cursor') }),
         });
       },

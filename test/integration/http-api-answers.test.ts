@@ -66,6 +66,17 @@ describe('the local API answers alike on every route', () => {
     await expectError(await api('/api/threads?before=%FF'), 400, 'invalid_input');
   });
 
+  it('refuses a count in a query that is not a whole number written out, as 1e1, 0x10 or nothing', async () => {
+    for (const path of ['/api/threads?limit=', '/api/audit?limit=', '/api/memories?limit=']) {
+      for (const count of ['1e1', '0x10', '', '2.5', 'ten']) {
+        await expectError(await api(`${path}${count}`), 400, 'invalid_input');
+      }
+      expect((await api(`${path}10`)).status).toBe(200);
+    }
+    await expectError(await api('/api/usage/daily?days=0x10'), 400, 'invalid_input');
+    expect((await api('/api/usage/daily?days=7')).status).toBe(200);
+  });
+
   it('refuses an approve or reject body that is JSON but not an object, and still takes none', async () => {
     for (const body of ['[1,2]', '"x"', 'null', '3']) {
       for (const decision of ['approve', 'reject']) {
