@@ -76,6 +76,15 @@ function describeTask(tasks: TasksRepo, id: string): string {
   return task ? `"${task.description}"` : `task ${id} (not found)`;
 }
 
+/**
+ * What a card asking about one task shows beside its title, which already names the task: when it is due. Its
+ * id is Deputy's own and says nothing to a person.
+ */
+function taskFields(tasks: TasksRepo, id: string): { label: string; value: string }[] {
+  const due = tasks.get(id)?.due;
+  return due ? [{ label: 'Due', value: due }] : [];
+}
+
 /** The task a call changes, named as the person would name it: the policy checks they asked about it. */
 function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: string } {
   return { recipients: [], target: `the task ${describeTask(tasks, id)}` };
@@ -199,7 +208,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         after === undefined ? [] : [{ label, before: before ?? '(none)', after: after ?? '(none)' }];
       return {
         title: `Change task ${describeTask(tasks, input.id)}`,
-        fields: [{ label: 'Task', value: input.id }],
+        fields: [],
         changes: [
           ...change('Description', task?.description, input.description),
           ...change('Due', task?.due, input.due),
@@ -228,7 +237,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
       title: `Mark ${describeTask(tasks, input.id)} as done`,
-      fields: [{ label: 'Task', value: input.id }],
+      fields: taskFields(tasks, input.id),
     }),
     ...restoresTask(false),
     execute: (input) => {
@@ -250,7 +259,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
       title: `Delete ${describeTask(tasks, input.id)}`,
-      fields: [{ label: 'Task', value: input.id }],
+      fields: taskFields(tasks, input.id),
     }),
     ...restoresTask(true),
     execute: (input) => {

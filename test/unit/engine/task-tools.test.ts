@@ -143,4 +143,23 @@ describe('task tools', () => {
     });
     expect(seen).toHaveLength(1);
   });
+  it('shows a task by its words on an approval card, with when it is due, never by its id', () => {
+    const { registry, store } = setup();
+    const task = store.tasks.add(
+      { id: 'task-7f3a9c', description: 'Buy milk', due: '2026-11-28', notes: null },
+      '2026-11-21T10:00:00.000Z',
+    );
+    for (const name of ['mark_task_complete', 'delete_task']) {
+      const preview = registry.get(name)?.preview?.({ id: task.id } as never);
+      expect(JSON.stringify(preview)).not.toContain(task.id);
+      expect(preview).toMatchObject({
+        title: expect.stringContaining('"Buy milk"'),
+        fields: [{ label: 'Due', value: '2026-11-28' }],
+      });
+    }
+    const change = registry
+      .get('update_task')
+      ?.preview?.({ id: task.id, description: 'Buy oat milk' } as never);
+    expect(JSON.stringify(change)).not.toContain(task.id);
+  });
 });
