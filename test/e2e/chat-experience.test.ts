@@ -109,6 +109,26 @@ describe('the chat, as a person uses it', () => {
     await expect.poll(() => clipboard(page)).toContain('| Task | Due |');
   });
 
+  it('keeps a long line of code whole in a narrow window: the block scrolls sideways, by keyboard too', async () => {
+    const line =
+      'const configurationForTheAssistant = createConfigurationFromEnvironment(process.env.DEPUTY_PATH);';
+    gemini.script(textReply(`Here:\n\n\`\`\`ts\n${line}\n\`\`\`\n\nDone.`));
+    const page = await openPage();
+    await page.setViewportSize({ width: 420, height: 700 });
+    await send(page, 'Show me the line');
+    const block = assistantMessages(page).last().locator('.code-block pre');
+    await block.waitFor();
+    const shape = await block.evaluate((pre) => ({
+      lines: Math.round(pre.querySelector('code')?.getBoundingClientRect().height ?? 0),
+      lineHeight: parseFloat(getComputedStyle(pre).lineHeight),
+      scrolls: pre.scrollWidth > pre.clientWidth,
+      tabIndex: pre.tabIndex,
+    }));
+    expect(shape.scrolls).toBe(true);
+    expect(shape.lines).toBeLessThan(shape.lineHeight * 1.5);
+    expect(shape.tabIndex).toBe(0);
+  });
+
   it('renames a conversation (kept after a reload) and finds conversations by title', async () => {
     gemini.script(textReply('Lisbon it is.'), textReply('Porto too.'));
     const page = await openPage();
