@@ -274,6 +274,35 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
   });
 
+  it('takes into the form what the host saved, and asks before closing over a rule or an address not added', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    const note = page.getByTestId('settings-unsaved-note');
+    // The host keeps an email in lower case: once it is saved, nothing reads as changed.
+    const email = page.getByLabel('Your email');
+    await email.fill('Ana@Example.com');
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => email.inputValue()).toBe('ana@example.com');
+    expect(await note.innerText()).toBe('');
+    await email.fill('');
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => note.innerText()).toBe('');
+
+    const ask = page.getByTestId('settings-unsaved');
+    await page.getByTestId('settings-tab-permissions').click();
+    for (const draft of ['rule-pattern', 'allowlist-input']) {
+      await page.getByTestId(draft).fill(draft === 'rule-pattern' ? '*@example.com' : 'sam@example.com');
+      await page.getByTestId('settings-close').click();
+      await ask.waitFor();
+      await page.getByTestId('settings-discard').click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+      await page.getByTestId('open-settings').click();
+      await page.getByTestId('settings-tab-permissions').click();
+    }
+    await page.getByTestId('settings-close').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+  });
+
   it('turns off the per-action choices that Supervised overrides, and says why', async () => {
     const page = await openPage(1280, 'light');
     await page.getByTestId('open-settings').click();

@@ -159,7 +159,11 @@ describe('the audit viewer in words', () => {
     const noUndo = (decision: string) =>
       noUndoWords({ ...withAuthority(decision, 'confidence:clarify'), status: 'failed' } as AuditEntry);
     expect(noUndo('clarify')).toBe('It was not done, so there is nothing to undo.');
-    expect(noUndo('allow')).toBe('This cannot be undone.');
+    expect(noUndo('allow')).toBe('It did not go through, so there is nothing to undo.');
+    const asStatus = (status: AuditEntry['status']) =>
+      noUndoWords({ ...withAuthority('allow', 'trust:supervised'), status } as AuditEntry);
+    expect(asStatus('pending')).toBe('It has not been done yet.');
+    expect(asStatus('completed')).toBe('This cannot be undone.');
   });
 
   it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {

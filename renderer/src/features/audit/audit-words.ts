@@ -160,7 +160,10 @@ export function isHeldBack(entry: AuditEntry): boolean {
 
 /** Why an entry offers no Undo, when the host gave no reason of its own. */
 export function noUndoWords(entry: AuditEntry): string {
-  return isHeldBack(entry) ? 'It was not done, so there is nothing to undo.' : 'This cannot be undone.';
+  if (isHeldBack(entry)) return 'It was not done, so there is nothing to undo.';
+  if (entry.status === 'pending') return 'It has not been done yet.';
+  if (entry.status === 'failed') return 'It did not go through, so there is nothing to undo.';
+  return 'This cannot be undone.';
 }
 
 /** An entry's status badge: its words, and its look (`neutral` for an action held back, which did not fail). */

@@ -120,7 +120,8 @@ const FAILURES: Record<string, string> = {
 /** A run's outcome (`SUCCESS:RESPONSE_GIVEN`, `AMBIGUITY:UNCLEAR_INTENT`, `ERROR:MODEL_TIMEOUT`…) in words. */
 const OUTCOMES: Record<string, string> = {
   'SUCCESS:RESPONSE_GIVEN': 'Deputy answered',
-  'SUCCESS:TASK_COMPLETED': 'Deputy did what was asked',
+  // Recorded once a run acted, whether or not its action went through: the action's own entry says which.
+  'SUCCESS:TASK_COMPLETED': 'Deputy acted and then answered',
   'SUCCESS:RECOVERED': 'Finished in its last allowed step',
   'AMBIGUITY:UNCLEAR_INTENT': 'The request was unclear',
   'REFUSAL:OUT_OF_SCOPE': 'Not something Deputy may do',

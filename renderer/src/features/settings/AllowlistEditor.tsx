@@ -68,6 +68,8 @@ export function AllowlistEditor({
           aria-invalid={error !== null}
           aria-describedby={error ? errorId : undefined}
           data-testid="allowlist-input"
+          // Typed and not added yet: Settings asks before closing on it (SettingsPanel's markDirty).
+          data-draft=""
           onChange={(event) => {
             setDraft(event.target.value);
             setError(null);

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
-import { useSettings } from '../../stores';
+import { useSettings, useStores } from '../../stores';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { FooterActions } from './FooterActions';
 import { isUnsaved } from './checked';
@@ -53,6 +53,7 @@ export function GeneralForm({ settings }: { settings: Settings }) {
   // A number the form itself refused; the host's refusals arrive as `saveError`.
   const [checkError, setCheckError] = useState<string | null>(null);
   const [isSaved, setIsSaved] = useState(false);
+  const { settings: settingsStore } = useStores();
   const save = useSettings((state) => state.save);
   const isSaving = useSettings((state) => state.isSaving);
   const saveError = useSettings((state) => state.saveError);
@@ -90,6 +91,13 @@ export function GeneralForm({ settings }: { settings: Settings }) {
     setCheckError(null);
     const isAccepted = await save({ ...changedFields(settings, form), ...runsChange.value });
     setIsSaved(isAccepted);
+    // The host keeps some values in its own form (an email in lower case, a name trimmed): the form takes what
+    // was saved, so it does not read as changed again.
+    const saved = settingsStore.getState().settings;
+    if (isAccepted && saved) {
+      setForm(toForm(saved));
+      setRuns(toRunValues(saved));
+    }
   };
 
   return (
@@ -98,6 +106,7 @@ export function GeneralForm({ settings }: { settings: Settings }) {
       className="settings-form"
       onSubmit={(event) => void onSubmit(event)}
       data-testid="settings-form"
+      data-saves-in-footer=""
     >
       <ModelPicker
         value={form.model}

@@ -70,6 +70,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
         className="settings-form"
         onSubmit={(event) => void onSubmit(event)}
         data-testid="permissions-form"
+        data-saves-in-footer=""
       >
         <fieldset className="trust-levels">
           <legend>Trust level</legend>

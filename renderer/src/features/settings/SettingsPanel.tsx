@@ -119,8 +119,12 @@ export function SettingsPanel({
   const [unsavedTabs, setUnsavedTabs] = useState<ReadonlySet<Tab>>(new Set());
   const isDirty = dirtyForms.size > 0 || unsavedTabs.size > 0;
   const markDirty = (event: { target: EventTarget }) => {
-    const form = (event.target as { form?: HTMLFormElement | null }).form;
-    if (form && !dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
+    const field = event.target as { form?: HTMLFormElement | null; dataset?: DOMStringMap };
+    const { form } = field;
+    // A form whose Save is in the footer says itself whether it differs; inside it, only a draft not yet added
+    // to it (an allow-list address typed and not added) is for this to see.
+    if (!form || (form.dataset.savesInFooter !== undefined && field.dataset?.draft === undefined)) return;
+    if (!dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
   };
   const markSaved = (event: { target: EventTarget }) => {
     const form = event.target as HTMLFormElement;
@@ -225,7 +229,7 @@ export function SettingsPanel({
               id={`${tabIds}-${item.id}`}
               aria-labelledby={`${tabIds}-${item.id}-tab`}
               hidden={tab !== item.id}
-              onInput={FORM_TABS.has(item.id) && !FOOTER_SAVE_TABS.has(item.id) ? markDirty : undefined}
+              onInput={FORM_TABS.has(item.id) ? markDirty : undefined}
               onSubmit={markSaved}
             >
               <FooterPlace.Provider
