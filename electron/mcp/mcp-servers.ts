@@ -63,6 +63,16 @@ export class McpServers {
     const configs = { ...this.storedConfigs(), [name]: config };
     const exposed = this.whyNotSaved(configs, name, secrets);
     if (exposed) throw new DeputyError('invalid_input', exposed);
+    return this.save(name, config, secrets, configs);
+  }
+
+  /** Saves and starts a server whose settings (`configs`, all of them) were checked. */
+  private async save(
+    name: string,
+    config: McpServerConfig,
+    secrets: McpSecrets | undefined,
+    configs: Record<string, McpServerConfig>,
+  ): Promise<McpServerView> {
     if (secrets) this.secrets.merge(name, secrets);
     this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
     this.deps.settings.set({ [CONFIGS_KEY]: configs });
@@ -115,7 +125,7 @@ export class McpServers {
         continue;
       }
       secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
-      await this.put(server.name, server.config, server.secrets);
+      await this.save(server.name, server.config, server.secrets, configs);
       imported.push(server.name);
     }
     return { imported, secretsStored, skipped };
