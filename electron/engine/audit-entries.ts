@@ -3,7 +3,7 @@ import type { AuditApprover } from '../../shared/contract';
 import type { PolicyDecision, Reach } from '../policy/types';
 import type { NewAssumption, NewAuditEntry } from '../store/audit-repo';
 import type { Tool } from '../tools/tool';
-import type { CallScope } from './call-execution';
+import type { CallScope } from './call-context';
 import type { CheckedCall } from './run-deps';
 import { turnTokens } from './turn-tokens';
 

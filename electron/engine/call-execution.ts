@@ -1,31 +1,13 @@
 import { isoTime } from '../../shared/iso-time';
 import { noteResult } from './sop';
-import { isInOwnWords } from '../policy/copied-text';
-import type { ToolOutcome } from '../tools/registry';
 import { redactValue } from '../vault/redactor';
-import type { Reach, ToolContext, ToolEffect } from '../tools/tool';
-import { fingerprint, idempotencyKey } from './fingerprint';
+import type { Reach, ToolEffect } from '../tools/tool';
+import { keyOf, toolContext, type CallScope } from './call-context';
+import { errorForModel, isCutOff, runWithRetries } from './call-retries';
 import { logRuntime } from './journal';
 import { lookForCutOff } from './reconcile';
-import { toolRetryNotice } from './retry-notice';
-import {
-  decideRetry,
-  errorSignature,
-  MODEL_RETRY,
-  TOOL_RETRY,
-  type Failure,
-  type RetryVerdict,
-} from './retry';
-import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
-import { runProvenance } from './run-provenance';
+import type { CheckedCall } from './run-deps';
 import type { CallPart, LastAction, RunState } from './run-state';
-
-/** What handling one call needs: the run's dependencies, its spec, and the state its outcome lands in. */
-export interface CallScope {
-  deps: RunLoopDeps;
-  spec: RunSpec;
-  state: RunState;
-}
 
 /**
  * Puts a call's result into the state and checkpoints it. Always called inside the transaction that records
@@ -83,45 +65,6 @@ export function hold(scope: CallScope, call: CallPart, actionId: string, approva
     state.awaiting = [...state.awaiting, { call, actionId, approvalId }];
   scope.deps.checkpoints.save(scope.spec, state);
 }
-
-/** The key a call's side effect carries: the same run, call and arguments always give the same key. */
-export function keyOf(spec: RunSpec, call: CallPart, check: CheckedCall): string {
-  return idempotencyKey(spec.runId, call.callId, fingerprint(check.tool.name, check.args));
-}
-
-export function toolContext(
-  scope: CallScope,
-  actionId: string,
-  call: CallPart,
-  check: CheckedCall,
-  key: string = keyOf(scope.spec, call, check),
-  isConfirmed = false,
-): ToolContext {
-  const { deps, spec } = scope;
-  return {
-    runId: spec.runId,
-    threadId: spec.threadId,
-    actionId,
-    idempotencyKey: key,
-    signal: spec.signal,
-    now: deps.now,
-    origin: originOf(scope, check, isConfirmed),
-  };
-}
-
-/** Whether the call's words are the person's own or drawn from content the run read, and from which. */
-function originOf(scope: CallScope, check: CheckedCall, isConfirmed: boolean): ToolContext['origin'] {
-  const provenance = runProvenance(scope.state, scope.deps.registry);
-  const words = JSON.stringify(Object.values(check.args));
-  const isFromContent = provenance.sources.length > 0 && !isInOwnWords(words, provenance.trusted);
-  return {
-    isFromContent,
-    sources: isFromContent ? [...new Set(provenance.sources.map((source) => source.label))] : [],
-    isConfirmed,
-  };
-}
-
-type Failed = Extract<ToolOutcome, { ok: false }>;
 
 /**
  * Runs an approved call: `started` is written (with its checkpoint) before the tool is called and `committed`
@@ -287,104 +230,4 @@ function effectOf(
   before: unknown,
 ): ToolEffect | null {
   return tool.effect ? tool.effect(input, output, before) : null;
-}
-
-/** What the model reads about a failed call: enough to adapt (is it worth trying later?), nothing internal. */
-function errorForModel(outcome: Failed, attempts: number, hasSideEffects: boolean): Record<string, unknown> {
-  const mayHaveHappened = hasSideEffects && isCutOff(outcome);
-  return {
-    error: {
-      code: outcome.code,
-      kind: outcome.errorCode,
-      message: mayHaveHappened
-        ? `${outcome.message} It may still have happened: check (search, read) before doing it again.`
-        : outcome.message,
-      retryable: outcome.transient && !mayHaveHappened,
-      ...(attempts > 1 && { attempts }),
-    },
-  };
-}
-
-/**
- * A call stopped while it was still going (its time limit passed, the run was cancelled, the service timed
- * out): the service may yet carry it out. A side effect in that state is not tried again here, where a second
- * attempt could land next to the first.
- */
-function isCutOff(outcome: Failed): boolean {
-  return outcome.isCutOff === true || outcome.errorCode === 'timeout';
-}
-
-async function runWithRetries(
-  scope: CallScope,
-  actionId: string,
-  call: CallPart,
-  check: CheckedCall,
-  key: string,
-  isConfirmed: boolean,
-): Promise<{ outcome: ToolOutcome; attempts: number }> {
-  const { deps, spec } = scope;
-  const context = toolContext(scope, actionId, call, check, key, isConfirmed);
-  for (let retries = 0; ; retries += 1) {
-    // The first attempt was counted with `started`; each retry is counted as it begins.
-    if (retries > 0) deps.store.actions.countAttempt(actionId, isoTime(deps.now()));
-    const outcome = await deps.registry.run(check, context, (error) =>
-      deps.logError(`tool ${check.tool.name} failed unexpectedly`, error),
-    );
-    if (outcome.ok) return { outcome, attempts: retries + 1 };
-    const failure: Failure = {
-      transient: outcome.transient && !(check.tool.hasSideEffects && isCutOff(outcome)),
-      retryAfterSeconds: outcome.retryAfterSeconds,
-      signature: errorSignature(check.tool.name, outcome.errorCode, outcome.message),
-    };
-    const verdict = noteFailure(scope, failure, retries, call, {
-      tool: check.tool.name,
-      errorCode: outcome.errorCode,
-    });
-    if (!verdict.retry) return { outcome, attempts: retries + 1 };
-    deps.emit({
-      type: 'notice',
-      runId: spec.runId,
-      threadId: spec.threadId,
-      actionId,
-      tool: check.tool.name,
-      message: toolRetryNotice(check.tool, check.args, outcome.errorCode, verdict.delayMs),
-    });
-    try {
-      await deps.sleep(verdict.delayMs, spec.signal);
-    } catch {
-      return {
-        outcome: { ...outcome, message: `${outcome.message} Stopped before trying again.`, transient: false },
-        attempts: retries + 1,
-      };
-    }
-  }
-}
-
-/**
- * Counts a failure's signature in the run's retry memory and decides whether to try again, recording the
- * decision (with its checkpoint) so a resumed run remembers which errors it has already seen.
- */
-export function noteFailure(
-  scope: CallScope,
-  failure: Failure,
-  retriesSoFar: number,
-  call: CallPart | null,
-  detail: Record<string, unknown>,
-): RetryVerdict {
-  const { deps, spec, state } = scope;
-  const seen = (state.retry.signatures[failure.signature] ?? 0) + 1;
-  state.retry.signatures = { ...state.retry.signatures, [failure.signature]: seen };
-  const verdict = decideRetry(failure, retriesSoFar, seen, call ? TOOL_RETRY : MODEL_RETRY, deps.random);
-  deps.store.transaction(() => {
-    logRuntime(
-      deps,
-      spec,
-      'retry',
-      state.step,
-      { ...detail, signature: failure.signature, seen, ...verdict, attempt: retriesSoFar + 1 },
-      call?.callId,
-    );
-    deps.checkpoints.save(spec, state);
-  });
-  return verdict;
 }

@@ -6,7 +6,8 @@ import type { LedgerEntry } from '../store/actions-repo';
 import { fingerprint } from './fingerprint';
 import { decidedCallEntry, unrunCallEntry } from './audit-entries';
 import { continueApproval, rejectAction, requestApproval } from './call-approval';
-import { answerUnrun, executeAction, type CallScope, settle, toolContext } from './call-execution';
+import { toolContext, type CallScope } from './call-context';
+import { answerUnrun, executeAction, settle } from './call-execution';
 import { previewOf } from './call-preview';
 import { logRuntime } from './journal';
 import type { RunFailure } from './model-failure';
@@ -16,7 +17,7 @@ import { runProvenance } from './run-provenance';
 import { planDecision } from './plans/plan-gate';
 import { admitTool, phaseDecision } from './sop';
 
-export type { CallScope } from './call-execution';
+export type { CallScope } from './call-context';
 
 /**
  * What became of one call: its result is in the state (settled), it waits for the user (held), or it ends the

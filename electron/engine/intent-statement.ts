@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IntentAnalysis, intentQuestion, type RunIntent } from '../../shared/contract/intent';
 import type { ToolDeclaration } from '../llm/model-client';
-import { answerControl, type CallScope } from './call-execution';
+import type { CallScope } from './call-context';
+import { answerControl } from './call-execution';
 import type { CallPart } from './run-state';
 
 /**

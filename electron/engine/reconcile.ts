@@ -1,6 +1,8 @@
 import type { LedgerEntry } from '../store/actions-repo';
 import type { ReconcileOutcome, ToolOutcome } from '../tools/registry';
-import { executeAction, noteFailure, settle, toolContext, type CallScope } from './call-execution';
+import { toolContext, type CallScope } from './call-context';
+import { executeAction, settle } from './call-execution';
+import { noteFailure } from './call-retries';
 import type { CallOutcome } from './call-processor';
 import { requestApproval } from './call-approval';
 import { logRuntime } from './journal';

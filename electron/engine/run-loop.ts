@@ -1,6 +1,7 @@
 import type { RunResponse } from '../../shared/contract';
 import { processCall, type CallOutcome } from './call-processor';
-import { answerUnrun, type CallScope } from './call-execution';
+import type { CallScope } from './call-context';
+import { answerUnrun } from './call-execution';
 import { checkCompletion } from './completion';
 import { controlCallOf, isControlCall } from './control-tools';
 import { takeTurn } from './fair-turns';

@@ -1,6 +1,7 @@
 import type { Plan } from '../../../shared/contract';
 import type { StoredPlan, StoredStep } from '../../store/plans-repo';
-import { answerUnrun, settle, type CallScope } from '../call-execution';
+import type { CallScope } from '../call-context';
+import { answerUnrun, settle } from '../call-execution';
 import type { CallPart } from '../run-state';
 import { derivePlan, isFinalPlan, planView, savePlan } from './plan-progress';
 import { fixedFieldsOf, scopeOf } from './plan-scope';

@@ -1,4 +1,4 @@
-import type { CallScope } from '../call-execution';
+import type { CallScope } from '../call-context';
 import { answerUnrun } from '../call-execution';
 
 /** Whether the person cancelled this run's plan (a run picked up after a crash must not go on with it). */

@@ -1,7 +1,7 @@
 import type { PolicyDecision } from '../../policy/types';
 import type { LedgerEntry } from '../../store/actions-repo';
 import type { StoredPlan, StoredStep } from '../../store/plans-repo';
-import type { CallScope } from '../call-execution';
+import type { CallScope } from '../call-context';
 import type { CheckedCall } from '../run-deps';
 import type { CallPart } from '../run-state';
 import { isFinalPlan, isFinishedStep } from './plan-progress';

@@ -1,6 +1,6 @@
 import type { PlanStepKind } from '../../../shared/contract';
 import type { StoredPlan, StoredStep } from '../../store/plans-repo';
-import type { CallScope } from '../call-execution';
+import type { CallScope } from '../call-context';
 import { CONTROL_DECLARATIONS } from '../control-tools';
 import type { CheckedCall } from '../run-deps';
 import { runProvenance } from '../run-provenance';
