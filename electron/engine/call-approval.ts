@@ -1,7 +1,7 @@
 import { isoTime } from '../../shared/iso-time';
 import type { Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
-import type { LedgerEntry } from '../store/actions-repo';
+import type { LedgerEntry } from '../store/action-rows';
 import { fingerprint } from './fingerprint';
 import type { CallScope } from './call-context';
 import { executeAction, hold, settle } from './call-execution';

@@ -2,7 +2,7 @@ import { isoTime } from '../../shared/iso-time';
 import { contractStateOf, type ApprovalPreview, type LedgerState } from '../../shared/contract';
 import type { PolicyDecision, Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
-import type { LedgerEntry } from '../store/actions-repo';
+import type { LedgerEntry } from '../store/action-rows';
 import { fingerprint } from './fingerprint';
 import { decidedCallEntry, unrunCallEntry } from './audit-entries';
 import { continueApproval, rejectAction, requestApproval } from './call-approval';

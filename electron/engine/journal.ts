@@ -1,5 +1,5 @@
 import { isoTime } from '../../shared/iso-time';
-import type { RuntimeEvent } from '../store/events-repo';
+import type { RuntimeEvent } from '../store/journal-codes';
 import type { RunLoopDeps, RunSpec } from './run-deps';
 import { openCalls, toStoredState, type RunState } from './run-state';
 

@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../store/actions-repo';
+import type { LedgerEntry } from '../store/action-rows';
 import type { ReconcileOutcome, ToolOutcome } from '../tools/registry';
 import { toolContext, type CallScope } from './call-context';
 import { executeAction, settle } from './call-execution';

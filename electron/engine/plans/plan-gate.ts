@@ -1,5 +1,5 @@
 import type { PolicyDecision } from '../../policy/types';
-import type { LedgerEntry } from '../../store/actions-repo';
+import type { LedgerEntry } from '../../store/action-rows';
 import type { StoredPlan, StoredStep } from '../../store/plans-repo';
 import type { CallScope } from '../call-context';
 import type { CheckedCall } from '../run-deps';

@@ -1,5 +1,5 @@
 import type { Plan, PlanStep, PlanStepStatus } from '../../../shared/contract';
-import type { LedgerEntry } from '../../store/actions-repo';
+import type { LedgerEntry } from '../../store/action-rows';
 import type { StoredPlan, StoredStep } from '../../store/plans-repo';
 import type { RunLoopDeps, RunSpec } from '../run-deps';
 import { topological } from './plan-validation';

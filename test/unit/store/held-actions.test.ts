@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewAction } from '../../../electron/store/actions-repo';
+import type { NewAction } from '../../../electron/store/action-rows';
 import type { Store } from '../../../electron/store/store';
 import { countStatements, storeWithRun } from '../../support/memory-store';
 

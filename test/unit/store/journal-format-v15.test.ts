@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_CODES, STREAM_CODES } from '../../../electron/store/events-repo';
+import { RUNTIME_CODES, STREAM_CODES } from '../../../electron/store/journal-codes';
 import { FIXTURE_DATABASES as FIXTURES, useFixtureCopies } from '../../support/fixture-copies';
 
 const openCopy = useFixtureCopies();

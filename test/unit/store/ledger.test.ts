@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/store/database';
 import { Store } from '../../../electron/store/store';
-import type { NewAction } from '../../../electron/store/actions-repo';
+import type { NewAction } from '../../../electron/store/action-rows';
 
 function storeWithRun(): Store {
   const store = new Store(openDatabase(':memory:'));

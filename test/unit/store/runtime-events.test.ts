@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../electron/store/database';
-import type { RuntimeEvent } from '../../../electron/store/events-repo';
+import type { RuntimeEvent } from '../../../electron/store/journal-codes';
 import { Store } from '../../../electron/store/store';
 
 function storeWithRun(): Store {
