@@ -17,6 +17,7 @@ export function logRuntime(
   turn: number,
   payload: Record<string, unknown> = {},
   toolCallId?: string,
+  at: Date = deps.now(),
 ): void {
   deps.store.events.appendRuntime({
     type,
@@ -24,7 +25,7 @@ export function logRuntime(
     threadId: spec.threadId,
     agentId: spec.agentId,
     turn,
-    timestamp: isoTime(deps.now()),
+    timestamp: isoTime(at),
     ...(toolCallId !== undefined && { toolCallId }),
     payload,
   });

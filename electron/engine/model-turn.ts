@@ -118,12 +118,26 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   state.routing = routing;
   compressIfNeeded(scope, routing);
   // No checkpoint here: routing is a pure function of the state, and a compression saved its own.
-  // The routing decision is recorded with the turn it is for.
-  logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, routing });
+  // The routing decision is recorded with the turn it is for. The row is written with the turn's outcome (its
+  // answer, a retry, a failure), stamped with the time the request was sent: written now, the event loop turning
+  // while the model answers would commit it alone, and every step would commit twice.
+  const sentAt = deps.now();
+  let isStartLogged = false;
+  const logStart = (): void => {
+    if (isStartLogged) return;
+    isStartLogged = true;
+    logRuntime(deps, spec, 'turn_start', turn, { model: routing.resolved, routing }, undefined, sentAt);
+  };
 
   const request = turnRequest(scope, routing);
   const sentMessages = request.messages.length;
-  const { output, usage } = await streamWithRetries(scope, model, request);
+  let streamed: Awaited<ReturnType<typeof streamWithRetries>>;
+  try {
+    streamed = await streamWithRetries(scope, model, request, logStart);
+  } finally {
+    logStart();
+  }
+  const { output, usage } = streamed;
   const calls = withOwnIds(deps, spec.runId, output.calls);
   // The refused calls as `calls` holds them (with an id of their own if the model repeated theirs).
   const refused = output.refused.map((entry) => ({
@@ -218,10 +232,12 @@ function compressIfNeeded(scope: CallScope, routing: RoutingDecision): void {
   });
 }
 
+/** `logStart` records the turn's start: before a failure of the stream is counted. */
 async function streamWithRetries(
   scope: CallScope,
   model: ModelClient,
   request: TurnRequest,
+  logStart: () => void,
 ): Promise<{ output: TurnOutput; usage: ModelUsage | null }> {
   const { deps, spec } = scope;
   for (let retries = 0; ; retries += 1) {
@@ -233,6 +249,7 @@ async function streamWithRetries(
     } catch (error) {
       // Text already shown cannot be taken back: only a call that failed before any output is tried again.
       if (!(error instanceof ModelError) || hasOutput || spec.signal.aborted) throw error;
+      logStart();
       const verdict = noteFailure(
         scope,
         {
