@@ -95,7 +95,19 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     baseInstruction: (prompt) => runs.instructions.for(prompt, []),
     track,
     isActive: (runId) => runs.active.has(runId),
-    cancel: (runId) => runs.cancel(runId),
+    cancel: (runId) => {
+      if (runs.cancel(runId)) return true;
+      // A child paused for approval is not working, so there is nothing to stop: what it waits for is
+      // rejected here, or the person could still approve it after stopping the run that started it.
+      const run = store.runs.get(runId);
+      if (run?.status !== 'awaiting_confirmation') return false;
+      approvals.endPaused(
+        runId,
+        run.threadId,
+        'Stopped with the run that started it, so Deputy did not do it.',
+      );
+      return true;
+    },
     subscribe,
     emit,
   });

@@ -370,13 +370,13 @@ describe('delegation', () => {
     expect(lineage.nodes.map((node) => node.role)).toEqual(['level_one', 'level_two', 'level_three']);
   });
 
-  it('shows a child’s approval with its lineage, and the tree finishes once it is approved', async () => {
+  /** A coordinator whose messenger child asks to send a mail to Sam; then `after`. Answers what was sent. */
+  async function openMessengerHost(...after: ModelStreamEvent[][]) {
     const sent: { to: string[]; body: string }[] = [];
     const model = new ScriptedModel(
       call('messenger', { task: 'tell sam' }, 'p-msg'),
       call('send_message', { to: ['sam@x.io'], body: 'Hi Sam', intent: 'tell', confidence: 0.9 }, 'c-send'),
-      done('Sent.', 'c-done'),
-      done('Messenger sent it.', 'p-done'),
+      ...after,
     );
     fixture = await openHost(model, {
       tools: syntheticMailTools(sent),
@@ -385,7 +385,14 @@ describe('delegation', () => {
         { name: 'messenger', tools: ['send_message'] },
       ),
     });
-    const host = fixture.host;
+    return { host: fixture.host, sent };
+  }
+
+  it('shows a child’s approval with its lineage, and the tree finishes once it is approved', async () => {
+    const { host, sent } = await openMessengerHost(
+      done('Sent.', 'c-done'),
+      done('Messenger sent it.', 'p-done'),
+    );
     const run = host.runAgentToEnd({ name: 'coordinator', inputs: { task: 'let sam know' } });
     await until(() => host.approvals.pending().length > 0);
     const [approval] = host.approvals.pending();
@@ -395,6 +402,28 @@ describe('delegation', () => {
     const response = await run;
     expect(response).toMatchObject({ status: 'completed', summary: 'Note: Messenger sent it.' });
     expect(sent).toEqual([{ to: ['sam@x.io'], body: 'Hi Sam' }]);
+  });
+
+  it('cancelling the parent while its child waits for approval rejects what the child waits for', async () => {
+    const { host, sent } = await openMessengerHost();
+    const store = storeOf(host);
+    const { started, done: ended } = host.agents.start({
+      name: 'coordinator',
+      inputs: { task: 'let sam know' },
+    });
+    await until(() => host.approvals.pending().length > 0);
+    const [approval] = host.approvals.pending();
+    expect(host.cancelRun(started.runId)).toBe(true);
+    expect((await ended).status).toBe('failed');
+    // Nothing waits any more: the person who stopped Deputy cannot be asked, nor send the mail, afterwards.
+    await until(() => host.approvals.pending().length === 0);
+    await expect(
+      host.approvals.decide({ approvalId: approval?.id ?? '', decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'approval_decided' });
+    expect(sent).toEqual([]);
+    const childId = approval?.runId ?? '';
+    expect(store.runs.get(childId)).toMatchObject({ status: 'failed', errorCode: 'cancelled' });
+    expect(store.lineage.byRun(childId)?.status).toBe('failed');
   });
 
   it('cancelling the parent cancels its child', async () => {
