@@ -20,7 +20,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     gemini = await startFakeGemini();
     dataDir = dataDirWithAgents(
       { name: 'lead', tools: ['helper', 'list_tasks'] },
-      { name: 'helper', tools: ['list_tasks'] },
+      { name: 'helper', tools: ['list_tasks', 'add_task'] },
     );
     host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
   });
@@ -111,6 +111,26 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       hasText: 'Do this: Count my tasks',
     });
     expect(await asked.count()).toBe(2);
+  });
+
+  it('while a child waits for approval, the line under the chat says so, not that Gemini is slow', async () => {
+    gemini.script(
+      callReply('helper', { task: 'add a task to buy milk' }),
+      callReply('add_task', { description: 'Buy milk', confidence: 0.95, intent: 'add task' }),
+    );
+    const page = await newPage();
+    await page.clock.install();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await send(page, 'Have the helper add a task to buy milk');
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    await child.getByTestId('approval-card').waitFor();
+    // The parent's own status stays "executing": it waits for the child, and the child waits for the person.
+    await page.clock.fastForward(26_000);
+    await expect.poll(() => page.getByTestId('run-status').innerText()).toBe('Waiting for your approval');
+    expect(await page.getByTestId('run-silent').count()).toBe(0);
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
   });
 
   it('@name in the composer opens that agent’s form', async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionState } from '../../../shared/contract';
-import { runActivityText, runStatusText } from '../../../renderer/src/features/chat/run-status';
+import {
+  isWaitingForApproval,
+  runActivityText,
+  runStatusText,
+} from '../../../renderer/src/features/chat/run-status';
 import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
 
 describe('the line under a running conversation', () => {
@@ -55,5 +59,11 @@ describe('what a running run is doing, from its latest row', () => {
     // A notice about a finished call (what it did, an undo) or a resumed run is news, not a wait.
     expect(runActivityText('r1', [tool('completed'), notice('a1', 'slack_read')])).toBeNull();
     expect(runActivityText('r1', [notice('r1', 'chat')])).toBeNull();
+  });
+
+  it('knows the run waits for the person while a child agent’s call waits for approval', () => {
+    const childCall = (state: ActionState): TimelineItem => ({ ...tool(state), runId: 'child' });
+    expect(isWaitingForApproval([tool('executing'), childCall('awaiting_confirmation')])).toBe(true);
+    expect(isWaitingForApproval([tool('executing'), childCall('executing')])).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useChat } from '../../stores';
 import { useNow } from '../../use-now';
-import { runActivityText, runStatusText } from './run-status';
+import { isWaitingForApproval, runActivityText, runStatusText } from './run-status';
 
 /** How long a working run may stay silent before the window says so. */
 export const SILENCE_MS = 25_000;
@@ -17,9 +17,11 @@ export function RunStatusLine() {
     const run = state.conversation.activeRun;
     return run ? runActivityText(run.runId, state.conversation.items) : null;
   });
+  const isChildWaiting = useChat((state) => isWaitingForApproval(state.conversation.items));
   const stop = useChat((state) => state.stop);
   const [keptWaitingAt, setKeptWaitingAt] = useState(0);
-  const status = activeRun?.status ?? 'queued';
+  // A parent waiting on its child's approval waits for the person, not for Gemini.
+  const status = isChildWaiting ? 'awaiting_confirmation' : (activeRun?.status ?? 'queued');
   const isWorking = status !== 'awaiting_confirmation';
   const now = useNow(1_000, isWorking);
   const quietSince = Math.max(lastActivityAt, keptWaitingAt);

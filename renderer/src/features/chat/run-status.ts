@@ -32,3 +32,11 @@ export function runActivityText(runId: string, items: readonly TimelineItem[]): 
   const call = items.findLast((item) => item.kind === 'tool' && `notice-${item.id}` === latest.id);
   return call?.kind === 'tool' && call.state === 'executing' ? 'Waiting to try again…' : null;
 }
+
+/**
+ * Whether a call in the conversation waits for the person while its run goes on: a child agent's approval,
+ * which the parent (the run the window follows) waits on without a pause of its own.
+ */
+export function isWaitingForApproval(items: readonly TimelineItem[]): boolean {
+  return items.some((item) => item.kind === 'tool' && item.state === 'awaiting_confirmation');
+}
