@@ -358,6 +358,21 @@ describe('the chat, as a person uses it', () => {
     await silent.getByRole('button', { name: 'Stop' }).click();
     await page.getByTestId('run-stopped').waitFor();
   });
+
+  it('a conversation opened while its run works is not called silent at once', async () => {
+    gemini.script({ kind: 'hang' });
+    const page = await openPage();
+    await send(page, 'Take all the time you need');
+    await page.getByTestId('composer-stop').waitFor();
+    const other = await openPage();
+    await other.getByTestId('thread-item').filter({ hasText: 'Take all the time' }).click();
+    await other.getByTestId('composer-stop').waitFor();
+    // Its earlier events were not seen here: the quiet time starts when the window opens the conversation.
+    await other.getByTestId('run-status').waitFor();
+    expect(await other.getByTestId('run-silent').count()).toBe(0);
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+  });
 });
 
 describe('a send that cannot reach Deputy', () => {

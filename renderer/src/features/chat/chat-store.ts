@@ -73,7 +73,16 @@ export function createChatStore(client: DeputyClient): ChatStore {
     const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
       generation += 1;
       earlyEvents = [];
-      set({ conversation, isLoadingThread, threadError: null, isStarting: false, focusMessageId: null });
+      // The quiet time of a run found going in the opened conversation counts from now: its earlier events
+      // were not seen here, and it is not silent for having started before the window looked.
+      set({
+        conversation,
+        isLoadingThread,
+        threadError: null,
+        isStarting: false,
+        focusMessageId: null,
+        lastActivityAt: Date.now(),
+      });
       return generation;
     };
 
