@@ -112,6 +112,32 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     expect(await step(page, 'ask').innerText()).toContain('You answered: The work list');
   });
 
+  it('a step whose call the person rejects says so, without the note meant for the model', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Add oat milk', {
+        ...ADD_STEP,
+        title: 'Add “Buy oat milk”',
+        args: { description: 'Buy oat milk' },
+      }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy oat milk' }),
+      textReply('Okay, I did not add it.'),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and add oat milk');
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    await step(page, 'add').getByTestId('approval-reject').click();
+    await step(page, 'add').getByTestId('approval-reject-reason').fill('I already have milk');
+    await page.keyboard.press('Enter');
+    await tree(page).and(page.locator('[data-status="failed"]')).waitFor();
+    const words = await step(page, 'add').innerText();
+    expect(words).toContain('Rejected');
+    expect(words).toContain('Reason: I already have milk');
+    expect(words).not.toContain('Do not retry');
+    expect(words).not.toContain('The user rejected');
+  });
+
   it('cancel another plan while it waits: nothing is added', async () => {
     const page = await openPage();
     gemini.script(

@@ -4,7 +4,7 @@ import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
-import { canApprovePlan, isPlanOpen, PLAN_STATE, STEP_STATE } from './plans-model';
+import { canApprovePlan, isPlanOpen, PLAN_STATE, REJECTED_STEP, STEP_STATE } from './plans-model';
 import './plans.css';
 
 function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
@@ -38,7 +38,11 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   // "Approve this step" approves the step's waiting call. Once a tool card below shows that call's own
   // approval, the card's Approve is the one button for it: a second one here would do the same thing.
   const isStepApprovalUseful = !tools.some((row) => row.kind === 'tool' && row.approvalItem !== undefined);
-  const state = STEP_STATE[step.status];
+  // Its last call was rejected: the step's result is then the note Deputy wrote for the model ("…do not retry
+  // it"), not words for the person; the call's card shows the rejection and its reason.
+  const lastCall = items.findLast((item) => item.kind === 'tool');
+  const isRejected = step.status === 'failed' && lastCall?.kind === 'tool' && lastCall.state === 'rejected';
+  const state = isRejected ? REJECTED_STEP : STEP_STATE[step.status];
   return (
     <li
       className={`plan-step plan-step--${step.status}`}
@@ -66,7 +70,9 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
         <p className="plan-step__question">{step.question}</p>
       )}
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
-      {step.status === 'failed' && step.result && <p className="plan-step__result">{step.result}</p>}
+      {step.status === 'failed' && step.result && !isRejected && (
+        <p className="plan-step__result">{step.result}</p>
+      )}
       {step.status === 'awaiting_user' && <StepAnswer plan={plan} step={step} />}
       {step.status === 'awaiting_approval' && isStepApprovalUseful && (
         <button

@@ -28,6 +28,9 @@ export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }>
   cancelled: { icon: '–', words: 'Cancelled' },
 };
 
+/** A failed step whose call the person rejected: said as its card says it. */
+export const REJECTED_STEP = { icon: '✕', words: 'Rejected' };
+
 export const PLAN_STATE: Record<Plan['status'], string> = {
   planned: 'Planned',
   executing: 'Working on it',
