@@ -133,6 +133,26 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await page.getByTestId('run-stopped').waitFor();
   });
 
+  it('approving a child’s action by keyboard keeps the focus on its row once the child is done', async () => {
+    gemini.script(
+      callReply('helper', { task: 'add a task to buy bread' }),
+      callReply('add_task', { description: 'Buy bread', confidence: 0.95, intent: 'add task' }),
+      callReply('complete_task', { result: { note: 'Added Buy bread.' } }),
+      textReply('The helper added “Buy bread”.'),
+    );
+    const page = await openPage();
+    await send(page, 'Have the helper add a task to buy bread');
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    await child.getByTestId('approval-approve').focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
+      .toContain('The helper added “Buy bread”.');
+    await expect.poll(() => child.locator('summary').first().innerText()).toContain('done');
+    // The row closed with the card inside it: the keyboard is on the row, not back at the page's start.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SUMMARY');
+  });
+
   it('@name in the composer opens that agent’s form', async () => {
     const page = await openPage();
     await send(page, '@helper');

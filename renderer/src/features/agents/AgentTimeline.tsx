@@ -1,6 +1,7 @@
-import { useEffect, useMemo, type ReactNode, type Ref } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Artifact, LineageNode } from '../../../../shared/contract';
 import { useAgents, useStores } from '../../stores';
+import { isFocusLost } from '../../focus';
 import type { TreeItem } from './agent-tree';
 import './agents.css';
 
@@ -51,6 +52,18 @@ export function ChildRun({
 }) {
   const isWorking = node.status === 'active' || node.status === 'recovering';
   const tokens = node.rolledUp.inputTokens + node.rolledUp.outputTokens;
+  const details = useRef<HTMLDetailsElement>(null);
+  const wasWorking = useRef(isWorking);
+  // The row closes when the child ends. Focus inside it (on the approval card just decided by keyboard) would
+  // fall to the page's start: it goes to the row's summary instead, where the person can open it again.
+  useLayoutEffect(() => {
+    const hasEnded = wasWorking.current && !isWorking;
+    wasWorking.current = isWorking;
+    const row = details.current;
+    if (!hasEnded || !row) return;
+    if (row.contains(document.activeElement) || isFocusLost())
+      row.querySelector('summary')?.focus({ preventScroll: true });
+  }, [isWorking]);
   return (
     <li
       className={`child-run child-run--${node.status}`}
@@ -58,7 +71,7 @@ export function ChildRun({
       data-role={node.role}
       {...row}
     >
-      <details open={isWorking || undefined}>
+      <details ref={details} open={isWorking || undefined}>
         <summary>
           <span className="child-run__role">{node.role}</span>
           <span className="child-run__status">{STATUS_TEXT[node.status]}</span>
