@@ -3,7 +3,10 @@
  * and the value of a field whose name says it holds one (`OPENAI_API_KEY=…`, `"password": "…"`). Text with no
  * such shape comes back as it was; ordinary prose ("my token of thanks", "the password is on the note") has none.
  */
-export const REDACTED = '[redacted]';
+import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+import { redactRequestCredentials } from './request-shapes';
+
+export { MIN_SECRET_LENGTH, REDACTED };
 
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -22,6 +25,9 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\bgithub_pat_\w{22,}/, // GitHub fine-grained personal access token
   /\bglpat-[\w-]{20,}/, // GitLab personal access token
   /\bA[KS]IA[A-Z0-9]{16}\b/, // AWS access key id (long-term AKIA, temporary ASIA)
+  /\bnpm_[A-Za-z0-9]{36}\b/, // npm access token
+  /\bhf_[A-Za-z0-9]{30,}/, // Hugging Face access token
+  /\bwhsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
 ];
 
 /**
@@ -80,12 +86,13 @@ const ANY_FIELD_WORD = FIELD_WORDS.join('|');
  * unescaped `"` or half of an escape: after `\"` (a quote inside a JSON string) the value ends at the next
  * `\"`; after a plain `"` it is read as a JSON string, and stops at a brace or bracket, so the run between
  * two JSON strings (`"},{"`) is never taken for one; after `'` it ends at `'` or a plain `"`.
- * Groups: the `?` or `&` of a URL's query before the name, the name, the quote closing the name, then the
- * value after `\"`, after `"`, after `'`, or bare.
+ * After a `:` the value may stand on the next line, indented (YAML), in a text or in JSON (a `\n` escape).
+ * Groups: the `?` or `&` of a URL's query before the name, the name, the quote closing the name, the line break
+ * before a value on the next line, then the value after `\"`, after `"`, after `'`, or bare.
  */
 const SECRET_FIELD = new RegExp(
   String.raw`(?<=([?&])?(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))` +
-    String.raw`(\\?["'])?[ \t]*)[:=][ \t]*(?:` +
+    String.raw`(\\?["'])?[ \t]*)[:=](?:[ \t]*|(?<=:)[ \t]*((?:\r?\n|(?:\\r)?\\n)[ \t]+))(?:` +
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
     String.raw`'((?:[^'"\\\r\n]|\\[^nr\r\n])+)|` +
@@ -116,8 +123,6 @@ function isCredentialName(name: string): boolean {
 /** A bare `token`/`secret`, or a name of two words ("access token: …"): as likely prose as a field. */
 const WEAK_NAME = /^(?:token|secret|Token|Secret)$| /;
 
-/** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
-export const MIN_SECRET_LENGTH = 8;
 /** Values that say there is no secret here: empty words, what a redactor (this one or another) left, a template. */
 const NO_SECRET_VALUE =
   /^(?:null|none|nil|undefined|true|false|empty|redacted|\[redacted\]|your[\w-]*|<[^>]*>|x{3,}|\.{3,}|process\.env\..*|os\.environ.*)$/i;
@@ -153,6 +158,8 @@ interface FieldMatch {
   isQuoted: boolean;
   /** Whether the name follows the `?` or `&` of a URL's query. */
   isInQuery: boolean;
+  /** Whether the value stands on the line after its name (YAML). */
+  isOnNextLine: boolean;
 }
 
 /**
@@ -169,6 +176,9 @@ function isSecretField(field: FieldMatch): boolean {
   // person asked to forward no longer lets anyone in. Other credentials in a query (`?access_token=`) are taken.
   if (field.isInQuery && /^pwd$/i.test(name)) return false;
   if (CALL_VALUE.test(field.valueWithNext) || CODE_VALUE.test(value) || isPath(value)) return false;
+  // A name ending its line is as often a heading, or a YAML map or list, as a credential: the next line's value
+  // is taken only when it looks generated (letters and digits) and is no key of a nested map (`user2:`).
+  if (field.isOnNextLine) return /\d/.test(value) && /[A-Za-z]/.test(value) && !value.endsWith(':');
   return !WEAK_NAME.test(name) || /\d/.test(value) || value.length >= 20;
 }
 
@@ -177,6 +187,7 @@ function redactField(
   querySign: string | undefined,
   name: string,
   quotedName: string | undefined,
+  lineBreak: string | undefined,
   inEscapedQuotes: string | undefined,
   inQuotes: string | undefined,
   inSingleQuotes: string | undefined,
@@ -192,6 +203,7 @@ function redactField(
     valueWithNext: bare === undefined ? value : `${bare}${text.charAt(offset + match.length)}`,
     isQuoted: bare === undefined,
     isInQuery: querySign !== undefined,
+    isOnNextLine: lineBreak !== undefined,
   };
   if (!isSecretField(field)) return match;
   return `${match.slice(0, match.length - value.length)}${REDACTED}`;
@@ -214,24 +226,28 @@ function afterName(names: string): string {
  * redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
-  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-)`,
+  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_)`,
+  // curl's -u, --user, -U, --proxy-user (request-shapes.ts): a "-" after a space, far rarer than a "u".
+  String.raw`-(?<=\s-)(?:[uU]|-(?:proxy-)?user)`,
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
   String.raw`${anyCase('bearer')}\s`,
 ].join('|');
 const AUTHORIZATION = anyCase('authorization');
+/** A `Cookie:` or `Set-Cookie:` header's name, read back from its colon as "Authorization:" is. */
+const COOKIE = anyCase('cookie');
 /** The end of every name `isCredentialName` takes: "key" only after one of its qualifiers. */
 const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
   ...['token', 'secret', 'passwd', 'password', 'pwd'].map(anyCase),
 ].join('|');
-const TOKEN_HINTS = new RegExp(`${TOKEN_LITERALS}|${afterName(AUTHORIZATION)}`, 'g');
+const TOKEN_HINTS = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|${COOKIE}`)}`, 'g');
 const FIELD_HINTS = new RegExp(afterName(FIELD_NAMES), 'g');
 /**
  * Both hints in one pattern, a field's name in a group: the common text, with neither, is scanned once, and
  * each `:` or `=` is read back from once.
  */
-const ANY_HINT = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|(${FIELD_NAMES})`)}`);
+const ANY_HINT = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|${COOKIE}|(${FIELD_NAMES})`)}`);
 
 /** Whether `hints` (a global pattern) has a match in `text` at `from` or after. */
 function isHintedFrom(hints: RegExp, text: string, from: number): boolean {
@@ -252,6 +268,7 @@ export function redactShapes(text: string): string {
     for (const pattern of PREFIXED_SHAPES) {
       out = out.replace(pattern, (match, prefix: string) => `${prefix}${REDACTED}`);
     }
+    out = redactRequestCredentials(out);
   }
   // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
   const hasField = isFieldFirst || isHintedFrom(FIELD_HINTS, text, first.index);

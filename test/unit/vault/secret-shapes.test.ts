@@ -49,6 +49,15 @@ describe('secrets a person pasted, by shape', () => {
     ['a Slack bot token', 'xoxb-1234567890-0987654321-AbCdEfGhIjKl', R],
     ['a Slack refresh token', 'xoxr-1234567890-AbCdEfGhIjKl', R],
     ['a Slack legacy token', 'xoxs-1234567890-AbCdEfGhIjKl', R],
+    ['an npm token', `publish with npm_${GITHUB_BODY} from CI`, `publish with ${R} from CI`],
+    [
+      'an npm token in .npmrc',
+      `//registry.npmjs.org/:_authToken=npm_${GITHUB_BODY}`,
+      `//registry.npmjs.org/:_authToken=${R}`,
+    ],
+    ['a Hugging Face token', `HF hf_${GITHUB_BODY.slice(0, 34)} for the hub`, `HF ${R} for the hub`],
+    ['a Stripe webhook secret', 'signing with whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', `signing with ${R}`],
+    ['a Google API key', 'the key AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY works', `the key ${R} works`],
     [
       'a key after a field that holds none',
       `password: see below; use ${OPENAI_PROJECT}`,
@@ -96,6 +105,12 @@ describe('the value of a field whose name says it holds a secret', () => {
     ['an --api-key argument', `--api-key=${VALUE}`, `--api-key=${R}`],
     ['a key assigned in code', `const apiKey = "${VALUE}";`, `const apiKey = "${R}";`],
     [
+      'a YAML password on the next line',
+      'db:\n  password:\n    S3cretPassw0rd-long\n',
+      `db:\n  password:\n    ${R}\n`,
+    ],
+    ['a YAML key on the next line', 'api_key:\r\n  zzEnvApiKeyValue0123456789', `api_key:\r\n  ${R}`],
+    [
       'a base64 secret that starts with "/"',
       'aws_secret_access_key = /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI0a',
       `aws_secret_access_key = ${R}`,
@@ -119,6 +134,61 @@ describe('credentials in headers and URLs', () => {
       `postgres://admin:${R}@db.example.com/prod`,
     ],
     ['a URL with no user', 'redis://:hunter22@cache:6379/0', `redis://:${R}@cache:6379/0`],
+    [
+      'curl -u',
+      'curl -u admin:S3cretPassw0rd https://api.example.com',
+      `curl -u admin:${R} https://api.example.com`,
+    ],
+    [
+      'curl --user',
+      'curl --user ana:hunter22 https://api.example.com/v1',
+      `curl --user ana:${R} https://api.example.com/v1`,
+    ],
+    [
+      'curl --user=',
+      'curl --user=ana:hunter22 https://example.com',
+      `curl --user=ana:${R} https://example.com`,
+    ],
+    [
+      'curl -u with no space',
+      'curl -uana:hunter22 https://example.com',
+      `curl -uana:${R} https://example.com`,
+    ],
+    [
+      'curl --proxy-user',
+      'curl --proxy-user ana:hunter22 -x proxy:3128 https://e.com',
+      `curl --proxy-user ana:${R} -x proxy:3128 https://e.com`,
+    ],
+    [
+      'curl -u quoted, on a continued line',
+      "curl -X POST https://api.example.com \\\n  -u 'admin:S3cret Passw0rd' -d a=b",
+      `curl -X POST https://api.example.com \\\n  -u 'admin:${R}' -d a=b`,
+    ],
+    [
+      'curl -u with a key as the user',
+      'curl https://api.example.com -u key_0123456789abcdef:',
+      `curl https://api.example.com -u ${R}:`,
+    ],
+    [
+      'a Cookie header',
+      'Cookie: session=abc123def456ghi789; theme=dark; csrftoken=Zx81Kq0PaQ7e',
+      `Cookie: session=${R}; theme=dark; csrftoken=${R}`,
+    ],
+    [
+      'a Set-Cookie header, its attributes kept',
+      'set-cookie: sid=s%3Aabcdef0123456789.xyz; Path=/; Domain=example.com; HttpOnly',
+      `set-cookie: sid=${R}; Path=/; Domain=example.com; HttpOnly`,
+    ],
+    [
+      'a Cookie header in curl',
+      `curl -H "Cookie: sid=0123456789abcdef" https://e.com`,
+      `curl -H "Cookie: sid=${R}" https://e.com`,
+    ],
+    [
+      'a Cookie header in JSON',
+      '{"Cookie":"sid=0123456789abcdef; lang=en"}',
+      `{"Cookie":"sid=${R}; lang=en"}`,
+    ],
     [
       'a URL in an env line',
       'DATABASE_URL=mongodb+srv://app:pa55word@cluster0.example.net/',
@@ -151,6 +221,9 @@ describe('text that only looks like it might hold a secret', () => {
     'PWD=/home/ana/projects/deputy',
     'WWW-Authenticate: Basic realm="Deputy"',
     'Basic information about the account',
+    'npm_config_registry=https://registry.npmjs.org/',
+    'from huggingface_hub import hf_hub_download',
+    'whsec_ is the prefix of a webhook secret',
     'https://example.com:8080/search?q=ana@example.com',
     'git clone git@github.com:deputy/app.git',
     'Lunch with Ana on Friday at 12:30, see https://example.com/a-b',
@@ -190,6 +263,34 @@ describe('fields named like a key or a token that hold no credential', () => {
     '{"pageToken":"CiAKGjBpNDd2Nmp2Zml2cXRwcjVsdWJ0bWFoaXIaBBAB"}',
     '{"syncToken":"CPDAlvWDx70CEPDAlvWDx70CGAU="}',
     '{"deputyKey":"run-1:call-2:3f9a0c1d2e"}',
+  ]);
+});
+
+describe('options and headers that only look like credentials', () => {
+  leavesAsWritten([
+    'docker run -u 1000:1000 -v ./data:/data image',
+    'docker exec --user www-data:www-data app php artisan migrate',
+    'rsync -u backup:/var/data/ ./data/',
+    'git push -u origin feature:feature',
+    'curl -u "$API_USER:$API_PASSWORD" https://api.example.com',
+    'curl -u ana https://api.example.com',
+    'curl --user-agent "Mozilla/5.0 (X11:Linux)" https://example.com',
+    'curl -u user:',
+    'Favourite cookie: oatmeal raisin',
+    'Cookie: lang=en; theme=dark',
+    'Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure',
+    'document.cookie = "theme=dark-mode-2024"',
+  ]);
+});
+
+describe('a credential named at the end of a line, and what follows it', () => {
+  leavesAsWritten([
+    'Password:\n  Remember to change it every month',
+    'api_key:\n  description: The key of the account',
+    'token:\n  user2: bob',
+    'password:\n  - item12345',
+    'password:\nS3cretPassw0rd-but-not-indented',
+    'secrets:\n  api_key: ${{ secrets.API_KEY }}',
   ]);
 });
 
@@ -236,14 +337,35 @@ describe('redacted JSON', () => {
       apiKey: VALUE,
       pin_token: 12345678901,
       note: "DB_PASSWORD='it\"s-a-secret-99'",
+      yaml: 'password:\n  S3cretPassw0rd-long',
+      curl: "curl -u 'ana:hunter22-long' https://e.com \\\n -d x",
+      cookie: 'Cookie: sid=0123456789abcdef',
     };
     const json = redactedJson(value);
-    expect(json).not.toMatch(/Abc123Def|zzEnvApiKey|a-secret-99/);
+    expect(json).not.toMatch(/Abc123Def|zzEnvApiKey|a-secret-99|S3cretPassw0rd|hunter22|0123456789abcdef/);
     expect(JSON.parse(json)).toEqual({
       prompt: `export OPENAI_API_KEY="${R}" and "Token": "${R}"`,
       apiKey: R,
       pin_token: 12345678901,
       note: `DB_PASSWORD='${R}'`,
+      yaml: `password:\n  ${R}`,
+      curl: `curl -u 'ana:${R}' https://e.com \\\n -d x`,
+      cookie: `Cookie: sid=${R}`,
     });
+  });
+});
+
+describe('a long text made to make a pattern backtrack', () => {
+  // Each is hundreds of kilobytes: a pattern that read it more than once per character would not finish.
+  it.each([
+    ['cookies with no end', `Cookie: ${'a=b;'.repeat(60_000)}`],
+    ['cookie headers with no pair', 'Set-Cookie: Cookie:'.repeat(20_000)],
+    ['curl options with no password', `curl ${'-u -uuser --user '.repeat(20_000)}`],
+    ['curl commands', 'curl \\\n'.repeat(50_000)],
+    ['a user with no colon', `curl -u ${'a'.repeat(300_000)}`],
+    ['names at line ends', 'password:\n '.repeat(40_000)],
+    ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
+  ])('reads %s once', (_label, text) => {
+    expect(redactSecrets(text).length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,71 @@
+/**
+ * Credentials written into a request rather than into a token of a known shape: the values of a `Cookie` or
+ * `Set-Cookie` header, and the `user:password` that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`).
+ * Both keep the words around the secret readable: the header's and the cookies' names, the user's name.
+ */
+import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+
+/**
+ * A `Cookie:` or `Set-Cookie:` header (plain, quoted, or in JSON) and its `name=value` pairs. A cookie's name
+ * holds no `=` and neither holds a `;`, so each pair is read once: no backtracking over a long header. A label
+ * with no pair after it ("Favourite cookie: oatmeal") is no match.
+ */
+const COOKIE_HEADER =
+  /(\b(Set-)?Cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s=;,"'\\]+=[^\s;,"'\\]*(?:;[ \t]*[^\s=;,"'\\]+=[^\s;,"'\\]*)*)/gi;
+
+/** `name=value` pairs with each value of a secret's length taken out; a `Set-Cookie` sets one cookie, its first. */
+function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
+  return pairs
+    .split(';')
+    .map((pair, index) => {
+      if (isSetCookie && index > 0) return pair;
+      const equals = pair.indexOf('=');
+      const value = pair.slice(equals + 1);
+      return value.length < MIN_SECRET_LENGTH ? pair : `${pair.slice(0, equals + 1)}${REDACTED}`;
+    })
+    .join(';');
+}
+
+/**
+ * A curl command, to the end of its line and over the lines it continues onto (a `\` before the newline, or,
+ * in JSON, before a `\n` escape). Only there is `-u user:password` a credential: `docker run -u 1000:1000` and
+ * `rsync -u host:/path` are a user and group and a path.
+ */
+const CURL_COMMAND = /\bcurl\b(?:[^\r\n\\]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
+/**
+ * curl's `-u`/`--user` (and the proxy's `-U`/`--proxy-user`), then `user:password` in quotes (plain, or escaped in
+ * JSON), where the password runs to the closing quote, or bare, where it runs to a space.
+ */
+const CURL_USER =
+  /(\s(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)))(?:(\\?["'])([^\s:"'\\]*):((?:(?!\2)[^\r\n\\]|\\(?!["n]))*)|([^\s:"'\\]*):([^\s"'\\]*))/g;
+
+/**
+ * The password of `-u user:password`; with none (`-u sk_live_…:`, an API key given as the user, as Stripe's
+ * and many services' examples do) the user when it is of a secret's length. `$PASS` is a variable, not one.
+ */
+function redactCurlUser(
+  match: string,
+  option: string,
+  quote: string | undefined,
+  quotedUser: string | undefined,
+  quotedPassword: string | undefined,
+  bareUser: string | undefined,
+  barePassword: string | undefined,
+): string {
+  const user = quotedUser ?? bareUser ?? '';
+  const password = quotedPassword ?? barePassword ?? '';
+  const start = `${option}${quote ?? ''}`;
+  if (password.startsWith('$') || (password === '' && user.startsWith('$'))) return match;
+  if (password !== '') return `${start}${user}:${REDACTED}`;
+  return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
+}
+
+/** The text with the cookies of its headers and the passwords of its curl commands taken out. */
+export function redactRequestCredentials(text: string): string {
+  const out = text.replace(
+    COOKIE_HEADER,
+    (_match, header: string, setCookie: string | undefined, pairs: string) =>
+      `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
+  );
+  return out.replace(CURL_COMMAND, (command) => command.replace(CURL_USER, redactCurlUser));
+}
