@@ -12,6 +12,8 @@ export interface ServerLimits {
   maxConnections: number;
   /** Streams one WebSocket may hold open at once. */
   maxSubscriptionsPerSocket: number;
+  /** Commands one WebSocket may have sent and not yet had answered; the next one is answered `too_many`. */
+  maxCommandsPerSocket: number;
 }
 
 /** A person's own scripts and one or two windows need a handful of each; these leave a wide margin. */
@@ -20,6 +22,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   maxConnections: 64,
   maxSubscriptionsPerSocket: 64,
+  maxCommandsPerSocket: 64,
 };
 
 export function resolveLimits(overrides: Partial<ServerLimits> = {}): ServerLimits {

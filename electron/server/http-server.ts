@@ -89,6 +89,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     logError: options.logError,
     refuseHeaders: (headers) => refuseHeaders(headers),
     maxSubscriptions: limits.maxSubscriptionsPerSocket,
+    maxCommands: limits.maxCommandsPerSocket,
     isRefused: connections.isRefused,
   });
 

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { DeputyError, describeIssues, LIMITS, type ErrorBody } from '../../shared/contract';
+import { DeputyError, describeIssues, LIMITS, type ErrorBody, type ErrorCode } from '../../shared/contract';
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -25,6 +25,8 @@ export interface WebSocketOptions {
   /** The same Host/Origin check as HTTP (see loopback-guard.ts). */
   refuseHeaders: (headers: IncomingHttpHeaders) => ErrorBody | null;
   maxSubscriptions: number;
+  /** Commands one WebSocket may have sent and not yet had answered. */
+  maxCommands: number;
   /** A socket already turned away by the connection cap: nothing it sends is served. */
   isRefused: (socket: Socket) => boolean;
 }
@@ -85,7 +87,10 @@ function refuseUpgrade(req: IncomingMessage, options: WebSocketOptions): ErrorBo
   return null;
 }
 
-function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSocketOptions): void {
+function serveSocket(
+  ws: WebSocket,
+  { host, logError, maxSubscriptions, maxCommands }: WebSocketOptions,
+): void {
   const subscriptions = new Map<string, () => void>();
   // Ids of commands not yet answered: with the subscriptions', the ids a new command or subscription may not take.
   const commandsInFlight = new Set<string>();
@@ -101,6 +106,8 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
     ws.send(JSON.stringify(message));
   };
   const fail = (error: ErrorBody): void => send({ kind: 'error', error });
+  const refuse = (id: string, code: ErrorCode, message: string): void =>
+    send({ kind: 'reply', id, ok: false, error: { code, message } });
 
   ws.on('message', (data: RawData) => {
     const message = parseMessage(data);
@@ -112,17 +119,22 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
     const request = message.value;
     // One id, one conversation: a reply on an id that already carries another's would be taken for its answer.
     if (request.kind !== 'unsubscribe' && isInUse(request.id)) {
-      return send({
-        kind: 'reply',
-        id: request.id,
-        ok: false,
-        error: {
-          code: 'conflict',
-          message: 'That id is in use by a subscription or a command not yet answered.',
-        },
-      });
+      return refuse(
+        request.id,
+        'conflict',
+        'That id is in use by a subscription or a command not yet answered.',
+      );
     }
     if (request.kind === 'command') {
+      // Each command waiting for its turn holds memory and, for run.start, becomes a run: a client sending them
+      // in a loop without reading the replies is turned away instead of piling them up.
+      if (commandsInFlight.size >= maxCommands) {
+        return refuse(
+          request.id,
+          'too_many',
+          `One connection may have ${maxCommands} commands waiting for an answer; wait for some replies first.`,
+        );
+      }
       commandsInFlight.add(request.id);
       // Commands that arrive together (a client starting twenty runs) take turns with the runs' steps.
       void Promise.resolve(fairTurn())
@@ -139,15 +151,11 @@ function serveSocket(ws: WebSocket, { host, logError, maxSubscriptions }: WebSoc
     }
     if (request.kind === 'subscribe') {
       if (subscriptions.size >= maxSubscriptions) {
-        return send({
-          kind: 'reply',
-          id: request.id,
-          ok: false,
-          error: {
-            code: 'too_many',
-            message: `One connection may hold ${maxSubscriptions} subscriptions; unsubscribe from some first.`,
-          },
-        });
+        return refuse(
+          request.id,
+          'too_many',
+          `One connection may hold ${maxSubscriptions} subscriptions; unsubscribe from some first.`,
+        );
       }
       const opened = openSubscription(host, request.channel, request.input, (event) =>
         send({ kind: 'event', id: request.id, event }),
