@@ -1,4 +1,4 @@
-import type { RunResponse } from '../../shared/contract';
+import { DeputyError, MAX_QUEUED_RUNS, type RunResponse } from '../../shared/contract';
 import { LeftQueue, RunSlots } from './run-slots';
 
 export interface RunIds {
@@ -102,6 +102,19 @@ export class ActiveRuns {
     const pending = [...this.runs.values()];
     for (const run of pending) run.controller.abort();
     await Promise.allSettled(pending.map((run) => run.done));
+  }
+
+  /**
+   * Refuses a new run (before anything of it is stored) when the line of runs waiting for a slot is full: runs
+   * start from scripts, over HTTP and the WebSocket, and each one waiting holds a row and a promise in memory.
+   * Only new runs are refused; a run already started (resumed, approved, a child of a working run) always goes on.
+   */
+  checkRoomInLine(): void {
+    if (this.slots.waitingCount() < MAX_QUEUED_RUNS) return;
+    throw new DeputyError(
+      'too_many',
+      `${MAX_QUEUED_RUNS} runs are already waiting to start; let some finish or cancel some, then try again.`,
+    );
   }
 
   /** A raised cap lets waiting runs in now rather than when the next run ends. */

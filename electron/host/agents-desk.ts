@@ -47,6 +47,8 @@ export interface AgentsDeskDeps {
     work: (signal: AbortSignal) => Promise<RunResponse>,
   ) => Promise<RunResponse>;
   isActive: (runId: string) => boolean;
+  /** Throws `too_many` when the line of runs waiting to start is full. */
+  checkRoomInLine: () => void;
   cancel: (runId: string) => boolean;
   subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
   emit: (event: RunEvent) => void;
@@ -94,6 +96,7 @@ export class AgentsDesk {
     );
     const { store } = this.deps;
     if (input.threadId && !store.threads.get(input.threadId)) throw notFound('conversation', input.threadId);
+    this.deps.checkRoomInLine();
     const run: NewAgentRun = {
       runId: this.deps.newId(),
       threadId: input.threadId ?? this.deps.newId(),

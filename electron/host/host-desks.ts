@@ -95,6 +95,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     baseInstruction: (prompt) => runs.instructions.for(prompt, []),
     track,
     isActive: (runId) => runs.active.has(runId),
+    checkRoomInLine: () => runs.active.checkRoomInLine(),
     cancel: (runId) => {
       if (runs.cancel(runId)) return true;
       // A child paused for approval is not working, so there is nothing to stop: what it waits for is

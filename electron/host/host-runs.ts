@@ -60,6 +60,7 @@ export class HostRuns {
       instructions: this.instructions,
       isClosed: links.isClosed,
       isDeleting: (threadId) => links.desks().data.isDeleting(threadId),
+      checkRoomInLine: () => this.active.checkRoomInLine(),
       refusedRequest: (error) => this.refusedRequest(error),
       supersede: (threadId) => links.desks().approvals.supersede(threadId),
       withoutChildMessages: (messages) => links.desks().agents.withoutChildMessages(messages),

@@ -36,6 +36,8 @@ export interface RunLauncherDeps {
   instructions: RunInstructions;
   isClosed: () => boolean;
   isDeleting: (threadId: string) => boolean;
+  /** Throws `too_many` when the line of runs waiting to start is full. */
+  checkRoomInLine: () => void;
   /** A request refused before a run exists: its decision row. */
   refusedRequest: (error: ErrorBody) => void;
   /** Rejects what still waits for approval in the thread, and gives back what its model had seen. */
@@ -83,6 +85,7 @@ export class RunLauncher {
     // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
     const refusal = modelBudgetRefusal(config, store, this.deps.now());
     if (refusal) return this.refuse(request, refusal, onEvent);
+    this.deps.checkRoomInLine();
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId && !keepsWaiting ? this.deps.supersede(threadId) : null;
     const earlier = threadId

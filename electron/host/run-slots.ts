@@ -89,6 +89,11 @@ export class RunSlots {
     if (hasMoved) this.tellPositions();
   }
 
+  /** How many runs wait in line for a slot. */
+  waitingCount(): number {
+    return this.line.length;
+  }
+
   /** The runs working now and the runs waiting, in order. */
   snapshot(): { working: number; waiting: string[] } {
     return { working: this.working, waiting: [...this.line] };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../shared/contract';
+import { MAX_QUEUED_RUNS, type RunEvent } from '../../shared/contract';
 import type { ModelClient } from '../../electron/llm/model-client';
 import { serveApi } from '../support/api-server';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
@@ -184,6 +184,45 @@ describe('the cap on runs at once', () => {
     gated.answer('Keep busy', 'Busy done.');
     expect(await busy).toMatchObject({ status: 'completed', summary: 'Busy done.' });
     expect(await decided).toMatchObject({ status: 'completed', summary: 'Added the task.' });
+  });
+
+  it(`refuses a new run with too_many (429 over HTTP) while ${MAX_QUEUED_RUNS} wait in line, storing nothing of it`, async () => {
+    const model = new GatedModel();
+    const fixture = await hostWithCap(model, 1);
+    const { host } = fixture;
+    const started: string[] = [];
+    // One works and the rest wait: a script starting runs in a loop, faster than they end.
+    for (let index = 0; index <= MAX_QUEUED_RUNS; index += 1)
+      started.push((await host.invoke('run.start', { prompt: `run ${index}` })).runId);
+    await until(() => model.held.length === 1);
+
+    await expect(host.invoke('run.start', { prompt: 'one too many' })).rejects.toMatchObject({
+      code: 'too_many',
+      message: expect.stringContaining(`${MAX_QUEUED_RUNS} runs are already waiting`),
+    });
+    const { server, api } = await serveApi(fixture, TOKEN);
+    try {
+      const answer = await api('/api/agent/run', {
+        method: 'POST',
+        body: JSON.stringify({ prompt: 'over HTTP' }),
+      });
+      expect(answer.status).toBe(429);
+      expect(await answer.json()).toMatchObject({ ok: false, error: { code: 'too_many' } });
+    } finally {
+      await server.close();
+    }
+    const db = new Database(join(fixture.dataDir, 'deputy.db'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) FROM runs').pluck().get()).toBe(MAX_QUEUED_RUNS + 1);
+    } finally {
+      db.close();
+    }
+
+    // A waiting run cancelled leaves a place in line at once.
+    expect(await host.invoke('run.cancel', { runId: started.at(-1) ?? '' })).toEqual({ cancelled: true });
+    expect(await host.invoke('run.start', { prompt: 'in its place' })).toMatchObject({
+      runId: expect.any(String),
+    });
   });
 
   it('counts runs picked up at start-up, one at a time under a cap of one', async () => {
