@@ -164,6 +164,11 @@ function serveSocket(
       subscriptions.set(request.id, opened.unsubscribe);
       return send({ kind: 'reply', id: request.id, ok: true, data: null });
     }
+    // A command's id is no subscription: an `ok` would tell the client that something of that id had stopped
+    // while the command goes on, and its real answer still comes. An id that is neither stays a harmless `ok`.
+    if (commandsInFlight.has(request.id)) {
+      return refuse(request.id, 'conflict', 'That id is a command not yet answered, not a subscription.');
+    }
     subscriptions.get(request.id)?.();
     subscriptions.delete(request.id);
     send({ kind: 'reply', id: request.id, ok: true, data: null });

@@ -104,3 +104,24 @@ describe('commands in flight on one WebSocket', () => {
     socket.close();
   });
 });
+
+describe('an unsubscribe naming a command not yet answered', () => {
+  it('is refused with conflict on that id, and the command still gets its own answer', async () => {
+    const [first = ''] = await twoApprovals();
+    const { socket, replies } = await openSocket();
+    socket.send(command('d1', 'approval.decide', { approvalId: first, decision: 'approve' }));
+    await until(() => model.held.length === 1);
+    socket.send(JSON.stringify({ kind: 'unsubscribe', id: 'd1' }));
+    await until(() => replies.length === 1);
+    expect(replies[0]).toMatchObject({ kind: 'reply', id: 'd1', ok: false, error: { code: 'conflict' } });
+
+    model.releaseAll();
+    await until(() => replies.length === 2);
+    expect(replies[1]).toMatchObject({ kind: 'reply', id: 'd1', ok: true, data: { status: 'completed' } });
+    // An id that names nothing is still a harmless ok, as before.
+    socket.send(JSON.stringify({ kind: 'unsubscribe', id: 'never-used' }));
+    await until(() => replies.length === 3);
+    expect(replies[2]).toMatchObject({ id: 'never-used', ok: true });
+    socket.close();
+  });
+});
