@@ -252,6 +252,31 @@ describe("only Deputy's own pages and scripts talk to it", () => {
     expect(own.status).toBe(200);
   });
 
+  // The renderer is served from the API's own origin, so no page ever needs a CORS grant: OPTIONS is a method
+  // like any other a route does not serve (405 naming what it does), and a foreign page's preflight is refused.
+  it.each([
+    ['an API route', '/api/threads', auth, 'GET, HEAD'],
+    ['the health route, with no token', '/api/health', {}, 'GET, HEAD'],
+    ['the MCP endpoint', '/mcp', auth, 'POST'],
+    ['a page of the renderer', '/', {}, 'GET, HEAD'],
+  ])('answers OPTIONS on %s 405 with Allow and no CORS grant', async (_name, target, headers, allow) => {
+    const answer = await send('OPTIONS', target, { Host: host, ...headers });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe(allow);
+    expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it("refuses a foreign page's CORS preflight 403 before any route, and grants nothing", async () => {
+    const answer = await send('OPTIONS', '/api/agent/run', {
+      Host: host,
+      Origin: 'https://evil.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization, content-type',
+    });
+    expectJsonError(answer, 403, 'forbidden_sender');
+    expect(Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
   it("checks a WebSocket's Origin against our own origins, never against its Host header", async () => {
     const upgrade = (headers: Record<string, string>) =>
       send('GET', '/ws', {
