@@ -98,6 +98,9 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     checkRoomInLine: () => runs.active.checkRoomInLine(),
     cancel: (runId) => {
       if (runs.cancel(runId)) return true;
+      // Closing stops every run, parents too: a child's approval then stays, for the run to resume at next start
+      // (and the database is closed by then).
+      if (runs.isClosed()) return false;
       // A child paused for approval is not working, so there is nothing to stop: what it waits for is
       // rejected here, or the person could still approve it after stopping the run that started it.
       const run = store.runs.get(runId);

@@ -46,12 +46,15 @@ export class HostRuns {
   readonly active: ActiveRuns;
   readonly launcher: RunLauncher;
   readonly instructions: RunInstructions;
+  /** Whether the host is closing: the runs it stops then are not stopped by anyone, and resume at the next start. */
+  readonly isClosed: () => boolean;
 
   constructor(
     private readonly deps: HostDeps,
     private readonly links: HostRunsLinks,
   ) {
     this.instructions = new RunInstructions(deps);
+    this.isClosed = links.isClosed;
     this.events = new RunEventBus((runId) => storedEvents(deps.store, runId));
     this.launcher = new RunLauncher({
       store: deps.store,
