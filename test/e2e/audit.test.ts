@@ -329,6 +329,20 @@ describe('the audit viewer against the headless host', () => {
     await page.setViewportSize({ width: 420, height: 800 });
     await page.goto(`${host.url}/#/audit&token=${host.token}`);
     await rows(page).first().waitFor();
+    // The header in two rows: the title with Back, then its three actions side by side, each whole.
+    const rowsOf = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements.map((element) => ({
+          top: Math.round(element.getBoundingClientRect().top),
+          isWhole: element.scrollWidth <= element.clientWidth && element.getBoundingClientRect().right <= 420,
+        })),
+      );
+    const heading = await rowsOf('.audit-screen__header > h1, [data-testid="audit-back"]');
+    const actions = await rowsOf('.audit-screen__header button');
+    expect(actions.map((action) => action.isWhole)).toEqual([true, true, true]);
+    expect(new Set(actions.map((action) => action.top)).size).toBe(1);
+    expect(heading[0]?.top).toBeLessThan(actions[0]?.top ?? 0);
+    expect(Math.abs((heading[0]?.top ?? 0) - (heading[1]?.top ?? 0))).toBeLessThanOrEqual(8);
     const filters = page.getByRole('search');
     expect((await filters.boundingBox())?.height ?? 0).toBeLessThan(80);
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
