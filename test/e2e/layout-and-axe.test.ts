@@ -303,6 +303,28 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
   });
 
+  it('lines up the per-action choices where a label wraps, and keeps the trust radios round, at 420 px', async () => {
+    const page = await openPage(420, 'light');
+    await openFromHeader(page, 'open-settings');
+    await page.getByTestId('settings-tab-permissions').click();
+    const boxes = (selector: string) =>
+      page.locator(selector).evaluateAll((elements) =>
+        elements.map((element) => {
+          const box = element.getBoundingClientRect();
+          return `${Math.round(box.left)} ${Math.round(box.width)}x${Math.round(box.height)}`;
+        }),
+      );
+    const selects = await boxes('[data-testid^="autonomy-"]:is(select)');
+    // "Create a calendar event" wraps at this width: its select starts where the others do, as wide.
+    expect(selects.length).toBeGreaterThan(5);
+    expect(new Set(selects)).toEqual(new Set([selects[0]]));
+    const radios = await boxes('[data-testid^="trust-"]');
+    expect(radios).toHaveLength(3);
+    expect(new Set(radios)).toEqual(new Set([radios[0]]));
+    const [, width, height] = /(\d+)x(\d+)/.exec(radios[0] ?? '') ?? [];
+    expect(width).toBe(height);
+  });
+
   it('turns off the per-action choices that Supervised overrides, and says why', async () => {
     const page = await openPage(1280, 'light');
     await page.getByTestId('open-settings').click();
