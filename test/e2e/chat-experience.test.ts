@@ -188,6 +188,29 @@ describe('the chat, as a person uses it', () => {
     expect((await patch(threadId, { title: '   ' })).status).toBe(400);
   });
 
+  it('shows a row’s Rename and Delete on hover or keyboard focus, not over the title of a row just clicked', async () => {
+    gemini.script(textReply('Noted.'));
+    const page = await openPage();
+    await send(page, 'Remember the blue folder');
+    await assistantMessages(page).getByText('Noted.').waitFor();
+    const row = page.getByTestId('thread-row').filter({ hasText: 'Remember the blue folder' });
+    const actions = row.locator('.thread-list__actions');
+    const opacity = () => actions.evaluate((element) => getComputedStyle(element).opacity);
+    // Clicked, the row keeps the focus; once the pointer leaves it, its title is whole again.
+    await row.getByTestId('thread-item').click();
+    await page.mouse.move(700, 400);
+    await expect.poll(() => focusedTestId(page)).toBe('thread-item');
+    expect(await opacity()).toBe('0');
+    await row.hover();
+    expect(await opacity()).toBe('1');
+    await page.mouse.move(700, 400);
+    expect(await opacity()).toBe('0');
+    // Tab from the row reaches Rename, and shows both.
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('thread-rename');
+    expect(await opacity()).toBe('1');
+  });
+
   it('says a tool call in words, keeps the raw input behind Details, and regenerates the last answer', async () => {
     await putSettings(host, { trustLevel: 'autonomous' });
     gemini.script(callReply('add_task', MILK), textReply('Done.'), textReply('Done again.'));
