@@ -12,6 +12,7 @@ import {
   send,
   usePages,
 } from './support/pages';
+import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -345,6 +346,43 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await expect
       .poll(() => assistantMessages(page).last().innerText())
       .toContain('Added it from the window.');
+    await expect.poll(() => pendingCount(page).innerText()).toBe('0');
+  });
+
+  it('keeps the action’s own line on its card while its approval is looked up', async () => {
+    const page = await openPage();
+    await askForMilk(page, 'Added it.');
+    const threadId = await page.getByTestId('thread-item').first().getAttribute('data-thread-id');
+
+    // Another window whose host does not answer yet: no pending list, no approval.list.
+    const slow = await newPage();
+    const held: string[] = [];
+    await slow.routeWebSocket(/./, (socket) => {
+      const server = socket.connectToServer();
+      const approvalsFeeds = new Set<string>();
+      socket.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: string; channel?: string };
+        if (frame.channel === 'approvals.changed') approvalsFeeds.add(frame.id);
+        if (frame.channel === 'approval.list') held.push(frame.id);
+        else server.send(message);
+      });
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: string };
+        if (!(frame.kind === 'event' && approvalsFeeds.has(frame.id))) socket.send(message);
+      });
+    });
+    await slow.goto(`${host.url}/#/thread/${threadId}&token=${host.token}`);
+    const card = addTaskCard(slow);
+    await card.getByTestId('approval-missing').getByText('Looking up the approval…').waitFor();
+    expect(held.length).toBeGreaterThan(0);
+    expect(await card.getByTestId('tool-call-summary').allInnerTexts()).toEqual(['Add task ‘Buy milk’']);
+    expect(await card.getByTestId('tool-call-state').innerText()).not.toBe('');
+    expect(await axeViolations(slow)).toEqual([]);
+
+    // Leaves nothing waiting for the tests after it.
+    const pending = withStatus(approvalCard(page), 'pending');
+    await pending.getByTestId('approval-reject').click();
+    await pending.getByTestId('approval-reject-confirm').click();
     await expect.poll(() => pendingCount(page).innerText()).toBe('0');
   });
 

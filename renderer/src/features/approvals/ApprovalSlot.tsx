@@ -5,14 +5,20 @@ import { findByAction } from './approvals-model';
 import { ApprovalCard } from './ApprovalCard';
 
 /**
- * Where a run paused in the timeline: the approval as the window knows it now (decided, expired…), found by
- * id when the run just asked, or by action when a stored thread was opened.
+ * The approval a run paused on as the window knows it now (decided, expired…), found by id when the run just
+ * asked, or by action when a stored thread was opened; undefined until the window has it. No action: none.
  */
+export function useKnownApproval(actionId: string | null, snapshot: Approval | null): Approval | undefined {
+  return useApprovals((state) => {
+    if (snapshot) return state.known[snapshot.id];
+    return actionId === null ? undefined : findByAction(state.known, actionId);
+  });
+}
+
+/** Where a run paused in the timeline: the approval's card, or while it is not found, what became of it. */
 export function ApprovalSlot({ actionId, snapshot }: { actionId: string; snapshot: Approval | null }) {
   const { approvals: store } = useStores();
-  const known = useApprovals((state) =>
-    snapshot ? state.known[snapshot.id] : findByAction(state.known, actionId),
-  );
+  const known = useKnownApproval(actionId, snapshot);
   const hasLookedUp = useApprovals((state) => state.hasLookedUp);
   const lookUpError = useApprovals((state) => state.lookUpError);
   const approval = known ?? snapshot;

@@ -1,6 +1,6 @@
 import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { formatValue } from '../../format';
-import { ApprovalSlot } from '../approvals/ApprovalSlot';
+import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
 import { toolStateLabel } from './tool-state';
@@ -16,7 +16,12 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
   const shownError = call.state === 'rejected' ? null : call.error;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
-  const isAsking = call.state === 'awaiting_confirmation' && Boolean(call.approvalItem);
+  // Until that approval is found (or when it is gone), the card's own line says which action it is about.
+  const { approvalItem } = call;
+  const approval =
+    useKnownApproval(approvalItem?.actionId ?? null, approvalItem?.approval ?? null) ??
+    approvalItem?.approval;
+  const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
   return (
     <li
       className={`tool-card tool-card--${call.state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
