@@ -274,6 +274,38 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
   });
 
+  it('never closes Settings over unsaved changes however often Escape is pressed: Escape on the question goes back', async () => {
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    const ask = page.getByTestId('settings-unsaved');
+    const name = page.getByLabel('Your name');
+    // Typed, then Escape again and again with no click between (the browser would let a second one close it).
+    await name.click();
+    await page.keyboard.type('Ana');
+    for (let press = 1; press <= 5; press += 1) {
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(100);
+      // Odd: the question; even: back in Settings, the keyboard where it was.
+      expect([press, await dialog.isVisible(), await ask.count()]).toEqual([press, true, press % 2]);
+      if (press % 2 === 1) expect(await focusedText(page)).toBe('Keep editing');
+      else expect(await name.evaluate((input) => input === document.activeElement)).toBe(true);
+    }
+    expect(await name.inputValue()).toBe('Ana');
+    // Changed without a key pressed (pasted, filled in): still asked.
+    await page.getByTestId('settings-discard').click();
+    await page.getByTestId('open-settings').click();
+    await name.fill('Bea');
+    await page.keyboard.press('Escape');
+    await ask.waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await name.inputValue()).toBe('Bea');
+    await page.getByTestId('settings-close').click();
+    await page.getByTestId('settings-discard').click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+  });
+
   it('takes into the form what the host saved, and asks before closing over a rule or an address not added', async () => {
     const page = await openPage(1280, 'light');
     await page.getByTestId('open-settings').click();

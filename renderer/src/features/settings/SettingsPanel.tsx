@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
 import type { ConnectionName, Settings } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
@@ -149,9 +149,18 @@ export function SettingsPanel({
   );
   // Bumped on discard, so the forms are drawn again from the saved settings.
   const [generation, setGeneration] = useState(0);
+  // Where the keyboard was when Close or Escape asked: Keep editing puts it back there.
+  const askedFrom = useRef<HTMLElement | null>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const requestClose = () => {
-    if (isDirty) setIsAsking(true);
-    else onClose();
+    if (!isDirty) return onClose();
+    askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setIsAsking(true);
+  };
+  const keepEditing = () => {
+    setIsAsking(false);
+    const from = askedFrom.current;
+    (from?.isConnected && dialogRef.current?.contains(from) ? from : closeRef.current)?.focus();
   };
   const discard = () => {
     setDirtyForms(new Set());
@@ -184,6 +193,24 @@ export function SettingsPanel({
     document.getElementById(`${tabIds}-${next.id}-tab`)?.focus();
   };
 
+  // Escape is answered here, never left to the browser: Chromium lets a second Escape without a click between
+  // close the dialog however its cancel event is refused, which would lose unsaved changes. So Escape asks, and
+  // Escape on the question goes back to Settings; only Discard changes discards. (Listened to on the window, so
+  // Escape is caught too when the keyboard's focus fell to the page, as from a Save button that went disabled.)
+  useEffect(() => {
+    if (!isOpen) return;
+    const onEscape = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+      const dialog = event.target instanceof Element ? event.target.closest('dialog') : null;
+      if (dialog && dialog !== dialogRef.current) return;
+      event.preventDefault();
+      if (isAsking) keepEditing();
+      else requestClose();
+    };
+    window.addEventListener('keydown', onEscape);
+    return () => window.removeEventListener('keydown', onEscape);
+  });
+
   const isReady = isOpen && settings !== null && isFresh;
 
   return (
@@ -193,10 +220,10 @@ export function SettingsPanel({
       aria-labelledby={titleId}
       onClose={onClose}
       onCancel={(event) => {
-        // Escape: the same question as the Close button when something is unsaved.
+        // A close request Escape's own handler above did not take: the same question when something is unsaved.
         if (!isDirty) return;
         event.preventDefault();
-        setIsAsking(true);
+        requestClose();
       }}
     >
       <h2 id={titleId}>Settings</h2>
@@ -243,7 +270,7 @@ export function SettingsPanel({
           <p role={loadError ? 'alert' : 'status'}>{loadError ?? 'Loading settings…'}</p>
         )}
       </div>
-      {isAsking && <UnsavedPrompt onKeepEditing={() => setIsAsking(false)} onDiscard={discard} />}
+      {isAsking && <UnsavedPrompt onKeepEditing={keepEditing} onDiscard={discard} />}
       <div className="settings-panel__footer">
         <p className="settings-panel__unsaved" role="status" data-testid="settings-unsaved-note">
           {unsavedWords(tab, unsavedTabs)}
@@ -256,7 +283,13 @@ export function SettingsPanel({
             hidden={!isReady || tab !== item.id}
           />
         ))}
-        <button type="button" className="button" onClick={requestClose} data-testid="settings-close">
+        <button
+          ref={closeRef}
+          type="button"
+          className="button"
+          onClick={requestClose}
+          data-testid="settings-close"
+        >
           Close
         </button>
       </div>
