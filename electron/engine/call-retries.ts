@@ -2,7 +2,7 @@ import { isoTime } from '../../shared/iso-time';
 import type { ToolOutcome } from '../tools/registry';
 import { toolContext, type CallScope } from './call-context';
 import { logRuntime } from './journal';
-import { toolRetryNotice } from './retry-notice';
+import { retryAt, toolRetryNotice } from './retry-notice';
 import {
   decideRetry,
   errorSignature,
@@ -80,6 +80,7 @@ export async function runWithRetries(
       actionId,
       tool: check.tool.name,
       message: toolRetryNotice(check.tool, check.args, outcome.errorCode, verdict.delayMs),
+      retryAt: retryAt(deps.now(), verdict.delayMs),
     });
     try {
       await deps.sleep(verdict.delayMs, spec.signal);

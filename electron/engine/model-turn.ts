@@ -27,7 +27,7 @@ import {
 } from './context-window';
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
-import { modelRetryNotice } from './retry-notice';
+import { modelRetryNotice, retryAt } from './retry-notice';
 import { MODEL_NOTICE_SOURCE } from '../../shared/model-failure-words';
 import { routeModel, type RoutingDecision, type RunPhase } from './routing';
 import { saveAssistantText } from './run-endings';
@@ -269,6 +269,7 @@ async function streamWithRetries(
         actionId: spec.runId,
         tool: MODEL_NOTICE_SOURCE,
         message: modelRetryNotice(error.kind, verdict.delayMs),
+        retryAt: retryAt(deps.now(), verdict.delayMs),
       });
       try {
         await deps.sleep(verdict.delayMs, spec.signal);

@@ -1,3 +1,4 @@
+import { isoTime } from '../../shared/iso-time';
 import { modelFailureWords } from '../../shared/model-failure-words';
 import { summarizeToolCall } from '../../shared/tool-summaries';
 import type { ModelErrorKind } from '../llm/model-client';
@@ -10,6 +11,9 @@ import { modelErrorCode } from './model-failure';
  * wait. The service's own message (its text, HTTP codes, addresses) is for the model and the error's details.
  */
 const trying = (delayMs: number): string => `Trying again in ${Math.max(1, Math.ceil(delayMs / 1000))} s.`;
+
+/** When the step waiting `delayMs` from `now` is tried again: the notice's `retryAt`. */
+export const retryAt = (now: Date, delayMs: number): string => isoTime(new Date(now.getTime() + delayMs));
 
 export function modelRetryNotice(kind: ModelErrorKind, delayMs: number): string {
   return `${modelFailureWords(modelErrorCode(kind))} ${trying(delayMs)}`;

@@ -46,13 +46,17 @@ export const ApprovalNeededEvent = z.object({
   ...base,
   approval: Approval,
 });
-/** Something Deputy did on its own that the user asked to hear about (autonomy level `notify`). */
+/**
+ * Something Deputy did on its own that the user asked to hear about (autonomy level `notify`), or a step that
+ * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits).
+ */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
   ...base,
   actionId: z.string(),
   tool: z.string(),
   message: z.string(),
+  retryAt: z.iso.datetime().optional(),
 });
 /** The run's plan: the whole of it when proposed (`plan`), then each change (`patch`). */
 export const PlanEvent = z.object({

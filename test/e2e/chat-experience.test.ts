@@ -340,6 +340,21 @@ describe('the chat, as a person uses it', () => {
     await assistantMessages(page).getByText('Hello again.').waitFor();
   });
 
+  it('says it waits to try again only until the next try starts, then what the run is doing', async () => {
+    // Gemini fails once; the next try gets no answer at all for now.
+    gemini.script(statusReply(503), { kind: 'hang' });
+    const page = await openPage();
+    await send(page, 'Say hello');
+    const status = page.getByTestId('run-status');
+    await page.getByTestId('run-notice').waitFor();
+    expect(await status.innerText()).toBe('Waiting to try again…');
+    // The notice said when the next try starts ("Trying again in 1 s."): from then on it is trying again.
+    await expect.poll(() => status.innerText(), { timeout: 8_000 }).toBe('Planning…');
+    expect(await page.getByTestId('run-notice').count()).toBe(1);
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+  });
+
   it('says Writing… under an answer that is streaming in, not Planning…', async () => {
     gemini.script(textReply('One two three four five six seven eight nine ten.', { chunks: 10, gapMs: 250 }));
     const page = await openPage();

@@ -206,9 +206,18 @@ describe('run loop', () => {
     );
     const { host } = await start(new ScriptedModel(busy, say('Hello.')));
     const events = collect(host);
+    const before = Date.now();
     await host.runToEnd({ prompt: 'Hello' });
-    const notices = events.flatMap((event) => (event.type === 'notice' ? [event.message] : []));
-    expect(notices).toEqual(['Gemini is busy right now. Trying again in 1 s.']);
+    const after = Date.now();
+    const notices = events.flatMap((event) => (event.type === 'notice' ? [event] : []));
+    expect(notices.map((notice) => notice.message)).toEqual([
+      'Gemini is busy right now. Trying again in 1 s.',
+    ]);
+    // It says when the next try starts (the 1 s asked for after it), so a window can tell waiting from trying again.
+    const retryAt = Date.parse(notices[0]?.retryAt ?? '');
+    // (Give or take the host's clock, which is not read at the same instants as the test's.)
+    expect(retryAt).toBeGreaterThanOrEqual(before + 1000 - 50);
+    expect(retryAt).toBeLessThanOrEqual(after + 1000 + 50);
   });
 
   it('keeps nothing half-written when the stream is cut after some text', async () => {

@@ -20,6 +20,7 @@ describe('the line under a running conversation', () => {
 });
 
 describe('what a running run is doing, from its latest row', () => {
+  const NOW = Date.parse('2026-05-04T10:00:00.000Z');
   const writing: TimelineItem = {
     kind: 'message',
     id: 'm1',
@@ -36,29 +37,41 @@ describe('what a running run is doing, from its latest row', () => {
     args: {},
     state,
   });
-  const notice = (actionId: string, from: string): TimelineItem => ({
+  const notice = (actionId: string, from: string, retryAt?: string): TimelineItem => ({
     kind: 'notice',
     id: `notice-${actionId}`,
     runId: 'r1',
     text: 'Something. Trying again in 1 s.',
     tool: from,
+    ...(retryAt !== undefined && { retryAt }),
   });
 
   it('says Writing… while its answer streams, not Planning…', () => {
-    expect(runActivityText('r1', [writing])).toBe('Writing…');
-    expect(runActivityText('r1', [{ ...writing, isStreaming: false }])).toBeNull();
+    expect(runActivityText('r1', [writing], NOW)).toBe('Writing…');
+    expect(runActivityText('r1', [{ ...writing, isStreaming: false }], NOW)).toBeNull();
     // Another run's rows say nothing about this one.
-    expect(runActivityText('r2', [writing])).toBeNull();
+    expect(runActivityText('r2', [writing], NOW)).toBeNull();
   });
 
   it('says it waits to try again after Gemini failed, or while a call that failed is still going', () => {
-    expect(runActivityText('r1', [writing, notice('r1', 'gemini')])).toBe('Waiting to try again…');
-    expect(runActivityText('r1', [tool('executing'), notice('a1', 'slack_read')])).toBe(
+    expect(runActivityText('r1', [writing, notice('r1', 'gemini')], NOW)).toBe('Waiting to try again…');
+    expect(runActivityText('r1', [tool('executing'), notice('a1', 'slack_read')], NOW)).toBe(
       'Waiting to try again…',
     );
     // A notice about a finished call (what it did, an undo) or a resumed run is news, not a wait.
-    expect(runActivityText('r1', [tool('completed'), notice('a1', 'slack_read')])).toBeNull();
-    expect(runActivityText('r1', [notice('r1', 'chat')])).toBeNull();
+    expect(runActivityText('r1', [tool('completed'), notice('a1', 'slack_read')], NOW)).toBeNull();
+    expect(runActivityText('r1', [notice('r1', 'chat')], NOW)).toBeNull();
+  });
+
+  it('stops saying it waits once the time given for the next try has come: the step is being tried again', () => {
+    const waiting = (retryAt: string) => notice('r1', 'gemini', retryAt);
+    expect(runActivityText('r1', [waiting('2026-05-04T10:00:01.000Z')], NOW)).toBe('Waiting to try again…');
+    expect(runActivityText('r1', [waiting('2026-05-04T10:00:00.000Z')], NOW)).toBeNull();
+    const call = (retryAt: string) => notice('a1', 'slack_read', retryAt);
+    expect(runActivityText('r1', [tool('executing'), call('2026-05-04T10:00:02.000Z')], NOW)).toBe(
+      'Waiting to try again…',
+    );
+    expect(runActivityText('r1', [tool('executing'), call('2026-05-04T09:59:59.000Z')], NOW)).toBeNull();
   });
 
   it('knows the run waits for the person while a child agent’s call waits for approval', () => {

@@ -13,17 +13,18 @@ export const SILENCE_MS = 25_000;
 export function RunStatusLine() {
   const activeRun = useChat((state) => state.conversation.activeRun);
   const lastActivityAt = useChat((state) => state.lastActivityAt);
-  const activity = useChat((state) => {
-    const run = state.conversation.activeRun;
-    return run ? runActivityText(run.runId, state.conversation.items) : null;
-  });
   const isChildWaiting = useChat((state) => isWaitingForApproval(state.conversation.items));
   const stop = useChat((state) => state.stop);
   const [keptWaitingAt, setKeptWaitingAt] = useState(0);
   // A parent waiting on its child's approval waits for the person, not for Gemini.
   const status = isChildWaiting ? 'awaiting_confirmation' : (activeRun?.status ?? 'queued');
   const isWorking = status !== 'awaiting_confirmation';
+  // Read every second: the silence below, and the moment a step waiting to be tried again is tried.
   const now = useNow(1_000, isWorking);
+  const activity = useChat((state) => {
+    const run = state.conversation.activeRun;
+    return run ? runActivityText(run.runId, state.conversation.items, now) : null;
+  });
   const quietSince = Math.max(lastActivityAt, keptWaitingAt);
   const isSilent = isWorking && now - quietSince >= SILENCE_MS;
 

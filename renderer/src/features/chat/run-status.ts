@@ -22,12 +22,14 @@ export function runStatusText(status: RunStatus, queuePosition?: number): string
  * What a running run is doing, from its latest row, when its status says less: its answer streams in
  * (Writing…), or a step that failed waits to be tried again: Gemini's (a notice from it, see the engine's
  * model turn) or a call's (a notice about a call still going; one about a finished call is news, not a
- * wait). Null: the status says it.
+ * wait). Once the time the notice gave for the next try has come (`now`, in ms), the step is being tried
+ * again and the status says what the run does. Null: the status says it.
  */
-export function runActivityText(runId: string, items: readonly TimelineItem[]): string | null {
+export function runActivityText(runId: string, items: readonly TimelineItem[], now: number): string | null {
   const latest = items.findLast((item) => item.runId === runId);
   if (latest?.kind === 'message' && latest.isStreaming) return 'Writing…';
   if (latest?.kind !== 'notice') return null;
+  if (latest.retryAt !== undefined && Date.parse(latest.retryAt) <= now) return null;
   if (latest.tool === MODEL_NOTICE_SOURCE && latest.id === `notice-${runId}`) return 'Waiting to try again…';
   const call = items.findLast((item) => item.kind === 'tool' && `notice-${item.id}` === latest.id);
   return call?.kind === 'tool' && call.state === 'executing' ? 'Waiting to try again…' : null;

@@ -57,8 +57,11 @@ export type TimelineItem =
       /** What the person sent, when the send itself failed (no run to find it by): Retry sends it again. */
       prompt?: string;
     }
-  /** `tool`: whom the notice is from, as its event names it (a tool, Gemini for a model call, an agent). */
-  | { kind: 'notice'; id: string; runId: string; text: string; tool?: string }
+  /**
+   * `tool`: whom the notice is from, as its event names it (a tool, Gemini for a model call, an agent);
+   * `retryAt`: for a step that failed, when it is tried again.
+   */
+  | { kind: 'notice'; id: string; runId: string; text: string; tool?: string; retryAt?: string }
   | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
@@ -262,7 +265,14 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
         ...conversation,
         items: [
           ...items.filter((item) => item.id !== `notice-${event.actionId}`),
-          { kind: 'notice', id: `notice-${event.actionId}`, runId, text: event.message, tool: event.tool },
+          {
+            kind: 'notice',
+            id: `notice-${event.actionId}`,
+            runId,
+            text: event.message,
+            tool: event.tool,
+            ...(event.retryAt !== undefined && { retryAt: event.retryAt }),
+          },
         ],
       };
     case 'error': {
