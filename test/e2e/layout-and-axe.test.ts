@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { putSettings } from './support/api';
+import type { Settings } from '../../shared/contract';
+import { apiOf, putSettings } from './support/api';
 import { axeViolations, type AxeViolation } from './support/axe';
 import {
   addTaskCard,
@@ -333,6 +334,32 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     }
     await page.getByTestId('settings-close').click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+  });
+
+  it('saves Permissions by Enter in a select, as in its other fields: the keyboard need not pass every rule to Save', async () => {
+    const { trustLevel } = (await (await apiOf(host)('/api/settings')).json()) as Settings;
+    await putSettings(host, { trustLevel: 'delegated' });
+    const page = await openPage(1280, 'light');
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-permissions').click();
+    const note = page.getByTestId('settings-unsaved-note');
+    const choice = page.getByTestId('autonomy-task.delete');
+    const before = await choice.inputValue();
+    const other = before === 'notify' ? 'confirm' : 'notify';
+    await choice.selectOption(other);
+    await expect.poll(() => note.innerText()).toBe('Unsaved changes');
+    await choice.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('permissions-saved').waitFor({ timeout: 5_000 });
+    expect(await note.innerText()).toBe('');
+    // Saved where it counts, and the keyboard still on the choice it changed.
+    const saved = (await (await apiOf(host)('/api/settings')).json()) as Settings;
+    expect(saved.autonomy['task.delete']).toBe(other);
+    expect(await focusedTestId(page)).toBe('autonomy-task.delete');
+    await putSettings(host, {
+      trustLevel,
+      autonomy: { 'task.delete': before as Settings['autonomy']['task.delete'] },
+    });
   });
 
   it('lines up the per-action choices where a label wraps, and keeps the trust radios round, at 420 px', async () => {

@@ -3,6 +3,7 @@ import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../share
 import { useSettings, useStores } from '../../stores';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { FooterActions } from './FooterActions';
+import { saveOnEnterInSelect } from './enter-saves';
 import { isUnsaved } from './checked';
 import { RunsFieldset } from './RunsFieldset';
 import { runsPatch, toRunValues, type RunValues } from './run-settings';
@@ -105,6 +106,7 @@ export function GeneralForm({ settings }: { settings: Settings }) {
       id={formId}
       className="settings-form"
       onSubmit={(event) => void onSubmit(event)}
+      onKeyDown={saveOnEnterInSelect}
       data-testid="settings-form"
       data-saves-in-footer=""
     >

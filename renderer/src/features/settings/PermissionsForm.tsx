@@ -17,6 +17,7 @@ import {
 import { RulesEditor } from './RulesEditor';
 import { CheckboxOption, FormError } from '../../components/FormParts';
 import { FooterActions } from './FooterActions';
+import { saveOnEnterInSelect } from './enter-saves';
 import { isUnsaved } from './checked';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
@@ -69,6 +70,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
         noValidate
         className="settings-form"
         onSubmit={(event) => void onSubmit(event)}
+        onKeyDown={saveOnEnterInSelect}
         data-testid="permissions-form"
         data-saves-in-footer=""
       >
