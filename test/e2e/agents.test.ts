@@ -130,7 +130,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect.poll(() => page.getByTestId('run-status').innerText()).toBe('Waiting for your approval');
     expect(await page.getByTestId('run-silent').count()).toBe(0);
     await page.getByTestId('composer-stop').click();
-    await page.getByTestId('run-stopped').waitFor();
+    // Stopping the parent stops the child too: its approval is rejected, and both read as stopped.
+    await expect.poll(() => child.getByTestId('run-stopped').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('run-stopped').count()).toBe(2);
   });
 
   it('approving a child’s action by keyboard keeps the focus on its row once the child is done', async () => {
