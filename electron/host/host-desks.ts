@@ -124,6 +124,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     cancelRun: (runId) => runs.cancel(runId),
     continueInThread: (threadId, answer, planId) =>
       runs.launcher.launch({ prompt: answer, threadId }, undefined, undefined, planId).started,
+    checkRoomInLine: () => runs.active.checkRoomInLine(),
     logError: deps.logError,
   });
   return { approvals, data, clientCalls, audit, sideEffects, agents, plans };

@@ -22,6 +22,8 @@ export interface PlanDeskDeps {
   cancelRun: (runId: string) => boolean;
   /** Starts the run that goes on with a plan after the person answered its question. */
   continueInThread: (threadId: string, answer: string, planId: string) => RunStarted;
+  /** Throws `too_many` when the line of runs waiting to start is full. */
+  checkRoomInLine: () => void;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -86,6 +88,9 @@ export class PlanDesk {
           `This plan waits for your answer: ${asking.question ?? asking.title}`,
         );
       const answer = input.answer;
+      // A full line refuses the run that takes the plan up: checked before the answer is saved, or the plan would
+      // stand answered with no run to go on with it, and the question could not be answered again.
+      this.deps.checkRoomInLine();
       const answered: StoredPlan = {
         ...plan,
         status: 'executing',

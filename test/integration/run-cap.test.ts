@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_QUEUED_RUNS, type RunEvent } from '../../shared/contract';
-import type { ModelClient } from '../../electron/llm/model-client';
+import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
 import { serveApi } from '../support/api-server';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
+import { planOf, stepStatus } from '../support/plan-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 const fixtures: HostFixture[] = [];
@@ -246,5 +247,48 @@ describe('the cap on runs at once', () => {
     await until(() => second.asked.length === 2);
     expect(second.maxAtOnce).toBe(1);
     expect(threads.threads).toHaveLength(2);
+  });
+
+  it('refuses the answer to a plan’s question while the line is full, and leaves the question to be answered again', async () => {
+    const scripted = new ScriptedModel(
+      call('propose_plan', {
+        goal: 'Pick a day',
+        steps: [
+          { id: 'day', title: 'Ask the day', ask: 'Which day?' },
+          { id: 'note', title: 'Note it', dependsOn: ['day'] },
+        ],
+      }),
+      call('request_clarification', { question: 'Which day?' }),
+    );
+    const gated = new GatedModel();
+    // The plan's run is answered by the script; the runs that fill the line wait on the gated model.
+    const model: ModelClient = {
+      stream: (request: ModelRequest): AsyncIterable<ModelStreamEvent> =>
+        (lastPrompt(request).startsWith('run ') ? gated : scripted).stream(request),
+    };
+    const { host } = await hostWithCap(model, 1);
+    const events: RunEvent[] = [];
+    await host.runToEnd({ prompt: 'Plan my day' }, (event) => events.push(event));
+    const plan = await planOf(host, events);
+    expect(stepStatus(plan)).toEqual({ day: 'awaiting_user', note: 'pending' });
+    const started: string[] = [];
+    for (let index = 0; index <= MAX_QUEUED_RUNS; index += 1)
+      started.push((await host.invoke('run.start', { prompt: `run ${index}` })).runId);
+    await until(() => gated.held.length === 1);
+
+    await expect(host.invoke('plan.continue', { planId: plan.id, answer: 'Tuesday' })).rejects.toMatchObject({
+      code: 'too_many',
+    });
+    const refused = (await host.invoke('plan.get', { planId: plan.id })).plan;
+    expect(refused.status).toBe('paused');
+    expect(stepStatus(refused)).toEqual({ day: 'awaiting_user', note: 'pending' });
+
+    // Once there is room, the same answer takes the plan up.
+    await host.invoke('run.cancel', { runId: started.at(-1) ?? '' });
+    const continued = await host.invoke('plan.continue', { planId: plan.id, answer: 'Tuesday' });
+    expect(continued.plan.steps.find((step) => step.id === 'day')).toMatchObject({
+      status: 'done',
+      answer: 'Tuesday',
+    });
   });
 });
