@@ -11,7 +11,7 @@ import {
 import { verifyAuditChain } from '../store/audit-chain';
 import { listToolInvocations } from '../store/tool-invocations';
 import type { Store } from '../store/store';
-import { redactSecrets } from '../vault/redactor';
+import { redactedJson } from '../vault/redactor';
 import { toCsvLines, CSV_HEADER } from './audit-export';
 import type { StoredApproval } from '../store/approvals-repo';
 import { undoEntry, type UndoDeps } from './audit-undo';
@@ -116,8 +116,7 @@ export class AuditDesk {
     const { format, cursor, ...filter } = input;
     const rows = this.store.auditQuery.page({ ...filter, ...(cursor && { cursor }) }, EXPORT_PAGE + 1);
     const page = this.store.auditQuery.withAssumptions(rows.slice(0, EXPORT_PAGE));
-    const lines =
-      format === 'csv' ? toCsvLines(page) : page.map((entry) => redactSecrets(JSON.stringify(entry)));
+    const lines = format === 'csv' ? toCsvLines(page) : page.map((entry) => redactedJson(entry));
     const header = format === 'csv' && cursor === undefined ? [CSV_HEADER] : [];
     const last = page.at(-1);
     return {

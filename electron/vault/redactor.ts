@@ -89,9 +89,14 @@ export function redactKnownSecrets(text: string): string {
   return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
+/** `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. */
+function redactSecretsInJson(json: string): string {
+  return redactShapes(redactKnownSecrets(json), true);
+}
+
 /** JSON for storage with every secret taken out. */
 export function redactedJson(value: unknown): string {
-  return redactSecrets(JSON.stringify(value));
+  return redactSecretsInJson(JSON.stringify(value));
 }
 
 /** The same value with every secret inside its strings replaced; the value itself when there was none. */
@@ -103,7 +108,7 @@ export function redactValue<T>(value: T): T {
 export function redactWithJson<T>(value: T): { value: T; json: string } {
   const json = JSON.stringify(value);
   if (json === undefined) return { value, json: 'null' };
-  const redacted = redactSecrets(json);
+  const redacted = redactSecretsInJson(json);
   return { value: redacted === json ? value : (JSON.parse(redacted) as T), json: redacted };
 }
 

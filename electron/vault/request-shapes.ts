@@ -33,6 +33,12 @@ function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
  */
 const CURL_COMMAND = /\bcurl\b(?:[^\r\n\\]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
 /**
+ * The same in JSON text, where every plain `"` opens or closes a string: a command ends with the string it is in,
+ * so `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read
+ * as its option.
+ */
+const CURL_COMMAND_IN_JSON = /\bcurl\b(?:[^\r\n\\"]|\\(?:\\\\n|[^n\r\n]))*/g;
+/**
  * curl's `-u`/`--user` (and the proxy's `-U`/`--proxy-user`), then `user:password` in quotes (plain, or escaped in
  * JSON), where the password runs to the closing quote, or bare, where it runs to a space.
  */
@@ -60,12 +66,17 @@ function redactCurlUser(
   return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
 }
 
-/** The text with the cookies of its headers and the passwords of its curl commands taken out. */
-export function redactRequestCredentials(text: string): string {
+/**
+ * The text with the cookies of its headers and the passwords of its curl commands taken out; `isJson` when the
+ * text is JSON (`JSON.stringify`'s output), whose strings each hold their own text.
+ */
+export function redactRequestCredentials(text: string, isJson = false): string {
   const out = text.replace(
     COOKIE_HEADER,
     (_match, header: string, setCookie: string | undefined, pairs: string) =>
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
-  return out.replace(CURL_COMMAND, (command) => command.replace(CURL_USER, redactCurlUser));
+  return out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
+    command.replace(CURL_USER, redactCurlUser),
+  );
 }

@@ -259,7 +259,7 @@ function isHintedFrom(hints: RegExp, text: string, from: number): boolean {
  * The text with every secret shape replaced by `REDACTED`. The first hint says which kind it is; the other kind
  * is looked for only from there on, and the scans of a kind with no hint in the text are skipped.
  */
-export function redactShapes(text: string): string {
+export function redactShapes(text: string, isJson = false): string {
   const first = ANY_HINT.exec(text);
   if (!first) return text;
   const isFieldFirst = first[1] !== undefined;
@@ -268,7 +268,7 @@ export function redactShapes(text: string): string {
     for (const pattern of PREFIXED_SHAPES) {
       out = out.replace(pattern, (match, prefix: string) => `${prefix}${REDACTED}`);
     }
-    out = redactRequestCredentials(out);
+    out = redactRequestCredentials(out, isJson);
   }
   // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
   const hasField = isFieldFirst || isHintedFrom(FIELD_HINTS, text, first.index);

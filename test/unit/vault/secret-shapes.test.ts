@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactedJson, redactSecrets } from '../../../electron/vault/redactor';
+import { REDACTED, redactedJson, redactSecrets, redactValue } from '../../../electron/vault/redactor';
 
 const R = REDACTED;
 const OPENAI_PROJECT = 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678Stu901';
@@ -352,6 +352,30 @@ describe('redacted JSON', () => {
       curl: `curl -u 'ana:${R}' https://e.com \\\n -d x`,
       cookie: `Cookie: sid=${R}`,
     });
+  });
+});
+
+describe('curl in JSON, where each string holds its own text', () => {
+  it("reads a curl command's -u in its own string only, not in the strings after it", () => {
+    const value = {
+      messages: [
+        { text: 'Fetched it with curl, it is handy.' },
+        { text: 'Then run docker run -u 1000:1000 myapp' },
+        { text: 'and rsync -u backup@nas:/volume1/photos ./photos' },
+        { text: 'curl -u admin:S3cretPassw0rd https://api.example.com' },
+        { text: 'curl -X POST https://e.com \\\n  -u "ana:hunter22" -d a=b' },
+      ],
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      messages: [
+        { text: 'Fetched it with curl, it is handy.' },
+        { text: 'Then run docker run -u 1000:1000 myapp' },
+        { text: 'and rsync -u backup@nas:/volume1/photos ./photos' },
+        { text: `curl -u admin:${R} https://api.example.com` },
+        { text: `curl -X POST https://e.com \\\n  -u "ana:${R}" -d a=b` },
+      ],
+    });
+    expect(redactValue(value).messages[1]?.text).toBe('Then run docker run -u 1000:1000 myapp');
   });
 });
 
