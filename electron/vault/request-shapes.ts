@@ -6,14 +6,17 @@
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
 /**
- * A `Cookie:` or `Set-Cookie:` header (plain, quoted, or in JSON) and its `name=value` pairs. A cookie's name
- * holds no `=` and neither holds a `;`, so each pair is read once: no backtracking over a long header. A label
- * with no pair after it ("Favourite cookie: oatmeal") is no match.
+ * A `Cookie:` or `Set-Cookie:` header (plain, quoted, in a template literal, or in JSON) and its `name=value`
+ * pairs. A cookie's name holds no `=` and neither holds a `;`, so each pair is read once: no backtracking over a
+ * long header. A label with no pair after it ("Favourite cookie: oatmeal") is no match.
  */
 const COOKIE_HEADER =
-  /(\b(Set-)?Cookie\\?["']?[ \t]*:[ \t]*\\?["']?)([^\s=;,"'\\]+=[^\s;,"'\\]*(?:;[ \t]*[^\s=;,"'\\]+=[^\s;,"'\\]*)*)/gi;
+  /(\b(Set-)?Cookie\\?["'`]?[ \t]*:[ \t]*\\?["'`]?)([^\s=;,"'`\\]+=[^\s;,"'`\\]*(?:;[ \t]*[^\s=;,"'`\\]+=[^\s;,"'`\\]*)*)/gi;
 
-/** `name=value` pairs with each value of a secret's length taken out; a `Set-Cookie` sets one cookie, its first. */
+/**
+ * `name=value` pairs with each value of a secret's length taken out; a `Set-Cookie` sets one cookie, its first. A
+ * value read from a variable (`$SESSION`, `${token}`) is code, not a secret, as with curl's `-u "$USER:$PASS"`.
+ */
 function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
   return pairs
     .split(';')
@@ -21,7 +24,8 @@ function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
       if (isSetCookie && index > 0) return pair;
       const equals = pair.indexOf('=');
       const value = pair.slice(equals + 1);
-      return value.length < MIN_SECRET_LENGTH ? pair : `${pair.slice(0, equals + 1)}${REDACTED}`;
+      if (value.length < MIN_SECRET_LENGTH || value.startsWith('$')) return pair;
+      return `${pair.slice(0, equals + 1)}${REDACTED}`;
     })
     .join(';');
 }

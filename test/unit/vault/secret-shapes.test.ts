@@ -185,6 +185,11 @@ describe('credentials in headers and URLs', () => {
       `curl -H "Cookie: sid=${R}" https://e.com`,
     ],
     [
+      'a Cookie header in a template literal, its closing backtick kept',
+      'fetch(url, { headers: { Cookie: `sid=0123456789abcdef` } })',
+      `fetch(url, { headers: { Cookie: \`sid=${R}\` } })`,
+    ],
+    [
       'a Cookie header in JSON',
       '{"Cookie":"sid=0123456789abcdef; lang=en"}',
       `{"Cookie":"sid=${R}; lang=en"}`,
@@ -280,6 +285,8 @@ describe('options and headers that only look like credentials', () => {
     'Cookie: lang=en; theme=dark',
     'Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure',
     'document.cookie = "theme=dark-mode-2024"',
+    'curl -H "Cookie: session=$SESSION_COOKIE" https://api.example.com',
+    'fetch(url, { headers: { Cookie: `session=${sessionToken}` } })',
   ]);
 });
 
