@@ -131,7 +131,8 @@ export class AgentCatalog {
     this.options.onChange?.();
   }
 
-  summary(agent: LoadedAgent): AgentSummary {
+  /** `knownTools`: every tool name Deputy has now (agents count: turning one off does not make it unknown). */
+  summary(agent: LoadedAgent, knownTools: ReadonlySet<string>): AgentSummary {
     const { definition } = agent;
     return {
       name: definition.name,
@@ -143,6 +144,9 @@ export class AgentCatalog {
       inputs: Object.entries(definition.inputConfig.inputs).map(([name, input]) => ({ name, ...input })),
       outputName: definition.outputConfig.outputName,
       tools: definition.toolConfig.tools,
+      unknownTools: definition.toolConfig.tools.filter(
+        (tool) => !knownTools.has(tool) && !this.agents.has(tool),
+      ),
       phases: (definition.sop?.phases ?? []).map(({ name, allowedTools }) => ({ name, allowedTools })),
     };
   }

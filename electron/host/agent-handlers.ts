@@ -6,9 +6,9 @@ import {
   notFound,
   quoteId,
 } from '../../shared/contract';
-import type { AgentCatalog } from '../agents/catalog';
+import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
 import type { Store } from '../store/store';
-import type { ToolRegistry } from '../tools/registry';
+import { RESERVED_TOOL_NAMES, type ToolRegistry } from '../tools/registry';
 import type { AgentsDesk } from './agents-desk';
 
 type AgentChannel =
@@ -31,12 +31,18 @@ export function agentHandlers(
   registry: ToolRegistry,
   store: Store,
 ): Handlers & Partial<Record<CommandName, unknown>> {
-  const list = (): CommandOutput<'agents.list'> => ({
-    agents: catalog.all().map((agent) => catalog.summary(agent)),
-    errors: catalog.loadErrors(),
-    // Named within the data folder: local paths are internals the API does not show.
-    folder: 'agents',
-  });
+  // Control tools (complete_task…) are every agent's, so a file that lists one names a tool Deputy has.
+  const knownTools = () => new Set([...registry.list().map((tool) => tool.name), ...RESERVED_TOOL_NAMES]);
+  const summary = (agent: LoadedAgent, tools = knownTools()) => catalog.summary(agent, tools);
+  const list = (): CommandOutput<'agents.list'> => {
+    const tools = knownTools();
+    return {
+      agents: catalog.all().map((agent) => summary(agent, tools)),
+      errors: catalog.loadErrors(),
+      // Named within the data folder: local paths are internals the API does not show.
+      folder: 'agents',
+    };
+  };
   const known = (name: string) => {
     const agent = catalog.get(name);
     if (!agent) throw new DeputyError('not_found', `There is no agent named ${quoteId(name)}.`);
@@ -46,7 +52,7 @@ export function agentHandlers(
     'agents.list': list,
     'agents.get': (input) => {
       const agent = known(input.name);
-      return { agent: catalog.summary(agent), definition: { ...agent.definition } };
+      return { agent: summary(agent), definition: { ...agent.definition } };
     },
     'agents.run': (input) => desk.start(input).started,
     'agents.setEnabled': (input) => {
@@ -61,7 +67,7 @@ export function agentHandlers(
         const where = imported.error.line ? ` (line ${imported.error.line})` : '';
         throw new DeputyError('invalid_input', `${imported.error.message}${where}`);
       }
-      return { agent: catalog.summary(imported.agent), droppedTools: imported.droppedTools };
+      return { agent: summary(imported.agent), droppedTools: imported.droppedTools };
     },
     'runs.lineage': (input) => desk.lineage(input.runId),
     'artifacts.list': (input) => {

@@ -24,6 +24,11 @@ export const AgentSummary = z.object({
   inputs: z.array(AgentInputView),
   outputName: z.string(),
   tools: z.array(z.string()),
+  /**
+   * Tools the file lists that Deputy has none of right now: a typo, or an extension's tool not connected yet.
+   * The agent loads and works without them (one that appears later is granted then).
+   */
+  unknownTools: z.array(z.string()),
   /** The SOP's phases in order, each with the tools it allows (empty: no SOP). */
   phases: z.array(z.object({ name: z.string(), allowedTools: z.array(z.string()) })),
 });

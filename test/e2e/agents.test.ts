@@ -21,6 +21,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     dataDir = dataDirWithAgents(
       { name: 'lead', tools: ['helper', 'list_tasks'] },
       { name: 'helper', tools: ['list_tasks', 'add_task'] },
+      { name: 'sloppy', tools: ['list_taskz', 'list_tasks'] },
     );
     host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
   });
@@ -169,6 +170,12 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     const panel = page.getByTestId('agents-panel');
     await panel.getByTestId('agent-researcher').waitFor();
     expect(await panel.getByTestId('agents-folder').innerText()).toBe('agents');
+    // A tool the file names that Deputy does not have is a warning on its card, in words; the agent still loads.
+    expect(await panel.getByTestId('agent-sloppy').getByTestId('agent-unknown-tools').innerText()).toBe(
+      'Deputy has no tool named “list_taskz”, so this agent works without it. Check the spelling in ' +
+        'agents/sloppy.yaml; a tool of an extension is added once the extension is connected.',
+    );
+    expect(await panel.getByTestId('agent-helper').getByTestId('agent-unknown-tools').count()).toBe(0);
     await panel.getByTestId('agent-import').setInputFiles({
       name: 'broken.yaml',
       mimeType: 'application/yaml',

@@ -41,6 +41,25 @@ describe('the agent catalog', () => {
     expect(fixture.host.toolCatalog().map((tool) => tool.name)).toContain('good_one');
   });
 
+  it('loads an agent that lists a tool Deputy does not have, and names the tool in the list', async () => {
+    const dataDir = dataDirWithAgents(
+      { name: 'sloppy', tools: ['list_taskz', 'list_tasks', 'helper', 'complete_task', 'ext__search'] },
+      { name: 'helper', tools: [] },
+    );
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    await fixture.host.invoke('agents.setEnabled', { name: 'helper', enabled: false });
+    const list = await fixture.host.invoke('agents.list', {});
+    // A typo and an extension's tool not connected: named; a tool, another agent (even off), a control tool: not.
+    expect(list.agents.find((agent) => agent.name === 'sloppy')?.unknownTools).toEqual([
+      'list_taskz',
+      'ext__search',
+    ]);
+    expect(list.agents.find((agent) => agent.name === 'researcher')?.unknownTools).toEqual([]);
+    expect(list.errors).toEqual([]);
+    const one = await fixture.host.invoke('agents.get', { name: 'sloppy' });
+    expect(one.agent.unknownTools).toEqual(['list_taskz', 'ext__search']);
+  });
+
   it('starts with an alias bomb in the folder: the file is listed as not loaded, every other agent loads', async () => {
     const dataDir = dataDirWithAgents({ name: 'good_one', tools: ['list_tasks'] });
     writeFileSync(join(dataDir, 'agents', 'bomb.yaml'), ALIAS_BOMB);

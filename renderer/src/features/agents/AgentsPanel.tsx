@@ -1,8 +1,30 @@
 import { useEffect, useId, type ChangeEvent } from 'react';
+import type { AgentSummary } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
 import './agents.css';
+
+/**
+ * Tools the file lists that Deputy has none of: a typo (the agent quietly works without it) or an extension's tool
+ * not connected yet. A warning, not an error: the agent loads, and gets the tool if one appears.
+ */
+function UnknownTools({ agent }: { agent: AgentSummary }) {
+  const names = agent.unknownTools;
+  const isOne = names.length === 1;
+  return (
+    <p className="agent-card__warning" data-testid="agent-unknown-tools">
+      Deputy has no {isOne ? 'tool' : 'tools'} named {listWords(names.map((name) => `“${name}”`))}, so this
+      agent works without {isOne ? 'it' : 'them'}. Check the spelling in <code>{agent.file}</code>; a tool of
+      an extension is added once the extension is connected.
+    </p>
+  );
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
 
 /** Settings → Agents: the built-in and personal agents, the files that did not load, on/off, import. */
 export function AgentsPanel() {
@@ -66,6 +88,7 @@ export function AgentsPanel() {
                   <> · Steps: {agent.phases.map((phase) => toolLabel(phase.name)).join(' → ')}</>
                 )}
               </p>
+              {agent.unknownTools.length > 0 && <UnknownTools agent={agent} />}
             </li>
           ))}
         </ul>
