@@ -1,6 +1,6 @@
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit, type Alias, type Document } from 'yaml';
-import type { z } from 'zod';
 import { AgentDefinition, camelKeys } from './definition';
+import { describeIssues } from './load-words';
 
 /** Why a definition file was skipped: where (file, 1-based line) and what, in words a person can act on. */
 export interface AgentLoadError {
@@ -83,11 +83,11 @@ export function checkDefinition(
       ok: false,
       error: { file, line: 1, message: 'An agent definition must be a mapping of fields.' },
     };
-  const parsed = AgentDefinition.safeParse(camelKeys(value));
+  // With the value at fault in each issue, so a missing field can be told from one of the wrong kind.
+  const parsed = AgentDefinition.safeParse(camelKeys(value), { reportInput: true });
   if (parsed.success) return { ok: true, definition: parsed.data };
-  const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-  const path = issue.path.join('.') || '(definition)';
-  return { ok: false, error: { file, line: lineFor(issue.path), message: `${path}: ${issue.message}` } };
+  const { message, path } = describeIssues(parsed.error.issues);
+  return { ok: false, error: { file, line: lineFor(path), message } };
 }
 
 /** Snake_case aliases, so a path in schema names finds the key the file wrote. */
@@ -108,7 +108,7 @@ const ALIASES: Record<string, string[]> = {
   qualityGates: ['quality_gates'],
 };
 
-/** The line of the deepest node along `path` that the file has (a missing field: its parent's line). */
+/** The line of the deepest node along `path` that the file has (a missing field: its parent's key's line). */
 function lineOf(document: Document, lines: LineCounter, path: readonly PropertyKey[]): number | null {
   let node: unknown = document.contents;
   let offset = rangeStart(node);
@@ -126,7 +126,8 @@ function lineOf(document: Document, lines: LineCounter, path: readonly PropertyK
     }
     if (next === undefined) break;
     node = next;
-    offset = rangeStart(node) ?? offset;
+    // A block mapping or list starts on the line after its key: the key's line is the one to name.
+    if (typeof key === 'number' || (!isMap(node) && !isSeq(node))) offset = rangeStart(node) ?? offset;
   }
   return offset === null ? null : lines.linePos(offset).line;
 }

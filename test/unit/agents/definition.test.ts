@@ -111,7 +111,61 @@ describe('AgentDefinition (spec 001)', () => {
     if (parsed.ok) return;
     const line = wrong.split('\n').findIndex((text) => text.includes('temp: hot')) + 1;
     expect(parsed.error).toMatchObject({ file: 'wrong.yaml', line });
-    expect(parsed.error.message).toMatch(/^modelConfig\.temp: /);
+    expect(parsed.error.message).toBe('`modelConfig.temp` should be a number, not text.');
+  });
+
+  it('says what is wrong with a field in a sentence, with the file and the line', () => {
+    const lineOf = (text: string, needle: string) =>
+      text.split('\n').findIndex((line) => line.startsWith(needle)) + 1;
+    const cases: { text: string; message: string; line: number }[] = [
+      {
+        text: INVESTIGATOR.replace(/description: >\n.*\n/, ''),
+        message: 'The description is missing: add a line `description: …`.',
+        line: 1,
+      },
+      {
+        text: INVESTIGATOR.replace(/description: >\n.*\n/, 'description: 42\n'),
+        message: 'The description should be text, not a whole number.',
+        line: 3,
+      },
+      {
+        text: INVESTIGATOR.replace(/description: >\n.*\n/, 'description: ""\n'),
+        message: 'The description is empty: write something after `description:`.',
+        line: 3,
+      },
+      {
+        text: INVESTIGATOR.replace(/ {2}systemPrompt: \|\n.*\n/, ''),
+        message: '`promptConfig.systemPrompt` is missing: add `systemPrompt: …` under `promptConfig:`.',
+        line: lineOf(INVESTIGATOR, 'promptConfig:'),
+      },
+      {
+        text: INVESTIGATOR.replace(/ {2}tools:\n(?: {4}- .*\n)+/, '  tools: gmail_search\n'),
+        message: '`toolConfig.tools` should be a list (lines starting with `- `), not text.',
+        line: lineOf(INVESTIGATOR, 'toolConfig:') + 1,
+      },
+      {
+        text: INVESTIGATOR.replace('name: codebase_investigator', 'name: Codebase Investigator'),
+        message:
+          'The name “Codebase Investigator” cannot be used: use lowercase letters, digits and _ (2 to 63), starting with a letter.',
+        line: 1,
+      },
+      {
+        text: `${INVESTIGATOR}colour: blue\n`,
+        message:
+          'Deputy does not know the field `colour` in an agent definition: check its spelling, or remove it.',
+        line: 1,
+      },
+      {
+        text: INVESTIGATOR.replace('toolConfig:', 'toolconfig:'),
+        message:
+          'The toolConfig is missing: the file has `toolconfig`, spelled differently; write `toolConfig`.',
+        line: lineOf(INVESTIGATOR, 'toolConfig:'),
+      },
+    ];
+    for (const { text, message, line } of cases) {
+      const parsed = parseAgentDefinition(text, 'agents/mine.yaml');
+      expect(parsed.ok ? null : parsed.error).toEqual({ file: 'agents/mine.yaml', line, message });
+    }
   });
 
   it('names the line in a JSON file too, and refuses a placeholder that is not an input', () => {
