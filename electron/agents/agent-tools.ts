@@ -40,6 +40,23 @@ export function agentTool(
   };
 }
 
+/** How many agent names the model is told of when it names one that is not there (the rest are counted). */
+const MAX_CHOICES = 20;
+
+/** An agent the model named that is not there (a typo, or turned off), with the ones it may use instead. */
+export function unknownAgent(name: string, choices: readonly string[]): ToolError {
+  const shown = choices.slice(0, MAX_CHOICES).join(', ');
+  const more = choices.length > MAX_CHOICES ? ` (and ${choices.length - MAX_CHOICES} more)` : '';
+  const instead =
+    choices.length === 0
+      ? 'There are no agents you can hand work to: do this yourself.'
+      : `The agents you can hand work to: ${shown}${more}.`;
+  return new ToolError(
+    'unknown_agent',
+    `There is no agent named ${quoteId(name)} that is turned on. ${instead}`,
+  );
+}
+
 const DelegateInput = z.strictObject({
   agent: z.string().min(1).max(100),
   task: z.string().trim().min(1).max(20_000),
@@ -53,6 +70,7 @@ const DelegateInput = z.strictObject({
 export function delegateTool(
   catalog: AgentCatalog,
   startChild: StartChild,
+  choices: (context: ToolContext) => string[],
 ): Tool<z.infer<typeof DelegateInput>> {
   return {
     name: DELEGATE_TO_AGENT,
@@ -67,11 +85,7 @@ export function delegateTool(
     callTimeoutMs: AGENT_CALL_LIMIT_MS,
     execute: (input, context) => {
       const loaded = catalog.usable(input.agent);
-      if (!loaded)
-        throw new ToolError(
-          'unknown_agent',
-          `There is no agent named ${quoteId(input.agent)} that is turned on.`,
-        );
+      if (!loaded) throw unknownAgent(input.agent, choices(context));
       const inputs = { ...input.inputs };
       const [first] = Object.entries(loaded.definition.inputConfig.inputs).filter(
         ([name, spec]) => spec.required && spec.type === 'string' && inputs[name] === undefined,

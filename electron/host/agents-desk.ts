@@ -10,7 +10,7 @@ import {
 } from '../../shared/contract';
 import { summarize } from '../agents/output-contract';
 import { inputSchema } from '../agents/agent-inputs';
-import { agentTool, delegateTool, DELEGATE_TO_AGENT } from '../agents/agent-tools';
+import { agentTool, delegateTool, DELEGATE_TO_AGENT, unknownAgent } from '../agents/agent-tools';
 import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
 import { fillTemplate } from '../agents/definition';
 import { costOf } from '../agents/usage-cost';
@@ -81,7 +81,8 @@ export class AgentsDesk {
       .all()
       .filter((agent) => this.deps.catalog.isEnabled(agent.definition.name))
       .map((agent) => agentTool(agent.definition, start));
-    return this.deps.registry.replaceAgentTools([...tools, delegateTool(this.deps.catalog, start)]);
+    const choices = (context: ToolContext) => this.agentChoices(context.runId);
+    return this.deps.registry.replaceAgentTools([...tools, delegateTool(this.deps.catalog, start, choices)]);
   }
 
   /** Starts an agent as a run of its own (the API, the chat's picker): depth 1, under no parent. */
@@ -212,8 +213,7 @@ export class AgentsDesk {
     if (!store.runs.get(childId)) {
       const parent = store.lineage.byRun(context.runId);
       const agent = this.deps.catalog.usable(name);
-      if (!agent)
-        throw new ToolError('unknown_agent', `There is no agent named ${quoteId(name)} that is turned on.`);
+      if (!agent) throw unknownAgent(name, this.agentChoices(context.runId));
       const depth = (parent?.depth ?? 0) + 1;
       if (depth > this.deps.maxDepth)
         throw new ToolError(
@@ -271,6 +271,15 @@ export class AgentsDesk {
       summary: result.summary,
       ...(result.output && { output: result.output }),
     };
+  }
+
+  /** The agents a run may hand work to: those turned on, and under an agent run only those it was granted. */
+  private agentChoices(runId: string): string[] {
+    const grant = this.deps.store.lineage.byRun(runId)?.grantedTools;
+    return this.deps.catalog
+      .all()
+      .map((agent) => agent.definition.name)
+      .filter((name) => this.deps.catalog.isEnabled(name) && (!grant || grant.includes(name)));
   }
 
   /**

@@ -344,6 +344,28 @@ describe('delegation', () => {
     expect(history).not.toContain('Zero tasks.');
   });
 
+  it('a delegation to an agent that is not there tells the model which agents there are, at most 20', async () => {
+    const model = new ScriptedModel(
+      call('delegate_to_agent', { agent: 'helpr', task: 'count my tasks' }, 'typo'),
+      say('I could not find that helper.'),
+    );
+    const many = Array.from({ length: 22 }, (_, i) => ({
+      name: `aide_${String(i).padStart(2, '0')}`,
+      tools: [],
+    }));
+    fixture = await openHost(model, { dataDir: dataDirWithAgents({ name: 'helper', tools: [] }, ...many) });
+    await fixture.host.invoke('agents.setEnabled', { name: 'reviewer', enabled: false });
+    await fixture.host.runToEnd({ prompt: 'Ask the helper how many tasks I have' });
+    const refused = resultsOf(model, 1)[0] as { error: { kind: string; message: string } };
+    expect(refused.error.kind).toBe('unknown_agent');
+    // Built-in first, then the person's, by file; an agent turned off is not offered. 26 in all, 20 named.
+    expect(refused.error.message).toBe(
+      'There is no agent named "helpr" that is turned on. The agents you can hand work to: inbox_triage, ' +
+        'meeting_scheduler, researcher, aide_00, aide_01, aide_02, aide_03, aide_04, aide_05, aide_06, aide_07, ' +
+        'aide_08, aide_09, aide_10, aide_11, aide_12, aide_13, aide_14, aide_15, aide_16 (and 6 more).',
+    );
+  });
+
   it('refuses a fourth level', async () => {
     const model = new ScriptedModel(
       call('level_two', { task: 'go down' }, 'l1'),
