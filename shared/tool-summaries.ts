@@ -62,6 +62,12 @@ const found = (n: number | undefined, one: string, many: string): string =>
 
 const same = (phrase: string): Phrases => ({ todo: phrase, done: phrase });
 
+/** Work handed to an agent (`who`: its display name where known), with the task in its words if given. */
+const handTo = (who: string, task: unknown): Phrases => ({
+  todo: `Hand${quoted(task) || ' a task'} to ${who}`,
+  done: `Handed${quoted(task) || ' a task'} to ${who}`,
+});
+
 const SUMMARIES: Record<string, Summarizer> = {
   add_task: (a) => ({ todo: `Add task${quoted(a.description)}`, done: `Added task${quoted(a.description)}` }),
   list_tasks: (_a, r) => ({
@@ -114,6 +120,7 @@ const SUMMARIES: Record<string, Summarizer> = {
           done: `Replied in a thread in ${channel(a.channel)}`,
         }
       : { todo: `Post in ${channel(a.channel)}`, done: `Posted in ${channel(a.channel)}` },
+  delegate_to_agent: (a) => handTo(text(a.agent) ?? 'an agent', a.task),
 };
 
 /** A tool nobody wrote words for (an extension's): its name, spaced out. */
@@ -125,9 +132,35 @@ const generic = (tool: string): Phrases => {
 /** Whether a tool has words of its own here (an extension's tools are named by `generic`). */
 export const hasToolWords = (tool: string): boolean => Object.hasOwn(SUMMARIES, tool);
 
-/** The call's one-line summary: in the past once it is done, as what it would do before that. */
-export function summarizeToolCall(tool: string, args: Args, isDone: boolean, result?: unknown): string {
-  const summarize = SUMMARIES[tool];
-  const phrases = summarize ? summarize(args ?? {}, result) : generic(tool);
+/** An agent's display name by its name; null for a name that is no agent (then the tool is no agent either). */
+export type AgentLabel = (name: string) => string | null;
+
+/**
+ * The call's one-line summary: in the past once it is done, as what it would do before that. With `agentLabel`,
+ * agents are named as the person knows them, and a call of an agent's own tool reads as handing it work.
+ */
+export function summarizeToolCall(
+  tool: string,
+  args: Args,
+  isDone: boolean,
+  result?: unknown,
+  agentLabel?: AgentLabel,
+): string {
+  const phrases = phrasesOf(tool, args ?? {}, result, agentLabel);
   return isDone ? phrases.done : phrases.todo;
+}
+
+function phrasesOf(tool: string, args: Args, result: unknown, agentLabel?: AgentLabel): Phrases {
+  const agent = text(args.agent);
+  if (tool === 'delegate_to_agent' && agent) return handTo(agentLabel?.(agent) ?? agent, args.task);
+  const summarize = SUMMARIES[tool];
+  if (summarize) return summarize(args, result);
+  const label = agentLabel?.(tool);
+  // An agent's tool takes the agent's inputs: its first text is taken as the task.
+  if (label)
+    return handTo(
+      label,
+      Object.values(args).find((value) => text(value) !== undefined),
+    );
+  return generic(tool);
 }

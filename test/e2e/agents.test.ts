@@ -20,7 +20,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     gemini = await startFakeGemini();
     dataDir = dataDirWithAgents(
       { name: 'lead', tools: ['helper', 'list_tasks'] },
-      { name: 'helper', tools: ['list_tasks', 'add_task'] },
+      { name: 'helper', displayName: 'Task helper', tools: ['list_tasks', 'add_task'] },
       { name: 'sloppy', tools: ['list_taskz', 'list_tasks'] },
     );
     host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
@@ -134,6 +134,20 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     // Stopping the parent stops the child too: its approval is rejected, and both read as stopped.
     await expect.poll(() => child.getByTestId('run-stopped').count()).toBe(1);
     await expect.poll(() => page.getByTestId('run-stopped').count()).toBe(2);
+    // The call that started the child was stopped with it, not failed; the child is named as the person knows it.
+    const card = page.locator('[data-testid="tool-call"][data-tool="helper"]');
+    await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Stopped');
+    expect(await card.getByTestId('tool-call-summary').innerText()).toBe(
+      'Hand ‘add a task to buy milk’ to Task helper',
+    );
+    expect(await card.getByTestId('tool-call-error').count()).toBe(0);
+    await expect.poll(() => child.locator('summary').first().innerText()).toMatch(/^Task helper\s*stopped/);
+    expect(await axeViolations(page)).toEqual([]);
+    // The same once the conversation is read back from the host.
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Stopped');
+    await expect.poll(() => child.locator('summary').first().innerText()).toMatch(/^Task helper\s*stopped/);
   });
 
   it('approving a child’s action by keyboard keeps the focus on its row once the child is done', async () => {

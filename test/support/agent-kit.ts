@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 
 export interface TestAgent {
   name: string;
+  displayName?: string;
   tools: string[];
   /** The output under `result`; by default `{ note: string }`. */
   schema?: Record<string, unknown>;
@@ -17,6 +18,7 @@ export interface TestAgent {
 export function agentDefinition(agent: TestAgent): Record<string, unknown> {
   return {
     name: agent.name,
+    ...(agent.displayName && { displayName: agent.displayName }),
     description: `Test agent ${agent.name}.`,
     inputConfig: { inputs: { task: { description: 'The task.', type: 'string', required: true } } },
     outputConfig: {

@@ -56,6 +56,21 @@ describe('tool summaries', () => {
     expect(summarizeToolCall('files__read_file', {}, true)).toBe('Used files: read file');
   });
 
+  it('says work handed to an agent in words, by the name the person knows it by', () => {
+    const label = (name: string) => ({ helper: 'Task helper' })[name] ?? null;
+    const task = { agent: 'helper', task: 'count my tasks' };
+    expect(summarizeToolCall('delegate_to_agent', task, false, undefined, label)).toBe(
+      'Hand ‘count my tasks’ to Task helper',
+    );
+    expect(summarizeToolCall('delegate_to_agent', task, true)).toBe('Handed ‘count my tasks’ to helper');
+    // An agent's own tool (its inputs as arguments) reads the same; a tool that is no agent keeps its name.
+    expect(summarizeToolCall('helper', { task: 'count my tasks' }, true, undefined, label)).toBe(
+      'Handed ‘count my tasks’ to Task helper',
+    );
+    expect(summarizeToolCall('helper', {}, false, undefined, label)).toBe('Hand a task to Task helper');
+    expect(summarizeToolCall('files__read_file', {}, true, undefined, label)).toBe('Used files: read file');
+  });
+
   it('reads arguments the model sent wrong without throwing', () => {
     expect(summarizeToolCall('gmail_send', { to: 42 }, true)).toBe('Sent an email to someone');
   });

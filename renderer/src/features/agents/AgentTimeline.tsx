@@ -2,11 +2,13 @@ import { useEffect, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref }
 import type { Artifact, LineageNode } from '../../../../shared/contract';
 import { useAgents, useStores } from '../../stores';
 import { isFocusLost } from '../../focus';
+import { useAgentLabel, useIsRunStopped } from './agent-names';
 import type { TreeItem } from './agent-tree';
 import './agents.css';
 
-const STATUS_TEXT: Record<LineageNode['status'], string> = {
+const STATUS_TEXT: Record<LineageNode['status'] | 'stopped', string> = {
   active: 'working',
+  stopped: 'stopped',
   recovering: 'picking up again',
   completed: 'done',
   failed: 'did not finish',
@@ -51,6 +53,10 @@ export function ChildRun({
   row?: { ref?: Ref<HTMLLIElement>; 'data-index'?: number };
 }) {
   const isWorking = node.status === 'active' || node.status === 'recovering';
+  const label = useAgentLabel()(node.role) ?? node.role;
+  // Its lineage row says failed when it was stopped: the run's own ending says which.
+  const isStopped = useIsRunStopped(node.runId) && node.status === 'failed';
+  const status = isStopped ? 'stopped' : node.status;
   const tokens = node.rolledUp.inputTokens + node.rolledUp.outputTokens;
   const details = useRef<HTMLDetailsElement>(null);
   const wasWorking = useRef(isWorking);
@@ -65,16 +71,11 @@ export function ChildRun({
       row.querySelector('summary')?.focus({ preventScroll: true });
   }, [isWorking]);
   return (
-    <li
-      className={`child-run child-run--${node.status}`}
-      data-testid="child-run"
-      data-role={node.role}
-      {...row}
-    >
+    <li className={`child-run child-run--${status}`} data-testid="child-run" data-role={node.role} {...row}>
       <details ref={details} open={isWorking || undefined}>
         <summary>
-          <span className="child-run__role">{node.role}</span>
-          <span className="child-run__status">{STATUS_TEXT[node.status]}</span>
+          <span className="child-run__role">{label}</span>
+          <span className="child-run__status">{STATUS_TEXT[status]}</span>
           {tokens > 0 && (
             <span className="child-run__usage">
               {tokens.toLocaleString()} tokens

@@ -43,6 +43,8 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
     const fail = (error: unknown) => set({ error: toClientError(error).message, outcome: null });
     const apply = (list: { agents: AgentSummary[]; errors: AgentLoadErrorView[]; folder: string }) =>
       set({ agents: list.agents, errors: list.errors, folder: list.folder, loadError: null });
+    // Many rows may ask for the list at once (each card that names an agent): one read answers them all.
+    let reading: Promise<void> | null = null;
 
     return {
       agents: null,
@@ -54,12 +56,14 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
       lineage: {},
       artifacts: {},
 
-      async load() {
-        try {
-          apply(await client.invoke('agents.list', {}));
-        } catch (error) {
-          set({ loadError: toClientError(error).message });
-        }
+      load() {
+        reading ??= client
+          .invoke('agents.list', {})
+          .then(apply, (error: unknown) => set({ loadError: toClientError(error).message }))
+          .finally(() => {
+            reading = null;
+          });
+        return reading;
       },
 
       async setEnabled(name, enabled) {

@@ -1,5 +1,6 @@
 import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { formatValue } from '../../format';
+import { useAgentLabel, useIsChildStopped } from '../agents/agent-names';
 import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
@@ -11,10 +12,14 @@ import { toolStateLabel } from './tool-state';
  */
 export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps }) {
   const isDone = call.state === 'completed';
-  const summary = summarizeToolCall(call.tool, call.args, isDone, call.result);
+  const agentLabel = useAgentLabel();
+  const summary = summarizeToolCall(call.tool, call.args, isDone, call.result, agentLabel);
   const hasResult = call.result !== undefined && call.result !== null;
+  // The agent it started was stopped (with its parent, or by the person): the call was stopped, it did not fail.
+  const isStopped = useIsChildStopped(call.id) && call.state === 'failed';
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
-  const shownError = call.state === 'rejected' ? null : call.error;
+  const shownError = call.state === 'rejected' || isStopped ? null : call.error;
+  const state = isStopped ? 'stopped' : call.state;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
   // Until that approval is found (or when it is gone), the card's own line says which action it is about.
   const { approvalItem } = call;
@@ -24,10 +29,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
   return (
     <li
-      className={`tool-card tool-card--${call.state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
+      className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
       data-testid="tool-call"
       data-tool={call.tool}
       data-state={call.state}
+      data-stopped={isStopped ? 'true' : undefined}
       data-ledger-state={call.ledgerState}
       data-undone={call.isUndone ? 'true' : undefined}
       {...row}
@@ -38,7 +44,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
             {summary}
           </span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {call.isUndone ? 'Undone' : toolStateLabel(call.state, call.ledgerState)}
+            {call.isUndone ? 'Undone' : isStopped ? 'Stopped' : toolStateLabel(call.state, call.ledgerState)}
           </span>
         </div>
       )}
