@@ -141,6 +141,14 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       'Hand ‘add a task to buy milk’ to Task helper',
     );
     expect(await card.getByTestId('tool-call-error').count()).toBe(0);
+    // What the child waited for was turned down by Deputy as it stopped, not rejected by the person.
+    await child.locator('summary').first().click();
+    const waited = child.locator('[data-testid="tool-call"][data-tool="add_task"]');
+    expect(await waited.getByTestId('tool-call-state').innerText()).toBe('Cancelled');
+    expect(await waited.getByTestId('tool-call-note').innerText()).toBe(
+      'Stopped with the run that started it, so Deputy did not do it.',
+    );
+    expect(await waited.getByTestId('approval-status').innerText()).toBe('Cancelled');
     await expect.poll(() => child.locator('summary').first().innerText()).toMatch(/^Task helper\s*stopped/);
     expect(await axeViolations(page)).toEqual([]);
     // The same once the conversation is read back from the host.

@@ -153,6 +153,20 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Cancelled');
     // The waiting add was rejected, never run, and nothing waits any more.
     await step(page, 'add').and(page.locator('[data-status="failed"]')).waitFor();
+    // Deputy turned it down because the plan was cancelled: the step says cancelled, and why, never "Rejected".
+    const cancelled = async () => {
+      await expect.poll(() => step(page, 'add').locator('.plan-step__state').innerText()).toBe('Cancelled');
+      expect(await step(page, 'add').getByTestId('tool-call-state').innerText()).toBe('Cancelled');
+      expect(await step(page, 'add').getByTestId('tool-call-note').innerText()).toBe(
+        'Cancelled: you cancelled the plan.',
+      );
+      expect(await step(page, 'add').innerText()).not.toContain('Rejected');
+    };
+    await cancelled();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await cancelled();
     const pending = await fetch(`${host.url}/api/actions/pending`, {
       headers: { authorization: `Bearer ${host.token}` },
     });

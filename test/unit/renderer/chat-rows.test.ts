@@ -9,6 +9,7 @@ import {
   type TimelineItem,
 } from '../../../renderer/src/features/chat/timeline';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
+import { isCancelledCall } from '../../../renderer/src/features/chat/tool-state';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
 import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
 
@@ -73,6 +74,29 @@ describe('tool summaries', () => {
 
   it('reads arguments the model sent wrong without throwing', () => {
     expect(summarizeToolCall('gmail_send', { to: 42 }, true)).toBe('Sent an email to someone');
+  });
+});
+
+describe('a call turned down as its run was ended', () => {
+  const note = 'Cancelled: you cancelled the plan.';
+  const stopped = (message: string): TimelineItem => ({
+    kind: 'error',
+    id: 'error-r1',
+    runId: 'r1',
+    message,
+    code: 'cancelled',
+  });
+  const refused = (error: string) => ({ runId: 'r1', state: 'rejected' as const, error });
+
+  it('is cancelled when its run was stopped with the words it was refused with', () => {
+    expect(isCancelledCall(refused(note), [stopped(note)])).toBe(true);
+  });
+
+  it('is rejected when the person said no, even if the run was stopped later', () => {
+    const theirs = 'The user rejected this action: I already have milk Do not retry it unless they ask.';
+    expect(isCancelledCall(refused(theirs), [stopped('Stopped.')])).toBe(false);
+    expect(isCancelledCall(refused(note), [])).toBe(false);
+    expect(isCancelledCall({ ...refused(note), runId: 'r2' }, [stopped(note)])).toBe(false);
   });
 });
 

@@ -11,13 +11,14 @@ import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
 import { useReveal } from '../../reveal';
 
-type Outcome = ApprovalStatus | 'edited';
+type Outcome = ApprovalStatus | 'edited' | 'cancelled';
 
 const OUTCOME_LABELS: Record<Outcome, string> = {
   pending: 'Waiting for you',
   approved: 'Approved',
   edited: 'Edited and approved',
   rejected: 'Rejected',
+  cancelled: 'Cancelled',
   expired: 'Expired',
 };
 
@@ -37,7 +38,15 @@ function outcomeOf(approval: Approval, status: ApprovalStatus, activity: Approva
  * edit and approve, approve with a scoped "always allow"). The chat timeline and the approval window show
  * the same card; after a decision it shows the outcome.
  */
-export function ApprovalCard({ approval, isCompact = false }: { approval: Approval; isCompact?: boolean }) {
+export function ApprovalCard({
+  approval,
+  isCompact = false,
+  isCancelled = false,
+}: {
+  approval: Approval;
+  isCompact?: boolean;
+  isCancelled?: boolean;
+}) {
   const { approvals: store } = useStores();
   const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
   const revealRequest = useApprovals((state) => state.reveal);
@@ -50,7 +59,7 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
   const now = useNow(1_000, isWaiting);
   const status = shownStatus(approval, now);
   const isPending = status === 'pending';
-  const outcome = outcomeOf(approval, status, activity);
+  const outcome = isCancelled && status === 'rejected' ? 'cancelled' : outcomeOf(approval, status, activity);
   const isBusy = activity.inFlight !== null;
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
@@ -126,12 +135,16 @@ export function ApprovalCard({ approval, isCompact = false }: { approval: Approv
           {describeExpiry(approval.expiresAt, now)}
         </p>
       )}
-      {!isPending && approval.decisionNote && approval.decisionNote !== EDITED_NOTE && (
-        <p className="approval-card__note" data-testid="approval-note">
-          {status === 'rejected' ? 'Reason: ' : 'Note: '}
-          {approval.decisionNote}
-        </p>
-      )}
+      {/* A cancelled call's card says why, above this one. */}
+      {!isPending &&
+        outcome !== 'cancelled' &&
+        approval.decisionNote &&
+        approval.decisionNote !== EDITED_NOTE && (
+          <p className="approval-card__note" data-testid="approval-note">
+            {status === 'rejected' ? 'Reason: ' : 'Note: '}
+            {approval.decisionNote}
+          </p>
+        )}
       {activity.error && <FormError testId="approval-error">{activity.error}</FormError>}
       {isPending && mode === 'idle' && (
         <div className="approval-card__actions" role="group" aria-label="Decision">

@@ -16,7 +16,16 @@ export function useKnownApproval(actionId: string | null, snapshot: Approval | n
 }
 
 /** Where a run paused in the timeline: the approval's card, or while it is not found, what became of it. */
-export function ApprovalSlot({ actionId, snapshot }: { actionId: string; snapshot: Approval | null }) {
+export function ApprovalSlot({
+  actionId,
+  snapshot,
+  isCancelled = false,
+}: {
+  actionId: string;
+  snapshot: Approval | null;
+  /** Rejected by Deputy because the run was ended around it (see isCancelledCall), not by the person. */
+  isCancelled?: boolean;
+}) {
   const { approvals: store } = useStores();
   const known = useKnownApproval(actionId, snapshot);
   const hasLookedUp = useApprovals((state) => state.hasLookedUp);
@@ -28,7 +37,7 @@ export function ApprovalSlot({ actionId, snapshot }: { actionId: string; snapsho
     else if (!snapshot && !known && !hasLookedUp) void store.getState().lookUp();
   }, [snapshot, known, hasLookedUp, store]);
 
-  if (approval) return <ApprovalCard approval={approval} />;
+  if (approval) return <ApprovalCard approval={approval} isCancelled={isCancelled} />;
   return (
     <p className="approval-card approval-card--missing" data-testid="approval-missing" role="status">
       {!hasLookedUp

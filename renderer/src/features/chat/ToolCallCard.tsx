@@ -4,7 +4,8 @@ import { useAgentLabel, useIsChildStopped } from '../agents/agent-names';
 import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
-import { toolStateLabel } from './tool-state';
+import { useChat } from '../../stores';
+import { isCancelledCall, toolStateLabel } from './tool-state';
 
 /**
  * One card per tool call: what it did in a line of the product's words, where it stands, the approval it
@@ -17,9 +18,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   const hasResult = call.result !== undefined && call.result !== null;
   // The agent it started was stopped (with its parent, or by the person): the call was stopped, it did not fail.
   const isStopped = useIsChildStopped(call.id) && call.state === 'failed';
+  // Refused because its run was ended around it: the note ("Cancelled: you cancelled the plan.") is the person's.
+  const isCancelled = useChat((state) => isCancelledCall(call, state.conversation.items));
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
   const shownError = call.state === 'rejected' || isStopped ? null : call.error;
-  const state = isStopped ? 'stopped' : call.state;
+  const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : call.state;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
   // Until that approval is found (or when it is gone), the card's own line says which action it is about.
   const { approvalItem } = call;
@@ -44,7 +47,13 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
             {summary}
           </span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {call.isUndone ? 'Undone' : isStopped ? 'Stopped' : toolStateLabel(call.state, call.ledgerState)}
+            {call.isUndone
+              ? 'Undone'
+              : isStopped
+                ? 'Stopped'
+                : isCancelled
+                  ? 'Cancelled'
+                  : toolStateLabel(call.state, call.ledgerState)}
           </span>
         </div>
       )}
@@ -53,9 +62,18 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
           {shownError}
         </p>
       )}
+      {isCancelled && (
+        <p className="tool-card__note" data-testid="tool-call-note">
+          {call.error}
+        </p>
+      )}
       {call.approvalItem && (
         <div className="tool-card__approval">
-          <ApprovalSlot actionId={call.approvalItem.actionId} snapshot={call.approvalItem.approval} />
+          <ApprovalSlot
+            actionId={call.approvalItem.actionId}
+            snapshot={call.approvalItem.approval}
+            isCancelled={isCancelled}
+          />
         </div>
       )}
       <details className="tool-card__details">

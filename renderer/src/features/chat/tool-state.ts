@@ -1,4 +1,6 @@
 import type { ActionState, LedgerState } from '../../../../shared/contract';
+import { isStoppedCode } from './error-words';
+import type { TimelineItem } from './timeline';
 
 /** What a tool-call card says about where its call stands. */
 const STATE_LABELS: Record<ActionState, string> = {
@@ -25,4 +27,23 @@ const LEDGER_LABELS: Partial<Record<LedgerState, string>> = {
  */
 export function toolStateLabel(state: ActionState, ledgerState?: LedgerState): string {
   return (ledgerState && LEDGER_LABELS[ledgerState]) ?? STATE_LABELS[state] ?? state;
+}
+
+/**
+ * A call Deputy turned down because its run was ended around it (its plan cancelled, the run that started its
+ * agent stopped, a new message sent over it), not one the person rejected: the run ended as stopped, with the
+ * very words the call was refused with ("Cancelled: you cancelled the plan.").
+ */
+export function isCancelledCall(
+  call: { state: ActionState; runId: string; error?: string | null },
+  items: readonly TimelineItem[],
+): boolean {
+  if (call.state !== 'rejected' || !call.error) return false;
+  return items.some(
+    (item) =>
+      item.kind === 'error' &&
+      item.runId === call.runId &&
+      isStoppedCode(item.code) &&
+      item.message === call.error,
+  );
 }

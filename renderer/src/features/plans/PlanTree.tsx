@@ -4,6 +4,7 @@ import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
+import { isCancelledCall } from '../chat/tool-state';
 import { canApprovePlan, isPlanOpen, PLAN_STATE, REJECTED_STEP, STEP_STATE } from './plans-model';
 import './plans.css';
 
@@ -42,10 +43,15 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   // it"), not words for the person; the call's card shows the rejection and its reason.
   const lastCall = items.findLast((item) => item.kind === 'tool');
   const isRejected = step.status === 'failed' && lastCall?.kind === 'tool' && lastCall.state === 'rejected';
-  const state = isRejected ? REJECTED_STEP : STEP_STATE[step.status];
+  // Unless Deputy turned it down as the plan was cancelled (or its run stopped): then the step was cancelled,
+  // and the card says why in the person's words ("Cancelled: you cancelled the plan.").
+  const isCancelled = useChat(
+    (state) => isRejected && lastCall.kind === 'tool' && isCancelledCall(lastCall, state.conversation.items),
+  );
+  const state = isCancelled ? STEP_STATE.cancelled : isRejected ? REJECTED_STEP : STEP_STATE[step.status];
   return (
     <li
-      className={`plan-step plan-step--${step.status}`}
+      className={`plan-step plan-step--${isCancelled ? 'cancelled' : step.status}`}
       data-testid="plan-step"
       data-step-id={step.id}
       data-status={step.status}
