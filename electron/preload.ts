@@ -74,6 +74,7 @@ const streamChannels = {
   'approvals.changed': true,
   'connections.changed': true,
   'sideEffects.changed': true,
+  'agents.changed': true,
 } as const satisfies Record<StreamName, true>;
 
 const isCommandName = (channel: string): channel is CommandName => Object.hasOwn(commandChannels, channel);

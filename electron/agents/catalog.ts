@@ -50,6 +50,7 @@ export class AgentCatalog {
   private errors: AgentLoadError[] = [];
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: AgentCatalogOptions) {
     this.reload();
@@ -82,7 +83,24 @@ export class AgentCatalog {
     }
     this.agents = agents;
     this.errors = errors;
+    this.changed();
+  }
+
+  /** Told after `onChange` (so the tools are current) at every reload and on/off; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
     this.options.onChange?.();
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch {
+        // A window that went away mid-call must not stop the others hearing of the change.
+      }
+    }
   }
 
   /** Watches the person's folder; a change reloads everything (files are small and few). */
@@ -128,7 +146,7 @@ export class AgentCatalog {
   setEnabled(name: string, enabled: boolean): void {
     const others = this.options.disabled.read().filter((other) => other !== name);
     this.options.disabled.write(enabled ? others : [...others, name]);
-    this.options.onChange?.();
+    this.changed();
   }
 
   /** `knownTools`: every tool name Deputy has now (agents count: turning one off does not make it unknown). */

@@ -43,10 +43,12 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   useEffect(() => {
     const disconnectChat = stores.chat.getState().connect();
     const disconnectApprovals = stores.approvals.getState().connect();
+    const disconnectAgents = stores.agents.getState().connect();
     void stores.settings.getState().load();
     return () => {
       disconnectChat();
       disconnectApprovals();
+      disconnectAgents();
     };
   }, [stores]);
 

@@ -50,6 +50,14 @@ export const AgentsListOutput = z.object({
   folder: z.string(),
 });
 
+/**
+ * The agents changed: a file in the agents folder was saved, added or removed, an agent was turned on or off, or
+ * one was imported. Read `agents.list` again for what they are now.
+ */
+export const AgentsChangedFilter = z.object({}).strict().default({});
+export const AgentsChangedEvent = z.object({ type: z.literal('agents.changed') });
+export type AgentsChangedEvent = z.infer<typeof AgentsChangedEvent>;
+
 export const AgentGetInput = z.object({ name: Name }).strict();
 export const AgentGetOutput = z.object({
   agent: AgentSummary,

@@ -92,6 +92,8 @@ import {
   AgentImportOutput,
   AgentRunInput,
   AgentSetEnabledInput,
+  AgentsChangedEvent,
+  AgentsChangedFilter,
   AgentsListInput,
   AgentsListOutput,
   ArtifactGetInput,
@@ -200,6 +202,7 @@ export const streams = {
   'approvals.changed': { input: ApprovalsChangedFilter, event: ApprovalsChangedEvent },
   'connections.changed': { input: ConnectionsChangedFilter, event: ConnectionsChangedEvent },
   'sideEffects.changed': { input: SideEffectsChangedFilter, event: SideEffectsChangedEvent },
+  'agents.changed': { input: AgentsChangedFilter, event: AgentsChangedEvent },
 } as const;
 
 export type CommandName = keyof typeof commands;

@@ -1,10 +1,12 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { dataDirWithAgents } from '../support/agent-kit';
+import { agentDefinition, dataDirWithAgents } from '../support/agent-kit';
 import { axeViolations } from './support/axe';
 import { assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
@@ -198,6 +200,16 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
         'agents/sloppy.yaml; a tool of an extension is added once the extension is connected.',
     );
     expect(await panel.getByTestId('agent-helper').getByTestId('agent-unknown-tools').count()).toBe(0);
+    // A file saved in the folder while the panel is open shows up in it, and so does one that does not load.
+    writeFileSync(
+      join(dataDir, 'agents', 'late_one.yaml'),
+      stringify(agentDefinition({ name: 'late_one', tools: [] })),
+    );
+    writeFileSync(join(dataDir, 'agents', 'late_broken.yaml'), 'name: late_broken\n');
+    await panel.getByTestId('agent-late_one').waitFor();
+    await expect
+      .poll(() => panel.getByTestId('agent-load-errors').innerText())
+      .toContain('agents/late_broken.yaml:1 The description is missing');
     await panel.getByTestId('agent-import').setInputFiles({
       name: 'broken.yaml',
       mimeType: 'application/yaml',

@@ -106,11 +106,18 @@ describe('the agent catalog', () => {
     const dataDir = dataDirWithAgents();
     fixture = await openHost(new ScriptedModel(), { dataDir });
     const host = fixture.host;
+    // Windows showing the agents hear of the change (and read the list again), once the tools are current.
+    const heard: boolean[] = [];
+    const unsubscribe = host.subscribe('agents.changed', {}, () =>
+      heard.push(host.toolCatalog().some((tool) => tool.name === 'late_one')),
+    );
     writeFileSync(
       join(dataDir, 'agents', 'late_one.yaml'),
       stringify(agentDefinition({ name: 'late_one', tools: [] })),
     );
-    await until(() => host.toolCatalog().some((tool) => tool.name === 'late_one'));
+    await until(() => heard.length > 0);
+    unsubscribe();
+    expect(heard[0]).toBe(true);
     const list = await host.invoke('agents.list', {});
     expect(list.agents.find((agent) => agent.name === 'late_one')).toMatchObject({
       source: 'user',

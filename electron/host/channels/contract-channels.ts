@@ -79,5 +79,7 @@ export function contractStreams(
     'connections.changed': (_input, listener) =>
       deps.connections.subscribe((connections) => listener({ connections })),
     'sideEffects.changed': (_input, listener) => desks.sideEffects.subscribe(listener),
+    'agents.changed': (_input, listener) =>
+      deps.agentCatalog.subscribe(() => listener({ type: 'agents.changed' })),
   };
 }

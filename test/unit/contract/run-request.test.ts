@@ -145,6 +145,7 @@ describe('run request contract', () => {
       ].sort(),
     );
     expect(Object.keys(streams).sort()).toEqual([
+      'agents.changed',
       'approvals.changed',
       'connections.changed',
       'run.events',

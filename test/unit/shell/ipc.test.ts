@@ -106,6 +106,7 @@ const validStreamInputs: { [S in StreamName]: StreamInput<S> } = {
   'approvals.changed': {},
   'connections.changed': {},
   'sideEffects.changed': {},
+  'agents.changed': {},
 };
 
 interface FakeSubscription {

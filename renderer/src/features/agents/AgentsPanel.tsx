@@ -41,7 +41,7 @@ export function AgentsPanel() {
   const errorsId = useId();
   const importId = useId();
 
-  // Files in the folder change behind this window (it is watched): read the list again on every open.
+  // Read again on every open; while open, the store follows the host's word that the folder changed.
   useEffect(() => {
     void store.getState().load();
   }, [store]);

@@ -24,6 +24,8 @@ export interface AgentsState {
 
 export interface AgentsActions {
   load(): Promise<void>;
+  /** Follows changes to the agents (the folder is watched); returns the unsubscribe. */
+  connect(): () => void;
   setEnabled(name: string, enabled: boolean): Promise<void>;
   importFile(fileName: string, text: string): Promise<void>;
   /** Starts an agent; rejects with the reason when its inputs do not fit. */
@@ -87,6 +89,12 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
           fail(error);
         }
       },
+
+      // A list never read is not read on a change either: whoever needs it reads it then.
+      connect: () =>
+        client.on('agents.changed', {}, () => {
+          if (get().agents !== null) void get().load();
+        }),
 
       run(name, inputs, threadId) {
         return client.invoke('agents.run', { name, inputs, ...(threadId && { threadId }) });
