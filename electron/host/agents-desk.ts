@@ -380,13 +380,15 @@ export class AgentsDesk {
   }
 
   /** The roles from the top-level agent down to this one. */
+  /** Who asks, from the top, as the person knows them: each agent's display name, or its name without one. */
   private pathOf(row: LineageRow): string[] {
-    const path = [row.role];
+    const shown = (role: string): string => this.deps.catalog.get(role)?.definition.displayName ?? role;
+    const path = [shown(row.role)];
     let parentRun = row.parentRunId;
     for (let guard = 0; parentRun && guard < 10; guard += 1) {
       const parent = this.deps.store.lineage.byRun(parentRun);
       if (!parent) break;
-      path.unshift(parent.role);
+      path.unshift(shown(parent.role));
       parentRun = parent.parentRunId;
     }
     return path;

@@ -404,7 +404,7 @@ describe('delegation', () => {
       tools: syntheticMailTools(sent),
       dataDir: dataDirWithAgents(
         { name: 'coordinator', tools: ['messenger', 'send_message'] },
-        { name: 'messenger', tools: ['send_message'] },
+        { name: 'messenger', displayName: 'Mail runner', tools: ['send_message'] },
       ),
     });
     return { host: fixture.host, sent };
@@ -418,7 +418,8 @@ describe('delegation', () => {
     const run = host.runAgentToEnd({ name: 'coordinator', inputs: { task: 'let sam know' } });
     await until(() => host.approvals.pending().length > 0);
     const [approval] = host.approvals.pending();
-    expect(approval?.reason).toMatch(/^coordinator → messenger wants to send an email to sam@x\.io\. /);
+    // Named as the person knows them: a display name where the definition has one.
+    expect(approval?.reason).toMatch(/^coordinator → Mail runner wants to send an email to sam@x\.io\. /);
     expect(sent).toEqual([]);
     await host.approvals.decide({ approvalId: approval?.id ?? '', decision: 'approve' });
     const response = await run;
