@@ -2,9 +2,12 @@ import { createHash } from 'node:crypto';
 import type { RunEvent, RunResponse } from '../../shared/contract';
 import { ToolError } from '../tools/tool';
 
+/** Why a child run is stopped from above: its parent was stopped, or the call that started it ran out of time. */
+export type ChildStop = 'parent_stopped' | 'out_of_time';
+
 export interface RunWatch {
   subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
-  cancel: (runId: string) => boolean;
+  cancel: (runId: string, why: ChildStop) => boolean;
 }
 
 /** Waits for a child's ending (a pause for approval is not one); stopping the parent stops the child. */
@@ -13,7 +16,9 @@ export function waitForRunEnd(watch: RunWatch, runId: string, signal: AbortSigna
     let unsubscribe: () => void = () => {};
     const onAbort = (): void => {
       unsubscribe();
-      watch.cancel(runId);
+      // The call's time limit aborts with a TimeoutError (call-guard.ts); anything else is the run being stopped.
+      const isOutOfTime = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
+      watch.cancel(runId, isOutOfTime ? 'out_of_time' : 'parent_stopped');
       reject(new ToolError('cancelled', 'The agent was stopped with the run that started it.'));
     };
     if (signal.aborted) return onAbort();

@@ -22,7 +22,7 @@ import type { LineageRow } from '../store/lineage-repo';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolContext } from '../tools/tool';
-import { childRunId, waitForRunEnd } from './agent-children';
+import { childRunId, waitForRunEnd, type ChildStop } from './agent-children';
 import { lineageView } from './agent-lineage';
 import { agentSpec } from './agent-spec';
 import { sopBlock } from './agent-prompt';
@@ -49,7 +49,7 @@ export interface AgentsDeskDeps {
   isActive: (runId: string) => boolean;
   /** Throws `too_many` when the line of runs waiting to start is full. */
   checkRoomInLine: () => void;
-  cancel: (runId: string) => boolean;
+  cancel: (runId: string, why: ChildStop) => boolean;
   subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
   emit: (event: RunEvent) => void;
 }

@@ -96,7 +96,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
     track,
     isActive: (runId) => runs.active.has(runId),
     checkRoomInLine: () => runs.active.checkRoomInLine(),
-    cancel: (runId) => {
+    cancel: (runId, why) => {
       if (runs.cancel(runId)) return true;
       // Closing stops every run, parents too: a child's approval then stays, for the run to resume at next start
       // (and the database is closed by then).
@@ -108,7 +108,9 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
       approvals.endPaused(
         runId,
         run.threadId,
-        'Stopped with the run that started it, so Deputy did not do it.',
+        why === 'out_of_time'
+          ? 'The agent that asked for this waited longer than a day, so Deputy did not do it.'
+          : 'Stopped with the run that started it, so Deputy did not do it.',
       );
       return true;
     },
