@@ -14,11 +14,12 @@ import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
-import { inCallOrder, openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
+import type { RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
+import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
 import type { SettingsService } from './settings';
 
 export interface ApprovalDeskDeps {
@@ -287,16 +288,19 @@ export class ApprovalDesk {
   private continueRun(approval: StoredApproval, verdict: Verdict): Promise<RunResponse> {
     const { store } = this.deps;
     const run = store.runs.get(approval.runId);
-    if (!run || !this.loadState(run.id)?.awaiting.some((entry) => entry.approvalId === approval.id)) {
+    if (
+      !run ||
+      !loadRunState(this.deps.store, run.id)?.awaiting.some((entry) => entry.approvalId === approval.id)
+    ) {
       throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
     }
     return this.deps.track(run, async (signal) => {
       // Read inside the tracked work: a decision taken just before this one has landed by now.
-      const state = this.loadState(run.id);
+      const state = loadRunState(this.deps.store, run.id);
       const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);
       // The run went on without waiting for this (it was picked up again after a restart and acted on the
       // decision itself): answer with where it stands, never run it a second time.
-      if (!state || !held) return this.whereRunStands(run.id, approval);
+      if (!state || !held) return whereRunStands(this.deps.store, run.id, approval);
       const deps = this.deps.runDeps();
       const spec = this.deps.specFor(run, signal);
       const scope = { deps, spec, state };
@@ -332,35 +336,13 @@ export class ApprovalDesk {
     });
   }
 
-  private whereRunStands(runId: string, approval: StoredApproval): RunResponse {
-    const run = this.deps.store.runs.get(runId);
-    const status =
-      run?.status === 'completed' || run?.status === 'failed' ? run.status : 'awaiting_confirmation';
-    return {
-      ok: status !== 'failed',
-      runId,
-      threadId: approval.threadId,
-      actionId: approval.actionId,
-      model: run?.model ?? '',
-      status,
-      summary: run?.summary ?? '',
-      mode: status === 'awaiting_confirmation' ? 'approval_required' : 'tool_call',
-      tool: approval.tool,
-    };
-  }
-
-  private loadState(runId: string): RunState | null {
-    const checkpoint = this.deps.store.checkpoints.load(runId);
-    return parseRunState(checkpoint?.state ?? this.deps.store.runs.loadState(runId));
-  }
-
   private endPausedRun(approval: StoredApproval, failure: RunFailure): RunState | null {
     const { store } = this.deps;
     const deps = this.deps.runDeps();
     const run = store.runs.get(approval.runId);
     let state: RunState | null = null;
     try {
-      state = run ? this.loadState(run.id) : null;
+      state = run ? loadRunState(this.deps.store, run.id) : null;
     } catch (error) {
       deps.logError(`could not read the state of run ${approval.runId}`, error);
     }
@@ -383,19 +365,4 @@ export class ApprovalDesk {
     failRun(deps, spec, state, failure);
     return state;
   }
-}
-
-/** The paused run's history with every call that never ran answered, so the model never sees an unanswered call. */
-function answeredHistory(state: RunState, message: string): ModelMessage[] {
-  const unanswered = openCalls(state);
-  const results: ResultPart[] = inCallOrder(state.messages, [
-    ...state.turnResults,
-    ...unanswered.map((call): ResultPart => ({
-      kind: 'result',
-      callId: call.callId,
-      name: call.name,
-      result: { error: { code: 'not_run', message } },
-    })),
-  ]);
-  return [...state.messages, ...(results.length > 0 ? [{ role: 'user' as const, parts: results }] : [])];
 }
