@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 
 export interface FooterPlace {
@@ -17,9 +17,10 @@ export const FooterPlace = createContext<FooterPlace | null>(null);
 export function FooterActions({ isUnsaved, children }: { isUnsaved: boolean; children: ReactNode }) {
   const place = useContext(FooterPlace);
   const report = place?.reportUnsaved;
-  useEffect(() => report?.(isUnsaved), [report, isUnsaved]);
+  // Told as the change is drawn, not after: an Escape pressed right after a paste must already find it unsaved.
+  useLayoutEffect(() => report?.(isUnsaved), [report, isUnsaved]);
   // A form that goes (discarded, or drawn again from what is saved) has nothing left unsaved.
-  useEffect(() => () => report?.(false), [report]);
+  useLayoutEffect(() => () => report?.(false), [report]);
   return place?.slot ? (
     createPortal(children, place.slot)
   ) : (

@@ -180,6 +180,9 @@ export function SettingsPanel({
       .then(() => isCurrent && setIsFresh(true));
     return () => {
       isCurrent = false;
+      // Closed: the next open starts from "Loading settings…". Left fresh, it would draw the forms for a moment
+      // before this effect asks again, and what was typed in that moment was lost when they were drawn anew.
+      setIsFresh(false);
     };
   }, [isOpen, store]);
 
@@ -197,6 +200,9 @@ export function SettingsPanel({
   // close the dialog however its cancel event is refused, which would lose unsaved changes. So Escape asks, and
   // Escape on the question goes back to Settings; only Discard changes discards. (Listened to on the window, so
   // Escape is caught too when the keyboard's focus fell to the page, as from a Save button that went disabled.)
+  // The listener reads the latest drawing through a ref, so a change drawn a moment before the Escape counts.
+  const answerEscape = useRef(() => {});
+  answerEscape.current = () => (isAsking ? keepEditing() : requestClose());
   useEffect(() => {
     if (!isOpen) return;
     const onEscape = (event: globalThis.KeyboardEvent) => {
@@ -204,12 +210,11 @@ export function SettingsPanel({
       const dialog = event.target instanceof Element ? event.target.closest('dialog') : null;
       if (dialog && dialog !== dialogRef.current) return;
       event.preventDefault();
-      if (isAsking) keepEditing();
-      else requestClose();
+      answerEscape.current();
     };
     window.addEventListener('keydown', onEscape);
     return () => window.removeEventListener('keydown', onEscape);
-  });
+  }, [isOpen, dialogRef]);
 
   const isReady = isOpen && settings !== null && isFresh;
 
