@@ -4,7 +4,8 @@
  * stored or read in this process, and the shapes of secrets (secret-shapes.ts), so a secret that never went
  * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
-import { MIN_SECRET_LENGTH, REDACTED, redactShapes } from './secret-shapes';
+import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+import { redactShapes } from './secret-shapes';
 
 export { REDACTED };
 

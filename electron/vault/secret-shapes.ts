@@ -6,8 +6,6 @@
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 import { redactRequestCredentials } from './request-shapes';
 
-export { MIN_SECRET_LENGTH, REDACTED };
-
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
   /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/, // JWT (an ID token, a service's session): header.payload.signature
