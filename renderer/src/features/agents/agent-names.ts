@@ -1,7 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import type { AgentLabel } from '../../../../shared/tool-summaries';
 import { useAgents, useChat, useStores } from '../../stores';
-import { isStoppedCode } from '../chat/error-words';
+import { isRunStopped } from '../chat/tool-state';
 
 /**
  * Agents by the names the person knows them by (`displayName`), for the chat's cards and child rows. The list is
@@ -22,13 +22,7 @@ export function useAgentLabel(): AgentLabel {
 
 /** Whether a run ended because it was stopped (with the run that started it, or by the person): not a failure. */
 export function useIsRunStopped(runId: string | null): boolean {
-  return useChat(
-    (state) =>
-      runId !== null &&
-      state.conversation.items.some(
-        (item) => item.kind === 'error' && item.runId === runId && isStoppedCode(item.code),
-      ),
-  );
+  return useChat((state) => runId !== null && isRunStopped(state.conversation.items, runId));
 }
 
 /** Whether the child run this call started was stopped: the call did not fail, it was stopped with it. */

@@ -39,11 +39,16 @@ export function isCancelledCall(
   items: readonly TimelineItem[],
 ): boolean {
   if (call.state !== 'rejected' || !call.error) return false;
+  return isRunStopped(items, call.runId, call.error);
+}
+
+/** Whether the run ended as stopped (with `message`, when given), not failed. */
+export function isRunStopped(items: readonly TimelineItem[], runId: string, message?: string): boolean {
   return items.some(
     (item) =>
       item.kind === 'error' &&
-      item.runId === call.runId &&
+      item.runId === runId &&
       isStoppedCode(item.code) &&
-      item.message === call.error,
+      (message === undefined || item.message === message),
   );
 }
