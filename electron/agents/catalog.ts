@@ -135,6 +135,11 @@ export class AgentCatalog {
     return [...this.agents.values()];
   }
 
+  /** The agents turned on: those a run may be given as tools. */
+  enabled(): LoadedAgent[] {
+    return this.all().filter((agent) => this.isEnabled(agent.definition.name));
+  }
+
   loadErrors(): AgentLoadError[] {
     return [...this.errors];
   }

@@ -77,10 +77,7 @@ export class AgentsDesk {
   refreshTools(): string[] {
     const start = (agent: string, inputs: Record<string, unknown>, context: ToolContext) =>
       this.runChild(agent, inputs, context);
-    const tools = this.deps.catalog
-      .all()
-      .filter((agent) => this.deps.catalog.isEnabled(agent.definition.name))
-      .map((agent) => agentTool(agent.definition, start));
+    const tools = this.deps.catalog.enabled().map((agent) => agentTool(agent.definition, start));
     const choices = (context: ToolContext) => this.agentChoices(context.runId);
     return this.deps.registry.replaceAgentTools([...tools, delegateTool(this.deps.catalog, start, choices)]);
   }
@@ -277,9 +274,9 @@ export class AgentsDesk {
   private agentChoices(runId: string): string[] {
     const grant = this.deps.store.lineage.byRun(runId)?.grantedTools;
     return this.deps.catalog
-      .all()
+      .enabled()
       .map((agent) => agent.definition.name)
-      .filter((name) => this.deps.catalog.isEnabled(name) && (!grant || grant.includes(name)));
+      .filter((name) => !grant || grant.includes(name));
   }
 
   /**
