@@ -1,4 +1,6 @@
 import { INITIAL_SQL } from './migration-1-schema';
+import { APPROVALS_AUDIT_SQL } from './migration-2-approvals';
+import { DURABLE_RUNS_SQL } from './migration-4-durable-runs';
 import { AGENTS_SQL } from './migration-12-agents';
 import { AUDIT_TRAIL_SQL } from './migration-7-audit';
 import { DECISION_LOGS_SQL } from './migration-9-decisions';
@@ -33,73 +35,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 2,
     name: 'approvals, policy decisions on actions, paused run state, known recipients, model usage, audit',
-    sql: `
-      ALTER TABLE runs ADD COLUMN state_json TEXT;
-
-      ALTER TABLE actions ADD COLUMN fingerprint TEXT;
-      ALTER TABLE actions ADD COLUMN meta_json TEXT;
-      ALTER TABLE actions ADD COLUMN policy_decision TEXT;
-      ALTER TABLE actions ADD COLUMN policy_rule TEXT;
-      ALTER TABLE actions ADD COLUMN policy_reason TEXT;
-      ALTER TABLE actions ADD COLUMN has_side_effects INTEGER NOT NULL DEFAULT 0;
-      ALTER TABLE actions ADD COLUMN is_external INTEGER NOT NULL DEFAULT 0;
-      CREATE INDEX actions_by_time ON actions (created_at);
-
-      CREATE TABLE approvals (
-        id TEXT PRIMARY KEY,
-        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
-        action_id TEXT NOT NULL UNIQUE REFERENCES actions (id) ON DELETE CASCADE,
-        tool TEXT NOT NULL,
-        args_json TEXT NOT NULL,
-        fingerprint TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('pending','approved','rejected','expired')),
-        level TEXT NOT NULL CHECK (level IN ('confirm','review')),
-        reason TEXT NOT NULL,
-        rule TEXT NOT NULL,
-        risk TEXT NOT NULL,
-        preview_json TEXT NOT NULL,
-        preview_text TEXT NOT NULL,
-        intent TEXT,
-        reasoning TEXT,
-        confidence REAL,
-        assumptions_json TEXT NOT NULL DEFAULT '[]',
-        scopes_json TEXT NOT NULL DEFAULT '[]',
-        created_at TEXT NOT NULL,
-        expires_at TEXT NOT NULL,
-        decided_at TEXT,
-        decision_note TEXT
-      );
-      CREATE INDEX approvals_by_status ON approvals (status, expires_at);
-      CREATE INDEX approvals_by_run ON approvals (run_id);
-
-      CREATE TABLE known_recipients (
-        address TEXT PRIMARY KEY,
-        first_contacted_at TEXT NOT NULL
-      );
-
-      CREATE TABLE model_usage (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        run_id TEXT NOT NULL,
-        timestamp TEXT NOT NULL,
-        tokens INTEGER NOT NULL
-      );
-      CREATE INDEX model_usage_by_time ON model_usage (timestamp);
-
-      CREATE TABLE audit (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        timestamp TEXT NOT NULL,
-        run_id TEXT,
-        action_id TEXT,
-        tool TEXT,
-        event TEXT NOT NULL,
-        decision TEXT,
-        rule TEXT,
-        reason TEXT,
-        detail_json TEXT
-      );
-      CREATE INDEX audit_by_time ON audit (timestamp);
-    `,
+    sql: APPROVALS_AUDIT_SQL,
   },
   {
     version: 3,
@@ -142,68 +78,7 @@ export const migrations: readonly Migration[] = [
     version: 4,
     name: 'durable runs: ledger states and idempotency on actions, recovered/resumed runs, runtime events, checkpoints',
     foreignKeysOff: true,
-    sql: `
-      CREATE TABLE actions_v4 (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        id TEXT NOT NULL UNIQUE,
-        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-        thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
-        call_id TEXT NOT NULL,
-        tool TEXT NOT NULL,
-        args_json TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('planned','awaiting_confirmation','approved','started','committed','failed','rejected','unknown')),
-        result_json TEXT,
-        error TEXT,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        fingerprint TEXT,
-        meta_json TEXT,
-        policy_decision TEXT,
-        policy_rule TEXT,
-        policy_reason TEXT,
-        has_side_effects INTEGER NOT NULL DEFAULT 0,
-        is_external INTEGER NOT NULL DEFAULT 0,
-        idempotency_key TEXT,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        UNIQUE (run_id, call_id)
-      );
-      INSERT INTO actions_v4 (seq, id, run_id, thread_id, call_id, tool, args_json, state, result_json, error,
-        created_at, updated_at, fingerprint, meta_json, policy_decision, policy_rule, policy_reason,
-        has_side_effects, is_external)
-      SELECT seq, id, run_id, thread_id, call_id, tool, args_json,
-        CASE state WHEN 'executing' THEN 'started' WHEN 'completed' THEN 'committed' ELSE state END,
-        result_json, error, created_at, updated_at, fingerprint, meta_json, policy_decision, policy_rule,
-        policy_reason, has_side_effects, is_external
-      FROM actions;
-      DROP TABLE actions;
-      ALTER TABLE actions_v4 RENAME TO actions;
-      CREATE INDEX actions_by_thread ON actions (thread_id, seq);
-      CREATE INDEX actions_by_time ON actions (created_at);
-
-      ALTER TABLE runs ADD COLUMN recovered INTEGER NOT NULL DEFAULT 0;
-      ALTER TABLE runs ADD COLUMN resumed INTEGER NOT NULL DEFAULT 0;
-      ALTER TABLE runs ADD COLUMN agent_id TEXT NOT NULL DEFAULT 'deputy';
-
-      ALTER TABLE events ADD COLUMN kind TEXT NOT NULL DEFAULT 'stream' CHECK (kind IN ('stream','runtime'));
-
-      CREATE TABLE checkpoints (
-        id TEXT PRIMARY KEY,
-        thread_id TEXT NOT NULL,
-        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
-        step INTEGER NOT NULL,
-        base_step INTEGER,
-        timestamp TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('snapshot','delta')),
-        state_blob TEXT NOT NULL,
-        pending_tools TEXT,
-        completed_tools TEXT,
-        usage_tokens INTEGER,
-        usage_cost REAL,
-        UNIQUE (thread_id, step)
-      );
-      -- UNIQUE (thread_id, step) is the Keep-Up index on (thread_id, step): SQLite reads it in either direction.
-      CREATE INDEX checkpoints_by_run ON checkpoints (run_id, step);
-    `,
+    sql: DURABLE_RUNS_SQL,
   },
   {
     version: 5,
