@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import { describeIssues, quoteId } from '../../shared/contract/errors';
 import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
 import { guardedCall, type CallFailure } from './call-guard';
-import { META_JSON_SCHEMA, splitMeta } from './call-meta';
+import { splitMeta } from './call-meta';
 import {
   type Integration,
   type Reach,
@@ -14,6 +13,7 @@ import {
   type UndoRecord,
   type CurrentRecord,
 } from './tool';
+import { parametersOf, toJsonSchema, withMeta } from './tool-schemas';
 
 /** Why an integration cannot be used right now ("Google is not connected…"), or null when it can. */
 export type IntegrationCheck = (integration: Integration) => string | null;
@@ -326,33 +326,4 @@ export class ToolRegistry {
 
 function asArgs(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-}
-
-function withMeta(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = (schema.properties ?? {}) as Record<string, unknown>;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  return {
-    ...schema,
-    properties: { ...properties, ...META_JSON_SCHEMA },
-    required: [...required, 'intent', 'confidence'],
-    additionalProperties: false,
-  };
-}
-
-function parametersOf(tool: Tool): Record<string, unknown> {
-  return tool.parameters ?? toParametersSchema(tool.input);
-}
-
-function toParametersSchema(schema: z.ZodType): Record<string, unknown> {
-  return toJsonSchema(schema, 'input');
-}
-
-function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  // Gemini reads the schema itself; the meta keyword only adds noise to every request.
-  delete json.$schema;
-  return json;
 }
