@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../electron/tools/service-errors';
+import { slackRecipient } from '../../electron/tools/slack/slack-channels';
 import {
   createSlackTools,
   DEPUTY_EVENT_TYPE,
   DEPUTY_KEY_FIELD,
-  slackRecipient,
 } from '../../electron/tools/slack/slack-tools';
 import { ToolError, type Tool } from '../../electron/tools/tool';
 import { startFakeSlack, type FakeSlackChannel } from '../fakes/slack/server';

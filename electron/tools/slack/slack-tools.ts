@@ -1,19 +1,15 @@
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { SlackAccess } from '../../connections/access';
+import { ChannelView, channelLabel, listChannels, resolveChannel, slackRecipient } from './slack-channels';
 import { slackErrorCode, slackToolError } from './slack-errors';
 import { deputyMetadata, findPost } from './slack-posts';
 import { assertNotStopped, ToolError, type Reach, type Tool } from '../tool';
 
 export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
 
-/** How many channels slack_channels and name resolution page through before stopping. */
-const MAX_CHANNELS = 1_000;
-const CHANNELS_PAGE = 200;
 const DEFAULT_READ_LIMIT = 20;
 
-/** Slack ids are upper-case; channel names never are, so the two cannot be confused. */
-const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
 const SLACK_TS = /^\d{9,10}(\.\d{1,6})?$/;
 
 const channelArg = z
@@ -58,14 +54,6 @@ const SendInput = z
   })
   .strict();
 
-const ChannelView = z.object({
-  id: z.string(),
-  name: z.string(),
-  isPrivate: z.boolean(),
-  isMember: z.boolean(),
-  topic: z.string(),
-  memberCount: z.number().nullable(),
-});
 const ChannelsOutput = z.object({ channels: z.array(ChannelView), isTruncated: z.boolean() });
 
 const MessageView = z.object({
@@ -89,70 +77,7 @@ const SendOutput = z.object({
   wasAlreadyPosted: z.boolean(),
 });
 
-type ChannelView = z.infer<typeof ChannelView>;
 type MessageView = z.infer<typeof MessageView>;
-
-/** A channel as the user named it (`label`, for messages) and as Slack knows it (`id`). */
-interface ChannelRef {
-  id: string;
-  label: string;
-}
-
-/** `#General` and `general` are the same channel; an id is kept as it is. */
-function channelLabel(channel: string): string {
-  const trimmed = channel.trim();
-  return CHANNEL_ID.test(trimmed) ? trimmed : `#${trimmed.replace(/^#/, '').toLowerCase()}`;
-}
-
-/**
- * The recipient id of a post, for allow-lists, rules and first contact: `slack:#<channel name>` when the
- * channel is named (lower case), `slack:<channel id>` when it is given by id.
- */
-export function slackRecipient(channel: string): string {
-  return `slack:${channelLabel(channel)}`;
-}
-
-async function listChannels(client: WebClient): Promise<{ channels: ChannelView[]; isTruncated: boolean }> {
-  const channels: ChannelView[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.conversations.list({
-      types: 'public_channel,private_channel',
-      exclude_archived: true,
-      limit: CHANNELS_PAGE,
-      cursor,
-    });
-    for (const channel of page.channels ?? []) {
-      if (!channel.id || !channel.name) continue;
-      channels.push({
-        id: channel.id,
-        name: channel.name,
-        isPrivate: channel.is_private ?? false,
-        isMember: channel.is_member ?? false,
-        topic: channel.topic?.value ?? '',
-        memberCount: channel.num_members ?? null,
-      });
-    }
-    cursor = page.response_metadata?.next_cursor || undefined;
-  } while (cursor && channels.length < MAX_CHANNELS);
-  return {
-    channels: channels.slice(0, MAX_CHANNELS),
-    isTruncated: cursor !== undefined || channels.length > MAX_CHANNELS,
-  };
-}
-
-async function resolveChannel(client: WebClient, channel: string): Promise<ChannelRef> {
-  const label = channelLabel(channel);
-  if (CHANNEL_ID.test(label)) return { id: label, label };
-  const { channels } = await listChannels(client);
-  const found = channels.find((candidate) => `#${candidate.name}` === label);
-  if (!found)
-    throw new ToolError(
-      'not_found',
-      `No channel named ${label}; call slack_channels to see the channels you can use.`,
-    );
-  return { id: found.id, label };
-}
 
 function toSlackTs(oldest: string): string {
   return SLACK_TS.test(oldest) ? oldest : (Date.parse(oldest) / 1000).toFixed(6);
