@@ -1,10 +1,4 @@
-import {
-  LogLevel,
-  WebClient,
-  type Logger,
-  type WebAPICallResult,
-  type WebClientOptions,
-} from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import type {
   ConnectionStatus,
   ConnectionsConnectInput,
@@ -19,6 +13,8 @@ import { notConnected, type SlackAccess } from './access';
 import { emptyStatus, type Connector } from './connections-service';
 import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './loopback';
 import { randomState } from './pkce';
+import { slackClientOptions, WatchedWebClient } from './slack-client';
+import { parseApp, parseSignIn, type SlackApp, type SlackSignIn } from './slack-credentials';
 
 /**
  * The least the tools need: list and read public and private channels and the person's direct messages (for
@@ -38,25 +34,7 @@ export const SLACK_USER_SCOPES = [
 const DEFAULT_API_URL = 'https://slack.com/api/';
 const DEFAULT_OAUTH_BASE = 'https://slack.com';
 const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-/** One Web API call; a hung connection must not hold a run forever. */
-const REQUEST_TIMEOUT_MS = 30_000;
 const LAPSED = 'Slack sign-in is no longer valid; reconnect Slack in Settings → Connections.';
-
-/** What the vault keeps as 'slack.token'. */
-interface SlackSignIn {
-  token: string;
-  userId: string;
-  user: string;
-  teamId: string;
-  team: string;
-  scopes: string[];
-}
-
-/** The user's own Slack app, kept as 'slack.client' when given in Settings. */
-interface SlackApp {
-  clientId: string;
-  clientSecret: string;
-}
 
 export interface SlackConnectorDeps {
   vault: Vault;
@@ -72,37 +50,6 @@ export interface SlackConnectorDeps {
 interface PendingSignIn {
   authUrl: string;
   loopback: LoopbackRedirect;
-}
-
-/** The library logs request failures at warn level; Deputy reports them itself, redacted, so it stays quiet. */
-const quietLogger: Logger = {
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  setLevel: () => undefined,
-  getLevel: () => LogLevel.ERROR,
-  setName: () => undefined,
-};
-
-/** A client that tells the connector when Slack refuses its token, so the status turns to `error` at once. */
-class WatchedWebClient extends WebClient {
-  constructor(
-    token: string,
-    options: WebClientOptions,
-    private readonly onRejected: () => void,
-  ) {
-    super(token, options);
-  }
-
-  override async apiCall(method: string, args?: Record<string, unknown>): Promise<WebAPICallResult> {
-    try {
-      return await super.apiCall(method, args);
-    } catch (error) {
-      if (isRejectedSignIn(error)) this.onRejected();
-      throw error;
-    }
-  }
 }
 
 /**
@@ -194,28 +141,16 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     if (!signIn) throw notConnected('slack');
     if (this.lapsedToken === signIn.token) throw notConnected('slack', 'Slack sign-in is no longer valid.');
     if (this.cached?.token !== signIn.token) {
-      const client = new WatchedWebClient(signIn.token, this.clientOptions(), () => this.lapse(signIn.token));
+      const client = new WatchedWebClient(signIn.token, slackClientOptions(this.apiUrl), () =>
+        this.lapse(signIn.token),
+      );
       this.cached = { token: signIn.token, client };
     }
     return this.cached.client;
   }
 
-  /**
-   * Options for a client of this Slack (the fake's URL in tests). No retries and no waiting out a 429: the
-   * engine's retry layer decides, and the library's own policy would wait up to half an hour.
-   */
-  private clientOptions(): WebClientOptions {
-    return {
-      slackApiUrl: this.apiUrl,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
-      timeout: REQUEST_TIMEOUT_MS,
-      logger: quietLogger,
-    };
-  }
-
   private newClient(token?: string): WebClient {
-    return new WebClient(token, this.clientOptions());
+    return new WebClient(token, slackClientOptions(this.apiUrl));
   }
 
   private lapse(token: string): void {
@@ -365,24 +300,4 @@ function signInFailure(error: unknown): string {
   if (code)
     return `Slack refused the sign-in (${/^[\w.-]{1,64}$/.test(code) ? code : 'unknown error'}). Try again.`;
   return 'The Slack sign-in did not complete; check the network and try again.';
-}
-
-function parseSignIn(value: unknown): SlackSignIn | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const record = value as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === 'string' ? record[key] : null);
-  const token = text('token');
-  const userId = text('userId');
-  const teamId = text('teamId');
-  if (!token || !userId || !teamId) return null;
-  const scopes = Array.isArray(record.scopes)
-    ? record.scopes.filter((scope) => typeof scope === 'string')
-    : [];
-  return { token, userId, user: text('user') ?? userId, teamId, team: text('team') ?? teamId, scopes };
-}
-
-function parseApp(value: unknown): SlackApp | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { clientId, clientSecret } = value as Record<string, unknown>;
-  return typeof clientId === 'string' && typeof clientSecret === 'string' ? { clientId, clientSecret } : null;
 }
