@@ -1,5 +1,4 @@
 import { CodeChallengeMethod, type Credentials, type OAuth2Client } from 'google-auth-library';
-import { z } from 'zod';
 import type {
   ConnectionStatus,
   ConnectionsConnectInput,
@@ -12,7 +11,6 @@ import type { Vault } from '../vault/vault';
 import { notConnected, type GoogleAccess } from './access';
 import { emptyStatus, type Connector } from './connections-service';
 import {
-  describeOAuthFailure,
   GOOGLE_SCOPES,
   GoogleClient,
   googleEndpoints,
@@ -23,7 +21,15 @@ import {
   toStoredTokens,
   type GoogleEndpoints,
 } from './google-oauth';
-import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './loopback';
+import {
+  describeSignInFailure,
+  duration,
+  fetchAccount,
+  REQUEST_TIMEOUT_MS,
+  SignInError,
+  withTimeout,
+} from './google-sign-in';
+import { startLoopbackRedirect, type LoopbackRedirect } from './loopback';
 import { createPkcePair, randomState } from './pkce';
 
 export interface GoogleConnectorDeps {
@@ -42,7 +48,6 @@ export interface GoogleConnectorDeps {
 }
 
 const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-const REQUEST_TIMEOUT_MS = 30_000;
 
 const NO_CLIENT = [
   'Google needs an OAuth client of your own before it can connect.',
@@ -54,9 +59,6 @@ const NO_CLIENT = [
 const REVOKED = 'Google sign-in has expired or was revoked; reconnect Google to continue.';
 const REVOKE_FAILED =
   'Deputy forgot its Google sign-in, but could not reach Google to revoke it. To be sure, remove Deputy at https://myaccount.google.com/permissions.';
-
-/** A failure of the sign-in whose message is already fit to show. */
-class SignInError extends Error {}
 
 interface SignIn {
   loopback: LoopbackRedirect;
@@ -70,8 +72,6 @@ interface Problem {
   state: 'error' | 'disconnected';
   message: string;
 }
-
-const UserInfo = z.object({ email: z.string().min(1) });
 
 /**
  * Google through OAuth 2.0 for installed apps: PKCE, a loopback redirect, tokens in the vault. It is both the
@@ -200,7 +200,7 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
             `Google did not finish the sign-in within ${duration(this.tokenTimeoutMs)}. Connect again to retry.`,
           ),
       );
-      const account = await this.fetchAccount(credentials.access_token);
+      const account = await fetchAccount(this.endpoints.userinfo, credentials.access_token);
       if (this.signIn !== signIn) return;
       const tokens = toStoredTokens(credentials, account);
       if (!tokens)
@@ -217,45 +217,16 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
     } catch (error) {
       // A sign-in that was cancelled or replaced by a newer one has nothing to report.
       if (this.signIn !== signIn) return;
-      this.problem = { state: 'error', message: this.describeSignInFailure(error) };
+      this.problem = {
+        state: 'error',
+        message: describeSignInFailure(error, this.timeoutMs, this.deps.logError),
+      };
     } finally {
       if (this.signIn === signIn) {
         this.signIn = null;
         this.deps.changed();
       }
     }
-  }
-
-  /** The account's address from the userinfo endpoint (scopes openid email). */
-  private async fetchAccount(accessToken: string | null | undefined): Promise<string> {
-    if (!accessToken) throw new SignInError('Google returned no access token. Connect again.');
-    const response = await fetch(this.endpoints.userinfo, {
-      headers: { authorization: `Bearer ${accessToken}` },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const parsed = UserInfo.safeParse(response.ok ? await response.json() : null);
-    if (!parsed.success)
-      throw new SignInError(
-        `Signed in, but Google did not say which account it is (HTTP ${response.status}). Connect again.`,
-      );
-    return parsed.data.email;
-  }
-
-  private describeSignInFailure(error: unknown): string {
-    if (error instanceof SignInError) return error.message;
-    if (error instanceof LoopbackError) {
-      const retry = 'Connect again to retry.';
-      switch (error.code) {
-        case 'access_denied':
-          return `Google sign-in was cancelled: access was denied in the browser. ${retry}`;
-        case 'timeout':
-          return `Google sign-in timed out: the browser did not come back within ${duration(this.timeoutMs)}. ${retry}`;
-        default:
-          return `Google sign-in failed: ${error.message} ${retry}`;
-      }
-    }
-    this.deps.logError?.('Google token exchange failed', redactError(error));
-    return `Google refused to finish the sign-in (${describeOAuthFailure(error)}). Connect again to retry.`;
   }
 
   /** A refresh answer has no refresh token: the stored one is kept. */
@@ -363,23 +334,4 @@ export class GoogleConnector implements Connector<'google'>, GoogleAccess {
 
 function isSameClient(a: GoogleClient, b: GoogleClient | null): boolean {
   return a.clientId === b?.clientId && a.clientSecret === b.clientSecret;
-}
-
-/** Rejects with `onTimeout()` unless `promise` settles within `ms`; a late result is ignored. */
-async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function duration(ms: number): string {
-  const [count, unit] =
-    ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.max(1, Math.round(ms / 1000)), 'second'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
