@@ -18,7 +18,9 @@ import {
   type StreamParsedInput,
 } from '../../shared/contract';
 import type { ContextService } from '../context/context-service';
-import type { ToolDescription } from '../tools/registry';
+import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import type { Store } from '../store/store';
+import type { ToolDescription, ToolRegistry } from '../tools/registry';
 import type { Vault } from '../vault/vault';
 import type { AgentsDesk } from './agents-desk';
 import type { ApprovalDesk } from './approval-desk';
@@ -33,12 +35,28 @@ import type { HostDeps } from './host-deps';
 import { HostRuns } from './host-runs';
 import type { PlanDesk } from './plan-desk';
 import type { RunEventBus } from './run-event-bus';
+import type { RunIds } from './run-launcher';
 import type { SideEffectsSwitch } from './side-effects-switch';
 
 /** How often pending approvals are checked for expiry while the host runs. */
 const EXPIRY_SWEEP_MS = 10_000;
 /** How often the audit trail's full-text index takes in a batch of new entries (a search catches up first). */
 const AUDIT_INDEX_MS = 1_000;
+
+/**
+ * What the tests and the benches read or drive beneath the contract, through `Host.internalsForTests()`. The
+ * product never uses it: everything it does goes through the contract's commands and streams.
+ */
+export interface HostInternals {
+  /** The database: the ledger, the checkpoints and the runtime log, read in assertions. */
+  store: Store;
+  /** The tools as the host composed them, with what the catalog does not show (isStoreOnly, mcpServer…). */
+  registry: ToolRegistry;
+  /** What a run's loop is given, for driving `driveRun` directly with a spec of the test's own. */
+  runDeps(): RunLoopDeps;
+  /** The spec the host would give this run (a chat's, or its agent's), for a test to adjust before driving it. */
+  specFor(run: RunIds, signal: AbortSignal): RunSpec;
+}
 
 /** The one object that implements the contract; both transports (IPC, HTTP/WebSocket) call into it. */
 export class Host implements ContractHost {
@@ -163,6 +181,16 @@ export class Host implements ContractHost {
   /** On start-up and on Resume: every unfinished run goes on from its last checkpoint. */
   resumeUnfinished(): void {
     this.runs.resumeUnfinished();
+  }
+
+  /** For tests and benches only: see HostInternals. */
+  internalsForTests(): HostInternals {
+    return {
+      store: this.deps.store,
+      registry: this.deps.registry,
+      runDeps: () => this.runs.runDeps(),
+      specFor: (run, signal) => this.runs.specFor(run, signal),
+    };
   }
 
   sweepExpiredApprovals(): void {

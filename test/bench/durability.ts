@@ -3,22 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckpointSink } from '../../electron/engine/journal';
-import type { RunLoopDeps, RunSpec } from '../../electron/engine/run-deps';
 import { driveRun } from '../../electron/engine/run-loop';
 import { initialState } from '../../electron/engine/run-state';
 import { createHost, type Host } from '../../electron/host/create-host';
+import type { HostInternals } from '../../electron/host/host';
 import type { ModelClient, ModelRequest, ModelStreamEvent } from '../../electron/llm/model-client';
-import type { Store } from '../../electron/store/store';
 import { summarize } from './stats';
-
-/** The host's own wiring, reached from outside for the bench only: the product never turns checkpoints off. */
-interface HostInternals {
-  runs: {
-    runDeps(): RunLoopDeps;
-    specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec;
-  };
-  deps: { store: Store };
-}
 
 const NO_CHECKPOINTS: CheckpointSink = { save: () => {} };
 
@@ -77,24 +67,27 @@ async function openBenchHost(
     trustLevel: 'autonomous',
     rateLimits: { actionsPerMinute: 10_000, modelTokensPerHour: 100_000_000 },
   });
-  return { host, internals: host as unknown as HostInternals, dataDir };
+  return { host, internals: host.internalsForTests(), dataDir };
 }
 
-/** Drives one run of `steps` tool calls straight through the engine, with the checkpoint sink given. */
+/**
+ * Drives one run of `steps` tool calls straight through the engine (the host's own wiring, reached beneath the
+ * contract: the product never turns checkpoints off), with the checkpoint sink given.
+ */
 async function benchRun(
   internals: HostInternals,
   steps: number,
   sink: CheckpointSink | null,
 ): Promise<{ runId: string; finalStateBytes: number }> {
-  const store = internals.deps.store;
+  const store = internals.store;
   const now = new Date().toISOString();
   const run = { id: randomUUID(), threadId: randomUUID(), model: 'gemini-2.5-flash' };
   store.transaction(() => {
     store.threads.create(run.threadId, 'bench', now);
     store.runs.create({ id: run.id, threadId: run.threadId, model: run.model, prompt: 'bench' }, now);
   });
-  const deps = internals.runs.runDeps();
-  const spec = { ...internals.runs.specFor(run, new AbortController().signal), maxSteps: steps + 3 };
+  const deps = internals.runDeps();
+  const spec = { ...internals.specFor(run, new AbortController().signal), maxSteps: steps + 3 };
   const state = initialState('You are Deputy, a careful assistant. '.repeat(20), [
     { role: 'user', parts: [{ kind: 'text', text: 'Add the follow-up tasks.' }] },
   ]);
@@ -143,7 +136,7 @@ export async function benchCheckpointBytes(
 }> {
   const { host, internals, dataDir } = await openBenchHost(taskLoopModel(steps, [], call));
   const { runId, finalStateBytes } = await benchRun(internals, steps, null);
-  const stats = internals.deps.store.checkpoints.stats(runId);
+  const stats = internals.store.checkpoints.stats(runId);
   await host.close();
   rmSync(dataDir, { recursive: true, force: true });
   return { checkpoints: stats.count, snapshots: stats.snapshots, bytes: stats.bytes, finalStateBytes };

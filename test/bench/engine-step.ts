@@ -42,7 +42,7 @@ export async function benchEngineStep(
     env: { GEMINI_API_KEY: 'bench', AGENT_MAX_LOOP_STEPS: String(STEPS_PER_RUN + 3) },
     modelClient: () => model,
   });
-  const store = (host as unknown as { deps: { store: Store } }).deps.store;
+  const store = host.internalsForTests().store;
   // Measure the loop with the policy deciding `allow`, so every step runs its tool instead of pausing.
   await host.invoke('settings.set', { trustLevel: 'autonomous', rateLimits: { actionsPerMinute: 10_000 } });
   const runs = Math.ceil(totalSteps / STEPS_PER_RUN);

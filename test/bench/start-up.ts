@@ -70,7 +70,7 @@ export async function benchResume(runs: number): Promise<{ resumeMs: number; run
     modelClient: () => model,
     logError: () => {},
   });
-  const reopened = (host as unknown as { deps: { store: Store } }).deps.store;
+  const reopened = host.internalsForTests().store;
   while (reopened.runs.unfinished().length > 0) await new Promise((resolve) => setImmediate(resolve));
   const resumeMs = performance.now() - started;
   await host.close();

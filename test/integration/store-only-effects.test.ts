@@ -3,7 +3,6 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATABASE_FILE } from '../../electron/host/create-host';
-import type { ToolRegistry } from '../../electron/tools/registry';
 import type { Tool } from '../../electron/tools/tool';
 import { dieMidStep, storeOf, transient, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -213,7 +212,7 @@ describe('side effects on Deputy’s own store', () => {
 
   it('are the task tools and save_memory, and none of them reaches outside', async () => {
     fixture = await openHost(null);
-    const registry = (fixture.host as unknown as { deps: { registry: ToolRegistry } }).deps.registry;
+    const { registry } = fixture.host.internalsForTests();
     const storeOnly = registry.list().filter((tool) => tool.isStoreOnly);
     expect(storeOnly.map((tool) => tool.name).sort()).toEqual([
       'add_task',

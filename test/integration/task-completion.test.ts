@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { COMPLETE_TASK, DefaultTaskOutput } from '../../electron/engine/completion';
-import type { RunLoopDeps, RunSpec } from '../../electron/engine/run-deps';
+import type { RunSpec } from '../../electron/engine/run-deps';
 import { driveRun, isRecoveryDue } from '../../electron/engine/run-loop';
 import { initialState } from '../../electron/engine/run-state';
 import type { Host } from '../../electron/host/create-host';
@@ -17,17 +17,12 @@ afterEach(async () => {
   fixture = undefined;
 });
 
-interface Engine {
-  runDeps(): RunLoopDeps;
-  specFor(run: { id: string; threadId: string; model: string }, signal: AbortSignal): RunSpec;
-}
-
 /** Runs a task agent (the agent-definition work will start these; here the engine is driven directly). */
 async function runTask(model: ScriptedModel, output: z.ZodType<Record<string, unknown>> = DefaultTaskOutput) {
   fixture = await openHost(model);
   const host: Host = fixture.host;
   const store = storeOf(host);
-  const engine = (host as unknown as { runs: Engine }).runs;
+  const engine = host.internalsForTests();
   const run = { id: randomUUID(), threadId: randomUUID(), model: 'gemini-2.5-flash' };
   const now = new Date().toISOString();
   store.transaction(() => {

@@ -97,7 +97,7 @@ export function dieMidStep(host: Host): void {
 
 /** The host's store, for reading the ledger, the checkpoints and the runtime log in assertions. */
 export function storeOf(host: Host): Store {
-  return (host as unknown as { deps: { store: Store } }).deps.store;
+  return host.internalsForTests().store;
 }
 
 /** Waits until the run is in one of `statuses` (polling the store through the contract). */
