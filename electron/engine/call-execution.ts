@@ -156,7 +156,8 @@ export async function executeAction(
       });
       settle(scope, call, outcome.result, action);
     } else {
-      deps.store.actions.finish(actionId, { state: 'failed', error: outcome.message }, now);
+      const { message, errorCode } = outcome;
+      deps.store.actions.finish(actionId, { state: 'failed', error: message, errorCode }, now);
       deps.store.audit.settle(
         actionId,
         { status: 'failed', errorMessage: outcome.message, ...timing(startedAt, now) },
@@ -169,6 +170,7 @@ export async function executeAction(
         tool: tool.name,
         state: 'failed',
         error: outcome.message,
+        code: outcome.errorCode,
       });
       settle(scope, call, errorForModel(outcome, attempts, tool.hasSideEffects), action);
     }

@@ -201,9 +201,9 @@ function failBeforeDecision(
       now(),
     );
     deps.emit({ type: 'tool_call', ...ids, actionId, tool, args: call.args, state: 'planned' });
-    deps.store.actions.finish(actionId, { state: 'failed', error: message }, now());
+    deps.store.actions.finish(actionId, { state: 'failed', error: message, errorCode: code }, now());
     deps.store.audit.open(unrunCallEntry(scope, actionId, tool, call.args, message), now());
-    deps.emit({ type: 'tool_result', ...ids, actionId, tool, state: 'failed', error: message });
+    deps.emit({ type: 'tool_result', ...ids, actionId, tool, state: 'failed', error: message, code });
     settle(scope, call, { error: { code, message } }, null);
   });
 }

@@ -10,6 +10,7 @@ export interface ActionRow {
   state: LedgerState;
   result_json: string | null;
   error: string | null;
+  error_code: string | null;
   policy_decision: string | null;
   policy_rule: string | null;
   policy_reason: string | null;
@@ -26,6 +27,7 @@ export const toAction = (row: ActionRow): ActionRecord => ({
   ledgerState: row.state,
   ...(row.result_json !== null && { result: parseStoredJson(row.result_json) }),
   error: row.error,
+  ...(row.error_code !== null && { errorCode: row.error_code }),
   policy:
     row.policy_decision && row.policy_rule
       ? { decision: row.policy_decision, rule: row.policy_rule, reason: row.policy_reason ?? '' }
@@ -110,7 +112,7 @@ export const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
 });
 
 export const ACTION_COLUMNS =
-  'id, run_id, thread_id, tool, args_json, state, result_json, error, policy_decision, policy_rule, policy_reason, created_at';
+  'id, run_id, thread_id, tool, args_json, state, result_json, error, error_code, policy_decision, policy_rule, policy_reason, created_at';
 
 /** A ledger row's values, as the insert names them. */
 export interface ActionValues {
@@ -123,6 +125,7 @@ export interface ActionValues {
   state: LedgerState;
   resultJson: string | null;
   error: string | null;
+  errorCode: string | null;
   fingerprint: string | null;
   idempotencyKey: string | null;
   metaJson: string | null;

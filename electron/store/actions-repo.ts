@@ -48,12 +48,12 @@ export class ActionsRepo {
     private readonly unit: UnitHooks = NO_UNIT,
   ) {
     this.insertAction = db.prepare(
-      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
-         idempotency_key, meta_json, has_side_effects, is_external, policy_decision, policy_rule, policy_reason,
-         attempts, created_at, updated_at)
-       VALUES (@id, @runId, @threadId, @callId, @tool, @argsJson, @state, @resultJson, @error, @fingerprint,
-         @idempotencyKey, @metaJson, @hasSideEffects, @isExternal, @policyDecision, @policyRule, @policyReason,
-         @attempts, @createdAt, @updatedAt)`,
+      `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, error_code,
+         fingerprint, idempotency_key, meta_json, has_side_effects, is_external, policy_decision, policy_rule,
+         policy_reason, attempts, created_at, updated_at)
+       VALUES (@id, @runId, @threadId, @callId, @tool, @argsJson, @state, @resultJson, @error, @errorCode,
+         @fingerprint, @idempotencyKey, @metaJson, @hasSideEffects, @isExternal, @policyDecision, @policyRule,
+         @policyReason, @attempts, @createdAt, @updatedAt)`,
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
       `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
@@ -79,7 +79,7 @@ export class ActionsRepo {
     );
     this.updateState = db.prepare('UPDATE actions SET state = ?, updated_at = ? WHERE id = ?');
     this.finishAction = db.prepare(
-      'UPDATE actions SET state = ?, result_json = ?, error = ?, updated_at = ? WHERE id = ?',
+      'UPDATE actions SET state = ?, result_json = ?, error = ?, error_code = ?, updated_at = ? WHERE id = ?',
     );
     this.selectByThread = db.prepare<[string], ActionRow>(
       // An undo taken from the audit trail is not a call of the conversation: its card is the original's.
@@ -99,6 +99,7 @@ export class ActionsRepo {
       state: action.state,
       resultJson: null,
       error: null,
+      errorCode: null,
       fingerprint: action.fingerprint ?? null,
       idempotencyKey: action.idempotencyKey ?? null,
       metaJson: action.meta ? redactedJson(action.meta) : null,
@@ -207,17 +208,23 @@ export class ActionsRepo {
     return row.attempts;
   }
 
-  finish(id: string, outcome: { state: LedgerState; result?: unknown; error?: string }, now: string): void {
+  /** `errorCode`: what `error` says, for a reader to tell apart (`cancelled`: cut off because its run stopped). */
+  finish(
+    id: string,
+    outcome: { state: LedgerState; result?: unknown; error?: string; errorCode?: string },
+    now: string,
+  ): void {
     const resultJson = outcome.result === undefined ? null : redactedJson(outcome.result);
     const error = outcome.error === undefined ? null : redactSecrets(outcome.error);
+    const errorCode = outcome.errorCode ?? null;
     const held = this.held.get(id);
     if (held) {
       // The call's one write: the row as it ends.
-      this.hold(id, { ...held, state: outcome.state, resultJson, error, updatedAt: now });
+      this.hold(id, { ...held, state: outcome.state, resultJson, error, errorCode, updatedAt: now });
       this.writeHeld(id);
       return;
     }
-    this.finishAction.run(outcome.state, resultJson, error, now, id);
+    this.finishAction.run(outcome.state, resultJson, error, errorCode, now, id);
   }
 
   /** The ledger entry of a model call in a run, found by the key a resumed run knows it by. */

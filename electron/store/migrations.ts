@@ -227,4 +227,13 @@ export const migrations: readonly Migration[] = [
     name: "a step's audit entries noted in an inbox, and filed into the trail after the fact",
     sql: AUDIT_INBOX_SQL,
   },
+  {
+    version: 22,
+    name: "a failed call's error code beside its message",
+    sql: `
+      -- What the message says in words, for the window to tell apart: 'cancelled' is a call cut off because its
+      -- run was stopped, not one that failed. Rows from before hold NULL and read as they always did.
+      ALTER TABLE actions ADD COLUMN error_code TEXT;
+    `,
+  },
 ];

@@ -35,6 +35,11 @@ export const ToolResultEvent = z.object({
   state: ActionState,
   result: z.unknown().optional(),
   error: z.string().optional(),
+  /**
+   * A failed call's error as a code, for a client to tell failures apart: `cancelled` is a call cut off because its
+   * run was stopped (or its plan cancelled), not one that failed. Events stored before it was sent have none.
+   */
+  code: z.string().optional(),
 });
 export const UsageEvent = z.object({
   type: z.literal('usage'),

@@ -47,6 +47,8 @@ export const ActionRecord = z.object({
   ledgerState: LedgerState.optional(),
   result: z.unknown().optional(),
   error: z.string().nullable(),
+  /** What `error` says, as a code (the `code` of its `tool_result` event); absent on calls stored before it was kept. */
+  errorCode: z.string().optional(),
   /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
   policy: z.object({ decision: z.string(), rule: z.string(), reason: z.string() }).nullable().optional(),
   /** Undone from the audit trail (its entry is `rolled_back`). */

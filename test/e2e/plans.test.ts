@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
+import { ODD_SERVER, stdio } from '../support/mcp-kit';
+import { apiOf } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import { composer, send, usePages } from './support/pages';
@@ -27,6 +29,16 @@ const planWith = (goal: string, last: Record<string, unknown>) =>
 const ADD_STEP = { id: 'add', title: 'Add “Buy milk”', tool: 'add_task', args: { description: 'Buy milk' } };
 const ASK_STEP = { id: 'ask', title: 'Ask which list', ask: 'Which list?' };
 
+/** The odd MCP server's `hang` tool, which never answers: a call that is still running when the run ends. */
+const HANG = 'odd__hang';
+const HANG_ARGS = {
+  what: 'nothing',
+  confidence: 0.95,
+  intent: 'wait',
+  reasoning: 'asked',
+  assumptions: [],
+};
+
 const tree = (page: Page): Locator => page.getByTestId('plan-tree').last();
 const step = (page: Page, id: string): Locator =>
   tree(page).locator(`[data-testid="plan-step"][data-step-id="${id}"]`);
@@ -43,6 +55,15 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await host?.stop();
     await gemini?.close();
   });
+
+  /** Checks the conversation as drawn live, then once the page is reloaded and the conversation opened again. */
+  async function liveAndReopened(page: Page, check: () => Promise<void>): Promise<void> {
+    await check();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await check();
+  }
 
   async function openPage(route = ''): Promise<Page> {
     const page = await newPage();
@@ -162,15 +183,81 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       );
       expect(await step(page, 'add').innerText()).not.toContain('Rejected');
     };
-    await cancelled();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.reload();
-    await page.getByTestId('thread-item').first().click();
-    await cancelled();
+    await liveAndReopened(page, cancelled);
     const pending = await fetch(`${host.url}/api/actions/pending`, {
       headers: { authorization: `Bearer ${host.token}` },
     });
     expect(((await pending.json()) as { approvals: unknown[] }).approvals).toEqual([]);
+  });
+
+  /** Adds the odd MCP server and waits until it runs. */
+  async function addOddServer(): Promise<void> {
+    const api = apiOf(host);
+    const put = await api('/api/mcp/servers/odd', {
+      method: 'PUT',
+      body: JSON.stringify({ config: { ...stdio(ODD_SERVER), callTimeoutSeconds: 55 } }),
+    });
+    expect(put.status).toBe(200);
+    await expect
+      .poll(async () => {
+        const listed = (await (await api('/api/mcp/servers')).json()) as {
+          servers: { name: string; state: string }[];
+        };
+        return listed.servers.find((server) => server.name === 'odd')?.state;
+      })
+      .toBe('running');
+  }
+
+  /** The hanging call's card reads as cancelled, quietly: no "Failed", no red error line. */
+  async function expectCancelledCard(card: Locator): Promise<void> {
+    await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Cancelled');
+    expect(await card.getByTestId('tool-call-error').count()).toBe(0);
+    expect(await card.getByTestId('tool-call-note').innerText()).toContain(
+      'was stopped because the run was cancelled.',
+    );
+    expect(await card.innerText()).not.toContain('Failed');
+  }
+
+  it('cancel a plan while its call is running: the call and its step read cancelled, live and reopened', async () => {
+    await addOddServer();
+    const page = await openPage();
+    gemini.script(
+      planWith('Wait for the odd server', {
+        id: 'hang',
+        title: 'Wait for the odd server',
+        tool: HANG,
+        args: { what: 'nothing' },
+      }),
+      callReply('list_tasks', {}),
+      callReply(HANG, HANG_ARGS),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Wait for the odd server');
+    const card = step(page, 'hang').getByTestId('tool-call');
+    await card.getByTestId('approval-approve').click();
+    await card.and(page.locator('[data-state="executing"]')).waitFor();
+    await tree(page).getByTestId('plan-cancel').click();
+    await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
+    await liveAndReopened(page, async () => {
+      await expectCancelledCard(card);
+      await expect.poll(() => step(page, 'hang').locator('.plan-step__state').innerText()).toBe('Cancelled');
+      expect(await step(page, 'hang').innerText()).not.toContain('Failed');
+    });
+  });
+
+  it('stop a plain run while its call is running: the call reads cancelled, live and reopened', async () => {
+    await addOddServer();
+    const page = await openPage();
+    gemini.script(callReply(HANG, HANG_ARGS));
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Wait for the odd server, no plan');
+    const card = page.locator(`[data-testid="tool-call"][data-tool="${HANG}"]`);
+    // Supervised: the call asks first, and hangs once approved.
+    await card.getByTestId('approval-approve').click();
+    await card.and(page.locator('[data-state="executing"]')).waitFor();
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-stopped').waitFor();
+    await liveAndReopened(page, () => expectCancelledCard(card));
   });
 
   it('the same tree in the quick prompt and in the approval window (axe 0, light and dark)', async () => {

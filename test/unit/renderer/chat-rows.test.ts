@@ -8,6 +8,7 @@ import {
   type Conversation,
   type TimelineItem,
 } from '../../../renderer/src/features/chat/timeline';
+import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
 import { isCancelledCall } from '../../../renderer/src/features/chat/tool-state';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
@@ -97,6 +98,60 @@ describe('a call turned down as its run was ended', () => {
     expect(isCancelledCall(refused(theirs), [stopped('Stopped.')])).toBe(false);
     expect(isCancelledCall(refused(note), [])).toBe(false);
     expect(isCancelledCall({ ...refused(note), runId: 'r2' }, [stopped(note)])).toBe(false);
+  });
+});
+
+describe('a call cut off while it ran, as its run was stopped', () => {
+  const ids = { runId: 'r1', threadId: 't1' };
+  const running: Conversation = {
+    ...emptyConversation('t1'),
+    items: [{ kind: 'tool', id: 'a1', runId: 'r1', tool: 'odd__hang', args: {}, state: 'executing' }],
+  };
+  const ended = (extra: { code?: string }): TimelineItem | undefined =>
+    applyRunEvent(running, {
+      type: 'tool_result',
+      ...ids,
+      actionId: 'a1',
+      tool: 'odd__hang',
+      state: 'failed',
+      error: 'odd__hang was stopped because the run was cancelled.',
+      ...extra,
+    }).items[0];
+
+  it('is cancelled when its tool_result says so by its code, live or read back from the thread', () => {
+    const card = ended({ code: 'cancelled' });
+    expect(card).toMatchObject({ state: 'failed', errorCode: 'cancelled' });
+    if (card?.kind !== 'tool') throw new Error('no card');
+    expect(isCancelledCall(card, [])).toBe(true);
+    const stored = conversationFromThread({
+      thread: { id: 't1', title: 'Wait', createdAt: 't', updatedAt: 't', lastRunStatus: 'failed' },
+      messages: [],
+      actions: [
+        {
+          id: 'a1',
+          runId: 'r1',
+          threadId: 't1',
+          tool: 'odd__hang',
+          args: {},
+          state: 'failed',
+          error: 'odd__hang was stopped because the run was cancelled.',
+          errorCode: 'cancelled',
+          createdAt: '2026-11-27T10:00:00Z',
+        },
+      ],
+      runs: [],
+    }).items[0];
+    expect(stored).toMatchObject({ kind: 'tool', errorCode: 'cancelled' });
+    if (stored?.kind !== 'tool') throw new Error('no stored card');
+    expect(isCancelledCall(stored, [])).toBe(true);
+  });
+
+  it('failed when its code says another failure, or when it has none (an event stored before codes were sent)', () => {
+    for (const extra of [{ code: 'timeout' }, {}]) {
+      const card = ended(extra);
+      if (card?.kind !== 'tool') throw new Error('no card');
+      expect(isCancelledCall(card, [])).toBe(false);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_CODES, STREAM_CODES } from '../../../electron/store/journal-codes';
+import { RunEvent } from '../../../shared/contract';
 import { FIXTURE_DATABASES as FIXTURES, useFixtureCopies } from '../../support/fixture-copies';
 
 const openCopy = useFixtureCopies();
@@ -114,6 +115,33 @@ describe('the compact journal (schema version 15)', () => {
       ).toBe(0);
       expect(store.db.prepare("SELECT count(*) FROM run_keys WHERE run_id = 'run-q3'").pluck().get()).toBe(0);
       expect(store.events.runtimeByRun('run-child')).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reads a stored tool_result without a code as before, and one with a code (a call cut off) with it', () => {
+    const store = openCopy('deputy-v15-journal.db');
+    try {
+      const cutOff = {
+        type: 'tool_result',
+        ...ids,
+        actionId: 'action-3',
+        tool: 'list_tasks',
+        state: 'failed',
+        error: 'list_tasks was stopped because the run was cancelled.',
+        code: 'cancelled',
+      } as const;
+      store.events.append(cutOff, '2026-11-26T09:00:02.000Z');
+      // As a client reads them: through the contract's schema.
+      const results = store.events
+        .byRun('run-q3')
+        .map((event) => RunEvent.parse(event))
+        .filter((event) => event.type === 'tool_result');
+      expect(results).toHaveLength(2);
+      expect(results[0]).toMatchObject({ state: 'completed', result: { tasks: [], isTruncated: false } });
+      expect(results[0]).not.toHaveProperty('code');
+      expect(results[1]).toEqual(cutOff);
     } finally {
       store.close();
     }

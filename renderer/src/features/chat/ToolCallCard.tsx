@@ -18,10 +18,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   const hasResult = call.result !== undefined && call.result !== null;
   // The agent it started was stopped (with its parent, or by the person): the call was stopped, it did not fail.
   const isStopped = useIsChildStopped(call.id) && call.state === 'failed';
-  // Refused because its run was ended around it: the note ("Cancelled: you cancelled the plan.") is the person's.
-  const isCancelled = useChat((state) => isCancelledCall(call, state.conversation.items));
+  // Refused or cut off because its run was ended around it: its words ("Cancelled: you cancelled the plan.", or
+  // what a call cut off may still have done) are a quiet note, not an error. A stopped agent's card says less.
+  const isCancelled = useChat((state) => isCancelledCall(call, state.conversation.items)) && !isStopped;
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
-  const shownError = call.state === 'rejected' || isStopped ? null : call.error;
+  const shownError = call.state === 'rejected' || isStopped || isCancelled ? null : call.error;
   const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : call.state;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
   // Until that approval is found (or when it is gone), the card's own line says which action it is about.

@@ -40,6 +40,7 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
         ...(action.isUndone && { isUndone: true }),
         result: action.result,
         error: action.error,
+        ...(action.errorCode !== undefined && { errorCode: action.errorCode }),
       },
     });
   }

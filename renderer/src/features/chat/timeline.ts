@@ -3,6 +3,7 @@ import type {
   Approval,
   LedgerState,
   RunEvent,
+  RunEventOf,
   RunResponse,
   RunStatus,
 } from '../../../../shared/contract';
@@ -39,6 +40,8 @@ export type TimelineItem =
       isUndone?: boolean;
       result?: unknown;
       error?: string | null;
+      /** What `error` says, as a code (`cancelled`: cut off because its run was stopped); absent on older calls. */
+      errorCode?: string;
     }
   | {
       kind: 'approval';
@@ -123,6 +126,16 @@ function upsertTool(
   if (index === -1) return [...items, create()];
   return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
 }
+
+/** Where a `tool_result` leaves its card (an older event, with no code, leaves none). */
+const outcomeOf = (
+  event: RunEventOf<'tool_result'>,
+): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode'> => ({
+  state: event.state,
+  result: event.result,
+  error: event.error ?? null,
+  errorCode: event.code,
+});
 
 /** A card the stream moved on: its stored ledger state no longer says where it stands. */
 function moveTool(card: ToolItem, change: Partial<ToolItem>): ToolItem {
@@ -251,11 +264,9 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
             runId,
             tool: event.tool,
             args: {},
-            state: event.state,
-            result: event.result,
-            error: event.error ?? null,
+            ...outcomeOf(event),
           }),
-          (card) => moveTool(card, { state: event.state, result: event.result, error: event.error ?? null }),
+          (card) => moveTool(card, outcomeOf(event)),
         ),
       };
     case 'approval_needed':

@@ -30,14 +30,17 @@ export function toolStateLabel(state: ActionState, ledgerState?: LedgerState): s
 }
 
 /**
- * A call Deputy turned down because its run was ended around it (its plan cancelled, the run that started its
- * agent stopped, a new message sent over it), not one the person rejected: the run ended as stopped, with the
- * very words the call was refused with ("Cancelled: you cancelled the plan.").
+ * A call that ended because its run was ended around it, not one that failed or that the person rejected:
+ * - cut off while it ran, as the run was stopped or its plan cancelled (its error's code says so);
+ * - turned down by Deputy while it waited (its plan cancelled, the run that started its agent stopped, a new
+ *   message sent over it): the run ended as stopped, with the very words the call was refused with
+ *   ("Cancelled: you cancelled the plan.").
  */
 export function isCancelledCall(
-  call: { state: ActionState; runId: string; error?: string | null },
+  call: { state: ActionState; runId: string; error?: string | null; errorCode?: string },
   items: readonly TimelineItem[],
 ): boolean {
+  if (call.state === 'failed') return isStoppedCode(call.errorCode);
   if (call.state !== 'rejected' || !call.error) return false;
   return isRunStopped(items, call.runId, call.error);
 }

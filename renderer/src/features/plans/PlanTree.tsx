@@ -43,10 +43,13 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   // it"), not words for the person; the call's card shows the rejection and its reason.
   const lastCall = items.findLast((item) => item.kind === 'tool');
   const isRejected = step.status === 'failed' && lastCall?.kind === 'tool' && lastCall.state === 'rejected';
-  // Unless Deputy turned it down as the plan was cancelled (or its run stopped): then the step was cancelled,
-  // and the card says why in the person's words ("Cancelled: you cancelled the plan.").
+  // Unless Deputy turned it down, or cut it off while it ran, as the plan was cancelled (or its run stopped):
+  // then the step was cancelled, and the card says why in the person's words ("Cancelled: you cancelled the plan.").
   const isCancelled = useChat(
-    (state) => isRejected && lastCall.kind === 'tool' && isCancelledCall(lastCall, state.conversation.items),
+    (state) =>
+      step.status === 'failed' &&
+      lastCall?.kind === 'tool' &&
+      isCancelledCall(lastCall, state.conversation.items),
   );
   const state = isCancelled ? STEP_STATE.cancelled : isRejected ? REJECTED_STEP : STEP_STATE[step.status];
   return (
@@ -76,7 +79,7 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
         <p className="plan-step__question">{step.question}</p>
       )}
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
-      {step.status === 'failed' && step.result && !isRejected && (
+      {step.status === 'failed' && step.result && !isRejected && !isCancelled && (
         <p className="plan-step__result">{step.result}</p>
       )}
       {step.status === 'awaiting_user' && <StepAnswer plan={plan} step={step} />}
