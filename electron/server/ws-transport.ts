@@ -2,7 +2,14 @@ import type { IncomingHttpHeaders, IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { DeputyError, describeIssues, LIMITS, type ErrorBody, type ErrorCode } from '../../shared/contract';
+import {
+  DeputyError,
+  describeIssues,
+  LIMITS,
+  quoteId,
+  type ErrorBody,
+  type ErrorCode,
+} from '../../shared/contract';
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -108,21 +115,28 @@ function serveSocket(
   const fail = (error: ErrorBody): void => send({ kind: 'error', error });
   const refuse = (id: string, code: ErrorCode, message: string): void =>
     send({ kind: 'reply', id, ok: false, error: { code, message } });
+  // One id, one conversation: a refusal on an id that already carries a subscription's events or a command's
+  // coming answer would be taken for that answer. It goes as a connection-level error instead, naming the id.
+  const conflict = (message: string): void => fail({ code: 'conflict', message });
 
   ws.on('message', (data: RawData) => {
     const message = parseMessage(data);
     if (!message.ok) {
-      // A message that names its id is answered on that id, so the client's call ends instead of hanging.
-      if (message.id) return send({ kind: 'reply', id: message.id, ok: false, error: message.error });
-      return fail(message.error);
+      const { id, error } = message;
+      if (!id) return fail(error);
+      // A message that names its id is answered on that id, so the client's call ends instead of hanging; when
+      // the id is in use, the error names it instead (see `conflict`).
+      if (!isInUse(id)) return send({ kind: 'reply', id, ok: false, error });
+      return fail({
+        ...error,
+        message: `The message with the id ${quoteId(id)} was refused: ${error.message}`,
+      });
     }
     const request = message.value;
-    // One id, one conversation: a reply on an id that already carries another's would be taken for its answer.
     if (request.kind !== 'unsubscribe' && isInUse(request.id)) {
-      return refuse(
-        request.id,
-        'conflict',
-        'That id is in use by a subscription or a command not yet answered.',
+      const what = request.kind === 'command' ? 'The command' : 'The subscription';
+      return conflict(
+        `${what} with the id ${quoteId(request.id)} was refused: that id is in use by a subscription or a command not yet answered. Send it again with an id of its own.`,
       );
     }
     if (request.kind === 'command') {
@@ -167,7 +181,9 @@ function serveSocket(
     // A command's id is no subscription: an `ok` would tell the client that something of that id had stopped
     // while the command goes on, and its real answer still comes. An id that is neither stays a harmless `ok`.
     if (commandsInFlight.has(request.id)) {
-      return refuse(request.id, 'conflict', 'That id is a command not yet answered, not a subscription.');
+      return conflict(
+        `Nothing was unsubscribed: the id ${quoteId(request.id)} is a command not yet answered, not a subscription. The command goes on, and its answer comes on that id.`,
+      );
     }
     subscriptions.get(request.id)?.();
     subscriptions.delete(request.id);

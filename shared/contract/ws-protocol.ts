@@ -5,6 +5,9 @@ import type { ErrorBody } from './errors';
  * The WebSocket carries the same contract as IPC. The client sends commands and subscriptions,
  * each with its own id; the server answers each command once and tags stream events with the subscription id.
  * The bearer token travels as a subprotocol (`deputy.v1`, `bearer.<token>`), because browsers cannot set headers.
+ * A message the server refuses is answered on its id, unless it has no usable id or its id is in use (a live
+ * subscription, a command not yet answered): then the refusal is an `error`, tied to no id, whose message quotes
+ * the id, so it is never read as the answer that id still has coming.
  */
 export { WS_PATH, WS_PROTOCOL, WS_TOKEN_PREFIX } from './ws-names';
 

@@ -45,7 +45,7 @@ export class WsFuzzer {
       what = `command ${channel}`;
     } else if (roll < 0.75) {
       const [channel, input] = channelInput(rng, ids, 'stream');
-      // Sometimes an id already in use, which must be refused with a conflict.
+      // Sometimes an id already in use, which must be refused with a conflict (off the id: see `receive`).
       if (rng.chance(0.1)) id = 's1';
       text = JSON.stringify({ kind: 'subscribe', id, channel, input });
       what = `subscribe ${channel}`;
@@ -69,19 +69,15 @@ export class WsFuzzer {
     });
     socket.send(text);
     if (!expectsReply) {
-      // An unsubscribe is answered by its own id (or nothing new); noise by a connection-level error.
+      // An unsubscribe is answered on its own id (or, naming a command still in flight, by a connection-level
+      // error); noise by a connection-level error.
       const message = await Promise.race([
         answer,
         new Promise<null>((resolve) => setTimeout(() => resolve(null), 200)),
       ]);
       this.errorWaiters.length = 0;
       if (message?.kind === 'closed') return this.closedOutcome(what, message.code, text);
-      return this.outcome(
-        what,
-        message
-          ? checkResult(message.kind === 'error' ? { ok: false, error: message.error } : message)
-          : null,
-      );
+      return this.outcome(what, message ? checkResult(resultOf(message)) : null);
     }
     const message = await answer;
     this.waiting.delete(id);
@@ -89,7 +85,7 @@ export class WsFuzzer {
       return this.outcome(what, `no reply within ${REPLY_TIMEOUT_MS} ms to ${text.slice(0, 160)}`);
     if (message.kind === 'closed') return this.closedOutcome(what, message.code, text);
     ids.learn(JSON.stringify(message));
-    return this.outcome(what, checkResult(message));
+    return this.outcome(what, checkResult(resultOf(message)));
   }
 
   close(): void {
@@ -145,6 +141,17 @@ export class WsFuzzer {
       return;
     }
     if (message.kind === 'reply' && typeof message.id === 'string') this.waiting.get(message.id)?.(message);
-    if (message.kind === 'error') this.errorWaiters.shift()?.(message);
+    if (message.kind !== 'error') return;
+    // A message refused while its id is in use is answered off that id, by an error that quotes it.
+    const { message: words } = (message.error ?? {}) as { message?: unknown };
+    const refused = /with the id "([^"]*)" was refused/.exec(String(words))?.[1];
+    const waiter = refused === undefined ? undefined : this.waiting.get(refused);
+    if (waiter) waiter(message);
+    else this.errorWaiters.shift()?.(message);
   }
+}
+
+/** A reply is a result as it stands; a connection-level error is read as a failed one. */
+function resultOf(message: Record<string, unknown>): unknown {
+  return message.kind === 'error' ? { ok: false, error: message.error } : message;
 }

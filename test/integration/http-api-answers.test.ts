@@ -134,17 +134,24 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('WebSocket ids', () => {
+  // A refusal on an id in use would be read as that id's own answer: it comes as a connection-level error.
+  const conflict = (id: string) => ({
+    kind: 'error',
+    error: { code: 'conflict', message: expect.stringContaining(`"${id}"`) as unknown },
+  });
+
   it('refuses a command on the id of a live subscription, and the subscription goes on', async () => {
     const socket = await openSocket();
     const messages = collect(socket);
     socket.send(JSON.stringify({ kind: 'subscribe', id: 'X', channel: 'run.events', input: {} }));
     await until(() => messages.some((m) => m.id === 'X'));
     socket.send(JSON.stringify({ kind: 'command', id: 'X', channel: 'settings.get', input: {} }));
-    await until(() => messages.filter((m) => m.id === 'X').length === 2);
-    expect(messages.filter((m) => m.id === 'X')).toEqual([
-      { kind: 'reply', id: 'X', ok: true, data: null },
-      { kind: 'reply', id: 'X', ok: false, error: { code: 'conflict', message: expect.any(String) } },
-    ]);
+    await until(() => messages.length === 2);
+    expect(messages).toEqual([{ kind: 'reply', id: 'X', ok: true, data: null }, conflict('X')]);
+    expect(messages[1]?.error).toMatchObject({
+      message:
+        'The command with the id "X" was refused: that id is in use by a subscription or a command not yet answered. Send it again with an id of its own.',
+    });
 
     model.script(say('Still here.'));
     socket.send(JSON.stringify({ kind: 'command', id: 'c1', channel: 'run.start', input: { prompt: 'Hi' } }));
@@ -162,17 +169,41 @@ describe('WebSocket ids', () => {
     socket.send(command);
     await until(() => messages.length === 2);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(messages.map((m) => [m.id, m.ok])).toEqual(
-      expect.arrayContaining([
-        ['dup', true],
-        ['dup', false],
-      ]),
-    );
-    expect(messages.find((m) => m.ok === false)).toMatchObject({ error: { code: 'conflict' } });
     expect(messages).toHaveLength(2);
+    // On the id, only the first command's own answer.
+    expect(messages.filter((m) => m.id === 'dup')).toEqual([
+      { kind: 'reply', id: 'dup', ok: true, data: expect.anything() as unknown },
+    ]);
+    expect(messages).toContainEqual(conflict('dup'));
     socket.send(command);
     await until(() => messages.length === 3);
     expect(messages[2]).toMatchObject({ id: 'dup', ok: true });
+    socket.close();
+  });
+
+  it('refuses a message that does not parse, sent on the id of a live subscription, off that id', async () => {
+    const socket = await openSocket();
+    const messages = collect(socket);
+    socket.send(JSON.stringify({ kind: 'subscribe', id: 'Y', channel: 'run.events', input: {} }));
+    await until(() => messages.length === 1);
+    socket.send(JSON.stringify({ kind: 'command', id: 'Y', channel: 42 }));
+    socket.send(JSON.stringify({ kind: 'command', id: 'free', channel: 42 }));
+    await until(() => messages.length === 3);
+    expect(messages[1]).toMatchObject({
+      kind: 'error',
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/^The message with the id "Y" was refused: /),
+      },
+    });
+    expect(messages[1]).not.toHaveProperty('id');
+    // A free id still gets its refusal on it, so the client's call ends.
+    expect(messages[2]).toMatchObject({
+      kind: 'reply',
+      id: 'free',
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
     socket.close();
   });
 });

@@ -106,18 +106,27 @@ describe('commands in flight on one WebSocket', () => {
 });
 
 describe('an unsubscribe naming a command not yet answered', () => {
-  it('is refused with conflict on that id, and the command still gets its own answer', async () => {
+  it('is refused with a conflict off that id, and the only answer on the id is the command’s own', async () => {
     const [first = ''] = await twoApprovals();
     const { socket, replies } = await openSocket();
     socket.send(command('d1', 'approval.decide', { approvalId: first, decision: 'approve' }));
     await until(() => model.held.length === 1);
     socket.send(JSON.stringify({ kind: 'unsubscribe', id: 'd1' }));
     await until(() => replies.length === 1);
-    expect(replies[0]).toMatchObject({ kind: 'reply', id: 'd1', ok: false, error: { code: 'conflict' } });
+    // A client keying answers by id must not take this for the command's answer: it names the id in words.
+    expect(replies[0]).toEqual({
+      kind: 'error',
+      error: {
+        code: 'conflict',
+        message:
+          'Nothing was unsubscribed: the id "d1" is a command not yet answered, not a subscription. The command goes on, and its answer comes on that id.',
+      },
+    });
 
     model.releaseAll();
     await until(() => replies.length === 2);
     expect(replies[1]).toMatchObject({ kind: 'reply', id: 'd1', ok: true, data: { status: 'completed' } });
+    expect(replies.filter((reply) => reply.id === 'd1')).toHaveLength(1);
     // An id that names nothing is still a harmless ok, as before.
     socket.send(JSON.stringify({ kind: 'unsubscribe', id: 'never-used' }));
     await until(() => replies.length === 3);
