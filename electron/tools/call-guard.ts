@@ -98,7 +98,7 @@ function failureOf(error: unknown, call: GuardedCall<unknown>): CallFailure {
     return { errorCode: error.code, message: error.message, transient: false, retryAfterSeconds: null };
   }
   call.onUnexpected(error);
-  const message = `${call.toolName} failed unexpectedly${DOING[call.purpose]}.`;
+  const message = `The call failed unexpectedly${DOING[call.purpose]}.`;
   return { errorCode: 'internal', message, transient: false, retryAfterSeconds: null };
 }
 
@@ -106,8 +106,8 @@ function timedOut(call: GuardedCall<unknown>): CallFailure {
   const seconds = formatSeconds(call.limitMs);
   const message =
     call.purpose === 'execute'
-      ? `${call.toolName} did not answer within ${seconds} and was stopped.`
-      : `${call.toolName} could not finish${DOING[call.purpose].replace(' while', '')} within ${seconds}.`;
+      ? `The call got no answer within ${seconds} and was stopped.`
+      : `The call could not finish${DOING[call.purpose].replace(' while', '')} within ${seconds}.`;
   return { errorCode: 'timeout', message, transient: true, retryAfterSeconds: null, isCutOff: true };
 }
 
@@ -115,7 +115,7 @@ function timedOut(call: GuardedCall<unknown>): CallFailure {
 function cancelled(call: GuardedCall<unknown>, isCutOff: boolean): CallFailure {
   return {
     errorCode: 'cancelled',
-    message: `${call.toolName} was stopped because the run was cancelled.`,
+    message: 'The call was stopped because the run was cancelled.',
     transient: false,
     retryAfterSeconds: null,
     ...(isCutOff && { isCutOff }),

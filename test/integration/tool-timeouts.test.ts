@@ -71,7 +71,7 @@ describe('a slow side effect that did go through', () => {
 
     const first = await run('gmail_send', mail, 'slow-send');
     expect(first).toMatchObject(timedOut);
-    expect(!first.ok && first.message).toBe('gmail_send did not answer within 0.25 s and was stopped.');
+    expect(!first.ok && first.message).toBe('The call got no answer within 0.25 s and was stopped.');
     expect(google.gmail.sent).toHaveLength(1);
 
     const retry = await run('gmail_send', mail, 'slow-send');

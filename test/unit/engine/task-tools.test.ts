@@ -138,7 +138,7 @@ describe('task tools', () => {
     expect(outcome).toMatchObject({
       ok: false,
       code: 'tool_failed',
-      message: 'crash failed unexpectedly.',
+      message: 'The call failed unexpectedly.',
       transient: false,
     });
     expect(seen).toHaveLength(1);

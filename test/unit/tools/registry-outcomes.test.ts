@@ -110,7 +110,7 @@ describe('ToolRegistry.run failures', () => {
     expect(outcome).toEqual({
       ok: false,
       code: 'tool_failed',
-      message: 'post_note failed unexpectedly.',
+      message: 'The call failed unexpectedly.',
       errorCode: 'internal',
       transient: false,
       retryAfterSeconds: null,
@@ -137,7 +137,7 @@ describe('ToolRegistry.run time limit', () => {
     expect(outcome).toEqual({
       ok: false,
       code: 'tool_failed',
-      message: 'post_note did not answer within 0.03 s and was stopped.',
+      message: 'The call got no answer within 0.03 s and was stopped.',
       errorCode: 'timeout',
       transient: true,
       retryAfterSeconds: null,
@@ -251,7 +251,7 @@ describe('ToolRegistry.reconcile', () => {
   it('gives a look-up that hangs the same time limit, as a transient failure', async () => {
     expect(await reconcileWith(scripted(execute, never), 20)).toEqual({
       kind: 'failed',
-      message: 'post_note could not finish looking for what it had already done within 0.02 s.',
+      message: 'The call could not finish looking for what it had already done within 0.02 s.',
       transient: true,
       retryAfterSeconds: null,
     });
