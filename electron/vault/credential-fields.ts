@@ -1,0 +1,116 @@
+/**
+ * Whether a field's value is a credential, read from its name and its value: `api_key`, `X-Auth-Token`,
+ * `password` name one, `issueKey` and `pageToken` do not; `getApiKey(config)`, a key file's path and a
+ * placeholder are no credential's value. Shared by the field pattern (secret-shapes.ts) and the name/value
+ * objects of a request (request-shapes.ts).
+ */
+import { MIN_SECRET_LENGTH } from './redaction';
+
+/**
+ * The words before a final "key" or "token" that make it a credential's name (`api_key`, `accessToken`,
+ * `X-Auth-Token`, `AWS_SECRET_ACCESS_KEY`; and `id_token`). Any other word leaves the name to things that only
+ * locate or order: an issue, thread, storage or i18n key, a keyboard key, a page, sync or event token, an
+ * idempotency key.
+ */
+export const CREDENTIAL_QUALIFIERS = [
+  'api',
+  'access',
+  'auth',
+  'client',
+  'refresh',
+  'session',
+  'secret',
+  'private',
+  'master',
+  'bearer',
+  'oauth',
+  'bot',
+  'subscription',
+  'encryption',
+  'signing',
+];
+/** The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. */
+const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd'];
+export const ANY_FIELD_WORD = FIELD_WORDS.join('|');
+
+/** A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`. */
+const CREDENTIAL_WORD = new RegExp(
+  `(?:passw(?:or)?d|pwd)$|^(?:secret|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
+);
+/** A name written as an environment variable (`SLACK_TOKEN`, `GITHUB_TOKEN`): there a token is a credential. */
+const ENV_TOKEN_NAME = /^[A-Z][A-Z0-9_]*_TOKEN$/;
+/** Where a name breaks into words: `X-Api-Key` → X, Api, Key; `i18nKey` → i18n, Key; `API key` → API, key. */
+const NAME_WORD_BREAK = /[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/;
+
+/** Whether a field so named holds a credential. A bare "key" never does ("Key: bring the documents"). */
+function isCredentialName(name: string): boolean {
+  const words = name.split(NAME_WORD_BREAK).filter(Boolean);
+  const last = words.at(-1)?.toLowerCase() ?? '';
+  if (CREDENTIAL_WORD.test(last)) return true;
+  if (last !== 'key' && last !== 'token') return false;
+  const before = words.at(-2)?.toLowerCase() ?? '';
+  if (CREDENTIAL_QUALIFIERS.includes(before) || (last === 'token' && before === 'id')) return true;
+  return last === 'token' && (words.length === 1 || ENV_TOKEN_NAME.test(name));
+}
+
+/** A bare `token`/`secret`, or a name of two words ("access token: …"): as likely prose as a field. */
+const WEAK_NAME = /^(?:token|secret|Token|Secret)$| /;
+
+/** Values that say there is no secret here: empty words, what a redactor (this one or another) left, a template. */
+const NO_SECRET_VALUE =
+  /^(?:null|none|nil|undefined|true|false|empty|redacted|\[redacted\]|your[\w-]*|<[^>]*>|x{3,}|\.{3,}|process\.env\..*|os\.environ.*)$/i;
+/**
+ * Code, not a credential: a call or an index (`getApiKey(config)`, `keys[name]`: a bare value is read with the
+ * character after it), a member (`form.value.trim`, `response.data.accessToken`), or a name of code
+ * (`api_key_from_env`, `escape_key`, `newPassword`, the type `RefreshToken`). No generated secret has a
+ * bracket, and nearly all have a digit, which none of these names hold.
+ */
+const CALL_VALUE = /^[A-Za-z_$][\w$.]*[([]/;
+const CODE_VALUE =
+  /^(?:[A-Za-z_$]+(?:\.[A-Za-z_$]+)+|[A-Za-z]+(?:_[A-Za-z]+)+|[A-Za-z][a-z]+(?:[A-Z][a-z]+)+)$/;
+/**
+ * A file's path (`/etc/ssl/key.pem`, `~/.ssh/id_rsa`, `./keys/dev.pem`, `C:\keys\dev.pem`): where a key is kept,
+ * not the key. Base64 may start with "/" too, so a value of base64 alone with upper and lower case and digits
+ * (an AWS secret key) is not taken for a path.
+ */
+const PATH_VALUE = /^(?:~|\.\.?\/|[A-Za-z]:\\|\/)/;
+const BASE64_VALUE = /^[A-Za-z0-9+/=]{20,}$/;
+
+function isPath(value: string): boolean {
+  if (!PATH_VALUE.test(value)) return false;
+  return !BASE64_VALUE.test(value) || !/[A-Z]/.test(value) || !/[a-z]/.test(value) || !/\d/.test(value);
+}
+
+/** A field's name and value as read from a text (by `SECRET_FIELD` in secret-shapes.ts). */
+export interface FieldMatch {
+  name: string;
+  quotedName: string | undefined;
+  value: string;
+  /** A bare value with the character after it (`getApiKey(` is a call); a quoted value as it is. */
+  valueWithNext: string;
+  isQuoted: boolean;
+  /** Whether the name follows the `?` or `&` of a URL's query. */
+  isInQuery: boolean;
+  /** Whether the value stands on the line after its name (YAML). */
+  isOnNextLine: boolean;
+}
+
+/**
+ * Whether a field's value is redacted. A name in quotes with a bare value is a JSON number or literal
+ * (`"pin_token": 12345678901`): left, so redacted JSON still parses. After a weak name only a value that looks
+ * generated (a digit in it, or 20 characters) is taken: "Secret: friendship" stays.
+ */
+export function isSecretField(field: FieldMatch): boolean {
+  const { name, value } = field;
+  if (value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value)) return false;
+  if (field.quotedName && !field.isQuoted) return false;
+  if (!isCredentialName(name)) return false;
+  // `?pwd=` in a meeting link (Zoom's) is the passcode every invitee is sent with it: redacted, the link the
+  // person asked to forward no longer lets anyone in. Other credentials in a query (`?access_token=`) are taken.
+  if (field.isInQuery && /^pwd$/i.test(name)) return false;
+  if (CALL_VALUE.test(field.valueWithNext) || CODE_VALUE.test(value) || isPath(value)) return false;
+  // A name ending its line is as often a heading, or a YAML map or list, as a credential: the next line's value
+  // is taken only when it looks generated (letters and digits) and is no key of a nested map (`user2:`).
+  if (field.isOnNextLine) return /\d/.test(value) && /[A-Za-z]/.test(value) && !value.endsWith(':');
+  return !WEAK_NAME.test(name) || /\d/.test(value) || value.length >= 20;
+}
