@@ -1,7 +1,8 @@
 /**
  * Credentials written into a request rather than into a token of a known shape: the values of a `Cookie` or
- * `Set-Cookie` header, and the `user:password` that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`).
- * Both keep the words around the secret readable: the header's and the cookies' names, the user's name.
+ * `Set-Cookie` header, and the `user:password` and cookies that curl is given with `-u`/`--user` (or
+ * `-U`/`--proxy-user`) and `-b`/`--cookie`.
+ * All keep the words around the secret readable: the header's and the cookies' names, the user's name.
  */
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
@@ -33,7 +34,7 @@ function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
 /**
  * A curl command, to the end of its line and over the lines it continues onto (a `\` before the newline, or,
  * in JSON, before a `\n` escape). Only there is `-u user:password` a credential: `docker run -u 1000:1000` and
- * `rsync -u host:/path` are a user and group and a path.
+ * `rsync -u host:/path` are a user and group and a path (and `grep -b` a byte offset).
  */
 const CURL_COMMAND = /\bcurl\b(?:[^\r\n\\]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
 /**
@@ -42,29 +43,51 @@ const CURL_COMMAND = /\bcurl\b(?:[^\r\n\\]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
  * as its option.
  */
 const CURL_COMMAND_IN_JSON = /\bcurl\b(?:[^\r\n\\"]|\\(?:\\\\n|[^n\r\n]))*/g;
+/** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
+const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
+/** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */
+const CURL_CREDENTIAL_LETTERS = '[uUb]';
+const CURL_CREDENTIAL_NAMES = 'proxy-user|user|cookie';
 /**
- * curl's `-u`/`--user` (and the proxy's `-U`/`--proxy-user`), then `user:password` in quotes (plain, or escaped in
- * JSON), where the password runs to the closing quote, or bare, where it runs to a space.
+ * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
+ * space, far rarer than the letters.
  */
-const CURL_USER =
-  /(\s(?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)))(?:(\\?["'])([^\s:"'\\]*):((?:(?!\2)[^\r\n\\]|\\(?!["n]))*)|([^\s:"'\\]*):([^\s"'\\]*))/g;
+export const CURL_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES}))`;
+/**
+ * One of those options, alone or last in a word of flags (`-su`), then its argument in quotes (plain, or escaped
+ * in JSON), where it runs to the closing quote, or bare, where it runs to a space. Groups: the option and the
+ * space after it, the option's letter or long name, the quote, then the argument in quotes or bare.
+ */
+const CURL_CREDENTIAL_OPTION = new RegExp(
+  String.raw`(\s(?:-${CURL_FLAGS}*(${CURL_CREDENTIAL_LETTERS})[ \t]*|--(${CURL_CREDENTIAL_NAMES})(?:[ \t]+|=)))` +
+    String.raw`(?:(\\?["'])((?:(?!\4)[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`,
+  'g',
+);
 
 /**
- * The password of `-u user:password`; with none (`-u sk_live_…:`, an API key given as the user, as Stripe's
- * and many services' examples do) the user when it is of a secret's length. `$PASS` is a variable, not one.
+ * The secret in a curl option's argument: the cookies of `-b name=value`, or the password of `-u user:password`;
+ * with no password (`-u sk_live_…:`, an API key given as the user, as Stripe's and many services' examples do) the
+ * user when it is of a secret's length. A `-b` argument with no `=` is the file curl reads cookies from, `-u` with
+ * no `:` leaves curl to ask for the password, and `$PASS` is a variable: none of these is a secret.
  */
-function redactCurlUser(
+function redactCurlOption(
   match: string,
   option: string,
+  letter: string | undefined,
+  longName: string | undefined,
   quote: string | undefined,
-  quotedUser: string | undefined,
-  quotedPassword: string | undefined,
-  bareUser: string | undefined,
-  barePassword: string | undefined,
+  quoted: string | undefined,
+  bare: string | undefined,
 ): string {
-  const user = quotedUser ?? bareUser ?? '';
-  const password = quotedPassword ?? barePassword ?? '';
+  const argument = quoted ?? bare ?? '';
   const start = `${option}${quote ?? ''}`;
+  if (letter === 'b' || longName === 'cookie') {
+    return argument.includes('=') ? `${start}${redactCookiePairs(argument, false)}` : match;
+  }
+  const colon = argument.indexOf(':');
+  if (colon < 0) return match;
+  const user = argument.slice(0, colon);
+  const password = argument.slice(colon + 1);
   if (password.startsWith('$') || (password === '' && user.startsWith('$'))) return match;
   if (password !== '') return `${start}${user}:${REDACTED}`;
   return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
@@ -81,6 +104,6 @@ export function redactRequestCredentials(text: string, isJson = false): string {
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
   return out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
-    command.replace(CURL_USER, redactCurlUser),
+    command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
 }

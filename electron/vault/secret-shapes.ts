@@ -5,7 +5,7 @@
  */
 import { ANY_FIELD_WORD, CREDENTIAL_QUALIFIERS, type FieldMatch, isSecretField } from './credential-fields';
 import { REDACTED } from './redaction';
-import { redactRequestCredentials } from './request-shapes';
+import { CURL_CREDENTIAL_HINT, redactRequestCredentials } from './request-shapes';
 
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -117,8 +117,7 @@ function afterName(names: string): string {
  */
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_)`,
-  // curl's -u, --user, -U, --proxy-user (request-shapes.ts): a "-" after a space, far rarer than a "u".
-  String.raw`-(?<=\s-)(?:[uU]|-(?:proxy-)?user)`,
+  CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (request-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
   String.raw`${anyCase('bearer')}\s`,

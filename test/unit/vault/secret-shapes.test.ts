@@ -170,6 +170,32 @@ describe('credentials in headers and URLs', () => {
       `curl https://api.example.com -u ${R}:`,
     ],
     [
+      'curl -u after other flags in one word',
+      'curl -su alice:s3cretPassw0rd https://api.example.com',
+      `curl -su alice:${R} https://api.example.com`,
+    ],
+    [
+      'curl -U quoted after other flags in one word',
+      `curl -sSLU "proxy-user:hunter22-long" -x proxy:3128 https://e.com`,
+      `curl -sSLU "proxy-user:${R}" -x proxy:3128 https://e.com`,
+    ],
+    ['curl -b', "curl -b 'session=abc123def456ghi789' https://e.com", `curl -b 'session=${R}' https://e.com`],
+    [
+      'curl --cookie with two cookies, the short one kept',
+      'curl --cookie "sid=0123456789abcdef; lang=en" https://e.com',
+      `curl --cookie "sid=${R}; lang=en" https://e.com`,
+    ],
+    [
+      'curl -b bare, after other flags in one word',
+      'curl -sLb sessionid=k2j3h4k2j3h4k2 https://e.com',
+      `curl -sLb sessionid=${R} https://e.com`,
+    ],
+    [
+      'curl --cookie=',
+      'curl --cookie=sid=0123456789abcdef https://e.com',
+      `curl --cookie=sid=${R} https://e.com`,
+    ],
+    [
       'a Cookie header',
       'Cookie: session=abc123def456ghi789; theme=dark; csrftoken=Zx81Kq0PaQ7e',
       `Cookie: session=${R}; theme=dark; csrftoken=${R}`,
@@ -281,6 +307,15 @@ describe('options and headers that only look like credentials', () => {
     'curl -u ana https://api.example.com',
     'curl --user-agent "Mozilla/5.0 (X11:Linux)" https://example.com',
     'curl -u user:',
+    'curl -su ana https://api.example.com',
+    'curl -b cookies.txt https://example.com',
+    'curl -c jar.txt -b jar.txt https://example.com/login',
+    'curl --cookie "$COOKIE_FILE" https://example.com',
+    'curl -b "session=$SESSION_ID" https://example.com',
+    'curl -b "theme=dark" https://example.com',
+    'curl --cookie-jar session-cookies.txt https://example.com',
+    'grep -b "sid=0123456789abcdef" access.log',
+    'git checkout -b feature/login-2024',
     'Favourite cookie: oatmeal raisin',
     'Cookie: lang=en; theme=dark',
     'Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure',
@@ -371,6 +406,8 @@ describe('curl in JSON, where each string holds its own text', () => {
         { text: 'and rsync -u backup@nas:/volume1/photos ./photos' },
         { text: 'curl -u admin:S3cretPassw0rd https://api.example.com' },
         { text: 'curl -X POST https://e.com \\\n  -u "ana:hunter22" -d a=b' },
+        { text: 'curl -sb "sid=0123456789abcdef; lang=en" https://e.com' },
+        { text: 'curl -b cookies.txt https://e.com' },
       ],
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
@@ -380,6 +417,8 @@ describe('curl in JSON, where each string holds its own text', () => {
         { text: 'and rsync -u backup@nas:/volume1/photos ./photos' },
         { text: `curl -u admin:${R} https://api.example.com` },
         { text: `curl -X POST https://e.com \\\n  -u "ana:${R}" -d a=b` },
+        { text: `curl -sb "sid=${R}; lang=en" https://e.com` },
+        { text: 'curl -b cookies.txt https://e.com' },
       ],
     });
     expect(redactValue(value).messages[1]?.text).toBe('Then run docker run -u 1000:1000 myapp');
@@ -394,6 +433,9 @@ describe('a long text made to make a pattern backtrack', () => {
     ['curl options with no password', `curl ${'-u -uuser --user '.repeat(20_000)}`],
     ['curl commands', 'curl \\\n'.repeat(50_000)],
     ['a user with no colon', `curl -u ${'a'.repeat(300_000)}`],
+    ['curl flags with no credential option', `curl ${' -sSL'.repeat(20_000)} -${'s'.repeat(200_000)}`],
+    ['a cookie argument with no end', `curl -b '${'a=b;'.repeat(60_000)}`],
+    ['cookie options with no argument', `curl ${'-b --cookie -sb '.repeat(20_000)}`],
     ['names at line ends', 'password:\n '.repeat(40_000)],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
   ])('reads %s once', (_label, text) => {
