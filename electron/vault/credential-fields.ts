@@ -96,6 +96,27 @@ export interface FieldMatch {
 }
 
 /**
+ * A value that holds no secret: too short, a placeholder (`<token>`, `your-key`, `[redacted]`), or read from a
+ * variable (`$TOKEN`), as a request's credentials often are in a script.
+ */
+export function isPlaceholder(value: string): boolean {
+  return value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value) || value.startsWith('$');
+}
+
+/** A value written in quotes after its name (`"name": "value"`), as `isSecretField` reads it. */
+export function quotedField(name: string, value: string): FieldMatch {
+  return {
+    name,
+    quotedName: undefined,
+    value,
+    valueWithNext: value,
+    isQuoted: true,
+    isInQuery: false,
+    isOnNextLine: false,
+  };
+}
+
+/**
  * Whether a field's value is redacted. A name in quotes with a bare value is a JSON number or literal
  * (`"pin_token": 12345678901`): left, so redacted JSON still parses. After a weak name only a value that looks
  * generated (a digit in it, or 20 characters) is taken: "Secret: friendship" stays.

@@ -4,6 +4,7 @@
  * `-U`/`--proxy-user`) and `-b`/`--cookie`.
  * All keep the words around the secret readable: the header's and the cookies' names, the user's name.
  */
+import { isPlaceholder, isSecretField, quotedField } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
 /**
@@ -24,11 +25,87 @@ function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
     .map((pair, index) => {
       if (isSetCookie && index > 0) return pair;
       const equals = pair.indexOf('=');
-      const value = pair.slice(equals + 1);
-      if (value.length < MIN_SECRET_LENGTH || value.startsWith('$')) return pair;
-      return `${pair.slice(0, equals + 1)}${REDACTED}`;
+      return isSecretCookieValue(pair.slice(equals + 1)) ? `${pair.slice(0, equals + 1)}${REDACTED}` : pair;
     })
     .join(';');
+}
+
+function isSecretCookieValue(value: string): boolean {
+  return value.length >= MIN_SECRET_LENGTH && !value.startsWith('$');
+}
+
+/** JSON's white space, also as the escapes it is written with inside a JSON string. */
+const JSON_SPACE = String.raw`(?:\s|\\[nrt])*`;
+/**
+ * A `"name": …, "value": …` pair (or `"key"`, as Postman writes it), as HAR files (a browser's saved requests),
+ * Postman collections and Kubernetes' env lists hold headers, cookies, query and form fields and variables, in
+ * JSON or escaped in a JSON string (a HAR pasted into a message, then stored). A name and a value are read to
+ * their closing quote, so each pair is read once. Groups: all before the value, the quotes' escape, the name,
+ * then the value (a value holding an escaped quote is no match: no cookie or credential holds one).
+ */
+const NAME_VALUE_PAIR = new RegExp(
+  String.raw`((\\?)"(?:name|key)\2"${JSON_SPACE}:${JSON_SPACE}\2"([^"\\\r\n]*)\2"${JSON_SPACE},${JSON_SPACE}` +
+    String.raw`\2"value\2"${JSON_SPACE}:${JSON_SPACE}\2")((?:[^"\\\r\n]|\\[^"\r\n])*)(?=\2")`,
+  'g',
+);
+/**
+ * Where a pair whose name ends in one of `names` (a pattern) may be, or a HAR's list of cookies: the `:` after its
+ * `"value"` or after `"cookies"`, for the redactor's first quick test (secret-shapes.ts). The many pairs that are
+ * neither (a mail's From and Subject headers) are left to the quick test alone.
+ */
+export function nameValueHint(names: string): string {
+  return String.raw`:(?<=(?:(?:${names})\\?"${JSON_SPACE},${JSON_SPACE}\\?"value|"cookies)\\?"${JSON_SPACE}:)`;
+}
+/**
+ * HAR's `"cookies": [ … ]` (a request's or a response's), whose pairs are cookies whatever their names. It ends at
+ * the first bracket, so a text of many such openings with no end is read once.
+ */
+const COOKIE_LIST = new RegExp(String.raw`(\\?)"cookies\1"${JSON_SPACE}:${JSON_SPACE}\[[^[\]]*\]`, 'g');
+/** A cookie's name is a token: a pair whose name has a space or whose value has one is no cookie. */
+const COOKIE_PAIR_NAME = /^[^\s=;,]+$/;
+const AUTHORIZATION_NAME = /^(?:proxy-)?authorization$/i;
+const COOKIE_HEADER_NAME = /^(set-)?cookie$/i;
+/** An authorization header's value: its scheme (`Basic`, `Bearer`, `Token`, `Digest`), kept, then its credentials. */
+const AUTHORIZATION_VALUE = /^([A-Za-z][\w-]*[ \t]+)?(.*)$/s;
+
+/**
+ * A pair's value with its secret taken out: a cookie's (in a `cookies` list), a `Cookie` or `Set-Cookie` header's
+ * cookies, an `Authorization` header's credentials, or the value of a pair named like a credential (`X-Api-Key`,
+ * `access_token`, `DB_PASSWORD`), judged as the same field written `name: "value"` is.
+ */
+function redactPairValue(name: string, value: string, isCookie: boolean): string {
+  if (isCookie) {
+    return COOKIE_PAIR_NAME.test(name) && !/\s/.test(value) && isSecretCookieValue(value) ? REDACTED : value;
+  }
+  const cookieHeader = COOKIE_HEADER_NAME.exec(name);
+  if (cookieHeader) {
+    // A HAR joins a response's Set-Cookie headers into one value, a line (a `\n` escape in JSON) for each.
+    const isSetCookie = cookieHeader[1] !== undefined;
+    return value
+      .split('\\n')
+      .map((line) => redactCookiePairs(line, isSetCookie))
+      .join('\\n');
+  }
+  const authorization = AUTHORIZATION_NAME.test(name) ? AUTHORIZATION_VALUE.exec(value) : null;
+  if (authorization) {
+    const [, scheme = '', credentials = ''] = authorization;
+    return isPlaceholder(credentials) ? value : `${scheme}${REDACTED}`;
+  }
+  return isSecretField(quotedField(name, value)) ? REDACTED : value;
+}
+
+/** The name/value pairs of a text, each with its secret taken out, the pairs of a HAR's `cookies` lists as cookies. */
+function redactNameValuePairs(text: string): string {
+  const pairsIn = (part: string, isCookie: boolean) =>
+    part.replace(
+      NAME_VALUE_PAIR,
+      (_match, before: string, _escape: string, name: string, value: string) =>
+        `${before}${redactPairValue(name, value, isCookie)}`,
+    );
+  return pairsIn(
+    text.replace(COOKIE_LIST, (list) => pairsIn(list, true)),
+    false,
+  );
 }
 
 /**
@@ -103,7 +180,8 @@ export function redactRequestCredentials(text: string, isJson = false): string {
     (_match, header: string, setCookie: string | undefined, pairs: string) =>
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
-  return out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
+  const withCurl = out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
+  return redactNameValuePairs(withCurl);
 }

@@ -5,7 +5,7 @@
  */
 import { ANY_FIELD_WORD, CREDENTIAL_QUALIFIERS, type FieldMatch, isSecretField } from './credential-fields';
 import { REDACTED } from './redaction';
-import { CURL_CREDENTIAL_HINT, redactRequestCredentials } from './request-shapes';
+import { CURL_CREDENTIAL_HINT, nameValueHint, redactRequestCredentials } from './request-shapes';
 
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -130,13 +130,20 @@ const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
   ...['token', 'secret', 'passwd', 'password', 'pwd'].map(anyCase),
 ].join('|');
-const TOKEN_HINTS = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|${COOKIE}`)}`, 'g');
+/** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (request-shapes.ts). */
+const PAIR_HINT = nameValueHint(`${FIELD_NAMES}|${COOKIE}|${AUTHORIZATION}`);
+const TOKEN_HINTS = new RegExp(
+  `${TOKEN_LITERALS}|${PAIR_HINT}|${afterName(`${AUTHORIZATION}|${COOKIE}`)}`,
+  'g',
+);
 const FIELD_HINTS = new RegExp(afterName(FIELD_NAMES), 'g');
 /**
  * Both hints in one pattern, a field's name in a group: the common text, with neither, is scanned once, and
  * each `:` or `=` is read back from once.
  */
-const ANY_HINT = new RegExp(`${TOKEN_LITERALS}|${afterName(`${AUTHORIZATION}|${COOKIE}|(${FIELD_NAMES})`)}`);
+const ANY_HINT = new RegExp(
+  `${TOKEN_LITERALS}|${PAIR_HINT}|${afterName(`${AUTHORIZATION}|${COOKIE}|(${FIELD_NAMES})`)}`,
+);
 
 /** Whether `hints` (a global pattern) has a match in `text` at `from` or after. */
 function isHintedFrom(hints: RegExp, text: string, from: number): boolean {

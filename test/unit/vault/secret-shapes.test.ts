@@ -228,6 +228,84 @@ describe('credentials in headers and URLs', () => {
   ]);
 });
 
+describe("a browser's saved requests (HAR) and other name/value pairs", () => {
+  takesOut([
+    [
+      'a Cookie header',
+      '{"name":"Cookie","value":"sid=0123456789abcdef; lang=en"}',
+      `{"name":"Cookie","value":"sid=${R}; lang=en"}`,
+    ],
+    [
+      "a response's Set-Cookie headers, one a line, their attributes kept",
+      String.raw`{"name":"set-cookie","value":"sid=0123456789abcdef; Path=/\nremember=k2j3h4k2j3h4k2; HttpOnly"}`,
+      String.raw`{"name":"set-cookie","value":"sid=${R}; Path=/\nremember=${R}; HttpOnly"}`,
+    ],
+    [
+      'a list of cookies, whatever their names',
+      '"cookies": [{"name": "session", "value": "abc123def456ghi789", "path": "/"}, {"name": "lang", "value": "en"}]',
+      `"cookies": [{"name": "session", "value": "${R}", "path": "/"}, {"name": "lang", "value": "en"}]`,
+    ],
+    [
+      'a Basic authorization header, its scheme kept',
+      '{"name":"Authorization","value":"Basic dXNlcjpwYXNzd29yZDEyMzQ1Njc4OTA="}',
+      `{"name":"Authorization","value":"Basic ${R}"}`,
+    ],
+    [
+      'a Token authorization header',
+      '{"name":"authorization","value":"Token 9f8e7d6c5b4a3210"}',
+      `{"name":"authorization","value":"Token ${R}"}`,
+    ],
+    [
+      'a header named like a credential, pretty-printed',
+      `{\n  "name": "X-Api-Key",\n  "value": "${VALUE}"\n}`,
+      `{\n  "name": "X-Api-Key",\n  "value": "${R}"\n}`,
+    ],
+    [
+      "a query's access token",
+      `"queryString":[{"name":"access_token","value":"${VALUE}"}]`,
+      `"queryString":[{"name":"access_token","value":"${R}"}]`,
+    ],
+    [
+      "a Postman request's password",
+      '{"key":"password","value":"hunter2-long","type":"text"}',
+      `{"key":"password","value":"${R}","type":"text"}`,
+    ],
+  ]);
+
+  leavesAsWritten([
+    '{"name":"Accept","value":"text/html,application/xhtml+xml"}',
+    '{"name":"theme","value":"dark-mode-2024"}',
+    '{"name":"session","value":"abc123def456ghi789"}',
+    '{"name":"From","value":"Ana <ana@example.com>"}',
+    '{"name":"Authorization","value":"Bearer <token>"}',
+    '{"name":"Authorization","value":"Basic $CREDENTIALS"}',
+    '{"key":"issueKey","value":"PROJ-1234567"}',
+    '{"name":"page","value":"2"}',
+    '"cookies": [{"name": "Chocolate chip", "value": "the best seller of 2024"}]',
+    '"cookies": []',
+  ]);
+
+  it('reads a HAR pasted into a message and stored as JSON', () => {
+    const har = JSON.stringify(
+      {
+        request: {
+          headers: [
+            { name: 'Cookie', value: 'sid=0123456789abcdef' },
+            { name: 'Accept', value: 'application/json' },
+          ],
+          cookies: [{ name: 'sid', value: '0123456789abcdef' }],
+        },
+      },
+      null,
+      2,
+    );
+    const redacted = JSON.parse(redactedJson({ prompt: `Why does this fail?\n${har}` })) as {
+      prompt: string;
+    };
+    expect(redacted.prompt).toBe(`Why does this fail?\n${har.replaceAll('0123456789abcdef', R)}`);
+  });
+});
+
 describe('text that only looks like it might hold a secret', () => {
   leavesAsWritten([
     'the password is on the sticky note',
@@ -436,6 +514,10 @@ describe('a long text made to make a pattern backtrack', () => {
     ['curl flags with no credential option', `curl ${' -sSL'.repeat(20_000)} -${'s'.repeat(200_000)}`],
     ['a cookie argument with no end', `curl -b '${'a=b;'.repeat(60_000)}`],
     ['cookie options with no argument', `curl ${'-b --cookie -sb '.repeat(20_000)}`],
+    ['cookie lists with no end', '"cookies":['.repeat(30_000)],
+    ['a name/value pair with no end', `{"name":"Cookie","value":"${'sid=a; '.repeat(50_000)}`],
+    ['name/value pairs with no value', '{"name":"a",  "value":'.repeat(20_000)],
+    ['a name with no end', `"name":"${'a'.repeat(300_000)}`],
     ['names at line ends', 'password:\n '.repeat(40_000)],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
   ])('reads %s once', (_label, text) => {
