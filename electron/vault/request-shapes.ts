@@ -7,13 +7,33 @@
 import { isPlaceholder, isSecretField, quotedField } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
+/** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
+const COOKIE_NAME = String.raw`[^\s=;,"'\`\\]+`;
+const COOKIE_VALUE = String.raw`[^\s;,"'\`\\]*`;
+const COOKIE_PAIR = `${COOKIE_NAME}=${COOKIE_VALUE}`;
 /**
  * A `Cookie:` or `Set-Cookie:` header (plain, quoted, in a template literal, or in JSON) and its `name=value`
  * pairs. A cookie's name holds no `=` and neither holds a `;`, so each pair is read once: no backtracking over a
  * long header. A label with no pair after it ("Favourite cookie: oatmeal") is no match.
  */
-const COOKIE_HEADER =
-  /(\b(Set-)?Cookie\\?["'`]?[ \t]*:[ \t]*\\?["'`]?)([^\s=;,"'`\\]+=[^\s;,"'`\\]*(?:;[ \t]*[^\s=;,"'`\\]+=[^\s;,"'`\\]*)*)/gi;
+const COOKIE_HEADER = new RegExp(
+  String.raw`(\b(Set-)?Cookie\\?["'\`]?[ \t]*:[ \t]*\\?["'\`]?)(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
+  'gi',
+);
+/**
+ * A cookie set in a script, `document.cookie = "sid=…; path=/"`: its first pair, the cookie it sets. Groups: all
+ * before the value, the cookie's name, its value.
+ */
+const DOCUMENT_COOKIE = new RegExp(
+  String.raw`(\bdocument\.cookie[ \t]*=[ \t]*\\?["'\`](${COOKIE_NAME})=)(${COOKIE_VALUE})`,
+  'g',
+);
+/**
+ * A script sets cookies of every kind (a theme, a language, a consent); a cookie named as a session's or a
+ * credential's (`sid`, `PHPSESSID`, `auth`, `remember_token`, `csrftoken`) holds a secret.
+ */
+const SESSION_COOKIE_NAME =
+  /sess|(?:^|[\W_])sid(?:$|[\W_])|token|auth|jwt|[cx]srf|remember|login|secret|passw|cred|(?:api|access)[\W_]?key/i;
 
 /**
  * `name=value` pairs with each value of a secret's length taken out; a `Set-Cookie` sets one cookie, its first. A
@@ -183,5 +203,10 @@ export function redactRequestCredentials(text: string, isJson = false): string {
   const withCurl = out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
-  return redactNameValuePairs(withCurl);
+  const withScripts = withCurl.replace(
+    DOCUMENT_COOKIE,
+    (match, before: string, name: string, value: string) =>
+      SESSION_COOKIE_NAME.test(name) && isSecretCookieValue(value) ? `${before}${REDACTED}` : match,
+  );
+  return redactNameValuePairs(withScripts);
 }

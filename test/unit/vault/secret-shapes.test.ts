@@ -221,6 +221,21 @@ describe('credentials in headers and URLs', () => {
       `{"Cookie":"sid=${R}; lang=en"}`,
     ],
     [
+      'a session cookie set in a script, its attributes kept',
+      'document.cookie = "sid=abc123def456ghi789; path=/; secure";',
+      `document.cookie = "sid=${R}; path=/; secure";`,
+    ],
+    [
+      'a remember-me cookie set in a script',
+      "document.cookie='remember_user_token=W1sxXSwiJDJhJDEwIn0; max-age=2592000'",
+      `document.cookie='remember_user_token=${R}; max-age=2592000'`,
+    ],
+    [
+      'a PHP session cookie set in a script',
+      'document.cookie = `PHPSESSID=k2j3h4k2j3h4k2`',
+      `document.cookie = \`PHPSESSID=${R}\``,
+    ],
+    [
       'a URL in an env line',
       'DATABASE_URL=mongodb+srv://app:pa55word@cluster0.example.net/',
       `DATABASE_URL=mongodb+srv://app:${R}@cluster0.example.net/`,
@@ -398,6 +413,12 @@ describe('options and headers that only look like credentials', () => {
     'Cookie: lang=en; theme=dark',
     'Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure',
     'document.cookie = "theme=dark-mode-2024"',
+    'document.cookie = "consent=analytics-2024-05; path=/"',
+    'document.cookie = "sidebar=collapsed-left-2"',
+    'document.cookie = "session=" + sessionId;',
+    'document.cookie = `sid=${sid}; path=/`',
+    'document.cookie = "sid=short"',
+    'The site reads document.cookie = "…" to keep you signed in',
     'curl -H "Cookie: session=$SESSION_COOKIE" https://api.example.com',
     'fetch(url, { headers: { Cookie: `session=${sessionToken}` } })',
   ]);
@@ -460,6 +481,7 @@ describe('redacted JSON', () => {
       yaml: 'password:\n  S3cretPassw0rd-long',
       curl: "curl -u 'ana:hunter22-long' https://e.com \\\n -d x",
       cookie: 'Cookie: sid=0123456789abcdef',
+      script: 'document.cookie = "sid=0123456789abcdef; path=/"',
     };
     const json = redactedJson(value);
     expect(json).not.toMatch(/Abc123Def|zzEnvApiKey|a-secret-99|S3cretPassw0rd|hunter22|0123456789abcdef/);
@@ -471,6 +493,7 @@ describe('redacted JSON', () => {
       yaml: `password:\n  ${R}`,
       curl: `curl -u 'ana:${R}' https://e.com \\\n -d x`,
       cookie: `Cookie: sid=${R}`,
+      script: `document.cookie = "sid=${R}; path=/"`,
     });
   });
 });
@@ -518,6 +541,7 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a name/value pair with no end', `{"name":"Cookie","value":"${'sid=a; '.repeat(50_000)}`],
     ['name/value pairs with no value', '{"name":"a",  "value":'.repeat(20_000)],
     ['a name with no end', `"name":"${'a'.repeat(300_000)}`],
+    ['cookies set in a script with no value', 'document.cookie="sid'.repeat(30_000)],
     ['names at line ends', 'password:\n '.repeat(40_000)],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
   ])('reads %s once', (_label, text) => {
