@@ -93,6 +93,8 @@ export interface FieldMatch {
   isInQuery: boolean;
   /** Whether the value stands on the line after its name (YAML). */
   isOnNextLine: boolean;
+  /** Whether nothing follows the value on its line but its closing quote, spaces or a comment. */
+  endsItsLine: boolean;
 }
 
 /**
@@ -113,6 +115,7 @@ export function quotedField(name: string, value: string): FieldMatch {
     isQuoted: true,
     isInQuery: false,
     isOnNextLine: false,
+    endsItsLine: true,
   };
 }
 
@@ -131,7 +134,10 @@ export function isSecretField(field: FieldMatch): boolean {
   if (field.isInQuery && /^pwd$/i.test(name)) return false;
   if (CALL_VALUE.test(field.valueWithNext) || CODE_VALUE.test(value) || isPath(value)) return false;
   // A name ending its line is as often a heading, or a YAML map or list, as a credential: the next line's value
-  // is taken only when it looks generated (letters and digits) and is no key of a nested map (`user2:`).
-  if (field.isOnNextLine) return /\d/.test(value) && /[A-Za-z]/.test(value) && !value.endsWith(':');
+  // is taken only when it looks generated (letters and digits), is no key of a nested map (`user2:`) and is the
+  // whole line, not the first word of a sentence ("12-characters minimum").
+  if (field.isOnNextLine) {
+    return field.endsItsLine && /\d/.test(value) && /[A-Za-z]/.test(value) && !value.endsWith(':');
+  }
   return !WEAK_NAME.test(name) || /\d/.test(value) || value.length >= 20;
 }

@@ -72,6 +72,17 @@ const SECRET_FIELD = new RegExp(
   'gi',
 );
 
+/**
+ * What may follow a value that ends its line: its closing quote (`"`, `'` or JSON's `\"`), then spaces, then the
+ * line's or the text's end (in JSON a `\n` escape, or the `"` ending its string), or a comment.
+ */
+const LINE_END = /(?:\\?["'])?(?:[ \t]*(?:$|[\r\n"]|\\[rn])|[ \t]+#)/y;
+
+function isLineEndAt(text: string, index: number): boolean {
+  LINE_END.lastIndex = index;
+  return LINE_END.test(text);
+}
+
 function redactField(
   match: string,
   querySign: string | undefined,
@@ -94,6 +105,7 @@ function redactField(
     isQuoted: bare === undefined,
     isInQuery: querySign !== undefined,
     isOnNextLine: lineBreak !== undefined,
+    endsItsLine: isLineEndAt(text, offset + match.length),
   };
   if (!isSecretField(field)) return match;
   return `${match.slice(0, match.length - value.length)}${REDACTED}`;

@@ -111,6 +111,11 @@ describe('the value of a field whose name says it holds a secret', () => {
     ],
     ['a YAML key on the next line', 'api_key:\r\n  zzEnvApiKeyValue0123456789', `api_key:\r\n  ${R}`],
     [
+      'a YAML password on the next line, then a comment',
+      'password:\n  S3cretPassw0rd-long # rotated monthly',
+      `password:\n  ${R} # rotated monthly`,
+    ],
+    [
       'a base64 secret that starts with "/"',
       'aws_secret_access_key = /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI0a',
       `aws_secret_access_key = ${R}`,
@@ -432,6 +437,8 @@ describe('a credential named at the end of a line, and what follows it', () => {
     'password:\n  - item12345',
     'password:\nS3cretPassw0rd-but-not-indented',
     'secrets:\n  api_key: ${{ secrets.API_KEY }}',
+    'Password:\n  12-characters minimum, one digit',
+    'Password:\n  Win11-laptop uses the same one as the router',
   ]);
 });
 
@@ -479,6 +486,7 @@ describe('redacted JSON', () => {
       pin_token: 12345678901,
       note: "DB_PASSWORD='it\"s-a-secret-99'",
       yaml: 'password:\n  S3cretPassw0rd-long',
+      yamlMap: 'password:\n  S3cretPassw0rd-long\nuser: ana',
       curl: "curl -u 'ana:hunter22-long' https://e.com \\\n -d x",
       cookie: 'Cookie: sid=0123456789abcdef',
       script: 'document.cookie = "sid=0123456789abcdef; path=/"',
@@ -491,6 +499,7 @@ describe('redacted JSON', () => {
       pin_token: 12345678901,
       note: `DB_PASSWORD='${R}'`,
       yaml: `password:\n  ${R}`,
+      yamlMap: `password:\n  ${R}\nuser: ana`,
       curl: `curl -u 'ana:${R}' https://e.com \\\n -d x`,
       cookie: `Cookie: sid=${R}`,
       script: `document.cookie = "sid=${R}; path=/"`,
