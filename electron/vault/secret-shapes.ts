@@ -3,7 +3,13 @@
  * and the value of a field whose name says it holds one (`OPENAI_API_KEY=…`, `"password": "…"`). Text with no
  * such shape comes back as it was; ordinary prose ("my token of thanks", "the password is on the note") has none.
  */
-import { ANY_FIELD_WORD, CREDENTIAL_QUALIFIERS, type FieldMatch, isSecretField } from './credential-fields';
+import {
+  ANY_FIELD_WORD,
+  CREDENTIAL_QUALIFIERS,
+  type FieldMatch,
+  isSecretField,
+  quotedField,
+} from './credential-fields';
 import { REDACTED } from './redaction';
 import { CURL_CREDENTIAL_HINT, nameValueHint, redactRequestCredentials } from './request-shapes';
 
@@ -47,6 +53,11 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
 ];
 
 /**
+ * A field's name, whole (not the end of a longer word), then the quote closing it and spaces: read back from the
+ * `:` or `=` after it. Groups: the name, the quote.
+ */
+const FIELD_NAME = String.raw`(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))(\\?["'])?[ \t]*`;
+/**
  * A field whose name ends in key, token, secret, password, passwd or pwd, in any case and with any prefix
  * (`API_KEY`, `export MY_API_KEY=`, `x-api-key:`, `"Token":`, `clientSecret`, `API key:`), then `=` or `:`,
  * then its value: quoted, or bare up to a space, a quote, a bracket or one of `,;&`. The match starts at the
@@ -63,8 +74,7 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
  * before a value on the next line, then the value after `\"`, after `"`, after `'`, or bare.
  */
 const SECRET_FIELD = new RegExp(
-  String.raw`(?<=([?&])?(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))` +
-    String.raw`(\\?["'])?[ \t]*)[:=](?:[ \t]*|(?<=:)[ \t]*((?:\r?\n|(?:\\r)?\\n)[ \t]+))(?:` +
+  String.raw`(?<=([?&])?${FIELD_NAME})[:=](?:[ \t]*|(?<=:)[ \t]*((?:\r?\n|(?:\\r)?\\n)[ \t]+))(?:` +
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
     String.raw`'((?:[^'"\\\r\n]|\\[^nr\r\n])+)|` +
@@ -109,6 +119,37 @@ function redactField(
   };
   if (!isSecretField(field)) return match;
   return `${match.slice(0, match.length - value.length)}${REDACTED}`;
+}
+
+/**
+ * A YAML block scalar under a field's name (`password: |`, `private_key: >-`) and its lines, in a text or in JSON
+ * (`\n` escapes, and a line ends at a plain `"`, its string's end). The block is every line after, as indented
+ * as its first line or more (YAML's own rule), empty lines among them. The match starts at the `|` or `>`, far
+ * rarer than a `:`, and the name is read back from there. Groups: the name, the quote closing it, the first line's
+ * indentation, the block.
+ */
+function blockScalar(isJson: boolean): RegExp {
+  const lineBreak = isJson ? String.raw`(?:\\r)?\\n` : String.raw`\r?\n`;
+  const line = isJson ? String.raw`(?:[^"\\\r\n]|\\[^nr\r\n])*` : String.raw`[^\r\n]*`;
+  return new RegExp(
+    String.raw`[|>](?<=${FIELD_NAME}:[ \t]*[|>])(?:[1-9][-+]?|[-+][1-9]?)?[ \t]*${lineBreak}` +
+      String.raw`( +)((?=\S)${line}(?:(?:${lineBreak})+\3${line})*)`,
+    'gi',
+  );
+}
+const BLOCK_SCALAR = blockScalar(false);
+const BLOCK_SCALAR_IN_JSON = blockScalar(true);
+
+/** A block scalar's lines, when a field so named would be redacted with them as its value in quotes. */
+function redactBlockScalar(
+  match: string,
+  name: string,
+  quotedName: string | undefined,
+  _indent: string,
+  block: string,
+): string {
+  const field = { ...quotedField(name, block), quotedName };
+  return isSecretField(field) ? `${match.slice(0, match.length - block.length)}${REDACTED}` : match;
 }
 
 /** `[Kk][Ee][Yy]` for "key": the hint stays case-sensitive, which V8 scans several times faster than with /i. */
@@ -180,5 +221,8 @@ export function redactShapes(text: string, isJson = false): string {
   }
   // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
   const hasField = isFieldFirst || isHintedFrom(FIELD_HINTS, text, first.index);
-  return hasField ? out.replace(SECRET_FIELD, redactField) : out;
+  if (!hasField) return out;
+  return out
+    .replace(isJson ? BLOCK_SCALAR_IN_JSON : BLOCK_SCALAR, redactBlockScalar)
+    .replace(SECRET_FIELD, redactField);
 }

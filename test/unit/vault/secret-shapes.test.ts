@@ -116,6 +116,21 @@ describe('the value of a field whose name says it holds a secret', () => {
       `password:\n  ${R} # rotated monthly`,
     ],
     [
+      'a YAML password in a literal block, the next key kept',
+      'db:\n  password: |\n    correct horse battery staple\n  user: app\n',
+      `db:\n  password: |\n    ${R}\n  user: app\n`,
+    ],
+    [
+      'a YAML private key in a folded block, an empty line among its lines',
+      'private_key: >-\n  MIIEvQIBADANBgkq\n\n  hkiG9w0BAQEFAASC\n    xYz0123456789\nnext: 1',
+      `private_key: >-\n  ${R}\nnext: 1`,
+    ],
+    [
+      'a YAML client secret in a block with an indentation indicator',
+      `client_secret: |2-\r\n  ${VALUE}\r\n`,
+      `client_secret: |2-\r\n  ${R}\r\n`,
+    ],
+    [
       'a base64 secret that starts with "/"',
       'aws_secret_access_key = /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI0a',
       `aws_secret_access_key = ${R}`,
@@ -439,6 +454,11 @@ describe('a credential named at the end of a line, and what follows it', () => {
     'secrets:\n  api_key: ${{ secrets.API_KEY }}',
     'Password:\n  12-characters minimum, one digit',
     'Password:\n  Win11-laptop uses the same one as the router',
+    'description: |\n  The password field holds 12 characters or more\n',
+    'token: |\n  Thanks!\n',
+    'secret: >\n  friendship\n',
+    '| password: |\n|---|\n| a1b2c3d4e5 |',
+    'password: |\nS3cretPassw0rd-but-not-indented',
   ]);
 });
 
@@ -489,6 +509,7 @@ describe('redacted JSON', () => {
       yamlMap: 'password:\n  S3cretPassw0rd-long\nuser: ana',
       curl: "curl -u 'ana:hunter22-long' https://e.com \\\n -d x",
       cookie: 'Cookie: sid=0123456789abcdef',
+      block: 'password: |\n  S3cretPassw0rd-long\n  "quoted" line\nuser: ana',
       script: 'document.cookie = "sid=0123456789abcdef; path=/"',
     };
     const json = redactedJson(value);
@@ -502,6 +523,7 @@ describe('redacted JSON', () => {
       yamlMap: `password:\n  ${R}\nuser: ana`,
       curl: `curl -u 'ana:${R}' https://e.com \\\n -d x`,
       cookie: `Cookie: sid=${R}`,
+      block: `password: |\n  ${R}\nuser: ana`,
       script: `document.cookie = "sid=${R}; path=/"`,
     });
   });
@@ -552,6 +574,11 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a name with no end', `"name":"${'a'.repeat(300_000)}`],
     ['cookies set in a script with no value', 'document.cookie="sid'.repeat(30_000)],
     ['names at line ends', 'password:\n '.repeat(40_000)],
+    ['block scalars with no lines', 'password: |\n'.repeat(40_000)],
+    ['a block scalar of empty lines', `password: |\n  a${'\n'.repeat(300_000)}b`],
+    ['block indicators after a name', `password: ${'|>'.repeat(150_000)}`],
+    ['a block scalar under a long name', `${'a.'.repeat(150_000)}password: |\n  a1b2c3d4e5`],
+    ['a block scalar of short lines', `token: >\n${'  a\n\n'.repeat(60_000)}`],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
