@@ -1,8 +1,9 @@
 /**
  * Credentials written into a request rather than into a token of a known shape: the values of a `Cookie` or
- * `Set-Cookie` header, and the `user:password` and cookies that curl is given with `-u`/`--user` (or
- * `-U`/`--proxy-user`) and `-b`/`--cookie`.
- * All keep the words around the secret readable: the header's and the cookies' names, the user's name.
+ * `Set-Cookie` header, the `user:password` and cookies that curl is given with `-u`/`--user` (or
+ * `-U`/`--proxy-user`) and `-b`/`--cookie`, a session's cookie set by `document.cookie`, and the name/value pairs of
+ * a browser's saved requests (HAR) or a Postman collection. All keep the words around the secret readable: the
+ * header's and the cookies' names, the user's name, an authorization's scheme.
  */
 import { isPlaceholder, isSecretField, quotedField } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
@@ -191,8 +192,9 @@ function redactCurlOption(
 }
 
 /**
- * The text with the cookies of its headers and the passwords of its curl commands taken out; `isJson` when the
- * text is JSON (`JSON.stringify`'s output), whose strings each hold their own text.
+ * The text with the cookies of its headers and scripts, the passwords and cookies of its curl commands and the
+ * secrets of its name/value pairs taken out; `isJson` when the text is JSON (`JSON.stringify`'s output), whose
+ * strings each hold their own text.
  */
 export function redactRequestCredentials(text: string, isJson = false): string {
   const out = text.replace(
