@@ -8,62 +8,21 @@ import {
   type RunResponse,
   type RunStarted,
 } from '../../shared/contract';
-import { summarize } from '../agents/output-contract';
 import { inputSchema } from '../agents/agent-inputs';
 import { agentTool, delegateTool, DELEGATE_TO_AGENT, unknownAgent } from '../agents/agent-tools';
-import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
-import { fillTemplate } from '../agents/definition';
-import { costOf } from '../agents/usage-cost';
+import type { LoadedAgent } from '../agents/catalog';
 import { DefaultTaskOutput } from '../engine/completion';
-import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
+import type { RunSpec } from '../engine/run-deps';
 import { driveRun } from '../engine/run-loop';
-import { initialState, parseRunState } from '../engine/run-state';
+import { parseRunState } from '../engine/run-state';
 import type { LineageRow } from '../store/lineage-repo';
-import type { Store } from '../store/store';
-import type { ToolRegistry } from '../tools/registry';
 import { ToolError, type ToolContext } from '../tools/tool';
-import { childRunId, waitForRunEnd, type ChildStop } from './agent-children';
+import { childRunId, waitForRunEnd } from './agent-children';
 import { lineageView } from './agent-lineage';
+import { recordAgentResult } from './agent-results';
+import { createAgentRun, type NewAgentRun } from './agent-run-create';
 import { agentSpec } from './agent-spec';
-import { sopBlock } from './agent-prompt';
-
-export interface AgentsDeskDeps {
-  store: Store;
-  registry: ToolRegistry;
-  catalog: AgentCatalog;
-  /** Delegation depth allowed below a chat run (Keep-Up §5.4: 3 at most; it may be set lower). */
-  maxDepth: number;
-  now: () => Date;
-  newId: () => string;
-  defaultModel: () => string;
-  runDeps: () => RunLoopDeps;
-  /** The chat spec of a run under the settings of this moment; an agent's spec starts from it. */
-  baseSpec: (run: { id: string; threadId: string; model: string }, signal: AbortSignal) => RunSpec;
-  /** Deputy's own instruction (rules, the person, the time) for a prompt; an agent's persona goes before it. */
-  baseInstruction: (prompt: string) => string;
-  /** Starts the run's work; a child run holds no slot of the cap. */
-  track: (
-    run: { id: string; threadId: string },
-    work: (signal: AbortSignal) => Promise<RunResponse>,
-  ) => Promise<RunResponse>;
-  isActive: (runId: string) => boolean;
-  /** Throws `too_many` when the line of runs waiting to start is full. */
-  checkRoomInLine: () => void;
-  cancel: (runId: string, why: ChildStop) => boolean;
-  subscribe: (runId: string, listener: (event: RunEvent) => void) => () => void;
-  emit: (event: RunEvent) => void;
-}
-
-interface NewAgentRun {
-  runId: string;
-  threadId: string;
-  isNewThread: boolean;
-  agent: LoadedAgent;
-  inputs: Record<string, unknown>;
-  parent: { runId: string; actionId: string; lineage: LineageRow | null } | null;
-  grantedTools: string[];
-  depth: number;
-}
+import type { AgentsDeskDeps } from './agents-desk-deps';
 
 /**
  * The agents domain (spec 001, Keep-Up §5.4): runs an agent from the API or the chat, offers every agent to
@@ -105,7 +64,7 @@ export class AgentsDesk {
       grantedTools: agent.definition.toolConfig.tools,
       depth: 1,
     };
-    this.create(run);
+    createAgentRun(this.deps, run, (ids, signal) => this.specFor(ids, signal));
     const ids = { runId: run.runId, threadId: run.threadId };
     return { started: ids, done: this.drive(ids) };
   }
@@ -154,41 +113,9 @@ export class AgentsDesk {
     return this.deps.store.lineage.byRun(runId)?.parentRunId != null;
   }
 
-  /**
-   * Told of every run ending: an agent run's lineage row gets its status and usage, and its output is registered
-   * as an artifact with its parent (or itself, at the top). Runs inside the ending's own transaction.
-   */
+  /** Told of every run ending, inside the ending's own transaction: see `recordAgentResult`. */
   onResult(runId: string, result: RunResponse): void {
-    if (result.status === 'awaiting_confirmation') return;
-    const { store } = this.deps;
-    const row = store.lineage.byRun(runId);
-    if (!row || row.status === 'completed' || row.status === 'failed') return;
-    const now = this.deps.now().toISOString();
-    const used = store.runs.usage(runId);
-    const usage = used
-      ? {
-          inputTokens: used.inputTokens,
-          outputTokens: used.outputTokens,
-          cost: costOf(used.model, used.inputTokens, used.outputTokens),
-        }
-      : { inputTokens: 0, outputTokens: 0, cost: 0 };
-    // A child that ended by asking a question did not do its task: to its parent it did not finish.
-    const asked = row.parentRunId !== null && result.decision === 'REQUEST_CLARIFICATION';
-    store.lineage.finish(runId, asked ? 'failed' : result.status, usage, now);
-    const definition = this.deps.catalog.get(row.role)?.definition;
-    if (result.status !== 'completed' || !result.output) return;
-    const output = definition ? result.output[definition.outputConfig.outputName] : result.output;
-    const hasTemplate = Boolean(definition?.processOutput);
-    store.artifacts.add({
-      id: this.deps.newId(),
-      runId: row.parentRunId ?? runId,
-      agentId: row.role,
-      sourceRunId: runId,
-      type: 'report',
-      content: hasTemplate && definition ? summarize(definition, output) : JSON.stringify(output, null, 2),
-      mimeType: hasTemplate ? 'text/markdown' : 'application/json',
-      createdAt: now,
-    });
+    recordAgentResult(this.deps, runId, result);
   }
 
   lineage(runId: string) {
@@ -231,16 +158,20 @@ export class AgentsDesk {
         rawInputs,
         (message) => new ToolError('invalid_arguments', message),
       );
-      this.create({
-        runId: childId,
-        threadId: context.threadId,
-        isNewThread: false,
-        agent,
-        inputs,
-        parent: { runId: context.runId, actionId: context.actionId, lineage: parent },
-        grantedTools: agent.definition.toolConfig.tools.filter((tool) => this.mayGrant(tool, parentGrant)),
-        depth,
-      });
+      createAgentRun(
+        this.deps,
+        {
+          runId: childId,
+          threadId: context.threadId,
+          isNewThread: false,
+          agent,
+          inputs,
+          parent: { runId: context.runId, actionId: context.actionId, lineage: parent },
+          grantedTools: agent.definition.toolConfig.tools.filter((tool) => this.mayGrant(tool, parentGrant)),
+          depth,
+        },
+        (ids, signal) => this.specFor(ids, signal),
+      );
     }
     const ids = { runId: childId, threadId: context.threadId };
     const stored = store.runs.get(childId);
@@ -299,63 +230,6 @@ export class AgentsDesk {
       (issue) => `${issue.path.join('.') || 'inputs'}: ${issue.message}`,
     );
     throw fail(`The inputs of ${agent.definition.name} do not fit: ${issues.join('; ')}.`);
-  }
-
-  /** The run row, its lineage and its first checkpoint land together: from here on it survives a crash. */
-  private create(run: NewAgentRun): void {
-    const { store } = this.deps;
-    const { definition } = run.agent;
-    const query = fillTemplate(definition.promptConfig.query, run.inputs).trim();
-    const instruction = [
-      `You are working as the agent "${definition.displayName ?? definition.name}" for Deputy.`,
-      definition.promptConfig.systemPrompt.trim(),
-      sopBlock(definition),
-      `When the task is done, call complete_task alone with your ${definition.outputConfig.outputName}.`,
-      this.deps.baseInstruction(query),
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    const model = definition.modelConfig?.model ?? this.deps.defaultModel();
-    const now = this.deps.now().toISOString();
-    const ids = { id: run.runId, threadId: run.threadId, model };
-    store.transaction(() => {
-      if (run.isNewThread) store.threads.create(run.threadId, definition.displayName ?? definition.name, now);
-      store.runs.create(
-        { id: run.runId, threadId: run.threadId, model, prompt: query, agentId: definition.name },
-        now,
-      );
-      store.lineage.create({
-        id: this.deps.newId(),
-        runId: run.runId,
-        parentAgentId: run.parent?.lineage?.id ?? null,
-        parentRunId: run.parent?.runId ?? null,
-        parentActionId: run.parent?.actionId ?? null,
-        role: definition.name,
-        depth: run.depth,
-        grantedTools: run.grantedTools,
-        createdAt: now,
-      });
-      // A child's task is not the person's words: only a top-level agent run shows its query in the thread.
-      if (!run.parent)
-        store.threads.addMessage({
-          id: this.deps.newId(),
-          threadId: run.threadId,
-          runId: run.runId,
-          role: 'user',
-          text: query,
-          createdAt: now,
-        });
-      store.threads.touch(run.threadId, now);
-      const spec = this.specFor(ids, new AbortController().signal);
-      if (spec)
-        this.deps
-          .runDeps()
-          .checkpoints.save(
-            spec,
-            initialState(instruction, [{ role: 'user', parts: [{ kind: 'text', text: query }] }]),
-          );
-      this.deps.emit({ type: 'status', runId: run.runId, threadId: run.threadId, status: 'queued' });
-    });
   }
 
   private drive(ids: { runId: string; threadId: string }): Promise<RunResponse> {
