@@ -86,14 +86,29 @@ export class AgentCatalog {
     this.changed();
   }
 
-  /** Told after `onChange` (so the tools are current) at every reload and on/off; returns the unsubscribe. */
+  /**
+   * Told after `onChange` (so the tools are current) at every reload and on/off, and when the tools Deputy has
+   * change (`toolsChanged`); returns the unsubscribe.
+   */
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * An extension connected, listed other tools or was turned off: an agent's unknown tools (see `summary`) may be
+   * other ones now, so whoever shows them reads them again. The agents themselves are as they were.
+   */
+  toolsChanged(): void {
+    this.tellListeners();
+  }
+
   private changed(): void {
     this.options.onChange?.();
+    this.tellListeners();
+  }
+
+  private tellListeners(): void {
     for (const listener of this.listeners) {
       try {
         listener();

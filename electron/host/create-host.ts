@@ -148,6 +148,19 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
   );
+  let onAgentsChanged = (): void => {};
+  const agentCatalog = new AgentCatalog({
+    builtinDir: options.builtinAgentsDir ?? builtinAgentsDir(),
+    userDir: join(options.dataDir, AGENTS_FOLDER),
+    disabled: {
+      read: () => {
+        const stored = store.settings.all()[DISABLED_AGENTS_KEY];
+        return Array.isArray(stored) ? stored.filter((name): name is string => typeof name === 'string') : [];
+      },
+      write: (names) => store.settings.set({ [DISABLED_AGENTS_KEY]: names }),
+    },
+    onChange: () => onAgentsChanged(),
+  });
   const mcp = new McpServers({
     registry,
     settings: store.settings,
@@ -165,6 +178,8 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
         reason: 'The model saw this answer cut to size; here it is whole.',
         detail: full,
       }),
+    // An agent may list an extension's tool: Settings → Agents reads its unknown tools again.
+    onToolsChanged: () => agentCatalog.toolsChanged(),
   });
   mcp.startAll();
   const context = new ContextService({
@@ -183,19 +198,6 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
   // A new or renewed connection is read soon; until then the index keeps what it knew.
   connections.subscribe(() => context.scheduleSoon());
   context.start();
-  let onAgentsChanged = (): void => {};
-  const agentCatalog = new AgentCatalog({
-    builtinDir: options.builtinAgentsDir ?? builtinAgentsDir(),
-    userDir: join(options.dataDir, AGENTS_FOLDER),
-    disabled: {
-      read: () => {
-        const stored = store.settings.all()[DISABLED_AGENTS_KEY];
-        return Array.isArray(stored) ? stored.filter((name): name is string => typeof name === 'string') : [];
-      },
-      write: (names) => store.settings.set({ [DISABLED_AGENTS_KEY]: names }),
-    },
-    onChange: () => onAgentsChanged(),
-  });
   const host = new Host({
     store,
     walKeeper: new WalKeeper(store, logError),

@@ -9,7 +9,7 @@ import {
 import type { SettingsRepo } from '../store/settings-repo';
 import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolContext } from '../tools/tool';
+import type { Tool, ToolContext } from '../tools/tool';
 import type { Vault } from '../vault/vault';
 import { BoundedLog } from './bounded-log';
 import { parseMcpServersBlock } from './import-config';
@@ -29,6 +29,8 @@ export interface McpServersDeps {
   now: () => Date;
   /** Keeps an answer the model only saw cut, whole, for the audit trail. */
   keepFull: (context: ToolContext, toolName: string, full: unknown) => void;
+  /** Told when the names of a server's tools in the registry change (it connected, listed others, went away). */
+  onToolsChanged?: () => void;
   backoff?: Backoff;
 }
 
@@ -149,7 +151,7 @@ export class McpServers {
     const entry = { config, connection, log };
     this.entries.set(name, entry);
     if (!config.enabled) {
-      this.deps.registry.replaceServerTools(name, []);
+      this.replaceTools(name, []);
       return entry;
     }
     // The tools it listed last are offered at once, whether it starts now or at first use: a run resumed at
@@ -171,15 +173,30 @@ export class McpServers {
       });
       return tool ? [tool] : [];
     });
-    const skipped = this.deps.registry.replaceServerTools(name, tools);
+    const skipped = this.replaceTools(name, tools);
     for (const tool of skipped) this.entries.get(name)?.log.note(`tool ${tool} left out: the name is taken`);
     if (isFresh) this.deps.settings.set({ [TOOLS_KEY]: { ...this.storedTools(), [name]: specs } });
   }
 
   private forgetTools(name: string): void {
-    this.deps.registry.replaceServerTools(name, []);
+    this.replaceTools(name, []);
     const { [name]: _removed, ...rest } = this.storedTools();
     this.deps.settings.set({ [TOOLS_KEY]: rest });
+  }
+
+  /** Puts a server's tools in the registry; a change in their names is told (an agent may list one of them). */
+  private replaceTools(name: string, tools: readonly Tool[]): string[] {
+    const names = (): string =>
+      this.deps.registry
+        .list()
+        .filter((tool) => tool.mcpServer === name)
+        .map((tool) => tool.name)
+        .sort()
+        .join('\n');
+    const before = names();
+    const skipped = this.deps.registry.replaceServerTools(name, tools);
+    if (names() !== before) this.deps.onToolsChanged?.();
+    return skipped;
   }
 
   private view(name: string): McpServerView {

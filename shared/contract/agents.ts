@@ -52,7 +52,8 @@ export const AgentsListOutput = z.object({
 
 /**
  * The agents changed: a file in the agents folder was saved, added or removed, an agent was turned on or off, or
- * one was imported. Read `agents.list` again for what they are now.
+ * one was imported; or the tools Deputy has changed (an extension connected, listed other tools, or was turned off
+ * or removed), so an agent's `unknownTools` may be other ones. Read `agents.list` again for what they are now.
  */
 export const AgentsChangedFilter = z.object({}).strict().default({});
 export const AgentsChangedEvent = z.object({ type: z.literal('agents.changed') });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentDefinition, ALIAS_BOMB, dataDirWithAgents } from '../support/agent-kit';
 import { until } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { ODD_SERVER, putServer, stdio } from '../support/mcp-kit';
 import { ScriptedModel } from '../support/scripted-model';
 
 let fixture: HostFixture | undefined;
@@ -123,6 +124,37 @@ describe('the agent catalog', () => {
       source: 'user',
       enabled: true,
     });
+  });
+
+  it('an extension connecting or going away is told on agents.changed, with the unknown tools current', async () => {
+    fixture = await openHost(new ScriptedModel(), {
+      dataDir: dataDirWithAgents({ name: 'odd_reader', tools: ['odd__garbage', 'list_tasks'] }),
+    });
+    const host = fixture.host;
+    const unknownTools = async () =>
+      (await host.invoke('agents.get', { name: 'odd_reader' })).agent.unknownTools;
+    expect(await unknownTools()).toEqual(['odd__garbage']);
+    // What a window following the stream would read at each word: whether Deputy has the tool then.
+    const heard: boolean[] = [];
+    const unsubscribe = host.subscribe('agents.changed', {}, () =>
+      heard.push(host.toolCatalog().some((tool) => tool.name === 'odd__garbage')),
+    );
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    await until(() => heard.length === 1);
+    expect(heard).toEqual([true]);
+    expect(await unknownTools()).toEqual([]);
+    // Restarting lists the same tools: nothing the agents show changed, so nothing is told.
+    await host.invoke('mcp.restart', { name: 'odd' });
+    expect(heard).toEqual([true]);
+    await putServer(host, 'odd', { ...stdio(ODD_SERVER), enabled: false });
+    await until(() => heard.length === 2);
+    expect(heard).toEqual([true, false]);
+    expect(await unknownTools()).toEqual(['odd__garbage']);
+    await putServer(host, 'odd', stdio(ODD_SERVER));
+    await host.invoke('mcp.delete', { name: 'odd' });
+    await until(() => heard.length === 4);
+    unsubscribe();
+    expect(heard).toEqual([true, false, true, false]);
   });
 
   it('turning an agent off takes its tool away and refuses to run it; on again brings both back', async () => {
