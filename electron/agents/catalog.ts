@@ -10,16 +10,20 @@ import {
 import { basename, extname, join } from 'node:path';
 import { stringify } from 'yaml';
 import type { AgentSummary } from '../../shared/contract';
+import { listWords } from '../../shared/list-words';
 import type { AgentDefinition } from './definition';
 import { importGeminiCliAgent } from './gemini-cli-import';
 import { parseAgentDefinition, type AgentLoadError } from './load';
 import { compileOutput } from './output-contract';
+import { settleSameNames, type NamedFile } from './same-name';
 
 export interface LoadedAgent {
   definition: AgentDefinition;
   source: 'builtin' | 'user';
   /** Where it came from, without the install or data folder's own path: `built-in/x.yaml`, `agents/x.yaml`. */
   file: string;
+  /** A built-in's: the person's files that give its name too, in a sentence (they are not used). */
+  sameName?: string;
 }
 
 /** How a file is named to the person and over the API: local paths are not shown (they are internals). */
@@ -42,12 +46,15 @@ const RELOAD_DELAY_MS = 150;
 
 /**
  * Every agent definition Deputy knows: the built-ins, then the person's own. A file that does not parse or fit
- * the schema is skipped and listed with its file and line; a later file with a taken name is skipped the same
- * way. Nothing here ever throws at the app: a folder that cannot be read is one more error in the list.
+ * the schema is skipped and listed with its file and line; files that give the same name are settled by
+ * `settleSameNames` and those not used are listed the same way. Nothing here ever throws at the app: a folder
+ * that cannot be read is one more error in the list.
  */
 export class AgentCatalog {
   private agents = new Map<string, LoadedAgent>();
   private errors: AgentLoadError[] = [];
+  /** Every file that loaded, by the agent name it gives (used or not). */
+  private claims = new Map<string, string[]>();
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<() => void>();
@@ -61,28 +68,26 @@ export class AgentCatalog {
   }
 
   reload(): void {
-    const agents = new Map<string, LoadedAgent>();
+    const found: (LoadedAgent & NamedFile)[] = [];
     const errors: AgentLoadError[] = [];
     for (const source of ['builtin', 'user'] as const) {
       const dir = source === 'builtin' ? this.options.builtinDir : this.options.userDir;
       for (const file of definitionFiles(dir, LABEL[source], errors)) {
         const shown = `${LABEL[source]}/${file}`;
         const loaded = loadFile(join(dir, file), shown, errors);
-        if (!loaded) continue;
-        const taken = agents.get(loaded.name);
-        if (taken) {
-          errors.push({
-            file: shown,
-            line: 1,
-            message: `The name "${loaded.name}" is already used by ${taken.file}.`,
-          });
-          continue;
-        }
-        agents.set(loaded.name, { definition: loaded, source, file: shown });
+        if (loaded) found.push({ name: loaded.name, definition: loaded, source, file: shown });
       }
     }
-    this.agents = agents;
-    this.errors = errors;
+    const names = settleSameNames(found);
+    this.agents = new Map(
+      [...names.used].map(([name, { definition, source, file }]) => {
+        const sameName = names.notes.get(name);
+        return [name, { definition, source, file, ...(sameName && { sameName }) }];
+      }),
+    );
+    this.claims = new Map();
+    for (const { name, file } of found) this.claims.set(name, [...(this.claims.get(name) ?? []), file]);
+    this.errors = [...errors, ...names.errors];
     this.changed();
   }
 
@@ -186,6 +191,7 @@ export class AgentCatalog {
         (tool) => !knownTools.has(tool) && !this.agents.has(tool),
       ),
       phases: (definition.sop?.phases ?? []).map(({ name, allowedTools }) => ({ name, allowedTools })),
+      ...(agent.sameName && { sameName: agent.sameName }),
     };
   }
 
@@ -219,14 +225,15 @@ export class AgentCatalog {
       definition = parsed.definition;
       saved = { file: safeName, text };
     }
-    const taken = this.agents.get(definition.name);
-    if (taken && taken.file !== `${LABEL.user}/${saved.file}`)
+    const target = `${LABEL.user}/${saved.file}`;
+    const taken = (this.claims.get(definition.name) ?? []).filter((file) => file !== target);
+    if (taken.length > 0)
       return {
         ok: false,
         error: {
           file: safeName,
           line: 1,
-          message: `The name "${definition.name}" is already used by ${taken.file}.`,
+          message: `The name "${definition.name}" is already used by ${listWords(taken)}.`,
         },
       };
     const schemaError = outputSchemaError(definition);

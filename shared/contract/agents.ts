@@ -31,6 +31,11 @@ export const AgentSummary = z.object({
   unknownTools: z.array(z.string()),
   /** The SOP's phases in order, each with the tools it allows (empty: no SOP). */
   phases: z.array(z.object({ name: z.string(), allowedTools: z.array(z.string()) })),
+  /**
+   * A built-in agent whose name a file of the person's gives too: a sentence naming that file, which is not used
+   * (it is listed with the files that did not load). Absent otherwise.
+   */
+  sameName: z.string().optional(),
 });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 

@@ -210,6 +210,19 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect
       .poll(() => panel.getByTestId('agent-load-errors').innerText())
       .toContain('agents/late_broken.yaml:1 The description is missing');
+    // A file of the person's that gives a built-in's name is not used, and both it and the built-in say so.
+    writeFileSync(
+      join(dataDir, 'agents', 'researcher-copy.yaml'),
+      stringify(agentDefinition({ name: 'researcher', tools: [] })),
+    );
+    await expect
+      .poll(() => panel.getByTestId('agent-load-errors').innerText())
+      .toContain(
+        'agents/researcher-copy.yaml:1 The name "researcher" is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
+      );
+    expect(await panel.getByTestId('agent-researcher').getByTestId('agent-same-name').innerText()).toBe(
+      `agents/researcher-copy.yaml also names an agent "researcher"; that file is not used, since the name is this built-in agent's.`,
+    );
     await panel.getByTestId('agent-import').setInputFiles({
       name: 'broken.yaml',
       mimeType: 'application/yaml',

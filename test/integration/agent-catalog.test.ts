@@ -126,6 +126,101 @@ describe('the agent catalog', () => {
     });
   });
 
+  it('two files of the person’s with one agent name: neither is used, each is listed naming the other', async () => {
+    const dataDir = dataDirWithAgents({ name: 'helper', tools: [] });
+    const twin = stringify(agentDefinition({ name: 'twin', tools: ['list_tasks'] }));
+    writeFileSync(join(dataDir, 'agents', 'twin-a.yaml'), twin);
+    writeFileSync(
+      join(dataDir, 'agents', 'twin-b.json'),
+      JSON.stringify(agentDefinition({ name: 'twin', tools: [] })),
+    );
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const host = fixture.host;
+    const list = await host.invoke('agents.list', {});
+    expect(list.agents.map((agent) => agent.name)).not.toContain('twin');
+    expect(list.agents.map((agent) => agent.name)).toContain('helper');
+    expect(list.errors).toEqual([
+      {
+        file: 'agents/twin-a.yaml',
+        line: 1,
+        message:
+          'agents/twin-b.json also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
+      },
+      {
+        file: 'agents/twin-b.json',
+        line: 1,
+        message:
+          'agents/twin-a.yaml also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
+      },
+    ]);
+    expect(host.toolCatalog().map((tool) => tool.name)).not.toContain('twin');
+    await expect(host.invoke('agents.run', { name: 'twin', inputs: { task: 't' } })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    // A third file with the name is refused at import, naming both.
+    await expect(host.invoke('agents.import', { fileName: 'twin-c.yaml', text: twin })).rejects.toMatchObject(
+      {
+        code: 'invalid_input',
+        message: 'The name "twin" is already used by agents/twin-a.yaml and agents/twin-b.json. (line 1)',
+      },
+    );
+    // Renaming one settles it: the other is used.
+    writeFileSync(
+      join(dataDir, 'agents', 'twin-b.json'),
+      JSON.stringify(agentDefinition({ name: 'twin_b', tools: [] })),
+    );
+    await until(() => host.toolCatalog().some((tool) => tool.name === 'twin'));
+    const settled = await host.invoke('agents.list', {});
+    expect(settled.errors).toEqual([]);
+    expect(settled.agents.find((agent) => agent.name === 'twin')).toMatchObject({
+      file: 'agents/twin-a.yaml',
+    });
+  });
+
+  it('three files with one name each name the other two', async () => {
+    const dataDir = dataDirWithAgents();
+    for (const file of ['a', 'b', 'c'])
+      writeFileSync(
+        join(dataDir, 'agents', `${file}.yaml`),
+        stringify(agentDefinition({ name: 'trio', tools: [] })),
+      );
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const { errors } = await fixture.host.invoke('agents.list', {});
+    expect(errors.map((error) => `${error.file}: ${error.message}`)).toEqual([
+      'agents/a.yaml: agents/b.yaml and agents/c.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+      'agents/b.yaml: agents/a.yaml and agents/c.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+      'agents/c.yaml: agents/a.yaml and agents/b.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+    ]);
+  });
+
+  it('a file of the person’s with a built-in’s name: the built-in is used, and both files say so', async () => {
+    const dataDir = dataDirWithAgents();
+    writeFileSync(
+      join(dataDir, 'agents', 'my-researcher.yaml'),
+      stringify(agentDefinition({ name: 'researcher', tools: ['list_tasks'] })),
+    );
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    const list = await fixture.host.invoke('agents.list', {});
+    const researcher = list.agents.find((agent) => agent.name === 'researcher');
+    expect(researcher).toMatchObject({
+      source: 'builtin',
+      file: 'built-in/researcher.yaml',
+      sameName: `agents/my-researcher.yaml also names an agent "researcher"; that file is not used, since the name is this built-in agent's.`,
+    });
+    expect(list.agents.find((agent) => agent.name === 'reviewer')).not.toHaveProperty('sameName');
+    expect(list.errors).toEqual([
+      {
+        file: 'agents/my-researcher.yaml',
+        line: 1,
+        message:
+          'The name "researcher" is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
+      },
+    ]);
+    expect((await fixture.host.invoke('agents.get', { name: 'researcher' })).agent.sameName).toBe(
+      researcher?.sameName,
+    );
+  });
+
   it('an extension connecting or going away is told on agents.changed, with the unknown tools current', async () => {
     fixture = await openHost(new ScriptedModel(), {
       dataDir: dataDirWithAgents({ name: 'odd_reader', tools: ['odd__garbage', 'list_tasks'] }),

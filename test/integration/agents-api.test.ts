@@ -1,11 +1,15 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGeminiClient } from '../../electron/llm/gemini-client';
 import { RunEvent, RunResponse } from '../../shared/contract';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { dataDirWithAgents } from '../support/agent-kit';
+import { agentDefinition, dataDirWithAgents } from '../support/agent-kit';
 import { serveApi, type ApiServer } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'agents-api-token';
 let fixture: HostFixture | undefined;
@@ -140,5 +144,29 @@ describe('the agents API', () => {
     expect((await api('/api/artifacts')).status).toBe(400);
     expect((await api('/api/artifacts/nothing-here')).status).toBe(404);
     expect((await api('/api/runs/nothing-here/lineage')).status).toBe(404);
+  });
+
+  it('lists both files that give one agent name, each naming the other, and a built-in’s name taken', async () => {
+    const dataDir = dataDirWithAgents();
+    for (const file of ['twin-a.yaml', 'twin-b.yaml', 'researcher-copy.yaml'])
+      writeFileSync(
+        join(dataDir, 'agents', file),
+        stringify(agentDefinition({ name: file.startsWith('twin') ? 'twin' : 'researcher', tools: [] })),
+      );
+    fixture = await openHost(new ScriptedModel(), { dataDir });
+    http = await serveApi(fixture, TOKEN);
+    const list = (await (await http.api('/api/agents')).json()) as {
+      agents: { name: string; sameName?: string }[];
+      errors: { file: string; message: string }[];
+    };
+    expect(list.agents.map((agent) => agent.name)).not.toContain('twin');
+    expect(list.agents.find((agent) => agent.name === 'researcher')?.sameName).toContain(
+      'agents/researcher-copy.yaml',
+    );
+    expect(list.errors.map((error) => [error.file, error.message.split(' ').slice(0, 8).join(' ')])).toEqual([
+      ['agents/researcher-copy.yaml', 'The name "researcher" is already used by the'],
+      ['agents/twin-a.yaml', 'agents/twin-b.yaml also names an agent "twin", so neither'],
+      ['agents/twin-b.yaml', 'agents/twin-a.yaml also names an agent "twin", so neither'],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useId, type ChangeEvent } from 'react';
 import type { AgentSummary } from '../../../../shared/contract';
+import { listWords } from '../../../../shared/list-words';
 import { FormError } from '../../components/FormParts';
 import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
@@ -19,11 +20,6 @@ function UnknownTools({ agent }: { agent: AgentSummary }) {
       an extension is added once the extension is connected.
     </p>
   );
-}
-
-/** "a", "a and b", "a, b and c". */
-function listWords(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 /** Settings → Agents: the built-in and personal agents, the files that did not load, on/off, import. */
@@ -89,6 +85,11 @@ export function AgentsPanel() {
                 )}
               </p>
               {agent.unknownTools.length > 0 && <UnknownTools agent={agent} />}
+              {agent.sameName && (
+                <p className="agent-card__warning" data-testid="agent-same-name">
+                  {agent.sameName}
+                </p>
+              )}
             </li>
           ))}
         </ul>
