@@ -84,6 +84,27 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('shows a child’s row as soon as its delegation starts, before the child says anything, and on reopening', async () => {
+    // The child's model never answers: whatever the row shows, it shows before the child has emitted anything.
+    gemini.script(callReply('helper', { task: 'look at the open tasks' }), { kind: 'hang' });
+    const page = await openPage();
+    await send(page, 'Have the helper look at my tasks');
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    const summary = child.locator('summary').first();
+    await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*starting…$/);
+    // Placed under the call that started it.
+    const card = page.locator('[data-testid="tool-call"][data-tool="helper"]');
+    expect(
+      await card.evaluate((node) => node.closest('li')?.nextElementSibling?.getAttribute('data-testid')),
+    ).toBe('child-run');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*starting…$/);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*stopped$/);
+  });
+
   it('a failed agent does not fail its turn: the same words asked after the answer are a new question', async () => {
     gemini.script(
       callReply('helper', { task: 'look at the open tasks' }),

@@ -191,6 +191,33 @@ describe('run ends', () => {
   });
 });
 
+describe('child runs', () => {
+  it('are noted as they start, before they say anything, once each, and the window keeps following the parent', () => {
+    const live: Conversation = {
+      ...emptyConversation('t1'),
+      activeRun: { runId: 'parent', status: 'executing' },
+    };
+    const started = applyRunEvent(live, {
+      type: 'status',
+      runId: 'child',
+      threadId: 't1',
+      status: 'queued',
+      parentRunId: 'parent',
+    });
+    expect(started.childRunIds).toEqual(['child']);
+    expect(started.activeRun).toEqual(live.activeRun);
+    expect(started.items).toEqual([]);
+    const going = applyRunEvent(started, {
+      type: 'status',
+      runId: 'child',
+      threadId: 't1',
+      status: 'executing',
+      parentRunId: 'parent',
+    });
+    expect(going).toBe(started);
+  });
+});
+
 describe('words', () => {
   it('never shows an address or a low-level code in the friendly line', () => {
     expect(friendlyError('model_unavailable')).not.toMatch(/127\.0\.0\.1|UND_ERR/);

@@ -6,7 +6,8 @@ import { useAgentLabel, useIsRunStopped } from './agent-names';
 import type { TreeItem } from './agent-tree';
 import './agents.css';
 
-const STATUS_TEXT: Record<LineageNode['status'] | 'stopped', string> = {
+const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string> = {
+  starting: 'starting…',
   active: 'working',
   stopped: 'stopped',
   recovering: 'picking up again',
@@ -16,11 +17,13 @@ const STATUS_TEXT: Record<LineageNode['status'] | 'stopped', string> = {
 
 /**
  * The lineage of the conversation's agent runs and what they made, read again whenever a run appears or ends
- * (a new run may be a child: its parents are asked). The message list nests child runs with it.
+ * (a new run may be a child: its parents are asked). A child heard starting (`startedChildren`) is read at once,
+ * so its row shows before it says anything. The message list nests child runs with it.
  */
 export function useAgentLineage(
   items: readonly TreeItem[],
   endedRuns: number,
+  startedChildren: readonly string[],
 ): { nodes: LineageNode[]; artifacts: Record<string, readonly Artifact[]> } {
   const { agents: store } = useStores();
   const lineage = useAgents((state) => state.lineage);
@@ -30,7 +33,9 @@ export function useAgentLineage(
     () => new Set(nodes.filter((node) => node.parentRunId !== null).map((node) => node.runId)),
     [nodes],
   );
-  const runIds = [...new Set(items.flatMap((item) => (item.runId ? [item.runId] : [])))];
+  const runIds = [
+    ...new Set([...items.flatMap((item) => (item.runId ? [item.runId] : [])), ...startedChildren]),
+  ];
   const key = `${runIds.join(',')}|${endedRuns}`;
 
   useEffect(() => {
@@ -42,21 +47,26 @@ export function useAgentLineage(
   return { nodes, artifacts };
 }
 
-/** A child run's row: collapsible, open while it works, its own entries inside (drawn by `render`). */
+/**
+ * A child run's row: collapsible, open while it works, its own entries inside (drawn by `render`). `isEmpty`: it
+ * has shown nothing yet, so while it works it reads as starting.
+ */
 export function ChildRun({
   node,
   render,
+  isEmpty,
   row,
 }: {
   node: LineageNode;
   render: () => ReactNode;
+  isEmpty: boolean;
   row?: { ref?: Ref<HTMLLIElement>; 'data-index'?: number };
 }) {
   const isWorking = node.status === 'active' || node.status === 'recovering';
   const label = useAgentLabel()(node.role) ?? node.role;
   // Its lineage row says failed when it was stopped: the run's own ending says which.
   const isStopped = useIsRunStopped(node.runId) && node.status === 'failed';
-  const status = isStopped ? 'stopped' : node.status;
+  const status = isStopped ? 'stopped' : node.status === 'active' && isEmpty ? 'starting' : node.status;
   const tokens = node.rolledUp.inputTokens + node.rolledUp.outputTokens;
   const details = useRef<HTMLDetailsElement>(null);
   const wasWorking = useRef(isWorking);
@@ -83,7 +93,7 @@ export function ChildRun({
             </span>
           )}
         </summary>
-        <ol className="timeline timeline--nested">{render()}</ol>
+        {!isEmpty && <ol className="timeline timeline--nested">{render()}</ol>}
       </details>
     </li>
   );

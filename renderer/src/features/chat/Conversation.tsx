@@ -17,6 +17,7 @@ export function Conversation() {
   const usage = useChat((state) => state.conversation.usage);
   const activeRun = useChat((state) => state.conversation.activeRun);
   const endedRuns = useChat((state) => state.conversation.endedRunIds.length);
+  const startedChildren = useChat((state) => state.conversation.childRunIds);
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
   const error = useChat((state) => state.threadError);
@@ -30,7 +31,7 @@ export function Conversation() {
     if (threadId) void stores.plans.getState().loadThread(threadId);
   }, [stores, threadId]);
   const anchors = usePlans((state) => state.anchors);
-  const lineage = useAgentLineage(items, endedRuns);
+  const lineage = useAgentLineage(items, endedRuns, startedChildren);
   const childRunIds = useMemo(
     () => new Set(lineage.nodes.flatMap((node) => (node.parentRunId === null ? [] : [node.runId]))),
     [lineage.nodes],

