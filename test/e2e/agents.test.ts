@@ -135,6 +135,14 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       hasText: 'Do this: Count my tasks',
     });
     expect(await asked.count()).toBe(2);
+    // Reopened, the agent's answer is still there: a stored copy that lacked it is also what replaced the live
+    // conversation when the run ended while the picker was opening it (this test failed now and then that way).
+    const answers = async () => (await assistantMessages(page).allInnerTexts()).join('\n');
+    const live = await answers();
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await expect.poll(answers).toBe(live);
+    expect(await page.getByTestId('run-repeat').count()).toBe(0);
   });
 
   it('while a child waits for approval, the line under the chat says so, not that Gemini is slow', async () => {

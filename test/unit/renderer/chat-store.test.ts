@@ -8,7 +8,13 @@ import {
   emptyConversation,
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';
-import { fakeClient as fakeStreamsClient, sampleApproval, sampleResponse } from './fixtures';
+import {
+  fakeClient as fakeStreamsClient,
+  sampleApproval,
+  sampleResponse,
+  storedMessage,
+  storedRun,
+} from './fixtures';
 
 const ids = { runId: 'r1', threadId: 't1' };
 const running = (): Conversation => ({
@@ -171,6 +177,35 @@ describe('conversationFromThread', () => {
     expect(conversation.items.map((item) => item.id)).toEqual(['m1', 'a1', 'm2', 'm3', 'error-r2']);
     expect(conversation.items[4]).toMatchObject({ kind: 'error', message: 'Gemini failed.' });
     expect(conversation.activeRun).toBeNull();
+  });
+});
+
+describe('conversationFromThread, for a run that said nothing itself', () => {
+  it('shows its summary as its answer, as it showed live; a run that wrote its answer keeps only that', () => {
+    const detail: ThreadDetail = {
+      thread: { id: 't1', title: 't', createdAt: 't', updatedAt: 't', lastRunStatus: 'completed' },
+      messages: [
+        storedMessage('m1', 'r1', 'user', 'Do this: look', '2026-11-21T10:00:00Z'),
+        storedMessage('m2', 'r2', 'user', 'Hi', '2026-11-21T10:01:00Z'),
+        storedMessage('m3', 'r2', 'assistant', 'Hello.', '2026-11-21T10:01:01Z'),
+      ],
+      actions: [],
+      runs: [
+        storedRun('r1', 'completed', '2026-11-21T10:00:05Z', 'Note: Nothing is open.'),
+        storedRun('r2', 'completed', '2026-11-21T10:01:02Z', 'Hello.'),
+        storedRun('r3', 'completed', '2026-11-21T10:02:00Z'),
+      ],
+    };
+    expect(
+      conversationFromThread(detail).items.map((item) =>
+        item.kind === 'message' ? `${item.id} ${item.role}: ${item.text}` : item.id,
+      ),
+    ).toEqual([
+      'm1 user: Do this: look',
+      'result-r1 assistant: Note: Nothing is open.',
+      'm2 user: Hi',
+      'm3 assistant: Hello.',
+    ]);
   });
 });
 
@@ -355,6 +390,33 @@ describe('approvals in the timeline', () => {
     const conversation = conversationFromThread(detail);
     expect(conversation.items.map((item) => item.id)).toEqual(['m1', 'a1', 'approval-a1']);
     expect(conversation.items[2]).toMatchObject({ kind: 'approval', actionId: 'a1', approval: null });
+  });
+
+  it('keeps the answer of a run that ends while its conversation is being opened (an agent from the picker)', async () => {
+    const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+    let answer: (detail: ThreadDetail) => void = () => undefined;
+    const { client, emit } = fakeClient({
+      'thread.get': () => new Promise((resolve) => (answer = resolve)),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+    const opened = store.getState().openThread('t1');
+    // The run ends before the stored copy arrives; that copy, read after the ending, replaces the live one.
+    emit({ type: 'status', ...ids, status: 'completed' });
+    emit({ type: 'result', ...ids, result: response({ summary: 'Note: Nothing is open.' }) });
+    answer({
+      thread,
+      messages: [storedMessage('m1', 'r1', 'user', 'Do this: look', '2026-11-21T10:00:00Z')],
+      actions: [],
+      runs: [storedRun('r1', 'completed', '2026-11-21T10:00:03Z', 'Note: Nothing is open.')],
+    });
+    await opened;
+    const { items, activeRun } = store.getState().conversation;
+    expect(activeRun).toBeNull();
+    expect(items.map((item) => (item.kind === 'message' ? `${item.role}: ${item.text}` : item.kind))).toEqual(
+      ['user: Do this: look', 'assistant: Note: Nothing is open.'],
+    );
   });
 
   it('opens a conversation at a search hit’s message until the list has shown it, and at its end otherwise', async () => {

@@ -8,7 +8,7 @@ import {
   type TimelineItem,
 } from '../../../renderer/src/features/chat/timeline';
 import { isInLastTurn, markRepeats } from '../../../renderer/src/features/chat/turns';
-import { fakeClient, sampleResponse } from './fixtures';
+import { fakeClient, sampleResponse, storedMessage, storedRun } from './fixtures';
 
 const question = (id: string, runId: string | null, text: string): TimelineItem => ({
   kind: 'message',
@@ -103,34 +103,18 @@ describe('a question asked again', () => {
   });
 
   it('is marked in a stored conversation too, where the host kept both questions', () => {
-    const message = (id: string, runId: string, role: 'user' | 'assistant', text: string, at: string) => ({
-      id,
-      threadId: 't1',
-      runId,
-      role,
-      text,
-      createdAt: at,
-    });
-    const run = (id: string, status: 'failed' | 'completed', at: string) => ({
-      id,
-      threadId: 't1',
-      status,
-      model: 'm',
-      summary: null,
-      errorCode: status === 'failed' ? 'model_server_error' : null,
-      errorMessage: status === 'failed' ? 'Gemini had a problem.' : null,
-      createdAt: at,
-      updatedAt: at,
-    });
     const detail: ThreadDetail = {
       thread: { id: 't1', title: 'Hello', createdAt: 't', updatedAt: 't', lastRunStatus: 'completed' },
       messages: [
-        message('m1', 'r1', 'user', 'Say hello', '2026-11-21T10:00:00Z'),
-        message('m2', 'r2', 'user', 'Say hello', '2026-11-21T10:01:00Z'),
-        message('m3', 'r2', 'assistant', 'Hello.', '2026-11-21T10:01:01Z'),
+        storedMessage('m1', 'r1', 'user', 'Say hello', '2026-11-21T10:00:00Z'),
+        storedMessage('m2', 'r2', 'user', 'Say hello', '2026-11-21T10:01:00Z'),
+        storedMessage('m3', 'r2', 'assistant', 'Hello.', '2026-11-21T10:01:01Z'),
       ],
       actions: [],
-      runs: [run('r1', 'failed', '2026-11-21T10:00:01Z'), run('r2', 'completed', '2026-11-21T10:01:01Z')],
+      runs: [
+        storedRun('r1', 'failed', '2026-11-21T10:00:01Z'),
+        storedRun('r2', 'completed', '2026-11-21T10:01:01Z'),
+      ],
     };
     expect(repeats(conversationFromThread(detail).items)).toEqual(['m2']);
   });

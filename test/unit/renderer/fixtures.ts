@@ -9,9 +9,37 @@ import type {
   StreamEvent,
   StreamInput,
   StreamName,
+  ThreadDetail,
 } from '../../../shared/contract';
 import { DEFAULT_AUTONOMY } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
+
+/** A message of thread t1, as thread.get answers it. */
+export const storedMessage = (
+  id: string,
+  runId: string,
+  role: 'user' | 'assistant',
+  text: string,
+  at: string,
+): ThreadDetail['messages'][number] => ({ id, threadId: 't1', runId, role, text, createdAt: at });
+
+/** A run of thread t1 that ended at `at`, as thread.get answers it. */
+export const storedRun = (
+  id: string,
+  status: 'failed' | 'completed',
+  at: string,
+  summary: string | null = null,
+): ThreadDetail['runs'][number] => ({
+  id,
+  threadId: 't1',
+  status,
+  model: 'm',
+  summary,
+  errorCode: status === 'failed' ? 'model_server_error' : null,
+  errorMessage: status === 'failed' ? 'Gemini had a problem.' : null,
+  createdAt: at,
+  updatedAt: at,
+});
 
 export const sampleSettings = (overrides: Partial<Settings> = {}): Settings => ({
   model: 'gemini-2.5-flash',

@@ -6,8 +6,9 @@ import { approvalItem, isRunActive, type Conversation, type TimelineItem } from 
 const KIND_ORDER = { user: 0, tool: 1, assistant: 2, error: 3 } as const;
 
 /**
- * Rebuilds a stored thread: messages and tool calls interleaved by time, then each failed run's error, and the
- * marks of runs that were resumed after a restart or finished in their recovery turn.
+ * Rebuilds a stored thread: messages and tool calls interleaved by time, each failed run's error and each
+ * completed run's summary where it said nothing itself (as `itemsOfResult` shows them live), and the marks of runs
+ * that were resumed after a restart or finished in their recovery turn.
  */
 export function conversationFromThread(detail: ThreadDetail): Conversation {
   const entries: { at: string; order: number; item: TimelineItem }[] = [];
@@ -44,7 +45,28 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
       },
     });
   }
+  const answered = new Set(
+    detail.messages.flatMap((message) =>
+      message.role === 'assistant' && message.runId ? [message.runId] : [],
+    ),
+  );
   for (const run of detail.runs) {
+    // A run that ended with no words of its own (an agent's complete_task, a last tool call) answered with its
+    // summary, as it showed live: without it, reopening lost the answer, and so did a thread opened as its run
+    // ended (an agent started from the picker), whose stored copy replaced the live one.
+    if (run.status === 'completed' && run.summary && !answered.has(run.id))
+      entries.push({
+        at: run.updatedAt,
+        order: KIND_ORDER.assistant,
+        item: {
+          kind: 'message',
+          id: `result-${run.id}`,
+          runId: run.id,
+          role: 'assistant',
+          text: run.summary,
+          isStreaming: false,
+        },
+      });
     if (run.status !== 'failed') continue;
     entries.push({
       at: run.updatedAt,
