@@ -17,6 +17,22 @@ interface EventRow {
   attendees: string;
 }
 
+const DAY = 86_400_000;
+
+const isAllDay = (start: string): boolean => start.length <= 10;
+
+/** When an event begins, to order them: a timed one's instant, an all-day one's day at 00:00 UTC. */
+const startsAt = (start: string): number => Date.parse(isAllDay(start) ? `${start}T00:00:00Z` : start);
+
+/**
+ * Still to come at `now`: a timed event that has not begun, or an all-day event of today or later. A timed
+ * start is compared as an instant, whatever offset the calendar wrote it with ("2026-11-22T23:30:00-08:00"
+ * is after 07:00 UTC on the 23rd), never as text.
+ */
+export function isUpcoming(start: string, now: Date): boolean {
+  return isAllDay(start) ? start >= now.toISOString().slice(0, 10) : Date.parse(start) >= now.getTime();
+}
+
 export class UpcomingEvents {
   private readonly insert;
   private readonly selectAfter;
@@ -25,9 +41,7 @@ export class UpcomingEvents {
     this.insert = db.prepare(
       'INSERT OR REPLACE INTO upcoming_events (id, title, start, attendees) VALUES (?, ?, ?, ?)',
     );
-    this.selectAfter = db.prepare<[string, number], EventRow>(
-      'SELECT * FROM upcoming_events WHERE start >= ? ORDER BY start LIMIT ?',
-    );
+    this.selectAfter = db.prepare<[string], EventRow>('SELECT * FROM upcoming_events WHERE start >= ?');
   }
 
   /** Replaces what was known with what the calendar says now. */
@@ -40,15 +54,15 @@ export class UpcomingEvents {
   }
 
   next(after: Date, limit: number): UpcomingEvent[] {
-    // A date-only start ("2026-11-24") sorts before that day's times, so the day's all-day events are kept.
+    // Starts keep the calendar's offsets, so their text neither sorts nor compares by time: the rows from the
+    // day before on (an offset is at most a day) are read, at most a refresh's events, and ordered here.
+    const since = new Date(after.getTime() - DAY).toISOString().slice(0, 10);
     return this.selectAfter
-      .all(after.toISOString().slice(0, 10), limit * 4)
-      .flatMap((row) => {
-        const isPast = row.start.length > 10 && Date.parse(row.start) < after.getTime();
-        if (isPast) return [];
-        return [{ ...row, attendees: JSON.parse(row.attendees) as string[] }];
-      })
-      .slice(0, limit);
+      .all(since)
+      .filter((row) => isUpcoming(row.start, after))
+      .sort((a, b) => startsAt(a.start) - startsAt(b.start))
+      .slice(0, limit)
+      .map((row) => ({ ...row, attendees: JSON.parse(row.attendees) as string[] }));
   }
 
   count(): number {
