@@ -6,7 +6,7 @@ import { headerOf } from '../tools/gmail/gmail-payload';
 import type { ContactObservation } from './contacts-index';
 import { parseAddressList } from './mail-addresses';
 import type { MailItem } from './recent-mail';
-import type { UpcomingEvent } from './upcoming-events';
+import { isUpcoming, type UpcomingEvent } from './upcoming-events';
 
 /** How much history one refresh reads: enough to know the people of the last months, bounded per source. */
 export const REFRESH_LIMITS = { sentMail: 200, receivedMail: 200, pastDays: 90, futureDays: 30, events: 250 };
@@ -112,7 +112,8 @@ export async function calendarObservations(
   );
   const observations = events.flatMap((event) => eventObservations(event));
   const upcoming = events
-    .filter((event) => Date.parse(startOf(event)) >= start)
+    // An invitation the person declined is not one of their next events.
+    .filter((event) => isUpcoming(startOf(event), new Date(start)) && !hasDeclined(event))
     .map((event) => ({
       id: event.id ?? '',
       title: event.summary ?? '(no title)',
@@ -124,6 +125,9 @@ export async function calendarObservations(
     }));
   return { observations, upcoming };
 }
+
+const hasDeclined = (event: calendar_v3.Schema$Event): boolean =>
+  event.attendees?.some((attendee) => attendee.self && attendee.responseStatus === 'declined') === true;
 
 function startOf(event: calendar_v3.Schema$Event): string {
   return event.start?.dateTime ?? event.start?.date ?? '';
