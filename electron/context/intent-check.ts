@@ -19,7 +19,9 @@ export function unresolvedPersonQuestion(
   for (const name of personNames(analysis)) {
     if (ADDRESS.test(name) || /<[^>]+@[^>]+>/.test(name)) continue;
     const resolution = resolvePerson(contacts, name);
-    if (resolution.status === 'ambiguous') return resolution.question;
+    // One candidate is a longer name that begins so ("Ana" → Anabel): a guess, asked about as an unknown is.
+    const isGuess = resolution.status === 'ambiguous' && resolution.candidates.length === 1;
+    if (resolution.status === 'ambiguous' && (!isGuess || reachesPeople)) return resolution.question;
     if (resolution.status === 'unknown' && reachesPeople) return resolution.question;
   }
   return null;

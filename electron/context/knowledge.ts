@@ -91,10 +91,14 @@ export function knowledgeBlock(input: KnowledgeInput): string {
     for (const resolution of people) {
       if (resolution.status === 'resolved')
         lines.push(`- ${resolution.name}: ${oneLine(resolution.person.name)} <${resolution.person.address}>`);
-      if (resolution.status === 'ambiguous')
+      if (resolution.status === 'ambiguous') {
+        const fits = resolution.candidates.map((c) => `${oneLine(c.name)} <${c.address}>`).join(', ');
         lines.push(
-          `- ${resolution.name}: more than one fits (${resolution.candidates.map((c) => `${oneLine(c.name)} <${c.address}>`).join(', ')}); ask which`,
+          resolution.candidates.length > 1
+            ? `- ${resolution.name}: more than one fits (${fits}); ask which`
+            : `- ${resolution.name}: no one by that very name; the closest is ${fits}; ask before using it`,
         );
+      }
     }
   }
   const tasks = tasksBlock(input.tasksDueSoon.slice(0, TASKS));

@@ -27,12 +27,22 @@ const candidate = (contact: Contact): PersonCandidate => ({
 /**
  * Who "Sarah" is. The people the person dealt with are the plausible ones; someone who only appeared (sent a
  * mail, was on an invitation) is offered only when no one they dealt with has the name. Two plausible people
- * are never chosen between silently: the answer is a question that names both.
+ * are never chosen between silently: the answer is a question that names both. Nor is a longer name the index
+ * matched by its beginning ("Ana" finds Anabel Ruiz): with no one called Ana, the answer asks "Do you mean
+ * Anabel Ruiz?", a question with one candidate.
  */
 export function resolvePerson(index: ContactsIndex, name: string): PersonResolution {
   const found = index.findByName(name, CANDIDATES * 4);
-  const dealt = found.filter((contact) => contact.dealtCount > 0);
-  const plausible = samePersonOnSlack((dealt.length > 0 ? dealt : found).slice(0, CANDIDATES).map(candidate));
+  const words = foldedWords(name);
+  const isExact = (contact: Contact): boolean => hasEveryWord(contact, words);
+  const isDealt = (contact: Contact): boolean => contact.dealtCount > 0;
+  const dealtExact = found.filter((contact) => isDealt(contact) && isExact(contact));
+  // No one the person dealt with has the very name: those they dealt with whose name begins so, and those of
+  // the very name who only appeared, are all candidates; failing both, whoever the name's beginning finds.
+  const closest = found.filter((contact) => isDealt(contact) || isExact(contact));
+  const pool = dealtExact.length > 0 ? dealtExact : closest.length > 0 ? closest : found;
+  const exactAddresses = new Set(pool.filter(isExact).map((contact) => contact.address));
+  const plausible = samePersonOnSlack(pool.slice(0, CANDIDATES).map(candidate));
   const [first, second] = plausible;
   if (!first) {
     return {
@@ -41,7 +51,14 @@ export function resolvePerson(index: ContactsIndex, name: string): PersonResolut
       question: `Who is ${name}? I found no one by that name in your mail, calendar or Slack. What is their email address?`,
     };
   }
-  if (!second) return { status: 'resolved', name, person: first };
+  if (!second && exactAddresses.has(first.address)) return { status: 'resolved', name, person: first };
+  if (!second)
+    return {
+      status: 'ambiguous',
+      name,
+      candidates: plausible,
+      question: `I found no one called ${name}. Do you mean ${first.name} (${first.address})?`,
+    };
   const named = plausible.map((person) => `${person.name} (${person.address})`);
   const list = `${named.slice(0, -1).join(', ')} or ${named.at(-1) ?? ''}`;
   return {
@@ -50,6 +67,21 @@ export function resolvePerson(index: ContactsIndex, name: string): PersonResolut
     candidates: plausible,
     question: `Which ${name} do you mean: ${list}?`,
   };
+}
+
+/** Lower-case words without accents: "José Núñez" → jose, nunez. */
+const foldedWords = (text: string): string[] =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** Every word is a whole word of the contact's name, or of their mail address before the @. */
+function hasEveryWord(contact: Contact, words: readonly string[]): boolean {
+  const local = isSlack(contact.address) ? '' : (contact.address.split('@')[0] ?? '');
+  const own = new Set([...foldedWords(contact.name), ...foldedWords(local)]);
+  return words.length > 0 && words.every((word) => own.has(word));
 }
 
 const isSlack = (address: string): boolean => address.startsWith('slack:');

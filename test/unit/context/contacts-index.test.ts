@@ -6,6 +6,9 @@ import { openContextDb } from '../../../electron/context/context-db';
 import { ContactsIndex, summarize, type ContactObservation } from '../../../electron/context/contacts-index';
 import { parseAddressList } from '../../../electron/context/mail-addresses';
 import { resolvePerson } from '../../../electron/context/person-resolution';
+import { unresolvedPersonQuestion } from '../../../electron/context/intent-check';
+import { knowledgeBlock } from '../../../electron/context/knowledge';
+import { intentAnalysis } from '../../support/intent-analysis';
 import type { Db } from '../../../electron/store/database';
 
 let dir: string;
@@ -133,6 +136,54 @@ describe('resolving a name', () => {
     expect(two.status === 'ambiguous' && two.candidates.map((person) => person.address)).toEqual(
       expect.arrayContaining(['carol@example.com', 'carol.chen@partner.example', 'slack:@U0CAROL03']),
     );
+  });
+});
+
+describe('a name that only begins a longer one', () => {
+  it('“Ana” is never Anabel silently: it asks “Do you mean Anabel Ruiz?”, and finds Ana Lima once she is known', () => {
+    const index = new ContactsIndex(db);
+    index.merge(
+      summarize([
+        seen('anabel@example.com', 'Anabel Ruiz', 'sent'),
+        seen('analytics@example.com', 'Analytics', 'received'),
+      ]),
+    );
+    const question = 'I found no one called Ana. Do you mean Anabel Ruiz (anabel@example.com)?';
+    expect(resolvePerson(index, 'Ana')).toMatchObject({ status: 'ambiguous', question });
+    expect(resolvePerson(index, 'Anabel')).toMatchObject({
+      status: 'resolved',
+      person: { address: 'anabel@example.com' },
+    });
+    // Writing to "Ana" asks; remembering something about her does not (as with a name no one has).
+    const ana = intentAnalysis({ entities: [{ type: 'person', value: 'Ana' }] });
+    expect(unresolvedPersonQuestion(index, ana, true)).toBe(question);
+    expect(unresolvedPersonQuestion(index, ana, false)).toBeNull();
+    const knowledge = knowledgeBlock({ prompt: 'Email Ana', events: [], tasksDueSoon: [], contacts: index });
+    expect(knowledge).toContain(
+      '- Ana: no one by that very name; the closest is Anabel Ruiz <anabel@example.com>; ask before using it',
+    );
+
+    index.merge(summarize([seen('ana.lima@example.com', 'Ána Lima', 'sent')]));
+    for (const name of ['Ana', 'ANA', 'ána', 'Ana Lima'])
+      expect(resolvePerson(index, name)).toMatchObject({
+        status: 'resolved',
+        person: { address: 'ana.lima@example.com' },
+      });
+  });
+
+  it('a sender of the very name is offered beside a known person whose name only begins so', () => {
+    const index = new ContactsIndex(db);
+    index.merge(
+      summarize([
+        seen('anabel@example.com', 'Anabel Ruiz', 'sent'),
+        seen('ana@shop.example', 'Ana', 'received'),
+      ]),
+    );
+    const both = resolvePerson(index, 'Ana');
+    expect(both.status === 'ambiguous' && both.candidates.map((person) => person.address)).toEqual([
+      'anabel@example.com',
+      'ana@shop.example',
+    ]);
   });
 });
 
