@@ -15,6 +15,8 @@ export const WORKER_MIN_VECTORS = 2_000;
 /** Reciprocal rank fusion's constant: a hit's weight is 1 / (60 + its rank) in each list. */
 const RRF_K = 60;
 const CANDIDATES = 20;
+/** Why a search matched by words only when Gemini failed: the embedding of the query, or of the items, failed. */
+const UNREACHABLE = 'Semantic search could not reach Gemini: matched by words only.';
 
 /** What can be searched by meaning: the person's memories, their tasks, their recent mail (opt-in). */
 export interface Corpus<T> {
@@ -58,6 +60,8 @@ export class SemanticIndex<T> {
   /** Counts `clear` calls: a sync that began before one writes nothing after it, so what was cleared stays so. */
   private clears = 0;
   private loading: Promise<number[]> | null = null;
+  /** The last sync could not embed (Gemini down, the key refused): until one does, that is why words alone match. */
+  private hasSyncFailed = false;
 
   constructor(
     private readonly db: Db,
@@ -188,11 +192,7 @@ export class SemanticIndex<T> {
       }
       const batch = pending.splice(0, EMBED_BATCH);
       if (batch.length === 0 || isStopped()) continue;
-      const vectors = await embedder.embed(
-        batch.map((item) => item.text),
-        'document',
-        signal,
-      );
+      const vectors = await this.embedBatch(embedder, batch, signal);
       // An embedder that answers at once (a cache, a local model) gives the loop no turn: each batch's write
       // takes its own, so the main thread is never held for several batches in a row.
       await yieldToLoop();
@@ -222,6 +222,21 @@ export class SemanticIndex<T> {
     return { embedded, steps };
   }
 
+  private async embedBatch(embedder: Embedder, batch: Stale[], signal: AbortSignal): Promise<Float32Array[]> {
+    try {
+      const vectors = await embedder.embed(
+        batch.map((item) => item.text),
+        'document',
+        signal,
+      );
+      this.hasSyncFailed = false;
+      return vectors;
+    } catch (error) {
+      if (!signal.aborted) this.hasSyncFailed = true;
+      throw error;
+    }
+  }
+
   /**
    * Full-text hits and vector hits fused by reciprocal rank. With no key, no network or no vectors yet, the
    * full-text hits alone come back, and the answer says so.
@@ -236,7 +251,7 @@ export class SemanticIndex<T> {
         const [vector] = await embedder.embed([query], 'query', signal);
         vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
       } catch {
-        note = 'Semantic search could not reach Gemini: matched by words only.';
+        note = UNREACHABLE;
       }
     }
     const byId = new Map<string, T>(fts.map((item) => [this.corpus.idOf(item), item]));
@@ -251,7 +266,11 @@ export class SemanticIndex<T> {
   /** Why a search now would match by words only (no key, no vectors yet), or null when it can search by meaning. */
   whyWordsOnly(): string | null {
     if (!this.embedder()) return 'Semantic search is off (no Gemini key): matched by words only.';
-    if (this.index.size === 0) return 'The semantic index is still being built: matched by words only.';
+    // Not "still being built" when building failed: that would wait forever on a key Gemini refuses.
+    if (this.index.size === 0)
+      return this.hasSyncFailed
+        ? UNREACHABLE
+        : 'The semantic index is still being built: matched by words only.';
     return null;
   }
 

@@ -140,6 +140,28 @@ describe('the semantic index sync', () => {
   });
 });
 
+describe('why a search matched by words only', () => {
+  it('says Gemini could not be reached, not that the index is being built, when embedding failed', async () => {
+    let isDown = true;
+    const embedder: Embedder = {
+      ...instantEmbedder(),
+      embed: (texts, task, signal) =>
+        isDown ? Promise.reject(new Error('fetch failed')) : instantEmbedder().embed(texts, task, signal),
+    };
+    const index = new SemanticIndex(contextDb(), pagedCorpus(3), () => embedder, DIMS);
+    expect(index.whyWordsOnly()).toBe('The semantic index is still being built: matched by words only.');
+
+    await expect(index.sync(new AbortController().signal)).rejects.toThrow('fetch failed');
+    const unreachable = 'Semantic search could not reach Gemini: matched by words only.';
+    expect(index.whyWordsOnly()).toBe(unreachable);
+    expect(await index.search('note', 5)).toMatchObject({ mode: 'fts', note: unreachable });
+
+    isDown = false;
+    await index.sync(new AbortController().signal);
+    expect(index.whyWordsOnly()).toBeNull();
+  });
+});
+
 describe('the text hashes stored beside the vectors', () => {
   it('still match hashes written by earlier versions, so an upgrade embeds nothing again', async () => {
     const db = contextDb();
