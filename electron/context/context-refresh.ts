@@ -43,6 +43,7 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
   const write = async (observations: ContactObservation[]): Promise<void> => {
     const contacts = summarize(observations);
     observed += observations.length;
+    if (signal.aborted) return;
     if (deps.worker?.isAvailable && contacts.length >= WORKER_MIN_CONTACTS) {
       try {
         await deps.worker.merge(contacts, deps.contacts.maxContacts);

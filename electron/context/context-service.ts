@@ -65,6 +65,8 @@ export class ContextService {
   private readonly worker: IndexWorker | null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<RefreshReport> | null = null;
+  /** Stops the pass under way, and only it: clearing the index must not be undone by a pass that began before. */
+  private pass: AbortController | null = null;
   private readonly stop = new AbortController();
 
   constructor(private readonly deps: ContextServiceDeps) {
@@ -116,7 +118,9 @@ export class ContextService {
   }
 
   private async refreshAll(): Promise<RefreshReport> {
-    const { signal } = this.stop;
+    const pass = new AbortController();
+    this.pass = pass;
+    const signal = AbortSignal.any([this.stop.signal, pass.signal]);
     const report = await refreshContext(
       {
         ...this.deps,
@@ -136,6 +140,8 @@ export class ContextService {
       if (signal.aborted) return report;
       report.failed.push('Gemini embeddings');
       this.deps.logError('embedding memories failed', error);
+    } finally {
+      if (this.pass === pass) this.pass = null;
     }
     return report;
   }
@@ -219,8 +225,12 @@ export class ContextService {
     };
   }
 
-  /** Empties the index; the next refresh fills it again from the connected accounts. */
+  /**
+   * Empties the index; the next refresh fills it again from the connected accounts. A refresh under way stops
+   * and writes nothing more, as the semantic index's sync does.
+   */
   clear(): void {
+    this.pass?.abort();
     this.db.transaction(() => {
       this.contacts.clear();
       this.upcoming.replace([]);

@@ -50,3 +50,43 @@ describe('the next events a run is told of ([KNOWN CONTEXT])', () => {
     expect(knowledge).not.toContain('Vendor pitch');
   });
 });
+
+describe('clearing the index and turning Google off (Settings)', () => {
+  async function connectedWithDesignReview(): Promise<void> {
+    google = await startFakeGoogle();
+    fixture = await openHost(null, { env: googleEnv(google), now: () => NOW });
+    await fixture.host.invoke('settings.set', { embedRecentMail: true });
+    google.gmail.addMessage({
+      from: 'Me <me@example.com>',
+      to: 'Sarah Chen <sarah@example.com>',
+      subject: 'Q1 planning',
+      text: 'Agenda attached.',
+      labelIds: ['SENT'],
+    });
+    google.gmail.addMessage({
+      from: 'Sarah Chen <sarah@example.com>',
+      to: 'me@example.com',
+      subject: 'Re: Q1',
+      text: 'Yes.',
+    });
+    google.calendar.addEvent({
+      summary: 'Design review',
+      start: { dateTime: '2026-11-23T14:00:00+01:00' },
+      end: { dateTime: '2026-11-23T15:00:00+01:00' },
+    });
+    await connectGoogle(fixture.host);
+  }
+
+  it('a refresh under way when the index is cleared writes nothing more: it stays empty', async () => {
+    await connectedWithDesignReview();
+    const pass = fixture.host.context.refresh();
+    const cleared = await fixture.host.invoke('context.clear', {});
+    expect(cleared).toMatchObject({ contacts: 0, upcomingEvents: 0, recentMail: 0 });
+
+    await pass;
+    expect(fixture.host.context.stats()).toMatchObject({ contacts: 0, upcomingEvents: 0, recentMail: 0 });
+    // The next pass fills it again.
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats()).toMatchObject({ contacts: 1, upcomingEvents: 1, recentMail: 1 });
+  });
+});
