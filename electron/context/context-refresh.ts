@@ -83,6 +83,9 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
       await write(observations);
       if (!signal.aborted) deps.upcoming.replace(upcoming);
     });
+  } else {
+    // Disconnected, the calendar's events are no longer the person's next events: none are told to a run.
+    deps.upcoming.replace([]);
   }
   if (deps.isUsable('slack')) {
     await attempt('Slack', async () => write(await slackObservations(deps.slack, deps.now)));

@@ -134,7 +134,8 @@ export class ContextService {
     try {
       await this.semantic.sync(signal);
       await this.semanticTasks.sync(signal);
-      if (this.deps.keepsRecentMail()) await this.semanticMail.sync(signal);
+      // Recent mail is kept while the person opts in and Gmail is connected; disconnected, it goes.
+      if (this.deps.keepsRecentMail() && this.deps.isUsable('google')) await this.semanticMail.sync(signal);
       else this.forgetRecentMail();
     } catch (error) {
       if (signal.aborted) return report;

@@ -89,4 +89,19 @@ describe('clearing the index and turning Google off (Settings)', () => {
     await fixture.host.context.refresh();
     expect(fixture.host.context.stats()).toMatchObject({ contacts: 1, upcomingEvents: 1, recentMail: 1 });
   });
+
+  it('once Google is disconnected, its events are no longer told to a run and the kept recent mail goes', async () => {
+    await connectedWithDesignReview();
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.knowledgeFor('What is next?')).toContain('Design review');
+    expect(fixture.host.context.stats()).toMatchObject({ upcomingEvents: 1, recentMail: 1 });
+
+    await fixture.host.invoke('connections.disconnect', { name: 'google' });
+    await fixture.host.context.refresh();
+
+    expect(fixture.host.context.knowledgeFor('What is next?')).not.toContain('Design review');
+    expect(fixture.host.context.stats()).toMatchObject({ upcomingEvents: 0, recentMail: 0 });
+    // Who the person dealt with stays, as the README says: it helps resolve names, it reads nothing more.
+    expect(fixture.host.context.stats().contacts).toBe(1);
+  });
 });
