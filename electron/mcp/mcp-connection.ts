@@ -6,6 +6,7 @@ import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 import { redactErrorMessage } from '../vault/redactor';
 import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
+import { StartOutput, startProblem } from './start-problem';
 
 export interface Backoff {
   firstMs: number;
@@ -125,12 +126,16 @@ export class McpConnection {
     const { name, config, log } = this.deps;
     this.setState('starting', null);
     log.note(`starting (${config.transport === 'stdio' ? config.command : config.url})`);
+    const output = new StartOutput();
     try {
       const opened = await openClient({
         config,
         secrets: this.deps.secrets(),
         timeoutMs: START_TIMEOUT_MS,
-        onStderr: (chunk) => log.write(chunk),
+        onStderr: (chunk) => {
+          log.write(chunk);
+          output.write(chunk);
+        },
         prepare: (client) => {
           client.onerror = (error) => log.note(`protocol error: ${redactErrorMessage(error)}`);
           client.onclose = () => this.closed(client);
@@ -151,12 +156,12 @@ export class McpConnection {
       log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
       this.setState('running', null);
     } catch (error) {
-      const message = redactErrorMessage(error);
-      log.note(`could not start: ${message}`);
+      log.note(`could not start: ${redactErrorMessage(error)}`);
       const client = this.client;
       this.client = null;
       await client?.close().catch(() => {});
-      if (!this.isStopped) this.scheduleRestart(`${name} could not start: ${message}`);
+      const why = startProblem(error, config, output.reason(), START_TIMEOUT_MS);
+      if (!this.isStopped) this.scheduleRestart(`The MCP server "${name}" could not start. ${why}`);
     }
   }
 

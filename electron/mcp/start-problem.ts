@@ -1,0 +1,94 @@
+import { statSync } from 'node:fs';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '../../shared/contract';
+import { redactErrorMessage, redactSecrets } from '../vault/redactor';
+
+const KEPT_LINES = 20;
+const MAX_QUOTE = 300;
+/** A line that says what went wrong, rather than a stack frame or a version banner. */
+const TELLING = /error|not found|no such|cannot|can't|could not|denied|missing|invalid|failed|usage/i;
+
+/**
+ * What a server printed on stderr while it started, so that a server that exits at once can be quoted: its own
+ * words ("Error: ENOENT: no such file or directory, stat '/Users/me/Docs'") say more than "Connection closed".
+ */
+export class StartOutput {
+  private lines: string[] = [];
+
+  write(chunk: string): void {
+    const lines = chunk.split(/\r?\n/).map((line) => line.trim());
+    this.lines = [...this.lines, ...lines.filter((line) => line !== '')].slice(-KEPT_LINES);
+  }
+
+  /** The last line that reads like a reason (else the last line that is not a stack frame), or null. */
+  reason(): string | null {
+    const candidates = this.lines.filter((line) => !/^at\s/.test(line));
+    const line = candidates.findLast((candidate) => TELLING.test(candidate)) ?? candidates.at(-1);
+    return line === undefined ? null : redactSecrets(line.slice(0, MAX_QUOTE));
+  }
+}
+
+/**
+ * Why a server did not start, in words a person can act on: which program or folder is missing, what the server
+ * said as it exited, or what the address answered. The raw error goes to the server's log, not here.
+ */
+export function startProblem(
+  error: unknown,
+  config: McpServerConfig,
+  said: string | null,
+  timeoutMs: number,
+): string {
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+    return `It did not answer within ${Math.round(timeoutMs / 1_000)} s. Check that the ${config.transport === 'stdio' ? 'command starts' : 'address is'} an MCP server.`;
+  return config.transport === 'stdio' ? stdioProblem(error, config, said) : httpProblem(error, config.url);
+}
+
+function stdioProblem(error: unknown, config: McpServerConfig, said: string | null): string {
+  const code = errorCode(error);
+  // Node says "spawn node ENOENT" when the working folder is missing, which reads as if the program were.
+  if ((code === 'ENOENT' || code === 'ENOTDIR') && config.cwd && !isFolder(config.cwd))
+    return `Its working folder ${config.cwd} does not exist.`;
+  if (code === 'ENOENT')
+    return `Deputy could not find the program "${config.command}". Check that it is installed, or give its full path.`;
+  if (code === 'EACCES')
+    return `Deputy may not run "${config.command}": it is not a program, or it is not allowed to run.`;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    return said
+      ? `It stopped before it answered, saying: ${said}`
+      : 'It stopped before it answered, without saying why. Check the command and its arguments.';
+  return redactErrorMessage(error);
+}
+
+function httpProblem(error: unknown, url: string): string {
+  // The address is named without its query: a key some servers take there is not repeated in Settings.
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const where = parsed ? `${parsed.origin}${parsed.pathname}` : 'its address';
+  if (error instanceof StreamableHTTPError && error.code !== undefined) {
+    if (error.code === 401 || error.code === 403)
+      return `The server at ${where} refused Deputy (HTTP ${error.code}). Check the token or headers it needs.`;
+    if (error.code === 404) return `Nothing at ${where} answers MCP requests (HTTP 404). Check the address.`;
+    return `The server at ${where} answered with an error (HTTP ${error.code}).`;
+  }
+  const cause = error instanceof Error ? error.cause : undefined;
+  const causeCode = errorCode(cause);
+  if (causeCode === 'ENOTFOUND' || causeCode === 'EAI_AGAIN')
+    return `Deputy could not find the host ${parsed?.hostname ?? ''}. Check the address.`;
+  if (causeCode === 'ECONNREFUSED')
+    return `Nothing is listening at ${where}. Check that the server is running and that the address is right.`;
+  const detail = cause instanceof Error ? cause.message : redactErrorMessage(error);
+  return `Deputy could not reach ${where} (${redactSecrets(detail)}).`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

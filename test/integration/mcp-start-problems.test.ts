@@ -1,0 +1,90 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { putServer, stdio, waitForServer } from '../support/mcp-kit';
+import { ScriptedModel } from '../support/scripted-model';
+
+/** A local address that answers every request with `status`, as a server behind a wrong token does. */
+async function answering(status: number): Promise<{ url: string; server: Server }> {
+  const server = createServer((_request, response) => response.writeHead(status).end('no'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+/**
+ * A server added with a typo, a missing folder or a missing key: Settings says what is wrong in words a person can
+ * act on, not in Node's or the SDK's ("spawn node ENOENT", "MCP error -32000: Connection closed", "fetch failed").
+ */
+describe('an MCP server that cannot start', () => {
+  let fixture: HostFixture;
+  let folder: string;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-start-'));
+    fixture = await openHost(new ScriptedModel());
+  });
+
+  afterAll(async () => {
+    await fixture.close();
+    for (const server of servers) server.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function whyNot(name: string, config: Record<string, unknown>): Promise<string> {
+    await putServer(fixture.host, name, config);
+    const view = await waitForServer(fixture.host, name, (server) => server.state === 'restarting');
+    return view.error ?? '';
+  }
+
+  it('names a program that is not there', async () => {
+    expect(await whyNot('typo', { transport: 'stdio', command: 'npx-typo-not-installed' })).toBe(
+      'The MCP server "typo" could not start. Deputy could not find the program "npx-typo-not-installed". ' +
+        'Check that it is installed, or give its full path.',
+    );
+  });
+
+  it('names a missing working folder, rather than blaming the program', async () => {
+    const missing = join(folder, 'no-such-folder');
+    expect(await whyNot('nocwd', stdio(join(folder, 'x.mjs'), [], { cwd: missing }))).toBe(
+      `The MCP server "nocwd" could not start. Its working folder ${missing} does not exist.`,
+    );
+  });
+
+  it('says a file is not a program it may run', async () => {
+    const notes = join(folder, 'notes.txt');
+    writeFileSync(notes, 'not a program');
+    chmodSync(notes, 0o644);
+    expect(await whyNot('notprog', { transport: 'stdio', command: notes })).toMatch(
+      /could not start\. Deputy may not run ".*notes\.txt": it is not a program/,
+    );
+  });
+
+  it('quotes what a server said as it exited', async () => {
+    const script = join(folder, 'exits.mjs');
+    writeFileSync(
+      script,
+      "console.error('Starting odd server v1.2');\nconsole.error('Error: no config file at /home/me/.odd.json');\nconsole.error('    at main (file:///odd.mjs:3:9)');\nprocess.exit(3);\n",
+    );
+    expect(await whyNot('exits', stdio(script))).toBe(
+      'The MCP server "exits" could not start. It stopped before it answered, saying: Error: no config file at /home/me/.odd.json',
+    );
+  });
+
+  it('says when nothing listens at an address, and when the address refuses Deputy', async () => {
+    const closed = await answering(200);
+    closed.server.close();
+    expect(await whyNot('refused', { transport: 'http', url: closed.url })).toBe(
+      `The MCP server "refused" could not start. Nothing is listening at ${closed.url}. Check that the server is running and that the address is right.`,
+    );
+    const locked = await answering(401);
+    servers.push(locked.server);
+    expect(await whyNot('locked', { transport: 'http', url: `${locked.url}?key=abc` })).toBe(
+      `The MCP server "locked" could not start. The server at ${locked.url} refused Deputy (HTTP 401). Check the token or headers it needs.`,
+    );
+  });
+});
