@@ -1,6 +1,7 @@
 import { isoTime } from '../../shared/iso-time';
 import type { Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
+import type { ArgsCheck } from '../tools/registry';
 import type { LedgerEntry } from '../store/action-rows';
 import { fingerprint } from './fingerprint';
 import type { CallScope } from './call-context';
@@ -95,11 +96,11 @@ export async function runApproved(
 ): Promise<void> {
   const { deps } = scope;
   const check = deps.registry.check(toolName, args);
-  if (!check.ok && check.code === 'not_connected') {
-    // The account was disconnected while the approval waited: say so rather than run or blame the arguments.
-    rejectAction(scope, actionId, toolName, check.message, () =>
-      settle(scope, call, { error: { code: check.code, message: check.message } }, null),
-    );
+  const gone = check.ok ? null : goneWhileWaiting(toolName, check);
+  if (gone) {
+    // The account was disconnected, or the tool removed (its MCP server removed or turned off), while the approval
+    // waited: say so rather than run or blame the arguments.
+    rejectAction(scope, actionId, toolName, gone.message, () => settle(scope, call, { error: gone }, null));
     return;
   }
   if (!check.ok || (boundFingerprint !== null && fingerprint(toolName, check.args) !== boundFingerprint)) {
@@ -110,6 +111,18 @@ export async function runApproved(
     return;
   }
   await executeAction(scope, actionId, call, check, { notify: null, reach: null, isConfirmed: true });
+}
+
+type Refused = Extract<ArgsCheck, { ok: false }>;
+
+/** An approved call whose tool is no longer there to run: its account disconnected, or the tool removed. */
+function goneWhileWaiting(toolName: string, check: Refused): Pick<Refused, 'code' | 'message'> | null {
+  if (check.code === 'not_connected') return { code: check.code, message: check.message };
+  if (check.code !== 'unknown_tool') return null;
+  return {
+    code: check.code,
+    message: `${toolName} was removed while the approval waited (its MCP server was removed or turned off, or its agent deleted), so nothing was run.`,
+  };
 }
 
 /** Records a refusal with its event; `inside` runs in the same transaction (to settle the call). */
