@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +57,46 @@ describe('Settings → Extensions in the browser', () => {
 
     await card.getByRole('button', { name: 'Log' }).click();
     await expect.poll(() => page.getByTestId('mcp-log').innerText()).toMatch(/running over stdio/);
+  });
+
+  it('adds a server by keyboard with a quoted folder, refuses its name twice, and turns it off and on', async () => {
+    const spaced = join(folder, 'My Documents');
+    mkdirSync(spaced);
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-extensions').click();
+    const form = page.getByTestId('mcp-add-form');
+    const add = async (name: string) => {
+      await form.getByLabel('Name', { exact: true }).focus();
+      await page.keyboard.type(name);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${spaced}"`);
+      await page.keyboard.press('Enter');
+    };
+    await add('docs');
+    const card = page.getByTestId('mcp-server-docs');
+    await card.getByText('Running').waitFor();
+
+    await add('docs');
+    await form
+      .getByRole('alert')
+      .filter({
+        hasText: 'There is already a server named docs. Choose another name, or remove that one first.',
+      })
+      .waitFor();
+
+    await card.getByRole('button', { name: 'Turn off' }).focus();
+    await page.keyboard.press('Enter');
+    await card.getByText('Turned off').waitFor();
+    expect(await card.getByRole('button', { name: 'Restart' }).count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('status').allInnerTexts())
+      .toContainEqual('Turned docs off: its tools are not offered until you turn it on.');
+    await card.getByRole('button', { name: 'Turn on' }).focus();
+    await page.keyboard.press('Enter');
+    await card.getByText('Running').waitFor();
+    await card.getByText(/\d+ tools/).click();
+    await card.getByText('docs__write_file').waitFor();
   });
 });

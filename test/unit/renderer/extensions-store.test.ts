@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { McpServerConfig, type McpServerView } from '../../../shared/contract';
 import { createExtensionsStore } from '../../../renderer/src/features/extensions/extensions-store';
+import {
+  readAddServerForm,
+  splitCommandLine,
+} from '../../../renderer/src/features/extensions/add-server-input';
 import { parseSecretLines } from '../../../renderer/src/features/extensions/secret-lines';
 import { fakeClient } from './fixtures';
 
@@ -85,5 +89,66 @@ describe('extensions store', () => {
     );
     await store.getState().restart('github');
     expect(store.getState().error).toMatch(/turned off/);
+  });
+
+  it('turns a server off and on with its settings as they were, and says what off means', async () => {
+    const fake = fakeClient({
+      'mcp.put': async (input) => ({
+        server: server(input.name, { config: McpServerConfig.parse(input.config) }),
+      }),
+    });
+    const store = createExtensionsStore(fake.client);
+    const files = server('files', {
+      config: McpServerConfig.parse({ transport: 'stdio', command: 'npx', autonomy: 'notify' }),
+    });
+    expect(await store.getState().setEnabled(files, false)).toBe(true);
+    expect(store.getState().outcome).toBe(
+      'Turned files off: its tools are not offered until you turn it on.',
+    );
+    expect(store.getState().servers?.[0]?.config).toMatchObject({ enabled: false, autonomy: 'notify' });
+    await store.getState().setEnabled(files, true);
+    expect(store.getState().outcome).toBe('Turned files on.');
+    const sent = fake.calls
+      .filter((call) => call.channel === 'mcp.put')
+      .map((call) => (call.input as { config: { enabled: unknown } }).config.enabled);
+    expect(sent).toEqual([false, true]);
+  });
+});
+
+describe('the add form', () => {
+  it('keeps a quoted argument with spaces whole, as a shell would, and a Windows path as typed', () => {
+    expect(
+      splitCommandLine(`npx -y @modelcontextprotocol/server-filesystem "/Users/me/My Documents" '' it"s  x"`),
+    ).toEqual([
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      '/Users/me/My Documents',
+      '',
+      'its  x',
+    ]);
+    expect(splitCommandLine('  node C:\\servers\\files.js  ')).toEqual(['node', 'C:\\servers\\files.js']);
+  });
+
+  it('refuses a name already taken rather than replace that server, and reads a URL as an HTTP server', () => {
+    const fields = { name: 'files', target: 'npx server', secretLines: '' };
+    expect(readAddServerForm(fields, ['files'])).toEqual({
+      ok: false,
+      problem: 'There is already a server named files. Choose another name, or remove that one first.',
+    });
+    expect(readAddServerForm({ ...fields, name: 'a__b' }, [])).toMatchObject({ ok: false });
+    expect(readAddServerForm({ ...fields, target: '  ' }, [])).toEqual({
+      ok: false,
+      problem: 'Give a command or a URL.',
+    });
+    const remote = readAddServerForm(
+      { name: 'gh', target: 'https://example.com/mcp', secretLines: 'Authorization: Bearer abc' },
+      ['files'],
+    );
+    expect(remote).toMatchObject({
+      ok: true,
+      config: { transport: 'http', url: 'https://example.com/mcp', secretHeaders: ['Authorization'] },
+      secrets: { headers: { Authorization: 'Bearer abc' } },
+    });
   });
 });

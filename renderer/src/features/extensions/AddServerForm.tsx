@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { McpServerConfig, McpServerName } from '../../../../shared/contract';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
-import { parseSecretLines } from './secret-lines';
+import { readAddServerForm } from './add-server-input';
 
 /** A server typed by hand: a command (stdio) or a URL (HTTP), with secret values that go to the vault. */
 export function AddServerForm() {
   const { extensions: store } = useStores();
   const busy = useExtensions((state) => state.busy);
+  const servers = useExtensions((state) => state.servers);
   const [name, setName] = useState('');
   const [target, setTarget] = useState('');
   const [secretLines, setSecretLines] = useState('');
@@ -15,21 +15,11 @@ export function AddServerForm() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const isUrl = /^https?:\/\//i.test(target.trim());
-    const [command = '', ...args] = target.trim().split(/\s+/);
-    const secrets = parseSecretLines(secretLines, isUrl ? 'headers' : 'env');
-    const config = McpServerConfig.safeParse({
-      transport: isUrl ? 'http' : 'stdio',
-      ...(isUrl ? { url: target.trim() } : { command, args }),
-      [isUrl ? 'secretHeaders' : 'secretEnv']: Object.keys(isUrl ? secrets.headers : secrets.env),
-    });
-    const checkedName = McpServerName.safeParse(name);
-    if (!checkedName.success || !config.success)
-      return setProblem(
-        !checkedName.success ? 'The name: letters, digits, "-" and single "_".' : 'Give a command or a URL.',
-      );
-    setProblem(null);
-    if (await store.getState().save(checkedName.data, config.data, secrets)) {
+    const taken = (servers ?? []).map((server) => server.name);
+    const input = readAddServerForm({ name, target, secretLines }, taken);
+    setProblem(input.ok ? null : input.problem);
+    if (!input.ok) return;
+    if (await store.getState().save(input.name, input.config, input.secrets)) {
       setName('');
       setTarget('');
       setSecretLines('');

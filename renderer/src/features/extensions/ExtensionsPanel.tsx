@@ -40,7 +40,7 @@ export function ExtensionsPanel() {
         </p>
         {loadError && <FormError>{loadError}</FormError>}
         {servers?.length === 0 && <p>No MCP servers yet.</p>}
-        <ul className="connections">
+        <ul className="connections extensions-panel__servers">
           {servers?.map((server) => (
             <ServerCard key={server.name} server={server} />
           ))}

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
+import { FormError } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
@@ -13,14 +14,41 @@ const STATE_WORDS: Record<McpServerView['state'], string> = {
   disabled: 'Turned off',
 };
 
+/** The card's edge says at a glance which servers work (green), are on their way (blue) or are failing (red). */
+const CARD_STATE: Record<McpServerView['state'], string> = {
+  stopped: '',
+  starting: 'connection-card--connecting',
+  running: 'connection-card--connected',
+  restarting: 'connection-card--error',
+  failed: 'connection-card--error',
+  disabled: '',
+};
+
 const ACTIONS: {
   label: string;
   act: (actions: ExtensionsActions, name: string) => Promise<void>;
   isBlockedWhileBusy: boolean;
+  /** Offered only while the server is turned on (a turned-off server has nothing to restart). */
+  isOnlyWhenOn: boolean;
 }[] = [
-  { label: 'Restart', act: (actions, name) => actions.restart(name), isBlockedWhileBusy: true },
-  { label: 'Log', act: (actions, name) => actions.showLog(name), isBlockedWhileBusy: false },
-  { label: 'Remove', act: (actions, name) => actions.remove(name), isBlockedWhileBusy: true },
+  {
+    label: 'Restart',
+    act: (actions, name) => actions.restart(name),
+    isBlockedWhileBusy: true,
+    isOnlyWhenOn: true,
+  },
+  {
+    label: 'Log',
+    act: (actions, name) => actions.showLog(name),
+    isBlockedWhileBusy: false,
+    isOnlyWhenOn: false,
+  },
+  {
+    label: 'Remove',
+    act: (actions, name) => actions.remove(name),
+    isBlockedWhileBusy: true,
+    isOnlyWhenOn: false,
+  },
 ];
 
 /** One MCP server: its state, its tools and their risk, its secrets (masked), and what the person may do. */
@@ -30,8 +58,8 @@ export function ServerCard({ server }: { server: McpServerView }) {
   const autonomyId = useId();
   const isBusy = busy === server.name;
   return (
-    <li className="connection-card" data-testid={`mcp-server-${server.name}`}>
-      <h4>
+    <li className={`connection-card ${CARD_STATE[server.state]}`} data-testid={`mcp-server-${server.name}`}>
+      <h4 className="extensions-panel__name">
         {server.name} <span className="extensions-panel__state">{STATE_WORDS[server.state]}</span>
       </h4>
       <p className="settings-form__note">
@@ -39,7 +67,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
           ? [server.config.command, ...server.config.args].join(' ')
           : server.config.url}
       </p>
-      {server.error && <p role="alert">{server.error}</p>}
+      {server.error && <FormError>{server.error}</FormError>}
       {server.maskedSecrets.length > 0 && (
         <p data-testid={`mcp-secrets-${server.name}`}>
           Secrets in the vault:{' '}
@@ -69,17 +97,27 @@ export function ServerCard({ server }: { server: McpServerView }) {
         </ul>
       </details>
       <div className="settings-form__actions">
-        {ACTIONS.map(({ label, act, isBlockedWhileBusy }) => (
-          <button
-            key={label}
-            type="button"
-            className="button"
-            disabled={isBlockedWhileBusy && isBusy}
-            onClick={() => void act(store.getState(), server.name)}
-          >
-            {label}
-          </button>
-        ))}
+        <button
+          type="button"
+          className="button"
+          disabled={isBusy}
+          onClick={() => void store.getState().setEnabled(server, !server.config.enabled)}
+        >
+          {server.config.enabled ? 'Turn off' : 'Turn on'}
+        </button>
+        {ACTIONS.filter(({ isOnlyWhenOn }) => server.config.enabled || !isOnlyWhenOn).map(
+          ({ label, act, isBlockedWhileBusy }) => (
+            <button
+              key={label}
+              type="button"
+              className="button"
+              disabled={isBlockedWhileBusy && isBusy}
+              onClick={() => void act(store.getState(), server.name)}
+            >
+              {label}
+            </button>
+          ),
+        )}
       </div>
     </li>
   );

@@ -25,6 +25,8 @@ export interface ExtensionsActions {
   /** Adds or replaces a server; secret values go to the vault and never come back. */
   save(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<boolean>;
   setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<boolean>;
+  /** Turns a server off (it stops, its tools are no longer offered; its settings and secrets stay) or on. */
+  setEnabled(server: McpServerView, isEnabled: boolean): Promise<boolean>;
   /** One tool's own setting (by its name on the server); null goes back to the server's. */
   setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
   remove(name: string): Promise<void>;
@@ -60,6 +62,21 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       }
     }
 
+    /** Saves one server's settings with `changes` (its secrets stay in the vault as they are). */
+    const change = (
+      server: McpServerView,
+      changes: Partial<McpServerConfig>,
+      outcome: string | null = null,
+    ) =>
+      act(server.name, async () => {
+        const { server: saved } = await client.invoke('mcp.put', {
+          name: server.name,
+          config: { ...server.config, ...changes },
+        });
+        replace(saved);
+        return outcome;
+      });
+
     return {
       servers: null,
       loadError: null,
@@ -81,26 +98,19 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
           replace(server);
           return `Saved ${name}.`;
         }),
-      setAutonomy: (server, autonomy) =>
-        act(server.name, async () => {
-          const { server: saved } = await client.invoke('mcp.put', {
-            name: server.name,
-            config: { ...server.config, autonomy },
-          });
-          replace(saved);
-          return null;
-        }),
-      setToolAutonomy: (server, tool, autonomy) =>
-        act(server.name, async () => {
-          const { [tool]: _previous, ...others } = server.config.toolAutonomy;
-          const toolAutonomy = autonomy === null ? others : { ...others, [tool]: autonomy };
-          const { server: saved } = await client.invoke('mcp.put', {
-            name: server.name,
-            config: { ...server.config, toolAutonomy },
-          });
-          replace(saved);
-          return null;
-        }),
+      setAutonomy: (server, autonomy) => change(server, { autonomy }),
+      setEnabled: (server, enabled) =>
+        change(
+          server,
+          { enabled },
+          enabled
+            ? `Turned ${server.name} on.`
+            : `Turned ${server.name} off: its tools are not offered until you turn it on.`,
+        ),
+      setToolAutonomy: (server, tool, autonomy) => {
+        const { [tool]: _previous, ...others } = server.config.toolAutonomy;
+        return change(server, { toolAutonomy: autonomy === null ? others : { ...others, [tool]: autonomy } });
+      },
       async remove(name) {
         await act(name, async () => {
           await client.invoke('mcp.delete', { name });
