@@ -54,6 +54,8 @@ export class McpConnection {
   private restartTimer: NodeJS.Timeout | null = null;
   private failuresInARow = 0;
   private isStopped = false;
+  /** Connections closed because the server sent a message larger than the SDK reads. */
+  private readonly oversized = new WeakSet<Client>();
 
   constructor(private readonly deps: ConnectionDeps) {}
 
@@ -92,7 +94,7 @@ export class McpConnection {
         timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
       });
     } catch (error) {
-      throw this.callError(tool, error, signal);
+      throw this.callError(tool, error, signal, client);
     }
   }
 
@@ -137,7 +139,12 @@ export class McpConnection {
           output.write(chunk);
         },
         prepare: (client) => {
-          client.onerror = (error) => log.note(`protocol error: ${redactErrorMessage(error)}`);
+          client.onerror = (error) => {
+            log.note(`protocol error: ${redactErrorMessage(error)}`);
+            // The SDK drops a message over its 10 MB and closes the connection: the call it answered then fails as
+            // "connection closed", which would read as if the server had died.
+            if (/ReadBuffer exceeded/.test(error.message)) this.oversized.add(client);
+          };
           client.onclose = () => this.closed(client);
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
             void this.refreshTools(client);
@@ -211,9 +218,14 @@ export class McpConnection {
     this.deps.onChange();
   }
 
-  private callError(tool: string, error: unknown, signal: AbortSignal): ToolError {
+  private callError(tool: string, error: unknown, signal: AbortSignal, client: Client): ToolError {
     const { name, config } = this.deps;
     if (signal.aborted) return new ToolError('cancelled', `The call to ${tool} on "${name}" was stopped.`);
+    if (this.oversized.has(client))
+      return new ToolError(
+        'mcp_answer_too_large',
+        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.`,
+      );
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
       return new ToolError(
         'mcp_timeout',

@@ -193,6 +193,27 @@ describe('MCP servers as tools', () => {
     expect((await waitForServer(host, 'odd', () => true)).state).toBe('running');
   });
 
+  it('says an answer over 10 MB was too large to read, not that the server died, and restarts it', async () => {
+    const model = new ScriptedModel(
+      call('odd__huge', { intent: 'get it', confidence: 0.9 }),
+      say('Too big.'),
+    );
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'odd', { ...stdio(ODD_SERVER), autonomy: 'auto' });
+    const before = await waitForServer(host, 'odd', (server) => server.state === 'running');
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+
+    const events: RunEvent[] = [];
+    const run = await host.runToEnd({ prompt: 'Get the huge thing' }, (event) => events.push(event));
+    expect(run.status).toBe('completed');
+    expect(toolResults(events).find((event) => event.tool === 'odd__huge')?.error).toBe(
+      'The MCP server "odd" answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.',
+    );
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_large');
+    await waitForServer(host, 'odd', (server) => server.state === 'running' && server.pid !== before.pid);
+  });
+
   it('refreshes the tools when the server says its list changed', async () => {
     const model = new ScriptedModel(call('odd__add-tool', {}), say('Added.'));
     fixture = await openHost(model);
