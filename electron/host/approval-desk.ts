@@ -81,7 +81,9 @@ export class ApprovalDesk {
     if (input.decision === 'reject') {
       const note = input.reason?.trim() || null;
       this.claim(approval, 'rejected', note);
-      const message = `The user rejected this action${note ? `: ${note}` : '.'} Do not retry it unless they ask.`;
+      // The person's note ends its sentence, so the model's instruction after it reads as one of its own.
+      const said = note ? `: ${note}${/[.!?…]["'”’)]*$/.test(note) ? '' : '.'}` : '.';
+      const message = `The user rejected this action${said} Do not retry it unless they ask.`;
       return this.continueRun(approval, { kind: 'reject', message });
     }
     const scope = input.alwaysAllow;

@@ -83,10 +83,16 @@ describe('Deputy as an MCP server, driven by the SDK client', () => {
     // Reject: the client hears a clear refusal, and nothing is sent.
     const rejectedCall = client.callTool({ name: 'gmail_send', arguments: mail('Q4 numbers, again') });
     const second = await pendingApproval(host, 'gmail_send');
-    await host.invoke('approval.decide', { approvalId: second.id, decision: 'reject', reason: 'Not twice.' });
+    // As a person types it, with no full stop: the sentence after it still reads as one.
+    await host.invoke('approval.decide', { approvalId: second.id, decision: 'reject', reason: 'not twice' });
     const refused = await rejectedCall;
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toMatch(/Refused by Deputy: .*Not twice/);
+    expect(refused.content).toEqual([
+      {
+        type: 'text',
+        text: 'Refused by Deputy: The user rejected this action: not twice. Do not retry it unless they ask.',
+      },
+    ]);
     expect(google.gmail.sent).toHaveLength(1);
 
     // The ledger and the audit trail hold both calls, with the person's decisions.

@@ -94,7 +94,7 @@ describe('a call turned down as its run was ended', () => {
   });
 
   it('is rejected when the person said no, even if the run was stopped later', () => {
-    const theirs = 'The user rejected this action: I already have milk Do not retry it unless they ask.';
+    const theirs = 'The user rejected this action: I already have milk. Do not retry it unless they ask.';
     expect(isCancelledCall(refused(theirs), [stopped('Stopped.')])).toBe(false);
     expect(isCancelledCall(refused(note), [])).toBe(false);
     expect(isCancelledCall({ ...refused(note), runId: 'r2' }, [stopped(note)])).toBe(false);
