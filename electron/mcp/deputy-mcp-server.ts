@@ -6,6 +6,7 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { quoteId } from '../../shared/contract';
 import type { ClientCalls } from '../host/client-calls';
 
@@ -16,6 +17,13 @@ const INSTRUCTIONS =
   "Deputy acts for one person in their Gmail, Calendar, Slack, tasks and memory, under that person's rules. " +
   'A call their rules do not allow outright waits until they approve or reject it in Deputy; a rejected or ' +
   'refused call answers with isError and the reason. Do not retry a refused call.';
+
+/**
+ * tools/call as the SDK's base class parses it before any handler: only its method. With the full schema there, a
+ * malformed call (`arguments: null`, no name) fails that parse and answers -32603 "internal error" with zod's
+ * dump; with this one, the SDK's tools/call wrapper checks the full schema and answers -32602 "invalid params".
+ */
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /**
  * Deputy as an MCP server: its own tools (never the tools it borrows from the person's MCP servers), each call
@@ -39,7 +47,9 @@ export function createDeputyMcpServer(calls: ClientCalls): Server {
       },
     })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(LooseCallToolRequest, async (raw, extra): Promise<CallToolResult> => {
+    // The SDK's own wrapper for tools/call has checked `raw` against the full schema by now (see below).
+    const request = CallToolRequestSchema.parse(raw);
     const { name } = request.params;
     if (!calls.tools().some((tool) => tool.name === name))
       throw new McpError(ErrorCode.InvalidParams, `Deputy has no tool named ${quoteId(name)}.`);

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,6 +130,21 @@ describe('Deputy as an MCP server, driven by the SDK client', () => {
     const { approvals } = await host.invoke('approval.list', { status: 'pending' });
     expect(approvals).toHaveLength(0);
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no tool named/);
+    // A malformed call is the client's mistake (invalid params), not Deputy's (internal error), and says what is wrong.
+    for (const params of [
+      { name: 'add_task', arguments: null },
+      { name: 42, arguments: {} },
+      { arguments: {} },
+    ] as unknown as Parameters<Client['callTool']>[0][]) {
+      const refused = await client.callTool(params).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ code: ErrorCode.InvalidParams });
+      expect((refused as McpError).message).toMatch(/Invalid tools\/call request/);
+    }
+    expect((await client.callTool({ name: 'list_tasks', arguments: {} })).isError).toBeFalsy();
     await client.close();
   });
 
