@@ -6,6 +6,7 @@ import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 import { redactErrorMessage } from '../vault/redactor';
 import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
+import { descendantsOf, stopLeftovers } from './process-tree';
 import { StartOutput, startProblem } from './start-problem';
 
 export interface Backoff {
@@ -111,10 +112,14 @@ export class McpConnection {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const client = this.client;
+    const pid = this.pid;
     this.client = null;
     this.pid = null;
     this.setState('stopped', null);
+    // Read before closing: once the SDK has stopped its child, what that child started belongs to no one.
+    const leftovers = pid ? await descendantsOf(pid) : [];
     await client?.close().catch(() => {});
+    stopLeftovers(leftovers);
   }
 
   /** Stops it, then starts it now, whatever backoff was waiting. */

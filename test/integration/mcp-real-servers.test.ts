@@ -26,6 +26,15 @@ describe('MCP servers as tools', () => {
   afterEach(async () => {
     await fixture?.close();
     fixture = null;
+    // A server a failing test left running (its pid is in the folder), stopped before its folder goes.
+    const pidFile = folder ? join(folder, 'odd.pid') : '';
+    if (pidFile && existsSync(pidFile)) {
+      try {
+        process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
@@ -212,6 +221,40 @@ describe('MCP servers as tools', () => {
     );
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_large');
     await waitForServer(host, 'odd', (server) => server.state === 'running' && server.pid !== before.pid);
+  });
+
+  it('stops the server itself, not only the program that started it (npx, a shell), on restart and removal', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-tree-'));
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    const pidFile = join(folder, 'odd.pid');
+    // The shell stays the server's parent, as `npm exec` does for `npx`.
+    const config = {
+      transport: 'stdio',
+      command: 'sh',
+      args: ['-c', `"${process.execPath}" "${ODD_SERVER}"; true`],
+      env: { ODD_PID_FILE: pidFile },
+    };
+    const serverPid = async (): Promise<number> => {
+      await waitForServer(host, 'tree', (server) => server.state === 'running');
+      return Number(readFileSync(pidFile, 'utf8'));
+    };
+    const isGone = (pid: number) => async () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await putServer(host, 'tree', config);
+    const first = await serverPid();
+    await host.invoke('mcp.restart', { name: 'tree' });
+    await expect.poll(isGone(first), { timeout: 8_000 }).toBe(true);
+    const second = await serverPid();
+    expect(second).not.toBe(first);
+    await host.invoke('mcp.delete', { name: 'tree' });
+    await expect.poll(isGone(second), { timeout: 8_000 }).toBe(true);
   });
 
   it('refreshes the tools when the server says its list changed', async () => {
