@@ -18,6 +18,14 @@ describe('Settings → Extensions in the browser', () => {
     host = await startHost();
   });
 
+  async function openExtensions() {
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-extensions').click();
+    return page;
+  }
+
   afterAll(async () => {
     await host?.stop();
     rmSync(folder, { recursive: true, force: true });
@@ -37,10 +45,7 @@ describe('Settings → Extensions in the browser', () => {
         },
       }),
     );
-    const page = await newPage();
-    await page.goto(`${host.url}/#token=${host.token}`);
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('settings-tab-extensions').click();
+    const page = await openExtensions();
     await page.getByLabel('A config file').setInputFiles(config);
 
     const card = page.getByTestId('mcp-server-files');
@@ -62,10 +67,7 @@ describe('Settings → Extensions in the browser', () => {
   it('adds a server by keyboard with a quoted folder, refuses its name twice, and turns it off and on', async () => {
     const spaced = join(folder, 'My Documents');
     mkdirSync(spaced);
-    const page = await newPage();
-    await page.goto(`${host.url}/#token=${host.token}`);
-    await page.getByTestId('open-settings').click();
-    await page.getByTestId('settings-tab-extensions').click();
+    const page = await openExtensions();
     const form = page.getByTestId('mcp-add-form');
     const add = async (name: string) => {
       await form.getByLabel('Name', { exact: true }).focus();
@@ -98,5 +100,30 @@ describe('Settings → Extensions in the browser', () => {
     await card.getByText('Running').waitFor();
     await card.getByText(/\d+ tools/).click();
     await card.getByText('docs__write_file').waitFor();
+  });
+
+  it('shows a server that stops while Settings is open, and why, without closing and opening it again', async () => {
+    const shared = join(folder, 'Shared');
+    mkdirSync(shared);
+    const page = await openExtensions();
+    const form = page.getByTestId('mcp-add-form');
+    await form.getByLabel('Name', { exact: true }).fill('shared');
+    await form.getByLabel('Command or URL').fill(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${shared}"`);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const card = page.getByTestId('mcp-server-shared');
+    await card.getByText('Running').waitFor();
+
+    // The folder goes (an unplugged drive), and the server with it: it cannot start again.
+    const { servers } = await (
+      await fetch(`${host.url}/api/mcp/servers`, { headers: { authorization: `Bearer ${host.token}` } })
+    ).json();
+    const pid = (servers as { name: string; pid: number }[]).find((server) => server.name === 'shared')?.pid;
+    rmSync(shared, { recursive: true });
+    process.kill(pid ?? 0, 'SIGKILL');
+    await card.getByText('Restarting').waitFor({ timeout: 10_000 });
+    await card
+      .getByRole('alert')
+      .filter({ hasText: 'None of the specified directories are accessible' })
+      .waitFor();
   });
 });

@@ -4,6 +4,8 @@ import { useExtensions, useStores } from '../../stores';
 import { AddServerForm } from './AddServerForm';
 import { ServerCard } from './ServerCard';
 
+const REFRESH_MS = 2_000;
+
 /** Settings → Extensions: the person's MCP servers, their import from Claude Desktop or Gemini CLI, their logs. */
 export function ExtensionsPanel() {
   const { extensions: store } = useStores();
@@ -16,9 +18,12 @@ export function ExtensionsPanel() {
   const importId = useId();
   const serversId = useId();
 
-  // Servers start, die and restart behind this window: read them again every time it opens.
+  // Servers start, die and restart behind this window: read them when it opens, and again while it is open, so a
+  // server that stops is not shown running until Settings is closed and opened again.
   useEffect(() => {
     void store.getState().load();
+    const timer = setInterval(() => void store.getState().load(), REFRESH_MS);
+    return () => clearInterval(timer);
   }, [store]);
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
