@@ -68,6 +68,10 @@ describe('Settings → Extensions in the browser', () => {
     const spaced = join(folder, 'My Documents');
     mkdirSync(spaced);
     const page = await openExtensions();
+    // A new Deputy is Supervised: what is chosen here for a server's tools waits for that to change, and it says so.
+    expect(await page.getByTestId('mcp-supervised-note').innerText()).toBe(
+      'You are on Supervised (in Permissions): every action waits for your approval, whatever you choose here.',
+    );
     const form = page.getByTestId('mcp-add-form');
     const add = async (name: string) => {
       await form.getByLabel('Name', { exact: true }).focus();

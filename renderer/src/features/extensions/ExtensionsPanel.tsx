@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormError } from '../../components/FormParts';
-import { useExtensions, useStores } from '../../stores';
+import { useExtensions, useSettings, useStores } from '../../stores';
 import { AddServerForm } from './AddServerForm';
 import { ServerCard } from './ServerCard';
 
@@ -14,6 +14,8 @@ export function ExtensionsPanel() {
   const outcome = useExtensions((state) => state.outcome);
   const error = useExtensions((state) => state.error);
   const log = useExtensions((state) => state.log);
+  // Supervised asks before every action, so a server's "auto" has no effect until the trust level changes.
+  const isSupervised = useSettings((state) => state.settings?.trustLevel === 'supervised');
   const [path, setPath] = useState('');
   const importId = useId();
   const serversId = useId();
@@ -43,6 +45,12 @@ export function ExtensionsPanel() {
         <p className="settings-form__note">
           Their tools work under your rules: one that acts asks you first unless you choose otherwise here.
         </p>
+        {isSupervised && (
+          <p className="settings-form__note" data-testid="mcp-supervised-note">
+            You are on Supervised (in Permissions): every action waits for your approval, whatever you choose
+            here.
+          </p>
+        )}
         {loadError && <FormError>{loadError}</FormError>}
         {servers?.length === 0 && <p>No MCP servers yet.</p>}
         <ul className="connections extensions-panel__servers">
