@@ -8,6 +8,7 @@ import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers } from './process-tree';
 import { StartOutput, startProblem } from './start-problem';
+import { listTools } from './tool-listing';
 
 export interface Backoff {
   firstMs: number;
@@ -17,9 +18,6 @@ export interface Backoff {
 export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000 };
 /** How long a server may take to start and answer `initialize` and `tools/list`. */
 const START_TIMEOUT_MS = 30_000;
-/** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
-const MAX_TOOLS = 500;
-const MAX_PAGES = 20;
 /**
  * A call, start included, ends within this, under the registry's 60 s limit: the registry's own timeout counts as
  * transient and is retried, and a retried MCP call could act twice.
@@ -178,16 +176,9 @@ export class McpConnection {
   }
 
   private async refreshTools(client: Client): Promise<void> {
-    const tools: McpToolSpec[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page += 1) {
-      const listed = await client.listTools(cursor ? { cursor } : {}, { timeout: START_TIMEOUT_MS });
-      tools.push(...(listed.tools as McpToolSpec[]));
-      cursor = listed.nextCursor;
-      if (!cursor) break;
-    }
+    const tools = await listTools(client, START_TIMEOUT_MS, (line) => this.deps.log.note(line));
     if (client !== this.client) return;
-    this.deps.onTools(tools.slice(0, MAX_TOOLS));
+    this.deps.onTools(tools);
     this.deps.onChange();
   }
 

@@ -8,6 +8,7 @@ import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import {
   EVERYTHING_SERVER,
   FILESYSTEM_SERVER,
+  MALFORMED_TOOLS_SERVER,
   ODD_SERVER,
   putServer,
   stdio,
@@ -255,6 +256,24 @@ describe('MCP servers as tools', () => {
     expect(second).not.toBe(first);
     await host.invoke('mcp.delete', { name: 'tree' });
     await expect.poll(isGone(second), { timeout: 8_000 }).toBe(true);
+  });
+
+  it('leaves out a malformed tool listing, not the whole server, and says which in the log', async () => {
+    const model = new ScriptedModel(call('raw__fine', {}), say('Fine.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'raw', stdio(MALFORMED_TOOLS_SERVER));
+    const view = await waitForServer(host, 'raw', (server) => server.state === 'running', 10_000);
+    expect(view.tools.map((tool) => tool.name)).toEqual(['raw__fine']);
+    const { lines } = await host.invoke('mcp.log', { name: 'raw' });
+    const log = lines.join('\n');
+    expect(log).toMatch(/tool "null-schema" left out: its listing is malformed \(inputSchema: /);
+    expect(log).toMatch(
+      /tool "bad-properties" left out: its listing is malformed \(inputSchema\.properties: /,
+    );
+    expect(log).toMatch(/tool #3 \(no name\) left out: its listing is malformed \(name: /);
+    expect((await host.runToEnd({ prompt: 'Call fine' })).status).toBe('completed');
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('fine is fine');
   });
 
   it('refreshes the tools when the server says its list changed', async () => {

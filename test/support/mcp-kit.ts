@@ -18,6 +18,13 @@ export const EVERYTHING_SERVER = join(
   'index.js',
 );
 export const ODD_SERVER = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'odd-server.mjs');
+export const MALFORMED_TOOLS_SERVER = join(
+  import.meta.dirname,
+  '..',
+  'fixtures',
+  'mcp',
+  'malformed-tools-server.mjs',
+);
 
 export function stdio(script: string, args: string[] = [], extra: Record<string, unknown> = {}) {
   return { transport: 'stdio' as const, command: process.execPath, args: [script, ...args], ...extra };

@@ -1,0 +1,56 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { McpToolSpec } from '../tools/mcp/mcp-tool';
+
+/** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
+const MAX_TOOLS = 500;
+const MAX_PAGES = 20;
+
+/** A page of `tools/list` whose tools are read one by one (the SDK's own schema refuses the page for one bad tool). */
+const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+
+/**
+ * Every tool a server lists, page by page. Each is checked on its own: a malformed listing (no name, a schema that
+ * is not an object) leaves that tool out, with a line in the server's log, rather than the whole server, which
+ * would never start and show zod's dump in Settings.
+ */
+export async function listTools(
+  client: Client,
+  timeoutMs: number,
+  note: (line: string) => void,
+): Promise<McpToolSpec[]> {
+  const tools: McpToolSpec[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page += 1) {
+    const listed = await client.request(
+      { method: 'tools/list', params: cursor ? { cursor } : {} },
+      ToolsPage,
+      {
+        timeout: timeoutMs,
+      },
+    );
+    for (const [index, raw] of listed.tools.entries()) {
+      const tool = ToolSchema.safeParse(raw);
+      if (tool.success) tools.push(tool.data as McpToolSpec);
+      else
+        note(
+          `tool ${listingName(raw, index)} left out: its listing is malformed (${firstIssue(tool.error)})`,
+        );
+    }
+    cursor = listed.nextCursor;
+    if (!cursor) break;
+  }
+  return tools.slice(0, MAX_TOOLS);
+}
+
+/** How the log names a tool whose listing is malformed: its name if it has one, else its place in the page. */
+function listingName(raw: unknown, index: number): string {
+  const name = typeof raw === 'object' && raw !== null && 'name' in raw ? raw.name : undefined;
+  return typeof name === 'string' ? `"${name.slice(0, 100)}"` : `#${index + 1} (no name)`;
+}
+
+function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || 'the listing'}: ${issue.message}` : 'malformed';
+}
