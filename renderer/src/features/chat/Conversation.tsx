@@ -61,6 +61,8 @@ export function Conversation() {
   const isPinned = useRef(true);
   // Where a revealed approval card put the scroll: following stays off until the person scrolls to the end.
   const heldAt = useRef<number | null>(null);
+  // The element that was revealed, held in place while the rows around it are measured.
+  const revealed = useRef<HTMLElement | null>(null);
   const isBusy = isStarting || activeRun !== null;
 
   const onScroll = () => {
@@ -70,19 +72,44 @@ export function Conversation() {
     // The card's own scroll (which may end near the bottom) does not start following again; the person's does.
     if (heldAt.current !== null && (!isAtEnd || Math.abs(section.scrollTop - heldAt.current) <= 1)) return;
     heldAt.current = null;
+    revealed.current = null;
     isPinned.current = isAtEnd;
   };
 
-  // A new approval card asks to be shown from its title: the conversation stops following the end for it.
-  const reveal = useCallback((element: HTMLElement) => {
+  // A new approval card asks to be shown from its title: the conversation stops following the end for it, and
+  // holds it there until the person scrolls. The rows around it may not be measured yet (a conversation opened
+  // at its card from the approvals list): as each one takes its real height the card is put back, or it would
+  // be pushed out of view under rows that were counted at a guessed height.
+  const place = useCallback((element: HTMLElement) => {
     const section = sectionRef.current;
-    if (!section?.contains(element)) return element.scrollIntoView({ block: 'center' });
-    isPinned.current = false;
+    if (!section) return;
     const top = element.getBoundingClientRect().top - section.getBoundingClientRect().top + section.scrollTop;
     const viewport = section.clientHeight;
     section.scrollTop = revealedScrollTop({ top, height: element.offsetHeight, viewport });
     heldAt.current = section.scrollTop;
   }, []);
+  const reveal = useCallback(
+    (element: HTMLElement) => {
+      const section = sectionRef.current;
+      if (!section?.contains(element)) return element.scrollIntoView({ block: 'center' });
+      isPinned.current = false;
+      revealed.current = element;
+      place(element);
+    },
+    [place],
+  );
+  const keepRevealed = useCallback(() => {
+    const element = revealed.current;
+    if (element?.isConnected) place(element);
+  }, [place]);
+  // Scrolling by wheel, touch, the scroll bar or the keyboard is the person's own: the card is theirs to leave.
+  const release = () => {
+    revealed.current = null;
+  };
+  // So is a search hit the list is about to bring into view.
+  useEffect(() => {
+    if (focusMessageId !== null) revealed.current = null;
+  }, [focusMessageId]);
 
   // Once the approval the card waited on is answered, the run goes on: following the end resumes with it. A run
   // waiting for the person is not active here, so that is a change from no active run to one. (Only that change:
@@ -95,6 +122,7 @@ export function Conversation() {
     wasWaiting.current = isWaiting;
     if (!isAnswered || heldAt.current === null) return;
     heldAt.current = null;
+    revealed.current = null;
     isPinned.current = true;
   }, [runStatus]);
 
@@ -107,6 +135,7 @@ export function Conversation() {
     const section = sectionRef.current;
     isPinned.current = true;
     heldAt.current = null;
+    revealed.current = null;
     if (section) section.scrollTop = section.scrollHeight;
   }, [questions, threadId]);
 
@@ -116,6 +145,10 @@ export function Conversation() {
       aria-labelledby="conversation-title"
       ref={sectionRef}
       onScroll={onScroll}
+      onWheel={release}
+      onTouchStart={release}
+      onPointerDown={release}
+      onKeyDown={release}
       data-testid="conversation"
     >
       {/* The card titles inside are h3: this keeps the outline whole under the window's h1. */}
@@ -137,6 +170,7 @@ export function Conversation() {
             usage={usage}
             scrollRef={sectionRef}
             isPinned={isPinned}
+            onLayout={keepRevealed}
             extras={extras}
             focusId={focusMessageId}
             onFocused={clearFocus}

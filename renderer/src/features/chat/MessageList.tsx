@@ -20,6 +20,7 @@ export function MessageList({
   usage,
   scrollRef,
   isPinned,
+  onLayout,
   extras,
   focusId = null,
   onFocused,
@@ -30,6 +31,8 @@ export function MessageList({
   usage?: Record<string, RunUsage>;
   scrollRef: RefObject<HTMLElement | null>;
   isPinned: RefObject<boolean>;
+  /** After the rows' layout changed (a row measured, one added) while the list does not follow the end. */
+  onLayout?: () => void;
   /** A message to bring into view (a search hit's): the list scrolls to it, marks it and moves focus there. */
   focusId?: string | null;
   onFocused?: () => void;
@@ -62,7 +65,8 @@ export function MessageList({
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
     if (scroller && isPinned.current) scroller.scrollTop = scroller.scrollHeight;
-  }, [rows, total, scrollRef, isPinned]);
+    else onLayout?.();
+  }, [rows, total, scrollRef, isPinned, onLayout]);
 
   // The found message: the list stops following the end, centres it, and keeps it marked until the next one.
   const [foundId, setFoundId] = useState<string | null>(null);
