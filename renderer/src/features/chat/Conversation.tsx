@@ -106,10 +106,6 @@ export function Conversation() {
   const release = () => {
     revealed.current = null;
   };
-  // So is a search hit the list is about to bring into view.
-  useEffect(() => {
-    if (focusMessageId !== null) revealed.current = null;
-  }, [focusMessageId]);
 
   // Once the approval the card waited on is answered, the run goes on: following the end resumes with it. A run
   // waiting for the person is not active here, so that is a change from no active run to one. (Only that change:

@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { RunUsage } from './run-cost';
 import type { TimelineItem } from './timeline';
 import { TimelineEntry } from './timeline-entry';
 import { nestedRows, type RowExtras } from './nested-rows';
 import { timelineRows } from './timeline-rows';
+import { useReveal } from '../../reveal';
 
 /** Room between rows, in pixels: the virtualizer counts it and the list's CSS gap draws it. */
 const ROW_GAP = 12;
@@ -62,26 +63,54 @@ export function MessageList({
   const virtualRows = virtualizer.getVirtualItems();
   const total = virtualizer.getTotalSize();
 
+  const first = virtualRows[0];
+  const last = virtualRows.at(-1);
+
+  // A found message not drawn yet: the index the list scrolls toward, by the rows' guessed heights, each time its
+  // layout changes (at first the list may not know its own height). Once drawn it is revealed as an approval card
+  // is (centred when it fits, else from its top) and held there while the rows around it are measured. The
+  // virtualizer's scrollToIndex would go on centring it, which cuts off the top, and often the match, of a message
+  // taller than the window.
+  const seeking = useRef<number | null>(null);
+  const reveal = useReveal();
+  const seekFound = useCallback(() => {
+    const index = seeking.current;
+    const scroller = scrollRef.current;
+    if (index === null || !scroller) return;
+    const found = listRef.current?.querySelector<HTMLElement>(`:scope > [data-index="${index}"]`);
+    if (found) {
+      seeking.current = null;
+      reveal(found);
+      return;
+    }
+    const [offset] = virtualizer.getOffsetForIndex(index, 'center') ?? [];
+    if (offset !== undefined) scroller.scrollTop = offset;
+  }, [scrollRef, virtualizer, reveal]);
+
+  // Which rows are drawn: a change may have drawn the found message.
+  const drawn = `${first?.index ?? ''}-${last?.index ?? ''}`;
   useLayoutEffect(() => {
     const scroller = scrollRef.current;
-    if (scroller && isPinned.current) scroller.scrollTop = scroller.scrollHeight;
+    if (scroller && isPinned.current) {
+      seeking.current = null;
+      scroller.scrollTop = scroller.scrollHeight;
+    } else if (seeking.current !== null) seekFound();
     else onLayout?.();
-  }, [rows, total, scrollRef, isPinned, onLayout]);
+  }, [rows, total, drawn, scrollRef, isPinned, onLayout, seekFound]);
 
-  // The found message: the list stops following the end, centres it, and keeps it marked until the next one.
+  // The found message: the list stops following the end, shows it, and keeps it marked until the next one.
   const [foundId, setFoundId] = useState<string | null>(null);
   useEffect(() => {
     if (focusId === null) return;
     const index = rows.findIndex((row) => row.id === focusId);
     if (index < 0) return;
     isPinned.current = false;
-    virtualizer.scrollToIndex(index, { align: 'center' });
+    seeking.current = index;
+    seekFound();
     setFoundId(focusId);
     onFocused?.();
-  }, [focusId, rows, virtualizer, isPinned, onFocused]);
+  }, [focusId, rows, seekFound, isPinned, onFocused]);
 
-  const first = virtualRows[0];
-  const last = virtualRows.at(-1);
   const scrollMargin = virtualizer.options.scrollMargin;
   return (
     <ol
