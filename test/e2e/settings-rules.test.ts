@@ -36,6 +36,50 @@ describe('the rules in Settings → Permissions', () => {
     await page.getByTestId('rule-add').click();
   }
 
+  it('saves Permissions by Ctrl+S from anywhere on the tab, a rule’s Revoke too, which Save’s title and a hint say', async () => {
+    for (const width of [1280, 420]) {
+      const page = await openRules(width);
+      await addRule(page, `*@keys-${width}.example`);
+      const revoke = page.getByTestId('rule').first().getByTestId('rule-revoke');
+      await revoke.waitFor();
+      const save = page.getByTestId('permissions-save');
+      expect(await save.getAttribute('aria-keyshortcuts')).toBe('Control+S');
+      expect(await save.getAttribute('title')).toBe('Save permissions (Ctrl+S)');
+      const hint = page.getByTestId('settings-save-shortcut');
+      expect(await hint.count()).toBe(0);
+
+      const limit = page.getByTestId('rate-actionsPerMinute');
+      const next = String(Number(await limit.inputValue()) + 1);
+      await limit.fill(next);
+      await expect.poll(() => hint.innerText()).toBe('Ctrl+S saves');
+      // On a rule, past the form: Enter would revoke it. Ctrl+S saves the form, and the keyboard stays there.
+      await revoke.focus();
+      await page.keyboard.press('Control+S');
+      await page.getByTestId('permissions-saved').waitFor({ timeout: 5_000 });
+      expect(await page.getByTestId('settings-unsaved-note').innerText()).toBe('');
+      expect(await hint.count()).toBe(0);
+      expect(await revoke.evaluate((button) => button === document.activeElement)).toBe(true);
+      const response = await fetch(`${host.url}/api/settings`, {
+        headers: { authorization: `Bearer ${host.token}` },
+      });
+      const saved = (await response.json()) as { rateLimits: { actionsPerMinute: number } };
+      expect(saved.rateLimits.actionsPerMinute).toBe(Number(next));
+      expect(await page.getByTestId('rule').count()).toBe(1);
+      await revoke.click();
+      await expect.poll(() => page.getByTestId('rule').count()).toBe(0);
+
+      // General's Save answers the same keys.
+      await page.getByTestId('settings-tab-general').click();
+      expect(await page.getByTestId('settings-save').getAttribute('title')).toBe('Save (Ctrl+S)');
+      await page.getByLabel('Your name').fill(`Ana ${width}`);
+      await page.keyboard.press('Control+S');
+      await page.getByTestId('settings-saved').waitFor({ timeout: 5_000 });
+      expect(await page.getByLabel('Your name').evaluate((input) => input === document.activeElement)).toBe(
+        true,
+      );
+    }
+  });
+
   it('gives the focus to the rule just added, and after Revoke to its neighbour, then to the form', async () => {
     const page = await openRules(1280);
     await addRule(page, '*@one.example');

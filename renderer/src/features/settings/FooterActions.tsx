@@ -1,5 +1,6 @@
 import { createContext, useContext, useLayoutEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
+import { saveShortcut } from './save-shortcut';
 
 export interface FooterPlace {
   /** Where the tab's Save goes: the dialog's footer, which stays in view however long the tab is. */
@@ -25,5 +26,37 @@ export function FooterActions({ isUnsaved, children }: { isUnsaved: boolean; chi
     createPortal(children, place.slot)
   ) : (
     <div className="settings-form__actions">{children}</div>
+  );
+}
+
+/**
+ * A tab's Save in the footer. Its shortcut (Ctrl+S, ⌘S on a Mac) presses it from anywhere on the tab; the title
+ * says so to a pointer, aria-keyshortcuts to a screen reader.
+ */
+export function FooterSave({
+  form,
+  label,
+  isBusy,
+  testId,
+}: {
+  form: string;
+  label: string;
+  isBusy: boolean;
+  testId: string;
+}) {
+  const shortcut = saveShortcut();
+  return (
+    <button
+      type="submit"
+      form={form}
+      className="button button--primary"
+      disabled={isBusy}
+      title={`${label} (${shortcut.label})`}
+      aria-keyshortcuts={shortcut.aria}
+      data-footer-save=""
+      data-testid={testId}
+    >
+      {isBusy ? 'Saving…' : label}
+    </button>
   );
 }

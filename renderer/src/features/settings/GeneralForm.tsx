@@ -1,8 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { LOOP_STEPS, type Settings, type SettingsPatch } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
-import { FormError, SubmitButton } from '../../components/FormParts';
-import { FooterActions } from './FooterActions';
+import { FormError } from '../../components/FormParts';
+import { FooterActions, FooterSave } from './FooterActions';
 import { saveOnEnterInSelect } from './enter-saves';
 import { isUnsaved } from './checked';
 import { RunsFieldset } from './RunsFieldset';
@@ -166,13 +166,7 @@ export function GeneralForm({ settings }: { settings: Settings }) {
             Saved.
           </p>
         )}
-        <SubmitButton
-          isBusy={isSaving}
-          label="Save"
-          busyLabel="Saving…"
-          testId="settings-save"
-          form={formId}
-        />
+        <FooterSave form={formId} label="Save" isBusy={isSaving} testId="settings-save" />
       </FooterActions>
     </form>
   );

@@ -16,7 +16,7 @@ import {
 } from './permissions';
 import { RulesEditor } from './RulesEditor';
 import { CheckboxOption, FormError } from '../../components/FormParts';
-import { FooterActions } from './FooterActions';
+import { FooterActions, FooterSave } from './FooterActions';
 import { saveOnEnterInSelect } from './enter-saves';
 import { isUnsaved } from './checked';
 
@@ -171,15 +171,12 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
               Saved.
             </p>
           )}
-          <button
-            type="submit"
+          <FooterSave
             form={formId}
-            className="button button--primary"
-            disabled={saveState.kind === 'saving'}
-            data-testid="permissions-save"
-          >
-            {saveState.kind === 'saving' ? 'Saving…' : 'Save permissions'}
-          </button>
+            label="Save permissions"
+            isBusy={saveState.kind === 'saving'}
+            testId="permissions-save"
+          />
         </FooterActions>
       </form>
       <RulesEditor rules={settings.rules} />

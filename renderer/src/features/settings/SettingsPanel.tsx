@@ -6,6 +6,7 @@ import { FooterPlace } from './FooterActions';
 import { GeneralForm } from './GeneralForm';
 import { PermissionsForm } from './PermissionsForm';
 import { UnsavedPrompt } from './UnsavedPrompt';
+import { isSaveShortcut, saveShortcut } from './save-shortcut';
 import { ConnectionsPanel } from '../connections/ConnectionsPanel';
 import { MemoryPanel } from '../memory/MemoryPanel';
 import { DataPanel } from '../data/DataPanel';
@@ -216,6 +217,17 @@ export function SettingsPanel({
     return () => window.removeEventListener('keydown', onEscape);
   }, [isOpen, dialogRef]);
 
+  // Ctrl+S (⌘S on a Mac) anywhere on a tab whose Save is in the footer presses that Save: from Permissions'
+  // rules too, which Tab passes before it. The browser's own "Save page" is not what it means here.
+  const saveFromKeyboard = (event: KeyboardEvent) => {
+    if (!isSaveShortcut(event) || isAsking || event.nativeEvent.isComposing) return;
+    const save = slots[tab]?.querySelector<HTMLButtonElement>('[data-footer-save]');
+    if (!save || save.closest('[hidden]')) return;
+    event.preventDefault();
+    save.click();
+  };
+  const isUnsavedHere = FOOTER_SAVE_TABS.has(tab) && unsavedTabs.has(tab);
+
   const isReady = isOpen && settings !== null && isFresh;
 
   return (
@@ -224,6 +236,7 @@ export function SettingsPanel({
       className="settings-panel"
       aria-labelledby={titleId}
       onClose={onClose}
+      onKeyDown={saveFromKeyboard}
       onCancel={(event) => {
         // A close request Escape's own handler above did not take: the same question when something is unsaved.
         if (!isDirty) return;
@@ -280,6 +293,12 @@ export function SettingsPanel({
         <p className="settings-panel__unsaved" role="status" data-testid="settings-unsaved-note">
           {unsavedWords(tab, unsavedTabs)}
         </p>
+        {/* Seen while there is something to save here; a screen reader hears it from Save's aria-keyshortcuts. */}
+        {isReady && isUnsavedHere && (
+          <p className="settings-panel__shortcut" aria-hidden="true" data-testid="settings-save-shortcut">
+            <kbd>{saveShortcut().label}</kbd> saves
+          </p>
+        )}
         {TABS.filter((item) => FOOTER_SAVE_TABS.has(item.id)).map((item) => (
           <div
             key={item.id}
