@@ -82,7 +82,7 @@ const Output = z.object({
   unavailable: z.array(z.object({ source: z.string(), reason: z.string() })),
   /** Set when the run must stop and ask: the intent is unclear, or a person is unknown or ambiguous. */
   clarification: z.object({ question: z.string() }).nullable(),
-  /** How memories and tasks were searched: `fts` means by words only, and `note` says why. */
+  /** How memories and tasks were searched: `fts` means by words only; `note` says why, or what is not embedded yet. */
   semanticSearch: z.object({ mode: z.enum(['hybrid', 'fts']), note: z.string().nullable() }).nullable(),
   isTruncated: z.boolean(),
 });

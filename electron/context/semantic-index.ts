@@ -17,6 +17,8 @@ const RRF_K = 60;
 const CANDIDATES = 20;
 /** Why a search matched by words only when Gemini failed: the embedding of the query, or of the items, failed. */
 const UNREACHABLE = 'Semantic search could not reach Gemini: matched by words only.';
+/** What a corpus holds, in the person's words: the newest of them may not be embedded yet. */
+const NOUNS: Record<Corpus<unknown>['kind'], string> = { memory: 'memories', task: 'tasks', mail: 'mails' };
 
 /** What can be searched by meaning: the person's memories, their tasks, their recent mail (opt-in). */
 export interface Corpus<T> {
@@ -37,7 +39,10 @@ export interface SemanticMatch<T> {
 
 export interface SemanticSearch<T> {
   matches: SemanticMatch<T>[];
-  /** `hybrid`: full-text and vectors fused; `fts`: full-text alone, and `note` says why. */
+  /**
+   * `hybrid`: full-text and vectors fused (a `note` then says that the newest items are not embedded yet);
+   * `fts`: full-text alone, and `note` says why.
+   */
   mode: 'hybrid' | 'fts';
   note: string | null;
 }
@@ -62,6 +67,9 @@ export class SemanticIndex<T> {
   private loading: Promise<number[]> | null = null;
   /** The last sync could not embed (Gemini down, the key refused): until one does, that is why words alone match. */
   private hasSyncFailed = false;
+  /** Counts `changed` calls; `indexedChanges` is the count the last complete sync began with. */
+  private changes = 0;
+  private indexedChanges = 0;
 
   constructor(
     private readonly db: Db,
@@ -166,6 +174,7 @@ export class SemanticIndex<T> {
     if (!embedder) return { embedded: 0, steps: [] };
     if (!this.isLoaded) await this.load(signal);
     const clears = this.clears;
+    const changes = this.changes;
     // The person cleared the index (or turned recent mail off) while the sync waited: it stops, writing nothing.
     const isStopped = (): boolean => signal.aborted || this.clears !== clears;
     const present = new Set<string>();
@@ -219,6 +228,7 @@ export class SemanticIndex<T> {
         return gone.length > 0;
       }, signal)),
     );
+    if (!isStopped()) this.indexedChanges = changes;
     return { embedded, steps };
   }
 
@@ -245,11 +255,16 @@ export class SemanticIndex<T> {
     const fts = this.corpus.fullText(query, CANDIDATES);
     const embedder = this.embedder();
     let vectorRefs: string[] = [];
+    let isByMeaning = false;
     let note = this.whyWordsOnly();
     if (embedder && !note) {
       try {
         const [vector] = await embedder.embed([query], 'query', signal);
         vectorRefs = vector ? this.index.search(vector, CANDIDATES).map((hit) => hit.ref) : [];
+        isByMeaning = true;
+        // Changed since the last complete sync: those items are found by their words until they are embedded.
+        if (this.changes !== this.indexedChanges)
+          note = `The newest ${NOUNS[this.corpus.kind]} are not indexed by meaning yet: they are matched by words only.`;
       } catch {
         note = UNREACHABLE;
       }
@@ -260,7 +275,7 @@ export class SemanticIndex<T> {
       const item = byId.get(ref) ?? this.corpus.get(ref);
       return item ? [{ item, score }] : [];
     });
-    return { matches: matches.slice(0, limit), mode: note ? 'fts' : 'hybrid', note };
+    return { matches: matches.slice(0, limit), mode: isByMeaning ? 'hybrid' : 'fts', note };
   }
 
   /** Why a search now would match by words only (no key, no vectors yet), or null when it can search by meaning. */
@@ -272,6 +287,14 @@ export class SemanticIndex<T> {
         ? UNREACHABLE
         : 'The semantic index is still being built: matched by words only.';
     return null;
+  }
+
+  /**
+   * An item was added, edited or deleted: until a sync that begins after this one ends, a search says the newest
+   * items are matched by words only.
+   */
+  changed(): void {
+    this.changes += 1;
   }
 
   count(): number {

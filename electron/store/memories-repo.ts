@@ -58,6 +58,7 @@ export class MemoriesRepo {
   private readonly remove;
   private readonly selectPage;
   private readonly selectMatches;
+  private readonly listeners = new Set<() => void>();
 
   constructor(db: Db) {
     this.insert = db.prepare(
@@ -91,6 +92,7 @@ export class MemoriesRepo {
       now,
       now,
     );
+    this.changed();
     return this.get(memory.id) as Memory;
   }
 
@@ -101,11 +103,27 @@ export class MemoriesRepo {
 
   update(id: string, text: string, now: string): Memory | null {
     if (this.updateText.run(redactSecrets(text), now, now, id).changes === 0) return null;
+    this.changed();
     return this.get(id);
   }
 
   delete(id: string): boolean {
-    return this.remove.run(id).changes === 1;
+    if (this.remove.run(id).changes !== 1) return false;
+    this.changed();
+    return true;
+  }
+
+  /**
+   * Calls `listener` after each memory added, edited or deleted (the context index embeds it soon). Answers a
+   * function that stops the calls.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** Newest first, a page at a time; the cursor is the last row's position. */

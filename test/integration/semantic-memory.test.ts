@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ModelRequest } from '../../electron/llm/model-client';
 import { startFakeGemini } from '../fakes/gemini/server';
 import type { FakeGemini } from '../fakes/gemini/types';
@@ -154,6 +154,42 @@ describe('memories found by meaning (hybrid search) in search_memory and [ABOUT 
       text: 'I prefer aisle seats on long trips',
       snippet: 'I prefer aisle seats on long trips',
     });
+  });
+
+  it('a memory saved in a run is found by meaning soon after, and until then search says it matches by words only', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('save_memory', {
+        text: 'I prefer aisle seats on long trips',
+        intent: 'remember it',
+        confidence: 0.99,
+      }),
+      say('Saved.'),
+      call('search_memory', { query: 'flights' }),
+      say('You prefer aisle seats.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    rememberAll(fixture.host, ['I am vegetarian'], NOW);
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats().vectors).toBe(1);
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+
+    const saved = await fixture.host.runToEnd({ prompt: 'Remember that I prefer aisle seats on long trips' });
+    expect(saved.status).toBe('completed');
+    // Not embedded yet: a search now says so, rather than claiming it searched everything by meaning.
+    expect(await fixture.host.context.semantic.search('flights', 5)).toMatchObject({
+      mode: 'hybrid',
+      note: 'The newest memories are not indexed by meaning yet: they are matched by words only.',
+    });
+
+    // Embedded in the background soon after the save, with no refresh.
+    await vi.waitFor(() => expect(fixture?.host.context.stats().vectors).toBe(2), { timeout: 5_000 });
+    await fixture.host.runToEnd({ prompt: 'What did I tell you about flights?' });
+
+    const found = searchResult(model.requests.at(-1));
+    expect(found).toMatchObject({ searchMode: 'hybrid', note: null });
+    expect(found.memories[0]).toMatchObject({ text: 'I prefer aisle seats on long trips' });
+    expect(fixture.errors).toEqual([]);
   });
 
   it('with no Gemini key, both match by words only and say so', async () => {
