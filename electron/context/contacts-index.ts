@@ -97,6 +97,13 @@ export const normalizeAddress = (address: string): string => {
   return trimmed.startsWith('slack:') ? trimmed : trimmed.toLowerCase();
 };
 
+/**
+ * The part of an address that may name its person: a mail address before the @ ("sarah.chen"), never its
+ * domain (everyone at example.com is not called "example"); nothing of a Slack user id.
+ */
+export const addressName = (address: string): string =>
+  address.startsWith('slack:') ? '' : (address.split('@')[0] ?? '');
+
 /** The local contacts index: who the person deals with, how often and how recently, with the evidence. */
 export class ContactsIndex {
   private readonly selectOne;
@@ -168,7 +175,7 @@ export class ContactsIndex {
         at: contact.lastAt,
         evidence: JSON.stringify(contact.evidence.slice(0, EVIDENCE_KEPT)),
       });
-      this.insertFts.run(info.lastInsertRowid, contact.name, address);
+      this.insertFts.run(info.lastInsertRowid, contact.name, addressName(address));
       this.size += 1;
       return;
     }
@@ -186,7 +193,7 @@ export class ContactsIndex {
     });
     if (name !== existing.name) {
       this.deleteFts.run(existing.id);
-      this.insertFts.run(existing.id, name, address);
+      this.insertFts.run(existing.id, name, addressName(address));
     }
   }
 
@@ -210,7 +217,10 @@ export class ContactsIndex {
     return (this.selectOne.get(normalizeAddress(address))?.dealt_count ?? 0) > 0;
   }
 
-  /** Contacts whose name or address starts with every word of `name`, the most dealt-with first. */
+  /**
+   * Contacts whose name or address before the @ has a word starting with each word of `name`, the most
+   * dealt-with first.
+   */
   findByName(name: string, limit = 10): Contact[] {
     const words = name.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (words.length === 0) return [];

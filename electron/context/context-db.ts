@@ -58,6 +58,21 @@ export const contextMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'contacts found by name and the address before the @, not its domain',
+    sql: `
+      -- "example" is no one's name: the domain of an address (and a Slack user id) is no longer searched as one.
+      -- The same rule as addressName() in contacts-index.ts.
+      DELETE FROM contacts_fts;
+      INSERT INTO contacts_fts (rowid, name, address)
+        SELECT id, name, CASE
+          WHEN address LIKE 'slack:%' THEN ''
+          WHEN instr(address, '@') = 0 THEN address
+          ELSE substr(address, 1, instr(address, '@') - 1)
+        END FROM contacts;
+    `,
+  },
 ];
 
 export function openContextDb(file: string): Db {

@@ -1,4 +1,4 @@
-import type { Contact, ContactsIndex } from './contacts-index';
+import { addressName, type Contact, type ContactsIndex } from './contacts-index';
 
 export interface PersonCandidate {
   name: string;
@@ -79,8 +79,7 @@ const foldedWords = (text: string): string[] =>
 
 /** Every word is a whole word of the contact's name, or of their mail address before the @. */
 function hasEveryWord(contact: Contact, words: readonly string[]): boolean {
-  const local = isSlack(contact.address) ? '' : (contact.address.split('@')[0] ?? '');
-  const own = new Set([...foldedWords(contact.name), ...foldedWords(local)]);
+  const own = new Set([...foldedWords(contact.name), ...foldedWords(addressName(contact.address))]);
   return words.length > 0 && words.every((word) => own.has(word));
 }
 

@@ -139,6 +139,32 @@ describe('resolving a name', () => {
   });
 });
 
+describe('a word of an address’s domain', () => {
+  it('is no one’s name: “example” finds no one at example.com, and a name shared with a domain finds only the person', () => {
+    const index = new ContactsIndex(db);
+    index.merge(
+      summarize([
+        seen('alex@example.com', 'Alex Johnson', 'sent'),
+        seen('carol@example.com', 'Carol Chen', 'sent'),
+        seen('slack:@U0EXAMPLE', 'Dana Poe', 'slack_member'),
+        ...Array.from({ length: 30 }, (_, n) =>
+          seen(`p${String(n)}@samsung.com`, `Person ${String(n)}`, 'sent'),
+        ),
+        seen('sam.lee@partner.example', 'Sam Lee', 'received'),
+      ]),
+    );
+    expect(resolvePerson(index, 'example')).toMatchObject({ status: 'unknown' });
+    expect(resolvePerson(index, 'u0example')).toMatchObject({ status: 'unknown' });
+    // Thirty colleagues at samsung.com, dealt with more, do not crowd out the one Sam.
+    expect(resolvePerson(index, 'Sam')).toMatchObject({
+      status: 'resolved',
+      person: { address: 'sam.lee@partner.example' },
+    });
+    // The part before the @ still names its person.
+    expect(resolvePerson(index, 'sam.lee')).toMatchObject({ status: 'resolved' });
+  });
+});
+
 describe('a name that only begins a longer one', () => {
   it('“Ana” is never Anabel silently: it asks “Do you mean Anabel Ruiz?”, and finds Ana Lima once she is known', () => {
     const index = new ContactsIndex(db);

@@ -20,7 +20,7 @@ describe('the context index format, version 1', () => {
     copyFileSync(FIXTURE, file);
     const db = openContextDb(file);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(2); // brought up to date as it opens
+      expect(db.pragma('user_version', { simple: true })).toBe(3); // brought up to date as it opens
       const contacts = new ContactsIndex(db);
       expect(contacts.count()).toBe(2);
       expect(contacts.isDealtWith('sarah@example.com')).toBe(true);
@@ -29,6 +29,9 @@ describe('the context index format, version 1', () => {
         status: 'resolved',
         person: { address: 'sarah@example.com', evidence: ['you wrote to them: “Q1 planning” (2026-11-20)'] },
       });
+      // Stored before version 3 with the whole address searchable: a domain's word is no longer a name.
+      expect(resolvePerson(contacts, 'example')).toMatchObject({ status: 'unknown' });
+      expect(resolvePerson(contacts, 'Sarah Chen')).toMatchObject({ status: 'resolved' });
       expect(new UpcomingEvents(db).next(new Date('2026-11-23T07:00:00Z'), 5)).toEqual([
         {
           id: 'e1',
@@ -59,7 +62,7 @@ describe('the context index format, version 1', () => {
     const db = openOrRebuildContextDb(file, (message) => errors.push(message));
     try {
       expect(errors).toEqual([expect.stringContaining('could not be opened; it is rebuilt')]);
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
       expect(new ContactsIndex(db).count()).toBe(0);
     } finally {
       db.close();
