@@ -14,6 +14,7 @@ import { knowledgeBlock } from './knowledge';
 import { unresolvedPersonQuestion } from './intent-check';
 import { directMessageWith } from './slack-dms';
 import type { IntentAnalysis } from '../../shared/contract/intent';
+import type { TurnReach } from '../engine/intent-statement';
 import { memoryCorpus, taskCorpus } from './corpora';
 import { mailCorpus, RecentMail, type MailItem } from './recent-mail';
 import { SemanticIndex, type Corpus } from './semantic-index';
@@ -208,9 +209,9 @@ export class ContextService {
   }
 
   /** The question to ask before acting when the intent names someone the index cannot resolve; null if none. */
-  unresolvedPerson(analysis: IntentAnalysis, reachesPeople: boolean): string | null {
+  unresolvedPerson(analysis: IntentAnalysis, turn: TurnReach): string | null {
     try {
-      return unresolvedPersonQuestion(this.contacts, analysis, reachesPeople);
+      return unresolvedPersonQuestion(this.contacts, analysis, turn);
     } catch (error) {
       // The index helps a run, it never stops one: unreadable, the run goes on as if no one were named.
       this.deps.logError('resolving the people of an intent failed', error);

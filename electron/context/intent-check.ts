@@ -1,7 +1,8 @@
 import type { IntentAnalysis } from '../../shared/contract/intent';
 import type { ContactsIndex } from './contacts-index';
 import { personNames } from './intent-analysis';
-import { resolvePerson } from './person-resolution';
+import type { TurnReach } from '../engine/intent-statement';
+import { noMailAddressQuestion, resolvePerson } from './person-resolution';
 
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -9,12 +10,13 @@ const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * The engine's check of the people an intent names, against the contacts index. Two plausible people by one
  * name are never chosen between silently: the run asks which. A name the index does not know is asked about
  * only when the turn would act towards people (a mail, an invitation, a Slack message): remembering "Anna likes
- * tulips" needs no address, writing to Anna does. An address given as such needs no resolving.
+ * tulips" needs no address, writing to Anna does. An address given as such needs no resolving. A mail or an
+ * invitation to someone known only from Slack asks for their mail address: the index has none to give.
  */
 export function unresolvedPersonQuestion(
   contacts: ContactsIndex,
   analysis: IntentAnalysis,
-  reachesPeople: boolean,
+  { reachesPeople, reachesByMail }: TurnReach,
 ): string | null {
   for (const name of personNames(analysis)) {
     if (ADDRESS.test(name) || /<[^>]+@[^>]+>/.test(name)) continue;
@@ -23,6 +25,8 @@ export function unresolvedPersonQuestion(
     const isGuess = resolution.status === 'ambiguous' && resolution.candidates.length === 1;
     if (resolution.status === 'ambiguous' && (!isGuess || reachesPeople)) return resolution.question;
     if (resolution.status === 'unknown' && reachesPeople) return resolution.question;
+    const noAddress = reachesByMail ? noMailAddressQuestion(resolution) : null;
+    if (noAddress) return noAddress;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import type { ContactsIndex } from './contacts-index';
-import { resolvePerson } from './person-resolution';
+import { noMailAddressQuestion, resolvePerson } from './person-resolution';
 import type { UpcomingEvent } from './upcoming-events';
 
 /** Heads the knowledge block; run-provenance reads it as content from outside, never as the person's words. */
@@ -89,8 +89,13 @@ export function knowledgeBlock(input: KnowledgeInput): string {
   if (people.length > 0) {
     lines.push('People the request may name (from the contacts index):');
     for (const resolution of people) {
-      if (resolution.status === 'resolved')
-        lines.push(`- ${resolution.name}: ${oneLine(resolution.person.name)} <${resolution.person.address}>`);
+      if (resolution.status === 'resolved') {
+        // A Slack user id is no mail address: a mail to them needs the person to give one.
+        const slackOnly = noMailAddressQuestion(resolution) ? ' (on Slack only; no email address known)' : '';
+        lines.push(
+          `- ${resolution.name}: ${oneLine(resolution.person.name)} <${resolution.person.address}>${slackOnly}`,
+        );
+      }
       if (resolution.status === 'ambiguous') {
         const fits = resolution.candidates.map((c) => `${oneLine(c.name)} <${c.address}>`).join(', ');
         lines.push(

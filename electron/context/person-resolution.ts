@@ -69,6 +69,15 @@ export function resolvePerson(index: ContactsIndex, name: string): PersonResolut
   };
 }
 
+/**
+ * The question to ask before a mail or an invitation to someone resolved to a Slack user alone (no mail contact
+ * of the same full name): the index knows no mail address for them. Null when it knows one, or did not resolve.
+ */
+export function noMailAddressQuestion(resolution: PersonResolution): string | null {
+  if (resolution.status !== 'resolved' || !isSlack(resolution.person.address)) return null;
+  return `I know ${resolution.person.name} only from Slack, so I have no email address for them. What is ${resolution.name}’s email address?`;
+}
+
 /** Lower-case words without accents: "José Núñez" → jose, nunez. */
 const foldedWords = (text: string): string[] =>
   text

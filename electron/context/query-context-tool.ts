@@ -5,7 +5,7 @@ import { rankContextRelevance, withinBudget, type ContextItem, type RankedItem }
 import { gatherFrom, type Gathered, type Unavailable } from './context-sources';
 import type { ContactsIndex } from './contacts-index';
 import { IntentAnalysis, intentQuestion, personNames } from './intent-analysis';
-import { resolvePerson, type PersonResolution } from './person-resolution';
+import { noMailAddressQuestion, resolvePerson, type PersonResolution } from './person-resolution';
 import type { Memory } from '../../shared/contract';
 import type { Task } from '../store/tasks-repo';
 import type { SemanticSearch } from './semantic-index';
@@ -31,6 +31,10 @@ const Input = z
       .optional()
       .describe('A person to resolve to an address, as the user named them.'),
     query: z.string().trim().min(1).max(200).optional().describe('Words to look for.'),
+    reachBy: z
+      .enum(['email', 'slack'])
+      .optional()
+      .describe('How the request would reach the people it names: "email" for a mail or an invitation.'),
     slackChannel: z
       .string()
       .trim()
@@ -105,6 +109,10 @@ export interface QueryContextDeps {
   now: () => Date;
 }
 
+/** The request is a mail or an invitation: said so (`reachBy`), or, unsaid, in the intent's words ("send_email"). */
+const isByMail = (input: Input): boolean =>
+  input.reachBy === 'email' || (input.reachBy === undefined && /e-?mail|invit/i.test(input.analysis.intent));
+
 /** Spec 004's `query_context`: people, events, tasks, conversations, mail, Slack and memories, ranked and budgeted. */
 export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Output> {
   return {
@@ -147,6 +155,10 @@ export function createQueryContextTool(deps: QueryContextDeps): Tool<Input, Outp
       if (open?.status === 'ambiguous' || open?.status === 'unknown') {
         return { ...empty, people: people.map(personView), clarification: { question: open.question } };
       }
+      // A mail to someone known only from Slack: the index has no address to give, so the person is asked.
+      const noAddress = isByMail(input) ? people.map(noMailAddressQuestion).find(Boolean) : undefined;
+      if (noAddress)
+        return { ...empty, people: people.map(personView), clarification: { question: noAddress } };
       const resolved = people.flatMap((person) => (person.status === 'resolved' ? [person.person] : []));
       const addresses = resolved.map((person) => person.address);
       const slackUsers = resolved.flatMap((person) =>

@@ -30,8 +30,18 @@ export const STATE_INTENT_DECLARATION: ToolDeclaration = {
   parameters,
 };
 
+/** How a turn's call acts towards people: by their mail address (a mail, an invitation), or elsewhere (Slack). */
+export type PeopleReach = 'mail' | 'elsewhere';
+
+/** How the turn's calls would act towards the people the analysis names. */
+export interface TurnReach {
+  reachesPeople: boolean;
+  /** A mail or an invitation: it needs each person's mail address. */
+  reachesByMail: boolean;
+}
+
 /** Whether an entity the analysis names is unresolved: the question to ask, or null. Given by the context service. */
-export type IntentCheck = (analysis: IntentAnalysis, turn: { reachesPeople: boolean }) => string | null;
+export type IntentCheck = (analysis: IntentAnalysis, turn: TurnReach) => string | null;
 
 export interface IntentOfTurn {
   /** The turn's calls less `state_intent`: what may run. */
@@ -59,7 +69,7 @@ export function takeIntent(
   scope: CallScope,
   calls: readonly CallPart[],
   turn: number,
-  reachesPeople: (call: CallPart) => boolean,
+  peopleReach: (call: CallPart) => PeopleReach | null,
 ): IntentOfTurn {
   const { deps } = scope;
   const others = calls.filter((call) => call.name !== STATE_INTENT);
@@ -80,9 +90,13 @@ export function takeIntent(
     if (turn === 1) record(scope, { stated: false, turn });
     return { calls: others, isStated: stated !== undefined, question: null };
   }
+  const reaches = others.map(peopleReach);
   const question =
     intentQuestion(analysis) ??
-    deps.checkIntent?.(analysis, { reachesPeople: others.some(reachesPeople) }) ??
+    deps.checkIntent?.(analysis, {
+      reachesPeople: reaches.some((reach) => reach !== null),
+      reachesByMail: reaches.includes('mail'),
+    }) ??
     null;
   record(scope, { stated: true, analysis, source: source.name, turn, question });
   return { calls: others, isStated: true, question };

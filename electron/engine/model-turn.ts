@@ -13,7 +13,7 @@ import { noteFailure } from './call-retries';
 import { COMPLETE_TASK } from './completion';
 import { isControlCall } from './control-tools';
 import { fairTurn } from './fair-turns';
-import { takeIntent } from './intent-statement';
+import { takeIntent, type PeopleReach } from './intent-statement';
 import { handlePlanCalls } from './plans/plan-calls';
 import { answerUnrun } from './call-execution';
 import { refuseBadArgs, type RefusedCall } from './call-processor';
@@ -153,7 +153,7 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     // reads them.
     const wellFormed = refuseBadArgs(scope, calls, refused);
     // The intent is read before anything runs: an unsure one, or one naming two Sarahs, runs nothing of the turn.
-    intent = takeIntent(scope, wellFormed, turn, (call) => reachesPeople(scope, call));
+    intent = takeIntent(scope, wellFormed, turn, (call) => peopleReach(scope, call));
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = intent.question ? [] : runnableCalls(scope, intent.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
@@ -185,10 +185,14 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
   };
 }
 
-/** A call that would act towards other people (it has a reach: recipients, attendees, a channel). */
-function reachesPeople(scope: CallScope, call: CallPart): boolean {
+/**
+ * How a call would act towards other people (it has a reach: recipients, attendees, a channel): by their mail
+ * address (a Google tool: a mail, an invitation), elsewhere (Slack), or not at all (null).
+ */
+function peopleReach(scope: CallScope, call: CallPart): PeopleReach | null {
   const tool = scope.deps.registry.get(call.name);
-  return tool?.hasSideEffects === true && tool.reach !== undefined;
+  if (tool?.hasSideEffects !== true || tool.reach === undefined) return null;
+  return tool.requires === 'google' ? 'mail' : 'elsewhere';
 }
 
 // The registry hands out the same declarations array until a tool is added: measure each array once.

@@ -127,7 +127,7 @@ export class HostRuns {
       approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.links.approvalsChanged(changed),
       areSideEffectsPaused: () => settings.get().areSideEffectsPaused,
-      checkIntent: (analysis, turn) => context.unresolvedPerson(analysis, turn.reachesPeople),
+      checkIntent: (analysis, turn) => context.unresolvedPerson(analysis, turn),
     };
   }
 

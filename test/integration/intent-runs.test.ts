@@ -4,6 +4,7 @@ import type { IntentAnalysis } from '../../shared/contract';
 import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
 import { connectGoogle, googleEnv } from '../support/connect';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { summarize } from '../../electron/context/contacts-index';
 import { intentAnalysis } from '../support/intent-analysis';
 import { say, ScriptedModel } from '../support/scripted-model';
 
@@ -208,5 +209,34 @@ describe('the intent of every run (spec 004, Intent Analysis Output)', () => {
     const remembered = await fixture.host.runToEnd({ prompt: 'Remember that Zoltan likes tulips' });
     expect(remembered.status).toBe('completed');
     expect(remembered.decision).not.toBe('REQUEST_CLARIFICATION');
+  });
+  it('a mail to someone known only from Slack asks for her email address, and drafts nothing', async () => {
+    const model = new ScriptedModel(
+      turn(
+        stated({ intent: 'draft_email', entities: [{ type: 'person', value: 'Ana' }] }),
+        draftTo('ana@example.com'),
+      ),
+    );
+    await start(model);
+    await connectGoogle(fixture.host);
+    fixture.host.context.contacts.merge(
+      summarize([
+        {
+          address: 'slack:@U0ANA',
+          name: 'Ana Lima',
+          kind: 'slack_member',
+          at: NOW.toISOString(),
+          evidence: 'a member of your Slack workspace',
+        },
+      ]),
+    );
+
+    const done = await fixture.host.runToEnd({ prompt: 'Email the numbers to Ana' });
+
+    expect(done.decision).toBe('REQUEST_CLARIFICATION');
+    expect(done.summary).toBe(
+      'I know Ana Lima only from Slack, so I have no email address for them. What is Ana’s email address?',
+    );
+    expect(google.gmail.drafts).toHaveLength(0);
   });
 });

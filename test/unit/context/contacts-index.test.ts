@@ -8,7 +8,10 @@ import { parseAddressList } from '../../../electron/context/mail-addresses';
 import { resolvePerson } from '../../../electron/context/person-resolution';
 import { unresolvedPersonQuestion } from '../../../electron/context/intent-check';
 import { knowledgeBlock } from '../../../electron/context/knowledge';
+import { createQueryContextTool } from '../../../electron/context/query-context-tool';
+import { ToolRegistry } from '../../../electron/tools/registry';
 import { intentAnalysis } from '../../support/intent-analysis';
+import { toolContext } from '../../support/tool-context';
 import type { Db } from '../../../electron/store/database';
 
 let dir: string;
@@ -165,6 +168,52 @@ describe('a word of an address’s domain', () => {
   });
 });
 
+describe('someone known only from Slack', () => {
+  const ana = intentAnalysis({ intent: 'send_email', entities: [{ type: 'person', value: 'Ana' }] });
+  const question =
+    'I know Ana Lima only from Slack, so I have no email address for them. What is Ana’s email address?';
+
+  it('is asked about before a mail or an invitation to them, not before a Slack message', () => {
+    const index = new ContactsIndex(db);
+    index.merge(summarize([seen('slack:@U0ANA', 'Ana Lima', 'slack_member')]));
+    expect(unresolvedPersonQuestion(index, ana, { reachesPeople: true, reachesByMail: true })).toBe(question);
+    expect(unresolvedPersonQuestion(index, ana, { reachesPeople: true, reachesByMail: false })).toBeNull();
+    expect(knowledgeBlock({ prompt: 'Email Ana', events: [], tasksDueSoon: [], contacts: index })).toContain(
+      '- Ana: Ana Lima <slack:@U0ANA> (on Slack only; no email address known)',
+    );
+
+    // Her mail contact of the same full name gives the address: nothing to ask.
+    index.merge(summarize([seen('ana.lima@example.com', 'Ana Lima', 'sent')]));
+    expect(unresolvedPersonQuestion(index, ana, { reachesPeople: true, reachesByMail: true })).toBeNull();
+  });
+
+  it('query_context asks for her address when the request is a mail, and resolves her for a Slack message', async () => {
+    const index = new ContactsIndex(db);
+    index.merge(summarize([seen('slack:@U0ANA', 'Ana Lima', 'slack_member')]));
+    const tool = createQueryContextTool({
+      contacts: index,
+      registry: new ToolRegistry(),
+      conversations: () => [],
+      searchMemories: () => Promise.reject(new Error('not searched')),
+      searchTasks: () => Promise.reject(new Error('not searched')),
+      now: () => new Date('2026-11-23T07:00:00.000Z'),
+    });
+    const context = toolContext(new Date('2026-11-23T07:00:00.000Z'));
+    const byMail = await tool.execute({ type: 'person', name: 'Ana', analysis: ana }, context);
+    expect(byMail.clarification).toEqual({ question });
+    const said = await tool.execute(
+      { type: 'person', name: 'Ana', reachBy: 'email', analysis: { ...ana, intent: 'write_to_ana' } },
+      context,
+    );
+    expect(said.clarification).toEqual({ question });
+    const bySlack = await tool.execute(
+      { type: 'person', name: 'Ana', reachBy: 'slack', analysis: { ...ana, intent: 'message_ana' } },
+      context,
+    );
+    expect(bySlack).toMatchObject({ clarification: null, people: [{ status: 'resolved' }] });
+  });
+});
+
 describe('a name that only begins a longer one', () => {
   it('“Ana” is never Anabel silently: it asks “Do you mean Anabel Ruiz?”, and finds Ana Lima once she is known', () => {
     const index = new ContactsIndex(db);
@@ -182,8 +231,8 @@ describe('a name that only begins a longer one', () => {
     });
     // Writing to "Ana" asks; remembering something about her does not (as with a name no one has).
     const ana = intentAnalysis({ entities: [{ type: 'person', value: 'Ana' }] });
-    expect(unresolvedPersonQuestion(index, ana, true)).toBe(question);
-    expect(unresolvedPersonQuestion(index, ana, false)).toBeNull();
+    expect(unresolvedPersonQuestion(index, ana, { reachesPeople: true, reachesByMail: true })).toBe(question);
+    expect(unresolvedPersonQuestion(index, ana, { reachesPeople: false, reachesByMail: false })).toBeNull();
     const knowledge = knowledgeBlock({ prompt: 'Email Ana', events: [], tasksDueSoon: [], contacts: index });
     expect(knowledge).toContain(
       '- Ana: no one by that very name; the closest is Anabel Ruiz <anabel@example.com>; ask before using it',

@@ -3,6 +3,7 @@ import { openDatabase } from '../../../electron/store/database';
 import { MemoriesRepo, toMatchQuery } from '../../../electron/store/memories-repo';
 import { createMemoryTools } from '../../../electron/tools/memory/memory-tools';
 import { aboutTheUser } from '../../../electron/engine/system-instruction';
+import { toolContext } from '../../support/tool-context';
 
 const NOW = '2026-11-21T10:00:00.000Z';
 
@@ -99,14 +100,7 @@ describe('memories (FTS5)', () => {
 });
 
 describe('memory tools', () => {
-  const context = {
-    runId: 'run-1',
-    threadId: 't',
-    actionId: 'a',
-    idempotencyKey: 'k',
-    signal: new AbortController().signal,
-    now: () => new Date(NOW),
-  };
+  const context = toolContext(new Date(NOW));
 
   it('save_memory stores what search_memory finds, and both outputs match their schemas', async () => {
     const memories = repo();
