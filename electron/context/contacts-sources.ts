@@ -88,6 +88,7 @@ export async function calendarObservations(
   access: GoogleAccess,
   now: () => Date,
   signal: AbortSignal,
+  timeZone: string,
 ): Promise<{ observations: ContactObservation[]; upcoming: UpcomingEvent[] }> {
   const start = now().getTime();
   const events = await callGoogle(
@@ -113,7 +114,7 @@ export async function calendarObservations(
   const observations = events.flatMap((event) => eventObservations(event));
   const upcoming = events
     // An invitation the person declined is not one of their next events.
-    .filter((event) => isUpcoming(startOf(event), new Date(start)) && !hasDeclined(event))
+    .filter((event) => isUpcoming(startOf(event), new Date(start), timeZone) && !hasDeclined(event))
     .map((event) => ({
       id: event.id ?? '',
       title: event.summary ?? '(no title)',

@@ -24,6 +24,8 @@ export interface RefreshDeps {
   slack: SlackAccess;
   isUsable: (integration: 'google' | 'slack') => boolean;
   now: () => Date;
+  /** The person's time zone (Settings, else the machine's): the day an all-day event is today in. */
+  timezone: () => string;
   logError: (message: string, error: unknown) => void;
 }
 
@@ -79,7 +81,12 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
       else deps.recentMail.clear();
     });
     await attempt('Google Calendar', async () => {
-      const { observations, upcoming } = await calendarObservations(deps.google, deps.now, signal);
+      const { observations, upcoming } = await calendarObservations(
+        deps.google,
+        deps.now,
+        signal,
+        deps.timezone(),
+      );
       await write(observations);
       if (!signal.aborted) deps.upcoming.replace(upcoming);
     });

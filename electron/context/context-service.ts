@@ -41,6 +41,8 @@ export interface ContextServiceDeps {
   /** The embedding model, or null when no Gemini key is set (search then matches words only). */
   embedder: () => Embedder | null;
   now: () => Date;
+  /** The person's time zone (Settings, else the machine's): the day an all-day event is today in. */
+  timezone: () => string;
   logError: (message: string, error: unknown) => void;
   /** Build the index in a worker thread (the default); false builds it on the main thread, in time slices. */
   inWorker?: boolean;
@@ -226,7 +228,7 @@ export class ContextService {
       const soon = new Date(now.getTime() + 7 * DAY).toISOString();
       return knowledgeBlock({
         prompt,
-        events: this.upcoming.next(now, 5),
+        events: this.upcoming.next(now, 5, this.deps.timezone()),
         tasksDueSoon: this.deps.tasks
           .list({ status: 'open', limit: 500 })
           .filter((task) => task.due !== null && task.due <= soon),

@@ -192,6 +192,7 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     keepsRecentMail: () => settings.get().embedRecentMail,
     embedder: embedderSource(env, () => gemini.apiKey()),
     now,
+    timezone: () => settings.get().timezone,
     logError,
   });
   registry.register(contextTool(context, registry, store, now));

@@ -17,7 +17,7 @@ afterEach(async () => {
 describe('the next events a run is told of ([KNOWN CONTEXT])', () => {
   it('include today’s all-day event and leave out an invitation the person declined', async () => {
     google = await startFakeGoogle();
-    fixture = await openHost(null, { env: googleEnv(google), now: () => NOW });
+    fixture = await openHost(null, { env: { ...googleEnv(google), TZ: 'Europe/Paris' }, now: () => NOW });
     google.calendar.addEvent({
       summary: 'Company holiday',
       start: { date: '2026-11-23' },
@@ -41,13 +41,45 @@ describe('the next events a run is told of ([KNOWN CONTEXT])', () => {
     await connectGoogle(fixture.host);
     expect((await fixture.host.context.refresh()).failed).toEqual([]);
 
-    expect(fixture.host.context.upcoming.next(NOW, 5).map((event) => event.title)).toEqual([
+    expect(fixture.host.context.upcoming.next(NOW, 5, 'Europe/Paris').map((event) => event.title)).toEqual([
       'Company holiday',
       'Design review',
     ]);
     const knowledge = fixture.host.context.knowledgeFor('What is next today?');
     expect(knowledge).toContain('- 2026-11-23 “Company holiday”');
     expect(knowledge).not.toContain('Vendor pitch');
+  });
+
+  it('judge an all-day event’s day in the person’s time zone: at 23:00 on Sunday in Los Angeles, Sunday’s is kept', async () => {
+    google = await startFakeGoogle();
+    // The machine's zone is Paris; the person set Los Angeles in Settings, where NOW is Sunday 23:00.
+    fixture = await openHost(null, { env: { ...googleEnv(google), TZ: 'Europe/Paris' }, now: () => NOW });
+    await fixture.host.invoke('settings.set', { timezone: 'America/Los_Angeles' });
+    google.calendar.addEvent({
+      summary: 'Family day',
+      start: { date: '2026-11-22' },
+      end: { date: '2026-11-23' },
+    });
+    google.calendar.addEvent({
+      summary: 'Company holiday',
+      start: { date: '2026-11-23' },
+      end: { date: '2026-11-24' },
+    });
+    google.calendar.addEvent({
+      summary: 'Late call',
+      start: { dateTime: '2026-11-22T23:30:00-08:00' },
+      end: { dateTime: '2026-11-23T00:00:00-08:00' },
+    });
+    await connectGoogle(fixture.host);
+    expect((await fixture.host.context.refresh()).failed).toEqual([]);
+
+    const knowledge = fixture.host.context.knowledgeFor('What is on today?');
+    const listed = knowledge.split('\n').filter((line) => line.startsWith('- 2026'));
+    expect(listed).toEqual([
+      '- 2026-11-22 “Family day”',
+      '- 2026-11-22T23:30:00-08:00 “Late call”',
+      '- 2026-11-23 “Company holiday”',
+    ]);
   });
 });
 

@@ -32,7 +32,7 @@ describe('the context index format, version 1', () => {
       // Stored before version 3 with the whole address searchable: a domain's word is no longer a name.
       expect(resolvePerson(contacts, 'example')).toMatchObject({ status: 'unknown' });
       expect(resolvePerson(contacts, 'Sarah Chen')).toMatchObject({ status: 'resolved' });
-      expect(new UpcomingEvents(db).next(new Date('2026-11-23T07:00:00Z'), 5)).toEqual([
+      expect(new UpcomingEvents(db).next(new Date('2026-11-23T07:00:00Z'), 5, 'UTC')).toEqual([
         {
           id: 'e1',
           title: 'Q1 Planning Review',
