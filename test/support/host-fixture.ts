@@ -36,7 +36,9 @@ export async function openHost(
   const waits: number[] = [];
   const host = await createHost({
     dataDir,
-    env: { GEMINI_API_KEY: 'test-key', ...options.env },
+    // Gemini at a local port nothing listens on, unless the test gives its fake: background work the host starts
+    // by itself (a memory's embedding, the context refresh) must never reach the real service from a test.
+    env: { GEMINI_API_KEY: 'test-key', DEPUTY_GEMINI_BASE_URL: 'http://127.0.0.1:9', ...options.env },
     modelClient: () => model,
     ...(options.now && { now: options.now }),
     ...(options.tools && { extraTools: options.tools }),
