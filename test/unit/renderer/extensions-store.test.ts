@@ -113,6 +113,39 @@ describe('extensions store', () => {
       .map((call) => (call.input as { config: { enabled: unknown } }).config.enabled);
     expect(sent).toEqual([false, true]);
   });
+  it('keeps what a change answered over a reading of the servers asked before it (the panel reads them every 2 s)', async () => {
+    const running = server('files');
+    const before = [running, server('other')];
+    let answerList: (servers: McpServerView[]) => void = () => {};
+    const fake = fakeClient({
+      'mcp.list': () => new Promise((resolve) => (answerList = (servers) => resolve({ servers }))),
+      'mcp.put': async (input) => ({
+        server: server(input.name, { config: McpServerConfig.parse(input.config), state: 'disabled' }),
+      }),
+      'mcp.delete': async (input) => ({ deleted: input.name }),
+    });
+    const store = createExtensionsStore(fake.client);
+    const first = store.getState().load();
+    answerList(before);
+    await first;
+    // A reading asked for before Turn off, answered after it: the server was still running when it was read.
+    const stale = store.getState().load();
+    expect(await store.getState().setEnabled(running, false)).toBe(true);
+    answerList(before);
+    await stale;
+    expect(store.getState().servers?.find((item) => item.name === 'files')?.config.enabled).toBe(false);
+    // The same for Remove: the removed server does not come back.
+    const staleAgain = store.getState().load();
+    await store.getState().remove('other');
+    answerList(before);
+    await staleAgain;
+    expect(store.getState().servers?.map((item) => item.name)).toEqual(['files']);
+    // A reading asked for after the changes is taken as it is.
+    const fresh = store.getState().load();
+    answerList([running]);
+    await fresh;
+    expect(store.getState().servers).toEqual([running]);
+  });
 });
 
 describe('the add form', () => {

@@ -49,8 +49,14 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         ),
       }));
 
+    // Counts the changes begun and ended. The panel reads the servers every 2 s: a reading asked for before a
+    // change ended (Turn off, Remove, a tool's setting) may answer after it, with the server as it was, and is
+    // dropped; taken, it would show the old state, and the next change made from that card would save it back.
+    let changes = 0;
+
     async function act(busy: string, work: () => Promise<string | null>): Promise<boolean> {
       if (get().busy) return false;
+      changes += 1;
       set({ busy, error: null, outcome: null });
       try {
         const outcome = await work();
@@ -59,6 +65,8 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       } catch (error) {
         fail(error);
         return false;
+      } finally {
+        changes += 1;
       }
     }
 
@@ -85,9 +93,10 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       error: null,
       log: null,
       async load() {
+        const asked = changes;
         try {
           const { servers } = await client.invoke('mcp.list', {});
-          set({ servers, loadError: null });
+          if (changes === asked) set({ servers, loadError: null });
         } catch (error) {
           set({ loadError: toClientError(error).message });
         }
