@@ -82,10 +82,11 @@ export class McpConnection {
     const deadline = Date.now() + CALL_BUDGET_MS;
     await this.startWithin(deadline - Date.now() - 1_000);
     const client = this.client;
+    // Why it did not start is already a sentence naming the server (see `connect`): it is said once, as is.
     if (!client)
       throw new ToolError(
         'mcp_unavailable',
-        `The MCP server "${name}" is not running: ${this.error ?? 'it did not start in time'}.`,
+        this.error ?? `The MCP server "${name}" is not running: it did not start in time.`,
       );
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
 import { storeOf } from '../support/durable-kit';
@@ -341,6 +342,27 @@ describe('MCP servers as tools', () => {
     expect(JSON.stringify(model.requests[0]?.tools.map((tool) => tool.name))).toContain('fs__read_text_file');
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('alpha');
     expect((await waitForServer(host, 'fs', () => true)).state).toBe('running');
+  });
+
+  it('answers a call whose first_use server cannot start with why, said once', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
+    // The server through a script of the person's, which is gone by the next start.
+    const script = join(folder, 'files-server.mjs');
+    writeFileSync(script, `await import(${JSON.stringify(pathToFileURL(FILESYSTEM_SERVER).href)});\n`);
+    const model = new ScriptedModel(call('fs__list_allowed_directories', {}), say('It did not start.'));
+    fixture = await openHost(model);
+    await putServer(fixture.host, 'fs', { ...stdio(script, [folder]), start: 'first_use' });
+    await waitForServer(fixture.host, 'fs', (server) => server.state === 'running');
+    await fixture.stop();
+    rmSync(script);
+
+    fixture = await openHost(model, { dataDir: fixture.dataDir });
+    const events: RunEvent[] = [];
+    await fixture.host.runToEnd({ prompt: 'Which folders may you read?' }, (event) => events.push(event));
+    const error = toolResults(events).find((event) => event.tool === 'fs__list_allowed_directories')?.error;
+    expect(error).toMatch(/^The MCP server "fs" could not start\. It stopped before it answered, saying: .+/);
+    expect(error).not.toContain('is not running');
+    expect(error).not.toMatch(/\.\.$/);
   });
 
   it('offers a server’s last known tools at start-up, before it has connected, so a resumed run finds them', async () => {
