@@ -48,7 +48,7 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
     if (signal.aborted) return;
     if (deps.worker?.isAvailable && contacts.length >= WORKER_MIN_CONTACTS) {
       try {
-        await deps.worker.merge(contacts, deps.contacts.maxContacts);
+        await deps.worker.merge(contacts, deps.contacts.maxContacts, signal);
         deps.contacts.recount();
         return;
       } catch (error) {

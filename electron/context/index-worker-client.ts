@@ -76,11 +76,14 @@ export class IndexWorker {
 
   /**
    * Merges contacts into context.db on the worker's connection, a message of MERGE_CHUNK at a time (copying a
-   * message to the worker is the main thread's work); answers how many contacts the table then holds.
+   * message to the worker is the main thread's work); answers how many contacts the table then holds. Once
+   * `signal` aborts (the index was cleared), no further chunk is sent: a big workspace's thousands of members
+   * would otherwise be written back into the index just emptied.
    */
-  async merge(contacts: Contact[], maxContacts: number): Promise<number> {
+  async merge(contacts: Contact[], maxContacts: number, signal?: AbortSignal): Promise<number> {
     let count = 0;
     for (let start = 0; start === 0 || start < contacts.length; start += MERGE_CHUNK) {
+      if (signal?.aborted) break;
       const chunk = contacts.slice(start, start + MERGE_CHUNK);
       count = await this.request<number>(
         { op: 'merge', contacts: chunk, maxContacts },

@@ -60,6 +60,17 @@ function worker(file: string, entry?: URL, errors: string[] = []): IndexWorker {
   return client;
 }
 
+/** `count` people, every other one dealt with, their addresses in mixed case as mail headers write them. */
+const peopleOf = (count: number): Contact[] =>
+  Array.from({ length: count }, (_, n) => ({
+    address: `Person${n}@Example.com`,
+    name: `Person ${n}`,
+    dealtCount: n % 2,
+    seenCount: 1,
+    lastAt: '2026-11-20T09:00:00.000Z',
+    evidence: ['test'],
+  }));
+
 describe('the context index worker', () => {
   it('loads vectors off the main thread into the same index an in-thread load builds', async () => {
     const { file, db } = contextFile();
@@ -86,14 +97,7 @@ describe('the context index worker', () => {
     const { file, db } = contextFile();
     const contacts = new ContactsIndex(db);
     const client = worker(file);
-    const people: Contact[] = Array.from({ length: 120 }, (_, n) => ({
-      address: `Person${n}@Example.com`,
-      name: `Person ${n}`,
-      dealtCount: n % 2,
-      seenCount: 1,
-      lastAt: '2026-11-20T09:00:00.000Z',
-      evidence: ['test'],
-    }));
+    const people = peopleOf(120);
     expect(await client.merge(people, contacts.maxContacts)).toBe(120);
     // Merging is idempotent: the same again changes nothing.
     expect(await client.merge(people, contacts.maxContacts)).toBe(120);
@@ -102,6 +106,20 @@ describe('the context index worker', () => {
     expect(contacts.isDealtWith('person1@example.com')).toBe(true);
     expect(contacts.isDealtWith('person2@example.com')).toBe(false);
     expect(contacts.findByName('Person 7', 5).map((c) => c.address)).toContain('person7@example.com');
+  });
+
+  it('sends no further chunk of a merge once its signal aborts (the index was cleared)', async () => {
+    const { file, db } = contextFile();
+    const contacts = new ContactsIndex(db);
+    const client = worker(file);
+    const people = peopleOf(2_500);
+    const cleared = new AbortController();
+    // The first chunk is on its way when the index is cleared; the others are not sent.
+    const merging = client.merge(people, contacts.maxContacts, cleared.signal);
+    cleared.abort();
+    await merging;
+    contacts.recount();
+    expect(contacts.count()).toBeLessThan(people.length);
   });
 
   it('is started again once after it dies, then reports itself unavailable and the load is done in-thread', async () => {
