@@ -61,9 +61,11 @@ function stdioProblem(error: unknown, config: McpServerConfig, said: string | nu
 }
 
 function httpProblem(error: unknown, url: string): string {
-  // The address is named without its query: a key some servers take there is not repeated in Settings.
+  // The address is named by its origin alone: some servers take their key in the query, others in the path
+  // (`/s/<key>/mcp`), and this reason is also the answer a call to the server gets, written to the ledger and told
+  // to the model. The card in Settings shows the whole address just above it.
   const parsed = URL.canParse(url) ? new URL(url) : null;
-  const where = parsed ? `${parsed.origin}${parsed.pathname}` : 'its address';
+  const where = parsed ? parsed.origin : 'its address';
   if (error instanceof StreamableHTTPError && error.code !== undefined) {
     if (error.code === 401 || error.code === 403)
       return `The server at ${where} refused Deputy (HTTP ${error.code}). Check the token or headers it needs.`;

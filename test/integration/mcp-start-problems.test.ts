@@ -79,12 +79,22 @@ describe('an MCP server that cannot start', () => {
     const closed = await answering(200);
     closed.server.close();
     expect(await whyNot('refused', { transport: 'http', url: closed.url })).toBe(
-      `The MCP server "refused" could not start. Nothing is listening at ${closed.url}. Check that the server is running and that the address is right.`,
+      `The MCP server "refused" could not start. Nothing is listening at ${new URL(closed.url).origin}. Check that the server is running and that the address is right.`,
     );
     const locked = await answering(401);
     servers.push(locked.server);
     expect(await whyNot('locked', { transport: 'http', url: `${locked.url}?key=abc` })).toBe(
-      `The MCP server "locked" could not start. The server at ${locked.url} refused Deputy (HTTP 401). Check the token or headers it needs.`,
+      `The MCP server "locked" could not start. The server at ${new URL(locked.url).origin} refused Deputy (HTTP 401). Check the token or headers it needs.`,
+    );
+  });
+
+  it('names an address without the key some servers take in its path, which a call to it would repeat', async () => {
+    const missing = await answering(404);
+    servers.push(missing.server);
+    const origin = new URL(missing.url).origin;
+    const key = 'ak9f3kq0xv7m2p8d4n6w1z5c';
+    expect(await whyNot('keyed', { transport: 'http', url: `${origin}/api/mcp/s/${key}/mcp` })).toBe(
+      `The MCP server "keyed" could not start. Nothing at ${origin} answers MCP requests (HTTP 404). Check the address.`,
     );
   });
 });
