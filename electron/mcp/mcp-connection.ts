@@ -53,8 +53,13 @@ export class McpConnection {
   private restartTimer: NodeJS.Timeout | null = null;
   private failuresInARow = 0;
   private isStopped = false;
-  /** Connections closed because the server sent a message larger than the SDK reads. */
-  private readonly oversized = new WeakSet<Client>();
+  /** Calls waiting for their answer, per connection. */
+  private readonly waiting = new WeakMap<Client, number>();
+  /**
+   * Connections closed because the server sent a message larger than the SDK reads, with how many calls waited
+   * then: with more than one, which of them that answer was for cannot be told.
+   */
+  private readonly oversized = new WeakMap<Client, number>();
 
   constructor(private readonly deps: ConnectionDeps) {}
 
@@ -88,6 +93,7 @@ export class McpConnection {
         'mcp_unavailable',
         this.error ?? `The MCP server "${name}" is not running: it did not start in time.`,
       );
+    this.waiting.set(client, (this.waiting.get(client) ?? 0) + 1);
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
         signal,
@@ -95,6 +101,8 @@ export class McpConnection {
       });
     } catch (error) {
       throw this.callError(tool, error, signal, client);
+    } finally {
+      this.waiting.set(client, (this.waiting.get(client) ?? 1) - 1);
     }
   }
 
@@ -147,7 +155,8 @@ export class McpConnection {
             log.note(`protocol error: ${redactErrorMessage(error)}`);
             // The SDK drops a message over its 10 MB and closes the connection: the call it answered then fails as
             // "connection closed", which would read as if the server had died.
-            if (/ReadBuffer exceeded/.test(error.message)) this.oversized.add(client);
+            if (/ReadBuffer exceeded/.test(error.message))
+              this.oversized.set(client, this.waiting.get(client) ?? 0);
           };
           client.onclose = () => this.closed(client);
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -218,7 +227,13 @@ export class McpConnection {
   private callError(tool: string, error: unknown, signal: AbortSignal, client: Client): ToolError {
     const { name, config } = this.deps;
     if (signal.aborted) return new ToolError('cancelled', `The call to ${tool} on "${name}" was stopped.`);
-    if (this.oversized.has(client))
+    const waited = this.oversized.get(client);
+    if (waited !== undefined && waited > 1)
+      return new ToolError(
+        'mcp_server_died',
+        `The MCP server "${name}" sent an answer of more than 10 MB, more than Deputy reads, while ${tool} and other calls waited for theirs, so its connection was closed and it is being restarted. Which call that answer was for cannot be told: ${tool} may or may not have happened.`,
+      );
+    if (waited !== undefined)
       return new ToolError(
         'mcp_answer_too_large',
         `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.`,

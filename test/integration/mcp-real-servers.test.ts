@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunEvent } from '../../shared/contract';
+import { McpServerConfig, type RunEvent } from '../../shared/contract';
+import { BoundedLog } from '../../electron/mcp/bounded-log';
+import { McpConnection } from '../../electron/mcp/mcp-connection';
+import { ToolError } from '../../electron/tools/tool';
 import { storeOf } from '../support/durable-kit';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import {
@@ -378,5 +381,38 @@ describe('MCP servers as tools', () => {
     expect((await waitForServer(fixture.host, 'fs', (server) => server.state === 'running')).state).toBe(
       'running',
     );
+  });
+});
+
+describe('an MCP answer over 10 MB while other calls wait on the same server', () => {
+  it('is not blamed on a call it may not have answered: each waiting call may or may not have happened', async () => {
+    const connection = new McpConnection({
+      name: 'odd',
+      config: McpServerConfig.parse(stdio(ODD_SERVER)),
+      secrets: () => ({ env: {}, headers: {} }),
+      log: new BoundedLog(500, () => new Date()),
+      onTools: () => {},
+      onChange: () => {},
+    });
+    try {
+      await connection.start();
+      const stopped = new AbortController();
+      const failure = (tool: string) =>
+        connection.call(tool, {}, stopped.signal).then(
+          () => null,
+          (error: unknown) => error,
+        );
+      const [hang, huge] = await Promise.all([failure('hang'), failure('huge')]);
+      for (const [tool, error] of [
+        ['hang', hang],
+        ['huge', huge],
+      ] as const) {
+        expect(error).toBeInstanceOf(ToolError);
+        expect(error).toMatchObject({ code: 'mcp_server_died' });
+        expect((error as ToolError).message).toContain(`${tool} may or may not have happened`);
+      }
+    } finally {
+      await connection.stop();
+    }
   });
 });
