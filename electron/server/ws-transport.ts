@@ -112,12 +112,13 @@ function serveSocket(
     }
     ws.send(JSON.stringify(message));
   };
-  const fail = (error: ErrorBody): void => send({ kind: 'error', error });
+  const fail = (error: ErrorBody, refusedId?: string): void =>
+    send({ kind: 'error', error, ...(refusedId !== undefined && { refusedId }) });
   const refuse = (id: string, code: ErrorCode, message: string): void =>
     send({ kind: 'reply', id, ok: false, error: { code, message } });
   // One id, one conversation: a refusal on an id that already carries a subscription's events or a command's
   // coming answer would be taken for that answer. It goes as a connection-level error instead, naming the id.
-  const conflict = (message: string): void => fail({ code: 'conflict', message });
+  const conflict = (id: string, message: string): void => fail({ code: 'conflict', message }, id);
 
   ws.on('message', (data: RawData) => {
     const message = parseMessage(data);
@@ -127,15 +128,16 @@ function serveSocket(
       // A message that names its id is answered on that id, so the client's call ends instead of hanging; when
       // the id is in use, the error names it instead (see `conflict`).
       if (!isInUse(id)) return send({ kind: 'reply', id, ok: false, error });
-      return fail({
-        ...error,
-        message: `The message with the id ${quoteId(id)} was refused: ${error.message}`,
-      });
+      return fail(
+        { ...error, message: `The message with the id ${quoteId(id)} was refused: ${error.message}` },
+        id,
+      );
     }
     const request = message.value;
     if (request.kind !== 'unsubscribe' && isInUse(request.id)) {
       const what = request.kind === 'command' ? 'The command' : 'The subscription';
       return conflict(
+        request.id,
         `${what} with the id ${quoteId(request.id)} was refused: that id is in use by a subscription or a command not yet answered. Send it again with an id of its own.`,
       );
     }
@@ -182,6 +184,7 @@ function serveSocket(
     // while the command goes on, and its real answer still comes. An id that is neither stays a harmless `ok`.
     if (commandsInFlight.has(request.id)) {
       return conflict(
+        request.id,
         `Nothing was unsubscribed: the id ${quoteId(request.id)} is a command not yet answered, not a subscription. The command goes on, and its answer comes on that id.`,
       );
     }

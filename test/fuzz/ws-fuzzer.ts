@@ -142,10 +142,9 @@ export class WsFuzzer {
     }
     if (message.kind === 'reply' && typeof message.id === 'string') this.waiting.get(message.id)?.(message);
     if (message.kind !== 'error') return;
-    // A message refused while its id is in use is answered off that id, by an error that quotes it.
-    const { message: words } = (message.error ?? {}) as { message?: unknown };
-    const refused = /with the id "([^"]*)" was refused/.exec(String(words))?.[1];
-    const waiter = refused === undefined ? undefined : this.waiting.get(refused);
+    // A message refused while its id is in use is answered off that id, by an error that names it.
+    const refused = message.refusedId;
+    const waiter = typeof refused === 'string' ? this.waiting.get(refused) : undefined;
     if (waiter) waiter(message);
     else this.errorWaiters.shift()?.(message);
   }

@@ -137,6 +137,7 @@ describe('WebSocket ids', () => {
   // A refusal on an id in use would be read as that id's own answer: it comes as a connection-level error.
   const conflict = (id: string) => ({
     kind: 'error',
+    refusedId: id,
     error: { code: 'conflict', message: expect.stringContaining(`"${id}"`) as unknown },
   });
 
@@ -191,6 +192,7 @@ describe('WebSocket ids', () => {
     await until(() => messages.length === 3);
     expect(messages[1]).toMatchObject({
       kind: 'error',
+      refusedId: 'Y',
       error: {
         code: 'invalid_input',
         message: expect.stringMatching(/^The message with the id "Y" was refused: /),

@@ -116,6 +116,7 @@ describe('an unsubscribe naming a command not yet answered', () => {
     // A client keying answers by id must not take this for the command's answer: it names the id in words.
     expect(replies[0]).toEqual({
       kind: 'error',
+      refusedId: 'd1',
       error: {
         code: 'conflict',
         message:
