@@ -96,7 +96,7 @@ export async function runApproved(
 ): Promise<void> {
   const { deps } = scope;
   const check = deps.registry.check(toolName, args);
-  const gone = check.ok ? null : goneWhileWaiting(toolName, check);
+  const gone = check.ok ? null : goneWhileWaiting(check);
   if (gone) {
     // The account was disconnected, or the tool removed (its MCP server removed or turned off), while the approval
     // waited: say so rather than run or blame the arguments.
@@ -116,12 +116,13 @@ export async function runApproved(
 type Refused = Extract<ArgsCheck, { ok: false }>;
 
 /** An approved call whose tool is no longer there to run: its account disconnected, or the tool removed. */
-function goneWhileWaiting(toolName: string, check: Refused): Pick<Refused, 'code' | 'message'> | null {
+function goneWhileWaiting(check: Refused): Pick<Refused, 'code' | 'message'> | null {
   if (check.code === 'not_connected') return { code: check.code, message: check.message };
   if (check.code !== 'unknown_tool') return null;
   return {
     code: check.code,
-    message: `${toolName} was removed while the approval waited (its MCP server was removed or turned off, or its agent deleted), so nothing was run.`,
+    message:
+      'The tool was removed while the approval waited (its MCP server was removed or turned off, or its agent deleted), so nothing was run.',
   };
 }
 

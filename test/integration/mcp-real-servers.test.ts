@@ -129,7 +129,7 @@ describe('MCP servers as tools', () => {
       });
       expect(decided.status).toBe('completed');
       const answer = JSON.stringify(model.requests[index]?.messages.at(-1));
-      expect(answer).toContain('was removed while the approval waited');
+      expect(answer).toContain('The tool was removed while the approval waited');
       expect(answer).not.toContain('approval_mismatch');
     }
     expect(existsSync(target)).toBe(false);
