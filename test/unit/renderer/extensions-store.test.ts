@@ -38,6 +38,19 @@ describe('extensions store', () => {
     expect(JSON.stringify(store.getState())).not.toContain('very-secret-value');
   });
 
+  it('leaves its state as it is when a reading of the servers answers what it shows (the panel reads every 2 s)', async () => {
+    let state: McpServerView['state'] = 'running';
+    const fake = fakeClient({ 'mcp.list': async () => ({ servers: [server('files', { state })] }) });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().load();
+    const first = store.getState().servers;
+    await store.getState().load();
+    expect(store.getState().servers).toBe(first);
+    state = 'stopped';
+    await store.getState().load();
+    expect(store.getState().servers?.[0]?.state).toBe('stopped');
+  });
+
   it('sets a server to auto only when asked, and back to confirm as null', async () => {
     const fake = fakeClient({
       'mcp.put': async (input) => ({

@@ -96,7 +96,12 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         const asked = changes;
         try {
           const { servers } = await client.invoke('mcp.list', {});
-          if (changes === asked) set({ servers, loadError: null });
+          if (changes !== asked) return;
+          // Read every 2 s while the panel is open, and mostly the same: the same answer leaves the state (and
+          // the cards, each with its tools) as they are.
+          const { servers: shown, loadError } = get();
+          if (loadError === null && JSON.stringify(servers) === JSON.stringify(shown)) return;
+          set({ servers, loadError: null });
         } catch (error) {
           set({ loadError: toClientError(error).message });
         }
