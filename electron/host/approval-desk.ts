@@ -11,40 +11,13 @@ import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
 import type { RunFailure } from '../engine/model-failure';
-import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import type { RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
-import type { Store } from '../store/store';
-import type { ToolRegistry } from '../tools/registry';
 import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
-import type { SettingsService } from './settings';
-
-export interface ApprovalDeskDeps {
-  store: Store;
-  registry: ToolRegistry;
-  settings: SettingsService;
-  now: () => Date;
-  newId: () => string;
-  runDeps: () => RunLoopDeps;
-  specFor: (run: { id: string; threadId: string; model: string }, signal: AbortSignal) => RunSpec;
-  /** Runs `work` as the run's active continuation, so it can be cancelled like any run. */
-  track: (
-    run: { id: string; threadId: string },
-    work: (signal: AbortSignal) => Promise<RunResponse>,
-  ) => Promise<RunResponse>;
-  publish: (changed: Approval | null) => void;
-  /** Undos from the audit trail wait for approval too; their approvals end in the undo, not in a run. */
-  undos: HeldUndos;
-}
-
-export interface HeldUndos {
-  isUndo(approval: StoredApproval): boolean;
-  approve(approval: StoredApproval): Promise<RunResponse>;
-  end(approval: StoredApproval, message: string): RunResponse;
-}
+import type { ApprovalDeskDeps } from './approval-desk-deps';
 
 type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string };
 
