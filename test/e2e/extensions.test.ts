@@ -26,6 +26,24 @@ describe('Settings → Extensions in the browser', () => {
     return page;
   }
 
+  /** Adds a filesystem server over a new folder by the form (with `secretLines`, if any); its card once it runs. */
+  async function addRunningServer(
+    page: Awaited<ReturnType<typeof openExtensions>>,
+    name: string,
+    secretLines = '',
+  ) {
+    const served = join(folder, name);
+    mkdirSync(served);
+    const form = page.getByTestId('mcp-add-form');
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Command or URL').fill(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${served}"`);
+    await form.getByLabel(/^Secrets/).fill(secretLines);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const card = page.getByTestId(`mcp-server-${name}`);
+    await card.getByText('Running').waitFor();
+    return { card, served };
+  }
+
   afterAll(async () => {
     await host?.stop();
     rmSync(folder, { recursive: true, force: true });
@@ -107,15 +125,8 @@ describe('Settings → Extensions in the browser', () => {
   });
 
   it('shows a server that stops while Settings is open, and why, without closing and opening it again', async () => {
-    const shared = join(folder, 'Shared');
-    mkdirSync(shared);
     const page = await openExtensions();
-    const form = page.getByTestId('mcp-add-form');
-    await form.getByLabel('Name', { exact: true }).fill('shared');
-    await form.getByLabel('Command or URL').fill(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${shared}"`);
-    await form.getByRole('button', { name: 'Add server' }).click();
-    const card = page.getByTestId('mcp-server-shared');
-    await card.getByText('Running').waitFor();
+    const { card, served: shared } = await addRunningServer(page, 'shared');
 
     // The folder goes (an unplugged drive), and the server with it: it cannot start again.
     const { servers } = await (
@@ -129,5 +140,43 @@ describe('Settings → Extensions in the browser', () => {
       .getByRole('alert')
       .filter({ hasText: 'None of the specified directories are accessible' })
       .waitFor();
+  });
+
+  it('asks before Remove, says the secrets go too, and keeps the server on Escape or Keep it', async () => {
+    const page = await openExtensions();
+    const { card } = await addRunningServer(page, 'kept', `KEPT_TOKEN=${SECRET}`);
+
+    // Enter on Remove only asks; the question names the secrets that would go, and its first answer is Remove.
+    const remove = card.getByRole('button', { name: 'Remove', exact: true });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    const question = card.getByRole('group', { name: 'Remove kept?' });
+    expect(await question.getByRole('paragraph').innerText()).toBe(
+      'Remove kept for good? Its tools are no longer offered, and approvals waiting for them are turned down. Its secrets (KEPT_TOKEN) are deleted from the vault; to add it again you will need them.',
+    );
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Remove kept');
+
+    // Escape keeps it (and Settings open), with the keyboard back on Remove.
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('extensions-panel').isVisible()).toBe(true);
+    await expect.poll(() => remove.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await question.getByRole('button', { name: 'Keep it' }).click();
+    await question.waitFor({ state: 'detached' });
+    await expect.poll(() => remove.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await card.getByText('Running').count()).toBe(1);
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await card.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByRole('status').allInnerTexts())
+      .toContainEqual('Removed kept; its secrets left the vault.');
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.closest('[data-testid="mcp-add-form"]') !== null),
+      )
+      .toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { FormError } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
+import { RemoveServer } from './RemoveServer';
 
 const STATE_WORDS: Record<McpServerView['state'], string> = {
   stopped: 'Stopped',
@@ -41,12 +42,6 @@ const ACTIONS: {
     label: 'Log',
     act: (actions, name) => actions.showLog(name),
     isBlockedWhileBusy: false,
-    isOnlyWhenOn: false,
-  },
-  {
-    label: 'Remove',
-    act: (actions, name) => actions.remove(name),
-    isBlockedWhileBusy: true,
     isOnlyWhenOn: false,
   },
 ];
@@ -96,7 +91,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
           ))}
         </ul>
       </details>
-      <div className="settings-form__actions">
+      <div className="settings-form__actions extensions-panel__actions">
         <button
           type="button"
           className="button"
@@ -118,6 +113,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
             </button>
           ),
         )}
+        <RemoveServer server={server} isBusy={isBusy} />
       </div>
     </li>
   );

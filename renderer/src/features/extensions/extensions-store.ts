@@ -29,7 +29,8 @@ export interface ExtensionsActions {
   setEnabled(server: McpServerView, isEnabled: boolean): Promise<boolean>;
   /** One tool's own setting (by its name on the server); null goes back to the server's. */
   setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
-  remove(name: string): Promise<void>;
+  /** Removes a server and its secrets; whether it was removed. */
+  remove(name: string): Promise<boolean>;
   restart(name: string): Promise<void>;
   showLog(name: string): Promise<void>;
   hideLog(): void;
@@ -125,13 +126,12 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         const { [tool]: _previous, ...others } = server.config.toolAutonomy;
         return change(server, { toolAutonomy: autonomy === null ? others : { ...others, [tool]: autonomy } });
       },
-      async remove(name) {
-        await act(name, async () => {
+      remove: (name) =>
+        act(name, async () => {
           await client.invoke('mcp.delete', { name });
           set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
           return `Removed ${name}; its secrets left the vault.`;
-        });
-      },
+        }),
       async restart(name) {
         await act(name, async () => {
           replace((await client.invoke('mcp.restart', { name })).server);

@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from 'react';
+import type { McpServerView } from '../../../../shared/contract';
+import { isFocusLost } from '../../focus';
+import { useStores } from '../../stores';
+
+/**
+ * Remove, after a confirmation in the card that says what goes with the server: its secrets leave the vault for
+ * good. Escape or Keep closes it and puts the keyboard back on Remove.
+ */
+export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy: boolean }) {
+  const { extensions: store } = useStores();
+  const [isConfirming, setIsConfirming] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const shouldRefocus = useRef(false);
+  const hasSecrets = server.maskedSecrets.length > 0;
+
+  useEffect(() => {
+    if (!isConfirming && shouldRefocus.current) {
+      shouldRefocus.current = false;
+      removeButton.current?.focus();
+    }
+  }, [isConfirming]);
+
+  const keep = () => {
+    shouldRefocus.current = true;
+    setIsConfirming(false);
+  };
+  const remove = async () => {
+    const isRemoved = await store.getState().remove(server.name);
+    if (!isRemoved) return;
+    // The card, and this button, are gone: the keyboard goes on at the panel's next place to act.
+    if (isFocusLost()) document.querySelector<HTMLElement>('[data-testid="mcp-add-form"] input')?.focus();
+  };
+
+  if (!isConfirming)
+    return (
+      <button
+        ref={removeButton}
+        type="button"
+        className="button"
+        disabled={isBusy}
+        onClick={() => setIsConfirming(true)}
+      >
+        Remove
+      </button>
+    );
+  return (
+    <div
+      className="extensions-panel__confirm"
+      role="group"
+      data-keeps-escape
+      aria-label={`Remove ${server.name}?`}
+      data-testid={`mcp-remove-confirm-${server.name}`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          keep();
+        }
+      }}
+    >
+      <p>
+        Remove {server.name} for good? Its tools are no longer offered, and approvals waiting for them are
+        turned down.
+        {hasSecrets
+          ? ` Its secrets (${server.maskedSecrets.map((secret) => secret.name).join(', ')}) are deleted from the vault; to add it again you will need them.`
+          : ' It has no secrets in the vault.'}
+      </p>
+      <div className="settings-form__actions">
+        <button
+          type="button"
+          className="button button--stop"
+          autoFocus
+          disabled={isBusy}
+          onClick={() => void remove()}
+        >
+          {isBusy ? 'Removing…' : `Remove ${server.name}`}
+        </button>
+        <button type="button" className="button" disabled={isBusy} onClick={keep}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}
