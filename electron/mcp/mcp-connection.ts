@@ -24,6 +24,9 @@ const START_TIMEOUT_MS = 30_000;
  */
 const CALL_BUDGET_MS = 55_000;
 
+/** Why Deputy stopped a server: a call it cut short says so, rather than that the server died. */
+export type StopReason = 'restarted' | 'turned_off' | 'removed' | 'closing';
+
 export interface ConnectionDeps {
   name: string;
   config: McpServerConfig;
@@ -53,6 +56,8 @@ export class McpConnection {
   private restartTimer: NodeJS.Timeout | null = null;
   private failuresInARow = 0;
   private isStopped = false;
+  /** Aborted, with its StopReason, when Deputy stops the server: calls in flight end then, not when it has exited. */
+  private lifetime = new AbortController();
   /** Calls waiting for their answer, per connection. */
   private readonly waiting = new WeakMap<Client, number>();
   /**
@@ -70,6 +75,7 @@ export class McpConnection {
   /** Starts the server unless it runs or is starting; resolves once it runs or has failed (never rejects). */
   start(): Promise<void> {
     this.isStopped = false;
+    if (this.lifetime.signal.aborted) this.lifetime = new AbortController();
     if (this.client) return Promise.resolve();
     this.starting ??= this.connect().finally(() => {
       this.starting = null;
@@ -86,7 +92,9 @@ export class McpConnection {
       );
     const deadline = Date.now() + CALL_BUDGET_MS;
     await this.startWithin(deadline - Date.now() - 1_000);
+    const { lifetime } = this;
     const client = this.client;
+    if (lifetime.signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason);
     // Why it did not start is already a sentence naming the server (see `connect`): it is said once, as is.
     if (!client)
       throw new ToolError(
@@ -96,14 +104,28 @@ export class McpConnection {
     this.waiting.set(client, (this.waiting.get(client) ?? 0) + 1);
     try {
       return await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
+        signal: AbortSignal.any([signal, lifetime.signal]),
         timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
       });
     } catch (error) {
+      if (lifetime.signal.aborted && !signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason);
       throw this.callError(tool, error, signal, client);
     } finally {
       this.waiting.set(client, (this.waiting.get(client) ?? 1) - 1);
     }
+  }
+
+  /** A call Deputy cut short by stopping the server (`reason`, a StopReason), in the words of what happened. */
+  private stoppedError(tool: string, reason: unknown): ToolError {
+    const { name } = this.deps;
+    const maybe = 'so the call was stopped; it may or may not have happened.';
+    const words: Record<StopReason, string> = {
+      restarted: `The MCP server "${name}" was restarted from Settings during ${tool}, ${maybe}`,
+      turned_off: `The MCP server "${name}" was turned off in Settings during ${tool}, ${maybe} Its tools are not offered until it is turned on again.`,
+      removed: `The MCP server "${name}" was removed in Settings during ${tool}, ${maybe} Its tools are no longer offered.`,
+      closing: `Deputy was closing during ${tool} on "${name}", ${maybe}`,
+    };
+    return new ToolError('mcp_stopped', words[reason as StopReason] ?? words.restarted);
   }
 
   private async startWithin(ms: number): Promise<void> {
@@ -113,9 +135,10 @@ export class McpConnection {
     clearTimeout(timer);
   }
 
-  /** Stops the server and every restart: nothing starts again until `start()`. */
-  async stop(): Promise<void> {
+  /** Stops the server and every restart (a call in flight ends at once, saying why): nothing starts again until `start()`. */
+  async stop(reason: StopReason): Promise<void> {
     this.isStopped = true;
+    this.lifetime.abort(reason);
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const client = this.client;
@@ -131,7 +154,7 @@ export class McpConnection {
 
   /** Stops it, then starts it now, whatever backoff was waiting. */
   async restart(): Promise<void> {
-    await this.stop();
+    await this.stop('restarted');
     this.failuresInARow = 0;
     await this.start();
   }

@@ -78,7 +78,7 @@ export class McpServers {
     if (secrets) this.secrets.merge(name, secrets);
     this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
     this.deps.settings.set({ [CONFIGS_KEY]: configs });
-    await this.entries.get(name)?.connection.stop();
+    await this.entries.get(name)?.connection.stop(config.enabled ? 'restarted' : 'turned_off');
     const entry = this.open(name, config);
     // A new or changed server is tried at once, so Settings can say whether it works.
     if (config.enabled) await entry.connection.start();
@@ -90,7 +90,7 @@ export class McpServers {
     const { [name]: _removed, ...rest } = this.storedConfigs();
     const exposed = this.whyNotSaved(rest, name);
     if (exposed) throw new DeputyError('invalid_input', exposed);
-    await entry.connection.stop();
+    await entry.connection.stop('removed');
     this.entries.delete(name);
     this.deps.settings.set({ [CONFIGS_KEY]: rest });
     this.forgetTools(name);
@@ -134,7 +134,7 @@ export class McpServers {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((entry) => entry.connection.stop()));
+    await Promise.all([...this.entries.values()].map((entry) => entry.connection.stop('closing')));
   }
 
   private open(name: string, config: McpServerConfig): Entry {

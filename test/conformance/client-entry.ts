@@ -33,7 +33,7 @@ for (const tool of tools) {
     console.error(`${tool.name}: ${(error as Error).message}`);
   }
 }
-await connection.stop();
+await connection.stop('closing');
 process.exit(failures === 0 ? 0 : 1);
 
 function argumentsFor(schema: unknown): Record<string, unknown> {

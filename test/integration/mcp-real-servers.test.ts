@@ -412,7 +412,7 @@ describe('an MCP answer over 10 MB while other calls wait on the same server', (
         expect((error as ToolError).message).toContain(`${tool} may or may not have happened`);
       }
     } finally {
-      await connection.stop();
+      await connection.stop('closing');
     }
   });
 });
