@@ -19,7 +19,15 @@ import type { StoredApproval } from '../store/approvals-repo';
 import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 
-type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string };
+/** A reject verdict's `code` is what the model reads beside its message; the person's own refusal by default. */
+type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string; code?: string };
+
+/** Why Deputy turned an approval down itself: `note` for the person (the approval's history), the rest for the model. */
+export interface Refusal {
+  code: string;
+  note: string;
+  message: string;
+}
 
 /** Everything that can happen to a pending approval: approve, reject, edit and approve, expire, be superseded. */
 export class ApprovalDesk {
@@ -155,6 +163,31 @@ export class ApprovalDesk {
   }
 
   /**
+   * Turns down at once what waits for a tool that is gone (an MCP server removed or turned off: its tools' names
+   * start with `toolPrefix`), and each run goes on, told why. Left waiting, they could only fail once approved.
+   */
+  turnDownWaitingFor(toolPrefix: string, refusal: Refusal): void {
+    for (const approval of this.deps.store.approvals.pendingForToolsStartingWith(toolPrefix)) {
+      try {
+        this.claim(approval, 'rejected', refusal.note);
+        if (this.deps.undos.isUndo(approval)) {
+          this.deps.undos.end(approval, `${refusal.note} Nothing was undone.`);
+          continue;
+        }
+        void this.continueRun(approval, {
+          kind: 'reject',
+          message: refusal.message,
+          code: refusal.code,
+        }).catch((error: unknown) =>
+          this.deps.runDeps().logError('could not go on after turning down a call', error),
+        );
+      } catch (error) {
+        this.deps.runDeps().logError('could not turn down a call whose tool is gone', error);
+      }
+    }
+  }
+
+  /**
    * A new message in a thread rejects what is still waiting there. Returns what the model had seen, with each
    * waiting call answered by a tool result saying so, for the new run to continue from.
    */
@@ -285,7 +318,12 @@ export class ApprovalDesk {
         refusePausedApproval(scope, held.call, approval.actionId, approval.tool);
       } else if (verdict.kind === 'reject') {
         rejectAction(scope, approval.actionId, approval.tool, verdict.message, () =>
-          settle(scope, held.call, { error: { code: 'rejected_by_user', message: verdict.message } }, null),
+          settle(
+            scope,
+            held.call,
+            { error: { code: verdict.code ?? 'rejected_by_user', message: verdict.message } },
+            null,
+          ),
         );
       } else {
         deps.emit({

@@ -19,6 +19,7 @@ import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
 import { sleep } from '../engine/retry';
 import { McpServers } from '../mcp/mcp-servers';
+import { refusalForGone, toolPrefixOf, type ServerGone } from '../mcp/server-gone';
 import { LOCK_FILE, lockDataFolder } from '../store/folder-lock';
 import { Store } from '../store/store';
 import { WalKeeper } from '../store/wal-keeper-client';
@@ -161,6 +162,7 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     },
     onChange: () => onAgentsChanged(),
   });
+  let onServerGone = (_name: string, _how: ServerGone): void => {};
   const mcp = new McpServers({
     registry,
     settings: store.settings,
@@ -180,6 +182,8 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
       }),
     // An agent may list an extension's tool: Settings → Agents reads its unknown tools again.
     onToolsChanged: () => agentCatalog.toolsChanged(),
+    // Made before the host: reaches its approvals once it exists.
+    onServerGone: (name, how) => onServerGone(name, how),
   });
   mcp.startAll();
   const context = new ContextService({
@@ -229,6 +233,8 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     sleep: options.sleep ?? sleep,
     random: options.random ?? Math.random,
   });
+  onServerGone = (name, how) =>
+    host.approvals.turnDownWaitingFor(toolPrefixOf(name), refusalForGone(name, how));
   onAgentsChanged = () => {
     const skipped = host.agents.refreshTools();
     if (skipped.length > 0)

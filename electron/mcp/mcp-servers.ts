@@ -16,6 +16,7 @@ import { parseMcpServersBlock } from './import-config';
 import { McpConnection, type Backoff } from './mcp-connection';
 import { McpSecretStore } from './mcp-secrets';
 import { secretInPlainSight } from './secret-in-plain-sight';
+import type { ServerGone } from './server-gone';
 import { asRecord } from '../store/json';
 
 const CONFIGS_KEY = 'mcp.servers';
@@ -31,6 +32,8 @@ export interface McpServersDeps {
   keepFull: (context: ToolContext, toolName: string, full: unknown) => void;
   /** Told when the names of a server's tools in the registry change (it connected, listed others, went away). */
   onToolsChanged?: () => void;
+  /** Told when a server was removed or turned off: what waits for approval on its tools can no longer run. */
+  onServerGone?: (name: string, how: ServerGone) => void;
   backoff?: Backoff;
 }
 
@@ -78,8 +81,10 @@ export class McpServers {
     if (secrets) this.secrets.merge(name, secrets);
     this.secrets.keepOnly(name, config.secretEnv, config.secretHeaders);
     this.deps.settings.set({ [CONFIGS_KEY]: configs });
+    const wasOn = this.entries.get(name)?.config.enabled ?? false;
     await this.entries.get(name)?.connection.stop(config.enabled ? 'restarted' : 'turned_off');
     const entry = this.open(name, config);
+    if (wasOn && !config.enabled) this.deps.onServerGone?.(name, 'turned_off');
     // A new or changed server is tried at once, so Settings can say whether it works.
     if (config.enabled) await entry.connection.start();
     return this.view(name);
@@ -95,6 +100,7 @@ export class McpServers {
     this.deps.settings.set({ [CONFIGS_KEY]: rest });
     this.forgetTools(name);
     this.secrets.delete(name);
+    this.deps.onServerGone?.(name, 'removed');
   }
 
   async restart(name: string): Promise<McpServerView> {

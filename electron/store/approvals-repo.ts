@@ -72,6 +72,7 @@ export class ApprovalsRepo {
   private readonly selectAll;
   private readonly selectExpired;
   private readonly selectPendingByThread;
+  private readonly selectPendingByToolPrefix;
   private readonly claimStmt;
   private readonly updateArgs;
 
@@ -92,6 +93,11 @@ export class ApprovalsRepo {
     );
     this.selectExpired = db.prepare<[string], ApprovalRow>(
       `SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at`,
+    );
+    this.selectPendingByToolPrefix = db.prepare<[{ prefix: string }], ApprovalRow>(
+      // substr, not LIKE: "_" in a tool's name is a letter, not a wildcard.
+      `SELECT * FROM approvals WHERE status = 'pending' AND substr(tool, 1, length(@prefix)) = @prefix
+       ORDER BY created_at`,
     );
     this.selectPendingByThread = db.prepare<[string], ApprovalRow>(
       // An undo waiting for approval belongs to the audit trail, not to the conversation: a new message there
@@ -156,6 +162,11 @@ export class ApprovalsRepo {
 
   expiredBy(now: string): StoredApproval[] {
     return this.selectExpired.all(now).map(toApproval);
+  }
+
+  /** What waits for a tool whose name starts with `prefix` (an MCP server's tools: `server__`). */
+  pendingForToolsStartingWith(prefix: string): StoredApproval[] {
+    return this.selectPendingByToolPrefix.all({ prefix }).map(toApproval);
   }
 
   pendingInThread(threadId: string): StoredApproval[] {

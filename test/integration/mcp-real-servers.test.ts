@@ -101,40 +101,6 @@ describe('MCP servers as tools', () => {
     expect(readFileSync(target, 'utf8')).toBe('hello from Deputy');
   });
 
-  it('tells the model that an approved call’s server was removed or turned off while it waited, and runs nothing', async () => {
-    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-fs-'));
-    const target = join(folder, 'later.txt');
-    const write = (name: string) =>
-      call(`${name}__write_file`, { path: target, content: 'x', intent: 'Write it', confidence: 0.95 });
-    // Both runs ask before either is decided, so the model is asked twice, then answered twice.
-    const model = new ScriptedModel(write('gone'), write('off'), say('Not written.'), say('Not written.'));
-    fixture = await openHost(model);
-    const { host } = fixture;
-    for (const name of ['gone', 'off']) {
-      await putServer(host, name, stdio(FILESYSTEM_SERVER, [folder]));
-      await waitForServer(host, name, (server) => server.state === 'running');
-    }
-    const removed = await host.runToEnd({ prompt: 'Write later.txt' });
-    await host.invoke('mcp.delete', { name: 'gone' });
-    const turnedOff = await host.runToEnd({ prompt: 'Write later.txt' });
-    await putServer(host, 'off', stdio(FILESYSTEM_SERVER, [folder], { enabled: false }));
-
-    for (const [waiting, index] of [
-      [removed, 2],
-      [turnedOff, 3],
-    ] as const) {
-      const decided = await host.invoke('approval.decide', {
-        approvalId: waiting.approval?.id ?? '',
-        decision: 'approve',
-      });
-      expect(decided.status).toBe('completed');
-      const answer = JSON.stringify(model.requests[index]?.messages.at(-1));
-      expect(answer).toContain('The tool was removed while the approval waited');
-      expect(answer).not.toContain('approval_mismatch');
-    }
-    expect(existsSync(target)).toBe(false);
-  });
-
   it('answers a server killed mid-call with a typed error, then restarts it and calls it again', async () => {
     const model = new ScriptedModel(
       call('everything__trigger-long-running-operation', { duration: 30, steps: 30 }),
