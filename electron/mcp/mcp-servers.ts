@@ -7,7 +7,13 @@ import {
   quoteId,
 } from '../../shared/contract';
 import type { SettingsRepo } from '../store/settings-repo';
-import { createMcpTool, namespacedName, type McpToolSpec } from '../tools/mcp/mcp-tool';
+import {
+  createMcpTool,
+  MAX_NAME,
+  NAMESPACE_SEPARATOR,
+  namespacedName,
+  type McpToolSpec,
+} from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolContext } from '../tools/tool';
 import type { Vault } from '../vault/vault';
@@ -177,6 +183,12 @@ export class McpServers {
         keepFull: this.deps.keepFull,
         isExternal: config.transport === 'http',
       });
+      if (!tool && isFresh)
+        this.entries
+          .get(name)
+          ?.log.note(
+            `tool "${spec.name.slice(0, 100)}" left out: "${name}${NAMESPACE_SEPARATOR}${spec.name.slice(0, 100)}" is longer than the ${MAX_NAME} characters a tool's name may have (a shorter server name may make it fit)`,
+          );
       return tool ? [tool] : [];
     });
     const skipped = this.replaceTools(name, tools);

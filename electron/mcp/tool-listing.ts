@@ -41,7 +41,23 @@ export async function listTools(
     cursor = listed.nextCursor;
     if (!cursor) break;
   }
+  const beyond = tools.slice(MAX_TOOLS).map((tool) => `"${tool.name.slice(0, 100)}"`);
+  if (beyond.length > 0)
+    note(
+      `${beyond.length} tool(s) left out: a server may offer at most ${MAX_TOOLS}, so only its first ${MAX_TOOLS} are offered (left out: ${namesInBrief(beyond)})`,
+    );
+  if (cursor)
+    note(
+      `the rest of its tool list was not read: Deputy reads at most ${MAX_TOOLS} tools in ${MAX_PAGES} pages`,
+    );
   return tools.slice(0, MAX_TOOLS);
+}
+
+/** The first ten names, and how many more: a log line stays short however many were left out. */
+function namesInBrief(names: string[]): string {
+  return names.length > 10
+    ? `${names.slice(0, 10).join(', ')} and ${names.length - 10} more`
+    : names.join(', ');
 }
 
 /** How the log names a tool whose listing is malformed: its name if it has one, else its place in the page. */

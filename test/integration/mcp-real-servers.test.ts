@@ -246,6 +246,24 @@ describe('MCP servers as tools', () => {
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('fine is fine');
   });
 
+  it('says in the log which tools it left out past the 500 a server may offer, and which for a name too long', async () => {
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    await putServer(host, 'raw', { ...stdio(MALFORMED_TOOLS_SERVER), env: { EXTRA_TOOLS: '502' } });
+    const view = await waitForServer(host, 'raw', (server) => server.state === 'running', 10_000);
+    // fine, the long name and many-2 … many-499 are the first 500; the long name does not fit once prefixed.
+    expect(view.tools).toHaveLength(499);
+    expect(view.tools.map((tool) => tool.name)).not.toContain('raw__many-500');
+    const { lines } = await host.invoke('mcp.log', { name: 'raw' });
+    const log = lines.join('\n');
+    expect(log).toContain(
+      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: "many-500", "many-501", "many-502")',
+    );
+    expect(log).toContain(
+      `tool "a-tool-whose-name-is-long-${'x'.repeat(40)}" left out: "raw__a-tool-whose-name-is-long-${'x'.repeat(40)}" is longer than the 64 characters a tool's name may have`,
+    );
+  });
+
   it('refreshes the tools when the server says its list changed', async () => {
     const model = new ScriptedModel(call('odd__add-tool', {}), say('Added.'));
     fixture = await openHost(model);

@@ -25,7 +25,8 @@ export interface McpToolDeps {
 
 /** The separator between a server's name and its tool's: `filesystem__write_file`. */
 export const NAMESPACE_SEPARATOR = '__';
-const MAX_NAME = 64;
+/** The longest tool name Gemini takes, the server's name and the separator included. */
+export const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1_000;
 const MAX_SCHEMA_CHARS = 50_000;
 
