@@ -53,6 +53,8 @@ export class McpConnection {
   pid: number | null = null;
   private client: Client | null = null;
   private starting: Promise<void> | null = null;
+  /** The client being connected, until it runs: a stop closes it too, so a start that hangs ends with it. */
+  private opening: Client | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private failuresInARow = 0;
   private isStopped = false;
@@ -77,10 +79,12 @@ export class McpConnection {
     this.isStopped = false;
     if (this.lifetime.signal.aborted) this.lifetime = new AbortController();
     if (this.client) return Promise.resolve();
-    this.starting ??= this.connect().finally(() => {
-      this.starting = null;
+    if (this.starting) return this.starting;
+    const starting = this.connect(this.lifetime.signal).finally(() => {
+      if (this.starting === starting) this.starting = null;
     });
-    return this.starting;
+    this.starting = starting;
+    return starting;
   }
 
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
@@ -128,7 +132,8 @@ export class McpConnection {
     return new ToolError('mcp_stopped', words[reason as StopReason] ?? words.restarted);
   }
 
-  private async startWithin(ms: number): Promise<void> {
+  /** Starts it (as `start`), waiting at most `ms` for it to run or fail: it goes on starting after that. */
+  async startWithin(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
     await Promise.race([this.start(), waited]);
@@ -143,23 +148,28 @@ export class McpConnection {
     this.restartTimer = null;
     const client = this.client;
     const pid = this.pid;
+    const opening = this.opening;
     this.client = null;
     this.pid = null;
+    this.opening = null;
+    // A start under way is left to end on its own (its lifetime is over); the next start is a new one.
+    this.starting = null;
     this.setState('stopped', null);
     // Read before closing: once the SDK has stopped its child, what that child started belongs to no one.
     const leftovers = pid ? await descendantsOf(pid) : [];
-    await client?.close().catch(() => {});
+    await Promise.all([client, opening].map((open) => open?.close().catch(() => {})));
     stopLeftovers(leftovers);
   }
 
-  /** Stops it, then starts it now, whatever backoff was waiting. */
-  async restart(): Promise<void> {
+  /** Stops it, then starts it now, whatever backoff was waiting, waiting at most `ms` for it (as `startWithin`). */
+  async restart(ms: number): Promise<void> {
     await this.stop('restarted');
     this.failuresInARow = 0;
-    await this.start();
+    await this.startWithin(ms);
   }
 
-  private async connect(): Promise<void> {
+  /** One start, for the `lifetime` it belongs to: once that is over (a stop), it leaves the connection alone. */
+  private async connect(lifetime: AbortSignal): Promise<void> {
     const { name, config, log } = this.deps;
     this.setState('starting', null);
     log.note(`starting (${config.transport === 'stdio' ? config.command : config.url})`);
@@ -174,6 +184,7 @@ export class McpConnection {
           output.write(chunk);
         },
         prepare: (client) => {
+          if (!lifetime.aborted) this.opening = client;
           client.onerror = (error) => {
             log.note(`protocol error: ${redactErrorMessage(error)}`);
             // The SDK drops a message over its 10 MB and closes the connection: the call it answered then fails as
@@ -187,10 +198,11 @@ export class McpConnection {
           });
         },
       });
-      if (this.isStopped) {
+      if (lifetime.aborted) {
         await opened.client.close().catch(() => {});
         return;
       }
+      this.opening = null;
       this.client = opened.client;
       this.pid = opened.pid;
       await this.refreshTools(opened.client);
@@ -199,12 +211,15 @@ export class McpConnection {
       log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
       this.setState('running', null);
     } catch (error) {
+      // Stopped meanwhile: the stop closed what this start opened, and said so.
+      if (lifetime.aborted) return;
+      this.opening = null;
       log.note(`could not start: ${redactErrorMessage(error)}`);
       const client = this.client;
       this.client = null;
       await client?.close().catch(() => {});
       const why = startProblem(error, config, output.reason(), START_TIMEOUT_MS);
-      if (!this.isStopped) this.scheduleRestart(`The MCP server "${name}" could not start. ${why}`);
+      this.scheduleRestart(`The MCP server "${name}" could not start. ${why}`);
     }
   }
 

@@ -28,6 +28,8 @@ import { asRecord } from '../store/json';
 const CONFIGS_KEY = 'mcp.servers';
 /** The tools each server listed last, so a server's tools are offered before it has connected. */
 const TOOLS_KEY = 'mcp.tools';
+/** How long saving or restarting a server waits for it to start before answering (it may take up to 30 s). */
+const SAVE_WAITS_MS = 5_000;
 
 export interface McpServersDeps {
   registry: ToolRegistry;
@@ -91,8 +93,9 @@ export class McpServers {
     await this.entries.get(name)?.connection.stop(config.enabled ? 'restarted' : 'turned_off');
     const entry = this.open(name, config);
     if (wasOn && !config.enabled) this.deps.onServerGone?.(name, 'turned_off');
-    // A new or changed server is tried at once, so Settings can say whether it works.
-    if (config.enabled) await entry.connection.start();
+    // A new or changed server is tried at once, so Settings can say whether it works; one slow to start is shown
+    // starting after a few seconds, and Settings, which reads the servers again every 2 s, shows how it ends.
+    if (config.enabled) await entry.connection.startWithin(SAVE_WAITS_MS);
     return this.view(name);
   }
 
@@ -112,7 +115,7 @@ export class McpServers {
   async restart(name: string): Promise<McpServerView> {
     const entry = this.entry(name);
     if (!entry.config.enabled) throw new DeputyError('conflict', `The MCP server "${name}" is turned off.`);
-    await entry.connection.restart();
+    await entry.connection.restart(SAVE_WAITS_MS);
     return this.view(name);
   }
 

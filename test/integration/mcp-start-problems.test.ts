@@ -97,4 +97,24 @@ describe('an MCP server that cannot start', () => {
       `The MCP server "keyed" could not start. Nothing at ${origin} answers MCP requests (HTTP 404). Check the address.`,
     );
   });
+
+  it('answers Save and Restart of a server that hangs at start within seconds, showing it starting', async () => {
+    // A program that runs but never answers MCP's first message: its start would take the full 30 s to fail.
+    const silent = {
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'setInterval(() => {}, 1000)'],
+    };
+    const within = async <T>(work: Promise<T>, ms: number): Promise<T | 'too slow'> => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'too slow'>((resolve) => (timer = setTimeout(() => resolve('too slow'), ms)));
+      const answer = await Promise.race([work, late]);
+      clearTimeout(timer);
+      return answer;
+    };
+    const saved = await within(putServer(fixture.host, 'silent', silent), 8_000);
+    expect(saved).toMatchObject({ name: 'silent', state: 'starting' });
+    const restarted = await within(fixture.host.invoke('mcp.restart', { name: 'silent' }), 8_000);
+    expect(restarted).toMatchObject({ server: { name: 'silent', state: 'starting' } });
+  });
 });

@@ -51,6 +51,15 @@ describe('extensions store', () => {
     expect(store.getState().servers?.[0]?.state).toBe('stopped');
   });
 
+  it('says a saved server that is still starting is saved, and that its card will show how it ends', async () => {
+    const fake = fakeClient({ 'mcp.put': async () => ({ server: server('slow', { state: 'starting' }) }) });
+    const store = createExtensionsStore(fake.client);
+    expect(await store.getState().save('slow', server('slow').config)).toBe(true);
+    expect(store.getState().outcome).toBe(
+      'Saved slow. It is still starting; its card shows when it runs, or why it does not.',
+    );
+  });
+
   it('sets a server to auto only when asked, and back to confirm as null', async () => {
     const fake = fakeClient({
       'mcp.put': async (input) => ({

@@ -111,7 +111,10 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         act('add', async () => {
           const { server } = await client.invoke('mcp.put', { name, config, ...(secrets && { secrets }) });
           replace(server);
-          return `Saved ${name}.`;
+          // One slow to start is answered while it starts: the panel, read again every 2 s, shows how it ends.
+          return server.state === 'starting'
+            ? `Saved ${name}. It is still starting; its card shows when it runs, or why it does not.`
+            : `Saved ${name}.`;
         }),
       setAutonomy: (server, autonomy) => change(server, { autonomy }),
       setEnabled: (server, enabled) =>
