@@ -8,6 +8,7 @@ import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers } from './process-tree';
 import { StartOutput, startProblem } from './start-problem';
+import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { listTools } from './tool-listing';
 
 export interface Backoff {
@@ -189,8 +190,12 @@ export class McpConnection {
             log.note(`protocol error: ${redactErrorMessage(error)}`);
             // The SDK drops a message over its 10 MB and closes the connection: the call it answered then fails as
             // "connection closed", which would read as if the server had died.
-            if (/ReadBuffer exceeded/.test(error.message))
+            if (/ReadBuffer exceeded/.test(error.message) || error.message.includes(TOO_LARGE_MESSAGE)) {
               this.oversized.set(client, this.waiting.get(client) ?? 0);
+              // The SDK closes a stdio connection itself; over HTTP the call would wait for an answer that never
+              // comes, so the connection is closed here, and the call ends as from a stdio server.
+              if (config.transport === 'http') void client.close();
+            }
           };
           client.onclose = () => this.closed(client);
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -274,7 +279,7 @@ export class McpConnection {
     if (waited !== undefined)
       return new ToolError(
         'mcp_answer_too_large',
-        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.`,
+        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${config.transport === 'http' ? 'Deputy is connecting to it again' : 'the server is being restarted'}. The call was made; ask for less (a smaller range, a page) if you try again.`,
       );
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
       return new ToolError(

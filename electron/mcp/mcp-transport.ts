@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSecrets, McpServerConfig } from '../../shared/contract';
+import { cappedFetch } from './capped-fetch';
 
 export const CLIENT_INFO = { name: 'deputy', version: '0.1.0' };
 
@@ -46,12 +47,14 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   }
   const url = new URL(config.url);
   const requestInit = { headers: { ...config.headers, ...secrets.headers } };
+  // An answer is read at most 10 MB a message, as the SDK reads from a stdio server: it is never held whole.
+  const http = { requestInit, fetch: cappedFetch() };
   try {
-    const client = await connectWith(new StreamableHTTPClientTransport(url, { requestInit }), options);
+    const client = await connectWith(new StreamableHTTPClientTransport(url, http), options);
     return { client, pid: null, kind: 'streamable-http' };
   } catch (streamableError) {
     try {
-      const client = await connectWith(new SSEClientTransport(url, { requestInit }), options);
+      const client = await connectWith(new SSEClientTransport(url, http), options);
       return { client, pid: null, kind: 'sse' };
     } catch {
       throw streamableError;

@@ -1,0 +1,73 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEvent } from '../../shared/contract';
+import { storeOf } from '../support/durable-kit';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { putServer, waitForServer } from '../support/mcp-kit';
+import { call, say, ScriptedModel } from '../support/scripted-model';
+
+/** A Streamable HTTP MCP server (stateless), answering in JSON or as an event stream, with a tool that answers 11 MB. */
+async function httpServer(isJson: boolean): Promise<{ url: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const mcp = new McpServer({ name: 'far', version: '1.0.0' });
+    mcp.registerTool('huge', { description: 'Answers with 11 MB.' }, async () => ({
+      content: [{ type: 'text', text: 'x'.repeat(11 * 1024 * 1024) }],
+    }));
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: isJson,
+    });
+    void mcp.connect(transport).then(() => transport.handleRequest(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+describe('an MCP server over HTTP that answers too much', () => {
+  let fixture: HostFixture | null = null;
+  let server: Server | null = null;
+
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = null;
+    server?.close();
+    server = null;
+  });
+
+  it.each([
+    ['as JSON', true],
+    ['as an event stream', false],
+  ])('drops an answer over 10 MB %s, says so, and keeps none of it', async (_how, isJson) => {
+    const far = await httpServer(isJson);
+    server = far.server;
+    const model = new ScriptedModel(
+      call('far__huge', { intent: 'get it', confidence: 0.9 }),
+      say('Too big.'),
+    );
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'far', { transport: 'http', url: far.url, autonomy: 'auto' });
+    await waitForServer(host, 'far', (view) => view.state === 'running');
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+
+    const events: RunEvent[] = [];
+    const run = await host.runToEnd({ prompt: 'Get the huge thing' }, (event) => events.push(event));
+    expect(run.status).toBe('completed');
+    const result = events.find(
+      (event): event is Extract<RunEvent, { type: 'tool_result' }> =>
+        event.type === 'tool_result' && event.tool === 'far__huge',
+    );
+    expect(result?.error).toBe(
+      'The MCP server "far" answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped and Deputy is connecting to it again. The call was made; ask for less (a smaller range, a page) if you try again.',
+    );
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_large');
+    const kept = storeOf(host)
+      .db.prepare<[], { n: number }>("SELECT count(*) AS n FROM audit WHERE event = 'mcp_full_result'")
+      .get();
+    expect(kept?.n).toBe(0);
+    await waitForServer(host, 'far', (view) => view.state === 'running');
+  });
+});
