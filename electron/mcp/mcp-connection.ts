@@ -35,7 +35,7 @@ export interface ConnectionDeps {
   secrets: () => McpSecrets;
   log: BoundedLog;
   /** Told the server's current tools after every start and every tools/list_changed. */
-  onTools: (tools: McpToolSpec[]) => void;
+  onTools: (tools: McpToolSpec[], leftOut: string[]) => void;
   /** Told whenever the state changes (Settings shows it). */
   onChange: () => void;
   backoff?: Backoff;
@@ -229,9 +229,13 @@ export class McpConnection {
   }
 
   private async refreshTools(client: Client): Promise<void> {
-    const tools = await listTools(client, START_TIMEOUT_MS, (line) => this.deps.log.note(line));
+    const leftOut: string[] = [];
+    const tools = await listTools(client, START_TIMEOUT_MS, (line) => {
+      leftOut.push(line);
+      this.deps.log.note(line);
+    });
     if (client !== this.client) return;
-    this.deps.onTools(tools);
+    this.deps.onTools(tools, leftOut);
     this.deps.onChange();
   }
 

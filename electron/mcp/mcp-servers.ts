@@ -49,6 +49,8 @@ interface Entry {
   config: McpServerConfig;
   connection: McpConnection;
   log: BoundedLog;
+  /** Its tools left out at its last listing, and why (Settings shows them on its card). */
+  leftOut: string[];
 }
 
 /**
@@ -159,11 +161,11 @@ export class McpServers {
       config,
       secrets: () => this.secrets.get(name),
       log,
-      onTools: (tools) => this.setTools(name, config, tools),
+      onTools: (tools, leftOut) => this.setTools(name, config, tools, true, leftOut),
       onChange: () => {},
       ...(this.deps.backoff && { backoff: this.deps.backoff }),
     });
-    const entry = { config, connection, log };
+    const entry: Entry = { config, connection, log, leftOut: [] };
     this.entries.set(name, entry);
     if (!config.enabled) {
       this.replaceTools(name, []);
@@ -177,7 +179,14 @@ export class McpServers {
     return entry;
   }
 
-  private setTools(name: string, config: McpServerConfig, specs: McpToolSpec[], isFresh = true): void {
+  private setTools(
+    name: string,
+    config: McpServerConfig,
+    specs: McpToolSpec[],
+    isFresh: boolean,
+    listingLeftOut: string[] = [],
+  ): void {
+    const tooLong: string[] = [];
     const connection = (): McpConnection => this.entry(name).connection;
     const tools = specs.flatMap((spec) => {
       const tool = createMcpTool(name, spec, {
@@ -186,16 +195,16 @@ export class McpServers {
         keepFull: this.deps.keepFull,
         isExternal: config.transport === 'http',
       });
-      if (!tool && isFresh)
-        this.entries
-          .get(name)
-          ?.log.note(
-            `tool "${spec.name.slice(0, 100)}" left out: "${name}${NAMESPACE_SEPARATOR}${spec.name.slice(0, 100)}" is longer than the ${MAX_NAME} characters a tool's name may have (a shorter server name may make it fit)`,
-          );
+      if (!tool)
+        tooLong.push(
+          `tool "${spec.name.slice(0, 100)}" left out: "${name}${NAMESPACE_SEPARATOR}${spec.name.slice(0, 100)}" is longer than the ${MAX_NAME} characters a tool's name may have (a shorter server name may make it fit)`,
+        );
       return tool ? [tool] : [];
     });
-    const skipped = this.replaceTools(name, tools);
-    for (const tool of skipped) this.entries.get(name)?.log.note(`tool ${tool} left out: the name is taken`);
+    const taken = this.replaceTools(name, tools).map((tool) => `tool ${tool} left out: the name is taken`);
+    const entry = this.entries.get(name);
+    for (const line of [...(isFresh ? tooLong : []), ...taken]) entry?.log.note(line);
+    if (isFresh && entry) entry.leftOut = [...listingLeftOut, ...tooLong, ...taken];
     if (isFresh) this.deps.settings.set({ [TOOLS_KEY]: { ...this.storedTools(), [name]: specs } });
   }
 
@@ -221,7 +230,7 @@ export class McpServers {
   }
 
   private view(name: string): McpServerView {
-    const { config, connection } = this.entry(name);
+    const { config, connection, leftOut } = this.entry(name);
     const secrets = this.secrets.get(name);
     const masked = (value: string | undefined): string => (value ? '••••••••' : '(not set)');
     return {
@@ -245,6 +254,7 @@ export class McpServers {
           },
         ];
       }),
+      ...(leftOut.length > 0 && { leftOut }),
       maskedSecrets: [
         ...config.secretEnv.map((key) => ({
           kind: 'env' as const,

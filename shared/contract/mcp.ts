@@ -86,6 +86,8 @@ export const McpServerView = z.object({
   tools: z.array(McpToolView),
   /** Secret names with a masked value: the UI shows these and never the value. */
   maskedSecrets: z.array(z.object({ kind: z.enum(['env', 'header']), name: z.string(), masked: z.string() })),
+  /** Which of its tools were left out at its last listing, and why, one line each (absent: none). */
+  leftOut: z.array(z.string()).optional(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

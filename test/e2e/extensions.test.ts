@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FILESYSTEM_SERVER } from '../support/mcp-kit';
+import { FILESYSTEM_SERVER, MALFORMED_TOOLS_SERVER } from '../support/mcp-kit';
 import { usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
@@ -178,5 +178,21 @@ describe('Settings → Extensions in the browser', () => {
         page.evaluate(() => document.activeElement?.closest('[data-testid="mcp-add-form"]') !== null),
       )
       .toBe(true);
+  });
+
+  it('says on the card which of a server’s tools are not offered, and why', async () => {
+    const page = await openExtensions();
+    const form = page.getByTestId('mcp-add-form');
+    await form.getByLabel('Name', { exact: true }).fill('raw');
+    await form.getByLabel('Command or URL').fill(`"${process.execPath}" "${MALFORMED_TOOLS_SERVER}"`);
+    await form.getByRole('button', { name: 'Add server' }).click();
+    await page.getByTestId('mcp-server-raw').getByText('Running').waitFor();
+    const leftOut = page.getByTestId('mcp-left-out-raw');
+    await leftOut.getByText('Some of its tools are not offered').click();
+    expect(await leftOut.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/^tool "null-schema" left out: its listing is malformed/),
+      expect.stringMatching(/^tool "bad-properties" left out: its listing is malformed/),
+      expect.stringMatching(/^tool #3 \(no name\) left out: its listing is malformed/),
+    ]);
   });
 });

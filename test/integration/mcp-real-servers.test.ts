@@ -262,6 +262,12 @@ describe('MCP servers as tools', () => {
     expect(log).toContain(
       `tool "a-tool-whose-name-is-long-${'x'.repeat(40)}" left out: "raw__a-tool-whose-name-is-long-${'x'.repeat(40)}" is longer than the 64 characters a tool's name may have`,
     );
+    // Settings shows the same on the server's card: the malformed three, the three past 500, the long name.
+    expect(view.leftOut).toHaveLength(5);
+    expect(view.leftOut?.slice(3)).toEqual([
+      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: "many-500", "many-501", "many-502")',
+      `tool "a-tool-whose-name-is-long-${'x'.repeat(40)}" left out: "raw__a-tool-whose-name-is-long-${'x'.repeat(40)}" is longer than the 64 characters a tool's name may have (a shorter server name may make it fit)`,
+    ]);
   });
 
   it('refreshes the tools when the server says its list changed', async () => {

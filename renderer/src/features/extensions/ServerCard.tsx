@@ -91,6 +91,17 @@ export function ServerCard({ server }: { server: McpServerView }) {
           ))}
         </ul>
       </details>
+      {server.leftOut && (
+        // Why some of what the server lists is not offered, as its log says it (at most a line per tool).
+        <details data-testid={`mcp-left-out-${server.name}`}>
+          <summary>Some of its tools are not offered</summary>
+          <ul>
+            {server.leftOut.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       <div className="settings-form__actions extensions-panel__actions">
         <button
           type="button"
