@@ -10,13 +10,11 @@ import { settle } from '../engine/call-execution';
 import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
-import type { RunFailure } from '../engine/model-failure';
-import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
-import type { RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
 import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
+import { endPausedRun } from './paused-run-end';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 
 /** A reject verdict's `code` is what the model reads beside its message; the person's own refusal by default. */
@@ -146,7 +144,7 @@ export class ApprovalDesk {
         this.deps.publish(this.view({ ...approval, status: 'expired' }));
         continue;
       }
-      this.endPausedRun(approval, {
+      endPausedRun((stored) => this.view(stored), this.deps, approval, {
         code: 'approval_expired',
         message: `The approval for "${approval.preview.title}" expired at ${at}, so Deputy did not do it. Ask again if you still want it.`,
       });
@@ -198,7 +196,7 @@ export class ApprovalDesk {
       const note = 'superseded: the user sent a new message instead of deciding';
       if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), note))
         continue;
-      const state = this.endPausedRun(approval, {
+      const state = endPausedRun((stored) => this.view(stored), this.deps, approval, {
         code: 'cancelled',
         message: 'Cancelled: you sent a new message while this was waiting for your approval.',
       });
@@ -239,7 +237,7 @@ export class ApprovalDesk {
       if (approval.runId !== runId) continue;
       if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), message))
         continue;
-      this.endPausedRun(approval, { code: 'cancelled', message });
+      endPausedRun((stored) => this.view(stored), this.deps, approval, { code: 'cancelled', message });
     }
   }
 
@@ -347,35 +345,5 @@ export class ApprovalDesk {
       // The loop pauses again if other calls of the turn are still held, and acts on any decided meanwhile.
       return driveRun(deps, spec, state);
     });
-  }
-
-  private endPausedRun(approval: StoredApproval, failure: RunFailure): RunState | null {
-    const { store } = this.deps;
-    const deps = this.deps.runDeps();
-    const run = store.runs.get(approval.runId);
-    let state: RunState | null = null;
-    try {
-      state = run ? loadRunState(this.deps.store, run.id) : null;
-    } catch (error) {
-      deps.logError(`could not read the state of run ${approval.runId}`, error);
-    }
-    this.deps.publish(
-      this.view({ ...approval, status: failure.code === 'approval_expired' ? 'expired' : 'rejected' }),
-    );
-    if (!run || run.status !== 'awaiting_confirmation' || !state) return null;
-    const spec = this.deps.specFor(run, new AbortController().signal);
-    const scope = { deps, spec, state };
-    rejectAction(scope, approval.actionId, approval.tool, failure.message);
-    // The run ends here, so whatever else of its turn was held is refused with it.
-    for (const other of state.awaiting) {
-      if (other.approvalId === approval.id) continue;
-      const now = this.deps.now().toISOString();
-      if (!store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended')) continue;
-      rejectAction(scope, other.actionId, other.call.name, failure.message);
-      const stored = store.approvals.get(other.approvalId);
-      if (stored) this.deps.publish(this.view(stored));
-    }
-    failRun(deps, spec, state, failure);
-    return state;
   }
 }

@@ -1,0 +1,48 @@
+import type { Approval } from '../../shared/contract';
+import { rejectAction } from '../engine/call-approval';
+import type { RunFailure } from '../engine/model-failure';
+import { failRun } from '../engine/run-endings';
+import type { RunState } from '../engine/run-state';
+import type { StoredApproval } from '../store/approvals-repo';
+import type { ApprovalDeskDeps } from './approval-desk-deps';
+import { loadRunState } from './paused-runs';
+
+/**
+ * Ends a run paused for approval because Deputy settled that approval itself (it expired, the person wrote
+ * again, the plan was cancelled): the call is refused, and whatever else of its turn was held with it, and the
+ * run fails with `failure`. Answers the run's state as it ended, or null when it was not paused any more.
+ */
+export function endPausedRun(
+  view: (approval: StoredApproval) => Approval,
+  deskDeps: ApprovalDeskDeps,
+  approval: StoredApproval,
+  failure: RunFailure,
+): RunState | null {
+  const { store } = deskDeps;
+  const deps = deskDeps.runDeps();
+  const run = store.runs.get(approval.runId);
+  let state: RunState | null = null;
+  try {
+    state = run ? loadRunState(store, run.id) : null;
+  } catch (error) {
+    deps.logError(`could not read the state of run ${approval.runId}`, error);
+  }
+  deskDeps.publish(
+    view({ ...approval, status: failure.code === 'approval_expired' ? 'expired' : 'rejected' }),
+  );
+  if (!run || run.status !== 'awaiting_confirmation' || !state) return null;
+  const spec = deskDeps.specFor(run, new AbortController().signal);
+  const scope = { deps, spec, state };
+  rejectAction(scope, approval.actionId, approval.tool, failure.message);
+  // The run ends here, so whatever else of its turn was held is refused with it.
+  for (const other of state.awaiting) {
+    if (other.approvalId === approval.id) continue;
+    const now = deskDeps.now().toISOString();
+    if (!store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended')) continue;
+    rejectAction(scope, other.actionId, other.call.name, failure.message);
+    const stored = store.approvals.get(other.approvalId);
+    if (stored) deskDeps.publish(view(stored));
+  }
+  failRun(deps, spec, state, failure);
+  return state;
+}
