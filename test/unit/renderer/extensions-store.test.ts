@@ -135,6 +135,27 @@ describe('extensions store', () => {
       .map((call) => (call.input as { config: { enabled: unknown } }).config.enabled);
     expect(sent).toEqual([false, true]);
   });
+  it('says to wait when a change is asked for while another is under way, and makes none', async () => {
+    let finish = (): void => {};
+    const fake = fakeClient({
+      'mcp.put': (input) =>
+        new Promise((resolve) => {
+          finish = () =>
+            resolve({ server: server(input.name, { config: McpServerConfig.parse(input.config) }) });
+        }),
+    });
+    const store = createExtensionsStore(fake.client);
+    const slow = store.getState().setEnabled(server('files'), false);
+    expect(await store.getState().setEnabled(server('other'), false)).toBe(false);
+    expect(store.getState().error).toBe(
+      'What you asked of “files” is not finished yet; try again once it is.',
+    );
+    expect(fake.calls.filter((call) => call.channel === 'mcp.put')).toHaveLength(1);
+    finish();
+    expect(await slow).toBe(true);
+    expect(store.getState().error).toBeNull();
+  });
+
   it('keeps what a change answered over a reading of the servers asked before it (the panel reads them every 2 s)', async () => {
     const running = server('files');
     const before = [running, server('other')];

@@ -56,12 +56,18 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
     let changes = 0;
 
     async function act(busy: string, work: () => Promise<string | null>): Promise<boolean> {
-      if (get().busy) return false;
+      const other = get().busy;
+      if (other) {
+        // One change at a time: the one asked for now is not lost in silence, the person is told to wait.
+        set({ error: `${waitingOn(other)} is not finished yet; try again once it is.`, outcome: null });
+        return false;
+      }
       changes += 1;
       set({ busy, error: null, outcome: null });
       try {
         const outcome = await work();
-        set({ busy: null, outcome });
+        // A "not finished yet" said meanwhile to a change asked for too soon is over now.
+        set({ busy: null, outcome, error: null });
         return true;
       } catch (error) {
         fail(error);
@@ -165,4 +171,11 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       },
     };
   });
+}
+
+/** What an action in flight is, in words: `busy` is a server's name, or the add form's or the import's. */
+function waitingOn(busy: string): string {
+  if (busy === 'add') return 'Adding the server';
+  if (busy === 'import') return 'The import';
+  return `What you asked of “${busy}”`;
 }
