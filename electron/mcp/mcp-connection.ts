@@ -159,7 +159,9 @@ export class McpConnection {
     // Read before closing: once the SDK has stopped its child, what that child started belongs to no one.
     const leftovers = pid ? await descendantsOf(pid) : [];
     await Promise.all([client, opening].map((open) => open?.close().catch(() => {})));
-    stopLeftovers(leftovers);
+    // Deputy's exit waits for them (2 s at most); a restart or Turn off does not.
+    const stopped = stopLeftovers(leftovers);
+    if (reason === 'closing') await stopped;
   }
 
   /** Stops it, then starts it now, whatever backoff was waiting, waiting at most `ms` for it (as `startWithin`). */

@@ -30,16 +30,24 @@ export function descendantsOf(pid: number): Promise<number[]> {
   });
 }
 
-/** Stops whichever of `pids` still run: SIGTERM now, SIGKILL to those left after a grace period. */
-export function stopLeftovers(pids: readonly number[]): void {
-  const alive = pids.filter((pid) => signal(pid, 'SIGTERM'));
-  if (alive.length === 0) return;
-  setTimeout(() => {
-    for (const pid of alive) signal(pid, 'SIGKILL');
-  }, GRACE_MS).unref();
+/** How often the processes told to stop are looked at, to end the wait once every one is gone. */
+const POLL_MS = 100;
+
+/**
+ * Stops whichever of `pids` still run: SIGTERM now, SIGKILL to those left after a grace period. Answers once
+ * every one is gone or was sent SIGKILL, so Deputy's exit can wait for it (a leftover that ignores SIGTERM
+ * would otherwise outlive it).
+ */
+export async function stopLeftovers(pids: readonly number[]): Promise<void> {
+  let alive = pids.filter((pid) => signal(pid, 'SIGTERM'));
+  for (let waited = 0; alive.length > 0 && waited < GRACE_MS; waited += POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    alive = alive.filter((pid) => signal(pid, 0));
+  }
+  for (const pid of alive) signal(pid, 'SIGKILL');
 }
 
-function signal(pid: number, name: NodeJS.Signals): boolean {
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
   try {
     process.kill(pid, name);
     return true;
