@@ -112,6 +112,15 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
         input: 0.3,
         output: 2.5,
       });
+
+    // Ctrl+S in a price saves the table, as the footer's Save is pressed on General and Permissions.
+    await input.fill('0.5');
+    await input.press('Control+S');
+    await expect
+      .poll(async () => (await settingsOf(host)).modelPrices['gemini-2.5-flash'])
+      .toEqual({ input: 0.5, output: 2.5 });
+    await expect.poll(() => input.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await panel.getByTestId('price-table-save').getAttribute('aria-keyshortcuts')).toBe('Control+S');
   });
 
   it('a stored run shows its tokens and cost under its answer after a reload', async () => {

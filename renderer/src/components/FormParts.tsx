@@ -17,6 +17,8 @@ interface SubmitButtonProps {
   testId?: string;
   /** The form it submits, when it is drawn outside it (a dialog's footer). */
   form?: string;
+  /** The keys that press it too, as its title says them and aria-keyshortcuts names them. */
+  keyShortcut?: { label: string; aria: string };
 }
 
 /** A form's submit button: disabled, and saying what it is doing, while the form is busy. */
@@ -27,6 +29,7 @@ export function SubmitButton({
   variant = 'primary',
   testId,
   form,
+  keyShortcut,
 }: SubmitButtonProps) {
   return (
     <button
@@ -34,6 +37,8 @@ export function SubmitButton({
       form={form}
       className={`button button--${variant}`}
       disabled={isBusy}
+      title={keyShortcut && `${label} (${keyShortcut.label})`}
+      aria-keyshortcuts={keyShortcut?.aria}
       data-testid={testId}
     >
       {isBusy ? busyLabel : label}

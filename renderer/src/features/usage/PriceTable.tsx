@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { DEFAULT_MODEL_PRICES, type ModelPrice } from '../../../../shared/model-prices';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { useStores } from '../../stores';
+import { isSaveShortcut, saveShortcut } from '../settings/save-shortcut';
 
 type Row = { key: number; model: string; input: string; output: string };
 
@@ -73,8 +74,22 @@ export function PriceTable({
     void save(checked.table);
   };
 
+  // The table has its own Save, not the footer's: Ctrl+S (⌘S on a Mac) from any of its fields presses it, as the
+  // footer's Save is pressed on General and Permissions.
+  const saveFromKeyboard = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (!isSaveShortcut(event) || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    event.currentTarget.requestSubmit();
+  };
+
   return (
-    <form className="price-table" onSubmit={onSubmit} noValidate data-testid="price-table">
+    <form
+      className="price-table"
+      onSubmit={onSubmit}
+      onKeyDown={saveFromKeyboard}
+      noValidate
+      data-testid="price-table"
+    >
       <table>
         <caption id={captionId}>Prices in US dollars per million tokens</caption>
         <thead>
@@ -157,7 +172,13 @@ export function PriceTable({
         >
           Reset to Google’s list prices
         </button>
-        <SubmitButton isBusy={isSaving} label="Save prices" busyLabel="Saving…" testId="price-table-save" />
+        <SubmitButton
+          isBusy={isSaving}
+          label="Save prices"
+          busyLabel="Saving…"
+          testId="price-table-save"
+          keyShortcut={saveShortcut()}
+        />
       </div>
     </form>
   );
