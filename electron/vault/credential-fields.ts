@@ -139,5 +139,13 @@ export function isSecretField(field: FieldMatch): boolean {
   if (field.isOnNextLine) {
     return field.endsItsLine && /\d/.test(value) && /[A-Za-z]/.test(value) && !value.endsWith(':');
   }
-  return !WEAK_NAME.test(name) || /\d/.test(value) || value.length >= 20;
+  return !WEAK_NAME.test(name) || looksGenerated(value);
+}
+
+/**
+ * Whether a value looks made by a machine rather than written by a person: a digit in it, or 20 characters. Where its name may as well be a word of prose ("Secret: friendship", "Authorization: pending
+ * approval"), only such a value is taken for a secret.
+ */
+export function looksGenerated(value: string): boolean {
+  return /\d/.test(value) || value.length >= 20;
 }

@@ -5,20 +5,36 @@
  * a browser's saved requests (HAR) or a Postman collection. All keep the words around the secret readable: the
  * header's and the cookies' names, the user's name, an authorization's scheme.
  */
-import { isPlaceholder, isSecretField, quotedField } from './credential-fields';
+import { isPlaceholder, isSecretField, looksGenerated, quotedField } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
 /** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
 const COOKIE_NAME = String.raw`[^\s=;,"'\`\\]+`;
 const COOKIE_VALUE = String.raw`[^\s;,"'\`\\]*`;
 const COOKIE_PAIR = `${COOKIE_NAME}=${COOKIE_VALUE}`;
+/** A header's name (a pattern) and its colon: plain, quoted, in a template literal, or in JSON. */
+function headerName(name: string): string {
+  return String.raw`\b${name}\\?["'\`]?[ \t]*:[ \t]*\\?["'\`]?`;
+}
 /**
- * A `Cookie:` or `Set-Cookie:` header (plain, quoted, in a template literal, or in JSON) and its `name=value`
- * pairs. A cookie's name holds no `=` and neither holds a `;`, so each pair is read once: no backtracking over a
- * long header. A label with no pair after it ("Favourite cookie: oatmeal") is no match.
+ * A `Cookie:` or `Set-Cookie:` header and its `name=value` pairs. A cookie's name holds no `=` and neither holds
+ * a `;`, so each pair is read once: no backtracking over a long header. A label with no pair after it
+ * ("Favourite cookie: oatmeal") is no match.
  */
 const COOKIE_HEADER = new RegExp(
-  String.raw`(\b(Set-)?Cookie\\?["'\`]?[ \t]*:[ \t]*\\?["'\`]?)(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
+  String.raw`(${headerName('(Set-)?Cookie')})(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
+  'gi',
+);
+/** An authorization's parameter, `name=value` or `name="value"` (Digest's `response="…"`, AWS's `Signature=…`). */
+const AUTH_PARAM = String.raw`[\w-]+=(?:\\?"[^"\\\r\n]*\\?"|[^\s,"'\`\\]+)`;
+/**
+ * An `Authorization:` or `Proxy-Authorization:` header's scheme (`Token`, `Digest`, `AWS4-HMAC-SHA256`), kept, then
+ * its credentials: a list of parameters, or one word of the characters a credential is written in (token68). A
+ * header with no scheme ("Authorization: required") is no match. Groups: all before the credentials, then them.
+ */
+const AUTHORIZATION_HEADER = new RegExp(
+  String.raw`(${headerName('(?:Proxy-)?Authorization')}[A-Za-z][\w-]*[ \t]+)` +
+    String.raw`(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|[\w.~+/-]+=*)`,
   'gi',
 );
 /**
@@ -59,7 +75,7 @@ function isSecretCookieValue(value: string): boolean {
 const JSON_SPACE = String.raw`(?:\s|\\[nrt])*`;
 /**
  * A `"name": …, "value": …` pair (or `"key"`, as Postman writes it), as HAR files (a browser's saved requests),
- * Postman collections and Kubernetes' env lists hold headers, cookies, query and form fields and variables, in
+ * Postman collections and Kubernetes' env lists in JSON hold headers, cookies, query and form fields and variables, in
  * JSON or escaped in a JSON string (a HAR pasted into a message, then stored). A name and a value are read to
  * their closing quote, so each pair is read once. Groups: all before the value, the quotes' escape, the name,
  * then the value (a value holding an escaped quote is no match: no cookie or credential holds one).
@@ -69,13 +85,32 @@ const NAME_VALUE_PAIR = new RegExp(
     String.raw`\2"value\2"${JSON_SPACE}:${JSON_SPACE}\2")((?:[^"\\\r\n]|\\[^"\r\n])*)(?=\2")`,
   'g',
 );
+/** A line's end, in a text or as the escapes it is written with inside a JSON string. */
+const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
+/** A word of a bare YAML value: a `#` after a space starts a comment. */
+const YAML_WORD = String.raw`[^\s"'\\#][^\s"'\\]*`;
+/**
+ * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line,
+ * indented; each quoted or bare (a bare value's words, to its line's end or its comment). A name holds no `:`, so
+ * a text of many `name:` is read once. Groups: all before the value, the name's quote, the name, the value's
+ * quote, the value in quotes, or bare.
+ */
+const YAML_NAME_VALUE_PAIR = new RegExp(
+  String.raw`((?<![\w.-])name:[ \t]*(\\?["'])?([^\s"'\\:]+)\2[ \t]*${LINE_BREAK}[ \t]+value:[ \t]*)` +
+    String.raw`(?:(\\?["'])([^"'\\\r\n]*)(?=\4)|(${YAML_WORD}(?:[ \t]+${YAML_WORD})*))`,
+  'g',
+);
 /**
  * Where a pair whose name ends in one of `names` (a pattern) may be, or a HAR's list of cookies: the `:` after its
- * `"value"` or after `"cookies"`, for the redactor's first quick test (secret-shapes.ts). The many pairs that are
- * neither (a mail's From and Subject headers) are left to the quick test alone.
+ * `"value"` or after `"cookies"`, or after a YAML pair's `value`, for the redactor's first quick test
+ * (secret-shapes.ts). The many pairs that are neither (a mail's From and Subject headers) are left to the quick
+ * test alone.
  */
 export function nameValueHint(names: string): string {
-  return String.raw`:(?<=(?:(?:${names})\\?"${JSON_SPACE},${JSON_SPACE}\\?"value|"cookies)\\?"${JSON_SPACE}:)`;
+  return (
+    String.raw`:(?<=(?:(?:${names})\\?"${JSON_SPACE},${JSON_SPACE}\\?"value|"cookies)\\?"${JSON_SPACE}:|` +
+    String.raw`(?:${names})\\?["']?[ \t]*${LINE_BREAK}[ \t]+value:)`
+  );
 }
 /**
  * HAR's `"cookies": [ … ]` (a request's or a response's), whose pairs are cookies whatever their names. It ends at
@@ -88,6 +123,16 @@ const AUTHORIZATION_NAME = /^(?:proxy-)?authorization$/i;
 const COOKIE_HEADER_NAME = /^(set-)?cookie$/i;
 /** An authorization header's value: its scheme (`Basic`, `Bearer`, `Token`, `Digest`), kept, then its credentials. */
 const AUTHORIZATION_VALUE = /^([A-Za-z][\w-]*[ \t]+)?(.*)$/s;
+
+/**
+ * An authorization's credentials, taken out unless a placeholder (`<token>`, `$TOKEN`). A header written on a line
+ * of text may be a line of prose ("Authorization: pending approval"): there only credentials that look generated
+ * are taken.
+ */
+function redactAuthorizationCredentials(credentials: string, isInText: boolean): string {
+  if (isPlaceholder(credentials) || (isInText && !looksGenerated(credentials))) return credentials;
+  return REDACTED;
+}
 
 /**
  * A pair's value with its secret taken out: a cookie's (in a `cookies` list), a `Cookie` or `Set-Cookie` header's
@@ -110,12 +155,15 @@ function redactPairValue(name: string, value: string, isCookie: boolean): string
   const authorization = AUTHORIZATION_NAME.test(name) ? AUTHORIZATION_VALUE.exec(value) : null;
   if (authorization) {
     const [, scheme = '', credentials = ''] = authorization;
-    return isPlaceholder(credentials) ? value : `${scheme}${REDACTED}`;
+    return `${scheme}${redactAuthorizationCredentials(credentials, false)}`;
   }
   return isSecretField(quotedField(name, value)) ? REDACTED : value;
 }
 
-/** The name/value pairs of a text, each with its secret taken out, the pairs of a HAR's `cookies` lists as cookies. */
+/**
+ * The name/value pairs of a text, in JSON or in YAML, each with its secret taken out, the pairs of a HAR's
+ * `cookies` lists as cookies.
+ */
 function redactNameValuePairs(text: string): string {
   const pairsIn = (part: string, isCookie: boolean) =>
     part.replace(
@@ -123,9 +171,21 @@ function redactNameValuePairs(text: string): string {
       (_match, before: string, _escape: string, name: string, value: string) =>
         `${before}${redactPairValue(name, value, isCookie)}`,
     );
-  return pairsIn(
+  const withJson = pairsIn(
     text.replace(COOKIE_LIST, (list) => pairsIn(list, true)),
     false,
+  );
+  return withJson.replace(
+    YAML_NAME_VALUE_PAIR,
+    (
+      _match,
+      before: string,
+      _nameQuote: string | undefined,
+      name: string,
+      quote: string | undefined,
+      quoted: string | undefined,
+      bare: string | undefined,
+    ) => `${before}${quote ?? ''}${redactPairValue(name, quoted ?? bare ?? '', false)}`,
   );
 }
 
@@ -202,7 +262,12 @@ export function redactRequestCredentials(text: string, isJson = false): string {
     (_match, header: string, setCookie: string | undefined, pairs: string) =>
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
-  const withCurl = out.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
+  const withAuthorization = out.replace(
+    AUTHORIZATION_HEADER,
+    (_match, before: string, credentials: string) =>
+      `${before}${redactAuthorizationCredentials(credentials, true)}`,
+  );
+  const withCurl = withAuthorization.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
   const withScripts = withCurl.replace(

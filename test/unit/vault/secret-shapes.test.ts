@@ -147,6 +147,32 @@ describe('credentials in headers and URLs', () => {
     ],
     ['a Basic header in JSON', '{"Authorization":"Basic dXNlcjpwYXNz"}', `{"Authorization":"Basic ${R}"}`],
     ['a Bearer header', `authorization: Bearer ${VALUE}`, `authorization: Bearer ${R}`],
+    ['a Token header, its scheme kept', 'Authorization: Token 9f8e7d6c5b4a3210', `Authorization: Token ${R}`],
+    [
+      'a Digest header, its parameters taken with the response',
+      'Authorization: Digest username="ana", realm="api", nonce="dcd98b7102dd", uri="/", response="6629fae49393a05397450978507c4ef1"\nAccept: */*',
+      `Authorization: Digest ${R}\nAccept: */*`,
+    ],
+    [
+      'an AWS signature header',
+      'Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6',
+      `Authorization: AWS4-HMAC-SHA256 ${R}`,
+    ],
+    [
+      'a Proxy-Authorization header',
+      'Proxy-Authorization: Negotiate YIIGhgYGKwYBBQUCoIIGejCCBnag',
+      `Proxy-Authorization: Negotiate ${R}`,
+    ],
+    [
+      'a Token header in curl, the quote and the URL kept',
+      `curl -H 'Authorization: Token 9f8e7d6c5b4a3210' https://api.example.com`,
+      `curl -H 'Authorization: Token ${R}' https://api.example.com`,
+    ],
+    [
+      'a Token header in JSON',
+      '{"Authorization":"Token 9f8e7d6c5b4a3210","Accept":"*/*"}',
+      `{"Authorization":"Token ${R}","Accept":"*/*"}`,
+    ],
     ['a database URL', 'postgres://user:pw@host/db', `postgres://user:${R}@host/db`],
     [
       'a URL password with symbols',
@@ -301,6 +327,21 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
       `"queryString":[{"name":"access_token","value":"${R}"}]`,
     ],
     [
+      'a Kubernetes env var in YAML',
+      `env:\n  - name: API_KEY\n    value: ${OPENAI_LEGACY.replace('sk-', 'zz')}\n  - name: LOG_LEVEL\n    value: debug`,
+      `env:\n  - name: API_KEY\n    value: ${R}\n  - name: LOG_LEVEL\n    value: debug`,
+    ],
+    [
+      'a Kubernetes env var in YAML, quoted',
+      `- name: "DB_PASSWORD"\n  value: "hunter2 long pass"`,
+      `- name: "DB_PASSWORD"\n  value: "${R}"`,
+    ],
+    [
+      'an authorization header in YAML, its scheme kept',
+      '- name: Authorization\n  value: Token 9f8e7d6c5b4a3210  # the CI account\n',
+      `- name: Authorization\n  value: Token ${R}  # the CI account\n`,
+    ],
+    [
       "a Postman request's password",
       '{"key":"password","value":"hunter2-long","type":"text"}',
       `{"key":"password","value":"${R}","type":"text"}`,
@@ -318,7 +359,18 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
     '{"name":"page","value":"2"}',
     '"cookies": [{"name": "Chocolate chip", "value": "the best seller of 2024"}]',
     '"cookies": []',
+    '- name: theme\n  value: dark',
+    '- name: API_KEY\n  value: <your-api-key>',
+    '- name: API_KEY\n  valueFrom:\n    secretKeyRef:\n      name: api\n      key: api-key',
+    '- name: SESSION_TOKEN\n  value: $(SESSION_TOKEN)',
+    'name: Ana\nvalue: 1234567890 points',
   ]);
+
+  it('reads a YAML env list pasted into a message and stored as JSON', () => {
+    const yaml = `env:\n  - name: API_KEY\n    value: "${VALUE}"\n  - name: MODE\n    value: production-2024`;
+    const redacted = JSON.parse(redactedJson({ prompt: yaml })) as { prompt: string };
+    expect(redacted.prompt).toBe(yaml.replace(VALUE, R));
+  });
 
   it('reads a HAR pasted into a message and stored as JSON', () => {
     const har = JSON.stringify(
@@ -430,6 +482,12 @@ describe('options and headers that only look like credentials', () => {
     'grep -b "sid=0123456789abcdef" access.log',
     'git checkout -b feature/login-2024',
     'Favourite cookie: oatmeal raisin',
+    'Authorization: required',
+    'Authorization: pending manager approval',
+    'Authorization: Token <your-token>',
+    'Authorization: Token $API_TOKEN',
+    'Authorization: Digest of the meeting notes, attached',
+    'The form says Authorization: signed by a director before anything is paid',
     'Cookie: lang=en; theme=dark',
     'Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure',
     'document.cookie = "theme=dark-mode-2024"',
@@ -558,6 +616,8 @@ describe('curl in JSON, where each string holds its own text', () => {
 });
 
 describe('a long text made to make a pattern backtrack', () => {
+  /** A YAML pair named like a credential: with it, the pairs' patterns read the whole text. */
+  const YAML_HINT = '- name: API_KEY\n  value: x\n';
   // Each is hundreds of kilobytes: a pattern that read it more than once per character would not finish.
   it.each([
     ['cookies with no end', `Cookie: ${'a=b;'.repeat(60_000)}`],
@@ -580,6 +640,15 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a block scalar under a long name', `${'a.'.repeat(150_000)}password: |\n  a1b2c3d4e5`],
     ['a block scalar of short lines', `token: >\n${'  a\n\n'.repeat(60_000)}`],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
+    ['authorization headers with no credentials', 'Authorization: Digest '.repeat(20_000)],
+    ['an authorization of many parameters', `Authorization: Digest ${'a=b, '.repeat(60_000)}c`],
+    ['an authorization parameter with no closing quote', `Authorization: Digest a="${'b'.repeat(300_000)}`],
+    ['an authorization parameter with no value', `Authorization: Digest ${'a'.repeat(300_000)}=`],
+    ['YAML names in one word', `${YAML_HINT}${'name:'.repeat(60_000)}`],
+    ['YAML names with no value', '- name: API_KEY\n  '.repeat(20_000)],
+    ['a YAML name with no end', `${YAML_HINT}- name: ${'a'.repeat(300_000)}`],
+    ['a YAML value of many words', `- name: API_KEY\n  value: ${'a1 '.repeat(100_000)}`],
+    ['a YAML value with no closing quote', `- name: API_KEY\n  value: "${'a'.repeat(300_000)}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
   });
