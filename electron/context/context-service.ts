@@ -13,6 +13,7 @@ import { IndexWorker } from './index-worker-client';
 import { knowledgeBlock } from './knowledge';
 import { unresolvedPersonQuestion } from './intent-check';
 import { directMessageWith } from './slack-dms';
+import { EmbedSoon } from './embed-soon';
 import type { IntentAnalysis } from '../../shared/contract/intent';
 import type { TurnReach } from '../engine/intent-statement';
 import { memoryCorpus, taskCorpus } from './corpora';
@@ -23,8 +24,6 @@ import { UpcomingEvents } from './upcoming-events';
 /** How often the index is refreshed while Deputy runs, and how soon after start or a new connection. */
 export const REFRESH_EVERY_MS = 30 * 60_000;
 const REFRESH_SOON_MS = 5_000;
-/** How long after a memory is saved (or edited) it is embedded: the saves of one run go in one batch. */
-export const EMBED_MEMORIES_AFTER_MS = 1_000;
 const DAY = 86_400_000;
 /** SQLite's own default: a checkpoint once the WAL holds this many pages. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
@@ -69,9 +68,9 @@ export class ContextService {
   private readonly file: string;
   private readonly worker: IndexWorker | null;
   private timer: NodeJS.Timeout | null = null;
-  private memoriesTimer: NodeJS.Timeout | null = null;
-  /** The memories' sync under way (a refresh's or one after a save): the next waits, so none is doubled. */
-  private memoriesSynced: Promise<unknown> = Promise.resolve();
+  /** Memories and tasks are embedded a second after each change, not only at a refresh. */
+  private readonly memoriesSoon: EmbedSoon;
+  private readonly tasksSoon: EmbedSoon;
   private running: Promise<RefreshReport> | null = null;
   /** Stops the pass under way, and only it: clearing the index must not be undone by a pass that began before. */
   private pass: AbortController | null = null;
@@ -94,8 +93,13 @@ export class ContextService {
     this.semanticTasks = semantic(taskCorpus(deps.tasks));
     this.recentMail = new RecentMail(this.db);
     this.semanticMail = semantic(mailCorpus(this.recentMail));
-    const unsubscribe = deps.memories.onChange(() => this.memoriesChanged());
-    this.stop.signal.addEventListener('abort', unsubscribe);
+    this.memoriesSoon = new EmbedSoon(this.semantic, 'memories', this.stop.signal, deps.logError);
+    this.tasksSoon = new EmbedSoon(this.semanticTasks, 'tasks', this.stop.signal, deps.logError);
+    for (const unsubscribe of [
+      deps.memories.onChange(() => this.memoriesSoon.changed()),
+      deps.tasks.onChange(() => this.tasksSoon.changed()),
+    ])
+      this.stop.signal.addEventListener('abort', unsubscribe);
   }
 
   /** Refreshes in the background: soon, then every half hour. Timers never keep the process alive. */
@@ -117,28 +121,6 @@ export class ContextService {
       void this.refresh();
     }, REFRESH_SOON_MS);
     this.timer.unref();
-  }
-
-  /**
-   * A memory was saved, edited or deleted: it is embedded shortly, in the background (a step never waits for it).
-   * Until then a search says the newest memories are matched by words only.
-   */
-  private memoriesChanged(): void {
-    this.semantic.changed();
-    if (this.memoriesTimer) return;
-    this.memoriesTimer = setTimeout(() => {
-      this.memoriesTimer = null;
-      this.syncMemories(this.stop.signal).catch((error: unknown) => {
-        if (!this.stop.signal.aborted) this.deps.logError('embedding memories failed', error);
-      });
-    }, EMBED_MEMORIES_AFTER_MS);
-    this.memoriesTimer.unref();
-  }
-
-  private syncMemories(signal: AbortSignal): Promise<unknown> {
-    const synced = this.memoriesSynced.catch(() => undefined).then(() => this.semantic.sync(signal));
-    this.memoriesSynced = synced;
-    return synced;
   }
 
   /** One pass over the connected accounts; a pass already under way is joined, not doubled. */
@@ -164,8 +146,8 @@ export class ContextService {
       signal,
     );
     try {
-      await this.syncMemories(signal);
-      await this.semanticTasks.sync(signal);
+      await this.memoriesSoon.sync(signal);
+      await this.tasksSoon.sync(signal);
       // Recent mail is kept while the person opts in and Gmail is connected; disconnected, it goes.
       if (this.deps.keepsRecentMail() && this.deps.isUsable('google')) await this.semanticMail.sync(signal);
       else this.forgetRecentMail();
@@ -283,7 +265,8 @@ export class ContextService {
   close(): Promise<void> {
     this.stop.abort();
     if (this.timer) clearTimeout(this.timer);
-    if (this.memoriesTimer) clearTimeout(this.memoriesTimer);
+    this.memoriesSoon.close();
+    this.tasksSoon.close();
     this.db.close();
     return this.worker?.close() ?? Promise.resolve();
   }

@@ -1,5 +1,6 @@
 import type { Memory, MemoryOrigin } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
+import { ChangeListeners } from './change-listeners';
 import type { Db } from './database';
 
 interface MemoryRow {
@@ -58,7 +59,7 @@ export class MemoriesRepo {
   private readonly remove;
   private readonly selectPage;
   private readonly selectMatches;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new ChangeListeners();
 
   constructor(db: Db) {
     this.insert = db.prepare(
@@ -92,7 +93,7 @@ export class MemoriesRepo {
       now,
       now,
     );
-    this.changed();
+    this.listeners.notify();
     return this.get(memory.id) as Memory;
   }
 
@@ -103,13 +104,13 @@ export class MemoriesRepo {
 
   update(id: string, text: string, now: string): Memory | null {
     if (this.updateText.run(redactSecrets(text), now, now, id).changes === 0) return null;
-    this.changed();
+    this.listeners.notify();
     return this.get(id);
   }
 
   delete(id: string): boolean {
     if (this.remove.run(id).changes !== 1) return false;
-    this.changed();
+    this.listeners.notify();
     return true;
   }
 
@@ -118,12 +119,7 @@ export class MemoriesRepo {
    * function that stops the calls.
    */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(): void {
-    for (const listener of this.listeners) listener();
+    return this.listeners.add(listener);
   }
 
   /** Newest first, a page at a time; the cursor is the last row's position. */

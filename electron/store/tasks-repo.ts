@@ -1,4 +1,5 @@
 import { redactNullable, redactSecrets } from '../vault/redactor';
+import { ChangeListeners } from './change-listeners';
 import type { Db } from './database';
 
 export interface Task {
@@ -47,6 +48,7 @@ export class TasksRepo {
   private readonly selectByStatus;
   private readonly selectAll;
   private readonly upsertTask;
+  private readonly listeners = new ChangeListeners();
 
   constructor(db: Db) {
     this.insertTask = db.prepare(
@@ -96,6 +98,7 @@ export class TasksRepo {
       now,
       now,
     );
+    this.listeners.notify();
     return this.getOrThrow(task.id);
   }
 
@@ -118,12 +121,14 @@ export class TasksRepo {
       now,
       id,
     );
+    this.listeners.notify();
     return this.getOrThrow(id);
   }
 
   complete(id: string, now: string): Task | null {
-    const changed = this.completeTask.run(now, now, id).changes;
-    return changed === 0 ? null : this.getOrThrow(id);
+    if (this.completeTask.run(now, now, id).changes === 0) return null;
+    this.listeners.notify();
+    return this.getOrThrow(id);
   }
 
   /** Puts a task back exactly as it was (an undo): re-created if it was deleted, its fields restored if not. */
@@ -138,11 +143,22 @@ export class TasksRepo {
       completedAt: task.completedAt,
       now,
     });
+    this.listeners.notify();
     return this.getOrThrow(task.id);
   }
 
   delete(id: string): boolean {
-    return this.deleteTask.run(id).changes > 0;
+    if (this.deleteTask.run(id).changes === 0) return false;
+    this.listeners.notify();
+    return true;
+  }
+
+  /**
+   * Calls `listener` after each task added, edited, completed, restored or deleted (the context index embeds the
+   * open tasks soon). Answers a function that stops the calls.
+   */
+  onChange(listener: () => void): () => void {
+    return this.listeners.add(listener);
   }
 
   list(filter: TaskFilter): Task[] {

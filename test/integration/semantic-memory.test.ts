@@ -111,6 +111,46 @@ describe('semantic memory', () => {
     });
   });
 
+  it('a task added in a run is found by meaning soon after, and until then search says it matches by words only', async () => {
+    gemini = await startFakeGemini();
+    const model = new ScriptedModel(
+      call('add_task', { description: 'Book the Lisbon plane tickets', intent: 'add it', confidence: 0.99 }),
+      say('Added.'),
+      call('query_context', { type: 'tasks', query: 'flights', analysis }),
+      say('You still have to book the Lisbon plane tickets.'),
+    );
+    fixture = await openHost(model, { env: { DEPUTY_GEMINI_BASE_URL: gemini.url }, now: () => NOW });
+    storeOf(fixture.host).tasks.add(
+      { id: 't2', description: 'Renew the passport', due: null, notes: null },
+      NOW.toISOString(),
+    );
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats().vectors).toBe(1);
+    await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
+
+    const added = await fixture.host.runToEnd({ prompt: 'Add a task: book the Lisbon plane tickets' });
+    expect(added.status).toBe('completed');
+    // Not embedded yet: a search now says so, rather than claiming it searched every task by meaning.
+    expect(await fixture.host.context.semanticTasks.search('flights', 5)).toMatchObject({
+      mode: 'hybrid',
+      note: 'The newest tasks are not indexed by meaning yet: they are matched by words only.',
+    });
+
+    // Embedded in the background soon after the run added it, with no refresh.
+    await vi.waitFor(() => expect(fixture?.host.context.stats().vectors).toBe(2), { timeout: 5_000 });
+    await fixture.host.runToEnd({ prompt: 'Anything left to do about flights?' });
+
+    const result = contextResult(model.requests.at(-1));
+    expect(result.semanticSearch).toEqual({ mode: 'hybrid', note: null });
+    expect(result.results[0]).toMatchObject({ source: 'tasks', title: 'Book the Lisbon plane tickets' });
+
+    // Done, it leaves the index the same way: a second later, with no refresh.
+    const [task] = storeOf(fixture.host).tasks.list({ status: 'open', query: 'Lisbon', limit: 1 });
+    storeOf(fixture.host).tasks.complete(task?.id ?? '', NOW.toISOString());
+    await vi.waitFor(() => expect(fixture?.host.context.stats().vectors).toBe(1), { timeout: 5_000 });
+    expect(fixture.errors).toEqual([]);
+  });
+
   it('closing the host while vectors are still loading stops the load without an error', async () => {
     fixture = await openHost(new ScriptedModel(), { now: () => NOW });
     await fixture.stop();
