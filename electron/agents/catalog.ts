@@ -75,7 +75,7 @@ export class AgentCatalog {
       for (const file of definitionFiles(dir, LABEL[source], errors)) {
         const shown = `${LABEL[source]}/${file}`;
         const loaded = loadFile(join(dir, file), shown, errors);
-        if (loaded) found.push({ name: loaded.name, definition: loaded, source, file: shown });
+        if (loaded) found.push({ name: loaded.definition.name, ...loaded, source, file: shown });
       }
     }
     const names = settleSameNames(found);
@@ -208,6 +208,8 @@ export class AgentCatalog {
     const isMarkdown = extname(safeName).toLowerCase() === '.md';
     let definition: AgentDefinition;
     let droppedTools: string[] = [];
+    // Where a taken name is pointed to: the front matter's name line is not known, so the file's first.
+    let nameLine: number | null = 1;
     let saved: { file: string; text: string };
     if (isMarkdown) {
       const imported = importGeminiCliAgent(text, safeName, knownTools);
@@ -222,7 +224,7 @@ export class AgentCatalog {
         };
       const parsed = parseAgentDefinition(text, safeName);
       if (!parsed.ok) return parsed;
-      definition = parsed.definition;
+      ({ definition, nameLine } = parsed);
       saved = { file: safeName, text };
     }
     const target = `${LABEL.user}/${saved.file}`;
@@ -232,7 +234,7 @@ export class AgentCatalog {
         ok: false,
         error: {
           file: safeName,
-          line: 1,
+          line: nameLine,
           message: `The name "${definition.name}" is already used by ${listWords(taken)}.`,
         },
       };
@@ -272,7 +274,11 @@ function definitionFiles(dir: string, label: string, errors: AgentLoadError[]): 
   }
 }
 
-function loadFile(path: string, shown: string, errors: AgentLoadError[]): AgentDefinition | null {
+function loadFile(
+  path: string,
+  shown: string,
+  errors: AgentLoadError[],
+): { definition: AgentDefinition; nameLine: number | null } | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -290,7 +296,7 @@ function loadFile(path: string, shown: string, errors: AgentLoadError[]): AgentD
     errors.push({ file: shown, line: null, message: schemaError });
     return null;
   }
-  return parsed.definition;
+  return { definition: parsed.definition, nameLine: parsed.nameLine };
 }
 
 /** A file-system error by its code (EACCES, EISDIR…): its message would carry the path. */

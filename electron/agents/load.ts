@@ -11,12 +11,16 @@ export interface AgentLoadError {
 
 export type AgentParse = { ok: true; definition: AgentDefinition } | { ok: false; error: AgentLoadError };
 
+/** A definition read from a file, with the line of its `name:` field (what a file giving a taken name names). */
+export type AgentFileParse =
+  { ok: true; definition: AgentDefinition; nameLine: number | null } | { ok: false; error: AgentLoadError };
+
 /**
  * Reads one definition from YAML or JSON text (JSON is read by the same parser, so both get line numbers).
  * A syntax error names its line; a definition that parses but does not fit the schema names the line of the
  * field at fault.
  */
-export function parseAgentDefinition(text: string, file: string): AgentParse {
+export function parseAgentDefinition(text: string, file: string): AgentFileParse {
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = document.errors[0];
@@ -26,7 +30,9 @@ export function parseAgentDefinition(text: string, file: string): AgentParse {
   }
   const value = yamlValue(document, lines, file);
   if (!value.ok) return value;
-  return checkDefinition(value.value, file, (path) => lineOf(document, lines, path));
+  const lineFor = (path: readonly PropertyKey[]) => lineOf(document, lines, path);
+  const checked = checkDefinition(value.value, file, lineFor);
+  return checked.ok ? { ...checked, nameLine: lineFor(['name']) } : checked;
 }
 
 /** Uses of aliases (*name) a file may make, counted as the parser counts them (nested uses multiply). */

@@ -7,6 +7,8 @@ export interface NamedFile {
   source: 'builtin' | 'user';
   /** As shown to the person: `built-in/x.yaml`, `agents/x.yaml`. */
   file: string;
+  /** The line of its `name:` field, where a file not used for its name is pointed to; null when unknown. */
+  nameLine: number | null;
 }
 
 export interface SameNameOutcome<T extends NamedFile> {
@@ -38,17 +40,17 @@ export function settleSameNames<T extends NamedFile>(files: readonly T[]): SameN
     }
     const [builtin] = builtins;
     if (builtin && builtins.length === 1) {
-      const others = claims.filter((claim) => claim !== builtin).map((claim) => claim.file);
+      const others = claims.filter((claim) => claim !== builtin);
       outcome.used.set(name, builtin);
       outcome.notes.set(
         name,
-        `${listWords(others)} also ${others.length === 1 ? 'names' : 'name'} an agent "${name}"; ` +
+        `${listWords(others.map((other) => other.file))} also ${others.length === 1 ? 'names' : 'name'} an agent "${name}"; ` +
           `${others.length === 1 ? 'that file is' : 'those files are'} not used, since the name is this built-in agent's.`,
       );
       for (const other of others)
         outcome.errors.push({
-          file: other,
-          line: 1,
+          file: other.file,
+          line: other.nameLine,
           message: `The name "${name}" is already used by the built-in agent in ${builtin.file}, so this file is not used: give its agent another name.`,
         });
       continue;
@@ -59,7 +61,7 @@ export function settleSameNames<T extends NamedFile>(files: readonly T[]): SameN
         others.length === 1
           ? `${others[0]} also names an agent "${name}", so neither file is used: give one of them another name, or remove one.`
           : `${listWords(others)} also name an agent "${name}", so none of these ${claims.length} files is used: keep the name in one of them, and give the others other names or remove them.`;
-      outcome.errors.push({ file: claim.file, line: 1, message });
+      outcome.errors.push({ file: claim.file, line: claim.nameLine, message });
     }
   }
   return outcome;

@@ -128,11 +128,16 @@ describe('the agent catalog', () => {
 
   it('two files of the person’s with one agent name: neither is used, each is listed naming the other', async () => {
     const dataDir = dataDirWithAgents({ name: 'helper', tools: [] });
-    const twin = stringify(agentDefinition({ name: 'twin', tools: ['list_tasks'] }));
+    // Each file's name: line is further down than its first line: that is the line each error names.
+    const twin = `# My twin\n${stringify({ description: 'Twin.', ...agentDefinition({ name: 'twin', tools: ['list_tasks'] }) })}`;
     writeFileSync(join(dataDir, 'agents', 'twin-a.yaml'), twin);
     writeFileSync(
       join(dataDir, 'agents', 'twin-b.json'),
-      JSON.stringify(agentDefinition({ name: 'twin', tools: [] })),
+      JSON.stringify(
+        { description: 'Twin.', displayName: 'Twin B', ...agentDefinition({ name: 'twin', tools: [] }) },
+        null,
+        2,
+      ),
     );
     fixture = await openHost(new ScriptedModel(), { dataDir });
     const host = fixture.host;
@@ -142,13 +147,13 @@ describe('the agent catalog', () => {
     expect(list.errors).toEqual([
       {
         file: 'agents/twin-a.yaml',
-        line: 1,
+        line: 3,
         message:
           'agents/twin-b.json also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
       },
       {
         file: 'agents/twin-b.json',
-        line: 1,
+        line: 4,
         message:
           'agents/twin-a.yaml also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
       },
@@ -161,7 +166,7 @@ describe('the agent catalog', () => {
     await expect(host.invoke('agents.import', { fileName: 'twin-c.yaml', text: twin })).rejects.toMatchObject(
       {
         code: 'invalid_input',
-        message: 'The name "twin" is already used by agents/twin-a.yaml and agents/twin-b.json. (line 1)',
+        message: 'The name "twin" is already used by agents/twin-a.yaml and agents/twin-b.json. (line 3)',
       },
     );
     // Renaming one settles it: the other is used.
@@ -197,7 +202,11 @@ describe('the agent catalog', () => {
     const dataDir = dataDirWithAgents();
     writeFileSync(
       join(dataDir, 'agents', 'my-researcher.yaml'),
-      stringify(agentDefinition({ name: 'researcher', tools: ['list_tasks'] })),
+      stringify({
+        description: 'Mine.',
+        displayName: 'My researcher',
+        ...agentDefinition({ name: 'researcher', tools: ['list_tasks'] }),
+      }),
     );
     fixture = await openHost(new ScriptedModel(), { dataDir });
     const list = await fixture.host.invoke('agents.list', {});
@@ -211,7 +220,7 @@ describe('the agent catalog', () => {
     expect(list.errors).toEqual([
       {
         file: 'agents/my-researcher.yaml',
-        line: 1,
+        line: 3,
         message:
           'The name "researcher" is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
       },
