@@ -16,6 +16,7 @@ import { importGeminiCliAgent } from './gemini-cli-import';
 import { parseAgentDefinition, type AgentLoadError } from './load';
 import { compileOutput } from './output-contract';
 import { settleSameNames, type NamedFile } from './same-name';
+import { ChangeListeners } from '../../shared/change-listeners';
 
 export interface LoadedAgent {
   definition: AgentDefinition;
@@ -57,7 +58,7 @@ export class AgentCatalog {
   private claims = new Map<string, string[]>();
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new ChangeListeners();
 
   constructor(private readonly options: AgentCatalogOptions) {
     this.reload();
@@ -96,8 +97,7 @@ export class AgentCatalog {
    * change (`toolsChanged`); returns the unsubscribe.
    */
   subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /**
@@ -105,22 +105,12 @@ export class AgentCatalog {
    * other ones now, so whoever shows them reads them again. The agents themselves are as they were.
    */
   toolsChanged(): void {
-    this.tellListeners();
+    this.listeners.notify();
   }
 
   private changed(): void {
     this.options.onChange?.();
-    this.tellListeners();
-  }
-
-  private tellListeners(): void {
-    for (const listener of this.listeners) {
-      try {
-        listener();
-      } catch {
-        // A window that went away mid-call must not stop the others hearing of the change.
-      }
-    }
+    this.listeners.notify();
   }
 
   /** Watches the person's folder; a change reloads everything (files are small and few). */

@@ -1,6 +1,6 @@
 import type { Memory, MemoryOrigin } from '../../shared/contract';
 import { redactSecrets } from '../vault/redactor';
-import { ChangeListeners } from './change-listeners';
+import { ChangeListeners } from '../../shared/change-listeners';
 import type { Db } from './database';
 
 interface MemoryRow {

@@ -1,5 +1,5 @@
 import { redactNullable, redactSecrets } from '../vault/redactor';
-import { ChangeListeners } from './change-listeners';
+import { ChangeListeners } from '../../shared/change-listeners';
 import type { Db } from './database';
 
 export interface Task {
