@@ -91,6 +91,11 @@ export class WalKeeper {
     });
   }
 
+  /** For tests only: the keeper's thread, so a test can stop it as a crash would. Null when it could not start. */
+  internalsForTests(): { thread: Worker | null } {
+    return { thread: this.worker };
+  }
+
   /**
    * Every table's rows for Settings → Data, counted on the thread's own connection (what is committed), so the
    * main process is not held while a large store is read. Null when the thread is not running or cannot answer:

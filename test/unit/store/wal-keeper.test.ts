@@ -32,7 +32,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const threadOf = (keeper: WalKeeper) => (keeper as unknown as { worker: Worker }).worker;
+function threadOf(keeper: WalKeeper): Worker {
+  const { thread } = keeper.internalsForTests();
+  if (!thread) throw new Error('the keeper has no thread');
+  return thread;
+}
 
 /** A keeper on `store`, closed with it after the test, once its thread has taken the checkpoints over. */
 async function keeperOf(
@@ -104,7 +108,7 @@ describe('the WAL keeper', () => {
     const errors: string[] = [];
     const keeper = new WalKeeper(store, (message) => errors.push(message));
     await until(() => autocheckpoint(store) === FOLD_ON_MAIN_AFTER_FRAMES, 'the hand-over');
-    await (keeper as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await threadOf(keeper).terminate();
     await until(() => autocheckpoint(store) === 1_000, 'the checkpoints to come back');
     expect(store.writes.isLogKeptElsewhere).toBe(false);
     await keeper.close();
