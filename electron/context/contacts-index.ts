@@ -218,13 +218,30 @@ export class ContactsIndex {
   }
 
   /**
-   * Contacts whose name or address before the @ has a word starting with each word of `name`, the most
-   * dealt-with first.
+   * Contacts whose name or address before the @ has a word starting with each word of `name`, or, given
+   * `otherForms`, one of that word's other forms as a whole word ("Bob" → robert): the most dealt-with first.
+   * Either way it is one lookup in the name index.
    */
-  findByName(name: string, limit = 10): Contact[] {
+  findByName(
+    name: string,
+    limit = 10,
+    otherForms: (word: string) => readonly string[] = () => [],
+  ): Contact[] {
     const words = name.match(/[\p{L}\p{N}]+/gu) ?? [];
     if (words.length === 0) return [];
-    const query = words.map((word) => `"${word}"*`).join(' ');
+    // Only words of letters and digits reach the query: nothing can break out of its quotes.
+    const isWord = (form: string): boolean => /^[\p{L}\p{N}]+$/u.test(form);
+    const query = words
+      .map((word) =>
+        [
+          `"${word}"*`,
+          ...otherForms(word)
+            .filter(isWord)
+            .map((form) => `"${form}"`),
+        ].join(' OR '),
+      )
+      .map((either) => `(${either})`)
+      .join(' AND ');
     return this.matchName.all(query, limit).map(toContact);
   }
 

@@ -21,8 +21,9 @@ export function unresolvedPersonQuestion(
   for (const name of personNames(analysis)) {
     if (ADDRESS.test(name) || /<[^>]+@[^>]+>/.test(name)) continue;
     const resolution = resolvePerson(contacts, name);
-    // One candidate is a longer name that begins so ("Ana" → Anabel): a guess, asked about as an unknown is.
-    const isGuess = resolution.status === 'ambiguous' && resolution.candidates.length === 1;
+    // No one has the very name, only a longer one that begins so ("Ana" → Anabel) or another form of it ("Bob" →
+    // Robert): a guess, asked about as an unknown name is.
+    const isGuess = resolution.status === 'ambiguous' && resolution.isGuess;
     if (resolution.status === 'ambiguous' && (!isGuess || reachesPeople)) return resolution.question;
     if (resolution.status === 'unknown' && reachesPeople) return resolution.question;
     const noAddress = reachesByMail ? noMailAddressQuestion(resolution) : null;

@@ -98,10 +98,13 @@ export function knowledgeBlock(input: KnowledgeInput): string {
       }
       if (resolution.status === 'ambiguous') {
         const fits = resolution.candidates.map((c) => `${oneLine(c.name)} <${c.address}>`).join(', ');
+        const several = resolution.candidates.length > 1;
         lines.push(
-          resolution.candidates.length > 1
+          !resolution.isGuess
             ? `- ${resolution.name}: more than one fits (${fits}); ask which`
-            : `- ${resolution.name}: no one by that very name; the closest is ${fits}; ask before using it`,
+            : several
+              ? `- ${resolution.name}: no one by that very name; the closest are ${fits}; ask which, if any`
+              : `- ${resolution.name}: no one by that very name; the closest is ${fits}; ask before using it`,
         );
       }
     }

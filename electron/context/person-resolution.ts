@@ -1,4 +1,5 @@
 import { addressName, type Contact, type ContactsIndex } from './contacts-index';
+import { foldName, otherNameForms } from './nicknames';
 
 export interface PersonCandidate {
   name: string;
@@ -12,10 +13,19 @@ export interface PersonCandidate {
 
 export type PersonResolution =
   | { status: 'resolved'; name: string; person: PersonCandidate }
-  | { status: 'ambiguous'; name: string; candidates: PersonCandidate[]; question: string }
+  | {
+      status: 'ambiguous';
+      name: string;
+      candidates: PersonCandidate[];
+      question: string;
+      /** No candidate has the very name: each only begins so (Anabel for Ana) or is another form of it (Robert for Bob). */
+      isGuess: boolean;
+    }
   | { status: 'unknown'; name: string; question: string };
 
 const CANDIDATES = 5;
+/** How many contacts a lookup reads: more than are offered, so the ones the person dealt with can be picked. */
+const LOOKED_UP = CANDIDATES * 4;
 
 const candidate = (contact: Contact): PersonCandidate => ({
   name: contact.name || contact.address,
@@ -28,17 +38,24 @@ const candidate = (contact: Contact): PersonCandidate => ({
  * Who "Sarah" is. The people the person dealt with are the plausible ones; someone who only appeared (sent a
  * mail, was on an invitation) is offered only when no one they dealt with has the name. Two plausible people
  * are never chosen between silently: the answer is a question that names both. Nor is a longer name the index
- * matched by its beginning ("Ana" finds Anabel Ruiz): with no one called Ana, the answer asks "Do you mean
- * Anabel Ruiz?", a question with one candidate.
+ * matched by its beginning ("Ana" finds Anabel Ruiz), or another form of the name ("Bob" finds Robert Hale,
+ * nicknames.ts): with no one called Ana, the answer asks "Do you mean Anabel Ruiz?", a question with one
+ * candidate.
  */
 export function resolvePerson(index: ContactsIndex, name: string): PersonResolution {
-  const found = index.findByName(name, CANDIDATES * 4);
   const words = foldedWords(name);
   const isExact = (contact: Contact): boolean => hasEveryWord(contact, words);
   const isDealt = (contact: Contact): boolean => contact.dealtCount > 0;
+  const found = withOtherForms(
+    index,
+    name,
+    index.findByName(name, LOOKED_UP),
+    (contact) => isDealt(contact) && isExact(contact),
+  );
   const dealtExact = found.filter((contact) => isDealt(contact) && isExact(contact));
-  // No one the person dealt with has the very name: those they dealt with whose name begins so, and those of
-  // the very name who only appeared, are all candidates; failing both, whoever the name's beginning finds.
+  // No one the person dealt with has the very name: those they dealt with whose name begins so or is another
+  // form of it, and those of the very name who only appeared, are all candidates; failing both, whoever the
+  // lookup found.
   const closest = found.filter((contact) => isDealt(contact) || isExact(contact));
   const pool = dealtExact.length > 0 ? dealtExact : closest.length > 0 ? closest : found;
   const exactAddresses = new Set(pool.filter(isExact).map((contact) => contact.address));
@@ -51,22 +68,37 @@ export function resolvePerson(index: ContactsIndex, name: string): PersonResolut
       question: `Who is ${name}? I found no one by that name in your mail, calendar or Slack. What is their email address?`,
     };
   }
-  if (!second && exactAddresses.has(first.address)) return { status: 'resolved', name, person: first };
-  if (!second)
-    return {
-      status: 'ambiguous',
-      name,
-      candidates: plausible,
-      question: `I found no one called ${name}. Do you mean ${first.name} (${first.address})?`,
-    };
+  const isGuess = !plausible.some((person) => exactAddresses.has(person.address));
+  if (!second && !isGuess) return { status: 'resolved', name, person: first };
   const named = plausible.map((person) => `${person.name} (${person.address})`);
-  const list = `${named.slice(0, -1).join(', ')} or ${named.at(-1) ?? ''}`;
+  const list = second ? `${named.slice(0, -1).join(', ')} or ${named.at(-1) ?? ''}` : (named[0] ?? '');
   return {
     status: 'ambiguous',
     name,
     candidates: plausible,
-    question: `Which ${name} do you mean: ${list}?`,
+    question: isGuess
+      ? `I found no one called ${name}. Do you mean ${list}?`
+      : `Which ${name} do you mean: ${list}?`,
+    isGuess,
   };
+}
+
+/**
+ * What the name's lookup found, and, when it found no one the person dealt with of the very name (`settles`),
+ * those whom another form of the name finds: "Bob" → Robert Hale. That second lookup is a separate one, so
+ * the Roberts cannot crowd the Bobs out of the first.
+ */
+function withOtherForms(
+  index: ContactsIndex,
+  name: string,
+  found: Contact[],
+  settles: (contact: Contact) => boolean,
+): Contact[] {
+  const hasOtherForms = foldedWords(name).some((word) => otherNameForms(word).length > 0);
+  if (!hasOtherForms || found.some(settles)) return found;
+  const addresses = new Set(found.map((contact) => contact.address));
+  const others = index.findByName(name, LOOKED_UP, otherNameForms);
+  return [...found, ...others.filter((contact) => !addresses.has(contact.address))];
 }
 
 /**
@@ -79,12 +111,7 @@ export function noMailAddressQuestion(resolution: PersonResolution): string | nu
 }
 
 /** Lower-case words without accents: "José Núñez" → jose, nunez. */
-const foldedWords = (text: string): string[] =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu) ?? [];
+const foldedWords = (text: string): string[] => foldName(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** Every word is a whole word of the contact's name, or of their mail address before the @. */
 function hasEveryWord(contact: Contact, words: readonly string[]): boolean {

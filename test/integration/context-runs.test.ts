@@ -28,15 +28,14 @@ async function start(model: ScriptedModel): Promise<HostFixture> {
   return fixture;
 }
 
+/** A mail the person sent, in the fake Gmail: it makes `to` someone they dealt with. */
+function wroteTo(to: string, subject: string, text: string): void {
+  google.gmail.addMessage({ from: 'Me <me@example.com>', to, subject, text, labelIds: ['SENT'] });
+}
+
 /** Sarah Chen: the person wrote to her, and organised tomorrow's review with her. */
 function seedSarahChen(): void {
-  google.gmail.addMessage({
-    from: 'Me <me@example.com>',
-    to: 'Sarah Chen <sarah@example.com>',
-    subject: 'Q1 planning',
-    text: 'Agenda attached.',
-    labelIds: ['SENT'],
-  });
+  wroteTo('Sarah Chen <sarah@example.com>', 'Q1 planning', 'Agenda attached.');
   google.calendar.addEvent({
     summary: 'Q1 Planning Review',
     location: 'Conference Room A',
@@ -132,13 +131,7 @@ describe("spec 004's example: “When is my next meeting with Sarah?”", () => 
     const model = new ScriptedModel();
     await start(model);
     seedSarahChen();
-    google.gmail.addMessage({
-      from: 'Me <me@example.com>',
-      to: 'Sarah Park <sarah.park@corp.example>',
-      subject: 'Contract',
-      text: 'Signed.',
-      labelIds: ['SENT'],
-    });
+    wroteTo('Sarah Park <sarah.park@corp.example>', 'Contract', 'Signed.');
     await connectGoogle(fixture.host);
     await fixture.host.context.refresh();
     model.script(call('query_context', { type: 'person', name: 'Sarah', analysis: analysis() }));
@@ -154,6 +147,30 @@ describe("spec 004's example: “When is my next meeting with Sarah?”", () => 
       outcome: 'AMBIGUITY:UNCLEAR_INTENT',
     });
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('“Email Bob” with only Robert Hale in the index asks whether Bob is Robert, in the model’s one turn', async () => {
+    const model = new ScriptedModel();
+    await start(model);
+    wroteTo('Robert Hale <robert@example.com>', 'Invoice 114', 'Attached.');
+    await connectGoogle(fixture.host);
+    await fixture.host.context.refresh();
+    const bob = intentAnalysis({ intent: 'send_email', entities: [{ type: 'person', value: 'Bob' }] });
+    model.script(call('query_context', { type: 'person', name: 'Bob', reachBy: 'email', analysis: bob }));
+
+    const done = await fixture.host.runToEnd({ prompt: 'Email Bob about the invoice' });
+
+    expect(done.summary).toBe('I found no one called Bob. Do you mean Robert Hale (robert@example.com)?');
+    expect(runRow(done.runId)).toEqual({
+      decision: 'REQUEST_CLARIFICATION',
+      outcome: 'AMBIGUITY:UNCLEAR_INTENT',
+    });
+    // The model was told before its turn that Robert is only the closest, and it took no second turn.
+    expect(model.requests[0]?.systemInstruction).toContain(
+      '- Bob: no one by that very name; the closest is Robert Hale <robert@example.com>; ask before using it',
+    );
+    expect(model.requests).toHaveLength(1);
+    expect(google.gmail.drafts).toHaveLength(0);
   });
 
   it('a sender who only wrote to the person is neither a second Sarah nor a known recipient', async () => {

@@ -8,9 +8,8 @@ import { parseAddressList } from '../../../electron/context/mail-addresses';
 import { resolvePerson } from '../../../electron/context/person-resolution';
 import { unresolvedPersonQuestion } from '../../../electron/context/intent-check';
 import { knowledgeBlock } from '../../../electron/context/knowledge';
-import { createQueryContextTool } from '../../../electron/context/query-context-tool';
-import { ToolRegistry } from '../../../electron/tools/registry';
 import { intentAnalysis } from '../../support/intent-analysis';
+import { peopleOnlyQueryContext } from '../../support/query-context';
 import { toolContext } from '../../support/tool-context';
 import type { Db } from '../../../electron/store/database';
 
@@ -190,14 +189,7 @@ describe('someone known only from Slack', () => {
   it('query_context asks for her address when the request is a mail, and resolves her for a Slack message', async () => {
     const index = new ContactsIndex(db);
     index.merge(summarize([seen('slack:@U0ANA', 'Ana Lima', 'slack_member')]));
-    const tool = createQueryContextTool({
-      contacts: index,
-      registry: new ToolRegistry(),
-      conversations: () => [],
-      searchMemories: () => Promise.reject(new Error('not searched')),
-      searchTasks: () => Promise.reject(new Error('not searched')),
-      now: () => new Date('2026-11-23T07:00:00.000Z'),
-    });
+    const tool = peopleOnlyQueryContext(index, new Date('2026-11-23T07:00:00.000Z'));
     const context = toolContext(new Date('2026-11-23T07:00:00.000Z'));
     const byMail = await tool.execute({ type: 'person', name: 'Ana', analysis: ana }, context);
     expect(byMail.clarification).toEqual({ question });
