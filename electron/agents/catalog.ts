@@ -198,13 +198,13 @@ export class AgentCatalog {
     const isMarkdown = extname(safeName).toLowerCase() === '.md';
     let definition: AgentDefinition;
     let droppedTools: string[] = [];
-    // Where a taken name is pointed to: the front matter's name line is not known, so the file's first.
-    let nameLine: number | null = 1;
+    // Where a taken name is pointed to: the line of its name: field (in a Gemini CLI file, its front matter's).
+    let nameLine: number | null;
     let saved: { file: string; text: string };
     if (isMarkdown) {
       const imported = importGeminiCliAgent(text, safeName, knownTools);
       if (!imported.ok) return imported;
-      ({ definition, droppedTools } = imported);
+      ({ definition, droppedTools, nameLine } = imported);
       saved = { file: `${definition.name}.yaml`, text: stringify(definition, { lineWidth: 100 }) };
     } else {
       if (!EXTENSIONS.has(extname(safeName).toLowerCase()))

@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AgentDefinition } from './definition';
-import { checkDefinition, yamlValue, type AgentLoadError } from './load';
+import { checkDefinition, lineOf, yamlValue, type AgentLoadError } from './load';
 
 /**
  * Gemini CLI's local subagents are Markdown files: YAML front matter (name, description, tools, model,
@@ -27,7 +27,14 @@ const FrontMatter = z.looseObject({
 });
 
 export type GeminiCliImport =
-  { ok: true; definition: AgentDefinition; droppedTools: string[] } | { ok: false; error: AgentLoadError };
+  | {
+      ok: true;
+      definition: AgentDefinition;
+      droppedTools: string[];
+      /** The file's line of the front matter's `name:` field, where a taken name is pointed to. */
+      nameLine: number | null;
+    }
+  | { ok: false; error: AgentLoadError };
 
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -44,6 +51,7 @@ export function importGeminiCliAgent(
   const syntax = document.errors[0];
   // The front matter starts on the file's second line, after the opening ---.
   if (syntax) return fail(file, lines.linePos(syntax.pos[0]).line + 1, syntax.message.split('\n')[0] ?? '');
+  const frontLine = lineOf(document, lines, ['name']);
   const value = yamlValue(document, lines, file, 2);
   if (!value.ok) return value;
   const front = FrontMatter.safeParse(value.value);
@@ -95,6 +103,7 @@ export function importGeminiCliAgent(
     ok: true,
     definition: checked.definition,
     droppedTools: tools.filter((tool) => !knownTools.has(tool)),
+    nameLine: frontLine === null ? null : frontLine + 1,
   };
 }
 

@@ -115,7 +115,7 @@ const ALIASES: Record<string, string[]> = {
 };
 
 /** The line of the deepest node along `path` that the file has (a missing field: its parent's key's line). */
-function lineOf(document: Document, lines: LineCounter, path: readonly PropertyKey[]): number | null {
+export function lineOf(document: Document, lines: LineCounter, path: readonly PropertyKey[]): number | null {
   let node: unknown = document.contents;
   let offset = rangeStart(node);
   for (const key of path) {

@@ -294,6 +294,16 @@ describe('the agent catalog', () => {
       droppedTools: ['grep'],
     });
     expect(host.toolCatalog().map((tool) => tool.name)).toContain('mail_scout');
+    // One with a built-in's name, its name: field on the file's fourth line: refused at that line.
+    await expect(
+      host.invoke('agents.import', {
+        fileName: 'my-researcher.md',
+        text: '---\ndescription: Researches.\ntools: []\nname: researcher\n---\nYou research.\n',
+      }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: 'The name "researcher" is already used by built-in/researcher.yaml. (line 4)',
+    });
     await expect(
       host.invoke('agents.import', { fileName: 'bad.md', text: '---\nname: [\n---\nbody' }),
     ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('(line 2)') });
