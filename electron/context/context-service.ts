@@ -145,16 +145,20 @@ export class ContextService {
       },
       signal,
     );
+    // What is being embedded, so the log names the kind that failed.
+    let what = 'memories';
     try {
       await this.memoriesSoon.sync(signal);
+      what = 'tasks';
       await this.tasksSoon.sync(signal);
+      what = 'recent mail';
       // Recent mail is kept while the person opts in and Gmail is connected; disconnected, it goes.
       if (this.deps.keepsRecentMail() && this.deps.isUsable('google')) await this.semanticMail.sync(signal);
       else this.forgetRecentMail();
     } catch (error) {
       if (signal.aborted) return report;
       report.failed.push('Gemini embeddings');
-      this.deps.logError('embedding memories failed', error);
+      this.deps.logError(`embedding ${what} failed`, error);
     } finally {
       if (this.pass === pass) this.pass = null;
     }

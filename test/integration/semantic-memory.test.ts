@@ -151,6 +151,21 @@ describe('semantic memory', () => {
     expect(fixture.errors).toEqual([]);
   });
 
+  it('a refresh whose embedding of tasks fails logs that it was the tasks, not the memories', async () => {
+    // No fake Gemini: the embedding requests go to a port nothing listens on.
+    fixture = await openHost(new ScriptedModel(), { now: () => NOW });
+    storeOf(fixture.host).tasks.add(
+      { id: 't1', description: 'Book the Lisbon plane tickets', due: null, notes: null },
+      NOW.toISOString(),
+    );
+
+    const report = await fixture.host.context.refresh();
+
+    expect(report.failed).toEqual(['Gemini embeddings']);
+    expect(fixture.errorMessages).toContain('embedding tasks failed');
+    expect(fixture.errorMessages).not.toContain('embedding memories failed');
+  });
+
   it('closing the host while vectors are still loading stops the load without an error', async () => {
     fixture = await openHost(new ScriptedModel(), { now: () => NOW });
     await fixture.stop();

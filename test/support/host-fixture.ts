@@ -10,6 +10,8 @@ export interface HostFixture {
   host: Host;
   dataDir: string;
   errors: unknown[];
+  /** What each error was logged as ("embedding tasks failed"), in the order of `errors`. */
+  errorMessages: string[];
   /** The backoff delays retries asked for, in order. */
   waits: number[];
   /** Closes the host and keeps the data folder (to reopen it, as after a restart). */
@@ -33,6 +35,7 @@ export async function openHost(
 ): Promise<HostFixture> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'deputy-test-'));
   const errors: unknown[] = [];
+  const errorMessages: string[] = [];
   const waits: number[] = [];
   const host = await createHost({
     dataDir,
@@ -42,7 +45,10 @@ export async function openHost(
     modelClient: () => model,
     ...(options.now && { now: options.now }),
     ...(options.tools && { extraTools: options.tools }),
-    logError: (_message, error) => errors.push(error),
+    logError: (message, error) => {
+      errors.push(error);
+      errorMessages.push(message);
+    },
     sleep:
       options.sleep ??
       ((ms, signal) => {
@@ -55,6 +61,7 @@ export async function openHost(
     host,
     dataDir,
     errors,
+    errorMessages,
     waits,
     stop: () => host.close(),
     close: async () => {
