@@ -21,6 +21,8 @@ interface RunRow {
   output_tokens: number;
   created_at: string;
   updated_at: string;
+  /** Read by `byThread` alone: the run that delegated to this one, if an agent's child. */
+  parent_run_id?: string | null;
 }
 
 const toRun = (row: RunRow): RunRecord => ({
@@ -39,6 +41,7 @@ const toRun = (row: RunRow): RunRecord => ({
   ...((row.input_tokens > 0 || row.output_tokens > 0) && {
     usage: { inputTokens: row.input_tokens, outputTokens: row.output_tokens },
   }),
+  ...(row.parent_run_id && { parentRunId: row.parent_run_id }),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -130,8 +133,10 @@ export class RunsRepo {
        error_message = ?, recovered = ?, updated_at = ? WHERE id = ?`,
     );
     this.selectRun = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`);
+    // The parent is one row of agent_lineage, found by its unique run_id.
     this.selectByThread = db.prepare<[string], RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM runs WHERE thread_id = ? ORDER BY created_at, rowid`,
+      `SELECT ${RUN_COLUMNS}, (SELECT parent_run_id FROM agent_lineage WHERE run_id = runs.id) AS parent_run_id
+       FROM runs WHERE thread_id = ? ORDER BY created_at, rowid`,
     );
     this.selectState = db.prepare<[string], { state_json: string | null }>(
       'SELECT state_json FROM runs WHERE id = ?',

@@ -73,6 +73,8 @@ export const RunRecord = z.object({
   resumed: z.boolean().optional(),
   /** Spec 004's intent analysis of the request, as the model stated it at the start of the run (or that it did not). */
   intent: RunIntent.nullable().optional(),
+  /** Set on an agent's child run: the run that delegated to it (the conversation follows the top-level run). */
+  parentRunId: z.string().optional(),
   /** The tokens the run's model turns used, added up (from its stored usage events). */
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }).optional(),
   createdAt: z.string(),

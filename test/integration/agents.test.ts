@@ -336,6 +336,8 @@ describe('delegation', () => {
 
     const thread = await fixture.host.invoke('thread.get', { threadId: response.threadId });
     expect(thread.messages.map((message) => message.text)).toContain('Zero tasks.');
+    // The child's run names its parent, so a reopened conversation follows the parent.
+    expect(thread.runs.map((run) => run.parentRunId)).toEqual([undefined, response.runId]);
     // The next chat run's history is the person's conversation with Deputy, not what the child said.
     model.script(say('You are welcome.'));
     await fixture.host.runToEnd({ prompt: 'Thanks', threadId: response.threadId });

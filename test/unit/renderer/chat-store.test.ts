@@ -180,6 +180,29 @@ describe('conversationFromThread', () => {
   });
 });
 
+describe('conversationFromThread, for a conversation whose agent delegated', () => {
+  it('follows the top-level run under way, not a child run listed before it', () => {
+    const working = (id: string, at: string, parentRunId?: string): ThreadDetail['runs'][number] => ({
+      ...storedRun(id, 'completed', at),
+      status: 'executing',
+      ...(parentRunId && { parentRunId }),
+    });
+    const detail: ThreadDetail = {
+      thread: { id: 't1', title: 't', createdAt: 't', updatedAt: 't', lastRunStatus: 'executing' },
+      messages: [storedMessage('m1', 'r1', 'user', 'Do this: look', '2026-11-21T10:00:00Z')],
+      actions: [],
+      // An earlier run's child is still unfinished (listed first, by time) while the latest run works.
+      runs: [
+        storedRun('r0', 'completed', '2026-11-21T09:00:00Z'),
+        working('child-of-r0', '2026-11-21T09:00:01Z', 'r0'),
+        working('r1', '2026-11-21T10:00:00Z'),
+      ],
+    };
+    const conversation = conversationFromThread(detail);
+    expect(conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+  });
+});
+
 describe('conversationFromThread, for a run that said nothing itself', () => {
   it('shows its summary as its answer, as it showed live; a run that wrote its answer keeps only that', () => {
     const detail: ThreadDetail = {

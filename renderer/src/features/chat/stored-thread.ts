@@ -81,7 +81,8 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     });
   }
   entries.sort((a, b) => compareTimes(a.at, b.at) || a.order - b.order);
-  const running = detail.runs.find((run) => isRunActive(run.status));
+  // The window follows the top-level run: a child the agent delegated to streams into it, nested.
+  const running = detail.runs.find((run) => isRunActive(run.status) && run.parentRunId === undefined);
   const items = entries.flatMap(({ item }) =>
     item.kind === 'tool' && item.state === 'awaiting_confirmation'
       ? [item, approvalItem(item.runId, item.id, null)]
