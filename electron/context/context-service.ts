@@ -9,7 +9,7 @@ import type { Task, TasksRepo } from '../store/tasks-repo';
 import { CONTEXT_FILE, openOrRebuildContextDb } from './context-db';
 import { refreshContext, type RefreshReport } from './context-refresh';
 import { ContactsIndex } from './contacts-index';
-import { IndexWorker } from './index-worker-client';
+import { IndexWorker, WorkerUnavailable } from './index-worker-client';
 import { knowledgeBlock } from './knowledge';
 import { unresolvedPersonQuestion } from './intent-check';
 import { directMessageWith } from './slack-dms';
@@ -260,6 +260,13 @@ export class ContextService {
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.exec('VACUUM');
+    // A merge chunk the worker already had is written after the clear above: the worker clears again after it.
+    this.worker
+      ?.clearContacts()
+      .then(() => this.contacts.recount())
+      .catch((error: unknown) => {
+        if (!(error instanceof WorkerUnavailable)) this.deps.logError('clearing the contacts failed', error);
+      });
   }
 
   /**

@@ -97,6 +97,19 @@ export class IndexWorker {
   }
 
   /**
+   * Empties the contacts table again in the worker's own order: a merge chunk it was handed before the index was
+   * cleared (being written, or waiting its turn) lands before this and is removed by it. A worker not running
+   * holds no chunk: nothing to do.
+   */
+  async clearContacts(): Promise<void> {
+    if (!this.worker) return;
+    await this.request<null>({ op: 'clear-contacts' }, (reply, done, fail) => {
+      if (reply.type === 'cleared') done(null);
+      else fail(reply);
+    });
+  }
+
+  /**
    * Ends the worker: once it has loaded (ending a thread while it loads SQLite's native module aborts the whole
    * process), it closes its connection and leaves by itself; one that does neither in time is terminated.
    */

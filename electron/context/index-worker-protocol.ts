@@ -2,16 +2,22 @@ import type { Contact } from './contacts-index.ts';
 
 /** What the main thread asks of the index worker. */
 export type WorkerRequestBody =
-  { op: 'load'; kind: string; dims: number } | { op: 'merge'; contacts: Contact[]; maxContacts: number };
+  | { op: 'load'; kind: string; dims: number }
+  | { op: 'merge'; contacts: Contact[]; maxContacts: number }
+  | { op: 'clear-contacts' };
 
 /** A request with the id its replies repeat. */
 export type WorkerRequest = WorkerRequestBody & { id: number };
 
-/** What the index worker answers: a load sends `refs` chunks, then `loaded`; a merge sends `merged`. */
+/**
+ * What the index worker answers: a load sends `refs` chunks, then `loaded`; a merge sends `merged`; a clear of
+ * the contacts, `cleared`.
+ */
 export type WorkerReply =
   | { id: number; type: 'refs'; refs: string[]; hashes: string[] }
   | { id: number; type: 'loaded'; slots: number; bits: Uint32Array; bytes: Int8Array }
   | { id: number; type: 'merged'; count: number }
+  | { id: number; type: 'cleared' }
   | { id: number; type: 'failed'; message: string };
 
 const isStrings = (value: unknown): value is string[] =>
@@ -38,6 +44,8 @@ export function parseReply(message: unknown): WorkerReply | null {
         : null;
     case 'merged':
       return typeof reply.count === 'number' ? (reply as WorkerReply) : null;
+    case 'cleared':
+      return reply as WorkerReply;
     case 'failed':
       return typeof reply.message === 'string' ? (reply as WorkerReply) : null;
     default:

@@ -4,6 +4,7 @@
  * - `load`: reads one kind's stored vectors and computes their search codes (sign bits, int8 bytes); the refs
  *   and text hashes go back in small chunks, the codes as two transferred buffers (no copy).
  * - `merge`: writes what a refresh found about people into the contacts table, in small transactions.
+ * - `clear-contacts`: empties that table again, after the merges sent before it (the index was cleared).
  * - and, every second, the WAL checkpoint the main thread's connection leaves to it.
  *
  * This file is loaded by Node itself (type stripping) when Deputy runs from its sources, and bundled as its
@@ -97,7 +98,12 @@ port.on('message', (request: WorkerRequest | { op: 'close' }) => {
   }
   try {
     if (request.op === 'load') load(request.id, request.kind, request.dims);
-    else merge(request.id, request.contacts, request.maxContacts);
+    else if (request.op === 'merge') merge(request.id, request.contacts, request.maxContacts);
+    else {
+      // After every chunk sent before it: what they wrote once the main thread had cleared goes too.
+      new ContactsIndex(db).clear();
+      send({ id: request.id, type: 'cleared' });
+    }
   } catch (error) {
     send({ id: request.id, type: 'failed', message: error instanceof Error ? error.message : String(error) });
   }
