@@ -73,6 +73,15 @@ export const contextMigrations: readonly Migration[] = [
         END FROM contacts;
     `,
   },
+  {
+    version: 4,
+    name: 'kinds changed since their vectors were last brought up to date',
+    sql: `
+      -- A row while some memories (or tasks) changed and no sync has embedded them since: kept across restarts,
+      -- so a search in a later session still says the newest are matched by words only until one has.
+      CREATE TABLE unindexed_changes (kind TEXT PRIMARY KEY);
+    `,
+  },
 ];
 
 export function openContextDb(file: string): Db {

@@ -67,9 +67,16 @@ export class SemanticIndex<T> {
   private loading: Promise<number[]> | null = null;
   /** The last sync could not embed (Gemini down, the key refused): until one does, that is why words alone match. */
   private hasSyncFailed = false;
-  /** Counts `changed` calls; `indexedChanges` is the count the last complete sync began with. */
+  /**
+   * Counts `changed` calls; `indexedChanges` is the count the last complete sync began with. Changes an earlier
+   * session left unembedded (its sync failed, or it stopped first) count as one, read from `unindexed_changes`.
+   */
   private changes = 0;
   private indexedChanges = 0;
+  /** Whether `unindexed_changes` holds this kind's row: written at the first change after a complete sync. */
+  private isMarked: boolean;
+  private readonly mark;
+  private readonly unmark;
 
   constructor(
     private readonly db: Db,
@@ -91,6 +98,13 @@ export class SemanticIndex<T> {
     this.countStored = db.prepare<[string], { n: number }>(
       'SELECT count(*) AS n FROM vectors WHERE kind = ?',
     );
+    this.mark = db.prepare('INSERT OR IGNORE INTO unindexed_changes (kind) VALUES (?)');
+    this.unmark = db.prepare('DELETE FROM unindexed_changes WHERE kind = ?');
+    this.isMarked =
+      db
+        .prepare<[string], { kind: string }>('SELECT kind FROM unindexed_changes WHERE kind = ?')
+        .get(corpus.kind) !== undefined;
+    if (this.isMarked) this.changes = 1;
   }
 
   /**
@@ -229,6 +243,10 @@ export class SemanticIndex<T> {
       }, signal)),
     );
     if (!isStopped()) this.indexedChanges = changes;
+    if (!isStopped() && this.changes === changes && this.isMarked) {
+      this.unmark.run(this.corpus.kind);
+      this.isMarked = false;
+    }
     return { embedded, steps };
   }
 
@@ -295,6 +313,9 @@ export class SemanticIndex<T> {
    */
   changed(): void {
     this.changes += 1;
+    if (this.isMarked) return;
+    this.mark.run(this.corpus.kind);
+    this.isMarked = true;
   }
 
   count(): number {

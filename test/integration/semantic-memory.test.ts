@@ -247,6 +247,51 @@ describe('memories found by meaning (hybrid search) in search_memory and [ABOUT 
     expect(fixture.errors).toEqual([]);
   });
 
+  it('a memory an earlier session could not embed is still said to match by words only after a restart, until it is embedded', async () => {
+    gemini = await startFakeGemini();
+    fixture = await openHost(new ScriptedModel(), {
+      env: { DEPUTY_GEMINI_BASE_URL: gemini.url },
+      now: () => NOW,
+    });
+    rememberAll(fixture.host, ['I am vegetarian'], NOW);
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats().vectors).toBe(1);
+    // Saved, then Deputy stops before it is embedded (Gemini was out of reach, or it quit within the second).
+    storeOf(fixture.host).memories.add(
+      {
+        id: 'm-late',
+        text: 'I prefer aisle seats on long trips',
+        sourceRunId: null,
+        origin: 'person',
+        source: null,
+        isConfirmed: true,
+      },
+      NOW.toISOString(),
+    );
+    await fixture.stop();
+
+    // The next session: nothing changed in it, yet the memory has no vector.
+    fixture = await openHost(new ScriptedModel(), {
+      dataDir: fixture.dataDir,
+      env: { DEPUTY_GEMINI_BASE_URL: gemini.url },
+      now: () => NOW,
+    });
+    await fixture.host.context.semantic.load();
+    expect(fixture.host.context.stats().vectors).toBe(1);
+    expect(await fixture.host.context.semantic.search('flights', 5)).toMatchObject({
+      mode: 'hybrid',
+      note: 'The newest memories are not indexed by meaning yet: they are matched by words only.',
+    });
+
+    await fixture.host.context.refresh();
+    expect(fixture.host.context.stats().vectors).toBe(2);
+    expect(await fixture.host.context.semantic.search('flights', 5)).toMatchObject({
+      mode: 'hybrid',
+      note: null,
+    });
+    expect(fixture.errors).toEqual([]);
+  });
+
   it('with no Gemini key, both match by words only and say so', async () => {
     const model = new ScriptedModel(call('search_memory', { query: 'aisle seats' }), say('Aisle seats.'));
     fixture = await openHost(model, { env: { GEMINI_API_KEY: '' }, now: () => NOW });

@@ -20,7 +20,7 @@ describe('the context index format, version 1', () => {
     copyFileSync(FIXTURE, file);
     const db = openContextDb(file);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(3); // brought up to date as it opens
+      expect(db.pragma('user_version', { simple: true })).toBe(4); // brought up to date as it opens
       const contacts = new ContactsIndex(db);
       expect(contacts.count()).toBe(2);
       expect(contacts.isDealtWith('sarah@example.com')).toBe(true);
@@ -62,7 +62,7 @@ describe('the context index format, version 1', () => {
     const db = openOrRebuildContextDb(file, (message) => errors.push(message));
     try {
       expect(errors).toEqual([expect.stringContaining('could not be opened; it is rebuilt')]);
-      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
       expect(new ContactsIndex(db).count()).toBe(0);
     } finally {
       db.close();

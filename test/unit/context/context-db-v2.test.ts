@@ -17,7 +17,7 @@ describe('the context index format, version 2 (recent mail, opt-in)', () => {
     copyFileSync(FIXTURE, file);
     const db = openContextDb(file);
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(3); // brought up to date as it opens
+      expect(db.pragma('user_version', { simple: true })).toBe(4); // brought up to date as it opens
       const mail = new RecentMail(db);
       expect(mail.count()).toBe(1);
       expect(mail.search('boarding gate', 5)).toEqual([
