@@ -16,16 +16,19 @@ const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function unresolvedPersonQuestion(
   contacts: ContactsIndex,
   analysis: IntentAnalysis,
-  { reachesPeople, reachesByMail }: TurnReach,
+  { reachesPeople, reachesByMail, mailRecipients }: TurnReach,
 ): string | null {
+  // A later turn's mail (see TurnReach): only to addresses the person dealt with, it writes to no one unknown.
+  if (mailRecipients?.every((address) => contacts.isDealtWith(address))) return null;
   for (const name of personNames(analysis)) {
     if (ADDRESS.test(name) || /<[^>]+@[^>]+>/.test(name)) continue;
     const resolution = resolvePerson(contacts, name);
     // No one has the very name, only a longer one that begins so ("Ana" → Anabel) or another form of it ("Bob" →
     // Robert): a guess, asked about as an unknown name is.
     const isGuess = resolution.status === 'ambiguous' && resolution.isGuess;
-    if (resolution.status === 'ambiguous' && (!isGuess || reachesPeople)) return resolution.question;
-    if (resolution.status === 'unknown' && reachesPeople) return resolution.question;
+    if (!mailRecipients && resolution.status === 'ambiguous' && (!isGuess || reachesPeople))
+      return resolution.question;
+    if (!mailRecipients && resolution.status === 'unknown' && reachesPeople) return resolution.question;
     const noAddress = reachesByMail ? noMailAddressQuestion(resolution) : null;
     if (noAddress) return noAddress;
   }

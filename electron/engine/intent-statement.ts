@@ -38,6 +38,19 @@ export interface TurnReach {
   reachesPeople: boolean;
   /** A mail or an invitation: it needs each person's mail address. */
   reachesByMail: boolean;
+  /**
+   * Set when a later turn mails or invites without stating its intent again, and the run's earlier account is
+   * checked once more: the addresses those calls name. The names were settled on the turn that stated them; what
+   * is new is an address, so only a person known from Slack alone is asked about, and only when one of these
+   * addresses is not one the person dealt with.
+   */
+  mailRecipients?: readonly string[];
+}
+
+/** How a turn's call acts towards people, and the addresses it names (its mail's recipients, its attendees). */
+export interface CallReach {
+  of: (call: CallPart) => PeopleReach | null;
+  recipients: (call: CallPart) => string[];
 }
 
 /** Whether an entity the analysis names is unresolved: the question to ask, or null. Given by the context service. */
@@ -69,7 +82,7 @@ export function takeIntent(
   scope: CallScope,
   calls: readonly CallPart[],
   turn: number,
-  peopleReach: (call: CallPart) => PeopleReach | null,
+  reach: CallReach,
 ): IntentOfTurn {
   const { deps } = scope;
   const others = calls.filter((call) => call.name !== STATE_INTENT);
@@ -88,9 +101,13 @@ export function takeIntent(
   }
   if (!source || !analysis) {
     if (turn === 1) record(scope, { stated: false, turn });
-    return { calls: others, isStated: stated !== undefined, question: null };
+    return {
+      calls: others,
+      isStated: stated !== undefined,
+      question: laterMailQuestion(scope, others, turn, reach),
+    };
   }
-  const reaches = others.map(peopleReach);
+  const reaches = others.map(reach.of);
   const question =
     intentQuestion(analysis) ??
     deps.checkIntent?.(analysis, {
@@ -100,6 +117,31 @@ export function takeIntent(
     null;
   record(scope, { stated: true, analysis, source: source.name, turn, question });
   return { calls: others, isStated: true, question };
+}
+
+/**
+ * A turn that mails or invites without an account of its own is held to the run's earlier one: a mail to someone
+ * it named and knows only from Slack goes to an address the model made up or took from what it read, so the
+ * person is asked for it, as on the turn that named them. Read only on such a turn (one row, by its key).
+ */
+function laterMailQuestion(
+  scope: CallScope,
+  calls: readonly CallPart[],
+  turn: number,
+  reach: CallReach,
+): string | null {
+  const { deps, spec } = scope;
+  const mails = calls.filter((call) => reach.of(call) === 'mail');
+  if (mails.length === 0 || !deps.checkIntent) return null;
+  const earlier = deps.store.runs.intentOf(spec.runId);
+  if (!earlier?.stated) return null;
+  const question = deps.checkIntent(earlier.analysis, {
+    reachesPeople: true,
+    reachesByMail: true,
+    mailRecipients: mails.flatMap(reach.recipients),
+  });
+  if (question) record(scope, { ...earlier, turn, question });
+  return question;
 }
 
 function record(scope: CallScope, intent: RunIntent): void {

@@ -153,7 +153,10 @@ export async function modelTurn(scope: CallScope, model: ModelClient): Promise<T
     // reads them.
     const wellFormed = refuseBadArgs(scope, calls, refused);
     // The intent is read before anything runs: an unsure one, or one naming two Sarahs, runs nothing of the turn.
-    intent = takeIntent(scope, wellFormed, turn, (call) => peopleReach(scope, call));
+    intent = takeIntent(scope, wellFormed, turn, {
+      of: (call) => peopleReach(scope, call),
+      recipients: (call) => namedRecipients(scope, call),
+    });
     // What may run is decided with the turn, so a crash right after cannot run what was not allowed.
     state.pendingCalls = intent.question ? [] : runnableCalls(scope, intent.calls);
     if (output.text) saveAssistantText(deps, spec, output.text);
@@ -193,6 +196,12 @@ function peopleReach(scope: CallScope, call: CallPart): PeopleReach | null {
   const tool = scope.deps.registry.get(call.name);
   if (tool?.hasSideEffects !== true || tool.reach === undefined) return null;
   return tool.requires === 'google' ? 'mail' : 'elsewhere';
+}
+
+/** The addresses a call's arguments name (a mail's recipients, an event's attendees); none when they do not check. */
+function namedRecipients(scope: CallScope, call: CallPart): string[] {
+  const checked = scope.deps.registry.check(call.name, call.args);
+  return checked.ok ? (checked.tool.recipients?.(checked.input) ?? []) : [];
 }
 
 // The registry hands out the same declarations array until a tool is added: measure each array once.

@@ -101,6 +101,7 @@ export class RunsRepo {
   private readonly selectUnfinished;
   private readonly updateResumed;
   private readonly updateIntent;
+  private readonly selectIntent;
   private readonly selectUsage;
   private readonly selectUsageSince;
   private readonly changes = new Map<string, RunChange>();
@@ -149,6 +150,9 @@ export class RunsRepo {
     );
     this.updateResumed = db.prepare('UPDATE runs SET resumed = 1, updated_at = ? WHERE id = ?');
     this.updateIntent = db.prepare('UPDATE runs SET intent_json = ? WHERE id = ?');
+    this.selectIntent = db.prepare<[string], { intent_json: string | null }>(
+      'SELECT intent_json FROM runs WHERE id = ?',
+    );
     this.selectUsage = db.prepare<[string], { input_tokens: number; output_tokens: number; model: string }>(
       'SELECT input_tokens, output_tokens, model FROM runs WHERE id = ?',
     );
@@ -302,6 +306,11 @@ export class RunsRepo {
   /** Records the run's intent analysis (redacted: the model may have copied the person's words into it). */
   setIntent(id: string, intent: RunIntent): void {
     this.updateIntent.run(JSON.stringify(redactValue(intent)), id);
+  }
+
+  /** The intent analysis last recorded for the run (`setIntent` writes it at once, never gathered). */
+  intentOf(id: string): RunIntent | null {
+    return readIntent(this.selectIntent.get(id)?.intent_json ?? null);
   }
 
   /** Marks a run as picked up again after a stop, so the user can tell it did not run in one go. */

@@ -82,6 +82,21 @@ function seedPerson(name: string, address: string, subject: string): void {
   });
 }
 
+/** Ana Lima, a member of the person's Slack workspace, with no mail address in the index. */
+function anaOnSlackOnly(): void {
+  fixture.host.context.contacts.merge(
+    summarize([
+      {
+        address: 'slack:@U0ANA',
+        name: 'Ana Lima',
+        kind: 'slack_member',
+        at: NOW.toISOString(),
+        evidence: 'a member of your Slack workspace',
+      },
+    ]),
+  );
+}
+
 describe('the intent of every run (spec 004, Intent Analysis Output)', () => {
   it('is stated beside the first action, at no extra model call, and kept on the run, its decision and the policy log', async () => {
     const model = new ScriptedModel(turn(stated(), addTask), say('Added “Renew the passport” for Friday.'));
@@ -219,17 +234,7 @@ describe('the intent of every run (spec 004, Intent Analysis Output)', () => {
     );
     await start(model);
     await connectGoogle(fixture.host);
-    fixture.host.context.contacts.merge(
-      summarize([
-        {
-          address: 'slack:@U0ANA',
-          name: 'Ana Lima',
-          kind: 'slack_member',
-          at: NOW.toISOString(),
-          evidence: 'a member of your Slack workspace',
-        },
-      ]),
-    );
+    anaOnSlackOnly();
 
     const done = await fixture.host.runToEnd({ prompt: 'Email the numbers to Ana' });
 
@@ -238,5 +243,64 @@ describe('the intent of every run (spec 004, Intent Analysis Output)', () => {
       'I know Ana Lima only from Slack, so I have no email address for them. What is Ana’s email address?',
     );
     expect(google.gmail.drafts).toHaveLength(0);
+  });
+
+  describe('a later turn that mails without stating its intent again', () => {
+    const sendTo = (to: string): [string, Record<string, unknown>] => [
+      'gmail_send',
+      { to: [to], subject: 'Numbers', body: 'Here they are.', intent: 'send', confidence: 0.95 },
+    ];
+    const namingAna = stated({
+      intent: 'send_email',
+      entities: [
+        { type: 'person', value: 'Ana' },
+        { type: 'person', value: 'Bob Stone' },
+      ],
+    });
+    // The first turn only reads (nothing reaches anyone, so nothing is asked); the second sends.
+    const listTasks: [string, Record<string, unknown>] = ['list_tasks', {}];
+
+    async function withAnaOnSlackAndBob(model: ScriptedModel): Promise<void> {
+      await start(model);
+      // The person may send without asking: only the intent check stands between the model and the mail.
+      await fixture.host.invoke('settings.set', {
+        autonomy: { ...(await fixture.host.invoke('settings.get', {})).autonomy, 'email.send': 'auto' },
+        requireApprovalForFirstContact: false,
+      });
+      seedPerson('Bob Stone', 'bob@example.com', 'Q1 planning');
+      await connectGoogle(fixture.host);
+      await fixture.host.context.refresh();
+      anaOnSlackOnly();
+    }
+
+    it('to an address it made up for someone named earlier and known only from Slack: asks for it, sends nothing', async () => {
+      const model = new ScriptedModel(turn(namingAna, listTasks), turn(sendTo('ana.lima@example.com')));
+      await withAnaOnSlackAndBob(model);
+
+      const done = await fixture.host.runToEnd({ prompt: 'Check my tasks, then email the numbers to Ana' });
+
+      expect(done).toMatchObject({ decision: 'REQUEST_CLARIFICATION', outcome: 'AMBIGUITY:UNCLEAR_INTENT' });
+      expect(done.summary).toBe(
+        'I know Ana Lima only from Slack, so I have no email address for them. What is Ana’s email address?',
+      );
+      expect(google.gmail.sent).toHaveLength(0);
+      expect(await toolsRun(done.threadId)).toEqual(['list_tasks']);
+      expect((await runOf(done.threadId))?.intent).toMatchObject({ stated: true, turn: 2 });
+    });
+
+    it('to someone the person dealt with: sends, though the earlier turn named Ana too', async () => {
+      const model = new ScriptedModel(
+        turn(namingAna, listTasks),
+        turn(sendTo('bob@example.com')),
+        say('Sent.'),
+      );
+      await withAnaOnSlackAndBob(model);
+
+      const done = await fixture.host.runToEnd({ prompt: 'Tell Bob what Ana said' });
+
+      expect(done.decision).not.toBe('REQUEST_CLARIFICATION');
+      expect(await toolsRun(done.threadId)).toEqual(['list_tasks', 'gmail_send']);
+      expect(google.gmail.sent).toHaveLength(1);
+    });
   });
 });
