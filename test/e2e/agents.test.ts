@@ -209,6 +209,40 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SUMMARY');
   });
 
+  it('shows the words an agent from the picker streamed before its conversation was open', async () => {
+    // The first words come at once, while agents.run answers and the conversation is read; the turn then waits.
+    gemini.script({ kind: 'stall', chunks: [{ text: 'Looking through your open tasks first. ' }] });
+    const page = await newPage();
+    // A slow host: its answers to agents.run and thread.get come late, its run events at once.
+    await page.routeWebSocket(/./, (socket) => {
+      const server = socket.connectToServer();
+      const late = new Set<string>();
+      socket.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { id: string; channel?: string };
+        if (frame.channel === 'agents.run' || frame.channel === 'thread.get') late.add(frame.id);
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: string };
+        if (frame.kind === 'reply' && late.has(frame.id)) setTimeout(() => socket.send(message), 500);
+        else socket.send(message);
+      });
+    });
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await page.getByTestId('composer-agents').click();
+    await page.getByTestId('pick-helper').click();
+    await page.getByTestId('agent-input-task').fill('Count my tasks');
+    await page.getByTestId('agent-run').click();
+
+    await expect
+      .poll(() => page.getByTestId('timeline').innerText())
+      .toContain('Looking through your open tasks first.');
+    expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Count my tasks');
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => page.getByTestId('composer-stop').count()).toBe(0);
+  });
+
   it('@name in the composer opens that agent’s form', async () => {
     const page = await openPage();
     await send(page, '@helper');

@@ -238,6 +238,18 @@ function fakeClient(handlers: Parameters<typeof fakeStreamsClient>[0]) {
   return { client: fake.client, emit: (event: RunEvent) => fake.emit('run.events', event) };
 }
 
+/** A connected store whose `thread.get` answers only when the test calls `answer`. */
+function storeWithSlowThread() {
+  let answer: (detail: ThreadDetail) => void = () => undefined;
+  const { client, emit } = fakeClient({
+    'thread.get': () => new Promise((resolve) => (answer = resolve)),
+    'threads.list': async () => ({ threads: [], nextBefore: null }),
+  });
+  const store = createChatStore(client);
+  store.getState().connect();
+  return { store, emit, answer: (detail: ThreadDetail) => answer(detail) };
+}
+
 describe('chat store', () => {
   it('keeps a new thread’s events that arrive before run.start answers', async () => {
     let answer: (value: { runId: string; threadId: string }) => void = () => undefined;
@@ -417,13 +429,7 @@ describe('approvals in the timeline', () => {
 
   it('keeps the answer of a run that ends while its conversation is being opened (an agent from the picker)', async () => {
     const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
-    let answer: (detail: ThreadDetail) => void = () => undefined;
-    const { client, emit } = fakeClient({
-      'thread.get': () => new Promise((resolve) => (answer = resolve)),
-      'threads.list': async () => ({ threads: [], nextBefore: null }),
-    });
-    const store = createChatStore(client);
-    store.getState().connect();
+    const { store, emit, answer } = storeWithSlowThread();
     const opened = store.getState().openThread('t1');
     // The run ends before the stored copy arrives; that copy, read after the ending, replaces the live one.
     emit({ type: 'status', ...ids, status: 'completed' });
@@ -440,6 +446,57 @@ describe('approvals in the timeline', () => {
     expect(items.map((item) => (item.kind === 'message' ? `${item.role}: ${item.text}` : item.kind))).toEqual(
       ['user: Do this: look', 'assistant: Note: Nothing is open.'],
     );
+  });
+
+  it('shows all an agent started from the picker streamed, though it began before its conversation was known', async () => {
+    const thread = { id: 't1', title: 'Mail scout', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+    const { store, emit, answer } = storeWithSlowThread();
+    let started: (value: { runId: string; threadId: string }) => void = () => undefined;
+    const opened = store
+      .getState()
+      .openStarted(() => new Promise<{ runId: string; threadId: string }>((resolve) => (started = resolve)));
+    // agents.run has not answered: the window does not know the run's conversation yet.
+    emit({ type: 'status', ...ids, status: 'queued' });
+    emit({ type: 'status', ...ids, status: 'executing' });
+    emit({ type: 'delta', ...ids, delta: 'Looking through ' });
+    emit({ type: 'delta', runId: 'other', threadId: 'elsewhere', delta: 'not ours' });
+    started(ids);
+    await Promise.resolve();
+    // Its conversation is being read; the turn goes on streaming, then ends and is stored with its words.
+    emit({ type: 'delta', ...ids, delta: 'your mail.' });
+    emit({
+      type: 'tool_call',
+      ...ids,
+      actionId: 'a1',
+      tool: 'gmail_search',
+      args: { query: 'invoice' },
+      state: 'executing',
+    });
+    answer({
+      thread,
+      messages: [
+        storedMessage('m1', 'r1', 'user', 'Do this: find the invoice', '2026-11-21T10:00:00Z'),
+        storedMessage('m2', 'r1', 'assistant', 'Looking through your mail.', '2026-11-21T10:00:02Z'),
+      ],
+      actions: [],
+      runs: [{ ...storedRun('r1', 'completed', '2026-11-21T10:00:00Z'), status: 'executing' }],
+    });
+    await opened;
+    emit({ type: 'delta', ...ids, delta: 'Found it.' });
+
+    const { conversation } = store.getState();
+    expect(conversation.threadId).toBe('t1');
+    expect(conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+    expect(
+      conversation.items.map((item) =>
+        item.kind === 'message' ? `${item.role}: ${item.text}` : `${item.kind} ${item.id}`,
+      ),
+    ).toEqual([
+      'user: Do this: find the invoice',
+      'assistant: Looking through your mail.',
+      'tool a1',
+      'assistant: Found it.',
+    ]);
   });
 
   it('opens a conversation at a search hit’s message until the list has shown it, and at its end otherwise', async () => {

@@ -40,9 +40,12 @@ export function AgentPicker({
   const run = async (inputs: Record<string, string | number | boolean>): Promise<string | null> => {
     if (!agent) return null;
     try {
-      const started = await store.getState().run(agent.name, inputs, threadId ?? undefined);
-      onClose();
-      await chat.getState().openThread(started.threadId);
+      // What the run streams before its conversation is open is kept and shown there.
+      await chat.getState().openStarted(async () => {
+        const started = await store.getState().run(agent.name, inputs, threadId ?? undefined);
+        onClose();
+        return started;
+      });
       void chat.getState().loadThreads();
       return null;
     } catch (error) {

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { conversationFromThread } from './stored-thread';
+import { conversationFromThread, withHeldEvents } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
 
@@ -33,6 +33,11 @@ export interface ChatActions {
   loadMoreThreads(): Promise<void>;
   /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
   openThread(threadId: string, messageId?: string): Promise<void>;
+  /**
+   * Starts a run elsewhere (the agent picker's `agents.run`) and opens its conversation, keeping every event that
+   * arrives before the window knows which conversation it is, so nothing it streamed meanwhile is lost.
+   */
+  openStarted<T extends { runId: string; threadId: string }>(start: () => Promise<T>): Promise<T>;
   /** The message list has brought the focused message into view. */
   clearFocus(): void;
   newConversation(): void;
@@ -58,8 +63,23 @@ const THREAD_PAGE = 30;
 /** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
 const EARLY_EVENT_CAP = 2_000;
 
+/** Events kept to fold into a conversation once its stored copy is read; past the cap, no more are kept. */
+interface HeldEvents {
+  events: RunEvent[];
+  isFull: boolean;
+}
+
+function hold(held: HeldEvents, event: RunEvent): void {
+  if (held.events.length < EARLY_EVENT_CAP) held.events.push(event);
+  else held.isFull = true;
+}
+
 export function createChatStore(client: DeputyClient): ChatStore {
   let earlyEvents: RunEvent[] = [];
+  // Every event, while a run started elsewhere has not said which conversation it is in.
+  let beforeStart: HeldEvents | null = null;
+  // The events of the conversation being opened, until its stored copy arrives (then folded into it).
+  let opening: (HeldEvents & { threadId: string }) | null = null;
   // Stop pressed while the run is still being started (no id yet): it is stopped as soon as it has one.
   let isStopAsked = false;
   // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
@@ -87,6 +107,35 @@ export function createChatStore(client: DeputyClient): ChatStore {
     };
 
     const isEnd = (event: RunEvent) => event.type === 'result' || event.type === 'error';
+
+    const load = async (threadId: string, messageId: string | undefined, early: HeldEvents) => {
+      const mine = switchTo(emptyConversation(threadId), true);
+      const held = {
+        threadId,
+        events: early.events.filter((event) => event.threadId === threadId),
+        isFull: early.isFull,
+      };
+      opening = held;
+      try {
+        const detail = await client.invoke('thread.get', { threadId });
+        // Past the cap, the runs' last events are missing: only the stored copy is whole.
+        const kept = held.isFull ? [] : held.events;
+        if (mine === generation)
+          set({
+            conversation: withHeldEvents(conversationFromThread(detail), kept),
+            focusMessageId: messageId ?? null,
+          });
+      } catch (error) {
+        if (mine === generation)
+          set({
+            threadError: toClientError(error).message,
+            conversation: held.events.reduce(applyRunEvent, get().conversation),
+          });
+      } finally {
+        if (opening === held) opening = null;
+        if (mine === generation) set({ isLoadingThread: false });
+      }
+    };
 
     return {
       threads: [],
@@ -138,17 +187,21 @@ export function createChatStore(client: DeputyClient): ChatStore {
         }
       },
 
-      async openThread(threadId, messageId) {
-        const mine = switchTo(emptyConversation(threadId), true);
+      openThread(threadId, messageId) {
+        return load(threadId, messageId, { events: [], isFull: false });
+      },
+
+      async openStarted(start) {
+        const held: HeldEvents = { events: [], isFull: false };
+        beforeStart = held;
+        let started;
         try {
-          const detail = await client.invoke('thread.get', { threadId });
-          if (mine === generation)
-            set({ conversation: conversationFromThread(detail), focusMessageId: messageId ?? null });
-        } catch (error) {
-          if (mine === generation) set({ threadError: toClientError(error).message });
+          started = await start();
         } finally {
-          if (mine === generation) set({ isLoadingThread: false });
+          if (beforeStart === held) beforeStart = null;
         }
+        await load(started.threadId, undefined, held);
+        return started;
       },
 
       clearFocus() {
@@ -296,7 +349,9 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
       receive(event) {
         const { conversation, isStarting } = get();
-        if (event.threadId === conversation.threadId) {
+        if (beforeStart) hold(beforeStart, event);
+        if (opening?.threadId === event.threadId) hold(opening, event);
+        else if (event.threadId === conversation.threadId) {
           set({ lastActivityAt: Date.now() });
           update((current) => applyRunEvent(current, event));
         } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {

@@ -1,7 +1,7 @@
-import type { ThreadDetail } from '../../../../shared/contract';
+import type { RunEvent, ThreadDetail } from '../../../../shared/contract';
 import type { RunUsage } from './run-cost';
 import { markRecovered, placeResumed } from './run-marks';
-import { approvalItem, isRunActive, type Conversation, type TimelineItem } from './timeline';
+import { applyRunEvent, approvalItem, isRunActive, type Conversation, type TimelineItem } from './timeline';
 
 const KIND_ORDER = { user: 0, tool: 1, assistant: 2, error: 3 } as const;
 
@@ -100,6 +100,36 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     childRunIds: [],
     usage: storedUsage(detail),
   };
+}
+
+/** What a run streams and does not store as it goes: its words, its thoughts, its tokens turn by turn. */
+const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
+
+/**
+ * A stored conversation with the events that arrived while it was read (and, for a run started elsewhere, before
+ * the window knew its conversation). A run whose events are all here, from its `queued` status on, is shown as
+ * it streamed: its words and cards come from its events, the stored copy giving only the person's prompt (no
+ * event carries it). Of the other runs, the events that say what changed (status, tool cards, approvals,
+ * endings) are folded in, but not their streamed words: the stored copy may already hold them.
+ */
+export function withHeldEvents(conversation: Conversation, events: readonly RunEvent[]): Conversation {
+  const whole = new Set(
+    events.flatMap((event) => (event.type === 'status' && event.status === 'queued' ? [event.runId] : [])),
+  );
+  const isPrompt = (item: TimelineItem) => item.kind === 'message' && item.role === 'user';
+  const usage = Object.fromEntries(
+    Object.entries(conversation.usage ?? {}).filter(([runId]) => !whole.has(runId)),
+  );
+  const base: Conversation = {
+    ...conversation,
+    items: conversation.items.filter(
+      (item) => item.runId === null || !whole.has(item.runId) || isPrompt(item),
+    ),
+    ...(conversation.usage && { usage }),
+  };
+  return events
+    .filter((event) => whole.has(event.runId) || !STREAMED.has(event.type))
+    .reduce(applyRunEvent, base);
 }
 
 /** Each ended run's tokens as the host kept them, so its footer shows after a reload as it did live. */
