@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WsClientMessage, type WsServerMessage } from '../../shared/contract/ws-protocol';
 import { composer, focusedTestId, openFromHeader, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+import { apiOf, putSettings } from './support/api';
+import { axeViolations } from './support/axe';
+import type { Settings } from '../../shared/contract';
 
 const { newPage } = usePages();
 
@@ -78,6 +81,70 @@ describe('the rules in Settings → Permissions', () => {
         true,
       );
     }
+  });
+
+  it('keeps an address and a rule typed and not added: Save and Ctrl+S add them, and one that cannot be added stops the save and says why', async () => {
+    const savedSettings = async () => (await (await apiOf(host)('/api/settings')).json()) as Settings;
+    const note = () => page.getByTestId('settings-unsaved-note').innerText();
+    let page = await openRules(1280);
+    const allowlist = page.getByTestId('allowlist-input');
+    await allowlist.fill('Sam@Typed.example');
+    await page.getByTestId('rule-tool').selectOption({ label: 'Send an email' });
+    await page.getByTestId('rule-pattern').fill('*@typed.example');
+    // Typed, not added: the footer says it is not saved yet, and offers the shortcut.
+    await expect.poll(note).toBe('Unsaved changes');
+    await page.getByTestId('settings-save-shortcut').waitFor();
+    await page.getByTestId('rule-pattern').focus();
+    await page.keyboard.press('Control+S');
+    await page.getByTestId('permissions-saved').waitFor({ timeout: 5_000 });
+    const saved = await savedSettings();
+    expect(saved.allowlist).toContain('sam@typed.example');
+    expect(saved.rules.map((rule) => rule.pattern)).toContain('*@typed.example');
+    // On screen as if Add had been pressed, the fields empty, nothing left unsaved, and the keyboard where it was.
+    expect(await page.getByTestId('allowlist-entry').allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining('sam@typed.example')]),
+    );
+    await page.getByTestId('rule').filter({ hasText: '*@typed.example' }).waitFor();
+    expect(await allowlist.inputValue()).toBe('');
+    expect(await page.getByTestId('rule-pattern').inputValue()).toBe('');
+    expect(await page.getByTestId('rule-tool').inputValue()).toBe('');
+    await expect.poll(note).toBe('');
+    expect(await focusedTestId(page)).toBe('rule-pattern');
+    // Closing asks nothing: all of it is saved.
+    await page.getByTestId('settings-close').click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+    expect(await page.getByTestId('settings-unsaved').count()).toBe(0);
+
+    // What cannot be added stops Save: said beside its field, with the keyboard there, and nothing is saved.
+    page = await openRules(420);
+    const before = await savedSettings();
+    await page.getByTestId('rate-actionsPerMinute').fill(String(before.rateLimits.actionsPerMinute + 1));
+    await page.getByTestId('allowlist-input').fill('not an address');
+    await page.getByTestId('permissions-save').click();
+    const allowlistError = page.getByTestId('allowlist').getByRole('alert');
+    await expect
+      .poll(() => allowlistError.innerText())
+      .toBe('“not an address” is neither an address (sam@x.io) nor a domain (@x.io).');
+    expect(await focusedTestId(page)).toBe('allowlist-input');
+    expect(await page.getByTestId('permissions-saved').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByTestId('allowlist-input').fill('');
+    await page.getByTestId('rule-pattern').fill('*@no-action.example');
+    await page.keyboard.press('Control+S');
+    await expect
+      .poll(() => page.getByTestId('rules-error').innerText())
+      .toBe('Choose the action this rule allows.');
+    expect(await focusedTestId(page)).toBe('rule-tool');
+    expect(await page.getByTestId('permissions-saved').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    const after = await savedSettings();
+    expect(after.rateLimits).toEqual(before.rateLimits);
+    expect(after.rules).toEqual(before.rules);
+    expect(after.allowlist).toEqual(before.allowlist);
+    await putSettings(host, {
+      allowlist: before.allowlist.filter((entry) => entry !== 'sam@typed.example'),
+      rules: before.rules.filter((rule) => rule.pattern !== '*@typed.example'),
+    });
   });
 
   it('gives the focus to the rule just added, and after Revoke to its neighbour, then to the form', async () => {

@@ -1,28 +1,54 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react';
 import { checkAllowlistEntry } from './permissions';
 import { FormError } from '../../components/FormParts';
+import type { DraftProps } from './pending-draft';
 
-/** Addresses and @domains delegated trust may write to without asking. */
+/**
+ * Addresses and @domains delegated trust may write to without asking. An address typed and not added is the
+ * form's draft: Save adds it (`draftRef`).
+ */
 export function AllowlistEditor({
   entries,
   onChange,
+  draftRef,
+  onDraftChange,
 }: {
   entries: string[];
   onChange(entries: string[]): void;
-}) {
+} & DraftProps<string>) {
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
   const errorId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const check = () => {
+    const checked = checkAllowlistEntry(draft, entries);
+    if (checked.ok) return checked.value;
+    setError(checked.message);
+    inputRef.current?.focus();
+    return null;
+  };
 
   const add = () => {
     if (!draft.trim()) return;
-    const checked = checkAllowlistEntry(draft, entries);
-    if (!checked.ok) return setError(checked.message);
-    onChange([...entries, checked.value]);
+    const entry = check();
+    if (entry === null) return;
+    onChange([...entries, entry]);
     setDraft('');
     setError(null);
   };
+
+  const hasDraft = draft.trim() !== '';
+  useEffect(() => onDraftChange?.(hasDraft), [onDraftChange, hasDraft]);
+  useImperativeHandle(draftRef, () => ({
+    take: () => {
+      if (!hasDraft) return { ok: true, value: null };
+      const entry = check();
+      return entry === null ? { ok: false } : { ok: true, value: entry };
+    },
+    clear: () => setDraft(''),
+  }));
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     // Enter adds the entry rather than submitting the whole form.
@@ -60,6 +86,7 @@ export function AllowlistEditor({
           Address or @domain to allow
         </label>
         <input
+          ref={inputRef}
           id={inputId}
           value={draft}
           placeholder="sam@example.com or @example.com"
@@ -68,8 +95,6 @@ export function AllowlistEditor({
           aria-invalid={error !== null}
           aria-describedby={error ? errorId : undefined}
           data-testid="allowlist-input"
-          // Typed and not added yet: Settings asks before closing on it (SettingsPanel's markDirty).
-          data-draft=""
           onChange={(event) => {
             setDraft(event.target.value);
             setError(null);

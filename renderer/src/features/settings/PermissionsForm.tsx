@@ -1,5 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
-import { AutonomyLevel, type ActionKind, type Settings, type TrustLevel } from '../../../../shared/contract';
+import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  AutonomyLevel,
+  type ActionKind,
+  type PolicyRule,
+  type Settings,
+  type TrustLevel,
+} from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { AllowlistEditor } from './AllowlistEditor';
 import {
@@ -19,6 +25,7 @@ import { CheckboxOption, FormError } from '../../components/FormParts';
 import { FooterActions, FooterSave } from './FooterActions';
 import { saveOnEnterInSelect } from './enter-saves';
 import { isUnsaved } from './checked';
+import type { PendingDraft } from './pending-draft';
 
 type SaveState = { kind: 'idle' | 'saving' | 'saved' } | { kind: 'error'; message: string };
 
@@ -47,14 +54,35 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
   const setAutonomy = (kind: ActionKind, level: AutonomyLevel) =>
     change({ autonomy: { ...values.autonomy, [kind]: level } });
 
+  // An address or a rule typed and not added: Save adds it, or says beside it why it cannot and saves nothing.
+  const allowlistDraft = useRef<PendingDraft<string>>(null);
+  const ruleDraft = useRef<PendingDraft<PolicyRule>>(null);
+  const [drafts, setDrafts] = useState({ allowlist: false, rule: false });
+  const onAllowlistDraft = useCallback(
+    (allowlist: boolean) => setDrafts((previous) => ({ ...previous, allowlist })),
+    [],
+  );
+  const onRuleDraft = useCallback((rule: boolean) => setDrafts((previous) => ({ ...previous, rule })), []);
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const patch = permissionsPatch(settings, values);
+    const entry = allowlistDraft.current?.take() ?? { ok: true, value: null };
+    if (!entry.ok) return setSaveState({ kind: 'idle' });
+    const rule = ruleDraft.current?.take() ?? { ok: true, value: null };
+    if (!rule.ok) return setSaveState({ kind: 'idle' });
+    const next = entry.value === null ? values : { ...values, allowlist: [...values.allowlist, entry.value] };
+    const patch = permissionsPatch(settings, next);
     if (!patch.ok) return setSaveState({ kind: 'error', message: patch.message });
-    if (Object.keys(patch.value).length === 0) return setSaveState({ kind: 'saved' });
+    const changes =
+      rule.value === null ? patch.value : { ...patch.value, rules: [...settings.rules, rule.value] };
+    if (Object.keys(changes).length === 0) return setSaveState({ kind: 'saved' });
     setSaveState({ kind: 'saving' });
-    const message = await apply(patch.value);
-    setSaveState(message === null ? { kind: 'saved' } : { kind: 'error', message });
+    const message = await apply(changes);
+    if (message !== null) return setSaveState({ kind: 'error', message });
+    setValues(next);
+    allowlistDraft.current?.clear();
+    ruleDraft.current?.clear();
+    setSaveState({ kind: 'saved' });
   };
 
   return (
@@ -123,7 +151,12 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
             ))}
           </div>
         </fieldset>
-        <AllowlistEditor entries={values.allowlist} onChange={(allowlist) => change({ allowlist })} />
+        <AllowlistEditor
+          entries={values.allowlist}
+          onChange={(allowlist) => change({ allowlist })}
+          draftRef={allowlistDraft}
+          onDraftChange={onAllowlistDraft}
+        />
         <CheckboxOption
           checked={values.requireApprovalForFirstContact}
           testId="first-contact"
@@ -162,7 +195,9 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
             </label>
           ))}
         </fieldset>
-        <FooterActions isUnsaved={isUnsaved(permissionsPatch(settings, values))}>
+        <FooterActions
+          isUnsaved={isUnsaved(permissionsPatch(settings, values)) || drafts.allowlist || drafts.rule}
+        >
           {saveState.kind === 'error' && (
             <FormError testId="permissions-error">{saveState.message}</FormError>
           )}
@@ -179,7 +214,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
           />
         </FooterActions>
       </form>
-      <RulesEditor rules={settings.rules} />
+      <RulesEditor rules={settings.rules} draftRef={ruleDraft} onDraftChange={onRuleDraft} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type FormEvent } from 'react';
 import type { PolicyRule } from '../../../../shared/contract';
 import { useSettings } from '../../stores';
 import { useNow } from '../../use-now';
@@ -15,6 +15,7 @@ import {
 } from './permissions';
 import { FormError } from '../../components/FormParts';
 import { useFocusAfterSave } from './use-focus-after-save';
+import type { DraftProps } from './pending-draft';
 
 const ADD_BUTTON = '[data-testid="rule-add"]';
 const REVOKE_BUTTON = '[data-testid="rule-revoke"]';
@@ -28,11 +29,19 @@ const ruleId = (): string =>
     ? crypto.randomUUID()
     : `rule-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
+/** An action chosen or a pattern typed: a rule begun. A changed "When" or "How long" alone is not one. */
+const isBegun = (draft: RuleDraft): boolean => draft.tool !== '' || draft.pattern.trim() !== '';
+
 /**
  * The user's allow rules. Adding or revoking one saves at once: the host replaces the whole list, so the
- * list sent is always the one on screen plus or minus that rule.
+ * list sent is always the one on screen plus or minus that rule. A rule begun and not added is the form's
+ * draft: Permissions' Save adds it (`draftRef`).
  */
-export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
+export function RulesEditor({
+  rules,
+  draftRef,
+  onDraftChange,
+}: { rules: PolicyRule[] } & DraftProps<PolicyRule>) {
   const apply = useSettings((state) => state.apply);
   const [draft, setDraft] = useState(EMPTY_DRAFT);
   const [isBusy, setIsBusy] = useState(false);
@@ -56,19 +65,38 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
     return message === null;
   };
 
+  /** The draft as a rule; or null, with the message shown and the keyboard on the field to fill in. */
+  const check = (): PolicyRule | null => {
+    const rule = newRule(draft, new Date(), ruleId());
+    if (rule.ok) return rule.value;
+    setError({ message: rule.message, field: rule.field });
+    sectionRef.current?.querySelector<HTMLElement>(`[data-testid="rule-${rule.field}"]`)?.focus();
+    return null;
+  };
+
   const add = async (event: FormEvent) => {
     event.preventDefault();
-    const rule = newRule(draft, new Date(), ruleId());
-    if (!rule.ok) {
-      setError({ message: rule.message, field: rule.field });
-      sectionRef.current?.querySelector<HTMLElement>(`[data-testid="rule-${rule.field}"]`)?.focus();
-      return;
-    }
-    const isAdded = await send([...rules, rule.value], false);
+    const rule = check();
+    if (!rule) return;
+    const isAdded = await send([...rules, rule], false);
     if (isAdded) setDraft(EMPTY_DRAFT);
     // The new rule, read out with its words; or Add rule again, under the message that says what went wrong.
-    focusAfterSave(isAdded ? ruleSelector(rule.value.id) : ADD_BUTTON);
+    focusAfterSave(isAdded ? ruleSelector(rule.id) : ADD_BUTTON);
   };
+
+  const hasDraft = isBegun(draft);
+  useEffect(() => onDraftChange?.(hasDraft), [onDraftChange, hasDraft]);
+  useImperativeHandle(draftRef, () => ({
+    take: () => {
+      if (!hasDraft) return { ok: true, value: null };
+      const rule = check();
+      return rule ? { ok: true, value: rule } : { ok: false };
+    },
+    clear: () => {
+      setDraft(EMPTY_DRAFT);
+      setError(null);
+    },
+  }));
 
   const revoke = async (rule: PolicyRule) => {
     const at = rules.indexOf(rule);
@@ -130,7 +158,13 @@ export function RulesEditor({ rules }: { rules: PolicyRule[] }) {
           ))}
         </ul>
       )}
-      <form className="rules__add" onSubmit={(event) => void add(event)} aria-label="Add a rule">
+      {/* Says itself whether a rule is begun (onDraftChange), as the Permissions form does for its fields. */}
+      <form
+        className="rules__add"
+        onSubmit={(event) => void add(event)}
+        aria-label="Add a rule"
+        data-saves-in-footer=""
+      >
         <label>
           Action
           <select value={draft.tool} onChange={set('tool')} data-testid="rule-tool" {...invalid('tool')}>

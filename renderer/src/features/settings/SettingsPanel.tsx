@@ -120,11 +120,9 @@ export function SettingsPanel({
   const [unsavedTabs, setUnsavedTabs] = useState<ReadonlySet<Tab>>(new Set());
   const isDirty = dirtyForms.size > 0 || unsavedTabs.size > 0;
   const markDirty = (event: { target: EventTarget }) => {
-    const field = event.target as { form?: HTMLFormElement | null; dataset?: DOMStringMap };
-    const { form } = field;
-    // A form whose Save is in the footer says itself whether it differs; inside it, only a draft not yet added
-    // to it (an allow-list address typed and not added) is for this to see.
-    if (!form || (form.dataset.savesInFooter !== undefined && field.dataset?.draft === undefined)) return;
+    const { form } = event.target as { form?: HTMLFormElement | null };
+    // A form whose Save is in the footer says itself whether it differs, what is typed and not added included.
+    if (!form || form.dataset.savesInFooter !== undefined) return;
     if (!dirtyForms.has(form)) setDirtyForms(new Set([...dirtyForms, form]));
   };
   const markSaved = (event: { target: EventTarget }) => {
