@@ -3,6 +3,7 @@ import { useChat } from '../../stores';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
+import { OpenConnections } from './open-connections';
 import { useEscapeStops } from './use-escape-stops';
 
 /** The main column: the conversation (or the welcome when there is none yet) above the composer. */
@@ -16,14 +17,16 @@ export function ChatScreen({ onOpenConnections }: { onOpenConnections: () => voi
 
   return (
     <main className="chat" aria-label="Chat">
-      {isEmpty ? (
-        <EmptyState
-          onOpenConnections={onOpenConnections}
-          onTryExample={(text) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 }))}
-        />
-      ) : (
-        <Conversation />
-      )}
+      <OpenConnections value={onOpenConnections}>
+        {isEmpty ? (
+          <EmptyState
+            onOpenConnections={onOpenConnections}
+            onTryExample={(text) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 }))}
+          />
+        ) : (
+          <Conversation />
+        )}
+      </OpenConnections>
       <Composer draft={draft} />
     </main>
   );

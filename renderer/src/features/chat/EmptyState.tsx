@@ -1,5 +1,6 @@
 import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
-import { useConnections, useSettings } from '../../stores';
+import { useSettings } from '../../stores';
+import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 
 const EXAMPLE = 'Add a task to buy milk tomorrow';
 
@@ -10,12 +11,8 @@ export function EmptyState({
   onTryExample: (text: string) => void;
   onOpenConnections: () => void;
 }) {
-  const fromSettings = useSettings((state) => state.settings?.isGeminiConfigured);
-  // Once Settings → Connections has loaded, its live status wins: a key pasted there hides the hint at once.
-  const geminiState = useConnections(
-    (state) => state.connections?.find((connection) => connection.name === 'gemini')?.state,
-  );
-  const isGeminiConfigured = geminiState ? geminiState === 'connected' : fromSettings;
+  // A key pasted in Settings → Connections hides the hint at once.
+  const isGeminiConfigured = useIsGeminiConfigured();
   const userName = useSettings((state) => state.settings?.userName);
 
   return (

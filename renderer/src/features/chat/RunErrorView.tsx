@@ -1,5 +1,8 @@
+import { useContext } from 'react';
 import { useChat } from '../../stores';
-import { friendlyError, isRetryable, isStoppedCode } from './error-words';
+import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
+import { friendlyError, isKeyProblem, isRetryable, isStoppedCode } from './error-words';
+import { OpenConnections } from './open-connections';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
@@ -16,6 +19,9 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   // Only the last turn's failure offers it: an earlier one was followed by something newer.
   const isLatest = useChat((state) => isInLastTurn(state.conversation.items, error.id));
   const canRetry = useChat((state) => isLatest && state.promptOf(error) !== null);
+  const openConnections = useContext(OpenConnections);
+  // A run that failed for want of a key is worth asking again once one is saved.
+  const hasKeyNow = useIsGeminiConfigured() === true && error.code === 'model_not_configured';
   if (isStoppedCode(error.code)) {
     return (
       <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
@@ -43,7 +49,17 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
         {friendly}
       </p>
       <div className="run-error__actions">
-        {canRetry && isRetryable(error.code) && (
+        {openConnections && isLatest && isKeyProblem(error.code) && !hasKeyNow && (
+          <button
+            type="button"
+            className="button"
+            data-testid="run-error-open-connections"
+            onClick={openConnections}
+          >
+            Open Settings → Connections
+          </button>
+        )}
+        {canRetry && (isRetryable(error.code) || hasKeyNow) && (
           <button
             type="button"
             className="button"

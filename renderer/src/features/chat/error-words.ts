@@ -46,6 +46,10 @@ const NOT_RETRYABLE = new Set([
   'model_key_rejected',
 ]);
 
+/** Failures that Settings → Connections puts right: no Gemini key, or one Gemini refused. */
+export const isKeyProblem = (code: string | undefined): boolean =>
+  code === 'model_not_configured' || code === 'model_key_rejected';
+
 /** Errors worth a Retry: trying the same thing again may well work. */
 export function isRetryable(code: string | undefined): boolean {
   return !NOT_RETRYABLE.has(code ?? '');
