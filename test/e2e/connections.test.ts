@@ -7,6 +7,7 @@ import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
+import { axeViolations } from './support/axe';
 import { assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
@@ -277,6 +278,10 @@ describe('Google and Slack sign-in against their fakes', () => {
     expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
     expect(await slackCard.getByTestId('connection-error').count()).toBe(0);
     expect(await slackCard.getByLabel('User token').inputValue()).toBe('');
+    // Connected, the token form says what it now does: it replaces the token, as Gemini's replaces the key.
+    expect(await slackCard.getByLabel('New user token', { exact: true }).count()).toBe(1);
+    expect(await slackCard.getByTestId('slack-connect-token').innerText()).toBe('Replace token');
+    expect(await axeViolations(page)).toEqual([]);
     expect(await page.content()).not.toContain(token);
 
     await slackCard.getByTestId('connection-disconnect').click();

@@ -101,6 +101,8 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
   const { isBusy } = useConnectionActivity('slack');
   const [token, setToken] = useState('');
   const [fields, setFields] = useState(EMPTY_CLIENT);
+  // Connected, the token form replaces the token, as Gemini's replaces the key: it does not read "Connect".
+  const isConnected = status.state === 'connected';
 
   const onPaste = (event: FormEvent) => {
     event.preventDefault();
@@ -120,7 +122,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
     <>
       <form className="connection-card__form" onSubmit={onPaste} aria-label="Connect Slack with a token">
         <label>
-          User token
+          {isConnected ? 'New user token' : 'User token'}
           <input
             {...secretInput}
             value={token}
@@ -136,7 +138,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
             disabled={isBusy || token.trim() === ''}
             data-testid="slack-connect-token"
           >
-            {isBusy ? 'Checking…' : 'Connect with token'}
+            {isBusy ? 'Checking…' : isConnected ? 'Replace token' : 'Connect with token'}
           </button>
         </div>
       </form>
