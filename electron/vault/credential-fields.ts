@@ -149,3 +149,18 @@ export function isSecretField(field: FieldMatch): boolean {
 export function looksGenerated(value: string): boolean {
   return /\d/.test(value) || value.length >= 20;
 }
+
+/** The pieces of a value between its punctuation: `analytics-2024-05` → analytics, 2024, 05. */
+const VALUE_PIECE_BREAK = /[^A-Za-z0-9]+/;
+/** A piece of 8 characters mixing letters and digits (`9f8e7d6c`, `abc123def456`), or any piece of 20. */
+const RANDOM_PIECE = /^(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{8,}$|^[a-z\d]{20,}$/i;
+
+/**
+ * Whether a value looks random, as a token, a session id or a hash does, where nothing else says it is a secret
+ * (a cookie of any name, an `Authorization:` with no scheme): 16 characters or more, one piece of which mixes
+ * letters and digits over 8 or runs 20 long. Words a person writes, joined by hyphens and dates
+ * (`analytics-2024-05`, `INV-2024-000123-approved`), and Google Analytics' `GA1.2.1234567890.1234567890` have none.
+ */
+export function looksRandom(value: string): boolean {
+  return value.length >= 16 && value.split(VALUE_PIECE_BREAK).some((piece) => RANDOM_PIECE.test(piece));
+}

@@ -5,16 +5,18 @@
  * a browser's saved requests (HAR) or a Postman collection. All keep the words around the secret readable: the
  * header's and the cookies' names, the user's name, an authorization's scheme.
  */
-import { isPlaceholder, isSecretField, looksGenerated, quotedField } from './credential-fields';
+import { isPlaceholder, isSecretField, looksGenerated, looksRandom, quotedField } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
 /** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
 const COOKIE_NAME = String.raw`[^\s=;,"'\`\\]+`;
 const COOKIE_VALUE = String.raw`[^\s;,"'\`\\]*`;
 const COOKIE_PAIR = `${COOKIE_NAME}=${COOKIE_VALUE}`;
-/** A header's name (a pattern) and its colon: plain, quoted, in a template literal, or in JSON. */
-function headerName(name: string): string {
-  return String.raw`\b${name}\\?["'\`]?[ \t]*:[ \t]*\\?["'\`]?`;
+/**
+ * A header's name (a pattern) and its colon (or `separator`): plain, quoted, in a template literal, or in JSON.
+ */
+function headerName(name: string, separator = ':'): string {
+  return String.raw`\b${name}\\?["'\`]?[ \t]*${separator}[ \t]*\\?["'\`]?`;
 }
 /**
  * A `Cookie:` or `Set-Cookie:` header and its `name=value` pairs. A cookie's name holds no `=` and neither holds
@@ -25,16 +27,20 @@ const COOKIE_HEADER = new RegExp(
   String.raw`(${headerName('(Set-)?Cookie')})(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
   'gi',
 );
+/** A credential written in one word (RFC 9110's token68). */
+const TOKEN68 = String.raw`[\w.~+/-]+=*`;
 /** An authorization's parameter, `name=value` or `name="value"` (Digest's `response="…"`, AWS's `Signature=…`). */
 const AUTH_PARAM = String.raw`[\w-]+=(?:\\?"[^"\\\r\n]*\\?"|[^\s,"'\`\\]+)`;
 /**
- * An `Authorization:` or `Proxy-Authorization:` header's scheme (`Token`, `Digest`, `AWS4-HMAC-SHA256`), kept, then
- * its credentials: a list of parameters, or one word of the characters a credential is written in (token68). A
- * header with no scheme ("Authorization: required") is no match. Groups: all before the credentials, then them.
+ * An `Authorization:` or `Proxy-Authorization:` header, or the same written `authorization=…` (a query string, an
+ * env line), then its scheme (`Token`, `Digest`, `AWS4-HMAC-SHA256`), kept, and its credentials: a list of
+ * parameters, or one word of the characters a credential is written in (token68); in a query the space after the
+ * scheme is `%20`. A header may also hold its credential alone, with no scheme. Groups: all before the scheme, the
+ * scheme and its space, the credentials after a scheme, or the one word after the name.
  */
 const AUTHORIZATION_HEADER = new RegExp(
-  String.raw`(${headerName('(?:Proxy-)?Authorization')}[A-Za-z][\w-]*[ \t]+)` +
-    String.raw`(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|[\w.~+/-]+=*)`,
+  String.raw`(${headerName('(?:Proxy-)?Authorization', '[:=]')})` +
+    String.raw`(?:([A-Za-z][\w-]*(?:[ \t]+|%20))(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|${TOKEN68})|(${TOKEN68}))`,
   'gi',
 );
 /**
@@ -132,6 +138,26 @@ const AUTHORIZATION_VALUE = /^([A-Za-z][\w-]*[ \t]+)?(.*)$/s;
 function redactAuthorizationCredentials(credentials: string, isInText: boolean): string {
   if (isPlaceholder(credentials) || (isInText && !looksGenerated(credentials))) return credentials;
   return REDACTED;
+}
+
+/**
+ * An authorization header with its credentials taken out. A word alone after the name, with no scheme before it, is
+ * taken when it looks random: "Authorization: required" and "Authorization: INV-2024-000123" stay. So is a scheme
+ * that looks random: it is the credential, followed by a word.
+ */
+function redactAuthorizationHeader(
+  match: string,
+  before: string,
+  scheme: string | undefined,
+  credentials: string | undefined,
+  alone: string | undefined,
+): string {
+  if (scheme !== undefined && credentials !== undefined) {
+    const word = scheme.trimEnd().replace(/%20$/, '');
+    const kept = looksRandom(word) ? `${REDACTED}${scheme.slice(word.length)}` : scheme;
+    return `${before}${kept}${redactAuthorizationCredentials(credentials, true)}`;
+  }
+  return alone !== undefined && looksRandom(alone) && !isPlaceholder(alone) ? `${before}${REDACTED}` : match;
 }
 
 /**
@@ -262,11 +288,7 @@ export function redactRequestCredentials(text: string, isJson = false): string {
     (_match, header: string, setCookie: string | undefined, pairs: string) =>
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
-  const withAuthorization = out.replace(
-    AUTHORIZATION_HEADER,
-    (_match, before: string, credentials: string) =>
-      `${before}${redactAuthorizationCredentials(credentials, true)}`,
-  );
+  const withAuthorization = out.replace(AUTHORIZATION_HEADER, redactAuthorizationHeader);
   const withCurl = withAuthorization.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
