@@ -365,6 +365,47 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
       `- name: Authorization\n  value: Token ${R}  # the CI account\n`,
     ],
     [
+      'a pair with its value first, in JSON',
+      `{"value": "${VALUE}", "name": "API_KEY"}`,
+      `{"value": "${R}", "name": "API_KEY"}`,
+    ],
+    [
+      'a Postman pair with its value first, pretty-printed',
+      '{\n  "value": "hunter2-long",\n  "key": "password"\n}',
+      `{\n  "value": "${R}",\n  "key": "password"\n}`,
+    ],
+    [
+      'a value holding an escaped quote',
+      String.raw`{"name": "DB_PASSWORD", "value": "ab\"cd-s3cr3t-99"}`,
+      `{"name": "DB_PASSWORD", "value": "${R}"}`,
+    ],
+    [
+      'a value first holding an escaped quote',
+      String.raw`{"value": "ab\"cd-s3cr3t-99", "name": "DB_PASSWORD"}`,
+      `{"value": "${R}", "name": "DB_PASSWORD"}`,
+    ],
+    [
+      'a YAML pair with its value first',
+      `env:\n  - value: ${VALUE}\n    name: API_KEY\n  - value: debug\n    name: LOG_LEVEL`,
+      `env:\n  - value: ${R}\n    name: API_KEY\n  - value: debug\n    name: LOG_LEVEL`,
+    ],
+    [
+      'a YAML pair with its value first, quoted, then a comment',
+      '- value: "hunter2 long pass" # rotated\n  name: "DB_PASSWORD"',
+      `- value: "${R}" # rotated\n  name: "DB_PASSWORD"`,
+    ],
+    ['a YAML flow pair', `- {name: API_KEY, value: ${VALUE}}`, `- {name: API_KEY, value: ${R}}`],
+    [
+      'a YAML flow pair with its value first',
+      `{value: ${VALUE}, name: API_KEY}`,
+      `{value: ${R}, name: API_KEY}`,
+    ],
+    [
+      "a script's env list",
+      "env: [{ name: 'DB_PASSWORD', value: 'hunter2-long' }]",
+      `env: [{ name: 'DB_PASSWORD', value: '${R}' }]`,
+    ],
+    [
       "a Postman request's password",
       '{"key":"password","value":"hunter2-long","type":"text"}',
       `{"key":"password","value":"${R}","type":"text"}`,
@@ -387,12 +428,39 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
     '- name: API_KEY\n  valueFrom:\n    secretKeyRef:\n      name: api\n      key: api-key',
     '- name: SESSION_TOKEN\n  value: $(SESSION_TOKEN)',
     'name: Ana\nvalue: 1234567890 points',
+    '{"value":"dark-mode-2024","name":"theme"}',
+    '- value: dark-mode-2024\n  name: THEME',
+    '- value: <your-api-key>\n  name: API_KEY',
+    '{name: theme, value: dark-mode-2024}',
+    '{value: 5, name: retries}',
+    "{ name: 'API_KEY', value: process.env.API_KEY }",
+    'value: 1234567890 points\nname: Ana',
   ]);
 
   it('reads a YAML env list pasted into a message and stored as JSON', () => {
     const yaml = `env:\n  - name: API_KEY\n    value: "${VALUE}"\n  - name: MODE\n    value: production-2024`;
     const redacted = JSON.parse(redactedJson({ prompt: yaml })) as { prompt: string };
     expect(redacted.prompt).toBe(yaml.replace(VALUE, R));
+  });
+
+  it('reads pairs with their value first or an escaped quote in a HAR pasted into a message and stored as JSON', () => {
+    const har = JSON.stringify({
+      headers: [
+        { value: VALUE, name: 'X-Api-Key' },
+        { name: 'Authorization', value: 'Token ab"cd-9f8e7d6c5b4a' },
+        { value: 'text/"html"', name: 'Accept' },
+      ],
+    });
+    const yaml = `- value: ${VALUE}\n  name: API_KEY\n- {value: hunter2-long, name: DB_PASSWORD}`;
+    const redacted = JSON.parse(redactedJson({ prompt: har, yaml })) as { prompt: string; yaml: string };
+    expect(JSON.parse(redacted.prompt)).toEqual({
+      headers: [
+        { value: R, name: 'X-Api-Key' },
+        { name: 'Authorization', value: `Token ${R}` },
+        { value: 'text/"html"', name: 'Accept' },
+      ],
+    });
+    expect(redacted.yaml).toBe(`- value: ${R}\n  name: API_KEY\n- {value: ${R}, name: DB_PASSWORD}`);
   });
 
   it('reads a HAR pasted into a message and stored as JSON', () => {
@@ -679,6 +747,13 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a YAML name with no end', `${YAML_HINT}- name: ${'a'.repeat(300_000)}`],
     ['a YAML value of many words', `- name: API_KEY\n  value: ${'a1 '.repeat(100_000)}`],
     ['a YAML value with no closing quote', `- name: API_KEY\n  value: "${'a'.repeat(300_000)}`],
+    ['pairs with their value first and no name', `${YAML_HINT}${'{"value":"a", '.repeat(30_000)}`],
+    ['a value first with no closing quote', `${YAML_HINT}{"value":"${'a\\"'.repeat(100_000)}`],
+    ['an escaped value with no closing quote', `${YAML_HINT}{\\"value\\":\\"${'\\\\a'.repeat(100_000)}`],
+    ['YAML values first in one line', `${YAML_HINT}- ${'value: a1 '.repeat(40_000)}`],
+    ['a YAML value first of many words', `${YAML_HINT}- value: ${'a1 '.repeat(100_000)}x\n  nam`],
+    ['flow maps with no end', `${YAML_HINT}${'{value: a '.repeat(40_000)}`],
+    ['a flow value of many words', `${YAML_HINT}{value: ${'a1 '.repeat(100_000)}}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
   });
