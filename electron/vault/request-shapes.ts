@@ -53,7 +53,8 @@ const DOCUMENT_COOKIE = new RegExp(
 );
 /**
  * A script sets cookies of every kind (a theme, a language, a consent); a cookie named as a session's or a
- * credential's (`sid`, `PHPSESSID`, `auth`, `remember_token`, `csrftoken`) holds a secret.
+ * credential's (`sid`, `PHPSESSID`, `auth`, `remember_token`, `csrftoken`) holds a secret, and so does one of any
+ * name whose value looks random (`id=9f8e7d6c…`): a script keeps a session under names of every kind too.
  */
 const SESSION_COOKIE_NAME =
   /sess|(?:^|[\W_])sid(?:$|[\W_])|token|auth|jwt|[cx]srf|remember|login|secret|passw|cred|(?:api|access)[\W_]?key/i;
@@ -395,7 +396,9 @@ export function redactRequestCredentials(text: string, isJson = false): string {
   const withScripts = withCurl.replace(
     DOCUMENT_COOKIE,
     (match, before: string, name: string, value: string) =>
-      SESSION_COOKIE_NAME.test(name) && isSecretCookieValue(value) ? `${before}${REDACTED}` : match,
+      isSecretCookieValue(value) && (SESSION_COOKIE_NAME.test(name) || looksRandom(value))
+        ? `${before}${REDACTED}`
+        : match,
   );
   return redactNameValuePairs(withScripts);
 }

@@ -305,6 +305,16 @@ describe('credentials in headers and URLs', () => {
       `document.cookie = \`PHPSESSID=${R}\``,
     ],
     [
+      'a cookie of any name set in a script, when its value looks random',
+      'document.cookie = "id=9f8e7d6c5b4a39281706f5e4d3c2b1a0";',
+      `document.cookie = "id=${R}";`,
+    ],
+    [
+      'a uuid cookie set in a script, its attributes kept',
+      "document.cookie = 'u=3f2a9c1e-4b5d-4e6f-8a9b-0c1d2e3f4a5b; path=/'",
+      `document.cookie = 'u=${R}; path=/'`,
+    ],
+    [
       'a URL in an env line',
       'DATABASE_URL=mongodb+srv://app:pa55word@cluster0.example.net/',
       `DATABASE_URL=mongodb+srv://app:${R}@cluster0.example.net/`,
@@ -589,6 +599,10 @@ describe('options and headers that only look like credentials', () => {
     'document.cookie = "theme=dark-mode-2024"',
     'document.cookie = "consent=analytics-2024-05; path=/"',
     'document.cookie = "sidebar=collapsed-left-2"',
+    'document.cookie = "_ga=GA1.2.1234567890.1234567890; path=/"',
+    'document.cookie = "tz=Europe/Madrid; path=/"',
+    'document.cookie = "last_seen=2024-05-01T10:30:00Z"',
+    'document.cookie = "cart=summer-sale-items-2024"',
     'document.cookie = "session=" + sessionId;',
     'document.cookie = `sid=${sid}; path=/`',
     'document.cookie = "sid=short"',
