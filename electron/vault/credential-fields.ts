@@ -98,11 +98,24 @@ export interface FieldMatch {
 }
 
 /**
+ * A variable's name where its value will be put: `$TOKEN`, `${TOKEN}`, PowerShell's `$env:TOKEN`, Kubernetes'
+ * `$(TOKEN)`, Windows' `%TOKEN%`, a template's `{{ .Values.token }}` or GitHub's `${{ secrets.TOKEN }}`. A default
+ * given with it (`${TOKEN:-…}`) may be a secret, and is no match.
+ */
+const VARIABLE_REFERENCE =
+  /^(?:\$(?:env:)?[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_]\w*\)|%[A-Za-z_]\w*%|\$?\{\{[ \t]*\.?[A-Za-z_][\w.]*[ \t]*\}\})$/;
+
+/** Whether a value is a variable's name (`$TOKEN`, `%TOKEN%`), as a credential in a script or a config often is. */
+export function isVariableReference(value: string): boolean {
+  return VARIABLE_REFERENCE.test(value);
+}
+
+/**
  * A value that holds no secret: too short, a placeholder (`<token>`, `your-key`, `[redacted]`), or read from a
  * variable (`$TOKEN`), as a request's credentials often are in a script.
  */
 export function isPlaceholder(value: string): boolean {
-  return value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value) || value.startsWith('$');
+  return value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value) || isVariableReference(value);
 }
 
 /** A value written in quotes after its name (`"name": "value"`), as `isSecretField` reads it. */
@@ -126,7 +139,7 @@ export function quotedField(name: string, value: string): FieldMatch {
  */
 export function isSecretField(field: FieldMatch): boolean {
   const { name, value } = field;
-  if (value.length < MIN_SECRET_LENGTH || NO_SECRET_VALUE.test(value)) return false;
+  if (isPlaceholder(value)) return false;
   if (field.quotedName && !field.isQuoted) return false;
   if (!isCredentialName(name)) return false;
   // `?pwd=` in a meeting link (Zoom's) is the passcode every invitee is sent with it: redacted, the link the

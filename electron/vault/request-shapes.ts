@@ -5,7 +5,14 @@
  * a browser's saved requests (HAR) or a Postman collection. All keep the words around the secret readable: the
  * header's and the cookies' names, the user's name, an authorization's scheme.
  */
-import { isPlaceholder, isSecretField, looksGenerated, looksRandom, quotedField } from './credential-fields';
+import {
+  isPlaceholder,
+  isSecretField,
+  isVariableReference,
+  looksGenerated,
+  looksRandom,
+  quotedField,
+} from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 
 /** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
@@ -75,7 +82,7 @@ function redactCookiePairs(pairs: string, isSetCookie: boolean): string {
 }
 
 function isSecretCookieValue(value: string): boolean {
-  return value.length >= MIN_SECRET_LENGTH && !value.startsWith('$');
+  return value.length >= MIN_SECRET_LENGTH && !isVariableReference(value);
 }
 
 /** JSON's white space, also as the escapes it is written with inside a JSON string. */
@@ -373,7 +380,7 @@ function redactCurlOption(
   if (colon < 0) return match;
   const user = argument.slice(0, colon);
   const password = argument.slice(colon + 1);
-  if (password.startsWith('$') || (password === '' && user.startsWith('$'))) return match;
+  if (isVariableReference(password) || (password === '' && isVariableReference(user))) return match;
   if (password !== '') return `${start}${user}:${REDACTED}`;
   return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
 }

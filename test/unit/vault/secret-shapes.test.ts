@@ -529,6 +529,33 @@ describe('text that only looks like it might hold a secret', () => {
   ]);
 });
 
+describe("a credential named by a variable's name, which is no secret", () => {
+  leavesAsWritten([
+    'API_KEY="$OPENAI_API_KEY"',
+    "API_KEY='${OPENAI_API_KEY}'",
+    'set API_KEY="%OPENAI_API_KEY%"',
+    "password: '%DB_PASSWORD%'",
+    '$env:OPENAI_API_KEY = "$env:OPENAI_KEY"',
+    "api_key: '${{ secrets.API_KEY }}'",
+    "password: '{{ .Values.dbPassword }}'",
+    '{"name":"API_KEY","value":"${API_KEY}"}',
+    '{"value":"$API_KEY","name":"API_KEY"}',
+    '- name: API_KEY\n  value: ${API_KEY}',
+    '- name: DB_PASSWORD\n  value: "%DB_PASSWORD%"',
+    'curl -u "admin:%API_PASSWORD%" https://api.example.com',
+    'curl -u "${API_USER}:${API_PASSWORD}" https://api.example.com',
+  ]);
+
+  takesOut([
+    [
+      'a password that starts with "$"',
+      "curl -u 'admin:$uperS3cret!' https://e.com",
+      `curl -u 'admin:${R}' https://e.com`,
+    ],
+    ['a cookie that starts with "$"', 'Cookie: sid=$2a$10$abcdefghijklmnop', `Cookie: sid=${R}`],
+  ]);
+});
+
 describe('code pasted into a message: a credential variable given an expression', () => {
   leavesAsWritten([
     'const apiKey = getApiKey(config);',
