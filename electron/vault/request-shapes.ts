@@ -325,16 +325,20 @@ function redactYamlPair(before: string, name: string, quote: string | undefined,
 
 /**
  * A curl command, to the end of its line and over the lines it continues onto (a `\` before the newline, or,
- * in JSON, before a `\n` escape). Only there is `-u user:password` a credential: `docker run -u 1000:1000` and
- * `rsync -u host:/path` are a user and group and a path (and `grep -b` a byte offset).
+ * in JSON, before a `\n` escape), or to a shell's `&&`, `||`, `|` or `;` outside quotes, where the next command
+ * starts. Only there is `-u user:password` a credential: `docker run -u 1000:1000` and `rsync -u host:/path` are a
+ * user and group and a path (and `grep -b` a byte offset), after a curl command on the same line too. A quoted
+ * argument is read to its closing quote on the line, or, with none, its quote as any other character.
  */
-const CURL_COMMAND = /\bcurl\b(?:[^\r\n\\]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
+const CURL_COMMAND =
+  /\bcurl\b(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
 /**
  * The same in JSON text, where every plain `"` opens or closes a string: a command ends with the string it is in,
  * so `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read
- * as its option.
+ * as its option. There the shell's double quotes are written `\"`.
  */
-const CURL_COMMAND_IN_JSON = /\bcurl\b(?:[^\r\n\\"]|\\(?:\\\\n|[^n\r\n]))*/g;
+const CURL_COMMAND_IN_JSON =
+  /\bcurl\b(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*/g;
 /** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
 const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
 /** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */

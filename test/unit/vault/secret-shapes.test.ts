@@ -248,6 +248,26 @@ describe('credentials in headers and URLs', () => {
       `curl -sSLU "proxy-user:hunter22-long" -x proxy:3128 https://e.com`,
       `curl -sSLU "proxy-user:${R}" -x proxy:3128 https://e.com`,
     ],
+    [
+      'curl -u, the next command after && kept',
+      'curl -u me:S3cretPassw0rd https://e.com && docker run -u 1000:1000 img',
+      `curl -u me:${R} https://e.com && docker run -u 1000:1000 img`,
+    ],
+    [
+      'curl -u quoted with a ";" in it, the next command after ";" kept',
+      `curl -u 'me:S3cret;Passw0rd' https://e.com; docker run -u 1000:1000 img`,
+      `curl -u 'me:${R}' https://e.com; docker run -u 1000:1000 img`,
+    ],
+    [
+      'curl -u quoted with a "|" in it, the next command after "|" kept',
+      'curl -u "me:S3cret|Passw0rd" https://e.com | docker run -u 1000:1000 img',
+      `curl -u "me:${R}" https://e.com | docker run -u 1000:1000 img`,
+    ],
+    [
+      'curl -u after a query joined with "&"',
+      'curl https://e.com/v1?a=1&b=2 -u me:S3cretPassw0rd',
+      `curl https://e.com/v1?a=1&b=2 -u me:${R}`,
+    ],
     ['curl -b', "curl -b 'session=abc123def456ghi789' https://e.com", `curl -b 'session=${R}' https://e.com`],
     [
       'curl --cookie with two cookies, the short one kept',
@@ -593,6 +613,8 @@ describe('fields named like a key or a token that hold no credential', () => {
 describe('options and headers that only look like credentials', () => {
   leavesAsWritten([
     'docker run -u 1000:1000 -v ./data:/data image',
+    'curl -fsSL https://get.example.com/install.sh | sh && docker run -u 1000:1000 image',
+    'curl -s https://example.com || rsync -u backup:/var/data/ ./data/',
     'docker exec --user www-data:www-data app php artisan migrate',
     'rsync -u backup:/var/data/ ./data/',
     'git push -u origin feature:feature',
@@ -735,6 +757,7 @@ describe('curl in JSON, where each string holds its own text', () => {
         { text: 'curl -X POST https://e.com \\\n  -u "ana:hunter22" -d a=b' },
         { text: 'curl -sb "sid=0123456789abcdef; lang=en" https://e.com' },
         { text: 'curl -b cookies.txt https://e.com' },
+        { text: 'curl -u "ana:S3cret;Passw0rd" https://e.com && docker run -u 1000:1000 myapp' },
       ],
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
@@ -746,6 +769,7 @@ describe('curl in JSON, where each string holds its own text', () => {
         { text: `curl -X POST https://e.com \\\n  -u "ana:${R}" -d a=b` },
         { text: `curl -sb "sid=${R}; lang=en" https://e.com` },
         { text: 'curl -b cookies.txt https://e.com' },
+        { text: `curl -u "ana:${R}" https://e.com && docker run -u 1000:1000 myapp` },
       ],
     });
     expect(redactValue(value).messages[1]?.text).toBe('Then run docker run -u 1000:1000 myapp');
@@ -761,6 +785,9 @@ describe('a long text made to make a pattern backtrack', () => {
     ['cookie headers with no pair', 'Set-Cookie: Cookie:'.repeat(20_000)],
     ['curl options with no password', `curl ${'-u -uuser --user '.repeat(20_000)}`],
     ['curl commands', 'curl \\\n'.repeat(50_000)],
+    ['curl arguments with no closing quote', `curl -u a:b ${'\'"'.repeat(100_000)}`],
+    ['curl commands joined by separators', 'curl -u a:b && '.repeat(40_000)],
+    ['a curl argument with no closing quote', `curl -u a:b "${'a '.repeat(150_000)}`],
     ['a user with no colon', `curl -u ${'a'.repeat(300_000)}`],
     ['curl flags with no credential option', `curl ${' -sSL'.repeat(20_000)} -${'s'.repeat(200_000)}`],
     ['a cookie argument with no end', `curl -b '${'a=b;'.repeat(60_000)}`],
