@@ -30,7 +30,7 @@ export const CREDENTIAL_QUALIFIERS = [
   'signing',
 ];
 /** The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. */
-const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd'];
+const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'auth'];
 export const ANY_FIELD_WORD = FIELD_WORDS.join('|');
 
 /** A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`. */
@@ -51,6 +51,24 @@ function isCredentialName(name: string): boolean {
   const before = words.at(-2)?.toLowerCase() ?? '';
   if (CREDENTIAL_QUALIFIERS.includes(before) || (last === 'token' && before === 'id')) return true;
   return last === 'token' && (words.length === 1 || ENV_TOKEN_NAME.test(name));
+}
+
+/**
+ * npm's `_auth` and a Docker config's `auth`: `user:password` in base64, as a Basic authorization holds it. Any other
+ * value of a field so named (`auth: required`, `"auth": "oauth2"`) is a setting.
+ */
+const BASE64_CREDENTIALS_NAME = /^_?auth$/i;
+const BASE64 = /^[A-Za-z0-9+/]{12,}={0,2}$/;
+/** `user:password`: printable, with a colon after the user and a password after it. */
+const USER_AND_PASSWORD = /^[\x21-\x39\x3b-\x7e]+:[\x20-\x7e]+$/;
+
+function isBase64Credentials(value: string): boolean {
+  if (!BASE64.test(value)) return false;
+  try {
+    return USER_AND_PASSWORD.test(atob(value));
+  } catch {
+    return false; // not base64 after all (a length no encoding gives)
+  }
 }
 
 /** A bare `token`/`secret`, or a name of two words ("access token: …"): as likely prose as a field. */
@@ -141,6 +159,7 @@ export function isSecretField(field: FieldMatch): boolean {
   const { name, value } = field;
   if (isPlaceholder(value)) return false;
   if (field.quotedName && !field.isQuoted) return false;
+  if (BASE64_CREDENTIALS_NAME.test(name)) return isBase64Credentials(value);
   if (!isCredentialName(name)) return false;
   // `?pwd=` in a meeting link (Zoom's) is the passcode every invitee is sent with it: redacted, the link the
   // person asked to forward no longer lets anyone in. Other credentials in a query (`?access_token=`) are taken.

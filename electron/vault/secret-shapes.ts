@@ -178,10 +178,13 @@ const TOKEN_LITERALS = [
 const AUTHORIZATION = anyCase('authorization');
 /** A `Cookie:` or `Set-Cookie:` header's name, read back from its colon as "Authorization:" is. */
 const COOKIE = anyCase('cookie');
-/** The end of every name `isCredentialName` takes: "key" only after one of its qualifiers. */
+/**
+ * The end of every name `isCredentialName` takes: "key" only after one of its qualifiers; and npm's `_auth`, a
+ * Docker config's `auth`.
+ */
 const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
-  ...['token', 'secret', 'passwd', 'password', 'pwd'].map(anyCase),
+  ...['token', 'secret', 'passwd', 'password', 'pwd', 'auth'].map(anyCase),
 ].join('|');
 /** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (request-shapes.ts). */
 const PAIR_HINT = nameValueHint(`${FIELD_NAMES}|${COOKIE}|${AUTHORIZATION}`);

@@ -131,6 +131,16 @@ describe('the value of a field whose name says it holds a secret', () => {
       `client_secret: |2-\r\n  ${R}\r\n`,
     ],
     [
+      "a Docker config's auth, user:password in base64",
+      '{"auths": {"registry.example.com": {"auth": "YW5hOlMzY3JldFBhc3N3MHJkLTk5"}}}',
+      `{"auths": {"registry.example.com": {"auth": "${R}"}}}`,
+    ],
+    [
+      "npm's _auth in .npmrc",
+      '//registry.npmjs.org/:_auth=YW5hOlMzY3JldFBhc3N3MHJkLTk5',
+      `//registry.npmjs.org/:_auth=${R}`,
+    ],
+    [
       'a base64 secret that starts with "/"',
       'aws_secret_access_key = /K7MDENGbPxRfiCYEXAMPLEKEYwJalrXUtnFEMI0a',
       `aws_secret_access_key = ${R}`,
@@ -594,6 +604,11 @@ describe('code pasted into a message: a credential variable given an expression'
 
 describe('fields named like a key or a token that hold no credential', () => {
   leavesAsWritten([
+    'auth: required',
+    '"auth": "oauth2-client-credentials"',
+    '{"auth": {"type": "basic", "user": "ana"}}',
+    'auth=c29tZXRoaW5nZWxzZWhlcmU=',
+    'oauth: c2VydmljZS1hY2NvdW50OnRva2Vu',
     '{"issueKey":"PROJ-1234567"}',
     '{"threadKey":"thread-2024-05-01-abc"}',
     '{"messageKey":"msg_2024_abcdefgh"}',
@@ -728,9 +743,12 @@ describe('redacted JSON', () => {
       cookie: 'Cookie: sid=0123456789abcdef',
       block: 'password: |\n  S3cretPassw0rd-long\n  "quoted" line\nuser: ana',
       script: 'document.cookie = "sid=0123456789abcdef; path=/"',
+      docker: '{"auths": {"ghcr.io": {"auth": "YW5hOlMzY3JldFBhc3N3MHJkLTk5"}}}',
     };
     const json = redactedJson(value);
-    expect(json).not.toMatch(/Abc123Def|zzEnvApiKey|a-secret-99|S3cretPassw0rd|hunter22|0123456789abcdef/);
+    expect(json).not.toMatch(
+      /Abc123Def|zzEnvApiKey|a-secret-99|S3cretPassw0rd|hunter22|0123456789abcdef|YW5hOlMz/,
+    );
     expect(JSON.parse(json)).toEqual({
       prompt: `export OPENAI_API_KEY="${R}" and "Token": "${R}"`,
       apiKey: R,
@@ -742,6 +760,7 @@ describe('redacted JSON', () => {
       cookie: `Cookie: sid=${R}`,
       block: `password: |\n  ${R}\nuser: ana`,
       script: `document.cookie = "sid=${R}; path=/"`,
+      docker: `{"auths": {"ghcr.io": {"auth": "${R}"}}}`,
     });
   });
 });
