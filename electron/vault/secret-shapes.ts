@@ -33,6 +33,7 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\bnpm_[A-Za-z0-9]{36}\b/, // npm access token
   /\bhf_[A-Za-z0-9]{30,}/, // Hugging Face access token
   /\bwhsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
+  /\bpypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
 ];
 
 /**
@@ -169,7 +170,7 @@ function afterName(names: string): string {
  * redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
-  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_)`,
+  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
   CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (request-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,

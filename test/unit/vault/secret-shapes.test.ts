@@ -59,6 +59,11 @@ describe('secrets a person pasted, by shape', () => {
     ['a Stripe webhook secret', 'signing with whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', `signing with ${R}`],
     ['a Google API key', 'the key AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY works', `the key ${R} works`],
     [
+      'a PyPI token',
+      'twine upload -p pypi-AgEIcHlwaS5vcmcCJGE0ZjY4ZjM3LWE3YjAtNDc3Ni1iYWY0LTcyYTkzNWQ0YjBlZAACKlszLCJhYmMiXQ dist/*',
+      `twine upload -p ${R} dist/*`,
+    ],
+    [
       'a key after a field that holds none',
       `password: see below; use ${OPENAI_PROJECT}`,
       `password: see below; use ${R}`,
@@ -551,6 +556,8 @@ describe('text that only looks like it might hold a secret', () => {
     'npm_config_registry=https://registry.npmjs.org/',
     'from huggingface_hub import hf_hub_download',
     'whsec_ is the prefix of a webhook secret',
+    'pypi-AgE is how a PyPI token starts',
+    'pip install pypi-simple-index-mirror-2024-tool',
     'https://example.com:8080/search?q=ana@example.com',
     'git clone git@github.com:deputy/app.git',
     'Lunch with Ana on Friday at 12:30, see https://example.com/a-b',
