@@ -8,6 +8,7 @@ import {
   CREDENTIAL_QUALIFIERS,
   type FieldMatch,
   isSecretField,
+  looksRandom,
   quotedField,
 } from './credential-fields';
 import { REDACTED } from './redaction';
@@ -52,6 +53,11 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
+/**
+ * A URL's user with no password (`https://<token>@github.com/…`): git and many services take a token there. A user
+ * is taken when it looks random; `git@`, `ana@` and `ana.lopez@` stay.
+ */
+const URL_USER = /(:\/\/)([^\s/:@"\\]{16,})(?=@)/g;
 
 /**
  * A field's name, whole (not the end of a longer word), then the quote closing it and spaces: read back from the
@@ -221,6 +227,9 @@ export function redactShapes(text: string, isJson = false): string {
     for (const pattern of PREFIXED_SHAPES) {
       out = out.replace(pattern, (match, prefix: string) => `${prefix}${REDACTED}`);
     }
+    out = out.replace(URL_USER, (match, prefix: string, user: string) =>
+      looksRandom(user) ? `${prefix}${REDACTED}` : match,
+    );
     out = redactRequestCredentials(out, isJson);
   }
   // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
