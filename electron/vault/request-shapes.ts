@@ -389,9 +389,24 @@ function redactCurlOption(
   return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
 }
 
+/** A word of a `.netrc` entry, in a text or in JSON, and the space between two (JSON's `\n` escape too). */
+const NETRC_WORD = String.raw`[^\s"\\]+`;
+const NETRC_SPACE = String.raw`(?:\s|\\[nrt])+`;
 /**
- * The text with the cookies of its headers and scripts, the passwords and cookies of its curl commands and the
- * secrets of its name/value pairs taken out; `isJson` when the text is JSON (`JSON.stringify`'s output), whose
+ * A `.netrc` entry (the logins curl, git and ftp read): `machine host`, its `login` and `account`, then `password`
+ * and the password, on one line or over several. Groups: all before the password, the password.
+ */
+const NETRC_PASSWORD = new RegExp(
+  String.raw`(\bmachine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
+    String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
+  'g',
+);
+/** Where a `.netrc` password may be, for the redactor's first quick test (secret-shapes.ts): read back from "password". */
+export const NETRC_HINT = String.raw`d(?<=\b(?:machine|login|account)[ \t]+${NETRC_WORD}${NETRC_SPACE}password)[ \t]`;
+
+/**
+ * The text with the cookies of its headers and scripts, the passwords and cookies of its curl commands and `.netrc`
+ * entries and the secrets of its name/value pairs taken out; `isJson` when the text is JSON (`JSON.stringify`'s output), whose
  * strings each hold their own text.
  */
 export function redactRequestCredentials(text: string, isJson = false): string {
@@ -411,5 +426,8 @@ export function redactRequestCredentials(text: string, isJson = false): string {
         ? `${before}${REDACTED}`
         : match,
   );
-  return redactNameValuePairs(withScripts);
+  const withNetrc = withScripts.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
+    isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
+  );
+  return redactNameValuePairs(withNetrc);
 }

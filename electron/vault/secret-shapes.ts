@@ -12,7 +12,7 @@ import {
   quotedField,
 } from './credential-fields';
 import { REDACTED } from './redaction';
-import { CURL_CREDENTIAL_HINT, nameValueHint, redactRequestCredentials } from './request-shapes';
+import { CURL_CREDENTIAL_HINT, NETRC_HINT, nameValueHint, redactRequestCredentials } from './request-shapes';
 
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -178,6 +178,7 @@ function afterName(names: string): string {
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
   CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (request-shapes.ts)
+  NETRC_HINT, // a .netrc entry's password (request-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
   String.raw`${anyCase('bearer')}\s`,

@@ -300,6 +300,16 @@ describe('credentials in headers and URLs', () => {
       `curl --cookie=sid=${R} https://e.com`,
     ],
     [
+      'a .netrc entry over several lines',
+      'machine api.heroku.com\n  login ana@example.com\n  password 9f8e7d6c-5b4a-3928-1706-f5e4d3c2b1a0\n',
+      `machine api.heroku.com\n  login ana@example.com\n  password ${R}\n`,
+    ],
+    [
+      'a .netrc entry on one line, its password before its login',
+      'machine ftp.example.com password S3cretPassw0rd login ana',
+      `machine ftp.example.com password ${R} login ana`,
+    ],
+    [
       'a Cookie header',
       'Cookie: session=abc123def456ghi789; theme=dark; csrftoken=Zx81Kq0PaQ7e',
       `Cookie: session=${R}; theme=dark; csrftoken=${R}`,
@@ -668,6 +678,9 @@ describe('options and headers that only look like credentials', () => {
     'grep -b "sid=0123456789abcdef" access.log',
     'git checkout -b feature/login-2024',
     'Favourite cookie: oatmeal raisin',
+    'The machine learning password manager stores things',
+    'machine example.com login ana password $NETRC_PASSWORD',
+    'Log in to the machine named build-01 with login ana and password you were given',
     'Authorization: required',
     'authorization=pending',
     'Authorization: INV-2024-000123-approved',
@@ -765,6 +778,7 @@ describe('redacted JSON', () => {
       block: 'password: |\n  S3cretPassw0rd-long\n  "quoted" line\nuser: ana',
       script: 'document.cookie = "sid=0123456789abcdef; path=/"',
       docker: '{"auths": {"ghcr.io": {"auth": "YW5hOlMzY3JldFBhc3N3MHJkLTk5"}}}',
+      netrc: 'machine api.example.com\nlogin ana\npassword S3cretPassw0rd-netrc',
     };
     const json = redactedJson(value);
     expect(json).not.toMatch(
@@ -782,6 +796,7 @@ describe('redacted JSON', () => {
       block: `password: |\n  ${R}\nuser: ana`,
       script: `document.cookie = "sid=${R}; path=/"`,
       docker: `{"auths": {"ghcr.io": {"auth": "${R}"}}}`,
+      netrc: `machine api.example.com\nlogin ana\npassword ${R}`,
     });
   });
 });
@@ -846,6 +861,9 @@ describe('a long text made to make a pattern backtrack', () => {
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
     ['URL users with no end', `https://${'a1'.repeat(150_000)}`],
     ['URL openings', 'https://a1b2c3d4e5f6g7h8'.repeat(20_000)],
+    ['.netrc logins with no password', `machine a${' login b'.repeat(60_000)} password`],
+    ['.netrc machines with no password', 'machine a login b '.repeat(40_000)],
+    ['.netrc passwords with no entry', `${'login a password '.repeat(40_000)}`],
     ['authorization headers with no credentials', 'Authorization: Digest '.repeat(20_000)],
     ['an authorization of many parameters', `Authorization: Digest ${'a=b, '.repeat(60_000)}c`],
     ['an authorization parameter with no closing quote', `Authorization: Digest a="${'b'.repeat(300_000)}`],
