@@ -163,14 +163,14 @@ const FLOW_NAME_VALUE_PAIR = new RegExp(
 );
 /**
  * Where a pair whose name ends in one of `names` (a pattern) may be, or a HAR's list of cookies: the `:` after a
- * pair's `name` or `key` (in JSON, YAML or a script) when the name that follows ends so, or after `"cookies"`, for the
- * redactor's first quick test (secret-shapes.ts). The many pairs that are neither (a mail's From and Subject
- * headers) are left to the quick test alone.
+ * pair's `name` or `key` (in JSON, YAML or a script) when the name that follows ends so, or after `"cookies"` when a
+ * list follows, for the redactor's first quick test (secret-shapes.ts). One look back from each `:` tells both. The
+ * many pairs that are neither (a mail's From and Subject headers) are left to the quick test alone.
  */
 export function nameValueHint(names: string): string {
   return (
-    String.raw`:(?:(?<="cookies\\?"${JSON_SPACE}:)|(?<=(?:name|key)\\?["']?[ \t]*:)` +
-    String.raw`(?=${JSON_SPACE}\\?["']?[\w.-]{1,100}(?![\w.-])(?<=${names})))`
+    String.raw`:(?<=(?:"cookies\\?"|(?:name|key)\\?["']?)[ \t]*:)` +
+    String.raw`(?=${JSON_SPACE}(?:\[|\\?["']?[\w.-]{1,100}(?![\w.-])(?<=${names})))`
   );
 }
 /**
@@ -401,8 +401,12 @@ const NETRC_PASSWORD = new RegExp(
     String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
   'g',
 );
-/** Where a `.netrc` password may be, for the redactor's first quick test (secret-shapes.ts): read back from "password". */
-export const NETRC_HINT = String.raw`d(?<=\b(?:machine|login|account)[ \t]+${NETRC_WORD}${NETRC_SPACE}password)[ \t]`;
+/**
+ * Where a `.netrc` entry may start, for the redactor's first quick test (secret-shapes.ts): `machine host` then one of
+ * its words. It starts at the "e" ending "machine", a letter the test already stops at, so text with none costs
+ * nothing more to scan.
+ */
+export const NETRC_HINT = String.raw`e(?<=\bmachine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
 
 /**
  * The text with the cookies of its headers and scripts, the passwords and cookies of its curl commands and `.netrc`
