@@ -2,7 +2,7 @@
  * Whether a field's value is a credential, read from its name and its value: `api_key`, `X-Auth-Token`,
  * `password` name one, `issueKey` and `pageToken` do not; `getApiKey(config)`, a key file's path and a
  * placeholder are no credential's value. Shared by the field pattern (secret-shapes.ts) and the name/value
- * objects of a request (request-shapes.ts).
+ * pairs of a request (name-value-pairs.ts).
  */
 import { MIN_SECRET_LENGTH } from './redaction';
 

@@ -12,7 +12,9 @@ import {
   quotedField,
 } from './credential-fields';
 import { REDACTED } from './redaction';
-import { CURL_CREDENTIAL_HINT, NETRC_HINT, nameValueHint, redactRequestCredentials } from './request-shapes';
+import { CURL_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
+import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
+import { redactRequestCredentials } from './request-shapes';
 
 /** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -177,8 +179,8 @@ function afterName(names: string): string {
  */
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
-  CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (request-shapes.ts)
-  NETRC_HINT, // a .netrc entry's password (request-shapes.ts)
+  CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (command-shapes.ts)
+  NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
   String.raw`${anyCase('bearer')}\s`,
@@ -194,7 +196,7 @@ const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
   ...['token', 'secret', 'passwd', 'password', 'pwd', 'auth'].map(anyCase),
 ].join('|');
-/** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (request-shapes.ts). */
+/** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (name-value-pairs.ts). */
 const PAIR_HINT = nameValueHint(`${FIELD_NAMES}|${COOKIE}|${AUTHORIZATION}`);
 const TOKEN_HINTS = new RegExp(
   `${TOKEN_LITERALS}|${PAIR_HINT}|${afterName(`${AUTHORIZATION}|${COOKIE}`)}`,
@@ -231,7 +233,7 @@ export function redactShapes(text: string, isJson = false): string {
     out = out.replace(URL_USER, (match, prefix: string, user: string) =>
       looksRandom(user) ? `${prefix}${REDACTED}` : match,
     );
-    out = redactRequestCredentials(out, isJson);
+    out = redactNameValuePairs(redactCommandCredentials(redactRequestCredentials(out), isJson));
   }
   // A replaced token never makes a field's name: the hints of the text before it hold for the text after.
   const hasField = isFieldFirst || isHintedFrom(FIELD_HINTS, text, first.index);

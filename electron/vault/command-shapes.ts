@@ -1,0 +1,106 @@
+/**
+ * Credentials given to a command rather than written as a token of a known shape: the `user:password` and cookies
+ * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, and the passwords of a
+ * `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
+ */
+import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
+import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+import { redactCookiePairs } from './request-shapes';
+
+/**
+ * A curl command, to the end of its line and over the lines it continues onto (a `\` before the newline, or,
+ * in JSON, before a `\n` escape), or to a shell's `&&`, `||`, `|` or `;` outside quotes, where the next command
+ * starts. Only there is `-u user:password` a credential: `docker run -u 1000:1000` and `rsync -u host:/path` are a
+ * user and group and a path (and `grep -b` a byte offset), after a curl command on the same line too. A quoted
+ * argument is read to its closing quote on the line, or, with none, its quote as any other character.
+ */
+const CURL_COMMAND =
+  /\bcurl\b(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
+/**
+ * The same in JSON text, where every plain `"` opens or closes a string: a command ends with the string it is in,
+ * so `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read
+ * as its option. There the shell's double quotes are written `\"`.
+ */
+const CURL_COMMAND_IN_JSON =
+  /\bcurl\b(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*/g;
+/** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
+const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
+/** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */
+const CURL_CREDENTIAL_LETTERS = '[uUb]';
+const CURL_CREDENTIAL_NAMES = 'proxy-user|user|cookie';
+/**
+ * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
+ * space, far rarer than the letters.
+ */
+export const CURL_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES}))`;
+/**
+ * One of those options, alone or last in a word of flags (`-su`), then its argument in quotes (plain, or escaped
+ * in JSON), where it runs to the closing quote, or bare, where it runs to a space. Groups: the option and the
+ * space after it, the option's letter or long name, the quote, then the argument in quotes or bare.
+ */
+const CURL_CREDENTIAL_OPTION = new RegExp(
+  String.raw`(\s(?:-${CURL_FLAGS}*(${CURL_CREDENTIAL_LETTERS})[ \t]*|--(${CURL_CREDENTIAL_NAMES})(?:[ \t]+|=)))` +
+    String.raw`(?:(\\?["'])((?:(?!\4)[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`,
+  'g',
+);
+
+/**
+ * The secret in a curl option's argument: the cookies of `-b name=value`, or the password of `-u user:password`;
+ * with no password (`-u sk_live_…:`, an API key given as the user, as Stripe's and many services' examples do) the
+ * user when it is of a secret's length. A `-b` argument with no `=` is the file curl reads cookies from, `-u` with
+ * no `:` leaves curl to ask for the password, and `$PASS` is a variable: none of these is a secret.
+ */
+function redactCurlOption(
+  match: string,
+  option: string,
+  letter: string | undefined,
+  longName: string | undefined,
+  quote: string | undefined,
+  quoted: string | undefined,
+  bare: string | undefined,
+): string {
+  const argument = quoted ?? bare ?? '';
+  const start = `${option}${quote ?? ''}`;
+  if (letter === 'b' || longName === 'cookie') {
+    return argument.includes('=') ? `${start}${redactCookiePairs(argument, false)}` : match;
+  }
+  const colon = argument.indexOf(':');
+  if (colon < 0) return match;
+  const user = argument.slice(0, colon);
+  const password = argument.slice(colon + 1);
+  if (isVariableReference(password) || (password === '' && isVariableReference(user))) return match;
+  if (password !== '') return `${start}${user}:${REDACTED}`;
+  return user.length < MIN_SECRET_LENGTH ? match : `${start}${REDACTED}:`;
+}
+
+/** A word of a `.netrc` entry, in a text or in JSON, and the space between two (JSON's `\n` escape too). */
+const NETRC_WORD = String.raw`[^\s"\\]+`;
+const NETRC_SPACE = String.raw`(?:\s|\\[nrt])+`;
+/**
+ * A `.netrc` entry (the logins curl, git and ftp read): `machine host`, its `login` and `account`, then `password`
+ * and the password, on one line or over several. Groups: all before the password, the password.
+ */
+const NETRC_PASSWORD = new RegExp(
+  String.raw`(\bmachine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
+    String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
+  'g',
+);
+/**
+ * Where a `.netrc` entry may start, for the redactor's first quick test (secret-shapes.ts): `machine host` then one of
+ * its words. It starts at the "e" ending "machine", a letter the test already stops at, so text with none costs
+ * nothing more to scan.
+ */
+export const NETRC_HINT = String.raw`e(?<=\bmachine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
+
+/**
+ * The text with the passwords and cookies of its curl commands and the passwords of its `.netrc` entries taken out;
+ * `isJson` when the text is JSON (`JSON.stringify`'s output), whose strings each hold their own text.
+ */
+export function redactCommandCredentials(text: string, isJson = false): string {
+  const withCurl = text.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
+    command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
+  );
+  return withCurl.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
+    isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
+  );
+}
