@@ -1,4 +1,5 @@
 import { redactSecrets } from '../vault/redactor';
+import { LineBuffer } from './line-buffer';
 
 const MAX_LINE_CHARS = 2_000;
 
@@ -9,7 +10,7 @@ const MAX_LINE_CHARS = 2_000;
  */
 export class BoundedLog {
   private readonly lines: string[] = [];
-  private partial = '';
+  private readonly pending = new LineBuffer(MAX_LINE_CHARS);
 
   constructor(
     private readonly maxLines = 500,
@@ -18,9 +19,7 @@ export class BoundedLog {
 
   /** A chunk of a stream: complete lines are kept, the rest waits for its end (up to the line cap). */
   write(chunk: string): void {
-    const parts = (this.partial + chunk).split(/\r?\n/);
-    this.partial = (parts.pop() ?? '').slice(0, MAX_LINE_CHARS);
-    for (const line of parts) this.push(line);
+    for (const line of this.pending.push(chunk)) this.push(line);
   }
 
   /** One line of Deputy's own about the server (started, exited, restarting). */
@@ -29,7 +28,7 @@ export class BoundedLog {
   }
 
   snapshot(): string[] {
-    return this.partial ? [...this.lines, this.partial] : [...this.lines];
+    return this.pending.rest ? [...this.lines, this.pending.rest] : [...this.lines];
   }
 
   private push(line: string): void {

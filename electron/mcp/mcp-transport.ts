@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -41,7 +42,9 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
       // Piped, never inherited: what a server prints goes to its bounded log, not into Deputy's own output.
       stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(chunk.toString('utf8')));
+    // Decoded as a stream, so a character whose bytes came in two chunks is read whole, not as two U+FFFDs.
+    const decoder = new StringDecoder('utf8');
+    transport.stderr?.on('data', (chunk: Buffer) => options.onStderr(decoder.write(chunk)));
     const client = await connectWith(transport, options);
     return { client, pid: transport.pid, kind: 'stdio' };
   }

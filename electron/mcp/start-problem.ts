@@ -3,6 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/contract';
 import { redactErrorMessage, redactSecrets } from '../vault/redactor';
+import { LineBuffer } from './line-buffer';
 
 const KEPT_LINES = 20;
 const MAX_QUOTE = 300;
@@ -15,15 +16,18 @@ const TELLING = /error|not found|no such|cannot|can't|could not|denied|missing|i
  */
 export class StartOutput {
   private lines: string[] = [];
+  /** A line that came in two chunks is quoted whole, not as its two halves. */
+  private readonly pending = new LineBuffer(MAX_QUOTE);
 
   write(chunk: string): void {
-    const lines = chunk.split(/\r?\n/).map((line) => line.trim());
+    const lines = this.pending.push(chunk).map((line) => line.trim());
     this.lines = [...this.lines, ...lines.filter((line) => line !== '')].slice(-KEPT_LINES);
   }
 
   /** The last line that reads like a reason (else the last line that is not a stack frame), or null. */
   reason(): string | null {
-    const candidates = this.lines.filter((line) => !/^at\s/.test(line));
+    const said = [...this.lines, this.pending.rest.trim()].filter((line) => line !== '');
+    const candidates = said.filter((line) => !/^at\s/.test(line));
     const line = candidates.findLast((candidate) => TELLING.test(candidate)) ?? candidates.at(-1);
     return line === undefined ? null : redactSecrets(line.slice(0, MAX_QUOTE));
   }

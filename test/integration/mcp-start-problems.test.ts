@@ -75,6 +75,30 @@ describe('an MCP server that cannot start', () => {
     );
   });
 
+  it.each([
+    [
+      'its last line whole when it came in pieces, a character split between them too',
+      'pieces',
+      // "é" is two bytes in UTF-8: the first write ends after its first byte, the rest of the line comes later.
+      "const line = Buffer.from('Error: the folder Documents/Résumés is not shared\\n');\nconst cut = line.indexOf(Buffer.from('é')) + 1;",
+      'Error: the folder Documents/Résumés is not shared',
+    ],
+    [
+      'a last line the server did not end before it exited',
+      'unended',
+      "const line = Buffer.from('Error: missing API key');\nconst cut = 14;",
+      'Error: missing API key',
+    ],
+  ])('quotes %s', async (_what, name, cutLine, said) => {
+    const script = join(folder, `${name}.mjs`);
+    const writeInTwo =
+      'process.stderr.write(line.subarray(0, cut));\nsetTimeout(() => process.stderr.write(line.subarray(cut), () => process.exit(2)), 200);\n';
+    writeFileSync(script, `${cutLine}\n${writeInTwo}`);
+    expect(await whyNot(name, stdio(script))).toBe(
+      `The MCP server "${name}" could not start. It stopped before it answered, saying: ${said}`,
+    );
+  });
+
   it('says when nothing listens at an address, and when the address refuses Deputy', async () => {
     const closed = await answering(200);
     closed.server.close();
