@@ -99,7 +99,8 @@ export class McpConnection {
     await this.startWithin(deadline - Date.now() - 1_000);
     const { lifetime } = this;
     const client = this.client;
-    if (lifetime.signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason);
+    // Stopped while the call waited for the server to start: nothing was sent, so nothing can have run.
+    if (lifetime.signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason, false);
     // Why it did not start is already a sentence naming the server (see `connect`): it is said once, as is.
     if (!client)
       throw new ToolError(
@@ -113,22 +114,27 @@ export class McpConnection {
         timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
       });
     } catch (error) {
-      if (lifetime.signal.aborted && !signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason);
+      if (lifetime.signal.aborted && !signal.aborted)
+        throw this.stoppedError(tool, lifetime.signal.reason, true);
       throw this.callError(tool, error, signal, client);
     } finally {
       this.waiting.set(client, (this.waiting.get(client) ?? 1) - 1);
     }
   }
 
-  /** A call Deputy cut short by stopping the server (`reason`, a StopReason), in the words of what happened. */
-  private stoppedError(tool: string, reason: unknown): ToolError {
+  /**
+   * A call Deputy stopped by stopping the server (`reason`, a StopReason), in the words of what happened: cut short
+   * once sent (`isSent`), it may or may not have happened; stopped before it was sent, nothing ran.
+   */
+  private stoppedError(tool: string, reason: unknown, isSent: boolean): ToolError {
     const { name } = this.deps;
-    const maybe = 'so the call was stopped; it may or may not have happened.';
+    const when = isSent ? `during ${tool}` : `before ${tool} was sent to it`;
+    const outcome = isSent ? 'so the call was stopped; it may or may not have happened.' : 'so nothing ran.';
     const words: Record<StopReason, string> = {
-      restarted: `The MCP server "${name}" was restarted from Settings during ${tool}, ${maybe}`,
-      turned_off: `The MCP server "${name}" was turned off in Settings during ${tool}, ${maybe} Its tools are not offered until it is turned on again.`,
-      removed: `The MCP server "${name}" was removed in Settings during ${tool}, ${maybe} Its tools are no longer offered.`,
-      closing: `Deputy was closing during ${tool} on "${name}", ${maybe}`,
+      restarted: `The MCP server "${name}" was restarted from Settings ${when}, ${outcome}`,
+      turned_off: `The MCP server "${name}" was turned off in Settings ${when}, ${outcome} Its tools are not offered until it is turned on again.`,
+      removed: `The MCP server "${name}" was removed in Settings ${when}, ${outcome} Its tools are no longer offered.`,
+      closing: `Deputy was closing ${isSent ? `during ${tool} on` : `before ${tool} was sent to`} "${name}", ${outcome}`,
     };
     return new ToolError('mcp_stopped', words[reason as StopReason] ?? words.restarted);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
-import { waitForRun } from '../support/durable-kit';
+import { storeOf, waitForRun } from '../support/durable-kit';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { FILESYSTEM_SERVER, ODD_SERVER, putServer, stdio, waitForServer } from '../support/mcp-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -67,6 +67,36 @@ describe('MCP servers stopped from Settings', () => {
     expect(Date.now() - stoppedAt).toBeLessThan(2_000);
     await expect.poll(() => model.requests.length, { timeout: 10_000 }).toBe(2);
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_stopped');
+  });
+
+  it('says nothing ran of a call that waited for the server to start when it was turned off, and records it failed', async () => {
+    const model = new ScriptedModel(call('slow__hang', { intent: 'wait', confidence: 0.9 }), say('Not run.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    const slow = { ...stdio(ODD_SERVER), env: { ODD_START_DELAY_MS: '2500' }, autonomy: 'auto' };
+    await putServer(host, 'slow', slow);
+    await waitForServer(host, 'slow', (view) => view.state === 'running');
+    await host.invoke('settings.set', { trustLevel: 'autonomous' });
+    // Restarted, it takes seconds to start again: the call waits for it, and is never sent.
+    const restarted = host.invoke('mcp.restart', { name: 'slow' });
+    await waitForServer(host, 'slow', (view) => view.state === 'starting');
+    const started = host.startRun({ prompt: 'Call hang' });
+    const events = collect(host, started.runId);
+    await expect
+      .poll(() => events.some((event) => event.type === 'tool_call'), { timeout: 10_000 })
+      .toBe(true);
+    await putServer(host, 'slow', { ...slow, enabled: false });
+    await restarted;
+    await expect
+      .poll(() => failedCall(events)?.error, { timeout: 10_000 })
+      .toBe(
+        'The MCP server "slow" was turned off in Settings before hang was sent to it, so nothing ran. Its tools are not offered until it is turned on again.',
+      );
+    const told = JSON.stringify(model.requests[1]?.messages.at(-1));
+    expect(told).toContain('mcp_stopped');
+    expect(told).not.toContain('may still have happened');
+    const action = storeOf(host).actions.get(failedCall(events)?.actionId ?? '');
+    expect(action).toMatchObject({ ledgerState: 'failed', errorCode: 'mcp_stopped' });
   });
 
   it('turns down at once what waits for approval on a server removed or turned off, and the runs go on', async () => {
