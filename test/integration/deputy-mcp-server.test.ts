@@ -129,20 +129,28 @@ describe('Deputy as an MCP server, driven by the SDK client', () => {
     expect(listed.isError).toBeFalsy();
     const { approvals } = await host.invoke('approval.list', { status: 'pending' });
     expect(approvals).toHaveLength(0);
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no tool named/);
-    // A malformed call is the client's mistake (invalid params), not Deputy's (internal error), and says what is wrong.
-    for (const params of [
-      { name: 'add_task', arguments: null },
-      { name: 42, arguments: {} },
-      { arguments: {} },
-    ] as unknown as Parameters<Client['callTool']>[0][]) {
+    // A malformed call is the client's mistake (invalid params), not Deputy's (internal error), and says in one
+    // plain sentence which argument is wrong: not zod's words, and not "MCP error -32602:" twice.
+    for (const [params, words] of [
+      [{ name: 'no_such_tool', arguments: {} }, 'Deputy has no tool named "no_such_tool".'],
+      [
+        { name: 'add_task', arguments: null },
+        'The call\'s "arguments" must be an object of the tool\'s arguments ({} for none).',
+      ],
+      [
+        { name: 42, arguments: {} },
+        'The call\'s "name" must be the name of one of Deputy\'s tools, as text.',
+      ],
+      [{ arguments: {} }, 'The call\'s "name" must be the name of one of Deputy\'s tools, as text.'],
+    ] as unknown as [Parameters<Client['callTool']>[0], string][]) {
       const refused = await client.callTool(params).then(
         () => null,
         (error: unknown) => error,
       );
       expect(refused).toBeInstanceOf(McpError);
       expect(refused).toMatchObject({ code: ErrorCode.InvalidParams });
-      expect((refused as McpError).message).toMatch(/Invalid tools\/call request/);
+      // The SDK's client puts "MCP error <code>: " before what Deputy sent, once.
+      expect((refused as McpError).message).toBe(`MCP error ${ErrorCode.InvalidParams}: ${words}`);
     }
     expect((await client.callTool({ name: 'list_tasks', arguments: {} })).isError).toBeFalsy();
     await client.close();
