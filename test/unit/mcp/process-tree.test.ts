@@ -1,28 +1,65 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
-import { stopLeftovers } from '../../../electron/mcp/process-tree';
+import { afterEach, describe, expect, it } from 'vitest';
+import { descendantsOf, stopLeftovers } from '../../../electron/mcp/process-tree';
+
+const started: ChildProcess[] = [];
+const strays: number[] = [];
+
+afterEach(() => {
+  for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+});
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A process as a server's command may leave behind: it runs until stopped, and may ignore SIGTERM. */
 async function leftover(ignoresTerm: boolean) {
   const script = `${ignoresTerm ? "process.on('SIGTERM', () => {});" : ''} setInterval(() => {}, 1000); console.log('up');`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  started.push(child);
   await once(child.stdout, 'data');
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  return { pid: child.pid ?? 0, exited };
+  // Found as Deputy finds a server's: under its parent, this test.
+  const found = (await descendantsOf(process.pid)).find((candidate) => candidate.pid === child.pid);
+  if (!found) throw new Error('the leftover was not found under this process');
+  return { leftover: found, exited };
+}
+
+/**
+ * A server's child that becomes another program under the same pid (a shell's `exec`) after `afterMs`: to Deputy
+ * that pid now belongs to a process it did not find under the server, as when a pid is reused.
+ */
+async function becomesAnother(afterMs: number, ignoresTerm: boolean) {
+  const inner = `${ignoresTerm ? "trap '' TERM; " : ''}echo up; sleep ${afterMs / 1_000}; exec sleep 30`;
+  const parent = spawn('sh', ['-c', `sh -c "${inner}" & wait`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  started.push(parent);
+  await once(parent.stdout, 'data');
+  const leftovers = await descendantsOf(parent.pid ?? 0);
+  const shell = leftovers.find((found) => found.identity.includes('exec sleep 30'));
+  if (!shell) throw new Error('no inner shell found');
+  strays.push(shell.pid);
+  return { leftovers, pid: shell.pid };
 }
 
 describe('stopping what a server left behind', () => {
   it('ends a process with SIGTERM, and answers once it is gone', async () => {
-    const { pid, exited } = await leftover(false);
-    await stopLeftovers([pid]);
+    const { leftover: found, exited } = await leftover(false);
+    await stopLeftovers([found]);
     expect((await exited)[1]).toBe('SIGTERM');
   });
 
   it('ends one that ignores SIGTERM with SIGKILL before it answers, so an exit that waits leaves nothing running', async () => {
-    const { pid, exited } = await leftover(true);
+    const { leftover: found, exited } = await leftover(true);
     let isAnswered = false;
-    const stopped = stopLeftovers([pid]).then(() => (isAnswered = true));
+    const stopped = stopLeftovers([found]).then(() => (isAnswered = true));
     // It ignored SIGTERM and still runs: the answer waits for it.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(isAnswered).toBe(false);
@@ -33,6 +70,21 @@ describe('stopping what a server left behind', () => {
   });
 
   it('answers at once for processes already gone', async () => {
-    await expect(stopLeftovers([2 ** 22 + 7])).resolves.toBeUndefined();
+    await expect(stopLeftovers([{ pid: 2 ** 22 + 7, identity: 'gone' }])).resolves.toBeUndefined();
+  });
+
+  it('leaves alone a pid that belongs to another process by the time it is stopped', async () => {
+    const { leftovers, pid } = await becomesAnother(300, false);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await stopLeftovers(leftovers);
+    expect(isRunning(pid)).toBe(true);
+  });
+
+  it('sends no SIGKILL to a pid that became another process during the grace period', async () => {
+    const { leftovers, pid } = await becomesAnother(600, true);
+    await stopLeftovers(leftovers);
+    // A process killed a moment ago may not be reaped yet: it is looked at once its parent had time to.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(isRunning(pid)).toBe(true);
   });
 });
