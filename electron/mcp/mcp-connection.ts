@@ -252,8 +252,17 @@ export class McpConnection {
     this.client = null;
     this.pid = null;
     if (this.isStopped) return;
-    this.deps.log.note('the server exited or closed its connection');
-    this.scheduleRestart(`The MCP server "${this.deps.name}" stopped unexpectedly.`);
+    const { name, log } = this.deps;
+    // The connection was closed because of a message too large, not because the server failed: the card says so.
+    if (this.oversized.has(client)) {
+      log.note('the connection was closed after a message of more than 10 MB');
+      this.scheduleRestart(
+        `The MCP server "${name}" sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and ${this.reconnecting()}.`,
+      );
+      return;
+    }
+    log.note('the server exited or closed its connection');
+    this.scheduleRestart(`The MCP server "${name}" stopped unexpectedly.`);
   }
 
   /** 1 s, 2 s, 4 s … up to a minute between attempts; a start that succeeds resets it. */
@@ -279,6 +288,13 @@ export class McpConnection {
     this.deps.onChange();
   }
 
+  /** What follows a connection closed for a message too large: a stdio server is started again, an address reached again. */
+  private reconnecting(): string {
+    return this.deps.config.transport === 'http'
+      ? 'Deputy is connecting to it again'
+      : 'the server is being restarted';
+  }
+
   private callError(tool: string, error: unknown, signal: AbortSignal, client: Client): ToolError {
     const { name, config } = this.deps;
     if (signal.aborted) return new ToolError('cancelled', `The call to ${tool} on "${name}" was stopped.`);
@@ -288,11 +304,20 @@ export class McpConnection {
         'mcp_server_died',
         `The MCP server "${name}" sent an answer of more than 10 MB, more than Deputy reads, while ${tool} and other calls waited for theirs, so its connection was closed and it is being restarted. Which call that answer was for cannot be told: ${tool} may or may not have happened.`,
       );
+    const again = 'The call was made; ask for less (a smaller range, a page) if you try again.';
     if (waited !== undefined)
       return new ToolError(
         'mcp_answer_too_large',
-        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${config.transport === 'http' ? 'Deputy is connecting to it again' : 'the server is being restarted'}. The call was made; ask for less (a smaller range, a page) if you try again.`,
+        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${this.reconnecting()}. ${again}`,
       );
+    // Over HTTP only that answer was refused (capped-fetch.ts answers the call with this error): the server stays.
+    if (error instanceof McpError && error.message.includes(TOO_LARGE_MESSAGE)) {
+      this.deps.log.note(`an answer to ${tool} of more than 10 MB was dropped`);
+      return new ToolError(
+        'mcp_answer_too_large',
+        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. ${again}`,
+      );
+    }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
       return new ToolError(
         'mcp_timeout',

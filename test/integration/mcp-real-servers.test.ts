@@ -17,6 +17,7 @@ import {
   putServer,
   stdio,
   waitForServer,
+  watchServer,
 } from '../support/mcp-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
@@ -185,6 +186,7 @@ describe('MCP servers as tools', () => {
     await host.invoke('settings.set', { trustLevel: 'autonomous' });
 
     const events: RunEvent[] = [];
+    const card = watchServer(host, 'odd');
     const run = await host.runToEnd({ prompt: 'Get the huge thing' }, (event) => events.push(event));
     expect(run.status).toBe('completed');
     expect(toolResults(events).find((event) => event.tool === 'odd__huge')?.error).toBe(
@@ -192,6 +194,15 @@ describe('MCP servers as tools', () => {
     );
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_large');
     await waitForServer(host, 'odd', (server) => server.state === 'running' && server.pid !== before.pid);
+    await card.stop();
+    // While it restarts, its card says why, and not that it crashed.
+    expect(
+      new Set(card.seen.filter((view) => view.state === 'restarting').map((view) => view.error)),
+    ).toEqual(
+      new Set([
+        'The MCP server "odd" sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and the server is being restarted.',
+      ]),
+    );
   });
 
   it('stops the server itself, not only the program that started it (npx, a shell), on restart and removal', async () => {

@@ -60,3 +60,22 @@ export async function putServer(
 ): Promise<McpServerView> {
   return (await host.invoke('mcp.put', McpPutInput.parse({ name, config }))).server;
 }
+
+/** Every state (and reason) a server's card shows from now until `stop()`, read as Settings reads them. */
+export function watchServer(host: Host, name: string): { seen: McpServerView[]; stop: () => Promise<void> } {
+  const seen: McpServerView[] = [];
+  let isWatching = true;
+  const watching = (async () => {
+    while (isWatching) {
+      seen.push(await serverView(host, name));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    seen,
+    stop: async () => {
+      isWatching = false;
+      await watching;
+    },
+  };
+}
