@@ -30,6 +30,8 @@ const CONFIGS_KEY = 'mcp.servers';
 const TOOLS_KEY = 'mcp.tools';
 /** How long saving or restarting a server waits for it to start before answering (it may take up to 30 s). */
 const SAVE_WAITS_MS = 5_000;
+/** How many servers of an imported config start at once: each is a process, and may take its 5 s. */
+const IMPORT_STARTS_AT_ONCE = 4;
 
 export interface McpServersDeps {
   registry: ToolRegistry;
@@ -134,20 +136,35 @@ export class McpServers {
     const text = source.text ?? (await readConfigFile(source.path ?? ''));
     const parsed = parseMcpServersBlock(text);
     let secretsStored = 0;
-    const imported: string[] = [];
-    const skipped = [...parsed.skipped];
-    for (const server of parsed.servers) {
-      const configs = { ...this.storedConfigs(), [server.name]: server.config };
-      const exposed = this.whyNotSaved(configs, server.name, server.secrets);
-      if (exposed) {
-        skipped.push({ name: server.name, reason: exposed });
-        continue;
+    // Each server's outcome in the file's order, whichever started first.
+    const outcomes: ({ imported: string } | { skipped: { name: string; reason: string } })[] = [];
+    const queue = [...parsed.servers.entries()];
+    // Servers start a few at a time, each waiting its few seconds beside the others, not after them. Each
+    // server's settings are read, checked and written with no wait in between (`save` awaits only after writing),
+    // so servers saved side by side do not write over each other.
+    const worker = async (): Promise<void> => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [index, server] = next;
+        const configs = { ...this.storedConfigs(), [server.name]: server.config };
+        const exposed = this.whyNotSaved(configs, server.name, server.secrets);
+        if (exposed) {
+          outcomes[index] = { skipped: { name: server.name, reason: exposed } };
+          continue;
+        }
+        secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
+        await this.save(server.name, server.config, server.secrets, configs);
+        outcomes[index] = { imported: server.name };
       }
-      secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
-      await this.save(server.name, server.config, server.secrets, configs);
-      imported.push(server.name);
-    }
-    return { imported, secretsStored, skipped };
+    };
+    await Promise.all(Array.from({ length: Math.min(IMPORT_STARTS_AT_ONCE, queue.length) }, worker));
+    return {
+      imported: outcomes.flatMap((outcome) => ('imported' in outcome ? [outcome.imported] : [])),
+      secretsStored,
+      skipped: [
+        ...parsed.skipped,
+        ...outcomes.flatMap((outcome) => ('skipped' in outcome ? [outcome.skipped] : [])),
+      ],
+    };
   }
 
   async close(): Promise<void> {

@@ -76,6 +76,39 @@ describe('importing a Claude Desktop config', () => {
     expect(vault.get('mcp.everything')).toContain(SECRET);
     store.close();
   });
+  it('starts the servers of a file side by side, not each after the last, and reports each in the file’s order', async () => {
+    // Programs that run but never answer MCP's first message: each keeps Save waiting its full 5 s.
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    const url = 'postgres://deputy:s3cret-Passw0rd@localhost:5432/notes';
+    fixture = await openHost(new ScriptedModel());
+    const { host } = fixture;
+    const startedAt = Date.now();
+    const imported = await host.invoke('mcp.import', {
+      text: JSON.stringify({
+        mcpServers: {
+          one: silent,
+          two: silent,
+          notes: { command: 'npx', args: ['server-postgres', url] },
+          three: silent,
+          four: silent,
+        },
+      }),
+    });
+    // One after another they would take 20 s.
+    expect(Date.now() - startedAt).toBeLessThan(9_000);
+    expect(imported.imported).toEqual(['one', 'two', 'three', 'four']);
+    expect(imported.skipped).toEqual([
+      { name: 'notes', reason: expect.stringContaining('arguments hold what looks like a password') },
+    ]);
+    const { servers } = await host.invoke('mcp.list', {});
+    expect(servers.map((server) => [server.name, server.state])).toEqual([
+      ['four', 'starting'],
+      ['one', 'starting'],
+      ['three', 'starting'],
+      ['two', 'starting'],
+    ]);
+  });
+
   it('refuses a server whose plain settings hold a password, rather than save it without and break it', async () => {
     folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-import-'));
     const url = 'postgres://deputy:s3cret-Passw0rd@localhost:5432/notes';
