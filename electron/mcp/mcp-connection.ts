@@ -109,14 +109,23 @@ export class McpConnection {
       );
     this.waiting.set(client, (this.waiting.get(client) ?? 0) + 1);
     try {
-      return await client.callTool({ name: tool, arguments: args }, undefined, {
+      const answer = await client.callTool({ name: tool, arguments: args }, undefined, {
         signal: AbortSignal.any([signal, lifetime.signal]),
         timeout: Math.min(config.callTimeoutSeconds * 1_000, deadline - Date.now()),
       });
+      this.noteAnswering(client, null);
+      return answer;
     } catch (error) {
       if (lifetime.signal.aborted && !signal.aborted)
         throw this.stoppedError(tool, lifetime.signal.reason, true);
-      throw this.callError(tool, error, signal, client);
+      const failure = this.callError(tool, error, signal, client);
+      // A server stuck (a busy loop, a deadlock) keeps its connection open and looks running: its card says so.
+      if (failure.code === 'mcp_timeout')
+        this.noteAnswering(
+          client,
+          `The MCP server "${name}" did not answer ${tool} within ${config.callTimeoutSeconds} s. If its calls keep going unanswered, Restart it.`,
+        );
+      throw failure;
     } finally {
       this.waiting.set(client, (this.waiting.get(client) ?? 1) - 1);
     }
@@ -263,6 +272,12 @@ export class McpConnection {
     }
     log.note('the server exited or closed its connection');
     this.scheduleRestart(`The MCP server "${name}" stopped unexpectedly.`);
+  }
+
+  /** What the card of a running server says about its last call: that it went unanswered, or nothing once one is answered. */
+  private noteAnswering(client: Client, unanswered: string | null): void {
+    if (client !== this.client || this.state !== 'running' || this.error === unanswered) return;
+    this.setState('running', unanswered);
   }
 
   /** 1 s, 2 s, 4 s … up to a minute between attempts; a start that succeeds resets it. */

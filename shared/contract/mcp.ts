@@ -78,7 +78,7 @@ export const McpServerView = z.object({
   name: z.string(),
   config: McpServerConfig,
   state: McpServerState,
-  /** Why it is not running, in words a person can read; null when it is. */
+  /** Why it is not running, or, while it runs, that its last call went unanswered, in words a person can read; else null. */
   error: z.string().nullable(),
   restarts: z.number().int(),
   /** The process of a running stdio server. */

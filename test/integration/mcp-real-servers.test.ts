@@ -12,6 +12,7 @@ import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import {
   EVERYTHING_SERVER,
   FILESYSTEM_SERVER,
+  isRunning,
   MALFORMED_TOOLS_SERVER,
   ODD_SERVER,
   putServer,
@@ -221,14 +222,7 @@ describe('MCP servers as tools', () => {
       await waitForServer(host, 'tree', (server) => server.state === 'running');
       return Number(readFileSync(pidFile, 'utf8'));
     };
-    const isGone = (pid: number) => async () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
+    const isGone = (pid: number) => async () => !isRunning(pid);
     await putServer(host, 'tree', config);
     const first = await serverPid();
     await host.invoke('mcp.restart', { name: 'tree' });

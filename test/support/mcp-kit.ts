@@ -79,3 +79,13 @@ export function watchServer(host: Host, name: string): { seen: McpServerView[]; 
     },
   };
 }
+
+/** Whether a process runs (a zombie not yet reaped counts as running). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { descendantsOf, stopLeftovers } from '../../../electron/mcp/process-tree';
+import { isRunning } from '../../support/mcp-kit';
 
 const started: ChildProcess[] = [];
 const strays: number[] = [];
@@ -10,15 +11,6 @@ afterEach(() => {
   for (const pid of strays.splice(0)) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
   for (const child of started.splice(0)) child.kill('SIGKILL');
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A process as a server's command may leave behind: it runs until stopped, and may ignore SIGTERM. */
 async function leftover(ignoresTerm: boolean) {
