@@ -28,7 +28,9 @@ export class BoundedLog {
   }
 
   snapshot(): string[] {
-    return this.pending.rest ? [...this.lines, this.pending.rest] : [...this.lines];
+    // A line not ended yet (a prompt, a last line before exit) is redacted as the ended ones are.
+    const { rest } = this.pending;
+    return rest ? [...this.lines, redactSecrets(rest)] : [...this.lines];
   }
 
   private push(line: string): void {

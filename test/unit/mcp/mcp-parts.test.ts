@@ -4,6 +4,9 @@ import { isSecret, parseMcpServersBlock } from '../../../electron/mcp/import-con
 import { mapMcpResult, RESULT_TEXT_CAP } from '../../../electron/tools/mcp/mcp-result';
 import { createMcpTool, namespacedName } from '../../../electron/tools/mcp/mcp-tool';
 
+/** A GitHub token's shape: ghp_ and 36 letters and digits. */
+const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}f6G7h8`;
+
 const deps = { call: async () => ({}), autonomy: () => null, keepFull: () => {}, isExternal: false };
 
 describe('MCP tools from a server list', () => {
@@ -105,5 +108,11 @@ describe('the bounded log', () => {
     const lines = log.snapshot();
     expect(lines).toHaveLength(3);
     expect(lines.at(-1)).toMatch(/line 9$/);
+  });
+
+  it('shows a line the server has not ended yet with its secrets taken out', () => {
+    const log = new BoundedLog();
+    log.write(`Using token ${GITHUB_TOKEN}`);
+    expect(log.snapshot().join('\n')).not.toContain(GITHUB_TOKEN.slice(4, 20));
   });
 });
