@@ -1,5 +1,4 @@
-import { redactSecrets } from '../vault/redactor';
-import { LineBuffer } from './line-buffer';
+import { LineBuffer, READ_PAST_CUT, shownLine } from './line-buffer';
 
 const MAX_LINE_CHARS = 2_000;
 
@@ -10,7 +9,7 @@ const MAX_LINE_CHARS = 2_000;
  */
 export class BoundedLog {
   private readonly lines: string[] = [];
-  private readonly pending = new LineBuffer(MAX_LINE_CHARS);
+  private readonly pending = new LineBuffer(MAX_LINE_CHARS + READ_PAST_CUT);
 
   constructor(
     private readonly maxLines = 500,
@@ -30,11 +29,11 @@ export class BoundedLog {
   snapshot(): string[] {
     // A line not ended yet (a prompt, a last line before exit) is redacted as the ended ones are.
     const { rest } = this.pending;
-    return rest ? [...this.lines, redactSecrets(rest)] : [...this.lines];
+    return rest ? [...this.lines, shownLine(rest, MAX_LINE_CHARS)] : [...this.lines];
   }
 
   private push(line: string): void {
-    const stamped = `${this.now().toISOString()} ${redactSecrets(line.slice(0, MAX_LINE_CHARS))}`;
+    const stamped = `${this.now().toISOString()} ${shownLine(line, MAX_LINE_CHARS)}`;
     this.lines.push(stamped);
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
   }

@@ -1,3 +1,5 @@
+import { redactSecrets } from '../vault/redactor';
+
 /**
  * Cuts a stream's text into whole lines: a chunk ends wherever the pipe did, often inside a line, so the part after
  * its last line break waits for the next chunk (kept to `maxChars`, so a line without end costs a fixed amount).
@@ -18,4 +20,15 @@ export class LineBuffer {
   get rest(): string {
     return this.partial;
   }
+}
+
+/**
+ * How far past a line's cut it is kept and read: a secret that starts before the cut is whole when the redactor
+ * reads it, so no part of it is kept (cut first, a token's first half no longer has a token's shape).
+ */
+export const READ_PAST_CUT = 1_000;
+
+/** A line of a server's output as it may be shown: its secrets taken out, then cut to `maxChars`. */
+export function shownLine(line: string, maxChars: number): string {
+  return redactSecrets(line.slice(0, maxChars + READ_PAST_CUT)).slice(0, maxChars);
 }

@@ -3,7 +3,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/contract';
 import { redactErrorMessage, redactSecrets } from '../vault/redactor';
-import { LineBuffer } from './line-buffer';
+import { LineBuffer, READ_PAST_CUT, shownLine } from './line-buffer';
 
 const KEPT_LINES = 20;
 const MAX_QUOTE = 300;
@@ -17,10 +17,11 @@ const TELLING = /error|not found|no such|cannot|can't|could not|denied|missing|i
 export class StartOutput {
   private lines: string[] = [];
   /** A line that came in two chunks is quoted whole, not as its two halves. */
-  private readonly pending = new LineBuffer(MAX_QUOTE);
+  private readonly pending = new LineBuffer(MAX_QUOTE + READ_PAST_CUT);
 
   write(chunk: string): void {
-    const lines = this.pending.push(chunk).map((line) => line.trim());
+    // Kept past the quote's length, so a secret at its end is taken out whole (shownLine).
+    const lines = this.pending.push(chunk).map((line) => line.trim().slice(0, MAX_QUOTE + READ_PAST_CUT));
     this.lines = [...this.lines, ...lines.filter((line) => line !== '')].slice(-KEPT_LINES);
   }
 
@@ -29,7 +30,7 @@ export class StartOutput {
     const said = [...this.lines, this.pending.rest.trim()].filter((line) => line !== '');
     const candidates = said.filter((line) => !/^at\s/.test(line));
     const line = candidates.findLast((candidate) => TELLING.test(candidate)) ?? candidates.at(-1);
-    return line === undefined ? null : redactSecrets(line.slice(0, MAX_QUOTE));
+    return line === undefined ? null : shownLine(line, MAX_QUOTE);
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundedLog } from '../../../electron/mcp/bounded-log';
+import { StartOutput } from '../../../electron/mcp/start-problem';
 import { isSecret, parseMcpServersBlock } from '../../../electron/mcp/import-config';
 import { mapMcpResult, RESULT_TEXT_CAP } from '../../../electron/tools/mcp/mcp-result';
 import { createMcpTool, namespacedName } from '../../../electron/tools/mcp/mcp-tool';
@@ -114,5 +115,20 @@ describe('the bounded log', () => {
     const log = new BoundedLog();
     log.write(`Using token ${GITHUB_TOKEN}`);
     expect(log.snapshot().join('\n')).not.toContain(GITHUB_TOKEN.slice(4, 20));
+  });
+
+  it('takes a secret out before cutting a long line, so no part of it is kept', () => {
+    const log = new BoundedLog();
+    // The token starts 1,990 characters in: cut to 2,000 first, what is left of it no longer looks like a token.
+    log.write(`${'y'.repeat(1_978)} token is ${GITHUB_TOKEN}\n`);
+    expect(log.snapshot().join('\n')).not.toContain(GITHUB_TOKEN.slice(4, 10));
+  });
+});
+
+describe('what a server said as it failed to start', () => {
+  it('takes a secret out before cutting the line it quotes, so no part of it is kept', () => {
+    const output = new StartOutput();
+    output.write(`Error: ${'y'.repeat(270)} bad token ${GITHUB_TOKEN}\n`);
+    expect(output.reason()).not.toContain(GITHUB_TOKEN.slice(4, 10));
   });
 });
