@@ -94,7 +94,7 @@ describe('MCP servers stopped from Settings', () => {
       );
     const told = JSON.stringify(model.requests[1]?.messages.at(-1));
     expect(told).toContain('mcp_stopped');
-    expect(told).not.toContain('may still have happened');
+    expect(told).not.toContain('may or may not have happened');
     const action = storeOf(host).actions.get(failedCall(events)?.actionId ?? '');
     expect(action).toMatchObject({ ledgerState: 'failed', errorCode: 'mcp_stopped' });
   });
