@@ -6,7 +6,7 @@ import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 import { redactErrorMessage } from '../vault/redactor';
 import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
-import { descendantsOf, stopLeftovers } from './process-tree';
+import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
 import { StartOutput, startProblem } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { listTools } from './tool-listing';
@@ -174,9 +174,9 @@ export class McpConnection {
     // Read before closing: once the SDK has stopped its child, what that child started belongs to no one.
     const leftovers = pid ? await descendantsOf(pid) : [];
     await Promise.all([client, opening].map((open) => open?.close().catch(() => {})));
-    // Deputy's exit waits for them (2 s at most); a restart or Turn off does not.
+    // Deputy's exit waits for them (3 s at most, see withinExitWait); a restart or Turn off does not.
     const stopped = stopLeftovers(leftovers);
-    if (reason === 'closing') await stopped;
+    if (reason === 'closing') await withinExitWait(stopped);
   }
 
   /** Stops it, then starts it now, whatever backoff was waiting, waiting at most `ms` for it (as `startWithin`). */

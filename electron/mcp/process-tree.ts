@@ -80,6 +80,23 @@ export async function stopLeftovers(leftovers: readonly Leftover[]): Promise<voi
   for (const leftover of await stillThem(alive)) signal(leftover.pid, 'SIGKILL');
 }
 
+/** How long Deputy's exit waits for leftovers to stop: the grace period, and a second to read the process table. */
+export const EXIT_WAIT_MS = GRACE_MS + 1_000;
+
+/**
+ * Waits for `stopping` (stopLeftovers) at most EXIT_WAIT_MS. A read of the process table is given up to 5 s, and one
+ * that hangs must not hold Deputy's exit: what it would have found is left running, as it would be without ps.
+ */
+export async function withinExitWait(stopping: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, EXIT_WAIT_MS);
+    timer.unref();
+  });
+  await Promise.race([stopping, waited]);
+  clearTimeout(timer);
+}
+
 /**
  * Those of `leftovers` whose pid still belongs to the same process (same start, same command). Seconds pass between
  * reading the tree and each signal: a process that exited may have left its pid to another, which is not Deputy's

@@ -1,7 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { descendantsOf, stopLeftovers } from '../../../electron/mcp/process-tree';
+import {
+  descendantsOf,
+  EXIT_WAIT_MS,
+  stopLeftovers,
+  withinExitWait,
+} from '../../../electron/mcp/process-tree';
 import { isRunning } from '../../support/mcp-kit';
 
 const started: ChildProcess[] = [];
@@ -78,5 +83,21 @@ describe('stopping what a server left behind', () => {
     // A process killed a moment ago may not be reaped yet: it is looked at once its parent had time to.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(isRunning(pid)).toBe(true);
+  });
+});
+
+describe('withinExitWait', () => {
+  it('holds an exit until the leftovers are stopped, and no longer than its bound when a read of ps hangs', async () => {
+    let settle = (): void => {};
+    const stopping = new Promise<void>((resolve) => (settle = resolve));
+    const began = Date.now();
+    setTimeout(() => settle(), 50);
+    await withinExitWait(stopping);
+    expect(Date.now() - began).toBeLessThan(EXIT_WAIT_MS);
+
+    const hanging = new Promise<void>(() => {});
+    const hungAt = Date.now();
+    await withinExitWait(hanging);
+    expect(Date.now() - hungAt).toBeGreaterThanOrEqual(EXIT_WAIT_MS - 20);
   });
 });
