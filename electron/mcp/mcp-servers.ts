@@ -24,6 +24,7 @@ import { McpSecretStore } from './mcp-secrets';
 import { secretInPlainSight } from './secret-in-plain-sight';
 import type { ServerGone } from './server-gone';
 import { asRecord } from '../store/json';
+import { redactErrorMessage } from '../vault/redactor';
 
 const CONFIGS_KEY = 'mcp.servers';
 /** The tools each server listed last, so a server's tools are offered before it has connected. */
@@ -151,8 +152,15 @@ export class McpServers {
           outcomes[index] = { skipped: { name: server.name, reason: exposed } };
           continue;
         }
+        try {
+          await this.save(server.name, server.config, server.secrets, configs);
+        } catch (error) {
+          // One server that cannot be saved (its secrets, say) is named in the answer; the others go on.
+          const reason = `It could not be saved: ${redactErrorMessage(error)}`;
+          outcomes[index] = { skipped: { name: server.name, reason } };
+          continue;
+        }
         secretsStored += Object.keys(server.secrets.env).length + Object.keys(server.secrets.headers).length;
-        await this.save(server.name, server.config, server.secrets, configs);
         outcomes[index] = { imported: server.name };
       }
     };
