@@ -25,7 +25,12 @@ export class EmbedSoon {
   ) {}
 
   changed(): void {
-    this.index.changed();
+    try {
+      this.index.changed();
+    } catch (error) {
+      // Only the note that the newest items are not indexed yet is lost; they are still embedded in a second.
+      this.logError(`noting a change to ${this.what} failed`, error);
+    }
     if (this.timer || this.stop.aborted) return;
     this.timer = setTimeout(() => {
       this.timer = null;
