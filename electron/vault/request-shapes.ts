@@ -29,18 +29,24 @@ const COOKIE_HEADER = new RegExp(
 );
 /** A credential written in one word (RFC 9110's token68). */
 const TOKEN68 = String.raw`[\w.~+/-]+=*`;
+/**
+ * The credential after a scheme, in one word of any characters but a space, a quote or a query's `&`: a password
+ * given as a token (`Token $ecr3t-Passw0rd!`) may start or end with a character token68 has no place for. A
+ * sentence's `,`, `;`, `.` or `)` after it is no part of it.
+ */
+const SCHEME_CREDENTIAL = String.raw`[^\s"'\`\\&]*[^\s"'\`\\&,;.)]`;
 /** An authorization's parameter, `name=value` or `name="value"` (Digest's `response="…"`, AWS's `Signature=…`). */
 const AUTH_PARAM = String.raw`[\w-]+=(?:\\?"[^"\\\r\n]*\\?"|[^\s,"'\`\\]+)`;
 /**
  * An `Authorization:` or `Proxy-Authorization:` header, or the same written `authorization=…` (a query string, an
  * env line), then its scheme (`Token`, `Digest`, `AWS4-HMAC-SHA256`), kept, and its credentials: a list of
- * parameters, or one word of the characters a credential is written in (token68); in a query the space after the
- * scheme is `%20`. A header may also hold its credential alone, with no scheme. Groups: all before the scheme, the
+ * parameters, or one word; in a query the space after the scheme is `%20`. A header may also hold its credential
+ * alone, with no scheme, one word of the characters a credential is written in (token68). Groups: all before the scheme, the
  * scheme and its space, the credentials after a scheme, or the one word after the name.
  */
 const AUTHORIZATION_HEADER = new RegExp(
   String.raw`(${headerName('(?:Proxy-)?Authorization', '[:=]')})` +
-    String.raw`(?:([A-Za-z][\w-]*(?:[ \t]+|%20))(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|${TOKEN68})|(${TOKEN68}))`,
+    String.raw`(?:([A-Za-z][\w-]*(?:[ \t]+|%20))(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|${SCHEME_CREDENTIAL})|(${TOKEN68}))`,
   'gi',
 );
 /**
