@@ -28,9 +28,14 @@ export const CREDENTIAL_QUALIFIERS = [
   'subscription',
   'encryption',
   'signing',
+  'account', // Azure's storage AccountKey
+  'identity', // a Docker config's identitytoken
 ];
-/** The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. */
-const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'auth'];
+/**
+ * The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. Rails'
+ * `secret_key_base` signs its sessions' cookies.
+ */
+const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'auth', String.raw`key[_-]?base`];
 export const ANY_FIELD_WORD = FIELD_WORDS.join('|');
 
 /** A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`. */
@@ -47,6 +52,7 @@ function isCredentialName(name: string): boolean {
   const words = name.split(NAME_WORD_BREAK).filter(Boolean);
   const last = words.at(-1)?.toLowerCase() ?? '';
   if (CREDENTIAL_WORD.test(last)) return true;
+  if (words.slice(-3).join(' ').toLowerCase() === 'secret key base') return true;
   if (last !== 'key' && last !== 'token') return false;
   const before = words.at(-2)?.toLowerCase() ?? '';
   if (CREDENTIAL_QUALIFIERS.includes(before) || (last === 'token' && before === 'id')) return true;

@@ -189,12 +189,13 @@ const AUTHORIZATION = anyCase('authorization');
 /** A `Cookie:` or `Set-Cookie:` header's name, read back from its colon as "Authorization:" is. */
 const COOKIE = anyCase('cookie');
 /**
- * The end of every name `isCredentialName` takes: "key" only after one of its qualifiers; and npm's `_auth`, a
- * Docker config's `auth`.
+ * The end of every name `isCredentialName` takes: "key" only after one of its qualifiers; npm's `_auth`, a
+ * Docker config's `auth`; Rails' `secret_key_base`.
  */
 const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
   ...['token', 'secret', 'passwd', 'password', 'pwd', 'auth'].map(anyCase),
+  `${anyCase('key')}[_-]?${anyCase('base')}`,
 ].join('|');
 /** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (name-value-pairs.ts). */
 const PAIR_HINT = nameValueHint(`${FIELD_NAMES}|${COOKIE}|${AUTHORIZATION}`);

@@ -89,6 +89,32 @@ describe('the value of a field whose name says it holds a secret', () => {
     ['an x-api-key header', `x-api-key: ${VALUE}`, `x-api-key: ${R}`],
     ['an X-Auth-Token header', 'X-Auth-Token: 9f8e7d6c5b4a3210', `X-Auth-Token: ${R}`],
     [
+      "an Azure storage connection string's account key alone",
+      'DefaultEndpointsProtocol=https;AccountName=myacct;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;EndpointSuffix=core.windows.net',
+      `DefaultEndpointsProtocol=https;AccountName=myacct;AccountKey=${R};EndpointSuffix=core.windows.net`,
+    ],
+    [
+      "an Azure Service Bus connection string's shared access key alone",
+      'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=abc123DEF456ghi789JKL012mno345PQR678stu901V=',
+      `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${R}`,
+    ],
+    [
+      'an Azure connection string in JSON',
+      '{"AzureWebJobsStorage":"DefaultEndpointsProtocol=https;AccountName=myacct;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="}',
+      `{"AzureWebJobsStorage":"DefaultEndpointsProtocol=https;AccountName=myacct;AccountKey=${R}"}`,
+    ],
+    [
+      "a Docker config's identity token",
+      '{"auths":{"registry.example.com":{"identitytoken":"a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6"}}}',
+      `{"auths":{"registry.example.com":{"identitytoken":"${R}"}}}`,
+    ],
+    [
+      "Rails' secret_key_base",
+      'secret_key_base: 8c9f6e2d1a3b5c7d9e0f1a2b3c4d5e6f7a8b9c0d',
+      `secret_key_base: ${R}`,
+    ],
+    ["Rails' SECRET_KEY_BASE", 'SECRET_KEY_BASE=8c9f6e2d1a3b5c7d9e0f1a2b3c4d5e6f', `SECRET_KEY_BASE=${R}`],
+    [
       'a query string',
       `GET /v1/items?access_token=${VALUE}&page=2`,
       `GET /v1/items?access_token=${R}&page=2`,
@@ -655,6 +681,14 @@ describe('code pasted into a message: a credential variable given an expression'
 
 describe('fields named like a key or a token that hold no credential', () => {
   leavesAsWritten([
+    'Account key: see the customer record',
+    'accountKey: customerId',
+    'AccountName=myacct;EndpointSuffix=core.windows.net',
+    'identity token: what the registry gives after a login',
+    "secret_key_base: <%= ENV['SECRET_KEY_BASE'] %>",
+    'secret_key_base: ${SECRET_KEY_BASE}',
+    'the key base: a list of answers',
+    'database: 5432',
     'auth: required',
     '"auth": "oauth2-client-credentials"',
     '{"auth": {"type": "basic", "user": "ana"}}',
@@ -893,6 +927,8 @@ describe('a long text made to make a pattern backtrack', () => {
     ['an authorization parameter with no value', `Authorization: Digest ${'a'.repeat(300_000)}=`],
     ['an authorization of one long word', `Authorization: ${'a'.repeat(300_000)}#`],
     ['authorizations written with "=" and no value', 'Authorization=a '.repeat(40_000)],
+    ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
+    ['names ending in key base with no value', 'secret_key_base='.repeat(20_000)],
     ['a credential after a scheme ending in dots', `Authorization: Token $${'.'.repeat(300_000)}`],
     ['YAML names in one word', `${YAML_HINT}${'name:'.repeat(60_000)}`],
     ['YAML names with no value', '- name: API_KEY\n  '.repeat(20_000)],
