@@ -41,8 +41,8 @@ const AUTH_PARAM = String.raw`[\w-]+=(?:\\?"[^"\\\r\n]*\\?"|[^\s,"'\`\\]+)`;
  * An `Authorization:` or `Proxy-Authorization:` header, or the same written `authorization=…` (a query string, an
  * env line), then its scheme (`Token`, `Digest`, `AWS4-HMAC-SHA256`), kept, and its credentials: a list of
  * parameters, or one word; in a query the space after the scheme is `%20`. A header may also hold its credential
- * alone, with no scheme, one word of the characters a credential is written in (token68). Groups: all before the scheme, the
- * scheme and its space, the credentials after a scheme, or the one word after the name.
+ * alone, with no scheme, one word of the characters a credential is written in (token68). Groups: all before the
+ * scheme, the scheme and its space, the credentials after a scheme, or the one word after the name.
  */
 const AUTHORIZATION_HEADER = new RegExp(
   String.raw`(${headerName('(?:Proxy-)?Authorization', '[:=]')})` +

@@ -52,6 +52,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   new RegExp(`()(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
   /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
   /(\bAuthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi, // user:password, base64
+  // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>) and
+  // Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
+  /(\bhooks\.slack\.com\/services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}\/)[A-Za-z0-9]{16,}/g,
+  /(\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{20,}/g,
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
@@ -173,12 +177,12 @@ function afterName(names: string): string {
 
 /**
  * Text none of the token shapes can match: every one holds one of these (the start of its prefix, "bearer",
- * "Authorization:", a URL's "://user:…@"). A prefix with a "-", "_" or "." in it is looked for back from that
- * character, far rarer than the letters it starts with. A shape added above needs its literal here: the
- * redactor's tests hold one example each.
+ * "Authorization:", a URL's "://user:…@", a webhook's host). A prefix with a "-", "_" or "." in it is looked for
+ * back from that character, far rarer than the letters it starts with. A shape added above needs its literal here:
+ * the redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
-  String.raw`[-_.](?<=ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
+  String.raw`[-_.](?<=\bhooks\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
   CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (command-shapes.ts)
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,

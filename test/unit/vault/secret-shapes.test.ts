@@ -64,6 +64,16 @@ describe('secrets a person pasted, by shape', () => {
       `twine upload -p ${R} dist/*`,
     ],
     [
+      "a Slack incoming webhook's secret, the host and ids kept",
+      'POST to https://hooks.slack.com/services/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 now',
+      `POST to https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/${R} now`,
+    ],
+    [
+      "a Discord webhook's token, the id kept",
+      '"url": "https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdef"',
+      `"url": "https://discord.com/api/webhooks/123456789012345678/${R}"`,
+    ],
+    [
       'a key after a field that holds none',
       `password: see below; use ${OPENAI_PROJECT}`,
       `password: see below; use ${R}`,
@@ -681,6 +691,9 @@ describe('code pasted into a message: a credential variable given an expression'
 
 describe('fields named like a key or a token that hold no credential', () => {
   leavesAsWritten([
+    'Set one up at https://api.slack.com/messaging/webhooks, then post to https://hooks.slack.com/services/',
+    'https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H is the hook, its secret in the vault',
+    'https://discord.com/api/webhooks is documented; our server is https://discord.com/channels/123456789012345678/2024',
     'Account key: see the customer record',
     'accountKey: customerId',
     'AccountName=myacct;EndpointSuffix=core.windows.net',
@@ -927,6 +940,8 @@ describe('a long text made to make a pattern backtrack', () => {
     ['an authorization parameter with no value', `Authorization: Digest ${'a'.repeat(300_000)}=`],
     ['an authorization of one long word', `Authorization: ${'a'.repeat(300_000)}#`],
     ['authorizations written with "=" and no value', 'Authorization=a '.repeat(40_000)],
+    ['Slack webhook paths with no secret', 'hooks.slack.com/services/T0123456/B0123456/'.repeat(7_000)],
+    ['Discord webhook paths with no token', 'discord.com/api/webhooks/1234567890123456/a'.repeat(7_000)],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
     ['names ending in key base with no value', 'secret_key_base='.repeat(20_000)],
     ['a credential after a scheme ending in dots', `Authorization: Token $${'.'.repeat(300_000)}`],
