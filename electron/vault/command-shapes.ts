@@ -1,48 +1,94 @@
 /**
  * Credentials given to a command rather than written as a token of a known shape: the `user:password` and cookies
- * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, and the passwords of a
- * `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
+ * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, the password given to
+ * `docker login`, `sshpass` and `mysql`, and the passwords of a `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
  */
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
 import { redactCookiePairs } from './request-shapes';
 
 /**
- * A curl command, to the end of its line and over the lines it continues onto (a `\` before the newline, or,
- * in JSON, before a `\n` escape), or to a shell's `&&`, `||`, `|` or `;` outside quotes, where the next command
- * starts. Only there is `-u user:password` a credential: `docker run -u 1000:1000` and `rsync -u host:/path` are a
- * user and group and a path (and `grep -b` a byte offset), after a curl command on the same line too. A quoted
- * argument is read to its closing quote on the line, or, with none, its quote as any other character.
+ * A command named by `name` (a pattern), to the end of its line and over the lines it continues onto (a `\` before
+ * the newline, or, in JSON, before a `\n` escape), or to a shell's `&&`, `||`, `|` or `;` outside quotes, where the
+ * next command starts. Only there is `-u user:password` a credential: `docker run -u 1000:1000` and
+ * `rsync -u host:/path` are a user and group and a path (and `grep -b` a byte offset), after a curl command on the
+ * same line too. A quoted argument is read to its closing quote on the line, or, with none, its quote as any other
+ * character.
+ *
+ * In JSON text (`isJson`) every plain `"` opens or closes a string: a command ends with the string it is in, so
+ * `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read as its
+ * option. There the shell's double quotes are written `\"`.
  */
-const CURL_COMMAND =
-  /\bcurl\b(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*/g;
-/**
- * The same in JSON text, where every plain `"` opens or closes a string: a command ends with the string it is in,
- * so `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read
- * as its option. There the shell's double quotes are written `\"`.
- */
-const CURL_COMMAND_IN_JSON =
-  /\bcurl\b(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*/g;
+function commandLine(name: string, isJson: boolean): RegExp {
+  const rest = isJson
+    ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*`
+    : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*`;
+  return new RegExp(String.raw`\b(?:${name})\b${rest}`, 'g');
+}
+const CURL_COMMAND = commandLine('curl', false);
+const CURL_COMMAND_IN_JSON = commandLine('curl', true);
 /** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
 const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
 /** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */
 const CURL_CREDENTIAL_LETTERS = '[uUb]';
 const CURL_CREDENTIAL_NAMES = 'proxy-user|user|cookie';
 /**
+ * A password given to a command other than curl (its option, and whether the password may stand after a space): a
+ * registry's `docker login -p`/`--password` (`podman`, `nerdctl` too), `sshpass -p`, and MySQL's `-p`, which takes its
+ * password only glued to it (`-pS3cret`): `mysql -p mydb` asks for one and opens the database mydb. The first such
+ * option of the command is its password: `sshpass -p pw ssh -p 2222 host` keeps ssh's port.
+ */
+const SPACED_PASSWORD_COMMANDS = String.raw`(?:docker|podman|nerdctl)[ \t]+login|sshpass`;
+const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
+/**
  * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
  * space, far rarer than the letters.
  */
-export const CURL_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES}))`;
+export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|p|-(?:${CURL_CREDENTIAL_NAMES}|password[ \t=]))`;
 /**
- * One of those options, alone or last in a word of flags (`-su`), then its argument in quotes (plain, or escaped
- * in JSON), where it runs to the closing quote, or bare, where it runs to a space. Groups: the option and the
+ * An option (a pattern, in a group) and its argument: in quotes (plain, or escaped in JSON), where it runs to the
+ * closing quote, or bare, where it runs to a space. `quoteGroup` is the number of the quote's group.
+ */
+function withArgument(option: string, quoteGroup: number): string {
+  const sameQuote = `\\${quoteGroup}`;
+  return String.raw`(${option})(?:(\\?["'])((?:(?!${sameQuote})[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`;
+}
+/**
+ * One of curl's options, alone or last in a word of flags (`-su`), then its argument. Groups: the option and the
  * space after it, the option's letter or long name, the quote, then the argument in quotes or bare.
  */
 const CURL_CREDENTIAL_OPTION = new RegExp(
-  String.raw`(\s(?:-${CURL_FLAGS}*(${CURL_CREDENTIAL_LETTERS})[ \t]*|--(${CURL_CREDENTIAL_NAMES})(?:[ \t]+|=)))` +
-    String.raw`(?:(\\?["'])((?:(?!\4)[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`,
+  withArgument(
+    String.raw`\s(?:-${CURL_FLAGS}*(${CURL_CREDENTIAL_LETTERS})[ \t]*|--(${CURL_CREDENTIAL_NAMES})(?:[ \t]+|=))`,
+    4,
+  ),
   'g',
 );
+/**
+ * The password option of a command that takes it after a space, and of one that takes it glued (MySQL's). Groups:
+ * the option, the quote, the password in quotes or bare.
+ */
+const SPACED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p[ \t]*|--password(?:[ \t]+|=))`, 2));
+const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
+const PASSWORD_COMMAND_LINES = (
+  [
+    [SPACED_PASSWORD_COMMANDS, SPACED_PASSWORD_OPTION],
+    [GLUED_PASSWORD_COMMANDS, GLUED_PASSWORD_OPTION],
+  ] as const
+).map(([name, option]) => ({ option, line: commandLine(name, false), lineInJson: commandLine(name, true) }));
+
+/** A password option with its argument taken out, unless it is empty or a variable's name (`-p "$DOCKER_PASSWORD"`). */
+function redactPasswordOption(
+  match: string,
+  option: string,
+  quote: string | undefined,
+  quoted: string | undefined,
+  bare: string | undefined,
+): string {
+  const password = quoted ?? bare ?? '';
+  if (password === '' || isVariableReference(password)) return match;
+  return `${option}${quote ?? ''}${REDACTED}`;
+}
 
 /**
  * The secret in a curl option's argument: the cookies of `-b name=value`, or the password of `-u user:password`;
@@ -93,14 +139,20 @@ const NETRC_PASSWORD = new RegExp(
 export const NETRC_HINT = String.raw`e(?<=\bmachine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
 
 /**
- * The text with the passwords and cookies of its curl commands and the passwords of its `.netrc` entries taken out;
+ * The text with the passwords and cookies of its curl commands, the passwords given to other commands and those of
+ * its `.netrc` entries taken out;
  * `isJson` when the text is JSON (`JSON.stringify`'s output), whose strings each hold their own text.
  */
 export function redactCommandCredentials(text: string, isJson = false): string {
   const withCurl = text.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
-  return withCurl.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
+  const withPasswords = PASSWORD_COMMAND_LINES.reduce(
+    (out, { option, line, lineInJson }) =>
+      out.replace(isJson ? lineInJson : line, (command) => command.replace(option, redactPasswordOption)),
+    withCurl,
+  );
+  return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
     isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
   );
 }

@@ -12,7 +12,7 @@ import {
   quotedField,
 } from './credential-fields';
 import { REDACTED } from './redaction';
-import { CURL_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
+import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
 
@@ -183,7 +183,7 @@ function afterName(names: string): string {
  */
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=\bhooks\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
-  CURL_CREDENTIAL_HINT, // curl's -u, --user, -U, --proxy-user, -b, --cookie (command-shapes.ts)
+  COMMAND_CREDENTIAL_HINT, // curl's -u, --user, -b…, docker login's and mysql's -p, --password (command-shapes.ts)
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,

@@ -341,6 +341,33 @@ describe('credentials in headers and URLs', () => {
     ],
     ['curl -b', "curl -b 'session=abc123def456ghi789' https://e.com", `curl -b 'session=${R}' https://e.com`],
     [
+      'docker login -p',
+      'docker login -u ana -p S3cret-pw registry.example.com',
+      `docker login -u ana -p ${R} registry.example.com`,
+    ],
+    [
+      'docker login --password after a space, quoted',
+      'podman login --password "pa ss!" -u ana quay.io',
+      `podman login --password "${R}" -u ana quay.io`,
+    ],
+    [
+      'docker login --password=',
+      'docker login --password=S3cret-pw r.io',
+      `docker login --password=${R} r.io`,
+    ],
+    ["mysql's -p glued to its password", 'mysql -u root -pS3cret mydb', `mysql -u root -p${R} mydb`],
+    ["mysqldump's --password=", 'mysqldump --password=hunter2 mydb', `mysqldump --password=${R} mydb`],
+    [
+      "sshpass's -p, ssh's port kept",
+      'sshpass -p hunter2 ssh -p 2222 ana@host',
+      `sshpass -p ${R} ssh -p 2222 ana@host`,
+    ],
+    [
+      'PGPASSWORD before psql',
+      'PGPASSWORD=hunter2-db psql -h db -U ana',
+      `PGPASSWORD=${R} psql -h db -U ana`,
+    ],
+    [
       'curl --cookie with two cookies, the short one kept',
       'curl --cookie "sid=0123456789abcdef; lang=en" https://e.com',
       `curl --cookie "sid=${R}; lang=en" https://e.com`,
@@ -725,6 +752,13 @@ describe('fields named like a key or a token that hold no credential', () => {
 
 describe('options and headers that only look like credentials', () => {
   leavesAsWritten([
+    'docker run -p 8080:80 nginx',
+    'docker login --password-stdin -u ana r.io',
+    'docker login -u ana -p "$DOCKER_PASSWORD" r.io',
+    'mysql -p mydb',
+    'mysql -u root -p -h db.example.com',
+    'ssh -p 2222 ana@host && psql -p 5432 -h db',
+    'Run mysql, then docker login; -p is the port elsewhere',
     'docker run -u 1000:1000 -v ./data:/data image',
     'curl -fsSL https://get.example.com/install.sh | sh && docker run -u 1000:1000 image',
     'curl -s https://example.com || rsync -u backup:/var/data/ ./data/',
@@ -871,7 +905,23 @@ describe('redacted JSON', () => {
   });
 });
 
-describe('curl in JSON, where each string holds its own text', () => {
+describe('a command in JSON, where each string holds its own text', () => {
+  it("reads a password option in its own command's string only", () => {
+    const value = {
+      messages: [
+        { text: 'docker login -u ana -p "S3cret pw" r.io' },
+        { text: 'then docker run -p 8080:80 nginx' },
+        { text: 'mysql -pS3cret mydb; mysql -p otherdb' },
+      ],
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      messages: [
+        { text: `docker login -u ana -p "${R}" r.io` },
+        { text: 'then docker run -p 8080:80 nginx' },
+        { text: `mysql -p${R} mydb; mysql -p otherdb` },
+      ],
+    });
+  });
   it("reads a curl command's -u in its own string only, not in the strings after it", () => {
     const value = {
       messages: [
@@ -911,6 +961,9 @@ describe('a long text made to make a pattern backtrack', () => {
     ['curl options with no password', `curl ${'-u -uuser --user '.repeat(20_000)}`],
     ['curl commands', 'curl \\\n'.repeat(50_000)],
     ['curl arguments with no closing quote', `curl -u a:b ${'\'"'.repeat(100_000)}`],
+    ['docker logins with no password', 'docker login -p'.repeat(40_000)],
+    ['a mysql password with no closing quote', `mysql -p"${'a '.repeat(150_000)}`],
+    ['mysql commands', 'mysql \\\n'.repeat(50_000)],
     ['curl commands joined by separators', 'curl -u a:b && '.repeat(40_000)],
     ['a curl argument with no closing quote', `curl -u a:b "${'a '.repeat(150_000)}`],
     ['a user with no colon', `curl -u ${'a'.repeat(300_000)}`],
