@@ -19,17 +19,19 @@ const ESCAPED_JSON_STRING_TEXT = String.raw`(?:[^"\\\r\n]|\\[^"\\\r\n]|\\\\(?:[^
 /**
  * A `"name": …, "value": …` pair (or `"key"`, as Postman writes it), as HAR files (a browser's saved requests),
  * Postman collections and Kubernetes' env lists in JSON hold headers, cookies, query and form fields and variables,
- * in either order; in JSON (`quote` is `"`) or escaped in a JSON string (`\"`: a HAR pasted into a message, then
- * stored). A name and a value are read to their closing quote, so each pair is read once. Groups: name first, all
+ * in either order, with up to four other members between them (`"type": "secret"`); in JSON (`quote` is `"`) or
+ * escaped in a JSON string (`\"`: a HAR pasted into a message, then stored). A name and a value are read to their closing quote, so each pair is read once. Groups: name first, all
  * before the value, the name, the value; or value first, all before the value, the value, the name.
  */
 function jsonNameValuePair(quote: string, stringText: string): RegExp {
   const field = (name: string) => `${quote}${name}${quote}${JSON_SPACE}:${JSON_SPACE}${quote}`;
   const name = String.raw`${field('(?:name|key)')}([^"\\\r\n]*)${quote}`;
   const comma = `${JSON_SPACE},${JSON_SPACE}`;
+  // Up to four other members between the name and the value (`"type": "secret"`, `"enabled": true`), never a value.
+  const others = String.raw`(?:${comma}${quote}(?!value${quote})[\w-]{1,64}${quote}${JSON_SPACE}:${JSON_SPACE}(?:${quote}${stringText}${quote}|[\w.-]{1,64})){0,4}`;
   return new RegExp(
-    `(${name}${comma}${field('value')})(${stringText})(?=${quote})|` +
-      `(${field('value')})(${stringText})(?=${quote}${comma}${name})`,
+    `(${name}${others}${comma}${field('value')})(${stringText})(?=${quote})|` +
+      `(${field('value')})(${stringText})(?=${quote}${others}${comma}${name})`,
     'g',
   );
 }
@@ -39,6 +41,8 @@ const NAME_VALUE_PAIRS = [
 ];
 /** A line's end, in a text or as the escapes it is written with inside a JSON string. */
 const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
+/** Up to four lines of comment between a YAML pair's name and its value, each ending in a line break. */
+const YAML_COMMENT_LINES = String.raw`(?:[ \t]*#[^\r\n\\]*${LINE_BREAK}){0,4}`;
 /** A word of a bare YAML value: a `#` after a space starts a comment. */
 const YAML_WORD = String.raw`[^\s"'\\#][^\s"'\\]*`;
 /** A bare YAML value: its words, to its line's end or its comment. */
@@ -48,12 +52,12 @@ function yamlName(quoteGroup: number): string {
   return String.raw`(?:name|key):[ \t]*(\\?["'])?([^\s"'\\:,{}[\]]+)` + `\\${quoteGroup}`;
 }
 /**
- * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line,
- * indented; each quoted or bare. A name holds no `:`, so a text of many `name:` is read once. Groups: all before
+ * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line
+ * (after up to four lines of comment), indented; each quoted or bare. A name holds no `:`, so a text of many `name:` is read once. Groups: all before
  * the value, the name's quote, the name, the value's quote, the value in quotes, or bare.
  */
 const YAML_NAME_VALUE_PAIR = new RegExp(
-  String.raw`((?<![\w.-])${yamlName(2)}[ \t]*${LINE_BREAK}[ \t]+value:[ \t]*)` +
+  String.raw`((?<![\w.-])${yamlName(2)}[ \t]*${LINE_BREAK}${YAML_COMMENT_LINES}[ \t]+value:[ \t]*)` +
     String.raw`(?:(\\?["'])([^"'\\\r\n]*)(?=\4)|(${YAML_WORDS}))`,
   'g',
 );
@@ -64,7 +68,7 @@ const YAML_NAME_VALUE_PAIR = new RegExp(
  */
 const YAML_VALUE_NAME_PAIR = new RegExp(
   String.raw`((?:^|(?<=[\r\n"]|\\n))[ \t]*(?:-[ \t]+)?value:[ \t]*)(?:(\\?["'])([^"'\\\r\n]*)(?=\2)|(${YAML_WORDS}))` +
-    String.raw`(?=\2?[ \t]*(?:[ \t]#[^\r\n\\]*)?${LINE_BREAK}[ \t]+${yamlName(5)})`,
+    String.raw`(?=\2?[ \t]*(?:[ \t]#[^\r\n\\]*)?${LINE_BREAK}${YAML_COMMENT_LINES}[ \t]+${yamlName(5)})`,
   'g',
 );
 /**

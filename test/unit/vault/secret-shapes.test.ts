@@ -498,6 +498,31 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
       `"queryString":[{"name":"access_token","value":"${R}"}]`,
     ],
     [
+      'a pair with other members between its name and its value',
+      `{"name":"API_KEY","type":"secret","enabled":true,"value":"${VALUE}"}`,
+      `{"name":"API_KEY","type":"secret","enabled":true,"value":"${R}"}`,
+    ],
+    [
+      'a pair with its value first and other members before its name',
+      `{"value":"${VALUE}", "description": "the key", "key": "API_KEY"}`,
+      `{"value":"${R}", "description": "the key", "key": "API_KEY"}`,
+    ],
+    [
+      'a pair with other members between, escaped in a JSON string',
+      `{\\"name\\":\\"API_KEY\\",\\"type\\":\\"secret\\",\\"value\\":\\"${VALUE}\\"}`,
+      `{\\"name\\":\\"API_KEY\\",\\"type\\":\\"secret\\",\\"value\\":\\"${R}\\"}`,
+    ],
+    [
+      'a YAML pair with a comment line between its name and its value',
+      `- name: API_KEY\n  # rotated monthly\n  value: ${VALUE}\n- name: LOG_LEVEL\n  value: debug`,
+      `- name: API_KEY\n  # rotated monthly\n  value: ${R}\n- name: LOG_LEVEL\n  value: debug`,
+    ],
+    [
+      'a YAML pair with its value first and a comment line before its name',
+      `- value: ${VALUE}\n  # the key\n  name: API_KEY`,
+      `- value: ${R}\n  # the key\n  name: API_KEY`,
+    ],
+    [
       'a Kubernetes env var in YAML',
       `env:\n  - name: API_KEY\n    value: ${OPENAI_LEGACY.replace('sk-', 'zz')}\n  - name: LOG_LEVEL\n    value: debug`,
       `env:\n  - name: API_KEY\n    value: ${R}\n  - name: LOG_LEVEL\n    value: debug`,
@@ -561,7 +586,12 @@ describe("a browser's saved requests (HAR) and other name/value pairs", () => {
   ]);
 
   leavesAsWritten([
-    '{"name":"Accept","value":"text/html,application/xhtml+xml"}',
+    '{"name":"theme","type":"string","value":"dark-mode-2024"}',
+    '{"name":"API_KEY","type":"secret","value":"$API_KEY"}',
+    '[{"name":"API_KEY"},{"value":"abc123def456ghi789"}]',
+    '{"name":"API_KEY","a":1,"b":2,"c":3,"d":4,"e":5,"value":"see the vault"}',
+    '- name: LOG_LEVEL\n  # verbose while we debug\n  value: debug-2024',
+    '- name: API_KEY\n  # value: abc123def456ghi789 was the old one\n  valueFrom: {secretKeyRef: {name: api}}',
     '{"name":"theme","value":"dark-mode-2024"}',
     '{"name":"session","value":"abc123def456ghi789"}',
     '{"name":"From","value":"Ana <ana@example.com>"}',
@@ -961,6 +991,11 @@ describe('a long text made to make a pattern backtrack', () => {
     ['curl options with no password', `curl ${'-u -uuser --user '.repeat(20_000)}`],
     ['curl commands', 'curl \\\n'.repeat(50_000)],
     ['curl arguments with no closing quote', `curl -u a:b ${'\'"'.repeat(100_000)}`],
+    ['pairs with other members and no value', `${YAML_HINT}${'{"name":"API_KEY","a":"b",'.repeat(20_000)}`],
+    ['a member between with no closing quote', `{"name":"API_KEY","a":"${'b'.repeat(300_000)}`],
+    ['values first with members and no name', `${YAML_HINT}${'{"value":"a","b":"c",'.repeat(20_000)}`],
+    ['YAML comment lines with no value', `- name: API_KEY\n${'  # a\n'.repeat(60_000)}`],
+    ['YAML values first over comment lines', `${YAML_HINT}${'- value: a\n  # b\n'.repeat(30_000)}`],
     ['docker logins with no password', 'docker login -p'.repeat(40_000)],
     ['a mysql password with no closing quote', `mysql -p"${'a '.repeat(150_000)}`],
     ['mysql commands', 'mysql \\\n'.repeat(50_000)],
