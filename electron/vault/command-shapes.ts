@@ -44,7 +44,13 @@ const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
  * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
  * space, far rarer than the letters.
  */
-export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|p|-(?:${CURL_CREDENTIAL_NAMES}|password[ \t=]))`;
+const PASSWORD_OPTION_START = String.raw`p|-password[ \t=]`;
+export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})`;
+/**
+ * Whether a text may hold a password option at all: the commands' pattern, whose start is no one literal, costs far
+ * more to scan for than this "-" after a space.
+ */
+const PASSWORD_OPTION_HINT = new RegExp(String.raw`-(?<=\s-)(?:${PASSWORD_OPTION_START})`);
 /**
  * An option (a pattern, in a group) and its argument: in quotes (plain, or escaped in JSON), where it runs to the
  * closing quote, or bare, where it runs to a space. `quoteGroup` is the number of the quote's group.
@@ -70,12 +76,10 @@ const CURL_CREDENTIAL_OPTION = new RegExp(
  */
 const SPACED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p[ \t]*|--password(?:[ \t]+|=))`, 2));
 const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
-const PASSWORD_COMMAND_LINES = (
-  [
-    [SPACED_PASSWORD_COMMANDS, SPACED_PASSWORD_OPTION],
-    [GLUED_PASSWORD_COMMANDS, GLUED_PASSWORD_OPTION],
-  ] as const
-).map(([name, option]) => ({ option, line: commandLine(name, false), lineInJson: commandLine(name, true) }));
+/** Both kinds of command in one pattern, read in one pass; the first group says it takes its password after a space. */
+const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|${GLUED_PASSWORD_COMMANDS}`;
+const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, false);
+const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, true);
 
 /** A password option with its argument taken out, unless it is empty or a variable's name (`-p "$DOCKER_PASSWORD"`). */
 function redactPasswordOption(
@@ -147,11 +151,16 @@ export function redactCommandCredentials(text: string, isJson = false): string {
   const withCurl = text.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
-  const withPasswords = PASSWORD_COMMAND_LINES.reduce(
-    (out, { option, line, lineInJson }) =>
-      out.replace(isJson ? lineInJson : line, (command) => command.replace(option, redactPasswordOption)),
-    withCurl,
-  );
+  const withPasswords = !PASSWORD_OPTION_HINT.test(withCurl)
+    ? withCurl
+    : withCurl.replace(
+        isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
+        (command, spaced: string | undefined) =>
+          command.replace(
+            spaced === undefined ? GLUED_PASSWORD_OPTION : SPACED_PASSWORD_OPTION,
+            redactPasswordOption,
+          ),
+      );
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
     isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
   );

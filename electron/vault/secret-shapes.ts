@@ -54,8 +54,7 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /(\bAuthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi, // user:password, base64
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>) and
   // Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
-  /(\bhooks\.slack\.com\/services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}\/)[A-Za-z0-9]{16,}/g,
-  /(\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{20,}/g,
+  /(\bhooks\.slack\.com\/services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{16,}/g,
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];

@@ -355,6 +355,11 @@ describe('credentials in headers and URLs', () => {
       'docker login --password=S3cret-pw r.io',
       `docker login --password=${R} r.io`,
     ],
+    [
+      'docker login --password alone',
+      'docker login --password S3cret-pw r.io',
+      `docker login --password ${R} r.io`,
+    ],
     ["mysql's -p glued to its password", 'mysql -u root -pS3cret mydb', `mysql -u root -p${R} mydb`],
     ["mysqldump's --password=", 'mysqldump --password=hunter2 mydb', `mysqldump --password=${R} mydb`],
     [
