@@ -33,12 +33,13 @@ const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
 const CURL_CREDENTIAL_LETTERS = '[uUb]';
 const CURL_CREDENTIAL_NAMES = 'proxy-user|user|cookie';
 /**
- * A password given to a command other than curl (its option, and whether the password may stand after a space): a
- * registry's `docker login -p`/`--password` (`podman`, `nerdctl` too), `sshpass -p`, and MySQL's `-p`, which takes its
- * password only glued to it (`-pS3cret`): `mysql -p mydb` asks for one and opens the database mydb. The first such
- * option of the command is its password: `sshpass -p pw ssh -p 2222 host` keeps ssh's port.
+ * A password given to a command other than curl (its option, and whether the password may stand after a space or
+ * `=`): a registry's `docker login -p`/`--password` (`podman`, `nerdctl` too), `sshpass -p`, the MongoDB shell's
+ * `-p`, and MySQL's `-p`, which takes its password only glued to it (`-pS3cret`): `mysql -p mydb` asks for one and
+ * opens the database mydb. The first such option of the command is its password: `sshpass -p pw ssh -p 2222 host`
+ * keeps ssh's port.
  */
-const SPACED_PASSWORD_COMMANDS = String.raw`(?:docker|podman|nerdctl)[ \t]+login|sshpass`;
+const SPACED_PASSWORD_COMMANDS = String.raw`(?:docker|podman|nerdctl)[ \t]+login|sshpass|mongo(?:sh)?`;
 const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
 /**
  * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
@@ -74,7 +75,9 @@ const CURL_CREDENTIAL_OPTION = new RegExp(
  * The password option of a command that takes it after a space, and of one that takes it glued (MySQL's). Groups:
  * the option, the quote, the password in quotes or bare.
  */
-const SPACED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p[ \t]*|--password(?:[ \t]+|=))`, 2));
+const SPACED_PASSWORD_OPTION = new RegExp(
+  withArgument(String.raw`\s(?:-p(?:=|[ \t]*)|--password(?:[ \t]+|=))`, 2),
+);
 const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
 /** Both kinds of command in one pattern, read in one pass; the first group says it takes its password after a space. */
 const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|${GLUED_PASSWORD_COMMANDS}`;

@@ -360,6 +360,12 @@ describe('credentials in headers and URLs', () => {
       'docker login --password S3cret-pw r.io',
       `docker login --password ${R} r.io`,
     ],
+    ['docker login -p=, its "=" kept', 'docker login -p=S3cret-pw r.io', `docker login -p=${R} r.io`],
+    [
+      "the MongoDB shell's -p",
+      'mongosh -u ana -p S3cret-pw mongodb://db',
+      `mongosh -u ana -p ${R} mongodb://db`,
+    ],
     ["mysql's -p glued to its password", 'mysql -u root -pS3cret mydb', `mysql -u root -p${R} mydb`],
     ["mysqldump's --password=", 'mysqldump --password=hunter2 mydb', `mysqldump --password=${R} mydb`],
     [
@@ -791,6 +797,8 @@ describe('options and headers that only look like credentials', () => {
     'docker login --password-stdin -u ana r.io',
     'docker login -u ana -p "$DOCKER_PASSWORD" r.io',
     'mysql -p mydb',
+    'mongosh -p',
+    'mongosh --port 27017 -u ana -p',
     'mysql -u root -p -h db.example.com',
     'ssh -p 2222 ana@host && psql -p 5432 -h db',
     'Run mysql, then docker login; -p is the port elsewhere',
