@@ -38,9 +38,12 @@ export const CREDENTIAL_QUALIFIERS = [
 const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'auth', String.raw`key[_-]?base`];
 export const ANY_FIELD_WORD = FIELD_WORDS.join('|');
 
-/** A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`. */
+/**
+ * A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`; a Docker
+ * config's `registrytoken`.
+ */
 const CREDENTIAL_WORD = new RegExp(
-  `(?:passw(?:or)?d|pwd)$|^(?:secret|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
+  `(?:passw(?:or)?d|pwd)$|^(?:secret|registrytoken|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
 );
 /** A name written as an environment variable (`SLACK_TOKEN`, `GITHUB_TOKEN`): there a token is a credential. */
 const ENV_TOKEN_NAME = /^[A-Z][A-Z0-9_]*_TOKEN$/;

@@ -52,9 +52,9 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   new RegExp(`()(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
   /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
   /(\bAuthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi, // user:password, base64
-  // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>) and
-  // Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
-  /(\bhooks\.slack\.com\/services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{16,}/g,
+  // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
+  // workflows' (workflows/T…/A…/<id>/<secret>, triggers/T…/<id>/<secret>) and Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
+  /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{16,}/g,
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];

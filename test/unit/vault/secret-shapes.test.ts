@@ -69,6 +69,21 @@ describe('secrets a person pasted, by shape', () => {
       `POST to https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H/${R} now`,
     ],
     [
+      "a Slack workflow's webhook secret",
+      'https://hooks.slack.com/workflows/T0A1B2C3D/A0E4F5G6H/123456789012345678/aB3dE5fG7hJ9kL1mN3pQ5rS7',
+      `https://hooks.slack.com/workflows/T0A1B2C3D/A0E4F5G6H/123456789012345678/${R}`,
+    ],
+    [
+      "a Slack trigger's webhook secret",
+      'https://hooks.slack.com/triggers/T0A1B2C3D/1234567890123/aB3dE5fG7hJ9kL1mN3pQ5rS7a1b2c3d4',
+      `https://hooks.slack.com/triggers/T0A1B2C3D/1234567890123/${R}`,
+    ],
+    [
+      "a Docker config's registry token",
+      '{"auths":{"r.io":{"registrytoken":"a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6"}}}',
+      `{"auths":{"r.io":{"registrytoken":"${R}"}}}`,
+    ],
+    [
       "a Discord webhook's token, the id kept",
       '"url": "https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdef"',
       `"url": "https://discord.com/api/webhooks/123456789012345678/${R}"`,
@@ -759,6 +774,8 @@ describe('code pasted into a message: a credential variable given an expression'
 
 describe('fields named like a key or a token that hold no credential', () => {
   leavesAsWritten([
+    'https://hooks.slack.com/workflows/T0A1B2C3D/A0E4F5G6H/123456789012345678 runs the standup workflow',
+    'registry_token: a setting of the mirror, see the docs',
     'Set one up at https://api.slack.com/messaging/webhooks, then post to https://hooks.slack.com/services/',
     'https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H is the hook, its secret in the vault',
     'https://discord.com/api/webhooks is documented; our server is https://discord.com/channels/123456789012345678/2024',
@@ -1042,6 +1059,10 @@ describe('a long text made to make a pattern backtrack', () => {
     ['an authorization of one long word', `Authorization: ${'a'.repeat(300_000)}#`],
     ['authorizations written with "=" and no value', 'Authorization=a '.repeat(40_000)],
     ['Slack webhook paths with no secret', 'hooks.slack.com/services/T0123456/B0123456/'.repeat(7_000)],
+    [
+      'Slack workflow paths with no secret',
+      'hooks.slack.com/workflows/T0123456/A0123456/1234567/'.repeat(6_000),
+    ],
     ['Discord webhook paths with no token', 'discord.com/api/webhooks/1234567890123456/a'.repeat(7_000)],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
     ['names ending in key base with no value', 'secret_key_base='.repeat(20_000)],
