@@ -41,8 +41,11 @@ const NAME_VALUE_PAIRS = [
 ];
 /** A line's end, in a text or as the escapes it is written with inside a JSON string. */
 const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
-/** Up to four lines of comment between a YAML pair's name and its value, each ending in a line break. */
-const YAML_COMMENT_LINES = String.raw`(?:[ \t]*#[^\r\n\\]*${LINE_BREAK}){0,4}`;
+/**
+ * Up to four lines between a YAML pair's name and its value, each ending in a line break: a comment, or another key
+ * of the same map, indented (`description: …`), never the value's own.
+ */
+const YAML_LINES_BETWEEN = String.raw`(?:(?:[ \t]*#|[ \t]+(?!value:)[\w-]{1,64}:)[^\r\n\\]*${LINE_BREAK}){0,4}`;
 /** A word of a bare YAML value: a `#` after a space starts a comment. */
 const YAML_WORD = String.raw`[^\s"'\\#][^\s"'\\]*`;
 /** A bare YAML value: its words, to its line's end or its comment. */
@@ -52,12 +55,13 @@ function yamlName(quoteGroup: number): string {
   return String.raw`(?:name|key):[ \t]*(\\?["'])?([^\s"'\\:,{}[\]]+)` + `\\${quoteGroup}`;
 }
 /**
- * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line
- * (after up to four lines of comment), indented; each quoted or bare. A name holds no `:`, so a text of many `name:` is read once. Groups: all before
- * the value, the name's quote, the name, the value's quote, the value in quotes, or bare.
+ * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line (or
+ * after up to four lines of comments or other keys), indented; each quoted or bare. A name holds no `:`, so a text of
+ * many `name:` is read once. Groups: all before the value, the name's quote, the name, the value's quote, the value in
+ * quotes, or bare.
  */
 const YAML_NAME_VALUE_PAIR = new RegExp(
-  String.raw`((?<![\w.-])${yamlName(2)}[ \t]*${LINE_BREAK}${YAML_COMMENT_LINES}[ \t]+value:[ \t]*)` +
+  String.raw`((?<![\w.-])${yamlName(2)}[ \t]*${LINE_BREAK}${YAML_LINES_BETWEEN}[ \t]+value:[ \t]*)` +
     String.raw`(?:(\\?["'])([^"'\\\r\n]*)(?=\4)|(${YAML_WORDS}))`,
   'g',
 );
@@ -68,7 +72,7 @@ const YAML_NAME_VALUE_PAIR = new RegExp(
  */
 const YAML_VALUE_NAME_PAIR = new RegExp(
   String.raw`((?:^|(?<=[\r\n"]|\\n))[ \t]*(?:-[ \t]+)?value:[ \t]*)(?:(\\?["'])([^"'\\\r\n]*)(?=\2)|(${YAML_WORDS}))` +
-    String.raw`(?=\2?[ \t]*(?:[ \t]#[^\r\n\\]*)?${LINE_BREAK}${YAML_COMMENT_LINES}[ \t]+${yamlName(5)})`,
+    String.raw`(?=\2?[ \t]*(?:[ \t]#[^\r\n\\]*)?${LINE_BREAK}${YAML_LINES_BETWEEN}[ \t]+${yamlName(5)})`,
   'g',
 );
 /**
