@@ -127,10 +127,10 @@ export interface FieldMatch {
 /**
  * A variable's name where its value will be put: `$TOKEN`, `${TOKEN}`, PowerShell's `$env:TOKEN`, Kubernetes'
  * `$(TOKEN)`, Windows' `%TOKEN%`, a template's `{{ .Values.token }}` or GitHub's `${{ secrets.TOKEN }}`. A default
- * given with it (`${TOKEN:-…}`) may be a secret, and is no match.
+ * given with it (`${TOKEN:-…}`) may be a secret, and is no match. Several side by side (`$PREFIX$SUFFIX`) are one.
  */
 const VARIABLE_REFERENCE =
-  /^(?:\$(?:env:)?[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_]\w*\)|%[A-Za-z_]\w*%|\$?\{\{[ \t]*\.?[A-Za-z_][\w.]*[ \t]*\}\})$/;
+  /^(?:\$(?:env:)?[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\}|\$\([A-Za-z_]\w*\)|%[A-Za-z_]\w*%|\$?\{\{[ \t]*\.?[A-Za-z_][\w.]*[ \t]*\}\})+$/;
 
 /** Whether a value is a variable's name (`$TOKEN`, `%TOKEN%`), as a credential in a script or a config often is. */
 export function isVariableReference(value: string): boolean {

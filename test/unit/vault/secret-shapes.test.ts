@@ -757,6 +757,12 @@ describe("a credential named by a variable's name, which is no secret", () => {
     '- name: DB_PASSWORD\n  value: "%DB_PASSWORD%"',
     'curl -u "admin:%API_PASSWORD%" https://api.example.com',
     'curl -u "${API_USER}:${API_PASSWORD}" https://api.example.com',
+    'API_KEY=$OPENAI_API_KEY',
+    'export GITHUB_TOKEN=$GH_TOKEN',
+    'API_KEY=$KEY_PREFIX$KEY_SUFFIX',
+    'password: ${DB_USER}${DB_PASSWORD}',
+    'TOKEN=$(cat ~/.token)',
+    'price: $12.50 per key',
   ]);
 
   takesOut([
@@ -765,6 +771,9 @@ describe("a credential named by a variable's name, which is no secret", () => {
       "curl -u 'admin:$uperS3cret!' https://e.com",
       `curl -u 'admin:${R}' https://e.com`,
     ],
+    ['a bare password that starts with "$", after a name', 'password: $uperS3cret!', `password: ${R}`],
+    ['a bare one in a shell line', 'DB_PASSWORD=$uperS3cret!', `DB_PASSWORD=${R}`],
+    ['a bcrypt hash after a name', 'password: $2a$10$abcdefghijklmnopqrstuv', `password: ${R}`],
     ['a cookie that starts with "$"', 'Cookie: sid=$2a$10$abcdefghijklmnop', `Cookie: sid=${R}`],
   ]);
 });
@@ -1063,6 +1072,8 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a block scalar of short lines', `token: >\n${'  a\n\n'.repeat(60_000)}`],
     ['token prefixes', `npm_hf_whsec_${'A'.repeat(300_000)}`],
     ['URL users with no end', `https://${'a1'.repeat(150_000)}`],
+    ['variables side by side, then a character no name has', `password: ${'$A'.repeat(150_000)}!`],
+    ['variables side by side in braces, unclosed', `API_KEY=${'${A}'.repeat(75_000)}\${A`],
     ['URL openings', 'https://a1b2c3d4e5f6g7h8'.repeat(20_000)],
     ['.netrc logins with no password', `machine a${' login b'.repeat(60_000)} password`],
     ['.netrc machines with no password', 'machine a login b '.repeat(40_000)],
