@@ -5,8 +5,14 @@ import type {
 } from '../../shared/contract';
 import { DeputyError } from '../../shared/contract';
 import type { Env } from '../host/settings';
+import type { GeminiKeyCheck } from '../llm/gemini-models';
 import type { Vault } from '../vault/vault';
 import { emptyStatus, type Connector } from './connections-service';
+
+const KEY_REFUSED =
+  'Gemini did not accept this key, so it was not saved. Check that you copied the whole key from Google AI Studio.';
+const KEY_UNCHECKED =
+  'The key is saved, but Gemini could not be reached to check it just now. If it is wrong, your first message will say so.';
 
 /** The Gemini API key: pasted in Settings (kept in the vault) or GEMINI_API_KEY in the environment. */
 export class GeminiConnector implements Connector<'gemini'> {
@@ -16,6 +22,8 @@ export class GeminiConnector implements Connector<'gemini'> {
     private readonly vault: Vault,
     private readonly env: Env,
     private readonly changed: () => void,
+    /** Asks Gemini whether it takes a key; bounded in time, and never says the key back. */
+    private readonly checkKey: (apiKey: string) => Promise<GeminiKeyCheck>,
   ) {}
 
   /** The key to use: the one stored in Settings wins over the environment's. */
@@ -35,16 +43,24 @@ export class GeminiConnector implements Connector<'gemini'> {
     return {
       ...emptyStatus('gemini', true),
       state: 'connected',
-      account: isStored ? 'API key saved in Settings' : 'API key from GEMINI_API_KEY',
+      account: isStored ? 'the key you saved' : 'the key in GEMINI_API_KEY',
     };
   }
 
-  connect(input: Extract<ConnectionsConnectInput, { name: 'gemini' }>): Promise<ConnectionsConnectOutput> {
+  /**
+   * Saves a key Gemini takes. A key Gemini refuses is not saved (the first message would only fail with it);
+   * one that could not be checked (offline, Gemini down) is saved, and the reply says it was not checked.
+   */
+  async connect(
+    input: Extract<ConnectionsConnectInput, { name: 'gemini' }>,
+  ): Promise<ConnectionsConnectOutput> {
     const reason = this.vault.unavailableReason();
     if (reason) throw new DeputyError('secrets_unavailable', `The Gemini key cannot be saved: ${reason}`);
+    const check = await this.checkKey(input.apiKey);
+    if (check === 'rejected') throw new DeputyError('invalid_input', KEY_REFUSED);
     this.vault.set('gemini.apiKey', input.apiKey);
     this.changed();
-    return Promise.resolve({ status: this.status(), authUrl: null });
+    return { status: this.status(), authUrl: null, ...(check === 'unchecked' && { notice: KEY_UNCHECKED }) };
   }
 
   disconnect(): Promise<ConnectionStatus> {

@@ -13,7 +13,7 @@ import { GoogleConnector } from '../connections/google-connector';
 import { SlackConnector } from '../connections/slack-connector';
 import { createGeminiClient } from '../llm/gemini-client';
 import { createGeminiEmbedder, type Embedder } from '../llm/gemini-embedder';
-import { listGeminiModels } from '../llm/gemini-models';
+import { checkGeminiKey, listGeminiModels } from '../llm/gemini-models';
 import { ModelsDesk } from './models-desk';
 import type { ModelClient } from '../llm/model-client';
 import { readModelConfig } from '../llm/model-config';
@@ -118,7 +118,10 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     ((message: string, error: unknown) => console.error(`[deputy] ${message}: ${redactError(error)}`));
   const connections = new ConnectionsService();
   const { changed } = connections;
-  const gemini = new GeminiConnector(vault, env, changed);
+  const gemini = new GeminiConnector(vault, env, changed, (apiKey) => {
+    const { baseUrl } = readModelConfig(env);
+    return checkGeminiKey({ apiKey, ...(baseUrl && { baseUrl }) });
+  });
   const google = new GoogleConnector({
     vault,
     env,

@@ -23,6 +23,33 @@ export async function listGeminiModels(
   }
 }
 
+/** How long a key check may take before the key is saved unchecked. */
+export const KEY_CHECK_MS = 5_000;
+
+/** What Gemini said about a key: it took it, it refused it, or it could not be asked (network, timeout, outage). */
+export type GeminiKeyCheck = 'accepted' | 'rejected' | 'unchecked';
+
+/**
+ * Asks Gemini for one page of one model with the key: the cheapest call that needs a valid key. Only a refusal
+ * says the key is wrong; any other failure means it could not be checked now. The key is never in what it returns.
+ */
+export async function checkGeminiKey(
+  options: { apiKey: string; baseUrl?: string },
+  timeoutMs = KEY_CHECK_MS,
+): Promise<GeminiKeyCheck> {
+  const ai = new GoogleGenAI({
+    apiKey: options.apiKey,
+    httpOptions: { timeout: timeoutMs, ...(options.baseUrl && { baseUrl: options.baseUrl }) },
+  });
+  try {
+    await ai.models.list({ config: { pageSize: 1, abortSignal: AbortSignal.timeout(timeoutMs) } });
+    return 'accepted';
+  } catch (error) {
+    const context = { model: '', host: hostOf(options.baseUrl), hasResponse: false, retryAfterHeader: null };
+    return toModelError(error, context).kind === 'key_rejected' ? 'rejected' : 'unchecked';
+  }
+}
+
 async function listPages(
   options: { apiKey: string; baseUrl?: string },
   signal?: AbortSignal,

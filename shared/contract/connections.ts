@@ -56,6 +56,8 @@ export const ConnectionsConnectOutput = z.object({
   status: ConnectionStatus,
   /** For a browser sign-in: open this page; the status changes when the redirect arrives. */
   authUrl: z.string().nullable(),
+  /** Something to tell the person about a connection that did go through (a key saved without being checked). */
+  notice: z.string().optional(),
 });
 export type ConnectionsConnectOutput = z.infer<typeof ConnectionsConnectOutput>;
 

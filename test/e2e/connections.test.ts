@@ -81,9 +81,9 @@ describe('Settings → Connections and Memory against the headless host', () => 
     const page = await openPage(host);
     await connectGemini(page);
     const geminiCard = card(page, 'gemini');
-    expect(await geminiCard.getByTestId('connection-account').innerText()).toContain(
-      'API key saved in Settings',
-    );
+    expect(await geminiCard.getByTestId('connection-account').innerText()).toBe('Using the key you saved');
+    // Gemini took the key, so there is nothing more to say about it.
+    expect(await geminiCard.getByTestId('connection-notice').count()).toBe(0);
     // The field is emptied after the submit, and the key appears nowhere on the page.
     expect(await geminiCard.getByLabel('New API key').inputValue()).toBe('');
     expect(await page.content()).not.toContain(GEMINI_KEY);
@@ -113,6 +113,47 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await composer(page).waitFor();
     await openSettingsTab(page, 'connections');
     await withState(card(page, 'gemini'), 'disconnected').waitFor();
+  });
+
+  it('does not save a key Gemini refuses, and saves one it could not check with a word saying so', async () => {
+    const page = await openPage(host);
+    await openSettingsTab(page, 'connections');
+    const geminiCard = card(page, 'gemini');
+    await withState(geminiCard, 'disconnected').waitFor();
+
+    gemini.models.isKeyRejected = true;
+    try {
+      await geminiCard.getByLabel('API key').fill('not a key');
+      await geminiCard.getByTestId('gemini-connect').click();
+      await expect
+        .poll(() => geminiCard.getByTestId('connection-error').innerText())
+        .toBe(
+          'Gemini did not accept this key, so it was not saved. Check that you copied the whole key from Google AI Studio.',
+        );
+      expect(await geminiCard.getAttribute('data-state')).toBe('disconnected');
+      expect(await page.content()).not.toContain('not a key');
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      gemini.models.isKeyRejected = false;
+    }
+
+    // Gemini down: the key cannot be checked now, so it is saved and the card says it was not checked.
+    gemini.models.isDown = true;
+    try {
+      await geminiCard.getByLabel('API key').fill(GEMINI_KEY);
+      await geminiCard.getByTestId('gemini-connect').click();
+      await withState(geminiCard, 'connected').waitFor();
+      expect(await geminiCard.getByTestId('connection-notice').innerText()).toContain(
+        'Gemini could not be reached to check it',
+      );
+      expect(await geminiCard.getByTestId('connection-error').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      gemini.models.isDown = false;
+    }
+    await geminiCard.getByTestId('connection-disconnect').click();
+    await geminiCard.getByTestId('connection-disconnect-confirm').click();
+    await withState(geminiCard, 'disconnected').waitFor();
   });
 
   it('keeps your email, preferences and how runs go from General across a reload', async () => {

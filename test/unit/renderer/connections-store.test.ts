@@ -17,7 +17,7 @@ describe('connections store', () => {
     const unfollow = store.getState().follow();
     await expect.poll(() => store.getState().connections?.length).toBe(3);
 
-    const connected = { ...gemini, state: 'connected' as const, account: 'API key saved in Settings' };
+    const connected = { ...gemini, state: 'connected' as const, account: 'the key you saved' };
     fake.emit('connections.changed', { connections: [google, slack, connected] });
     expect(store.getState().connections?.find((status) => status.name === 'gemini')).toEqual(connected);
     unfollow();
@@ -51,7 +51,7 @@ describe('connections store', () => {
     await store.getState().load();
 
     const connecting = store.getState().connect({ name: 'gemini', apiKey: 'AIza-very-secret' });
-    expect(store.getState().activity.gemini).toEqual({ inFlight: 'connect', error: null });
+    expect(store.getState().activity.gemini).toEqual({ inFlight: 'connect', error: null, notice: null });
     // A second click while the first is in flight sends nothing.
     expect(await store.getState().connect({ name: 'gemini', apiKey: 'AIza-other' })).toBe(false);
     answer();
@@ -60,7 +60,7 @@ describe('connections store', () => {
     expect(fake.calls.filter((call) => call.channel === 'connections.connect')).toEqual([
       { channel: 'connections.connect', input: { name: 'gemini', apiKey: 'AIza-very-secret' } },
     ]);
-    expect(store.getState().activity.gemini).toEqual({ inFlight: null, error: null });
+    expect(store.getState().activity.gemini).toEqual({ inFlight: null, error: null, notice: null });
     expect(store.getState().connections?.find((status) => status.name === 'gemini')?.state).toBe('connected');
     expect(JSON.stringify(store.getState())).not.toContain('AIza');
   });
@@ -103,6 +103,7 @@ describe('connections store', () => {
     expect(store.getState().activity.slack).toEqual({
       inFlight: null,
       error: 'Slack did not accept that token (invalid_auth).',
+      notice: null,
     });
     expect(store.getState().activity.google).toBeUndefined();
     expect(JSON.stringify(store.getState())).not.toContain('xoxp-bad');

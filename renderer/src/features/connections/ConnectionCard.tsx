@@ -7,6 +7,7 @@ import {
   CONNECTION_PURPOSES,
   CONNECTION_TITLES,
   STATE_LABELS,
+  accountLead,
   canDisconnect,
   describeExpiry,
   scopeLabel,
@@ -16,7 +17,8 @@ import {
 export function useConnectionActivity(name: ConnectionName) {
   const inFlight = useConnections((state) => state.activity[name]?.inFlight ?? null);
   const error = useConnections((state) => state.activity[name]?.error ?? null);
-  return { inFlight, error, isBusy: inFlight !== null };
+  const notice = useConnections((state) => state.activity[name]?.notice ?? null);
+  return { inFlight, error, notice, isBusy: inFlight !== null };
 }
 
 function Scopes({ scopes }: { scopes: string[] }) {
@@ -128,7 +130,7 @@ export function ConnectionCard({
     field?.scrollIntoView({ block: 'nearest' });
   }, [isFocused]);
   const now = useNow(30_000, status.expiresAt !== null);
-  const { error } = useConnectionActivity(status.name);
+  const { error, notice } = useConnectionActivity(status.name);
   const expiry = describeExpiry(status.expiresAt, now);
 
   return (
@@ -148,7 +150,7 @@ export function ConnectionCard({
       <p className="connection-card__purpose">{CONNECTION_PURPOSES[status.name]}</p>
       {status.account && (
         <p className="connection-card__account" data-testid="connection-account">
-          {status.state === 'connected' ? 'Connected as ' : 'Last connected as '}
+          {accountLead(status)}
           <strong>{status.account}</strong>
         </p>
       )}
@@ -162,6 +164,11 @@ export function ConnectionCard({
       {status.state === 'connecting' && <WaitingForSignIn authUrl={status.authUrl} />}
       {children}
       {error && <FormError testId="connection-error">{error}</FormError>}
+      {notice && (
+        <p className="settings-form__note" role="status" data-testid="connection-notice">
+          {notice}
+        </p>
+      )}
       {canDisconnect(status) && (
         <div className="connection-card__actions">
           <DisconnectControl status={status} />

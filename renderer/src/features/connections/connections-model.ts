@@ -30,6 +30,12 @@ export const STATE_LABELS: Record<ConnectionState, string> = {
   error: 'Needs attention',
 };
 
+/** The words before the account: Gemini connects with a key, not as someone, so it reads "Using the key you saved". */
+export function accountLead(status: ConnectionStatus): string {
+  if (status.name === 'gemini') return 'Using ';
+  return status.state === 'connected' ? 'Connected as ' : 'Last connected as ';
+}
+
 export function orderConnections(connections: readonly ConnectionStatus[]): ConnectionStatus[] {
   const rank = (name: ConnectionName) => CONNECTION_ORDER.indexOf(name);
   return [...connections].sort((a, b) => rank(a.name) - rank(b.name));

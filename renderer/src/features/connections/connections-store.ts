@@ -11,6 +11,8 @@ import { toClientError } from '../../api/client-error';
 export interface ConnectionActivity {
   inFlight: 'connect' | 'disconnect' | null;
   error: string | null;
+  /** What the host said about a connection that went through (a key it could not check). */
+  notice: string | null;
 }
 
 export interface ConnectionsState {
@@ -34,7 +36,7 @@ export interface ConnectionsActions {
 
 export type ConnectionsStore = StoreApi<ConnectionsState & ConnectionsActions>;
 
-const IDLE: ConnectionActivity = { inFlight: null, error: null };
+const IDLE: ConnectionActivity = { inFlight: null, error: null, notice: null };
 
 function upsert(list: ConnectionStatus[] | null, status: ConnectionStatus): ConnectionStatus[] {
   const current = list ?? [];
@@ -54,17 +56,17 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
     async function request(
       name: ConnectionName,
       kind: 'connect' | 'disconnect',
-      send: () => Promise<ConnectionStatus>,
+      send: () => Promise<{ status: ConnectionStatus; notice?: string | undefined }>,
     ): Promise<boolean> {
       if (isBusy(name)) return false;
-      setActivity(name, { inFlight: kind, error: null });
+      setActivity(name, { ...IDLE, inFlight: kind });
       try {
-        const status = await send();
+        const { status, notice } = await send();
         set((state) => ({ connections: upsert(state.connections, status) }));
-        setActivity(name, IDLE);
+        setActivity(name, { ...IDLE, notice: notice ?? null });
         return true;
       } catch (error) {
-        setActivity(name, { inFlight: null, error: toClientError(error).message });
+        setActivity(name, { ...IDLE, error: toClientError(error).message });
         return false;
       }
     }
@@ -104,16 +106,15 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
 
       connect(input) {
         return request(input.name, 'connect', async () => {
-          const { status, authUrl } = await client.invoke('connections.connect', input);
+          const { status, authUrl, notice } = await client.invoke('connections.connect', input);
           // The reply's authUrl is the page to open even if the status was read a moment before it was set.
-          return { ...status, authUrl: status.authUrl ?? authUrl };
+          return { status: { ...status, authUrl: status.authUrl ?? authUrl }, notice };
         });
       },
 
       disconnect(name) {
         return request(name, 'disconnect', async () => {
-          const { status } = await client.invoke('connections.disconnect', { name });
-          return status;
+          return client.invoke('connections.disconnect', { name });
         });
       },
     };
