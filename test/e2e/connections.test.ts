@@ -20,6 +20,11 @@ const withState = (locator: Locator, state: string) =>
   locator.and(locator.page().locator(`[data-state="${state}"]`));
 const memoryTexts = (page: Page) => page.getByTestId('memory-text').allInnerTexts();
 
+async function expectNoBrowserSignIn(slackCard: Locator): Promise<void> {
+  for (const testId of ['slack-client-id', 'slack-client-secret', 'slack-sign-in'])
+    expect(await slackCard.getByTestId(testId).count()).toBe(0);
+}
+
 async function openPage(host: RunningHost): Promise<Page> {
   const page = await newPage();
   await page.goto(`${host.url}/#token=${host.token}`);
@@ -322,6 +327,8 @@ describe('Google and Slack sign-in against their fakes', () => {
     // Connected, the token form says what it now does: it replaces the token, as Gemini's replaces the key.
     expect(await slackCard.getByLabel('New user token', { exact: true }).count()).toBe(1);
     expect(await slackCard.getByTestId('slack-connect-token').innerText()).toBe('Replace token');
+    // A browser sign-in and the Slack app's client ID and secret do not apply once connected.
+    await expectNoBrowserSignIn(slackCard);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.content()).not.toContain(token);
 
@@ -336,5 +343,7 @@ describe('Google and Slack sign-in against their fakes', () => {
     await finishSignInInBrowser(slackCard);
     await withState(slackCard, 'connected').waitFor();
     expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
+    await expectNoBrowserSignIn(slackCard);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

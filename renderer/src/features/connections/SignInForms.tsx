@@ -142,22 +142,25 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
           </button>
         </div>
       </form>
-      <form className="connection-card__form" onSubmit={onSignIn} aria-label="Sign in with Slack">
-        {!status.isConfigured && (
-          <>
-            <p className="settings-form__note">
-              Or sign in through the browser with your own Slack app: create one at api.slack.com/apps and
-              paste its client ID and secret here.
-            </p>
-            <ClientFieldsInputs fields={fields} onChange={setFields} isRequired testIdPrefix="slack" />
-          </>
-        )}
-        <div className="connection-card__actions">
-          <button type="submit" className="button" disabled={isBusy} data-testid="slack-sign-in">
-            Sign in with Slack
-          </button>
-        </div>
-      </form>
+      {/* Connected, a browser sign-in (and the app's client it needs) does not apply: Disconnect brings it back. */}
+      {!isConnected && (
+        <form className="connection-card__form" onSubmit={onSignIn} aria-label="Sign in with Slack">
+          {!status.isConfigured && (
+            <>
+              <p className="settings-form__note">
+                Or sign in through the browser with your own Slack app: create one at api.slack.com/apps and
+                paste its client ID and secret here.
+              </p>
+              <ClientFieldsInputs fields={fields} onChange={setFields} isRequired testIdPrefix="slack" />
+            </>
+          )}
+          <div className="connection-card__actions">
+            <button type="submit" className="button" disabled={isBusy} data-testid="slack-sign-in">
+              Sign in with Slack
+            </button>
+          </div>
+        </form>
+      )}
     </>
   );
 }
