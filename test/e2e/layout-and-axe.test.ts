@@ -193,6 +193,47 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     }
   });
 
+  it("keeps Settings' tabs to one row at 420 px that scrolls, follows the arrow keys, and shows the chosen tab", async () => {
+    for (const scheme of SCHEMES) {
+      const page = await openPage(420, scheme);
+      await openFromHeader(page, 'open-settings');
+      const tablist = page.getByRole('tablist', { name: 'Settings sections' });
+      const general = page.getByTestId('settings-tab-general');
+      await general.waitFor();
+      const rowHeight = (await general.boundingBox())?.height ?? 0;
+      const listBox = await tablist.boundingBox();
+      // One row: no taller than one tab and its border, where it used to wrap to three.
+      expect(listBox?.height ?? Infinity).toBeLessThan(rowHeight * 1.5);
+      // …and not squeezed below its tabs, which would cut them off.
+      expect(listBox?.height ?? 0).toBeGreaterThanOrEqual(rowHeight);
+      expect(await tablist.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+
+      // The ARIA tabs pattern: arrows move and choose, End and Home go to the last and first.
+      const isInView = () =>
+        page.evaluate(() => {
+          const list = document.querySelector('[role="tablist"][aria-label="Settings sections"]');
+          const selected = list?.querySelector('[aria-selected="true"]');
+          if (!list || !selected) return false;
+          const outer = list.getBoundingClientRect();
+          const inner = selected.getBoundingClientRect();
+          return inner.left >= outer.left - 1 && inner.right <= outer.right + 1;
+        });
+      await general.focus();
+      await page.keyboard.press('ArrowLeft');
+      const last = page.getByRole('tab').last();
+      await expect.poll(() => last.getAttribute('aria-selected')).toBe('true');
+      expect(await last.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expect.poll(isInView).toBe(true);
+      await page.keyboard.press('Home');
+      await expect.poll(() => general.getAttribute('aria-selected')).toBe('true');
+      await expect.poll(isInView).toBe(true);
+      await page.keyboard.press('End');
+      await expect.poll(() => last.getAttribute('aria-selected')).toBe('true');
+      await expect.poll(isInView).toBe(true);
+      expect(describeViolations(await axeViolations(page))).toEqual([]);
+    }
+  });
+
   it('keeps the title, the tabs and Save in view on a long tab, and says when a tab holds unsaved changes', async () => {
     for (const width of WIDTHS) {
       const page = await openPage(width, 'dark');

@@ -79,6 +79,17 @@ function TabContent({
   }
 }
 
+/** The tab a key moves to, as the ARIA tabs pattern says: arrows go round, Home and End go to the ends. */
+function nextTab(current: Tab, key: string): Tab | null {
+  const index = TABS.findIndex((item) => item.id === current);
+  const at = (position: number) => TABS[(position + TABS.length) % TABS.length]?.id ?? null;
+  if (key === 'ArrowRight') return at(index + 1);
+  if (key === 'ArrowLeft') return at(index - 1);
+  if (key === 'Home') return at(0);
+  if (key === 'End') return at(TABS.length - 1);
+  return null;
+}
+
 /** Which tabs hold changes not saved yet: "Unsaved changes" (this tab), "… in General" (another), or both. */
 function unsavedWords(tab: Tab, unsaved: ReadonlySet<Tab>): string {
   const others = TABS.filter((item) => item.id !== tab && unsaved.has(item.id)).map((item) => item.label);
@@ -186,14 +197,17 @@ export function SettingsPanel({
   }, [isOpen, store]);
 
   const onTabKey = (event: KeyboardEvent) => {
-    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
-    event.preventDefault();
-    const index = TABS.findIndex((item) => item.id === tab);
-    const next = TABS[(index + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length];
+    const next = nextTab(tab, event.key);
     if (!next) return;
-    setTab(next.id);
-    document.getElementById(`${tabIds}-${next.id}-tab`)?.focus();
+    event.preventDefault();
+    setTab(next);
+    document.getElementById(`${tabIds}-${next}-tab`)?.focus();
   };
+  // On a narrow window the tabs are one row that scrolls: the chosen one is brought into it, however chosen.
+  useEffect(() => {
+    if (!isOpen) return;
+    document.getElementById(`${tabIds}-${tab}-tab`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [isOpen, tab, tabIds]);
 
   // Escape is answered here, never left to the browser: Chromium lets a second Escape without a click between
   // close the dialog however its cancel event is refused, which would lose unsaved changes. So Escape asks, and
