@@ -335,6 +335,11 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const popup = await openPage(`/approval/${approvalId}`);
     const windowCard = popup.getByTestId('approval-window').getByTestId('approval-card');
     await windowCard.waitFor();
+    // Apart from its conversation, the window says which conversation asked.
+    await expect
+      .poll(() => popup.getByTestId('approval-window-context').textContent())
+      .toBe('From the conversation “Add a task to buy milk”');
+    expect(await axeViolations(popup)).toEqual([]);
     expect(popup.url()).toContain(`#/approval/${approvalId}`);
     expect(popup.url()).not.toContain('token=');
     await windowCard.getByTestId('approval-approve').click();

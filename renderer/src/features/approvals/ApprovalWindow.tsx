@@ -22,6 +22,12 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
     return disconnect;
   }, [store]);
 
+  const threadId = approval?.threadId;
+  const threadTitle = useApprovals((state) => (threadId ? state.threadTitles[threadId] : undefined));
+  useEffect(() => {
+    if (threadId) void store.getState().lookUpThreadTitle(threadId);
+  }, [threadId, store]);
+
   const isDecided = approval !== undefined && shownStatus(approval, now) !== 'pending';
 
   // The window opens on its card, focused, so Tab starts there and nothing is pressed by accident. One already
@@ -36,6 +42,12 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
       {/* The cards' titles are h3: these keep the outline whole for screen readers. */}
       <h1 className="visually-hidden">Deputy asks for your approval</h1>
       <h2 className="visually-hidden">What Deputy wants to do</h2>
+      {/* Apart from its conversation, the card says which one asked, so the person knows what it is part of. */}
+      {threadTitle && (
+        <p className="approval-window__context" title={threadTitle} data-testid="approval-window-context">
+          From the conversation “{threadTitle}”
+        </p>
+      )}
       {approval && <ApprovalCard approval={approval} isCompact />}
       {approval?.planId && (
         <>

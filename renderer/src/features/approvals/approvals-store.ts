@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Approval, ApprovalDecideInput, DeputyClient } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
+import { readThreadTitle } from '../../api/thread-title';
 import {
   applyApprovalsChanged,
   emptySnapshot,
@@ -34,6 +35,8 @@ export interface ApprovalsState extends ApprovalsSnapshot {
    * the keyboard too (not while the person is busy elsewhere in the window).
    */
   reveal: { approvalId: string; takesFocus: boolean } | null;
+  /** Conversations' titles, by id, as looked up for approvals shown apart from their conversation. */
+  threadTitles: Record<string, string>;
 }
 
 export interface ApprovalsActions {
@@ -47,6 +50,8 @@ export interface ApprovalsActions {
   clearEditError(approvalId: string): void;
   requestReveal(approvalId: string, takesFocus: boolean): void;
   clearReveal(): void;
+  /** Reads a conversation's title into `threadTitles`; without it, the approval is shown without one. */
+  lookUpThreadTitle(threadId: string): Promise<void>;
 }
 
 export type ApprovalsStore = StoreApi<ApprovalsState & ApprovalsActions>;
@@ -119,6 +124,7 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
       isLookingUp: false,
       lookUpError: null,
       reveal: null,
+      threadTitles: {},
 
       connect() {
         return client.on('approvals.changed', {}, (event) => {
@@ -126,6 +132,16 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
           set((state) => ({ ...applyApprovalsChanged(state, event), hasPendingList: true }));
           if (stale.length > 0) void get().lookUp();
         });
+      },
+
+      async lookUpThreadTitle(threadId) {
+        if (get().threadTitles[threadId] !== undefined) return;
+        try {
+          const title = await readThreadTitle(client, threadId);
+          set((state) => ({ threadTitles: { ...state.threadTitles, [threadId]: title } }));
+        } catch {
+          // The approval is still whole without its conversation's title.
+        }
       },
 
       remember(approval) {

@@ -1,6 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
-  LIMITS,
   type AuditChainOutput,
   type AuditEntry,
   type AuditFilter,
@@ -8,6 +7,7 @@ import {
   type DeputyClient,
 } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
+import { readThreadTitle } from '../../api/thread-title';
 
 export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; to?: string };
 
@@ -135,17 +135,10 @@ export function createAuditStore(client: DeputyClient): AuditStore {
     // The same for the chip's title: a lookup made before a rename must not answer last with the old title.
     let titleRequest = 0;
 
-    /**
-     * The conversation's title (a person knows it by that, not by its id): from the list's recent page, and for
-     * an older conversation from the conversation itself (the contract has no lighter read of one conversation).
-     */
     const findScopeTitle = async (threadId: string): Promise<void> => {
       const request = ++titleRequest;
       try {
-        const page = await client.invoke('threads.list', { limit: LIMITS.threadListPage });
-        const title =
-          page.threads.find((thread) => thread.id === threadId)?.title ??
-          (await client.invoke('thread.get', { threadId })).thread.title;
+        const title = await readThreadTitle(client, threadId);
         if (request === titleRequest && get().filters.threadId === threadId) set({ scopeTitle: title });
       } catch {
         // The chip keeps the title it had, or the id's tail.
