@@ -166,6 +166,32 @@ describe('the rules in Settings → Permissions', () => {
     await expect.poll(() => focusedTestId(page)).toBe('rule-tool');
   });
 
+  it('draws a field that failed its check with a red border, in light and dark, as its message is red', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await openRules(1280, (p) => p.emulateMedia({ colorScheme: scheme }));
+      const tool = page.getByTestId('rule-tool');
+      const pattern = page.getByTestId('rule-pattern');
+      const borderOf = (field: typeof tool) =>
+        field.evaluate((element) => getComputedStyle(element).borderTopColor);
+      const untouched = await borderOf(tool);
+      await page.getByTestId('rule-add').click();
+      const error = page.getByTestId('rules-error');
+      await error.waitFor();
+      const red = await error.evaluate((element) => getComputedStyle(element).color);
+      expect(await tool.getAttribute('aria-invalid')).toBe('true');
+      expect(await borderOf(tool)).toBe(red);
+      expect(untouched).not.toBe(red);
+
+      await tool.selectOption({ label: 'Send an email' });
+      await page.getByTestId('rule-add').click();
+      await expect.poll(() => pattern.getAttribute('aria-invalid')).toBe('true');
+      expect(await borderOf(pattern)).toBe(red);
+      // The select, valid now, is drawn as any other field again.
+      expect(await borderOf(tool)).toBe(untouched);
+      expect(await axeViolations(page)).toEqual([]);
+    }
+  });
+
   it('at 420 px, an empty Add rule shows its message in view and puts the keyboard on the field to fill in', async () => {
     const page = await openRules(420);
     const add = page.getByTestId('rule-add');
