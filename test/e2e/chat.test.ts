@@ -159,16 +159,24 @@ describe('a host with no Gemini key', () => {
     expect(await inView()).toBe(true);
   });
 
-  it('says the same thing in the chat, the empty state and the API: add a key in Settings → Connections', async () => {
+  it('points to the same place in the chat, the empty state and the API: add a key in Settings → Connections', async () => {
     const page = await openPage(host);
     const hint = await page.getByTestId('gemini-key-hint').innerText();
-    expect(hint).toContain('Settings → Connections');
+    // The welcome's steps are instructions: where the key comes from, where it goes, by either way of adding it.
+    expect(hint).toContain(
+      'Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).',
+    );
+    const studio = page.getByTestId('gemini-key-hint').getByRole('link', { name: 'aistudio.google.com' });
+    expect(await studio.getAttribute('href')).toBe('https://aistudio.google.com/apikey');
+    expect(await studio.getAttribute('target')).toBe('_blank');
     await send(page, 'Hello');
     const error = page.getByTestId('run-error').locator('.run-error__text');
     await error.waitFor();
     const said = await error.innerText();
     expect(said).toContain('Settings → Connections');
-    expect(hint).toContain(said);
+    expect(said).toContain('GEMINI_API_KEY');
+    // The failure explains; the welcome did not say the failure's sentence before anything failed.
+    expect(hint).not.toContain(said);
 
     const response = await fetch(`${host.url}/api/agent/run`, {
       method: 'POST',

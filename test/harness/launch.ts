@@ -8,7 +8,7 @@ import { provideElectron } from './electron-hook';
 import type { FakeBrowserWindow } from './electron/browser-window';
 import { createFakeElectron, type ElectronRecords } from './electron/index';
 import type { FakeNotification } from './electron/recorders';
-import { INPUT_BINDING, INVOKE_BINDING, pageBridgeScript } from './electron/page-bridge';
+import { INPUT_BINDING, INVOKE_BINDING, OPEN_BINDING, pageBridgeScript } from './electron/page-bridge';
 import { preventable } from './electron/app';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -114,6 +114,9 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   });
   await context.exposeBinding(INPUT_BINDING, (source, input: { type: string; key: string }) => {
     windowOf(source.page)?.webContents.emit('before-input-event', preventable(), input);
+  });
+  await context.exposeBinding(OPEN_BINDING, (source, url: string) => {
+    windowOf(source.page)?.webContents.windowOpenHandler?.({ url: toAppUrl(url) });
   });
   await context.addInitScript({ content: pageBridgeScript(readFileSync(PRELOAD_BUNDLE, 'utf8')) });
 

@@ -8,6 +8,25 @@ const desktop = useDesktop();
 const KEY = 'AIza-first-use-key-0123456789abcdef';
 
 describe('the first hour, from a start with no Gemini key', () => {
+  it('the welcome says in two short steps where a key comes from and where it goes, and opens AI Studio in the browser', async () => {
+    const app = await desktop.launch({ colorScheme: 'light', env: { GEMINI_API_KEY: '' } });
+    const page = await (await app.mainWindow()).page();
+    const hint = page.getByTestId('gemini-key-hint');
+    await hint.waitFor();
+    const steps = await hint.getByRole('listitem').allInnerTexts();
+    expect(steps.slice(0, 2)).toEqual([
+      'Get a key at aistudio.google.com.',
+      'Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).',
+    ]);
+    // The sentence a failure says is not said before anything failed.
+    expect(await hint.innerText()).not.toContain('Deputy needs a Gemini API key.');
+    expect(await axeViolations(page)).toEqual([]);
+    // The link leaves through the shell's one checked openExternal, for the person's own browser.
+    await hint.getByRole('link', { name: 'aistudio.google.com' }).click();
+    await expect.poll(() => app.openedExternally).toEqual(['https://aistudio.google.com/apikey']);
+    await app.quit();
+  });
+
   it('a first message sent before the key is saved says where to add it, opens it, and is asked again once it is there', async () => {
     for (const [colorScheme, width] of [
       ['light', 1280],

@@ -9,14 +9,17 @@
  */
 export const INVOKE_BINDING = '__deputyHarnessInvoke';
 export const INPUT_BINDING = '__deputyHarnessInput';
+export const OPEN_BINDING = '__deputyHarnessOpen';
 export const DELIVER = '__deputyHarnessDeliver';
 
 export function pageBridgeScript(preloadSource: string): string {
   return `(() => {
   const invoke = window.${INVOKE_BINDING};
   const input = window.${INPUT_BINDING};
+  const open = window.${OPEN_BINDING};
   delete window.${INVOKE_BINDING};
   delete window.${INPUT_BINDING};
+  delete window.${OPEN_BINDING};
   // Electron runs the preload in top-level frames only (nodeIntegrationInSubFrames is off).
   if (window.top !== window) return;
   const listeners = new Map();
@@ -29,6 +32,15 @@ export function pageBridgeScript(preloadSource: string): string {
   window.addEventListener('keydown', (event) => {
     void input({ type: 'keyDown', key: event.key });
   }, true);
+  // A target=_blank link with rel=noopener opens a popup with no opener, which cannot be traced back to its window
+  // (launch.ts's popup path): in Electron the window-open handler is asked all the same, so it is asked here.
+  window.addEventListener('click', (event) => {
+    if (event.defaultPrevented || !(event.target instanceof Element)) return;
+    const link = event.target.closest('a[target="_blank"][href]');
+    if (!link || !link.relList.contains('noopener')) return;
+    event.preventDefault();
+    void open(link.href);
+  });
   const ipcRenderer = {
     invoke: (channel, ...args) => invoke(channel, args),
     on(channel, listener) {

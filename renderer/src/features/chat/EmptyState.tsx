@@ -1,8 +1,9 @@
-import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
 import { useSettings } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 
 const EXAMPLE = 'Add a task to buy milk tomorrow';
+/** Where Google AI Studio makes API keys. Opened in the person's browser (the shell's checked openExternal). */
+const AI_STUDIO_KEYS = 'https://aistudio.google.com/apikey';
 
 export function EmptyState({
   onTryExample,
@@ -25,10 +26,14 @@ export function EmptyState({
           <h3>First, give Deputy a Gemini API key</h3>
           <ol>
             <li>
-              Get a key from Google AI Studio (<code>aistudio.google.com</code>).
+              Get a key at{' '}
+              <a href={AI_STUDIO_KEYS} target="_blank" rel="noopener noreferrer" data-testid="ai-studio-link">
+                aistudio.google.com
+              </a>
+              .
             </li>
-            <li>{NO_GEMINI_KEY_MESSAGE}</li>
-            <li>This message disappears once the key is saved.</li>
+            <li>Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).</li>
+            <li>This note goes away once the key is saved.</li>
           </ol>
           <button type="button" className="button" data-testid="open-connections" onClick={onOpenConnections}>
             Open Settings → Connections
