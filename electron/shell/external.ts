@@ -21,10 +21,6 @@ export function isSafeExternalUrl(url: string, purpose: ExternalPurpose = 'link'
 }
 
 /**
- * The one place the app calls `shell.openExternal`: file:, javascript:, custom schemes and other hosts'
- * plain http never reach the OS, whichever window or connector asked. Resolves false when refused or failed.
- */
-/**
  * The one place the app calls `shell.openPath`: only a folder inside Deputy's data folder (where the person keeps
  * their own agents) is shown in the file manager; nothing is ever opened as a program or a document.
  */
@@ -43,6 +39,10 @@ export async function openDataSubfolder(dataDir: string, name: string): Promise<
   }
 }
 
+/**
+ * The one place the app calls `shell.openExternal`: file:, javascript:, custom schemes and other hosts'
+ * plain http never reach the OS, whichever window or connector asked. Resolves false when refused or failed.
+ */
 export async function openExternal(url: string, purpose: ExternalPurpose = 'link'): Promise<boolean> {
   if (!isSafeExternalUrl(url, purpose)) {
     console.error(
