@@ -136,6 +136,12 @@ describe('Settings → Connections and Memory against the headless host', () => 
           'Gemini did not accept this key, so it was not saved. Check that you copied the whole key from Google AI Studio.',
         );
       expect(await geminiCard.getAttribute('data-state')).toBe('disconnected');
+      // The field is marked, and points to the words that say why.
+      const field = geminiCard.getByLabel('API key');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await field.getAttribute('aria-describedby')).toBe(
+        await geminiCard.getByTestId('connection-error').getAttribute('id'),
+      );
       expect(await page.content()).not.toContain('not a key');
       expect(await axeViolations(page)).toEqual([]);
     } finally {
@@ -152,6 +158,7 @@ describe('Settings → Connections and Memory against the headless host', () => 
         'Gemini could not be reached to check it',
       );
       expect(await geminiCard.getByTestId('connection-error').count()).toBe(0);
+      expect(await geminiCard.getByLabel('New API key').getAttribute('aria-invalid')).toBeNull();
       expect(await axeViolations(page)).toEqual([]);
     } finally {
       gemini.models.isDown = false;

@@ -21,6 +21,9 @@ export function useConnectionActivity(name: ConnectionName) {
   return { inFlight, error, notice, isBusy: inFlight !== null };
 }
 
+/** The id of a card's error, so the field it is about can point to it (one card per service on a page). */
+export const connectionErrorId = (name: ConnectionName): string => `connection-${name}-error`;
+
 function Scopes({ scopes }: { scopes: string[] }) {
   if (scopes.length === 0) return null;
   return (
@@ -163,7 +166,11 @@ export function ConnectionCard({
       )}
       {status.state === 'connecting' && <WaitingForSignIn authUrl={status.authUrl} />}
       {children}
-      {error && <FormError testId="connection-error">{error}</FormError>}
+      {error && (
+        <FormError id={connectionErrorId(status.name)} testId="connection-error">
+          {error}
+        </FormError>
+      )}
       {notice && (
         <p className="settings-form__note" role="status" data-testid="connection-notice">
           {notice}

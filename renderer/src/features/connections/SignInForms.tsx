@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
 import { useConnections } from '../../stores';
-import { useConnectionActivity } from './ConnectionCard';
+import { connectionErrorId, useConnectionActivity } from './ConnectionCard';
 import {
   EMPTY_CLIENT,
   connectLabel,
@@ -167,8 +167,11 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
 
 export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
-  const { isBusy } = useConnectionActivity('gemini');
+  const { isBusy, error } = useConnectionActivity('gemini');
   const [apiKey, setApiKey] = useState('');
+  // A key Gemini refused: the field is marked, and says why through the card's error.
+  const problem =
+    error === null ? {} : { 'aria-invalid': true, 'aria-describedby': connectionErrorId('gemini') };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -184,6 +187,7 @@ export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
         <input
           {...secretInput}
           value={apiKey}
+          {...problem}
           data-testid="gemini-api-key"
           onChange={(event) => setApiKey(event.target.value)}
         />
