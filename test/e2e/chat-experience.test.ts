@@ -364,6 +364,25 @@ describe('the chat, as a person uses it', () => {
     await page.getByTestId('run-usage').waitFor();
   });
 
+  it('a conversation reopened while its answer streams in shows the answer from its first word, once', async () => {
+    const answer = 'One two three four five six seven eight nine ten eleven twelve.';
+    gemini.script(textReply(answer, { chunks: 12, gapMs: 200 }));
+    const page = await openPage();
+    await send(page, 'Count to twelve slowly');
+    await assistantMessages(page).getByText('two', { exact: false }).waitFor();
+    await page.getByTestId('new-conversation').click();
+    await page.getByTestId('thread-item').filter({ hasText: 'Count to twelve' }).click();
+    // Reopened mid-answer: what streamed before it was opened again is there, not only what came after.
+    await page.getByTestId('composer-stop').waitFor();
+    await expect.poll(() => assistantMessages(page).first().innerText()).toMatch(/\bOne two/);
+    await page.getByTestId('run-usage').waitFor();
+    expect(await assistantMessages(page).count()).toBe(1);
+    // Nothing twice: the words it streamed before, replayed, and the words after, live, join up once.
+    const shown = await assistantMessages(page).innerText();
+    expect(shown.split(answer).length - 1, shown).toBe(1);
+    expect(shown.split('One').length - 1, shown).toBe(1);
+  });
+
   it('shows the person’s own Stop as stopped, and Escape stops a run', async () => {
     gemini.script({ kind: 'hang' }, { kind: 'hang' });
     const page = await openPage();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, ThreadDetail } from '../../../shared/contract';
+import type { DeputyClient, RunEvent, RunEventsFilter, ThreadDetail } from '../../../shared/contract';
+import { RunEventBus } from '../../../electron/host/run-event-bus';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
@@ -541,5 +542,105 @@ describe('approvals in the timeline', () => {
     // Deleted from another window already: the list catches up, no error.
     expect(await store.getState().deleteThread('t1')).toBe(true);
     expect(store.getState().deleteError).toBeNull();
+  });
+});
+
+/**
+ * A connected store over a host's real run event bus: a subscription to one run replays what it emitted, then
+ * follows it live. `thread.get` answers only when the test calls `answer`.
+ */
+function storeOverBus() {
+  const bus = new RunEventBus(() => []);
+  let answer: (detail: ThreadDetail) => void = () => undefined;
+  const fake = fakeStreamsClient({
+    'thread.get': () => new Promise((resolve) => (answer = resolve)),
+    'threads.list': async () => ({ threads: [], nextBefore: null }),
+  });
+  const client: DeputyClient = {
+    ...fake.client,
+    on: (_channel, input, listener) =>
+      bus.subscribe({ ...input } as RunEventsFilter, listener as (event: RunEvent) => void),
+  };
+  const store = createChatStore(client);
+  store.getState().connect();
+  return { store, bus, answer: (detail: ThreadDetail) => answer(detail) };
+}
+
+const shownTexts = (conversation: Conversation) =>
+  conversation.items.map((item) =>
+    item.kind === 'message' ? `${item.role}: ${item.text}` : `${item.kind} ${item.id}`,
+  );
+
+describe('a conversation opened while its run streams', () => {
+  const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+  const prompt = storedMessage('m1', 'r1', 'user', 'Count', '2026-11-21T10:00:00Z');
+  const workingRun = {
+    ...storedRun('r1', 'completed', '2026-11-21T10:00:00Z'),
+    status: 'executing' as const,
+  };
+
+  it('shows the words the run streamed before it was opened, then the rest live, each once', async () => {
+    const { store, bus, answer } = storeOverBus();
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    bus.publish({ type: 'delta', ...ids, delta: 'two ' });
+    const opened = store.getState().openThread('t1');
+    // Said while the stored copy (which has no words of the turn under way) is read.
+    bus.publish({ type: 'delta', ...ids, delta: 'three ' });
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await opened;
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three ']);
+    expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+
+    bus.publish({ type: 'delta', ...ids, delta: 'four.' });
+    bus.publish({ type: 'status', ...ids, status: 'completed' });
+    bus.publish({ type: 'result', ...ids, result: response({ summary: 'One two three four.' }) });
+    expect(shownTexts(store.getState().conversation)).toEqual([
+      'user: Count',
+      'assistant: One two three four.',
+    ]);
+    expect(store.getState().conversation.activeRun).toBeNull();
+    // Ended, the run is no longer followed: only the window-wide subscription is left.
+    expect(bus.subscriberCount).toBe(1);
+  });
+
+  it('stops following the run when the window switches conversation', async () => {
+    const { store, bus, answer } = storeOverBus();
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    const opened = store.getState().openThread('t1');
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await opened;
+    expect(bus.subscriberCount).toBe(2);
+    store.getState().newConversation();
+    expect(bus.subscriberCount).toBe(1);
+    bus.publish({ type: 'delta', ...ids, delta: 'two' });
+    expect(store.getState().conversation.items).toEqual([]);
+  });
+
+  it('keeps the stored copy of a run whose start the host no longer holds (resumed after a restart)', async () => {
+    const { store, bus, answer } = storeOverBus();
+    // Only what it said since the restart: its earlier turns are in the stored copy.
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'Before the restart.' });
+    const opened = store.getState().openThread('t1');
+    answer({
+      thread,
+      messages: [
+        prompt,
+        storedMessage('m2', 'r1', 'assistant', 'Before the restart.', '2026-11-21T10:00:01Z'),
+      ],
+      actions: [],
+      runs: [workingRun],
+    });
+    await opened;
+    bus.publish({ type: 'delta', ...ids, delta: 'Now.' });
+    expect(shownTexts(store.getState().conversation)).toEqual([
+      'user: Count',
+      'assistant: Before the restart.',
+      'assistant: Now.',
+    ]);
+    expect(bus.subscriberCount).toBe(1);
   });
 });

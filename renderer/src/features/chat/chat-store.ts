@@ -1,7 +1,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { conversationFromThread, withHeldEvents } from './stored-thread';
+import {
+  conversationFromThread,
+  isRunStart,
+  isStreamed,
+  withHeldEvents,
+  withoutRunsToReplay,
+} from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
 
@@ -63,6 +69,13 @@ const THREAD_PAGE = 30;
 /** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
 const EARLY_EVENT_CAP = 2_000;
 
+/** The run under way in a conversation opened while it works: its own events, replayed from its start, show it. */
+interface FollowedRun {
+  runId: string;
+  hasBegun: boolean;
+  unsubscribe: (() => void) | null;
+}
+
 /** Events kept to fold into a conversation once its stored copy is read; past the cap, no more are kept. */
 interface HeldEvents {
   events: RunEvent[];
@@ -80,6 +93,8 @@ export function createChatStore(client: DeputyClient): ChatStore {
   let beforeStart: HeldEvents | null = null;
   // The events of the conversation being opened, until its stored copy arrives (then folded into it).
   let opening: (HeldEvents & { threadId: string }) | null = null;
+  // The run replayed into the open conversation: its events on the window-wide stream are left to the replay.
+  let followed: FollowedRun | null = null;
   // Stop pressed while the run is still being started (no id yet): it is stopped as soon as it has one.
   let isStopAsked = false;
   // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
@@ -90,9 +105,47 @@ export function createChatStore(client: DeputyClient): ChatStore {
     const update = (change: (conversation: Conversation) => Conversation) =>
       set((state) => ({ conversation: change(state.conversation) }));
 
+    const unfollow = () => {
+      const run = followed;
+      followed = null;
+      run?.unsubscribe?.();
+    };
+
+    const applyFollowed = (run: FollowedRun, event: RunEvent) => {
+      if (followed !== run) return;
+      if (!run.hasBegun) {
+        run.hasBegun = true;
+        // The host kept only the run's later events (it was resumed after a restart): the stored copy stays, and
+        // the window-wide stream brings the rest, as before the replay.
+        if (!isRunStart(event)) {
+          unfollow();
+          if (!isStreamed(event)) update((current) => applyRunEvent(current, event));
+          return;
+        }
+        update((current) => withoutRunsToReplay(current, new Set([run.runId])));
+      }
+      set({ lastActivityAt: Date.now() });
+      update((current) => applyRunEvent(current, event));
+      if (isEnd(event)) unfollow();
+    };
+
+    /**
+     * Shows a run found under way in the conversation just read from its start: the stored copy lacks the turn it
+     * is in, and the window-wide stream brings only what it says from now on. Subscribed to the one run, the host
+     * replays what it emitted and then follows it live, in order, so nothing is missed and nothing comes twice.
+     */
+    const follow = (runId: string) => {
+      const run: FollowedRun = { runId, hasBegun: false, unsubscribe: null };
+      followed = run;
+      const unsubscribe = client.on('run.events', { runId }, (event) => applyFollowed(run, event));
+      if (followed === run) run.unsubscribe = unsubscribe;
+      else unsubscribe();
+    };
+
     const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
       generation += 1;
       earlyEvents = [];
+      unfollow();
       // The quiet time of a run found going in the opened conversation counts from now: its earlier events
       // were not seen here, and it is not silent for having started before the window looked.
       set({
@@ -120,11 +173,13 @@ export function createChatStore(client: DeputyClient): ChatStore {
         const detail = await client.invoke('thread.get', { threadId });
         // Past the cap, the runs' last events are missing: only the stored copy is whole.
         const kept = held.isFull ? [] : held.events;
-        if (mine === generation)
-          set({
-            conversation: withHeldEvents(conversationFromThread(detail), kept),
-            focusMessageId: messageId ?? null,
-          });
+        if (mine === generation) {
+          const conversation = withHeldEvents(conversationFromThread(detail), kept);
+          set({ conversation, focusMessageId: messageId ?? null });
+          const running = conversation.activeRun?.runId;
+          if (running !== undefined && !kept.some((event) => event.runId === running && isRunStart(event)))
+            follow(running);
+        }
       } catch (error) {
         if (mine === generation)
           set({
@@ -351,7 +406,8 @@ export function createChatStore(client: DeputyClient): ChatStore {
         const { conversation, isStarting } = get();
         if (beforeStart) hold(beforeStart, event);
         if (opening?.threadId === event.threadId) hold(opening, event);
-        else if (event.threadId === conversation.threadId) {
+        // A followed run's events come by its replay (follow), not also from here.
+        else if (event.threadId === conversation.threadId && followed?.runId !== event.runId) {
           set({ lastActivityAt: Date.now() });
           update((current) => applyRunEvent(current, event));
         } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {

@@ -105,6 +105,11 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
 /** What a run streams and does not store as it goes: its words, its thoughts, its tokens turn by turn. */
 const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
 
+export const isStreamed = (event: RunEvent): boolean => STREAMED.has(event.type);
+
+/** A run's events from its `queued` status on start with it: they alone say all it streamed. */
+export const isRunStart = (event: RunEvent): boolean => event.type === 'status' && event.status === 'queued';
+
 /**
  * A stored conversation with the events that arrived while it was read (and, for a run started elsewhere, before
  * the window knew its conversation). A run whose events are all here, from its `queued` status on, is shown as
@@ -113,23 +118,29 @@ const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'u
  * endings) are folded in, but not their streamed words: the stored copy may already hold them.
  */
 export function withHeldEvents(conversation: Conversation, events: readonly RunEvent[]): Conversation {
-  const whole = new Set(
-    events.flatMap((event) => (event.type === 'status' && event.status === 'queued' ? [event.runId] : [])),
-  );
+  const whole = new Set(events.flatMap((event) => (isRunStart(event) ? [event.runId] : [])));
+  return events
+    .filter((event) => whole.has(event.runId) || !isStreamed(event))
+    .reduce(applyRunEvent, withoutRunsToReplay(conversation, whole));
+}
+
+/**
+ * A conversation without what it shows of these runs but the person's prompts (no event carries them), nor their
+ * tokens: their events, all of them from the start, are about to show them again, as they streamed.
+ */
+export function withoutRunsToReplay(conversation: Conversation, runIds: ReadonlySet<string>): Conversation {
+  if (runIds.size === 0) return conversation;
   const isPrompt = (item: TimelineItem) => item.kind === 'message' && item.role === 'user';
   const usage = Object.fromEntries(
-    Object.entries(conversation.usage ?? {}).filter(([runId]) => !whole.has(runId)),
+    Object.entries(conversation.usage ?? {}).filter(([runId]) => !runIds.has(runId)),
   );
-  const base: Conversation = {
+  return {
     ...conversation,
     items: conversation.items.filter(
-      (item) => item.runId === null || !whole.has(item.runId) || isPrompt(item),
+      (item) => item.runId === null || !runIds.has(item.runId) || isPrompt(item),
     ),
     ...(conversation.usage && { usage }),
   };
-  return events
-    .filter((event) => whole.has(event.runId) || !STREAMED.has(event.type))
-    .reduce(applyRunEvent, base);
 }
 
 /** Each ended run's tokens as the host kept them, so its footer shows after a reload as it did live. */
