@@ -174,7 +174,7 @@ export interface RefusedCall {
 export function refuseBadArgs(scope: CallScope, calls: CallPart[], refused: RefusedCall[]): CallPart[] {
   const { deps, spec } = scope;
   for (const { call, sentAs } of refused) {
-    const message = `Invalid arguments for ${call.name}: its arguments must be an object of named fields, not ${sentAs}.`;
+    const message = `${call.name}'s arguments must be an object of named fields, not ${sentAs}.`;
     // The ledger keeps one row per call id, and the model may send an id twice: a known one is only answered.
     if (deps.store.actions.byCall(spec.runId, call.callId))
       answerUnrun(scope, call, 'invalid_arguments', message);

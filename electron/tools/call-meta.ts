@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { describeIssues } from '../../shared/contract/errors';
 import type { CallMeta } from '../policy/types';
 
 /**
@@ -55,7 +54,7 @@ export const META_JSON_SCHEMA: Record<string, Record<string, unknown>> = {
 };
 
 export type MetaSplit =
-  { ok: true; args: Record<string, unknown>; meta: CallMeta } | { ok: false; message: string };
+  { ok: true; args: Record<string, unknown>; meta: CallMeta } | { ok: false; error: z.ZodError };
 
 /** Separates the meta-parameters from the tool's own arguments and checks them. */
 export function splitMeta(raw: unknown): MetaSplit {
@@ -69,7 +68,7 @@ export function splitMeta(raw: unknown): MetaSplit {
   }
   const parsed = CallMetaSchema.safeParse(meta);
   if (!parsed.success) {
-    return { ok: false, message: describeIssues(parsed.error) };
+    return { ok: false, error: parsed.error };
   }
   return { ok: true, args, meta: stripUndefined(parsed.data) };
 }

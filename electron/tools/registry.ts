@@ -1,4 +1,5 @@
-import { describeIssues, quoteId } from '../../shared/contract/errors';
+import { quoteId } from '../../shared/contract/errors';
+import { describeArgsIssues } from './args-words';
 import type { ToolDeclaration } from '../llm/model-client';
 import type { CallMeta } from '../policy/types';
 import { guardedCall, type CallFailure } from './call-guard';
@@ -190,15 +191,16 @@ export class ToolRegistry {
       return {
         ok: false,
         code: 'invalid_arguments',
-        message: `Invalid meta-parameters for ${name}: ${split.message}`,
+        message: describeArgsIssues(name, split.error),
       };
     }
-    const parsed = tool.input.safeParse(split.args);
+    // The values stay in the issues only to say what kind was sent (args-words.ts never quotes them).
+    const parsed = tool.input.safeParse(split.args, { reportInput: true });
     if (!parsed.success) {
       return {
         ok: false,
         code: 'invalid_arguments',
-        message: `Invalid arguments for ${name}: ${describeIssues(parsed.error)}`,
+        message: describeArgsIssues(name, parsed.error),
       };
     }
     return { ok: true, tool, input: parsed.data, args: asArgs(parsed.data), meta: split.meta };

@@ -156,6 +156,31 @@ describe('Deputy as an MCP server, driven by the SDK client', () => {
     await client.close();
   });
 
+  it('tells a client what is wrong with its arguments in the words the model reads, and runs nothing', async () => {
+    const host = await start();
+    const client = await connectClient();
+    for (const [args, words] of [
+      [{ description: 42 }, "add_task's description must be text, not a number."],
+      [{}, "add_task's description is missing: it is required, as text."],
+      [
+        { description: 'Buy milk', priority: 'high' },
+        'add_task has no argument named "priority": leave it out.',
+      ],
+      [
+        { description: 'Buy milk', due: 'soon' },
+        "add_task's due: use an ISO date (2026-11-22) or date-time (2026-11-22T09:00).",
+      ],
+    ] as const) {
+      const answer = await client.callTool({ name: 'add_task', arguments: args });
+      expect(answer.isError).toBe(true);
+      expect(answer.content).toEqual([{ type: 'text', text: `Failed: ${words}` }]);
+    }
+    const { approvals } = await host.invoke('approval.list', { status: 'pending' });
+    expect(approvals).toHaveLength(0);
+    expect((await host.invoke('tasks.list', {})).tasks).toHaveLength(0);
+    await client.close();
+  });
+
   it('is reached over stdio through npm run mcp, which passes every message on to the running host', async () => {
     const host = await start();
     const tsx = join(createRequire(import.meta.url).resolve('tsx/package.json'), '..', 'dist', 'cli.mjs');

@@ -94,3 +94,18 @@ describe('tool calls whose arguments are not an object', () => {
     expect(partsSent(gemini, 1).find((part) => part.functionCall)?.functionCall?.args).toEqual({});
   });
 });
+
+describe('tool calls whose arguments do not fit the tool', () => {
+  it('are answered to Gemini in plain words that name the tool and the argument', async () => {
+    const { gemini, fixture } = await open();
+    gemini.script(
+      callsReply([{ name: 'add_task', args: { description: 42 }, id: 'c-number' }]),
+      textReply('I will send text.'),
+    );
+    await fixture.host.runToEnd({ prompt: 'Add a task: buy milk' });
+    const answer = partsSent(gemini, 1).find((part) => part.functionResponse)?.functionResponse;
+    expect(answer?.response).toEqual({
+      error: { code: 'invalid_arguments', message: "add_task's description must be text, not a number." },
+    });
+  });
+});

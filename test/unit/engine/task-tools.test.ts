@@ -107,6 +107,37 @@ describe('task tools', () => {
     expect(JSON.stringify(outcome)).toContain(hint);
   });
 
+  it.each([
+    ['add_task', { description: 42 }, "add_task's description must be text, not a number."],
+    ['add_task', {}, "add_task's description is missing: it is required, as text."],
+    ['add_task', { description: '  ' }, "add_task's description must not be empty."],
+    [
+      'add_task',
+      { description: 'x'.repeat(501) },
+      "add_task's description must be at most 500 characters long.",
+    ],
+    [
+      'add_task',
+      { description: 'x', due: 'tomorrow' },
+      "add_task's due: use an ISO date (2026-11-22) or date-time (2026-11-22T09:00).",
+    ],
+    [
+      'add_task',
+      { description: 'x', priority: 'high' },
+      'add_task has no argument named "priority": leave it out.',
+    ],
+    ['add_task', { description: 'x', confidence: 2 }, "add_task's confidence must be at most 1."],
+    ['list_tasks', { status: 'later' }, 'list_tasks\'s status must be one of "open", "done" or "all".'],
+    ['update_task', { id: 'x' }, 'update_task: give at least one of description, due or notes to change.'],
+  ])('says what is wrong with the arguments to %s in plain words: %j', async (name, args, words) => {
+    const { registry } = setup();
+    expect(await run(registry, name, args)).toMatchObject({
+      ok: false,
+      code: 'invalid_arguments',
+      message: words,
+    });
+  });
+
   it('reports a missing task as a tool failure the model can read', async () => {
     const { registry } = setup();
     for (const name of ['update_task', 'mark_task_complete', 'delete_task']) {
