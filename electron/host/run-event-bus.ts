@@ -12,7 +12,8 @@ const FINISHED_RUNS_KEPT = 20;
 
 /**
  * Live run events. A subscriber to one run first receives what that run already emitted (so subscribing
- * just after `run.start` misses nothing), then new events as they happen.
+ * just after `run.start` misses nothing), then new events as they happen. Those of a run not heard from since the
+ * host started come from its journal, without its words; `isWholeReplayOnly` asks for none rather than those.
  */
 export class RunEventBus {
   private readonly subscriptions = new Set<Subscription>();
@@ -36,7 +37,7 @@ export class RunEventBus {
   subscribe(filter: RunEventsFilter, listener: Listener): () => void {
     const subscription = { filter, listener };
     if (filter.runId) {
-      const past = this.buffers.get(filter.runId) ?? this.replayStored(filter.runId);
+      const past = this.replayOf(filter.runId, filter.isWholeReplayOnly ?? false);
       for (const event of past) if (matches(filter, event)) deliver(listener, event);
     }
     this.subscriptions.add(subscription);
@@ -47,6 +48,13 @@ export class RunEventBus {
 
   get subscriberCount(): number {
     return this.subscriptions.size;
+  }
+
+  /** What a new subscriber to one run hears first: all it emitted, or only what is held of it whole from its start. */
+  private replayOf(runId: string, isWholeOnly: boolean): RunEvent[] {
+    const held = this.buffers.get(runId);
+    if (!isWholeOnly) return held ?? this.replayStored(runId);
+    return held && isQueued(held[0]) ? held : [];
   }
 
   private markFinished(runId: string): void {

@@ -100,5 +100,11 @@ export type RunEventOf<T extends RunEvent['type']> = Extract<RunEvent, { type: T
 export const RunEventsFilter = z.object({
   runId: z.string().min(1).optional(),
   threadId: z.string().min(1).optional(),
+  /**
+   * With `runId`: replay the run only when the host holds all it emitted since it was queued, words included, and
+   * else only follow it from now. Without it, a run the host restarted since is replayed from its journal, which
+   * keeps every event but the words (`delta`): a client that shows the words would lose them.
+   */
+  isWholeReplayOnly: z.boolean().optional(),
 });
 export type RunEventsFilter = z.infer<typeof RunEventsFilter>;

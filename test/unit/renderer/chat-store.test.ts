@@ -549,8 +549,8 @@ describe('approvals in the timeline', () => {
  * A connected store over a host's real run event bus: a subscription to one run replays what it emitted, then
  * follows it live. `thread.get` answers only when the test calls `answer`.
  */
-function storeOverBus() {
-  const bus = new RunEventBus(() => []);
+function storeOverBus(stored: (runId: string) => RunEvent[] = () => []) {
+  const bus = new RunEventBus(stored);
   let answer: (detail: ThreadDetail) => void = () => undefined;
   const fake = fakeStreamsClient({
     'thread.get': () => new Promise((resolve) => (answer = resolve)),
@@ -617,6 +617,33 @@ describe('a conversation opened while its run streams', () => {
     expect(bus.subscriberCount).toBe(1);
     bus.publish({ type: 'delta', ...ids, delta: 'two' });
     expect(store.getState().conversation.items).toEqual([]);
+  });
+
+  it('keeps the words of a run the host holds only in its journal, which keeps none (resumed after a restart)', async () => {
+    // Its first turn asked for a tool; the host restarted and resumed it, and it has said nothing new yet.
+    const journal: RunEvent[] = [
+      { type: 'status', ...ids, status: 'queued' },
+      { type: 'status', ...ids, status: 'executing' },
+    ];
+    const { store, bus, answer } = storeOverBus((runId) => (runId === 'r1' ? journal : []));
+    const opened = store.getState().openThread('t1');
+    answer({
+      thread,
+      messages: [prompt, storedMessage('m2', 'r1', 'assistant', 'Let me add that.', '2026-11-21T10:00:01Z')],
+      actions: [],
+      runs: [workingRun],
+    });
+    await opened;
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: Let me add that.']);
+    // What it says now is shown as it comes.
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'Added.' });
+    expect(shownTexts(store.getState().conversation)).toEqual([
+      'user: Count',
+      'assistant: Let me add that.',
+      'assistant: Added.',
+    ]);
+    expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
   });
 
   it('keeps the stored copy of a run whose start the host no longer holds (resumed after a restart)', async () => {

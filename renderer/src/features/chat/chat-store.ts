@@ -1,13 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import {
-  conversationFromThread,
-  isRunStart,
-  isStreamed,
-  withHeldEvents,
-  withoutRunsToReplay,
-} from './stored-thread';
+import { conversationFromThread, isRunStart, withHeldEvents, withoutRunsToReplay } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
 
@@ -115,14 +109,10 @@ export function createChatStore(client: DeputyClient): ChatStore {
       if (followed !== run) return;
       if (!run.hasBegun) {
         run.hasBegun = true;
-        // The host kept only the run's later events (it was resumed after a restart): the stored copy stays, and
-        // the window-wide stream brings the rest, as before the replay.
-        if (!isRunStart(event)) {
-          unfollow();
-          if (!isStreamed(event)) update((current) => applyRunEvent(current, event));
-          return;
-        }
-        update((current) => withoutRunsToReplay(current, new Set([run.runId])));
+        // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it
+        // says since, live. The stored copy stays, and the window-wide stream brings the rest.
+        if (!isRunStart(event)) unfollow();
+        else update((current) => withoutRunsToReplay(current, new Set([run.runId])));
       }
       set({ lastActivityAt: Date.now() });
       update((current) => applyRunEvent(current, event));
@@ -132,12 +122,16 @@ export function createChatStore(client: DeputyClient): ChatStore {
     /**
      * Shows a run found under way in the conversation just read from its start: the stored copy lacks the turn it
      * is in, and the window-wide stream brings only what it says from now on. Subscribed to the one run, the host
-     * replays what it emitted and then follows it live, in order, so nothing is missed and nothing comes twice.
+     * replays what it emitted and then follows it live, in order, so nothing is missed and nothing comes twice. It
+     * replays nothing of a run it has not held whole since its start (one resumed after a restart): its journal keeps
+     * no words, and the stored copy has them.
      */
     const follow = (runId: string) => {
       const run: FollowedRun = { runId, hasBegun: false, unsubscribe: null };
       followed = run;
-      const unsubscribe = client.on('run.events', { runId }, (event) => applyFollowed(run, event));
+      const unsubscribe = client.on('run.events', { runId, isWholeReplayOnly: true }, (event) =>
+        applyFollowed(run, event),
+      );
       if (followed === run) run.unsubscribe = unsubscribe;
       else unsubscribe();
     };

@@ -105,7 +105,7 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
 /** What a run streams and does not store as it goes: its words, its thoughts, its tokens turn by turn. */
 const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
 
-export const isStreamed = (event: RunEvent): boolean => STREAMED.has(event.type);
+const isStreamed = (event: RunEvent): boolean => STREAMED.has(event.type);
 
 /** A run's events from its `queued` status on start with it: they alone say all it streamed. */
 export const isRunStart = (event: RunEvent): boolean => event.type === 'status' && event.status === 'queued';
