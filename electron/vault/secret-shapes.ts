@@ -72,7 +72,8 @@ const FIELD_NAME = String.raw`(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|'
 /**
  * A field whose name ends in key, token, secret, password, passwd or pwd, in any case and with any prefix
  * (`API_KEY`, `export MY_API_KEY=`, `x-api-key:`, `"Token":`, `clientSecret`, `API key:`), then `=` or `:`,
- * then its value: quoted, or bare up to a space, a quote, a bracket or one of `,;&`. The match starts at the
+ * then its value: quoted, or bare up to a space, a quote, a bracket or one of `,;&` (a sentence's full stop or a
+ * code span's closing backtick after it is no part of it). The match starts at the
  * `:` or `=` and the name (whole, not the end of a longer word) is read back from there: several times faster
  * than trying every word of a text as the start of a name. Which of these names hold a credential, and which
  * values are one, `isSecretField` decides.
@@ -90,7 +91,7 @@ const SECRET_FIELD = new RegExp(
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
     String.raw`'((?:[^'"\\\r\n]|\\[^nr\r\n])+)|` +
-    String.raw`([^\s"'\\{}[\]()<>=,;&|*#!%][^\s"'\\,;&<>{}[\]()]*))`,
+    String.raw`([^\s"'\\{}[\]()<>=,;&|*#!%](?:[^\s"'\\,;&<>{}[\]()]*[^\s"'\\,;&<>{}[\]()\`.])?))`,
   'gi',
 );
 

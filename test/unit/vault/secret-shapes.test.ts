@@ -763,6 +763,9 @@ describe("a credential named by a variable's name, which is no secret", () => {
     'password: ${DB_USER}${DB_PASSWORD}',
     'TOKEN=$(cat ~/.token)',
     'price: $12.50 per key',
+    // A sentence's full stop or a code span's closing backtick after the variable is no part of it.
+    'Run it with PGPASSWORD=$PGPASSWORD.',
+    'Set `DB_PASSWORD=$DB_PASSWORD` in your shell, then `GITHUB_TOKEN=$GH_TOKEN`.',
   ]);
 
   takesOut([
@@ -774,6 +777,11 @@ describe("a credential named by a variable's name, which is no secret", () => {
     ['a bare password that starts with "$", after a name', 'password: $uperS3cret!', `password: ${R}`],
     ['a bare one in a shell line', 'DB_PASSWORD=$uperS3cret!', `DB_PASSWORD=${R}`],
     ['a bcrypt hash after a name', 'password: $2a$10$abcdefghijklmnopqrstuv', `password: ${R}`],
+    [
+      'a bare password in a code span, its closing backtick kept',
+      'Use `DB_PASSWORD=$uperS3cret!` here',
+      `Use \`DB_PASSWORD=${R}\` here`,
+    ],
     ['a cookie that starts with "$"', 'Cookie: sid=$2a$10$abcdefghijklmnop', `Cookie: sid=${R}`],
   ]);
 });
