@@ -11,12 +11,17 @@ import { emptyStatus, type Connector } from './connections-service';
 
 const KEY_REFUSED =
   'Gemini did not accept this key, so it was not saved. Check that you copied the whole key from Google AI Studio.';
+const KEY_SUPERSEDED =
+  'This key was not saved: another key was saved, or the key removed, while it was being checked.';
 const KEY_UNCHECKED =
   'The key is saved, but Gemini could not be reached to check it just now. If it is wrong, your first message will say so.';
 
 /** The Gemini API key: pasted in Settings (kept in the vault) or GEMINI_API_KEY in the environment. */
 export class GeminiConnector implements Connector<'gemini'> {
   readonly name = 'gemini' as const;
+
+  /** Counts saves and removals begun, so a key whose check ends after a later one began is not saved over it. */
+  private changes = 0;
 
   constructor(
     private readonly vault: Vault,
@@ -56,14 +61,18 @@ export class GeminiConnector implements Connector<'gemini'> {
   ): Promise<ConnectionsConnectOutput> {
     const reason = this.vault.unavailableReason();
     if (reason) throw new DeputyError('secrets_unavailable', `The Gemini key cannot be saved: ${reason}`);
+    const turn = ++this.changes;
     const check = await this.checkKey(input.apiKey);
     if (check === 'rejected') throw new DeputyError('invalid_input', KEY_REFUSED);
+    // Another key was saved, or the key removed, while this one was checked: the later request stands.
+    if (turn !== this.changes) throw new DeputyError('conflict', KEY_SUPERSEDED);
     this.vault.set('gemini.apiKey', input.apiKey);
     this.changed();
     return { status: this.status(), authUrl: null, ...(check === 'unchecked' && { notice: KEY_UNCHECKED }) };
   }
 
   disconnect(): Promise<ConnectionStatus> {
+    this.changes += 1;
     this.vault.delete('gemini.apiKey');
     this.changed();
     return Promise.resolve(this.status());
