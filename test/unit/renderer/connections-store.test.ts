@@ -51,7 +51,12 @@ describe('connections store', () => {
     await store.getState().load();
 
     const connecting = store.getState().connect({ name: 'gemini', apiKey: 'AIza-very-secret' });
-    expect(store.getState().activity.gemini).toEqual({ inFlight: 'connect', error: null, notice: null });
+    expect(store.getState().activity.gemini).toEqual({
+      inFlight: 'connect',
+      error: null,
+      notice: null,
+      isInputRefused: false,
+    });
     // A second click while the first is in flight sends nothing.
     expect(await store.getState().connect({ name: 'gemini', apiKey: 'AIza-other' })).toBe(false);
     answer();
@@ -60,7 +65,12 @@ describe('connections store', () => {
     expect(fake.calls.filter((call) => call.channel === 'connections.connect')).toEqual([
       { channel: 'connections.connect', input: { name: 'gemini', apiKey: 'AIza-very-secret' } },
     ]);
-    expect(store.getState().activity.gemini).toEqual({ inFlight: null, error: null, notice: null });
+    expect(store.getState().activity.gemini).toEqual({
+      inFlight: null,
+      error: null,
+      notice: null,
+      isInputRefused: false,
+    });
     expect(store.getState().connections?.find((status) => status.name === 'gemini')?.state).toBe('connected');
     expect(JSON.stringify(store.getState())).not.toContain('AIza');
   });
@@ -104,6 +114,7 @@ describe('connections store', () => {
       inFlight: null,
       error: 'Slack did not accept that token (invalid_auth).',
       notice: null,
+      isInputRefused: false,
     });
     expect(store.getState().activity.google).toBeUndefined();
     expect(JSON.stringify(store.getState())).not.toContain('xoxp-bad');
@@ -113,6 +124,29 @@ describe('connections store', () => {
     expect(store.getState().activity.slack?.error).not.toBeNull();
     fake.emit('connections.changed', { connections: [google, { ...slack, state: 'connected' }, gemini] });
     expect(store.getState().activity.slack?.error).toBeNull();
+  });
+
+  it('says a connect was refused for what it sent only when the host refused that input', async () => {
+    const refusal = new ClientError('invalid_input', 'Gemini did not accept this key, so it was not saved.');
+    const locked = new ClientError(
+      'secrets_unavailable',
+      'The Gemini key cannot be saved: the keychain is locked.',
+    );
+    let answer: ClientError = refusal;
+    const fake = fakeClient({
+      'connections.list': listed,
+      'connections.connect': () => Promise.reject(answer),
+      'connections.disconnect': () => Promise.reject(refusal),
+    });
+    const store = createConnectionsStore(fake.client);
+    await store.getState().connect({ name: 'gemini', apiKey: 'not a key' });
+    expect(store.getState().activity.gemini?.isInputRefused).toBe(true);
+    answer = locked;
+    await store.getState().connect({ name: 'gemini', apiKey: 'AIzaSy-a-good-key' });
+    expect(store.getState().activity.gemini).toMatchObject({ error: locked.message, isInputRefused: false });
+    // A Disconnect sends no input of the person's: its failure never marks the field.
+    await store.getState().disconnect('gemini');
+    expect(store.getState().activity.gemini?.isInputRefused).toBe(false);
   });
 
   it('disconnects and takes the status the host answers with', async () => {

@@ -18,7 +18,8 @@ export function useConnectionActivity(name: ConnectionName) {
   const inFlight = useConnections((state) => state.activity[name]?.inFlight ?? null);
   const error = useConnections((state) => state.activity[name]?.error ?? null);
   const notice = useConnections((state) => state.activity[name]?.notice ?? null);
-  return { inFlight, error, notice, isBusy: inFlight !== null };
+  const isInputRefused = useConnections((state) => state.activity[name]?.isInputRefused ?? false);
+  return { inFlight, error, notice, isInputRefused, isBusy: inFlight !== null };
 }
 
 /** The id of a card's error, so the field it is about can point to it (one card per service on a page). */

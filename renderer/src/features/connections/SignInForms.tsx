@@ -167,11 +167,13 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
 
 export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
-  const { isBusy, error } = useConnectionActivity('gemini');
+  const { isBusy, isInputRefused } = useConnectionActivity('gemini');
   const [apiKey, setApiKey] = useState('');
-  // A key Gemini refused: the field is marked, and says why through the card's error.
-  const problem =
-    error === null ? {} : { 'aria-invalid': true, 'aria-describedby': connectionErrorId('gemini') };
+  // A key Gemini refused: the field is marked, and says why through the card's error. Other errors (a locked
+  // keychain, a failed Disconnect) are not the key's, so they leave the field alone.
+  const problem = isInputRefused
+    ? { 'aria-invalid': true, 'aria-describedby': connectionErrorId('gemini') }
+    : {};
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

@@ -13,6 +13,8 @@ export interface ConnectionActivity {
   error: string | null;
   /** What the host said about a connection that went through (a key it could not check). */
   notice: string | null;
+  /** Whether the last error refused what was sent (a key Gemini did not accept), so its field is what to fix. */
+  isInputRefused: boolean;
 }
 
 export interface ConnectionsState {
@@ -36,7 +38,7 @@ export interface ConnectionsActions {
 
 export type ConnectionsStore = StoreApi<ConnectionsState & ConnectionsActions>;
 
-const IDLE: ConnectionActivity = { inFlight: null, error: null, notice: null };
+const IDLE: ConnectionActivity = { inFlight: null, error: null, notice: null, isInputRefused: false };
 
 function upsert(list: ConnectionStatus[] | null, status: ConnectionStatus): ConnectionStatus[] {
   const current = list ?? [];
@@ -66,7 +68,9 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
         setActivity(name, { ...IDLE, notice: notice ?? null });
         return true;
       } catch (error) {
-        setActivity(name, { ...IDLE, error: toClientError(error).message });
+        const failure = toClientError(error);
+        const isInputRefused = kind === 'connect' && failure.code === 'invalid_input';
+        setActivity(name, { ...IDLE, error: failure.message, isInputRefused });
         return false;
       }
     }
