@@ -55,6 +55,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
   // workflows' (workflows/T…/A…/<id>/<secret>, triggers/T…/<id>/<secret>) and Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
   /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{16,}/g,
+  // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
+  // Logic App's or Power Automate's trigger URL): only the signature goes; its permissions, expiry and the host stay.
+  // A `;` before it is HTML's `&amp;`.
+  /((?:[?&;]|\bSharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig=)[\w%+/-]{16,}={0,2}/g,
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
@@ -177,9 +181,9 @@ function afterName(names: string): string {
 
 /**
  * Text none of the token shapes can match: every one holds one of these (the start of its prefix, "bearer",
- * "Authorization:", a URL's "://user:…@", a webhook's host). A prefix with a "-", "_" or "." in it is looked for
- * back from that character, far rarer than the letters it starts with. A shape added above needs its literal here:
- * the redactor's tests hold one example each.
+ * "Authorization:", a URL's "://user:…@", a webhook's host, a query's "sig="). A prefix with a "-", "_" or "." in it
+ * is looked for back from that character, far rarer than the letters it starts with. A shape added above needs its
+ * literal here: the redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=\bhooks\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
@@ -187,6 +191,7 @@ const TOKEN_LITERALS = [
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
+  String.raw`=(?<=[?&;=]sig=)`, // an Azure shared access signature
   String.raw`${anyCase('bearer')}\s`,
 ].join('|');
 const AUTHORIZATION = anyCase('authorization');

@@ -89,6 +89,21 @@ describe('secrets a person pasted, by shape', () => {
       `"url": "https://discord.com/api/webhooks/123456789012345678/${R}"`,
     ],
     [
+      "an Azure shared access signature in a URL's query, its permissions and expiry kept",
+      'GET https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&se=2026-01-01T00:00:00Z&sig=Xk9%2Fa7bQwErTy12345abcdEFGH%3D then',
+      `GET https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&se=2026-01-01T00:00:00Z&sig=${R} then`,
+    ],
+    [
+      "an Azure connection string's shared access signature",
+      'BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=Xk9%2Fa7bQwErTy12345abcdEFGH%3D',
+      `BlobEndpoint=https://acct.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sig=${R}`,
+    ],
+    [
+      'a shared access signature first in a connection string, and in HTML',
+      'SharedAccessSignature=sig=Xk9a7bQwErTy12345abcdEFGH&se=2026 <a href="https://a.io/f?sp=r&amp;sig=Xk9a7bQwErTy12345abcdEFGH">',
+      `SharedAccessSignature=sig=${R}&se=2026 <a href="https://a.io/f?sp=r&amp;sig=${R}">`,
+    ],
+    [
       'a key after a field that holds none',
       `password: see below; use ${OPENAI_PROJECT}`,
       `password: see below; use ${R}`,
@@ -810,6 +825,7 @@ describe('fields named like a key or a token that hold no credential', () => {
     'https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H is the hook, its secret in the vault',
     'https://discord.com/api/webhooks is documented; our server is https://discord.com/channels/123456789012345678/2024',
     'Account key: see the customer record',
+    'https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&sig=short and the sig= field of the form',
     'accountKey: customerId',
     'AccountName=myacct;EndpointSuffix=core.windows.net',
     'identity token: what the registry gives after a login',
@@ -1098,6 +1114,8 @@ describe('a long text made to make a pattern backtrack', () => {
       'hooks.slack.com/workflows/T0123456/A0123456/1234567/'.repeat(6_000),
     ],
     ['Discord webhook paths with no token', 'discord.com/api/webhooks/1234567890123456/a'.repeat(7_000)],
+    ['query signatures with no value', '?sig=&sig=;sig=SharedAccessSignature=sig='.repeat(10_000)],
+    ['a long query signature', `?sig=${'a%2F'.repeat(100_000)}`],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
     ['names ending in key base with no value', 'secret_key_base='.repeat(20_000)],
     ['a credential after a scheme ending in dots', `Authorization: Token $${'.'.repeat(300_000)}`],
