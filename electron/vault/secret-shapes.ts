@@ -53,8 +53,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
   /(\bAuthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi, // user:password, base64
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
-  // workflows' (workflows/T…/A…/<id>/<secret>, triggers/T…/<id>/<secret>) and Discord's (api/webhooks/<id>/<token>). The host and the ids before it stay, to say which hook it was.
-  /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/)[\w-]{16,}/g,
+  // workflows' (workflows/T…/A…/<id>/<secret>, triggers/T…/<id>/<secret>) and Discord's (api/webhooks/<id>/<token>);
+  // in a Microsoft Teams (Office 365) incoming webhook's all after IncomingWebhook/ (<secret>/<creator's id>). The
+  // host and the ids before it stay, to say which hook it was.
+  /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|\b(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/)[\w-]{16,}(?:\/[\w-]{1,64})?/g,
   // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
   // Logic App's or Power Automate's trigger URL): only the signature goes; its permissions, expiry and the host stay.
   // A `;` before it is HTML's `&amp;`.
@@ -186,7 +188,7 @@ function afterName(names: string): string {
  * literal here: the redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
-  String.raw`[-_.](?<=\bhooks\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
+  String.raw`[-_.](?<=\bhooks\.|\bwebhook\.|\boutlook\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
   COMMAND_CREDENTIAL_HINT, // curl's -u, --user, -b…, docker login's and mysql's -p, --password (command-shapes.ts)
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,

@@ -89,6 +89,21 @@ describe('secrets a person pasted, by shape', () => {
       `"url": "https://discord.com/api/webhooks/123456789012345678/${R}"`,
     ],
     [
+      "a Microsoft Teams incoming webhook's secret, the tenant and ids kept",
+      'POST https://contoso.webhook.office.com/webhookb2/3f2504e0-4f89-11d3-9a0c-0305e82c3301@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/9f8e7d6c5b4a39281706f5e4d3c2b1a0/6a1b2c3d-4e5f-6789-abcd-ef0123456789 now',
+      `POST https://contoso.webhook.office.com/webhookb2/3f2504e0-4f89-11d3-9a0c-0305e82c3301@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/${R} now`,
+    ],
+    [
+      "an older Office 365 connector's webhook secret, in JSON",
+      '"url": "https://outlook.office.com/webhook/3f2504e0-4f89-11d3-9a0c-0305e82c3301@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/9f8e7d6c5b4a39281706f5e4d3c2b1a0/6a1b2c3d-4e5f-6789-abcd-ef0123456789"',
+      `"url": "https://outlook.office.com/webhook/3f2504e0-4f89-11d3-9a0c-0305e82c3301@72f988bf-86f1-41af-91ab-2d7cd011db47/IncomingWebhook/${R}"`,
+    ],
+    [
+      "a Teams workflow's trigger URL, its signature",
+      'https://prod-12.westus.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=AbCdEf0123456789-GhIjKl_mnopQRstuVWxyz012345',
+      `https://prod-12.westus.logic.azure.com:443/workflows/0123456789abcdef0123456789abcdef/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${R}`,
+    ],
+    [
       "an Azure shared access signature in a URL's query, its permissions and expiry kept",
       'GET https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&se=2026-01-01T00:00:00Z&sig=Xk9%2Fa7bQwErTy12345abcdEFGH%3D then',
       `GET https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&se=2026-01-01T00:00:00Z&sig=${R} then`,
@@ -825,6 +840,8 @@ describe('fields named like a key or a token that hold no credential', () => {
     'https://hooks.slack.com/services/T0A1B2C3D/B0E4F5G6H is the hook, its secret in the vault',
     'https://discord.com/api/webhooks is documented; our server is https://discord.com/channels/123456789012345678/2024',
     'Account key: see the customer record',
+    'Teams webhooks post to https://contoso.webhook.office.com/webhookb2/ and the docs are at learn.microsoft.com',
+    'the IncomingWebhook connector of outlook.office.com/webhook is retired',
     'https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&sig=short and the sig= field of the form',
     'accountKey: customerId',
     'AccountName=myacct;EndpointSuffix=core.windows.net',
@@ -1114,6 +1131,11 @@ describe('a long text made to make a pattern backtrack', () => {
       'hooks.slack.com/workflows/T0123456/A0123456/1234567/'.repeat(6_000),
     ],
     ['Discord webhook paths with no token', 'discord.com/api/webhooks/1234567890123456/a'.repeat(7_000)],
+    [
+      'Teams webhook paths with no secret',
+      'a.webhook.office.com/webhookb2/aaaaaaaa@bbbbbbbb/IncomingWebhook/a'.repeat(5_000),
+    ],
+    ['a Teams webhook id with no @', `webhook.office.com/webhookb2/${'a-'.repeat(150_000)}`],
     ['query signatures with no value', '?sig=&sig=;sig=SharedAccessSignature=sig='.repeat(10_000)],
     ['a long query signature', `?sig=${'a%2F'.repeat(100_000)}`],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
