@@ -50,6 +50,12 @@ const AUTHORIZATION_HEADER = new RegExp(
   'gi',
 );
 /**
+ * A bearer credential with no `Authorization:` before it ("use Bearer !x9f8…"), one word of any characters as after a
+ * scheme. The token shapes take one of 16 token68 characters or more; this takes the others, when they look random,
+ * so "the Bearer scheme" and "Bearer <token>" stay. Groups: the word Bearer and its space, the credential.
+ */
+const BEARER_CREDENTIAL = new RegExp(String.raw`(\bBearer[ \t]+)(${SCHEME_CREDENTIAL})`, 'gi');
+/**
  * A cookie set in a script, `document.cookie = "sid=…; path=/"`: its first pair, the cookie it sets. Groups: all
  * before the value, the cookie's name, its value.
  */
@@ -114,14 +120,21 @@ function redactAuthorizationHeader(
   return alone !== undefined && looksRandom(alone) && !isPlaceholder(alone) ? `${before}${REDACTED}` : match;
 }
 
-/** The text with the cookies of its headers and scripts and the credentials of its authorizations taken out. */
+/**
+ * The text with the cookies of its headers and scripts and the credentials of its authorizations and bearers taken
+ * out.
+ */
 export function redactRequestCredentials(text: string): string {
   const out = text.replace(
     COOKIE_HEADER,
     (_match, header: string, setCookie: string | undefined, pairs: string) =>
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
-  const withAuthorization = out.replace(AUTHORIZATION_HEADER, redactAuthorizationHeader);
+  const withAuthorization = out
+    .replace(AUTHORIZATION_HEADER, redactAuthorizationHeader)
+    .replace(BEARER_CREDENTIAL, (match, before: string, credential: string) =>
+      looksRandom(credential) && !isPlaceholder(credential) ? `${before}${REDACTED}` : match,
+    );
   const withScripts = withAuthorization.replace(
     DOCUMENT_COOKIE,
     (match, before: string, name: string, value: string) =>
