@@ -1,7 +1,8 @@
 /**
  * Credentials given to a command rather than written as a token of a known shape: the `user:password` and cookies
  * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, the password given to
- * `docker login`, `sshpass` and `mysql`, and the passwords of a `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
+ * `docker login`, `sshpass`, `mysql`, `redis-cli` and `htpasswd` or echoed into `--password-stdin`, and the
+ * passwords of a `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
  */
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
@@ -43,15 +44,19 @@ const SPACED_PASSWORD_COMMANDS = String.raw`(?:docker|podman|nerdctl)[ \t]+login
 const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
 /**
  * Where one of those options may start, for the redactor's first quick test (secret-shapes.ts): a "-" after a
- * space, far rarer than the letters.
+ * space, far rarer than the letters. Commands take a password otherwise too: `redis-cli` (its `-a` and `--pass`, its
+ * `-p` being the port), `htpasswd -b` (its last argument; `-cb` is the one way of writing it curl's flags miss), and a
+ * password echoed into `--password-stdin`.
  */
-const PASSWORD_OPTION_START = String.raw`p|-password[ \t=]`;
-export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})`;
+const PASSWORD_OPTION_START = String.raw`p|-password(?:[ \t=]|-stdin)|c[A-Za-z]{0,6}b`;
+/** redis-cli, read back from its "-" once "cli" follows. */
+const REDIS_CLI = String.raw`cli(?<=\bredis-cli)`;
+export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${REDIS_CLI}`;
 /**
- * Whether a text may hold a password option at all: the commands' pattern, whose start is no one literal, costs far
- * more to scan for than this "-" after a space.
+ * Whether a text may hold a password option at all (htpasswd's is looked for by its name): the commands' pattern,
+ * whose start is no one literal, costs far more to scan for than this "-".
  */
-const PASSWORD_OPTION_HINT = new RegExp(String.raw`-(?<=\s-)(?:${PASSWORD_OPTION_START})`);
+const PASSWORD_OPTION_HINT = new RegExp(String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${REDIS_CLI})`);
 /**
  * An option (a pattern, in a group) and its argument: in quotes (plain, or escaped in JSON), where it runs to the
  * closing quote, or bare, where it runs to a space. `quoteGroup` is the number of the quote's group.
@@ -79,8 +84,13 @@ const SPACED_PASSWORD_OPTION = new RegExp(
   withArgument(String.raw`\s(?:-p(?:=|[ \t]*)|--password(?:[ \t]+|=))`, 2),
 );
 const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
-/** Both kinds of command in one pattern, read in one pass; the first group says it takes its password after a space. */
-const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|${GLUED_PASSWORD_COMMANDS}`;
+/** redis-cli's password: `-a pw`, `--pass pw` (its `-p` is the port, its `-u redis://user:pw@host` a URL's). */
+const REDIS_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-a[ \t]+|--pass(?:[ \t]+|=))`, 2));
+/**
+ * All the kinds of command in one pattern, read in one pass; the groups say which: one that takes its password after
+ * a space, redis-cli, htpasswd, or (none) one that takes it glued.
+ */
+const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|(redis-cli)|(htpasswd)|${GLUED_PASSWORD_COMMANDS}`;
 const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, false);
 const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, true);
 
@@ -96,6 +106,60 @@ function redactPasswordOption(
   if (password === '' || isVariableReference(password)) return match;
   return `${option}${quote ?? ''}${REDACTED}`;
 }
+
+/** htpasswd's flags, `-b` (batch) among them (`-b`, `-cb`, `-nbB`): the password is then its last argument. */
+const HTPASSWD_FLAGS = /^-[A-Za-z]{1,8}$/;
+const HTPASSWD_BATCH = /b/;
+/** `-n`: htpasswd prints the line rather than write a file, so only a user stands before the password. */
+const HTPASSWD_PRINT = /n/;
+/** Where an htpasswd command's arguments end: a redirect (`> out`, `2>/dev/null`). */
+const REDIRECT = /\s\d?[<>]/;
+
+/**
+ * An htpasswd command (`htpasswd -b file user pw`, `htpasswd -nb user pw`) with its last argument, the password,
+ * taken out when `-b` gives it and a file and a user (with `-n` a user) stand before it. A quoted password is read
+ * back to its opening quote (in JSON, `\"`).
+ */
+function redactHtpasswd(command: string): string {
+  const redirect = command.search(REDIRECT);
+  const end = command.slice(0, redirect < 0 ? command.length : redirect).trimEnd().length;
+  const args = command.slice(0, end).split(/\s+/).slice(1);
+  const flags = args.filter((arg) => HTPASSWD_FLAGS.test(arg)).join('');
+  const before = HTPASSWD_PRINT.test(flags) ? 1 : 2;
+  if (
+    !HTPASSWD_BATCH.test(flags) ||
+    args.length - args.filter((arg) => arg.startsWith('-')).length <= before
+  ) {
+    return command;
+  }
+  const last = command.charAt(end - 1);
+  const quote = last === '"' && command.charAt(end - 2) === '\\' ? '\\"' : /["']/.test(last) ? last : '';
+  const close = end - quote.length;
+  const opening = quote
+    ? command.lastIndexOf(quote, close - 1)
+    : Math.max(command.lastIndexOf(' ', end), command.lastIndexOf('\t', end));
+  const start = opening + (quote.length || 1);
+  const password = command.slice(start, close);
+  if (opening <= 0 || password === '' || isVariableReference(password)) return command;
+  return `${command.slice(0, start)}${REDACTED}${command.slice(close)}`;
+}
+
+/**
+ * A password echoed into a command that reads it from its input (`echo pw | docker login --password-stdin`, helm's
+ * and podman's too): the word or the quoted words after echo (and its -n), when a `|` follows it and
+ * `--password-stdin` stands within 200 characters of that line after it; in JSON (`isJson`), of that string. Groups:
+ * all before the password, its quote, the password in quotes, or bare.
+ */
+function echoedPassword(isJson: boolean): RegExp {
+  const between = isJson ? String.raw`(?:[^\r\n|;&"\\]|\\[^n\r\n])` : String.raw`[^\r\n|;&]`;
+  return new RegExp(
+    String.raw`(\becho[ \t]+(?:-[neE]{1,3}[ \t]+)?)(?:(\\?["'])((?:(?!\2)[^\r\n\\])*)(?=\2)|([^\s"'|;&\\]+))` +
+      String.raw`(?=\2?[ \t]*\|${between}{0,200}?[ \t]--password-stdin\b)`,
+    'g',
+  );
+}
+const ECHOED_PASSWORD = echoedPassword(false);
+const ECHOED_PASSWORD_IN_JSON = echoedPassword(true);
 
 /**
  * The secret in a curl option's argument: the cookies of `-b name=value`, or the password of `-u user:password`;
@@ -154,16 +218,27 @@ export function redactCommandCredentials(text: string, isJson = false): string {
   const withCurl = text.replace(isJson ? CURL_COMMAND_IN_JSON : CURL_COMMAND, (command) =>
     command.replace(CURL_CREDENTIAL_OPTION, redactCurlOption),
   );
-  const withPasswords = !PASSWORD_OPTION_HINT.test(withCurl)
+  const withPasswords = !(PASSWORD_OPTION_HINT.test(withCurl) || withCurl.includes('htpasswd'))
     ? withCurl
-    : withCurl.replace(
-        isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
-        (command, spaced: string | undefined) =>
-          command.replace(
-            spaced === undefined ? GLUED_PASSWORD_OPTION : SPACED_PASSWORD_OPTION,
-            redactPasswordOption,
-          ),
-      );
+    : withCurl
+        .replace(
+          isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
+          (command, spaced: string | undefined, redis: string | undefined, htpasswd: string | undefined) => {
+            if (htpasswd !== undefined) return redactHtpasswd(command);
+            const option =
+              redis !== undefined
+                ? REDIS_PASSWORD_OPTION
+                : spaced === undefined
+                  ? GLUED_PASSWORD_OPTION
+                  : SPACED_PASSWORD_OPTION;
+            return command.replace(option, redactPasswordOption);
+          },
+        )
+        .replace(
+          isJson ? ECHOED_PASSWORD_IN_JSON : ECHOED_PASSWORD,
+          (match, before: string, quote = '', quoted?: string, bare?: string) =>
+            redactPasswordOption(match, before, quote, quoted, bare),
+        );
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
     isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
   );

@@ -35,16 +35,28 @@ export const CREDENTIAL_QUALIFIERS = [
  * The words a field's name ends in when it may hold a secret; `isCredentialName` then reads the whole name. Rails'
  * `secret_key_base` signs its sessions' cookies.
  */
-const FIELD_WORDS = ['key', 'token', 'secret', 'password', 'passwd', 'pwd', 'auth', String.raw`key[_-]?base`];
+const FIELD_WORDS = [
+  'key',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'auth',
+  String.raw`key[_-]?base`,
+  'sshpass',
+];
 export const ANY_FIELD_WORD = FIELD_WORDS.join('|');
 
 /**
  * A last word that names a credential by itself: `password`, `dbpassword`, `pwd`, `secret`, `apikey`; a Docker
- * config's `registrytoken`.
+ * config's `registrytoken`; `SSHPASS`, the variable `sshpass -e` reads its password from.
  */
 const CREDENTIAL_WORD = new RegExp(
-  `(?:passw(?:or)?d|pwd)$|^(?:secret|registrytoken|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
+  `(?:passw(?:or)?d|pwd)$|^(?:secret|registrytoken|sshpass|(?:${CREDENTIAL_QUALIFIERS.join('|')})(?:key|token|secret))$`,
 );
+/** The variable redis-cli reads its password from. */
+const REDIS_AUTH_NAME = /^REDISCLI_AUTH$/i;
 /** A name written as an environment variable (`SLACK_TOKEN`, `GITHUB_TOKEN`): there a token is a credential. */
 const ENV_TOKEN_NAME = /^[A-Z][A-Z0-9_]*_TOKEN$/;
 /** Where a name breaks into words: `X-Api-Key` → X, Api, Key; `i18nKey` → i18n, Key; `API key` → API, key. */
@@ -54,7 +66,7 @@ const NAME_WORD_BREAK = /[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/;
 function isCredentialName(name: string): boolean {
   const words = name.split(NAME_WORD_BREAK).filter(Boolean);
   const last = words.at(-1)?.toLowerCase() ?? '';
-  if (CREDENTIAL_WORD.test(last)) return true;
+  if (CREDENTIAL_WORD.test(last) || REDIS_AUTH_NAME.test(name)) return true;
   if (words.slice(-3).join(' ').toLowerCase() === 'secret key base') return true;
   if (last !== 'key' && last !== 'token') return false;
   const before = words.at(-2)?.toLowerCase() ?? '';
@@ -80,8 +92,11 @@ function isBase64Credentials(value: string): boolean {
   }
 }
 
-/** A bare `token`/`secret`, or a name of two words ("access token: …"): as likely prose as a field. */
-const WEAK_NAME = /^(?:token|secret|Token|Secret)$| /;
+/**
+ * A bare `token`/`secret` (or `sshpass` in lower case, the tool's name), or a name of two words ("access token: …"):
+ * as likely prose as a field.
+ */
+const WEAK_NAME = /^(?:token|secret|sshpass|Token|Secret|Sshpass)$| /;
 
 /** Values that say there is no secret here: empty words, what a redactor (this one or another) left, a template. */
 const NO_SECRET_VALUE =

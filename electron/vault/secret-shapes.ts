@@ -201,11 +201,12 @@ const AUTHORIZATION = anyCase('authorization');
 const COOKIE = anyCase('cookie');
 /**
  * The end of every name `isCredentialName` takes: "key" only after one of its qualifiers; npm's `_auth`, a
- * Docker config's `auth`; Rails' `secret_key_base`.
+ * Docker config's `auth`; Rails' `secret_key_base`; sshpass's `SSHPASS` (redis-cli's `REDISCLI_AUTH` ends in auth).
  */
 const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
-  ...['token', 'secret', 'passwd', 'password', 'pwd', 'auth'].map(anyCase),
+  ...['token', 'secret', 'pwd', 'auth'].map(anyCase),
+  `${anyCase('pass')}(?:${anyCase('wd')}|${anyCase('word')})?`, // passwd, password; SSHPASS too
   `${anyCase('key')}[_-]?${anyCase('base')}`,
 ].join('|');
 /** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (name-value-pairs.ts). */

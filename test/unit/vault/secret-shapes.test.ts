@@ -429,6 +429,44 @@ describe('credentials in headers and URLs', () => {
     ["mysql's -p glued to its password", 'mysql -u root -pS3cret mydb', `mysql -u root -p${R} mydb`],
     ["mysqldump's --password=", 'mysqldump --password=hunter2 mydb', `mysqldump --password=${R} mydb`],
     [
+      'a password echoed into docker login --password-stdin',
+      'echo hunter2pw | docker login --password-stdin -u ana r.io',
+      `echo ${R} | docker login --password-stdin -u ana r.io`,
+    ],
+    [
+      'a quoted password echoed with -n into helm registry login',
+      "echo -n 'S3cret pw' |  helm registry login r.io -u ana --password-stdin && echo done",
+      `echo -n '${R}' |  helm registry login r.io -u ana --password-stdin && echo done`,
+    ],
+    [
+      'SSHPASS for sshpass -e',
+      'SSHPASS=hunter2pw sshpass -e ssh ana@host',
+      `SSHPASS=${R} sshpass -e ssh ana@host`,
+    ],
+    ['SSHPASS exported, quoted', 'export SSHPASS="hunter2pw"', `export SSHPASS="${R}"`],
+    [
+      "redis-cli's -a, its port kept",
+      'redis-cli -h host -p 6380 -a hunter2pw ping',
+      `redis-cli -h host -p 6380 -a ${R} ping`,
+    ],
+    ["redis-cli's --pass", 'redis-cli --user ana --pass hunter2pw', `redis-cli --user ana --pass ${R}`],
+    ['REDISCLI_AUTH', 'REDISCLI_AUTH=hunter2pw redis-cli ping', `REDISCLI_AUTH=${R} redis-cli ping`],
+    [
+      "redis-cli's URL",
+      'redis-cli -u redis://ana:hunter2pw@host:6379',
+      `redis-cli -u redis://ana:${R}@host:6379`,
+    ],
+    [
+      "htpasswd's password, its last argument",
+      'htpasswd -b .htpasswd ana hunter2pw',
+      `htpasswd -b .htpasswd ana ${R}`,
+    ],
+    [
+      "htpasswd's password printed, quoted",
+      'htpasswd -nbB ana "S3cret pw" > out',
+      `htpasswd -nbB ana "${R}" > out`,
+    ],
+    [
       "sshpass's -p, ssh's port kept",
       'sshpass -p hunter2 ssh -p 2222 ana@host',
       `sshpass -p ${R} ssh -p 2222 ana@host`,
@@ -890,6 +928,13 @@ describe('options and headers that only look like credentials', () => {
   leavesAsWritten([
     'docker run -p 8080:80 nginx',
     'docker login --password-stdin -u ana r.io',
+    'echo "$DOCKER_PASSWORD" | docker login --password-stdin -u ana r.io',
+    'cat pw.txt | docker login --password-stdin; echo done | tee log',
+    'echo hello | grep h; docker login --password-stdin',
+    'redis-cli -h host -p 6380 ping; redis-cli -a',
+    'htpasswd -c .htpasswd ana; htpasswd -D .htpasswd ana; htpasswd -b .htpasswd ana',
+    'sshpass: a tool to feed a password to ssh',
+    'SSHPASS="$PW" sshpass -e ssh ana@host',
     'docker login -u ana -p "$DOCKER_PASSWORD" r.io',
     'mysql -p mydb',
     'mongosh -p',
@@ -1062,6 +1107,26 @@ describe('a command in JSON, where each string holds its own text', () => {
       ],
     });
   });
+  it('reads an echoed password, redis-cli and htpasswd in JSON, quotes escaped', () => {
+    const value = {
+      messages: [
+        { text: 'echo "S3cret pw" | docker login --password-stdin r.io' },
+        { text: 'redis-cli -a "S3cret pw" ping' },
+        { text: 'htpasswd -b .htpasswd ana "S3cret pw"' },
+        { text: 'echo hunter2pw | tee x' },
+        { text: 'docker login --password-stdin r.io' },
+      ],
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      messages: [
+        { text: `echo "${R}" | docker login --password-stdin r.io` },
+        { text: `redis-cli -a "${R}" ping` },
+        { text: `htpasswd -b .htpasswd ana "${R}"` },
+        { text: 'echo hunter2pw | tee x' },
+        { text: 'docker login --password-stdin r.io' },
+      ],
+    });
+  });
   it("reads a curl command's -u in its own string only, not in the strings after it", () => {
     const value = {
       messages: [
@@ -1155,6 +1220,12 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a Teams webhook id with no @', `webhook.office.com/webhookb2/${'a-'.repeat(150_000)}`],
     ['bearers with no credential', 'Bearer Bearer '.repeat(30_000)],
     ['a bearer credential of one long word', `Bearer !${'a1.'.repeat(100_000)}`],
+    ['echoes with no pipe', 'echo a '.repeat(40_000)],
+    ['echoes before pipes with no --password-stdin', `${'echo a | b '.repeat(30_000)}--password-stdin`],
+    ['an echoed quote with no end', `echo "${'a '.repeat(150_000)}| x --password-stdin`],
+    ['redis-cli passwords with no value', 'redis-cli -a --pass '.repeat(20_000)],
+    ['htpasswd with many arguments', `htpasswd -b ${'a '.repeat(150_000)}"b`],
+    ['SSHPASS with no value', 'SSHPASS='.repeat(40_000)],
     ['query signatures with no value', '?sig=&sig=;sig=SharedAccessSignature=sig='.repeat(10_000)],
     ['a long query signature', `?sig=${'a%2F'.repeat(100_000)}`],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
