@@ -19,7 +19,7 @@ const ESCAPED_JSON_STRING_TEXT = String.raw`(?:[^"\\\r\n]|\\[^"\\\r\n]|\\\\(?:[^
 /**
  * A `"name": …, "value": …` pair (or `"key"`, as Postman writes it), as HAR files (a browser's saved requests),
  * Postman collections and Kubernetes' env lists in JSON hold headers, cookies, query and form fields and variables,
- * in either order, with up to four other members between them (`"type": "secret"`); in JSON (`quote` is `"`) or
+ * in either order, with up to four other members between them (`"type": "secret"`, a short object); in JSON (`quote` is `"`) or
  * escaped in a JSON string (`\"`: a HAR pasted into a message, then stored). A name and a value are read to their closing quote, so each pair is read once. Groups: name first, all
  * before the value, the name, the value; or value first, all before the value, the value, the name.
  */
@@ -27,8 +27,11 @@ function jsonNameValuePair(quote: string, stringText: string): RegExp {
   const field = (name: string) => `${quote}${name}${quote}${JSON_SPACE}:${JSON_SPACE}${quote}`;
   const name = String.raw`${field('(?:name|key)')}([^"\\\r\n]*)${quote}`;
   const comma = `${JSON_SPACE},${JSON_SPACE}`;
-  // Up to four other members between the name and the value (`"type": "secret"`, `"enabled": true`), never a value.
-  const others = String.raw`(?:${comma}${quote}(?!value${quote})[\w-]{1,64}${quote}${JSON_SPACE}:${JSON_SPACE}(?:${quote}${stringText}${quote}|[\w.-]{1,64})){0,4}`;
+  // Up to four other members between the name and the value (`"type": "secret"`, `"enabled": true`,
+  // `"meta": {"a": 1}`), never a value. An object among them is one level deep, of up to 64 pieces: a string, or a
+  // character outside one.
+  const object = String.raw`\{(?:${quote}${stringText}${quote}|[^{}"\\]|\\[nrt]){0,64}\}`;
+  const others = String.raw`(?:${comma}${quote}(?!value${quote})[\w-]{1,64}${quote}${JSON_SPACE}:${JSON_SPACE}(?:${quote}${stringText}${quote}|[\w.-]{1,64}|${object})){0,4}`;
   return new RegExp(
     `(${name}${others}${comma}${field('value')})(${stringText})(?=${quote})|` +
       `(${field('value')})(${stringText})(?=${quote}${others}${comma}${name})`,
