@@ -5,7 +5,7 @@
  * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
-import { redactShapes } from './secret-shapes';
+import { mayHoldShape, redactShapes } from './secret-shapes';
 
 export { REDACTED };
 
@@ -90,9 +90,31 @@ export function redactKnownSecrets(text: string): string {
   return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
-/** `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. */
+/** A JSON string, its quotes included; and a line break or a tab in one (written `\n`, `\r`, `\t`). */
+const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const ESCAPED_BREAK = /\\[nrt]/;
+const ESCAPED_BREAKS = /\\[nrt]/g;
+
+/**
+ * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A
+ * string of several lines is then read again as the text it holds: in JSON a line's first word follows the `n` of a
+ * `\n` escape, where no shape that starts at a word's start (a token's prefix, a command's name) can see one.
+ */
 function redactSecretsInJson(json: string): string {
-  return redactShapes(redactKnownSecrets(json), true);
+  const out = redactShapes(redactKnownSecrets(json), true);
+  // The quick test, with a line break after each escape (a word's start, as in the text): most texts have no shape at
+  // any line's start either.
+  if (!ESCAPED_BREAK.test(out) || !mayHoldShape(out.replace(ESCAPED_BREAKS, '$&\n'))) return out;
+  return out.replace(JSON_STRING, (literal) => {
+    if (!ESCAPED_BREAK.test(literal)) return literal;
+    try {
+      const text = JSON.parse(literal) as string;
+      const redacted = redactShapes(text);
+      return redacted === text ? literal : JSON.stringify(redacted);
+    } catch {
+      return literal; // not one JSON string after all: left as the JSON pass left it
+    }
+  });
 }
 
 /** JSON for storage with every secret taken out. */

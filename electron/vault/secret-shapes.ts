@@ -224,6 +224,11 @@ const ANY_HINT = new RegExp(
   `${TOKEN_LITERALS}|${PAIR_HINT}|${afterName(`${AUTHORIZATION}|${COOKIE}|(${FIELD_NAMES})`)}`,
 );
 
+/** Whether the text may hold a secret's shape at all: the quick test `redactShapes` starts with. */
+export function mayHoldShape(text: string): boolean {
+  return ANY_HINT.test(text);
+}
+
 /** Whether `hints` (a global pattern) has a match in `text` at `from` or after. */
 function isHintedFrom(hints: RegExp, text: string, from: number): boolean {
   hints.lastIndex = from;

@@ -1146,6 +1146,37 @@ describe('a command in JSON, where each string holds its own text', () => {
       ],
     });
   });
+  it('reads a token or a command at the start of a line inside a JSON string', () => {
+    const text = [
+      'see:',
+      `ghp_${GITHUB_BODY}`,
+      'AKIAIOSFODNN7EXAMPLE',
+      'curl -u ana:S3cretPw https://x.io',
+      'docker login -p S3cretPw r.io',
+      'echo S3cretPw | docker login --password-stdin r.io',
+      'machine h.io login ana password S3cretPw99',
+      'machine g.io',
+      'login ana',
+      'password S3cretPw98',
+      'ghp_ is how a GitHub token starts',
+    ].join('\n');
+    expect(JSON.parse(redactedJson({ text, at: 'x\tya29.notatoken' }))).toEqual({
+      text: [
+        'see:',
+        R,
+        R,
+        `curl -u ana:${R} https://x.io`,
+        `docker login -p ${R} r.io`,
+        `echo ${R} | docker login --password-stdin r.io`,
+        `machine h.io login ana password ${R}`,
+        'machine g.io',
+        'login ana',
+        `password ${R}`,
+        'ghp_ is how a GitHub token starts',
+      ].join('\n'),
+      at: 'x\tya29.notatoken',
+    });
+  });
   it("reads a curl command's -u in its own string only, not in the strings after it", () => {
     const value = {
       messages: [
@@ -1270,5 +1301,9 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a flow value of many words', `${YAML_HINT}{value: ${'a1 '.repeat(100_000)}}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
+  });
+  it('reads JSON strings of many lines once', () => {
+    const lines = { a: 'a\nb\\'.repeat(50_000), b: `${'"\\n'.repeat(50_000)}ghp_` };
+    expect(redactedJson(lines).length).toBeGreaterThan(0);
   });
 });
