@@ -146,15 +146,16 @@ function redactHtpasswd(command: string): string {
 
 /**
  * A password echoed into a command that reads it from its input (`echo pw | docker login --password-stdin`, helm's
- * and podman's too): the word or the quoted words after echo (and its -n), when a `|` follows it and
+ * and podman's too): the word or the quoted words after echo (and its -n) or printf '%s', when a `|` follows it and
  * `--password-stdin` stands within 200 characters of that line after it; in JSON (`isJson`), of that string. Groups:
- * all before the password, its quote, the password in quotes, or bare.
+ * all before the password, printf's format's quote, the password's quote, the password in quotes, or bare.
  */
 function echoedPassword(isJson: boolean): RegExp {
   const between = isJson ? String.raw`(?:[^\r\n|;&"\\]|\\[^n\r\n])` : String.raw`[^\r\n|;&]`;
   return new RegExp(
-    String.raw`(\becho[ \t]+(?:-[neE]{1,3}[ \t]+)?)(?:(\\?["'])((?:(?!\2)[^\r\n\\])*)(?=\2)|([^\s"'|;&\\]+))` +
-      String.raw`(?=\2?[ \t]*\|${between}{0,200}?[ \t]--password-stdin\b)`,
+    String.raw`(\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
+      String.raw`(?:(\\?["'])((?:(?!\3)[^\r\n\\])*)(?=\3)|([^\s"'|;&\\]+))` +
+      String.raw`(?=\3?[ \t]*\|${between}{0,200}?[ \t]--password-stdin\b)`,
     'g',
   );
 }
@@ -236,7 +237,7 @@ export function redactCommandCredentials(text: string, isJson = false): string {
         )
         .replace(
           isJson ? ECHOED_PASSWORD_IN_JSON : ECHOED_PASSWORD,
-          (match, before: string, quote = '', quoted?: string, bare?: string) =>
+          (match, before: string, _format, quote = '', quoted?: string, bare?: string) =>
             redactPasswordOption(match, before, quote, quoted, bare),
         );
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>

@@ -439,6 +439,11 @@ describe('credentials in headers and URLs', () => {
       `echo -n '${R}' |  helm registry login r.io -u ana --password-stdin && echo done`,
     ],
     [
+      "a password printed with printf '%s' into --password-stdin",
+      "printf '%s\\n' 'S3cret pw' | podman login --password-stdin r.io",
+      `printf '%s\\n' '${R}' | podman login --password-stdin r.io`,
+    ],
+    [
       'SSHPASS for sshpass -e',
       'SSHPASS=hunter2pw sshpass -e ssh ana@host',
       `SSHPASS=${R} sshpass -e ssh ana@host`,
@@ -950,6 +955,7 @@ describe('options and headers that only look like credentials', () => {
     'echo "$DOCKER_PASSWORD" | docker login --password-stdin -u ana r.io',
     'cat pw.txt | docker login --password-stdin; echo done | tee log',
     'echo hello | grep h; docker login --password-stdin',
+    "printf '%d' 42 | docker login --password-stdin r.io",
     'redis-cli -h host -p 6380 ping; redis-cli -a',
     'htpasswd -c .htpasswd ana; htpasswd -D .htpasswd ana; htpasswd -b .htpasswd ana',
     'sshpass: a tool to feed a password to ssh',
@@ -1276,6 +1282,7 @@ describe('a long text made to make a pattern backtrack', () => {
     ],
     ['an object between with no end', `{"name":"API_KEY","a":{${'"b",'.repeat(75_000)}`],
     ['values first before objects and no name', `${YAML_HINT}${'{"value":"a","b":{"c":1},'.repeat(15_000)}`],
+    ['printf formats with no password', "printf '%s' ".repeat(30_000)],
     ['echoes with no pipe', 'echo a '.repeat(40_000)],
     ['echoes before pipes with no --password-stdin', `${'echo a | b '.repeat(30_000)}--password-stdin`],
     ['an echoed quote with no end', `echo "${'a '.repeat(150_000)}| x --password-stdin`],
