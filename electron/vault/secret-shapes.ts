@@ -205,8 +205,7 @@ const COOKIE = anyCase('cookie');
  */
 const FIELD_NAMES = [
   `(?:${CREDENTIAL_QUALIFIERS.map(anyCase).join('|')})[ _.-]*${anyCase('key')}`,
-  ...['token', 'secret', 'pwd', 'auth'].map(anyCase),
-  `${anyCase('pass')}(?:${anyCase('wd')}|${anyCase('word')})?`, // passwd, password; SSHPASS too
+  ...['token', 'secret', 'passwd', 'password', 'pwd', 'auth', 'sshpass'].map(anyCase),
   `${anyCase('key')}[_-]?${anyCase('base')}`,
 ].join('|');
 /** A HAR's or Postman's name/value pair that may hold a credential, and a HAR's list of cookies (name-value-pairs.ts). */
