@@ -3,6 +3,7 @@ import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/c
 import { toClientError } from '../../api/client-error';
 import { conversationFromThread, isRunStart, withHeldEvents, withoutRunsToReplay } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
+import { threadListActions } from './thread-list-actions';
 import { isInLastTurn } from './turns';
 
 type RunErrorItem = Extract<TimelineItem, { kind: 'error' }>;
@@ -59,7 +60,6 @@ export interface ChatActions {
 
 export type ChatStore = StoreApi<ChatState & ChatActions>;
 
-const THREAD_PAGE = 30;
 /** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
 const EARLY_EVENT_CAP = 2_000;
 
@@ -206,35 +206,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
         return unsubscribe;
       },
 
-      async loadThreads() {
-        set({ isLoadingThreads: true });
-        try {
-          const page = await client.invoke('threads.list', { limit: THREAD_PAGE });
-          set({ threads: page.threads, nextBefore: page.nextBefore, threadsError: null });
-        } catch (error) {
-          set({ threadsError: toClientError(error).message });
-        } finally {
-          set({ isLoadingThreads: false });
-        }
-      },
-
-      async loadMoreThreads() {
-        const before = get().nextBefore;
-        if (before === null) return;
-        set({ isLoadingThreads: true });
-        try {
-          const page = await client.invoke('threads.list', { limit: THREAD_PAGE, before });
-          set((state) => {
-            const known = new Set(state.threads.map((thread) => thread.id));
-            const added = page.threads.filter((thread) => !known.has(thread.id));
-            return { threads: [...state.threads, ...added], nextBefore: page.nextBefore, threadsError: null };
-          });
-        } catch (error) {
-          set({ threadsError: toClientError(error).message });
-        } finally {
-          set({ isLoadingThreads: false });
-        }
-      },
+      ...threadListActions(client, set, get),
 
       openThread(threadId, messageId) {
         return load(threadId, messageId, { events: [], isFull: false });
@@ -348,51 +320,6 @@ export function createChatStore(client: DeputyClient): ChatStore {
               { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
             ],
           }));
-        }
-      },
-
-      async renameThread(threadId, title) {
-        try {
-          const renamed = await client.invoke('thread.rename', { threadId, title });
-          set((state) => ({
-            threads: state.threads.map((thread) => (thread.id === threadId ? renamed : thread)),
-          }));
-          return null;
-        } catch (error) {
-          return toClientError(error).message;
-        }
-      },
-
-      async deleteThread(threadId) {
-        if (get().deletingThreadId) return false;
-        set({ deletingThreadId: threadId, deleteError: null });
-        try {
-          await client.invoke('thread.delete', { threadId });
-        } catch (error) {
-          const failure = toClientError(error);
-          // Already gone (deleted from another window): the list catches up instead of showing an error.
-          if (failure.code !== 'not_found') {
-            set({ deletingThreadId: null, deleteError: failure.message });
-            return false;
-          }
-        }
-        set((state) => ({
-          threads: state.threads.filter((thread) => thread.id !== threadId),
-          deletingThreadId: null,
-        }));
-        if (get().conversation.threadId === threadId) get().newConversation();
-        return true;
-      },
-
-      async refreshAfterDeletion() {
-        await get().loadThreads();
-        const { threadId } = get().conversation;
-        if (threadId === null) return;
-        try {
-          await client.invoke('thread.get', { threadId });
-        } catch (error) {
-          if (toClientError(error).code === 'not_found' && get().conversation.threadId === threadId)
-            get().newConversation();
         }
       },
 
