@@ -64,7 +64,7 @@ function prepareKnown(): void {
 }
 
 export function redactSecrets(text: string): string {
-  return redactShapes(redactKnownSecrets(text));
+  return redactAfterEscapedBreaks(redactShapes(redactKnownSecrets(text)));
 }
 
 /** `redactSecrets` for a column that may be null. */
@@ -95,6 +95,30 @@ const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
 const ESCAPED_BREAK = /\\[nrt]/;
 const ESCAPED_BREAKS = /\\[nrt]/g;
 
+/** The text with a line break after each `\n`, `\r` or `\t` escape, where a line (or a word) starts in the text it holds. */
+function withBreaksAfterEscapes(text: string): string {
+  return text.replace(ESCAPED_BREAKS, '$&\n');
+}
+
+/** An escape written as text, with the line break put after it for the second reading (taken out again after). */
+const ESCAPED_BREAK_AND_LINE_BREAK = /(\\[nrt])\n/g;
+
+/**
+ * Text that holds JSON's escapes as characters (a log line printing an event's JSON, `"stderr":"line1\nghp_…"`) read
+ * again with a line break after each `\n`, `\r` or `\t` escape: there a line's first word follows the escape's letter,
+ * where no shape that starts at a word's start (a token's prefix, a command's name) can see one. Only text with such an
+ * escape and a hint once broken is read again; each line break put in is taken out after, one after each escape (a
+ * break the text had after one stays, and a redacted secret takes a break inside it with it).
+ */
+function redactAfterEscapedBreaks(text: string): string {
+  // A string search for the backslash first: on prose the pattern's own scan costs ten times more.
+  if (!text.includes('\\') || !ESCAPED_BREAK.test(text)) return text;
+  const broken = withBreaksAfterEscapes(text);
+  if (!mayHoldShape(broken)) return text;
+  const redacted = redactShapes(broken);
+  return redacted === broken ? text : redacted.replace(ESCAPED_BREAK_AND_LINE_BREAK, '$1');
+}
+
 /**
  * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A
  * string of several lines is then read again as the text it holds: in JSON a line's first word follows the `n` of a
@@ -104,7 +128,7 @@ function redactSecretsInJson(json: string): string {
   const out = redactShapes(redactKnownSecrets(json), true);
   // The quick test, with a line break after each escape (a word's start, as in the text): most texts have no shape at
   // any line's start either.
-  if (!ESCAPED_BREAK.test(out) || !mayHoldShape(out.replace(ESCAPED_BREAKS, '$&\n'))) return out;
+  if (!ESCAPED_BREAK.test(out) || !mayHoldShape(withBreaksAfterEscapes(out))) return out;
   return out.replace(JSON_STRING, (literal) => {
     if (!ESCAPED_BREAK.test(literal)) return literal;
     try {

@@ -1212,6 +1212,25 @@ describe('a command in JSON, where each string holds its own text', () => {
   });
 });
 
+describe("JSON's escapes printed as text (a log line of an event's JSON)", () => {
+  const GITHUB = `ghp_${GITHUB_BODY}`;
+  takesOut([
+    ['a token after a \\n escape', `"stderr":"line1\\n${GITHUB}"`, `"stderr":"line1\\n${R}"`],
+    ['a key after \\r\\n', `"out":"a\\r\\nAKIAABCDEFGHIJKLMNOP done"`, `"out":"a\\r\\n${R} done"`],
+    [
+      'a command after a \\t escape',
+      '"cmd":"a\\tcurl -u ana:hunter22 https://e.com"',
+      `"cmd":"a\\tcurl -u ana:${R} https://e.com"`,
+    ],
+    ['a token after an escape before a line break of the text', `a\\n\n${GITHUB}\\n\nb`, `a\\n\n${R}\\n\nb`],
+  ]);
+  leavesAsWritten([
+    '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
+    'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
+    '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
+  ]);
+});
+
 describe('a long text made to make a pattern backtrack', () => {
   /** A YAML pair named like a credential: with it, the pairs' patterns read the whole text. */
   const YAML_HINT = '- name: API_KEY\n  value: x\n';
@@ -1306,6 +1325,7 @@ describe('a long text made to make a pattern backtrack', () => {
     ['a YAML value first of many words', `${YAML_HINT}- value: ${'a1 '.repeat(100_000)}x\n  nam`],
     ['flow maps with no end', `${YAML_HINT}${'{value: a '.repeat(40_000)}`],
     ['a flow value of many words', `${YAML_HINT}{value: ${'a1 '.repeat(100_000)}}`],
+    ['escapes as text before hints', `${'\\nghp_\\t\\r-p '.repeat(40_000)}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
   });
