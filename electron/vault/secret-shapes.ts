@@ -59,8 +59,9 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|\b(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/)[\w-]{16,}(?:\/[\w-]{1,64})?/g,
   // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
   // Logic App's or Power Automate's trigger URL): only the signature goes; its permissions, expiry and the host stay.
-  // A `;` before it is HTML's `&amp;`.
-  /((?:[?&;]|\bSharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig=)[\w%+/-]{16,}={0,2}/g,
+  // A `;` before it is HTML's `&amp;`; `\u0026` an `&` escaped as some services write it, and `%26` one in a URL
+  // given as another's parameter (`%26sig%3D`).
+  /((?:[?&;]|\\u0026|%26|\bSharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))[\w%+/-]{16,}={0,2}/g,
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
@@ -193,7 +194,7 @@ const TOKEN_LITERALS = [
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
-  String.raw`=(?<=[?&;=]sig=)`, // an Azure shared access signature
+  String.raw`=(?<=(?:[?&;=]|\\u0026|%26)sig=)|%3D(?<=%26sig%3D)`, // an Azure shared access signature
   String.raw`${anyCase('bearer')}\s`,
 ].join('|');
 const AUTHORIZATION = anyCase('authorization');

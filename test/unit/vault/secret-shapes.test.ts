@@ -119,6 +119,11 @@ describe('secrets a person pasted, by shape', () => {
       `SharedAccessSignature=sig=${R}&se=2026 <a href="https://a.io/f?sp=r&amp;sig=${R}">`,
     ],
     [
+      "a shared access signature after an '&' escaped as \\u0026 or %26",
+      'https://a.blob.core.windows.net/c/b?sv=2022-11-02\\u0026sp=r\\u0026sig=AbCdEf0123456789abcdefXYZ%3D\\u0026se=2026 next=https%3A%2F%2Fa.io%2Ff%3Fsp%3Dr%26sig%3DXk9a7bQwErTy12345abcdEFGH',
+      `https://a.blob.core.windows.net/c/b?sv=2022-11-02\\u0026sp=r\\u0026sig=${R}\\u0026se=2026 next=https%3A%2F%2Fa.io%2Ff%3Fsp%3Dr%26sig%3D${R}`,
+    ],
+    [
       'a key after a field that holds none',
       `password: see below; use ${OPENAI_PROJECT}`,
       `password: see below; use ${R}`,
@@ -920,6 +925,7 @@ describe('fields named like a key or a token that hold no credential', () => {
     'Teams webhooks post to https://contoso.webhook.office.com/webhookb2/ and the docs are at learn.microsoft.com',
     'the IncomingWebhook connector of outlook.office.com/webhook is retired',
     'https://acct.blob.core.windows.net/c/f.txt?sv=2022-11-02&sp=rl&sig=short and the sig= field of the form',
+    'a.io/f?sp=r\\u0026sig=short\\u0026signal=AbCdEf0123456789abcdef%26sign=AbCdEf0123456789abcdef',
     'accountKey: customerId',
     'AccountName=myacct;EndpointSuffix=core.windows.net',
     'identity token: what the registry gives after a login',
@@ -1310,6 +1316,7 @@ describe('a long text made to make a pattern backtrack', () => {
     ['SSHPASS with no value', 'SSHPASS='.repeat(40_000)],
     ['query signatures with no value', '?sig=&sig=;sig=SharedAccessSignature=sig='.repeat(10_000)],
     ['a long query signature', `?sig=${'a%2F'.repeat(100_000)}`],
+    ['escaped signatures with no value', '\\u0026sig=%26sig%3D\\u0026sig'.repeat(15_000)],
     ['a name of many key_ before base', `${'key_'.repeat(75_000)}base: a1b2c3d4e5`],
     ['names ending in key base with no value', 'secret_key_base='.repeat(20_000)],
     ['a credential after a scheme ending in dots', `Authorization: Token $${'.'.repeat(300_000)}`],
