@@ -1,8 +1,9 @@
 /**
  * Credentials given to a command rather than written as a token of a known shape: the `user:password` and cookies
  * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, the password given to
- * `docker login`, `sshpass`, `mysql`, `redis-cli` and `htpasswd` or echoed into `--password-stdin`, and the
- * passwords of a `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
+ * `docker login`, `sshpass`, `mysql`, `redis-cli` (and Redis' `AUTH`) and `htpasswd`, echoed into `--password-stdin` or
+ * `sudo -S` or given to `--password-stdin` as a here-string, and the passwords of a `.netrc` file, the logins curl,
+ * git and ftp read. The user's name and the machine's stay readable.
  */
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
@@ -51,12 +52,18 @@ const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
 const PASSWORD_OPTION_START = String.raw`p|-password(?:[ \t=]|-stdin)|c[A-Za-z]{0,6}b`;
 /** redis-cli, read back from its "-" once "cli" follows. */
 const REDIS_CLI = String.raw`cli(?<=\bredis-cli)`;
-export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${REDIS_CLI}`;
+/** sudo's first option, read back from its "-": `-S` (or `--stdin`) has sudo read the password from its input. */
+const SUDO_OPTION = String.raw`(?<=\bsudo[ \t]-)`;
+/** The AUTH command at redis-cli's prompt (`127.0.0.1:6379> AUTH pw`), looked for from the prompt's ">". */
+const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
+export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${REDIS_CLI}|-${SUDO_OPTION}|${REDIS_PROMPT_AUTH}`;
 /**
  * Whether a text may hold a password option at all (htpasswd's is looked for by its name): the commands' pattern,
  * whose start is no one literal, costs far more to scan for than this "-".
  */
-const PASSWORD_OPTION_HINT = new RegExp(String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${REDIS_CLI})`);
+const PASSWORD_OPTION_HINT = new RegExp(
+  String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${REDIS_CLI}|${SUDO_OPTION})|${REDIS_PROMPT_AUTH}`,
+);
 /**
  * An option (a pattern, in a group) and its argument: in quotes (plain, or escaped in JSON), where it runs to the
  * closing quote, or bare, where it runs to a space. `quoteGroup` is the number of the quote's group.
@@ -86,6 +93,21 @@ const SPACED_PASSWORD_OPTION = new RegExp(
 const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
 /** redis-cli's password: `-a pw`, `--pass pw` (its `-p` is the port, its `-u redis://user:pw@host` a URL's). */
 const REDIS_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-a[ \t]+|--pass(?:[ \t]+|=))`, 2));
+/**
+ * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
+ * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
+ * the command ends its line (or its string, in JSON).
+ */
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)[ \t]+(?:[^\s"'\\]+[ \t]+)?`;
+const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|"))`;
+const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
+const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
+  `${withArgument(String.raw`:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
+  'gm',
+);
+/** A here-string (`<<< pw`, bash's), which a command given `--password-stdin` reads its password from. */
+const HERE_STRING = new RegExp(withArgument(String.raw`\s<<<[ \t]*`, 2));
+const PASSWORD_STDIN = /\s--password-stdin\b/;
 /**
  * All the kinds of command in one pattern, read in one pass; the groups say which: one that takes its password after
  * a space, redis-cli, htpasswd, or (none) one that takes it glued.
@@ -144,6 +166,14 @@ function redactHtpasswd(command: string): string {
   return `${command.slice(0, start)}${REDACTED}${command.slice(close)}`;
 }
 
+/** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
+const SUDO_FLAG = '[A-RT-Za-fh-tv-z]';
+/**
+ * sudo told to read its password from its input (`sudo -S`, `sudo -kS`, `sudo -u root -S`, `sudo --stdin`): among
+ * its options, before the command it runs (`echo y | sudo pacman -S vim` answers pacman's question).
+ */
+const SUDO_READING_INPUT = String.raw`sudo(?:[ \t]+-(?:[ug][ \t]*[\w.$][\w.$-]*|${SUDO_FLAG}+|-(?!stdin\b)[\w=.-]+))*[ \t]+-(?:${SUDO_FLAG}*S|-stdin\b)`;
+
 /**
  * A password echoed into a command that reads it from its input (`echo pw | docker login --password-stdin`, helm's
  * and podman's too): the word or the quoted words after echo (and its -n) or printf '%s', when a `|` follows it and
@@ -155,7 +185,7 @@ function echoedPassword(isJson: boolean): RegExp {
   return new RegExp(
     String.raw`(\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
       String.raw`(?:(\\?["'])((?:(?!\3)[^\r\n\\])*)(?=\3)|([^\s"'|;&\\]+))` +
-      String.raw`(?=\3?[ \t]*\|${between}{0,200}?[ \t]--password-stdin\b)`,
+      String.raw`(?=\3?[ \t]*\|(?:${between}{0,200}?[ \t]--password-stdin\b|[ \t]*${SUDO_READING_INPUT}))`,
     'g',
   );
 }
@@ -226,20 +256,24 @@ export function redactCommandCredentials(text: string, isJson = false): string {
           isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
           (command, spaced: string | undefined, redis: string | undefined, htpasswd: string | undefined) => {
             if (htpasswd !== undefined) return redactHtpasswd(command);
-            const option =
-              redis !== undefined
-                ? REDIS_PASSWORD_OPTION
-                : spaced === undefined
-                  ? GLUED_PASSWORD_OPTION
-                  : SPACED_PASSWORD_OPTION;
-            return command.replace(option, redactPasswordOption);
+            if (redis !== undefined) {
+              return command
+                .replace(REDIS_PASSWORD_OPTION, redactPasswordOption)
+                .replace(REDIS_AUTH, redactPasswordOption);
+            }
+            if (spaced === undefined) return command.replace(GLUED_PASSWORD_OPTION, redactPasswordOption);
+            const withOption = command.replace(SPACED_PASSWORD_OPTION, redactPasswordOption);
+            return PASSWORD_STDIN.test(command)
+              ? withOption.replace(HERE_STRING, redactPasswordOption)
+              : withOption;
           },
         )
         .replace(
           isJson ? ECHOED_PASSWORD_IN_JSON : ECHOED_PASSWORD,
           (match, before: string, _format, quote = '', quoted?: string, bare?: string) =>
             redactPasswordOption(match, before, quote, quoted, bare),
-        );
+        )
+        .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption);
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
     isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
   );
