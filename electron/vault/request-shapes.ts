@@ -50,6 +50,42 @@ const AUTHORIZATION_HEADER = new RegExp(
   'gi',
 );
 /**
+ * An authorization whose value is in quotes (`Authorization: "Token $ecr3t Passw0rd"`, `"Authorization":"Token …"`,
+ * curl's `-H 'Authorization: Token …'`): there its credential runs to the closing quote, and may be a password of
+ * several words, then the same quote (of the two quote groups one is set; the other, unset, matches nothing). Groups:
+ * all before the credential, the quote after the name's separator, or the one before the name, the credential.
+ */
+const QUOTED_AUTHORIZATION = new RegExp(
+  String.raw`((?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*(\\?["'])|(\\?["'])(?:Proxy-)?Authorization[ \t]*:[ \t]*)` +
+    String.raw`[A-Za-z][\w-]*[ \t]+)([^"'\`\\\r\n]{1,256})(?=\2\3)`,
+  'gi',
+);
+/** A word of a password: it holds a digit or a sign, where a word of prose is letters only. */
+const PASSWORD_WORD = /^(?=.*[^A-Za-z])\S+$/;
+
+/**
+ * A quoted authorization's credential of several words taken out when each word holds a digit or a sign, as a
+ * password's do (`$ecr3t Passw0rd`), unless every word is a variable's name (`$USER $PASS`); "Token see the docs" and
+ * "Token expires in 30 days" stay, and so does a credential of one word, which the header's pattern judges.
+ */
+function redactQuotedAuthorization(
+  match: string,
+  before: string,
+  _quote: string | undefined,
+  _quoteBeforeName: string | undefined,
+  credential: string,
+): string {
+  const words = credential.trim().split(/[ \t]+/);
+  const isPassword =
+    words.length > 1 &&
+    words.length <= 4 &&
+    credential.trim().length >= MIN_SECRET_LENGTH &&
+    words.every((word) => PASSWORD_WORD.test(word)) &&
+    !words.every(isVariableReference);
+  return isPassword ? `${before}${REDACTED}${credential.slice(credential.trimEnd().length)}` : match;
+}
+
+/**
  * A bearer credential with no `Authorization:` before it ("use Bearer !x9f8…"), one word of any characters as after a
  * scheme. The token shapes take one of 16 token68 characters or more; this takes the others, when they look random,
  * so "the Bearer scheme" and "Bearer <token>" stay. Groups: the word Bearer and its space, the credential.
@@ -131,6 +167,7 @@ export function redactRequestCredentials(text: string): string {
       `${header}${redactCookiePairs(pairs, setCookie !== undefined)}`,
   );
   const withAuthorization = out
+    .replace(QUOTED_AUTHORIZATION, redactQuotedAuthorization)
     .replace(AUTHORIZATION_HEADER, redactAuthorizationHeader)
     .replace(BEARER_CREDENTIAL, (match, before: string, credential: string) =>
       looksRandom(credential) && !isPlaceholder(credential) ? `${before}${REDACTED}` : match,
