@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventsFilter } from '../../shared/contract';
+import { isRunStart } from '../../shared/run-start';
 
 type Listener = (event: RunEvent) => void;
 
@@ -25,8 +26,9 @@ export class RunEventBus {
   publish(event: RunEvent): void {
     const buffer = this.buffers.get(event.runId) ?? [];
     if (buffer.length === 0) this.buffers.set(event.runId, buffer);
-    // A waiting run's place in line changes with every run that leaves it: a late subscriber needs the last.
-    if (isQueued(event) && isQueued(buffer.at(-1))) buffer[buffer.length - 1] = event;
+    // A waiting run's place in line changes with every run that leaves it: a late subscriber needs the last. The
+    // run's start (queued with no place) stays first, so a replay says it holds the run whole.
+    if (isInLine(event) && isInLine(buffer.at(-1))) buffer[buffer.length - 1] = event;
     else buffer.push(event);
     if (event.type === 'result') this.markFinished(event.runId);
     for (const subscription of this.subscriptions) {
@@ -54,7 +56,7 @@ export class RunEventBus {
   private replayOf(runId: string, isWholeOnly: boolean): RunEvent[] {
     const held = this.buffers.get(runId);
     if (!isWholeOnly) return held ?? this.replayStored(runId);
-    return held && isQueued(held[0]) ? held : [];
+    return held && isRunStart(held[0]) ? held : [];
   }
 
   private markFinished(runId: string): void {
@@ -81,5 +83,5 @@ function deliver(listener: Listener, event: RunEvent): void {
   }
 }
 
-const isQueued = (event: RunEvent | undefined): boolean =>
-  event?.type === 'status' && event.status === 'queued';
+const isInLine = (event: RunEvent | undefined): boolean =>
+  event?.type === 'status' && event.status === 'queued' && event.queuePosition !== undefined;

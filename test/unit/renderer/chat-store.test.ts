@@ -556,14 +556,38 @@ function storeOverBus(stored: (runId: string) => RunEvent[] = () => []) {
     'thread.get': () => new Promise((resolve) => (answer = resolve)),
     'threads.list': async () => ({ threads: [], nextBefore: null }),
   });
+  // Each subscription as the socket holds it: a reconnect sends it again, and the host subscribes it anew.
+  const subscriptions = new Set<{
+    filter: RunEventsFilter;
+    listener: (event: RunEvent) => void;
+    off: () => void;
+  }>();
   const client: DeputyClient = {
     ...fake.client,
-    on: (_channel, input, listener) =>
-      bus.subscribe({ ...input } as RunEventsFilter, listener as (event: RunEvent) => void),
+    on: (_channel, input, listener) => {
+      const filter = { ...input } as RunEventsFilter;
+      const subscription = {
+        filter,
+        listener: listener as (event: RunEvent) => void,
+        off: (): void => undefined,
+      };
+      subscription.off = bus.subscribe(filter, subscription.listener);
+      subscriptions.add(subscription);
+      return () => {
+        subscriptions.delete(subscription);
+        subscription.off();
+      };
+    },
+  };
+  const reconnect = (whileDown: () => void = () => undefined) => {
+    for (const subscription of subscriptions) subscription.off();
+    whileDown();
+    for (const subscription of subscriptions)
+      subscription.off = bus.subscribe(subscription.filter, subscription.listener);
   };
   const store = createChatStore(client);
   store.getState().connect();
-  return { store, bus, answer: (detail: ThreadDetail) => answer(detail) };
+  return { store, bus, reconnect, answer: (detail: ThreadDetail) => answer(detail) };
 }
 
 const shownTexts = (conversation: Conversation) =>
@@ -646,11 +670,25 @@ describe('a conversation opened while its run streams', () => {
     expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
   });
 
-  it('keeps the stored copy of a run whose start the host no longer holds (resumed after a restart)', async () => {
+  // Only what it said since the restart is held: its earlier turns are in the stored copy.
+  it.each<[string, RunEvent[]]>([
+    [
+      'whose start the host no longer holds',
+      [
+        { type: 'status', ...ids, status: 'executing' },
+        { type: 'delta', ...ids, delta: 'Before the restart.' },
+      ],
+    ],
+    [
+      'that waited in line for a slot (a place in line is not its start)',
+      [
+        { type: 'status', ...ids, status: 'queued', queuePosition: 1 },
+        { type: 'status', ...ids, status: 'executing' },
+      ],
+    ],
+  ])('keeps the stored copy of a run resumed after a restart %s', async (_case, held) => {
     const { store, bus, answer } = storeOverBus();
-    // Only what it said since the restart: its earlier turns are in the stored copy.
-    bus.publish({ type: 'status', ...ids, status: 'executing' });
-    bus.publish({ type: 'delta', ...ids, delta: 'Before the restart.' });
+    for (const event of held) bus.publish(event);
     const opened = store.getState().openThread('t1');
     answer({
       thread,
@@ -669,5 +707,34 @@ describe('a conversation opened while its run streams', () => {
       'assistant: Now.',
     ]);
     expect(bus.subscriberCount).toBe(1);
+  });
+
+  it('shows the run once when the socket reconnects and its subscription is replayed again', async () => {
+    const { store, bus, reconnect, answer } = storeOverBus();
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    const opened = store.getState().openThread('t1');
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await opened;
+    // Said while the socket was down: the replay brings it.
+    reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two ']);
+    bus.publish({ type: 'delta', ...ids, delta: 'three.' });
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
+  });
+
+  it('replays the run from its start when it waited in line for a slot', async () => {
+    const { store, bus, answer } = storeOverBus();
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'queued', queuePosition: 2 });
+    bus.publish({ type: 'status', ...ids, status: 'queued', queuePosition: 1 });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    const opened = store.getState().openThread('t1');
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await opened;
+    bus.publish({ type: 'delta', ...ids, delta: 'two.' });
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two.']);
   });
 });

@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { conversationFromThread, isRunStart, withHeldEvents, withoutRunsToReplay } from './stored-thread';
+import { isRunStart } from '../../../../shared/run-start';
+import { conversationFromThread, withHeldEvents, withoutRunsToReplay } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
 import { isInLastTurn } from './turns';
@@ -107,13 +108,13 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
     const applyFollowed = (run: FollowedRun, event: RunEvent) => {
       if (followed !== run) return;
-      if (!run.hasBegun) {
-        run.hasBegun = true;
-        // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it
-        // says since, live. The stored copy stays, and the window-wide stream brings the rest.
-        if (!isRunStart(event)) unfollow();
-        else update((current) => withoutRunsToReplay(current, new Set([run.runId])));
-      }
+      // The replay begins with the run's start, the first time and again when the socket re-sends the subscription
+      // after a reconnect: each replay replaces what the last one showed, so no word shows twice.
+      if (isRunStart(event)) update((current) => withoutRunsToReplay(current, new Set([run.runId])));
+      // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it
+      // says since, live. The stored copy stays, and the window-wide stream brings the rest.
+      else if (!run.hasBegun) unfollow();
+      run.hasBegun = true;
       set({ lastActivityAt: Date.now() });
       update((current) => applyRunEvent(current, event));
       if (isEnd(event)) unfollow();

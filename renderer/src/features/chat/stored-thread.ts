@@ -1,4 +1,5 @@
 import type { RunEvent, ThreadDetail } from '../../../../shared/contract';
+import { isRunStart } from '../../../../shared/run-start';
 import type { RunUsage } from './run-cost';
 import { markRecovered, placeResumed } from './run-marks';
 import { applyRunEvent, approvalItem, isRunActive, type Conversation, type TimelineItem } from './timeline';
@@ -106,9 +107,6 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
 const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
 
 const isStreamed = (event: RunEvent): boolean => STREAMED.has(event.type);
-
-/** A run's events from its `queued` status on start with it: they alone say all it streamed. */
-export const isRunStart = (event: RunEvent): boolean => event.type === 'status' && event.status === 'queued';
 
 /**
  * A stored conversation with the events that arrived while it was read (and, for a run started elsewhere, before
