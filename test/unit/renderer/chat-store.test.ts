@@ -737,4 +737,33 @@ describe('a conversation opened while its run streams', () => {
     bus.publish({ type: 'delta', ...ids, delta: 'two.' });
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two.']);
   });
+
+  it('shows what an agent it delegated to streamed before it was opened, then the rest live, each once', async () => {
+    const { store, bus, reconnect, answer } = storeOverBus();
+    const child = { runId: 'r2', threadId: 't1' };
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'Asking the writer.' });
+    bus.publish({ type: 'status', ...child, status: 'queued', parentRunId: 'r1' });
+    bus.publish({ type: 'status', ...child, status: 'executing', parentRunId: 'r1' });
+    bus.publish({ type: 'delta', ...child, delta: 'Draft one' });
+    const opened = store.getState().openThread('t1');
+    answer({
+      thread,
+      messages: [prompt],
+      actions: [],
+      runs: [workingRun, { ...workingRun, id: 'r2', parentRunId: 'r1' }],
+    });
+    await opened;
+    bus.publish({ type: 'delta', ...child, delta: ' and two.' });
+    reconnect();
+    const shown = ['user: Count', 'assistant: Asking the writer.', 'assistant: Draft one and two.'];
+    expect(shownTexts(store.getState().conversation)).toEqual(shown);
+    expect(store.getState().conversation.childRunIds).toEqual(['r2']);
+    bus.publish({ type: 'status', ...child, status: 'completed', parentRunId: 'r1' });
+    bus.publish({ type: 'result', ...child, result: response({ summary: 'Draft one and two.' }) });
+    // The agent's replay ends with it; the parent's goes on.
+    expect(bus.subscriberCount).toBe(2);
+    expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+  });
 });

@@ -2,7 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
-import { conversationFromThread, withHeldEvents, withoutRunsToReplay } from './stored-thread';
+import { conversationFromThread, runsUnderWay, withHeldEvents, withoutRunsToReplay } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
 import { isInLastTurn } from './turns';
@@ -64,7 +64,7 @@ export type ChatStore = StoreApi<ChatState & ChatActions>;
 /** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
 const EARLY_EVENT_CAP = 2_000;
 
-/** The run under way in a conversation opened while it works: its own events, replayed from its start, show it. */
+/** A run under way in a conversation opened while it works: its own events, replayed from its start, show it. */
 interface FollowedRun {
   runId: string;
   hasBegun: boolean;
@@ -88,8 +88,9 @@ export function createChatStore(client: DeputyClient): ChatStore {
   let beforeStart: HeldEvents | null = null;
   // The events of the conversation being opened, until its stored copy arrives (then folded into it).
   let opening: (HeldEvents & { threadId: string }) | null = null;
-  // The run replayed into the open conversation: its events on the window-wide stream are left to the replay.
-  let followed: FollowedRun | null = null;
+  // The runs replayed into the open conversation (its run and the agents it delegated to), by id: their events on
+  // the window-wide stream are left to the replay.
+  const followed = new Map<string, FollowedRun>();
   // Stop pressed while the run is still being started (no id yet): it is stopped as soon as it has one.
   let isStopAsked = false;
   // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
@@ -100,24 +101,27 @@ export function createChatStore(client: DeputyClient): ChatStore {
     const update = (change: (conversation: Conversation) => Conversation) =>
       set((state) => ({ conversation: change(state.conversation) }));
 
-    const unfollow = () => {
-      const run = followed;
-      followed = null;
-      run?.unsubscribe?.();
+    const unfollow = (run: FollowedRun) => {
+      if (followed.get(run.runId) !== run) return;
+      followed.delete(run.runId);
+      run.unsubscribe?.();
+    };
+    const unfollowAll = () => {
+      for (const run of [...followed.values()]) unfollow(run);
     };
 
     const applyFollowed = (run: FollowedRun, event: RunEvent) => {
-      if (followed !== run) return;
+      if (followed.get(run.runId) !== run) return;
       // The replay begins with the run's start, the first time and again when the socket re-sends the subscription
       // after a reconnect: each replay replaces what the last one showed, so no word shows twice.
       if (isRunStart(event)) update((current) => withoutRunsToReplay(current, new Set([run.runId])));
       // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it
       // says since, live. The stored copy stays, and the window-wide stream brings the rest.
-      else if (!run.hasBegun) unfollow();
+      else if (!run.hasBegun) unfollow(run);
       run.hasBegun = true;
       set({ lastActivityAt: Date.now() });
       update((current) => applyRunEvent(current, event));
-      if (isEnd(event)) unfollow();
+      if (isEnd(event)) unfollow(run);
     };
 
     /**
@@ -129,18 +133,18 @@ export function createChatStore(client: DeputyClient): ChatStore {
      */
     const follow = (runId: string) => {
       const run: FollowedRun = { runId, hasBegun: false, unsubscribe: null };
-      followed = run;
+      followed.set(runId, run);
       const unsubscribe = client.on('run.events', { runId, isWholeReplayOnly: true }, (event) =>
         applyFollowed(run, event),
       );
-      if (followed === run) run.unsubscribe = unsubscribe;
+      if (followed.get(runId) === run) run.unsubscribe = unsubscribe;
       else unsubscribe();
     };
 
     const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
       generation += 1;
       earlyEvents = [];
-      unfollow();
+      unfollowAll();
       // The quiet time of a run found going in the opened conversation counts from now: its earlier events
       // were not seen here, and it is not silent for having started before the window looked.
       set({
@@ -171,9 +175,12 @@ export function createChatStore(client: DeputyClient): ChatStore {
         if (mine === generation) {
           const conversation = withHeldEvents(conversationFromThread(detail), kept);
           set({ conversation, focusMessageId: messageId ?? null });
-          const running = conversation.activeRun?.runId;
-          if (running !== undefined && !kept.some((event) => event.runId === running && isRunStart(event)))
-            follow(running);
+          // A run whose start arrived while the copy was read shows from its held events; one that ended meanwhile
+          // has nothing more to follow.
+          const known = new Set(
+            kept.flatMap((event) => (isRunStart(event) || isEnd(event) ? [event.runId] : [])),
+          );
+          for (const runId of runsUnderWay(detail)) if (!known.has(runId)) follow(runId);
         }
       } catch (error) {
         if (mine === generation)
@@ -329,7 +336,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
         if (beforeStart) hold(beforeStart, event);
         if (opening?.threadId === event.threadId) hold(opening, event);
         // A followed run's events come by its replay (follow), not also from here.
-        else if (event.threadId === conversation.threadId && followed?.runId !== event.runId) {
+        else if (event.threadId === conversation.threadId && !followed.has(event.runId)) {
           set({ lastActivityAt: Date.now() });
           update((current) => applyRunEvent(current, event));
         } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {

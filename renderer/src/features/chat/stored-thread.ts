@@ -103,6 +103,18 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
   };
 }
 
+/**
+ * The thread's runs under way, the top-level one first and then the agents it delegated to: the window follows
+ * each from its start. A run paused for an approval is not under way; its words are stored.
+ */
+export function runsUnderWay(detail: ThreadDetail): string[] {
+  const active = detail.runs.filter((run) => isRunActive(run.status));
+  return [
+    ...active.filter((run) => run.parentRunId === undefined),
+    ...active.filter((run) => run.parentRunId !== undefined),
+  ].map((run) => run.id);
+}
+
 /** What a run streams and does not store as it goes: its words, its thoughts, its tokens turn by turn. */
 const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
 
