@@ -766,4 +766,35 @@ describe('a conversation opened while its run streams', () => {
     expect(bus.subscriberCount).toBe(2);
     expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
   });
+
+  it('shows the new words of a run paused for approval once when it resumes in the reopened conversation', async () => {
+    const { store, bus, reconnect, answer } = storeOverBus();
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'Let me add that.' });
+    bus.publish({ type: 'status', ...ids, status: 'awaiting_confirmation' });
+    const opened = store.getState().openThread('t1');
+    answer({
+      thread,
+      messages: [prompt, storedMessage('m2', 'r1', 'assistant', 'Let me add that.', '2026-11-21T10:00:01Z')],
+      actions: [],
+      runs: [{ ...workingRun, status: 'awaiting_confirmation' }],
+    });
+    await opened;
+    // Paused, it is not followed: its words are in the stored copy.
+    expect(bus.subscriberCount).toBe(1);
+    // Approved: it waits for a slot, then goes on; a reconnect meanwhile replays nothing of it.
+    bus.publish({ type: 'status', ...ids, status: 'queued', queuePosition: 1 });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    reconnect();
+    bus.publish({ type: 'delta', ...ids, delta: 'Added.' });
+    bus.publish({ type: 'status', ...ids, status: 'completed' });
+    bus.publish({ type: 'result', ...ids, result: response({ summary: 'Added.' }) });
+    expect(shownTexts(store.getState().conversation)).toEqual([
+      'user: Count',
+      'assistant: Let me add that.',
+      'assistant: Added.',
+    ]);
+    expect(store.getState().conversation.activeRun).toBeNull();
+  });
 });
