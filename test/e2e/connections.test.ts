@@ -321,7 +321,14 @@ describe('Google and Slack sign-in against their fakes', () => {
     const refusal = await slackCard.getByTestId('connection-error').innerText();
     expect(refusal).toContain('Slack did not accept that token');
     expect(refusal).not.toContain('notavalidtoken');
-    expect(await slackCard.getByLabel('User token').inputValue()).toBe('');
+    const tokenField = slackCard.getByLabel('User token');
+    expect(await tokenField.inputValue()).toBe('');
+    // The refused token's field is marked, and says why through the card's error, as a refused Gemini key does.
+    expect(await tokenField.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await tokenField.getAttribute('aria-describedby');
+    expect(describedBy).toBeTruthy();
+    expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(refusal);
+    expect(await axeViolations(page)).toEqual([]);
     await withState(slackCard, 'disconnected').waitFor();
 
     const token = slack.state.issueToken();
@@ -330,7 +337,8 @@ describe('Google and Slack sign-in against their fakes', () => {
     await withState(slackCard, 'connected').waitFor();
     expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
     expect(await slackCard.getByTestId('connection-error').count()).toBe(0);
-    expect(await slackCard.getByLabel('User token').inputValue()).toBe('');
+    expect(await slackCard.getByLabel('New user token').inputValue()).toBe('');
+    expect(await slackCard.getByLabel('New user token').getAttribute('aria-invalid')).toBeNull();
     // Connected, the token form says what it now does: it replaces the token, as Gemini's replaces the key.
     expect(await slackCard.getByLabel('New user token', { exact: true }).count()).toBe(1);
     expect(await slackCard.getByTestId('slack-connect-token').innerText()).toBe('Replace token');

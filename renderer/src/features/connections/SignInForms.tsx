@@ -58,6 +58,11 @@ function ClientFieldsInputs({
   );
 }
 
+/** A field whose value the service refused: marked invalid, and described by the card's error saying why. */
+function refusedField(name: 'gemini' | 'slack') {
+  return { 'aria-invalid': true, 'aria-describedby': connectionErrorId(name) } as const;
+}
+
 export function GoogleSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
   const { isBusy } = useConnectionActivity('google');
@@ -98,9 +103,13 @@ export function GoogleSignIn({ status }: { status: ConnectionStatus }) {
 
 export function SlackSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
-  const { isBusy } = useConnectionActivity('slack');
+  const { isBusy, isInputRefused } = useConnectionActivity('slack');
   const [token, setToken] = useState('');
   const [fields, setFields] = useState(EMPTY_CLIENT);
+  // Which form sent the last connect: a refusal marks the token field only when it was the token refused,
+  // not the Slack app's client ID and secret.
+  const [lastSent, setLastSent] = useState<'token' | 'browser' | null>(null);
+  const tokenProblem = isInputRefused && lastSent === 'token' ? refusedField('slack') : {};
   // Connected, the token form replaces the token, as Gemini's replaces the key: it does not read "Connect".
   const isConnected = status.state === 'connected';
 
@@ -108,6 +117,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
     event.preventDefault();
     const input = slackConnectInput(status, token, EMPTY_CLIENT);
     setToken('');
+    setLastSent('token');
     void connect(input);
   };
 
@@ -115,6 +125,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
     event.preventDefault();
     const input = slackConnectInput(status, '', fields);
     setFields((previous) => ({ ...previous, clientSecret: '' }));
+    setLastSent('browser');
     void connect(input);
   };
 
@@ -127,6 +138,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
             {...secretInput}
             value={token}
             placeholder="xoxp-…"
+            {...tokenProblem}
             data-testid="slack-token"
             onChange={(event) => setToken(event.target.value)}
           />
@@ -171,9 +183,7 @@ export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
   const [apiKey, setApiKey] = useState('');
   // A key Gemini refused: the field is marked, and says why through the card's error. Other errors (a locked
   // keychain, a failed Disconnect) are not the key's, so they leave the field alone.
-  const problem = isInputRefused
-    ? { 'aria-invalid': true, 'aria-describedby': connectionErrorId('gemini') }
-    : {};
+  const problem = isInputRefused ? refusedField('gemini') : {};
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
