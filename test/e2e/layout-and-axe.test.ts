@@ -234,6 +234,56 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     }
   });
 
+  it("fades the scrolling tab row's edge only where more tabs lie that way, never over the chosen tab", async () => {
+    for (const scheme of SCHEMES) {
+      const page = await openPage(420, scheme);
+      await openFromHeader(page, 'open-settings');
+      const general = page.getByTestId('settings-tab-general');
+      await general.waitFor();
+      // Which edges fade (the row's mask), and whether the chosen tab lies wholly outside the faded parts.
+      const look = () =>
+        page.getByTestId('settings-tabs').evaluate((list) => {
+          const mask = getComputedStyle(list).maskImage;
+          const before = list.hasAttribute('data-more-before');
+          const after = list.hasAttribute('data-more-after');
+          const fade = parseFloat(getComputedStyle(list).scrollPaddingInlineStart);
+          const outer = list.getBoundingClientRect();
+          const chosen = list.querySelector('[aria-selected="true"]')?.getBoundingClientRect();
+          const isClear =
+            !!chosen &&
+            (!before || chosen.left >= outer.left + fade - 1) &&
+            (!after || chosen.right <= outer.right - fade + 1);
+          return { before, after, isMasked: mask !== 'none', isClear };
+        });
+      // At the start: more to the right only, and that edge fades.
+      await expect.poll(look).toEqual({ before: false, after: true, isMasked: true, isClear: true });
+      // Arrowing along the row, the chosen tab is scrolled clear of the fade, and both edges fade midway.
+      const sides = new Set<string>();
+      await general.focus();
+      const tabs = page.getByRole('tab');
+      for (let step = 1; step < (await tabs.count()); step += 1) {
+        await page.keyboard.press('ArrowRight');
+        await expect.poll(() => tabs.nth(step).getAttribute('aria-selected')).toBe('true');
+        const seen = await look();
+        expect(seen.isClear).toBe(true);
+        expect(seen.isMasked).toBe(seen.before || seen.after);
+        sides.add(`${seen.before}/${seen.after}`);
+      }
+      expect(sides).toContain('true/true');
+      // At the end: more to the left only.
+      await page.keyboard.press('End');
+      await expect.poll(look).toEqual({ before: true, after: false, isMasked: true, isClear: true });
+      expect(describeViolations(await axeViolations(page))).toEqual([]);
+    }
+    // Wide enough for every tab, nothing fades.
+    const wide = await openPage(1280, 'light');
+    await openFromHeader(wide, 'open-settings');
+    await wide.getByTestId('settings-tab-general').waitFor();
+    const row = wide.getByTestId('settings-tabs');
+    expect(await row.evaluate((list) => getComputedStyle(list).maskImage)).toBe('none');
+    expect(await row.getAttribute('data-more-after')).toBeNull();
+  });
+
   it('keeps the title, the tabs and Save in view on a long tab, and says when a tab holds unsaved changes', async () => {
     for (const width of WIDTHS) {
       const page = await openPage(width, 'dark');
