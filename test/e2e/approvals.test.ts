@@ -340,6 +340,21 @@ describe('approvals against the headless host and a fake Gemini', () => {
       .poll(() => popup.getByTestId('approval-window-context').textContent())
       .toBe('From the conversation “Add a task to buy milk”');
     expect(await axeViolations(popup)).toEqual([]);
+    // Renamed in the main window while the approval is open: back in the window, it says the new name.
+    // The conversation open in the main window is the one that asked (others in this file share its title).
+    const threadId = await page
+      .getByTestId('thread-row')
+      .filter({ has: page.locator('[aria-current="page"]') })
+      .getAttribute('data-thread-id');
+    const row = page.locator(`[data-testid="thread-row"][data-thread-id="${threadId}"]`);
+    await row.getByTestId('thread-rename').click();
+    await row.getByTestId('thread-rename-input').fill('Groceries');
+    await row.getByTestId('thread-rename-input').press('Enter');
+    await page.getByTestId('thread-item').filter({ hasText: 'Groceries' }).waitFor();
+    await popup.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect
+      .poll(() => popup.getByTestId('approval-window-context').textContent())
+      .toBe('From the conversation “Groceries”');
     expect(popup.url()).toContain(`#/approval/${approvalId}`);
     expect(popup.url()).not.toContain('token=');
     await windowCard.getByTestId('approval-approve').click();

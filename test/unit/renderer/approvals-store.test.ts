@@ -20,6 +20,28 @@ describe('approvals store', () => {
     expect(fake.subscribers('approvals.changed')).toBe(0);
   });
 
+  it('reads a looked-up conversation title again when approvals change, so a rename shows', async () => {
+    const AT = '2026-01-01T00:00:00.000Z';
+    let title = 'Add a task to buy milk';
+    const fake = fakeClient({
+      'threads.list': async () => ({
+        threads: [{ id: 't1', title, createdAt: AT, updatedAt: AT, lastRunStatus: null }],
+        nextBefore: null,
+      }),
+    });
+    const store = createApprovalsStore(fake.client);
+    store.getState().connect();
+    await store.getState().lookUpThreadTitle('t1');
+    expect(store.getState().threadTitles).toEqual({ t1: 'Add a task to buy milk' });
+    title = 'Groceries';
+    // Asked again, a title already known is not re-read…
+    await store.getState().lookUpThreadTitle('t1');
+    expect(store.getState().threadTitles.t1).toBe('Add a task to buy milk');
+    // …but an approvals change reads it again.
+    fake.emit('approvals.changed', pendingEvent([sampleApproval()]));
+    await expect.poll(() => store.getState().threadTitles.t1).toBe('Groceries');
+  });
+
   it('approves, shows the decision at once, and keeps buttons busy while it is in flight', async () => {
     let answer: () => void = () => undefined;
     const fake = fakeClient({

@@ -27,6 +27,12 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
   useEffect(() => {
     if (threadId) void store.getState().lookUpThreadTitle(threadId);
   }, [threadId, store]);
+  // Back to this window (from the main one, say, where the conversation may have been renamed): read it again.
+  useEffect(() => {
+    const refresh = () => void store.getState().refreshThreadTitles();
+    window.addEventListener('focus', refresh);
+    return () => window.removeEventListener('focus', refresh);
+  }, [store]);
 
   const isDecided = approval !== undefined && shownStatus(approval, now) !== 'pending';
 

@@ -52,6 +52,11 @@ export interface ApprovalsActions {
   clearReveal(): void;
   /** Reads a conversation's title into `threadTitles`; without it, the approval is shown without one. */
   lookUpThreadTitle(threadId: string): Promise<void>;
+  /**
+   * Reads again every title already looked up: a conversation renamed while its approval is open shows its new
+   * name. (The contract has no event for a rename, so the window asks when it regains focus or approvals change.)
+   */
+  refreshThreadTitles(): Promise<void>;
 }
 
 export type ApprovalsStore = StoreApi<ApprovalsState & ApprovalsActions>;
@@ -78,6 +83,19 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
           [approvalId]: { ...(state.activity[approvalId] ?? idleActivity), ...change },
         },
       }));
+
+    const readTitle = async (threadId: string) => {
+      try {
+        const title = await readThreadTitle(client, threadId);
+        set((state) =>
+          state.threadTitles[threadId] === title
+            ? state
+            : { threadTitles: { ...state.threadTitles, [threadId]: title } },
+        );
+      } catch {
+        // The approval is still whole without its conversation's title (or with the one it had).
+      }
+    };
 
     const remember = (approvals: Approval[]) => set((state) => rememberApprovals(state, approvals));
 
@@ -131,17 +149,17 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
           const stale = staleApprovalIds(get(), event);
           set((state) => ({ ...applyApprovalsChanged(state, event), hasPendingList: true }));
           if (stale.length > 0) void get().lookUp();
+          void get().refreshThreadTitles();
         });
       },
 
       async lookUpThreadTitle(threadId) {
         if (get().threadTitles[threadId] !== undefined) return;
-        try {
-          const title = await readThreadTitle(client, threadId);
-          set((state) => ({ threadTitles: { ...state.threadTitles, [threadId]: title } }));
-        } catch {
-          // The approval is still whole without its conversation's title.
-        }
+        await readTitle(threadId);
+      },
+
+      async refreshThreadTitles() {
+        await Promise.all(Object.keys(get().threadTitles).map(readTitle));
       },
 
       remember(approval) {
