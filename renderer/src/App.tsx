@@ -3,6 +3,7 @@ import type { ConnectionStatus } from './api/ws-client';
 import { PendingApprovalsButton, PendingApprovalsPanel } from './features/approvals/PendingApprovals';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { ThreadList } from './features/chat/ThreadList';
+import { loadLastThreadId, saveLastThreadId } from './features/chat/last-thread';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
 import { PauseBanner } from './features/side-effects/PauseBanner';
@@ -57,6 +58,23 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   useEffect(() => {
     if (threadId !== undefined) void stores.chat.getState().openThread(threadId);
   }, [threadId, stores]);
+
+  // Reopened, the window comes back to the conversation it last had open (unless asked for another, above);
+  // one deleted since leaves the welcome, and is forgotten.
+  useEffect(() => {
+    const last = loadLastThreadId();
+    if (threadId === undefined && last !== null)
+      void stores.chat
+        .getState()
+        .reopenThread(last)
+        .then((isOpen) => !isOpen && saveLastThreadId(null));
+    return stores.chat.subscribe((state, previous) => {
+      const open = state.conversation.threadId;
+      if (open !== previous.conversation.threadId) saveLastThreadId(open);
+    });
+    // Once, at start: later deep links are the effect above's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stores]);
 
   // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
   useEffect(() => {

@@ -88,9 +88,12 @@ export async function waitUntil<T>(
 /** Starts the BUILT app (out/main, out/preload, out/renderer) with a stand-in `electron` and Chromium windows. */
 export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
   assertBuilt();
+  // Electron keeps a page's web storage in the data folder: a quit and a launch on the same folder find it again.
+  const storagePath = join(options.dataDir, 'harness-web-storage.json');
   const context = await options.browser.newContext({
     colorScheme: options.colorScheme ?? 'light',
     serviceWorkers: 'block',
+    ...(existsSync(storagePath) && { storageState: storagePath }),
   });
   const { exports, records } = createFakeElectron({ context, appPath: REPO_ROOT, userData: options.dataDir });
   for (const key of options.takenShortcuts ?? []) records.globalShortcut.taken.add(key);
@@ -214,6 +217,8 @@ export async function launchDeputy(options: LaunchOptions): Promise<DeputyApp> {
     },
     async quit() {
       hasQuit = true;
+      // Read while the windows are still open: what their pages stored is what the next launch finds.
+      await context.storageState({ path: storagePath });
       records.app.quit();
       const code = await records.app.exited;
       // The app's process guard is for a real process; the test runner's own handlers must stay in charge.

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textReply } from '../../fakes/gemini/script';
+import { axeViolations } from './axe';
 import {
   assertSecure,
   assistantText,
@@ -54,11 +55,22 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     const reopened = await second.mainWindow();
     expect(reopened.getBounds()).toEqual({ x: 40, y: 60, width: 1000, height: 700 });
     const again = await reopened.page();
-    await again.getByTestId('thread-item').first().click();
+    // Reopened, the app is back on the conversation it had open, not on the welcome: nothing to click.
     await again
       .locator('[data-testid="message"][data-role="user"]', { hasText: 'What is the answer?' })
       .waitFor();
     await expect.poll(() => assistantText(again)).toContain('The answer is 42.');
+    expect(await again.getByTestId('empty-state').count()).toBe(0);
+    expect(await axeViolations(again)).toEqual([]);
+
+    // A conversation deleted since (here, one the app never had) leaves the welcome, and is forgotten.
+    await again.evaluate(() => localStorage.setItem('deputy.lastThreadId', 'a-conversation-deleted-since'));
+    expect(await second.quit()).toBe(0);
+    const third = await desktop.launch({ dataDir: first.app.getPath('userData') });
+    const last = await (await third.mainWindow()).page();
+    await last.getByTestId('empty-state').waitFor();
+    expect(await last.getByRole('alert').count()).toBe(0);
+    await expect.poll(() => last.evaluate(() => localStorage.getItem('deputy.lastThreadId'))).toBeNull();
   });
 
   it('creates every window with the secure webPreferences', async () => {

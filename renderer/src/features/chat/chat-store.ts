@@ -36,6 +36,11 @@ export interface ChatActions {
   /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
   openThread(threadId: string, messageId?: string): Promise<void>;
   /**
+   * Opens the conversation the window had open last time; one since deleted leaves the welcome instead of an
+   * error (the caller forgets it).
+   */
+  reopenThread(threadId: string): Promise<boolean>;
+  /**
    * Starts a run elsewhere (the agent picker's `agents.run`) and opens its conversation, keeping every event that
    * arrives before the window knows which conversation it is, so nothing it streamed meanwhile is lost.
    */
@@ -160,7 +165,12 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
     const isEnd = (event: RunEvent) => event.type === 'result' || event.type === 'error';
 
-    const load = async (threadId: string, messageId: string | undefined, early: HeldEvents) => {
+    /** Says why the conversation could not be read (`null` when it was, or a newer switch overtook it). */
+    const load = async (
+      threadId: string,
+      messageId: string | undefined,
+      early: HeldEvents,
+    ): Promise<string | null> => {
       const mine = switchTo(emptyConversation(threadId), true);
       const held = {
         threadId,
@@ -182,12 +192,15 @@ export function createChatStore(client: DeputyClient): ChatStore {
           );
           for (const runId of runsUnderWay(detail)) if (!known.has(runId)) follow(runId);
         }
+        return null;
       } catch (error) {
-        if (mine === generation)
-          set({
-            threadError: toClientError(error).message,
-            conversation: held.events.reduce(applyRunEvent, get().conversation),
-          });
+        const failure = toClientError(error);
+        if (mine !== generation) return null;
+        set({
+          threadError: failure.message,
+          conversation: held.events.reduce(applyRunEvent, get().conversation),
+        });
+        return failure.code;
       } finally {
         if (opening === held) opening = null;
         if (mine === generation) set({ isLoadingThread: false });
@@ -216,8 +229,15 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
       ...threadListActions(client, set, get),
 
-      openThread(threadId, messageId) {
-        return load(threadId, messageId, { events: [], isFull: false });
+      async openThread(threadId, messageId) {
+        await load(threadId, messageId, { events: [], isFull: false });
+      },
+
+      async reopenThread(threadId) {
+        const code = await load(threadId, undefined, { events: [], isFull: false });
+        if (code !== 'not_found') return true;
+        switchTo(emptyConversation(), false);
+        return false;
       },
 
       async openStarted(start) {
