@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
+import { isRunEnd, RunFollowers } from './run-followers';
 import { conversationFromThread, runsUnderWay, withHeldEvents, withoutRunsToReplay } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
@@ -69,13 +70,6 @@ export type ChatStore = StoreApi<ChatState & ChatActions>;
 /** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
 const EARLY_EVENT_CAP = 2_000;
 
-/** A run under way in a conversation opened while it works: its own events, replayed from its start, show it. */
-interface FollowedRun {
-  runId: string;
-  hasBegun: boolean;
-  unsubscribe: (() => void) | null;
-}
-
 /** Events kept to fold into a conversation once its stored copy is read; past the cap, no more are kept. */
 interface HeldEvents {
   events: RunEvent[];
@@ -93,9 +87,6 @@ export function createChatStore(client: DeputyClient): ChatStore {
   let beforeStart: HeldEvents | null = null;
   // The events of the conversation being opened, until its stored copy arrives (then folded into it).
   let opening: (HeldEvents & { threadId: string }) | null = null;
-  // The runs replayed into the open conversation (its run and the agents it delegated to), by id: their events on
-  // the window-wide stream are left to the replay.
-  const followed = new Map<string, FollowedRun>();
   // Stop pressed while the run is still being started (no id yet): it is stopped as soon as it has one.
   let isStopAsked = false;
   // Bumped whenever the window switches conversation, so a late answer does not land in the wrong one.
@@ -106,50 +97,20 @@ export function createChatStore(client: DeputyClient): ChatStore {
     const update = (change: (conversation: Conversation) => Conversation) =>
       set((state) => ({ conversation: change(state.conversation) }));
 
-    const unfollow = (run: FollowedRun) => {
-      if (followed.get(run.runId) !== run) return;
-      followed.delete(run.runId);
-      run.unsubscribe?.();
-    };
-    const unfollowAll = () => {
-      for (const run of [...followed.values()]) unfollow(run);
-    };
-
-    const applyFollowed = (run: FollowedRun, event: RunEvent) => {
-      if (followed.get(run.runId) !== run) return;
-      // The replay begins with the run's start, the first time and again when the socket re-sends the subscription
-      // after a reconnect: each replay replaces what the last one showed, so no word shows twice.
-      if (isRunStart(event)) update((current) => withoutRunsToReplay(current, new Set([run.runId])));
-      // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it
-      // says since, live. The stored copy stays, and the window-wide stream brings the rest.
-      else if (!run.hasBegun) unfollow(run);
-      run.hasBegun = true;
-      set({ lastActivityAt: Date.now() });
-      update((current) => applyRunEvent(current, event));
-      if (isEnd(event)) unfollow(run);
-    };
-
-    /**
-     * Shows a run found under way in the conversation just read from its start: the stored copy lacks the turn it
-     * is in, and the window-wide stream brings only what it says from now on. Subscribed to the one run, the host
-     * replays what it emitted and then follows it live, in order, so nothing is missed and nothing comes twice. It
-     * replays nothing of a run it has not held whole since its start (one resumed after a restart): its journal keeps
-     * no words, and the stored copy has them.
-     */
-    const follow = (runId: string) => {
-      const run: FollowedRun = { runId, hasBegun: false, unsubscribe: null };
-      followed.set(runId, run);
-      const unsubscribe = client.on('run.events', { runId, isWholeReplayOnly: true }, (event) =>
-        applyFollowed(run, event),
-      );
-      if (followed.get(runId) === run) run.unsubscribe = unsubscribe;
-      else unsubscribe();
-    };
+    // The runs replayed into the open conversation (its run and the agents it delegated to): their events on the
+    // window-wide stream are left to the replay.
+    const followers = new RunFollowers(client, {
+      restart: (runId) => update((current) => withoutRunsToReplay(current, new Set([runId]))),
+      apply: (event) => {
+        set({ lastActivityAt: Date.now() });
+        update((current) => applyRunEvent(current, event));
+      },
+    });
 
     const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
       generation += 1;
       earlyEvents = [];
-      unfollowAll();
+      followers.stopAll();
       // The quiet time of a run found going in the opened conversation counts from now: its earlier events
       // were not seen here, and it is not silent for having started before the window looked.
       set({
@@ -162,8 +123,6 @@ export function createChatStore(client: DeputyClient): ChatStore {
       });
       return generation;
     };
-
-    const isEnd = (event: RunEvent) => event.type === 'result' || event.type === 'error';
 
     /** Says why the conversation could not be read (`null` when it was, or a newer switch overtook it). */
     const load = async (
@@ -188,9 +147,9 @@ export function createChatStore(client: DeputyClient): ChatStore {
           // A run whose start arrived while the copy was read shows from its held events; one that ended meanwhile
           // has nothing more to follow.
           const known = new Set(
-            kept.flatMap((event) => (isRunStart(event) || isEnd(event) ? [event.runId] : [])),
+            kept.flatMap((event) => (isRunStart(event) || isRunEnd(event) ? [event.runId] : [])),
           );
-          for (const runId of runsUnderWay(detail)) if (!known.has(runId)) follow(runId);
+          for (const runId of runsUnderWay(detail)) if (!known.has(runId)) followers.follow(runId);
         }
         return null;
       } catch (error) {
@@ -356,13 +315,13 @@ export function createChatStore(client: DeputyClient): ChatStore {
         if (beforeStart) hold(beforeStart, event);
         if (opening?.threadId === event.threadId) hold(opening, event);
         // A followed run's events come by its replay (follow), not also from here.
-        else if (event.threadId === conversation.threadId && !followed.has(event.runId)) {
+        else if (event.threadId === conversation.threadId && !followers.isFollowing(event.runId)) {
           set({ lastActivityAt: Date.now() });
           update((current) => applyRunEvent(current, event));
         } else if (isStarting && conversation.threadId === null && earlyEvents.length < EARLY_EVENT_CAP) {
           earlyEvents.push(event);
         }
-        if (isEnd(event)) void get().loadThreads();
+        if (isRunEnd(event)) void get().loadThreads();
       },
     };
   });
