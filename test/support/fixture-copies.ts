@@ -2,29 +2,38 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { openContextDb } from '../../electron/context/context-db';
+import type { Db } from '../../electron/store/database';
 import { Store } from '../../electron/store/store';
 
 /** Where the frozen databases are (test/fixtures/databases). */
 export const FIXTURE_DATABASES = join(import.meta.dirname, '..', 'fixtures', 'databases');
 
 /**
- * Opens a store in a folder of its own, one per call; after each test, closes the stores the test left open
- * (their folder locks and logs with them), then removes the folders.
+ * Opens a database in a folder of its own, one per call; after each test, closes those the test left open (a
+ * store's folder lock and log with it), then removes the folders.
  */
-function useStoreFolders(prefix: string): (open: (file: string) => Store) => Store {
+function useFolders<T>(prefix: string, close: (opened: T) => void): (open: (dir: string) => T) => T {
   const dirs: string[] = [];
-  const stores: Store[] = [];
+  const opened: T[] = [];
   afterEach(() => {
-    for (const store of stores.splice(0)) if (store.db.open) store.close();
+    for (const item of opened.splice(0)) close(item);
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
   return (open) => {
     const dir = mkdtempSync(join(tmpdir(), prefix));
     dirs.push(dir);
-    const store = open(join(dir, 'deputy.db'));
-    stores.push(store);
-    return store;
+    const item = open(dir);
+    opened.push(item);
+    return item;
   };
+}
+
+function useStoreFolders(prefix: string): (open: (file: string) => Store) => Store {
+  const openIn = useFolders<Store>(prefix, (store) => {
+    if (store.db.open) store.close();
+  });
+  return (open) => openIn((dir) => open(join(dir, 'deputy.db')));
 }
 
 /**
@@ -44,4 +53,20 @@ export function useFixtureCopies(): (fixture: string) => Store {
 export function useTempStores(): () => Store {
   const openIn = useStoreFolders('deputy-store-');
   return () => openIn((file) => Store.open(file));
+}
+
+/**
+ * Opens copies of frozen context.db files (opening brings them up to date; the fixture itself is never written),
+ * each in a folder of its own that is removed after each test.
+ */
+export function useContextFixtureCopies(): (fixture: string) => Db {
+  const openIn = useFolders<Db>('deputy-context-fixture-', (db) => {
+    if (db.open) db.close();
+  });
+  return (fixture) =>
+    openIn((dir) => {
+      const file = join(dir, 'context.db');
+      copyFileSync(join(FIXTURE_DATABASES, fixture), file);
+      return openContextDb(file);
+    });
 }
