@@ -33,12 +33,21 @@ export function forgetKnownSecrets(): void {
   plainSecrets = null;
 }
 
-/** Adds a value to what is redacted from now on. The vault calls this for every secret it handles. */
+/** A stored header value that names its scheme ("Bearer …", "Basic …"): the credential is the part after it. */
+const SCHEMED_CREDENTIAL = /^(?:bearer|basic|token|bot|apikey|api-key)\s+(\S+)\s*$/i;
+
+/**
+ * Adds a value to what is redacted from now on. The vault calls this for every secret it handles. A value
+ * stored with its scheme ("Bearer abc…", an MCP server's Authorization header) adds its credential too: pasted
+ * alone, in a URL or after another header's name, it is the same secret.
+ */
 export function rememberSecret(value: string | null | undefined): void {
   if (!value || value.length < MIN_SECRET_LENGTH || knownSecrets.has(value)) return;
   knownSecrets.add(value);
   knownPattern = null;
   plainSecrets = null;
+  const credential = SCHEMED_CREDENTIAL.exec(value)?.[1];
+  if (credential !== undefined) rememberSecret(credential);
 }
 
 /** Builds (once per change) the pattern of the remembered secrets and the list of those replaced as plain text. */

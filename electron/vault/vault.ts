@@ -32,7 +32,9 @@ export class Vault {
     this.select = db.prepare<[string], { ciphertext: Buffer }>(
       'SELECT ciphertext FROM secrets WHERE name = ?',
     );
-    this.selectAll = db.prepare<[], { ciphertext: Buffer }>('SELECT ciphertext FROM secrets');
+    this.selectAll = db.prepare<[], { name: string; ciphertext: Buffer }>(
+      'SELECT name, ciphertext FROM secrets',
+    );
     this.upsert = db.prepare<[string, Buffer, string]>(
       `INSERT INTO secrets (name, ciphertext, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
@@ -66,7 +68,8 @@ export class Vault {
       const value = this.decrypt(row.ciphertext);
       if (value === null) continue;
       rememberSecret(value);
-      rememberJsonSecrets(parseJsonOrNull(value));
+      // An MCP server's values are secrets whatever their names ("GITHUB_PAT", an Authorization header).
+      rememberJsonSecrets(parseJsonOrNull(value), '', row.name.startsWith(MCP_PREFIX));
     }
   }
 
@@ -122,14 +125,18 @@ function parseJsonOrNull(text: string): unknown {
 }
 
 const SECRET_FIELD = /token|secret|key|password/i;
+const MCP_PREFIX = 'mcp.';
 
-/** The credential fields inside a JSON secret (access and refresh tokens, a client secret) are secrets too. */
-function rememberJsonSecrets(value: unknown, key = ''): void {
+/**
+ * The credential fields inside a JSON secret (access and refresh tokens, a client secret) are secrets too; with
+ * `isEveryValue`, every string in it is.
+ */
+function rememberJsonSecrets(value: unknown, key = '', isEveryValue = false): void {
   if (typeof value === 'string') {
-    if (SECRET_FIELD.test(key)) rememberSecret(value);
+    if (isEveryValue || SECRET_FIELD.test(key)) rememberSecret(value);
   } else if (Array.isArray(value)) {
-    for (const item of value) rememberJsonSecrets(item, key);
+    for (const item of value) rememberJsonSecrets(item, key, isEveryValue);
   } else if (typeof value === 'object' && value !== null) {
-    for (const [field, item] of Object.entries(value)) rememberJsonSecrets(item, field);
+    for (const [field, item] of Object.entries(value)) rememberJsonSecrets(item, field, isEveryValue);
   }
 }

@@ -166,6 +166,27 @@ describe('vault', () => {
     reopened.rememberAll();
     expect(redactSecrets(text)).toBe(`${REDACTED} and ${REDACTED}, id public-id-7`);
   });
+  it("knows an MCP server's stored values after a restart whatever their names", () => {
+    const { vault, dir } = openVault();
+    vault.setJson('mcp.notes', {
+      env: { NOTES_WORKSPACE: 'unshaped-workspace-value-31' },
+      headers: { 'X-Tenant': 'unshaped-tenant-value-32' },
+    });
+    const text = 'workspace unshaped-workspace-value-31, tenant unshaped-tenant-value-32';
+    forgetKnownSecrets();
+    const { vault: reopened } = openVault(dir);
+    reopened.rememberAll();
+    expect(redactSecrets(text)).toBe(`workspace ${REDACTED}, tenant ${REDACTED}`);
+  });
+
+  it('knows the credential of a value stored with its scheme, pasted alone', () => {
+    const { vault } = openVault();
+    vault.set('api.token', 'Bearer unshaped-credential-after-scheme-33');
+    expect(redactSecrets('curl -H "X-Token: unshaped-credential-after-scheme-33"')).toBe(
+      `curl -H "X-Token: ${REDACTED}"`,
+    );
+    expect(redactSecrets('Bearer is a word; bearer of news')).toBe('Bearer is a word; bearer of news');
+  });
 });
 
 describe('a vault whose keychain locks later', () => {
