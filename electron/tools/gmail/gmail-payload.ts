@@ -21,9 +21,23 @@ function isAttachment(part: Part): boolean {
   return Boolean(part.filename) || /^\s*attachment/i.test(headerOf(part, 'Content-Disposition'));
 }
 
-function* walk(part: Part): Generator<Part> {
-  yield part;
-  for (const child of part.parts ?? []) yield* walk(child);
+/**
+ * Every part of a message, depth first in document order. Kept off the call stack: a message nested thousands of
+ * levels deep (anyone can send one) took a quarter of a second at 3,000 levels, walked by nested generators,
+ * and failed with a stack overflow past about 5,000.
+ */
+function walk(root: Part): Part[] {
+  const found: Part[] = [];
+  const ahead: Part[] = [root];
+  for (let part = ahead.pop(); part !== undefined; part = ahead.pop()) {
+    found.push(part);
+    const children = part.parts ?? [];
+    for (let index = children.length - 1; index >= 0; index -= 1) {
+      const child: unknown = children[index];
+      if (typeof child === 'object' && child !== null) ahead.push(child);
+    }
+  }
+  return found;
 }
 
 function charsetOf(part: Part): string {
@@ -42,7 +56,7 @@ function partText(part: Part): string {
  */
 export function bodyText(payload: Part | undefined): string {
   if (!payload) return '';
-  const parts = [...walk(payload)].filter((part) => !isAttachment(part) && part.body?.data);
+  const parts = walk(payload).filter((part) => !isAttachment(part) && part.body?.data);
   const plain = parts.find((part) => part.mimeType?.toLowerCase() === 'text/plain');
   if (plain) return partText(plain).replace(/\r\n?/g, '\n');
   const html = parts.find((part) => part.mimeType?.toLowerCase() === 'text/html');
@@ -52,9 +66,11 @@ export function bodyText(payload: Part | undefined): string {
 /** What is attached, by name, type and size; the content is never fetched. */
 export function attachmentsOf(payload: Part | undefined): Attachment[] {
   if (!payload) return [];
-  return [...walk(payload)].filter(isAttachment).map((part) => ({
-    filename: decodeHeaderWords(part.filename ?? '') || '(unnamed)',
-    mimeType: part.mimeType ?? 'application/octet-stream',
-    size: part.body?.size ?? 0,
-  }));
+  return walk(payload)
+    .filter(isAttachment)
+    .map((part) => ({
+      filename: decodeHeaderWords(part.filename ?? '') || '(unnamed)',
+      mimeType: part.mimeType ?? 'application/octet-stream',
+      size: part.body?.size ?? 0,
+    }));
 }

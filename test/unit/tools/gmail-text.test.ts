@@ -157,4 +157,18 @@ describe('bodyText and attachmentsOf', () => {
     });
     expect(bodyText(latin)).toBe('Grüße');
   });
+
+  it('reads a message nested 20,000 parts deep, in document order, and skips parts that are not objects', () => {
+    // Built as text and parsed, as the Gmail client receives it: JSON.stringify itself cannot go this deep.
+    const leaf = (text: string, filename = '') =>
+      JSON.stringify({ mimeType: 'text/plain', filename, body: { data: data(text), size: text.length } });
+    const depth = 20_000;
+    const json =
+      '{"mimeType":"multipart/mixed","parts":['.repeat(depth) +
+      `${leaf('first', 'a.txt')}, null, ${leaf('body')}` +
+      ']}'.repeat(depth);
+    const payload = JSON.parse(json) as gmail_v1.Schema$MessagePart;
+    expect(bodyText(payload)).toBe('body');
+    expect(attachmentsOf(payload)).toEqual([{ filename: 'a.txt', mimeType: 'text/plain', size: 5 }]);
+  });
 });
