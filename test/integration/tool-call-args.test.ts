@@ -95,6 +95,30 @@ describe('tool calls whose arguments are not an object', () => {
   });
 });
 
+describe('tool calls whose arguments are nested absurdly deep', () => {
+  it('are refused as invalid arguments in plain words, never run, and the run goes on', async () => {
+    const { gemini, fixture } = await open();
+    // 3,000 levels (an object and an array each time): deeper than the engine's serializers could walk (the run failed as an internal error).
+    const deep = JSON.parse(`${'{"a":['.repeat(1_500)}"x"${']}'.repeat(1_500)}`) as Record<string, unknown>;
+    gemini.script(
+      callsReply([{ name: 'add_task', args: { description: 'Buy milk', notes: deep }, id: 'c-deep' }]),
+      textReply('I will send flat arguments.'),
+    );
+    const done = await fixture.host.runToEnd({ prompt: 'Add a task: buy milk' });
+    expect(done).toMatchObject({ status: 'completed', summary: 'I will send flat arguments.' });
+    const parts = partsSent(gemini, 1);
+    expect(parts.find((part) => part.functionCall)?.functionCall?.args).toEqual({});
+    expect(parts.find((part) => part.functionResponse)?.functionResponse?.response).toEqual({
+      error: {
+        code: 'invalid_arguments',
+        message:
+          "add_task's arguments must be an object of named fields, not one nested more than 32 levels deep.",
+      },
+    });
+    expect((await fixture.host.invoke('tasks.list', { status: 'all' })).tasks).toEqual([]);
+  });
+});
+
 describe('tool calls whose arguments do not fit the tool', () => {
   it('are answered to Gemini in plain words that name the tool and the argument', async () => {
     const { gemini, fixture } = await open();
