@@ -1,11 +1,17 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isNestedDeeperThan } from '../../shared/nesting';
 import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 
 /** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
 const MAX_TOOLS = 500;
 const MAX_PAGES = 20;
+/**
+ * Deeper than any real tool's listing (its input schema included) goes. One nested thousands of levels deep ran the
+ * listing out of stack, and the whole server, good tools and all, could not start.
+ */
+const MAX_LISTING_DEPTH = 64;
 
 /** A page of `tools/list` whose tools are read one by one (the SDK's own schema refuses the page for one bad tool). */
 const ToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
@@ -31,6 +37,13 @@ export async function listTools(
       },
     );
     for (const [index, raw] of listed.tools.entries()) {
+      // Checked first: the schema check, the model's declarations and the audit trail all recurse into it.
+      if (isNestedDeeperThan(raw, MAX_LISTING_DEPTH)) {
+        note(
+          `tool ${listingName(raw, index)} left out: its listing is nested more than ${MAX_LISTING_DEPTH} levels deep`,
+        );
+        continue;
+      }
       const tool = ToolSchema.safeParse(raw);
       if (tool.success) tools.push(tool.data as McpToolSpec);
       else

@@ -251,6 +251,29 @@ describe('MCP servers as tools', () => {
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('fine is fine');
   });
 
+  it('leaves out a tool whose listing nests thousands of levels deep, and drops such an answer in words', async () => {
+    const model = new ScriptedModel(call('raw__deep-answer', {}), say('Noted.'));
+    fixture = await openHost(model);
+    const { host } = fixture;
+    await putServer(host, 'raw', { ...stdio(MALFORMED_TOOLS_SERVER), env: { DEEP_NESTING: '5000' } });
+    // Before, the deep listing ran the check out of stack and the whole server could not start.
+    const view = await waitForServer(host, 'raw', (server) => server.state === 'running', 10_000);
+    expect(view.tools.map((tool) => tool.name)).toEqual(['raw__fine', 'raw__deep-answer']);
+    expect(view.leftOut).toContain(
+      'tool "deep-schema" left out: its listing is nested more than 64 levels deep',
+    );
+    const events: RunEvent[] = [];
+    const done = await host.runToEnd({ prompt: 'Call deep-answer' }, (event) => events.push(event));
+    expect(done.status).toBe('completed');
+    expect(toolResults(events).map((event) => [event.state, event.error])).toEqual([
+      [
+        'failed',
+        'The MCP server "raw" answered deep-answer with content nested more than 64 levels deep, which Deputy does not read, so the answer was dropped. The call was made.',
+      ],
+    ]);
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_deep');
+  });
+
   it('says in the log which tools it left out past the 500 a server may offer, and which for a name too long', async () => {
     fixture = await openHost(new ScriptedModel());
     const { host } = fixture;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AutonomyLevel } from '../../../shared/contract';
-import type { RiskLevel, Tool, ToolCategory, ToolContext } from '../tool';
+import { isNestedDeeperThan } from '../../../shared/nesting';
+import { ToolError, type RiskLevel, type Tool, type ToolCategory, type ToolContext } from '../tool';
 import { mapMcpResult } from './mcp-result';
 
 /** One tool as an MCP server lists it (`tools/list`): everything in it is the server's word, not Deputy's. */
@@ -29,6 +30,8 @@ export const NAMESPACE_SEPARATOR = '__';
 export const MAX_NAME = 64;
 const MAX_DESCRIPTION = 1_000;
 const MAX_SCHEMA_CHARS = 50_000;
+/** Deeper than any real answer goes; past it the serializers and the redactor, which recurse, run out of stack. */
+const MAX_ANSWER_DEPTH = 64;
 
 /** The name the model and the policy see, in the letters Gemini accepts, or null when none fits. */
 export function namespacedName(server: string, tool: string): string | null {
@@ -75,6 +78,12 @@ export function createMcpTool(server: string, spec: McpToolSpec, deps: McpToolDe
     ],
     execute: async (input, context) => {
       const raw = await deps.call(spec.name, input as Record<string, unknown>, context.signal);
+      // Checked before anything recurses into it (the mapping, the redactor, the ledger's and audit's JSON).
+      if (isNestedDeeperThan(raw, MAX_ANSWER_DEPTH))
+        throw new ToolError(
+          'mcp_answer_too_deep',
+          `The MCP server "${server}" answered ${spec.name} with content nested more than ${MAX_ANSWER_DEPTH} levels deep, which Deputy does not read, so the answer was dropped. The call was made.`,
+        );
       const mapped = mapMcpResult(raw);
       if (mapped.isTruncated) deps.keepFull(context, name, raw);
       return { server, tool: spec.name, ...mapped.output };
