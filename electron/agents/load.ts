@@ -26,13 +26,24 @@ export function parseAgentDefinition(text: string, file: string): AgentFileParse
   const syntax = document.errors[0];
   if (syntax) {
     const line = syntax.linePos?.[0]?.line ?? lines.linePos(syntax.pos[0]).line;
-    return { ok: false, error: { file, line, message: firstLine(syntax.message) } };
+    const message = isTooDeep(syntax) ? TOO_DEEP : firstLine(syntax.message);
+    return { ok: false, error: { file, line, message } };
   }
   const value = yamlValue(document, lines, file);
   if (!value.ok) return value;
   const lineFor = (path: readonly PropertyKey[]) => lineOf(document, lines, path);
   const checked = checkDefinition(value.value, file, lineFor);
   return checked.ok ? { ...checked, nameLine: lineFor(['name']) } : checked;
+}
+
+/**
+ * What a file nested thousands of levels deep gets: the parser, which recurses, ran out of stack, and said so in
+ * JavaScript's words ("Maximum call stack size exceeded").
+ */
+const TOO_DEEP = 'Its lists and maps are nested too deeply to read; an agent file needs only a few levels.';
+
+function isTooDeep(error: unknown): boolean {
+  return error instanceof RangeError || /call stack size/i.test(String((error as Error | null)?.message));
 }
 
 /** Uses of aliases (*name) a file may make, counted as the parser counts them (nested uses multiply). */
@@ -48,8 +59,9 @@ export type YamlValue = { ok: true; value: unknown } | { ok: false; error: Agent
 export function yamlValue(document: Document, lines: LineCounter, file: string, startLine = 1): YamlValue {
   try {
     return { ok: true, value: document.toJS({ maxAliasCount: MAX_ALIASES }) };
-  } catch {
-    // The parser throws here only over aliases: one whose anchor is not set before it, or too many uses.
+  } catch (error) {
+    if (isTooDeep(error)) return { ok: false, error: { file, line: null, message: TOO_DEEP } };
+    // Otherwise the parser throws here only over aliases: one whose anchor is not set before it, or too many uses.
     const { alias, isUnresolved } = aliasAtFault(document);
     const line = alias?.range ? lines.linePos(alias.range[0]).line + startLine - 1 : null;
     const message =

@@ -188,6 +188,24 @@ describe('AgentDefinition (spec 001)', () => {
     expect(parsed.error.line).toBe(json.split('\n').findIndex((text) => text.includes('"query"')) + 1);
   });
 
+  it('refuses a file nested thousands of levels deep in words, not with a stack overflow', () => {
+    const deep = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+    const files: [text: string, file: string][] = [
+      [`${INVESTIGATOR}extra: ${deep}\n`, 'deep.yaml'],
+      [`{"name": "deep", "extra": ${deep}}`, 'deep.json'],
+    ];
+    for (const [text, file] of files) {
+      const parsed = parseAgentDefinition(text, file);
+      expect(parsed).toMatchObject({
+        ok: false,
+        error: {
+          file,
+          message: 'Its lists and maps are nested too deeply to read; an agent file needs only a few levels.',
+        },
+      });
+    }
+  });
+
   it('loads every built-in agent, each with an SOP whose phases only use granted tools', () => {
     const dir = join(process.cwd(), 'resources', 'agents');
     const files = readdirSync(dir);
