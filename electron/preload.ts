@@ -128,7 +128,7 @@ const deputy: DeputyClient = {
     return unwrap(envelope) as CommandOutput<typeof channel>;
   },
 
-  on(channel, input, listener) {
+  on(channel, input, listener, options) {
     if (!isStreamName(channel)) throw new Error(`There is no stream named ${channel}.`);
     // Random, not a counter: after a reload, events still in flight for the old page's ids must not match.
     const subId = crypto.randomUUID();
@@ -137,6 +137,8 @@ const deputy: DeputyClient = {
     ipcRenderer
       .invoke(IPC_CHANNELS.subscribe, subId, channel, input)
       .then(unwrap)
+      // The Host replays a stream's past while it subscribes, before it answers: that has been sent by now.
+      .then(() => listeners.has(subId) && options?.onCaughtUp?.())
       .catch((error: unknown) => {
         listeners.delete(subId);
         console.error(`[deputy] could not subscribe to ${channel}`, error);

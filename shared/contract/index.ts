@@ -236,5 +236,14 @@ export interface DeputyClient {
     channel: S,
     input: StreamInput<S>,
     listener: (event: StreamEvent<S>) => void,
+    options?: StreamOptions,
   ): () => void;
+}
+
+export interface StreamOptions {
+  /**
+   * Called each time the host has taken the subscription: once, and again after each reconnect of a WebSocket
+   * (which subscribes again). What the host replays on subscribing (a run's past events) has arrived by then.
+   */
+  onCaughtUp?: () => void;
 }

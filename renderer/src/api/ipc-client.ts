@@ -14,6 +14,6 @@ export function createIpcClient(bridge: DeputyClient): DeputyClient {
         throw toClientError(error);
       }
     },
-    on: (channel, input, listener) => bridge.on(channel, input, listener),
+    on: (channel, input, listener, options) => bridge.on(channel, input, listener, options),
   };
 }

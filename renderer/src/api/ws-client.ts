@@ -8,6 +8,7 @@ import type {
   StreamEvent,
   StreamInput,
   StreamName,
+  StreamOptions,
 } from '../../../shared/contract';
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../../../shared/contract/ws-names';
 import type { WsClientMessage } from '../../../shared/contract/ws-protocol';
@@ -59,6 +60,8 @@ interface PendingCommand {
 interface Subscription {
   frame: string;
   deliver(event: unknown): void;
+  /** The host's answer to the subscription, which it sends after what it replays. */
+  accepted(): void;
 }
 
 const disconnected = () =>
@@ -164,7 +167,10 @@ export function createWsClient(options: WsClientOptions): WsClient {
     if (typeof id !== 'string') return;
     if (kind === 'reply') {
       const command = pending.get(id);
-      if (!command) return;
+      if (!command) {
+        if ((frame as { ok?: unknown }).ok === true) subscriptions.get(id)?.accepted();
+        return;
+      }
       pending.delete(id);
       const reply = frame as { ok?: unknown; data?: unknown; error?: { code?: unknown; message?: unknown } };
       if (reply.ok === true) return command.settle({ ok: true, data: reply.data });
@@ -215,6 +221,7 @@ export function createWsClient(options: WsClientOptions): WsClient {
     channel: S,
     input: StreamInput<S>,
     listener: (event: StreamEvent<S>) => void,
+    { onCaughtUp }: StreamOptions = {},
   ): () => void {
     const schemaOf = (loaded: Contract) =>
       loaded.streams[channel].event as unknown as z.ZodType<StreamEvent<S>>;
@@ -229,6 +236,8 @@ export function createWsClient(options: WsClientOptions): WsClient {
           if (parsed.success) listener(parsed.data);
         });
       },
+      // After the events before it, which may still wait for the contract to be checked.
+      accepted: () => withContract(() => subscriptions.has(id) && onCaughtUp?.()),
     });
     if (isOpen()) send(JSON.stringify(message));
     return () => {

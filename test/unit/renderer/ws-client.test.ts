@@ -195,6 +195,32 @@ describe('ws-client', () => {
     await expect(deputy.invoke('threads.list', {})).resolves.toEqual({ threads: [], nextBefore: null });
   });
 
+  it('says a subscription has caught up when the host answers it, after what it replayed, on each reconnect', async () => {
+    server = await startServer();
+    // As the host does: the replay first, then the answer to the subscription.
+    server.respond((frame, socket) => {
+      if (frame.kind !== 'subscribe') return;
+      server?.send(socket, { kind: 'event', id: frame.id, event: delta('replayed') });
+      server?.send(socket, { kind: 'reply', id: frame.id, ok: true, data: null });
+    });
+    const deputy = connect(server.url);
+    const heard: string[] = [];
+    deputy.on(
+      'run.events',
+      { runId: 'r1' },
+      (event) => heard.push(event.type === 'delta' ? event.delta : ''),
+      {
+        onCaughtUp: () => heard.push('caught up'),
+      },
+    );
+    await waitFor(() => heard.length === 2);
+    expect(heard).toEqual(['replayed', 'caught up']);
+
+    server.sockets[0]?.terminate();
+    await waitFor(() => heard.length === 4);
+    expect(heard).toEqual(['replayed', 'caught up', 'replayed', 'caught up']);
+  });
+
   it('stops with `unauthorized` when the host closes with 4401', async () => {
     server = await startServer();
     server.respond((_frame, socket) => socket.close(4401, 'bad token'));

@@ -163,6 +163,17 @@ describe('on', () => {
     stop();
   });
 
+  it('says the subscription has caught up once main has taken it (and replayed what it holds)', async () => {
+    let taken: (envelope: unknown) => void = () => undefined;
+    invoke.mockReturnValueOnce(new Promise((resolve) => (taken = resolve)));
+    const onCaughtUp = vi.fn();
+    exposedClient().on('run.events', { runId: 'run-1' }, vi.fn(), { onCaughtUp });
+    await Promise.resolve();
+    expect(onCaughtUp).not.toHaveBeenCalled();
+    taken({ ok: true, data: null });
+    await vi.waitFor(() => expect(onCaughtUp).toHaveBeenCalledTimes(1));
+  });
+
   it('returns an unsubscribe that stops events and tells main once', async () => {
     const listener = vi.fn();
     const stop = exposedClient().on('run.events', {}, listener);
