@@ -83,8 +83,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
     wasReconnecting.current = false;
     const chat = stores.chat.getState();
     void chat.loadThreads();
-    const { threadId } = chat.conversation;
-    if (threadId !== null) void chat.openThread(threadId);
+    void chat.refreshThread();
   }, [status, stores]);
 
   const statusText = status === 'ipc' ? undefined : STATUS_TEXT[status];

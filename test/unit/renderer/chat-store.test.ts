@@ -561,18 +561,25 @@ function storeOverBus(stored: (runId: string) => RunEvent[] = () => []) {
     filter: RunEventsFilter;
     listener: (event: RunEvent) => void;
     off: () => void;
+    onCaughtUp?: (() => void) | undefined;
   }>();
+  // As the host does, it answers the subscription once it has replayed what it holds.
+  const subscribe = (subscription: typeof subscriptions extends Set<infer S> ? S : never) => {
+    subscription.off = bus.subscribe(subscription.filter, subscription.listener);
+    subscription.onCaughtUp?.();
+  };
   const client: DeputyClient = {
     ...fake.client,
-    on: (_channel, input, listener) => {
+    on: (_channel, input, listener, options) => {
       const filter = { ...input } as RunEventsFilter;
       const subscription = {
         filter,
         listener: listener as (event: RunEvent) => void,
         off: (): void => undefined,
+        onCaughtUp: options?.onCaughtUp,
       };
-      subscription.off = bus.subscribe(filter, subscription.listener);
       subscriptions.add(subscription);
+      subscribe(subscription);
       return () => {
         subscriptions.delete(subscription);
         subscription.off();
@@ -582,8 +589,7 @@ function storeOverBus(stored: (runId: string) => RunEvent[] = () => []) {
   const reconnect = (whileDown: () => void = () => undefined) => {
     for (const subscription of subscriptions) subscription.off();
     whileDown();
-    for (const subscription of subscriptions)
-      subscription.off = bus.subscribe(subscription.filter, subscription.listener);
+    for (const subscription of subscriptions) subscribe(subscription);
   };
   const store = createChatStore(client);
   store.getState().connect();
@@ -594,6 +600,19 @@ const shownTexts = (conversation: Conversation) =>
   conversation.items.map((item) =>
     item.kind === 'message' ? `${item.role}: ${item.text}` : `${item.kind} ${item.id}`,
   );
+
+const assistantText = (conversation: Conversation) =>
+  conversation.items.flatMap((item) =>
+    item.kind === 'message' && item.role === 'assistant' ? [item.text] : [],
+  );
+/** Every conversation the store shows from now on. */
+const watch = (store: ReturnType<typeof storeOverBus>['store']) => {
+  const seen: Conversation[] = [];
+  store.subscribe((state) => seen.push(state.conversation));
+  return seen;
+};
+const shortest = (seen: readonly Conversation[]) =>
+  Math.min(...seen.map((conversation) => assistantText(conversation).join('').length));
 
 describe('a conversation opened while its run streams', () => {
   const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
@@ -717,8 +736,10 @@ describe('a conversation opened while its run streams', () => {
     const opened = store.getState().openThread('t1');
     answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
     await opened;
-    // Said while the socket was down: the replay brings it.
+    const seen = watch(store);
+    // Said while the socket was down: the replay brings it, and meanwhile the run is not shown shorter.
     reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
+    expect(shortest(seen)).toBe('One '.length);
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two ']);
     bus.publish({ type: 'delta', ...ids, delta: 'three.' });
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
@@ -796,5 +817,34 @@ describe('a conversation opened while its run streams', () => {
       'assistant: Added.',
     ]);
     expect(store.getState().conversation.activeRun).toBeNull();
+  });
+});
+
+describe('a conversation whose socket reconnects mid-run', () => {
+  const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+  const prompt = storedMessage('m1', 'r1', 'user', 'Count', '2026-11-21T10:00:00Z');
+  const workingRun = {
+    ...storedRun('r1', 'completed', '2026-11-21T10:00:00Z'),
+    status: 'executing' as const,
+  };
+  it('read again after a reconnect, keeps the run it streamed on screen until its replay brings it whole', async () => {
+    const { store, bus, reconnect, answer } = storeOverBus();
+    const opened = store.getState().openThread('t1');
+    answer({ thread, messages: [], actions: [], runs: [] });
+    await opened;
+    // Started from this window: it streams by the window-wide subscription, which replays nothing.
+    bus.publish({ type: 'status', ...ids, status: 'queued' });
+    bus.publish({ type: 'status', ...ids, status: 'executing' });
+    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    const seen = watch(store);
+    reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
+    const refreshed = store.getState().refreshThread();
+    expect(store.getState().conversation.activeRun).toEqual({ runId: 'r1', status: 'executing' });
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await refreshed;
+    bus.publish({ type: 'delta', ...ids, delta: 'three.' });
+    expect(shortest(seen)).toBe('One '.length);
+    expect(seen.every((conversation) => conversation.activeRun !== null)).toBe(true);
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
   });
 });

@@ -3,7 +3,16 @@ import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/c
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
 import { isRunEnd, RunFollowers } from './run-followers';
-import { conversationFromThread, runsUnderWay, withHeldEvents, withoutRunsToReplay } from './stored-thread';
+import {
+  conversationFromThread,
+  EARLY_EVENT_CAP,
+  hold,
+  runsUnderWay,
+  withHeldEvents,
+  withoutRunsToReplay,
+  withRunsAsShown,
+  type HeldEvents,
+} from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
 import { isInLastTurn } from './turns';
@@ -37,6 +46,11 @@ export interface ChatActions {
   /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
   openThread(threadId: string, messageId?: string): Promise<void>;
   /**
+   * Reads the open conversation again, as after a reconnect (events sent while the socket was down are lost),
+   * showing what it showed until the new copy is here, and each run under way as it was until its replay is.
+   */
+  refreshThread(): Promise<void>;
+  /**
    * Opens the conversation the window had open last time; one since deleted leaves the welcome instead of an
    * error (the caller forgets it).
    */
@@ -67,20 +81,6 @@ export interface ChatActions {
 
 export type ChatStore = StoreApi<ChatState & ChatActions>;
 
-/** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
-const EARLY_EVENT_CAP = 2_000;
-
-/** Events kept to fold into a conversation once its stored copy is read; past the cap, no more are kept. */
-interface HeldEvents {
-  events: RunEvent[];
-  isFull: boolean;
-}
-
-function hold(held: HeldEvents, event: RunEvent): void {
-  if (held.events.length < EARLY_EVENT_CAP) held.events.push(event);
-  else held.isFull = true;
-}
-
 export function createChatStore(client: DeputyClient): ChatStore {
   let earlyEvents: RunEvent[] = [];
   // Every event, while a run started elsewhere has not said which conversation it is in.
@@ -100,7 +100,10 @@ export function createChatStore(client: DeputyClient): ChatStore {
     // The runs replayed into the open conversation (its run and the agents it delegated to): their events on the
     // window-wide stream are left to the replay.
     const followers = new RunFollowers(client, {
-      restart: (runId) => update((current) => withoutRunsToReplay(current, new Set([runId]))),
+      replace: (runId, replay) => {
+        set({ lastActivityAt: Date.now() });
+        update((current) => replay.reduce(applyRunEvent, withoutRunsToReplay(current, new Set([runId]))));
+      },
       apply: (event) => {
         set({ lastActivityAt: Date.now() });
         update((current) => applyRunEvent(current, event));
@@ -129,8 +132,9 @@ export function createChatStore(client: DeputyClient): ChatStore {
       threadId: string,
       messageId: string | undefined,
       early: HeldEvents,
+      isRefresh = false,
     ): Promise<string | null> => {
-      const mine = switchTo(emptyConversation(threadId), true);
+      const mine = isRefresh ? ++generation : switchTo(emptyConversation(threadId), true);
       const held = {
         threadId,
         events: early.events.filter((event) => event.threadId === threadId),
@@ -142,14 +146,16 @@ export function createChatStore(client: DeputyClient): ChatStore {
         // Past the cap, the runs' last events are missing: only the stored copy is whole.
         const kept = held.isFull ? [] : held.events;
         if (mine === generation) {
-          const conversation = withHeldEvents(conversationFromThread(detail), kept);
-          set({ conversation, focusMessageId: messageId ?? null });
           // A run whose start arrived while the copy was read shows from its held events; one that ended meanwhile
           // has nothing more to follow.
           const known = new Set(
             kept.flatMap((event) => (isRunStart(event) || isRunEnd(event) ? [event.runId] : [])),
           );
-          for (const runId of runsUnderWay(detail)) if (!known.has(runId)) followers.follow(runId);
+          const toFollow = new Set(runsUnderWay(detail).filter((runId) => !known.has(runId)));
+          const stored = withHeldEvents(conversationFromThread(detail), kept);
+          const conversation = isRefresh ? withRunsAsShown(stored, get().conversation, toFollow) : stored;
+          set({ conversation, focusMessageId: messageId ?? null });
+          for (const runId of toFollow) if (!followers.isFollowing(runId)) followers.follow(runId);
         }
         return null;
       } catch (error) {
@@ -190,6 +196,11 @@ export function createChatStore(client: DeputyClient): ChatStore {
 
       async openThread(threadId, messageId) {
         await load(threadId, messageId, { events: [], isFull: false });
+      },
+
+      async refreshThread() {
+        const { threadId } = get().conversation;
+        if (threadId !== null) await load(threadId, undefined, { events: [], isFull: false }, true);
       },
 
       async reopenThread(threadId) {

@@ -6,14 +6,19 @@ export const isRunEnd = (event: RunEvent): boolean => event.type === 'result' ||
 
 /** What a followed run's events do to the open conversation. */
 export interface FollowedRunView {
-  /** A replay of the run begins (again, after a reconnect): what the last replay of it showed goes. */
-  restart(runId: string): void;
+  /**
+   * A replay of the run, from its start to now (again, after a reconnect): it replaces all the window showed of the
+   * run, in one change, so the run is never shown shorter while the replay arrives.
+   */
+  replace(runId: string, replay: readonly RunEvent[]): void;
   apply(event: RunEvent): void;
 }
 
 interface FollowedRun {
   runId: string;
   hasBegun: boolean;
+  /** The replay under way, kept until the host says all of it is here. */
+  replay: RunEvent[] | null;
   unsubscribe: (() => void) | null;
 }
 
@@ -38,10 +43,13 @@ export class RunFollowers {
   }
 
   follow(runId: string): void {
-    const run: FollowedRun = { runId, hasBegun: false, unsubscribe: null };
+    const run: FollowedRun = { runId, hasBegun: false, replay: null, unsubscribe: null };
     this.followed.set(runId, run);
-    const unsubscribe = this.client.on('run.events', { runId, isWholeReplayOnly: true }, (event) =>
-      this.apply(run, event),
+    const unsubscribe = this.client.on(
+      'run.events',
+      { runId, isWholeReplayOnly: true },
+      (event) => this.apply(run, event),
+      { onCaughtUp: () => this.showReplay(run) },
     );
     if (this.followed.get(runId) === run) run.unsubscribe = unsubscribe;
     else unsubscribe();
@@ -61,12 +69,21 @@ export class RunFollowers {
     if (this.followed.get(run.runId) !== run) return;
     // The replay begins with the run's start, the first time and again when the socket re-sends the subscription
     // after a reconnect: each replay replaces what the last one showed, so no word shows twice.
-    if (isRunStart(event)) this.view.restart(run.runId);
+    if (isRunStart(event)) run.replay = [];
     // Not held whole since its start (resumed after a restart), the run is not replayed: this is the first it says
     // since, live. The stored copy stays, and the window-wide stream brings the rest.
     else if (!run.hasBegun) this.stop(run);
     run.hasBegun = true;
-    this.view.apply(event);
-    if (isRunEnd(event)) this.stop(run);
+    if (run.replay) run.replay.push(event);
+    else this.view.apply(event);
+    if (isRunEnd(event) && !run.replay) this.stop(run);
+  }
+
+  private showReplay(run: FollowedRun): void {
+    const { replay } = run;
+    if (this.followed.get(run.runId) !== run || !replay) return;
+    run.replay = null;
+    this.view.replace(run.runId, replay);
+    if (replay.some(isRunEnd)) this.stop(run);
   }
 }

@@ -115,6 +115,20 @@ export function runsUnderWay(detail: ThreadDetail): string[] {
   ].map((run) => run.id);
 }
 
+/** Events of a brand-new thread can arrive before `run.start` says which thread it is; this many are kept. */
+export const EARLY_EVENT_CAP = 2_000;
+
+/** Events kept to fold into a conversation once its stored copy is read; past the cap, no more are kept. */
+export interface HeldEvents {
+  events: RunEvent[];
+  isFull: boolean;
+}
+
+export function hold(held: HeldEvents, event: RunEvent): void {
+  if (held.events.length < EARLY_EVENT_CAP) held.events.push(event);
+  else held.isFull = true;
+}
+
 /** What a run streams and does not store as it goes: its words, its thoughts, its tokens turn by turn. */
 const STREAMED: ReadonlySet<RunEvent['type']> = new Set(['delta', 'thinking', 'usage']);
 
@@ -140,7 +154,6 @@ export function withHeldEvents(conversation: Conversation, events: readonly RunE
  */
 export function withoutRunsToReplay(conversation: Conversation, runIds: ReadonlySet<string>): Conversation {
   if (runIds.size === 0) return conversation;
-  const isPrompt = (item: TimelineItem) => item.kind === 'message' && item.role === 'user';
   const usage = Object.fromEntries(
     Object.entries(conversation.usage ?? {}).filter(([runId]) => !runIds.has(runId)),
   );
@@ -153,6 +166,21 @@ export function withoutRunsToReplay(conversation: Conversation, runIds: Readonly
   };
 }
 
+/**
+ * A conversation read again that shows these runs (under way, about to be replayed) as the window showed them, in
+ * place of their stored copy, which lacks the turn each is in: until its replay is here, a run is not shown shorter.
+ */
+export function withRunsAsShown(
+  stored: Conversation,
+  shown: Conversation,
+  runIds: ReadonlySet<string>,
+): Conversation {
+  if (runIds.size === 0 || shown.threadId !== stored.threadId) return stored;
+  const base = withoutRunsToReplay(stored, runIds);
+  const kept = shown.items.filter((item) => item.runId !== null && runIds.has(item.runId) && !isPrompt(item));
+  return { ...base, items: [...base.items, ...kept] };
+}
+
 /** Each ended run's tokens as the host kept them, so its footer shows after a reload as it did live. */
 function storedUsage(detail: ThreadDetail): Record<string, RunUsage> {
   const usage: Record<string, RunUsage> = {};
@@ -161,6 +189,8 @@ function storedUsage(detail: ThreadDetail): Record<string, RunUsage> {
   }
   return usage;
 }
+
+const isPrompt = (item: TimelineItem): boolean => item.kind === 'message' && item.role === 'user';
 
 function compareTimes(a: string, b: string): number {
   const difference = Date.parse(a) - Date.parse(b);
