@@ -14,17 +14,9 @@ import {
 } from './support/pages';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
+import { MILK_CALL } from './support/milk';
 
 const { newPage } = usePages();
-
-/** What the model states with every side-effect call; without a confidence every call waits for approval. */
-const MILK_CALL = {
-  description: 'Buy milk',
-  confidence: 0.95,
-  intent: 'add task',
-  reasoning: 'user asked',
-  assumptions: [],
-};
 
 const approvalCard = (page: Page) => page.getByTestId('timeline').getByTestId('approval-card');
 const pendingCount = (page: Page) => page.getByTestId('pending-approvals-count');

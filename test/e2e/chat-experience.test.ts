@@ -17,17 +17,11 @@ import {
   usePages,
 } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+import { MILK_CALL } from './support/milk';
 import { seedLongThread } from './support/seed-thread';
 
 const { newPage } = usePages();
 
-const MILK = {
-  description: 'Buy milk',
-  confidence: 0.95,
-  intent: 'add',
-  reasoning: 'asked',
-  assumptions: [],
-};
 const MARKDOWN = [
   'Your week:',
   '',
@@ -213,7 +207,7 @@ describe('the chat, as a person uses it', () => {
 
   it('says a tool call in words, keeps the raw input behind Details, and regenerates the last answer', async () => {
     await putSettings(host, { trustLevel: 'autonomous' });
-    gemini.script(callReply('add_task', MILK), textReply('Done.'), textReply('Done again.'));
+    gemini.script(callReply('add_task', MILK_CALL), textReply('Done.'), textReply('Done again.'));
     const page = await openPage();
     await send(page, 'Add a task to buy milk');
     const card = addTaskCard(page).and(page.locator('[data-state="completed"]'));

@@ -1,0 +1,263 @@
+import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { dataDirWithAgents } from '../support/agent-kit';
+import { putSettings } from './support/api';
+import { startHost, type RunningHost } from './support/host';
+import { MILK_CALL } from './support/milk';
+import { addTaskCard, assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
+import { firstShrink, watchShown, type Shown } from './support/shown-history';
+import { cuttableSocket, type SocketCut } from './support/socket-cut';
+
+const { newPage } = usePages();
+
+/** Words the fake streams one at a time, slowly enough that several of them are said while the socket is cut. */
+const COUNTING = 'One two three four five six seven eight nine ten eleven twelve thirteen fourteen.';
+const WORD_GAP_MS = 150;
+
+const connectionStatus = (page: Page) => page.getByTestId('connection-status');
+/** The conversation's rows from the top, each by what it is (and a tool card by its tool). */
+const timelineOrder = (page: Page) =>
+  page
+    .getByTestId('timeline')
+    .locator(':scope > li')
+    .evaluateAll((rows) =>
+      rows.map((row) => {
+        const inner = row.querySelector('[data-testid]');
+        const what = row.getAttribute('data-testid') ?? inner?.getAttribute('data-testid');
+        const role =
+          row.getAttribute('data-role') ??
+          inner?.getAttribute('data-role') ??
+          inner?.getAttribute('data-tool');
+        return `${what}${role ? `:${role}` : ''}`;
+      }),
+    );
+const timesIn = (text: string, part: string) => text.split(part).length - 1;
+
+describe('a window that loses its connection to the host mid-run', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    dataDir = dataDirWithAgents(
+      { name: 'lead', tools: ['helper'] },
+      { name: 'helper', displayName: 'Task helper', tools: ['list_tasks'] },
+    );
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function openPage(
+    trustLevel: 'supervised' | 'autonomous',
+  ): Promise<{ page: Page; socket: SocketCut }> {
+    await putSettings(host, { trustLevel });
+    const page = await newPage();
+    const socket = await cuttableSocket(page);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    return { page, socket };
+  }
+
+  /**
+   * Cuts the socket, says so while it is cut (focus staying where it was), lets a few words go by unheard, and
+   * reconnects; resolves once the window says it is connected again.
+   */
+  async function cutAndReconnect(page: Page, socket: SocketCut, focused = 'composer-stop'): Promise<void> {
+    await page.getByTestId(focused).focus();
+    socket.cut();
+    await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
+    await page.waitForTimeout(WORD_GAP_MS * 4);
+    expect(await focusedTestId(page)).toBe(focused);
+    socket.restore();
+    await expect.poll(() => connectionStatus(page).innerText()).toBe('');
+    expect(await focusedTestId(page)).toBe(focused);
+  }
+
+  /** The run has ended: its footer is shown and the composer sends again. */
+  async function runEnded(page: Page): Promise<void> {
+    await page.getByTestId('composer-send').waitFor();
+    await page.getByTestId('run-usage').last().waitFor();
+  }
+
+  /** Reloaded and opened again, the conversation shows what it showed live. */
+  async function afterReload(page: Page, prompt: string): Promise<Shown> {
+    await page.reload();
+    // The window reopens on the conversation it had open.
+    await page.locator('[data-testid="message"][data-role="user"]', { hasText: prompt }).waitFor();
+    await page.getByTestId('run-usage').last().waitFor();
+    const notes = await (await watchShown(page))();
+    const last = notes.at(-1);
+    if (!last) throw new Error('nothing was shown');
+    return last;
+  }
+
+  const lastShown = async (read: () => Promise<Shown[]>): Promise<Shown> => {
+    const notes = await read();
+    const last = notes.at(-1);
+    if (!last) throw new Error('nothing was shown');
+    return last;
+  };
+
+  it('an answer streaming in shows whole and once, and never shorter meanwhile', async () => {
+    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }));
+    const { page, socket } = await openPage('supervised');
+    const prompt = 'Count to fourteen slowly';
+    await send(page, prompt);
+    await assistantMessages(page).getByText('two', { exact: false }).waitFor();
+    const shown = await watchShown(page);
+
+    await cutAndReconnect(page, socket);
+    await runEnded(page);
+    expect(socket.connections()).toBe(2);
+
+    const notes = await shown();
+    expect(firstShrink(notes)).toBeNull();
+    const last = await lastShown(shown);
+    expect(timesIn(last.words, COUNTING), last.words).toBe(1);
+    expect(timesIn(last.words, 'One'), last.words).toBe(1);
+    expect(await assistantMessages(page).count()).toBe(1);
+    expect((await afterReload(page, prompt)).words).toBe(last.words);
+  });
+
+  it('an answer that ends while the socket is cut shows whole and once, and the composer takes focus back', async () => {
+    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: 20 }));
+    const { page, socket } = await openPage('supervised');
+    const prompt = 'Count to fourteen quickly';
+    await send(page, prompt);
+    await assistantMessages(page).getByText('One', { exact: false }).waitFor();
+    await page.getByTestId('composer-stop').focus();
+    const shown = await watchShown(page);
+    socket.cut();
+    await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
+    await expect.poll(() => gemini.inFlight()).toBe(0);
+    socket.restore();
+    await expect.poll(() => connectionStatus(page).innerText()).toBe('');
+    await runEnded(page);
+
+    expect(firstShrink(await shown())).toBeNull();
+    const last = await lastShown(shown);
+    expect(timesIn(last.words, COUNTING), last.words).toBe(1);
+    // Stop went with the run's end: typing can go on.
+    expect(await focusedTestId(page)).toBe('composer-input');
+    expect((await afterReload(page, prompt)).words).toBe(last.words);
+  });
+
+  it('a tool call made while the socket is cut shows its card once, and the answer after it whole', async () => {
+    const before = 'Let me add that for you now.';
+    gemini.script(
+      {
+        kind: 'reply',
+        gapMs: WORD_GAP_MS,
+        chunks: [
+          ...before.split(' ').map((word) => ({ text: `${word} ` })),
+          { calls: [{ name: 'add_task', args: MILK_CALL }], finishReason: 'STOP' },
+        ],
+      },
+      textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }),
+    );
+    const { page, socket } = await openPage('autonomous');
+    const prompt = 'Add a task to buy milk and count';
+    await send(page, prompt);
+    await assistantMessages(page).getByText('Let me', { exact: false }).waitFor();
+    const shown = await watchShown(page);
+
+    await cutAndReconnect(page, socket);
+    await runEnded(page);
+
+    expect(firstShrink(await shown())).toBeNull();
+    const last = await lastShown(shown);
+    expect(last.toolCards).toBe(1);
+    expect(await addTaskCard(page).getAttribute('data-state')).toBe('completed');
+    expect(timesIn(last.words, COUNTING), last.words).toBe(1);
+    expect(timesIn(last.words, 'Let me add'), last.words).toBe(1);
+    const reloaded = await afterReload(page, prompt);
+    expect(reloaded.toolCards).toBe(1);
+    expect(timesIn(reloaded.words, COUNTING)).toBe(1);
+  });
+
+  it('an agent working for the run shows its words once, nested, and the run ends', async () => {
+    gemini.script(
+      callReply('helper', { task: 'count the open tasks' }),
+      {
+        kind: 'reply',
+        gapMs: WORD_GAP_MS,
+        chunks: [
+          ...COUNTING.split(' ').map((word) => ({ text: `${word} ` })),
+          {
+            calls: [{ name: 'complete_task', args: { result: { note: 'Counted.' } } }],
+            finishReason: 'STOP',
+          },
+        ],
+      },
+      callReply('complete_task', { result: { note: 'The helper counted.' } }),
+    );
+    const { page, socket } = await openPage('supervised');
+    await page.getByTestId('composer-agents').click();
+    await page.getByTestId('pick-lead').click();
+    await page.getByTestId('agent-input-task').fill('Count with the helper');
+    await page.getByTestId('agent-run').click();
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    await child.getByText('two', { exact: false }).waitFor();
+    const shown = await watchShown(page);
+
+    await cutAndReconnect(page, socket);
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
+      .toContain('Note: The helper counted.');
+    await runEnded(page);
+
+    expect(firstShrink(await shown())).toBeNull();
+    const last = await lastShown(shown);
+    expect(last.childRuns).toBe(1);
+    expect(timesIn(last.words, 'One two three'), last.words).toBe(1);
+    expect(timesIn(last.words, 'fourteen.'), last.words).toBe(1);
+    expect(timesIn(last.words, 'Note: The helper counted.'), last.words).toBe(1);
+    // The agent's words sit inside its own block, under the run that delegated to it, in the order a reload shows.
+    expect(await child.textContent()).toContain('One two three');
+    const order = await timelineOrder(page);
+    expect(order.slice(1, 4)).toEqual(['tool-call', 'child-run:helper', 'message:assistant']);
+    await afterReload(page, 'Count with the helper');
+    expect(await timelineOrder(page)).toEqual(order);
+  });
+
+  it('an approval waiting while the socket is cut shows once, and still answers', async () => {
+    gemini.script(callReply('add_task', MILK_CALL), textReply('Added it.', { chunks: 3, gapMs: 20 }));
+    const { page, socket } = await openPage('supervised');
+    const prompt = 'Add a task to buy milk, asking me first';
+    await send(page, prompt);
+    const card = page.getByTestId('timeline').getByTestId('approval-card');
+    await card.and(page.locator('[data-status="pending"]')).waitFor();
+    const shown = await watchShown(page);
+    // Paused for the person, the run leaves the composer free: what they were typing stays, and so does focus.
+    await composer(page).fill('A draft');
+
+    await cutAndReconnect(page, socket, 'composer-input');
+    expect(await composer(page).inputValue()).toBe('A draft');
+    await expect.poll(() => card.count()).toBe(1);
+    await card.getByTestId('approval-approve').click();
+    await card.and(page.locator('[data-status="approved"]')).waitFor();
+    await expect.poll(() => assistantMessages(page).last().innerText()).toContain('Added it.');
+    await runEnded(page);
+
+    expect(firstShrink(await shown())).toBeNull();
+    const last = await lastShown(shown);
+    expect(last.approvalCards).toBe(1);
+    expect(last.toolCards).toBe(1);
+    expect(timesIn(last.words, 'Added it.')).toBe(1);
+    // Reloaded, the answered approval is its tool card's state (a stored thread keeps only waiting ones as cards).
+    const reloaded = await afterReload(page, prompt);
+    expect(reloaded.toolCards).toBe(1);
+    expect(await addTaskCard(page).getAttribute('data-state')).toBe('completed');
+    expect(timesIn(reloaded.words, 'Added it.')).toBe(1);
+  });
+});
