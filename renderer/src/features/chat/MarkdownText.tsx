@@ -1,7 +1,9 @@
 import { memo, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { RenderGuard } from '../../components/RenderGuard';
 import { CopyButton } from './CopyButton';
+import { isTooComplexForMarkdown } from './markdown-limits';
 import { markdownBlocks } from './markdown-blocks';
 
 /** The text inside a code block's nodes, for its copy button. */
@@ -49,11 +51,23 @@ const components: Components = {
 
 const plugins = [remarkGfm];
 
+/**
+ * One block as markdown; as plain text when it nests deeper or packs more marks than any answer needs (markdown-limits.ts), or when
+ * drawing it fails, so an answer that cannot be drawn still reads and the window around it stays.
+ */
 const Block = memo(function Block({ text }: { text: string }) {
-  return (
-    <Markdown components={components} remarkPlugins={plugins} skipHtml>
+  const plain = (
+    <p className="message__plain" data-testid="markdown-as-text">
       {text}
-    </Markdown>
+    </p>
+  );
+  if (isTooComplexForMarkdown(text)) return plain;
+  return (
+    <RenderGuard fallback={plain} resetKey={text}>
+      <Markdown components={components} remarkPlugins={plugins} skipHtml>
+        {text}
+      </Markdown>
+    </RenderGuard>
   );
 });
 

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isTooComplexForMarkdown,
+  MAX_DENSE_MARKS,
+  MAX_MARKDOWN_NESTING,
+} from '../../../renderer/src/features/chat/markdown-limits';
+
+const nestedList = (levels: number): string =>
+  Array.from({ length: levels }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n');
+
+describe('which answers are shown as plain text rather than parsed as markdown', () => {
+  it('parses what real answers look like: nested lists, quotes, tables, code, links and emphasis', () => {
+    const answer = [
+      '# Your week',
+      '',
+      nestedList(6),
+      '',
+      '> Quoted from Sam',
+      '>> and from Alex',
+      '',
+      '| Task | Due |',
+      '|---|---|',
+      '| **Buy** [milk](https://example.com) | _tomorrow_ |',
+      '',
+      '```',
+      `${' '.repeat(120)}deeply indented code is only text`,
+      '```',
+      '',
+      '>                         ┌────┐   a diagram in a quote, spaced out',
+    ].join('\n');
+    expect(isTooComplexForMarkdown(answer)).toBe(false);
+    // Many marks spread over a long answer are ordinary.
+    const long = Array.from(
+      { length: 400 },
+      (_, index) => `See [link ${index}](https://example.com/${index}) and *this*.`,
+    );
+    expect(isTooComplexForMarkdown(long.join('\n'))).toBe(false);
+  });
+
+  it('shows text nested deeper than the limit as plain text: quotes, lists, numbered lists', () => {
+    expect(isTooComplexForMarkdown(nestedList(MAX_MARKDOWN_NESTING))).toBe(false);
+    expect(isTooComplexForMarkdown(nestedList(MAX_MARKDOWN_NESTING + 2))).toBe(true);
+    expect(isTooComplexForMarkdown(`${'>'.repeat(MAX_MARKDOWN_NESTING)} fine`)).toBe(false);
+    expect(isTooComplexForMarkdown(`${'> '.repeat(10_000)}x`)).toBe(true);
+    expect(isTooComplexForMarkdown(`${'1. '.repeat(MAX_MARKDOWN_NESTING + 1)}x`)).toBe(true);
+  });
+
+  it('shows a paragraph packed with inline marks as plain text, but not the same marks inside fenced code', () => {
+    const packed = '*_'.repeat(MAX_DENSE_MARKS);
+    expect(isTooComplexForMarkdown(`Intro.\n\n${packed}x\n\nOutro.`)).toBe(true);
+    expect(isTooComplexForMarkdown('[a]('.repeat(400))).toBe(true);
+    expect(isTooComplexForMarkdown(`\`\`\`\n${packed}\n${'>'.repeat(100)}\n\`\`\``)).toBe(false);
+    expect(isTooComplexForMarkdown('*a* '.repeat(200))).toBe(false);
+  });
+});
