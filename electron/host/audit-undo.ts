@@ -14,8 +14,8 @@ import { undoCallId } from '../store/undo-ledger';
 import { policyContext } from './policy-context';
 import { changedSinceMessage } from './undo-conflict';
 import { holdUndo, waitingUndo } from './undo-approval';
-import { planUndo, readChanges, type UndoDeps, type UndoPlan } from './undo-plan';
-import { runUndo } from './undo-run';
+import { planUndo, readState, type UndoDeps, type UndoPlan } from './undo-plan';
+import { commitUndo, runUndo } from './undo-run';
 
 export type { UndoDeps } from './undo-plan';
 
@@ -49,12 +49,14 @@ export async function undoEntry(
     throw new DeputyError('conflict', 'This undo is already under way.');
 
   const actionId = earlier?.id ?? deps.newId();
-  const changes = await readChanges(deps, plan, actionId);
-  if (changes.length > 0 && !input.force)
+  const { changes, isAlreadyUndone } = await readState(deps, plan, actionId);
+  // Changed back to how the action found it is no conflict: there is nothing left to overwrite.
+  const isForced = changes.length > 0 && !isAlreadyUndone;
+  if (isForced && !input.force)
     throw new DeputyError('changed_since', changedSinceMessage(original.entityType, changes));
   const decision = undoDecision(deps, plan, check.input);
   // Forced over a later change or not: the approval is bound to these arguments, and checks again unless forced.
-  const args = { undoOf: original.id, ...(changes.length > 0 && { force: true }) };
+  const args = { undoOf: original.id, ...(isForced && { force: true }) };
   const createRow = (state: LedgerState, now: string): void => {
     try {
       store.actions.create(
@@ -105,8 +107,16 @@ export async function undoEntry(
     });
     throw new DeputyError(decision.rule.startsWith('rate:') ? 'rate_limited' : 'conflict', decision.reason);
   }
-  if (decision.kind === 'require_approval' || changes.length > 0) {
-    const reason = changes.length > 0 ? changedSinceMessage(original.entityType, changes) : decision.reason;
+  if (isAlreadyUndone) {
+    // Nothing is done, so there is nothing to approve: the record says so, and the action counts as undone.
+    const entryId = store.transaction(() => {
+      claim('approved');
+      return entry({ status: 'pending', ...ALREADY_UNDONE, approvedAt: deps.now().toISOString() });
+    });
+    return commitUndo(deps, plan, { actionId, entryId }, { wasAlreadyUndone: true }, 0);
+  }
+  if (decision.kind === 'require_approval' || isForced) {
+    const reason = isForced ? changedSinceMessage(original.entityType, changes) : decision.reason;
     const level = decision.kind === 'require_approval' ? decision.level : 'confirm';
     const rule = decision.kind === 'require_approval' ? decision.rule : 'undo:changed_since';
     return holdUndo(deps, plan, { actionId, reason, level, rule, changes }, () => {
@@ -124,6 +134,14 @@ export async function undoEntry(
   });
   return runUndo(deps, plan, { actionId, entryId });
 }
+
+/** The authority of an undo found already done: the person asked, and nothing needed doing. */
+const ALREADY_UNDONE = {
+  decision: 'allow',
+  rule: 'undo:already_undone',
+  reason: 'It was already as it was before the action, so nothing needed doing.',
+  approvedBy: 'person',
+} satisfies Partial<NewAuditEntry>;
 
 function undoEntryBase(plan: UndoPlan, actionId: string, decision: PolicyDecision): NewAuditEntry {
   const { original, tool } = plan;

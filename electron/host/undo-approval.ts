@@ -8,8 +8,8 @@ import { previewText } from '../engine/call-preview';
 import { fingerprint } from '../engine/fingerprint';
 import type { StoredApproval } from '../store/approvals-repo';
 import { changedSinceMessage } from './undo-conflict';
-import { planUndo, readChanges, type UndoDeps, type UndoPlan } from './undo-plan';
-import { failUndo, runUndo } from './undo-run';
+import { planUndo, readState, type UndoDeps, type UndoPlan, type UndoState } from './undo-plan';
+import { commitUndo, failUndo, runUndo } from './undo-run';
 
 export interface UndoHold {
   actionId: string;
@@ -114,13 +114,12 @@ export async function approveUndo(deps: UndoDeps, approval: StoredApproval): Pro
   const { store } = deps;
   const { ids, original } = heldUndo(deps, approval);
   let plan: UndoPlan;
+  let state: UndoState;
   try {
     plan = planUndo(deps, original);
-    if (approval.args.force !== true) {
-      const changes = await readChanges(deps, plan, ids.actionId);
-      if (changes.length > 0)
-        throw new DeputyError('changed_since', changedSinceMessage(original.entityType, changes));
-    }
+    state = await readState(deps, plan, ids.actionId);
+    if (approval.args.force !== true && state.changes.length > 0 && !state.isAlreadyUndone)
+      throw new DeputyError('changed_since', changedSinceMessage(original.entityType, state.changes));
   } catch (error) {
     failUndo(deps, ids, error instanceof Error ? error.message : 'It can no longer be undone.');
     throw error;
@@ -130,7 +129,10 @@ export async function approveUndo(deps: UndoDeps, approval: StoredApproval): Pro
     store.actions.transition(ids.actionId, ['awaiting_confirmation'], 'approved', now);
     store.audit.change(ids.entryId, `approved_by = 'person', approved_at = @now`, {}, now);
   });
-  const done = await runUndo(deps, plan, ids);
+  // Changed back while it waited: nothing is done, and the record says so.
+  const done = state.isAlreadyUndone
+    ? commitUndo(deps, plan, ids, { wasAlreadyUndone: true }, 0)
+    : await runUndo(deps, plan, ids);
   return undoAnswer(approval, done.message);
 }
 

@@ -33,8 +33,14 @@ export function isAsRecorded(expected: unknown, now: unknown): boolean {
 
 /** The 409's words: what changed since, and what an undo now would do to it. */
 export function changedSinceMessage(entityType: string | null, changes: readonly string[]): string {
-  const thing = (entityType ?? 'item').replace(/_/g, ' ');
+  const thing = thingWords(entityType);
   if (changes.includes('it was deleted'))
     return `The ${thing} was deleted after Deputy's action, so undoing it now would bring back or change something that is gone. Undo anyway only if that is what you want.`;
   return `The ${thing} changed after Deputy's action (${changes.join(', ')}). Undoing it now would overwrite that change. Undo anyway only if you want it back as it was before Deputy's action.`;
 }
+
+const THINGS: Record<string, string> = { slack_message: 'Slack post', gmail_draft: 'Gmail draft' };
+
+/** The kind of thing an action changed, in words: "calendar event", "Slack post". */
+export const thingWords = (entityType: string | null): string =>
+  THINGS[entityType ?? ''] ?? (entityType ?? 'item').replace(/_/g, ' ');

@@ -9,7 +9,7 @@ import { asRecord } from '../store/json';
 import type { Store } from '../store/store';
 import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolContext } from '../tools/tool';
-import { changesSince } from './undo-conflict';
+import { changesSince, isAsRecorded } from './undo-conflict';
 
 export interface UndoDeps {
   store: Store;
@@ -71,13 +71,26 @@ export function undoContext(deps: UndoDeps, plan: UndoPlan, actionId: string): T
   };
 }
 
+/** The thing an undo would reverse, as it is now, measured against what the action left and what it found. */
+export interface UndoState {
+  /** The fields that changed since the action (none when the tool cannot read it back). */
+  changes: string[];
+  /** It changed since, back to how the action found it (a task deleted, an edit put back): nothing to undo. */
+  isAlreadyUndone: boolean;
+}
+
 /**
- * The thing the action changed, as it is now, compared with what the action left: the fields that changed
- * since (none when the tool cannot read it back). A read that fails is a 503: nothing is undone blind.
+ * The thing the action changed, as it is now, compared with what the action left and with what it found. A
+ * read that fails is a 503: nothing is undone blind.
  */
-export async function readChanges(deps: UndoDeps, plan: UndoPlan, actionId: string): Promise<string[]> {
+export async function readState(deps: UndoDeps, plan: UndoPlan, actionId: string): Promise<UndoState> {
   const current = await readCurrent(deps, plan, actionId);
-  return current.isKnown ? changesSince(plan.original.entityAfter, current.value) : [];
+  if (!current.isKnown) return { changes: [], isAlreadyUndone: false };
+  const changes = changesSince(plan.original.entityAfter, current.value);
+  return {
+    changes,
+    isAlreadyUndone: changes.length > 0 && isAsRecorded(plan.original.entityBefore, current.value),
+  };
 }
 
 /** The thing as it is now; `isKnown` false when the tool cannot read it back. */

@@ -1,6 +1,8 @@
-import { DeputyError, type AuditUndoOutput } from '../../shared/contract';
+import { DeputyError, type AuditEntry, type AuditUndoOutput } from '../../shared/contract';
+import { summarizeToolCall } from '../../shared/tool-summaries';
+import { asRecord } from '../store/json';
 import { undoCallId } from '../store/undo-ledger';
-import { isAsRecorded } from './undo-conflict';
+import { isAsRecorded, thingWords } from './undo-conflict';
 import { readCurrent, undoContext, planUndo, type UndoDeps, type UndoPlan } from './undo-plan';
 
 /** The undo's ledger row and the audit entry of this attempt at it. */
@@ -80,7 +82,7 @@ export function commitUndo(
   if (!undone || !updated) throw new Error('an undo entry vanished right after it was written');
   return {
     status: 'undone',
-    message: `Undone: ${original.actionType}.`,
+    message: undoneWords(original, result),
     undo: undone,
     original: updated,
     approvalId: null,
@@ -185,9 +187,24 @@ function tellConversation(deps: UndoDeps, plan: UndoPlan): void {
       threadId: plan.threadId,
       actionId: original.actionId,
       tool: original.actionType,
-      message: `Undone from the audit trail: ${original.actionType}.`,
+      message: `Undone from the audit trail: ${actionWords(original)}.`,
     });
   } catch (error) {
     deps.logError('telling the conversation about an undo failed', error);
   }
+}
+
+/** "Posted in #general": the action as the chat's cards and the viewer name it. */
+const actionWords = (entry: AuditEntry): string =>
+  summarizeToolCall(entry.actionType, asRecord(entry.input), true, entry.output);
+
+/** What an undo answers: what it undid, or that nothing was left to undo (and so nothing was done). */
+function undoneWords(original: AuditEntry, result: Record<string, unknown>): string {
+  const thing = `The ${thingWords(original.entityType)}`;
+  const nothingDone =
+    'so there was nothing left to undo and Deputy changed nothing. The action now shows as undone.';
+  if (result.wasAlreadyUndone === true)
+    return `${thing} was already back as it was before Deputy's action, ${nothingDone}`;
+  if (result.wasAlreadyGone === true) return `${thing} was already deleted outside Deputy, ${nothingDone}`;
+  return `Undone: ${actionWords(original)}.`;
 }

@@ -168,7 +168,8 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
   effect?(input: Input, output: Output, before: unknown): ToolEffect;
   /**
    * Reverses a completed call (spec 004's `Tool.undo`): deletes what it created, restores what it changed.
-   * Answers what it did, for the undo's own audit entry. Without it, the action cannot be undone.
+   * Answers what it did, for the undo's own audit entry. Without it, the action cannot be undone. A thing it
+   * would delete that is already gone is no failure: it answers `wasAlreadyGone: true` and changes nothing.
    */
   undo?(
     record: UndoRecord<Input>,

@@ -1,82 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditEntry, AutonomyLevel } from '../../shared/contract';
-import { DEFAULT_AUTONOMY } from '../../shared/contract';
-import { startFakeGoogle, type FakeGoogle } from '../fakes/google/server';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
-import { connectGoogle, googleEnv } from '../support/connect';
+import { describe, expect, it } from 'vitest';
+import type { FakeGoogle } from '../fakes/google/server';
+import type { FakeSlack } from '../fakes/slack/server';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
+import { ALL_AUTO, NOW, useUndoHost } from '../support/undo-host';
 
-const NOW = new Date('2026-11-23T07:00:00.000Z');
-const meta = { intent: 'act for the person', confidence: 0.95 };
-const ALL_AUTO = Object.fromEntries(Object.keys(DEFAULT_AUTONOMY).map((kind) => [kind, 'auto'])) as Record<
-  keyof typeof DEFAULT_AUTONOMY,
-  AutonomyLevel
->;
-
-let fixture: HostFixture | null = null;
-let google: FakeGoogle | null = null;
-let slack: FakeSlack | null = null;
-afterEach(async () => {
-  await fixture?.close();
-  await google?.close();
-  await slack?.close();
-  fixture = google = slack = null;
-});
-
-async function open(model: ScriptedModel, connected = false): Promise<HostFixture> {
-  if (connected) {
-    google = await startFakeGoogle();
-    slack = await startFakeSlack();
-  }
-  fixture = await openHost(model, {
-    now: () => NOW,
-    ...(connected && google && slack && { env: { ...googleEnv(google), ...slack.env } }),
-  });
-  await fixture.host.invoke('settings.set', {
-    trustLevel: 'autonomous',
-    autonomy: ALL_AUTO,
-    requireApprovalForFirstContact: false,
-    timezone: 'Europe/Paris',
-  });
-  if (connected && slack) {
-    await connectGoogle(fixture.host);
-    await fixture.host.invoke('connections.connect', { name: 'slack', token: slack.state.issueToken() });
-  }
-  return fixture;
-}
-
-/** Runs one scripted tool call to its end and answers its audit entry. */
-async function act(
-  model: ScriptedModel,
-  tool: string,
-  args: Record<string, unknown>,
-  isReadOnly = false,
-): Promise<AuditEntry> {
-  const host = fixture?.host;
-  if (!host) throw new Error('no host');
-  const withMeta = isReadOnly ? args : { ...args, ...meta };
-  model.script(call(tool, withMeta, `call-${tool}-${model.requests.length}`), say('Done.'));
-  const done = await host.runToEnd({ prompt: `Please ${tool}` });
-  expect(done.status).toBe('completed');
-  const entry = (await host.invoke('audit.list', { tool, runId: done.runId })).entries[0];
-  if (!entry) throw new Error(`no entry for ${tool}`);
-  expect({ status: entry.status, error: entry.errorMessage }).toEqual({ status: 'completed', error: null });
-  return entry;
-}
-
-async function undo(entry: AuditEntry) {
-  const result = await fixture?.host.invoke('audit.undo', { id: entry.id });
-  expect(result?.status).toBe('undone');
-  expect(result?.original).toMatchObject({ status: 'rolled_back', undo: { undoneBy: result?.undo?.id } });
-  expect(result?.undo).toMatchObject({
-    kind: 'undo',
-    status: 'completed',
-    undo: { undoOf: entry.id },
-    actionType: entry.actionType,
-  });
-  return result;
-}
+const { state, open, act, undo } = useUndoHost();
 
 describe('undo of local actions', () => {
   it('undoes adding, changing, completing and deleting a task, each back to where it was', async () => {
@@ -147,7 +76,7 @@ describe('undo of local actions', () => {
       expect.objectContaining({
         type: 'notice',
         actionId: saved.actionId,
-        message: expect.stringMatching(/Undone/),
+        message: 'Undone from the audit trail: Remembered ‘My manager is Ana’.',
       }),
     );
   });
@@ -215,7 +144,7 @@ describe('undo of local actions', () => {
       approvalId: again.approvalId ?? '',
       decision: 'approve',
     });
-    expect(approved).toMatchObject({ ok: true, status: 'completed', summary: 'Undone: add_task.' });
+    expect(approved).toMatchObject({ ok: true, status: 'completed', summary: 'Undone: Added task ‘Milk’.' });
     const original = (await host.invoke('audit.get', { id: added.id })).entry;
     expect(original.status).toBe('rolled_back');
     expect((await host.invoke('audit.get', { id: original.undo.undoneBy ?? '' })).entry).toMatchObject({
@@ -228,8 +157,8 @@ describe('undo of local actions', () => {
   it('expires like any approval: nothing is undone and the entry says so', async () => {
     let now = NOW.getTime();
     const model = new ScriptedModel();
-    fixture = await openHost(model, { now: () => new Date(now) });
-    const { host } = fixture;
+    state.fixture = await openHost(model, { now: () => new Date(now) });
+    const { host } = state.fixture;
     await host.invoke('settings.set', { trustLevel: 'autonomous', autonomy: ALL_AUTO });
     const added = await act(model, 'add_task', { description: 'Call the bank' });
     await host.invoke('settings.set', { trustLevel: 'supervised' });
@@ -300,7 +229,7 @@ describe('an undo never silently overwrites a later change', () => {
       approvalId: forced.approvalId ?? '',
       decision: 'approve',
     });
-    expect(approved.summary).toBe('Undone: add_task.');
+    expect(approved.summary).toBe('Undone: Added task ‘Renew the lease’.');
     expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('rolled_back');
   });
 
@@ -323,9 +252,9 @@ describe('undo against the services (fakes)', () => {
   it('deletes a created event, restores an updated one, deletes a draft, removes a Slack post; a sent mail stays', async () => {
     const model = new ScriptedModel();
     await open(model, true);
-    const g = google as FakeGoogle;
-    const s = slack as FakeSlack;
-    const host = (fixture as HostFixture).host;
+    const g = state.google as FakeGoogle;
+    const s = state.slack as FakeSlack;
+    const host = (state.fixture as HostFixture).host;
 
     const created = await act(model, 'calendar_event_create', {
       summary: 'Budget review',

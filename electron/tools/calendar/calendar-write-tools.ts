@@ -1,5 +1,5 @@
 import type { calendar_v3 } from '@googleapis/calendar';
-import { GaxiosError } from 'gaxios';
+import { deleteOnGoogle, isGoneOnGoogle } from '../google-call';
 import { z } from 'zod';
 import type { CalendarCall, CalendarToolOptions } from './calendar-api';
 import {
@@ -121,8 +121,7 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
         const { data } = await client.events.get({ calendarId: 'primary', eventId });
         return data.status === 'cancelled' ? null : eventView(data);
       } catch (error) {
-        const status = error instanceof GaxiosError ? (error.status ?? error.response?.status) : null;
-        if (status === 404 || status === 410) return null;
+        if (isGoneOnGoogle(error)) return null;
         throw error;
       }
     });
@@ -205,12 +204,13 @@ export function createCalendarWriteTools(call: CalendarCall, options: CalendarTo
     undo: ({ output }) => {
       const { event } = CreateOutput.parse(output);
       return call('deleting the event it created', async (client) => {
-        await client.events.delete({
-          calendarId: 'primary',
-          eventId: event.id,
-          sendUpdates: event.attendees.length > 0 ? 'all' : 'none',
-        });
-        return { deleted: event.id };
+        const remove = () =>
+          client.events.delete({
+            calendarId: 'primary',
+            eventId: event.id,
+            sendUpdates: event.attendees.length > 0 ? 'all' : 'none',
+          });
+        return { deleted: event.id, ...(await deleteOnGoogle(remove)) };
       });
     },
   };

@@ -5,7 +5,7 @@ import { allRecipients, dateOf, mailOrigin, mailPreview, mailReach, sentMail } f
 import { buildMessage, deputyMessageId, messageIdsIn, replySubject, toRaw } from './gmail-mime';
 import { attachmentsOf, bodyText, headerOf } from './gmail-payload';
 import { decodeEntities } from './html-scan';
-import { callGoogle } from '../google-call';
+import { callGoogle, deleteOnGoogle } from '../google-call';
 import {
   BODY_LIMIT,
   DraftOutput,
@@ -275,8 +275,10 @@ export function createGmailTools(access: GoogleAccess, options: { now?: () => Da
         'deleting the Gmail draft',
         context.now,
         async (api) => {
-          await api.users.drafts.delete({ userId: 'me', id: draftId }, { signal: context.signal });
-          return { deleted: draftId };
+          const gone = await deleteOnGoogle(() =>
+            api.users.drafts.delete({ userId: 'me', id: draftId }, { signal: context.signal }),
+          );
+          return { deleted: draftId, ...gone };
         },
       );
     },

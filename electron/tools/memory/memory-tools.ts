@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MEMORY_TEXT_MAX, type Memory } from '../../../shared/contract';
 import type { MemoriesRepo } from '../../store/memories-repo';
-import { ToolError, type Tool } from '../tool';
+import type { Tool } from '../tool';
 
 const SaveMemoryInput = z
   .object({
@@ -88,8 +88,8 @@ export function createMemoryTools(memories: MemoriesRepo, now: () => Date, searc
     },
     undo: ({ output }) => {
       const { id } = SaveMemoryOutput.parse(output).memory;
-      if (!memories.delete(id)) throw new ToolError('not_found', 'The memory is already gone.');
-      return { deleted: id };
+      // Deleted since, by the person: what the undo wanted holds, and it says so.
+      return { deleted: id, ...(!memories.delete(id) && { wasAlreadyGone: true }) };
     },
     execute: (input, context) => {
       // Where its words came from is kept with it, so content a run read never comes back later as

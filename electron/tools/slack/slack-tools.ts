@@ -289,8 +289,15 @@ export function createSlackTools(access: SlackAccess): Tool[] {
       const posted = SendOutput.parse(output);
       return calling(`deleting the post in ${posted.channel.label}`, posted.channel.label, async () => {
         const client = await access.client();
-        await client.chat.delete({ channel: posted.channel.id, ts: posted.ts });
-        return { deleted: posted.ts, channel: posted.channel.label };
+        const deleted = { deleted: posted.ts, channel: posted.channel.label };
+        try {
+          await client.chat.delete({ channel: posted.channel.id, ts: posted.ts });
+        } catch (error) {
+          // Deleted since (in Slack, or by an undo cut short): what the undo wanted holds, and it says so.
+          if (slackErrorCode(error) === 'message_not_found') return { ...deleted, wasAlreadyGone: true };
+          throw error;
+        }
+        return deleted;
       });
     },
   };

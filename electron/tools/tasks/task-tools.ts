@@ -155,8 +155,8 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     current: ({ entityId }) => (entityId ? tasks.get(entityId) : null),
     undo: ({ output }) => {
       const id = OneTaskOutput.parse(output).task.id;
-      if (!tasks.delete(id)) throw new ToolError('not_found', 'The task is already gone.');
-      return { deleted: id };
+      // Deleted since, by the person: what the undo wanted holds, and it says so.
+      return { deleted: id, ...(!tasks.delete(id) && { wasAlreadyGone: true }) };
     },
     execute: (input) => ({
       task: taskView(

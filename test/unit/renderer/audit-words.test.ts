@@ -76,6 +76,7 @@ describe('the audit viewer in words', () => {
       'resume.outcome_unknown',
       'sop.phase_requires_approval',
       'undo:changed_since',
+      'undo:already_undone',
       'autonomy:task.create',
       'autonomy:notes__write',
     ]) {

@@ -60,6 +60,10 @@ const RULES: Record<string, RuleWords> = {
     short: 'Changed since',
     said: 'It changed after the action, so the undo waits for you',
   },
+  'undo:already_undone': {
+    short: 'Nothing to undo',
+    said: 'It was already as before the action, so nothing needed doing',
+  },
 };
 
 /** Rules that carry a name after their kind (`user_rule:<id>`, `autonomy:<action>`, `plan_approval:<plan>`). */
