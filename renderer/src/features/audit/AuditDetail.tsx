@@ -1,12 +1,11 @@
-import { useEffect, useRef } from 'react';
-import type { AuditEntry } from '../../../../shared/contract';
+import { useEffect } from 'react';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, authorityWords, noUndoWords, statusOf, timeWords, whatWords } from './audit-words';
+import { approverWords, authorityWords, statusOf, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
-import { isFocusLost } from '../../focus';
+import { UndoBar } from './UndoBar';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${Math.round(value * 100)}%`);
 
@@ -158,131 +157,3 @@ export function AuditDetail() {
     </article>
   );
 }
-
-/**
- * Undo, and what may stand before it: a later change it would overwrite (the person may undo anyway), or the
- * approval it waits for (decided here or wherever approvals show). Or why there is no undo.
- */
-function UndoBar({ entry, related }: { entry: AuditEntry; related: readonly AuditEntry[] }) {
-  // An undo of this entry asked for before and still waiting (it is in the same run): say so beside Undo.
-  const isUndoWaiting = related.some((other) => other.undo.undoOf === entry.id && isWaitingUndo(other));
-  const undo = useAudit((state) => state.undo);
-  const decideUndo = useAudit((state) => state.decideUndo);
-  const cancel = useAudit((state) => state.cancelUndo);
-  const prompt = useAudit((state) => state.undoPrompt);
-  const notice = useAudit((state) => state.notice);
-  const select = useAudit((state) => state.select);
-  const asking = prompt?.entryId === entry.id ? prompt : null;
-  // The buttons the person pressed go away as the undo moves on (Undo → its question → done). Focus follows:
-  // to the question's words when it appears, and to the entry's title when it is answered.
-  const bar = useRef<HTMLDivElement>(null);
-  const hadFocus = useRef(false);
-  const askingKind = asking?.kind ?? null;
-  useEffect(() => {
-    if (!hadFocus.current) return;
-    // The question itself, not its first button: a second Enter must not undo over a later change.
-    if (askingKind) bar.current?.querySelector<HTMLElement>('.audit-undo__question')?.focus();
-    else if (isFocusLost()) document.getElementById('audit-detail-title')?.focus();
-    // Acted on once: a later change of status (decided from another window) leaves focus where it is.
-    if (!askingKind) hadFocus.current = false;
-  }, [askingKind, entry.status]);
-  return (
-    <div
-      className="audit-undo"
-      ref={bar}
-      onFocus={() => {
-        hadFocus.current = true;
-      }}
-      onBlur={(event) => {
-        if (event.relatedTarget)
-          hadFocus.current = bar.current?.contains(event.relatedTarget as Node) ?? false;
-      }}
-    >
-      {entry.undo.isReversible ? (
-        !asking && (
-          <>
-            {isUndoWaiting && (
-              <p className="audit-muted" data-testid="audit-undo-pending">
-                An undo of this waits for your approval.
-              </p>
-            )}
-            <button type="button" className="button" data-testid="audit-undo" onClick={() => void undo()}>
-              {isUndoWaiting ? 'Answer the undo…' : 'Undo'}
-            </button>
-          </>
-        )
-      ) : (
-        <p className="audit-muted" data-testid="audit-undo-why-not">
-          {entry.status === 'rolled_back'
-            ? 'This was undone.'
-            : isWaitingUndo(entry)
-              ? 'This undo waits for your approval, in Approvals or on the action it undoes.'
-              : (entry.undo.whyNot ?? noUndoWords(entry))}
-          {isWaitingUndo(entry) && entry.undo.undoOf && (
-            <>
-              {' '}
-              <button
-                type="button"
-                className="link-button"
-                data-testid="audit-open-undone"
-                onClick={() => void select(entry.undo.undoOf ?? '')}
-              >
-                Open that action
-              </button>
-            </>
-          )}
-        </p>
-      )}
-      {asking?.kind === 'changed_since' && (
-        <div className="audit-undo__confirm" role="group" aria-label="It changed since">
-          <p className="audit-undo__question" tabIndex={-1} data-testid="audit-undo-changed">
-            {asking.reason}
-          </p>
-          <button
-            type="button"
-            className="button"
-            data-testid="audit-undo-force"
-            onClick={() => void undo(true)}
-          >
-            Undo anyway
-          </button>
-          <button type="button" className="button" onClick={cancel}>
-            Keep it
-          </button>
-        </div>
-      )}
-      {asking?.kind === 'approval' && (
-        <div className="audit-undo__confirm" role="group" aria-label="The undo waits for your approval">
-          <p className="audit-undo__question" tabIndex={-1} data-testid="audit-undo-waiting">
-            {asking.reason}
-          </p>
-          <button
-            type="button"
-            className="button button--primary"
-            data-testid="audit-undo-approve"
-            onClick={() => void decideUndo('approve')}
-          >
-            Approve the undo
-          </button>
-          <button type="button" className="button" onClick={() => void decideUndo('reject')}>
-            Reject
-          </button>
-        </div>
-      )}
-      <p
-        className={notice?.isError ? 'audit-notice audit-notice--error' : 'audit-notice'}
-        role="status"
-        data-testid="audit-notice"
-      >
-        {notice?.text}
-      </p>
-    </div>
-  );
-}
-
-/** An undo held for the person's yes: not one the rules let run, nor one approved and still running. */
-const isWaitingUndo = (entry: AuditEntry): boolean =>
-  entry.kind === 'undo' &&
-  entry.status === 'pending' &&
-  entry.authority.decision === 'require_approval' &&
-  !entry.authority.approvedBy;

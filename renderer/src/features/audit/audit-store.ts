@@ -20,11 +20,12 @@ export interface AuditNotice {
 export interface UndoPrompt {
   entryId: string;
   /**
+   * `confirm`: the undo reaches outside Deputy (deletes a Slack post…), and the person is asked before it is sent;
    * `changed_since`: the thing changed after the action, and the person may undo anyway (which asks for approval);
    * `approval`: the undo waits for the person's approval (the same approval the list and notifications show).
    */
-  kind: 'changed_since' | 'approval';
-  /** What changed, or why the undo waits. */
+  kind: 'confirm' | 'changed_since' | 'approval';
+  /** What the undo would do, what changed, or why the undo waits. */
   reason: string;
   approvalId: string | null;
 }
@@ -61,6 +62,8 @@ export interface AuditActions {
     assumptionId: string,
     verdict: { verified: boolean; correction?: string; remember?: boolean },
   ): Promise<void>;
+  /** Asks the person first, in `question`, before an undo that reaches outside Deputy. */
+  askUndo(question: string): void;
   /** Asks for the undo; `force` undoes over a later change (it then waits for approval). */
   undo(force?: boolean): Promise<void>;
   /** Decides the approval an undo waits for, as the approvals list would. */
@@ -249,6 +252,15 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         } catch (error) {
           set({ notice: { text: toClientError(error).message, isError: true } });
         }
+      },
+
+      askUndo(question) {
+        const entry = get().detail?.entry;
+        if (entry)
+          set({
+            undoPrompt: { entryId: entry.id, kind: 'confirm', reason: question, approvalId: null },
+            notice: null,
+          });
       },
 
       async undo(force = false) {

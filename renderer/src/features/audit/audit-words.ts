@@ -67,7 +67,8 @@ export const CATEGORY_CHOICES: readonly (readonly [string, string])[] = [
 const SUBJECT_KEYS = ['description', 'subject', 'title', 'summary', 'text', 'name', 'query', 'key'];
 const SUBJECT_CHARS = 48;
 
-const asRecord = (value: unknown): Record<string, unknown> =>
+/** A value read as an object of fields, or none: entries' inputs and effects are whatever the tool stored. */
+export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};

@@ -1,0 +1,48 @@
+import type { AuditEntry } from '../../../../shared/contract';
+import { asRecord } from './audit-words';
+
+const hasGuests = (event: unknown): boolean => {
+  const attendees = asRecord(event).attendees;
+  return Array.isArray(attendees) && attendees.length > 0;
+};
+
+/** What the person is asked before an undo that reaches outside Deputy, and the button that says yes. */
+export interface UndoQuestion {
+  question: string;
+  yes: string;
+}
+
+/**
+ * The question asked before an undo whose own effect reaches outside Deputy and cannot itself be undone:
+ * deleting a Slack post people may have read, a Gmail draft for good, an event its guests are told about.
+ * Null for an undo that stays on this computer (a task, a memory), which runs at once.
+ */
+export function undoQuestion(entry: AuditEntry): UndoQuestion | null {
+  const after = asRecord(entry.entityAfter);
+  switch (entry.actionType) {
+    case 'slack_send': {
+      const channel = typeof after.channel === 'string' ? ` from ${after.channel}` : '';
+      return {
+        question: `Delete this post${channel}? People there may have read it already, and a deleted post cannot be brought back.`,
+        yes: 'Delete the post',
+      };
+    }
+    case 'gmail_draft_create':
+      return {
+        question: 'Delete this draft? Gmail deletes it for good; it does not go to the trash.',
+        yes: 'Delete the draft',
+      };
+    case 'calendar_event_create':
+      return {
+        question: `Delete this event from your calendar?${hasGuests(after) ? ' Its guests are told it is cancelled.' : ''}`,
+        yes: 'Delete the event',
+      };
+    case 'calendar_event_update':
+      return {
+        question: `Put this event back as it was before?${hasGuests(entry.entityBefore) || hasGuests(after) ? ' Its guests are told of the change.' : ''}`,
+        yes: 'Put it back',
+      };
+    default:
+      return null;
+  }
+}

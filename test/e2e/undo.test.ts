@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AUTONOMY } from '../../shared/contract';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
+import { axeViolations } from './support/axe';
+import { apiOf, putSettings } from './support/api';
+import { startHost, type RunningHost } from './support/host';
+import { focusedId, focusedTestId, usePages } from './support/pages';
+
+const { newPage } = usePages();
+
+/** Undo of an action that reached outside Deputy, walked in the viewer as a person would, against the Slack fake. */
+describe('undoing a Slack post from the audit viewer', () => {
+  let gemini: FakeGemini;
+  let slack: FakeSlack;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    slack = await startFakeSlack();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', env: slack.env });
+    const connected = await apiOf(host)('/api/connections/slack', {
+      method: 'PUT',
+      body: JSON.stringify({ token: slack.state.issueToken() }),
+    });
+    expect(connected.status).toBe(200);
+    // The person's own setting lets Deputy post on its own: the undo is not held for approval either.
+    const auto = Object.fromEntries(Object.keys(DEFAULT_AUTONOMY).map((kind) => [kind, 'auto'] as const));
+    await putSettings(host, {
+      trustLevel: 'autonomous',
+      autonomy: auto,
+      requireApprovalForFirstContact: false,
+    });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await slack?.close();
+    await gemini?.close();
+  });
+
+  const detail = (page: Page) => page.getByTestId('audit-detail');
+  const general = () => slack.state.channels.find((channel) => channel.name === 'general');
+  const isPosted = (text: string) => general()?.messages.some((message) => message.text === text) ?? false;
+
+  /** Posts `text` in #general through a run, and answers its audit entry's id. */
+  async function post(text: string): Promise<string> {
+    gemini.script(
+      callReply('slack_send', { channel: '#general', text, intent: 'Tell the team', confidence: 0.95 }),
+      textReply('Posted.'),
+    );
+    const api = apiOf(host);
+    const run = (await (
+      await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt: `Post: ${text}` }) })
+    ).json()) as { runId: string };
+    const { entries } = (await (await api(`/api/audit?tool=slack_send&runId=${run.runId}`)).json()) as {
+      entries: { id: string }[];
+    };
+    expect(isPosted(text)).toBe(true);
+    return entries[0]?.id ?? '';
+  }
+
+  it('asks before deleting the post, by keyboard; Keep it keeps it; yes deletes it once, and the action and its undo link to each other', async () => {
+    const id = await post('The demo moves to Thursday.');
+    const page = await newPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${host.url}/#/audit/${id}&token=${host.token}`);
+    await detail(page).getByRole('heading', { name: 'Posted in #general', exact: true }).waitFor();
+
+    // Undo is the next stop after the entry's title, and it asks first: the question has focus, not "yes".
+    await page.locator('#audit-detail-title').focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('audit-undo');
+    await page.keyboard.press('Enter');
+    const question = detail(page).getByTestId('audit-undo-confirm');
+    await expect
+      .poll(() => question.innerText())
+      .toBe(
+        'Delete this post from #general? People there may have read it already, and a deleted post cannot be brought back.',
+      );
+    await expect.poll(() => focusedTestId(page)).toBe('audit-undo-confirm');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await page.keyboard.press('Enter');
+    expect(await question.count()).toBe(1);
+    await detail(page).getByRole('button', { name: 'Keep it' }).click();
+    await expect.poll(() => question.count()).toBe(0);
+    const deletes = () => slack.requests.filter((request) => request.path === '/api/chat.delete').length;
+    expect(deletes()).toBe(0);
+    expect(isPosted('The demo moves to Thursday.')).toBe(true);
+
+    await detail(page).getByTestId('audit-undo').click();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('audit-undo-confirm-yes');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Delete the post');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe('Undone');
+    expect(await page.getByTestId('audit-notice').innerText()).toBe('Undone: Posted in #general.');
+    await expect.poll(() => focusedId(page)).toBe('audit-detail-title');
+    expect(isPosted('The demo moves to Thursday.')).toBe(false);
+    expect(deletes()).toBe(1);
+
+    // From the action to its undo, and back.
+    await detail(page).getByTestId('audit-open-undo').click();
+    await detail(page).getByRole('heading', { name: 'Undo: Posted in #general' }).waitFor();
+    await detail(page).getByTestId('audit-open-undone').click();
+    await detail(page).getByRole('heading', { name: 'Posted in #general', exact: true }).waitFor();
+    expect(await detail(page).getByTestId('audit-undo-why-not').innerText()).toMatch(/^This was undone\./);
+    // Asked again (a script, another window): refused in words, and Slack is not asked a second time.
+    const again = await apiOf(host)(`/api/audit/${id}/undo`, { method: 'POST', body: '{}' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { message: string } }).error.message).toBe(
+      'This action was already undone.',
+    );
+    expect(deletes()).toBe(1);
+  });
+});
