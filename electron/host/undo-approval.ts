@@ -7,7 +7,7 @@ import {
 import { previewText } from '../engine/call-preview';
 import { fingerprint } from '../engine/fingerprint';
 import type { StoredApproval } from '../store/approvals-repo';
-import { changedSinceMessage } from './undo-conflict';
+import { changedSinceMessage, forcedUndoWords } from './undo-conflict';
 import { planUndo, readState, type UndoDeps, type UndoPlan, type UndoState } from './undo-plan';
 import { commitUndo, failUndo, runUndo } from './undo-run';
 
@@ -76,7 +76,7 @@ export function holdUndo(
     status: 'approval_required',
     message:
       hold.changes.length > 0
-        ? `This undo waits for your approval: it would also reverse the later change to ${hold.changes.join(', ')}.`
+        ? `This undo waits for your approval: ${forcedUndoWords(plan.original.entityType, hold.changes)}`
         : waitingWords(hold.reason),
     undo: store.auditQuery.get(entryId),
     original: plan.original,

@@ -39,6 +39,16 @@ export function changedSinceMessage(entityType: string | null, changes: readonly
   return `The ${thing} changed after Deputy's action (${changes.join(', ')}). Undoing it now would overwrite that change. Undo anyway only if you want it back as it was before Deputy's action.`;
 }
 
+/** What a forced undo, waiting for approval, would do over the later change: "it would bring the task back…". */
+export function forcedUndoWords(entityType: string | null, changes: readonly string[]): string {
+  const thing = thingWords(entityType);
+  if (changes.includes('it was deleted'))
+    return `it would bring the ${thing} back, though it was deleted after Deputy's action.`;
+  if (changes.includes('it exists again'))
+    return `it would remove the ${thing} again, though it was brought back after Deputy's action.`;
+  return `it would also reverse the later change to ${changes.join(', ')}.`;
+}
+
 const THINGS: Record<string, string> = { slack_message: 'Slack post', gmail_draft: 'Gmail draft' };
 
 /** The kind of thing an action changed, in words: "calendar event", "Slack post". */
