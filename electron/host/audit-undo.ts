@@ -12,7 +12,7 @@ import type { PolicyDecision } from '../policy/types';
 import type { NewAuditEntry } from '../store/audit-repo';
 import { undoCallId } from '../store/undo-ledger';
 import { policyContext } from './policy-context';
-import { changedSinceMessage } from './undo-conflict';
+import { actionWords, changedSinceMessage } from './undo-conflict';
 import { holdUndo, waitingUndo } from './undo-approval';
 import { planUndo, readState, type UndoDeps, type UndoPlan } from './undo-plan';
 import { commitUndo, runUndo } from './undo-run';
@@ -154,7 +154,7 @@ function undoEntryBase(plan: UndoPlan, actionId: string, decision: PolicyDecisio
     actionType: tool.name,
     actionCategory: 'undo',
     risk: tool.risk,
-    intent: `Undo: ${original.actionType}`,
+    intent: `Undo: ${actionWords(original)}`,
     target: original.target,
     input: { undoOf: original.id, args: plan.args },
     status: 'pending',

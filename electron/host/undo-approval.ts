@@ -7,7 +7,7 @@ import {
 import { previewText } from '../engine/call-preview';
 import { fingerprint } from '../engine/fingerprint';
 import type { StoredApproval } from '../store/approvals-repo';
-import { changedSinceMessage, forcedUndoWords } from './undo-conflict';
+import { actionWords, changedSinceMessage, forcedUndoWords } from './undo-conflict';
 import { planUndo, readState, type UndoDeps, type UndoPlan, type UndoState } from './undo-plan';
 import { commitUndo, failUndo, runUndo } from './undo-run';
 
@@ -32,7 +32,7 @@ export function holdUndo(
 ): AuditUndoOutput {
   const { store } = deps;
   const now = deps.now();
-  const preview = undoPreview(plan, hold.changes);
+  const preview = undoPreview(plan, hold.changes, deps.settings().timezone);
   const args = store.actions.get(hold.actionId)?.args ?? { undoOf: plan.original.id };
   // One undo row has one approval: asked again after a refusal or an expiry, the same approval is reopened.
   const earlier = store.approvals.get(hold.actionId);
@@ -51,7 +51,7 @@ export function holdUndo(
     risk: plan.tool.risk,
     preview,
     previewText: previewText(preview),
-    intent: `Undo: ${plan.original.actionType}`,
+    intent: `Undo: ${actionWords(plan.original)}`,
     reasoning: null,
     confidence: null,
     assumptions: [],
@@ -158,15 +158,15 @@ function undoAnswer(approval: StoredApproval, summary: string): RunResponse {
   };
 }
 
-function undoPreview(plan: UndoPlan, changes: readonly string[]): ApprovalPreview {
+function undoPreview(plan: UndoPlan, changes: readonly string[], timeZone: string): ApprovalPreview {
   const { original } = plan;
   const field = (label: string, value: string | null) => (value ? [{ label, value }] : []);
+  const doneAt = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
   return {
-    title: `Undo: ${original.intent ?? original.actionType}`,
+    title: `Undo: ${actionWords(original)}`,
     fields: [
-      { label: 'Action', value: original.actionType },
       ...field('Where', original.target),
-      { label: 'Done at', value: original.createdAt },
+      { label: 'Done at', value: `${doneAt.format(new Date(original.createdAt))} (${timeZone})` },
       ...field('Changed since', changes.length > 0 ? changes.join(', ') : null),
     ],
     body:

@@ -1,5 +1,8 @@
 import { BOOKKEEPING_FIELDS } from '../../shared/bookkeeping-fields';
+import type { AuditEntry } from '../../shared/contract';
+import { summarizeToolCall } from '../../shared/tool-summaries';
 import { asStored } from '../store/audit-values';
+import { asRecord } from '../store/json';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,3 +57,7 @@ const THINGS: Record<string, string> = { slack_message: 'Slack post', gmail_draf
 /** The kind of thing an action changed, in words: "calendar event", "Slack post". */
 export const thingWords = (entityType: string | null): string =>
   THINGS[entityType ?? ''] ?? (entityType ?? 'item').replace(/_/g, ' ');
+
+/** "Posted in #general": an action as the chat's cards and the viewer name it, never by its tool's name. */
+export const actionWords = (entry: AuditEntry): string =>
+  summarizeToolCall(entry.actionType, asRecord(entry.input), true, entry.output);

@@ -1,8 +1,6 @@
 import { DeputyError, type AuditEntry, type AuditUndoOutput } from '../../shared/contract';
-import { summarizeToolCall } from '../../shared/tool-summaries';
-import { asRecord } from '../store/json';
 import { undoCallId } from '../store/undo-ledger';
-import { isAsRecorded, thingWords } from './undo-conflict';
+import { actionWords, isAsRecorded, thingWords } from './undo-conflict';
 import { readCurrent, undoContext, planUndo, type UndoDeps, type UndoPlan } from './undo-plan';
 
 /** The undo's ledger row and the audit entry of this attempt at it. */
@@ -194,17 +192,16 @@ function tellConversation(deps: UndoDeps, plan: UndoPlan): void {
   }
 }
 
-/** "Posted in #general": the action as the chat's cards and the viewer name it. */
-const actionWords = (entry: AuditEntry): string =>
-  summarizeToolCall(entry.actionType, asRecord(entry.input), true, entry.output);
-
 /** What an undo answers: what it undid, or that nothing was left to undo (and so nothing was done). */
 function undoneWords(original: AuditEntry, result: Record<string, unknown>): string {
   const thing = `The ${thingWords(original.entityType)}`;
   const nothingDone =
     'so there was nothing left to undo and Deputy changed nothing. The action now shows as undone.';
-  if (result.wasAlreadyUndone === true)
+  // A change put back since: the thing is as the action found it.
+  if (result.wasAlreadyUndone === true && original.entityBefore !== null)
     return `${thing} was already back as it was before Deputy's action, ${nothingDone}`;
-  if (result.wasAlreadyGone === true) return `${thing} was already deleted outside Deputy, ${nothingDone}`;
+  // A thing the action made, deleted since: found so, or by a delete that found nothing.
+  if (result.wasAlreadyGone === true || result.wasAlreadyUndone === true)
+    return `${thing} was already deleted outside Deputy, ${nothingDone}`;
   return `Undone: ${actionWords(original)}.`;
 }

@@ -105,7 +105,12 @@ describe('undo of local actions', () => {
       expect.objectContaining({
         id: asked.approvalId,
         tool: 'add_task',
-        preview: expect.objectContaining({ title: 'Undo: act for the person' }),
+        // Named as the person knows the action, when it was done in their time zone: no tool names, no ISO.
+        intent: 'Undo: Added task ‘Milk’',
+        preview: expect.objectContaining({
+          title: 'Undo: Added task ‘Milk’',
+          fields: [{ label: 'Done at', value: '23 Nov 2026, 08:00 (Europe/Paris)' }],
+        }),
         expiresAt: expect.any(String),
         // Nothing to edit in an undo: no schema, so the card offers no editor.
         argsSchema: {},
