@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeGoogle } from '../fakes/google/server';
+import { googleError } from '../fakes/http-kit';
 import type { FakeSlack } from '../fakes/slack/server';
 import { ScriptedModel } from '../support/scripted-model';
 import { useUndoHost } from '../support/undo-host';
@@ -81,5 +82,34 @@ describe('an undo with nothing left to do', () => {
     const undraft = await undo(drafted);
     expect(undraft?.message).toMatch(/^The Gmail draft was already deleted outside Deputy/);
     expect(undraft?.undo?.output).toMatchObject({ wasAlreadyGone: true });
+  });
+});
+
+describe('an undo the service fails', () => {
+  it('is recorded as failed in words, leaves the action undoable, and a second try undoes it once', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model, true);
+    const g = state.google as FakeGoogle;
+    const drafted = await act(model, 'gmail_draft_create', {
+      to: ['ana@example.com'],
+      subject: 'Budget',
+      body: 'Figures attached.',
+    });
+    g.inject({ match: /^DELETE .*\/drafts\//, response: googleError(503, 'Backend Error', 'backendError') });
+    await expect(host.invoke('audit.undo', { id: drafted.id })).rejects.toMatchObject({
+      code: 'service_unavailable',
+      message: expect.stringMatching(/^It could not be undone: Google/),
+    });
+    expect(g.gmail.drafts).toHaveLength(1);
+    const { entry, related } = await host.invoke('audit.get', { id: drafted.id });
+    expect(entry).toMatchObject({ status: 'completed', undo: { isReversible: true, undoneBy: null } });
+    expect(related.filter((other) => other.kind === 'undo')).toEqual([
+      expect.objectContaining({ status: 'failed', errorMessage: expect.stringMatching(/Google/) }),
+    ]);
+
+    await undo(drafted);
+    expect(g.gmail.drafts).toEqual([]);
+    const deletes = g.requests.filter((request) => request.method === 'DELETE');
+    expect(deletes).toHaveLength(2);
   });
 });
