@@ -85,6 +85,10 @@ describe('undoing a Slack post from the audit viewer', () => {
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     await page.keyboard.press('Enter');
     expect(await question.count()).toBe(1);
+    // Escape keeps it, as Keep it does.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => question.count()).toBe(0);
+    await detail(page).getByTestId('audit-undo').click();
     await detail(page).getByRole('button', { name: 'Keep it' }).click();
     await expect.poll(() => question.count()).toBe(0);
     const deletes = () => slack.requests.filter((request) => request.path === '/api/chat.delete').length;

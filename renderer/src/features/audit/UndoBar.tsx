@@ -92,7 +92,7 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
         </p>
       )}
       {(asking?.kind === 'confirm' || asking?.kind === 'changed_since') && (
-        <Question {...YES_OR_KEEP[asking.kind]} text={asking.reason}>
+        <Question {...YES_OR_KEEP[asking.kind]} text={asking.reason} onEscape={cancel}>
           <button
             type="button"
             className="button"
@@ -139,9 +139,25 @@ const YES_OR_KEEP = {
 } as const;
 
 /** A question the undo stops at, and its answers; focus goes to its words (`.audit-undo__question`). */
-function Question(props: { label: string; testId: string; text: string; children: ReactNode }) {
+function Question(props: {
+  label: string;
+  testId: string;
+  text: string;
+  children: ReactNode;
+  /** Escape answers "keep it", where that is an answer (an approval is decided only by its buttons). */
+  onEscape?: () => void;
+}) {
   return (
-    <div className="audit-undo__confirm" role="group" aria-label={props.label}>
+    <div
+      className="audit-undo__confirm"
+      role="group"
+      aria-label={props.label}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !props.onEscape) return;
+        event.preventDefault();
+        props.onEscape();
+      }}
+    >
       <p className="audit-undo__question" tabIndex={-1} data-testid={props.testId}>
         {props.text}
       </p>
