@@ -216,25 +216,6 @@ describe('an undo never silently overwrites a later change', () => {
     expect((await host.invoke('memory.list', { limit: 10 })).memories).toHaveLength(1);
   });
 
-  it('a change undone over a deletion says, in a sentence, that it brings the task back', async () => {
-    const model = new ScriptedModel();
-    const { host } = await open(model);
-    const added = await act(model, 'add_task', { description: 'Pay the gas bill' });
-    const changed = await act(model, 'update_task', { id: added.entityId, due: '2026-12-01' });
-    await host.invoke('tasks.change', { tool: 'delete_task', args: { id: added.entityId } });
-    await expect(host.invoke('audit.undo', { id: changed.id })).rejects.toMatchObject({
-      code: 'changed_since',
-      message: expect.stringMatching(/^The task was deleted after Deputy's action/),
-    });
-    const forced = await host.invoke('audit.undo', { id: changed.id, force: true });
-    expect(forced.message).toBe(
-      "This undo waits for your approval: it would bring the task back, though it was deleted after Deputy's action.",
-    );
-    await host.invoke('approval.decide', { approvalId: forced.approvalId ?? '', decision: 'approve' });
-    const { tasks } = await host.invoke('tasks.list', { status: 'all' });
-    expect(tasks).toEqual([expect.objectContaining({ description: 'Pay the gas bill', due: null })]);
-  });
-
   it('asked again after a refusal, the same undo row and approval are reused, bound to the new arguments', async () => {
     const model = new ScriptedModel();
     const { host } = await open(model);

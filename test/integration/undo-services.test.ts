@@ -85,6 +85,27 @@ describe('an undo with nothing left to do', () => {
   });
 });
 
+describe('an undo over a deletion', () => {
+  it('a change undone over a deletion says, in a sentence, that it brings the task back', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Pay the gas bill' });
+    const changed = await act(model, 'update_task', { id: added.entityId, due: '2026-12-01' });
+    await host.invoke('tasks.change', { tool: 'delete_task', args: { id: added.entityId } });
+    await expect(host.invoke('audit.undo', { id: changed.id })).rejects.toMatchObject({
+      code: 'changed_since',
+      message: expect.stringMatching(/^The task was deleted after Deputy's action/),
+    });
+    const forced = await host.invoke('audit.undo', { id: changed.id, force: true });
+    expect(forced.message).toBe(
+      "This undo waits for your approval: it would bring the task back, though it was deleted after Deputy's action.",
+    );
+    await host.invoke('approval.decide', { approvalId: forced.approvalId ?? '', decision: 'approve' });
+    const { tasks } = await host.invoke('tasks.list', { status: 'all' });
+    expect(tasks).toEqual([expect.objectContaining({ description: 'Pay the gas bill', due: null })]);
+  });
+});
+
 describe('an undo the service fails', () => {
   it('is recorded as failed in words, leaves the action undoable, and a second try undoes it once', async () => {
     const model = new ScriptedModel();
