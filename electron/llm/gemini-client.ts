@@ -75,6 +75,8 @@ async function* streamFrom(
     for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
       watchdog.disarm();
       yield* reader.read(next.value);
+      // Past the most Deputy reads of one answer: the rest is not fetched (the connection is let go below).
+      if (reader.isFull) break;
       watchdog.arm('next_chunk', settings.idleTimeoutMs);
     }
     watchdog.disarm();

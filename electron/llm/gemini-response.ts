@@ -3,12 +3,23 @@ import { callArgs } from './call-args';
 import { inventCallId } from './gemini-call-ids';
 import { ModelError, type FinishReason, type ModelStreamEvent, type ModelUsage } from './model-client';
 
+/**
+ * The most text (answer and thoughts) read from one answer. Gemini's largest output is about 65,000 tokens, a
+ * quarter of this; a proxy or a broken stream could send without end, and a 20 MB answer took over 300 MB of the
+ * host's memory, stored and sent to the window whole.
+ */
+export const MAX_ANSWER_CHARS = 1_000_000;
+const CUT_NOTE = `\n\n[Deputy stopped reading this answer at ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters.]`;
+
 /** Reads the chunks of one streamed Gemini answer into the engine's events, and judges how it ended. */
 export class ResponseReader {
   private finishReason: string | null = null;
   private blockReason: string | null = null;
   private usage: ModelUsage | null = null;
   private hasContent = false;
+  private textChars = 0;
+  /** Past MAX_ANSWER_CHARS: the caller stops reading, and the answer ends as if Gemini had run out of tokens. */
+  isFull = false;
 
   read(chunk: GenerateContentResponse): ModelStreamEvent[] {
     const blockReason = chunk.promptFeedback?.blockReason;
@@ -28,6 +39,7 @@ export class ResponseReader {
     if (this.blockReason !== null) {
       throw new ModelError('blocked', `Gemini refused to answer this prompt (${this.blockReason}).`);
     }
+    if (this.isFull) return { type: 'finish', finishReason: 'MAX_TOKENS', usage: this.usage };
     if (this.finishReason !== null) {
       return { type: 'finish', finishReason: toFinishReason(this.finishReason), usage: this.usage };
     }
@@ -37,10 +49,11 @@ export class ResponseReader {
   }
 
   private readPart(part: Part): ModelStreamEvent[] {
-    if (part.thought === true)
-      return part.text !== undefined && part.text !== '' ? [{ type: 'thinking', text: part.text }] : [];
+    if (this.isFull) return [];
+    const text = this.within(part.text ?? '', part.thought === true);
+    if (part.thought === true) return text !== '' ? [{ type: 'thinking', text }] : [];
     const events: ModelStreamEvent[] = [];
-    if (part.text !== undefined && part.text !== '') events.push({ type: 'text', text: part.text });
+    if (text !== '') events.push({ type: 'text', text });
     const call = part.functionCall;
     if (call !== undefined) {
       if (call.name === undefined || call.name === '') {
@@ -60,6 +73,15 @@ export class ResponseReader {
       });
     }
     return events;
+  }
+
+  /** The part of `text` that fits in what is left of MAX_ANSWER_CHARS; cut answer text ends with a note saying so. */
+  private within(text: string, isThought: boolean): string {
+    const room = MAX_ANSWER_CHARS - this.textChars;
+    this.textChars += text.length;
+    if (text.length <= room) return text;
+    this.isFull = true;
+    return isThought ? text.slice(0, room) : `${text.slice(0, room)}${CUT_NOTE}`;
   }
 }
 

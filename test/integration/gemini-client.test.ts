@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGeminiClient } from '../../electron/llm/gemini-client';
+import { MAX_ANSWER_CHARS } from '../../electron/llm/gemini-response';
 import type { ModelClient, ModelMessage, ModelStreamEvent } from '../../electron/llm/model-client';
 import { callReply, callsReply, textReply } from '../fakes/gemini/script';
 import { startFakeGemini } from '../fakes/gemini/server';
@@ -235,6 +236,30 @@ describe('Gemini client: how an answer ends', () => {
     expect(events.some((event) => event.type === 'finish')).toBe(false);
     expect(error?.kind).toBe('unavailable');
     expect(error?.message).toMatch(/cut mid-answer/);
+  });
+
+  it('stops reading an answer past MAX_ANSWER_CHARS, ends it with a note, and lets the rest go unfetched', async () => {
+    let sent = 0;
+    const flood = await startFakeGemini({ onChunkSent: () => (sent += 1) });
+    try {
+      const reader = createGeminiClient({ apiKey: API_KEY, baseUrl: flood.url, timeoutMs: 2_000 });
+      const piece = 'x'.repeat(100_000);
+      flood.script({ kind: 'reply', gapMs: 20, chunks: Array.from({ length: 40 }, () => ({ text: piece })) });
+      const { events, error } = await collect(reader);
+      expect(error).toBeNull();
+      const text = textOf(events);
+      expect(text.slice(0, MAX_ANSWER_CHARS)).toBe('x'.repeat(MAX_ANSWER_CHARS));
+      expect(text.slice(MAX_ANSWER_CHARS)).toBe(
+        '\n\n[Deputy stopped reading this answer at 1,000,000 characters.]',
+      );
+      expect(events.at(-1)).toEqual({ type: 'finish', finishReason: 'MAX_TOKENS', usage: null });
+      // 4 MB were on offer; the connection was let go after the eleventh piece, and the fake saw it close.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(sent).toBeGreaterThanOrEqual(11);
+      expect(sent).toBeLessThan(20);
+    } finally {
+      await flood.close();
+    }
   });
 
   it('fails as blocked when the prompt has a blockReason', async () => {
