@@ -23,6 +23,7 @@ export class Vault {
   private readonly selectAll;
   private readonly upsert;
   private readonly remove;
+  private readonly openedRows = new Map<string, { sealed: Buffer; plain: string }>();
 
   constructor(
     db: Db,
@@ -53,9 +54,25 @@ export class Vault {
    */
   get(name: SecretName): string | null {
     const row = this.select.get(name);
-    const value = row ? this.decrypt(row.ciphertext) : null;
+    const value = row ? this.opened(name, row.ciphertext) : null;
     rememberSecret(value);
     return value;
+  }
+
+  /**
+   * The plain text of a stored row, opened once per sealed value: the Gemini key is read on every step (whether
+   * one is set decides what Settings and the policy say), and opening it each time cost two or three AES-GCM
+   * decryptions a step. The same sealed bytes under the same key always open to the same text, so only a row
+   * written again is opened again; a keychain that locks is still seen at once (`decrypt` would refuse).
+   */
+  private opened(name: string, sealed: Buffer): string | null {
+    const known = this.openedRows.get(name);
+    if (known !== undefined && known.sealed.equals(sealed))
+      return this.cipher.unavailableReason() === null ? known.plain : null;
+    const plain = this.decrypt(sealed);
+    if (plain === null) this.openedRows.delete(name);
+    else this.openedRows.set(name, { sealed, plain });
+    return plain;
   }
 
   /**
@@ -109,6 +126,7 @@ export class Vault {
 
   delete(name: SecretName): void {
     this.remove.run(name);
+    this.openedRows.delete(name);
   }
 
   has(name: SecretName): boolean {

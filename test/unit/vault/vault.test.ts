@@ -207,6 +207,36 @@ describe('a vault whose keychain locks later', () => {
   });
 });
 
+describe('a vault read on every step', () => {
+  it('opens a stored value once, again only when it is written again, and still not while the keychain is locked', () => {
+    let isLocked = false;
+    let opened = 0;
+    const storage: SafeStorageLike = {
+      isEncryptionAvailable: () => !isLocked,
+      encryptString: (plain) =>
+        Buffer.concat([Buffer.from(String(Math.random())), Buffer.from('|'), Buffer.from(plain)]),
+      decryptString: (sealed) => {
+        opened += 1;
+        return sealed.toString('utf8').split('|')[1] ?? '';
+      },
+    };
+    const vault = new Vault(openDatabase(':memory:'), createSafeStorageCipher(storage, 'darwin'));
+    vault.set('gemini.apiKey', 'read-on-every-step-key-1');
+    for (let read = 0; read < 5; read += 1)
+      expect(vault.get('gemini.apiKey')).toBe('read-on-every-step-key-1');
+    expect(opened).toBe(1);
+    vault.set('gemini.apiKey', 'read-on-every-step-key-2');
+    expect(vault.get('gemini.apiKey')).toBe('read-on-every-step-key-2');
+    expect(opened).toBe(2);
+    isLocked = true;
+    expect(vault.get('gemini.apiKey')).toBeNull();
+    isLocked = false;
+    expect(vault.get('gemini.apiKey')).toBe('read-on-every-step-key-2');
+    vault.delete('gemini.apiKey');
+    expect(vault.get('gemini.apiKey')).toBeNull();
+  });
+});
+
 describe('redactor', () => {
   it.each([
     ['a Google access token', 'Authorization failed for ya29.a0AfH6SMBx-abcdefghijklmnop'],
