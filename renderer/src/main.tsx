@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { RenderGuard } from './components/RenderGuard';
+import { WindowProblem } from './components/WindowProblem';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -8,6 +10,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <RenderGuard fallback={<WindowProblem />}>
+      <App />
+    </RenderGuard>
   </StrictMode>,
 );

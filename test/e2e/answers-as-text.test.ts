@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
@@ -48,36 +49,57 @@ describe('answers the window cannot draw as markdown', () => {
   });
 
   it('draws a RenderGuard fallback in place of children that throw, and tries again when its key changes', async () => {
-    const bundle = await build({
-      stdin: {
-        contents: `
-          import { createElement as h, useState } from 'react';
-          import { createRoot } from 'react-dom/client';
-          import { RenderGuard } from './renderer/src/components/RenderGuard';
-          function Broken({ text }) { if (text === 'bad') throw new Error('cannot draw'); return h('p', { id: 'ok' }, text); }
-          function Page() {
-            const [text, setText] = useState('bad');
-            return h('div', null,
-              h('button', { id: 'fix', onClick: () => setText('good') }, 'fix'),
-              h(RenderGuard, { fallback: h('p', { id: 'fallback' }, 'shown as text'), resetKey: text }, h(Broken, { text })),
-              h('p', { id: 'beside' }, 'the rest of the window'));
-          }
-          createRoot(document.getElementById('root')).render(h(Page));`,
-        resolveDir: process.cwd(),
-        loader: 'tsx',
-      },
-      bundle: true,
-      write: false,
-      format: 'iife',
-      jsx: 'automatic',
-      define: { 'process.env.NODE_ENV': '"production"' },
-    });
-    const page = await newPage();
-    await page.setContent('<div id="root"></div>');
-    await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
+    const page = await mountInPage(`
+      function Broken({ text }) { if (text === 'bad') throw new Error('cannot draw'); return h('p', { id: 'ok' }, text); }
+      function Page() {
+        const [text, setText] = useState('bad');
+        return h('div', null,
+          h('button', { id: 'fix', onClick: () => setText('good') }, 'fix'),
+          h(RenderGuard, { fallback: h('p', { id: 'fallback' }, 'shown as text'), resetKey: text }, h(Broken, { text })),
+          h('p', { id: 'beside' }, 'the rest of the window'));
+      }`);
     await page.locator('#fallback').waitFor();
     expect(await page.locator('#beside').innerText()).toBe('the rest of the window');
     await page.click('#fix');
     expect(await page.locator('#ok').innerText()).toBe('good');
   });
+
+  it('shows the window a way on, not a blank page, when a whole screen fails to draw', async () => {
+    const page = await mountInPage(`
+      function Page() {
+        return h(RenderGuard, { fallback: h(WindowProblem) }, h(function Screen() { throw new Error('cannot draw'); }));
+      }`);
+    const problem = page.getByRole('alert');
+    await problem.waitFor();
+    expect(await problem.innerText()).toContain('Nothing is lost');
+    await page.getByRole('button', { name: 'Reload the window' }).waitFor();
+    await page.getByRole('button', { name: 'Open a new conversation' }).focus();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open a new conversation');
+  });
 });
+
+/** Renders `Page` (defined by `code`, with React's `h`, `useState`, RenderGuard and WindowProblem) in a blank page. */
+async function mountInPage(code: string): Promise<Page> {
+  const bundle = await build({
+    stdin: {
+      contents: `
+        import { createElement as h, useState } from 'react';
+        import { createRoot } from 'react-dom/client';
+        import { RenderGuard } from './renderer/src/components/RenderGuard';
+        import { WindowProblem } from './renderer/src/components/WindowProblem';
+        ${code}
+        createRoot(document.getElementById('root')).render(h(Page));`,
+      resolveDir: process.cwd(),
+      loader: 'tsx',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+  const page = await newPage();
+  await page.setContent('<div id="root"></div>');
+  await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
+  return page;
+}
