@@ -6,7 +6,7 @@
  * git and ftp read. The user's name and the machine's stay readable.
  */
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+import { MIN_SECRET_LENGTH, REDACTED, WORD_START } from './redaction';
 import { redactCookiePairs } from './request-shapes';
 
 /**
@@ -25,7 +25,7 @@ function commandLine(name: string, isJson: boolean): RegExp {
   const rest = isJson
     ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*`
     : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*`;
-  return new RegExp(String.raw`\b(?:${name})\b${rest}`, 'g');
+  return new RegExp(String.raw`${WORD_START}(?:${name})\b${rest}`, 'g');
 }
 const CURL_COMMAND = commandLine('curl', false);
 const CURL_COMMAND_IN_JSON = commandLine('curl', true);
@@ -51,9 +51,9 @@ const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
  */
 const PASSWORD_OPTION_START = String.raw`p|-password(?:[ \t=]|-stdin)|c[A-Za-z]{0,6}b`;
 /** redis-cli, read back from its "-" once "cli" follows. */
-const REDIS_CLI = String.raw`cli(?<=\bredis-cli)`;
+const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
 /** sudo's first option, read back from its "-": `-S` (or `--stdin`) has sudo read the password from its input. */
-const SUDO_OPTION = String.raw`(?<=\bsudo[ \t]-)`;
+const SUDO_OPTION = String.raw`(?<=${WORD_START}sudo[ \t]-)`;
 /** The AUTH command at redis-cli's prompt (`127.0.0.1:6379> AUTH pw`), looked for from the prompt's ">". */
 const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
 export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${REDIS_CLI}|-${SUDO_OPTION}|${REDIS_PROMPT_AUTH}`;
@@ -183,7 +183,7 @@ const SUDO_READING_INPUT = String.raw`sudo(?:[ \t]+-(?:[ug][ \t]*[\w.$][\w.$-]*|
 function echoedPassword(isJson: boolean): RegExp {
   const between = isJson ? String.raw`(?:[^\r\n|;&"\\]|\\[^n\r\n])` : String.raw`[^\r\n|;&]`;
   return new RegExp(
-    String.raw`(\b(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
+    String.raw`(${WORD_START}(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
       String.raw`(?:(\\?["'])((?:(?!\3)[^\r\n\\])*)(?=\3)|([^\s"'|;&\\]+))` +
       String.raw`(?=\3?[ \t]*\|(?:${between}{0,200}?[ \t]--password-stdin\b|[ \t]*${SUDO_READING_INPUT}))`,
     'g',
@@ -229,7 +229,7 @@ const NETRC_SPACE = String.raw`(?:\s|\\[nrt])+`;
  * and the password, on one line or over several. Groups: all before the password, the password.
  */
 const NETRC_PASSWORD = new RegExp(
-  String.raw`(\bmachine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
+  String.raw`(${WORD_START}machine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
     String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
   'g',
 );
@@ -238,7 +238,7 @@ const NETRC_PASSWORD = new RegExp(
  * its words. It starts at the "e" ending "machine", a letter the test already stops at, so text with none costs
  * nothing more to scan.
  */
-export const NETRC_HINT = String.raw`e(?<=\bmachine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
+export const NETRC_HINT = String.raw`e(?<=${WORD_START}machine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
 
 /**
  * The text with the passwords and cookies of its curl commands, the passwords given to other commands and those of

@@ -4,7 +4,7 @@
  * Each pair's value is judged by its name: a cookie's, an authorization's, or a field named like a credential's.
  */
 import { isSecretField, quotedField } from './credential-fields';
-import { REDACTED } from './redaction';
+import { AFTER_ESCAPE, REDACTED } from './redaction';
 import { isSecretCookieValue, redactAuthorizationCredentials, redactCookiePairs } from './request-shapes';
 
 /** JSON's white space, also as the escapes it is written with inside a JSON string. */
@@ -64,17 +64,17 @@ function yamlName(quoteGroup: number): string {
  * quotes, or bare.
  */
 const YAML_NAME_VALUE_PAIR = new RegExp(
-  String.raw`((?<![\w.-])${yamlName(2)}[ \t]*${LINE_BREAK}${YAML_LINES_BETWEEN}[ \t]+value:[ \t]*)` +
+  String.raw`((?:(?<![\w.-])|${AFTER_ESCAPE})${yamlName(2)}[ \t]*${LINE_BREAK}${YAML_LINES_BETWEEN}[ \t]+value:[ \t]*)` +
     String.raw`(?:(\\?["'])([^"'\\\r\n]*)(?=\4)|(${YAML_WORDS}))`,
   'g',
 );
 /**
  * The same pair with its value first: `- value: …`, then `name: API_KEY` on the next line. The value's line is read
- * from its start (or a JSON string's), so a line of many `value:` is read once. Groups: all before the value, the
+ * from its start (a JSON string's, or after an escape), so a line of many `value:` is read once. Groups: all before the value, the
  * value's quote, the value in quotes, or bare, the name's quote, the name.
  */
 const YAML_VALUE_NAME_PAIR = new RegExp(
-  String.raw`((?:^|(?<=[\r\n"]|\\n))[ \t]*(?:-[ \t]+)?value:[ \t]*)(?:(\\?["'])([^"'\\\r\n]*)(?=\2)|(${YAML_WORDS}))` +
+  String.raw`((?:^|(?<=[\r\n"])|${AFTER_ESCAPE})[ \t]*(?:-[ \t]+)?value:[ \t]*)(?:(\\?["'])([^"'\\\r\n]*)(?=\2)|(${YAML_WORDS}))` +
     String.raw`(?=\2?[ \t]*(?:[ \t]#[^\r\n\\]*)?${LINE_BREAK}${YAML_LINES_BETWEEN}[ \t]+${yamlName(5)})`,
   'g',
 );

@@ -3,3 +3,12 @@ export const REDACTED = '[redacted]';
 
 /** Shorter values are not treated as secrets: redacting every "abc" in a text would destroy it. */
 export const MIN_SECRET_LENGTH = 8;
+
+/**
+ * Right after a line break or a tab written as an escape (`\n`, `\r`, `\t`, `\u000a`): in JSON's text, and in text that
+ * holds JSON's escapes as characters (a log line printing an event's JSON, a JSON string inside another), a line's
+ * first word follows the escape's letter, where `\b` sees no word's start. Shapes that start at a word's start look
+ * for it with `WORD_START`, so such text is read once, as it is, with no second reading of its lines.
+ */
+export const AFTER_ESCAPE = String.raw`(?<=\\(?:[nrt]|u000[9aAdD]))`;
+export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;

@@ -5,7 +5,7 @@
  * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
-import { mayHoldShape, redactShapes } from './secret-shapes';
+import { redactShapes } from './secret-shapes';
 
 export { REDACTED };
 
@@ -72,8 +72,12 @@ function prepareKnown(): void {
   }
 }
 
+/**
+ * Text with every secret taken out. Text that holds JSON's escapes as characters (a log line printing an event's JSON)
+ * is read as it is: a shape that starts at a word's start finds one after a `\n` escape too (`WORD_START`).
+ */
 export function redactSecrets(text: string): string {
-  return redactAfterEscapedBreaks(redactShapes(redactKnownSecrets(text)));
+  return redactShapes(redactKnownSecrets(text));
 }
 
 /** `redactSecrets` for a column that may be null. */
@@ -99,55 +103,12 @@ export function redactKnownSecrets(text: string): string {
   return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
-/** A JSON string, its quotes included; and a line break or a tab in one (written `\n`, `\r`, `\t`). */
-const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
-const ESCAPED_BREAK = /\\[nrt]/;
-const ESCAPED_BREAKS = /\\[nrt]/g;
-
-/** The text with a line break after each `\n`, `\r` or `\t` escape, where a line (or a word) starts in the text it holds. */
-function withBreaksAfterEscapes(text: string): string {
-  return text.replace(ESCAPED_BREAKS, '$&\n');
-}
-
-/** An escape written as text, with the line break put after it for the second reading (taken out again after). */
-const ESCAPED_BREAK_AND_LINE_BREAK = /(\\[nrt])\n/g;
-
 /**
- * Text that holds JSON's escapes as characters (a log line printing an event's JSON, `"stderr":"line1\nghp_…"`) read
- * again with a line break after each `\n`, `\r` or `\t` escape: there a line's first word follows the escape's letter,
- * where no shape that starts at a word's start (a token's prefix, a command's name) can see one. Only text with such an
- * escape and a hint once broken is read again; each line break put in is taken out after, one after each escape (a
- * break the text had after one stays, and a redacted secret takes a break inside it with it).
- */
-function redactAfterEscapedBreaks(text: string): string {
-  // A string search for the backslash first: on prose the pattern's own scan costs ten times more.
-  if (!text.includes('\\') || !ESCAPED_BREAK.test(text)) return text;
-  const broken = withBreaksAfterEscapes(text);
-  if (!mayHoldShape(broken)) return text;
-  const redacted = redactShapes(broken);
-  return redacted === broken ? text : redacted.replace(ESCAPED_BREAK_AND_LINE_BREAK, '$1');
-}
-
-/**
- * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A
- * string of several lines is then read again as the text it holds: in JSON a line's first word follows the `n` of a
- * `\n` escape, where no shape that starts at a word's start (a token's prefix, a command's name) can see one.
+ * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A line
+ * inside a string starts after a `\n` escape, which shapes that start at a word's start see as one (`WORD_START`).
  */
 function redactSecretsInJson(json: string): string {
-  const out = redactShapes(redactKnownSecrets(json), true);
-  // The quick test, with a line break after each escape (a word's start, as in the text): most texts have no shape at
-  // any line's start either.
-  if (!ESCAPED_BREAK.test(out) || !mayHoldShape(withBreaksAfterEscapes(out))) return out;
-  return out.replace(JSON_STRING, (literal) => {
-    if (!ESCAPED_BREAK.test(literal)) return literal;
-    try {
-      const text = JSON.parse(literal) as string;
-      const redacted = redactShapes(text);
-      return redacted === text ? literal : JSON.stringify(redacted);
-    } catch {
-      return literal; // not one JSON string after all: left as the JSON pass left it
-    }
-  });
+  return redactShapes(redactKnownSecrets(json), true);
 }
 
 /** JSON for storage with every secret taken out. */

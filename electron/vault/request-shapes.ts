@@ -6,7 +6,7 @@
  * name-value-pairs.ts.)
  */
 import { isPlaceholder, isVariableReference, looksGenerated, looksRandom } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
+import { MIN_SECRET_LENGTH, REDACTED, WORD_START } from './redaction';
 
 /** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
 const COOKIE_NAME = String.raw`[^\s=;,"'\`\\]+`;
@@ -16,7 +16,7 @@ const COOKIE_PAIR = `${COOKIE_NAME}=${COOKIE_VALUE}`;
  * A header's name (a pattern) and its colon (or `separator`): plain, quoted, in a template literal, or in JSON.
  */
 function headerName(name: string, separator = ':'): string {
-  return String.raw`\b${name}\\?["'\`]?[ \t]*${separator}[ \t]*\\?["'\`]?`;
+  return String.raw`${WORD_START}${name}\\?["'\`]?[ \t]*${separator}[ \t]*\\?["'\`]?`;
 }
 /**
  * A `Cookie:` or `Set-Cookie:` header and its `name=value` pairs. A cookie's name holds no `=` and neither holds
@@ -56,7 +56,7 @@ const AUTHORIZATION_HEADER = new RegExp(
  * all before the credential, the quote after the name's separator, or the one before the name, the credential.
  */
 const QUOTED_AUTHORIZATION = new RegExp(
-  String.raw`((?:\b(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*(\\?["'])|(\\?["'])(?:Proxy-)?Authorization[ \t]*:[ \t]*)` +
+  String.raw`((?:${WORD_START}(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*(\\?["'])|(\\?["'])(?:Proxy-)?Authorization[ \t]*:[ \t]*)` +
     String.raw`[A-Za-z][\w-]*[ \t]+)([^"'\`\\\r\n]{1,256})(?=\2\3)`,
   'gi',
 );
@@ -90,13 +90,13 @@ function redactQuotedAuthorization(
  * scheme. The token shapes take one of 16 token68 characters or more; this takes the others, when they look random,
  * so "the Bearer scheme" and "Bearer <token>" stay. Groups: the word Bearer and its space, the credential.
  */
-const BEARER_CREDENTIAL = new RegExp(String.raw`(\bBearer[ \t]+)(${SCHEME_CREDENTIAL})`, 'gi');
+const BEARER_CREDENTIAL = new RegExp(String.raw`(${WORD_START}Bearer[ \t]+)(${SCHEME_CREDENTIAL})`, 'gi');
 /**
  * A cookie set in a script, `document.cookie = "sid=…; path=/"`: its first pair, the cookie it sets. Groups: all
  * before the value, the cookie's name, its value.
  */
 const DOCUMENT_COOKIE = new RegExp(
-  String.raw`(\bdocument\.cookie[ \t]*=[ \t]*\\?["'\`](${COOKIE_NAME})=)(${COOKIE_VALUE})`,
+  String.raw`(${WORD_START}document\.cookie[ \t]*=[ \t]*\\?["'\`](${COOKIE_NAME})=)(${COOKIE_VALUE})`,
   'g',
 );
 /**

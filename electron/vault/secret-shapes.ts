@@ -11,32 +11,35 @@ import {
   looksRandom,
   quotedField,
 } from './credential-fields';
-import { REDACTED } from './redaction';
+import { AFTER_ESCAPE, REDACTED, WORD_START } from './redaction';
 import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
 
-/** Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass. */
+/**
+ * Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass, each at a
+ * word's start (`WORD_START`, after a `\n` escape too).
+ */
 const TOKEN_SHAPES: readonly RegExp[] = [
-  /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/, // JWT (an ID token, a service's session): header.payload.signature
-  /\bya29\.[\w-]{10,}/, // Google OAuth access token
-  /\b1\/\/0[\w-]{20,}/, // Google OAuth refresh token
-  /\bAIza[\w-]{30,}/, // Google API key (Gemini)
-  /\bGOCSPX-[\w-]{10,}/, // Google OAuth client secret
-  /\bxox[abposer]-[\w-]{10,}/, // Slack tokens
-  /\bxapp-[\w-]{10,}/, // Slack app-level token
+  /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/, // JWT (an ID token, a service's session): header.payload.signature
+  /ya29\.[\w-]{10,}/, // Google OAuth access token
+  /1\/\/0[\w-]{20,}/, // Google OAuth refresh token
+  /AIza[\w-]{30,}/, // Google API key (Gemini)
+  /GOCSPX-[\w-]{10,}/, // Google OAuth client secret
+  /xox[abposer]-[\w-]{10,}/, // Slack tokens
+  /xapp-[\w-]{10,}/, // Slack app-level token
   // OpenAI project, service-account and admin keys, Anthropic keys, and OpenAI's older keys (48 characters).
   // The older shape has no hyphen after `sk-`, so hyphenated words ("sk-learn-style") are not taken for one.
-  /\bsk-(?:(?:proj|svcacct|admin|ant)-[\w-]{20,}|[A-Za-z0-9]{32,})/,
-  /\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/, // Stripe secret and restricted keys
-  /\bgh[pousr]_[A-Za-z0-9]{30,}/, // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh
-  /\bgithub_pat_\w{22,}/, // GitHub fine-grained personal access token
-  /\bglpat-[\w-]{20,}/, // GitLab personal access token
-  /\bA[KS]IA[A-Z0-9]{16}\b/, // AWS access key id (long-term AKIA, temporary ASIA)
-  /\bnpm_[A-Za-z0-9]{36}\b/, // npm access token
-  /\bhf_[A-Za-z0-9]{30,}/, // Hugging Face access token
-  /\bwhsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
-  /\bpypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
+  /sk-(?:(?:proj|svcacct|admin|ant)-[\w-]{20,}|[A-Za-z0-9]{32,})/,
+  /[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/, // Stripe secret and restricted keys
+  /gh[pousr]_[A-Za-z0-9]{30,}/, // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh
+  /github_pat_\w{22,}/, // GitHub fine-grained personal access token
+  /glpat-[\w-]{20,}/, // GitLab personal access token
+  /A[KS]IA[A-Z0-9]{16}\b/, // AWS access key id (long-term AKIA, temporary ASIA)
+  /npm_[A-Za-z0-9]{36}\b/, // npm access token
+  /hf_[A-Za-z0-9]{30,}/, // Hugging Face access token
+  /whsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
+  /pypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
 ];
 
 /**
@@ -49,19 +52,29 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----BEGIN )[^"])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
   // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
-  new RegExp(`()(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
-  /(\bBearer\s+)[\w.~+/-]{16,}=*/gi, // any bearer credential in a header echoed into a message
-  /(\bAuthorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}/gi, // user:password, base64
+  new RegExp(`()${WORD_START}(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
+  new RegExp(String.raw`(${WORD_START}Bearer\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
+  // user:password, base64
+  new RegExp(
+    String.raw`(${WORD_START}Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}`,
+    'gi',
+  ),
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
   // workflows' (workflows/T…/A…/<id>/<secret>, triggers/T…/<id>/<secret>) and Discord's (api/webhooks/<id>/<token>);
   // in a Microsoft Teams (Office 365) incoming webhook's all after IncomingWebhook/ (<secret>/<creator's id>). The
   // host and the ids before it stay, to say which hook it was.
-  /(\bhooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|\bdiscord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|\b(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/)[\w-]{16,}(?:\/[\w-]{1,64})?/g,
+  new RegExp(
+    String.raw`(${WORD_START}(?:hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|discord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/))[\w-]{16,}(?:\/[\w-]{1,64})?`,
+    'g',
+  ),
   // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
   // Logic App's or Power Automate's trigger URL): only the signature goes; its permissions, expiry and the host stay.
   // A `;` before it is HTML's `&amp;`; `\u0026` an `&` escaped as some services write it, and `%26` one in a URL
   // given as another's parameter (`%26sig%3D`).
-  /((?:[?&;]|\\u0026|%26|\bSharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))[\w%+/-]{16,}={0,2}/g,
+  new RegExp(
+    String.raw`((?:[?&;]|\\u0026|%26|${WORD_START}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))[\w%+/-]{16,}={0,2}`,
+    'g',
+  ),
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
   /(:\/\/[^\s/:@"\\]*:)[^\s/@"\\]+(?=@)/g,
 ];
@@ -72,10 +85,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
 const URL_USER = /(:\/\/)([^\s/:@"\\]{16,})(?=@)/g;
 
 /**
- * A field's name, whole (not the end of a longer word), then the quote closing it and spaces: read back from the
- * `:` or `=` after it. Groups: the name, the quote.
+ * A field's name, whole (not the end of a longer word; after a `\n` escape, the word after its letter), then the quote
+ * closing it and spaces: read back from the `:` or `=` after it. Groups: the name, the quote.
  */
-const FIELD_NAME = String.raw`(?<![\w.-])((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))(\\?["'])?[ \t]*`;
+const FIELD_NAME = String.raw`(?:(?<![\w.-])|${AFTER_ESCAPE})((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))(\\?["'])?[ \t]*`;
 /**
  * A field whose name ends in key, token, secret, password, passwd or pwd, in any case and with any prefix
  * (`API_KEY`, `export MY_API_KEY=`, `x-api-key:`, `"Token":`, `clientSecret`, `API key:`), then `=` or `:`,
@@ -189,7 +202,7 @@ function afterName(names: string): string {
  * literal here: the redactor's tests hold one example each.
  */
 const TOKEN_LITERALS = [
-  String.raw`[-_.](?<=\bhooks\.|\bwebhook\.|\boutlook\.|\bdiscord(?:app)?\.|ya29\.|GOCSPX-|xox[abposer]-|xapp-|\b[sr]k[-_]|\bgh[pousr]_|github_pat_|glpat-|\bnpm_|\bhf_|whsec_|\bpypi-)`,
+  String.raw`[-_.](?<=${WORD_START}(?:hooks\.|webhook\.|outlook\.|discord(?:app)?\.|[sr]k[-_]|gh[pousr]_|npm_|hf_|pypi-)|ya29\.|GOCSPX-|xox[abposer]-|xapp-|github_pat_|glpat-|whsec_)`,
   COMMAND_CREDENTIAL_HINT, // curl's -u, --user, -b…, docker login's and mysql's -p, --password (command-shapes.ts)
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
@@ -223,11 +236,6 @@ const FIELD_HINTS = new RegExp(afterName(FIELD_NAMES), 'g');
 const ANY_HINT = new RegExp(
   `${TOKEN_LITERALS}|${PAIR_HINT}|${afterName(`${AUTHORIZATION}|${COOKIE}|(${FIELD_NAMES})`)}`,
 );
-
-/** Whether the text may hold a secret's shape at all: the quick test `redactShapes` starts with. */
-export function mayHoldShape(text: string): boolean {
-  return ANY_HINT.test(text);
-}
 
 /** Whether `hints` (a global pattern) has a match in `text` at `from` or after. */
 function isHintedFrom(hints: RegExp, text: string, from: number): boolean {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactedJson, redactSecrets, redactValue } from '../../../electron/vault/redactor';
+import { leavesAsWritten, takesOut } from '../../support/redaction-cases';
 
 const R = REDACTED;
 const OPENAI_PROJECT = 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678Stu901';
@@ -7,20 +8,6 @@ const OPENAI_LEGACY = 'sk-Zq3xT9vB2nM4kL7pR1sW8yH5jF6dG0cA3eU9iO2qW4rT7yU1';
 const GITHUB_BODY = 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
 const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const VALUE = 'zzEnvApiKeyValue0123456789abcdefXYZ';
-
-/** One test per text: it comes back as written. */
-function leavesAsWritten(texts: string[]): void {
-  it.each(texts)('leaves %j as written', (text) => {
-    expect(redactSecrets(text)).toBe(text);
-  });
-}
-
-/** One test per row: what is pasted, and the text once redacted. */
-function takesOut(table: [label: string, text: string, redacted: string][]): void {
-  it.each(table)('takes out %s', (_label, text, redacted) => {
-    expect(redactSecrets(text)).toBe(redacted);
-  });
-}
 
 describe('secrets a person pasted, by shape', () => {
   takesOut([
@@ -1249,25 +1236,6 @@ describe('a command in JSON, where each string holds its own text', () => {
   });
 });
 
-describe("JSON's escapes printed as text (a log line of an event's JSON)", () => {
-  const GITHUB = `ghp_${GITHUB_BODY}`;
-  takesOut([
-    ['a token after a \\n escape', `"stderr":"line1\\n${GITHUB}"`, `"stderr":"line1\\n${R}"`],
-    ['a key after \\r\\n', `"out":"a\\r\\nAKIAABCDEFGHIJKLMNOP done"`, `"out":"a\\r\\n${R} done"`],
-    [
-      'a command after a \\t escape',
-      '"cmd":"a\\tcurl -u ana:hunter22 https://e.com"',
-      `"cmd":"a\\tcurl -u ana:${R} https://e.com"`,
-    ],
-    ['a token after an escape before a line break of the text', `a\\n\n${GITHUB}\\n\nb`, `a\\n\n${R}\\n\nb`],
-  ]);
-  leavesAsWritten([
-    '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
-    'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
-    '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
-  ]);
-});
-
 describe('a long text made to make a pattern backtrack', () => {
   /** A YAML pair named like a credential: with it, the pairs' patterns read the whole text. */
   const YAML_HINT = '- name: API_KEY\n  value: x\n';
@@ -1370,6 +1338,8 @@ describe('a long text made to make a pattern backtrack', () => {
     ['flow maps with no end', `${YAML_HINT}${'{value: a '.repeat(40_000)}`],
     ['a flow value of many words', `${YAML_HINT}{value: ${'a1 '.repeat(100_000)}}`],
     ['escapes as text before hints', `${'\\nghp_\\t\\r-p '.repeat(40_000)}`],
+    ['escapes before names and values', `${'\\u000apassword\\t- value: a\\nname:'.repeat(15_000)}`],
+    ['names after escapes with no value', `${'\\ncurl\\tmachine a\\napi_key='.repeat(15_000)}`],
   ])('reads %s once', (_label, text) => {
     expect(redactSecrets(text).length).toBeGreaterThan(0);
   });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactedJson } from '../../../electron/vault/redactor';
+import { leavesAsWritten, takesOut } from '../../support/redaction-cases';
+
+const R = REDACTED;
+const GITHUB = 'ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+
+describe("JSON's escapes printed as text (a log line of an event's JSON)", () => {
+  takesOut([
+    ['a token after a \\n escape', `"stderr":"line1\\n${GITHUB}"`, `"stderr":"line1\\n${R}"`],
+    ['a key after \\r\\n', `"out":"a\\r\\nAKIAABCDEFGHIJKLMNOP done"`, `"out":"a\\r\\n${R} done"`],
+    [
+      'a command after a \\t escape',
+      '"cmd":"a\\tcurl -u ana:hunter22 https://e.com"',
+      `"cmd":"a\\tcurl -u ana:${R} https://e.com"`,
+    ],
+    ['a token after an escape before a line break of the text', `a\\n\n${GITHUB}\\n\nb`, `a\\n\n${R}\\n\nb`],
+    [
+      'a token and a command after a \\u000a escape',
+      `"out":"a\\u000a${GITHUB}\\u000Acurl -u ana:hunter22 https://e.com"`,
+      `"out":"a\\u000a${R}\\u000Acurl -u ana:${R} https://e.com"`,
+    ],
+    [
+      'a YAML value on the line after its name, the name right after an escape',
+      '"log":"x\\napi_key:\\n  a1b2c3d4e5f6\\n"',
+      `"log":"x\\napi_key:\\n  ${R}\\n"`,
+    ],
+    [
+      'a YAML pair with its value first, after a \\t escape',
+      '"log":"x\\t- value: a1b2c3d4e5f6g7\\n  name: API_KEY"',
+      `"log":"x\\t- value: ${R}\\n  name: API_KEY"`,
+    ],
+    [
+      'a token after a line break escaped twice (JSON inside JSON)',
+      `{"event":"{\\"stderr\\":\\"line1\\\\n${GITHUB}\\"}"}`,
+      `{"event":"{\\"stderr\\":\\"line1\\\\n${R}\\"}"}`,
+    ],
+  ]);
+  leavesAsWritten([
+    '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
+    'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
+    '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
+    // A name after an escape is the word after it ("Secret"), not the escape's letter with it ("nSecret").
+    '"msg":"notes\\nSecret: friendship\\u000aToken: of thanks"',
+  ]);
+});
+
+describe('JSON whose strings hold JSON (an event stored inside another)', () => {
+  it('reads a token or a command at the start of a line escaped twice', () => {
+    const inner = JSON.stringify({ log: `x\n${GITHUB}\ncurl -u ana:hunter22 https://e.com\nnpm ERR! E404` });
+    expect(JSON.parse(redactedJson({ event: inner }))).toEqual({
+      event: JSON.stringify({ log: `x\n${R}\ncurl -u ana:${R} https://e.com\nnpm ERR! E404` }),
+    });
+  });
+  it('reads a line written with a \\u000a escape in a string', () => {
+    const value = { log: 'x\\u000adocker login -p S3cretPw r.io' };
+    expect(JSON.parse(redactedJson(value))).toEqual({ log: `x\\u000adocker login -p ${R} r.io` });
+  });
+});
