@@ -42,6 +42,16 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /pypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
 ];
 
+/** The `?` or `&` before a query's parameter; also HTML's `&amp;` (its `;`), `\u0026` and a URL-encoded `%26`. */
+const QUERY_AND = String.raw`(?:[?&;]|\\u0026|%26)`;
+/**
+ * A shared access signature under 16 characters (cut off in a paste): taken only when the rest of a SAS stands beside
+ * it, its `sv` (the storage version, which every SAS has) in the same URL before or after it, or a connection string's
+ * `SharedAccessSignature=` before it, and when it reads as base64 (a capital, a digit or one of `%+/` in it):
+ * `&sig=short` and a `sig=` of another site's query stay. Both looks are bounded, so a text of many is read once.
+ */
+const SHORT_SIGNATURE = String.raw`(?=[\w%+/-]{0,14}[A-Z\d%+/])[\w%+/-]{4,15}={0,2}(?![\w%+/=-])(?:(?<=(?:${QUERY_AND}sv(?:=|%3D)|SharedAccessSignature=)[^\s"'<>]{0,256})|(?=[^\s"'<>]{0,256}?${QUERY_AND}sv(?:=|%3D)))`;
+
 /**
  * Patterns whose first group is kept: the words before the credential say what it is and stay readable.
  * The two PEM patterns keep their order: a whole key first, then one cut off before its END line.
@@ -70,9 +80,9 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
   // Logic App's or Power Automate's trigger URL): only the signature goes; its permissions, expiry and the host stay.
   // A `;` before it is HTML's `&amp;`; `\u0026` an `&` escaped as some services write it, and `%26` one in a URL
-  // given as another's parameter (`%26sig%3D`).
+  // given as another's parameter (`%26sig%3D`). A shorter one (a signature cut off) only beside the rest of a SAS.
   new RegExp(
-    String.raw`((?:[?&;]|\\u0026|%26|${WORD_START}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))[\w%+/-]{16,}={0,2}`,
+    String.raw`((?:${QUERY_AND}|${WORD_START}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))(?:[\w%+/-]{16,}={0,2}|${SHORT_SIGNATURE})`,
     'g',
   ),
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.
@@ -207,7 +217,7 @@ const TOKEN_LITERALS = [
   NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
-  String.raw`=(?<=(?:[?&;=]|\\u0026|%26)sig=)|%3D(?<=%26sig%3D)`, // an Azure shared access signature
+  String.raw`=(?<=(?:${QUERY_AND}|=)sig=)|%3D(?<=%26sig%3D)`, // an Azure shared access signature
   String.raw`${anyCase('bearer')}\s`,
 ].join('|');
 const AUTHORIZATION = anyCase('authorization');
