@@ -1,12 +1,14 @@
 /**
  * Credentials given to a command rather than written as a token of a known shape: the `user:password` and cookies
  * that curl is given with `-u`/`--user` (or `-U`/`--proxy-user`) and `-b`/`--cookie`, the password given to
- * `docker login`, `sshpass`, `mysql`, `redis-cli` (and Redis' `AUTH`) and `htpasswd`, echoed into `--password-stdin` or
- * `sudo -S` or given to `--password-stdin` as a here-string, and the passwords of a `.netrc` file, the logins curl,
- * git and ftp read. The user's name and the machine's stay readable.
+ * `docker login`, `sshpass`, `mysql`, `redis-cli` (and Redis' `AUTH`) and `htpasswd`, or fed to a command's input
+ * (stdin-passwords.ts: echoed into `--password-stdin` or `sudo -S`, a here-string, a heredoc), and the passwords of a
+ * `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
  */
+import { redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED, WORD_START } from './redaction';
+import { MIN_SECRET_LENGTH, REDACTED, WORD_START, wordStart } from './redaction';
+import { redactStdinPasswords } from './stdin-passwords';
 import { redactCookiePairs } from './request-shapes';
 
 /**
@@ -21,14 +23,14 @@ import { redactCookiePairs } from './request-shapes';
  * `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read as its
  * option. There the shell's double quotes are written `\"`.
  */
-function commandLine(name: string, isJson: boolean): RegExp {
+function commandLine(name: string, first: string, isJson: boolean): RegExp {
   const rest = isJson
     ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*`
     : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*`;
-  return new RegExp(String.raw`${WORD_START}(?:${name})\b${rest}`, 'g');
+  return new RegExp(String.raw`${wordStart(first)}(?:${name})\b${rest}`, 'g');
 }
-const CURL_COMMAND = commandLine('curl', false);
-const CURL_COMMAND_IN_JSON = commandLine('curl', true);
+const CURL_COMMAND = commandLine('curl', 'c', false);
+const CURL_COMMAND_IN_JSON = commandLine('curl', 'c', true);
 /** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
 const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
 /** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */
@@ -65,14 +67,6 @@ const PASSWORD_OPTION_HINT = new RegExp(
   String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${REDIS_CLI}|${SUDO_OPTION})|${REDIS_PROMPT_AUTH}`,
 );
 /**
- * An option (a pattern, in a group) and its argument: in quotes (plain, or escaped in JSON), where it runs to the
- * closing quote, or bare, where it runs to a space. `quoteGroup` is the number of the quote's group.
- */
-function withArgument(option: string, quoteGroup: number): string {
-  const sameQuote = `\\${quoteGroup}`;
-  return String.raw`(${option})(?:(\\?["'])((?:(?!${sameQuote})[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`;
-}
-/**
  * One of curl's options, alone or last in a word of flags (`-su`), then its argument. Groups: the option and the
  * space after it, the option's letter or long name, the quote, then the argument in quotes or bare.
  */
@@ -105,29 +99,15 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
   `${withArgument(String.raw`:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
   'gm',
 );
-/** A here-string (`<<< pw`, bash's), which a command given `--password-stdin` reads its password from. */
-const HERE_STRING = new RegExp(withArgument(String.raw`\s<<<[ \t]*`, 2));
-const PASSWORD_STDIN = /\s--password-stdin\b/;
 /**
  * All the kinds of command in one pattern, read in one pass; the groups say which: one that takes its password after
  * a space, redis-cli, htpasswd, or (none) one that takes it glued.
  */
 const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|(redis-cli)|(htpasswd)|${GLUED_PASSWORD_COMMANDS}`;
-const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, false);
-const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, true);
-
-/** A password option with its argument taken out, unless it is empty or a variable's name (`-p "$DOCKER_PASSWORD"`). */
-function redactPasswordOption(
-  match: string,
-  option: string,
-  quote: string | undefined,
-  quoted: string | undefined,
-  bare: string | undefined,
-): string {
-  const password = quoted ?? bare ?? '';
-  if (password === '' || isVariableReference(password)) return match;
-  return `${option}${quote ?? ''}${REDACTED}`;
-}
+/** The first letters of those commands' names. */
+const PASSWORD_COMMANDS_FIRST = '[dhmnprs]';
+const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, PASSWORD_COMMANDS_FIRST, false);
+const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, PASSWORD_COMMANDS_FIRST, true);
 
 /** htpasswd's flags, `-b` (batch) among them (`-b`, `-cb`, `-nbB`): the password is then its last argument. */
 const HTPASSWD_FLAGS = /^-[A-Za-z]{1,8}$/;
@@ -166,32 +146,6 @@ function redactHtpasswd(command: string): string {
   return `${command.slice(0, start)}${REDACTED}${command.slice(close)}`;
 }
 
-/** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
-const SUDO_FLAG = '[A-RT-Za-fh-tv-z]';
-/**
- * sudo told to read its password from its input (`sudo -S`, `sudo -kS`, `sudo -u root -S`, `sudo --stdin`): among
- * its options, before the command it runs (`echo y | sudo pacman -S vim` answers pacman's question).
- */
-const SUDO_READING_INPUT = String.raw`sudo(?:[ \t]+-(?:[ug][ \t]*[\w.$][\w.$-]*|${SUDO_FLAG}+|-(?!stdin\b)[\w=.-]+))*[ \t]+-(?:${SUDO_FLAG}*S|-stdin\b)`;
-
-/**
- * A password echoed into a command that reads it from its input (`echo pw | docker login --password-stdin`, helm's
- * and podman's too): the word or the quoted words after echo (and its -n) or printf '%s', when a `|` follows it and
- * `--password-stdin` stands within 200 characters of that line after it; in JSON (`isJson`), of that string. Groups:
- * all before the password, printf's format's quote, the password's quote, the password in quotes, or bare.
- */
-function echoedPassword(isJson: boolean): RegExp {
-  const between = isJson ? String.raw`(?:[^\r\n|;&"\\]|\\[^n\r\n])` : String.raw`[^\r\n|;&]`;
-  return new RegExp(
-    String.raw`(${WORD_START}(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
-      String.raw`(?:(\\?["'])((?:(?!\3)[^\r\n\\])*)(?=\3)|([^\s"'|;&\\]+))` +
-      String.raw`(?=\3?[ \t]*\|(?:${between}{0,200}?[ \t]--password-stdin\b|[ \t]*${SUDO_READING_INPUT}))`,
-    'g',
-  );
-}
-const ECHOED_PASSWORD = echoedPassword(false);
-const ECHOED_PASSWORD_IN_JSON = echoedPassword(true);
-
 /**
  * The secret in a curl option's argument: the cookies of `-b name=value`, or the password of `-u user:password`;
  * with no password (`-u sk_live_…:`, an API key given as the user, as Stripe's and many services' examples do) the
@@ -229,7 +183,7 @@ const NETRC_SPACE = String.raw`(?:\s|\\[nrt])+`;
  * and the password, on one line or over several. Groups: all before the password, the password.
  */
 const NETRC_PASSWORD = new RegExp(
-  String.raw`(${WORD_START}machine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
+  String.raw`(${wordStart('m')}machine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
     String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
   'g',
 );
@@ -241,8 +195,8 @@ const NETRC_PASSWORD = new RegExp(
 export const NETRC_HINT = String.raw`e(?<=${WORD_START}machine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
 
 /**
- * The text with the passwords and cookies of its curl commands, the passwords given to other commands and those of
- * its `.netrc` entries taken out;
+ * The text with the passwords and cookies of its curl commands, the passwords given to other commands or fed to their
+ * input and those of its `.netrc` entries taken out;
  * `isJson` when the text is JSON (`JSON.stringify`'s output), whose strings each hold their own text.
  */
 export function redactCommandCredentials(text: string, isJson = false): string {
@@ -251,7 +205,7 @@ export function redactCommandCredentials(text: string, isJson = false): string {
   );
   const withPasswords = !(PASSWORD_OPTION_HINT.test(withCurl) || withCurl.includes('htpasswd'))
     ? withCurl
-    : withCurl
+    : redactStdinPasswords(withCurl, isJson)
         .replace(
           isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
           (command, spaced: string | undefined, redis: string | undefined, htpasswd: string | undefined) => {
@@ -262,16 +216,8 @@ export function redactCommandCredentials(text: string, isJson = false): string {
                 .replace(REDIS_AUTH, redactPasswordOption);
             }
             if (spaced === undefined) return command.replace(GLUED_PASSWORD_OPTION, redactPasswordOption);
-            const withOption = command.replace(SPACED_PASSWORD_OPTION, redactPasswordOption);
-            return PASSWORD_STDIN.test(command)
-              ? withOption.replace(HERE_STRING, redactPasswordOption)
-              : withOption;
+            return command.replace(SPACED_PASSWORD_OPTION, redactPasswordOption);
           },
-        )
-        .replace(
-          isJson ? ECHOED_PASSWORD_IN_JSON : ECHOED_PASSWORD,
-          (match, before: string, _format, quote = '', quoted?: string, bare?: string) =>
-            redactPasswordOption(match, before, quote, quoted, bare),
         )
         .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption);
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>

@@ -12,3 +12,12 @@ export const MIN_SECRET_LENGTH = 8;
  */
 export const AFTER_ESCAPE = String.raw`(?<=\\(?:[nrt]|u000[9aAdD]))`;
 export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
+
+/**
+ * `WORD_START` before a pattern whose first character is one of `first` (a character class, or one letter): that
+ * character is looked for first, so a scan skips ahead to it as it does for a literal. With the look back alone in
+ * front, V8 tries every position of the text, several times slower on text with no such shape.
+ */
+export function wordStart(first: string): string {
+  return `(?=${first})${WORD_START}`;
+}

@@ -11,7 +11,7 @@ import {
   looksRandom,
   quotedField,
 } from './credential-fields';
-import { AFTER_ESCAPE, REDACTED, WORD_START } from './redaction';
+import { AFTER_ESCAPE, REDACTED, WORD_START, wordStart } from './redaction';
 import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
@@ -41,6 +41,8 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /whsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
   /pypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
 ];
+/** The first characters of the token shapes (`[sr]k_` gives `sr`). */
+const TOKEN_FIRST = `[${TOKEN_SHAPES.map((shape) => /^\[([^\]]+)\]|^./.exec(shape.source)?.reduce((whole, inClass) => inClass ?? whole)).join('')}]`;
 
 /** The `?` or `&` before a query's parameter; also HTML's `&amp;` (its `;`), `\u0026` and a URL-encoded `%26`. */
 const QUERY_AND = String.raw`(?:[?&;]|\\u0026|%26)`;
@@ -62,11 +64,11 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----BEGIN )[^"])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
   // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
-  new RegExp(`()${WORD_START}(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
-  new RegExp(String.raw`(${WORD_START}Bearer\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
+  new RegExp(`()${wordStart(TOKEN_FIRST)}(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
+  new RegExp(String.raw`(${wordStart('b')}Bearer\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
   // user:password, base64
   new RegExp(
-    String.raw`(${WORD_START}Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}`,
+    String.raw`(${wordStart('a')}Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}`,
     'gi',
   ),
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
@@ -74,7 +76,7 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // in a Microsoft Teams (Office 365) incoming webhook's all after IncomingWebhook/ (<secret>/<creator's id>). The
   // host and the ids before it stay, to say which hook it was.
   new RegExp(
-    String.raw`(${WORD_START}(?:hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|discord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/))[\w-]{16,}(?:\/[\w-]{1,64})?`,
+    String.raw`(${wordStart('[dhow]')}(?:hooks\.slack\.com\/(?:services\/T[A-Z0-9]{6,16}\/B[A-Z0-9]{6,16}|workflows\/T[A-Z0-9]{6,16}\/A[A-Z0-9]{6,16}\/\d{6,24}|triggers\/T[A-Z0-9]{6,16}\/\d{6,24})\/|discord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/|(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[\w-]{8,64}@[\w-]{8,64}\/IncomingWebhook\/))[\w-]{16,}(?:\/[\w-]{1,64})?`,
     'g',
   ),
   // An Azure shared access signature's `sig` (a storage URL's query, a connection string's SharedAccessSignature=, a
@@ -82,7 +84,7 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // A `;` before it is HTML's `&amp;`; `\u0026` an `&` escaped as some services write it, and `%26` one in a URL
   // given as another's parameter (`%26sig%3D`). A shorter one (a signature cut off) only beside the rest of a SAS.
   new RegExp(
-    String.raw`((?:${QUERY_AND}|${WORD_START}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))(?:[\w%+/-]{16,}={0,2}|${SHORT_SIGNATURE})`,
+    String.raw`((?:${QUERY_AND}|${wordStart('S')}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))(?:[\w%+/-]{16,}={0,2}|${SHORT_SIGNATURE})`,
     'g',
   ),
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.

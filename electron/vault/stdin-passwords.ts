@@ -1,0 +1,147 @@
+/**
+ * Passwords a command reads from its input rather than from its arguments: echoed or printed into it through a pipe
+ * (`echo pw | docker login --password-stdin`, `echo pw | sudo -S apt update`), given as a here-string (`… <<< pw`),
+ * or as the first line of a heredoc (`… <<EOF`, then `pw` on the next line). The commands that read one: any given
+ * `--password-stdin` (docker, podman, helm, nerdctl, oras…), sudo told to with `-S`, and MySQL's `-p` (or
+ * `--password`) with no password after it, which asks for one.
+ */
+import { isVariableReference } from './credential-fields';
+import { redactPasswordOption, withArgument } from './command-arguments';
+import { REDACTED, WORD_START, wordStart } from './redaction';
+
+/** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
+const SUDO_FLAG = '[A-RT-Za-fh-tv-z]';
+/** The argument of one of sudo's options: quoted (`-p ''`, `-p \"\"` in JSON) or a word. */
+const SUDO_ARGUMENT = String.raw`(?:'[^'\r\n]*'|\\?"[^"\\\r\n]*\\?"|[^\s'"\\|;&]+)`;
+/**
+ * sudo told to read its password from its input (`sudo -S`, `sudo -kS`, `sudo -u root -S`, `sudo -p '' -S`,
+ * `sudo --stdin`): among its options (`-u`, `-g`, `-p`, `-C`, `-D`, `-h`, `-R`, `-r`, `-T`, `-t`, `-U` with their
+ * argument), before the command it runs (`echo y | sudo pacman -S vim` answers pacman's question).
+ */
+const SUDO_READING_INPUT = String.raw`sudo(?:[ \t]+-(?:[ug][ \t]*[\w.$][\w.$-]*|[pCDhRrTtU][ \t]*${SUDO_ARGUMENT}|${SUDO_FLAG}+|-(?!stdin\b)[\w=.-]+))*[ \t]+-(?:${SUDO_FLAG}*S|-stdin\b)`;
+
+/**
+ * A password echoed into a command that reads it from its input (`echo pw | docker login --password-stdin`, helm's
+ * and podman's too): the word or the quoted words after echo (and its -n) or printf '%s', when a `|` follows it and
+ * `--password-stdin` stands on that line after it (a `\` continuing the line onto the next too); in JSON (`isJson`),
+ * in that string. Only the echo right before a pipe looks on, to the pipe's line end, so each line is read once.
+ * Groups: all before the password, printf's format's quote, the password's quote, the password in quotes, or bare.
+ */
+function echoedPassword(isJson: boolean): RegExp {
+  const between = isJson
+    ? String.raw`(?:[^\r\n|;&"\\]|\\(?:\\\\n|[^n\r\n]))`
+    : String.raw`(?:[^\r\n|;&\\]|\\(?:\r?\n|[^\r\n]))`;
+  return new RegExp(
+    String.raw`(${wordStart('[ep]')}(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
+      String.raw`(?:(\\?["'])((?:(?!\3)[^\r\n\\])*)(?=\3)|([^\s"'|;&\\]+))` +
+      String.raw`(?=\3?[ \t]*\|(?:${between}*?[ \t]--password-stdin\b|[ \t]*${SUDO_READING_INPUT}))`,
+    'g',
+  );
+}
+const ECHOED_PASSWORD = echoedPassword(false);
+const ECHOED_PASSWORD_IN_JSON = echoedPassword(true);
+
+/** A character of a line, and a line's end: a line break, or in JSON and in escaped text a `\n` escape. */
+const LINE_CHAR = String.raw`(?:[^\\\r\n]|\\[^nr\r\n])`;
+const LINE_CHAR_IN_JSON = String.raw`(?:[^"\\\r\n]|\\[^nr\r\n])`;
+const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
+/**
+ * The word that makes a line's command one that may read a password from its input (sudo, mysql, mariadb, or a
+ * `--password-stdin`), the rest of its line, and (looked at, not taken) the line break and the line after it, a
+ * heredoc's first line. Each line is read once, whatever it holds; which command on it reads a password is for
+ * `redactFedPassword` to say. Groups: the rest of the line, the line break, the line after.
+ */
+function stdinReaderLine(isJson: boolean): RegExp {
+  const char = isJson ? LINE_CHAR_IN_JSON : LINE_CHAR;
+  return new RegExp(
+    String.raw`(?:${wordStart('[ms]')}(?:sudo|mysql(?:dump|admin)?|mariadb)\b|(?<=\s)--password-stdin\b)(${char}*)(?=(${LINE_BREAK})(${char}*)|)`,
+    'g',
+  );
+}
+const STDIN_READER_LINE = stdinReaderLine(false);
+const STDIN_READER_LINE_IN_JSON = stdinReaderLine(true);
+
+/**
+ * What feeds a command its input on its line: a here-string (`<<< pw`, groups: the operator, the quote, the argument
+ * quoted, or bare) or a heredoc's opening (`<<EOF`, `<<-'EOF'`; groups: the quote, the word that ends it).
+ */
+const FEED = new RegExp(
+  `${withArgument(String.raw`\s<<<[ \t]*`, 2)}|\\s<<-?[ \\t]*(\\\\?["']?)([A-Za-z_][\\w-]*)\\5`,
+);
+/** Quoted text, blanked out when a line is cut into its commands (`sh -c 'a; b'` is one). */
+const QUOTED = /'[^']*'|\\?"(?:[^"\\]|\\[^"])*\\?"/g;
+const COMMAND_SEPARATOR = /[|;&](?=[^|;&]*$)/;
+const READS_PASSWORD_STDIN = /(?:^|\s)--password-stdin\b/;
+const SUDO_READS_INPUT = new RegExp(`${WORD_START}${SUDO_READING_INPUT}`);
+/** MySQL's `-p` or `--password` with nothing glued to it: it asks for the password and reads it. */
+const MYSQL = /\b(?:mysql(?:dump|admin)?|mariadb)\b/;
+const ASKING_PASSWORD_OPTION = /\s(?:-p|--password)(?=\s|$)/;
+/** A line MySQL would take for its password: one word, not a statement (`SHOW DATABASES;`, `\q`). */
+const ONE_WORD = /^[^\s;\\]+$/;
+
+/** The last command of a line's text (after its last `|`, `;` or `&` outside quotes). */
+function lastCommand(text: string): string {
+  const blanked = text.replace(QUOTED, (quoted) => ' '.repeat(quoted.length));
+  const separator = COMMAND_SEPARATOR.exec(blanked);
+  return separator ? text.slice(separator.index + 1) : text;
+}
+
+/** Whether the password fed to `command` (its text up to the feed) is one: a word for MySQL, any for the others. */
+function isFedPassword(command: string, fed: string): boolean {
+  const password = fed.trim();
+  if (password === '' || isVariableReference(password)) return false;
+  if (READS_PASSWORD_STDIN.test(command) || SUDO_READS_INPUT.test(command)) return true;
+  return MYSQL.test(command) && ASKING_PASSWORD_OPTION.test(command) && ONE_WORD.test(password);
+}
+
+/**
+ * A reader's line (`match`, from the word that makes it one; `line` is what follows that word) with the password fed
+ * to its command taken out: a here-string's argument, or a heredoc's first line (`next`, the line after), when the
+ * command they feed reads its password from its input. Null when there is none.
+ */
+function redactFedPassword(
+  match: string,
+  line: string,
+  next: string | undefined,
+): { line: string; next?: string } | null {
+  const feed = FEED.exec(line);
+  if (!feed) return null;
+  const before = match.slice(0, match.length - line.length + feed.index);
+  const command = lastCommand(before);
+  const [whole, operator, quote, quoted, bare, , end] = feed;
+  if (operator !== undefined) {
+    if (!isFedPassword(command, quoted ?? bare ?? '')) return null;
+    const fed = redactPasswordOption(whole, operator, quote, quoted, bare);
+    return { line: `${before}${fed}${match.slice(before.length + whole.length)}` };
+  }
+  if (next === undefined || next.trim() === end || !isFedPassword(command, next)) return null;
+  return { line: match, next: `${/^[ \t]*/.exec(next)?.[0] ?? ''}${REDACTED}` };
+}
+
+/** The text with the passwords fed to a command's input taken out; `isJson` when it is JSON (`JSON.stringify`'s). */
+export function redactStdinPasswords(text: string, isJson: boolean): string {
+  let out = '';
+  let done = 0;
+  // A string search first: most commands are fed nothing, and then no line needs reading.
+  const feeds = text.includes('<<')
+    ? text.matchAll(isJson ? STDIN_READER_LINE_IN_JSON : STDIN_READER_LINE)
+    : [];
+  for (const found of feeds) {
+    const [match, line = '', lineBreak = '', next] = found;
+    // A reader on a heredoc's first line, already taken out, is that password's.
+    if (found.index < done) continue;
+    const fed = redactFedPassword(match, line, next);
+    if (!fed) continue;
+    out += `${text.slice(done, found.index)}${fed.line}`;
+    done = found.index + match.length;
+    if (fed.next !== undefined) {
+      out += `${lineBreak}${fed.next}`;
+      done += lineBreak.length + (next ?? '').length;
+    }
+  }
+  return `${out}${text.slice(done)}`.replace(
+    isJson ? ECHOED_PASSWORD_IN_JSON : ECHOED_PASSWORD,
+    (match, before: string, _format, quote = '', quoted?: string, bare?: string) =>
+      redactPasswordOption(match, before, quote, quoted, bare),
+  );
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactedJson, redactSecrets } from '../../../electron/vault/redactor';
+import { leavesAsWritten, takesOut } from '../../support/redaction-cases';
+
+const R = REDACTED;
+
+describe("a password fed to a command's input", () => {
+  takesOut([
+    [
+      "a password echoed into sudo -S after sudo's prompt option",
+      'echo hunter2pw | sudo -p \'\' -S apt update\necho hunter2pw | sudo -u root -p "pw:" -S id',
+      `echo ${R} | sudo -p '' -S apt update\necho ${R} | sudo -u root -p "pw:" -S id`,
+    ],
+    [
+      'a password echoed into --password-stdin far after the pipe, or on a continued line',
+      `echo hunter2pw | docker login -u ana ${'--label=a '.repeat(25)}--password-stdin r.io\necho S3cretPw | docker login -u ana \\\n  --password-stdin r.io`,
+      `echo ${R} | docker login -u ana ${'--label=a '.repeat(25)}--password-stdin r.io\necho ${R} | docker login -u ana \\\n  --password-stdin r.io`,
+    ],
+    [
+      'a here-string given to sudo -S, among its options',
+      "sudo -S apt update <<< hunter2pw\nsudo -u root -p '' -S sh -c 'a; b' <<< 'S3cret pw'",
+      `sudo -S apt update <<< ${R}\nsudo -u root -p '' -S sh -c 'a; b' <<< '${R}'`,
+    ],
+    [
+      'a here-string given to any command with --password-stdin',
+      'helm registry login r.io -u me --password-stdin <<< hunter2pw\nmysql -e x; oras login --password-stdin r.io <<< "S3cret pw"',
+      `helm registry login r.io -u me --password-stdin <<< ${R}\nmysql -e x; oras login --password-stdin r.io <<< "${R}"`,
+    ],
+    [
+      "a heredoc's first line fed to --password-stdin",
+      'docker login -u me --password-stdin <<EOF\nhunter2secret\nEOF\ndocker login --password-stdin <<-EOF\n\tS3cretPw\n\tEOF',
+      `docker login -u me --password-stdin <<EOF\n${R}\nEOF\ndocker login --password-stdin <<-EOF\n\t${R}\n\tEOF`,
+    ],
+    [
+      "a heredoc's first line fed to sudo -S, the input after it kept",
+      "sudo -S bash <<'EOF'\nhunter2secret\napt update\nEOF",
+      `sudo -S bash <<'EOF'\n${R}\napt update\nEOF`,
+    ],
+    [
+      "a heredoc's first line fed to mysql -p, a word",
+      'mysql -u root -p <<EOF\nhunter2secret\nUSE shop;\nEOF',
+      `mysql -u root -p <<EOF\n${R}\nUSE shop;\nEOF`,
+    ],
+    [
+      'a heredoc in a log line, its lines written as escapes',
+      '"cmd":"docker login --password-stdin <<EOF\\nhunter2secret\\nEOF"',
+      `"cmd":"docker login --password-stdin <<EOF\\n${R}\\nEOF"`,
+    ],
+  ]);
+  leavesAsWritten([
+    'Use sudo -S to read the password from standard input; sudo -S apt update asks for it.',
+    'cat <<EOF\nhunter2secret\nEOF\nsudo tee /etc/motd <<EOF\nhello there\nEOF',
+    'mysql -u root -p shop <<EOF\nSHOW DATABASES;\nEOF\nmysql -p <<< "SELECT 1"',
+    'docker login --password-stdin r.io <<EOF\n$REGISTRY_PASSWORD\nEOF\ndocker login --password-stdin <<EOF\nEOF',
+    'docker login --password-stdin r.io; cat <<< hello\npacman -S vim <<< y\nsudo -u root -p "pw:" id <<< S3cretPw',
+  ]);
+  it('reads a heredoc and a here-string in JSON', () => {
+    const value = {
+      a: "docker login -u me --password-stdin <<'EOF'\nhunter2secret\nEOF",
+      b: 'sudo -S id <<< "S3cret pw"',
+      c: 'cat <<EOF\nhunter2secret\nEOF',
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      a: `docker login -u me --password-stdin <<'EOF'\n${R}\nEOF`,
+      b: `sudo -S id <<< "${R}"`,
+      c: 'cat <<EOF\nhunter2secret\nEOF',
+    });
+  });
+  // Each is hundreds of kilobytes: a pattern that read it more than once per character would not finish.
+  it.each([
+    ['readers on one line with no feed', `${'sudo mysql --password-stdin '.repeat(20_000)}x`],
+    ['readers on one line with a feed', `${'sudo mysql --password-stdin '.repeat(20_000)}<<< pw`],
+    ['heredoc openers line after line', 'sudo -S a <<EOF\n'.repeat(40_000)],
+    ['sudo prompts with no -S', `echo a | sudo ${"-p '' ".repeat(40_000)}x`],
+    ['an echo before a long pipe with no --password-stdin', `echo a |${' a'.repeat(150_000)}`],
+    ['separators before a feed', `sudo -S ${'a;'.repeat(150_000)} <<< pw`],
+  ])('reads %s once', (_label, text) => {
+    expect(redactSecrets(text).length).toBeGreaterThan(0);
+  });
+});
