@@ -8,6 +8,7 @@
 import { redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED, WORD_START, wordStart } from './redaction';
+import { redactRedisAuth, redactRedisCliCommand, REDIS_HINT } from './redis-shapes';
 import { redactStdinPasswords } from './stdin-passwords';
 import { redactCookiePairs } from './request-shapes';
 
@@ -52,19 +53,15 @@ const GLUED_PASSWORD_COMMANDS = String.raw`mysql(?:dump|admin)?|mariadb`;
  * password echoed into `--password-stdin`.
  */
 const PASSWORD_OPTION_START = String.raw`p|-password(?:[ \t=]|-stdin)|c[A-Za-z]{0,6}b`;
-/** redis-cli, read back from its "-" once "cli" follows. */
-const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
 /** sudo's first option, read back from its "-": `-S` (or `--stdin`) has sudo read the password from its input. */
 const SUDO_OPTION = String.raw`(?<=${WORD_START}sudo[ \t]-)`;
-/** The AUTH command at redis-cli's prompt (`127.0.0.1:6379> AUTH pw`), looked for from the prompt's ">". */
-const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
-export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${REDIS_CLI}|-${SUDO_OPTION}|${REDIS_PROMPT_AUTH}`;
+export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CURL_CREDENTIAL_LETTERS}|-(?:${CURL_CREDENTIAL_NAMES})|${PASSWORD_OPTION_START})|-${SUDO_OPTION}|${REDIS_HINT}`;
 /**
  * Whether a text may hold a password option at all (htpasswd's is looked for by its name): the commands' pattern,
  * whose start is no one literal, costs far more to scan for than this "-".
  */
 const PASSWORD_OPTION_HINT = new RegExp(
-  String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${REDIS_CLI}|${SUDO_OPTION})|${REDIS_PROMPT_AUTH}`,
+  String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${SUDO_OPTION})|${REDIS_HINT}`,
 );
 /**
  * One of curl's options, alone or last in a word of flags (`-su`), then its argument. Groups: the option and the
@@ -85,20 +82,6 @@ const SPACED_PASSWORD_OPTION = new RegExp(
   withArgument(String.raw`\s(?:-p(?:=|[ \t]*)|--password(?:[ \t]+|=))`, 2),
 );
 const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--password=)(?=\S)`, 2));
-/** redis-cli's password: `-a pw`, `--pass pw` (its `-p` is the port, its `-u redis://user:pw@host` a URL's). */
-const REDIS_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-a[ \t]+|--pass(?:[ \t]+|=))`, 2));
-/**
- * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
- * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
- * the command ends its line (or its string, in JSON).
- */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)[ \t]+(?:[^\s"'\\]+[ \t]+)?`;
-const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|"))`;
-const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
-const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
-  `${withArgument(String.raw`:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
-  'gm',
-);
 /**
  * All the kinds of command in one pattern, read in one pass; the groups say which: one that takes its password after
  * a space, redis-cli, htpasswd, or (none) one that takes it glued.
@@ -205,21 +188,15 @@ export function redactCommandCredentials(text: string, isJson = false): string {
   );
   const withPasswords = !(PASSWORD_OPTION_HINT.test(withCurl) || withCurl.includes('htpasswd'))
     ? withCurl
-    : redactStdinPasswords(withCurl, isJson)
-        .replace(
-          isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
-          (command, spaced: string | undefined, redis: string | undefined, htpasswd: string | undefined) => {
-            if (htpasswd !== undefined) return redactHtpasswd(command);
-            if (redis !== undefined) {
-              return command
-                .replace(REDIS_PASSWORD_OPTION, redactPasswordOption)
-                .replace(REDIS_AUTH, redactPasswordOption);
-            }
-            if (spaced === undefined) return command.replace(GLUED_PASSWORD_OPTION, redactPasswordOption);
-            return command.replace(SPACED_PASSWORD_OPTION, redactPasswordOption);
-          },
-        )
-        .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption);
+    : redactRedisAuth(redactStdinPasswords(withCurl, isJson), isJson).replace(
+        isJson ? PASSWORD_COMMAND_IN_JSON : PASSWORD_COMMAND,
+        (command, spaced: string | undefined, redis: string | undefined, htpasswd: string | undefined) => {
+          if (htpasswd !== undefined) return redactHtpasswd(command);
+          if (redis !== undefined) return redactRedisCliCommand(command);
+          if (spaced === undefined) return command.replace(GLUED_PASSWORD_OPTION, redactPasswordOption);
+          return command.replace(SPACED_PASSWORD_OPTION, redactPasswordOption);
+        },
+      );
   return withPasswords.replace(NETRC_PASSWORD, (match, before: string, password: string) =>
     isPlaceholder(password) || !looksGenerated(password) ? match : `${before}${REDACTED}`,
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactedJson, redactSecrets } from '../../../electron/vault/redactor';
-import { leavesAsWritten, takesOut } from '../../support/redaction-cases';
+import { REDACTED, redactedJson } from '../../../electron/vault/redactor';
+import { leavesAsWritten, readsOnce, takesOut } from '../../support/redaction-cases';
 
 const R = REDACTED;
 
@@ -66,15 +66,12 @@ describe("a password fed to a command's input", () => {
       c: 'cat <<EOF\nhunter2secret\nEOF',
     });
   });
-  // Each is hundreds of kilobytes: a pattern that read it more than once per character would not finish.
-  it.each([
+  readsOnce([
     ['readers on one line with no feed', `${'sudo mysql --password-stdin '.repeat(20_000)}x`],
     ['readers on one line with a feed', `${'sudo mysql --password-stdin '.repeat(20_000)}<<< pw`],
     ['heredoc openers line after line', 'sudo -S a <<EOF\n'.repeat(40_000)],
     ['sudo prompts with no -S', `echo a | sudo ${"-p '' ".repeat(40_000)}x`],
     ['an echo before a long pipe with no --password-stdin', `echo a |${' a'.repeat(150_000)}`],
     ['separators before a feed', `sudo -S ${'a;'.repeat(150_000)} <<< pw`],
-  ])('reads %s once', (_label, text) => {
-    expect(redactSecrets(text).length).toBeGreaterThan(0);
-  });
+  ]);
 });

@@ -1,0 +1,78 @@
+/**
+ * Redis' passwords: redis-cli's `-a` and `--pass`, and the AUTH command's, given to redis-cli on its command line, typed
+ * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), or as MIGRATE's
+ * `AUTH pw` or `AUTH2 user pw`. (redis-cli's `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
+ */
+import { redactPasswordOption, withArgument } from './command-arguments';
+import { AFTER_ESCAPE, WORD_START, wordStart } from './redaction';
+
+/** redis-cli, read back from its "-" once "cli" follows. */
+const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
+/** The AUTH command at redis-cli's prompt (`127.0.0.1:6379> AUTH pw`), looked for from the prompt's ">". */
+const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
+/** AUTH or AUTH2 in capitals, a word, then a space: read back from its "H", rare in prose. */
+const CAPITAL_AUTH = String.raw`H(?<=${WORD_START}AUTH)2?[ \t]`;
+/** Where Redis' password may be, for the redactor's first quick test (secret-shapes.ts, command-shapes.ts). */
+export const REDIS_HINT = `-${REDIS_CLI}|${REDIS_PROMPT_AUTH}|${CAPITAL_AUTH}`;
+
+/** redis-cli's password: `-a pw`, `--pass pw` (its `-p` is the port, its `-u redis://user:pw@host` a URL's). */
+const REDIS_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-a[ \t]+|--pass(?:[ \t]+|=))`, 2));
+/**
+ * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
+ * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
+ * the command ends its line (or its string, in JSON).
+ */
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)[ \t]+(?:[^\s"'\\]+[ \t]+)?`;
+const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|"))`;
+const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
+const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
+  `${withArgument(String.raw`:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
+  'gm',
+);
+/**
+ * AUTH on a line of its own with no prompt before it (a script's, a log's, a message's `AUTH S3cretPw`): in capitals,
+ * at the line's start (or a JSON string's, or after a `\n` escape), its one or two arguments ending the line. Only a
+ * password with a character other than a letter, or of 16 or more, is taken there: `AUTH required` and `AUTH token
+ * expired` are a sentence's words.
+ */
+const LINE_AUTH = new RegExp(
+  `(?:^|(?<=[\\r\\n"])|${AFTER_ESCAPE})${withArgument(String.raw`[ \t]*AUTH[ \t]+(?:[^\s"'\\]+[ \t]+)?`, 2)}${AUTH_IS_LAST}`,
+  'g',
+);
+const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
+/**
+ * Redis' MIGRATE in capitals, as its AUTH (`MIGRATE host port key db timeout … AUTH pw` or `AUTH2 user pw`, `KEYS …`
+ * after): its host and port first, as a sentence's "MIGRATE" has not, then to the command's end (a line's, a `|`, `;`
+ * or `&`). In its AUTH, groups: the option, the quote, the password in quotes, or bare.
+ */
+function migrateCommand(isJson: boolean): RegExp {
+  const char = isJson ? String.raw`(?:[^\r\n\\|;&"]|\\[^n\r\n])` : String.raw`(?:[^\r\n\\|;&]|\\[^n\r\n])`;
+  return new RegExp(String.raw`${wordStart('M')}MIGRATE[ \t]+[^\s"'\\|;&]+[ \t]+\d{1,5}[ \t]${char}*`, 'g');
+}
+const MIGRATE_COMMAND = migrateCommand(false);
+const MIGRATE_COMMAND_IN_JSON = migrateCommand(true);
+const MIGRATE_AUTH = new RegExp(withArgument(String.raw`\sAUTH[ \t]+|\sAUTH2[ \t]+[^\s"'\\]+[ \t]+`, 2));
+
+/** A redis-cli command with its password taken out: its `-a` or `--pass`, or AUTH's. */
+export function redactRedisCliCommand(command: string): string {
+  return command
+    .replace(REDIS_PASSWORD_OPTION, redactPasswordOption)
+    .replace(REDIS_AUTH, redactPasswordOption);
+}
+
+/**
+ * The text with the passwords of its AUTH commands outside redis-cli's command line taken out; `isJson` when it is
+ * JSON (`JSON.stringify`'s output), whose strings each hold their own text.
+ */
+export function redactRedisAuth(text: string, isJson: boolean): string {
+  return text
+    .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption)
+    .replace(LINE_AUTH, (match, option: string, quote?: string, quoted?: string, bare?: string) =>
+      LOOKS_LIKE_PASSWORD.test(quoted ?? bare ?? '')
+        ? redactPasswordOption(match, option, quote, quoted, bare)
+        : match,
+    )
+    .replace(isJson ? MIGRATE_COMMAND_IN_JSON : MIGRATE_COMMAND, (command) =>
+      command.replace(MIGRATE_AUTH, redactPasswordOption),
+    );
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redactedJson } from '../../../electron/vault/redactor';
+import { leavesAsWritten, readsOnce, takesOut } from '../../support/redaction-cases';
+
+const R = REDACTED;
+
+describe("Redis' AUTH outside redis-cli's command line", () => {
+  takesOut([
+    [
+      'AUTH on a line of its own, with a user or without',
+      'SELECT 1\nAUTH S3cretPw\n  AUTH default hunter2!',
+      `SELECT 1\nAUTH ${R}\n  AUTH default ${R}`,
+    ],
+    [
+      'AUTH in a string of its own, and after a \\n escape',
+      '"AUTH S3cretPw" "x\\nAUTH S3cretPw"',
+      `"AUTH ${R}" "x\\nAUTH ${R}"`,
+    ],
+    [
+      "MIGRATE's AUTH and AUTH2, the keys after them kept",
+      'MIGRATE 10.0.0.2 6379 "" 0 5000 AUTH S3cretPw KEYS a b\nMIGRATE r.io 6380 key 0 5000 COPY AUTH2 ana mypassword',
+      `MIGRATE 10.0.0.2 6379 "" 0 5000 AUTH ${R} KEYS a b\nMIGRATE r.io 6380 key 0 5000 COPY AUTH2 ana ${R}`,
+    ],
+    [
+      "a Redis URL's password, with no user or the default one",
+      'redis://:S3cretPw@host:6379 rediss://default:S3cretPw@host:6380/0',
+      `redis://:${R}@host:6379 rediss://default:${R}@host:6380/0`,
+    ],
+  ]);
+  leavesAsWritten([
+    // A password of letters alone, at a line's start, is as likely a sentence's word.
+    'AUTH required\nAUTH token expired\nAUTH failed for user ana\nAUTH $REDIS_PASSWORD',
+    'We will MIGRATE the users; AUTH is handled by the gateway.',
+    'MIGRATE the accounts to 6379 then AUTH with SSO',
+  ]);
+  it('reads AUTH and MIGRATE in JSON', () => {
+    const value = {
+      a: 'AUTH S3cretPw',
+      b: 'x\nMIGRATE h 6379 "" 0 5000 AUTH S3cretPw KEYS a',
+      c: 'AUTH required',
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      a: `AUTH ${R}`,
+      b: `x\nMIGRATE h 6379 "" 0 5000 AUTH ${R} KEYS a`,
+      c: 'AUTH required',
+    });
+  });
+  readsOnce([
+    ['AUTH words on one line', `${'AUTH a '.repeat(40_000)}`],
+    ['AUTH lines with no end', 'AUTH a b c\n'.repeat(30_000)],
+    ['MIGRATE commands with no AUTH', `MIGRATE h 6379 ${'k 0 '.repeat(60_000)}`],
+    ['MIGRATE openings', 'MIGRATE h 6379 '.repeat(20_000)],
+  ]);
+});
