@@ -14,6 +14,17 @@ export function withArgument(option: string, quoteGroup: number): string {
   return String.raw`(${option})(?:(\\?["'])((?:(?!${sameQuote})[^\r\n\\]|\\(?!["n]))*)|([^\s"'\\]*))`;
 }
 
+/** A command's quoted arguments, in single or double quotes (escaped in JSON). */
+const QUOTED = /'[^']*'|\\?"(?:[^"\\]|\\[^"])*\\?"/g;
+
+/**
+ * A command's text with its quoted arguments blanked out, each character a space: where a `;` or a `>` stands outside
+ * quotes is then found by a plain search (`sh -c 'a; b'` is one command, `"pa ss >word"` one argument).
+ */
+export function blankQuoted(command: string): string {
+  return command.replace(QUOTED, (quoted) => ' '.repeat(quoted.length));
+}
+
 /** A password option with its argument taken out, unless it is empty or a variable's name (`-p "$DOCKER_PASSWORD"`). */
 export function redactPasswordOption(
   match: string,

@@ -5,7 +5,7 @@
  * (stdin-passwords.ts: echoed into `--password-stdin` or `sudo -S`, a here-string, a heredoc), and the passwords of a
  * `.netrc` file, the logins curl, git and ftp read. The user's name and the machine's stay readable.
  */
-import { redactPasswordOption, withArgument } from './command-arguments';
+import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import { MIN_SECRET_LENGTH, REDACTED, WORD_START, wordStart } from './redaction';
 import { redactRedisAuth, redactRedisCliCommand, REDIS_HINT } from './redis-shapes';
@@ -97,7 +97,7 @@ const HTPASSWD_FLAGS = /^-[A-Za-z]{1,8}$/;
 const HTPASSWD_BATCH = /b/;
 /** `-n`: htpasswd prints the line rather than write a file, so only a user stands before the password. */
 const HTPASSWD_PRINT = /n/;
-/** Where an htpasswd command's arguments end: a redirect (`> out`, `2>/dev/null`). */
+/** Where an htpasswd command's arguments end: a redirect (`> out`, `2>/dev/null`) outside quotes. */
 const REDIRECT = /\s\d?[<>]/;
 
 /**
@@ -106,7 +106,7 @@ const REDIRECT = /\s\d?[<>]/;
  * back to its opening quote (in JSON, `\"`).
  */
 function redactHtpasswd(command: string): string {
-  const redirect = command.search(REDIRECT);
+  const redirect = blankQuoted(command).search(REDIRECT);
   const end = command.slice(0, redirect < 0 ? command.length : redirect).trimEnd().length;
   const args = command.slice(0, end).split(/\s+/).slice(1);
   const flags = args.filter((arg) => HTPASSWD_FLAGS.test(arg)).join('');

@@ -6,7 +6,7 @@
  * `--password`) with no password after it, which asks for one.
  */
 import { isVariableReference } from './credential-fields';
-import { redactPasswordOption, withArgument } from './command-arguments';
+import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import { REDACTED, WORD_START, wordStart } from './redaction';
 
 /** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
@@ -68,8 +68,6 @@ const STDIN_READER_LINE_IN_JSON = stdinReaderLine(true);
 const FEED = new RegExp(
   `${withArgument(String.raw`\s<<<[ \t]*`, 2)}|\\s<<-?[ \\t]*(\\\\?["']?)([A-Za-z_][\\w-]*)\\5`,
 );
-/** Quoted text, blanked out when a line is cut into its commands (`sh -c 'a; b'` is one). */
-const QUOTED = /'[^']*'|\\?"(?:[^"\\]|\\[^"])*\\?"/g;
 const COMMAND_SEPARATOR = /[|;&](?=[^|;&]*$)/;
 const READS_PASSWORD_STDIN = /(?:^|\s)--password-stdin\b/;
 const SUDO_READS_INPUT = new RegExp(`${WORD_START}${SUDO_READING_INPUT}`);
@@ -81,8 +79,7 @@ const ONE_WORD = /^[^\s;\\]+$/;
 
 /** The last command of a line's text (after its last `|`, `;` or `&` outside quotes). */
 function lastCommand(text: string): string {
-  const blanked = text.replace(QUOTED, (quoted) => ' '.repeat(quoted.length));
-  const separator = COMMAND_SEPARATOR.exec(blanked);
+  const separator = COMMAND_SEPARATOR.exec(blankQuoted(text));
   return separator ? text.slice(separator.index + 1) : text;
 }
 
