@@ -19,19 +19,24 @@ const ESCAPED_JSON_STRING_TEXT = String.raw`(?:[^"\\\r\n]|\\[^"\\\r\n]|\\\\(?:[^
 /**
  * A `"name": …, "value": …` pair (or `"key"`, as Postman writes it), as HAR files (a browser's saved requests),
  * Postman collections and Kubernetes' env lists in JSON hold headers, cookies, query and form fields and variables,
- * in either order, with up to four other members between them (`"type": "secret"`, a short object); in JSON (`quote` is `"`) or
- * escaped in a JSON string (`\"`: a HAR pasted into a message, then stored). A name and a value are read to their closing quote, so each pair is read once. Groups: name first, all
- * before the value, the name, the value; or value first, all before the value, the value, the name.
+ * in either order, with up to sixteen other members between them (`"type": "secret"`, an object, a list); in JSON
+ * (`quote` is `"`) or escaped in a JSON string (`\"`: a HAR pasted into a message, then stored). A name and a value
+ * are read to their closing quote, so each pair is read once. Groups: name first, all before the value, the name, the
+ * value; or value first, all before the value, the value, the name.
  */
 function jsonNameValuePair(quote: string, stringText: string): RegExp {
   const field = (name: string) => `${quote}${name}${quote}${JSON_SPACE}:${JSON_SPACE}${quote}`;
   const name = String.raw`${field('(?:name|key)')}([^"\\\r\n]*)${quote}`;
   const comma = `${JSON_SPACE},${JSON_SPACE}`;
-  // Up to four other members between the name and the value (`"type": "secret"`, `"enabled": true`,
-  // `"meta": {"a": 1}`), never a value. An object among them is one level deep, of up to 64 pieces: a string, or a
-  // character outside one.
-  const object = String.raw`\{(?:${quote}${stringText}${quote}|[^{}"\\]|\\[nrt]){0,64}\}`;
-  const others = String.raw`(?:${comma}${quote}(?!value${quote})[\w-]{1,64}${quote}${JSON_SPACE}:${JSON_SPACE}(?:${quote}${stringText}${quote}|[\w.-]{1,64}|${object})){0,4}`;
+  // Up to sixteen other members between the name and the value (`"type": "secret"`, `"enabled": true`,
+  // `"meta": {"a": {"b": 1}}`, `"tags": ["a", {"b": 1}]`), never a value. An object or a list among them is up to two
+  // levels deep, each of up to 64 pieces: a string, a character outside one, or (in the outer) an inner object or
+  // list. Each piece starts with a different character, so the pattern stays linear.
+  const string = `${quote}${stringText}${quote}`;
+  const piece = String.raw`${string}|[^{}[\]"\\]|\\[nrt]`;
+  const inner = String.raw`\{(?:${piece}){0,64}\}|\[(?:${piece}){0,64}\]`;
+  const nested = String.raw`\{(?:${piece}|${inner}){0,64}\}|\[(?:${piece}|${inner}){0,64}\]`;
+  const others = String.raw`(?:${comma}${quote}(?!value${quote})[\w-]{1,64}${quote}${JSON_SPACE}:${JSON_SPACE}(?:${string}|[\w.-]{1,64}|${nested})){0,16}`;
   return new RegExp(
     `(${name}${others}${comma}${field('value')})(${stringText})(?=${quote})|` +
       `(${field('value')})(${stringText})(?=${quote}${others}${comma}${name})`,
@@ -45,10 +50,10 @@ const NAME_VALUE_PAIRS = [
 /** A line's end, in a text or as the escapes it is written with inside a JSON string. */
 const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 /**
- * Up to four lines between a YAML pair's name and its value, each ending in a line break: a comment, or another key
+ * Up to sixteen lines between a YAML pair's name and its value, each ending in a line break: a comment, or another key
  * of the same map, indented (`description: …`), never the value's own.
  */
-const YAML_LINES_BETWEEN = String.raw`(?:(?:[ \t]*#|[ \t]+(?!value:)[\w-]{1,64}:)[^\r\n\\]*${LINE_BREAK}){0,4}`;
+const YAML_LINES_BETWEEN = String.raw`(?:(?:[ \t]*#|[ \t]+(?!value:)[\w-]{1,64}:)[^\r\n\\]*${LINE_BREAK}){0,16}`;
 /** A word of a bare YAML value: a `#` after a space starts a comment. */
 const YAML_WORD = String.raw`[^\s"'\\#][^\s"'\\]*`;
 /** A bare YAML value: its words, to its line's end or its comment. */
@@ -59,7 +64,7 @@ function yamlName(quoteGroup: number): string {
 }
 /**
  * The same pair in YAML, as Kubernetes' env lists hold it: `- name: API_KEY`, then `value: …` on the next line (or
- * after up to four lines of comments or other keys), indented; each quoted or bare. A name holds no `:`, so a text of
+ * after up to sixteen lines of comments or other keys), indented; each quoted or bare. A name holds no `:`, so a text of
  * many `name:` is read once. Groups: all before the value, the name's quote, the name, the value's quote, the value in
  * quotes, or bare.
  */
