@@ -7,7 +7,7 @@
  */
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED, WORD_START, wordStart } from './redaction';
+import { MIN_SECRET_LENGTH, REDACTED, startingWord, WORD_START } from './redaction';
 import { redactRedisAuth, redactRedisCliCommand, REDIS_HINT } from './redis-shapes';
 import { redactStdinPasswords } from './stdin-passwords';
 import { redactCookiePairs } from './request-shapes';
@@ -24,14 +24,14 @@ import { redactCookiePairs } from './request-shapes';
  * `-u 1000:1000` in another string (a later message of the conversation, another Slack message) is not read as its
  * option. There the shell's double quotes are written `\"`.
  */
-function commandLine(name: string, first: string, isJson: boolean): RegExp {
+function commandLine(name: string, isJson: boolean): RegExp {
   const rest = isJson
     ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?:\\\\n|[^n\r\n]))*`
     : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?:\r?\n|\\\\n|[^n\r\n]))*`;
-  return new RegExp(String.raw`${wordStart(first)}(?:${name})\b${rest}`, 'g');
+  return new RegExp(String.raw`${startingWord(name)}\b${rest}`, 'g');
 }
-const CURL_COMMAND = commandLine('curl', 'c', false);
-const CURL_COMMAND_IN_JSON = commandLine('curl', 'c', true);
+const CURL_COMMAND = commandLine('curl', false);
+const CURL_COMMAND_IN_JSON = commandLine('curl', true);
 /** curl's short options that take no argument, which may stand before another in one word (`-su`, `-sSLb`). */
 const CURL_FLAGS = '[0-46aBfgGiIjJklLMnNOpqRsSvVZ#]';
 /** curl's options that carry a credential: `-u`/`--user`, the proxy's `-U`/`--proxy-user`, `-b`/`--cookie`. */
@@ -87,10 +87,8 @@ const GLUED_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-p|--passw
  * a space, redis-cli, htpasswd, or (none) one that takes it glued.
  */
 const PASSWORD_COMMANDS = `(${SPACED_PASSWORD_COMMANDS})|(redis-cli)|(htpasswd)|${GLUED_PASSWORD_COMMANDS}`;
-/** The first letters of those commands' names. */
-const PASSWORD_COMMANDS_FIRST = '[dhmnprs]';
-const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, PASSWORD_COMMANDS_FIRST, false);
-const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, PASSWORD_COMMANDS_FIRST, true);
+const PASSWORD_COMMAND = commandLine(PASSWORD_COMMANDS, false);
+const PASSWORD_COMMAND_IN_JSON = commandLine(PASSWORD_COMMANDS, true);
 
 /** htpasswd's flags, `-b` (batch) among them (`-b`, `-cb`, `-nbB`): the password is then its last argument. */
 const HTPASSWD_FLAGS = /^-[A-Za-z]{1,8}$/;
@@ -166,7 +164,7 @@ const NETRC_SPACE = String.raw`(?:\s|\\[nrt])+`;
  * and the password, on one line or over several. Groups: all before the password, the password.
  */
 const NETRC_PASSWORD = new RegExp(
-  String.raw`(${wordStart('m')}machine[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
+  String.raw`(${startingWord('machine')}[ \t]+${NETRC_WORD}(?:${NETRC_SPACE}(?:login|account)[ \t]+${NETRC_WORD})*` +
     String.raw`${NETRC_SPACE}password[ \t]+)(${NETRC_WORD})`,
   'g',
 );

@@ -21,3 +21,11 @@ export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
 export function wordStart(first: string): string {
   return `(?=${first})${WORD_START}`;
 }
+
+/**
+ * `names` (a pattern: a command's, a header's) at a word's start: the names first, then the look back from their end
+ * (with their groups made plain), so a scan skips ahead to their letters as it does for a literal.
+ */
+export function startingWord(names: string): string {
+  return `(?:${names})(?<=${WORD_START}(?:${names.replace(/\((?!\?)/g, '(?:')}))`;
+}

@@ -36,7 +36,7 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
  * expired` are a sentence's words.
  */
 const LINE_AUTH = new RegExp(
-  `(?:^|(?<=[\\r\\n"])|${AFTER_ESCAPE})${withArgument(String.raw`[ \t]*AUTH[ \t]+(?:[^\s"'\\]+[ \t]+)?`, 2)}${AUTH_IS_LAST}`,
+  `(?<=(?:^|[\\r\\n"]|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`AUTH[ \t]+(?:[^\s"'\\]+[ \t]+)?`, 2)}${AUTH_IS_LAST}`,
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
@@ -65,6 +65,8 @@ export function redactRedisCliCommand(command: string): string {
  * JSON (`JSON.stringify`'s output), whose strings each hold their own text.
  */
 export function redactRedisAuth(text: string, isJson: boolean): string {
+  // A string search first: AUTH is in every shape here, and in few texts.
+  if (!text.includes('AUTH') && !text.includes('auth')) return text;
   return text
     .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption)
     .replace(LINE_AUTH, (match, option: string, quote?: string, quoted?: string, bare?: string) =>

@@ -6,7 +6,7 @@
  * name-value-pairs.ts.)
  */
 import { isPlaceholder, isVariableReference, looksGenerated, looksRandom } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED, wordStart } from './redaction';
+import { MIN_SECRET_LENGTH, REDACTED, startingWord } from './redaction';
 
 /** A cookie's `name=value`: neither holds a `;`, a space or a quote, and the name no `=`. */
 const COOKIE_NAME = String.raw`[^\s=;,"'\`\\]+`;
@@ -15,8 +15,8 @@ const COOKIE_PAIR = `${COOKIE_NAME}=${COOKIE_VALUE}`;
 /**
  * A header's name (a pattern) and its colon (or `separator`): plain, quoted, in a template literal, or in JSON.
  */
-function headerName(name: string, first: string, separator = ':'): string {
-  return String.raw`${wordStart(first)}${name}\\?["'\`]?[ \t]*${separator}[ \t]*\\?["'\`]?`;
+function headerName(name: string, separator = ':'): string {
+  return String.raw`${startingWord(name)}\\?["'\`]?[ \t]*${separator}[ \t]*\\?["'\`]?`;
 }
 /**
  * A `Cookie:` or `Set-Cookie:` header and its `name=value` pairs. A cookie's name holds no `=` and neither holds
@@ -24,7 +24,7 @@ function headerName(name: string, first: string, separator = ':'): string {
  * ("Favourite cookie: oatmeal") is no match.
  */
 const COOKIE_HEADER = new RegExp(
-  String.raw`(${headerName('(Set-)?Cookie', '[cs]')})(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
+  String.raw`(${headerName('(Set-)?Cookie')})(${COOKIE_PAIR}(?:;[ \t]*${COOKIE_PAIR})*)`,
   'gi',
 );
 /** A credential written in one word (RFC 9110's token68). */
@@ -45,7 +45,7 @@ const AUTH_PARAM = String.raw`[\w-]+=(?:\\?"[^"\\\r\n]*\\?"|[^\s,"'\`\\]+)`;
  * scheme, the scheme and its space, the credentials after a scheme, or the one word after the name.
  */
 const AUTHORIZATION_HEADER = new RegExp(
-  String.raw`(${headerName('(?:Proxy-)?Authorization', '[ap]', '[:=]')})` +
+  String.raw`(${headerName('(?:Proxy-)?Authorization', '[:=]')})` +
     String.raw`(?:([A-Za-z][\w-]*(?:[ \t]+|%20))(${AUTH_PARAM}(?:[ \t]*,[ \t]*${AUTH_PARAM})*|${SCHEME_CREDENTIAL})|(${TOKEN68}))`,
   'gi',
 );
@@ -56,7 +56,7 @@ const AUTHORIZATION_HEADER = new RegExp(
  * all before the credential, the quote after the name's separator, or the one before the name, the credential.
  */
 const QUOTED_AUTHORIZATION = new RegExp(
-  String.raw`((?:${wordStart('[ap]')}(?:Proxy-)?Authorization\\?["']?[ \t]*[:=][ \t]*(\\?["'])|(\\?["'])(?:Proxy-)?Authorization[ \t]*:[ \t]*)` +
+  String.raw`((?:${startingWord('(?:Proxy-)?Authorization')}\\?["']?[ \t]*[:=][ \t]*(\\?["'])|(\\?["'])(?:Proxy-)?Authorization[ \t]*:[ \t]*)` +
     String.raw`[A-Za-z][\w-]*[ \t]+)([^"'\`\\\r\n]{1,256})(?=\2\3)`,
   'gi',
 );
@@ -90,13 +90,16 @@ function redactQuotedAuthorization(
  * scheme. The token shapes take one of 16 token68 characters or more; this takes the others, when they look random,
  * so "the Bearer scheme" and "Bearer <token>" stay. Groups: the word Bearer and its space, the credential.
  */
-const BEARER_CREDENTIAL = new RegExp(String.raw`(${wordStart('b')}Bearer[ \t]+)(${SCHEME_CREDENTIAL})`, 'gi');
+const BEARER_CREDENTIAL = new RegExp(
+  String.raw`(${startingWord('Bearer')}[ \t]+)(${SCHEME_CREDENTIAL})`,
+  'gi',
+);
 /**
  * A cookie set in a script, `document.cookie = "sid=…; path=/"`: its first pair, the cookie it sets. Groups: all
  * before the value, the cookie's name, its value.
  */
 const DOCUMENT_COOKIE = new RegExp(
-  String.raw`(${wordStart('d')}document\.cookie[ \t]*=[ \t]*\\?["'\`](${COOKIE_NAME})=)(${COOKIE_VALUE})`,
+  String.raw`(${startingWord(String.raw`document\.cookie`)}[ \t]*=[ \t]*\\?["'\`](${COOKIE_NAME})=)(${COOKIE_VALUE})`,
   'g',
 );
 /**

@@ -11,7 +11,7 @@ import {
   looksRandom,
   quotedField,
 } from './credential-fields';
-import { AFTER_ESCAPE, REDACTED, WORD_START, wordStart } from './redaction';
+import { AFTER_ESCAPE, REDACTED, startingWord, WORD_START, wordStart } from './redaction';
 import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
@@ -65,10 +65,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
   new RegExp(`()${wordStart(TOKEN_FIRST)}(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
-  new RegExp(String.raw`(${wordStart('b')}Bearer\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
+  new RegExp(String.raw`(${startingWord('Bearer')}\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
   // user:password, base64
   new RegExp(
-    String.raw`(${wordStart('a')}Authorization\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}`,
+    String.raw`(${startingWord('Authorization')}\\?["']?[ \t]*[:=][ \t]*\\?["']?Basic[ \t]+)[A-Za-z0-9+/]{8,}={0,2}`,
     'gi',
   ),
   // A webhook's URL holds its secret as its last segment: Slack's incoming webhook (services/T…/B…/<secret>), its
@@ -84,7 +84,7 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   // A `;` before it is HTML's `&amp;`; `\u0026` an `&` escaped as some services write it, and `%26` one in a URL
   // given as another's parameter (`%26sig%3D`). A shorter one (a signature cut off) only beside the rest of a SAS.
   new RegExp(
-    String.raw`((?:${QUERY_AND}|${wordStart('S')}SharedAccessSignature=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))(?:[\w%+/-]{16,}={0,2}|${SHORT_SIGNATURE})`,
+    String.raw`((?:${QUERY_AND}|${startingWord('SharedAccessSignature')}=(?:SharedAccessSignature[ \t]+)?)sig(?:=|(?<=%26sig)%3D))(?:[\w%+/-]{16,}={0,2}|${SHORT_SIGNATURE})`,
     'g',
   ),
   // The password of a URL (`postgres://user:pw@host/db`); the user, host and path stay.

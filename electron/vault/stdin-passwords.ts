@@ -7,7 +7,7 @@
  */
 import { isVariableReference } from './credential-fields';
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
-import { REDACTED, WORD_START, wordStart } from './redaction';
+import { REDACTED, startingWord, WORD_START, wordStart } from './redaction';
 
 /** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
 const SUDO_FLAG = '[A-RT-Za-fh-tv-z]';
@@ -54,7 +54,7 @@ const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 function stdinReaderLine(isJson: boolean): RegExp {
   const char = isJson ? LINE_CHAR_IN_JSON : LINE_CHAR;
   return new RegExp(
-    String.raw`(?:${wordStart('[ms]')}(?:sudo|mysql(?:dump|admin)?|mariadb)\b|(?<=\s)--password-stdin\b)(${char}*)(?=(${LINE_BREAK})(${char}*)|)`,
+    String.raw`(?:${startingWord('sudo|mysql(?:dump|admin)?|mariadb')}\b|(?<=\s)--password-stdin\b)(${char}*)(?=(${LINE_BREAK})(${char}*)|)`,
     'g',
   );
 }
