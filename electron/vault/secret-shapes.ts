@@ -17,32 +17,31 @@ import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
 
 /**
- * Tokens known by their prefix alone, the whole match being the secret. Joined into one pattern, one pass, each at a
- * word's start (`WORD_START`, after a `\n` escape too).
+ * Tokens known by their prefix alone, the whole match being the secret: each its prefix, then the rest. Joined into
+ * one pattern, one pass, each at a word's start (`WORD_START`, after a `\n` escape too), looked back for from the end
+ * of its prefix, so a scan skips ahead to the prefixes as it does for literals.
  */
-const TOKEN_SHAPES: readonly RegExp[] = [
-  /eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/, // JWT (an ID token, a service's session): header.payload.signature
-  /ya29\.[\w-]{10,}/, // Google OAuth access token
-  /1\/\/0[\w-]{20,}/, // Google OAuth refresh token
-  /AIza[\w-]{30,}/, // Google API key (Gemini)
-  /GOCSPX-[\w-]{10,}/, // Google OAuth client secret
-  /xox[abposer]-[\w-]{10,}/, // Slack tokens
-  /xapp-[\w-]{10,}/, // Slack app-level token
+const TOKEN_SHAPES: readonly (readonly [prefix: RegExp, rest: RegExp])[] = [
+  [/eyJ/, /[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*/], // JWT (an ID token, a service's session): header.payload.signature
+  [/ya29\./, /[\w-]{10,}/], // Google OAuth access token
+  [/1\/\/0/, /[\w-]{20,}/], // Google OAuth refresh token
+  [/AIza/, /[\w-]{30,}/], // Google API key (Gemini)
+  [/GOCSPX-/, /[\w-]{10,}/], // Google OAuth client secret
+  [/xox[abposer]-/, /[\w-]{10,}/], // Slack tokens
+  [/xapp-/, /[\w-]{10,}/], // Slack app-level token
   // OpenAI project, service-account and admin keys, Anthropic keys, and OpenAI's older keys (48 characters).
   // The older shape has no hyphen after `sk-`, so hyphenated words ("sk-learn-style") are not taken for one.
-  /sk-(?:(?:proj|svcacct|admin|ant)-[\w-]{20,}|[A-Za-z0-9]{32,})/,
-  /[sr]k_(?:live|test)_[A-Za-z0-9]{16,}/, // Stripe secret and restricted keys
-  /gh[pousr]_[A-Za-z0-9]{30,}/, // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh
-  /github_pat_\w{22,}/, // GitHub fine-grained personal access token
-  /glpat-[\w-]{20,}/, // GitLab personal access token
-  /A[KS]IA[A-Z0-9]{16}\b/, // AWS access key id (long-term AKIA, temporary ASIA)
-  /npm_[A-Za-z0-9]{36}\b/, // npm access token
-  /hf_[A-Za-z0-9]{30,}/, // Hugging Face access token
-  /whsec_[A-Za-z0-9+/]{20,}={0,2}/, // Stripe (and Svix) webhook signing secret
-  /pypi-AgE[\w-]{50,}/, // PyPI (and TestPyPI) API token, a macaroon
+  [/sk-/, /(?:(?:proj|svcacct|admin|ant)-[\w-]{20,}|[A-Za-z0-9]{32,})/],
+  [/[sr]k_/, /(?:live|test)_[A-Za-z0-9]{16,}/], // Stripe secret and restricted keys
+  [/gh[pousr]_/, /[A-Za-z0-9]{30,}/], // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh
+  [/github_pat_/, /\w{22,}/], // GitHub fine-grained personal access token
+  [/glpat-/, /[\w-]{20,}/], // GitLab personal access token
+  [/A[KS]IA/, /[A-Z0-9]{16}\b/], // AWS access key id (long-term AKIA, temporary ASIA)
+  [/npm_/, /[A-Za-z0-9]{36}\b/], // npm access token
+  [/hf_/, /[A-Za-z0-9]{30,}/], // Hugging Face access token
+  [/whsec_/, /[A-Za-z0-9+/]{20,}={0,2}/], // Stripe (and Svix) webhook signing secret
+  [/pypi-AgE/, /[\w-]{50,}/], // PyPI (and TestPyPI) API token, a macaroon
 ];
-/** The first characters of the token shapes (`[sr]k_` gives `sr`). */
-const TOKEN_FIRST = `[${TOKEN_SHAPES.map((shape) => /^\[([^\]]+)\]|^./.exec(shape.source)?.reduce((whole, inClass) => inClass ?? whole)).join('')}]`;
 
 /** The `?` or `&` before a query's parameter; also HTML's `&amp;` (its `;`), `\u0026` and a URL-encoded `%26`. */
 const QUERY_AND = String.raw`(?:[?&;]|\\u0026|%26)`;
@@ -64,7 +63,10 @@ const PREFIXED_SHAPES: readonly RegExp[] = [
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:(?!-----BEGIN )[^"])*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
   // A key cut off before its END line (a truncated paste) still loses its body: base64, spaces, \n escapes.
   /()-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\[rn]|[\sA-Za-z0-9+/=])*/g,
-  new RegExp(`()${wordStart(TOKEN_FIRST)}(?:${TOKEN_SHAPES.map((shape) => shape.source).join('|')})`, 'g'),
+  new RegExp(
+    `()(?:${TOKEN_SHAPES.map(([prefix, rest]) => `${prefix.source}(?<=${WORD_START}${prefix.source})${rest.source}`).join('|')})`,
+    'g',
+  ),
   new RegExp(String.raw`(${startingWord('Bearer')}\s+)[\w.~+/-]{16,}=*`, 'gi'), // a bearer credential echoed into a message
   // user:password, base64
   new RegExp(
