@@ -103,12 +103,29 @@ export function redactKnownSecrets(text: string): string {
   return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
+/** A JSON string, its quotes included; and a quote escaped twice (`\\\"`: JSON in a JSON string, in JSON). */
+const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const QUOTE_ESCAPED_TWICE = '\\\\\\"';
+
 /**
  * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A line
- * inside a string starts after a `\n` escape, which shapes that start at a word's start see as one (`WORD_START`).
+ * inside a string starts after a `\n` escape, which shapes that start at a word's start see as one (`WORD_START`). A
+ * string holding JSON that holds JSON (an event storing a tool's output that quotes a HAR) has its innermost quotes
+ * escaped twice, which no shape reads: such a string alone is read again as the text it holds.
  */
 function redactSecretsInJson(json: string): string {
-  return redactShapes(redactKnownSecrets(json), true);
+  const out = redactShapes(redactKnownSecrets(json), true);
+  if (!out.includes(QUOTE_ESCAPED_TWICE)) return out;
+  return out.replace(JSON_STRING, (literal) => {
+    if (!literal.includes(QUOTE_ESCAPED_TWICE)) return literal;
+    try {
+      const text = JSON.parse(literal) as string;
+      const redacted = redactShapes(text);
+      return redacted === text ? literal : JSON.stringify(redacted);
+    } catch {
+      return literal; // not one JSON string after all: left as the JSON pass left it
+    }
+  });
 }
 
 /** JSON for storage with every secret taken out. */

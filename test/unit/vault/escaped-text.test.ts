@@ -57,3 +57,26 @@ describe('JSON whose strings hold JSON (an event stored inside another)', () => 
     expect(JSON.parse(redactedJson(value))).toEqual({ log: `x\\u000adocker login -p ${R} r.io` });
   });
 });
+
+describe('JSON three levels deep (a tool output quoting a HAR, stored in an event)', () => {
+  it('reads a pair and an authorization whose quotes are escaped twice', () => {
+    const har = JSON.stringify({
+      name: 'API_KEY',
+      meta: { a: 1 },
+      value: 'zzEnvApiKeyValue0123456789abcdefXYZ',
+    });
+    const header = JSON.stringify({ h: 'Authorization: Token $ecr3t Passw0rd' });
+    const output = JSON.stringify({ har, header, note: 'AKIA is how a key starts' });
+    const redacted = JSON.parse(JSON.parse(redactedJson({ output })).output);
+    expect(JSON.parse(redacted.har)).toEqual({ name: 'API_KEY', meta: { a: 1 }, value: R });
+    expect(JSON.parse(redacted.header)).toEqual({ h: `Authorization: Token ${R}` });
+    expect(redacted.note).toBe('AKIA is how a key starts');
+  });
+  it('reads strings escaped twice once', () => {
+    const value = {
+      a: JSON.stringify('{"name":"API_KEY","a":"'.repeat(30_000)),
+      b: Array(2_000).fill('\\"x'),
+    };
+    expect(redactedJson(value).length).toBeGreaterThan(0);
+  });
+});
