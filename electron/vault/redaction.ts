@@ -12,6 +12,11 @@ export const MIN_SECRET_LENGTH = 8;
  */
 export const AFTER_ESCAPE = String.raw`(?<=\\(?:[nrt]|u000[9aAdD]))`;
 export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
+/**
+ * After a backslash, the rest of a line break written as a `\u000a` (or `\u000d`) escape: a command's line ends there,
+ * as at a `\n` escape, so a line after it is never read as the same command's.
+ */
+export const UNICODE_LINE_BREAK = 'u000[aAdD]';
 
 /**
  * `WORD_START` before a pattern whose first character is one of `first` (a character class, or one letter): that

@@ -4,7 +4,7 @@
  * `AUTH pw` or `AUTH2 user pw`. (redis-cli's `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
-import { AFTER_ESCAPE, WORD_START, wordStart } from './redaction';
+import { AFTER_ESCAPE, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
 
 /** redis-cli, read back from its "-" once "cli" follows. */
 const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
@@ -46,7 +46,9 @@ const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
  * or `&`). In its AUTH, groups: the option, the quote, the password in quotes, or bare.
  */
 function migrateCommand(isJson: boolean): RegExp {
-  const char = isJson ? String.raw`(?:[^\r\n\\|;&"]|\\[^n\r\n])` : String.raw`(?:[^\r\n\\|;&]|\\[^n\r\n])`;
+  const char = isJson
+    ? String.raw`(?:[^\r\n\\|;&"]|\\(?!${UNICODE_LINE_BREAK})[^n\r\n])`
+    : String.raw`(?:[^\r\n\\|;&]|\\(?!${UNICODE_LINE_BREAK})[^n\r\n])`;
   return new RegExp(String.raw`${wordStart('M')}MIGRATE[ \t]+[^\s"'\\|;&]+[ \t]+\d{1,5}[ \t]${char}*`, 'g');
 }
 const MIGRATE_COMMAND = migrateCommand(false);

@@ -31,6 +31,11 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
       `"log":"x\\t- value: ${R}\\n  name: API_KEY"`,
     ],
     [
+      "a heredoc's first line fed to --password-stdin, its lines ending in \\u000a escapes",
+      '"log":"a\\u000adocker login --password-stdin <<EOF\\u000aS3cretPw\\u000aEOF"',
+      `"log":"a\\u000adocker login --password-stdin <<EOF\\u000a${R}\\u000aEOF"`,
+    ],
+    [
       'a token after a line break escaped twice (JSON inside JSON)',
       `{"event":"{\\"stderr\\":\\"line1\\\\n${GITHUB}\\"}"}`,
       `{"event":"{\\"stderr\\":\\"line1\\\\n${R}\\"}"}`,
@@ -40,6 +45,9 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
     '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
     'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
     '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
+    // A command's line ends at a \u000a escape: docker's user and group and a pipe's next line are not curl's or echo's.
+    '"log":"a\\u000acurl -s x\\u000adocker run -u 1000:1000"',
+    '"log":"echo hunter2pw | x\\u000adocker login --password-stdin"',
     // A name after an escape is the word after it ("Secret"), not the escape's letter with it ("nSecret").
     '"msg":"notes\\nSecret: friendship\\u000aToken: of thanks"',
   ]);
