@@ -4,7 +4,7 @@
  * Each pair's value is judged by its name: a cookie's, an authorization's, or a field named like a credential's.
  */
 import { isSecretField, quotedField } from './credential-fields';
-import { AFTER_ESCAPE, REDACTED } from './redaction';
+import { AFTER_ESCAPE, LINE_BREAK, REDACTED } from './redaction';
 import { isSecretCookieValue, redactAuthorizationCredentials, redactCookiePairs } from './request-shapes';
 
 /** JSON's white space, also as the escapes it is written with inside a JSON string. */
@@ -47,8 +47,6 @@ const NAME_VALUE_PAIRS = [
   jsonNameValuePair('"', JSON_STRING_TEXT),
   jsonNameValuePair(String.raw`\\"`, ESCAPED_JSON_STRING_TEXT),
 ];
-/** A line's end, in a text or as the escapes it is written with inside a JSON string. */
-const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 /**
  * Up to sixteen lines between a YAML pair's name and its value, each ending in a line break: a comment, or another key
  * of the same map, indented (`description: …`), never the value's own.

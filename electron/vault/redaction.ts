@@ -17,6 +17,8 @@ export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
  * as at a `\n` escape, so a line after it is never read as the same command's.
  */
 export const UNICODE_LINE_BREAK = 'u000[aAdD]';
+/** A line's end: a line break, or one written as an escape (`\n`, `\r\n`, `\u000a`) in JSON or in escaped text. */
+export const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|\\u000[aA])`;
 
 /**
  * `WORD_START` before a pattern whose first character is one of `first` (a character class, or one letter): that

@@ -11,7 +11,7 @@ import {
   looksRandom,
   quotedField,
 } from './credential-fields';
-import { AFTER_ESCAPE, REDACTED, startingWord, WORD_START, wordStart } from './redaction';
+import { AFTER_ESCAPE, LINE_BREAK, REDACTED, startingWord, WORD_START, wordStart } from './redaction';
 import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
@@ -121,7 +121,7 @@ const FIELD_NAME = String.raw`(?:(?<![\w.-])|${AFTER_ESCAPE})((?:(?:${CREDENTIAL
  * before a value on the next line, then the value after `\"`, after `"`, after `'`, or bare.
  */
 const SECRET_FIELD = new RegExp(
-  String.raw`(?<=([?&])?${FIELD_NAME})[:=](?:[ \t]*|(?<=:)[ \t]*((?:\r?\n|(?:\\r)?\\n)[ \t]+))(?:` +
+  String.raw`(?<=([?&])?${FIELD_NAME})[:=](?:[ \t]*|(?<=:)[ \t]*(${LINE_BREAK}[ \t]+))(?:` +
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
     String.raw`'((?:[^'"\\\r\n]|\\[^nr\r\n])+)|` +
@@ -133,7 +133,7 @@ const SECRET_FIELD = new RegExp(
  * What may follow a value that ends its line: its closing quote (`"`, `'` or JSON's `\"`), then spaces, then the
  * line's or the text's end (in JSON a `\n` escape, or the `"` ending its string), or a comment.
  */
-const LINE_END = /(?:\\?["'])?(?:[ \t]*(?:$|[\r\n"]|\\[rn])|[ \t]+#)/y;
+const LINE_END = /(?:\\?["'])?(?:[ \t]*(?:$|[\r\n"]|\\(?:[rn]|u000[aAdD]))|[ \t]+#)/y;
 
 function isLineEndAt(text: string, index: number): boolean {
   LINE_END.lastIndex = index;

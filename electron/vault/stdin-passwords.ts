@@ -7,7 +7,7 @@
  */
 import { isVariableReference } from './credential-fields';
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
-import { REDACTED, startingWord, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
+import { LINE_BREAK, REDACTED, startingWord, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
 
 /** A letter of one of sudo's options other than -S, and -u's or -g's (which take a user or a group after them). */
 const SUDO_FLAG = '[A-RT-Za-fh-tv-z]';
@@ -41,10 +41,9 @@ function echoedPassword(isJson: boolean): RegExp {
 const ECHOED_PASSWORD = echoedPassword(false);
 const ECHOED_PASSWORD_IN_JSON = echoedPassword(true);
 
-/** A character of a line, and a line's end: a line break, or in JSON and in escaped text a `\n` escape. */
+/** A character of a line (its end is a `LINE_BREAK`: a line break, or in JSON and in escaped text an escape). */
 const LINE_CHAR = String.raw`(?:[^\\\r\n]|\\(?!${UNICODE_LINE_BREAK})[^nr\r\n])`;
 const LINE_CHAR_IN_JSON = String.raw`(?:[^"\\\r\n]|\\(?!${UNICODE_LINE_BREAK})[^nr\r\n])`;
-const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|\\u000[aA])`;
 /**
  * The word that makes a line's command one that may read a password from its input (sudo, mysql, mariadb, or a
  * `--password-stdin`), the rest of its line, and (looked at, not taken) the line break and the line after it, a

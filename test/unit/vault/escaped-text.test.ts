@@ -36,6 +36,11 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
       `"log":"a\\u000adocker login --password-stdin <<EOF\\u000a${R}\\u000aEOF"`,
     ],
     [
+      'a YAML value on the next line and YAML pairs, their lines ending in \\u000a escapes',
+      '"log":"x\\u000aapi_key:\\u000a  a1b2c3d4e5f6\\u000a- name: API_KEY\\u000a  value: a1b2c3d4e5f6"',
+      `"log":"x\\u000aapi_key:\\u000a  ${R}\\u000a- name: API_KEY\\u000a  value: ${R}"`,
+    ],
+    [
       'a token after a line break escaped twice (JSON inside JSON)',
       `{"event":"{\\"stderr\\":\\"line1\\\\n${GITHUB}\\"}"}`,
       `{"event":"{\\"stderr\\":\\"line1\\\\n${R}\\"}"}`,
@@ -45,6 +50,7 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
     '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
     'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
     '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
+    '"log":"Notes:\\u000a  see the wiki\\u000apassword:\\u000a  12-characters minimum"',
     // A command's line ends at a \u000a escape: docker's user and group and a pipe's next line are not curl's or echo's.
     '"log":"a\\u000acurl -s x\\u000adocker run -u 1000:1000"',
     '"log":"echo hunter2pw | x\\u000adocker login --password-stdin"',
