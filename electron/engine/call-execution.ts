@@ -153,6 +153,7 @@ export async function executeAction(
         tool: tool.name,
         state: 'completed',
         result: outcome.result,
+        ...(tool.undo && { canUndo: true }),
       });
       settle(scope, call, outcome.result, action);
     } else {

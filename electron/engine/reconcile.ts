@@ -65,6 +65,7 @@ export async function reconcileStarted(
         tool: entry.tool,
         state: 'completed',
         result: found.result,
+        ...(check.tool.undo && { canUndo: true }),
       });
       logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'found' }, call.callId);
       logRuntime(

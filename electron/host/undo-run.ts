@@ -185,7 +185,8 @@ function tellConversation(deps: UndoDeps, plan: UndoPlan): void {
       threadId: plan.threadId,
       actionId: original.actionId,
       tool: original.actionType,
-      message: `Undone from the audit trail: ${actionWords(original)}.`,
+      message: `Undone: ${actionWords(original)}.`,
+      isUndone: true,
     });
   } catch (error) {
     deps.logError('telling the conversation about an undo failed', error);

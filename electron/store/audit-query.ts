@@ -1,6 +1,6 @@
 import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
 import type { AuditInbox } from './audit-inbox';
-import { toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
+import { isUndoable, toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { AuditSearchIndex } from './audit-search-index';
 import type { Db } from './database';
 
@@ -47,6 +47,32 @@ function indexFor(filter: AuditFilter): string | null {
   return null;
 }
 
+/** Where an action stands for Undo (see `ActionRecord`'s fields of the same names). */
+export interface ActionUndoState {
+  isUndone: boolean;
+  canUndo: boolean;
+  isUndoWaiting: boolean;
+  /** Done, with a side effect and no Undo: why. */
+  undoNote: string | null;
+}
+
+type UndoStateRow = Pick<AuditRow, 'id' | 'is_reversible' | 'status' | 'undone_by' | 'undo_note'> & {
+  action_id: string;
+  has_side_effects: number;
+};
+
+function undoStateOf(row: UndoStateRow, isUndoWaiting: boolean): ActionUndoState {
+  const isUndone = row.status === 'rolled_back';
+  const canUndo = isUndoable(row);
+  return {
+    isUndone,
+    canUndo,
+    isUndoWaiting: canUndo && isUndoWaiting,
+    // A read has nothing to undo, and its card need not say so.
+    undoNote: row.status === 'completed' && !canUndo && row.has_side_effects === 1 ? row.undo_note : null,
+  };
+}
+
 /**
  * Reads of the audit trail, newest first, a page at a time. Every filter is an indexed column compared with
  * `seq`, and full-text search is driven from the FTS5 index in rowid order, so a page costs the same on a
@@ -57,7 +83,8 @@ export class AuditQuery {
   private readonly selectByAction;
   private readonly selectAssumptions;
   private readonly selectAssumptionsOf;
-  private readonly selectUndone;
+  private readonly selectUndoStates;
+  private readonly selectWaitingUndos;
   private readonly firstSeqFrom;
   private readonly lastSeqTo;
   private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
@@ -75,10 +102,17 @@ export class AuditQuery {
       `SELECT * FROM audit_assumptions WHERE entry_id IN (SELECT value FROM json_each(?))
        ORDER BY entry_id, position`,
     );
-    this.selectUndone = db
-      .prepare<[string], string>(
-        `SELECT action_id FROM audit_entries
-         WHERE action_id IN (SELECT value FROM json_each(?)) AND status = 'rolled_back'`,
+    // A call's own entry (not an undo's: an undo's ledger row is not a card of the conversation).
+    this.selectUndoStates = db.prepare<[string], UndoStateRow>(
+      `SELECT e.id, e.action_id, e.is_reversible, e.status, e.undone_by, e.undo_note, a.has_side_effects
+       FROM audit_entries e JOIN actions a ON a.id = e.action_id
+       WHERE e.action_id IN (SELECT value FROM json_each(?)) AND e.kind = 'tool_call'`,
+    );
+    // Found through the status index: pending entries are few (held calls, undos in flight).
+    this.selectWaitingUndos = db
+      .prepare<[], string>(
+        `SELECT undo_of FROM audit_entries INDEXED BY audit_entries_by_status
+         WHERE status = 'pending' AND kind = 'undo' AND decision = 'require_approval' AND approved_by IS NULL`,
       )
       .pluck();
     this.firstSeqFrom = db
@@ -97,10 +131,18 @@ export class AuditQuery {
     );
   }
 
-  /** Which of these ledger actions were undone from the audit trail. */
-  undoneActions(actionIds: readonly string[]): Set<string> {
-    if (actionIds.length > 0) this.inbox.file();
-    return new Set(actionIds.length === 0 ? [] : this.selectUndone.all(JSON.stringify(actionIds)));
+  /**
+   * Where each of these ledger actions stands for Undo, as its audit entry says (an action with no entry is left
+   * out): undone, undoable now, an undo of it waiting for approval, or why it has no Undo.
+   */
+  undoStates(actionIds: readonly string[]): Map<string, ActionUndoState> {
+    if (actionIds.length === 0) return new Map();
+    this.inbox.file();
+    const rows = this.selectUndoStates.all(JSON.stringify(actionIds));
+    const waiting = rows.some((row) => row.status === 'completed' && row.is_reversible === 1)
+      ? new Set(this.selectWaitingUndos.all())
+      : new Set<string>();
+    return new Map(rows.map((row) => [row.action_id, undoStateOf(row, waiting.has(row.id))]));
   }
 
   /** An entry by its id, or by the ledger action it describes. */

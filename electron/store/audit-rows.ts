@@ -81,6 +81,10 @@ export const toAssumption = (row: AssumptionRow): AuditAssumption => {
 
 const json = (text: string | null): unknown => (text === null ? null : parseStoredJson(text));
 
+/** An entry can be undone now: its tool can undo it, it is done, and it was not undone yet. */
+export const isUndoable = (row: Pick<AuditRow, 'is_reversible' | 'status' | 'undone_by'>): boolean =>
+  row.is_reversible === 1 && row.status === 'completed' && row.undone_by === null;
+
 export function toEntry(row: AuditRow, assumptions: readonly AssumptionRow[]): AuditEntry {
   return {
     id: row.id,
@@ -121,7 +125,7 @@ export function toEntry(row: AuditRow, assumptions: readonly AssumptionRow[]): A
       approvedAt: row.approved_at,
     },
     undo: {
-      isReversible: row.is_reversible === 1 && row.status === 'completed' && row.undone_by === null,
+      isReversible: isUndoable(row),
       whyNot: row.undo_note,
       undoOf: row.undo_of,
       undoneBy: row.undone_by,

@@ -40,6 +40,8 @@ export const ToolResultEvent = z.object({
    * run was stopped (or its plan cancelled), not one that failed. Events stored before it was sent have none.
    */
   code: z.string().optional(),
+  /** Completed, and its tool can undo it (from its card or the audit trail); absent on events sent before it was. */
+  canUndo: z.boolean().optional(),
 });
 export const UsageEvent = z.object({
   type: z.literal('usage'),
@@ -53,7 +55,8 @@ export const ApprovalNeededEvent = z.object({
 });
 /**
  * Something Deputy did on its own that the user asked to hear about (autonomy level `notify`), or a step that
- * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits).
+ * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits), or
+ * an action of the run that was undone (`isUndone`).
  */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -62,6 +65,8 @@ export const NoticeEvent = z.object({
   tool: z.string(),
   message: z.string(),
   retryAt: z.iso.datetime().optional(),
+  /** The action (`actionId`) was undone: a client marks its card Undone rather than show the words. */
+  isUndone: z.boolean().optional(),
 });
 /** The run's plan: the whole of it when proposed (`plan`), then each change (`patch`). */
 export const PlanEvent = z.object({

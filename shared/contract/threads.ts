@@ -51,8 +51,17 @@ export const ActionRecord = z.object({
   errorCode: z.string().optional(),
   /** Which policy rule decided the call, and why (absent for calls that never reached the policy). */
   policy: z.object({ decision: z.string(), rule: z.string(), reason: z.string() }).nullable().optional(),
-  /** Undone from the audit trail (its entry is `rolled_back`). */
+  /** Undone, from its card or the audit trail (its entry is `rolled_back`). */
   isUndone: z.boolean().optional(),
+  /**
+   * From its audit entry: it is done and can be undone now (`audit.undo`). Absent where it has no entry (a call
+   * stored before the audit trail was kept), which offers no Undo.
+   */
+  canUndo: z.boolean().optional(),
+  /** Done, with no Undo: why, in the entry's words ("A sent email cannot be unsent."). */
+  undoNote: z.string().optional(),
+  /** An undo of it waits for the person's approval (asking to undo again brings that approval back). */
+  isUndoWaiting: z.boolean().optional(),
   createdAt: z.string(),
 });
 export type ActionRecord = z.infer<typeof ActionRecord>;

@@ -76,7 +76,8 @@ describe('undo of local actions', () => {
       expect.objectContaining({
         type: 'notice',
         actionId: saved.actionId,
-        message: 'Undone from the audit trail: Remembered ‘My manager is Ana’.',
+        message: 'Undone: Remembered ‘My manager is Ana’.',
+        isUndone: true,
       }),
     );
   });

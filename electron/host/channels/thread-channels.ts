@@ -1,5 +1,6 @@
-import { LIMITS, notFound, type ThreadDetail } from '../../../shared/contract';
+import { type ActionRecord, LIMITS, notFound, type ThreadDetail } from '../../../shared/contract';
 import { planView } from '../../engine/plans/plan-progress';
+import type { ActionUndoState } from '../../store/audit-query';
 import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
 import type { HandlersFor } from './handlers';
@@ -23,18 +24,30 @@ export function threadChannels(store: Store, data: DataDesk): HandlersFor<Thread
   };
 }
 
-/** A conversation with its messages, its actions (undone ones marked), its runs and its plans. */
+/** A conversation with its messages, its actions (with where each stands for Undo), its runs and its plans. */
 function threadDetail(store: Store, threadId: string): ThreadDetail {
   const thread = store.threads.get(threadId);
   if (!thread) throw missing(threadId);
   const actions = store.actions.byThread(threadId);
-  const undone = store.auditQuery.undoneActions(actions.map((action) => action.id));
+  const undo = store.auditQuery.undoStates(actions.map((action) => action.id));
   return {
     thread,
     messages: store.threads.messages(threadId),
-    actions: actions.map((action) => (undone.has(action.id) ? { ...action, isUndone: true } : action)),
+    actions: actions.map((action) => withUndo(action, undo.get(action.id))),
     runs: store.runs.byThread(threadId),
     plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
+  };
+}
+
+/** An action's Undo fields, each only when it says something (an action with no audit entry gets none). */
+function withUndo(action: ActionRecord, state: ActionUndoState | undefined): ActionRecord {
+  if (!state) return action;
+  return {
+    ...action,
+    ...(state.isUndone && { isUndone: true }),
+    ...(state.canUndo && { canUndo: true }),
+    ...(state.isUndoWaiting && { isUndoWaiting: true }),
+    ...(state.undoNote !== null && { undoNote: state.undoNote }),
   };
 }
 

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { ActionRecord, RunEvent } from '../../shared/contract';
+import { collect } from '../support/host-fixture';
+import { ScriptedModel } from '../support/scripted-model';
+import { useUndoHost } from '../support/undo-host';
+
+const { state, open, act, undo } = useUndoHost();
+
+/** What a chat card learns about Undo: from `thread.get` for a stored conversation, from `tool_result` live. */
+describe('a conversation’s actions say where each stands for Undo', () => {
+  const actionsOf = async (threadId: string | null): Promise<ActionRecord[]> =>
+    (await (state.fixture?.host.invoke('thread.get', { threadId: threadId ?? '' }) ?? null))?.actions ?? [];
+  const undoFields = (action: ActionRecord | undefined) => ({
+    canUndo: action?.canUndo,
+    isUndone: action?.isUndone,
+    isUndoWaiting: action?.isUndoWaiting,
+    undoNote: action?.undoNote,
+  });
+
+  it('a task added can be undone; a read says nothing; once undone, it says so and offers no Undo', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const events: RunEvent[] = collect(host);
+    const added = await act(model, 'add_task', { description: 'Renew passport' });
+    const read = await act(model, 'list_tasks', {}, true);
+
+    // Live: the card learns it from its result.
+    const results = events.filter((event) => event.type === 'tool_result');
+    expect(results.map((event) => [event.tool, event.type === 'tool_result' && event.canUndo])).toEqual([
+      ['add_task', true],
+      ['list_tasks', undefined],
+    ]);
+
+    const stored = async (id: string | null, threadId: string | null) =>
+      undoFields((await actionsOf(threadId)).find((action) => action.id === id));
+    const none = { canUndo: undefined, isUndone: undefined, isUndoWaiting: undefined, undoNote: undefined };
+    expect(await stored(added.actionId, added.threadId)).toEqual({ ...none, canUndo: true });
+    expect(await stored(read.actionId, read.threadId)).toEqual(none);
+
+    await undo(added);
+    expect(await stored(added.actionId, added.threadId)).toEqual({ ...none, isUndone: true });
+    // And the conversation heard it as a mark on the card, not only as words.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'notice',
+        actionId: added.actionId,
+        isUndone: true,
+        message: 'Undone: Added task ‘Renew passport’.',
+      }),
+    );
+  });
+
+  it('an undo waiting for approval is said; turned down, the action can be undone again', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model);
+    const added = await act(model, 'add_task', { description: 'Milk' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const asked = await host.invoke('audit.undo', { id: added.actionId ?? '' });
+    expect(asked.status).toBe('approval_required');
+    const action = async () =>
+      undoFields((await actionsOf(added.threadId)).find((one) => one.id === added.actionId));
+    expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: true });
+
+    await host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'reject' });
+    expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: undefined });
+  });
+
+  it('a sent email says why it has no Undo', async () => {
+    const model = new ScriptedModel();
+    await open(model, true);
+    const sent = await act(model, 'gmail_send', { to: ['ana@example.com'], subject: 'Hi', body: 'Hello.' });
+    const action = (await actionsOf(sent.threadId)).find((one) => one.id === sent.actionId);
+    expect(undoFields(action)).toEqual({
+      canUndo: undefined,
+      isUndone: undefined,
+      isUndoWaiting: undefined,
+      undoNote: 'A sent email cannot be unsent.',
+    });
+  });
+});
