@@ -1,7 +1,7 @@
-import { useEffect, useRef, type ReactNode } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { isFocusLost } from '../../focus';
 import { useAudit } from '../../stores';
+import { UndoButton, UndoQuestions, useUndoFocus } from '../undo/UndoQuestions';
 import { noUndoWords } from './audit-words';
 import { undoQuestion } from './undo-words';
 
@@ -24,17 +24,9 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
   const question = undoQuestion(entry);
   // The buttons the person pressed go away as the undo moves on (Undo → its question → done). Focus follows:
   // to the question's words when it appears, and to the entry's title when it is answered.
-  const bar = useRef<HTMLDivElement>(null);
-  const hadFocus = useRef(false);
-  const askingKind = asking?.kind ?? null;
-  useEffect(() => {
-    if (!hadFocus.current) return;
-    // The question itself, not its first button: a second Enter must not undo over a later change.
-    if (askingKind) bar.current?.querySelector<HTMLElement>('.audit-undo__question')?.focus();
-    else if (isFocusLost()) document.getElementById('audit-detail-title')?.focus();
-    // Acted on once: a later change of status (decided from another window) leaves focus where it is.
-    if (!askingKind) hadFocus.current = false;
-  }, [askingKind, entry.status]);
+  const focus = useUndoFocus(asking?.kind ?? null, entry.status, () => {
+    if (isFocusLost()) document.getElementById('audit-detail-title')?.focus();
+  });
   const open = (id: string | null, words: string, testId: string) =>
     id && (
       <>
@@ -45,35 +37,17 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
       </>
     );
   return (
-    <div
-      className="audit-undo"
-      ref={bar}
-      onFocus={() => {
-        hadFocus.current = true;
-      }}
-      onBlur={(event) => {
-        if (event.relatedTarget)
-          hadFocus.current = bar.current?.contains(event.relatedTarget as Node) ?? false;
-      }}
-    >
+    <div className="audit-undo" {...focus}>
       {entry.undo.isReversible ? (
         !asking && (
-          <>
-            {isUndoWaiting && (
-              <p className="audit-muted" data-testid="audit-undo-pending">
-                An undo of this waits for your approval.
-              </p>
-            )}
-            <button
-              type="button"
-              className="button"
-              data-testid="audit-undo"
-              // Asked again while its approval waits, the same approval comes back: no second question.
-              onClick={() => (question && !isUndoWaiting ? askUndo(question.question) : void undo())}
-            >
-              {isUndoWaiting ? 'Answer the undo…' : question ? 'Undo…' : 'Undo'}
-            </button>
-          </>
+          <UndoButton
+            isWaiting={isUndoWaiting}
+            asksFirst={question !== null}
+            testId="audit-undo"
+            noteClass="audit-muted"
+            // Asked again while its approval waits, the same approval comes back: no second question.
+            onPress={() => (question && !isUndoWaiting ? askUndo(question.question) : void undo())}
+          />
         )
       ) : (
         <p className="audit-muted" data-testid="audit-undo-why-not">
@@ -91,36 +65,14 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
             )}
         </p>
       )}
-      {(asking?.kind === 'confirm' || asking?.kind === 'changed_since') && (
-        <Question {...YES_OR_KEEP[asking.kind]} text={asking.reason} onEscape={cancel}>
-          <button
-            type="button"
-            className="button"
-            data-testid={YES_OR_KEEP[asking.kind].yesTestId}
-            onClick={() => void undo(asking.kind === 'changed_since')}
-          >
-            {asking.kind === 'confirm' ? (question?.yes ?? 'Undo') : 'Undo anyway'}
-          </button>
-          <button type="button" className="button" onClick={cancel}>
-            Keep it
-          </button>
-        </Question>
-      )}
-      {asking?.kind === 'approval' && (
-        <Question label="The undo waits for your approval" testId="audit-undo-waiting" text={asking.reason}>
-          <button
-            type="button"
-            className="button button--primary"
-            data-testid="audit-undo-approve"
-            onClick={() => void decideUndo('approve')}
-          >
-            Approve the undo
-          </button>
-          <button type="button" className="button" onClick={() => void decideUndo('reject')}>
-            Reject
-          </button>
-        </Question>
-      )}
+      <UndoQuestions
+        asking={asking}
+        yes={question?.yes}
+        testIdPrefix="audit-undo"
+        onUndo={(force) => void undo(force)}
+        onDecide={(decision) => void decideUndo(decision)}
+        onKeep={cancel}
+      />
       <p
         className={notice?.isError ? 'audit-notice audit-notice--error' : 'audit-notice'}
         role="status"
@@ -128,40 +80,6 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
       >
         {notice?.text}
       </p>
-    </div>
-  );
-}
-
-/** The two questions answered by undoing or keeping it: before an undo outside Deputy, and over a later change. */
-const YES_OR_KEEP = {
-  confirm: { label: 'Undo this?', testId: 'audit-undo-confirm', yesTestId: 'audit-undo-confirm-yes' },
-  changed_since: { label: 'It changed since', testId: 'audit-undo-changed', yesTestId: 'audit-undo-force' },
-} as const;
-
-/** A question the undo stops at, and its answers; focus goes to its words (`.audit-undo__question`). */
-function Question(props: {
-  label: string;
-  testId: string;
-  text: string;
-  children: ReactNode;
-  /** Escape answers "keep it", where that is an answer (an approval is decided only by its buttons). */
-  onEscape?: () => void;
-}) {
-  return (
-    <div
-      className="audit-undo__confirm"
-      role="group"
-      aria-label={props.label}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape' || !props.onEscape) return;
-        event.preventDefault();
-        props.onEscape();
-      }}
-    >
-      <p className="audit-undo__question" tabIndex={-1} data-testid={props.testId}>
-        {props.text}
-      </p>
-      {props.children}
     </div>
   );
 }

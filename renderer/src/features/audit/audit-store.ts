@@ -8,27 +8,13 @@ import {
 } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { readThreadTitle } from '../../api/thread-title';
+import { decideUndo, requestUndo, type UndoNotice, type UndoPrompt } from '../undo/undo-flow';
 
 export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; to?: string };
 
 /** What became of the last thing the person did in the viewer, said in its status line. */
-export interface AuditNotice {
-  text: string;
-  isError: boolean;
-}
-
-export interface UndoPrompt {
-  entryId: string;
-  /**
-   * `confirm`: the undo reaches outside Deputy (deletes a Slack post…), and the person is asked before it is sent;
-   * `changed_since`: the thing changed after the action, and the person may undo anyway (which asks for approval);
-   * `approval`: the undo waits for the person's approval (the same approval the list and notifications show).
-   */
-  kind: 'confirm' | 'changed_since' | 'approval';
-  /** What the undo would do, what changed, or why the undo waits. */
-  reason: string;
-  approvalId: string | null;
-}
+export type AuditNotice = UndoNotice;
+export type { UndoPrompt };
 
 export interface AuditState {
   filters: AuditFilters;
@@ -266,53 +252,26 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       async undo(force = false) {
         const entry = get().detail?.entry;
         if (!entry) return;
-        try {
-          const result = await client.invoke('audit.undo', { id: entry.id, ...(force && { force }) });
-          if (result.status === 'approval_required') {
-            set({
-              undoPrompt: {
-                entryId: entry.id,
-                kind: 'approval',
-                reason: result.message,
-                approvalId: result.approvalId,
-              },
-              notice: null,
-            });
-            if (result.undo) refresh(result.undo);
-            return;
-          }
-          refresh(result.original);
-          const undone = result.undo;
-          if (undone) set((state) => ({ entries: [undone, ...state.entries] }));
-          set({ undoPrompt: null, notice: { text: result.message, isError: false } });
-        } catch (error) {
-          const failure = toClientError(error);
-          if (failure.code === 'changed_since') {
-            set({
-              undoPrompt: {
-                entryId: entry.id,
-                kind: 'changed_since',
-                reason: failure.message,
-                approvalId: null,
-              },
-              notice: null,
-            });
-            return;
-          }
-          set({ undoPrompt: null, notice: { text: failure.message, isError: true } });
+        const answer = await requestUndo(client, entry.id, force);
+        if (answer.kind === 'asks') {
+          set({ undoPrompt: answer.prompt, notice: null });
+          if (answer.undo) refresh(answer.undo);
+          return;
         }
+        if (answer.kind === 'failed') {
+          set({ undoPrompt: null, notice: { text: answer.message, isError: true } });
+          return;
+        }
+        refresh(answer.original);
+        const undone = answer.undo;
+        if (undone) set((state) => ({ entries: [undone, ...state.entries] }));
+        set({ undoPrompt: null, notice: { text: answer.message, isError: false } });
       },
 
       async decideUndo(decision) {
         const prompt = get().undoPrompt;
         if (!prompt?.approvalId) return;
-        let notice: AuditNotice;
-        try {
-          const answer = await client.invoke('approval.decide', { approvalId: prompt.approvalId, decision });
-          notice = { text: answer.summary, isError: false };
-        } catch (error) {
-          notice = { text: toClientError(error).message, isError: true };
-        }
+        const notice = await decideUndo(client, prompt.approvalId, decision);
         set({ undoPrompt: null, notice });
         await Promise.all([get().reload(), get().select(prompt.entryId)]);
         // Opening the entry again clears the notice: say what became of the undo after it.

@@ -17,7 +17,9 @@ export interface UndoQuestion {
  * deleting a Slack post people may have read, a Gmail draft for good, an event its guests are told about.
  * Null for an undo that stays on this computer (a task, a memory), which runs at once.
  */
-export function undoQuestion(entry: AuditEntry): UndoQuestion | null {
+export function undoQuestion(
+  entry: Pick<AuditEntry, 'actionType' | 'entityAfter' | 'entityBefore'>,
+): UndoQuestion | null {
   const after = asRecord(entry.entityAfter);
   switch (entry.actionType) {
     case 'slack_send': {
@@ -46,3 +48,7 @@ export function undoQuestion(entry: AuditEntry): UndoQuestion | null {
       return null;
   }
 }
+
+/** Whether an undo of this tool's action asks first (its button then says "Undo…"). */
+export const asksBeforeUndo = (tool: string): boolean =>
+  undoQuestion({ actionType: tool, entityAfter: null, entityBefore: null }) !== null;
