@@ -26,6 +26,12 @@ import {
   type AuditStore,
 } from './features/audit/audit-store';
 import {
+  createCardUndoStore,
+  type CardUndoActions,
+  type CardUndoState,
+  type CardUndoStore,
+} from './features/undo/card-undo-store';
+import {
   createChatStore,
   type ChatActions,
   type ChatState,
@@ -98,6 +104,8 @@ export interface Stores {
   data: DataStore;
   extensions: ExtensionsStore;
   audit: AuditStore;
+  /** Undo asked for from a chat card, by action. */
+  cardUndo: CardUndoStore;
   sideEffects: SideEffectsStore;
   agents: AgentsStore;
   plans: PlansStore;
@@ -115,6 +123,7 @@ export const createStores = (client: DeputyClient): Stores => ({
   data: createDataStore(client),
   extensions: createExtensionsStore(client),
   audit: createAuditStore(client),
+  cardUndo: createCardUndoStore(client),
   sideEffects: createSideEffectsStore(client),
   agents: createAgentsStore(client),
   plans: createPlansStore(client),
@@ -170,6 +179,10 @@ export function useExtensions<T>(selector: (state: ExtensionsState & ExtensionsA
 
 export function useAudit<T>(selector: (state: AuditState & AuditActions) => T): T {
   return useStore(useStores().audit, selector);
+}
+
+export function useCardUndo<T>(selector: (state: CardUndoState & CardUndoActions) => T): T {
+  return useStore(useStores().cardUndo, selector);
 }
 
 export function useSideEffects<T>(selector: (state: SideEffectsStoreState & SideEffectsActions) => T): T {

@@ -1,13 +1,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_AUTONOMY } from '../../shared/contract';
-import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
+import type { FakeSlack } from '../fakes/slack/server';
 import { axeViolations } from './support/axe';
-import { apiOf, putSettings } from './support/api';
-import { startHost, type RunningHost } from './support/host';
+import { apiOf } from './support/api';
+import type { RunningHost } from './support/host';
+import { startSlackHost } from './support/slack-host';
 import { focusedId, focusedTestId, usePages } from './support/pages';
 
 const { newPage } = usePages();
@@ -17,30 +16,14 @@ describe('undoing a Slack post from the audit viewer', () => {
   let gemini: FakeGemini;
   let slack: FakeSlack;
   let host: RunningHost;
+  let stop = async () => {};
 
   beforeAll(async () => {
-    gemini = await startFakeGemini();
-    slack = await startFakeSlack();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', env: slack.env });
-    const connected = await apiOf(host)('/api/connections/slack', {
-      method: 'PUT',
-      body: JSON.stringify({ token: slack.state.issueToken() }),
-    });
-    expect(connected.status).toBe(200);
     // The person's own setting lets Deputy post on its own: the undo is not held for approval either.
-    const auto = Object.fromEntries(Object.keys(DEFAULT_AUTONOMY).map((kind) => [kind, 'auto'] as const));
-    await putSettings(host, {
-      trustLevel: 'autonomous',
-      autonomy: auto,
-      requireApprovalForFirstContact: false,
-    });
+    ({ gemini, slack, host, stop } = await startSlackHost());
   });
 
-  afterAll(async () => {
-    await host?.stop();
-    await slack?.close();
-    await gemini?.close();
-  });
+  afterAll(() => stop());
 
   const detail = (page: Page) => page.getByTestId('audit-detail');
   const general = () => slack.state.channels.find((channel) => channel.name === 'general');

@@ -4,12 +4,14 @@ import { useAgentLabel, useIsChildStopped } from '../agents/agent-names';
 import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
-import { useChat } from '../../stores';
+import { useCardUndo, useChat } from '../../stores';
 import { isCancelledCall, toolStateLabel } from './tool-state';
+import { ToolCardUndo } from './ToolCardUndo';
 
 /**
  * One card per tool call: what it did in a line of the product's words, where it stands, the approval it
- * waits on (inside the card, not beside it), and the raw input and output behind a disclosure.
+ * waits on (inside the card, not beside it), Undo once it is done, and the raw input and output behind a
+ * disclosure.
  */
 export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps }) {
   const isDone = call.state === 'completed';
@@ -31,6 +33,8 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
     useKnownApproval(approvalItem?.actionId ?? null, approvalItem?.approval ?? null) ??
     approvalItem?.approval;
   const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
+  // Undone from this card a moment ago, before (or without) the conversation hearing it from the host.
+  const isUndone = useCardUndo((state) => state.cards[call.id]?.isUndone ?? false) || call.isUndone === true;
   return (
     <li
       className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
@@ -39,7 +43,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
       data-state={call.state}
       data-stopped={isStopped ? 'true' : undefined}
       data-ledger-state={call.ledgerState}
-      data-undone={call.isUndone ? 'true' : undefined}
+      data-undone={isUndone ? 'true' : undefined}
       {...row}
     >
       {!isAsking && (
@@ -48,7 +52,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
             {summary}
           </span>
           <span className="tool-card__state" data-testid="tool-call-state">
-            {call.isUndone
+            {isUndone
               ? 'Undone'
               : isStopped
                 ? 'Stopped'
@@ -77,6 +81,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
           />
         </div>
       )}
+      <ToolCardUndo call={call} isUndone={isUndone} />
       <details className="tool-card__details">
         <summary>Details</summary>
         <div className="tool-card__body">
@@ -87,6 +92,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
               <h4>Output</h4>
               <pre data-testid="tool-call-output">{formatValue(call.result)}</pre>
             </>
+          )}
+          {call.undoNote && !isUndone && (
+            <p className="tool-card__note" data-testid="tool-call-undo-note">
+              No undo: {call.undoNote}
+            </p>
           )}
           <a
             className="tool-card__audit"

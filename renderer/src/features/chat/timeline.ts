@@ -3,12 +3,12 @@ import type {
   Approval,
   LedgerState,
   RunEvent,
-  RunEventOf,
   RunResponse,
   RunStatus,
 } from '../../../../shared/contract';
 import type { RunUsage } from './run-cost';
 import { markRecovered, placeAfterRun, type RunMark } from './run-marks';
+import { markUndone, moveTool, outcomeOf, upsertTool } from './tool-items';
 
 /**
  * One entry of a conversation as the window shows it: a message, a tool-call card, an approval card (where
@@ -36,8 +36,12 @@ export type TimelineItem =
       state: ActionState;
       /** The ledger's finer state, known only from a stored thread; dropped when the stream moves the card on. */
       ledgerState?: LedgerState;
-      /** Undone from the audit trail. */
+      /** Undone, from its card or the audit trail. */
       isUndone?: boolean;
+      /** Where it stands for Undo, from its result or its stored action (see `ActionRecord`). */
+      canUndo?: boolean;
+      undoNote?: string;
+      isUndoWaiting?: boolean;
       result?: unknown;
       error?: string | null;
       /** What `error` says, as a code (`cancelled`: cut off because its run was stopped); absent on older calls. */
@@ -67,7 +71,6 @@ export type TimelineItem =
   | { kind: 'notice'; id: string; runId: string; text: string; tool?: string; retryAt?: string }
   | { kind: 'mark'; id: string; runId: string; mark: RunMark };
 
-type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
 type ApprovalItem = Extract<TimelineItem, { kind: 'approval' }>;
 
 export interface Conversation {
@@ -117,33 +120,6 @@ function endRun(conversation: Conversation, runId: string): Conversation {
       ? conversation.endedRunIds
       : [...conversation.endedRunIds, runId],
   };
-}
-
-function upsertTool(
-  items: TimelineItem[],
-  actionId: string,
-  create: () => ToolItem,
-  update: (item: ToolItem) => ToolItem,
-): TimelineItem[] {
-  const index = items.findIndex((item) => item.kind === 'tool' && item.id === actionId);
-  if (index === -1) return [...items, create()];
-  return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
-}
-
-/** Where a `tool_result` leaves its card (an older event, with no code, leaves none). */
-const outcomeOf = (
-  event: RunEventOf<'tool_result'>,
-): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode'> => ({
-  state: event.state,
-  result: event.result,
-  error: event.error ?? null,
-  errorCode: event.code,
-});
-
-/** A card the stream moved on: its stored ledger state no longer says where it stands. */
-function moveTool(card: ToolItem, change: Partial<ToolItem>): ToolItem {
-  const { ledgerState: _stale, ...rest } = card;
-  return { ...rest, ...change };
 }
 
 /** The approval card of an action, placed right under its tool-call card. */
@@ -278,6 +254,8 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
     case 'approval_needed':
       return { ...conversation, items: placeApproval(stopStreaming(items, runId), event.approval) };
     case 'notice':
+      // An action undone (from its card, the audit trail, an approval): its card says so, as a reopened one does.
+      if (event.isUndone) return { ...conversation, items: markUndone(items, event.actionId) };
       return {
         ...conversation,
         items: [

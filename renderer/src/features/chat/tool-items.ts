@@ -1,0 +1,42 @@
+/** How a conversation's tool-call cards change as the events of their calls arrive. */
+import type { RunEventOf } from '../../../../shared/contract';
+import type { TimelineItem } from './timeline';
+
+type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
+
+/** The tool card of `actionId` changed by `update`, or made by `create` at the end when there is none. */
+export function upsertTool(
+  items: TimelineItem[],
+  actionId: string,
+  create: () => ToolItem,
+  update: (item: ToolItem) => ToolItem,
+): TimelineItem[] {
+  const index = items.findIndex((item) => item.kind === 'tool' && item.id === actionId);
+  if (index === -1) return [...items, create()];
+  return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
+}
+
+/** Where a `tool_result` leaves its card (an older event, with no code, leaves none). */
+export const outcomeOf = (
+  event: RunEventOf<'tool_result'>,
+): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode' | 'canUndo'> => ({
+  state: event.state,
+  result: event.result,
+  error: event.error ?? null,
+  errorCode: event.code,
+  ...(event.canUndo && { canUndo: true }),
+});
+
+/** A card the stream moved on: its stored ledger state no longer says where it stands. */
+export function moveTool(card: ToolItem, change: Partial<ToolItem>): ToolItem {
+  const { ledgerState: _stale, ...rest } = card;
+  return { ...rest, ...change };
+}
+
+/** The action was undone: its card says so, and offers Undo no more. */
+export const markUndone = (items: TimelineItem[], actionId: string): TimelineItem[] =>
+  items.map((item) =>
+    item.kind === 'tool' && item.id === actionId
+      ? { ...item, isUndone: true, canUndo: false, isUndoWaiting: false }
+      : item,
+  );

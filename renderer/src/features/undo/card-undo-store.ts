@@ -1,0 +1,149 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { DeputyClient } from '../../../../shared/contract';
+import { toClientError } from '../../api/client-error';
+import { noUndoWords } from '../audit/audit-words';
+import { undoQuestion } from '../audit/undo-words';
+import { decideUndo, requestUndo, type UndoAnswer, type UndoNotice, type UndoPrompt } from './undo-flow';
+
+/** Where the undo asked for from one chat card stands. */
+export interface CardUndo {
+  /** The question it stopped at: before it reaches outside Deputy, over a later change, or its approval. */
+  prompt: UndoPrompt | null;
+  /** The words of the yes to a `confirm` question ("Delete the post"). */
+  yes: string | null;
+  /** What came of it, or why it failed, in words. */
+  notice: UndoNotice | null;
+  /** A request is on its way: a second press does nothing. */
+  isBusy: boolean;
+  /** Undone from here (the conversation hears it from the host too, and a reopened one reads it). */
+  isUndone: boolean;
+  /** Whether an undo of the action waits for approval, once this window knows better than the stored copy. */
+  isWaiting: boolean | null;
+}
+
+export const idleCardUndo: CardUndo = {
+  prompt: null,
+  yes: null,
+  notice: null,
+  isBusy: false,
+  isUndone: false,
+  isWaiting: null,
+};
+
+export interface CardUndoState {
+  /** By the ledger action of the card. */
+  cards: Record<string, CardUndo>;
+}
+
+export interface CardUndoActions {
+  /**
+   * Undo pressed on a card: the action's entry is read first (undone elsewhere meanwhile, it says so), and an undo
+   * that reaches outside Deputy asks its question before anything is sent. `isWaiting`: an undo of it already
+   * waits for approval, which is brought back instead.
+   */
+  start(actionId: string, isWaiting: boolean): Promise<void>;
+  /** The undo itself (after its question); `force` undoes over a later change, which waits for approval. */
+  undo(actionId: string, force?: boolean): Promise<void>;
+  /** Decides the approval the undo waits for, as the viewer's Approve the undo and Reject do. */
+  decide(actionId: string, decision: 'approve' | 'reject'): Promise<void>;
+  /** Keep it: the question goes, nothing is undone. */
+  keep(actionId: string): void;
+  /** The undo's approval was decided elsewhere (the approvals list, a notification): its question goes. */
+  settle(actionId: string): void;
+}
+
+export type CardUndoStore = StoreApi<CardUndoState & CardUndoActions>;
+
+export function createCardUndoStore(client: DeputyClient): CardUndoStore {
+  return createStore<CardUndoState & CardUndoActions>()((set, get) => {
+    const card = (actionId: string): CardUndo => get().cards[actionId] ?? idleCardUndo;
+    const change = (actionId: string, next: Partial<CardUndo>) =>
+      set((state) => ({ cards: { ...state.cards, [actionId]: { ...card(actionId), ...next } } }));
+    const failed = (actionId: string, text: string) =>
+      change(actionId, { isBusy: false, prompt: null, notice: { text, isError: true } });
+
+    const landed = (actionId: string, answer: UndoAnswer) => {
+      if (answer.kind === 'failed') failed(actionId, answer.message);
+      else if (answer.kind === 'asks')
+        change(actionId, {
+          isBusy: false,
+          prompt: answer.prompt,
+          notice: null,
+          ...(answer.prompt.kind === 'approval' && { isWaiting: true }),
+        });
+      else
+        change(actionId, {
+          isBusy: false,
+          prompt: null,
+          isUndone: true,
+          isWaiting: false,
+          notice: { text: answer.message, isError: false },
+        });
+    };
+
+    return {
+      cards: {},
+
+      async start(actionId, isWaiting) {
+        if (card(actionId).isBusy || card(actionId).isUndone) return;
+        change(actionId, { isBusy: true, notice: null });
+        if (isWaiting) {
+          landed(actionId, await requestUndo(client, actionId));
+          return;
+        }
+        let entry;
+        try {
+          entry = (await client.invoke('audit.get', { id: actionId })).entry;
+        } catch (error) {
+          failed(actionId, toClientError(error).message);
+          return;
+        }
+        if (entry.status === 'rolled_back') {
+          change(actionId, {
+            isBusy: false,
+            isUndone: true,
+            notice: { text: 'This was already undone.', isError: false },
+          });
+          return;
+        }
+        if (!entry.undo.isReversible) {
+          failed(actionId, entry.undo.whyNot ?? noUndoWords(entry));
+          return;
+        }
+        const question = undoQuestion(entry);
+        if (!question) {
+          landed(actionId, await requestUndo(client, actionId));
+          return;
+        }
+        change(actionId, {
+          isBusy: false,
+          yes: question.yes,
+          prompt: { entryId: actionId, kind: 'confirm', reason: question.question, approvalId: null },
+        });
+      },
+
+      async undo(actionId, force = false) {
+        if (card(actionId).isBusy) return;
+        change(actionId, { isBusy: true });
+        landed(actionId, await requestUndo(client, actionId, force));
+      },
+
+      async decide(actionId, decision) {
+        const { prompt, isBusy } = card(actionId);
+        if (!prompt?.approvalId || isBusy) return;
+        change(actionId, { isBusy: true });
+        const notice = await decideUndo(client, prompt.approvalId, decision);
+        const isUndone = decision === 'approve' && !notice.isError;
+        change(actionId, { isBusy: false, prompt: null, notice, isUndone, isWaiting: false });
+      },
+
+      keep(actionId) {
+        change(actionId, { prompt: null });
+      },
+
+      settle(actionId) {
+        if (card(actionId).prompt?.kind === 'approval') change(actionId, { prompt: null, isWaiting: false });
+      },
+    };
+  });
+}

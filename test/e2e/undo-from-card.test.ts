@@ -1,0 +1,249 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callReply, textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import type { FakeSlack } from '../fakes/slack/server';
+import { apiOf, putSettings } from './support/api';
+import { axeViolations } from './support/axe';
+import type { RunningHost } from './support/host';
+import { startSlackHost } from './support/slack-host';
+import { focusedTestId, send, usePages } from './support/pages';
+
+const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
+
+/** Undo where the person sees what Deputy did: on the action's card in the conversation. */
+describe('undoing an action from its card in the chat', () => {
+  let gemini: FakeGemini;
+  let slack: FakeSlack;
+  let host: RunningHost;
+  let stop = async () => {};
+  const meta = { intent: 'Do what the person asked', confidence: 0.95 };
+
+  beforeAll(async () => {
+    // Every test acts and undoes: more actions in a minute than the default limit lets through.
+    ({ gemini, slack, host, stop } = await startSlackHost({
+      rateLimits: { actionsPerMinute: 100, externalCallsPerHour: 500, modelTokensPerHour: 1_000_000 },
+    }));
+  });
+
+  afterAll(() => stop());
+
+  const card = (page: Page, tool: string) => page.locator(`[data-testid="tool-call"][data-tool="${tool}"]`);
+  const stateOf = (page: Page, tool: string) => card(page, tool).getByTestId('tool-call-state').innerText();
+  const noticeOf = (page: Page, tool: string) =>
+    card(page, tool).getByTestId('tool-call-undo-notice').innerText();
+  const deletes = () => slack.requests.filter((request) => request.path === '/api/chat.delete').length;
+  const isPosted = (text: string) =>
+    slack.state.channels
+      .find((channel) => channel.name === 'general')
+      ?.messages.some((message) => message.text === text) ?? false;
+  const tasks = async () =>
+    (
+      (await (await apiOf(host)('/api/tasks?status=all')).json()) as {
+        tasks: { id: string; description: string }[];
+      }
+    ).tasks;
+  const shot = async (page: Page, name: string) => {
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  };
+
+  /** A new conversation in which Deputy does `tool` once; answers the page with its card done. */
+  async function acted(tool: string, args: Record<string, unknown>, size = { width: 1280, height: 800 }) {
+    gemini.script(callReply(tool, { ...args, ...meta }), textReply('Done.'));
+    const page = await newPage();
+    await page.setViewportSize(size);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await send(page, `Please ${tool}`);
+    await card(page, tool).and(page.locator('[data-state="completed"]')).waitFor();
+    return page;
+  }
+
+  it('a task: Undo is on the card (not in Details), by keyboard it undoes at once, and the card stays Undone after reopening', async () => {
+    const page = await acted('add_task', { description: 'Renew passport' });
+    const undo = card(page, 'add_task').getByTestId('tool-call-undo');
+    await expect.poll(() => undo.innerText()).toBe('Undo');
+    expect(await undo.isVisible()).toBe(true);
+    // Reached by Tab: it comes right before the card's Details.
+    await card(page, 'add_task').locator('summary').focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedTestId(page)).toBe('tool-call-undo');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'card-undo-task-1280-light');
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+    expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task ‘Renew passport’.');
+    // No second press: the button is gone, and focus is on what came of it, not lost.
+    expect(await undo.count()).toBe(0);
+    await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-notice');
+    expect(await tasks()).toEqual([]);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'card-undo-task-done-1280-light');
+
+    await page.reload();
+    await card(page, 'add_task').and(page.locator('[data-undone="true"]')).waitFor();
+    expect(await stateOf(page, 'add_task')).toBe('Undone');
+    expect(await undo.count()).toBe(0);
+  });
+
+  it('a Slack post: the viewer’s question comes first (Escape keeps it), yes deletes it once; at 420 px in dark', async () => {
+    const page = await acted(
+      'slack_send',
+      { channel: '#general', text: 'Standup is cancelled.' },
+      { width: 420, height: 800 },
+    );
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const post = card(page, 'slack_send');
+    const undo = post.getByTestId('tool-call-undo');
+    await expect.poll(() => undo.innerText()).toBe('Undo…');
+    await undo.click();
+    const question = post.getByTestId('tool-call-undo-confirm');
+    await expect
+      .poll(() => question.innerText())
+      .toBe(
+        'Delete this post from #general? People there may have read it already, and a deleted post cannot be brought back.',
+      );
+    // Focus is on the question, not on its yes: a second Enter deletes nothing.
+    await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-confirm');
+    await page.keyboard.press('Enter');
+    expect(deletes()).toBe(0);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'card-undo-slack-question-420-dark');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => question.count()).toBe(0);
+    await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo');
+    expect(deletes()).toBe(0);
+    expect(isPosted('Standup is cancelled.')).toBe(true);
+
+    await undo.click();
+    await post.getByRole('button', { name: 'Delete the post' }).click();
+    await expect.poll(() => stateOf(page, 'slack_send')).toBe('Undone');
+    expect(await noticeOf(page, 'slack_send')).toBe('Undone: Posted in #general.');
+    expect(isPosted('Standup is cancelled.')).toBe(false);
+    expect(deletes()).toBe(1);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'card-undo-slack-done-420-dark');
+
+    await page.reload();
+    await post.and(page.locator('[data-undone="true"]')).waitFor();
+    expect(await undo.count()).toBe(0);
+    expect(deletes()).toBe(1);
+  });
+
+  it('undone from the audit trail while the conversation is open: its card says Undone at once, with no Undo', async () => {
+    const page = await acted('add_task', { description: 'Water the plants' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const task = card(page, 'add_task');
+    await task.getByTestId('tool-call-undo').waitFor();
+    const { entries } = (await (await apiOf(host)('/api/audit?tool=add_task&q=plants')).json()) as {
+      entries: { id: string; kind: string }[];
+    };
+    const entry = entries.find((one) => one.kind === 'tool_call');
+    const undone = await apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
+    expect(undone.status).toBe(200);
+    await task.and(page.locator('[data-undone="true"]')).waitFor();
+    expect(await stateOf(page, 'add_task')).toBe('Undone');
+    expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'card-undone-elsewhere-1280-dark');
+    // And again after reopening; asked once more, the host refuses and nothing changes.
+    await page.reload();
+    await task.and(page.locator('[data-undone="true"]')).waitFor();
+    expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
+    const again = await apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
+    expect(again.status).toBe(409);
+  });
+
+  it('held for approval: the card says it waits and the approval is in Approvals; after a reload it is answered from the card', async () => {
+    const page = await acted('add_task', { description: 'Call the bank' }, { width: 420, height: 800 });
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      const task = card(page, 'add_task');
+      await task.getByTestId('tool-call-undo').click();
+      const waiting = task.getByTestId('tool-call-undo-waiting');
+      await expect.poll(() => waiting.innerText()).toMatch(/^This undo waits for your approval\. Supervised/);
+      await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('1');
+      expect(await tasks()).toContainEqual(expect.objectContaining({ description: 'Call the bank' }));
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      await shot(page, 'card-undo-waiting-420-light');
+
+      await page.reload();
+      await expect
+        .poll(() => task.getByTestId('tool-call-undo-pending').innerText())
+        .toBe('An undo of this waits for your approval.');
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      await shot(page, 'card-undo-pending-reloaded-420-light');
+      await task.getByRole('button', { name: 'Answer the undo…' }).click();
+      await task.getByTestId('tool-call-undo-approve').click();
+      await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+      expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('0');
+      expect(await tasks()).not.toContainEqual(expect.objectContaining({ description: 'Call the bank' }));
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  });
+
+  it('approved in Approvals instead: the card’s question goes and it says Undone', async () => {
+    const page = await acted('add_task', { description: 'Renew the lease' });
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      const task = card(page, 'add_task');
+      await task.getByTestId('tool-call-undo').click();
+      await task.getByTestId('tool-call-undo-waiting').waitFor();
+      await page.getByTestId('open-approvals').click();
+      await page.getByTestId('pending-approve').click();
+      await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+      expect(await task.getByTestId('tool-call-undo-waiting').count()).toBe(0);
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  });
+  it('changed since Deputy’s action: the same question as the viewer, and Undo anyway waits for approval, given on the card', async () => {
+    const page = await acted('add_task', { description: 'Book the dentist' });
+    const task = card(page, 'add_task');
+    const id = (await tasks()).find((one) => one.description === 'Book the dentist');
+    const changed = await apiOf(host)(`/api/tasks/${id?.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ description: 'Book the dentist for Tuesday' }),
+    });
+    expect(changed.status).toBe(200);
+    await task.getByTestId('tool-call-undo').click();
+    const question = task.getByTestId('tool-call-undo-changed');
+    await expect.poll(() => question.innerText()).toMatch(/changed after Deputy's action \(description\)/);
+    await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-changed');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await task.getByRole('button', { name: 'Undo anyway' }).click();
+    await expect
+      .poll(() => task.getByTestId('tool-call-undo-waiting').innerText())
+      .toMatch(/^This undo waits for your approval: /);
+    await task.getByTestId('tool-call-undo-approve').click();
+    await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+    expect(await tasks()).not.toContainEqual(expect.objectContaining({ id: id?.id }));
+  });
+
+  it('a failure is said in plain words and Undo comes back; the next press deletes the post once', async () => {
+    const page = await acted('slack_send', { channel: '#general', text: 'Pizza at noon.' });
+    const post = card(page, 'slack_send');
+    slack.inject({
+      match: /chat\.delete/,
+      response: { status: 200, json: { ok: false, error: 'cant_delete_message' } },
+    });
+    const before = deletes();
+    await post.getByTestId('tool-call-undo').click();
+    await post.getByRole('button', { name: 'Delete the post' }).click();
+    const notice = post.getByTestId('tool-call-undo-notice');
+    await expect.poll(() => notice.innerText()).toMatch(/^It could not be undone: /);
+    expect(await notice.getAttribute('class')).toContain('form-error');
+    expect(await stateOf(page, 'slack_send')).toBe('Done');
+    expect(isPosted('Pizza at noon.')).toBe(true);
+    await shot(page, 'card-undo-failed-1280-light');
+
+    await post.getByTestId('tool-call-undo').click();
+    await post.getByRole('button', { name: 'Delete the post' }).click();
+    await expect.poll(() => stateOf(page, 'slack_send')).toBe('Undone');
+    expect(isPosted('Pizza at noon.')).toBe(false);
+    expect(deletes() - before).toBe(2);
+  });
+});
