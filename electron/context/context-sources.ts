@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../tools/registry';
 import type { ContentOrigin, ToolContext } from '../tools/tool';
 import type { ContextItem, ContextSource } from './context-rank';
+import { slackInstant } from './slack-dms';
 
 /** A source that could not answer, and why; the rest of the context still comes back. */
 export interface Unavailable {
@@ -61,7 +62,7 @@ const SHAPES: Record<
     item: (row) => ({
       title: text(row.text).slice(0, 200),
       detail: `from ${text(row.userName) || text(row.userId)}`,
-      at: /^\d+(\.\d+)?$/.test(text(row.ts)) ? new Date(Number(text(row.ts)) * 1000).toISOString() : null,
+      at: slackInstant(row.ts),
     }),
   },
 };

@@ -35,7 +35,15 @@ export async function directMessageWith(access: SlackAccess, user: string): Prom
   return conversations.find((conversation) => conversation.user === id)?.id ?? null;
 }
 
-const isoOf = (ts: string): string => new Date(Number(ts) * 1000).toISOString();
+/**
+ * A Slack message's `ts` (seconds since 1970, with a fraction) as an ISO instant, or null for one that names no
+ * time: `toISOString` throws on those, and one such message stopped the whole refresh of Slack's people.
+ */
+export function slackInstant(ts: unknown): string | null {
+  if (typeof ts !== 'string' || !/^\d{1,12}(\.\d+)?$/.test(ts)) return null;
+  const at = new Date(Number(ts) * 1000);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
+}
 
 /**
  * The people of the person's direct messages. Someone they wrote to is someone they dealt with; someone who
@@ -50,28 +58,28 @@ export async function slackDmObservations(access: SlackAccess): Promise<ContactO
       channel: conversation.id,
       limit: DM_LIMITS.messagesEach,
     });
-    // Newest first, as Slack answers: the first of each side is its latest.
-    const mine = messages.find((message) => message.user === self && message.ts);
-    const theirs = messages.find((message) => message.user === conversation.user && message.ts);
+    // Newest first, as Slack answers: the first of each side is its latest (one that names no time is passed over).
+    const mine = messages.find((message) => message.user === self && slackInstant(message.ts));
+    const theirs = messages.find((message) => message.user === conversation.user && slackInstant(message.ts));
     const address = `slack:@${conversation.user}`;
-    if (mine?.ts) {
-      const at = isoOf(mine.ts);
+    const sentAt = slackInstant(mine?.ts);
+    const receivedAt = slackInstant(theirs?.ts);
+    if (sentAt) {
       observations.push({
         address,
         name: '',
         kind: 'slack_dm_sent',
-        at,
-        evidence: `you wrote to them on Slack (${at.slice(0, 10)})`,
+        at: sentAt,
+        evidence: `you wrote to them on Slack (${sentAt.slice(0, 10)})`,
       });
     }
-    if (theirs?.ts) {
-      const at = isoOf(theirs.ts);
+    if (receivedAt) {
       observations.push({
         address,
         name: '',
         kind: 'slack_dm_received',
-        at,
-        evidence: `a Slack message from them (${at.slice(0, 10)})`,
+        at: receivedAt,
+        evidence: `a Slack message from them (${receivedAt.slice(0, 10)})`,
       });
     }
   }

@@ -27,6 +27,26 @@ interface ContextResult {
 }
 
 describe('Slack direct messages in the contacts index and in query_context', () => {
+  it('passes over a message whose time is not a time, and still knows the people of the rest', async () => {
+    await start(new ScriptedModel());
+    const carol = slack.state.channels.find((channel) => channel.id === 'D0CAROL001');
+    // Kept oldest first: Alice's own latest and Carol's latest name no time (a service answering garbage).
+    carol?.messages.push(
+      { ts: '99999999999999999999', user: 'U0ALICE01', text: 'Out of range.' },
+      { ts: '1e99', user: 'U0CAROL03', text: 'Not a time Slack writes.' },
+    );
+
+    const report = await fixture.host.context.refresh();
+
+    expect(report.failed).toEqual([]);
+    expect(fixture.host.context.contacts.get('slack:@U0CAROL03')).toMatchObject({
+      evidence: expect.arrayContaining([
+        'you wrote to them on Slack (2026-01-01)',
+        'a Slack message from them (2026-01-01)',
+      ]),
+    });
+  });
+
   it('someone the person wrote to in a DM is known; someone they never wrote to is not', async () => {
     await start(new ScriptedModel());
 
