@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   isTooComplexForMarkdown,
   MAX_DENSE_MARKS,
+  MAX_EMPHASIS_MARKS,
   MAX_MARKDOWN_NESTING,
+  MAX_MARKS,
 } from '../../../renderer/src/features/chat/markdown-limits';
 
 const nestedList = (levels: number): string =>
@@ -51,5 +53,35 @@ describe('which answers are shown as plain text rather than parsed as markdown',
     expect(isTooComplexForMarkdown('[a]('.repeat(400))).toBe(true);
     expect(isTooComplexForMarkdown(`\`\`\`\n${packed}\n${'>'.repeat(100)}\n\`\`\``)).toBe(false);
     expect(isTooComplexForMarkdown('*a* '.repeat(200))).toBe(false);
+  });
+});
+
+describe('what looks like fenced code here but is parsed as markdown', () => {
+  const deep = nestedList(600);
+  it.each([
+    ['a fence opened in a list item and closed on the next line', `- \`\`\`\n  \`\`\`\n${deep}`],
+    ['a closing fence shorter than its opening one', `\`\`\`\`\`\n\`\`\`\n\`\`\`\`\`\n${deep}`],
+    ['a fence after a tab, which is indented code', `\t\`\`\`\n${deep}`],
+    ['backticks with a backtick in their info string', `\`\`\` a\`b\n${deep}`],
+    ['a fence inside an HTML comment', `<!--\n\`\`\`\n-->\n${deep}`],
+    ['a fence in a quote', `> a\n> \`\`\`\n${deep}`],
+  ])('is still checked: %s', (_, text) => {
+    expect(isTooComplexForMarkdown(text)).toBe(true);
+  });
+
+  it('leaves real fenced code alone, at the top level and with up to three spaces on the first line', () => {
+    expect(isTooComplexForMarkdown(`Intro\n\`\`\`yaml\n${deep}\n\`\`\`\nOutro`)).toBe(false);
+    expect(isTooComplexForMarkdown(`  ~~~~\n${deep}\n~~~\n~~~~~`)).toBe(false);
+  });
+});
+
+describe('a paragraph with more marks than any answer needs, however spread out', () => {
+  it('is shown as plain text', () => {
+    // 4,000 marks a fifth of the characters or less took the parser seconds.
+    expect(isTooComplexForMarkdown('*_aaaaaaaaa'.repeat(MAX_EMPHASIS_MARKS / 2 + 1))).toBe(true);
+    expect(isTooComplexForMarkdown('[a](bbbbbbbbbbbbbbbbb'.repeat(MAX_MARKS / 3 + 1))).toBe(true);
+    expect(isTooComplexForMarkdown('*a* bbbbbbbbbbbbbbbbbbb '.repeat(MAX_EMPHASIS_MARKS / 2 - 1))).toBe(
+      false,
+    );
   });
 });

@@ -13,34 +13,77 @@ export const MAX_MARKDOWN_NESTING = 32;
 export const MAX_DENSE_MARKS = 1_000;
 const DENSE_SHARE = 0.2;
 const MARKS = new Set(['*', '_', '[', ']', '(', ')', '`', '~', '<', '\\', '!']);
+/**
+ * Marks past which a paragraph is shown as text whatever their share: spread out among other words, 4,000 `*_` cost
+ * the parser as much (44 KB of `*_aaaaaaaaa` took three seconds). Emphasis marks (`*`, `_`, `~`) cost the most; the
+ * most in one paragraph of 1,034 real markdown files is 440 of them and 3,950 marks in all (a long table).
+ */
+export const MAX_MARKS = 8_000;
+export const MAX_EMPHASIS_MARKS = 2_000;
+const EMPHASIS_MARKS = new Set(['*', '_', '~']);
 
 /**
  * Whether an answer is better shown as plain text than parsed as markdown: some line outside fenced code nests
- * deeper than MAX_MARKDOWN_NESTING (`nestingOf`), or some paragraph is mostly inline marks (MAX_DENSE_MARKS). One pass over the text.
+ * deeper than MAX_MARKDOWN_NESTING (`nestingOf`), or some paragraph is mostly inline marks (MAX_DENSE_MARKS) or
+ * holds more of them than any answer needs (MAX_MARKS, MAX_EMPHASIS_MARKS). One pass over the text.
  */
 export function isTooComplexForMarkdown(text: string): boolean {
-  let fence: string | null = null;
+  let fence: Fence | null = null;
+  let mayHoldHtml = false;
   let marks = 0;
+  let emphasisMarks = 0;
   let characters = 0;
-  const isDense = (): boolean => marks > MAX_DENSE_MARKS && marks > characters * DENSE_SHARE;
-  for (const line of text.split('\n')) {
-    const opener = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (opener) {
-      if (fence === null) fence = opener.charAt(0);
-      else if (opener.startsWith(fence)) fence = null;
+  const isDense = (): boolean =>
+    (marks > MAX_DENSE_MARKS && marks > characters * DENSE_SHARE) ||
+    marks > MAX_MARKS ||
+    emphasisMarks > MAX_EMPHASIS_MARKS;
+  for (const [index, line] of text.split('\n').entries()) {
+    if (fence !== null) {
+      if (closesFence(line, fence)) fence = null;
       continue;
     }
+    fence = mayHoldHtml ? null : fenceOpenedBy(line, index === 0);
     if (fence !== null) continue;
+    if (/^ {0,3}</.test(line)) mayHoldHtml = true;
     if (nestingOf(line) > MAX_MARKDOWN_NESTING) return true;
     if (line.trim() === '') {
       if (isDense()) return true;
-      marks = characters = 0;
+      marks = emphasisMarks = characters = 0;
       continue;
     }
     characters += line.length;
-    for (const char of line) if (MARKS.has(char)) marks += 1;
+    for (const char of line) {
+      if (MARKS.has(char)) marks += 1;
+      if (EMPHASIS_MARKS.has(char)) emphasisMarks += 1;
+    }
   }
   return isDense();
+}
+
+/** A fenced code block's opening: its character and how many of them. */
+interface Fence {
+  char: string;
+  length: number;
+}
+
+/**
+ * The fence a line opens, taken only where the parser surely opens one at the top level, so no line it parses as
+ * markdown is passed over here as code: at no indent (indented, it may sit in a list item or close a fence opened
+ * in one), or with up to three spaces on the text's first line; not after a line that may start raw HTML (a
+ * comment, <pre>: the parser reads a fence there as HTML and may end the HTML before the fence ends); and in
+ * backticks, with none in its info string.
+ */
+function fenceOpenedBy(line: string, isFirstLine: boolean): Fence | null {
+  const found = (isFirstLine ? /^ {0,3}(`{3,}|~{3,})(.*)$/ : /^(`{3,}|~{3,})(.*)$/).exec(line);
+  const [, run = '', info = ''] = found ?? [];
+  if (run === '' || (run.startsWith('`') && info.includes('`'))) return null;
+  return { char: run.charAt(0), length: run.length };
+}
+
+/** Whether a line closes a fence, as the parser reads one: as many of its characters or more, and nothing after. */
+function closesFence(line: string, fence: Fence): boolean {
+  const run = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line)?.[1];
+  return run !== undefined && run.charAt(0) === fence.char && run.length >= fence.length;
 }
 
 /**
