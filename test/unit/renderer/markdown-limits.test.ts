@@ -85,3 +85,20 @@ describe('a paragraph with more marks than any answer needs, however spread out'
     );
   });
 });
+
+describe('list items nested by their markers however they are written', () => {
+  it.each([
+    ['a tab after each marker', (level: number) => `${'\t'.repeat(level)}-\tx`],
+    ['empty items, each holding the next', (level: number) => `${'  '.repeat(level)}-`],
+    ['empty numbered items', (level: number) => `${'   '.repeat(level)}1.`],
+  ])('counts the levels: %s', (_, line) => {
+    const nested = (levels: number): string =>
+      Array.from({ length: levels }, (__, level) => line(level)).join('\n');
+    expect(isTooComplexForMarkdown(nested(MAX_MARKDOWN_NESTING / 2))).toBe(false);
+    expect(isTooComplexForMarkdown(nested(600))).toBe(true);
+  });
+
+  it('leaves a dash or a number ending a line of text alone', () => {
+    expect(isTooComplexForMarkdown(`${'  '.repeat(40)}wait -\n1999 to 2024: 25 years -`)).toBe(false);
+  });
+});

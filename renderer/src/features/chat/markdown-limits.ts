@@ -86,6 +86,11 @@ function closesFence(line: string, fence: Fence): boolean {
   return run !== undefined && run.charAt(0) === fence.char && run.length >= fence.length;
 }
 
+/** A list marker is followed by a space, a tab or the line's end (an empty item, which may hold the next line). */
+function endsMarker(next: string | undefined): boolean {
+  return next === ' ' || next === '\t' || next === undefined;
+}
+
 /**
  * How deep a line nests: each `>` and each list marker is a level, and so are every two spaces (a tab: two) that
  * come before one. Spaces before the line's text are not: past four they make an indented code block, not a level.
@@ -102,11 +107,11 @@ function nestingOf(line: string): number {
     if (char === ' ') spaces += 1;
     else if (char === '\t') spaces += 2;
     else if (char === '>') marker();
-    else if ((char === '-' || char === '*' || char === '+') && line[index + 1] === ' ') marker();
+    else if ((char === '-' || char === '*' || char === '+') && endsMarker(line[index + 1])) marker();
     else if (char >= '0' && char <= '9') {
       let end = index;
       while ((line[end] ?? '') >= '0' && (line[end] ?? '') <= '9') end += 1;
-      if ((line[end] !== '.' && line[end] !== ')') || line[end + 1] !== ' ') break;
+      if ((line[end] !== '.' && line[end] !== ')') || !endsMarker(line[end + 1])) break;
       marker();
       index = end;
     } else break;
