@@ -848,3 +848,29 @@ describe('a conversation whose socket reconnects mid-run', () => {
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
   });
 });
+
+describe('a conversation read again after a reconnect', () => {
+  const thread = { id: 't1', title: 't1', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+  const prompt = storedMessage('m1', 'r1', 'user', 'Count', '2026-11-21T10:00:00Z');
+
+  it('no longer says it could not be read once a later reading succeeds', async () => {
+    const read = async (): Promise<ThreadDetail> => ({ thread, messages: [prompt], actions: [], runs: [] });
+    const readings = [
+      read,
+      () => Promise.reject(new ClientError('disconnected', 'The connection to Deputy was lost.')),
+    ];
+    const { client } = fakeStreamsClient({
+      'thread.get': () => (readings.shift() ?? read)(),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    await store.getState().openThread('t1');
+    // The socket dropped again while the conversation was read after the first reconnect.
+    await store.getState().refreshThread();
+    expect(store.getState().threadError).toBe('The connection to Deputy was lost.');
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count']);
+    await store.getState().refreshThread();
+    expect(store.getState().threadError).toBeNull();
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count']);
+  });
+});

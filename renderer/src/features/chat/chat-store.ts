@@ -154,7 +154,8 @@ export function createChatStore(client: DeputyClient): ChatStore {
           const toFollow = new Set(runsUnderWay(detail).filter((runId) => !known.has(runId)));
           const stored = withHeldEvents(conversationFromThread(detail), kept);
           const conversation = isRefresh ? withRunsAsShown(stored, get().conversation, toFollow) : stored;
-          set({ conversation, focusMessageId: messageId ?? null });
+          // A reading that failed before (the socket dropped again mid-reading) is behind it now.
+          set({ conversation, focusMessageId: messageId ?? null, threadError: null });
           for (const runId of toFollow) if (!followers.isFollowing(runId)) followers.follow(runId);
         }
         return null;
