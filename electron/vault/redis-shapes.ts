@@ -18,11 +18,16 @@ export const REDIS_HINT = `-${REDIS_CLI}|${REDIS_PROMPT_AUTH}|${CAPITAL_AUTH}`;
 /** redis-cli's password: `-a pw`, `--pass pw` (its `-p` is the port, its `-u redis://user:pw@host` a URL's). */
 const REDIS_PASSWORD_OPTION = new RegExp(withArgument(String.raw`\s(?:-a[ \t]+|--pass(?:[ \t]+|=))`, 2));
 /**
+ * The spaces between AUTH's words, all of them: given back one by one, each shorter run was tried against the rest
+ * of the line again, and AUTH before 40,000 spaces took a second to read.
+ */
+const SPACES = String.raw`[ \t]+(?![ \t])`;
+/**
  * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
  * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
  * the command ends its line (or its string, in JSON).
  */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)[ \t]+(?:[^\s"'\\]+[ \t]+)?`;
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`;
 const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|"))`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
 const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
@@ -36,7 +41,7 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
  * expired` are a sentence's words.
  */
 const LINE_AUTH = new RegExp(
-  `(?<=(?:^|[\\r\\n"]|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`AUTH[ \t]+(?:[^\s"'\\]+[ \t]+)?`, 2)}${AUTH_IS_LAST}`,
+  `(?<=(?:^|[\\r\\n"]|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`AUTH${SPACES}(?:[^\s"'\\]+${SPACES})?`, 2)}${AUTH_IS_LAST}`,
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
