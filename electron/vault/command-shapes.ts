@@ -7,7 +7,15 @@
  */
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
-import { MIN_SECRET_LENGTH, REDACTED, startingWord, UNICODE_LINE_BREAK, WORD_START } from './redaction';
+import {
+  BACKSLASH_IN_JSON_LINE,
+  CONTINUATION_ESCAPED_IN_JSON,
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  startingWord,
+  UNICODE_LINE_BREAK,
+  WORD_START,
+} from './redaction';
 import { redactRedisAuth, redactRedisCliCommand, REDIS_HINT } from './redis-shapes';
 import { redactStdinPasswords } from './stdin-passwords';
 import { redactCookiePairs } from './request-shapes';
@@ -26,7 +34,7 @@ import { redactCookiePairs } from './request-shapes';
  */
 function commandLine(name: string, isJson: boolean): RegExp {
   const rest = isJson
-    ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|\\(?!${UNICODE_LINE_BREAK})(?:\\\\n|[^n\r\n]))*`
+    ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|${CONTINUATION_ESCAPED_IN_JSON}|${BACKSLASH_IN_JSON_LINE}(?:\\\\n|[^n\r\n]))*`
     : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?!${UNICODE_LINE_BREAK})(?:\r?\n|\\\\n|[^n\r\n]))*`;
   return new RegExp(String.raw`${startingWord(name)}\b${rest}`, 'g');
 }

@@ -17,6 +17,15 @@ export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
  * as at a `\n` escape, so a line after it is never read as the same command's.
  */
 export const UNICODE_LINE_BREAK = 'u000[aAdD]';
+/**
+ * In JSON text, a backslash that does not end a line: not one starting a `\u000a` escape (the character after it, which
+ * callers take, is never the `n` of a `\n` escape), nor an escaped backslash before `n` or `u000a`, which is a line
+ * break the string's text holds as an escape (a log line's JSON kept in an event, `\\n`): there the text's line ends,
+ * as it does in escaped text, so a command on the next line is not read as this one's.
+ */
+export const BACKSLASH_IN_JSON_LINE = String.raw`\\(?!${UNICODE_LINE_BREAK}|\\(?:n|${UNICODE_LINE_BREAK}))`;
+/** In JSON text, a `\` that continues a line in the text the string holds as escapes (`\\\n`, each escaped again). */
+export const CONTINUATION_ESCAPED_IN_JSON = String.raw`\\{6}n`;
 /** A line's end: a line break, or one written as an escape (`\n`, `\r\n`, `\u000a`) in JSON or in escaped text. */
 export const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|\\u000[aA])`;
 

@@ -4,7 +4,7 @@
  * `AUTH pw` or `AUTH2 user pw`. (redis-cli's `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
-import { AFTER_ESCAPE, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
+import { AFTER_ESCAPE, BACKSLASH_IN_JSON_LINE, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
 
 /** redis-cli, read back from its "-" once "cli" follows. */
 const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
@@ -52,7 +52,7 @@ const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
  */
 function migrateCommand(isJson: boolean): RegExp {
   const char = isJson
-    ? String.raw`(?:[^\r\n\\|;&"]|\\(?!${UNICODE_LINE_BREAK})[^n\r\n])`
+    ? String.raw`(?:[^\r\n\\|;&"]|${BACKSLASH_IN_JSON_LINE}[^n\r\n])`
     : String.raw`(?:[^\r\n\\|;&]|\\(?!${UNICODE_LINE_BREAK})[^n\r\n])`;
   return new RegExp(String.raw`${wordStart('M')}MIGRATE[ \t]+[^\s"'\\|;&]+[ \t]+\d{1,5}[ \t]${char}*`, 'g');
 }

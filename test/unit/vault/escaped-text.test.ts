@@ -66,6 +66,21 @@ describe('JSON whose strings hold JSON (an event stored inside another)', () => 
       event: JSON.stringify({ log: `x\n${R}\ncurl -u ana:${R} https://e.com\nnpm ERR! E404` }),
     });
   });
+  it("ends a command's line where a line escaped twice ends, as in escaped text", () => {
+    const inner = JSON.stringify({
+      log: 'ls\ncurl -s https://e.com\ndocker run -u 1000:1000 img\nsudo -S apt update\ncat <<< hello',
+      continued:
+        'curl -s https://e.com \\\n  -u ana:hunter22\necho hunter22 | \\\n docker login --password-stdin',
+    });
+    // A log line holding \u000a escapes as characters, in a string.
+    const printed = 'curl -s https://e.com\\u000adocker run -u 1000:1000 img';
+    const redacted = JSON.parse(redactedJson({ event: inner, printed }));
+    expect(redacted.printed).toBe(printed);
+    expect(JSON.parse(redacted.event)).toEqual({
+      log: 'ls\ncurl -s https://e.com\ndocker run -u 1000:1000 img\nsudo -S apt update\ncat <<< hello',
+      continued: `curl -s https://e.com \\\n  -u ana:${R}\necho ${R} | \\\n docker login --password-stdin`,
+    });
+  });
   it('reads a line written with a \\u000a escape in a string', () => {
     const value = { log: 'x\\u000adocker login -p S3cretPw r.io' };
     expect(JSON.parse(redactedJson(value))).toEqual({ log: `x\\u000adocker login -p ${R} r.io` });
