@@ -51,7 +51,11 @@ export class ResponseReader {
   private readPart(part: Part): ModelStreamEvent[] {
     if (this.isFull) return [];
     const text = this.within(part.text ?? '', part.thought === true);
-    if (part.thought === true) return text !== '' ? [{ type: 'thinking', text }] : [];
+    if (part.thought === true) {
+      const thinking: ModelStreamEvent[] = text !== '' ? [{ type: 'thinking', text }] : [];
+      // Cut while still thinking: the answer says why it stops, rather than read as one that never began.
+      return this.isFull ? [...thinking, { type: 'text', text: CUT_NOTE.trim() }] : thinking;
+    }
     const events: ModelStreamEvent[] = [];
     if (text !== '') events.push({ type: 'text', text });
     const call = part.functionCall;

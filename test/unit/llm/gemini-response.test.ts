@@ -1,7 +1,7 @@
 import type { GenerateContentResponse, Part } from '@google/genai';
 import { describe, expect, it } from 'vitest';
 import { isInventedCallId } from '../../../electron/llm/gemini-call-ids';
-import { ResponseReader } from '../../../electron/llm/gemini-response';
+import { MAX_ANSWER_CHARS, ResponseReader } from '../../../electron/llm/gemini-response';
 
 function chunkWith(
   parts: NonNullable<NonNullable<GenerateContentResponse['candidates']>[number]['content']>['parts'],
@@ -65,6 +65,24 @@ describe('ResponseReader: call arguments', () => {
       [{}, 'a number'],
       [{}, 'a boolean'],
     ]);
+  });
+});
+
+describe('ResponseReader: an answer past MAX_ANSWER_CHARS', () => {
+  it('cut while the model still thinks, says why in the answer instead of reading as one never begun', () => {
+    const reader = new ResponseReader();
+    const events = [
+      ...reader.read(chunkWith([{ text: 'x'.repeat(MAX_ANSWER_CHARS - 10), thought: true }])),
+      ...reader.read(chunkWith([{ text: 'y'.repeat(50), thought: true }])),
+      ...reader.read(chunkWith([{ text: 'never read' }])),
+    ];
+    expect(events.map((event) => event.type)).toEqual(['thinking', 'thinking', 'text']);
+    expect(events.at(-1)).toEqual({
+      type: 'text',
+      text: '[Deputy stopped reading this answer at 1,000,000 characters.]',
+    });
+    expect(reader.isFull).toBe(true);
+    expect(reader.end()).toMatchObject({ type: 'finish', finishReason: 'MAX_TOKENS' });
   });
 });
 
