@@ -76,10 +76,21 @@ describe('answers the window cannot draw as markdown', () => {
     await page.getByRole('button', { name: 'Open a new conversation' }).focus();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open a new conversation');
   });
+
+  it('offers only Reload in a window with no conversations (the approval window)', async () => {
+    const page = await mountInPage(
+      `function Page() {
+        return h(RenderGuard, { fallback: h(WindowProblem) }, h(function Screen() { throw new Error('cannot draw'); }));
+      }`,
+      '#/approval/approval-1',
+    );
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('button').allInnerTexts()).toEqual(['Reload the window']);
+  });
 });
 
-/** Renders `Page` (defined by `code`, with React's `h`, `useState`, RenderGuard and WindowProblem) in a blank page. */
-async function mountInPage(code: string): Promise<Page> {
+/** Renders `Page` (defined by `code`, with React's `h`, `useState`, RenderGuard and WindowProblem) in a blank page at `hash`. */
+async function mountInPage(code: string, hash = ''): Promise<Page> {
   const bundle = await build({
     stdin: {
       contents: `
@@ -100,6 +111,7 @@ async function mountInPage(code: string): Promise<Page> {
   });
   const page = await newPage();
   await page.setContent('<div id="root"></div>');
+  if (hash) await page.evaluate((value) => (window.location.hash = value), hash);
   await page.addScriptTag({ content: bundle.outputFiles[0]?.text ?? '' });
   return page;
 }
