@@ -60,6 +60,12 @@ const count = (result: unknown, key: string): number | undefined => {
 const found = (n: number | undefined, one: string, many: string): string =>
   n === undefined ? '' : ` (${n === 0 ? 'none' : n === 1 ? `1 ${one}` : `${n} ${many}`})`;
 
+/** " for ‘milk’", or nothing when the call gave no words to look for ("Search your memories", not "…for"). */
+const lookingFor = (value: unknown): string => {
+  const words = quoted(value);
+  return words && ` for${words}`;
+};
+
 const same = (phrase: string): Phrases => ({ todo: phrase, done: phrase });
 
 /** Work handed to an agent (`who`: its display name where known), with the task in its words if given. */
@@ -82,12 +88,12 @@ const SUMMARIES: Record<string, Summarizer> = {
   delete_task: () => ({ todo: 'Delete a task', done: 'Deleted a task' }),
   save_memory: (a) => ({ todo: `Remember${quoted(a.text)}`, done: `Remembered${quoted(a.text)}` }),
   search_memory: (a, r) => ({
-    todo: `Search your memories for${quoted(a.query)}`,
-    done: `Searched your memories for${quoted(a.query)}${found(count(r, 'memories'), 'match', 'matches')}`,
+    todo: `Search your memories${lookingFor(a.query)}`,
+    done: `Searched your memories${lookingFor(a.query)}${found(count(r, 'memories'), 'match', 'matches')}`,
   }),
   gmail_search: (a, r) => ({
-    todo: `Search your mail for${quoted(a.q)}`,
-    done: `Searched your mail for${quoted(a.q)}${found(count(r, 'messages'), 'email', 'emails')}`,
+    todo: `Search your mail${lookingFor(a.q)}`,
+    done: `Searched your mail${lookingFor(a.q)}${found(count(r, 'messages'), 'email', 'emails')}`,
   }),
   gmail_thread_read: () => ({ todo: 'Read an email thread', done: 'Read an email thread' }),
   gmail_draft_create: (a) =>

@@ -56,6 +56,12 @@ describe('tool summaries', () => {
       'Looked at your tasks (2 tasks)',
     );
     expect(summarizeToolCall('files__read_file', {}, true)).toBe('Used files: read file');
+    // A search that gave no words (a call that failed on its empty query) ends its sentence, not on "for".
+    expect(summarizeToolCall('search_memory', { query: '' }, false)).toBe('Search your memories');
+    expect(summarizeToolCall('gmail_search', {}, true, { messages: [] })).toBe('Searched your mail (none)');
+    expect(summarizeToolCall('search_memory', { query: 'milk' }, false)).toBe(
+      'Search your memories for ‘milk’',
+    );
   });
 
   it('says work handed to an agent in words, by the name the person knows it by', () => {
