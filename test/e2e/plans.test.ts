@@ -7,7 +7,7 @@ import { ODD_SERVER, stdio } from '../support/mcp-kit';
 import { apiOf } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
-import { composer, send, usePages } from './support/pages';
+import { composer, focusedText, send, usePages } from './support/pages';
 
 const { newPage } = usePages();
 
@@ -108,6 +108,8 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
 
     await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
     expect(await step(page, 'add').getAttribute('data-status')).toBe('done');
+    // Approve plan went away with what it did: the keyboard is on the plan's heading, not dropped on the page.
+    await expect.poll(() => focusedText(page)).toContain('Plan: Add milk to my tasks');
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('you approved this plan');
   });
 

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { Plan, PlanStep } from '../../../../shared/contract';
 import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
+import { useFocusAfterSave } from '../settings/use-focus-after-save';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
 import { isCancelledCall } from '../chat/tool-state';
@@ -115,8 +116,17 @@ export function PlanTree({ plan }: { plan: Plan }) {
     plan.approvedAt !== null &&
     plan.steps.some((s) => s.status === 'awaiting_approval');
   const done = plan.steps.filter((step) => step.status === 'done').length;
+  // Approve plan, Continue and Cancel plan go away with what they do: the keyboard moves to the plan's own
+  // heading rather than falling to the page.
+  const area = useRef<HTMLElement>(null);
+  const focusAfter = useFocusAfterSave(area, plan);
+  const act = (action: (planId: string) => Promise<unknown>) => () => {
+    focusAfter('.plan__toggle');
+    void action(plan.id);
+  };
   return (
     <section
+      ref={area}
       className="plan"
       aria-labelledby={titleId}
       data-testid="plan-tree"
@@ -153,7 +163,7 @@ export function PlanTree({ plan }: { plan: Plan }) {
               className="button button--primary"
               data-testid="plan-approve"
               disabled={busy !== null}
-              onClick={() => void approve(plan.id)}
+              onClick={act(approve)}
             >
               Approve plan
             </button>
@@ -164,7 +174,7 @@ export function PlanTree({ plan }: { plan: Plan }) {
               className="button"
               data-testid="plan-continue"
               disabled={busy !== null}
-              onClick={() => void resume(plan.id)}
+              onClick={act(resume)}
             >
               Continue
             </button>
@@ -174,7 +184,7 @@ export function PlanTree({ plan }: { plan: Plan }) {
             className="button"
             data-testid="plan-cancel"
             disabled={busy !== null}
-            onClick={() => void cancel(plan.id)}
+            onClick={act(cancel)}
           >
             Cancel plan
           </button>
