@@ -85,6 +85,23 @@ describe('chat against the headless host and a fake Gemini', () => {
     expect(await page.getByTestId('composer-send').isEnabled()).toBe(true);
   });
 
+  it('says a call whose arguments the tool refused in words, without the tool’s name, live and reopened', async () => {
+    gemini.script(callReply('search_memory', { query: '' }), textReply('I could not search your memories.'));
+    const page = await openPage(host);
+    await send(page, 'What do I remember about milk?');
+    const card = page.locator('[data-testid="tool-call"][data-tool="search_memory"]');
+    const words = async () => {
+      await expect
+        .poll(() => card.getByTestId('tool-call-error').innerText())
+        .toBe('Deputy did not run this. Its query must not be empty.');
+      expect(await card.getByTestId('tool-call-summary').innerText()).toBe('Search your memories');
+    };
+    await words();
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await words();
+  });
+
   it('stops a run that hangs with the Stop button', async () => {
     gemini.script({ kind: 'hang' });
     const page = await openPage(host);

@@ -10,7 +10,7 @@ import {
 } from '../../../renderer/src/features/chat/timeline';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
-import { isCancelledCall } from '../../../renderer/src/features/chat/tool-state';
+import { isCancelledCall, toolErrorWords } from '../../../renderer/src/features/chat/tool-state';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
 import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
 
@@ -81,6 +81,26 @@ describe('tool summaries', () => {
 
   it('reads arguments the model sent wrong without throwing', () => {
     expect(summarizeToolCall('gmail_send', { to: 42 }, true)).toBe('Sent an email to someone');
+  });
+});
+
+describe('a failed call’s error, for the person', () => {
+  it('says arguments the tool refused without the tool’s name; other errors as they came', () => {
+    const refused = (error: string) => ({ tool: 'search_memory', error, errorCode: 'invalid_arguments' });
+    expect(toolErrorWords(refused("search_memory's query must not be empty."))).toBe(
+      'Deputy did not run this. Its query must not be empty.',
+    );
+    expect(
+      toolErrorWords(
+        refused(
+          'search_memory has no argument named "q": leave it out. search_memory\'s limit must be at most 20.',
+        ),
+      ),
+    ).toBe(
+      'Deputy did not run this. It has no argument named "q": leave it out. Its limit must be at most 20.',
+    );
+    expect(toolErrorWords({ tool: 'search_memory', error: 'The index is busy.' })).toBe('The index is busy.');
+    expect(toolErrorWords({ tool: 'search_memory' })).toBeNull();
   });
 });
 

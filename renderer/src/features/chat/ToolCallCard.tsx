@@ -5,7 +5,7 @@ import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
 import { useCardUndo, useChat } from '../../stores';
-import { isCancelledCall, toolStateLabel } from './tool-state';
+import { isCancelledCall, toolErrorWords, toolStateLabel } from './tool-state';
 import { ToolCardUndo } from './ToolCardUndo';
 
 /**
@@ -24,7 +24,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   // what a call cut off may still have done) are a quiet note, not an error. A stopped agent's card says less.
   const isCancelled = useChat((state) => isCancelledCall(call, state.conversation.items)) && !isStopped;
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
-  const shownError = call.state === 'rejected' || isStopped || isCancelled ? null : call.error;
+  const shownError = call.state === 'rejected' || isStopped || isCancelled ? null : toolErrorWords(call);
   const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : call.state;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
   // Until that approval is found (or when it is gone), the card's own line says which action it is about.

@@ -55,3 +55,22 @@ export function isRunStopped(items: readonly TimelineItem[], runId: string, mess
       (message === undefined || item.message === message),
   );
 }
+
+/**
+ * A failed call's error for the person to read. Arguments a tool did not accept are said for the model, by the
+ * tool's name ("search_memory's query must not be empty."); the card already says which call it was, so the
+ * person reads "Deputy did not run this. Its query must not be empty."
+ */
+export function toolErrorWords(call: {
+  tool: string;
+  error?: string | null;
+  errorCode?: string;
+}): string | null {
+  if (!call.error) return null;
+  if (call.errorCode !== 'invalid_arguments') return call.error;
+  const said = call.error
+    .replaceAll(`${call.tool}'s `, 'Its ')
+    .replaceAll(`${call.tool} has `, 'It has ')
+    .replaceAll(`${call.tool}: `, '');
+  return `Deputy did not run this. ${said}`;
+}
