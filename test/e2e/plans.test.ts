@@ -161,6 +161,40 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     expect(words).not.toContain('The user rejected');
   });
 
+  it('a failed step says why once, and the step waiting on it says it was skipped and why, live and reopened', async () => {
+    const page = await openPage();
+    const FIX = {
+      description: 'Buy oat milk',
+      confidence: 0.95,
+      intent: 'rename',
+      reasoning: 'asked',
+      assumptions: [],
+    };
+    gemini.script(
+      callReply('propose_plan', {
+        goal: 'Rename my milk task',
+        steps: [
+          { id: 'fix', title: 'Rename the milk task', tool: 'update_task', args: { id: 'task-gone' } },
+          { ...ADD_STEP, title: 'Add “Check the fridge”', dependsOn: ['fix'] },
+        ],
+      }),
+      callReply('update_task', { id: 'task-gone', ...FIX }),
+      textReply('I could not find the milk task.'),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Rename my milk task, then add a reminder');
+    await step(page, 'fix').getByTestId('approval-approve').click();
+    await liveAndReopened(page, async () => {
+      await step(page, 'add').and(page.locator('[data-status="skipped"]')).waitFor();
+      expect(await step(page, 'add').getByTestId('plan-step-why').innerText()).toBe(
+        'It waits for “Rename the milk task”, which failed.',
+      );
+      // The error is the call's, said on its card: not a second time above it.
+      const words = await step(page, 'fix').innerText();
+      expect(words.split('No task has the id').length - 1).toBe(1);
+    });
+  });
+
   it('cancel another plan while it waits: nothing is added', async () => {
     const page = await openPage();
     gemini.script(

@@ -48,7 +48,7 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
             <tr>
               <th scope="col">Field</th>
               <th scope="col">Before</th>
-              <th scope="col" aria-label="becomes" />
+              <td aria-hidden="true" />
               <th scope="col">After</th>
             </tr>
           </thead>

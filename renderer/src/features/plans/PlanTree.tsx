@@ -6,7 +6,7 @@ import { useFocusAfterSave } from '../settings/use-focus-after-save';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
 import { isCancelledCall } from '../chat/tool-state';
-import { canApprovePlan, isPlanOpen, PLAN_STATE, REJECTED_STEP, STEP_STATE } from './plans-model';
+import { canApprovePlan, isPlanOpen, PLAN_STATE, REJECTED_STEP, skipReason, STEP_STATE } from './plans-model';
 import './plans.css';
 
 function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
@@ -52,6 +52,7 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
       lastCall?.kind === 'tool' &&
       isCancelledCall(lastCall, state.conversation.items),
   );
+  const skipped = skipReason(plan, step);
   const state = isCancelled ? STEP_STATE.cancelled : isRejected ? REJECTED_STEP : STEP_STATE[step.status];
   return (
     <li
@@ -80,8 +81,14 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
         <p className="plan-step__question">{step.question}</p>
       )}
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
-      {step.status === 'failed' && step.result && !isRejected && !isCancelled && (
+      {/* Why it failed, where no card below says it (a card's error, rejection or cancellation is the result). */}
+      {step.status === 'failed' && step.result && tools.length === 0 && (
         <p className="plan-step__result">{step.result}</p>
+      )}
+      {skipped && (
+        <p className="plan-step__result" data-testid="plan-step-why">
+          {skipped}
+        </p>
       )}
       {step.status === 'awaiting_user' && <StepAnswer plan={plan} step={step} />}
       {step.status === 'awaiting_approval' && isStepApprovalUseful && (

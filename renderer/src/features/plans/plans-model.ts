@@ -1,4 +1,4 @@
-import type { Plan, PlanStepStatus, RunEvent } from '../../../../shared/contract';
+import type { Plan, PlanStep, PlanStepStatus, RunEvent } from '../../../../shared/contract';
 
 export type PlanEvent = Extract<RunEvent, { type: 'plan' }>;
 
@@ -50,4 +50,21 @@ export const canApprovePlan = (plan: Plan): boolean =>
 /** The action ids the plan's steps own: their tool cards sit inside the tree, not in the timeline. */
 export function plannedActionIds(plans: Record<string, Plan>): Set<string> {
   return new Set(Object.values(plans).flatMap((plan) => plan.steps.flatMap((step) => step.actionIds)));
+}
+
+const ENDED_AS: Partial<Record<PlanStepStatus, string>> = {
+  failed: 'failed',
+  skipped: 'was skipped',
+  cancelled: 'was cancelled',
+};
+
+/** Why a skipped step did not run, when a step it waits for did not happen: "It waits for “Rename…”, which failed." */
+export function skipReason(plan: Plan, step: PlanStep): string | null {
+  if (step.status !== 'skipped') return null;
+  for (const id of step.dependsOn) {
+    const before = plan.steps.find((other) => other.id === id);
+    const endedAs = before && ENDED_AS[before.status];
+    if (before && endedAs) return `It waits for “${before.title}”, which ${endedAs}.`;
+  }
+  return null;
 }
