@@ -70,6 +70,11 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       .toBe(true);
     const artifacts = page.getByTestId('artifact');
     await expect.poll(() => artifacts.count()).toBe(2);
+    // Each agent by the name the person knows it by, as its row says it.
+    expect(await artifacts.first().locator('summary').innerText()).toMatch(/^Task helper: /);
+    expect(await artifacts.first().getByRole('button').getAttribute('aria-label')).toMatch(
+      /from Task helper$/,
+    );
     await artifacts.first().locator('summary').click();
     expect(await artifacts.first().getByTestId('artifact-content').innerText()).toBe(
       'Note: Nothing is open.',
