@@ -76,6 +76,11 @@ function describeTask(tasks: TasksRepo, id: string): string {
   return task ? `"${task.description}"` : `task ${id} (not found)`;
 }
 
+/** The same after the word "task": `task "Buy milk"`, and `task ${id} (not found)` rather than "task task …". */
+function taskNamed(tasks: TasksRepo, id: string): string {
+  return tasks.get(id) ? `task ${describeTask(tasks, id)}` : describeTask(tasks, id);
+}
+
 /**
  * What a card asking about one task shows beside its title, which already names the task: when it is due. Its
  * id is Deputy's own and says nothing to a person.
@@ -87,7 +92,7 @@ function taskFields(tasks: TasksRepo, id: string): { label: string; value: strin
 
 /** The task a call changes, named as the person would name it: the policy checks they asked about it. */
 function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: string } {
-  return { recipients: [], target: `the task ${describeTask(tasks, id)}` };
+  return { recipients: [], target: `the ${taskNamed(tasks, id)}` };
 }
 
 function notFound(id: string): ToolError {
@@ -207,7 +212,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       const change = (label: string, before: string | null | undefined, after: string | null | undefined) =>
         after === undefined ? [] : [{ label, before: before ?? '(none)', after: after ?? '(none)' }];
       return {
-        title: `Change task ${describeTask(tasks, input.id)}`,
+        title: `Change ${taskNamed(tasks, input.id)}`,
         fields: [],
         changes: [
           ...change('Description', task?.description, input.description),

@@ -192,5 +192,16 @@ describe('task tools', () => {
       .get('update_task')
       ?.preview?.({ id: task.id, description: 'Buy oat milk' } as never);
     expect(JSON.stringify(change)).not.toContain(task.id);
+    expect(change?.title).toBe('Change task "Buy milk"');
+  });
+
+  it('names a task that does not exist once, not as "task task …"', async () => {
+    const { registry } = setup();
+    const update = registry.get('update_task');
+    const args = { id: 'task-gone', description: 'Buy oat milk' } as never;
+    expect(update?.preview?.(args)?.title).toBe('Change task task-gone (not found)');
+    expect(await update?.reach?.(args, {} as never)).toMatchObject({
+      target: 'the task task-gone (not found)',
+    });
   });
 });
