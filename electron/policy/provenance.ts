@@ -95,7 +95,8 @@ export function steeredByContent(call: PolicyCall, context: PolicyContext): Stee
   if (target && !isTargetNamed(target, request)) {
     findings.push({
       rule: 'provenance:target_not_named',
-      text: `You did not mention ${target}; it was found in ${readList(sources)}.`,
+      // Deputy read these first; whether the target came from them is not known, so it is not claimed.
+      text: `You did not mention ${target}; Deputy had read ${readList(sources)} before choosing it.`,
     });
   }
   const [first] = findings;

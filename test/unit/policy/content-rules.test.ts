@@ -152,6 +152,9 @@ describe('content read in the run', () => {
     const askedToChange = readMail('Change the dentist appointment title', 'anything');
     expect(decide(rename, context({ provenance: askedToChange }))).toMatchObject({
       rule: 'provenance:target_not_named',
+      // What was read is said, not that the target was found in it: the mail never named the meeting.
+      reason:
+        'Content Deputy read may have steered this: You did not mention “Board meeting”, Tue 24 Nov; Deputy had read a mail from news@digest.io (“Digest”) before choosing it.',
     });
   });
 
