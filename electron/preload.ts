@@ -111,11 +111,35 @@ function unwrap(envelope: unknown): unknown {
 
 /** Subscription id → the page's listener. One IPC listener routes every stream event by id. */
 const listeners = new Map<string, (event: unknown) => void>();
+/**
+ * Subscription id → events received, and what to call once they reach what main replayed while subscribing.
+ * Main's answer may reach the page before those events do: caught up means both are in.
+ */
+const catchingUp = new Map<string, { received: number; replayed: number | null; done: () => void }>();
+
+function checkCaughtUp(subId: string): void {
+  const entry = catchingUp.get(subId);
+  if (!entry || entry.replayed === null || entry.received < entry.replayed) return;
+  catchingUp.delete(subId);
+  if (listeners.has(subId)) entry.done();
+}
 
 // The IpcRendererEvent stays here: it carries `sender`, which the page must never hold.
 ipcRenderer.on(IPC_CHANNELS.event, (_ipcEvent, subId: unknown, event: unknown) => {
-  if (typeof subId === 'string') listeners.get(subId)?.(event);
+  if (typeof subId !== 'string') return;
+  listeners.get(subId)?.(event);
+  const entry = catchingUp.get(subId);
+  if (entry) {
+    entry.received += 1;
+    checkCaughtUp(subId);
+  }
 });
+
+/** How many events main replayed while subscribing; an older main answered null (then: at once). */
+function replayedIn(data: unknown): number {
+  const replayed = (data as { replayed?: unknown } | null)?.replayed;
+  return typeof replayed === 'number' && Number.isInteger(replayed) && replayed >= 0 ? replayed : 0;
+}
 
 const deputy: DeputyClient = {
   async invoke(channel, input) {
@@ -134,16 +158,24 @@ const deputy: DeputyClient = {
     const subId = crypto.randomUUID();
     // Registered before subscribing, so events the Host replays at once are not lost.
     listeners.set(subId, listener as (event: unknown) => void);
+    const onCaughtUp = options?.onCaughtUp;
+    if (onCaughtUp) catchingUp.set(subId, { received: 0, replayed: null, done: onCaughtUp });
     ipcRenderer
       .invoke(IPC_CHANNELS.subscribe, subId, channel, input)
       .then(unwrap)
-      // The Host replays a stream's past while it subscribes, before it answers: that has been sent by now.
-      .then(() => listeners.has(subId) && options?.onCaughtUp?.())
+      // The Host replays a stream's past while it subscribes, before it answers: caught up once all of it is in.
+      .then((data) => {
+        const entry = catchingUp.get(subId);
+        if (entry) entry.replayed = replayedIn(data);
+        checkCaughtUp(subId);
+      })
       .catch((error: unknown) => {
         listeners.delete(subId);
+        catchingUp.delete(subId);
         console.error(`[deputy] could not subscribe to ${channel}`, error);
       });
     return () => {
+      catchingUp.delete(subId);
       if (!listeners.delete(subId)) return;
       ipcRenderer.invoke(IPC_CHANNELS.unsubscribe, subId).catch((error: unknown) => {
         console.error(`[deputy] could not unsubscribe from ${channel}`, error);

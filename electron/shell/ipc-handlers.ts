@@ -71,7 +71,17 @@ export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderChe
     return dispatchCommand(host, channel, input, logUnexpected);
   }
 
-  function subscribe(event: IpcInvokeEvent, subId: unknown, channel: unknown, input: unknown): Result<null> {
+  /**
+   * Answers with how many events the Host replayed while it subscribed (sent before this answer). Electron does not
+   * promise that the answer reaches the page after them, so the page waits for that many before it calls itself
+   * caught up.
+   */
+  function subscribe(
+    event: IpcInvokeEvent,
+    subId: unknown,
+    channel: unknown,
+    input: unknown,
+  ): Result<{ replayed: number }> {
     if (!isTrustedSender(event)) return fail('forbidden_sender', FORBIDDEN);
     if (!isSubscriptionId(subId)) {
       return fail(
@@ -86,12 +96,17 @@ export function createIpcHandlers(host: ContractHost, isTrustedSender: SenderChe
     if (owned.size >= MAX_SUBSCRIPTIONS_PER_WINDOW) {
       return fail('too_many', `A window may hold ${MAX_SUBSCRIPTIONS_PER_WINDOW} subscriptions at once.`);
     }
+    let replayed = 0;
+    let isReplaying = true;
     const opened = openSubscription(host, channel, input, (streamEvent) => {
-      if (!sender.isDestroyed()) sender.send(IPC_CHANNELS.event, subId, streamEvent);
+      if (sender.isDestroyed()) return;
+      sender.send(IPC_CHANNELS.event, subId, streamEvent);
+      if (isReplaying) replayed += 1;
     });
+    isReplaying = false;
     if (!opened.ok) return opened;
     owned.set(subId, opened.unsubscribe);
-    return { ok: true, data: null };
+    return { ok: true, data: { replayed } };
   }
 
   function unsubscribe(event: IpcInvokeEvent, subId: unknown): Result<null> {

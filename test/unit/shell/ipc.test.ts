@@ -120,6 +120,8 @@ class FakeHost implements ContractHost {
   readonly calls: { channel: CommandName; input: unknown }[] = [];
   readonly subscriptions: FakeSubscription[] = [];
   answer: (channel: CommandName) => Promise<unknown> = async (channel) => ({ answeredBy: channel });
+  /** Events a new subscription is given at once, as the Host replays a run's past while it subscribes. */
+  replayOnSubscribe: unknown[] = [];
 
   async invoke<C extends CommandName>(channel: C, input: CommandParsedInput<C>): Promise<CommandOutput<C>> {
     this.calls.push({ channel, input });
@@ -138,6 +140,7 @@ class FakeHost implements ContractHost {
       isActive: true,
     };
     this.subscriptions.push(subscription);
+    for (const event of this.replayOnSubscribe) subscription.listener(event);
     return () => {
       subscription.isActive = false;
     };
@@ -377,10 +380,24 @@ describe.each(streamNames)('stream %s', (channel) => {
     const sender = new FakeWebContents(1);
     await expect(subscribe(ipcEvent(undefined, sender), 'sub-1', channel, input)).resolves.toEqual({
       ok: true,
-      data: null,
+      data: { replayed: 0 },
     });
     host.emit({ type: 'delta', delta: 'Hi' });
     expect(sender.sent).toEqual([[IPC_CHANNELS.event, 'sub-1', { type: 'delta', delta: 'Hi' }]]);
+  });
+
+  it('answers with how many events the Host replayed while subscribing, not counting later ones', async () => {
+    const sender = new FakeWebContents(1);
+    host.replayOnSubscribe = [
+      { type: 'status', status: 'executing' },
+      { type: 'delta', delta: 'So far' },
+    ];
+    await expect(subscribe(ipcEvent(undefined, sender), 'sub-1', channel, input)).resolves.toEqual({
+      ok: true,
+      data: { replayed: 2 },
+    });
+    host.emit({ type: 'delta', delta: 'live' });
+    expect(sender.sent).toHaveLength(3);
   });
 
   it('refuses a foreign sender and input that does not parse, without calling the Host', async () => {

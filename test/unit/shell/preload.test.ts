@@ -174,6 +174,26 @@ describe('on', () => {
     await vi.waitFor(() => expect(onCaughtUp).toHaveBeenCalledTimes(1));
   });
 
+  it('waits for the events main replayed when its answer comes first, then says it has caught up', async () => {
+    let taken: (envelope: unknown) => void = () => undefined;
+    invoke.mockReturnValueOnce(new Promise((resolve) => (taken = resolve)));
+    const onCaughtUp = vi.fn();
+    const listener = vi.fn();
+    exposedClient().on('run.events', { runId: 'run-1' }, listener, { onCaughtUp });
+    const subId = subscribedId();
+    // Electron does not promise the order: main's answer (two replayed) overtakes the replay itself.
+    taken({ ok: true, data: { replayed: 2 } });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(onCaughtUp).not.toHaveBeenCalled();
+    electron.send(IPC_CHANNELS.event, subId, delta('one'));
+    expect(onCaughtUp).not.toHaveBeenCalled();
+    electron.send(IPC_CHANNELS.event, subId, delta('two'));
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(onCaughtUp).toHaveBeenCalledTimes(1);
+    electron.send(IPC_CHANNELS.event, subId, delta('three'));
+    expect(onCaughtUp).toHaveBeenCalledTimes(1);
+  });
+
   it('returns an unsubscribe that stops events and tells main once', async () => {
     const listener = vi.fn();
     const stop = exposedClient().on('run.events', {}, listener);
