@@ -24,13 +24,14 @@ export function errorForModel(
   hasSideEffects: boolean,
 ): Record<string, unknown> {
   const mayHaveHappened = hasSideEffects && isCutOff(outcome);
+  const message = outcome.modelHint ? `${outcome.message} ${outcome.modelHint}` : outcome.message;
   return {
     error: {
       code: outcome.code,
       kind: outcome.errorCode,
       message: mayHaveHappened
-        ? `${outcome.message} It may still have happened: check (search, read) before doing it again.`
-        : outcome.message,
+        ? `${message} It may still have happened: check (search, read) before doing it again.`
+        : message,
       retryable: outcome.transient && !mayHaveHappened,
       ...(attempts > 1 && { attempts }),
     },

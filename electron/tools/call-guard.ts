@@ -14,6 +14,8 @@ export interface CallFailure {
    * service may have carried it out anyway, or may yet.
    */
   isCutOff?: boolean;
+  /** A ToolError's next step for the model, kept out of `message`, which is what the person reads. */
+  modelHint?: string;
 }
 
 export type GuardedResult<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
@@ -95,7 +97,14 @@ function failureOf(error: unknown, call: GuardedCall<unknown>): CallFailure {
     };
   }
   if (error instanceof ToolError) {
-    return { errorCode: error.code, message: error.message, transient: false, retryAfterSeconds: null };
+    const { code, message, modelHint } = error;
+    return {
+      errorCode: code,
+      message,
+      transient: false,
+      retryAfterSeconds: null,
+      ...(modelHint !== undefined && { modelHint }),
+    };
   }
   call.onUnexpected(error);
   const message = `The call failed unexpectedly${DOING[call.purpose]}.`;

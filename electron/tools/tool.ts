@@ -189,6 +189,8 @@ export class ToolError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** What the model should do next ("Call list_tasks…"): told to it only, never shown as the person's words. */
+    readonly modelHint?: string,
   ) {
     super(message);
     this.name = 'ToolError';

@@ -96,7 +96,7 @@ function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: str
 }
 
 function notFound(id: string): ToolError {
-  return new ToolError('not_found', `No task has the id "${id}". Call list_tasks to see the current ids.`);
+  return new ToolError('not_found', `No task has the id "${id}".`, 'Call list_tasks to see the current ids.');
 }
 
 const TaskRecord = z.object({
