@@ -1,11 +1,9 @@
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGemini } from '../fakes/gemini/server';
+import { describe, expect, it } from 'vitest';
 import { textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
+import { useHostedGemini } from './support/hosted';
 import { assistantMessages, composer, send, usePages } from './support/pages';
-import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
 
@@ -15,20 +13,10 @@ const { newPage } = usePages();
  * it reopens on.
  */
 describe('answers the window cannot draw as markdown', () => {
-  let gemini: FakeGemini;
-  let host: RunningHost;
-
-  beforeAll(async () => {
-    gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await gemini?.close();
-  });
+  const hosted = useHostedGemini();
 
   it('shows a quote nested 10,000 levels deep as text, keeps working, and reopens on it', async () => {
+    const [gemini, host] = [hosted.gemini(), hosted.host()];
     const page = await newPage();
     await page.goto(`${host.url}/#token=${host.token}`);
     await composer(page).waitFor();
