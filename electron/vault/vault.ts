@@ -82,7 +82,8 @@ export class Vault {
    */
   rememberAll(): void {
     for (const row of this.selectAll.all()) {
-      const value = this.decrypt(row.ciphertext);
+      // Opened through the same cache as `get`, so the first step's read does not open it again.
+      const value = this.opened(row.name, row.ciphertext);
       if (value === null) continue;
       rememberSecret(value);
       // An MCP server's values are secrets whatever their names ("GITHUB_PAT", an Authorization header).
