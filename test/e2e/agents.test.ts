@@ -106,6 +106,8 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await page.reload();
     await page.getByTestId('thread-item').first().click();
     await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*starting…$/);
+    // The child's model holds its request before Stop: a hang left in the script would reach the next test.
+    await expect.poll(() => gemini.pending()).toBe(0);
     await page.getByTestId('composer-stop').click();
     await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*stopped$/);
   });

@@ -345,6 +345,8 @@ describe('the chat, as a person uses it', () => {
     // The notice said when the next try starts ("Trying again in 1 s."): from then on it is trying again.
     await expect.poll(() => status.innerText(), { timeout: 8_000 }).toBe('Planning…');
     expect(await page.getByTestId('run-notice').count()).toBe(1);
+    // Each Stop below waits until the model holds the request: a hang left in the script would reach the next test.
+    await expect.poll(() => gemini.pending()).toBe(0);
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
   });
@@ -381,12 +383,14 @@ describe('the chat, as a person uses it', () => {
     gemini.script({ kind: 'hang' }, { kind: 'hang' });
     const page = await openPage();
     await send(page, 'Take your time');
+    await expect.poll(() => gemini.pending()).toBe(1);
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
     expect(await page.getByTestId('run-error').count()).toBe(0);
 
     await send(page, 'Take your time again');
     await page.getByTestId('composer-stop').waitFor();
+    await expect.poll(() => gemini.pending()).toBe(0);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('run-stopped').count()).toBe(2);
   });
@@ -406,6 +410,7 @@ describe('the chat, as a person uses it', () => {
     await silent.getByRole('button', { name: 'Keep waiting' }).click();
     await page.getByTestId('run-status').waitFor();
     await page.clock.fastForward(26_000);
+    await expect.poll(() => gemini.pending()).toBe(0);
     await silent.getByRole('button', { name: 'Stop' }).click();
     await page.getByTestId('run-stopped').waitFor();
   });
@@ -421,6 +426,7 @@ describe('the chat, as a person uses it', () => {
     // Its earlier events were not seen here: the quiet time starts when the window opens the conversation.
     await other.getByTestId('run-status').waitFor();
     expect(await other.getByTestId('run-silent').count()).toBe(0);
+    await expect.poll(() => gemini.pending()).toBe(0);
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
   });

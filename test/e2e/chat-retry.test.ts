@@ -63,10 +63,9 @@ describe('asking again', () => {
   it('a stopped answer reads as stopped, in the conversation list too, and offers Ask again', async () => {
     hosted.gemini().script({ kind: 'hang' }, textReply('Here it is.'));
     const page = await openPage();
-    const before = hosted.gemini().requests.length;
     await send(page, 'Take your time');
     // Stop only once the model holds the request: a Stop before it would leave the hang for Ask again.
-    await expect.poll(() => hosted.gemini().requests.length).toBe(before + 1);
+    await expect.poll(() => hosted.gemini().pending()).toBe(1);
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
     // Stop goes away with the run: the keyboard comes back to the message box, not to the page.

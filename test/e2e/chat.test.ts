@@ -108,6 +108,8 @@ describe('chat against the headless host and a fake Gemini', () => {
     await page.getByTestId('new-conversation').click();
 
     await send(page, 'Take your time');
+    // Stop once the model holds the request, so that no hang is left in the script for the next test.
+    await expect.poll(() => gemini.pending()).toBe(0);
     await page.getByTestId('composer-stop').click();
     await expect.poll(() => composer(page).isEnabled()).toBe(true);
     await page.getByTestId('composer-send').waitFor();
