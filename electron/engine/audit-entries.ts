@@ -23,6 +23,16 @@ export function undoNoteOf(tool: Tool): string | null {
   return tool.hasSideEffects ? 'This action cannot be undone.' : 'It only read: there is nothing to undo.';
 }
 
+/**
+ * What a completed call's `tool_result` says about Undo, as `thread.get` says it of the stored action: that its
+ * tool can undo it, or, for a side effect it cannot undo, why not (a read says nothing).
+ */
+export function undoFieldsOf(tool: Tool): { canUndo?: true; undoNote?: string } {
+  if (tool.undo) return { canUndo: true };
+  const note = undoNoteOf(tool);
+  return tool.hasSideEffects && note !== null ? { undoNote: note } : {};
+}
+
 /** The model states assumptions as sentences or as structured objects; both become spec 004's shape. */
 function assumptionsOf(check: CheckedCall): NewAssumption[] {
   const { meta } = check;

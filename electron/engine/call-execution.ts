@@ -4,6 +4,7 @@ import { redactValue } from '../vault/redactor';
 import type { Reach, ToolEffect } from '../tools/tool';
 import { keyOf, toolContext, type CallScope } from './call-context';
 import { errorForModel, isCutOff, runWithRetries } from './call-retries';
+import { undoFieldsOf } from './audit-entries';
 import { logRuntime } from './journal';
 import { lookForCutOff } from './reconcile';
 import type { CheckedCall } from './run-deps';
@@ -153,7 +154,7 @@ export async function executeAction(
         tool: tool.name,
         state: 'completed',
         result: outcome.result,
-        ...(tool.undo && { canUndo: true }),
+        ...undoFieldsOf(tool),
       });
       settle(scope, call, outcome.result, action);
     } else {

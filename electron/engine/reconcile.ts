@@ -5,6 +5,7 @@ import { executeAction, settle } from './call-execution';
 import { noteFailure } from './call-retries';
 import type { CallOutcome } from './call-processor';
 import { requestApproval } from './call-approval';
+import { undoFieldsOf } from './audit-entries';
 import { logRuntime } from './journal';
 import { errorSignature } from './retry';
 import type { CheckedCall } from './run-deps';
@@ -65,7 +66,7 @@ export async function reconcileStarted(
         tool: entry.tool,
         state: 'completed',
         result: found.result,
-        ...(check.tool.undo && { canUndo: true }),
+        ...undoFieldsOf(check.tool),
       });
       logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'found' }, call.callId);
       logRuntime(

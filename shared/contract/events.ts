@@ -42,6 +42,11 @@ export const ToolResultEvent = z.object({
   code: z.string().optional(),
   /** Completed, and its tool can undo it (from its card or the audit trail); absent on events sent before it was. */
   canUndo: z.boolean().optional(),
+  /**
+   * Completed, with a side effect its tool cannot undo: why, as `thread.get`'s action says it ("A sent email
+   * cannot be unsent."). Absent on events sent before it was.
+   */
+  undoNote: z.string().optional(),
 });
 export const UsageEvent = z.object({
   type: z.literal('usage'),

@@ -22,9 +22,11 @@ describe('undoing an action from its card in the chat', () => {
 
   beforeAll(async () => {
     // Every test acts and undoes: more actions in a minute than the default limit lets through.
-    ({ gemini, slack, host, stop } = await startSlackHost({
-      rateLimits: { actionsPerMinute: 100, externalCallsPerHour: 500, modelTokensPerHour: 1_000_000 },
-    }));
+    // Google too, for a sent email (which cannot be undone).
+    ({ gemini, slack, host, stop } = await startSlackHost(
+      { rateLimits: { actionsPerMinute: 100, externalCallsPerHour: 500, modelTokensPerHour: 1_000_000 } },
+      { withGoogle: true },
+    ));
   });
 
   afterAll(() => stop());
@@ -85,6 +87,22 @@ describe('undoing an action from its card in the chat', () => {
     await card(page, 'add_task').and(page.locator('[data-undone="true"]')).waitFor();
     expect(await stateOf(page, 'add_task')).toBe('Undone');
     expect(await undo.count()).toBe(0);
+  });
+
+  it('a sent email: the card has no Undo and says why at once, in the same words as after a reload', async () => {
+    const page = await acted('gmail_send', { to: ['ana@example.com'], subject: 'Lunch', body: 'Noon?' });
+    const mail = card(page, 'gmail_send');
+    const note = mail.getByTestId('tool-call-undo-note');
+    expect(await mail.getByTestId('tool-call-undo').count()).toBe(0);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await mail.locator('summary').click();
+    expect(await note.innerText()).toBe('No undo: A sent email cannot be unsent.');
+    await shot(page, 'card-no-undo-mail-1280-light');
+
+    await page.reload();
+    await mail.locator('summary').click();
+    expect(await note.innerText()).toBe('No undo: A sent email cannot be unsent.');
+    expect(await mail.getByTestId('tool-call-undo').count()).toBe(0);
   });
 
   it('a Slack post: the viewer’s question comes first (Escape keeps it), yes deletes it once; at 420 px in dark', async () => {

@@ -26,9 +26,12 @@ describe('a conversation’s actions say where each stands for Undo', () => {
 
     // Live: the card learns it from its result.
     const results = events.filter((event) => event.type === 'tool_result');
-    expect(results.map((event) => [event.tool, event.type === 'tool_result' && event.canUndo])).toEqual([
-      ['add_task', true],
-      ['list_tasks', undefined],
+    const undoOf = (event: RunEvent) =>
+      event.type === 'tool_result' ? [event.tool, event.canUndo, event.undoNote] : [];
+    // A read says nothing either way: it has nothing to undo, and its card need not say so.
+    expect(results.map(undoOf)).toEqual([
+      ['add_task', true, undefined],
+      ['list_tasks', undefined, undefined],
     ]);
 
     const stored = async (id: string | null, threadId: string | null) =>
@@ -65,9 +68,10 @@ describe('a conversation’s actions say where each stands for Undo', () => {
     expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: undefined });
   });
 
-  it('a sent email says why it has no Undo', async () => {
+  it('a sent email says why it has no Undo, live as after a reload', async () => {
     const model = new ScriptedModel();
-    await open(model, true);
+    const { host } = await open(model, true);
+    const events: RunEvent[] = collect(host);
     const sent = await act(model, 'gmail_send', { to: ['ana@example.com'], subject: 'Hi', body: 'Hello.' });
     const action = (await actionsOf(sent.threadId)).find((one) => one.id === sent.actionId);
     expect(undoFields(action)).toEqual({
@@ -76,5 +80,9 @@ describe('a conversation’s actions say where each stands for Undo', () => {
       isUndoWaiting: undefined,
       undoNote: 'A sent email cannot be unsent.',
     });
+    // The card of the conversation still open learns the same from the call's result.
+    const result = events.find((event) => event.type === 'tool_result' && event.actionId === sent.actionId);
+    expect(result).toMatchObject({ state: 'completed', undoNote: 'A sent email cannot be unsent.' });
+    expect(result).not.toHaveProperty('canUndo');
   });
 });

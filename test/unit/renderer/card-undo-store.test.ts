@@ -170,6 +170,21 @@ describe('what a conversation knows of Undo', () => {
     expect(heard.items).toEqual([expect.objectContaining({ kind: 'tool', isUndone: true, canUndo: false })]);
   });
 
+  it('live: a sent email’s result says why it has no Undo, as its stored action does', () => {
+    const sent = applyRunEvent(emptyConversation('t1'), {
+      type: 'tool_result',
+      runId: 'r1',
+      threadId: 't1',
+      actionId: 'a1',
+      tool: 'gmail_send',
+      state: 'completed',
+      result: { messageId: 'm1' },
+      undoNote: 'A sent email cannot be unsent.',
+    });
+    expect(sent.items[0]).toMatchObject({ kind: 'tool', undoNote: 'A sent email cannot be unsent.' });
+    expect(sent.items[0]).not.toHaveProperty('canUndo');
+  });
+
   it('stored: the action’s Undo fields reach its card, and an older action without them reads as before', () => {
     const action = (id: string, extra: object) => ({
       id,

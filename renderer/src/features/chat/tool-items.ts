@@ -19,12 +19,13 @@ export function upsertTool(
 /** Where a `tool_result` leaves its card (an older event, with no code, leaves none). */
 export const outcomeOf = (
   event: RunEventOf<'tool_result'>,
-): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode' | 'canUndo'> => ({
+): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode' | 'canUndo' | 'undoNote'> => ({
   state: event.state,
   result: event.result,
   error: event.error ?? null,
   errorCode: event.code,
   ...(event.canUndo && { canUndo: true }),
+  ...(event.undoNote !== undefined && { undoNote: event.undoNote }),
 });
 
 /** A card the stream moved on: its stored ledger state no longer says where it stands. */
