@@ -121,7 +121,7 @@ export async function approveUndo(deps: UndoDeps, approval: StoredApproval): Pro
     if (approval.args.force !== true && state.changes.length > 0 && !state.isAlreadyUndone)
       throw new DeputyError('changed_since', changedSinceMessage(original.entityType, state.changes));
   } catch (error) {
-    failUndo(deps, ids, error instanceof Error ? error.message : 'It can no longer be undone.');
+    failUndo(deps, ids, original, error instanceof Error ? error.message : 'It can no longer be undone.');
     throw error;
   }
   store.transaction(() => {
@@ -138,8 +138,8 @@ export async function approveUndo(deps: UndoDeps, approval: StoredApproval): Pro
 
 /** The person turned the undo down, or its approval expired: nothing is undone, and the entry says why. */
 export function endHeldUndo(deps: UndoDeps, approval: StoredApproval, message: string): RunResponse {
-  const { ids } = heldUndo(deps, approval);
-  failUndo(deps, ids, message, null, 'rejected');
+  const { ids, original } = heldUndo(deps, approval);
+  failUndo(deps, ids, original, message, { state: 'rejected' });
   return undoAnswer(approval, message);
 }
 

@@ -1,4 +1,4 @@
-import { DeputyError, type AuditEntry, type AuditUndoOutput } from '../../shared/contract';
+import { DeputyError, type AuditEntry, type AuditUndoOutput, type RunEventOf } from '../../shared/contract';
 import { undoCallId } from '../store/undo-ledger';
 import { actionWords, isAsRecorded, thingWords } from './undo-conflict';
 import { readCurrent, undoContext, planUndo, type UndoDeps, type UndoPlan } from './undo-plan';
@@ -20,8 +20,9 @@ export async function runUndo(deps: UndoDeps, plan: UndoPlan, ids: UndoIds): Pro
   const { store } = deps;
   const check = deps.registry.check(plan.tool.name, plan.args);
   if (!check.ok) {
-    failUndo(deps, ids, `It cannot be undone now: ${check.message}`);
-    throw new DeputyError('conflict', `It cannot be undone now: ${check.message}`);
+    const message = `It cannot be undone now: ${check.message}`;
+    failUndo(deps, ids, plan.original, message);
+    throw new DeputyError('conflict', message);
   }
   const startedAt = deps.now();
   const isStarted = store.transaction(() =>
@@ -36,11 +37,9 @@ export async function runUndo(deps: UndoDeps, plan: UndoPlan, ids: UndoIds): Pro
   );
   const durationMs = deps.now().getTime() - startedAt.getTime();
   if (!outcome.ok) {
-    failUndo(deps, ids, outcome.failure.message, durationMs);
-    throw new DeputyError(
-      outcome.failure.transient ? 'service_unavailable' : 'conflict',
-      `It could not be undone: ${outcome.failure.message}`,
-    );
+    const said = `It could not be undone: ${outcome.failure.message}`;
+    failUndo(deps, ids, plan.original, outcome.failure.message, { durationMs, said });
+    throw new DeputyError(outcome.failure.transient ? 'service_unavailable' : 'conflict', said);
   }
   return commitUndo(deps, plan, ids, outcome.result, durationMs);
 }
@@ -74,7 +73,10 @@ export function commitUndo(
     );
     store.auditEdits.markUndone(original.id, ids.entryId, now);
   });
-  tellConversation(deps, plan);
+  tellConversation(deps, original, {
+    message: `Undone: ${actionWords(original)}.`,
+    isUndone: true,
+  });
   const undone = store.auditQuery.get(ids.entryId);
   const updated = store.auditQuery.get(original.id);
   if (!undone || !updated) throw new Error('an undo entry vanished right after it was written');
@@ -87,13 +89,24 @@ export function commitUndo(
   };
 }
 
-/** The undo did not happen (refused, failed, turned down, expired): its row and its entry say so. */
+/** How an undo that did not happen is recorded, beyond its message. */
+export interface UndoFailure {
+  durationMs?: number | null;
+  state?: 'failed' | 'rejected' | 'unknown';
+  /** What the conversation is told, when it differs from the entry's message. */
+  said?: string;
+}
+
+/**
+ * The undo did not happen (refused, failed, turned down, expired): its row and its entry say so, and the
+ * conversation of the action it was for hears it, so that its card offers Undo again rather than still waiting.
+ */
 export function failUndo(
   deps: UndoDeps,
   ids: UndoIds,
+  original: AuditEntry,
   message: string,
-  durationMs: number | null = null,
-  state: 'failed' | 'rejected' | 'unknown' = 'failed',
+  { durationMs = null, state = 'failed', said = message }: UndoFailure = {},
 ): void {
   const { store } = deps;
   store.transaction(() => {
@@ -105,6 +118,10 @@ export function failUndo(
       { message, durationMs },
       now,
     );
+  });
+  tellConversation(deps, original, {
+    message: said,
+    undoNotDone: state === 'rejected' ? 'rejected' : 'failed',
   });
 }
 
@@ -159,6 +176,7 @@ async function settleStarted(deps: UndoDeps, plan: UndoPlan, ids: UndoIds): Prom
     failUndo(
       deps,
       ids,
+      plan.original,
       'Deputy stopped before this undo was done, so nothing was undone. You can undo it again.',
     );
   } else {
@@ -166,28 +184,25 @@ async function settleStarted(deps: UndoDeps, plan: UndoPlan, ids: UndoIds): Prom
     failUndo(
       deps,
       ids,
+      plan.original,
       'Deputy stopped during this undo and cannot tell whether it was done. Check it before undoing again.',
-      null,
-      'unknown',
+      { state: 'unknown' },
     );
   }
 }
 
-function tellConversation(deps: UndoDeps, plan: UndoPlan): void {
-  const { original } = plan;
-  if (!original.actionId) return;
+/** Tells the conversation of the action an undo was for how it ended: its card is marked, not added to. */
+function tellConversation(
+  deps: UndoDeps,
+  original: AuditEntry,
+  said: Pick<RunEventOf<'notice'>, 'message' | 'isUndone' | 'undoNotDone'>,
+): void {
+  const { actionId, runId, threadId } = original;
+  if (!actionId || !runId || !threadId) return;
   // The conversation may be gone (deleted); its record of the undo is then the audit trail alone.
-  if (!deps.store.runs.get(plan.runId)) return;
+  if (!deps.store.runs.get(runId)) return;
   try {
-    deps.emit({
-      type: 'notice',
-      runId: plan.runId,
-      threadId: plan.threadId,
-      actionId: original.actionId,
-      tool: original.actionType,
-      message: `Undone: ${actionWords(original)}.`,
-      isUndone: true,
-    });
+    deps.emit({ type: 'notice', runId, threadId, actionId, tool: original.actionType, ...said });
   } catch (error) {
     deps.logError('telling the conversation about an undo failed', error);
   }

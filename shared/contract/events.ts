@@ -60,8 +60,8 @@ export const ApprovalNeededEvent = z.object({
 });
 /**
  * Something Deputy did on its own that the user asked to hear about (autonomy level `notify`), or a step that
- * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits), or
- * an action of the run that was undone (`isUndone`).
+ * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits), an
+ * action of the run that was undone (`isUndone`), or an undo of one that did not happen (`undoNotDone`).
  */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -72,6 +72,12 @@ export const NoticeEvent = z.object({
   retryAt: z.iso.datetime().optional(),
   /** The action (`actionId`) was undone: a client marks its card Undone rather than show the words. */
   isUndone: z.boolean().optional(),
+  /**
+   * An undo of the action (`actionId`) ended without undoing it: it `failed` (or cannot be told done), or was
+   * `rejected` (turned down, or its approval expired). No undo of it waits any more and it can be undone again:
+   * a client offers Undo on its card, with the words. Absent on events sent before it was.
+   */
+  undoNotDone: z.enum(['failed', 'rejected']).optional(),
 });
 /** The run's plan: the whole of it when proposed (`plan`), then each change (`patch`). */
 export const PlanEvent = z.object({

@@ -203,6 +203,49 @@ describe('undoing an action from its card in the chat', () => {
     }
   });
 
+  it('approved in Approvals after a reload, and the delete fails: the card offers Undo again at once and says why', async () => {
+    const page = await acted(
+      'slack_send',
+      { channel: '#general', text: 'Lunch moves to one.' },
+      { width: 420, height: 800 },
+    );
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const post = card(page, 'slack_send');
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      await post.getByTestId('tool-call-undo').click();
+      await post.getByRole('button', { name: 'Delete the post' }).click();
+      await post.getByTestId('tool-call-undo-waiting').waitFor();
+      // Reopened while it waits, the card knows of the waiting undo only from the stored conversation.
+      await page.reload();
+      await post.getByTestId('tool-call-undo-pending').waitFor();
+      slack.inject({
+        match: /chat\.delete/,
+        response: { status: 200, json: { ok: false, error: 'cant_delete_message' } },
+      });
+      await page.getByTestId('open-approvals').click();
+      await page.getByTestId('pending-approve').click();
+      await page.keyboard.press('Escape');
+      const undo = post.getByTestId('tool-call-undo');
+      await expect.poll(() => undo.innerText()).toBe('Undo…');
+      expect(await post.getByTestId('tool-call-undo-pending').count()).toBe(0);
+      await expect
+        .poll(() => noticeOf(page, 'slack_send'))
+        .toBe('It could not be undone: Slack refused deleting the post in #general (cant_delete_message).');
+      expect(await post.getByTestId('tool-call-undo-notice').getAttribute('class')).toContain('form-error');
+      expect(await stateOf(page, 'slack_send')).toBe('Done');
+      expect(isPosted('Lunch moves to one.')).toBe(true);
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      await shot(page, 'card-undo-approved-failed-420-dark');
+
+      // The retry it offers asks its question first, as the first press did.
+      await undo.click();
+      await post.getByTestId('tool-call-undo-confirm').waitFor();
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  });
+
   it('approved in Approvals instead: the card’s question goes and it says Undone', async () => {
     const page = await acted('add_task', { description: 'Renew the lease' });
     await putSettings(host, { trustLevel: 'supervised' });

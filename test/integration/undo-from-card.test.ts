@@ -64,8 +64,49 @@ describe('a conversation’s actions say where each stands for Undo', () => {
       undoFields((await actionsOf(added.threadId)).find((one) => one.id === added.actionId));
     expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: true });
 
+    const events: RunEvent[] = collect(host);
     await host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'reject' });
     expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: undefined });
+    // And the conversation, still open, hears it: its card waits no more.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'notice',
+        actionId: added.actionId,
+        undoNotDone: 'rejected',
+        message: 'You turned this undo down; nothing was undone.',
+      }),
+    );
+  });
+
+  it('an approved undo the service refuses: the conversation hears why, and the action can be undone again', async () => {
+    const model = new ScriptedModel();
+    const { host } = await open(model, true);
+    const posted = await act(model, 'slack_send', { channel: '#general', text: 'Pizza at noon.' });
+    await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const asked = await host.invoke('audit.undo', { id: posted.actionId ?? '' });
+    expect(asked.status).toBe('approval_required');
+    state.slack?.inject({
+      match: /chat\.delete/,
+      response: { status: 200, json: { ok: false, error: 'cant_delete_message' } },
+    });
+    const events: RunEvent[] = collect(host);
+    await expect(
+      host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'approve' }),
+    ).rejects.toMatchObject({ message: expect.stringMatching(/^It could not be undone: Slack refused/) });
+    const heard = events.filter((event) => event.type === 'notice');
+    expect(heard).toEqual([
+      expect.objectContaining({
+        actionId: posted.actionId,
+        threadId: posted.threadId,
+        undoNotDone: 'failed',
+        message: expect.stringMatching(
+          /^It could not be undone: Slack refused deleting the post in #general/,
+        ),
+      }),
+    ]);
+    expect(heard[0]).not.toHaveProperty('isUndone');
+    const action = (await actionsOf(posted.threadId)).find((one) => one.id === posted.actionId);
+    expect(undoFields(action)).toMatchObject({ canUndo: true, isUndoWaiting: undefined });
   });
 
   it('a sent email says why it has no Undo, live as after a reload', async () => {

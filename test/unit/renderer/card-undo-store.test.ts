@@ -140,6 +140,52 @@ describe('Undo on a chat card', () => {
       notice: { text: 'It could not be undone: Slack did not answer.', isError: true },
     });
   });
+
+  it('an undo that did not happen, approved or turned down elsewhere: the card offers Undo again and says why', async () => {
+    const post = entry('slack_send');
+    const { client, emit, subscribers } = fakeClient({
+      'audit.get': async () => ({ entry: post, related: [] }),
+      'audit.undo': async () => ({
+        status: 'approval_required',
+        message: 'This undo waits for your approval.',
+        undo: null,
+        original: post,
+        approvalId: 'ap1',
+      }),
+    });
+    const store = createCardUndoStore(client);
+    const disconnect = store.getState().connect();
+    await store.getState().start('a1', false);
+    await store.getState().undo('a1');
+    expect(store.getState().cards.a1).toMatchObject({ prompt: { kind: 'approval' }, isWaiting: true });
+    const notice = { type: 'notice', runId: 'r1', threadId: 't1', tool: 'slack_send' } as const;
+    // Other notices (a step tried again, an undo done) are not about an undo that did not happen.
+    emit('run.events', { ...notice, actionId: 'a1', message: 'Trying again.' });
+    expect(store.getState().cards.a1?.isWaiting).toBe(true);
+
+    const refused =
+      'It could not be undone: Slack refused deleting the post in #general (cant_delete_message).';
+    emit('run.events', { ...notice, actionId: 'a1', message: refused, undoNotDone: 'failed' });
+    expect(store.getState().cards.a1).toMatchObject({
+      prompt: null,
+      isWaiting: false,
+      isUndone: false,
+      notice: { text: refused, isError: true },
+    });
+    // A card this window never pressed (opened while its undo waited) hears it too; turned down is no error.
+    emit('run.events', {
+      ...notice,
+      actionId: 'a2',
+      message: 'You turned this undo down; nothing was undone.',
+      undoNotDone: 'rejected',
+    });
+    expect(store.getState().cards.a2).toMatchObject({
+      isWaiting: false,
+      notice: { text: 'You turned this undo down; nothing was undone.', isError: false },
+    });
+    disconnect();
+    expect(subscribers('run.events')).toBe(0);
+  });
 });
 
 describe('what a conversation knows of Undo', () => {
@@ -168,6 +214,25 @@ describe('what a conversation knows of Undo', () => {
       isUndone: true,
     });
     expect(heard.items).toEqual([expect.objectContaining({ kind: 'tool', isUndone: true, canUndo: false })]);
+  });
+
+  it('live: an undo that did not happen leaves its card waiting no more, with no notice row', () => {
+    const waiting = {
+      ...result(true),
+      items: result(true).items.map((item) => ({ ...item, isUndoWaiting: true })),
+    };
+    const heard = applyRunEvent(waiting, {
+      type: 'notice',
+      runId: 'r1',
+      threadId: 't1',
+      actionId: 'a1',
+      tool: 'add_task',
+      message: 'The approval expired, so nothing was undone.',
+      undoNotDone: 'rejected',
+    });
+    expect(heard.items).toEqual([
+      expect.objectContaining({ kind: 'tool', canUndo: true, isUndoWaiting: false }),
+    ]);
   });
 
   it('live: a sent email’s result says why it has no Undo, as its stored action does', () => {

@@ -27,6 +27,8 @@ export function Conversation() {
   const plans = usePlans((state) => state.plans);
   const stores = useStores();
   useEffect(() => stores.plans.getState().connect(), [stores]);
+  // The cards' Undo hears undos that did not happen, however they were asked for (Approvals, the audit trail).
+  useEffect(() => stores.cardUndo.getState().connect(), [stores]);
   useEffect(() => {
     if (threadId) void stores.plans.getState().loadThread(threadId);
   }, [stores, threadId]);

@@ -41,3 +41,9 @@ export const markUndone = (items: TimelineItem[], actionId: string): TimelineIte
       ? { ...item, isUndone: true, canUndo: false, isUndoWaiting: false }
       : item,
   );
+
+/** An undo of the action ended without undoing it: none waits any more, and its card offers Undo again. */
+export const markUndoNotDone = (items: TimelineItem[], actionId: string): TimelineItem[] =>
+  items.map((item) =>
+    item.kind === 'tool' && item.id === actionId ? { ...item, isUndoWaiting: false } : item,
+  );

@@ -50,6 +50,13 @@ export interface CardUndoActions {
   keep(actionId: string): void;
   /** The undo's approval was decided elsewhere (the approvals list, a notification): its question goes. */
   settle(actionId: string): void;
+  /**
+   * The host said an undo of the action ended without undoing it (failed, turned down, expired), however it was
+   * asked for: none waits any more, Undo is offered again, and `notice` says why.
+   */
+  heard(actionId: string, notice: UndoNotice): void;
+  /** Follows what the host says of undos (`notice` run events) for the window's lifetime; returns the undo. */
+  connect(): () => void;
 }
 
 export type CardUndoStore = StoreApi<CardUndoState & CardUndoActions>;
@@ -143,6 +150,20 @@ export function createCardUndoStore(client: DeputyClient): CardUndoStore {
 
       settle(actionId) {
         if (card(actionId).prompt?.kind === 'approval') change(actionId, { prompt: null, isWaiting: false });
+      },
+
+      heard(actionId, notice) {
+        const { isUndone, prompt } = card(actionId);
+        if (isUndone) return;
+        // A question asked since (Undo pressed again) stays; only the approval that ended goes.
+        change(actionId, { notice, isWaiting: false, ...(prompt?.kind === 'approval' && { prompt: null }) });
+      },
+
+      connect() {
+        return client.on('run.events', {}, (event) => {
+          if (event.type !== 'notice' || !event.undoNotDone) return;
+          get().heard(event.actionId, { text: event.message, isError: event.undoNotDone === 'failed' });
+        });
       },
     };
   });
