@@ -4,6 +4,7 @@ import {
   type AuditUndoOutput,
   type RunResponse,
 } from '../../shared/contract';
+import { targetWords } from '../../shared/target-words';
 import { previewText } from '../engine/call-preview';
 import { fingerprint } from '../engine/fingerprint';
 import type { StoredApproval } from '../store/approvals-repo';
@@ -165,7 +166,7 @@ function undoPreview(plan: UndoPlan, changes: readonly string[], timeZone: strin
   return {
     title: `Undo: ${actionWords(original)}`,
     fields: [
-      ...field('Where', original.target),
+      ...field('Where', original.target && targetWords(original.target)),
       { label: 'Done at', value: `${doneAt.format(new Date(original.createdAt))} (${timeZone})` },
       ...field('Changed since', changes.length > 0 ? changes.join(', ') : null),
     ],

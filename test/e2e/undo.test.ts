@@ -10,6 +10,7 @@ import { startSlackHost } from './support/slack-host';
 import { focusedId, focusedTestId, usePages } from './support/pages';
 
 const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
 
 /** Undo of an action that reached outside Deputy, walked in the viewer as a person would, against the Slack fake. */
 describe('undoing a Slack post from the audit viewer', () => {
@@ -45,6 +46,47 @@ describe('undoing a Slack post from the audit viewer', () => {
     expect(isPosted(text)).toBe(true);
     return entries[0]?.id ?? '';
   }
+
+  it('names where the post went, and what it made, in words, keeping what an auditor needs to find it', async () => {
+    const id = await post('Pizza on Friday.');
+    for (const [width, scheme] of [
+      [1280, 'light'],
+      [420, 'dark'],
+    ] as const) {
+      const page = await newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${host.url}/#/audit/${id}&token=${host.token}`);
+      await detail(page).getByRole('heading', { name: 'Posted in #general', exact: true }).waitFor();
+      const where = detail(page).locator('dt:text-is("To whom or where") + dd');
+      expect(await where.innerText()).toBe('#general in Slack');
+      const diff = detail(page).getByTestId('audit-diff');
+      // Each field made is marked "(changed)" for a screen reader.
+      const labels = await diff.locator('tbody th').allInnerTexts();
+      expect(labels.map((label) => label.replace(/\s*\(changed\)$/, ''))).toEqual([
+        'Channel',
+        'Posted at',
+        'Thread',
+        'Text',
+      ]);
+      expect(await diff.locator('tbody tr').nth(1).locator('td').nth(1).innerText()).toMatch(
+        /^.+ \(its id in Slack: \d+\.\d+\)$/,
+      );
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      if (SHOTS)
+        await page.screenshot({ path: `${SHOTS}/audit-slack-words-${width}-${scheme}.png`, fullPage: true });
+      await page.close();
+    }
+    // The trail's own table says it the same way, in its "to whom or where" column.
+    const page = await newPage();
+    await page.setViewportSize({ width: 1280, height: 600 });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    const target = page
+      .locator('.audit-row', { hasText: 'Posted in #general' })
+      .locator('.audit-row__target');
+    await expect.poll(() => target.first().innerText()).toBe('#general in Slack');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-slack-words-table-1280-light.png` });
+  });
 
   it('asks before deleting the post, by keyboard; Keep it keeps it; yes deletes it once, and the action and its undo link to each other', async () => {
     const id = await post('The demo moves to Thursday.');

@@ -85,6 +85,12 @@ describe('a conversation’s actions say where each stands for Undo', () => {
     await host.invoke('settings.set', { trustLevel: 'supervised' });
     const asked = await host.invoke('audit.undo', { id: posted.actionId ?? '' });
     expect(asked.status).toBe('approval_required');
+    // Its approval says where the post is in words, not as the address the entry keeps (slack:#general).
+    const { approvals } = await host.invoke('approval.list', {});
+    expect(approvals.find((one) => one.id === asked.approvalId)?.preview.fields).toContainEqual({
+      label: 'Where',
+      value: '#general in Slack',
+    });
     state.slack?.inject({
       match: /chat\.delete/,
       response: { status: 200, json: { ok: false, error: 'cant_delete_message' } },

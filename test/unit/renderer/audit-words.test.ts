@@ -3,12 +3,12 @@ import {
   CATEGORY_CHOICES,
   DECISION_CHOICES,
   decisionWords,
-  diffRows,
   authorityWords,
   noUndoWords,
   statusOf,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
+import { diffRows } from '../../../renderer/src/features/audit/effect-words';
 import type { AuditEntry } from '../../../shared/contract';
 
 const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>

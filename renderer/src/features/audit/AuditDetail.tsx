@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { targetWords } from '../../../../shared/target-words';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
@@ -51,7 +52,7 @@ export function AuditDetail() {
           <dt>Confidence</dt>
           <dd>{percent(entry.confidence)}</dd>
           <dt>To whom or where</dt>
-          <dd>{entry.target ?? '—'}</dd>
+          <dd>{entry.target ? targetWords(entry.target) : '—'}</dd>
         </dl>
       </section>
       <IntentAnalysisSection entry={entry} />

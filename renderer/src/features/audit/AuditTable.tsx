@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
+import { targetWords } from '../../../../shared/target-words';
 import { useAudit } from '../../stores';
 import { approverWords, decisionWords, shortTimeWords, statusOf, timeWords, whatWords } from './audit-words';
 
@@ -138,7 +139,7 @@ function Row(props: {
   onOpen: (index: number) => void;
 }) {
   const { entry, index } = props;
-  const target = entry.target ?? (entry.scrubbedAt ? '(conversation deleted)' : '—');
+  const target = entry.target ? targetWords(entry.target) : entry.scrubbedAt ? '(conversation deleted)' : '—';
   const decision = decisionWords(entry);
   const status = statusOf(entry);
   return (

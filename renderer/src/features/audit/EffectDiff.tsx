@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/contract';
-import { diffRows } from './audit-words';
+import { diffRows } from './effect-words';
 
 /** The thing an action changed, before and after, field by field; changed fields stand out. */
 export function EffectDiff({ entry }: { entry: AuditEntry }) {

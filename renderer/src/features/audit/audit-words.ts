@@ -1,8 +1,7 @@
 import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
-import { BOOKKEEPING_FIELDS } from '../../../../shared/bookkeeping-fields';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
-import { formatValue, toolLabel } from '../../format';
+import { toolLabel } from '../../format';
 import { failureOf, failureWords, isKnownOutcome, outcomeWords, readableCode, ruleWords } from './rule-words';
 
 const STATUS_WORDS: Record<AuditStatus, string> = {
@@ -196,39 +195,4 @@ export function timeWords(iso: string): string {
   return Number.isNaN(date.getTime())
     ? iso
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-}
-
-export interface DiffRow {
-  field: string;
-  /** The field's name in words: `dueDate` is "Due date". */
-  label: string;
-  before: string;
-  after: string;
-  isChanged: boolean;
-}
-
-/** The keeper's bookkeeping, and the thing's id and birth: the entry already says when it acted, and on what. */
-const NOT_SHOWN = new Set([...BOOKKEEPING_FIELDS, 'id', 'createdAt']);
-
-const fieldWords = (field: string): string => {
-  const words = field
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/_/g, ' ')
-    .toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-/** Field by field, what an action changed: every key of either side but the bookkeeping, changed ones flagged. */
-export function diffRows(before: unknown, after: unknown): DiffRow[] {
-  const left = asRecord(before);
-  const right = asRecord(after);
-  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].filter(
-    (key) => !NOT_SHOWN.has(key),
-  );
-  const show = (value: unknown): string => (value === undefined || value === null ? '—' : formatValue(value));
-  return keys.map((field) => {
-    const was = show(left[field]);
-    const is = show(right[field]);
-    return { field, label: fieldWords(field), before: was, after: is, isChanged: was !== is };
-  });
 }

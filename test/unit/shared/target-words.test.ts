@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { targetWords } from '../../../shared/target-words';
+
+describe('whom or where an action reached, in words', () => {
+  it('reads a Slack channel or person kept as an address as what it is in Slack, dropping nothing', () => {
+    expect(targetWords('slack:#general')).toBe('#general in Slack');
+    expect(targetWords('slack:#team-eng_2')).toBe('#team-eng_2 in Slack');
+    // By id: Slack writes ids in capitals; the host keeps them lower-cased for matching.
+    expect(targetWords('slack:c0123abcd')).toBe('Slack channel C0123ABCD');
+    expect(targetWords('slack:@u07abc123')).toBe('Slack user U07ABC123');
+    // A thread reply reaches the channel and the people in the thread, named where Slack gave a name.
+    expect(targetWords('slack:#general — Ana Lima, slack:@u07abc123')).toBe(
+      '#general in Slack — Ana Lima, Slack user U07ABC123',
+    );
+  });
+
+  it('leaves what is already words as it is', () => {
+    for (const target of [
+      'the task ‘Renew passport’',
+      'ana@example.com, bob@example.com',
+      'Standup, 3 Dec 2026, 10:00 — Ana Lima',
+      'Notes from slack: nothing',
+    ])
+      expect(targetWords(target)).toBe(target);
+  });
+});
