@@ -7,6 +7,7 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
+import { axeViolations } from './support/axe';
 import {
   addTaskCard,
   assistantMessages,
@@ -216,6 +217,8 @@ describe('the chat, as a person uses it', () => {
     expect(await card.getByTestId('tool-call-input').isVisible()).toBe(false);
     await card.getByText('Details').click();
     expect(await card.getByTestId('tool-call-input').innerText()).toContain('"description": "Buy milk"');
+    // Its Input and Output headings come under the conversation's, with no level skipped.
+    expect(await axeViolations(page)).toEqual([]);
     await assistantMessages(page).getByText('Done.').waitFor();
     // The run's footer: the tokens both turns used, priced at the model's list price.
     await expect

@@ -85,11 +85,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
       <details className="tool-card__details">
         <summary>Details</summary>
         <div className="tool-card__body">
-          <h4>Input</h4>
+          <h3>Input</h3>
           <pre data-testid="tool-call-input">{formatValue(call.args)}</pre>
           {hasResult && (
             <>
-              <h4>Output</h4>
+              <h3>Output</h3>
               <pre data-testid="tool-call-output">{formatValue(call.result)}</pre>
             </>
           )}
