@@ -39,6 +39,10 @@ const HANG_ARGS = {
   assumptions: [],
 };
 
+/** How many times the conversation says `words`. */
+const timesSaid = async (page: Page, words: string): Promise<number> =>
+  (await page.getByTestId('conversation').innerText()).split(words).length - 1;
+
 const tree = (page: Page): Locator => page.getByTestId('plan-tree').last();
 const step = (page: Page, id: string): Locator =>
   tree(page).locator(`[data-testid="plan-step"][data-step-id="${id}"]`);
@@ -123,16 +127,27 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     );
     await page.getByTestId('new-conversation').click();
     await send(page, 'Sort my tasks');
-    await step(page, 'ask').and(page.locator('[data-status="awaiting_user"]')).waitFor();
-    expect(await step(page, 'ask').innerText()).toContain('Which list should I sort?');
+    // The question is asked once, in its step beside the answer's box: not again as Deputy's message below
+    // the plan, with "Regenerate the answer" (which would ask for a new plan) under it.
+    const askedOnce = async () => {
+      await step(page, 'ask').and(page.locator('[data-status="awaiting_user"]')).waitFor();
+      expect(await step(page, 'ask').innerText()).toContain('Which list should I sort?');
+      await expect.poll(() => timesSaid(page, 'Which list should I sort?')).toBe(1);
+      expect(await page.getByTestId('regenerate').count()).toBe(0);
+    };
+    await liveAndReopened(page, askedOnce);
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       expect(await axeViolations(page)).toEqual([]);
     }
     await step(page, 'ask').getByLabel('Your answer').fill('The work list');
-    await step(page, 'ask').getByRole('button', { name: 'Answer' }).click();
+    await step(page, 'ask').getByRole('button', { name: 'Answer', exact: true }).click();
     await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
-    expect(await step(page, 'ask').innerText()).toContain('You answered: The work list');
+    // Answered, the step still says what it asked, above the answer.
+    expect(await step(page, 'ask').innerText()).toMatch(
+      /Which list should I sort\?\s+You answered: The work list/,
+    );
+    expect(await timesSaid(page, 'Which list should I sort?')).toBe(1);
   });
 
   it('a step whose call the person rejects says so, without the note meant for the model', async () => {

@@ -4,6 +4,7 @@ import {
   applyPlanEvent,
   canApprovePlan,
   plannedActionIds,
+  withoutPlanQuestions,
 } from '../../../renderer/src/features/plans/plans-model';
 
 const step = (id: string, extra: Partial<PlanStep> = {}): PlanStep => ({
@@ -78,5 +79,32 @@ describe('the plans the window knows', () => {
     expect(canApprovePlan(plan)).toBe(true);
     expect(canApprovePlan({ ...plan, approvedAt: 'now' })).toBe(false);
     expect(canApprovePlan({ ...plan, status: 'cancelled' })).toBe(false);
+  });
+
+  it("leaves out Deputy's message that is a plan's question, in that plan's conversation only", () => {
+    const asking = {
+      ...plan,
+      steps: [step('ask', { kind: 'ask', question: 'Which list?', status: 'awaiting_user' })],
+    };
+    const message = (id: string, text: string, extra = {}) => ({
+      kind: 'message' as const,
+      id,
+      runId: 'r1',
+      role: 'assistant' as const,
+      text,
+      isStreaming: false,
+      ...extra,
+    });
+    const items = [
+      { ...message('q', 'Sort my tasks'), role: 'user' as const },
+      message('a', 'Which list?\n'),
+      message('b', 'Sorted.'),
+    ];
+    expect(withoutPlanQuestions(items, { p1: asking }, 't1').map((item) => item.id)).toEqual(['q', 'b']);
+    // Another conversation's plan, or words still streaming, are not this plan's question.
+    expect(withoutPlanQuestions(items, { p1: asking }, 't2')).toBe(items);
+    const streaming = [message('a', 'Which list?', { isStreaming: true })];
+    expect(withoutPlanQuestions(streaming, { p1: asking }, 't1')).toBe(streaming);
+    expect(withoutPlanQuestions(items, { p1: plan }, 't1')).toBe(items);
   });
 });

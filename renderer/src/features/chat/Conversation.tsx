@@ -2,7 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import './chat.css';
 import { useChat, usePlans, useStores } from '../../stores';
 import { useAgentLineage } from '../agents/AgentTimeline';
-import { plannedActionIds } from '../plans/plans-model';
+import { plannedActionIds, withoutPlanQuestions } from '../plans/plans-model';
 import { ApprovalAnnouncer } from './ApprovalAnnouncer';
 import { MessageList } from './MessageList';
 import type { RowExtras } from './nested-rows';
@@ -38,18 +38,20 @@ export function Conversation() {
     () => new Set(lineage.nodes.flatMap((node) => (node.parentRunId === null ? [] : [node.runId]))),
     [lineage.nodes],
   );
+  // A plan's question is asked in its step, once.
+  const said = useMemo(() => withoutPlanQuestions(items, plans, threadId), [items, plans, threadId]);
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
-    const marked = markRepeats(items, childRunIds);
+    const marked = markRepeats(said, childRunIds);
     const planned = plannedActionIds(plans);
     if (planned.size === 0) return marked;
-    const cards = toolCardIds(items);
+    const cards = toolCardIds(said);
     return marked.filter((item) =>
       item.kind === 'tool'
         ? !planned.has(item.id)
         : item.kind !== 'approval' || !planned.has(item.actionId) || !cards.has(item.actionId),
     );
-  }, [items, plans, childRunIds]);
+  }, [said, plans, childRunIds]);
   const extras = useMemo<RowExtras>(
     () => ({
       plans: Object.values(plans).map((plan) => ({ plan, runId: anchors[plan.id] ?? plan.runId })),
@@ -176,7 +178,7 @@ export function Conversation() {
         </RevealContext.Provider>
       </div>
       <ApprovalAnnouncer items={items} />
-      {isBusy ? <RunStatusLine /> : <RegenerateButton items={items} />}
+      {isBusy ? <RunStatusLine /> : <RegenerateButton items={said} />}
     </section>
   );
 }

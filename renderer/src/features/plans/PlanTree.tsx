@@ -77,9 +77,8 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
             )}
         </span>
       </div>
-      {step.question && step.status === 'awaiting_user' && (
-        <p className="plan-step__question">{step.question}</p>
-      )}
+      {/* Asked here, and here only (see withoutPlanQuestions); kept above the answer once answered. */}
+      {step.question && <p className="plan-step__question">{step.question}</p>}
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
       {/* Why it failed, where no card below says it (a card's error, rejection or cancellation is the result). */}
       {step.status === 'failed' && step.result && tools.length === 0 && (

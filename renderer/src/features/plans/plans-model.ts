@@ -1,4 +1,5 @@
 import type { Plan, PlanStep, PlanStepStatus, RunEvent } from '../../../../shared/contract';
+import type { TimelineItem } from '../chat/timeline';
 
 export type PlanEvent = Extract<RunEvent, { type: 'plan' }>;
 
@@ -50,6 +51,32 @@ export const canApprovePlan = (plan: Plan): boolean =>
 /** The action ids the plan's steps own: their tool cards sit inside the tree, not in the timeline. */
 export function plannedActionIds(plans: Record<string, Plan>): Set<string> {
   return new Set(Object.values(plans).flatMap((plan) => plan.steps.flatMap((step) => step.actionIds)));
+}
+
+/**
+ * The conversation without the messages that are a plan's question: a question step ends its run with the
+ * question as Deputy's answer, and the step already asks it, beside the box that answers it. Said again below the
+ * plan it read twice, with "Regenerate the answer" under it (which asks for a new plan, not an answer).
+ */
+export function withoutPlanQuestions(
+  items: readonly TimelineItem[],
+  plans: Record<string, Plan>,
+  threadId: string | null,
+): readonly TimelineItem[] {
+  const questions = new Set(
+    Object.values(plans).flatMap((plan) =>
+      plan.threadId === threadId
+        ? plan.steps.flatMap((step) => (step.question ? [step.question.trim()] : []))
+        : [],
+    ),
+  );
+  if (questions.size === 0) return items;
+  const isQuestion = (item: TimelineItem) =>
+    item.kind === 'message' &&
+    item.role === 'assistant' &&
+    !item.isStreaming &&
+    questions.has(item.text.trim());
+  return items.some(isQuestion) ? items.filter((item) => !isQuestion(item)) : items;
 }
 
 const ENDED_AS: Partial<Record<PlanStepStatus, string>> = {
