@@ -233,6 +233,8 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
         'Cancelled: you cancelled the plan.',
       );
       expect(await step(page, 'add').innerText()).not.toContain('Rejected');
+      // Nothing waits any more: the card no longer says why the call waited for approval.
+      expect(await step(page, 'add').innerText()).not.toContain('waits for your approval');
     };
     await liveAndReopened(page, cancelled);
     const pending = await fetch(`${host.url}/api/actions/pending`, {

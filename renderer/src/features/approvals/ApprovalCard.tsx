@@ -123,9 +123,13 @@ export function ApprovalCard({
           {OUTCOME_LABELS[outcome]}
         </span>
       </header>
-      <p className="approval-card__reason" data-testid="approval-reason">
-        {approval.reason}
-      </p>
+      {/* Why it waits for the person ("Supervised: every action waits for your approval."): said of a call that
+          no longer waits once Deputy cancelled it, it would read as if it still did. */}
+      {outcome !== 'cancelled' && (
+        <p className="approval-card__reason" data-testid="approval-reason">
+          {approval.reason}
+        </p>
+      )}
       <ApprovalOrigins origins={approval.preview.origins} />
       <ApprovalPreview preview={approval.preview} />
       <ApprovalWhy approval={approval} />
