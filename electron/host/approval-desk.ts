@@ -45,6 +45,11 @@ export class ApprovalDesk {
       : this.deps.store.approvals.all(limit).map((a) => this.view(a));
   }
 
+  /** Every approval a conversation's calls asked for, decided or not (its cards show how each went). */
+  inThread(threadId: string): Approval[] {
+    return this.deps.store.approvals.inThread(threadId).map((a) => this.view(a));
+  }
+
   /** What is pending in the store right now, without sweeping expiries (the sweep itself publishes this). */
   pending(limit = 200): Approval[] {
     return this.deps.store.approvals.pending(limit).map((a) => this.view(a));

@@ -63,6 +63,10 @@ const toApproval = (row: ApprovalRow): StoredApproval => ({
   decisionNote: row.decision_note,
 });
 
+/** An undo taken from the audit trail is not a call of the conversation (its card is the original's). */
+const NOT_AN_UNDO =
+  "NOT EXISTS (SELECT 1 FROM actions a WHERE a.id = approvals.action_id AND a.call_id LIKE 'undo:%')";
+
 export class ApprovalsRepo {
   private readonly insertApproval;
   private readonly selectOne;
@@ -72,6 +76,7 @@ export class ApprovalsRepo {
   private readonly selectAll;
   private readonly selectExpired;
   private readonly selectPendingByThread;
+  private readonly selectByThread;
   private readonly selectPendingByToolPrefix;
   private readonly claimStmt;
   private readonly updateArgs;
@@ -102,9 +107,10 @@ export class ApprovalsRepo {
     this.selectPendingByThread = db.prepare<[string], ApprovalRow>(
       // An undo waiting for approval belongs to the audit trail, not to the conversation: a new message there
       // does not answer it.
-      `SELECT * FROM approvals WHERE status = 'pending' AND thread_id = ?
-         AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.id = approvals.action_id AND a.call_id LIKE 'undo:%')
-       ORDER BY created_at`,
+      `SELECT * FROM approvals WHERE status = 'pending' AND thread_id = ? AND ${NOT_AN_UNDO} ORDER BY created_at`,
+    );
+    this.selectByThread = db.prepare<[string], ApprovalRow>(
+      `SELECT * FROM approvals WHERE thread_id = ? AND ${NOT_AN_UNDO} ORDER BY created_at`,
     );
     // The one place an approval leaves `pending`: the WHERE makes a second decision a no-op, so it runs once.
     this.claimStmt = db.prepare(
@@ -171,6 +177,11 @@ export class ApprovalsRepo {
 
   pendingInThread(threadId: string): StoredApproval[] {
     return this.selectPendingByThread.all(threadId).map(toApproval);
+  }
+
+  /** Every approval the conversation's calls asked for, decided or not, oldest first. */
+  inThread(threadId: string): StoredApproval[] {
+    return this.selectByThread.all(threadId).map(toApproval);
   }
 
   /** Moves a pending approval to its decision; false when it was no longer pending. */

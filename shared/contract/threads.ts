@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Approval } from './approvals';
 import { Plan } from './plans';
 import { ActionState, LedgerState, RunStatus } from './run';
 import { LIMITS } from './limits';
@@ -103,6 +104,11 @@ export const ThreadDetail = z.object({
   runs: z.array(RunRecord),
   /** The plans the thread's runs made (spec 004), oldest first. */
   plans: z.array(Plan).optional(),
+  /**
+   * The approvals its calls asked for, decided or not, oldest first: a card shows how its approval went after a
+   * reload as it did live. Absent from an older host.
+   */
+  approvals: z.array(Approval).optional(),
 });
 export type ThreadDetail = z.infer<typeof ThreadDetail>;
 

@@ -169,11 +169,41 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await step(page, 'add').getByTestId('approval-reject-reason').fill('I already have milk');
     await page.keyboard.press('Enter');
     await tree(page).and(page.locator('[data-status="failed"]')).waitFor();
-    const words = await step(page, 'add').innerText();
-    expect(words).toContain('Rejected');
-    expect(words).toContain('Reason: I already have milk');
-    expect(words).not.toContain('Do not retry');
-    expect(words).not.toContain('The user rejected');
+    await liveAndReopened(page, async () => {
+      await step(page, 'add')
+        .getByTestId('approval-card')
+        .and(page.locator('[data-status="rejected"]'))
+        .waitFor();
+      const words = await step(page, 'add').innerText();
+      expect(words).toContain('Rejected');
+      expect(words).toContain('Reason: I already have milk');
+      expect(words).not.toContain('Do not retry');
+      expect(words).not.toContain('The user rejected');
+    });
+  });
+
+  it('a step approved from its card shows that approval the same live and reopened', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Add cheese', { ...ADD_STEP, title: 'Add “Buy cheese”', args: { description: 'Buy cheese' } }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy cheese' }),
+      textReply('Added cheese.'),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and add cheese');
+    await step(page, 'add').getByTestId('approval-approve').click();
+    await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
+    await liveAndReopened(page, async () => {
+      await step(page, 'add')
+        .getByTestId('tool-call')
+        .and(page.locator('[data-state="completed"]'))
+        .waitFor();
+      const card = step(page, 'add').getByTestId('approval-card');
+      await card.and(page.locator('[data-status="approved"]')).waitFor();
+      expect(await card.count()).toBe(1);
+      expect(await card.getByTestId('approval-approve').count()).toBe(0);
+    });
   });
 
   it('a failed step says why once, and the step waiting on it says it was skipped and why, live and reopened', async () => {

@@ -27,7 +27,7 @@ export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): 
       if (!cancelled && !store.runs.get(input.runId)) throw notFound('run', input.runId);
       return { cancelled };
     },
-    ...threadChannels(store, desks.data),
+    ...threadChannels(store, desks.data, (threadId) => desks.approvals.inThread(threadId)),
     'data.stats': () => desks.data.stats(),
     'data.compact': () => desks.data.compact(),
     'context.stats': () => context.stats(),

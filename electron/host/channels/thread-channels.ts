@@ -1,4 +1,10 @@
-import { type ActionRecord, LIMITS, notFound, type ThreadDetail } from '../../../shared/contract';
+import {
+  type ActionRecord,
+  type Approval,
+  LIMITS,
+  notFound,
+  type ThreadDetail,
+} from '../../../shared/contract';
 import { planView } from '../../engine/plans/plan-progress';
 import type { ActionUndoState } from '../../store/audit-query';
 import type { Store } from '../../store/store';
@@ -9,11 +15,15 @@ type ThreadChannel =
   'threads.list' | 'threads.search' | 'thread.get' | 'thread.delete' | 'thread.rename' | 'threads.prune';
 
 /** The threads domain: the conversation list, one conversation whole, renaming, deleting and pruning. */
-export function threadChannels(store: Store, data: DataDesk): HandlersFor<ThreadChannel> {
+export function threadChannels(
+  store: Store,
+  data: DataDesk,
+  approvalsOf: (threadId: string) => Approval[],
+): HandlersFor<ThreadChannel> {
   return {
     'threads.list': (input) => store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
     'threads.search': (input) => ({ hits: store.threadSearch.search(input.query, input.limit ?? 20) }),
-    'thread.get': (input) => threadDetail(store, input.threadId),
+    'thread.get': (input) => threadDetail(store, input.threadId, approvalsOf),
     'thread.delete': (input) => data.deleteThread(input),
     'thread.rename': (input) => {
       const renamed = store.threads.rename(input.threadId, input.title);
@@ -24,8 +34,15 @@ export function threadChannels(store: Store, data: DataDesk): HandlersFor<Thread
   };
 }
 
-/** A conversation with its messages, its actions (with where each stands for Undo), its runs and its plans. */
-function threadDetail(store: Store, threadId: string): ThreadDetail {
+/**
+ * A conversation with its messages, its actions (with where each stands for Undo), its runs, its plans and the
+ * approvals its actions asked for.
+ */
+function threadDetail(
+  store: Store,
+  threadId: string,
+  approvalsOf: (threadId: string) => Approval[],
+): ThreadDetail {
   const thread = store.threads.get(threadId);
   if (!thread) throw missing(threadId);
   const actions = store.actions.byThread(threadId);
@@ -36,6 +53,7 @@ function threadDetail(store: Store, threadId: string): ThreadDetail {
     actions: actions.map((action) => withUndo(action, undo.get(action.id))),
     runs: store.runs.byThread(threadId),
     plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
+    approvals: approvalsOf(threadId),
   };
 }
 

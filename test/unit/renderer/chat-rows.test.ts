@@ -13,6 +13,7 @@ import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows'
 import { isCancelledCall, toolErrorWords } from '../../../renderer/src/features/chat/tool-state';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
 import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
+import { sampleApproval } from './fixtures';
 
 const tool: TimelineItem = {
   kind: 'tool',
@@ -178,6 +179,57 @@ describe('a call cut off while it ran, as its run was stopped', () => {
       if (card?.kind !== 'tool') throw new Error('no card');
       expect(isCancelledCall(card, [])).toBe(false);
     }
+  });
+});
+
+describe('a stored thread', () => {
+  const call = (id: string, state: 'completed' | 'awaiting_confirmation' | 'rejected') => ({
+    id,
+    runId: 'r1',
+    threadId: 't1',
+    tool: 'add_task',
+    args: {},
+    state,
+    error: null,
+    createdAt: '2026-11-27T10:00:00Z',
+  });
+  const thread = {
+    id: 't1',
+    title: 'Milk',
+    createdAt: 't',
+    updatedAt: 't',
+    lastRunStatus: 'completed' as const,
+  };
+
+  it('puts each decided approval under its call as live: the newest one of a call asked again', () => {
+    const approved = sampleApproval({
+      id: 'ap2',
+      actionId: 'a1',
+      status: 'approved',
+      createdAt: '2026-11-27T10:02:00Z',
+    });
+    const waiting = sampleApproval({ id: 'ap3', actionId: 'a2' });
+    const stored = conversationFromThread({
+      thread,
+      messages: [],
+      actions: [call('a1', 'completed'), call('a2', 'awaiting_confirmation'), call('a3', 'completed')],
+      runs: [],
+      approvals: [sampleApproval({ id: 'ap1', actionId: 'a1', status: 'rejected' }), approved, waiting],
+    });
+    expect(stored.items.map((item) => item.id)).toEqual(['a1', 'approval-a1', 'a2', 'approval-a2', 'a3']);
+    expect(stored.items[1]).toMatchObject({ kind: 'approval', approval: approved });
+    // One still waiting is looked up as before: opened, it is not announced as new.
+    expect(stored.items[3]).toMatchObject({ kind: 'approval', approval: null });
+  });
+
+  it('from an older host (no approvals), shows only the waiting one, looked up', () => {
+    const stored = conversationFromThread({
+      thread,
+      messages: [],
+      actions: [call('a1', 'rejected'), call('a2', 'awaiting_confirmation')],
+      runs: [],
+    });
+    expect(stored.items.map((item) => item.id)).toEqual(['a1', 'a2', 'approval-a2']);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { RunEvent, ThreadDetail } from '../../../../shared/contract';
+import type { Approval, RunEvent, ThreadDetail } from '../../../../shared/contract';
 import { isRunStart } from '../../../../shared/run-start';
 import type { RunUsage } from './run-cost';
 import { markRecovered, placeResumed } from './run-marks';
@@ -87,11 +87,15 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
   entries.sort((a, b) => compareTimes(a.at, b.at) || a.order - b.order);
   // The window follows the top-level run: a child the agent delegated to streams into it, nested.
   const running = detail.runs.find((run) => isRunActive(run.status) && run.parentRunId === undefined);
-  const items = entries.flatMap(({ item }) =>
-    item.kind === 'tool' && item.state === 'awaiting_confirmation'
-      ? [item, approvalItem(item.runId, item.id, null)]
-      : [item],
-  );
+  const decided = decidedApprovals(detail);
+  // Each call's approval card under it, as live: one still waiting is looked up (and, opened, is not announced as
+  // new); a decided one shows how it went (approved, rejected with the reason, cancelled).
+  const items = entries.flatMap(({ item }): TimelineItem[] => {
+    if (item.kind !== 'tool') return [item];
+    const approval = decided.get(item.id);
+    if (approval) return [item, approvalItem(item.runId, item.id, approval)];
+    return item.state === 'awaiting_confirmation' ? [item, approvalItem(item.runId, item.id, null)] : [item];
+  });
   return {
     threadId: detail.thread.id,
     items: detail.runs.reduce((marked, run) => {
@@ -104,6 +108,14 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     childRunIds: [],
     usage: storedUsage(detail),
   };
+}
+
+/** The newest approval of each call that asked, when it is decided (an edited call may have asked again). */
+function decidedApprovals(detail: ThreadDetail): Map<string, Approval> {
+  const newest = new Map<string, Approval>();
+  for (const approval of detail.approvals ?? []) newest.set(approval.actionId, approval);
+  for (const [actionId, approval] of newest) if (approval.status === 'pending') newest.delete(actionId);
+  return newest;
 }
 
 /**
