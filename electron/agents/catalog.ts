@@ -13,7 +13,7 @@ import type { AgentSummary } from '../../shared/contract';
 import { listWords } from '../../shared/list-words';
 import type { AgentDefinition } from './definition';
 import { importGeminiCliAgent } from './gemini-cli-import';
-import { parseAgentDefinition, type AgentLoadError } from './load';
+import { mistakesOf, parseAgentDefinition, type AgentLoadError, type AgentParseFailure } from './load';
 import { compileOutput } from './output-contract';
 import { settleSameNames, type NamedFile } from './same-name';
 import { ChangeListeners } from '../../shared/change-listeners';
@@ -193,7 +193,7 @@ export class AgentCatalog {
     fileName: string,
     text: string,
     knownTools: ReadonlySet<string>,
-  ): { ok: true; agent: LoadedAgent; droppedTools: string[] } | { ok: false; error: AgentLoadError } {
+  ): { ok: true; agent: LoadedAgent; droppedTools: string[] } | AgentParseFailure {
     const safeName = basename(fileName).replace(/[^A-Za-z0-9._-]/g, '_');
     const isMarkdown = extname(safeName).toLowerCase() === '.md';
     let definition: AgentDefinition;
@@ -278,7 +278,7 @@ function loadFile(
   }
   const parsed = parseAgentDefinition(text, shown);
   if (!parsed.ok) {
-    errors.push(parsed.error);
+    errors.push(...mistakesOf(parsed));
     return null;
   }
   const schemaError = outputSchemaError(parsed.definition);

@@ -1,7 +1,7 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AgentDefinition } from './definition';
-import { checkDefinition, lineOf, yamlValue, type AgentLoadError } from './load';
+import { checkDefinition, lineOf, yamlValue, type AgentParseFailure } from './load';
 
 /**
  * Gemini CLI's local subagents are Markdown files: YAML front matter (name, description, tools, model,
@@ -34,7 +34,7 @@ export type GeminiCliImport =
       /** The file's line of the front matter's `name:` field, where a taken name is pointed to. */
       nameLine: number | null;
     }
-  | { ok: false; error: AgentLoadError };
+  | AgentParseFailure;
 
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 

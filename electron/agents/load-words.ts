@@ -1,16 +1,36 @@
 import type { z } from 'zod';
 
-/**
- * A schema issue of an agent file as a sentence a person can act on ("The description is missing: add a line
- * `description: …`."), for the common cases: a field missing, of the wrong kind, empty, out of range, unknown.
- * Anything else keeps zod's words after the field's path. The file and line are said beside it, not here.
- */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
+export interface Mistake {
   message: string;
   path: readonly PropertyKey[];
-} {
-  const issue = issues[0];
-  if (!issue) return { message: 'The definition does not fit.', path: [] };
+}
+
+/**
+ * Each schema issue of an agent file as a sentence a person can act on ("The description is missing: add a line
+ * `description: …`."), in the file's order of fields, for the common cases: a field missing, of the wrong kind,
+ * empty, out of range, unknown. Anything else keeps zod's words after the field's path. A key spelled differently
+ * is said once, as the field it stands for. The file and line are said beside each, not here.
+ */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): Mistake[] {
+  const mistakes: Mistake[] = [];
+  const misspellings = new Set<string>();
+  for (const issue of issues) {
+    const misspelt = misspeltKey(issue, issues);
+    if (!misspelt) continue;
+    misspellings.add([...issue.path.slice(0, -1), misspelt].join('.'));
+  }
+  for (const issue of issues) {
+    const mistake = describeIssue(issue, issues, misspellings);
+    if (mistake && !mistakes.some((known) => known.message === mistake.message)) mistakes.push(mistake);
+  }
+  return mistakes.length > 0 ? mistakes : [{ message: 'The definition does not fit.', path: [] }];
+}
+
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  issues: readonly z.core.$ZodIssue[],
+  misspellings: ReadonlySet<string>,
+): Mistake | null {
   const misspelt = misspeltKey(issue, issues);
   if (misspelt) {
     const key = String(issue.path.at(-1));
@@ -18,6 +38,13 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): {
       message: `${subject(issue.path.map(String))} is missing: the file has \`${misspelt}\`, spelled differently; write \`${key}\`.`,
       path: [...issue.path.slice(0, -1), misspelt],
     };
+  }
+  if (issue.code === 'unrecognized_keys') {
+    // The keys already said as a field spelled differently are not said again as unknown ones.
+    const keys = issue.keys.filter((key) => !misspellings.has([...issue.path, key].join('.')));
+    if (keys.length === 0) return null;
+    const rest = { ...issue, keys };
+    return { message: issueSentence(rest), path: [...issue.path, keys[0] ?? ''] };
   }
   return { message: issueSentence(issue), path: issue.path };
 }

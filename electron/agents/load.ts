@@ -9,11 +9,23 @@ export interface AgentLoadError {
   message: string;
 }
 
-export type AgentParse = { ok: true; definition: AgentDefinition } | { ok: false; error: AgentLoadError };
+/** A file that does not load: its first mistake, and the others when it has several (a capped list). */
+export type AgentParseFailure = { ok: false; error: AgentLoadError; more?: AgentLoadError[] };
+
+export type AgentParse = { ok: true; definition: AgentDefinition } | AgentParseFailure;
 
 /** A definition read from a file, with the line of its `name:` field (what a file giving a taken name names). */
 export type AgentFileParse =
-  { ok: true; definition: AgentDefinition; nameLine: number | null } | { ok: false; error: AgentLoadError };
+  { ok: true; definition: AgentDefinition; nameLine: number | null } | AgentParseFailure;
+
+/** How many of a file's mistakes are listed; past them, one more line says how many are left. */
+export const MAX_MISTAKES_SHOWN = 8;
+
+/** Every mistake of a failure, first to last. */
+export const mistakesOf = (failure: AgentParseFailure): AgentLoadError[] => [
+  failure.error,
+  ...(failure.more ?? []),
+];
 
 /**
  * Reads one definition from YAML or JSON text (JSON is read by the same parser, so both get line numbers).
@@ -104,8 +116,20 @@ export function checkDefinition(
   // With the value at fault in each issue, so a missing field can be told from one of the wrong kind.
   const parsed = AgentDefinition.safeParse(camelKeys(value), { reportInput: true });
   if (parsed.success) return { ok: true, definition: parsed.data };
-  const { message, path } = describeIssues(parsed.error.issues);
-  return { ok: false, error: { file, line: lineFor(path), message } };
+  // In the file's order, so the person can go down it fixing each in turn.
+  const mistakes = describeIssues(parsed.error.issues)
+    .map(({ message, path }) => ({ file, line: lineFor(path), message }))
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  const [first = { file, line: null, message: 'The definition does not fit.' }, ...others] = mistakes;
+  const shown = others.slice(0, MAX_MISTAKES_SHOWN - 1);
+  const left = others.length - shown.length;
+  if (left > 0)
+    shown.push({
+      file,
+      line: null,
+      message: `${left.toString()} more ${left === 1 ? 'mistake is' : 'mistakes are'} not listed: fix these, and Deputy will list the rest.`,
+    });
+  return { ok: false, error: first, ...(shown.length > 0 && { more: shown }) };
 }
 
 /** Snake_case aliases, so a path in schema names finds the key the file wrote. */

@@ -7,6 +7,7 @@ import {
   quoteId,
 } from '../../shared/contract';
 import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
+import { mistakesOf, type AgentLoadError } from '../agents/load';
 import type { Store } from '../store/store';
 import { RESERVED_TOOL_NAMES, type ToolRegistry } from '../tools/registry';
 import type { AgentsDesk } from './agents-desk';
@@ -64,8 +65,7 @@ export function agentHandlers(
       const tools = new Set(registry.list().map((tool) => tool.name));
       const imported = catalog.importFile(input.fileName, input.text, tools);
       if (!imported.ok) {
-        const where = imported.error.line ? ` (line ${imported.error.line})` : '';
-        throw new DeputyError('invalid_input', `${imported.error.message}${where}`);
+        throw new DeputyError('invalid_input', importMistakes(mistakesOf(imported)));
       }
       return { agent: summary(imported.agent), droppedTools: imported.droppedTools };
     },
@@ -80,4 +80,14 @@ export function agentHandlers(
       return { artifact };
     },
   };
+}
+
+/** Why an imported file was refused: its one mistake with its line, or each of several, line by line. */
+function importMistakes(mistakes: readonly AgentLoadError[]): string {
+  const [only] = mistakes;
+  if (only && mistakes.length === 1) return `${only.message}${only.line ? ` (line ${only.line})` : ''}`;
+  const each = mistakes.map((mistake) =>
+    mistake.line ? `Line ${mistake.line}: ${mistake.message}` : mistake.message,
+  );
+  return `This file has ${mistakes.length} mistakes. ${each.join(' ')}`;
 }

@@ -280,6 +280,32 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect
       .poll(() => panel.getByTestId('agent-load-errors').innerText())
       .toContain('agents/late_broken.yaml:1 The description is missing');
+    // A file with several mistakes lists each, at its line, not only the first.
+    writeFileSync(
+      join(dataDir, 'agents', 'late_several.yaml'),
+      stringify({
+        ...agentDefinition({
+          name: 'late_several',
+          tools: [],
+          modelConfig: { temp: 'hot' },
+          runConfig: { max_turns: 0 },
+        }),
+        description: undefined,
+      }),
+    );
+    await expect
+      .poll(async () =>
+        (await panel.getByTestId('agent-load-errors').locator('li').allInnerTexts()).filter((line) =>
+          line.startsWith('agents/late_several.yaml'),
+        ),
+      )
+      .toEqual([
+        'agents/late_several.yaml:1 The description is missing: add a line `description: …`.',
+        expect.stringMatching(
+          /^agents\/late_several\.yaml:\d+ `modelConfig.temp` should be a number, not text\.$/,
+        ),
+        expect.stringMatching(/^agents\/late_several\.yaml:\d+ `runConfig.max_turns` must be at least 1\.$/),
+      ]);
     // A file of the person's that gives a built-in's name is not used, and both it and the built-in say so.
     writeFileSync(
       join(dataDir, 'agents', 'researcher-copy.yaml'),

@@ -307,5 +307,18 @@ describe('the agent catalog', () => {
     await expect(
       host.invoke('agents.import', { fileName: 'bad.md', text: '---\nname: [\n---\nbody' }),
     ).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('(line 2)') });
+    // A file with several mistakes is refused with each of them, line by line.
+    const several = stringify({
+      ...agentDefinition({ name: 'several', tools: [], modelConfig: { temp: 'hot' } }),
+      description: undefined,
+    });
+    await expect(
+      host.invoke('agents.import', { fileName: 'several.yaml', text: several }),
+    ).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: `This file has 2 mistakes. Line 1: The description is missing: add a line \`description: …\`. Line ${
+        several.split('\n').indexOf('  temp: hot') + 1
+      }: \`modelConfig.temp\` should be a number, not text.`,
+    });
   });
 });

@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fillTemplate } from '../../../electron/agents/definition';
 import { importGeminiCliAgent } from '../../../electron/agents/gemini-cli-import';
-import { parseAgentDefinition } from '../../../electron/agents/load';
+import { MAX_MISTAKES_SHOWN, mistakesOf, parseAgentDefinition } from '../../../electron/agents/load';
 import { agentCompletion } from '../../../electron/agents/output-contract';
+
+/** The 1-based line of the first line of `text` that starts with `needle`. */
+const lineOf = (text: string, needle: string) =>
+  text.split('\n').findIndex((line) => line.startsWith(needle)) + 1;
 
 /** Spec 001 §4's example, with its code tools swapped for Deputy's own. */
 const INVESTIGATOR = `name: codebase_investigator
@@ -115,8 +119,6 @@ describe('AgentDefinition (spec 001)', () => {
   });
 
   it('says what is wrong with a field in a sentence, with the file and the line', () => {
-    const lineOf = (text: string, needle: string) =>
-      text.split('\n').findIndex((line) => line.startsWith(needle)) + 1;
     const cases: { text: string; message: string; line: number }[] = [
       {
         text: INVESTIGATOR.replace(/description: >\n.*\n/, ''),
@@ -153,7 +155,8 @@ describe('AgentDefinition (spec 001)', () => {
         text: `${INVESTIGATOR}colour: blue\n`,
         message:
           'Deputy does not know the field `colour` in an agent definition: check its spelling, or remove it.',
-        line: 1,
+        // The unknown field's own line.
+        line: lineOf(`${INVESTIGATOR}colour: blue\n`, 'colour:'),
       },
       {
         text: INVESTIGATOR.replace('toolConfig:', 'toolconfig:'),
@@ -166,6 +169,47 @@ describe('AgentDefinition (spec 001)', () => {
       const parsed = parseAgentDefinition(text, 'agents/mine.yaml');
       expect(parsed.ok ? null : parsed.error).toEqual({ file: 'agents/mine.yaml', line, message });
     }
+  });
+
+  it('says each mistake of a file with several, in the file’s order, and how many more past the first eight', () => {
+    const text = INVESTIGATOR.replace(/description: >\n.*\n/, '')
+      .replace('toolConfig:', 'toolconfig:')
+      .replace('  temp: 0.1', '  temp: hot');
+    const parsed = parseAgentDefinition(text, 'agents/mine.yaml');
+    if (parsed.ok) throw new Error('loaded');
+    expect(mistakesOf(parsed)).toEqual([
+      {
+        file: 'agents/mine.yaml',
+        line: 1,
+        message: 'The description is missing: add a line `description: …`.',
+      },
+      {
+        file: 'agents/mine.yaml',
+        line: lineOf(text, '  temp:'),
+        message: '`modelConfig.temp` should be a number, not text.',
+      },
+      // The key spelled differently is said once, as the field it stands for, not also as an unknown field.
+      {
+        file: 'agents/mine.yaml',
+        line: lineOf(text, 'toolconfig:'),
+        message:
+          'The toolConfig is missing: the file has `toolconfig`, spelled differently; write `toolConfig`.',
+      },
+    ]);
+    // Ten inputs, each with a type Deputy does not know: ten mistakes.
+    const inputs = Array.from(
+      { length: 10 },
+      (_, n) => `    in_${n.toString()}: { description: d, type: nope }\n`,
+    );
+    const many = INVESTIGATOR.replace('  inputs:\n', `  inputs:\n${inputs.join('')}`);
+    const capped = parseAgentDefinition(many, 'agents/many.yaml');
+    if (capped.ok) throw new Error('loaded');
+    expect(mistakesOf(capped)).toHaveLength(MAX_MISTAKES_SHOWN + 1);
+    expect(mistakesOf(capped).at(-1)).toEqual({
+      file: 'agents/many.yaml',
+      line: null,
+      message: '2 more mistakes are not listed: fix these, and Deputy will list the rest.',
+    });
   });
 
   it('names the line in a JSON file too, and refuses a placeholder that is not an input', () => {

@@ -98,8 +98,9 @@ export function AgentsPanel() {
         <section aria-labelledby={errorsId}>
           <h3 id={errorsId}>Files that did not load</h3>
           <ul className="agents-errors" data-testid="agent-load-errors">
-            {errors.map((item) => (
-              <li key={`${item.file}:${item.line ?? ''}`}>
+            {/* A file with several mistakes has a line for each, some on the same line of the file. */}
+            {errors.map((item, index) => (
+              <li key={`${item.file}:${item.line ?? ''}:${index.toString()}`}>
                 <code>
                   {item.file}
                   {item.line !== null && `:${item.line}`}
