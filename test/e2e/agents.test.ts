@@ -270,6 +270,10 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
         'agents/sloppy.yaml; a tool of an extension is added once the extension is connected.',
     );
     expect(await panel.getByTestId('agent-helper').getByTestId('agent-unknown-tools').count()).toBe(0);
+    // An agent among the lead's tools is named as the person knows it, not by its internal name.
+    expect(await panel.getByTestId('agent-lead').locator('.agent-card__meta').innerText()).toBe(
+      'Tools: Task helper, list tasks',
+    );
     // A file saved in the folder while the panel is open shows up in it, and so does one that does not load.
     writeFileSync(
       join(dataDir, 'agents', 'late_one.yaml'),
@@ -327,10 +331,10 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect.poll(() => panel.getByRole('alert').innerText()).toMatch(/line \d+/);
     // The box follows the host's answer, not the click: it changes once Deputy has turned the agent off.
     await panel.getByTestId('agent-helper').getByRole('checkbox').click();
-    await expect.poll(() => panel.getByRole('status').innerText()).toBe('helper is off.');
+    await expect.poll(() => panel.getByRole('status').innerText()).toBe('Task helper is off.');
     expect(await axeViolations(page)).toEqual([]);
     expect(await panel.getByTestId('agent-helper').getByRole('checkbox').isChecked()).toBe(false);
     await panel.getByTestId('agent-helper').getByRole('checkbox').click();
-    await expect.poll(() => panel.getByRole('status').innerText()).toBe('helper is on.');
+    await expect.poll(() => panel.getByRole('status').innerText()).toBe('Task helper is on.');
   });
 });

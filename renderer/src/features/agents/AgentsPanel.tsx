@@ -4,6 +4,7 @@ import { listWords } from '../../../../shared/list-words';
 import { FormError } from '../../components/FormParts';
 import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
+import { useAgentLabel } from './agent-names';
 import './agents.css';
 
 /**
@@ -36,6 +37,9 @@ export function AgentsPanel() {
   const listId = useId();
   const errorsId = useId();
   const importId = useId();
+  // A tool that is an agent is named as the person knows that agent ("Task helper"), not by its internal name.
+  const agentLabel = useAgentLabel();
+  const toolName = (tool: string) => agentLabel(tool) ?? toolLabel(tool);
 
   // Read again on every open; while open, the store follows the host's word that the folder changed.
   useEffect(() => {
@@ -79,7 +83,7 @@ export function AgentsPanel() {
               </div>
               <p>{agent.description}</p>
               <p className="agent-card__meta">
-                Tools: {agent.tools.map(toolLabel).join(', ') || 'none'}
+                Tools: {agent.tools.map(toolName).join(', ') || 'none'}
                 {agent.phases.length > 0 && (
                   <> · Steps: {agent.phases.map((phase) => toolLabel(phase.name)).join(' → ')}</>
                 )}

@@ -71,7 +71,9 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
       async setEnabled(name, enabled) {
         try {
           apply(await client.invoke('agents.setEnabled', { name, enabled }));
-          set({ outcome: `${name} is ${enabled ? 'on' : 'off'}.`, error: null });
+          // Said by the name the person knows it by, as its card shows it.
+          const shown = get().agents?.find((agent) => agent.name === name)?.displayName ?? name;
+          set({ outcome: `${shown} is ${enabled ? 'on' : 'off'}.`, error: null });
         } catch (error) {
           fail(error);
         }
