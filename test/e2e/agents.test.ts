@@ -336,5 +336,12 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await panel.getByTestId('agent-helper').getByRole('checkbox').isChecked()).toBe(false);
     await panel.getByTestId('agent-helper').getByRole('checkbox').click();
     await expect.poll(() => panel.getByRole('status').innerText()).toBe('Task helper is on.');
+    // The keyboard goes round inside Settings: Tab from its last control, Close, comes back to the Agents tab,
+    // and Shift+Tab from there goes to Close; neither falls to the page behind the panel.
+    await page.getByTestId('settings-close').focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('settings-tab-agents');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedTestId(page)).toBe('settings-close');
   });
 });

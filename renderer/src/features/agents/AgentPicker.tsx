@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { toClientError } from '../../api/client-error';
 import { useAgents, useChat, useStores } from '../../stores';
+import { useTabWrap } from '../../use-modal-dialog';
 import { AgentForm } from './AgentForm';
 import './agents.css';
 
@@ -25,6 +26,7 @@ export function AgentPicker({
   const titleId = useId();
   const usable = (agents ?? []).filter((agent) => agent.enabled);
   const agent = usable.find((candidate) => candidate.name === chosen) ?? null;
+  useTabWrap(dialogRef, isOpen);
 
   useEffect(() => {
     const dialog = dialogRef.current;
