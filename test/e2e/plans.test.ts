@@ -142,12 +142,21 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     }
     await step(page, 'ask').getByLabel('Your answer').fill('The work list');
     await step(page, 'ask').getByRole('button', { name: 'Answer', exact: true }).click();
-    await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
-    // Answered, the step still says what it asked, above the answer.
-    expect(await step(page, 'ask').innerText()).toMatch(
-      /Which list should I sort\?\s+You answered: The work list/,
-    );
-    expect(await timesSaid(page, 'Which list should I sort?')).toBe(1);
+    // Answered, the step still says what it asked, above the answer; the answer is said once, in the step (the
+    // run that goes on has it as its prompt), and the plan stays under the request that made it.
+    await liveAndReopened(page, async () => {
+      await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
+      expect(await step(page, 'ask').innerText()).toMatch(
+        /Which list should I sort\?\s+You answered: The work list/,
+      );
+      await page.getByText('Sorted the work list.').waitFor();
+      expect(await timesSaid(page, 'Which list should I sort?')).toBe(1);
+      expect(await timesSaid(page, 'The work list')).toBe(1);
+      const above = await tree(page).evaluate(
+        (element) => element.closest('li')?.previousElementSibling?.textContent ?? '',
+      );
+      expect(above).toContain('Sort my tasks');
+    });
   });
 
   it('a step whose call the person rejects says so, without the note meant for the model', async () => {

@@ -3,9 +3,11 @@ import type { Plan, PlanStep } from '../../../shared/contract';
 import {
   applyPlanEvent,
   canApprovePlan,
+  madeBy,
   plannedActionIds,
-  withoutPlanQuestions,
 } from '../../../renderer/src/features/plans/plans-model';
+import { withoutPlanDialogue } from '../../../renderer/src/features/plans/plan-dialogue';
+import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
 
 const step = (id: string, extra: Partial<PlanStep> = {}): PlanStep => ({
   id,
@@ -81,30 +83,72 @@ describe('the plans the window knows', () => {
     expect(canApprovePlan({ ...plan, status: 'cancelled' })).toBe(false);
   });
 
-  it("leaves out Deputy's message that is a plan's question, in that plan's conversation only", () => {
-    const asking = {
-      ...plan,
-      steps: [step('ask', { kind: 'ask', question: 'Which list?', status: 'awaiting_user' })],
-    };
-    const message = (id: string, text: string, extra = {}) => ({
-      kind: 'message' as const,
+  it('sits a stored plan under the request that made it, not the run that went on with it after an answer', () => {
+    const run = (id: string, createdAt: string, extra = {}) => ({
       id,
-      runId: 'r1',
-      role: 'assistant' as const,
-      text,
-      isStreaming: false,
+      threadId: 't1',
+      status: 'completed' as const,
+      model: 'm',
+      summary: null,
+      errorCode: null,
+      errorMessage: null,
+      createdAt,
+      updatedAt: createdAt,
       ...extra,
     });
-    const items = [
-      { ...message('q', 'Sort my tasks'), role: 'user' as const },
-      message('a', 'Which list?\n'),
-      message('b', 'Sorted.'),
+    const stored = { ...plan, runId: 'r3', createdAt: '2026-11-28T10:00:05Z' };
+    const runs = [
+      run('r0', '2026-11-28T09:00:00Z'),
+      run('r1', '2026-11-28T10:00:00Z'),
+      run('child', '2026-11-28T10:00:04Z', { parentRunId: 'r1' }),
+      run('r3', '2026-11-28T10:05:00Z'),
     ];
-    expect(withoutPlanQuestions(items, { p1: asking }, 't1').map((item) => item.id)).toEqual(['q', 'b']);
-    // Another conversation's plan, or words still streaming, are not this plan's question.
-    expect(withoutPlanQuestions(items, { p1: asking }, 't2')).toBe(items);
-    const streaming = [message('a', 'Which list?', { isStreaming: true })];
-    expect(withoutPlanQuestions(streaming, { p1: asking }, 't1')).toBe(streaming);
-    expect(withoutPlanQuestions(items, { p1: plan }, 't1')).toBe(items);
+    expect(madeBy(stored, runs)).toBe('r1');
+    expect(madeBy(stored, [])).toBe('r3');
+  });
+});
+
+describe("a plan's questions and answers in the conversation", () => {
+  const asked = step('ask', { kind: 'ask', question: 'Which list?', answer: 'Work', status: 'done' });
+  const asking = { ...plan, runId: 'r2', steps: [step('list', { actionIds: ['x1'] }), asked] };
+  const message = (id: string, runId: string, role: 'user' | 'assistant', text: string, extra = {}) => ({
+    kind: 'message' as const,
+    id,
+    runId,
+    role,
+    text,
+    isStreaming: false,
+    ...extra,
+  });
+  const items: TimelineItem[] = [
+    message('q', 'r1', 'user', 'Sort my tasks'),
+    { kind: 'tool', id: 'x1', runId: 'r1', tool: 'list_tasks', args: {}, state: 'completed' },
+    message('a', 'r1', 'assistant', 'Which list?\n'),
+    message('w', 'r2', 'user', 'Work'),
+    message('b', 'r2', 'assistant', 'Sorted.'),
+    // Later, the same word asked as a request of its own.
+    message('w2', 'r4', 'user', 'Work'),
+  ];
+  const ids = (shown: readonly TimelineItem[]) => shown.map((item) => item.id);
+
+  it("leaves out Deputy's message that is the question and the prompt that answered it, in that plan's conversation", () => {
+    expect(ids(withoutPlanDialogue(items, { p1: asking }, { p1: 'r1' }, 't1'))).toEqual([
+      'q',
+      'x1',
+      'b',
+      'w2',
+    ]);
+    // Another conversation's plan, or words still streaming, are not this plan's.
+    expect(withoutPlanDialogue(items, { p1: asking }, { p1: 'r1' }, 't2')).toBe(items);
+    const streaming = [message('a', 'r1', 'assistant', 'Which list?', { isStreaming: true })];
+    expect(withoutPlanDialogue(streaming, { p1: asking }, { p1: 'r1' }, 't1')).toBe(streaming);
+    expect(withoutPlanDialogue(items, { p1: plan }, { p1: 'r1' }, 't1')).toBe(items);
+  });
+
+  it('never leaves out the request the plan sits under', () => {
+    const same = [message('q', 'r1', 'user', 'Work'), message('a', 'r1', 'assistant', 'Which list?')];
+    expect(ids(withoutPlanDialogue(same, { p1: { ...asking, runId: 'r1' } }, { p1: 'r1' }, 't1'))).toEqual([
+      'q',
+    ]);
   });
 });

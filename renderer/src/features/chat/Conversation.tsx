@@ -2,7 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import './chat.css';
 import { useChat, usePlans, useStores } from '../../stores';
 import { useAgentLineage } from '../agents/AgentTimeline';
-import { plannedActionIds, withoutPlanQuestions } from '../plans/plans-model';
+import { withoutPlanDialogue } from '../plans/plan-dialogue';
+import { plannedActionIds } from '../plans/plans-model';
 import { ApprovalAnnouncer } from './ApprovalAnnouncer';
 import { MessageList } from './MessageList';
 import type { RowExtras } from './nested-rows';
@@ -38,8 +39,11 @@ export function Conversation() {
     () => new Set(lineage.nodes.flatMap((node) => (node.parentRunId === null ? [] : [node.runId]))),
     [lineage.nodes],
   );
-  // A plan's question is asked in its step, once.
-  const said = useMemo(() => withoutPlanQuestions(items, plans, threadId), [items, plans, threadId]);
+  // A plan's question is asked in its step, once, and answered there.
+  const said = useMemo(
+    () => withoutPlanDialogue(items, plans, anchors, threadId),
+    [items, plans, anchors, threadId],
+  );
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
     const marked = markRepeats(said, childRunIds);

@@ -77,7 +77,7 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
             )}
         </span>
       </div>
-      {/* Asked here, and here only (see withoutPlanQuestions); kept above the answer once answered. */}
+      {/* Asked here, and here only (see withoutPlanDialogue); kept above the answer once answered. */}
       {step.question && <p className="plan-step__question">{step.question}</p>}
       {step.answer && <p className="plan-step__result">You answered: {step.answer}</p>}
       {/* Why it failed, where no card below says it (a card's error, rejection or cancellation is the result). */}

@@ -1,5 +1,4 @@
-import type { Plan, PlanStep, PlanStepStatus, RunEvent } from '../../../../shared/contract';
-import type { TimelineItem } from '../chat/timeline';
+import type { Plan, PlanStep, PlanStepStatus, RunEvent, RunRecord } from '../../../../shared/contract';
 
 export type PlanEvent = Extract<RunEvent, { type: 'plan' }>;
 
@@ -54,29 +53,19 @@ export function plannedActionIds(plans: Record<string, Plan>): Set<string> {
 }
 
 /**
- * The conversation without the messages that are a plan's question: a question step ends its run with the
- * question as Deputy's answer, and the step already asks it, beside the box that answers it. Said again below the
- * plan it read twice, with "Regenerate the answer" under it (which asks for a new plan, not an answer).
+ * The run whose request a stored plan sits under: the one that made it, the thread's last top-level run started
+ * by the time the plan was made. (A plan moves on to the run that goes on with it after an answer, so its own
+ * `runId` is the latest; live, the window keeps the first it heard of.)
  */
-export function withoutPlanQuestions(
-  items: readonly TimelineItem[],
-  plans: Record<string, Plan>,
-  threadId: string | null,
-): readonly TimelineItem[] {
-  const questions = new Set(
-    Object.values(plans).flatMap((plan) =>
-      plan.threadId === threadId
-        ? plan.steps.flatMap((step) => (step.question ? [step.question.trim()] : []))
-        : [],
-    ),
-  );
-  if (questions.size === 0) return items;
-  const isQuestion = (item: TimelineItem) =>
-    item.kind === 'message' &&
-    item.role === 'assistant' &&
-    !item.isStreaming &&
-    questions.has(item.text.trim());
-  return items.some(isQuestion) ? items.filter((item) => !isQuestion(item)) : items;
+export function madeBy(plan: Plan, runs: readonly RunRecord[]): string {
+  const made = Date.parse(plan.createdAt);
+  let found: RunRecord | undefined;
+  for (const run of runs) {
+    if (run.threadId !== plan.threadId || run.parentRunId !== undefined || Date.parse(run.createdAt) > made)
+      continue;
+    if (!found || Date.parse(run.createdAt) >= Date.parse(found.createdAt)) found = run;
+  }
+  return found?.id ?? plan.runId;
 }
 
 const ENDED_AS: Partial<Record<PlanStepStatus, string>> = {

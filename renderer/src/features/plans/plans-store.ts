@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, Plan } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { applyPlanEvent } from './plans-model';
+import { applyPlanEvent, madeBy } from './plans-model';
 
 export interface PlansState {
   plans: Record<string, Plan>;
@@ -73,7 +73,15 @@ export function createPlansStore(client: DeputyClient): PlansStore {
       async loadThread(threadId) {
         try {
           const detail = await client.invoke('thread.get', { threadId });
-          for (const plan of detail.plans ?? []) put(plan);
+          const plans = detail.plans ?? [];
+          set((state) => ({
+            plans: { ...state.plans, ...Object.fromEntries(plans.map((plan) => [plan.id, plan])) },
+            // Under the request that made each, as live, not the answer's run that went on with it.
+            anchors: {
+              ...Object.fromEntries(plans.map((plan) => [plan.id, madeBy(plan, detail.runs)])),
+              ...state.anchors,
+            },
+          }));
         } catch {
           // The conversation shows its own error; the plans simply stay as they were.
         }
