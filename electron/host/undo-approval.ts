@@ -10,7 +10,7 @@ import { fingerprint } from '../engine/fingerprint';
 import type { StoredApproval } from '../store/approvals-repo';
 import { actionWords, changedSinceMessage, forcedUndoWords } from './undo-conflict';
 import { planUndo, readState, type UndoDeps, type UndoPlan, type UndoState } from './undo-plan';
-import { commitUndo, failUndo, runUndo } from './undo-run';
+import { commitUndo, failUndo, runUndo, tellConversation } from './undo-run';
 
 export interface UndoHold {
   actionId: string;
@@ -73,12 +73,15 @@ export function holdUndo(
   });
   // An undo has nothing to edit: no schema, so no editor is offered.
   deps.publishApproval({ ...approval, argsSchema: {} });
+  const message =
+    hold.changes.length > 0
+      ? `This undo waits for your approval: ${forcedUndoWords(plan.original.entityType, hold.changes)}`
+      : waitingWords(hold.reason);
+  // The action's conversation may be open (here or in another window) while the undo was asked for elsewhere.
+  tellConversation(deps, plan.original, { message, isUndoWaiting: true });
   return {
     status: 'approval_required',
-    message:
-      hold.changes.length > 0
-        ? `This undo waits for your approval: ${forcedUndoWords(plan.original.entityType, hold.changes)}`
-        : waitingWords(hold.reason),
+    message,
     undo: store.auditQuery.get(entryId),
     original: plan.original,
     approvalId: approval.id,

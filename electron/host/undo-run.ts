@@ -191,11 +191,14 @@ async function settleStarted(deps: UndoDeps, plan: UndoPlan, ids: UndoIds): Prom
   }
 }
 
-/** Tells the conversation of the action an undo was for how it ended: its card is marked, not added to. */
-function tellConversation(
+/**
+ * Tells the conversation of the action an undo was for how it stands (waiting for approval) or ended: its card is
+ * marked, not added to.
+ */
+export function tellConversation(
   deps: UndoDeps,
   original: AuditEntry,
-  said: Pick<RunEventOf<'notice'>, 'message' | 'isUndone' | 'undoNotDone'>,
+  said: Pick<RunEventOf<'notice'>, 'message' | 'isUndone' | 'undoNotDone' | 'isUndoWaiting'>,
 ): void {
   const { actionId, runId, threadId } = original;
   if (!actionId || !runId || !threadId) return;

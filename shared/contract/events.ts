@@ -61,7 +61,8 @@ export const ApprovalNeededEvent = z.object({
 /**
  * Something Deputy did on its own that the user asked to hear about (autonomy level `notify`), or a step that
  * failed and will be tried again (`retryAt`: the instant the next try starts; until then the run only waits), an
- * action of the run that was undone (`isUndone`), or an undo of one that did not happen (`undoNotDone`).
+ * action of the run that was undone (`isUndone`), an undo of one that waits for approval (`isUndoWaiting`), or an
+ * undo of one that did not happen (`undoNotDone`).
  */
 export const NoticeEvent = z.object({
   type: z.literal('notice'),
@@ -78,6 +79,12 @@ export const NoticeEvent = z.object({
    * a client offers Undo on its card, with the words. Absent on events sent before it was.
    */
   undoNotDone: z.enum(['failed', 'rejected']).optional(),
+  /**
+   * An undo of the action (`actionId`) now waits for the person's approval, however it was asked for (its card,
+   * the audit trail, another window): a client shows its card waiting rather than show the words. Absent on
+   * events sent before it was.
+   */
+  isUndoWaiting: z.boolean().optional(),
 });
 /** The run's plan: the whole of it when proposed (`plan`), then each change (`patch`). */
 export const PlanEvent = z.object({

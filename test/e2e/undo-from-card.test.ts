@@ -46,6 +46,14 @@ describe('undoing an action from its card in the chat', () => {
         tasks: { id: string; description: string }[];
       }
     ).tasks;
+  /** Undoes, from the audit trail, the add_task whose entry `q` finds: the host's answer. */
+  const undoFromAudit = async (q: string) => {
+    const { entries } = (await (await apiOf(host)(`/api/audit?tool=add_task&q=${q}`)).json()) as {
+      entries: { id: string; kind: string }[];
+    };
+    const entry = entries.find((one) => one.kind === 'tool_call');
+    return apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
+  };
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   };
@@ -154,12 +162,7 @@ describe('undoing an action from its card in the chat', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const task = card(page, 'add_task');
     await task.getByTestId('tool-call-undo').waitFor();
-    const { entries } = (await (await apiOf(host)('/api/audit?tool=add_task&q=plants')).json()) as {
-      entries: { id: string; kind: string }[];
-    };
-    const entry = entries.find((one) => one.kind === 'tool_call');
-    const undone = await apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
-    expect(undone.status).toBe(200);
+    expect((await undoFromAudit('plants')).status).toBe(200);
     await task.and(page.locator('[data-undone="true"]')).waitFor();
     expect(await stateOf(page, 'add_task')).toBe('Undone');
     expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
@@ -169,8 +172,7 @@ describe('undoing an action from its card in the chat', () => {
     await page.reload();
     await task.and(page.locator('[data-undone="true"]')).waitFor();
     expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
-    const again = await apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
-    expect(again.status).toBe(409);
+    expect((await undoFromAudit('plants')).status).toBe(409);
   });
 
   it('held for approval: the card says it waits and the approval is in Approvals; after a reload it is answered from the card', async () => {
@@ -198,6 +200,36 @@ describe('undoing an action from its card in the chat', () => {
       expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
       await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('0');
       expect(await tasks()).not.toContainEqual(expect.objectContaining({ description: 'Call the bank' }));
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  });
+
+  it('asked for from the audit trail and held for approval while the conversation is open: the card says it waits at once', async () => {
+    const page = await acted('add_task', { description: 'Pay the plumber' }, { width: 420, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const task = card(page, 'add_task');
+    await task.getByTestId('tool-call-undo').waitFor();
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      expect((await undoFromAudit('plumber')).status).toBe(200);
+      // No reload: the card learns it from the conversation's stream.
+      await expect
+        .poll(() => task.getByTestId('tool-call-undo-pending').innerText())
+        .toBe('An undo of this waits for your approval.');
+      expect(await task.getByTestId('tool-call-undo').innerText()).toBe('Answer the undo…');
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      await shot(page, 'card-undo-pending-elsewhere-420-dark');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await shot(page, 'card-undo-pending-elsewhere-1280-light');
+
+      // Answered from the card, it is the same approval, and the undo is done.
+      await task.getByTestId('tool-call-undo').click();
+      await task.getByTestId('tool-call-undo-approve').click();
+      await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+      expect(await tasks()).not.toContainEqual(expect.objectContaining({ description: 'Pay the plumber' }));
+      await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('0');
     } finally {
       await putSettings(host, { trustLevel: 'autonomous' });
     }

@@ -58,11 +58,26 @@ describe('a conversation’s actions say where each stands for Undo', () => {
     const { host } = await open(model);
     const added = await act(model, 'add_task', { description: 'Milk' });
     await host.invoke('settings.set', { trustLevel: 'supervised' });
+    const waited: RunEvent[] = collect(host);
     const asked = await host.invoke('audit.undo', { id: added.actionId ?? '' });
     expect(asked.status).toBe('approval_required');
     const action = async () =>
       undoFields((await actionsOf(added.threadId)).find((one) => one.id === added.actionId));
     expect(await action()).toMatchObject({ canUndo: true, isUndoWaiting: true });
+    // The conversation, open while the undo was asked for elsewhere (the audit trail, another window), hears
+    // that it waits: its card says so without a reload.
+    expect(waited.filter((event) => event.type === 'notice')).toEqual([
+      expect.objectContaining({
+        actionId: added.actionId,
+        threadId: added.threadId,
+        isUndoWaiting: true,
+        message: expect.stringMatching(/^This undo waits for your approval\. Supervised/),
+      }),
+    ]);
+    // Asked again while it waits, the same approval comes back, and nothing new is said.
+    const again = await host.invoke('audit.undo', { id: added.actionId ?? '' });
+    expect(again.approvalId).toBe(asked.approvalId);
+    expect(waited.filter((event) => event.type === 'notice')).toHaveLength(1);
 
     const events: RunEvent[] = collect(host);
     await host.invoke('approval.decide', { approvalId: asked.approvalId ?? '', decision: 'reject' });

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry, AuditUndoOutput, ThreadDetail } from '../../../shared/contract';
+import type { AuditEntry, AuditUndoOutput, RunEventOf, ThreadDetail } from '../../../shared/contract';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
-import { applyRunEvent, emptyConversation } from '../../../renderer/src/features/chat/timeline';
+import {
+  applyRunEvent,
+  emptyConversation,
+  type Conversation,
+} from '../../../renderer/src/features/chat/timeline';
 import { createCardUndoStore } from '../../../renderer/src/features/undo/card-undo-store';
 import { fakeClient, sampleResponse } from './fixtures';
 
@@ -186,6 +190,32 @@ describe('Undo on a chat card', () => {
     disconnect();
     expect(subscribers('run.events')).toBe(0);
   });
+
+  it('an undo asked for elsewhere that waits for approval: the card says it waits, and earlier words go', () => {
+    const { client, emit } = fakeClient({});
+    const store = createCardUndoStore(client);
+    store.getState().connect();
+    const notice = { type: 'notice', runId: 'r1', threadId: 't1', tool: 'slack_send' } as const;
+    const waits = (actionId: string) =>
+      emit('run.events', {
+        ...notice,
+        actionId,
+        message: 'This undo waits for your approval. Supervised: every action waits for your approval.',
+        isUndoWaiting: true,
+      });
+    // A card this window never pressed.
+    waits('a1');
+    expect(store.getState().cards.a1).toMatchObject({ isWaiting: true, notice: null, prompt: null });
+    // One whose last undo failed here: its reason no longer says where it stands.
+    emit('run.events', {
+      ...notice,
+      actionId: 'a2',
+      message: 'It could not be undone.',
+      undoNotDone: 'failed',
+    });
+    waits('a2');
+    expect(store.getState().cards.a2).toMatchObject({ isWaiting: true, notice: null });
+  });
 });
 
 describe('what a conversation knows of Undo', () => {
@@ -200,19 +230,22 @@ describe('what a conversation knows of Undo', () => {
       result: { id: 'task1' },
       ...(canUndo !== undefined && { canUndo }),
     });
-
-  it('live: a result that can be undone says so; an undo heard marks the card, with no notice row', () => {
-    expect(result(true).items[0]).toMatchObject({ kind: 'tool', canUndo: true });
-    expect(result().items[0]).not.toHaveProperty('canUndo');
-    const heard = applyRunEvent(result(true), {
+  /** The conversation hears a notice about a1's card. */
+  const heardBy = (conversation: Conversation, said: Partial<RunEventOf<'notice'>>) =>
+    applyRunEvent(conversation, {
       type: 'notice',
       runId: 'r1',
       threadId: 't1',
       actionId: 'a1',
       tool: 'add_task',
-      message: 'Undone: Added task ‘Milk’.',
-      isUndone: true,
+      message: '',
+      ...said,
     });
+
+  it('live: a result that can be undone says so; an undo heard marks the card, with no notice row', () => {
+    expect(result(true).items[0]).toMatchObject({ kind: 'tool', canUndo: true });
+    expect(result().items[0]).not.toHaveProperty('canUndo');
+    const heard = heardBy(result(true), { message: 'Undone: Added task ‘Milk’.', isUndone: true });
     expect(heard.items).toEqual([expect.objectContaining({ kind: 'tool', isUndone: true, canUndo: false })]);
   });
 
@@ -221,17 +254,28 @@ describe('what a conversation knows of Undo', () => {
       ...result(true),
       items: result(true).items.map((item) => ({ ...item, isUndoWaiting: true })),
     };
-    const heard = applyRunEvent(waiting, {
-      type: 'notice',
-      runId: 'r1',
-      threadId: 't1',
-      actionId: 'a1',
-      tool: 'add_task',
+    const heard = heardBy(waiting, {
       message: 'The approval expired, so nothing was undone.',
       undoNotDone: 'rejected',
     });
     expect(heard.items).toEqual([
       expect.objectContaining({ kind: 'tool', canUndo: true, isUndoWaiting: false }),
+    ]);
+  });
+
+  it('live: an undo asked for elsewhere that waits marks the card waiting, with no notice row', () => {
+    const heard = heardBy(result(true), {
+      message: 'This undo waits for your approval.',
+      isUndoWaiting: true,
+    });
+    expect(heard.items).toEqual([
+      expect.objectContaining({ kind: 'tool', canUndo: true, isUndoWaiting: true }),
+    ]);
+    // A notice from before the field (a step tried again) is still a row of its own.
+    const older = heardBy(result(true), { message: 'Trying again.' });
+    expect(older.items).toEqual([
+      expect.not.objectContaining({ isUndoWaiting: true }),
+      expect.objectContaining({ kind: 'notice', text: 'Trying again.' }),
     ]);
   });
 

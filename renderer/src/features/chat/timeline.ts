@@ -8,7 +8,7 @@ import type {
 } from '../../../../shared/contract';
 import type { RunUsage } from './run-cost';
 import { markRecovered, placeAfterRun, type RunMark } from './run-marks';
-import { markUndoNotDone, markUndone, moveTool, outcomeOf, upsertTool } from './tool-items';
+import { markUndoWaiting, markUndone, moveTool, outcomeOf, upsertTool } from './tool-items';
 
 /**
  * One entry of a conversation as the window shows it: a message, a tool-call card, an approval card (where
@@ -257,7 +257,10 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
       // An action undone (from its card, the audit trail, an approval): its card says so, as a reopened one does.
       if (event.isUndone) return { ...conversation, items: markUndone(items, event.actionId) };
       // One that did not happen: the card offers Undo again, and says why under it (the card's undo store).
-      if (event.undoNotDone) return { ...conversation, items: markUndoNotDone(items, event.actionId) };
+      if (event.undoNotDone) return { ...conversation, items: markUndoWaiting(items, event.actionId, false) };
+      // One that waits for approval, asked for elsewhere (the audit trail, another window): the card says so.
+      if (event.isUndoWaiting)
+        return { ...conversation, items: markUndoWaiting(items, event.actionId, true) };
       return {
         ...conversation,
         items: [

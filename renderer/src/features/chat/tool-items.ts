@@ -42,8 +42,15 @@ export const markUndone = (items: TimelineItem[], actionId: string): TimelineIte
       : item,
   );
 
-/** An undo of the action ended without undoing it: none waits any more, and its card offers Undo again. */
-export const markUndoNotDone = (items: TimelineItem[], actionId: string): TimelineItem[] =>
+/**
+ * An undo of the action waits for approval (`isWaiting`), or ended without undoing it: its card says it waits, or
+ * offers Undo again.
+ */
+export const markUndoWaiting = (
+  items: TimelineItem[],
+  actionId: string,
+  isWaiting: boolean,
+): TimelineItem[] =>
   items.map((item) =>
-    item.kind === 'tool' && item.id === actionId ? { ...item, isUndoWaiting: false } : item,
+    item.kind === 'tool' && item.id === actionId ? { ...item, isUndoWaiting: isWaiting } : item,
   );

@@ -55,6 +55,11 @@ export interface CardUndoActions {
    * asked for: none waits any more, Undo is offered again, and `notice` says why.
    */
   heard(actionId: string, notice: UndoNotice): void;
+  /**
+   * The host said an undo of the action now waits for approval, however it was asked for (the audit trail, another
+   * window): the card says it waits, and words left from an earlier try go.
+   */
+  waits(actionId: string): void;
   /** Follows what the host says of undos (`notice` run events) for the window's lifetime; returns the undo. */
   connect(): () => void;
 }
@@ -159,10 +164,18 @@ export function createCardUndoStore(client: DeputyClient): CardUndoStore {
         change(actionId, { notice, isWaiting: false, ...(prompt?.kind === 'approval' && { prompt: null }) });
       },
 
+      waits(actionId) {
+        if (card(actionId).isUndone) return;
+        // Words left from an earlier try (why it could not be undone) no longer say where it stands.
+        change(actionId, { isWaiting: true, notice: null });
+      },
+
       connect() {
         return client.on('run.events', {}, (event) => {
-          if (event.type !== 'notice' || !event.undoNotDone) return;
-          get().heard(event.actionId, { text: event.message, isError: event.undoNotDone === 'failed' });
+          if (event.type !== 'notice') return;
+          if (event.undoNotDone)
+            get().heard(event.actionId, { text: event.message, isError: event.undoNotDone === 'failed' });
+          else if (event.isUndoWaiting) get().waits(event.actionId);
         });
       },
     };
