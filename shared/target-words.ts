@@ -9,9 +9,26 @@ export function targetWords(target: string): string {
   return target.replace(SLACK_ADDRESS, (_address, name: string) => {
     if (name.startsWith('#')) return `${name} in Slack`;
     if (name.startsWith('@')) return `Slack user ${name.slice(1).toUpperCase()}`;
-    return `Slack channel ${name.toUpperCase()}`;
+    return slackIdWords(name.toUpperCase());
   });
 }
+
+/**
+ * A Slack channel as a call names it (`#general`, `general`, or Slack's id), in words: `#general`, or, given by
+ * id, what it is with its id, which is all Deputy knows of it ("Slack channel C0123ABCD", "Slack DM D0123ABCD").
+ */
+export function slackChannelWords(channel: string): string {
+  const trimmed = channel.trim();
+  return SLACK_CHANNEL_ID.test(trimmed)
+    ? slackIdWords(trimmed)
+    : `#${trimmed.replace(/^#/, '').toLowerCase()}`;
+}
+
+/** Slack's ids of a channel (C…), a private channel (G…) and a direct message (D…): capitals, never a name. */
+export const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
+
+/** A conversation known by its Slack id (in capitals): a direct message, or a channel. */
+const slackIdWords = (id: string): string => (id.startsWith('D') ? `Slack DM ${id}` : `Slack channel ${id}`);
 
 /** `slack:` then a channel's name (`#general`), a person's id (`@u0123`) or a channel's id (`C0123`). */
 const SLACK_ADDRESS = /\bslack:(#[\p{L}\p{N}_-]+|@[a-z0-9]+|[a-z0-9]+)/giu;

@@ -1,3 +1,5 @@
+import { slackChannelWords } from './target-words';
+
 /**
  * One line per tool call in the product's words, for the chat's tool cards and anything else that lists calls
  * (notifications, the audit viewer): "Added task ‘buy milk’", "Drafted a reply to Sam", "Posted in #standup".
@@ -47,9 +49,10 @@ function people(list: unknown): string {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
+/** "#general", or a channel given by Slack's id as what it is ("Slack channel C0123ABCD", "Slack DM D0123ABCD"). */
 const channel = (value: unknown): string => {
-  const name = text(value) ?? 'a channel';
-  return /^[CG][A-Z0-9]+$/.test(name) || name.startsWith('#') ? name : `#${name}`;
+  const name = text(value);
+  return name ? slackChannelWords(name) : 'a channel';
 };
 
 const count = (result: unknown, key: string): number | undefined => {

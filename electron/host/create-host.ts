@@ -147,7 +147,7 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
       ),
       ...createGmailTools(google, { now }),
       ...createCalendarTools(google, { now, timezone: () => settings.get().timezone }),
-      ...createSlackTools(slack),
+      ...createSlackTools(slack, { timezone: () => settings.get().timezone }),
       ...(options.extraTools ?? []),
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),

@@ -1,6 +1,7 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
 import { PAUSED_MESSAGE } from '../../shared/contract/side-effects';
+import { targetWords } from '../../shared/target-words';
 import { steeredByContent } from './provenance';
 import { standingInstruction } from './standing-instruction';
 import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
@@ -136,9 +137,10 @@ function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null
     // Everyone the effect reaches, not only the addresses the model wrote: an update tells every attendee.
     const strangers = reached(call).filter((address) => !context.isKnownRecipient(address));
     if (strangers.length > 0) {
+      // In words: a Slack channel or person as what it is ("#general in Slack", "Slack user U0123"), not its address.
       const named = strangers.map((address) => {
         const name = call.reach?.recipients.find((recipient) => recipient.address === address)?.name;
-        return name ? `${name} (${address})` : address;
+        return name ? `${name} (${targetWords(address)})` : targetWords(address);
       });
       return requireApproval(
         'first_contact',

@@ -158,7 +158,14 @@ describe('everyone an effect reaches', () => {
       { address: 'slack:@u0carol03', role: 'in the thread, notified', name: 'carol.c' },
       { address: 'slack:@u0bob0002', role: 'in the thread, notified', name: 'Bob Builder' },
     ]);
-    expect(approval?.reason).toContain('carol.c (slack:@u0carol03), Bob Builder (slack:@u0bob0002)');
+    // Said in words, not as the addresses the policy matches (slack:#general, slack:@u0carol03).
+    expect(approval?.reason).toBe(
+      'You have never written to #general in Slack, carol.c (Slack user U0CAROL03), Bob Builder (Slack user ' +
+        'U0BOB0002) before (this reaches: channel, in the thread, notified).',
+    );
+    expect(approval?.previewText).toContain(
+      'Reaches: #general in Slack (channel), Slack user U0CAROL03 (in the thread, notified)',
+    );
     expect(slack.state.posted).toHaveLength(0);
   });
 });

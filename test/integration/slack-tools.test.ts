@@ -297,13 +297,50 @@ describe('slack_send', () => {
       title: 'Post to #general in Slack',
       fields: [
         { label: 'Channel', value: '#general' },
-        { label: 'In thread', value: '1767229200.000200' },
+        // The thread by its first post's time (in the person's zone), then Slack's id for it.
+        {
+          label: 'In thread',
+          value: 'A reply to the post of 1 Jan 2026, 01:00 (UTC; its id in Slack: 1767229200.000200)',
+        },
       ],
       body: 'Hello team',
     });
     expect(send.alwaysAllowScopes?.(input)).toEqual([
       { field: 'recipients', pattern: 'slack:#general', label: 'Always allow posting to #general' },
     ]);
+  });
+
+  it('names a channel given by Slack’s id in words, with the id, which is all that identifies it', async () => {
+    const send = tool(await connected(), 'slack_send');
+    const byId = (channel: string) => {
+      const input = send.input.parse({ channel, text: 'Hi' });
+      return { preview: send.preview?.(input), scopes: send.alwaysAllowScopes?.(input) };
+    };
+    expect(byId('C0RANDOM01')).toEqual({
+      preview: {
+        title: 'Post to Slack channel C0RANDOM01',
+        fields: [{ label: 'Channel', value: 'Slack channel C0RANDOM01' }],
+        body: 'Hi',
+      },
+      scopes: [
+        {
+          field: 'recipients',
+          pattern: 'slack:C0RANDOM01',
+          label: 'Always allow posting to Slack channel C0RANDOM01',
+        },
+      ],
+    });
+    expect(byId('D0CAROL001').preview?.title).toBe('Post to Slack DM D0CAROL001');
+    // In the person's time zone, named.
+    const berlin = createSlackTools(
+      { client: () => Promise.reject(new Error('unused')) },
+      { timezone: () => 'Europe/Berlin' },
+    ).find((candidate) => candidate.name === 'slack_send');
+    const reply = berlin?.input.parse({ channel: '#general', text: 'Hi', thread_ts: '1767229200.000200' });
+    expect(berlin?.preview?.(reply).fields[1]).toEqual({
+      label: 'In thread',
+      value: 'A reply to the post of 1 Jan 2026, 02:00 (Europe/Berlin; its id in Slack: 1767229200.000200)',
+    });
   });
 
   it('says to join a channel the user is not in, and refuses archived ones', async () => {

@@ -1,13 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
+import { SLACK_CHANNEL_ID as CHANNEL_ID } from '../../../shared/target-words';
 import { ToolError } from '../tool';
 
 /** How many channels slack_channels and name resolution page through before stopping. */
 const MAX_CHANNELS = 1_000;
 const CHANNELS_PAGE = 200;
-
-/** Slack ids are upper-case; channel names never are, so the two cannot be confused. */
-const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
 
 export const ChannelView = z.object({
   id: z.string(),

@@ -4,6 +4,7 @@ import type { SlackAccess } from '../../connections/access';
 import { ChannelView, channelLabel, listChannels, resolveChannel, slackRecipient } from './slack-channels';
 import { slackErrorCode, slackToolError } from './slack-errors';
 import { deputyMetadata, findPost } from './slack-posts';
+import { slackChannelWords, targetWords } from '../../../shared/target-words';
 import { assertNotStopped, ToolError, type Reach, type Tool } from '../tool';
 
 export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
@@ -136,8 +137,28 @@ async function postReach(
   return { recipients: [inChannel, ...inThread] };
 }
 
+/**
+ * The thread a reply goes in, by its first post's time as the person reads it, then Slack's value for it (the
+ * post's id, which is all that tells two posts of the same minute apart): "A reply to the post of 1 Jan 2026,
+ * 09:40 (Europe/Berlin; its id in Slack: 1767256800.000100)".
+ */
+export function threadWords(threadTs: string, timeZone: string): string {
+  const at = new Date(Number(threadTs.split('.')[0]) * 1000);
+  if (Number.isNaN(at.getTime())) return threadTs;
+  const when = new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+  return `A reply to the post of ${when.format(at)} (${timeZone}; its id in Slack: ${threadTs})`;
+}
+
+export interface SlackToolOptions {
+  /** The person's time zone, for the times an approval shows. */
+  timezone: () => string;
+}
+
 /** slack_channels, slack_read and slack_send, over the connected user's token. */
-export function createSlackTools(access: SlackAccess): Tool[] {
+export function createSlackTools(
+  access: SlackAccess,
+  options: SlackToolOptions = { timezone: () => 'UTC' },
+): Tool[] {
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
     name: 'slack_channels',
     description:
@@ -233,11 +254,14 @@ export function createSlackTools(access: SlackAccess): Tool[] {
         postReach(await access.client(), input),
       );
     },
+    // Where it goes in words ("#general in Slack", "Slack channel C0123ABCD"), not as Slack's ids alone.
     preview: (input) => ({
-      title: `Post to ${channelLabel(input.channel)} in Slack`,
+      title: `Post to ${targetWords(slackRecipient(input.channel))}`,
       fields: [
-        { label: 'Channel', value: channelLabel(input.channel) },
-        ...(input.thread_ts ? [{ label: 'In thread', value: input.thread_ts }] : []),
+        { label: 'Channel', value: slackChannelWords(input.channel) },
+        ...(input.thread_ts
+          ? [{ label: 'In thread', value: threadWords(input.thread_ts, options.timezone()) }]
+          : []),
       ],
       body: input.text,
     }),
@@ -245,7 +269,7 @@ export function createSlackTools(access: SlackAccess): Tool[] {
       {
         field: 'recipients',
         pattern: slackRecipient(input.channel),
-        label: `Always allow posting to ${channelLabel(input.channel)}`,
+        label: `Always allow posting to ${slackChannelWords(input.channel)}`,
       },
     ],
     execute: (input, context) => {

@@ -65,6 +65,17 @@ describe('tool summaries', () => {
     );
   });
 
+  it('names a Slack channel given by its id as what it is, with the id, never as “#” and an id', () => {
+    const slack = (tool: string, channel: string) => summarizeToolCall(tool, { channel, text: 'hi' }, true);
+    expect(slack('slack_send', 'C0RANDOM01')).toBe('Posted in Slack channel C0RANDOM01');
+    expect(slack('slack_send', 'G0LEADS001')).toBe('Posted in Slack channel G0LEADS001');
+    expect(slack('slack_send', 'D0CAROL001')).toBe('Posted in Slack DM D0CAROL001');
+    expect(slack('slack_read', 'C0GENERAL1')).toBe('Read Slack channel C0GENERAL1');
+    // A name as the host reads it: lower case, one “#”.
+    expect(slack('slack_send', '#General')).toBe('Posted in #general');
+    expect(summarizeToolCall('slack_send', { text: 'hi' }, false)).toBe('Post in a channel');
+  });
+
   it('says work handed to an agent in words, by the name the person knows it by', () => {
     const label = (name: string) => ({ helper: 'Task helper' })[name] ?? null;
     const task = { agent: 'helper', task: 'count my tasks' };

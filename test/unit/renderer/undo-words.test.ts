@@ -12,6 +12,9 @@ describe('the question before an undo that reaches outside Deputy', () => {
         'Delete this post from #team? People there may have read it already, and a deleted post cannot be brought back.',
       yes: 'Delete the post',
     });
+    expect(undoQuestion(entry('slack_send', null, { channel: 'D0CAROL001', ts: '1.2' }))?.question).toMatch(
+      /^Delete this post from Slack DM D0CAROL001\? /,
+    );
     expect(undoQuestion(entry('gmail_draft_create', null, { to: ['a@example.com'] }))?.question).toBe(
       'Delete this draft? Gmail deletes it for good; it does not go to the trash.',
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { targetWords } from '../../../shared/target-words';
+import { slackChannelWords, targetWords } from '../../../shared/target-words';
 
 describe('whom or where an action reached, in words', () => {
   it('reads a Slack channel or person kept as an address as what it is in Slack, dropping nothing', () => {
@@ -8,10 +8,19 @@ describe('whom or where an action reached, in words', () => {
     // By id: Slack writes ids in capitals; the host keeps them lower-cased for matching.
     expect(targetWords('slack:c0123abcd')).toBe('Slack channel C0123ABCD');
     expect(targetWords('slack:@u07abc123')).toBe('Slack user U07ABC123');
+    expect(targetWords('slack:d0carol001')).toBe('Slack DM D0CAROL001');
     // A thread reply reaches the channel and the people in the thread, named where Slack gave a name.
     expect(targetWords('slack:#general — Ana Lima, slack:@u07abc123')).toBe(
       '#general in Slack — Ana Lima, Slack user U07ABC123',
     );
+  });
+
+  it('reads a channel as a call names it: by name with one “#”, by id as what it is', () => {
+    expect(slackChannelWords('#general')).toBe('#general');
+    expect(slackChannelWords(' General ')).toBe('#general');
+    expect(slackChannelWords('C0123ABCD')).toBe('Slack channel C0123ABCD');
+    expect(slackChannelWords('G0123ABCD')).toBe('Slack channel G0123ABCD');
+    expect(slackChannelWords('D0123ABCD')).toBe('Slack DM D0123ABCD');
   });
 
   it('leaves what is already words as it is', () => {

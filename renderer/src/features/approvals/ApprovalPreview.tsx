@@ -1,4 +1,5 @@
 import type { Approval } from '../../../../shared/contract';
+import { targetWords } from '../../../../shared/target-words';
 import { fieldsBeyondTitle } from './approvals-model';
 
 /**
@@ -29,7 +30,10 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
           <ul>
             {reach.map((recipient) => (
               <li key={recipient.address}>
-                <span className="approval-reach__address">{recipient.name ?? recipient.address}</span>
+                {/* A Slack channel or person Deputy has no name for reads as what it is ("#general in Slack"). */}
+                <span className="approval-reach__address">
+                  {recipient.name ?? targetWords(recipient.address)}
+                </span>
                 <span className="approval-reach__role"> · {recipient.role}</span>
               </li>
             ))}

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../../../shared/contract';
+import { slackChannelWords } from '../../../../shared/target-words';
 import { asRecord } from './audit-words';
 
 const hasGuests = (event: unknown): boolean => {
@@ -23,7 +24,8 @@ export function undoQuestion(
   const after = asRecord(entry.entityAfter);
   switch (entry.actionType) {
     case 'slack_send': {
-      const channel = typeof after.channel === 'string' ? ` from ${after.channel}` : '';
+      // A channel Deputy knows only by Slack's id reads as what it is ("from Slack DM D0123ABCD").
+      const channel = typeof after.channel === 'string' ? ` from ${slackChannelWords(after.channel)}` : '';
       return {
         question: `Delete this post${channel}? People there may have read it already, and a deleted post cannot be brought back.`,
         yes: 'Delete the post',
