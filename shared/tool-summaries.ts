@@ -55,6 +55,10 @@ const channel = (value: unknown): string => {
   return name ? slackChannelWords(name) : 'a channel';
 };
 
+/** One field of a result read from the model's side of things: anything, or nothing. */
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+
 const count = (result: unknown, key: string): number | undefined => {
   const list = (result as Record<string, unknown> | null)?.[key];
   return Array.isArray(list) ? list.length : undefined;
@@ -87,8 +91,15 @@ const SUMMARIES: Record<string, Summarizer> = {
     todo: `Change task${quoted(a.description)}`,
     done: `Changed task${quoted(a.description)}`,
   }),
-  mark_task_complete: () => ({ todo: 'Mark a task done', done: 'Marked a task done' }),
-  delete_task: () => ({ todo: 'Delete a task', done: 'Deleted a task' }),
+  // Their arguments hold only the task's id: once done, the result says which task it was.
+  mark_task_complete: (_a, r) => {
+    const words = quoted(field(field(r, 'task'), 'description'));
+    return { todo: 'Mark a task done', done: words ? `Marked task${words} done` : 'Marked a task done' };
+  },
+  delete_task: (_a, r) => {
+    const words = quoted(field(r, 'description'));
+    return { todo: 'Delete a task', done: words ? `Deleted task${words}` : 'Deleted a task' };
+  },
   save_memory: (a) => ({ todo: `Remember${quoted(a.text)}`, done: `Remembered${quoted(a.text)}` }),
   search_memory: (a, r) => ({
     todo: `Search your memories${lookingFor(a.query)}`,

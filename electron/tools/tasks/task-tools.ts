@@ -57,7 +57,8 @@ const TaskView = z.object({
 });
 const OneTaskOutput = z.object({ task: TaskView });
 const ListTasksOutput = z.object({ tasks: z.array(TaskView), isTruncated: z.boolean() });
-const DeletedOutput = z.object({ deleted: z.string() });
+/** The deleted task's id, and what it said (older results have only the id). */
+const DeletedOutput = z.object({ deleted: z.string(), description: z.string().optional() });
 
 const taskView = (task: Task): Record<string, unknown> => ({
   id: task.id,
@@ -268,8 +269,9 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     }),
     ...restoresTask(true),
     execute: (input) => {
+      const description = tasks.get(input.id)?.description;
       if (!tasks.delete(input.id)) throw notFound(input.id);
-      return { deleted: input.id };
+      return { deleted: input.id, description };
     },
   };
   return [addTask, listTasks, updateTask, markTaskComplete, deleteTask];

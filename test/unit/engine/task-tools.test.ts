@@ -90,7 +90,10 @@ describe('task tools', () => {
     await run(registry, 'mark_task_complete', { id });
     expect(store.tasks.get(id)).toMatchObject({ status: 'done', completedAt: '2026-11-21T10:00:00.000Z' });
     expect(await run(registry, 'list_tasks', {})).toMatchObject({ result: { tasks: [] } });
-    expect(await run(registry, 'delete_task', { id })).toMatchObject({ ok: true, result: { deleted: id } });
+    expect(await run(registry, 'delete_task', { id })).toMatchObject({
+      ok: true,
+      result: { deleted: id, description: 'Buy milk' },
+    });
     expect(store.tasks.get(id)).toBeNull();
   });
 

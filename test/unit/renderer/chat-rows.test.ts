@@ -60,6 +60,16 @@ describe('tool summaries', () => {
     // A search that gave no words (a call that failed on its empty query) ends its sentence, not on "for".
     expect(summarizeToolCall('search_memory', { query: '' }, false)).toBe('Search your memories');
     expect(summarizeToolCall('gmail_search', {}, true, { messages: [] })).toBe('Searched your mail (none)');
+    // A task's id is all its arguments hold: once done, the result names it; an older result, or a failure, cannot.
+    const done = { task: { id: 't1', description: 'Buy milk' } };
+    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, done)).toBe(
+      'Marked task ‘Buy milk’ done',
+    );
+    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, null)).toBe('Marked a task done');
+    expect(
+      summarizeToolCall('delete_task', { id: 't1' }, true, { deleted: 't1', description: 'Buy milk' }),
+    ).toBe('Deleted task ‘Buy milk’');
+    expect(summarizeToolCall('delete_task', { id: 't1' }, true, { deleted: 't1' })).toBe('Deleted a task');
     expect(summarizeToolCall('search_memory', { query: 'milk' }, false)).toBe(
       'Search your memories for ‘milk’',
     );
