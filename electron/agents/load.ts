@@ -9,8 +9,16 @@ export interface AgentLoadError {
   message: string;
 }
 
-/** A file that does not load: its first mistake, and the others when it has several (a capped list). */
-export type AgentParseFailure = { ok: false; error: AgentLoadError; more?: AgentLoadError[] };
+/**
+ * A file that does not load: its first mistake, and the others when it has several (a capped list, and how many
+ * past it are not listed).
+ */
+export type AgentParseFailure = {
+  ok: false;
+  error: AgentLoadError;
+  more?: AgentLoadError[];
+  unlisted?: number;
+};
 
 export type AgentParse = { ok: true; definition: AgentDefinition } | AgentParseFailure;
 
@@ -21,11 +29,25 @@ export type AgentFileParse =
 /** How many of a file's mistakes are listed; past them, one more line says how many are left. */
 export const MAX_MISTAKES_SHOWN = 8;
 
-/** Every mistake of a failure, first to last. */
-export const mistakesOf = (failure: AgentParseFailure): AgentLoadError[] => [
-  failure.error,
-  ...(failure.more ?? []),
-];
+/** Every mistake of a failure that is listed, first to last, then a line saying how many more are not. */
+export function mistakesOf(failure: AgentParseFailure): AgentLoadError[] {
+  const left = failure.unlisted ?? 0;
+  const rest =
+    left > 0
+      ? [
+          {
+            file: failure.error.file,
+            line: null,
+            message: `${left.toString()} more ${left === 1 ? 'mistake is' : 'mistakes are'} not listed: fix these, and Deputy will list the rest.`,
+          },
+        ]
+      : [];
+  return [failure.error, ...(failure.more ?? []), ...rest];
+}
+
+/** How many mistakes a failure has, the unlisted ones too. */
+export const mistakeCount = (failure: AgentParseFailure): number =>
+  1 + (failure.more?.length ?? 0) + (failure.unlisted ?? 0);
 
 /**
  * Reads one definition from YAML or JSON text (JSON is read by the same parser, so both get line numbers).
@@ -122,14 +144,13 @@ export function checkDefinition(
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const [first = { file, line: null, message: 'The definition does not fit.' }, ...others] = mistakes;
   const shown = others.slice(0, MAX_MISTAKES_SHOWN - 1);
-  const left = others.length - shown.length;
-  if (left > 0)
-    shown.push({
-      file,
-      line: null,
-      message: `${left.toString()} more ${left === 1 ? 'mistake is' : 'mistakes are'} not listed: fix these, and Deputy will list the rest.`,
-    });
-  return { ok: false, error: first, ...(shown.length > 0 && { more: shown }) };
+  const unlisted = others.length - shown.length;
+  return {
+    ok: false,
+    error: first,
+    ...(shown.length > 0 && { more: shown }),
+    ...(unlisted > 0 && { unlisted }),
+  };
 }
 
 /** Snake_case aliases, so a path in schema names finds the key the file wrote. */

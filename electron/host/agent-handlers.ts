@@ -7,7 +7,7 @@ import {
   quoteId,
 } from '../../shared/contract';
 import type { AgentCatalog, LoadedAgent } from '../agents/catalog';
-import { mistakesOf, type AgentLoadError } from '../agents/load';
+import { mistakeCount, mistakesOf, type AgentParseFailure } from '../agents/load';
 import type { Store } from '../store/store';
 import { RESERVED_TOOL_NAMES, type ToolRegistry } from '../tools/registry';
 import type { AgentsDesk } from './agents-desk';
@@ -65,7 +65,7 @@ export function agentHandlers(
       const tools = new Set(registry.list().map((tool) => tool.name));
       const imported = catalog.importFile(input.fileName, input.text, tools);
       if (!imported.ok) {
-        throw new DeputyError('invalid_input', importMistakes(mistakesOf(imported)));
+        throw new DeputyError('invalid_input', importMistakes(imported));
       }
       return { agent: summary(imported.agent), droppedTools: imported.droppedTools };
     },
@@ -82,12 +82,16 @@ export function agentHandlers(
   };
 }
 
-/** Why an imported file was refused: its one mistake with its line, or each of several, line by line. */
-function importMistakes(mistakes: readonly AgentLoadError[]): string {
-  const [only] = mistakes;
-  if (only && mistakes.length === 1) return `${only.message}${only.line ? ` (line ${only.line})` : ''}`;
-  const each = mistakes.map((mistake) =>
+/**
+ * Why an imported file was refused: its one mistake with its line, or each of several, line by line (counted
+ * whole: the line saying how many more are not listed is not one of them).
+ */
+function importMistakes(failure: AgentParseFailure): string {
+  const count = mistakeCount(failure);
+  const { error: only } = failure;
+  if (count === 1) return `${only.message}${only.line ? ` (line ${only.line})` : ''}`;
+  const each = mistakesOf(failure).map((mistake) =>
     mistake.line ? `Line ${mistake.line}: ${mistake.message}` : mistake.message,
   );
-  return `This file has ${mistakes.length} mistakes. ${each.join(' ')}`;
+  return `This file has ${count.toString()} mistakes. ${each.join(' ')}`;
 }

@@ -320,5 +320,21 @@ describe('the agent catalog', () => {
         several.split('\n').indexOf('  temp: hot') + 1
       }: \`modelConfig.temp\` should be a number, not text.`,
     });
+    // Past the eight listed, the count is of all its mistakes: the line saying how many more is not one of them.
+    const tooMany = stringify({
+      ...agentDefinition({ name: 'too_many', tools: [] }),
+      inputConfig: {
+        inputs: Object.fromEntries(
+          Array.from({ length: 10 }, (_, n) => [`in_${n.toString()}`, { description: 'd', type: 'nope' }]),
+        ),
+      },
+    });
+    const refused = host.invoke('agents.import', { fileName: 'too-many.yaml', text: tooMany });
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(
+        /^This file has 10 mistakes\. (Line \d+: [^]+? ){8}2 more mistakes are not listed: fix these, and Deputy will list the rest\.$/,
+      ),
+    });
   });
 });
