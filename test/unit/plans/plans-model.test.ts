@@ -145,6 +145,37 @@ describe("a plan's questions and answers in the conversation", () => {
     expect(withoutPlanDialogue(items, { p1: plan }, { p1: 'r1' }, 't1')).toBe(items);
   });
 
+  it("keeps the same words Deputy asks later, outside the plan's runs, as a question of their own", () => {
+    const later: TimelineItem[] = [
+      ...items,
+      message('u5', 'r5', 'user', 'Now sort my shopping'),
+      // Asked by a run that never held the plan: the only place the person reads it.
+      message('a5', 'r5', 'assistant', 'Which list?'),
+    ];
+    const kept = ['q', 'x1', 'b', 'w2', 'u5', 'a5'];
+    expect(ids(withoutPlanDialogue(later, { p1: asking }, { p1: 'r1' }, 't1'))).toEqual(kept);
+    // Of two plans, each leaves out only its own question where one of its runs asked it.
+    const other = {
+      ...plan,
+      id: 'p2',
+      runId: 'r6',
+      steps: [step('ask2', { kind: 'ask', question: 'Which day?' })],
+    };
+    const both: TimelineItem[] = [
+      ...later,
+      message('u6', 'r6', 'user', 'Plan my week'),
+      message('a6', 'r6', 'assistant', 'Which day?'),
+      message('u7', 'r7', 'user', 'Tidy my tasks'),
+      message('a7', 'r7', 'assistant', 'Which list?'),
+    ];
+    expect(ids(withoutPlanDialogue(both, { p1: asking, p2: other }, { p1: 'r1', p2: 'r6' }, 't1'))).toEqual([
+      ...kept,
+      'u6',
+      'u7',
+      'a7',
+    ]);
+  });
+
   it('never leaves out the request the plan sits under', () => {
     const same = [message('q', 'r1', 'user', 'Work'), message('a', 'r1', 'assistant', 'Which list?')];
     expect(ids(withoutPlanDialogue(same, { p1: { ...asking, runId: 'r1' } }, { p1: 'r1' }, 't1'))).toEqual([

@@ -1,14 +1,15 @@
 import type { Plan } from '../../../../shared/contract';
 import type { TimelineItem } from '../chat/timeline';
 
-type Message = Extract<TimelineItem, { kind: 'message' }>;
-
 /**
  * The conversation without what a plan's question steps already say. A question step ends its run with the
  * question as Deputy's answer, and the person's answer is the prompt of the run that goes on with the plan. The
  * step asks the question beside the box that answers it and then says "You answered: …": said again in the
  * conversation, the question read twice (with "Regenerate the answer" under it, which asks for a new plan, not an
  * answer), and after a reload the answer read as a request of its own, with the plan moved under it.
+ *
+ * Each plan leaves out only what its own runs said: the same words asked or answered elsewhere in the
+ * conversation are Deputy's question, or the person's request, of their own.
  *
  * `anchors`: the run whose request each plan sits under (see plans-store).
  */
@@ -18,48 +19,40 @@ export function withoutPlanDialogue(
   anchors: Record<string, string>,
   threadId: string | null,
 ): readonly TimelineItem[] {
-  const mine = Object.values(plans).filter((plan) => plan.threadId === threadId);
-  const said = (pick: (step: Plan['steps'][number]) => string | null) =>
-    new Set(mine.flatMap((plan) => plan.steps.flatMap((step) => pick(step)?.trim() ?? [])));
-  const questions = said((step) => step.question);
-  const answers = said((step) => step.answer);
-  if (questions.size === 0 && answers.size === 0) return items;
-
-  const isQuestion = (item: TimelineItem): item is Message =>
-    item.kind === 'message' &&
-    item.role === 'assistant' &&
-    !item.isStreaming &&
-    questions.has(item.text.trim());
-  // An answer only where a plan's run has it as its prompt: the same words asked later are a request of their own.
-  const answeredIn = new Set(
-    mine.flatMap((plan) => continuingRuns(plan, items, anchors[plan.id], isQuestion)),
+  const said = new Set(
+    Object.values(plans)
+      .filter((plan) => plan.threadId === threadId)
+      .flatMap((plan) => planDialogue(plan, items, anchors[plan.id] ?? plan.runId)),
   );
-  const isAnswer = (item: TimelineItem) =>
-    item.kind === 'message' &&
-    item.role === 'user' &&
-    item.runId !== null &&
-    answeredIn.has(item.runId) &&
-    answers.has(item.text.trim());
-  const isSaid = (item: TimelineItem) => isQuestion(item) || isAnswer(item);
-  return items.some(isSaid) ? items.filter((item) => !isSaid(item)) : items;
+  return said.size > 0 ? items.filter((item) => !said.has(item)) : items;
 }
 
-/**
- * The runs that went on with a plan after an answer: its latest run, and any run that carried out one of its steps
- * or asked one of its questions; never the run that made it.
- */
-function continuingRuns(
-  plan: Plan,
-  items: readonly TimelineItem[],
-  anchor: string | undefined,
-  isQuestion: (item: TimelineItem) => item is Message,
-): string[] {
-  const actions = new Set(plan.steps.flatMap((step) => step.actionIds));
-  const runs = new Set([plan.runId]);
-  for (const item of items) {
-    if (item.kind === 'tool' && actions.has(item.id)) runs.add(item.runId);
-    else if (isQuestion(item) && item.runId !== null) runs.add(item.runId);
-  }
-  runs.delete(anchor ?? plan.runId);
-  return [...runs];
+/** The messages of one plan's question steps: each question where one of its runs asked it, and each answer. */
+function planDialogue(plan: Plan, items: readonly TimelineItem[], madeIn: string): TimelineItem[] {
+  const texts = (pick: (step: Plan['steps'][number]) => string | null) =>
+    new Set(plan.steps.flatMap((step) => pick(step)?.trim() ?? []));
+  const questions = texts((step) => step.question);
+  const answers = texts((step) => step.answer);
+  if (questions.size === 0 && answers.size === 0) return [];
+  const says = (item: TimelineItem, role: 'user' | 'assistant', words: ReadonlySet<string>) =>
+    item.kind === 'message' &&
+    item.role === role &&
+    !item.isStreaming &&
+    item.runId !== null &&
+    words.has(item.text.trim());
+
+  // The runs that held the plan: the one that made it, the one it is with now, those that made its calls, and
+  // those whose request is one of its answers (a run that goes on with it is started with the answer).
+  const calls = new Set(plan.steps.flatMap((step) => step.actionIds));
+  const callRuns = items.flatMap((item) => (item.kind === 'tool' && calls.has(item.id) ? [item.runId] : []));
+  const held = new Set([madeIn, plan.runId, ...callRuns]);
+  for (const item of items) if (says(item, 'user', answers) && item.runId !== null) held.add(item.runId);
+  const asked = items.filter((item) => says(item, 'assistant', questions) && held.has(item.runId ?? ''));
+
+  // An answer only where a run that went on with the plan has it as its prompt: its latest run, one that made its
+  // calls or asked its questions; never the run that made it. The same words asked later are a request of their own.
+  const wentOn = new Set([plan.runId, ...callRuns, ...asked.flatMap((item) => item.runId ?? [])]);
+  wentOn.delete(madeIn);
+  const answered = items.filter((item) => says(item, 'user', answers) && wentOn.has(item.runId ?? ''));
+  return [...asked, ...answered];
 }
