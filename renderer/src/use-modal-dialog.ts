@@ -19,8 +19,9 @@ export function useModalDialog(isOpen: boolean) {
 
 /**
  * Tab from a modal dialog's last control goes to its first, and Shift+Tab from its first to its last, as the
- * modal dialog pattern has it. Chromium lets Tab leave a modal dialog for the browser's own controls: Deputy's
- * window has none, so the keyboard fell to the page behind the dialog, where nothing can be used.
+ * modal dialog pattern has it; so does Shift+Tab from its heading, where some dialogs put focus on opening.
+ * Chromium lets Tab leave a modal dialog for the browser's own controls: Deputy's window has none, so the keyboard
+ * fell to the page behind the dialog, where nothing can be used.
  */
 export function useTabWrap(dialogRef: RefObject<HTMLDialogElement | null>, isOpen: boolean): void {
   useEffect(() => {
@@ -29,10 +30,14 @@ export function useTabWrap(dialogRef: RefObject<HTMLDialogElement | null>, isOpe
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Tab' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey)
         return;
-      const stops = tabStops(dialog);
-      const [first, last] = [stops[0], stops.at(-1)];
       const active = document.activeElement;
-      const next = event.shiftKey ? (active === first ? last : null) : active === last ? first : null;
+      if (!(active instanceof Node) || !dialog.contains(active)) return;
+      // Wraps only where no stop is left that way: from the last, or from past it; also from something focused
+      // that is not a stop itself (its heading, focused on opening), before the first or after the last.
+      const stops = tabStops(dialog);
+      const way = event.shiftKey ? Node.DOCUMENT_POSITION_PRECEDING : Node.DOCUMENT_POSITION_FOLLOWING;
+      if (stops.some((stop) => (active.compareDocumentPosition(stop) & way) !== 0)) return;
+      const next = event.shiftKey ? stops.at(-1) : stops[0];
       if (!next) return;
       event.preventDefault();
       next.focus();

@@ -206,6 +206,12 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await expect.poll(() => panel.getByTestId('pending-approval').count()).toBe(0);
     // The decided approval left the list with its form: the keyboard stays in the panel, on its heading.
     await expect.poll(() => focusedText(page)).toBe('Waiting for your approval');
+    // From the heading, before every control, Shift+Tab goes round to the last (Close), not to the page behind;
+    // Tab from there comes back round, to the panel's only control.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedText(page)).toBe('Close');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Close');
 
     await page.keyboard.press('Escape');
     await withStatus(approvalCard(page), 'rejected').waitFor();
