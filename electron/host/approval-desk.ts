@@ -66,7 +66,7 @@ export class ApprovalDesk {
       const note = input.reason?.trim() || null;
       this.claim(approval, 'rejected', note);
       // The person's note ends its sentence, so the model's instruction after it reads as one of its own.
-      const said = note ? `: ${note}${/[.!?…]["'”’)]*$/.test(note) ? '' : '.'}` : '.';
+      const said = note ? `: ${asSentence(note)}` : '.';
       const message = `The user rejected this action${said} Do not retry it unless they ask.`;
       return this.continueRun(approval, { kind: 'reject', message });
     }
@@ -223,7 +223,8 @@ export class ApprovalDesk {
       this.claim(approval, 'rejected', note);
       return this.deps.undos.end(
         approval,
-        `You turned this undo down${note ? `: ${note}` : ''}; nothing was undone.`,
+        // The person's note after the sentence: said inside it, its own full stop would end it early.
+        `You turned this undo down; nothing was undone.${note ? ` Your reason: ${asSentence(note)}` : ''}`,
       );
     }
     if (input.alwaysAllow)
@@ -352,3 +353,6 @@ export class ApprovalDesk {
     });
   }
 }
+
+/** The person's words ending as a sentence: with their own full stop (or ? or !), else one added. */
+const asSentence = (note: string): string => (/[.!?…]["'”’)]*$/.test(note) ? note : `${note}.`);

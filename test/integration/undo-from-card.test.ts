@@ -91,6 +91,23 @@ describe('a conversation’s actions say where each stands for Undo', () => {
         message: 'You turned this undo down; nothing was undone.',
       }),
     );
+    // Turned down with a reason, the card says it after the sentence, whatever the reason ends with.
+    for (const [reason, said] of [
+      ['Not now.', 'Not now.'],
+      ['the list is shared', 'the list is shared.'],
+    ] as const) {
+      const asking = await host.invoke('audit.undo', { id: added.actionId ?? '' });
+      await host.invoke('approval.decide', {
+        approvalId: asking.approvalId ?? '',
+        decision: 'reject',
+        reason,
+      });
+      expect(events.at(-1)).toMatchObject({
+        type: 'notice',
+        undoNotDone: 'rejected',
+        message: `You turned this undo down; nothing was undone. Your reason: ${said}`,
+      });
+    }
   });
 
   it('an approved undo the service refuses: the conversation hears why, and the action can be undone again', async () => {
