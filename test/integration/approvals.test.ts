@@ -55,8 +55,14 @@ describe('approval workflow', () => {
     const [pending] = (await host.invoke('approval.list', {})).approvals;
     expect(pending).toMatchObject({ confidence: 0.95, intent: sure.intent, risk: 'low', level: 'confirm' });
     expect(pending?.args).toEqual({ description: 'Buy milk' });
+    // The conversation's cards: a waiting one can be edited, so it comes with the tool's schema; a decided one not.
+    const cards = async () =>
+      (await host.invoke('thread.get', { threadId: paused.threadId })).approvals ?? [];
+    expect((await cards())[0]?.argsSchema).toMatchObject({ properties: { description: expect.any(Object) } });
 
     const done = await host.invoke('approval.decide', { approvalId, decision: 'approve' });
+    expect(await cards()).toMatchObject([{ id: approvalId, status: 'approved' }]);
+    expect((await cards())[0]?.argsSchema).toEqual({});
     expect(done).toMatchObject({
       status: 'completed',
       runId: paused.runId,
