@@ -55,7 +55,10 @@ export class HostRuns {
   ) {
     this.instructions = new RunInstructions(deps);
     this.isClosed = links.isClosed;
-    this.events = new RunEventBus((runId) => storedEvents(deps.store, runId));
+    this.events = new RunEventBus(
+      (runId) => storedEvents(deps.store, runId),
+      (runId) => ['completed', 'failed'].includes(deps.store.runs.get(runId)?.status ?? ''),
+    );
     this.launcher = new RunLauncher({
       store: deps.store,
       settings: deps.settings,

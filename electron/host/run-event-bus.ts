@@ -21,16 +21,34 @@ export class RunEventBus {
   private readonly buffers = new Map<string, RunEvent[]>();
   private readonly finished: string[] = [];
 
-  constructor(private readonly replayStored: (runId: string) => RunEvent[]) {}
+  /** `isOver`: whether a run has ended (asked only of a run whose events are not held). */
+  constructor(
+    private readonly replayStored: (runId: string) => RunEvent[],
+    private readonly isOver: (runId: string) => boolean = () => false,
+  ) {}
 
   publish(event: RunEvent): void {
-    const buffer = this.buffers.get(event.runId) ?? [];
-    if (buffer.length === 0) this.buffers.set(event.runId, buffer);
+    let buffer = this.buffers.get(event.runId);
+    if (!buffer) {
+      // A word about a run that ended and was let go (an undo's notice, days later) is in its journal already:
+      // its subscribers hear it, but held alone it would be all that a late subscriber replayed of the run, and it
+      // would never be let go.
+      if (!isRunStart(event) && this.isOver(event.runId)) {
+        this.deliverAll(event);
+        return;
+      }
+      buffer = [];
+      this.buffers.set(event.runId, buffer);
+    }
     // A waiting run's place in line changes with every run that leaves it: a late subscriber needs the last. The
     // run's start (queued with no place) stays first, so a replay says it holds the run whole.
     if (isInLine(event) && isInLine(buffer.at(-1))) buffer[buffer.length - 1] = event;
     else buffer.push(event);
     if (event.type === 'result') this.markFinished(event.runId);
+    this.deliverAll(event);
+  }
+
+  private deliverAll(event: RunEvent): void {
     for (const subscription of this.subscriptions) {
       if (matches(subscription.filter, event)) deliver(subscription.listener, event);
     }
