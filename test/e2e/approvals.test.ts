@@ -198,6 +198,17 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await expect.poll(() => focusedTestId(page)).toBe('pending-reject-with-reason');
     expect(await panel.isVisible()).toBe(true);
 
+    // Enter on Cancel cancels: a reason typed and then thought better of is not sent as a rejection.
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Not sure yet');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('pending-reject-with-reason');
+    expect(await panel.getByTestId('pending-approval').count()).toBe(1);
+    expect(await pendingCount(page).innerText()).toBe('1');
+
     const requestsBefore = gemini.requests.length;
     await page.keyboard.press('Enter');
     await expect.poll(() => focusedTestId(page)).toBe('approval-reject-reason');

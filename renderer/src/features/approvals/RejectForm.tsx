@@ -26,8 +26,15 @@ export function RejectForm({
       // The reject form is closed, not the run stopped.
       event.stopPropagation();
       onCancel();
-    } else if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing && !isBusy) {
-      // Enter sends the reason, as in the composer; Shift+Enter is a new line.
+    } else if (
+      event.key === 'Enter' &&
+      event.target instanceof HTMLTextAreaElement &&
+      !event.shiftKey &&
+      !event.nativeEvent.isComposing &&
+      !isBusy
+    ) {
+      // Enter in the reason sends it, as in the composer; Shift+Enter is a new line. Only there: Enter on Cancel
+      // presses Cancel, not Reject.
       event.preventDefault();
       onReject(reason.trim());
     }
