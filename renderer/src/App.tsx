@@ -194,6 +194,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
       </header>
       <PauseBanner />
       <aside
+        ref={drawer.ref}
         className="app__sidebar"
         id="conversation-drawer"
         aria-label="Conversation list"

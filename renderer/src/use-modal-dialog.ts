@@ -23,7 +23,7 @@ export function useModalDialog(isOpen: boolean) {
  * Chromium lets Tab leave a modal dialog for the browser's own controls: Deputy's window has none, so the keyboard
  * fell to the page behind the dialog, where nothing can be used.
  */
-export function useTabWrap(dialogRef: RefObject<HTMLDialogElement | null>, isOpen: boolean): void {
+export function useTabWrap(dialogRef: RefObject<HTMLElement | null>, isOpen: boolean): void {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog || !isOpen) return;

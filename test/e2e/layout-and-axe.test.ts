@@ -97,6 +97,60 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.getByTestId('empty-state').waitFor();
   });
 
+  it('the drawer at 420 px by keyboard: focus goes into it, stays in it, and on to the message box after a choice', async () => {
+    gemini.script(textReply('Hello.'), textReply('Hello again.'));
+    const page = await openPage(420, 'light');
+    await composer(page).waitFor();
+    await send(page, 'First question');
+    await assistantMessages(page).getByText('Hello.').waitFor();
+    await page.getByTestId('drawer-toggle').focus();
+    await page.keyboard.press('Enter');
+    // Opened, the keyboard is in the drawer (not on its button, which the drawer covers).
+    await expect.poll(() => focusedTestId(page)).toBe('new-conversation');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+    await page.keyboard.type('Second question');
+    await page.keyboard.press('Enter');
+    await assistantMessages(page).getByText('Hello again.').waitFor();
+
+    await page.getByTestId('drawer-toggle').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('new-conversation');
+    // Tab goes round inside the drawer, both ways, never to the chat drawn under it.
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedText(page)).toBe('Delete');
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('new-conversation');
+    const order = [];
+    for (let stop = 0; stop < 8; stop += 1) {
+      await page.keyboard.press('Tab');
+      order.push(await focusedTestId(page));
+    }
+    const row = ['thread-item', 'thread-rename', 'thread-delete'];
+    expect(order).toEqual(['thread-search', ...row, ...row, 'new-conversation']);
+    // A conversation chosen (the older one, second in the list): the drawer closes and the keyboard goes on in
+    // its message box.
+    for (let stop = 0; stop < 5; stop += 1) await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toContain('First question');
+    await page.keyboard.press('Enter');
+    await assistantMessages(page).getByText('Hello.').waitFor();
+    await expect.poll(() => page.getByTestId('thread-list').isVisible()).toBe(false);
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+
+    // Widened with the drawer open, the list is the sidebar again, and Tab goes on from it into the chat.
+    await page.getByTestId('drawer-toggle').click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => page.locator('.app--drawer-open').count()).toBe(0);
+    await page.getByTestId('thread-delete').last().focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).not.toBe('new-conversation');
+    // In a wide window too, New conversation leaves the keyboard in the message box.
+    await page.getByTestId('new-conversation').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+  });
+
   it("keeps the header to one row with the app's name at 420 px, the rest under a keyboard-reachable menu", async () => {
     const page = await openPage(420, 'light');
     await composer(page).waitFor();

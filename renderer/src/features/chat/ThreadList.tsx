@@ -30,7 +30,12 @@ export function ThreadList() {
         type="button"
         className="button button--primary"
         data-testid="new-conversation"
-        onClick={newConversation}
+        onClick={() => {
+          newConversation();
+          // A new conversation is for typing in: the keyboard goes to its message box (in a narrow window, once
+          // the drawer this button is in has closed).
+          document.getElementById('composer-input')?.focus();
+        }}
       >
         New conversation
       </button>
