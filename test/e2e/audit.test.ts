@@ -8,6 +8,7 @@ import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import {
   addTaskCard,
+  focusRing,
   focusedId,
   focusedTag,
   focusedTestId,
@@ -95,9 +96,11 @@ describe('the audit viewer against the headless host', () => {
     await rows(page).first().locator('.audit-row__time').click();
     await detail(page).getByRole('heading', { name: runRow }).waitFor();
 
-    // Keyboard: the rows are one tab stop; arrows move, Enter opens.
+    // Keyboard: the rows are one tab stop; arrows move, Enter opens. The row with the focus shows its ring whole,
+    // not cut to a sliver by the cell that shortens its words.
     await rows(page).first().getByRole('button').focus();
     await page.keyboard.press('ArrowDown');
+    expect(await focusRing(page)).toBe('whole');
     await page.keyboard.press('Enter');
     await detail(page).getByRole('heading', { name: 'Added task' }).waitFor();
     await page.keyboard.press('ArrowUp');

@@ -38,6 +38,43 @@ export const focusedText = (page: Page) => page.evaluate(() => document.activeEl
 export const focusedTag = (page: Page) => page.evaluate(() => document.activeElement?.tagName);
 
 /**
+ * Whether the keyboard's focus is seen: 'whole' when the focused element, or the nearest element around it that
+ * draws the ring for it (up to three levels), has an outline that no box clipping its overflow cuts; otherwise
+ * what is wrong ('no ring', or which box cuts it on which sides), so that a failed check says why.
+ */
+export const focusRing = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body) return 'no focus';
+    const hasOutline = (element: Element) => {
+      const style = getComputedStyle(element);
+      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+    };
+    let ringed: Element | null = active;
+    for (let level = 0; ringed && !hasOutline(ringed) && level < 3; level += 1) ringed = ringed.parentElement;
+    if (!ringed || !hasOutline(ringed)) return 'no ring';
+    const style = getComputedStyle(ringed);
+    const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+    const box = ringed.getBoundingClientRect();
+    for (let around = ringed.parentElement; around; around = around.parentElement) {
+      const aroundStyle = getComputedStyle(around);
+      if (aroundStyle.display === 'contents' || aroundStyle.overflow === 'visible') continue;
+      const edge = around.getBoundingClientRect();
+      const left = edge.left + around.clientLeft;
+      const top = edge.top + around.clientTop;
+      const cut = [
+        box.left - reach < left - 0.5 && 'left',
+        box.right + reach > left + around.clientWidth + 0.5 && 'right',
+        box.top - reach < top - 0.5 && 'top',
+        box.bottom + reach > top + around.clientHeight + 0.5 && 'bottom',
+      ].filter(Boolean);
+      if (cut.length > 0)
+        return `cut on the ${cut.join(', ')} by ${around.tagName.toLowerCase()}.${around.className}`;
+    }
+    return 'whole';
+  });
+
+/**
  * One browser for the test file and fresh pages for each test, closed after it.
  * Call at the top level of a test file; `newPage()` is valid inside tests.
  */
