@@ -3,7 +3,7 @@ import type { TaskItem } from '../../shared/contract';
 import { callReply, textReply } from '../fakes/gemini/script';
 import { apiOf } from './support/api';
 import { useHostedGemini } from './support/hosted';
-import { usePages } from './support/pages';
+import { focusedTestId, focusedText, usePages } from './support/pages';
 
 const { newPage } = usePages();
 // Autonomous trust with the default per-action settings: adds and edits go through, a delete asks first.
@@ -66,6 +66,57 @@ describe('the Tasks panel, in the browser', () => {
     await approval.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(async () => (await tasks()).length).toBe(0);
     await expect.poll(() => panel.getByTestId('task-row').count()).toBe(0);
+  });
+
+  it('by keyboard only: edit, Escape, done, delete and its approval never drop the focus on the page', async () => {
+    const { page, panel } = await openPanel();
+    await page.keyboard.type('Post the letter');
+    await page.keyboard.press('Enter');
+    await panel.getByTestId('tasks-notice').getByText('Added “Post the letter”.').waitFor();
+    const row = panel.getByTestId('task-row').filter({ hasText: 'Post the letter' });
+    const edit = row.getByRole('button', { name: 'Edit “Post the letter”' });
+
+    // Edit: the keyboard goes into the task's words; Escape cancels the edit, not the panel, and comes back to Edit.
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement).value))
+      .toBe('Post the letter');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => focusedText(page)).toBe('Edit');
+    expect(await panel.isVisible()).toBe(true);
+    // Saved, the same.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' today');
+    await page.keyboard.press('Enter');
+    await panel.getByTestId('tasks-notice').getByText('Saved “Post the letter today”.').waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('task-edit');
+
+    // Done: the row leaves the open list with its box; the keyboard goes to what came of it.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Space');
+    await panel.getByTestId('tasks-notice').getByText('Done: “Post the letter today”.').waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('tasks-notice');
+
+    // A delete waits for approval: the keyboard goes to the notice, and Tab from it to the waiting change.
+    await panel.getByTestId('tasks-tab-done').focus();
+    await page.keyboard.press('Enter');
+    const done = panel.getByTestId('task-row').filter({ hasText: 'Post the letter today' });
+    await done.getByRole('button', { name: 'Delete “Post the letter today”' }).focus();
+    await page.keyboard.press('Enter');
+    await panel
+      .getByTestId('tasks-notice')
+      .getByText('Waiting for your approval', { exact: false })
+      .waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('tasks-notice');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Approve');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => panel.getByTestId('task-row').count()).toBe(0);
+    // Decided, the notice says so (not "waiting" any more), and holds the keyboard.
+    await panel.getByTestId('tasks-notice').getByText('Approved: ', { exact: false }).waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('tasks-notice');
   });
 
   it('shows a task the chat adds while it is open', async () => {

@@ -55,6 +55,13 @@ export function TaskForm({
     <form
       className={`task-form${task ? ' task-form--edit' : ''}`}
       onSubmit={(event) => void submit(event)}
+      onKeyDown={(event) => {
+        // Escape cancels an edit, as Cancel does, rather than closing the whole panel with it.
+        if (event.key !== 'Escape' || !onCancel || event.nativeEvent.isComposing) return;
+        event.preventDefault();
+        event.stopPropagation();
+        onCancel();
+      }}
       noValidate
       data-testid={task ? 'task-edit-form' : 'task-add-form'}
     >
@@ -65,6 +72,8 @@ export function TaskForm({
           onChange={(event) => setDescription(event.target.value)}
           // While a change is being sent the form is read-only: it clears once the change is taken.
           readOnly={isBusy}
+          // Edit pressed: the keyboard goes on in the task's words, where its row was.
+          autoFocus={task !== undefined}
           maxLength={500}
           placeholder={task ? undefined : 'Buy milk'}
           aria-invalid={problem !== null && !description.trim()}

@@ -1,6 +1,7 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { isFocusLost } from '../../focus';
 import { useModalDialog } from '../../use-modal-dialog';
-import type { TaskItem } from '../../../../shared/contract';
+import type { Approval, TaskItem } from '../../../../shared/contract';
 import { TASKS_THREAD_ID } from '../../../../shared/tasks-thread';
 import { useApprovals, useStores, useTasks } from '../../stores';
 import { TaskForm, type TaskValues } from './TaskForm';
@@ -58,6 +59,7 @@ function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
             className="button button--quiet"
             onClick={onEdit}
             disabled={isWaiting}
+            data-testid="task-edit"
             aria-label={`Edit “${task.description}”`}
           >
             Edit
@@ -88,9 +90,18 @@ function WaitingChanges() {
     [pending],
   );
   if (waiting.length === 0) return null;
-  const decide = async (approvalId: string, decision: 'approve' | 'reject') => {
-    await approvals.getState().decide({ approvalId, decision });
+  const decide = async (approval: Approval, decision: 'approve' | 'reject') => {
+    const isDecided = await approvals.getState().decide({ approvalId: approval.id, decision });
     await tasks.getState().load();
+    const title = approval.preview.title;
+    tasks.getState().tell(
+      isDecided
+        ? { tone: 'info', text: decision === 'approve' ? `Approved: ${title}.` : `Rejected: ${title}.` }
+        : {
+            tone: 'error',
+            text: approvals.getState().activity[approval.id]?.error ?? 'It could not be decided.',
+          },
+    );
   };
   return (
     <ul className="pending-list" aria-label="Changes waiting for your approval" data-testid="task-approvals">
@@ -104,11 +115,11 @@ function WaitingChanges() {
             <button
               type="button"
               className="button button--primary"
-              onClick={() => void decide(approval.id, 'approve')}
+              onClick={() => void decide(approval, 'approve')}
             >
               Approve
             </button>
-            <button type="button" className="button" onClick={() => void decide(approval.id, 'reject')}>
+            <button type="button" className="button" onClick={() => void decide(approval, 'reject')}>
               Reject
             </button>
           </div>
@@ -138,6 +149,23 @@ export function TasksPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): vo
     const timer = setInterval(() => void store.getState().load(), REFRESH_MS);
     return () => clearInterval(timer);
   }, [isOpen, store]);
+
+  // An edit closed (saved or cancelled): the keyboard goes back to the task's Edit, where the form was.
+  const lastEdited = useRef<string | null>(null);
+  useEffect(() => {
+    const id = lastEdited.current;
+    lastEdited.current = editing;
+    if (editing !== null || id === null || !isFocusLost()) return;
+    dialogRef.current
+      ?.querySelector<HTMLElement>(`[data-task-id="${id}"] [data-testid="task-edit"]`)
+      ?.focus();
+  }, [editing, dialogRef]);
+  // A change made from a row or a waiting change decided takes its button away, or turns it off while it runs,
+  // and the keyboard fell to the page: it goes on at what came of it.
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (notice && editing === null && isFocusLost()) noticeRef.current?.focus();
+  }, [notice, editing]);
 
   const shown = tasks.filter((task) => task.status === view);
   const counts = { open: tasks.filter((task) => task.status === 'open').length, done: tasks.length };
@@ -181,6 +209,8 @@ export function TasksPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): vo
           <TaskForm isBusy={isChanging} onSubmit={add} />
           {notice && (
             <p
+              ref={noticeRef}
+              tabIndex={-1}
               className={notice.tone === 'error' ? 'form-error' : 'form-success'}
               role={notice.tone === 'error' ? 'alert' : 'status'}
               data-testid="tasks-notice"

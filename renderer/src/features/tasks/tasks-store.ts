@@ -18,7 +18,8 @@ export interface TasksActions {
    * ask twice). False when it was refused or failed, so the form keeps what was typed.
    */
   change(input: TasksChangeInput, done: string): Promise<boolean>;
-  clearNotice(): void;
+  /** Says what came of something decided outside `change` (an approval of a waiting change). */
+  tell(notice: TasksState['notice']): void;
 }
 
 export type TasksStore = StoreApi<TasksState & TasksActions>;
@@ -73,8 +74,8 @@ export function createTasksStore(client: DeputyClient): TasksStore {
       }
     },
 
-    clearNotice() {
-      set({ notice: null });
+    tell(notice) {
+      set({ notice });
     },
   }));
 }
