@@ -7,3 +7,18 @@ export function isFocusLost(): boolean {
   const active = document.activeElement;
   return active === null || active === document.body;
 }
+
+/**
+ * Before a list's item goes with the button that removes it (an address, a price row): the keyboard moves to the
+ * same button of the next item, the previous one's for the last, or to `fallback` when it was the only one,
+ * instead of falling to the page with the button. `buttons` are the list's remove buttons, in order.
+ */
+export function focusPastRemoved(
+  removing: HTMLElement,
+  buttons: Iterable<HTMLElement>,
+  fallback: HTMLElement | null,
+): void {
+  const all = [...buttons];
+  const at = all.indexOf(removing);
+  (all[at + 1] ?? all[at - 1] ?? fallback)?.focus();
+}

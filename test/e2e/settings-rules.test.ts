@@ -166,6 +166,23 @@ describe('the rules in Settings → Permissions', () => {
     await expect.poll(() => focusedTestId(page)).toBe('rule-tool');
   });
 
+  it('removes an allow-list address by keyboard: the focus goes to the next one’s ✕, then to the field', async () => {
+    const page = await openRules(1280);
+    const field = page.getByTestId('allowlist-input');
+    for (const address of ['ann@one.example', 'bob@one.example']) {
+      await field.fill(address);
+      await field.press('Enter');
+    }
+    const label = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    await page.getByRole('button', { name: 'Remove ann@one.example' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('allowlist-entry').count()).toBe(1);
+    expect(await label()).toBe('Remove bob@one.example');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('allowlist-entry').count()).toBe(0);
+    expect(await focusedTestId(page)).toBe('allowlist-input');
+  });
+
   it('draws a field that failed its check with a red border, in light and dark, as its message is red', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const page = await openRules(1280, (p) => p.emulateMedia({ colorScheme: scheme }));

@@ -123,6 +123,34 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     expect(await panel.getByTestId('price-table-save').getAttribute('aria-keyshortcuts')).toBe('Control+S');
   });
 
+  it('removes and adds a price row by keyboard without dropping the focus on the page', async () => {
+    const page = await openSettings(host, 'usage');
+    const panel = page.getByTestId('usage-panel');
+    const remove = (model: string) => panel.getByRole('button', { name: `Remove ${model}`, exact: true });
+    const label = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    // Removed, the keyboard is on the next row's ✕; the last row's goes to the one before it.
+    await remove('gemini-2.5-pro').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => remove('gemini-2.5-pro').count()).toBe(0);
+    expect(await label()).toBe('Remove gemini-2.5-flash');
+    const last = await panel
+      .getByRole('button', { name: /^Remove / })
+      .last()
+      .getAttribute('aria-label');
+    const beforeLast = await panel
+      .getByRole('button', { name: /^Remove / })
+      .nth(-2)
+      .getAttribute('aria-label');
+    await panel.getByRole('button', { name: last ?? '', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    expect(await label()).toBe(beforeLast);
+    // Added, the keyboard is in the new row's model id.
+    await panel.getByRole('button', { name: 'Add a model' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => label()).toBe('Model id');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('');
+  });
+
   it('a stored run shows its tokens and cost under its answer after a reload', async () => {
     gemini.script(textReply('Blue, on a clear day.'));
     const response = await api('/api/agent/run', {

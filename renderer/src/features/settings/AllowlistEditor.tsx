@@ -1,6 +1,7 @@
 import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent } from 'react';
 import { checkAllowlistEntry } from './permissions';
 import { FormError } from '../../components/FormParts';
+import { focusPastRemoved } from '../../focus';
 import type { DraftProps } from './pending-draft';
 
 /**
@@ -71,7 +72,15 @@ export function AllowlistEditor({
                 type="button"
                 className="chip__remove"
                 aria-label={`Remove ${entry}`}
-                onClick={() => onChange(entries.filter((item) => item !== entry))}
+                onClick={(event) => {
+                  const list = event.currentTarget.closest('ul');
+                  focusPastRemoved(
+                    event.currentTarget,
+                    list?.querySelectorAll<HTMLElement>('.chip__remove') ?? [],
+                    inputRef.current,
+                  );
+                  onChange(entries.filter((item) => item !== entry));
+                }}
               >
                 ×
               </button>

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { DEFAULT_MODEL_PRICES, type ModelPrice } from '../../../../shared/model-prices';
 import { FormError, SubmitButton } from '../../components/FormParts';
+import { focusPastRemoved } from '../../focus';
 import { useStores } from '../../stores';
 import { isSaveShortcut, saveShortcut } from '../settings/save-shortcut';
 
@@ -57,6 +58,15 @@ export function PriceTable({
     setRows((previous) => previous.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
   };
   const nextKey = () => Math.max(-1, ...rows.map((row) => row.key)) + 1;
+  // A row added is for filling in: the keyboard goes to its model id.
+  const addButton = useRef<HTMLButtonElement>(null);
+  const addedKey = useRef<number | null>(null);
+  const tableRef = useRef<HTMLTableSectionElement>(null);
+  useEffect(() => {
+    if (addedKey.current === null) return;
+    tableRef.current?.querySelector<HTMLInputElement>(`[data-row-key="${addedKey.current}"] input`)?.focus();
+    addedKey.current = null;
+  }, [rows]);
 
   const save = async (table: Record<string, ModelPrice>) => {
     setIsSaving(true);
@@ -102,9 +112,9 @@ export function PriceTable({
             </th>
           </tr>
         </thead>
-        <tbody>
+        <tbody ref={tableRef}>
           {rows.map((row) => (
-            <tr key={row.key}>
+            <tr key={row.key} data-row-key={row.key}>
               <td>
                 <input
                   aria-label="Model id"
@@ -133,7 +143,15 @@ export function PriceTable({
                   className="button button--quiet"
                   aria-label={`Remove ${row.model || 'this row'}`}
                   title="Remove"
-                  onClick={() => {
+                  data-remove-row
+                  onClick={(event) => {
+                    focusPastRemoved(
+                      event.currentTarget,
+                      event.currentTarget
+                        .closest('tbody')
+                        ?.querySelectorAll<HTMLElement>('[data-remove-row]') ?? [],
+                      addButton.current,
+                    );
                     setIsSaved(false);
                     setRows((previous) => previous.filter((item) => item.key !== row.key));
                   }}
@@ -153,10 +171,12 @@ export function PriceTable({
       )}
       <div className="settings-form__actions">
         <button
+          ref={addButton}
           type="button"
           className="button"
           onClick={() => {
             setIsSaved(false);
+            addedKey.current = nextKey();
             setRows((previous) => [...previous, { key: nextKey(), model: '', input: '', output: '' }]);
           }}
         >
