@@ -235,6 +235,25 @@ describe('undoing an action from its card in the chat', () => {
     }
   });
 
+  it('held for approval and approved on the card by keyboard: the focus goes to what came of it, not the page', async () => {
+    const page = await acted('add_task', { description: 'Return the books' });
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      const task = card(page, 'add_task');
+      await task.getByTestId('tool-call-undo').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-waiting');
+      await page.keyboard.press('Tab');
+      expect(await focusedTestId(page)).toBe('tool-call-undo-approve');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
+      await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-notice');
+      expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task ‘Return the books’.');
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  });
+
   it('approved in Approvals after a reload, and the delete fails: the card offers Undo again at once and says why', async () => {
     const page = await acted(
       'slack_send',

@@ -26,7 +26,11 @@ export function ToolCardUndo({ call, isUndone }: { call: ToolRow; isUndone: bool
   const notice = useRef<HTMLParagraphElement>(null);
   const focus = useUndoFocus(prompt?.kind ?? null, isUndone, () => {
     if (!isFocusLost()) return;
-    const button = focus.ref.current?.querySelector<HTMLElement>('[data-testid="tool-call-undo"]');
+    // Not to an Undo shown only while the undo just approved is on its way (its approval heard before the
+    // answer): it goes once the undo is done, and the focus with it.
+    const button = focus.ref.current?.querySelector<HTMLElement>(
+      '[data-testid="tool-call-undo"]:not([aria-disabled="true"])',
+    );
     (button ?? notice.current)?.focus();
   });
   const canUndo = call.state === 'completed' && call.canUndo === true && !isUndone;
