@@ -100,8 +100,14 @@ describe('the Tasks panel, in the browser', () => {
     await expect.poll(() => focusedTestId(page)).toBe('tasks-notice');
 
     // A delete waits for approval: the keyboard goes to the notice, and Tab from it to the waiting change.
-    await panel.getByTestId('tasks-tab-done').focus();
-    await page.keyboard.press('Enter');
+    // The Open and Done tabs are one tab stop, and the arrows move between them, as Settings' tabs do.
+    await panel.getByTestId('tasks-tab-open').focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).not.toBe('tasks-tab-done');
+    await panel.getByTestId('tasks-tab-open').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focusedTestId(page)).toBe('tasks-tab-done');
+    expect(await panel.getByTestId('tasks-tab-done').getAttribute('aria-selected')).toBe('true');
     const done = panel.getByTestId('task-row').filter({ hasText: 'Post the letter today' });
     await done.getByRole('button', { name: 'Delete “Post the letter today”' }).focus();
     await page.keyboard.press('Enter');

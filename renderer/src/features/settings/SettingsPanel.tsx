@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
+import { tabForKey } from '../../tab-keys';
 import { useScrollEdges } from '../../use-scroll-edges';
 import type { ConnectionName, Settings } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
@@ -78,17 +79,6 @@ function TabContent({
     case 'desktop':
       return window.deputyShell ? <DesktopPanel shell={window.deputyShell} /> : null;
   }
-}
-
-/** The tab a key moves to, as the ARIA tabs pattern says: arrows go round, Home and End go to the ends. */
-function nextTab(current: Tab, key: string): Tab | null {
-  const index = TABS.findIndex((item) => item.id === current);
-  const at = (position: number) => TABS[(position + TABS.length) % TABS.length]?.id ?? null;
-  if (key === 'ArrowRight') return at(index + 1);
-  if (key === 'ArrowLeft') return at(index - 1);
-  if (key === 'Home') return at(0);
-  if (key === 'End') return at(TABS.length - 1);
-  return null;
 }
 
 /** Which tabs hold changes not saved yet: "Unsaved changes" (this tab), "… in General" (another), or both. */
@@ -200,7 +190,11 @@ export function SettingsPanel({
   }, [isOpen, store]);
 
   const onTabKey = (event: KeyboardEvent) => {
-    const next = nextTab(tab, event.key);
+    const next = tabForKey(
+      TABS.map((item) => item.id),
+      tab,
+      event.key,
+    );
     if (!next) return;
     event.preventDefault();
     setTab(next);

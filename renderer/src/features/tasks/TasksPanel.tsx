@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { isFocusLost } from '../../focus';
 import { useModalDialog } from '../../use-modal-dialog';
+import { tabForKey } from '../../tab-keys';
 import type { Approval, TaskItem } from '../../../../shared/contract';
 import { TASKS_THREAD_ID } from '../../../../shared/tasks-thread';
 import { useApprovals, useStores, useTasks } from '../../stores';
@@ -10,7 +11,8 @@ import { dueWords } from './task-words';
 /** While the panel is open, the list is read again this often: a task the chat adds shows up by itself. */
 const REFRESH_MS = 3_000;
 
-type View = 'open' | 'done';
+const VIEWS = ['open', 'done'] as const;
+type View = (typeof VIEWS)[number];
 
 function TaskRow({ task, onEdit }: { task: TaskItem; onEdit: () => void }) {
   const { tasks: store } = useStores();
@@ -219,14 +221,27 @@ export function TasksPanel({ isOpen, onClose }: { isOpen: boolean; onClose(): vo
             </p>
           )}
           <WaitingChanges />
-          <div className="tabs" role="tablist" aria-label="Which tasks">
-            {(['open', 'done'] as const).map((item) => (
+          <div
+            className="tabs"
+            role="tablist"
+            aria-label="Which tasks"
+            onKeyDown={(event) => {
+              const next = tabForKey(VIEWS, view, event.key);
+              if (!next) return;
+              event.preventDefault();
+              setView(next);
+              document.getElementById(`${tabIds}-${next}`)?.focus();
+            }}
+          >
+            {VIEWS.map((item) => (
               <button
                 key={item}
                 type="button"
                 role="tab"
                 id={`${tabIds}-${item}`}
                 aria-selected={view === item}
+                // One tab stop for the row: the arrows move between the tabs, as in Settings.
+                tabIndex={view === item ? 0 : -1}
                 aria-controls={`${tabIds}-list`}
                 className="tabs__tab"
                 data-testid={`tasks-tab-${item}`}
