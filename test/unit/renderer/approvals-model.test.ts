@@ -4,6 +4,7 @@ import {
   applyApprovalsChanged,
   describeAge,
   describeExpiry,
+  describeWhere,
   emptySnapshot,
   fieldsBeyondTitle,
   findByAction,
@@ -14,6 +15,7 @@ import {
   staleApprovalIds,
 } from '../../../renderer/src/features/approvals/approvals-model';
 import { sampleApproval } from './fixtures';
+import { TASKS_THREAD_ID } from '../../../shared/tasks-thread';
 
 const changed = (event: Partial<ApprovalsChangedEvent>): ApprovalsChangedEvent => ({
   type: 'approvals.changed',
@@ -93,6 +95,14 @@ describe('approvals.changed', () => {
     ]).known;
     expect(findByAction(known, 'a1')?.id).toBe('new');
     expect(findByAction(known, 'a9')).toBeUndefined();
+  });
+});
+
+describe('where an approval was asked for', () => {
+  it('names the conversation, an untitled one by its id’s tail, and the Tasks panel as itself', () => {
+    expect(describeWhere('01j9-thread-0001', 'Plan the trip')).toBe('Plan the trip');
+    expect(describeWhere('01j9-thread-0001', undefined)).toBe('Conversation …ead-0001');
+    expect(describeWhere(TASKS_THREAD_ID, undefined)).toBe('From the Tasks panel');
   });
 });
 

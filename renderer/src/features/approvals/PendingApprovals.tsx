@@ -3,7 +3,7 @@ import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { useApprovals, useChat, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeAge, describeExpiry } from './approvals-model';
+import { describeAge, describeExpiry, describeWhere } from './approvals-model';
 import { idleActivity } from './approvals-store';
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
@@ -52,9 +52,8 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         <strong>{approval.preview.title}</strong>
       </p>
       <p className="pending-item__meta">
-        {/* An untitled conversation by its id's tail: the start is the time it began, alike for neighbours. */}
-        {threadTitle || `Conversation …${approval.threadId.slice(-8)}`} · asked{' '}
-        {describeAge(approval.createdAt, now)} · {describeExpiry(approval.expiresAt, now)}
+        {describeWhere(approval.threadId, threadTitle)} · asked {describeAge(approval.createdAt, now)} ·{' '}
+        {describeExpiry(approval.expiresAt, now)}
       </p>
       {activity.error && <FormError>{activity.error}</FormError>}
       {isGivingReason ? (

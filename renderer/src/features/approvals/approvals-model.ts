@@ -1,4 +1,5 @@
 import type { Approval, ApprovalStatus, ApprovalsChangedEvent } from '../../../../shared/contract';
+import { TASKS_THREAD_ID } from '../../../../shared/tasks-thread';
 
 /**
  * The preview's fields its title does not already say. A title names the action's object at its end ("Add a
@@ -106,6 +107,15 @@ export function describeExpiry(expiresAt: string, now: number): string {
 }
 
 /** "just now", "4 min ago", "2 h ago", "3 days ago". */
+/**
+ * Where an approval was asked for: its conversation's title; an untitled one by its id's tail (the start is the
+ * time it began, alike for neighbours); a change made in the Tasks panel, which is no conversation, by the panel.
+ */
+export function describeWhere(threadId: string, title: string | undefined): string {
+  if (threadId === TASKS_THREAD_ID) return 'From the Tasks panel';
+  return title || `Conversation …${threadId.slice(-8)}`;
+}
+
 export function describeAge(createdAt: string, now: number): string {
   const at = Date.parse(createdAt);
   if (Number.isNaN(at)) return '';
