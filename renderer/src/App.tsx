@@ -45,11 +45,13 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
     const disconnectChat = stores.chat.getState().connect();
     const disconnectApprovals = stores.approvals.getState().connect();
     const disconnectAgents = stores.agents.getState().connect();
+    const disconnectPlans = stores.plans.getState().connect();
     void stores.settings.getState().load();
     return () => {
       disconnectChat();
       disconnectApprovals();
       disconnectAgents();
+      disconnectPlans();
     };
   }, [stores]);
 

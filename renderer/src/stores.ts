@@ -111,23 +111,27 @@ export interface Stores {
   plans: PlansStore;
 }
 
-export const createStores = (client: DeputyClient): Stores => ({
-  chat: createChatStore(client),
-  usage: createUsageStore(client),
-  tasks: createTasksStore(client),
-  search: createSearchStore(client),
-  settings: createSettingsStore(client),
-  approvals: createApprovalsStore(client),
-  connections: createConnectionsStore(client),
-  memory: createMemoryStore(client),
-  data: createDataStore(client),
-  extensions: createExtensionsStore(client),
-  audit: createAuditStore(client),
-  cardUndo: createCardUndoStore(client),
-  sideEffects: createSideEffectsStore(client),
-  agents: createAgentsStore(client),
-  plans: createPlansStore(client),
-});
+export function createStores(client: DeputyClient): Stores {
+  const plans = createPlansStore(client);
+  return {
+    // The conversation is read once when it opens; its plans come from that reading.
+    chat: createChatStore(client, { onThreadRead: (detail) => plans.getState().fromThread(detail) }),
+    usage: createUsageStore(client),
+    tasks: createTasksStore(client),
+    search: createSearchStore(client),
+    settings: createSettingsStore(client),
+    approvals: createApprovalsStore(client),
+    connections: createConnectionsStore(client),
+    memory: createMemoryStore(client),
+    data: createDataStore(client),
+    extensions: createExtensionsStore(client),
+    audit: createAuditStore(client),
+    cardUndo: createCardUndoStore(client),
+    sideEffects: createSideEffectsStore(client),
+    agents: createAgentsStore(client),
+    plans,
+  };
+}
 
 export function useSearch<T>(selector: (state: SearchState & SearchActions) => T): T {
   return useStore(useStores().search, selector);

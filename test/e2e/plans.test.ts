@@ -64,9 +64,27 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
   async function liveAndReopened(page: Page, check: () => Promise<void>): Promise<void> {
     await check();
     expect(await axeViolations(page)).toEqual([]);
+    const reads = readsOfThread(page);
     await page.reload();
+    // The window opens the conversation it had open again; the person leaves it and opens it from the list.
+    await check();
+    await page.getByTestId('new-conversation').click();
+    reads.clear();
     await page.getByTestId('thread-item').first().click();
     await check();
+    // Opened, the conversation is read once: its plans come from the chat's reading.
+    expect(reads.count()).toBe(1);
+  }
+
+  /** Counts the `thread.get` commands the page sends over its WebSockets from now on. */
+  function readsOfThread(page: Page): { count: () => number; clear: () => void } {
+    let count = 0;
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('"channel":"thread.get"')) count += 1;
+      }),
+    );
+    return { count: () => count, clear: () => (count = 0) };
   }
 
   async function openPage(route = ''): Promise<Page> {

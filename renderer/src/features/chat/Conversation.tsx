@@ -27,12 +27,8 @@ export function Conversation() {
   const clearFocus = useChat((state) => state.clearFocus);
   const plans = usePlans((state) => state.plans);
   const stores = useStores();
-  useEffect(() => stores.plans.getState().connect(), [stores]);
   // The cards' Undo hears undos that did not happen, however they were asked for (Approvals, the audit trail).
   useEffect(() => stores.cardUndo.getState().connect(), [stores]);
-  useEffect(() => {
-    if (threadId) void stores.plans.getState().loadThread(threadId);
-  }, [stores, threadId]);
   const anchors = usePlans((state) => state.anchors);
   const lineage = useAgentLineage(items, endedRuns, startedChildren);
   const childRunIds = useMemo(

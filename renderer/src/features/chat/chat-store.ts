@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DeputyClient, RunEvent, ThreadSummary } from '../../../../shared/contract';
+import type { DeputyClient, RunEvent, ThreadDetail, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
 import { isRunEnd, RunFollowers } from './run-followers';
@@ -81,7 +81,15 @@ export interface ChatActions {
 
 export type ChatStore = StoreApi<ChatState & ChatActions>;
 
-export function createChatStore(client: DeputyClient): ChatStore {
+export interface ChatStoreOptions {
+  /**
+   * Told each stored copy of the open conversation as it arrives, so the other stores that show it (its plans)
+   * take what they need from this one reading: `thread.get` of a long conversation is large to send and parse.
+   */
+  onThreadRead?: (detail: ThreadDetail) => void;
+}
+
+export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStoreOptions = {}): ChatStore {
   let earlyEvents: RunEvent[] = [];
   // Every event, while a run started elsewhere has not said which conversation it is in.
   let beforeStart: HeldEvents | null = null;
@@ -146,6 +154,7 @@ export function createChatStore(client: DeputyClient): ChatStore {
         // Past the cap, the runs' last events are missing: only the stored copy is whole.
         const kept = held.isFull ? [] : held.events;
         if (mine === generation) {
+          onThreadRead?.(detail);
           // A run whose start arrived while the copy was read shows from its held events; one that ended meanwhile
           // has nothing more to follow.
           const known = new Set(

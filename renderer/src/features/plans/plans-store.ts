@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DeputyClient, Plan } from '../../../../shared/contract';
+import type { DeputyClient, Plan, ThreadDetail } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { applyPlanEvent, madeBy } from './plans-model';
 
@@ -17,8 +17,8 @@ export interface PlansActions {
   connect(): () => void;
   /** One plan, by id (the approval window shows the plan its approval belongs to). */
   load(planId: string): Promise<void>;
-  /** The plans of a stored conversation. */
-  loadThread(threadId: string): Promise<void>;
+  /** Takes the plans of a stored conversation from its reading (the chat store's, when it opens one). */
+  fromThread(detail: ThreadDetail): void;
   approve(planId: string): Promise<void>;
   approveStep(planId: string, actionIds: readonly string[]): Promise<void>;
   answer(planId: string, answer: string): Promise<void>;
@@ -70,21 +70,17 @@ export function createPlansStore(client: DeputyClient): PlansStore {
           set((state) => ({ errors: { ...state.errors, [planId]: toClientError(error).message } }));
         }
       },
-      async loadThread(threadId) {
-        try {
-          const detail = await client.invoke('thread.get', { threadId });
-          const plans = detail.plans ?? [];
-          set((state) => ({
-            plans: { ...state.plans, ...Object.fromEntries(plans.map((plan) => [plan.id, plan])) },
-            // Under the request that made each, as live, not the answer's run that went on with it.
-            anchors: {
-              ...Object.fromEntries(plans.map((plan) => [plan.id, madeBy(plan, detail.runs)])),
-              ...state.anchors,
-            },
-          }));
-        } catch {
-          // The conversation shows its own error; the plans simply stay as they were.
-        }
+      fromThread(detail) {
+        const plans = detail.plans ?? [];
+        if (plans.length === 0) return;
+        set((state) => ({
+          plans: { ...state.plans, ...Object.fromEntries(plans.map((plan) => [plan.id, plan])) },
+          // Under the request that made each, as live, not the answer's run that went on with it.
+          anchors: {
+            ...Object.fromEntries(plans.map((plan) => [plan.id, madeBy(plan, detail.runs)])),
+            ...state.anchors,
+          },
+        }));
       },
       approve: (planId) =>
         act(planId, 'Approving…', async () => (await client.invoke('plan.approve', { planId })).plan),

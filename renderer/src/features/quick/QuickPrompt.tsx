@@ -22,9 +22,11 @@ export function QuickPrompt() {
   useEffect(() => {
     const disconnectChat = stores.chat.getState().connect();
     const disconnectApprovals = stores.approvals.getState().connect();
+    const disconnectPlans = stores.plans.getState().connect();
     return () => {
       disconnectChat();
       disconnectApprovals();
+      disconnectPlans();
     };
   }, [stores]);
 
