@@ -22,7 +22,7 @@ const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string
  */
 export function useAgentLineage(
   items: readonly TreeItem[],
-  endedRuns: number,
+  endedRuns: readonly string[],
   startedChildren: readonly string[],
 ): { nodes: LineageNode[]; artifacts: Record<string, readonly Artifact[]> } {
   const { agents: store } = useStores();
@@ -36,12 +36,13 @@ export function useAgentLineage(
   const runIds = [
     ...new Set([...items.flatMap((item) => (item.runId ? [item.runId] : [])), ...startedChildren]),
   ];
-  const key = `${runIds.join(',')}|${endedRuns}`;
+  const key = `${runIds.join(',')}|${endedRuns.length}`;
 
   useEffect(() => {
+    const ended = new Set(endedRuns);
     for (const runId of key.split('|')[0]?.split(',') ?? [])
-      if (runId && !childRuns.has(runId)) void store.getState().readRun(runId);
-    // childRuns is read, not watched: the key already changes with every new run.
+      if (runId && !childRuns.has(runId)) void store.getState().readRun(runId, ended.has(runId));
+    // childRuns and endedRuns are read, not watched: the key already changes with every new or ended run.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, store]);
   return { nodes, artifacts };

@@ -34,8 +34,11 @@ export interface AgentsActions {
     inputs: Record<string, string | number | boolean>,
     threadId?: string,
   ): Promise<RunStarted>;
-  /** Reads a run's agent tree and the artifacts registered with it. */
-  readRun(runId: string): Promise<void>;
+  /**
+   * Reads a run's agent tree and the artifacts registered with it. `hasEnded`: the run is over. Once a run that was
+   * over is read with every run in its tree over too, nothing of it can change, and it is not asked again.
+   */
+  readRun(runId: string, hasEnded?: boolean): Promise<void>;
 }
 
 export type AgentsStore = StoreApi<AgentsState & AgentsActions>;
@@ -47,6 +50,9 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
       set({ agents: list.agents, errors: list.errors, folder: list.folder, loadError: null });
     // Many rows may ask for the list at once (each card that names an agent): one read answers them all.
     let reading: Promise<void> | null = null;
+    // Runs read whole after they ended: a long conversation asked two commands of each of its runs whenever one
+    // more ended, 600 for 300 runs, almost all answering nothing.
+    const settled = new Set<string>();
 
     return {
       agents: null,
@@ -102,12 +108,15 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
         return client.invoke('agents.run', { name, inputs, ...(threadId && { threadId }) });
       },
 
-      async readRun(runId) {
+      async readRun(runId, hasEnded = false) {
+        if (hasEnded && settled.has(runId)) return;
         try {
           const [tree, made] = await Promise.all([
             client.invoke('runs.lineage', { runId }),
             client.invoke('artifacts.list', { runId }),
           ]);
+          if (hasEnded && tree.nodes.every((node) => node.status === 'completed' || node.status === 'failed'))
+            settled.add(runId);
           set((state) => ({
             lineage: { ...state.lineage, [runId]: tree.nodes },
             artifacts: { ...state.artifacts, [runId]: made.artifacts },

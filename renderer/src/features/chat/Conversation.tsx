@@ -17,7 +17,7 @@ export function Conversation() {
   const items = useChat((state) => state.conversation.items);
   const usage = useChat((state) => state.conversation.usage);
   const activeRun = useChat((state) => state.conversation.activeRun);
-  const endedRuns = useChat((state) => state.conversation.endedRunIds.length);
+  const endedRuns = useChat((state) => state.conversation.endedRunIds);
   const startedChildren = useChat((state) => state.conversation.childRunIds);
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
