@@ -17,10 +17,22 @@ const COLUMN_OF: Record<string, string> = {
   agentId: 'agent_id',
   tool: 'action_type',
   category: 'action_category',
-  status: 'status',
   risk: 'risk',
   decision: 'decision',
 };
+
+/** The entry's action waited for an approval that was turned down: found by the approvals' unique action id. */
+const TURNED_DOWN = `EXISTS (SELECT 1 FROM approvals a WHERE a.action_id = e.action_id AND a.status = 'rejected')`;
+
+/**
+ * What the Status filter adds to the stored status. What was turned down is stored `failed`: `turned_down` finds
+ * it among the failed entries, and `failed` leaves it out, so each choice lists what the viewer says of it.
+ */
+function approvalConditions(status: AuditFilter['status']): string[] {
+  if (status === 'turned_down') return [TURNED_DOWN];
+  if (status === 'failed') return [`NOT ${TURNED_DOWN}`];
+  return [];
+}
 
 /**
  * The index a filtered page walks, newest first. SQLite keeps no statistics here, so without a hint it may walk
@@ -84,6 +96,7 @@ export class AuditQuery {
   private readonly selectAssumptions;
   private readonly selectAssumptionsOf;
   private readonly selectUndoStates;
+  private readonly selectTurnedDown;
   private readonly selectWaitingUndos;
   private readonly firstSeqFrom;
   private readonly lastSeqTo;
@@ -108,6 +121,12 @@ export class AuditQuery {
        FROM audit_entries e JOIN actions a ON a.id = e.action_id
        WHERE e.action_id IN (SELECT value FROM json_each(?)) AND e.kind = 'tool_call'`,
     );
+    // Looked up by action id (`+status` keeps SQLite from walking every rejected approval there ever was instead).
+    this.selectTurnedDown = db
+      .prepare<[string], string>(
+        `SELECT action_id FROM approvals WHERE action_id IN (SELECT value FROM json_each(?)) AND +status = 'rejected'`,
+      )
+      .pluck();
     // Found through the status index: pending entries are few (held calls, undos in flight).
     this.selectWaitingUndos = db
       .prepare<[], string>(
@@ -149,7 +168,9 @@ export class AuditQuery {
   get(id: string): AuditEntry | null {
     this.inbox.file();
     const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
-    return row ? toEntry(row, this.selectAssumptionsOf.all(row.id)) : null;
+    return row
+      ? (this.withTurnedDown([toEntry(row, this.selectAssumptionsOf.all(row.id))])[0] ?? null)
+      : null;
   }
 
   list(filter: AuditFilter & { limit?: number; cursor?: string }): AuditListOutput {
@@ -174,6 +195,10 @@ export class AuditQuery {
       if (value === undefined) continue;
       conditions.push(`e.${column} = @${key}`);
       values[key] = value;
+    }
+    if (filter.status !== undefined) {
+      conditions.push('e.status = @status', ...approvalConditions(filter.status));
+      values.status = filter.status === 'turned_down' ? 'failed' : filter.status;
     }
     // A time range becomes a range of `seq` too (found in the time index in O(log n)), so a day a year ago
     // costs what today costs. Entries are appended with the host's clock, so `seq` grows with `created_at`;
@@ -225,6 +250,18 @@ export class AuditQuery {
       list.push(assumption);
       byEntry.set(assumption.entry_id, list);
     }
-    return rows.map((row) => toEntry(row, byEntry.get(row.id) ?? []));
+    return this.withTurnedDown(rows.map((row) => toEntry(row, byEntry.get(row.id) ?? [])));
+  }
+
+  /** Says of each entry whether its approval was turned down: only a failed entry's action can have been. */
+  private withTurnedDown(entries: AuditEntry[]): AuditEntry[] {
+    const failed = entries.flatMap((entry) =>
+      entry.status === 'failed' && entry.actionId ? [entry.actionId] : [],
+    );
+    const turnedDown = new Set(failed.length > 0 ? this.selectTurnedDown.all(JSON.stringify(failed)) : []);
+    return entries.map((entry) => ({
+      ...entry,
+      isTurnedDown: entry.actionId !== null && turnedDown.has(entry.actionId),
+    }));
   }
 }

@@ -5,6 +5,12 @@ import { PageCursor } from './paging';
 export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']);
 export const AuditStatus = z.enum(['pending', 'completed', 'failed', 'rolled_back']);
 export type AuditStatus = z.infer<typeof AuditStatus>;
+/**
+ * The Status filter: a stored status, or `turned_down`: an action whose approval was turned down (its entry is
+ * stored `failed`, with why as its error). `failed` then lists the rest, what went wrong.
+ */
+export const AuditStatusFilter = z.enum([...AuditStatus.options, 'turned_down']);
+export type AuditStatusFilter = z.infer<typeof AuditStatusFilter>;
 export const AssumptionCategory = z.enum(['intent', 'context', 'preference', 'inference']);
 export type AssumptionCategory = z.infer<typeof AssumptionCategory>;
 /** Who let an action happen: the person (an approval, an undo they asked for), their rule, or the settings. */
@@ -79,6 +85,12 @@ export const AuditEntry = z.object({
   }),
   /** Its conversation was deleted: what was done is kept, its words are gone. */
   scrubbedAt: z.string().nullable(),
+  /**
+   * Its approval was turned down (by the person, or for them: they wrote again, cancelled the plan, or the tool
+   * went), so it was not done and nothing went wrong. Read from the approvals when the entry is read, not stored:
+   * the entry says `failed`, with why as its error. Absent on entries not read from the trail (an undo's answer).
+   */
+  isTurnedDown: z.boolean().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -95,7 +107,7 @@ export const AuditFilter = z
     agentId: Word.optional(),
     tool: Word.optional(),
     category: Word.optional(),
-    status: AuditStatus.optional(),
+    status: AuditStatusFilter.optional(),
     risk: Word.optional(),
     decision: Word.optional(),
     /** Full-text words (FTS5, each word a prefix). */

@@ -18,6 +18,7 @@ import {
 } from './support/pages';
 
 const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
 
 describe('the audit viewer against the headless host', () => {
   let gemini: FakeGemini;
@@ -363,6 +364,69 @@ describe('the audit viewer against the headless host', () => {
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     await toggle.click();
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
+  });
+
+  it('an action whose approval was turned down reads “Turned down”, not “Failed”, in the table, the detail and the Status filter (1280 and 420 px, light and dark, 0 axe)', async () => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      gemini.script(
+        callReply('add_task', { description: 'Water the ferns', intent: 'Add the ferns', confidence: 0.9 }),
+        textReply('Left it.'),
+      );
+      const api = apiOf(host);
+      const paused = (await (
+        await api('/api/agent/run', {
+          method: 'POST',
+          body: JSON.stringify({ prompt: 'Add: water the ferns' }),
+        })
+      ).json()) as { approval?: { id: string } };
+      const rejected = await api(`/api/actions/${paused.approval?.id ?? ''}/reject`, {
+        method: 'POST',
+        body: JSON.stringify({ reason: 'They are plastic' }),
+      });
+      expect(rejected.status).toBe(200);
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const page = await newPage();
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`${host.url}/#/audit&token=${host.token}`);
+        await page.getByTestId('audit-search').fill('ferns');
+        const row = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
+        await expect.poll(() => row.count()).toBe(1);
+        const badge = row.locator('.audit-status');
+        expect(await badge.innerText()).toBe('Turned down');
+        expect(await badge.getAttribute('class')).toContain('audit-status--neutral');
+        // Whole in its column, not cut off by the cell.
+        expect(
+          await badge.evaluate(
+            (shown) =>
+              shown.getBoundingClientRect().right <=
+              (shown.parentElement?.getBoundingClientRect().right ?? 0) + 0.5,
+          ),
+        ).toBe(true);
+        await row.getByRole('button').click();
+        await expect
+          .poll(() => detail(page).getByTestId('audit-detail-status').innerText())
+          .toBe('Turned down');
+        expect(await detail(page).getByTestId('audit-undo-why-not').innerText()).toContain('It was not done');
+        expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-turned-down-${width}-${colorScheme}.png` });
+
+        // The Status filter offers it by the same words, and Failed no longer lists it.
+        const toggle = page.getByTestId('audit-filters-toggle');
+        if (await toggle.isVisible()) await toggle.click();
+        const status = page.getByTestId('audit-filter-status');
+        expect(await status.locator('option').allInnerTexts()).toContain('Turned down');
+        await status.selectOption({ label: 'Failed' });
+        await expect.poll(() => row.count()).toBe(0);
+        await status.selectOption({ label: 'Turned down' });
+        await expect.poll(() => row.count()).toBe(1);
+      }
   });
 
   it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {

@@ -155,6 +155,48 @@ describe('the audit trail', () => {
     expect((await json('/api/audit?from=yesterday')).status).toBe(400);
   });
 
+  it('says an action whose approval was turned down was turned down, and the Status filter and the export agree', async () => {
+    const model = new ScriptedModel(
+      call('update_task', { id: 'no-such-task', description: 'Renamed', ...meta }, 'call-broken'),
+      say('That did not work.'),
+    );
+    const { fixture, json, api } = await open(model);
+    await fixture.host.runToEnd({ prompt: 'Rename a task that is not there' });
+    await fixture.host.invoke('settings.set', { trustLevel: 'supervised' });
+    model.script(call('add_task', { description: 'Buy milk', ...meta }, 'call-milk'), say('Left it.'));
+    const paused = await fixture.host.runToEnd({ prompt: 'Add milk' });
+    await fixture.host.invoke('approval.decide', {
+      approvalId: paused.approval?.id ?? '',
+      decision: 'reject',
+      reason: 'I have milk',
+    });
+
+    const list = async (query: string) => (await json<AuditListOutput>(`/api/audit?${query}`)).body.entries;
+    const calls = (await list('category=update')).concat(await list('tool=add_task'));
+    // Both are stored as failed; only the one that went wrong reads as a failure.
+    expect(calls.map((entry) => [entry.actionType, entry.status, entry.isTurnedDown])).toEqual([
+      ['update_task', 'failed', false],
+      ['add_task', 'failed', true],
+    ]);
+    expect(types(await list('status=turned_down'))).toEqual(['add_task']);
+    expect(types(await list('status=failed'))).toEqual(['update_task']);
+    expect(types(await list('status=turned_down&q=milk'))).toEqual(['add_task']);
+    expect(types(await list('status=failed&q=milk'))).toEqual([]);
+    const milk = calls[1]?.id ?? '';
+    expect((await json<{ entry: AuditEntry }>(`/api/audit/${milk}`)).body.entry.isTurnedDown).toBe(true);
+
+    const jsonl = await (await api('/api/audit/export?format=jsonl&status=turned_down')).text();
+    expect(
+      jsonl
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as AuditEntry).isTurnedDown),
+    ).toEqual([true]);
+    const csv = (await (await api('/api/audit/export?format=csv&tool=add_task')).text()).trim().split('\n');
+    expect(csv[0]).toMatch(/,is_turned_down$/);
+    expect(csv[1]).toMatch(/,true$/);
+  });
+
   it('reads an entry by its id or its action id, with its run’s other entries and its assumptions', async () => {
     const { fixture, json } = await open(taskRun());
     await fixture.host.runToEnd({ prompt: 'Add a passport task' });

@@ -81,6 +81,8 @@ describe('the statements Deputy prepares as it is used (not only when the store 
         { runId },
         { tool: 'add_task' },
         { status: 'failed' as const },
+        { status: 'turned_down' as const },
+        { status: 'turned_down' as const, q: 'quarterly' },
         { status: 'completed' as const, category: 'task' },
         { decision: 'allow' },
         { decision: 'deny', tool: 'add_task' },

@@ -5,11 +5,12 @@ import {
   decisionWords,
   authorityWords,
   noUndoWords,
+  STATUS_CHOICES,
   statusOf,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import { diffRows } from '../../../renderer/src/features/audit/effect-words';
-import type { AuditEntry } from '../../../shared/contract';
+import { AuditStatus, AuditStatusFilter, type AuditEntry } from '../../../shared/contract';
 
 const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>
   ({ kind, authority: { decision, rule, approvedBy: null } }) as unknown as AuditEntry;
@@ -156,6 +157,15 @@ describe('the audit viewer in words', () => {
     expect(held('clarify')).toEqual({ words: 'Not done', tone: 'neutral' });
     expect(held('deny')).toEqual({ words: 'Not done', tone: 'neutral' });
     expect(held('allow')).toEqual({ words: 'Failed', tone: 'failed' });
+    // One whose approval was turned down did not fail either: it says what became of it.
+    const turnedDown = {
+      ...withAuthority('require_approval', 'trust:supervised'),
+      status: 'failed',
+      isTurnedDown: true,
+    } as AuditEntry;
+    expect(statusOf(turnedDown)).toEqual({ words: 'Turned down', tone: 'neutral' });
+    expect(noUndoWords(turnedDown)).toBe('It was not done, so there is nothing to undo.');
+    expect(statusOf({ ...turnedDown, isTurnedDown: false })).toEqual({ words: 'Failed', tone: 'failed' });
     // Nor does it read as something that could have been undone.
     const noUndo = (decision: string) =>
       noUndoWords({ ...withAuthority(decision, 'confidence:clarify'), status: 'failed' } as AuditEntry);
@@ -165,6 +175,15 @@ describe('the audit viewer in words', () => {
       noUndoWords({ ...withAuthority('allow', 'trust:supervised'), status } as AuditEntry);
     expect(asStatus('pending')).toBe('It has not been done yet.');
     expect(asStatus('completed')).toBe('This cannot be undone.');
+  });
+
+  it('offers every status the table shows as a Status filter, in the same words', () => {
+    const entry = (status: AuditEntry['status'], isTurnedDown = false) =>
+      ({ ...withAuthority('require_approval', 'trust:supervised'), status, isTurnedDown }) as AuditEntry;
+    const shown = new Map(STATUS_CHOICES);
+    for (const status of AuditStatus.options) expect(shown.get(status)).toBe(statusOf(entry(status)).words);
+    expect(shown.get('turned_down')).toBe(statusOf(entry('failed', true)).words);
+    expect([...shown.keys()].sort()).toEqual([...AuditStatusFilter.options].sort());
   });
 
   it('offers every decision and category the store keeps as a filter, each with words, not a code', () => {

@@ -3,15 +3,8 @@ import { toolLabel } from '../../format';
 import { RULE_TOOLS } from '../settings/permissions';
 import { useAudit } from '../../stores';
 import type { AuditFilters } from './audit-store';
-import { CATEGORY_CHOICES, DECISION_CHOICES } from './audit-words';
+import { CATEGORY_CHOICES, DECISION_CHOICES, STATUS_CHOICES } from './audit-words';
 
-const STATUSES = [
-  ['', 'Any status'],
-  ['completed', 'Done'],
-  ['pending', 'Pending'],
-  ['failed', 'Failed'],
-  ['rolled_back', 'Undone'],
-] as const;
 const RISKS = [
   ['', 'Any risk'],
   ['low', 'Low'],
@@ -133,7 +126,7 @@ export function AuditFilterBar() {
         className={`audit-filters__more${isOpen ? ' audit-filters__more--open' : ''}`}
         data-testid="audit-filters-more"
       >
-        {select('status', 'Status', STATUSES)}
+        {select('status', 'Status', [['', 'Any status'], ...STATUS_CHOICES])}
         {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
         {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
         {select('risk', 'Risk', RISKS)}

@@ -1,4 +1,4 @@
-import type { AuditApprover, AuditEntry, AuditStatus } from '../../../../shared/contract';
+import type { AuditApprover, AuditEntry, AuditStatus, AuditStatusFilter } from '../../../../shared/contract';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { toolLabel } from '../../format';
@@ -10,6 +10,16 @@ const STATUS_WORDS: Record<AuditStatus, string> = {
   failed: 'Failed',
   rolled_back: 'Undone',
 };
+const TURNED_DOWN_WORDS = 'Turned down';
+
+/** The Status filter's choices, in the words the table says them. */
+export const STATUS_CHOICES: readonly (readonly [AuditStatusFilter, string])[] = [
+  ['completed', STATUS_WORDS.completed],
+  ['pending', STATUS_WORDS.pending],
+  ['failed', STATUS_WORDS.failed],
+  ['turned_down', TURNED_DOWN_WORDS],
+  ['rolled_back', STATUS_WORDS.rolled_back],
+];
 
 const APPROVER_WORDS: Record<AuditApprover, string> = {
   person: 'You',
@@ -160,15 +170,19 @@ export function isHeldBack(entry: AuditEntry): boolean {
 
 /** Why an entry offers no Undo, when the host gave no reason of its own. */
 export function noUndoWords(entry: AuditEntry): string {
-  if (isHeldBack(entry)) return 'It was not done, so there is nothing to undo.';
+  if (isHeldBack(entry) || entry.isTurnedDown) return 'It was not done, so there is nothing to undo.';
   if (entry.status === 'pending') return 'It has not been done yet.';
   if (entry.status === 'failed') return 'It did not go through, so there is nothing to undo.';
   return 'This cannot be undone.';
 }
 
-/** An entry's status badge: its words, and its look (`neutral` for an action held back, which did not fail). */
+/**
+ * An entry's status badge: its words, and its look (`neutral` for an action held back or turned down, which did
+ * not fail: its entry is stored `failed`, with why as its error).
+ */
 export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus | 'neutral' } {
   const { rule } = entry.authority;
+  if (entry.isTurnedDown) return { words: TURNED_DOWN_WORDS, tone: 'neutral' };
   if (isHeldBack(entry)) return { words: 'Not done', tone: 'neutral' };
   if (entry.kind === 'decision' && rule && failureOf(rule) === 'cancelled')
     return { words: 'Stopped', tone: 'neutral' };
