@@ -3,9 +3,11 @@ import type { TaskItem } from '../../shared/contract';
 import { callReply, textReply } from '../fakes/gemini/script';
 import { apiOf } from './support/api';
 import { useHostedGemini } from './support/hosted';
-import { focusedTestId, focusedText, usePages } from './support/pages';
+import { focusedLabel, focusedTestId, focusedText, usePages } from './support/pages';
+import { focusColourPixels, tabToPickerButton } from './support/picker-ring';
 
 const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
 // Autonomous trust with the default per-action settings: adds and edits go through, a delete asks first.
 const hosted = useHostedGemini({ trustLevel: 'autonomous' });
 
@@ -123,6 +125,24 @@ describe('the Tasks panel, in the browser', () => {
     // Decided, the notice says so (not "waiting" any more), and holds the keyboard.
     await panel.getByTestId('tasks-notice').getByText('Approved: ', { exact: false }).waitFor();
     await expect.poll(() => focusedTestId(page)).toBe('tasks-notice');
+  });
+
+  it('by keyboard, the due date’s calendar button and the time’s clock button show the app’s focus ring (1280 and 420 px, light and dark)', async () => {
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { page } = await openPanel();
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme });
+        await expect.poll(() => focusedLabel(page)).toBe('New task');
+        // Past the day, month and year: Chromium drew only its thin default outline here, not the 3 px ring.
+        expect(await tabToPickerButton(page)).toBe(true);
+        expect(await focusedLabel(page)).toBe('Due date');
+        expect(await focusColourPixels(page)).toBeGreaterThan(100);
+        expect(await tabToPickerButton(page)).toBe(true);
+        expect(await focusedLabel(page)).toBe('Time');
+        expect(await focusColourPixels(page)).toBeGreaterThan(100);
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/task-form-clock-${width}-${colorScheme}.png` });
+      }
   });
 
   it('shows a task the chat adds while it is open', async () => {

@@ -34,6 +34,14 @@ export const focusedTestId = (page: Page) =>
 export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id);
 /** The text of what has the keyboard focus, e.g. a button's label. */
 export const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
+/** The label of the field that has the keyboard focus: its aria-label, or its <label>'s words. */
+export const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    const active = document.activeElement;
+    if (!active) return null;
+    const labels = active instanceof HTMLInputElement ? active.labels : null;
+    return active.getAttribute('aria-label') ?? labels?.[0]?.textContent?.trim() ?? null;
+  });
 /** The tag name of what has the keyboard focus, in capitals: 'TEXTAREA'. */
 export const focusedTag = (page: Page) => page.evaluate(() => document.activeElement?.tagName);
 
