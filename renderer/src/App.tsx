@@ -11,6 +11,7 @@ import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
 import type { SettingsRequest } from './features/settings/SettingsPanel';
 import { useDrawer } from './features/layout/use-drawer';
+import { SkipToComposer } from './features/layout/SkipToComposer';
 import './features/layout/layout.css';
 import { routeFromHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
@@ -116,6 +117,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
 
   return (
     <div className={`app${drawer.isOpen ? ' app--drawer-open' : ''}`}>
+      <SkipToComposer />
       <header className="app__header">
         <button
           type="button"

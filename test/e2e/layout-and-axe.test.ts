@@ -20,6 +20,7 @@ import {
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
 
 const SCHEMES = ['light', 'dark'] as const;
 const WIDTHS = [1280, 420] as const;
@@ -149,6 +150,62 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await page.getByTestId('new-conversation').focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+  });
+
+  it('skips by keyboard to the message box past every conversation: the first tab stop, seen only while focused (1280 and 420 px, light and dark, 0 axe)', async () => {
+    const api = apiOf(host);
+    let threadId = '';
+    for (const topic of ['rent', 'the dentist', 'the car', 'groceries', 'the report', 'holidays']) {
+      gemini.script(textReply(`Noted: ${topic}.`));
+      const response = await api('/api/agent/run', {
+        method: 'POST',
+        body: JSON.stringify({ prompt: `Remind me about ${topic}` }),
+      });
+      threadId = ((await response.json()) as { threadId: string }).threadId;
+    }
+    for (const width of WIDTHS)
+      for (const scheme of SCHEMES) {
+        const page = await openPage(width, scheme, `/thread/${threadId}`);
+        await assistantMessages(page).getByText('Noted: holidays.').waitFor();
+        await expect.poll(() => page.getByTestId('thread-item').count()).toBeGreaterThanOrEqual(6);
+        const link = page.getByTestId('skip-to-composer');
+        const isInView = async () => {
+          const box = await link.boundingBox();
+          return (
+            box !== null &&
+            box.y >= 0 &&
+            box.y + box.height <= 800 &&
+            box.x >= 0 &&
+            box.x + box.width <= width
+          );
+        };
+        expect(await isInView()).toBe(false);
+        // The first tab stop: back from the header's first button, and nothing of the window before it.
+        await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+        await page.getByTestId(width === 420 ? 'drawer-toggle' : 'open-approvals').focus();
+        await page.keyboard.press('Shift+Tab');
+        expect(await focusedTestId(page)).toBe('skip-to-composer');
+        await page.keyboard.press('Shift+Tab');
+        expect(await focusedTestId(page)).toBe('BODY');
+        await page.keyboard.press('Tab');
+        expect(await focusedTestId(page)).toBe('skip-to-composer');
+        expect(await focusedText(page)).toBe('Skip to the message box');
+        await expect.poll(isInView).toBe(true);
+        expect(describeViolations(await axeViolations(page))).toEqual([]);
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/skip-link-${width}-${scheme}.png` });
+        const address = page.url();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+        // The open conversation stays: the link moves the keyboard, it does not change the window's address.
+        expect(page.url()).toBe(address);
+        expect(await isInView()).toBe(false);
+      }
+    // Windows with no message box have no such link.
+    for (const hash of ['/audit', '/approval/none-such']) {
+      const page = await openPage(1280, 'light', hash);
+      await page.locator('main, [role="alert"], h1').first().waitFor();
+      expect(await page.getByTestId('skip-to-composer').count()).toBe(0);
+    }
   });
 
   it("keeps the header to one row with the app's name at 420 px, the rest under a keyboard-reachable menu", async () => {
