@@ -57,7 +57,7 @@ export class HostRuns {
     this.isClosed = links.isClosed;
     this.events = new RunEventBus(
       (runId) => storedEvents(deps.store, runId),
-      (runId) => ['completed', 'failed'].includes(deps.store.runs.get(runId)?.status ?? ''),
+      (runId) => deps.store.runs.hasEnded(runId),
     );
     this.launcher = new RunLauncher({
       store: deps.store,

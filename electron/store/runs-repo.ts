@@ -287,6 +287,12 @@ export class RunsRepo {
     return row ? toRun(row) : null;
   }
 
+  /** Whether the run completed or failed (false for one not stored). */
+  hasEnded(id: string): boolean {
+    const status = this.get(id)?.status;
+    return status !== undefined && TERMINAL.has(status);
+  }
+
   /** What the run was asked (redacted when it was stored). */
   prompt(id: string): string | null {
     return this.selectPrompt.get(id)?.prompt ?? null;
