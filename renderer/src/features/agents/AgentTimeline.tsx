@@ -3,7 +3,7 @@ import type { Artifact, LineageNode } from '../../../../shared/contract';
 import { useAgents, useStores } from '../../stores';
 import { isFocusLost } from '../../focus';
 import { useAgentLabel, useIsRunStopped } from './agent-names';
-import type { TreeItem } from './agent-tree';
+import { isNodeWorking, type TreeItem } from './agent-tree';
 import './agents.css';
 
 const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string> = {
@@ -63,7 +63,7 @@ export function ChildRun({
   isEmpty: boolean;
   row?: { ref?: Ref<HTMLLIElement>; 'data-index'?: number };
 }) {
-  const isWorking = node.status === 'active' || node.status === 'recovering';
+  const isWorking = isNodeWorking(node);
   const label = useAgentLabel()(node.role) ?? node.role;
   // Its lineage row says failed when it was stopped: the run's own ending says which.
   const isStopped = useIsRunStopped(node.runId) && node.status === 'failed';

@@ -1,5 +1,9 @@
 import type { LineageNode } from '../../../../shared/contract';
 
+/** An agent run still at work (or picking up again after a restart): its row, and its tree, may still change. */
+export const isNodeWorking = (node: LineageNode): boolean =>
+  node.status === 'active' || node.status === 'recovering';
+
 /** A timeline entry as far as nesting needs it: which run it belongs to, and (for a tool card) its action. */
 export interface TreeItem {
   id: string;

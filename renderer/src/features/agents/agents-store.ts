@@ -8,6 +8,7 @@ import type {
   RunStarted,
 } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
+import { isNodeWorking } from './agent-tree';
 
 export interface AgentsState {
   agents: AgentSummary[] | null;
@@ -115,8 +116,7 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
             client.invoke('runs.lineage', { runId }),
             client.invoke('artifacts.list', { runId }),
           ]);
-          if (hasEnded && tree.nodes.every((node) => node.status === 'completed' || node.status === 'failed'))
-            settled.add(runId);
+          if (hasEnded && !tree.nodes.some(isNodeWorking)) settled.add(runId);
           set((state) => ({
             lineage: { ...state.lineage, [runId]: tree.nodes },
             artifacts: { ...state.artifacts, [runId]: made.artifacts },
