@@ -34,13 +34,13 @@ export function moveTool(card: ToolItem, change: Partial<ToolItem>): ToolItem {
   return { ...rest, ...change };
 }
 
+/** The action's card, changed by `patch`; the other items as they are. */
+const patchTool = (items: TimelineItem[], actionId: string, patch: Partial<ToolItem>): TimelineItem[] =>
+  items.map((item) => (item.kind === 'tool' && item.id === actionId ? { ...item, ...patch } : item));
+
 /** The action was undone: its card says so, and offers Undo no more. */
 export const markUndone = (items: TimelineItem[], actionId: string): TimelineItem[] =>
-  items.map((item) =>
-    item.kind === 'tool' && item.id === actionId
-      ? { ...item, isUndone: true, canUndo: false, isUndoWaiting: false }
-      : item,
-  );
+  patchTool(items, actionId, { isUndone: true, canUndo: false, isUndoWaiting: false });
 
 /**
  * An undo of the action waits for approval (`isWaiting`), or ended without undoing it: its card says it waits, or
@@ -50,7 +50,4 @@ export const markUndoWaiting = (
   items: TimelineItem[],
   actionId: string,
   isWaiting: boolean,
-): TimelineItem[] =>
-  items.map((item) =>
-    item.kind === 'tool' && item.id === actionId ? { ...item, isUndoWaiting: isWaiting } : item,
-  );
+): TimelineItem[] => patchTool(items, actionId, { isUndoWaiting: isWaiting });
