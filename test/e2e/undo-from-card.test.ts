@@ -54,6 +54,15 @@ describe('undoing an action from its card in the chat', () => {
     const entry = entries.find((one) => one.kind === 'tool_call');
     return apiOf(host)(`/api/audit/${entry?.id}/undo`, { method: 'POST', body: '{}' });
   };
+  /** Runs `steps` under supervised trust (undos wait for approval), then goes back to the file's autonomous trust. */
+  const whileSupervised = async (steps: () => Promise<void>) => {
+    await putSettings(host, { trustLevel: 'supervised' });
+    try {
+      await steps();
+    } finally {
+      await putSettings(host, { trustLevel: 'autonomous' });
+    }
+  };
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
   };
@@ -177,8 +186,7 @@ describe('undoing an action from its card in the chat', () => {
 
   it('held for approval: the card says it waits and the approval is in Approvals; after a reload it is answered from the card', async () => {
     const page = await acted('add_task', { description: 'Call the bank' }, { width: 420, height: 800 });
-    await putSettings(host, { trustLevel: 'supervised' });
-    try {
+    await whileSupervised(async () => {
       const task = card(page, 'add_task');
       await task.getByTestId('tool-call-undo').click();
       const waiting = task.getByTestId('tool-call-undo-waiting');
@@ -200,9 +208,7 @@ describe('undoing an action from its card in the chat', () => {
       expect(await task.getByTestId('tool-call-undo').count()).toBe(0);
       await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('0');
       expect(await tasks()).not.toContainEqual(expect.objectContaining({ description: 'Call the bank' }));
-    } finally {
-      await putSettings(host, { trustLevel: 'autonomous' });
-    }
+    });
   });
 
   it('asked for from the audit trail and held for approval while the conversation is open: the card says it waits at once', async () => {
@@ -210,8 +216,7 @@ describe('undoing an action from its card in the chat', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     const task = card(page, 'add_task');
     await task.getByTestId('tool-call-undo').waitFor();
-    await putSettings(host, { trustLevel: 'supervised' });
-    try {
+    await whileSupervised(async () => {
       expect((await undoFromAudit('plumber')).status).toBe(200);
       // No reload: the card learns it from the conversation's stream.
       await expect
@@ -230,15 +235,12 @@ describe('undoing an action from its card in the chat', () => {
       await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
       expect(await tasks()).not.toContainEqual(expect.objectContaining({ description: 'Pay the plumber' }));
       await expect.poll(() => page.getByTestId('pending-approvals-count').innerText()).toBe('0');
-    } finally {
-      await putSettings(host, { trustLevel: 'autonomous' });
-    }
+    });
   });
 
   it('held for approval and approved on the card by keyboard: the focus goes to what came of it, not the page', async () => {
     const page = await acted('add_task', { description: 'Return the books' });
-    await putSettings(host, { trustLevel: 'supervised' });
-    try {
+    await whileSupervised(async () => {
       const task = card(page, 'add_task');
       await task.getByTestId('tool-call-undo').focus();
       await page.keyboard.press('Enter');
@@ -249,9 +251,7 @@ describe('undoing an action from its card in the chat', () => {
       await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
       await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-notice');
       expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task ‘Return the books’.');
-    } finally {
-      await putSettings(host, { trustLevel: 'autonomous' });
-    }
+    });
   });
 
   it('approved in Approvals after a reload, and the delete fails: the card offers Undo again at once and says why', async () => {
@@ -262,8 +262,7 @@ describe('undoing an action from its card in the chat', () => {
     );
     await page.emulateMedia({ colorScheme: 'dark' });
     const post = card(page, 'slack_send');
-    await putSettings(host, { trustLevel: 'supervised' });
-    try {
+    await whileSupervised(async () => {
       await post.getByTestId('tool-call-undo').click();
       await post.getByRole('button', { name: 'Delete the post' }).click();
       await post.getByTestId('tool-call-undo-waiting').waitFor();
@@ -292,15 +291,12 @@ describe('undoing an action from its card in the chat', () => {
       // The retry it offers asks its question first, as the first press did.
       await undo.click();
       await post.getByTestId('tool-call-undo-confirm').waitFor();
-    } finally {
-      await putSettings(host, { trustLevel: 'autonomous' });
-    }
+    });
   });
 
   it('approved in Approvals instead: the card’s question goes and it says Undone', async () => {
     const page = await acted('add_task', { description: 'Renew the lease' });
-    await putSettings(host, { trustLevel: 'supervised' });
-    try {
+    await whileSupervised(async () => {
       const task = card(page, 'add_task');
       await task.getByTestId('tool-call-undo').click();
       await task.getByTestId('tool-call-undo-waiting').waitFor();
@@ -308,9 +304,7 @@ describe('undoing an action from its card in the chat', () => {
       await page.getByTestId('pending-approve').click();
       await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
       expect(await task.getByTestId('tool-call-undo-waiting').count()).toBe(0);
-    } finally {
-      await putSettings(host, { trustLevel: 'autonomous' });
-    }
+    });
   });
   it('changed since Deputy’s action: the same question as the viewer, and Undo anyway waits for approval, given on the card', async () => {
     const page = await acted('add_task', { description: 'Book the dentist' });
