@@ -116,7 +116,9 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   };
 
   return (
-    <div className={`app${drawer.isOpen ? ' app--drawer-open' : ''}`}>
+    <div
+      className={`app${drawer.isOpen ? ' app--drawer-open' : ''}${drawer.isMoving ? ' app--drawer-moving' : ''}`}
+    >
       <SkipToComposer />
       <header className="app__header">
         <button

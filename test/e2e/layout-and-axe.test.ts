@@ -152,6 +152,36 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     await expect.poll(() => focusedTestId(page)).toBe('composer-input');
   });
 
+  it('the drawer slides only when opened or closed: narrowing the window hides the list at once, and reduced motion never slides it', async () => {
+    const page = await openPage(1280, 'light');
+    await composer(page).waitFor();
+    const sidebarAnimations = () =>
+      page.evaluate(() => document.querySelector('.app__sidebar')?.getAnimations().length ?? -1);
+    expect(await page.locator('.app__sidebar').isVisible()).toBe(true);
+
+    // Narrowed, the list is hidden in the same frame: it does not slide away over the chat.
+    await page.setViewportSize({ width: 420, height: 800 });
+    expect(await sidebarAnimations()).toBe(0);
+    expect(await page.locator('.app__sidebar').isVisible()).toBe(false);
+
+    // Opened and closed by the person, it slides.
+    await page.getByTestId('drawer-toggle').click();
+    expect(await sidebarAnimations()).toBeGreaterThan(0);
+    await expect.poll(sidebarAnimations).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(await sidebarAnimations()).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.app__sidebar').isVisible()).toBe(false);
+
+    // With reduced motion asked for, it opens and closes without sliding.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.getByTestId('drawer-toggle').click();
+    expect(await sidebarAnimations()).toBe(0);
+    expect(await page.locator('.app__sidebar').isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await sidebarAnimations()).toBe(0);
+    expect(await page.locator('.app__sidebar').isVisible()).toBe(false);
+  });
+
   it('skips by keyboard to the message box past every conversation: the first tab stop, seen only while focused (1280 and 420 px, light and dark, 0 axe)', async () => {
     const api = apiOf(host);
     let threadId = '';

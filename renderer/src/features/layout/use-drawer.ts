@@ -18,14 +18,33 @@ const NARROW = '(max-width: 700px)';
  */
 export function useDrawer(): {
   isOpen: boolean;
+  /** While the drawer slides in or out; it slides only then, never when a resize makes it a drawer. */
+  isMoving: boolean;
   /** For the drawer's element. */
   ref: RefObject<HTMLElement | null>;
   toggle(): void;
   close(): void;
 } {
-  const [isOpen, setIsOpen] = useState(false);
+  // Open or closed, and whether it is sliding there: set together, so the slide starts in the same frame.
+  const [state, setState] = useState({ isOpen: false, isMoving: false });
+  const { isOpen, isMoving } = state;
+  const setIsOpen = (open: boolean | ((isOpen: boolean) => boolean)) =>
+    setState((now) => {
+      const next = typeof open === 'function' ? open(now.isOpen) : open;
+      return next === now.isOpen ? now : { isOpen: next, isMoving: true };
+    });
   const threadId = useChat((state) => state.conversation.threadId);
   const isClosedByEscape = useRef(false);
+
+  // It slides for layout.css's 160 ms; a little longer here, so that the slide is never cut short.
+  useEffect(() => {
+    if (!state.isMoving) return;
+    const timer = setTimeout(
+      () => setState((now) => (now === state ? { ...now, isMoving: false } : now)),
+      250,
+    );
+    return () => clearTimeout(timer);
+  }, [state]);
 
   useEffect(() => setIsOpen(false), [threadId]);
 
@@ -70,5 +89,11 @@ export function useDrawer(): {
     };
   }, [isOpen]);
 
-  return { isOpen, ref: drawerRef, toggle: () => setIsOpen((open) => !open), close: () => setIsOpen(false) };
+  return {
+    isOpen,
+    isMoving,
+    ref: drawerRef,
+    toggle: () => setIsOpen((open) => !open),
+    close: () => setIsOpen(false),
+  };
 }
