@@ -139,7 +139,10 @@ function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null
     if (strangers.length > 0) {
       // In words: a Slack channel or person as what it is ("#general in Slack", "Slack user U0123"), not its address.
       const named = strangers.map((address) => {
-        const name = call.reach?.recipients.find((recipient) => recipient.address === address)?.name;
+        // `reached` lower-cases the addresses; a reach keeps them as the tool wrote them (slack:C0RANDOM01).
+        const name = call.reach?.recipients.find(
+          (recipient) => recipient.address.toLowerCase() === address,
+        )?.name;
         return name ? `${name} (${targetWords(address)})` : targetWords(address);
       });
       return requireApproval(

@@ -78,6 +78,19 @@ describe('everyone an effect reaches', () => {
     });
   });
 
+  it('first contact names whom it reaches as the reach names them, whatever the case of their address', () => {
+    // A Slack id keeps its capitals in the reach (slack:C0RANDOM01); the policy compares addresses lower-cased.
+    const post = call(
+      { ...slackSend, recipients: () => ['slack:C0RANDOM01'] },
+      { channel: 'C0RANDOM01', text: 'hi' },
+      { recipients: [{ address: 'slack:C0RANDOM01', role: 'channel', name: '#random in Slack' }] },
+    );
+    expect(decide(post, context())).toMatchObject({
+      rule: 'first_contact',
+      reason: 'You have never written to #random in Slack (Slack channel C0RANDOM01) before.',
+    });
+  });
+
   it('delegated trust lets mail go only when everyone reached is on the allow-list', () => {
     const mail = call(
       gmailSend,
