@@ -13,6 +13,10 @@ export function targetWords(target: string): string {
   });
 }
 
+/** One party an effect reaches, as a person reads it: by name where known, else what its address says. */
+export const recipientWords = (recipient: { address: string; name?: string | undefined }): string =>
+  recipient.name ?? targetWords(recipient.address);
+
 /**
  * A Slack channel as a call names it (`#general`, `general`, or Slack's id), in words: `#general`, or, given by
  * id, what it is with its id, which is all Deputy knows of it ("Slack channel C0123ABCD", "Slack DM D0123ABCD").

@@ -1,5 +1,5 @@
 import type { ApprovalPreview } from '../../shared/contract';
-import { targetWords } from '../../shared/target-words';
+import { recipientWords } from '../../shared/target-words';
 import type { Reach } from '../policy/types';
 import type { Tool } from '../tools/tool';
 
@@ -31,7 +31,7 @@ export function previewText(preview: ApprovalPreview): string {
     lines.push(`${change.label}: ${change.before} → ${change.after}`);
   if (preview.reach && preview.reach.length > 0)
     lines.push(
-      `Reaches: ${preview.reach.map((recipient) => `${targetWords(recipient.address)} (${recipient.role})`).join(', ')}`,
+      `Reaches: ${preview.reach.map((recipient) => `${recipientWords(recipient)} (${recipient.role})`).join(', ')}`,
     );
   for (const origin of preview.origins ?? []) lines.push(`Where it came from: ${origin}`);
   if (preview.body) lines.push('', preview.body);

@@ -164,7 +164,7 @@ describe('everyone an effect reaches', () => {
         'U0BOB0002) before (this reaches: channel, in the thread, notified).',
     );
     expect(approval?.previewText).toContain(
-      'Reaches: #general in Slack (channel), Slack user U0CAROL03 (in the thread, notified)',
+      'Reaches: #general in Slack (channel), carol.c (in the thread, notified), Bob Builder (in the thread, notified)',
     );
     expect(slack.state.posted).toHaveLength(0);
   });

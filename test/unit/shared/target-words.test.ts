@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slackChannelWords, targetWords } from '../../../shared/target-words';
+import { recipientWords, slackChannelWords, targetWords } from '../../../shared/target-words';
 
 describe('whom or where an action reached, in words', () => {
   it('reads a Slack channel or person kept as an address as what it is in Slack, dropping nothing', () => {
@@ -21,6 +21,15 @@ describe('whom or where an action reached, in words', () => {
     expect(slackChannelWords('C0123ABCD')).toBe('Slack channel C0123ABCD');
     expect(slackChannelWords('G0123ABCD')).toBe('Slack channel G0123ABCD');
     expect(slackChannelWords('D0123ABCD')).toBe('Slack DM D0123ABCD');
+  });
+
+  it('names one party an effect reaches by name where known, else by what its address says', () => {
+    expect(recipientWords({ address: 'slack:C0RANDOM01', name: '#random in Slack' })).toBe(
+      '#random in Slack',
+    );
+    expect(recipientWords({ address: 'slack:@u0carol03', name: 'carol.c' })).toBe('carol.c');
+    expect(recipientWords({ address: 'slack:c0random01' })).toBe('Slack channel C0RANDOM01');
+    expect(recipientWords({ address: 'ana@example.com' })).toBe('ana@example.com');
   });
 
   it('leaves what is already words as it is', () => {

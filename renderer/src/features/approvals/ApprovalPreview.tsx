@@ -1,5 +1,5 @@
 import type { Approval } from '../../../../shared/contract';
-import { targetWords } from '../../../../shared/target-words';
+import { recipientWords } from '../../../../shared/target-words';
 import { fieldsBeyondTitle } from './approvals-model';
 
 /**
@@ -31,9 +31,7 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
             {reach.map((recipient) => (
               <li key={recipient.address}>
                 {/* A Slack channel or person Deputy has no name for reads as what it is ("#general in Slack"). */}
-                <span className="approval-reach__address">
-                  {recipient.name ?? targetWords(recipient.address)}
-                </span>
+                <span className="approval-reach__address">{recipientWords(recipient)}</span>
                 <span className="approval-reach__role"> · {recipient.role}</span>
               </li>
             ))}
