@@ -7,7 +7,7 @@
  */
 export function targetWords(target: string): string {
   return target.replace(SLACK_ADDRESS, (_address, name: string) => {
-    if (name.startsWith('#')) return `${name} in Slack`;
+    if (name.startsWith('#')) return slackPlaceWords(name);
     if (name.startsWith('@')) return `Slack user ${name.slice(1).toUpperCase()}`;
     return slackIdWords(name.toUpperCase());
   });
@@ -27,6 +27,17 @@ export function slackChannelWords(channel: string): string {
     ? slackIdWords(trimmed)
     : `#${trimmed.replace(/^#/, '').toLowerCase()}`;
 }
+
+/**
+ * Where a post goes, from a channel's words: a channel's name with where it is ("#general in Slack"); words that
+ * already say Slack ("Slack channel C0123ABCD", "Slack DM with carol.c") as they are.
+ */
+export function slackPlaceWords(channelWords: string): string {
+  return channelWords.startsWith('#') ? `${channelWords} in Slack` : channelWords;
+}
+
+/** A direct message, by the person at its other end as Slack names them: "Slack DM with carol.c". */
+export const slackDmWords = (person: string): string => `Slack DM with ${person}`;
 
 /** Slack's ids of a channel (C…), a private channel (G…) and a direct message (D…): capitals, never a name. */
 export const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;

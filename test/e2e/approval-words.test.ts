@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../fakes/gemini/script';
 import { axeViolations } from './support/axe';
@@ -43,6 +43,34 @@ describe('approvals and cards name Slack channels and people in words', () => {
     return { page, card };
   }
 
+  /** The approval window for the card's approval, at 420 px in the dark, with its card on screen. */
+  async function inWindow(card: Locator) {
+    const approvalId = await card.getAttribute('data-approval-id');
+    const popup = await newPage();
+    await popup.setViewportSize({ width: 420, height: 700 });
+    await popup.emulateMedia({ colorScheme: 'dark' });
+    await popup.goto(`${slack.host.url}/#/approval/${approvalId}&token=${slack.host.token}`);
+    const windowCard = popup.getByTestId('approval-window').getByTestId('approval-card');
+    await windowCard.waitFor();
+    return { popup, windowCard };
+  }
+
+  /** The card's title, its reason and its always-allow, as the person reads them. */
+  const words = async (card: Locator) => ({
+    title: await card.getByRole('heading').innerText(),
+    reason: await card.getByTestId('approval-reason').innerText(),
+    alwaysAllow: await card.getByTestId('approval-always-allow').innerText(),
+  });
+
+  /** What the preview's field labelled `label` says. */
+  const field = (card: Locator, label: string) =>
+    card
+      .getByTestId('approval-preview')
+      .locator('dl > div')
+      .filter({ hasText: label })
+      .locator('dd')
+      .innerText();
+
   it('a thread reply: the reason, who it reaches and the thread, in the chat and the approval window', async () => {
     const { page, card } = await asked(
       { channel: '#general', text: 'I can review it.', thread_ts: '1767229200.000200' },
@@ -57,8 +85,7 @@ describe('approvals and cards name Slack channels and people in words', () => {
       '#general in Slack · channel',
       'carol.c · in the thread, notified',
     ]);
-    const thread = card.getByTestId('approval-preview').locator('dl > div').filter({ hasText: 'In thread' });
-    expect(await thread.locator('dd').innerText()).toMatch(
+    expect(await field(card, 'In thread')).toMatch(
       /^A reply to the post of 1 Jan 2026, \d\d:00 \([^;]+; its id in Slack: 1767229200\.000200\)$/,
     );
     expect(await card.innerText()).not.toMatch(/slack:/);
@@ -66,13 +93,7 @@ describe('approvals and cards name Slack channels and people in words', () => {
     await shot(page, 'approval-words-thread-1280-light');
 
     // The separate approval window shows the same card, in the same words.
-    const approvalId = await card.getAttribute('data-approval-id');
-    const popup = await newPage();
-    await popup.setViewportSize({ width: 420, height: 700 });
-    await popup.emulateMedia({ colorScheme: 'dark' });
-    await popup.goto(`${slack.host.url}/#/approval/${approvalId}&token=${slack.host.token}`);
-    const windowCard = popup.getByTestId('approval-window').getByTestId('approval-card');
-    await windowCard.waitFor();
+    const { popup, windowCard } = await inWindow(card);
     expect(await windowCard.getByTestId('approval-reason').innerText()).toBe(reason);
     expect(await windowCard.innerText()).not.toMatch(/slack:/);
     expect(JSON.stringify(await axeViolations(popup))).toBe('[]');
@@ -83,24 +104,50 @@ describe('approvals and cards name Slack channels and people in words', () => {
     expect(await reply.getByTestId('tool-call-summary').innerText()).toBe('Replied in a thread in #general');
   });
 
+  it('a channel given by Slack’s id: the card names it as Slack does, in the chat and the approval window', async () => {
+    const { page, card } = await asked(
+      { channel: 'C0RANDOM01', text: 'Hello all.' },
+      { width: 1280, height: 800 },
+      false,
+    );
+    const postedBefore = slack.slack.state.posted.length;
+    expect(await words(card)).toEqual({
+      title: 'Post to #random in Slack',
+      reason: 'You have never written to #random in Slack (Slack channel C0RANDOM01) before.',
+      alwaysAllow: 'Approve and always allow posting to #random',
+    });
+    expect(await field(card, 'Channel')).toBe('#random');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'approval-words-channel-id-1280-light');
+
+    const { popup, windowCard } = await inWindow(card);
+    expect(await windowCard.getByRole('heading').innerText()).toBe('Post to #random in Slack');
+    expect(JSON.stringify(await axeViolations(popup))).toBe('[]');
+    await shot(popup, 'approval-words-channel-id-window-420-dark');
+    // Nothing is posted: the person is not in #random, and the test has what it came for.
+    await card.getByTestId('approval-reject').click();
+    await card.getByTestId('approval-reject-confirm').click();
+    await card.and(page.locator('[data-status="rejected"]')).waitFor();
+    expect(slack.slack.state.posted).toHaveLength(postedBefore);
+  });
+
   it('a direct message given by Slack’s id: the card, the Approvals list and the done card say what it is', async () => {
     const { page, card } = await asked(
       { channel: 'D0CAROL001', text: 'Sent it.' },
       { width: 420, height: 800 },
       true,
     );
-    expect(await card.getByRole('heading').innerText()).toBe('Post to Slack DM D0CAROL001');
-    expect(await card.getByTestId('approval-reason').innerText()).toBe(
-      'You have never written to Slack DM D0CAROL001 before.',
-    );
-    expect(await card.getByTestId('approval-always-allow').innerText()).toBe(
-      'Approve and always allow posting to Slack DM D0CAROL001',
-    );
+    // Slack names the DM by the person at its other end; the reason keeps its id beside that.
+    expect(await words(card)).toEqual({
+      title: 'Post to Slack DM with carol.c',
+      reason: 'You have never written to Slack DM with carol.c (Slack DM D0CAROL001) before.',
+      alwaysAllow: 'Approve and always allow posting to Slack DM with carol.c',
+    });
     expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     await shot(page, 'approval-words-dm-420-dark');
     await page.getByTestId('open-approvals').click();
     const listed = page.getByTestId('approvals-panel').getByTestId('pending-approval');
-    expect((await listed.innerText()).split('\n')[0]).toBe('Post to Slack DM D0CAROL001');
+    expect((await listed.innerText()).split('\n')[0]).toBe('Post to Slack DM with carol.c');
     await shot(page, 'approval-words-dm-list-420-dark');
     await listed.getByRole('button', { name: 'Approve' }).click();
     await page.keyboard.press('Escape');

@@ -168,4 +168,46 @@ describe('everyone an effect reaches', () => {
     );
     expect(slack.state.posted).toHaveLength(0);
   });
+
+  it('names a channel the model gave by id as Slack names it: the approval, its always-allow and the audit trail', async () => {
+    const model = new ScriptedModel(
+      call('slack_send', { channel: 'C0RANDOM01', text: 'Hello all', ...meta }),
+    );
+    await start(model);
+
+    const paused = await fixture.host.runToEnd({ prompt: 'Say hello in random' });
+
+    expect(paused.status).toBe('awaiting_confirmation');
+    const [approval] = (await fixture.host.invoke('approval.list', {})).approvals;
+    expect(approval?.preview.title).toBe('Post to #random in Slack');
+    expect(approval?.preview.fields).toEqual([{ label: 'Channel', value: '#random' }]);
+    // The policy's address stays Slack's id, which the reason keeps beside the name.
+    expect(approval?.reason).toBe(
+      'You have never written to #random in Slack (Slack channel C0RANDOM01) before.',
+    );
+    expect(approval?.alwaysAllowScopes).toEqual([
+      { field: 'recipients', pattern: 'slack:C0RANDOM01', label: 'Always allow posting to #random' },
+    ]);
+    const [entry] = (await fixture.host.invoke('audit.list', { tool: 'slack_send' })).entries;
+    expect(entry?.target).toBe('#random in Slack');
+    // The model's call is as it wrote it.
+    expect(approval?.args).toMatchObject({ channel: 'C0RANDOM01' });
+  });
+
+  it('asks as before, naming the channel by its id, when Slack cannot name it', async () => {
+    const model = new ScriptedModel(
+      call('slack_send', { channel: 'C0RANDOM01', text: 'Hello all', ...meta }),
+    );
+    await start(model);
+    slack.inject({ match: /conversations\.info$/, response: { status: 500, text: 'Internal Server Error' } });
+
+    const paused = await fixture.host.runToEnd({ prompt: 'Say hello in random' });
+
+    expect(paused.status).toBe('awaiting_confirmation');
+    const [approval] = (await fixture.host.invoke('approval.list', {})).approvals;
+    expect(approval?.preview.title).toBe('Post to Slack channel C0RANDOM01');
+    expect(approval?.reason).toBe('You have never written to Slack channel C0RANDOM01 before.');
+    // Nothing went wrong for the person: no error was logged, the run waits on them.
+    expect(fixture.errorMessages).toEqual([]);
+  });
 });

@@ -343,6 +343,83 @@ describe('slack_send', () => {
     });
   });
 
+  it('names a channel given by id as Slack names it, once reading whom the post reaches has asked Slack', async () => {
+    const h = await connected();
+    const send = createSlackTools(h.connector).find((candidate) => candidate.name === 'slack_send');
+    if (!send?.reach) throw new Error('no slack_send with a reach');
+    const described = async (channel: string) => {
+      const input = send.input.parse({ channel, text: 'Hi' });
+      const reach = await send.reach?.(input, toolContext());
+      return { reach, preview: send.preview?.(input, reach), scopes: send.alwaysAllowScopes?.(input) };
+    };
+
+    expect(await described('C0RANDOM01')).toEqual({
+      // The address the policy matches stays Slack's id; the name is what the person reads.
+      reach: { recipients: [{ address: 'slack:C0RANDOM01', role: 'channel', name: '#random in Slack' }] },
+      preview: {
+        title: 'Post to #random in Slack',
+        fields: [{ label: 'Channel', value: '#random' }],
+        body: 'Hi',
+      },
+      scopes: [
+        { field: 'recipients', pattern: 'slack:C0RANDOM01', label: 'Always allow posting to #random' },
+      ],
+    });
+    const dm = await described('D0CAROL001');
+    expect(dm.reach?.recipients).toEqual([
+      { address: 'slack:D0CAROL001', role: 'channel', name: 'Slack DM with carol.c' },
+    ]);
+    expect(dm.preview?.title).toBe('Post to Slack DM with carol.c');
+    // A channel given by name needs no look-up; each id was asked about once.
+    expect((await described('#general')).reach?.recipients).toEqual([
+      { address: 'slack:#general', role: 'channel' },
+    ]);
+    await described('C0RANDOM01');
+    expect(calls(h, 'conversations.info')).toBe(2);
+    // What the model reads of the post is as before: the channel as it gave it.
+    const read = await run(h, 'slack_read', { channel: 'C0RANDOM01' });
+    expect(read.channel).toEqual({ id: 'C0RANDOM01', label: 'C0RANDOM01' });
+  });
+
+  it('names a channel by its id as before when Slack does not name it, fails, or is slow', async () => {
+    const h = await connected();
+    const send = createSlackTools(h.connector, { timezone: () => 'UTC', nameLookupMs: 100 }).find(
+      (candidate) => candidate.name === 'slack_send',
+    );
+    if (!send?.reach) throw new Error('no slack_send with a reach');
+    const described = async (channel: string) => {
+      const input = send.input.parse({ channel, text: 'Hi' });
+      const reach = await send.reach?.(input, toolContext());
+      return { recipients: reach?.recipients, title: send.preview?.(input, reach).title };
+    };
+    const asBefore = {
+      recipients: [{ address: 'slack:C0RANDOM01', role: 'channel' }],
+      title: 'Post to Slack channel C0RANDOM01',
+    };
+
+    h.slack.inject({
+      match: /conversations\.info$/,
+      response: { status: 500, text: 'Internal Server Error' },
+    });
+    expect(await described('C0RANDOM01')).toEqual(asBefore);
+    h.slack.inject({
+      match: /conversations\.info$/,
+      response: { status: 200, json: { ok: true, channel: [] } },
+    });
+    expect(await described('C0RANDOM01')).toEqual(asBefore);
+    h.slack.inject({
+      match: /conversations\.info$/,
+      response: { status: 200, json: { ok: false, error: 'channel_not_found' }, delayMs: 1_000 },
+    });
+    const started = Date.now();
+    expect(await described('C0RANDOM01')).toEqual(asBefore);
+    expect(Date.now() - started).toBeLessThan(800);
+    expect(await described('C0NOSUCH01')).toEqual({
+      recipients: [{ address: 'slack:C0NOSUCH01', role: 'channel' }],
+      title: 'Post to Slack channel C0NOSUCH01',
+    });
+  });
+
   it('says to join a channel the user is not in, and refuses archived ones', async () => {
     const h = await connected();
 

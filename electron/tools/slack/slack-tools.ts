@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { SlackAccess } from '../../connections/access';
 import { ChannelView, channelLabel, listChannels, resolveChannel, slackRecipient } from './slack-channels';
 import { slackErrorCode, slackToolError } from './slack-errors';
+import { conversationNames, userName, type ConversationNames } from './slack-names';
 import { deputyMetadata, findPost } from './slack-posts';
-import { slackChannelWords, targetWords } from '../../../shared/target-words';
-import { assertNotStopped, ToolError, type Reach, type Tool } from '../tool';
+import { SLACK_CHANNEL_ID, slackChannelWords, slackPlaceWords } from '../../../shared/target-words';
+import { assertNotStopped, ToolError, type Reach, type Recipient, type Tool } from '../tool';
 
 export { DEPUTY_EVENT_TYPE, DEPUTY_KEY_FIELD } from './slack-posts';
 
@@ -84,17 +85,6 @@ function toSlackTs(oldest: string): string {
   return SLACK_TS.test(oldest) ? oldest : (Date.parse(oldest) / 1000).toFixed(6);
 }
 
-/** display name, else real name, else handle; null when Slack no longer knows the user. */
-async function userName(client: WebClient, userId: string): Promise<string | null> {
-  try {
-    const { user } = await client.users.info({ user: userId });
-    return user?.profile?.display_name || user?.real_name || user?.name || null;
-  } catch (error) {
-    if (slackErrorCode(error) === 'user_not_found') return null;
-    throw error;
-  }
-}
-
 /** Calls Slack and turns any failure into the ToolError the model sees. */
 async function calling<T>(what: string, channel: string | undefined, call: () => Promise<T>): Promise<T> {
   try {
@@ -106,23 +96,38 @@ async function calling<T>(what: string, channel: string | undefined, call: () =>
 
 /**
  * Everyone a post reaches: the channel, and for a thread reply also the people in the thread, whom Slack
- * notifies of it (the person themself aside).
+ * notifies of it (the person themself aside). A channel given by id is named as Slack names it, when Slack
+ * says so in time.
  */
 async function postReach(
   client: WebClient,
   input: { channel: string; thread_ts?: string | undefined },
+  names: ConversationNames,
 ): Promise<Reach> {
-  const inChannel = { address: slackRecipient(input.channel), role: 'channel' };
-  if (!input.thread_ts) return { recipients: [inChannel] };
-  const channel = await resolveChannel(client, input.channel);
+  const label = channelLabel(input.channel);
+  const [channelName, inThread] = await Promise.all([
+    SLACK_CHANNEL_ID.test(label) ? names.lookUp(client, label) : null,
+    input.thread_ts ? threadPeople(client, input.channel, input.thread_ts) : [],
+  ]);
+  const inChannel = {
+    address: slackRecipient(input.channel),
+    role: 'channel',
+    ...(channelName && { name: slackPlaceWords(channelName) }),
+  };
+  return { recipients: [inChannel, ...inThread] };
+}
+
+/** The people of a thread, whom Slack notifies of a reply in it (the person themself aside). */
+async function threadPeople(client: WebClient, channelName: string, threadTs: string): Promise<Recipient[]> {
+  const channel = await resolveChannel(client, channelName);
   const [{ user_id: self }, thread] = await Promise.all([
     client.auth.test(),
-    client.conversations.replies({ channel: channel.id, ts: input.thread_ts, limit: 200 }),
+    client.conversations.replies({ channel: channel.id, ts: threadTs, limit: 200 }),
   ]);
   const people = [
     ...new Set((thread.messages ?? []).flatMap((message) => (message.user ? [message.user] : []))),
   ];
-  const inThread = await Promise.all(
+  return Promise.all(
     people
       .filter((user) => user !== self)
       .map(async (user) => {
@@ -134,7 +139,6 @@ async function postReach(
         };
       }),
   );
-  return { recipients: [inChannel, ...inThread] };
 }
 
 /**
@@ -152,6 +156,8 @@ export function threadWords(threadTs: string, timeZone: string): string {
 export interface SlackToolOptions {
   /** The person's time zone, for the times an approval shows. */
   timezone: () => string;
+  /** How long naming a channel given by id may hold up an approval (NAME_LOOKUP_MS unless a test says). */
+  nameLookupMs?: number;
 }
 
 /** slack_channels, slack_read and slack_send, over the connected user's token. */
@@ -159,6 +165,12 @@ export function createSlackTools(
   access: SlackAccess,
   options: SlackToolOptions = { timezone: () => 'UTC' },
 ): Tool[] {
+  // Reading whom a post reaches looks up the name of a channel given by id; its preview reads what was found.
+  const names = conversationNames({ timeoutMs: options.nameLookupMs });
+  /** "#general", "#random" for C0RANDOM01 once Slack named it, else what the id alone says. */
+  const channelWords = (channel: string): string =>
+    names.known(channelLabel(channel)) ?? slackChannelWords(channel);
+
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
     name: 'slack_channels',
     description:
@@ -251,14 +263,15 @@ export function createSlackTools(
     reach: (input) => {
       const label = channelLabel(input.channel);
       return calling(`reading who a post in ${label} reaches`, label, async () =>
-        postReach(await access.client(), input),
+        postReach(await access.client(), input, names),
       );
     },
-    // Where it goes in words ("#general in Slack", "Slack channel C0123ABCD"), not as Slack's ids alone.
+    // Where it goes in words ("#general in Slack", "#random in Slack" for C0RANDOM01 once Slack named it,
+    // "Slack channel C0123ABCD" when it did not), not as Slack's ids alone.
     preview: (input) => ({
-      title: `Post to ${targetWords(slackRecipient(input.channel))}`,
+      title: `Post to ${slackPlaceWords(channelWords(input.channel))}`,
       fields: [
-        { label: 'Channel', value: slackChannelWords(input.channel) },
+        { label: 'Channel', value: channelWords(input.channel) },
         ...(input.thread_ts
           ? [{ label: 'In thread', value: threadWords(input.thread_ts, options.timezone()) }]
           : []),
@@ -269,7 +282,7 @@ export function createSlackTools(
       {
         field: 'recipients',
         pattern: slackRecipient(input.channel),
-        label: `Always allow posting to ${slackChannelWords(input.channel)}`,
+        label: `Always allow posting to ${channelWords(input.channel)}`,
       },
     ],
     execute: (input, context) => {

@@ -48,6 +48,8 @@ const NEEDED_SCOPE: Record<string, string | null> = {
   'auth.test': null,
   'auth.revoke': null,
   'conversations.list': 'channels:read',
+  // Its scope is the conversation's type's (channels:, groups:, im:read): the method checks it.
+  'conversations.info': null,
   'conversations.history': 'channels:history',
   'conversations.replies': 'channels:history',
   'users.info': 'users:read',
@@ -93,6 +95,17 @@ const METHODS: Partial<Record<string, Method>> = {
       },
       grant,
     );
+  },
+  // One conversation as Slack answers conversations.info: a channel's whole object, or a DM's (no name, the
+  // other person's id); `channel_not_found` for an id the caller cannot see.
+  'conversations.info': (args, { grant }, state) => {
+    const channel = visibleChannel(state, args.channel, grant.userId);
+    if (!channel) return slackError('channel_not_found');
+    const needed = readScope(channel);
+    if (!grant.scopes.includes(needed))
+      return slackError('missing_scope', { needed, provided: grant.scopes.join(',') });
+    const withCount = args.include_num_members === 'true' || args.include_num_members === '1';
+    return ok({ channel: infoView(channel, grant.userId, state, withCount) }, grant);
   },
   'conversations.history': (args, { grant }, state) => {
     const channel = visibleChannel(state, args.channel, grant.userId);
@@ -260,6 +273,54 @@ function typeOf(channel: FakeSlackChannel): string {
 function historyScope(channel: FakeSlackChannel): string | null {
   if (channel.isIm) return 'im:history';
   return channel.isPrivate ? 'groups:history' : null;
+}
+
+/** The scope reading a conversation's details needs, by its type, as Slack checks it. */
+function readScope(channel: FakeSlackChannel): string {
+  if (channel.isIm) return 'im:read';
+  return channel.isPrivate ? 'groups:read' : 'channels:read';
+}
+
+/** A conversation as conversations.info answers it: what conversations.list says, and more. */
+function infoView(
+  channel: FakeSlackChannel,
+  userId: string,
+  state: FakeSlackState,
+  withCount: boolean,
+): Record<string, unknown> {
+  const lastRead = channel.messages.at(-1)?.ts ?? '0000000000.000000';
+  if (channel.isIm)
+    return {
+      ...imView(channel, userId),
+      last_read: lastRead,
+      unread_count: 0,
+      unread_count_display: 0,
+      is_open: true,
+    };
+  const { num_members: members, ...listed } = channelView(channel, userId);
+  return {
+    ...listed,
+    is_im: false,
+    is_mpim: false,
+    created: 1767225600,
+    is_general: channel.id === state.channels[0]?.id,
+    unlinked: 0,
+    name_normalized: channel.name,
+    is_shared: false,
+    is_org_shared: false,
+    is_pending_ext_shared: false,
+    pending_shared: [],
+    context_team_id: state.team.id,
+    updated: 1767225600000,
+    parent_conversation: null,
+    creator: channel.members[0] ?? userId,
+    is_ext_shared: false,
+    shared_team_ids: [state.team.id],
+    pending_connected_team_ids: [],
+    last_read: lastRead,
+    previous_names: [],
+    ...(withCount && { num_members: members }),
+  };
 }
 
 /** A direct message as conversations.list answers it: no name, the other person's id. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { recipientWords, slackChannelWords, targetWords } from '../../../shared/target-words';
+import {
+  recipientWords,
+  slackChannelWords,
+  slackDmWords,
+  slackPlaceWords,
+  targetWords,
+} from '../../../shared/target-words';
 
 describe('whom or where an action reached, in words', () => {
   it('reads a Slack channel or person kept as an address as what it is in Slack, dropping nothing', () => {
@@ -21,6 +27,12 @@ describe('whom or where an action reached, in words', () => {
     expect(slackChannelWords('C0123ABCD')).toBe('Slack channel C0123ABCD');
     expect(slackChannelWords('G0123ABCD')).toBe('Slack channel G0123ABCD');
     expect(slackChannelWords('D0123ABCD')).toBe('Slack DM D0123ABCD');
+  });
+
+  it('says where a post goes: a channel’s name in Slack, words that already say Slack as they are', () => {
+    expect(slackPlaceWords('#random')).toBe('#random in Slack');
+    expect(slackPlaceWords(slackChannelWords('C0123ABCD'))).toBe('Slack channel C0123ABCD');
+    expect(slackPlaceWords(slackDmWords('carol.c'))).toBe('Slack DM with carol.c');
   });
 
   it('names one party an effect reaches by name where known, else by what its address says', () => {
