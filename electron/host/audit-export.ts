@@ -31,8 +31,9 @@ const COLUMNS: readonly [string, (entry: AuditEntry) => unknown][] = [
   ['assumptions', (e) => e.assumptions],
   ['undo_of', (e) => e.undo.undoOf],
   ['undone_by', (e) => e.undo.undoneBy],
-  // Read from the approvals, not stored: last, so the columns before it stay where earlier exports had them.
+  // Read from the approvals, not stored: last, so the columns before them stay where earlier exports had them.
   ['is_turned_down', (e) => e.isTurnedDown],
+  ['is_expired', (e) => e.isExpired],
 ];
 
 export const CSV_HEADER = COLUMNS.map(([name]) => name).join(',');

@@ -1,4 +1,12 @@
-import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
+import { APPROVAL_EXPIRED_OUTCOME } from '../../shared/audit-status';
+import {
+  AUDIT_PAGE,
+  type AuditEntry,
+  type AuditFilter,
+  type AuditListOutput,
+  type AuditStatus,
+  type AuditStatusFilter,
+} from '../../shared/contract';
 import type { AuditInbox } from './audit-inbox';
 import { isUndoable, toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { AuditSearchIndex } from './audit-search-index';
@@ -11,6 +19,9 @@ export function toAuditMatch(text: string): string | null {
   return unique.length === 0 ? null : unique.map((word) => `"${word}"*`).join(' ');
 }
 
+/** How an approval ended when its action was not done. */
+type ApprovalEnding = 'rejected' | 'expired';
+
 const COLUMN_OF: Record<string, string> = {
   threadId: 'thread_id',
   runId: 'run_id',
@@ -21,17 +32,26 @@ const COLUMN_OF: Record<string, string> = {
   decision: 'decision',
 };
 
-/** The entry's action waited for an approval that was turned down: found by the approvals' unique action id. */
-const TURNED_DOWN = `EXISTS (SELECT 1 FROM approvals a WHERE a.action_id = e.action_id AND a.status = 'rejected')`;
+/** The entry's action waited for an approval that ended so: found by the approvals' unique action id. */
+const approvalEnded = (status: ApprovalEnding) =>
+  `EXISTS (SELECT 1 FROM approvals a WHERE a.action_id = e.action_id AND a.status = '${status}')`;
 
 /**
- * What the Status filter adds to the stored status. What was turned down is stored `failed`: `turned_down` finds
- * it among the failed entries, and `failed` leaves it out, so each choice lists what the viewer says of it.
+ * How the Status filter finds, among the failed entries, those `shownStatusOf` says did not fail: the same tests,
+ * in SQL (`IS` where a column may be null, so that `NOT` of them is never null).
  */
-function approvalConditions(status: AuditFilter['status']): string[] {
-  if (status === 'turned_down') return [TURNED_DOWN];
-  if (status === 'failed') return [`NOT ${TURNED_DOWN}`];
-  return [];
+const AMONG_FAILED: Record<Exclude<AuditStatusFilter, AuditStatus>, string> = {
+  turned_down: approvalEnded('rejected'),
+  expired: `(${approvalEnded('expired')} OR (e.kind = 'decision' AND e.rule IS '${APPROVAL_EXPIRED_OUTCOME}'))`,
+};
+
+/**
+ * What the Status filter adds to the stored status. What did not happen is stored `failed`: its choice finds it
+ * among the failed entries, and `failed` leaves out every such one, so each choice lists what the viewer says of it.
+ */
+function statusConditions(status: AuditStatusFilter): string[] {
+  if (status === 'failed') return [`NOT (${Object.values(AMONG_FAILED).join(' OR ')})`];
+  return status in AMONG_FAILED ? [AMONG_FAILED[status as keyof typeof AMONG_FAILED]] : [];
 }
 
 /**
@@ -96,7 +116,7 @@ export class AuditQuery {
   private readonly selectAssumptions;
   private readonly selectAssumptionsOf;
   private readonly selectUndoStates;
-  private readonly selectTurnedDown;
+  private readonly selectApprovalEndings;
   private readonly selectWaitingUndos;
   private readonly firstSeqFrom;
   private readonly lastSeqTo;
@@ -122,11 +142,10 @@ export class AuditQuery {
        WHERE e.action_id IN (SELECT value FROM json_each(?)) AND e.kind = 'tool_call'`,
     );
     // Looked up by action id (`+status` keeps SQLite from walking every rejected approval there ever was instead).
-    this.selectTurnedDown = db
-      .prepare<[string], string>(
-        `SELECT action_id FROM approvals WHERE action_id IN (SELECT value FROM json_each(?)) AND +status = 'rejected'`,
-      )
-      .pluck();
+    this.selectApprovalEndings = db.prepare<[string], { action_id: string; status: ApprovalEnding }>(
+      `SELECT action_id, status FROM approvals WHERE action_id IN (SELECT value FROM json_each(?))
+       AND +status IN ('rejected', 'expired')`,
+    );
     // Found through the status index: pending entries are few (held calls, undos in flight).
     this.selectWaitingUndos = db
       .prepare<[], string>(
@@ -169,7 +188,7 @@ export class AuditQuery {
     this.inbox.file();
     const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
     return row
-      ? (this.withTurnedDown([toEntry(row, this.selectAssumptionsOf.all(row.id))])[0] ?? null)
+      ? (this.withApprovalEndings([toEntry(row, this.selectAssumptionsOf.all(row.id))])[0] ?? null)
       : null;
   }
 
@@ -197,8 +216,8 @@ export class AuditQuery {
       values[key] = value;
     }
     if (filter.status !== undefined) {
-      conditions.push('e.status = @status', ...approvalConditions(filter.status));
-      values.status = filter.status === 'turned_down' ? 'failed' : filter.status;
+      conditions.push('e.status = @status', ...statusConditions(filter.status));
+      values.status = filter.status in AMONG_FAILED ? 'failed' : filter.status;
     }
     // A time range becomes a range of `seq` too (found in the time index in O(log n)), so a day a year ago
     // costs what today costs. Entries are appended with the host's clock, so `seq` grows with `created_at`;
@@ -250,18 +269,25 @@ export class AuditQuery {
       list.push(assumption);
       byEntry.set(assumption.entry_id, list);
     }
-    return this.withTurnedDown(rows.map((row) => toEntry(row, byEntry.get(row.id) ?? [])));
+    return this.withApprovalEndings(rows.map((row) => toEntry(row, byEntry.get(row.id) ?? [])));
   }
 
-  /** Says of each entry whether its approval was turned down: only a failed entry's action can have been. */
-  private withTurnedDown(entries: AuditEntry[]): AuditEntry[] {
+  /**
+   * Says of each entry whether its approval was turned down or expired: only a failed entry's action can have
+   * been.
+   */
+  private withApprovalEndings(entries: AuditEntry[]): AuditEntry[] {
     const failed = entries.flatMap((entry) =>
       entry.status === 'failed' && entry.actionId ? [entry.actionId] : [],
     );
-    const turnedDown = new Set(failed.length > 0 ? this.selectTurnedDown.all(JSON.stringify(failed)) : []);
-    return entries.map((entry) => ({
-      ...entry,
-      isTurnedDown: entry.actionId !== null && turnedDown.has(entry.actionId),
-    }));
+    const endings = new Map(
+      failed.length > 0
+        ? this.selectApprovalEndings.all(JSON.stringify(failed)).map((row) => [row.action_id, row.status])
+        : [],
+    );
+    return entries.map((entry) => {
+      const ending = entry.actionId === null ? undefined : endings.get(entry.actionId);
+      return { ...entry, isTurnedDown: ending === 'rejected', isExpired: ending === 'expired' };
+    });
   }
 }

@@ -6,10 +6,11 @@ export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']
 export const AuditStatus = z.enum(['pending', 'completed', 'failed', 'rolled_back']);
 export type AuditStatus = z.infer<typeof AuditStatus>;
 /**
- * The Status filter: a stored status, or `turned_down`: an action whose approval was turned down (its entry is
- * stored `failed`, with why as its error). `failed` then lists the rest, what went wrong.
+ * The Status filter: a stored status, or what became of an action that did not happen though its entry is stored
+ * `failed` (with why as its error): `turned_down`, its approval was turned down; `expired`, its approval expired
+ * unanswered (and the run that ended for it). `failed` then lists the rest, what went wrong.
  */
-export const AuditStatusFilter = z.enum([...AuditStatus.options, 'turned_down']);
+export const AuditStatusFilter = z.enum([...AuditStatus.options, 'turned_down', 'expired']);
 export type AuditStatusFilter = z.infer<typeof AuditStatusFilter>;
 export const AssumptionCategory = z.enum(['intent', 'context', 'preference', 'inference']);
 export type AssumptionCategory = z.infer<typeof AssumptionCategory>;
@@ -91,6 +92,11 @@ export const AuditEntry = z.object({
    * the entry says `failed`, with why as its error. Absent on entries not read from the trail (an undo's answer).
    */
   isTurnedDown: z.boolean().optional(),
+  /**
+   * Its approval expired: nobody answered in time, so it was not done and nothing went wrong. Read from the
+   * approvals as `isTurnedDown` is, and absent where that is.
+   */
+  isExpired: z.boolean().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

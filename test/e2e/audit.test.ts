@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
@@ -366,40 +368,40 @@ describe('the audit viewer against the headless host', () => {
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
   });
 
-  it('an action whose approval was turned down reads “Turned down”, not “Failed”, in the table, the detail and the Status filter (1280 and 420 px, light and dark, 0 axe)', async () => {
+  /** Runs `prompt` supervised, so that its add_task call waits for an approval; answers that approval's id. */
+  async function askFirst(prompt: string, description: string): Promise<string> {
     await putSettings(host, { trustLevel: 'supervised' });
     try {
       gemini.script(
-        callReply('add_task', { description: 'Water the ferns', intent: 'Add the ferns', confidence: 0.9 }),
+        callReply('add_task', { description, intent: `Add ${description}`, confidence: 0.9 }),
         textReply('Left it.'),
       );
-      const api = apiOf(host);
       const paused = (await (
-        await api('/api/agent/run', {
-          method: 'POST',
-          body: JSON.stringify({ prompt: 'Add: water the ferns' }),
-        })
+        await apiOf(host)('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) })
       ).json()) as { approval?: { id: string } };
-      const rejected = await api(`/api/actions/${paused.approval?.id ?? ''}/reject`, {
-        method: 'POST',
-        body: JSON.stringify({ reason: 'They are plastic' }),
-      });
-      expect(rejected.status).toBe(200);
+      return paused.approval?.id ?? '';
     } finally {
       await putSettings(host, { trustLevel: 'autonomous' });
     }
+  }
 
+  /**
+   * At 1280 and 420 px, light and dark: the one add_task row `search` finds reads `words` in a neutral tone,
+   * whole in its column and in the detail, with no Undo to offer; the Status filter offers it by those words,
+   * and Failed does not list it.
+   */
+  async function expectNotDone(search: string, words: string, shot: string): Promise<void> {
     for (const width of [1280, 420])
       for (const colorScheme of ['light', 'dark'] as const) {
         const page = await newPage();
         await page.setViewportSize({ width, height: 800 });
         await page.emulateMedia({ colorScheme });
         await page.goto(`${host.url}/#/audit&token=${host.token}`);
-        await page.getByTestId('audit-search').fill('ferns');
+        await page.getByTestId('audit-search').fill(search);
         const row = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
         await expect.poll(() => row.count()).toBe(1);
         const badge = row.locator('.audit-status');
-        expect(await badge.innerText()).toBe('Turned down');
+        expect(await badge.innerText()).toBe(words);
         expect(await badge.getAttribute('class')).toContain('audit-status--neutral');
         // Whole in its column, not cut off by the cell.
         expect(
@@ -410,23 +412,52 @@ describe('the audit viewer against the headless host', () => {
           ),
         ).toBe(true);
         await row.getByRole('button').click();
-        await expect
-          .poll(() => detail(page).getByTestId('audit-detail-status').innerText())
-          .toBe('Turned down');
+        await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe(words);
         expect(await detail(page).getByTestId('audit-undo-why-not').innerText()).toContain('It was not done');
         expect(JSON.stringify(await axeViolations(page))).toBe('[]');
-        if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-turned-down-${width}-${colorScheme}.png` });
+        if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-${shot}-${width}-${colorScheme}.png` });
 
         // The Status filter offers it by the same words, and Failed no longer lists it.
         const toggle = page.getByTestId('audit-filters-toggle');
         if (await toggle.isVisible()) await toggle.click();
         const status = page.getByTestId('audit-filter-status');
-        expect(await status.locator('option').allInnerTexts()).toContain('Turned down');
+        expect(await status.locator('option').allInnerTexts()).toContain(words);
         await status.selectOption({ label: 'Failed' });
         await expect.poll(() => row.count()).toBe(0);
-        await status.selectOption({ label: 'Turned down' });
+        await status.selectOption({ label: words });
         await expect.poll(() => row.count()).toBe(1);
       }
+  }
+
+  it('an action whose approval was turned down reads “Turned down”, not “Failed”, in the table, the detail and the Status filter (1280 and 420 px, light and dark, 0 axe)', async () => {
+    const approvalId = await askFirst('Add: water the ferns', 'Water the ferns');
+    const rejected = await apiOf(host)(`/api/actions/${approvalId}/reject`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'They are plastic' }),
+    });
+    expect(rejected.status).toBe(200);
+    await expectNotDone('ferns', 'Turned down', 'turned-down');
+  });
+
+  it('an action whose approval expired unanswered reads “Expired”, as does the run that ended for it, not “Failed” (1280 and 420 px, light and dark, 0 axe)', async () => {
+    const approvalId = await askFirst('Add: water the cactus', 'Water the cactus');
+    // Its time runs out: the approval's expiry moved into the past, as if nobody had answered for half an hour.
+    const db = new Database(join(host.dataDir, 'deputy.db'));
+    try {
+      db.prepare(`UPDATE approvals SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?`).run(approvalId);
+    } finally {
+      db.close();
+    }
+    const late = await apiOf(host)(`/api/actions/${approvalId}/approve`, { method: 'POST' });
+    expect(late.status).toBe(410);
+    await expectNotDone('cactus', 'Expired', 'expired');
+
+    const page = await newPage();
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await page.getByTestId('audit-search').fill('cactus');
+    const run = page.locator('[data-testid="audit-row"][data-tool="agent_decision"]');
+    await expect.poll(() => run.locator('.audit-status').innerText()).toBe('Expired');
+    expect(await run.locator('.audit-status').getAttribute('class')).toContain('audit-status--neutral');
   });
 
   it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { RunningServer } from '../../electron/server/http-server';
+import { shownStatusOf } from '../../shared/audit-status';
 import type { AuditEntry, AuditListOutput } from '../../shared/contract';
 import { jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -18,8 +19,8 @@ afterEach(async () => {
   for (const fixture of fixtures.splice(0)) await fixture.close();
 });
 
-async function open(model: ScriptedModel) {
-  const fixture = await openHost(model);
+async function open(model: ScriptedModel, options: Parameters<typeof openHost>[1] = {}) {
+  const fixture = await openHost(model, options);
   fixtures.push(fixture);
   await fixture.host.invoke('settings.set', { trustLevel: 'autonomous' });
   const { server, api } = await serveApi(fixture, TOKEN);
@@ -193,8 +194,43 @@ describe('the audit trail', () => {
         .map((line) => (JSON.parse(line) as AuditEntry).isTurnedDown),
     ).toEqual([true]);
     const csv = (await (await api('/api/audit/export?format=csv&tool=add_task')).text()).trim().split('\n');
-    expect(csv[0]).toMatch(/,is_turned_down$/);
-    expect(csv[1]).toMatch(/,true$/);
+    expect(csv[0]).toMatch(/,is_turned_down,is_expired$/);
+    expect(csv[1]).toMatch(/,true,false$/);
+  });
+
+  it('says an action whose approval expired, and the run that ended for it, expired; the Status filter and the export agree', async () => {
+    let now = Date.parse('2026-11-21T12:00:00.000Z');
+    const model = new ScriptedModel(
+      call('update_task', { id: 'no-such-task', description: 'Renamed', ...meta }, 'call-broken'),
+      say('That did not work.'),
+    );
+    const { fixture, json, api } = await open(model, { now: () => new Date((now += 1)) });
+    await fixture.host.runToEnd({ prompt: 'Rename a task that is not there' });
+    await fixture.host.invoke('settings.set', { trustLevel: 'supervised', approvalExpiryMinutes: 5 });
+    model.script(call('add_task', { description: 'Buy milk', ...meta }, 'call-milk'));
+    await fixture.host.runToEnd({ prompt: 'Add milk' });
+    now += 5 * 60_000 + 1;
+    fixture.host.sweepExpiredApprovals();
+
+    const list = async (query: string) => (await json<AuditListOutput>(`/api/audit?${query}`)).body.entries;
+    const failed = await list('');
+    // All stored as failed but the first run's decision; only the call that went wrong reads as a failure.
+    expect(failed.map((e) => [e.actionType, e.status, e.isExpired, shownStatusOf(e)])).toEqual([
+      ['agent_decision', 'failed', false, 'expired'],
+      ['add_task', 'failed', true, 'expired'],
+      ['agent_decision', 'completed', false, 'completed'],
+      ['update_task', 'failed', false, 'failed'],
+    ]);
+    expect(types(await list('status=expired'))).toEqual(['agent_decision', 'add_task']);
+    expect(types(await list('status=failed'))).toEqual(['update_task']);
+    expect(types(await list('status=expired&q=milk'))).toEqual(['agent_decision', 'add_task']);
+    expect(types(await list('status=failed&q=milk'))).toEqual([]);
+    const milk = failed[1]?.id ?? '';
+    expect((await json<{ entry: AuditEntry }>(`/api/audit/${milk}`)).body.entry.isExpired).toBe(true);
+
+    const csv = (await (await api('/api/audit/export?format=csv&tool=add_task')).text()).trim().split('\n');
+    expect(csv[0]).toMatch(/,is_turned_down,is_expired$/);
+    expect(csv[1]).toMatch(/,false,true$/);
   });
 
   it('reads an entry by its id or its action id, with its run’s other entries and its assumptions', async () => {

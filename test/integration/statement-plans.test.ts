@@ -83,6 +83,8 @@ describe('the statements Deputy prepares as it is used (not only when the store 
         { status: 'failed' as const },
         { status: 'turned_down' as const },
         { status: 'turned_down' as const, q: 'quarterly' },
+        { status: 'expired' as const },
+        { status: 'expired' as const, q: 'quarterly' },
         { status: 'completed' as const, category: 'task' },
         { decision: 'allow' },
         { decision: 'deny', tool: 'add_task' },

@@ -166,6 +166,15 @@ describe('the audit viewer in words', () => {
     expect(statusOf(turnedDown)).toEqual({ words: 'Turned down', tone: 'neutral' });
     expect(noUndoWords(turnedDown)).toBe('It was not done, so there is nothing to undo.');
     expect(statusOf({ ...turnedDown, isTurnedDown: false })).toEqual({ words: 'Failed', tone: 'failed' });
+    // Nor one whose approval expired with nobody answering, nor the run that ended for it.
+    const expired = { ...turnedDown, isTurnedDown: false, isExpired: true };
+    expect(statusOf(expired)).toEqual({ words: 'Expired', tone: 'neutral' });
+    expect(noUndoWords(expired)).toBe('It was not done, so there is nothing to undo.');
+    const ended = run('INVOKE_TOOL', 'ERROR:APPROVAL_EXPIRED', 'failed', null);
+    expect([decisionWords(ended), statusOf(ended)]).toEqual([
+      'Stopped: an approval expired',
+      { words: 'Expired', tone: 'neutral' },
+    ]);
     // Nor does it read as something that could have been undone.
     const noUndo = (decision: string) =>
       noUndoWords({ ...withAuthority(decision, 'confidence:clarify'), status: 'failed' } as AuditEntry);
@@ -178,11 +187,12 @@ describe('the audit viewer in words', () => {
   });
 
   it('offers every status the table shows as a Status filter, in the same words', () => {
-    const entry = (status: AuditEntry['status'], isTurnedDown = false) =>
-      ({ ...withAuthority('require_approval', 'trust:supervised'), status, isTurnedDown }) as AuditEntry;
+    const entry = (status: AuditEntry['status'], ending: Partial<AuditEntry> = {}) =>
+      ({ ...withAuthority('require_approval', 'trust:supervised'), status, ...ending }) as AuditEntry;
     const shown = new Map(STATUS_CHOICES);
     for (const status of AuditStatus.options) expect(shown.get(status)).toBe(statusOf(entry(status)).words);
-    expect(shown.get('turned_down')).toBe(statusOf(entry('failed', true)).words);
+    expect(shown.get('turned_down')).toBe(statusOf(entry('failed', { isTurnedDown: true })).words);
+    expect(shown.get('expired')).toBe(statusOf(entry('failed', { isExpired: true })).words);
     expect([...shown.keys()].sort()).toEqual([...AuditStatusFilter.options].sort());
   });
 

@@ -1,25 +1,32 @@
-import type { AuditApprover, AuditEntry, AuditStatus, AuditStatusFilter } from '../../../../shared/contract';
+import {
+  AuditStatus,
+  type AuditApprover,
+  type AuditEntry,
+  type AuditStatusFilter,
+} from '../../../../shared/contract';
+import { shownStatusOf } from '../../../../shared/audit-status';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { toolLabel } from '../../format';
 import { failureOf, failureWords, isKnownOutcome, outcomeWords, readableCode, ruleWords } from './rule-words';
 
-const STATUS_WORDS: Record<AuditStatus, string> = {
-  pending: 'Pending',
+/**
+ * What the table says became of an entry. "Expired" as the approval card says it: nobody answered in time.
+ * In this order, the Status filter's choices.
+ */
+const STATUS_WORDS: Record<AuditStatusFilter, string> = {
   completed: 'Done',
+  pending: 'Pending',
   failed: 'Failed',
+  turned_down: 'Turned down',
+  expired: 'Expired',
   rolled_back: 'Undone',
 };
-const TURNED_DOWN_WORDS = 'Turned down';
 
 /** The Status filter's choices, in the words the table says them. */
-export const STATUS_CHOICES: readonly (readonly [AuditStatusFilter, string])[] = [
-  ['completed', STATUS_WORDS.completed],
-  ['pending', STATUS_WORDS.pending],
-  ['failed', STATUS_WORDS.failed],
-  ['turned_down', TURNED_DOWN_WORDS],
-  ['rolled_back', STATUS_WORDS.rolled_back],
-];
+export const STATUS_CHOICES: readonly (readonly [AuditStatusFilter, string])[] = Object.entries(
+  STATUS_WORDS,
+) as [AuditStatusFilter, string][];
 
 const APPROVER_WORDS: Record<AuditApprover, string> = {
   person: 'You',
@@ -123,12 +130,14 @@ export const decisionWord = (code: string): string =>
 
 /**
  * What a run decided, as its outcome bears out: a run that failed says so and why ("Failed: Gemini had a
- * problem"), whatever it had meant to do; one that asked a question asked you to clarify.
+ * problem"), whatever it had meant to do; one that asked a question asked you to clarify. One that ended because
+ * nobody answered its approval in time did not fail: it stopped, as the chat says.
  */
 function runDecisionWords(entry: AuditEntry): string {
   const { decision, rule: outcome } = entry.authority;
   const failure = outcome ? failureOf(outcome) : null;
   if (failure === 'cancelled') return 'Stopped by you';
+  if (failure === 'approval_expired') return `Stopped: ${lowerFirst(failureWords(failure))}`;
   if (failure) return `Failed: ${failureWords(failure)}`;
   if (outcome?.startsWith('AMBIGUITY:')) return 'Asked you to clarify';
   if (outcome?.startsWith('REFUSAL:'))
@@ -170,24 +179,28 @@ export function isHeldBack(entry: AuditEntry): boolean {
 
 /** Why an entry offers no Undo, when the host gave no reason of its own. */
 export function noUndoWords(entry: AuditEntry): string {
-  if (isHeldBack(entry) || entry.isTurnedDown) return 'It was not done, so there is nothing to undo.';
+  if (statusOf(entry).tone === 'neutral') return 'It was not done, so there is nothing to undo.';
   if (entry.status === 'pending') return 'It has not been done yet.';
   if (entry.status === 'failed') return 'It did not go through, so there is nothing to undo.';
   return 'This cannot be undone.';
 }
 
 /**
- * An entry's status badge: its words, and its look (`neutral` for an action held back or turned down, which did
- * not fail: its entry is stored `failed`, with why as its error).
+ * An entry's status badge: its words, and its look (`neutral` for an action held back, turned down or expired,
+ * which did not fail: its entry is stored `failed`, with why as its error).
  */
 export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus | 'neutral' } {
   const { rule } = entry.authority;
-  if (entry.isTurnedDown) return { words: TURNED_DOWN_WORDS, tone: 'neutral' };
+  const shown = shownStatusOf(entry);
+  if (shown !== 'failed') return { words: STATUS_WORDS[shown], tone: isStored(shown) ? shown : 'neutral' };
   if (isHeldBack(entry)) return { words: 'Not done', tone: 'neutral' };
   if (entry.kind === 'decision' && rule && failureOf(rule) === 'cancelled')
     return { words: 'Stopped', tone: 'neutral' };
-  return { words: STATUS_WORDS[entry.status], tone: entry.status };
+  return { words: STATUS_WORDS.failed, tone: 'failed' };
 }
+
+const isStored = (status: AuditStatusFilter): status is AuditStatus =>
+  (AuditStatus.options as readonly string[]).includes(status);
 
 /** The table's short time: "23 Nov, 19:50:38". */
 export function shortTimeWords(iso: string): string {
