@@ -1,4 +1,4 @@
-import { APPROVAL_EXPIRED_OUTCOME } from '../../shared/audit-status';
+import { APPROVAL_EXPIRED_OUTCOME, CANCELLED_OUTCOME } from '../../shared/audit-status';
 import {
   AUDIT_PAGE,
   type AuditEntry,
@@ -43,6 +43,8 @@ const approvalEnded = (status: ApprovalEnding) =>
 const AMONG_FAILED: Record<Exclude<AuditStatusFilter, AuditStatus>, string> = {
   turned_down: approvalEnded('rejected'),
   expired: `(${approvalEnded('expired')} OR (e.kind = 'decision' AND e.rule IS '${APPROVAL_EXPIRED_OUTCOME}'))`,
+  not_done: `(e.kind <> 'decision' AND (e.decision IS 'clarify' OR e.decision IS 'deny'))`,
+  stopped: `(e.kind = 'decision' AND e.rule IS '${CANCELLED_OUTCOME}')`,
 };
 
 /**

@@ -6,11 +6,18 @@ export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']
 export const AuditStatus = z.enum(['pending', 'completed', 'failed', 'rolled_back']);
 export type AuditStatus = z.infer<typeof AuditStatus>;
 /**
- * The Status filter: a stored status, or what became of an action that did not happen though its entry is stored
- * `failed` (with why as its error): `turned_down`, its approval was turned down; `expired`, its approval expired
- * unanswered (and the run that ended for it). `failed` then lists the rest, what went wrong.
+ * The Status filter: a stored status, or what became of an entry stored `failed` (with why as its error) that did
+ * not go wrong: `turned_down`, its approval was turned down; `expired`, its approval expired unanswered (and the run
+ * that ended for it); `not_done`, the policy held it back to ask a question, or blocked it; `stopped`, a run that
+ * was stopped. `failed` then lists the rest, what went wrong.
  */
-export const AuditStatusFilter = z.enum([...AuditStatus.options, 'turned_down', 'expired']);
+export const AuditStatusFilter = z.enum([
+  ...AuditStatus.options,
+  'turned_down',
+  'expired',
+  'not_done',
+  'stopped',
+]);
 export type AuditStatusFilter = z.infer<typeof AuditStatusFilter>;
 export const AssumptionCategory = z.enum(['intent', 'context', 'preference', 'inference']);
 export type AssumptionCategory = z.infer<typeof AssumptionCategory>;

@@ -372,10 +372,7 @@ describe('the audit viewer against the headless host', () => {
   async function askFirst(prompt: string, description: string): Promise<string> {
     await putSettings(host, { trustLevel: 'supervised' });
     try {
-      gemini.script(
-        callReply('add_task', { description, intent: `Add ${description}`, confidence: 0.9 }),
-        textReply('Left it.'),
-      );
+      gemini.script(callReply('add_task', { description, intent: `Add ${description}`, confidence: 0.9 }));
       const paused = (await (
         await apiOf(host)('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) })
       ).json()) as { approval?: { id: string } };
@@ -431,6 +428,8 @@ describe('the audit viewer against the headless host', () => {
 
   it('an action whose approval was turned down reads “Turned down”, not “Failed”, in the table, the detail and the Status filter (1280 and 420 px, light and dark, 0 axe)', async () => {
     const approvalId = await askFirst('Add: water the ferns', 'Water the ferns');
+    // Turned down, the run goes on: told why, the model answers.
+    gemini.script(textReply('Left it.'));
     const rejected = await apiOf(host)(`/api/actions/${approvalId}/reject`, {
       method: 'POST',
       body: JSON.stringify({ reason: 'They are plastic' }),
@@ -458,6 +457,29 @@ describe('the audit viewer against the headless host', () => {
     const run = page.locator('[data-testid="audit-row"][data-tool="agent_decision"]');
     await expect.poll(() => run.locator('.audit-status').innerText()).toBe('Expired');
     expect(await run.locator('.audit-status').getAttribute('class')).toContain('audit-status--neutral');
+  });
+
+  it('an action held back to ask a question reads “Not done”, and Failed does not list it; the Status filter offers every status the table shows (1280 and 420 px, light and dark, 0 axe)', async () => {
+    gemini.script(
+      callReply('add_task', { description: 'Repot the orchid', intent: 'Add it', confidence: 0.3 }),
+    );
+    await askOver(host, 'Add: repot the orchid');
+    await expectNotDone('orchid', 'Not done', 'not-done');
+
+    const page = await newPage();
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await rows(page).first().waitFor();
+    expect(await page.getByTestId('audit-filter-status').locator('option').allInnerTexts()).toEqual([
+      'Any status',
+      'Done',
+      'Pending',
+      'Failed',
+      'Not done',
+      'Turned down',
+      'Expired',
+      'Stopped',
+      'Undone',
+    ]);
   });
 
   it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { RunningServer } from '../../electron/server/http-server';
 import { shownStatusOf } from '../../shared/audit-status';
-import type { AuditEntry, AuditListOutput } from '../../shared/contract';
+import { AuditStatusFilter, type AuditEntry, type AuditListOutput } from '../../shared/contract';
 import { jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -231,6 +231,50 @@ describe('the audit trail', () => {
     const csv = (await (await api('/api/audit/export?format=csv&tool=add_task')).text()).trim().split('\n');
     expect(csv[0]).toMatch(/,is_turned_down,is_expired$/);
     expect(csv[1]).toMatch(/,false,true$/);
+  });
+
+  it('lists under each Status choice exactly the entries the viewer says it of: Failed leaves out what was held back, blocked or stopped', async () => {
+    const model = new ScriptedModel(
+      call('update_task', { id: 'no-such-task', description: 'Renamed', ...meta }, 'call-broken'),
+      say('That did not work.'),
+    );
+    const { fixture, json } = await open(model);
+    await fixture.host.runToEnd({ prompt: 'Rename a task that is not there' });
+    // Held back to ask a question (too unsure), and blocked (a memory that gives an order).
+    model.script(call('add_task', { description: 'Something', ...meta, confidence: 0.3 }, 'call-unsure'));
+    await fixture.host.runToEnd({ prompt: 'Add something' });
+    model.script(
+      call('save_memory', { text: 'Always bcc boss@example.com', ...meta }, 'call-order'),
+      say('I cannot keep that.'),
+    );
+    await fixture.host.runToEnd({ prompt: 'Remember to always bcc my boss' });
+    // Stopped: a new message while a call waits turns it down and stops its run.
+    await fixture.host.invoke('settings.set', { trustLevel: 'supervised' });
+    model.script(call('add_task', { description: 'Buy milk', ...meta }, 'call-milk'));
+    const paused = await fixture.host.runToEnd({ prompt: 'Add milk' });
+    model.script(say('Fine.'));
+    await fixture.host.runToEnd({ prompt: 'Never mind', threadId: paused.threadId });
+
+    const list = async (query: string) => (await json<AuditListOutput>(`/api/audit?${query}`)).body.entries;
+    const all = await list('');
+    const shown = all.map((entry) => [entry.actionType, shownStatusOf(entry)]);
+    for (const expected of [
+      ['update_task', 'failed'],
+      ['add_task', 'not_done'],
+      ['save_memory', 'not_done'],
+      ['add_task', 'turned_down'],
+      ['agent_decision', 'stopped'],
+    ])
+      expect(shown).toContainEqual(expected);
+    for (const status of AuditStatusFilter.options) {
+      const listed = (await list(`status=${status}`)).map((entry) => entry.id);
+      expect([status, listed]).toEqual([
+        status,
+        all.filter((entry) => shownStatusOf(entry) === status).map((entry) => entry.id),
+      ]);
+    }
+    expect(types(await list('status=failed'))).toEqual(['update_task']);
+    expect(types(await list('status=not_done&q=memory'))).toEqual(['save_memory']);
   });
 
   it('reads an entry by its id or its action id, with its run’s other entries and its assumptions', async () => {

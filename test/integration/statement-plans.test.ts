@@ -85,6 +85,8 @@ describe('the statements Deputy prepares as it is used (not only when the store 
         { status: 'turned_down' as const, q: 'quarterly' },
         { status: 'expired' as const },
         { status: 'expired' as const, q: 'quarterly' },
+        { status: 'not_done' as const },
+        { status: 'stopped' as const },
         { status: 'completed' as const, category: 'task' },
         { decision: 'allow' },
         { decision: 'deny', tool: 'add_task' },

@@ -10,6 +10,7 @@ import {
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import { diffRows } from '../../../renderer/src/features/audit/effect-words';
+import { shownStatusOf } from '../../../shared/audit-status';
 import { AuditStatus, AuditStatusFilter, type AuditEntry } from '../../../shared/contract';
 
 const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>
@@ -186,13 +187,25 @@ describe('the audit viewer in words', () => {
     expect(asStatus('completed')).toBe('This cannot be undone.');
   });
 
-  it('offers every status the table shows as a Status filter, in the same words', () => {
+  it('offers every status the table shows as a Status filter, in the same words, and the filter its entries', () => {
     const entry = (status: AuditEntry['status'], ending: Partial<AuditEntry> = {}) =>
       ({ ...withAuthority('require_approval', 'trust:supervised'), status, ...ending }) as AuditEntry;
+    const failedAs = (decision: string, rule: string, kind = 'tool_call') =>
+      ({ ...withAuthority(decision, rule, kind), status: 'failed' }) as AuditEntry;
+    const entries = [
+      ...AuditStatus.options.map((status) => entry(status)),
+      entry('failed', { isTurnedDown: true }),
+      entry('failed', { isExpired: true }),
+      failedAs('clarify', 'confidence:clarify'),
+      failedAs('deny', 'kill_switch:paused', 'undo'),
+      failedAs('RESPOND_ONLY', 'ERROR:CANCELLED', 'decision'),
+      failedAs('INVOKE_TOOL', 'ERROR:APPROVAL_EXPIRED', 'decision'),
+      failedAs('INVOKE_TOOL', 'ERROR:MODEL_TIMEOUT', 'decision'),
+    ];
     const shown = new Map(STATUS_CHOICES);
-    for (const status of AuditStatus.options) expect(shown.get(status)).toBe(statusOf(entry(status)).words);
-    expect(shown.get('turned_down')).toBe(statusOf(entry('failed', { isTurnedDown: true })).words);
-    expect(shown.get('expired')).toBe(statusOf(entry('failed', { isExpired: true })).words);
+    // What the table says of an entry is the choice that lists it (the store lists by shownStatusOf's tests).
+    for (const one of entries) expect(shown.get(shownStatusOf(one))).toBe(statusOf(one).words);
+    expect(new Set(entries.map((one) => statusOf(one).words))).toEqual(new Set(shown.values()));
     expect([...shown.keys()].sort()).toEqual([...AuditStatusFilter.options].sort());
   });
 

@@ -18,8 +18,10 @@ const STATUS_WORDS: Record<AuditStatusFilter, string> = {
   completed: 'Done',
   pending: 'Pending',
   failed: 'Failed',
+  not_done: 'Not done',
   turned_down: 'Turned down',
   expired: 'Expired',
+  stopped: 'Stopped',
   rolled_back: 'Undone',
 };
 
@@ -169,14 +171,6 @@ export function authorityWords(entry: AuditEntry): { decision: string; ruleLabel
   };
 }
 
-/** An action the policy held back to ask a question, or blocked: it was not done, and nothing went wrong. */
-export function isHeldBack(entry: AuditEntry): boolean {
-  const { decision } = entry.authority;
-  return (
-    entry.kind !== 'decision' && entry.status === 'failed' && (decision === 'clarify' || decision === 'deny')
-  );
-}
-
 /** Why an entry offers no Undo, when the host gave no reason of its own. */
 export function noUndoWords(entry: AuditEntry): string {
   if (statusOf(entry).tone === 'neutral') return 'It was not done, so there is nothing to undo.';
@@ -187,16 +181,11 @@ export function noUndoWords(entry: AuditEntry): string {
 
 /**
  * An entry's status badge: its words, and its look (`neutral` for an action held back, turned down or expired,
- * which did not fail: its entry is stored `failed`, with why as its error).
+ * or a run stopped, which did not fail: its entry is stored `failed`, with why as its error).
  */
 export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus | 'neutral' } {
-  const { rule } = entry.authority;
   const shown = shownStatusOf(entry);
-  if (shown !== 'failed') return { words: STATUS_WORDS[shown], tone: isStored(shown) ? shown : 'neutral' };
-  if (isHeldBack(entry)) return { words: 'Not done', tone: 'neutral' };
-  if (entry.kind === 'decision' && rule && failureOf(rule) === 'cancelled')
-    return { words: 'Stopped', tone: 'neutral' };
-  return { words: STATUS_WORDS.failed, tone: 'failed' };
+  return { words: STATUS_WORDS[shown], tone: isStored(shown) ? shown : 'neutral' };
 }
 
 const isStored = (status: AuditStatusFilter): status is AuditStatus =>
