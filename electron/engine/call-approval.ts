@@ -1,4 +1,5 @@
 import { isoTime } from '../../shared/iso-time';
+import { REJECTED_ON_RESUME } from '../../shared/rejection-words';
 import type { Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ArgsCheck } from '../tools/registry';
@@ -30,9 +31,7 @@ export async function continueApproval(
   }
   if (approval && approval.status !== 'approved') {
     const message =
-      approval.status === 'expired'
-        ? 'The approval expired; nothing was done.'
-        : 'The user rejected this call.';
+      approval.status === 'expired' ? 'The approval expired; nothing was done.' : REJECTED_ON_RESUME;
     rejectAction(scope, entry.id, entry.tool, message, () =>
       settle(scope, call, { error: { code: 'rejected_by_user', message } }, null),
     );

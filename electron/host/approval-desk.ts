@@ -6,6 +6,7 @@ import {
   notFound,
   type RunResponse,
 } from '../../shared/contract';
+import { asSentence, rejectionForModel } from '../../shared/rejection-words';
 import { settle } from '../engine/call-execution';
 import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
@@ -71,10 +72,7 @@ export class ApprovalDesk {
     if (input.decision === 'reject') {
       const note = input.reason?.trim() || null;
       this.claim(approval, 'rejected', note);
-      // The person's note ends its sentence, so the model's instruction after it reads as one of its own.
-      const said = note ? `: ${asSentence(note)}` : '.';
-      const message = `The user rejected this action${said} Do not retry it unless they ask.`;
-      return this.continueRun(approval, { kind: 'reject', message });
+      return this.continueRun(approval, { kind: 'reject', message: rejectionForModel(note) });
     }
     const scope = input.alwaysAllow;
     // "Always allow" may only create one of the scoped rules this approval offered: never a blanket grant.
@@ -359,6 +357,3 @@ export class ApprovalDesk {
     });
   }
 }
-
-/** The person's words ending as a sentence: with their own full stop (or ? or !), else one added. */
-const asSentence = (note: string): string => (/[.!?…]["'”’)]*$/.test(note) ? note : `${note}.`);

@@ -1,3 +1,4 @@
+import { serverGoneWords } from '../../shared/rejection-words';
 import { NAMESPACE_SEPARATOR } from '../tools/mcp/mcp-tool';
 
 /** How a server's tools went away from Settings: it was removed, or turned off (its settings kept). */
@@ -16,6 +17,6 @@ export function refusalForGone(server: string, how: ServerGone) {
   return {
     code: how === 'removed' ? 'mcp_server_removed' : 'mcp_server_turned_off',
     note: `Turned down by Deputy: the MCP server "${server}" was ${what} in Settings.`,
-    message: `The MCP server "${server}" was ${what} in Settings while this waited for approval, so it was not run. ${after}`,
+    message: `${serverGoneWords(server, what)} ${after}`,
   };
 }

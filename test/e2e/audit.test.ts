@@ -384,10 +384,10 @@ describe('the audit viewer against the headless host', () => {
 
   /**
    * At 1280 and 420 px, light and dark: the one add_task row `search` finds reads `words` in a neutral tone,
-   * whole in its column and in the detail, with no Undo to offer; the Status filter offers it by those words,
-   * and Failed does not list it.
+   * whole in its column and in the detail, with no Undo to offer and `output` as its output; the Status filter
+   * offers it by those words, and Failed does not list it.
    */
-  async function expectNotDone(search: string, words: string, shot: string): Promise<void> {
+  async function expectNotDone(search: string, words: string, shot: string, output: string): Promise<void> {
     for (const width of [1280, 420])
       for (const colorScheme of ['light', 'dark'] as const) {
         const page = await newPage();
@@ -408,11 +408,20 @@ describe('the audit viewer against the headless host', () => {
               (shown.parentElement?.getBoundingClientRect().right ?? 0) + 0.5,
           ),
         ).toBe(true);
+        if (SHOTS)
+          await page.screenshot({ path: `${SHOTS}/audit-${shot}-table-${width}-${colorScheme}.png` });
         await row.getByRole('button').click();
         await expect.poll(() => detail(page).getByTestId('audit-detail-status').innerText()).toBe(words);
         expect(await detail(page).getByTestId('audit-undo-why-not').innerText()).toContain('It was not done');
         expect(JSON.stringify(await axeViolations(page))).toBe('[]');
         if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-${shot}-${width}-${colorScheme}.png` });
+        // Its output in the person's words, never what Deputy told the model.
+        const shownOutput = detail(page).getByTestId('audit-detail-output');
+        expect(await shownOutput.innerText()).toBe(output);
+        if (SHOTS) {
+          await shownOutput.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${SHOTS}/audit-${shot}-output-${width}-${colorScheme}.png` });
+        }
 
         // The Status filter offers it by the same words, and Failed no longer lists it.
         const toggle = page.getByTestId('audit-filters-toggle');
@@ -435,7 +444,12 @@ describe('the audit viewer against the headless host', () => {
       body: JSON.stringify({ reason: 'They are plastic' }),
     });
     expect(rejected.status).toBe(200);
-    await expectNotDone('ferns', 'Turned down', 'turned-down');
+    await expectNotDone(
+      'ferns',
+      'Turned down',
+      'turned-down',
+      'You turned this down; it was not done. Your reason: They are plastic.',
+    );
   });
 
   it('an action whose approval expired unanswered reads “Expired”, as does the run that ended for it, not “Failed” (1280 and 420 px, light and dark, 0 axe)', async () => {
@@ -449,7 +463,12 @@ describe('the audit viewer against the headless host', () => {
     }
     const late = await apiOf(host)(`/api/actions/${approvalId}/approve`, { method: 'POST' });
     expect(late.status).toBe(410);
-    await expectNotDone('cactus', 'Expired', 'expired');
+    await expectNotDone(
+      'cactus',
+      'Expired',
+      'expired',
+      'The approval waited too long and expired, so Deputy did not do it.',
+    );
 
     const page = await newPage();
     await page.goto(`${host.url}/#/audit&token=${host.token}`);
@@ -464,7 +483,12 @@ describe('the audit viewer against the headless host', () => {
       callReply('add_task', { description: 'Repot the orchid', intent: 'Add it', confidence: 0.3 }),
     );
     await askOver(host, 'Add: repot the orchid');
-    await expectNotDone('orchid', 'Not done', 'not-done');
+    await expectNotDone(
+      'orchid',
+      'Not done',
+      'not-done',
+      'The assistant is only 30% sure what you want; it should ask first.',
+    );
 
     const page = await newPage();
     await page.goto(`${host.url}/#/audit&token=${host.token}`);

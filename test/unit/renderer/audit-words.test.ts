@@ -5,6 +5,7 @@ import {
   decisionWords,
   authorityWords,
   noUndoWords,
+  outputOf,
   STATUS_CHOICES,
   statusOf,
   whatWords,
@@ -185,6 +186,37 @@ describe('the audit viewer in words', () => {
       noUndoWords({ ...withAuthority('allow', 'trust:supervised'), status } as AuditEntry);
     expect(asStatus('pending')).toBe('It has not been done yet.');
     expect(asStatus('completed')).toBe('This cannot be undone.');
+  });
+
+  it('shows an output in the person’s words: a rejection not as the model was told it, an expiry as the chat says it', () => {
+    const failed = (more: Partial<AuditEntry>) =>
+      ({
+        ...withAuthority('clarify', 'confidence:clarify'),
+        output: null,
+        status: 'failed',
+        ...more,
+      }) as AuditEntry;
+    const toModel = 'The user rejected this action: They are plastic. Do not retry it unless they ask.';
+    expect(outputOf(failed({ isTurnedDown: true, errorMessage: toModel }))).toBe(
+      'You turned this down; it was not done. Your reason: They are plastic.',
+    );
+    // Turned down for the person (a new message, the plan cancelled): Deputy's words for it are already theirs.
+    const cancelled = 'Cancelled: you cancelled the plan.';
+    expect(outputOf(failed({ isTurnedDown: true, errorMessage: cancelled }))).toBe(cancelled);
+    const at = 'The approval for "Add a task" expired at 2026-11-28T08:06:23.000Z, so Deputy did not do it.';
+    expect(outputOf(failed({ isExpired: true, errorMessage: at }))).toBe(
+      'The approval waited too long and expired, so Deputy did not do it.',
+    );
+    expect(outputOf(failed({ kind: 'undo', isExpired: true, errorMessage: at }))).toBe(
+      'The approval waited too long and expired, so nothing was undone.',
+    );
+    // The policy's reason for what it held back is written for the person, and stays; so does a real error.
+    const unsure = 'The assistant is only 30% sure what you want; it should ask first.';
+    expect(outputOf(failed({ errorMessage: unsure }))).toBe(unsure);
+    // Only what was turned down is read as a rejection.
+    expect(outputOf(failed({ errorMessage: toModel }))).toBe(toModel);
+    expect(outputOf(failed({ errorMessage: null }))).toBe('—');
+    expect(outputOf({ ...failed({ isExpired: true }), output: { id: 't1' } })).toEqual({ id: 't1' });
   });
 
   it('offers every status the table shows as a Status filter, in the same words, and the filter its entries', () => {

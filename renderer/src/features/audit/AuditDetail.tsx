@@ -3,7 +3,7 @@ import { targetWords } from '../../../../shared/target-words';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, authorityWords, statusOf, timeWords, whatWords } from './audit-words';
+import { approverWords, authorityWords, outputOf, statusOf, timeWords, whatWords } from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { UndoBar } from './UndoBar';
@@ -96,7 +96,7 @@ export function AuditDetail() {
         <h4>Input</h4>
         <pre>{formatValue(entry.input ?? '—')}</pre>
         <h4>Output{entry.isOutputTruncated && ' (shortened; the full result is kept with the action)'}</h4>
-        <pre>{formatValue(entry.output ?? entry.errorMessage ?? '—')}</pre>
+        <pre data-testid="audit-detail-output">{formatValue(outputOf(entry))}</pre>
       </section>
       <section aria-labelledby="audit-timings">
         <h3 id="audit-timings">Timings</h3>

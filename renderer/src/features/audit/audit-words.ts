@@ -5,6 +5,7 @@ import {
   type AuditStatusFilter,
 } from '../../../../shared/contract';
 import { shownStatusOf } from '../../../../shared/audit-status';
+import { turnedDownWords } from '../../../../shared/rejection-words';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { toolLabel } from '../../format';
@@ -190,6 +191,23 @@ export function statusOf(entry: AuditEntry): { words: string; tone: AuditStatus 
 
 const isStored = (status: AuditStatusFilter): status is AuditStatus =>
   (AuditStatus.options as readonly string[]).includes(status);
+
+/** An expired approval, in the chat's words for it ("The approval waited too long and expired, so Deputy stopped."). */
+const EXPIRED_WORDS = 'The approval waited too long and expired, so';
+
+/**
+ * What the detail shows as an entry's output: what the action gave back, or why there is none. What Deputy told
+ * the model of a call turned down ("…Do not retry it unless they ask.") reads in the person's words; an approval
+ * that expired, as the chat says it (its stored words carry the raw time it expired at). The entry keeps its own.
+ */
+export function outputOf(entry: AuditEntry): unknown {
+  if (entry.output !== null && entry.output !== undefined) return entry.output;
+  if (entry.isExpired)
+    return `${EXPIRED_WORDS} ${entry.kind === 'undo' ? 'nothing was undone' : 'Deputy did not do it'}.`;
+  const error = entry.errorMessage;
+  if (error && entry.isTurnedDown) return turnedDownWords(error) ?? error;
+  return error ?? '—';
+}
 
 /** The table's short time: "23 Nov, 19:50:38". */
 export function shortTimeWords(iso: string): string {

@@ -1,0 +1,45 @@
+/*
+ * What Deputy writes when a call is turned down (by the person, or for them when its MCP server went): for the
+ * model, as the call's result (its ledger row and its audit entry keep that as its error), and the same words read
+ * back for the person, as the audit viewer shows them. Both here, so that what is written is what is read.
+ */
+
+const REJECTED = 'The user rejected this action';
+const DO_NOT_RETRY = 'Do not retry it unless they ask.';
+/** What a run resumed after a restart tells the model of a call the person had turned down meanwhile. */
+export const REJECTED_ON_RESUME = 'The user rejected this call.';
+
+/** The person's words ending as a sentence: with their own full stop (or ? or !), else one added. */
+export const asSentence = (note: string): string => (/[.!?…]["'”’)]*$/.test(note) ? note : `${note}.`);
+
+/** What the model is told of a call the person turned down, with their reason when they gave one. */
+export function rejectionForModel(note: string | null): string {
+  // The person's note ends its sentence, so the model's instruction after it reads as one of its own.
+  return `${REJECTED}${note ? `: ${asSentence(note)}` : '.'} ${DO_NOT_RETRY}`;
+}
+
+/** Why a call whose MCP server went while it waited was not run, for the person; the model is told more after it. */
+export const serverGoneWords = (server: string, what: 'removed' | 'turned off'): string =>
+  `The MCP server "${server}" was ${what} in Settings while this waited for approval, so it was not run.`;
+const SERVER_GONE =
+  /^The MCP server ".*" was (?:removed|turned off) in Settings while this waited for approval, so it was not run\./s;
+
+/**
+ * What the model was told of a call turned down, in the person's words: a rejection as "You turned this down; it
+ * was not done. Your reason: Not now.", a server gone without what the model is told to do about it. Null when
+ * `message` is none of these (Deputy's words for the rest it turned down, a new message, a plan cancelled, are
+ * already the person's). Rejections written before a reason ended with a full stop ("…: not now Do not retry…")
+ * read the same.
+ */
+export function turnedDownWords(message: string): string | null {
+  const gone = SERVER_GONE.exec(message);
+  if (gone) return gone[0];
+  const head = `${REJECTED}: `;
+  const tail = ` ${DO_NOT_RETRY}`;
+  let reason: string | null;
+  if (message === REJECTED_ON_RESUME || message === rejectionForModel(null)) reason = null;
+  else if (message.startsWith(head) && message.endsWith(tail))
+    reason = message.slice(head.length, -tail.length).trim() || null;
+  else return null;
+  return `You turned this down; it was not done.${reason ? ` Your reason: ${asSentence(reason)}` : ''}`;
+}

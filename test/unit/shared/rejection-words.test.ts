@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { refusalForGone } from '../../../electron/mcp/server-gone';
+import { REJECTED_ON_RESUME, rejectionForModel, turnedDownWords } from '../../../shared/rejection-words';
+
+describe('a rejection, for the model and for the person', () => {
+  it('tells the model not to retry, and reads back to the person as what they did and why', () => {
+    expect(rejectionForModel('They are plastic')).toBe(
+      'The user rejected this action: They are plastic. Do not retry it unless they ask.',
+    );
+    expect(turnedDownWords(rejectionForModel('They are plastic'))).toBe(
+      'You turned this down; it was not done. Your reason: They are plastic.',
+    );
+    expect(turnedDownWords(rejectionForModel('Not now!'))).toBe(
+      'You turned this down; it was not done. Your reason: Not now!',
+    );
+    expect(turnedDownWords(rejectionForModel(null))).toBe('You turned this down; it was not done.');
+    expect(turnedDownWords(REJECTED_ON_RESUME)).toBe('You turned this down; it was not done.');
+  });
+
+  it('says a call turned down because its MCP server went without what the model is told to do about it', () => {
+    expect(turnedDownWords(refusalForGone('Notes "work"', 'removed').message)).toBe(
+      'The MCP server "Notes "work"" was removed in Settings while this waited for approval, so it was not run.',
+    );
+    expect(turnedDownWords(refusalForGone('notes', 'turned_off').message)).toBe(
+      'The MCP server "notes" was turned off in Settings while this waited for approval, so it was not run.',
+    );
+  });
+
+  it('reads a rejection stored before a reason got its full stop, and leaves any other words alone', () => {
+    expect(turnedDownWords('The user rejected this action: not twice Do not retry it unless they ask.')).toBe(
+      'You turned this down; it was not done. Your reason: not twice.',
+    );
+    for (const other of [
+      'Cancelled: you sent a new message while this was waiting for your approval.',
+      'You turned this undo down; nothing was undone. Your reason: Not now.',
+      'The approval expired; nothing was done.',
+    ])
+      expect(turnedDownWords(other)).toBeNull();
+  });
+});
