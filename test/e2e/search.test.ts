@@ -3,6 +3,7 @@ import { textReply } from '../fakes/gemini/script';
 import { apiOf, askOver } from './support/api';
 import { useHostedGemini } from './support/hosted';
 import { usePages } from './support/pages';
+import { cuttableSocket } from './support/socket-cut';
 
 const { newPage } = usePages();
 const hosted = useHostedGemini();
@@ -80,5 +81,50 @@ describe('searching conversations by what was said in them, in the browser', () 
     await expect
       .poll(() => page.locator('[data-testid="message"]', { hasText: 'Answer 23' }).count())
       .toBe(0);
+  });
+
+  it('a search hit opened while the connection is down, or kept open through a drop, stays marked and focused', async () => {
+    const host = hosted.host();
+    hosted.gemini().script(textReply('The locksmith comes on Thursday at nine.'), textReply('Noted.'));
+    const threadId = await askOver(host, 'When is the locksmith due?');
+    const response = await apiOf(host)('/api/agent/run', {
+      method: 'POST',
+      body: JSON.stringify({ prompt: 'Thanks', threadId }),
+    });
+    expect(response.status).toBe(200);
+    const page = await newPage();
+    const socket = await cuttableSocket(page);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('thread-item').first().waitFor();
+    await page.getByTestId('thread-search').fill('locksmith thursday');
+    await expect.poll(() => page.getByTestId('search-hit').count()).toBe(1);
+    const found = page.locator('[data-testid="message"][data-found="true"]');
+    const isFocused = () => found.evaluate((element) => document.activeElement === element);
+    const dropAndReconnect = async (whileDown: () => Promise<void> = async () => undefined) => {
+      socket.cut();
+      await expect.poll(() => page.getByTestId('connection-status').innerText()).toContain('Reconnecting…');
+      await whileDown();
+      socket.restore();
+      await expect.poll(() => page.getByTestId('connection-status').innerText()).toBe('');
+    };
+
+    // Opened while the window reconnects: the conversation is read once the socket is back, and read again
+    // as after any reconnect; the second reading does not drop the message the hit asked for.
+    await dropAndReconnect(() => page.getByTestId('search-hit').getByRole('button').click());
+    await expect.poll(isFocused).toBe(true);
+    expect(await found.innerText()).toContain('locksmith comes on Thursday');
+
+    // Kept open through a drop: read again, it stays marked and keeps the focus.
+    let reads = 0;
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload === 'string' && payload.includes('locksmith comes')) reads += 1;
+      }),
+    );
+    await dropAndReconnect();
+    await expect.poll(() => reads).toBeGreaterThan(0);
+    await page.waitForTimeout(300);
+    expect(await found.innerText()).toContain('locksmith comes on Thursday');
+    expect(await isFocused()).toBe(true);
   });
 });

@@ -873,4 +873,30 @@ describe('a conversation read again after a reconnect', () => {
     expect(store.getState().threadError).toBeNull();
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count']);
   });
+  it('keeps the message a search hit asked for, whether its reading failed or a reconnect’s reading overtook it', async () => {
+    const read = async (): Promise<ThreadDetail> => ({ thread, messages: [prompt], actions: [], runs: [] });
+    const readings = [
+      () => Promise.reject(new ClientError('disconnected', 'The connection to Deputy was lost.')),
+    ];
+    const { client } = fakeStreamsClient({
+      'thread.get': () => (readings.shift() ?? read)(),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    // The socket dropped while the hit's conversation was read: the reading after the reconnect serves it.
+    await store.getState().openThread('t1', 'm1');
+    await store.getState().refreshThread();
+    expect(store.getState().focusMessageId).toBe('m1');
+    // Opened while the window reconnects: the reading after the reconnect overtakes the open's own.
+    store.getState().clearFocus();
+    const opened = store.getState().openThread('t1', 'm1');
+    await store.getState().refreshThread();
+    await opened;
+    expect(store.getState().focusMessageId).toBe('m1');
+    expect(shownTexts(store.getState().conversation)).toEqual(['user: Count']);
+    // Once the list has shown it, a later reading leaves it shown and asks nothing more.
+    store.getState().clearFocus();
+    await store.getState().refreshThread();
+    expect(store.getState().focusMessageId).toBeNull();
+  });
 });

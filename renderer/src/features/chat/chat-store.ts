@@ -118,7 +118,13 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       },
     });
 
-    const switchTo = (conversation: Conversation, isLoadingThread: boolean) => {
+    // `focusMessageId`: the message a search hit asked for, held until the list has shown it. Only a switch sets
+    // it: a reading again (after a reconnect), or one that failed, keeps what was asked.
+    const switchTo = (
+      conversation: Conversation,
+      isLoadingThread: boolean,
+      focusMessageId: string | null = null,
+    ) => {
       generation += 1;
       earlyEvents = [];
       followers.stopAll();
@@ -129,7 +135,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         isLoadingThread,
         threadError: null,
         isStarting: false,
-        focusMessageId: null,
+        focusMessageId,
         lastActivityAt: Date.now(),
       });
       return generation;
@@ -142,7 +148,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       early: HeldEvents,
       isRefresh = false,
     ): Promise<string | null> => {
-      const mine = isRefresh ? ++generation : switchTo(emptyConversation(threadId), true);
+      const mine = isRefresh ? ++generation : switchTo(emptyConversation(threadId), true, messageId ?? null);
       const held = {
         threadId,
         events: early.events.filter((event) => event.threadId === threadId),
@@ -164,7 +170,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
           const stored = withHeldEvents(conversationFromThread(detail), kept);
           const conversation = isRefresh ? withRunsAsShown(stored, get().conversation, toFollow) : stored;
           // A reading that failed before (the socket dropped again mid-reading) is behind it now.
-          set({ conversation, focusMessageId: messageId ?? null, threadError: null });
+          set({ conversation, threadError: null });
           for (const runId of toFollow) if (!followers.isFollowing(runId)) followers.follow(runId);
         }
         return null;
