@@ -72,14 +72,20 @@ const taskView = (task: Task): Record<string, unknown> => ({
 const field = (label: string, value: string | null | undefined): { label: string; value: string }[] =>
   value ? [{ label, value }] : [];
 
-function describeTask(tasks: TasksRepo, id: string): string {
-  const task = tasks.get(id);
-  return task ? `"${task.description}"` : `task ${id} (not found)`;
-}
-
-/** The same after the word "task": `task "Buy milk"`, and `task ${id} (not found)` rather than "task task …". */
-function taskNamed(tasks: TasksRepo, id: string): string {
-  return tasks.get(id) ? `task ${describeTask(tasks, id)}` : describeTask(tasks, id);
+/**
+ * A call's title for one task, as a person reads it: the task by its description (`Mark "Buy milk" as done`,
+ * or `Change task "Buy milk"` with `isSaidAsTask`), or, when no task has the id, the action on "a task" and then
+ * which id was not found. The id in the task's place ("Mark task nosuch as done") would read as its name.
+ */
+function titleFor(
+  tasks: TasksRepo,
+  id: string,
+  title: (task: string) => string,
+  isSaidAsTask = false,
+): string {
+  const description = tasks.get(id)?.description;
+  if (description === undefined) return `${title('a task')} (no task has the id “${id}”)`;
+  return title(isSaidAsTask ? `task "${description}"` : `"${description}"`);
 }
 
 /**
@@ -93,7 +99,11 @@ function taskFields(tasks: TasksRepo, id: string): { label: string; value: strin
 
 /** The task a call changes, named as the person would name it: the policy checks they asked about it. */
 function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: string } {
-  return { recipients: [], target: `the ${taskNamed(tasks, id)}` };
+  const task = tasks.get(id);
+  return {
+    recipients: [],
+    target: task ? `the task "${task.description}"` : `the unknown task id “${id}”`,
+  };
 }
 
 function notFound(id: string): ToolError {
@@ -210,10 +220,13 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => {
       const task = tasks.get(input.id);
+      // "(none)" says a field was empty; with no such task there is nothing before, and the card shows a dash.
       const change = (label: string, before: string | null | undefined, after: string | null | undefined) =>
-        after === undefined ? [] : [{ label, before: before ?? '(none)', after: after ?? '(none)' }];
+        after === undefined
+          ? []
+          : [{ label, before: task ? (before ?? '(none)') : '', after: after ?? '(none)' }];
       return {
-        title: `Change ${taskNamed(tasks, input.id)}`,
+        title: titleFor(tasks, input.id, (named) => `Change ${named}`, true),
         fields: [],
         changes: [
           ...change('Description', task?.description, input.description),
@@ -242,7 +255,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     actionKind: 'task.update',
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
-      title: `Mark ${describeTask(tasks, input.id)} as done`,
+      title: titleFor(tasks, input.id, (named) => `Mark ${named} as done`),
       fields: taskFields(tasks, input.id),
     }),
     ...restoresTask(false),
@@ -264,7 +277,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     actionKind: 'task.delete',
     reach: (input) => taskTarget(tasks, input.id),
     preview: (input) => ({
-      title: `Delete ${describeTask(tasks, input.id)}`,
+      title: titleFor(tasks, input.id, (named) => `Delete ${named}`),
       fields: taskFields(tasks, input.id),
     }),
     ...restoresTask(true),

@@ -198,13 +198,29 @@ describe('task tools', () => {
     expect(change?.title).toBe('Change task "Buy milk"');
   });
 
-  it('names a task that does not exist once, not as "task task …"', async () => {
+  it('says in a sentence that no task has the id, for each tool that changes one', async () => {
     const { registry } = setup();
-    const update = registry.get('update_task');
-    const args = { id: 'task-gone', description: 'Buy oat milk' } as never;
-    expect(update?.preview?.(args)?.title).toBe('Change task task-gone (not found)');
-    expect(await update?.reach?.(args, {} as never)).toMatchObject({
-      target: 'the task task-gone (not found)',
+    const titles = Object.fromEntries(
+      ['update_task', 'mark_task_complete', 'delete_task'].map((name) => [
+        name,
+        registry.get(name)?.preview?.({ id: 'nosuch', description: 'Buy oat milk' } as never)?.title,
+      ]),
+    );
+    expect(titles).toEqual({
+      update_task: 'Change a task (no task has the id “nosuch”)',
+      mark_task_complete: 'Mark a task as done (no task has the id “nosuch”)',
+      delete_task: 'Delete a task (no task has the id “nosuch”)',
     });
+    const update = registry.get('update_task');
+    const args = { id: 'nosuch', description: 'Buy oat milk' } as never;
+    // Nothing was before: not "(none)", which would say the task had no description.
+    expect(update?.preview?.(args)?.changes).toEqual([
+      { label: 'Description', before: '', after: 'Buy oat milk' },
+    ]);
+    for (const name of ['update_task', 'mark_task_complete', 'delete_task']) {
+      expect(await registry.get(name)?.reach?.(args, {} as never)).toMatchObject({
+        target: 'the unknown task id “nosuch”',
+      });
+    }
   });
 });
