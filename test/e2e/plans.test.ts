@@ -4,7 +4,7 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { ODD_SERVER, stdio } from '../support/mcp-kit';
-import { apiOf } from './support/api';
+import { apiOf, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import { composer, focusedText, send, usePages } from './support/pages';
@@ -38,6 +38,24 @@ const HANG_ARGS = {
   reasoning: 'asked',
   assumptions: [],
 };
+
+/**
+ * A cancelled step says "Cancelled" once, on its own line: the call's card in it, and an approval in that card
+ * turned down with the plan, keep the quiet look of a cancelled call without the word.
+ */
+async function expectSaidOnce(cancelledStep: Locator): Promise<void> {
+  expect((await cancelledStep.innerText()).match(/\bCancelled\b/g)).toEqual(['Cancelled']);
+  expect(await cancelledStep.getByTestId('tool-call').getAttribute('class')).toContain(
+    'tool-card--cancelled',
+  );
+}
+
+/** The approval a cancelled plan turned down: quiet, as nobody said no, and with no badge of its own. */
+async function expectQuietApproval(cancelledStep: Locator): Promise<void> {
+  const approval = cancelledStep.getByTestId('approval-card');
+  expect(await approval.getAttribute('data-status')).toBe('cancelled');
+  expect(await approval.getByTestId('approval-status').count()).toBe(0);
+}
 
 /** How many times the conversation says `words`. */
 const timesSaid = async (page: Page, words: string): Promise<number> =>
@@ -282,13 +300,15 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Cancelled');
     // The waiting add was rejected, never run, and nothing waits any more.
     await step(page, 'add').and(page.locator('[data-status="failed"]')).waitFor();
-    // Deputy turned it down because the plan was cancelled: the step says cancelled, and why, never "Rejected".
+    // Deputy turned it down because the plan was cancelled: the step says cancelled, once, and its card why,
+    // never "Rejected".
     const cancelled = async () => {
       await expect.poll(() => step(page, 'add').locator('.plan-step__state').innerText()).toBe('Cancelled');
-      expect(await step(page, 'add').getByTestId('tool-call-state').innerText()).toBe('Cancelled');
       expect(await step(page, 'add').getByTestId('tool-call-note').innerText()).toBe(
-        'Cancelled: you cancelled the plan.',
+        'You cancelled the plan.',
       );
+      await expectSaidOnce(step(page, 'add'));
+      await expectQuietApproval(step(page, 'add'));
       expect(await step(page, 'add').innerText()).not.toContain('Rejected');
       // Nothing waits any more: the card no longer says why the call waited for approval.
       expect(await step(page, 'add').innerText()).not.toContain('waits for your approval');
@@ -298,6 +318,45 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       headers: { authorization: `Bearer ${host.token}` },
     });
     expect(((await pending.json()) as { approvals: unknown[] }).approvals).toEqual([]);
+  });
+
+  it('cancel a plan whose waiting call a task’s link steered: where it came from is kept, folded away', async () => {
+    // A task the person keeps, whose notes hold a link: the planned call copies it, so its card says where from.
+    const LINK = 'https://pay.example.com/inv/42';
+    await putSettings(host, { trustLevel: 'autonomous' });
+    const made = await apiOf(host)('/api/tasks', {
+      method: 'POST',
+      body: JSON.stringify({ description: 'Pay the invoice', notes: `Pay at ${LINK}` }),
+    });
+    await putSettings(host, { trustLevel: 'supervised' });
+    expect(made.status).toBe(200);
+    const add = { ...ADD_STEP, title: 'Add the payment', args: { description: `Pay at ${LINK}` } };
+    gemini.script(
+      planWith('Tidy my tasks', add),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: `Pay at ${LINK}` }),
+    );
+    const page = await openPage();
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and tidy them');
+    const origins = step(page, 'add').getByTestId('approval-origins');
+    // While it waits, where the link came from is the first thing the card says, open.
+    await origins.waitFor();
+    expect(await origins.getAttribute('data-folded')).toBeNull();
+    await tree(page).getByTestId('plan-cancel').click();
+    await step(page, 'add').and(page.locator('[data-status="failed"]')).waitFor();
+    await liveAndReopened(page, async () => {
+      await expect.poll(() => origins.getAttribute('data-folded')).toBe('true');
+      expect(await origins.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+      expect(await origins.innerText()).toBe('Where this came from');
+      await expectSaidOnce(step(page, 'add'));
+      await expectQuietApproval(step(page, 'add'));
+    });
+    // Opened, it still says where the link came from.
+    await origins.locator('summary').click();
+    expect(await origins.innerText()).toContain(
+      `This link (${LINK}) appears only in the task “Pay the invoice”.`,
+    );
   });
 
   /** Adds the odd MCP server and waits until it runs. */
@@ -318,9 +377,14 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       .toBe('running');
   }
 
-  /** The hanging call's card reads as cancelled, quietly: no "Failed", no red error line. */
-  async function expectCancelledCard(card: Locator): Promise<void> {
-    await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Cancelled');
+  /**
+   * The hanging call's card reads as cancelled, quietly: no "Failed", no red error line. In a plan, its step says
+   * "Cancelled" (`isInStep`) and the card does not say it again.
+   */
+  async function expectCancelledCard(card: Locator, isInStep = false): Promise<void> {
+    await expect.poll(() => card.getAttribute('class')).toContain('tool-card--cancelled');
+    if (isInStep) expect(await card.getByTestId('tool-call-state').count()).toBe(0);
+    else expect(await card.getByTestId('tool-call-state').innerText()).toBe('Cancelled');
     expect(await card.getByTestId('tool-call-error').count()).toBe(0);
     expect(await card.getByTestId('tool-call-note').innerText()).toContain(
       'was stopped because the run was cancelled.',
@@ -349,8 +413,9 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await tree(page).getByTestId('plan-cancel').click();
     await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
     await liveAndReopened(page, async () => {
-      await expectCancelledCard(card);
+      await expectCancelledCard(card, true);
       await expect.poll(() => step(page, 'hang').locator('.plan-step__state').innerText()).toBe('Cancelled');
+      await expectSaidOnce(step(page, 'hang'));
       expect(await step(page, 'hang').innerText()).not.toContain('Failed');
     });
   });

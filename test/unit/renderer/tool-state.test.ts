@@ -4,7 +4,7 @@ import {
   emptyConversation,
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';
-import { toolStateLabel } from '../../../renderer/src/features/chat/tool-state';
+import { cancelledReason, toolStateLabel } from '../../../renderer/src/features/chat/tool-state';
 
 describe('tool-call card labels', () => {
   it('uses the ledger state where it says more than the coarse one', () => {
@@ -60,5 +60,20 @@ describe('tool-call card labels', () => {
     });
     expect(done.items[0]).toMatchObject({ state: 'completed', result: { id: 'msg-1' } });
     expect(done.items[0]).not.toHaveProperty('ledgerState');
+  });
+});
+
+describe('a cancelled call’s note', () => {
+  it('gives the reason only: the card, or its plan step, already says "Cancelled"', () => {
+    expect(cancelledReason('Cancelled: you cancelled the plan.')).toBe('You cancelled the plan.');
+    expect(
+      cancelledReason('Cancelled: you sent a new message while this was waiting for your approval.'),
+    ).toBe('You sent a new message while this was waiting for your approval.');
+    // Words with no such prefix stay as they are.
+    expect(cancelledReason('The call was stopped because the run was cancelled.')).toBe(
+      'The call was stopped because the run was cancelled.',
+    );
+    expect(cancelledReason('Cancelled:')).toBeNull();
+    expect(cancelledReason(undefined)).toBeNull();
   });
 });

@@ -13,12 +13,12 @@ import { useReveal } from '../../reveal';
 
 type Outcome = ApprovalStatus | 'edited' | 'cancelled';
 
-const OUTCOME_LABELS: Record<Outcome, string> = {
+/** What the card's badge says; a cancelled card has none (see below). */
+const OUTCOME_LABELS: Record<Exclude<Outcome, 'cancelled'>, string> = {
   pending: 'Waiting for you',
   approved: 'Approved',
   edited: 'Edited and approved',
   rejected: 'Rejected',
-  cancelled: 'Cancelled',
   expired: 'Expired',
 };
 
@@ -119,9 +119,12 @@ export function ApprovalCard({
         {/* The host's words for this very call ("Mark ‘Buy milk’ as done"), said once: the card's name. */}
         <h3 id={titleId}>{approval.preview.title}</h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
-        <span className="approval-card__status" data-testid="approval-status" role="status">
-          {OUTCOME_LABELS[outcome]}
-        </span>
+        {/* Cancelled, the card sits in the call's card, which (or whose plan step) says so: not a second time. */}
+        {outcome !== 'cancelled' && (
+          <span className="approval-card__status" data-testid="approval-status" role="status">
+            {OUTCOME_LABELS[outcome]}
+          </span>
+        )}
       </header>
       {/* Why it waits for the person ("Supervised: every action waits for your approval."): said of a call that
           no longer waits once Deputy cancelled it, it would read as if it still did. */}
@@ -130,9 +133,11 @@ export function ApprovalCard({
           {approval.reason}
         </p>
       )}
-      <ApprovalOrigins origins={approval.preview.origins} />
+      {outcome !== 'cancelled' && <ApprovalOrigins origins={approval.preview.origins} />}
       <ApprovalPreview preview={approval.preview} />
       <ApprovalWhy approval={approval} />
+      {/* Cancelled, nothing waits on the person's review: where the call came from stays, folded beside Why. */}
+      {outcome === 'cancelled' && <ApprovalOrigins origins={approval.preview.origins} isFolded />}
       {/* Read with the card, not announced each second it counts down inside the conversation's live log. */}
       {isPending && (
         <p className="approval-card__expiry" data-testid="approval-expiry" aria-live="off">

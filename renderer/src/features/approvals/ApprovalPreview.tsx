@@ -72,18 +72,36 @@ export function ApprovalPreview({ preview }: { preview: Approval['preview'] }) {
 
 /**
  * Where the call's content came from, when something Deputy read could have steered it ("this link appears only
- * in a Slack message from Bob in #general"). Shown first and never folded away: it is why the card is here.
+ * in a Slack message from Bob in #general"). Shown first and never folded away while the card waits: it is why
+ * the card is here. `isFolded` once there is nothing left to decide (a cancelled call): kept, not pressed on the
+ * person.
  */
-export function ApprovalOrigins({ origins }: { origins: readonly string[] | undefined }) {
+export function ApprovalOrigins({
+  origins,
+  isFolded = false,
+}: {
+  origins: readonly string[] | undefined;
+  isFolded?: boolean;
+}) {
   if (!origins || origins.length === 0) return null;
+  const list = (
+    <ul>
+      {origins.map((origin) => (
+        <li key={origin}>{origin}</li>
+      ))}
+    </ul>
+  );
+  if (isFolded)
+    return (
+      <details className="approval-why" data-testid="approval-origins" data-folded="true">
+        <summary>Where this came from</summary>
+        {list}
+      </details>
+    );
   return (
     <section className="approval-origins" data-testid="approval-origins" aria-label="Where this came from">
       <p className="approval-origins__title">Where this came from</p>
-      <ul>
-        {origins.map((origin) => (
-          <li key={origin}>{origin}</li>
-        ))}
-      </ul>
+      {list}
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
 import { useCardUndo, useChat } from '../../stores';
-import { isCancelledCall, toolErrorWords, toolStateLabel } from './tool-state';
+import { cancelledReason, isCancelledCall, toolErrorWords, toolStateLabel } from './tool-state';
 import { ToolCardUndo } from './ToolCardUndo';
 
 /**
@@ -13,7 +13,16 @@ import { ToolCardUndo } from './ToolCardUndo';
  * waits on (inside the card, not beside it), Undo once it is done, and the raw input and output behind a
  * disclosure.
  */
-export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps }) {
+export function ToolCallCard({
+  call,
+  row = {},
+  stepSays,
+}: {
+  call: ToolRow;
+  row?: RowProps;
+  /** What the plan step holding the card says of itself ("Done", "Cancelled"): the card does not say it again. */
+  stepSays?: string;
+}) {
   const isDone = call.state === 'completed';
   const agentLabel = useAgentLabel();
   const summary = summarizeToolCall(call.tool, call.args, isDone, call.result, agentLabel);
@@ -35,6 +44,13 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
   const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
   // Undone from this card a moment ago, before (or without) the conversation hearing it from the host.
   const isUndone = useCardUndo((state) => state.cards[call.id]?.isUndone ?? false) || call.isUndone === true;
+  const label = isUndone
+    ? 'Undone'
+    : isStopped
+      ? 'Stopped'
+      : isCancelled
+        ? 'Cancelled'
+        : toolStateLabel(call.state, call.ledgerState);
   return (
     <li
       className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
@@ -51,15 +67,11 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
           <span className="tool-card__summary" data-testid="tool-call-summary">
             {summary}
           </span>
-          <span className="tool-card__state" data-testid="tool-call-state">
-            {isUndone
-              ? 'Undone'
-              : isStopped
-                ? 'Stopped'
-                : isCancelled
-                  ? 'Cancelled'
-                  : toolStateLabel(call.state, call.ledgerState)}
-          </span>
+          {label !== stepSays && (
+            <span className="tool-card__state" data-testid="tool-call-state">
+              {label}
+            </span>
+          )}
         </div>
       )}
       {shownError && (
@@ -69,7 +81,7 @@ export function ToolCallCard({ call, row = {} }: { call: ToolRow; row?: RowProps
       )}
       {isCancelled && (
         <p className="tool-card__note" data-testid="tool-call-note">
-          {call.error}
+          {cancelledReason(call.error)}
         </p>
       )}
       {call.approvalItem && (

@@ -45,6 +45,16 @@ export function isCancelledCall(
   return isRunStopped(items, call.runId, call.error);
 }
 
+/**
+ * Why a cancelled call did not happen, for the note under its card. The host writes it as "Cancelled: you
+ * cancelled the plan."; the card, or the plan step that holds it, already says "Cancelled", so the note gives
+ * only the reason ("You cancelled the plan.").
+ */
+export function cancelledReason(error: string | null | undefined): string | null {
+  const reason = error?.replace(/^Cancelled:\s*/i, '').trim();
+  return reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : null;
+}
+
 /** Whether the run ended as stopped (with `message`, when given), not failed. */
 export function isRunStopped(items: readonly TimelineItem[], runId: string, message?: string): boolean {
   return items.some(

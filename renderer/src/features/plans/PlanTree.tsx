@@ -102,7 +102,10 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
       )}
       {tools.length > 0 && (
         <ol className="timeline plan-step__tools">
-          {tools.map((item) => item.kind === 'tool' && <ToolCallCard key={item.id} call={item} />)}
+          {tools.map(
+            (item) =>
+              item.kind === 'tool' && <ToolCallCard key={item.id} call={item} stepSays={state.words} />,
+          )}
         </ol>
       )}
     </li>
