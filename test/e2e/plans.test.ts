@@ -7,7 +7,7 @@ import { ODD_SERVER, stdio } from '../support/mcp-kit';
 import { apiOf, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
-import { composer, focusedText, send, usePages } from './support/pages';
+import { composer, focusedText, isInConversationView, send, usePages } from './support/pages';
 
 const { newPage } = usePages();
 
@@ -193,6 +193,55 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       );
       expect(above).toContain('Sort my tasks');
     });
+  });
+
+  it('a search hit on a plan’s question or its answer opens the conversation at the step that says it', async () => {
+    gemini.script(
+      planWith('Sort my chores', { ...ASK_STEP, ask: 'Which chore list should I sort?' }),
+      callReply('list_tasks', {}),
+      callReply('request_clarification', { question: 'Which chore list should I sort?' }),
+      textReply('Sorted the chores.'),
+      // Later turns push the plan well above the end of the conversation.
+      ...Array.from({ length: 8 }, (_, turn) =>
+        textReply(`Later answer ${turn}: ${'nothing here, '.repeat(30)}`),
+      ),
+    );
+    const page = await openPage();
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Sort my chores');
+    await step(page, 'ask').getByLabel('Your answer').fill('The allotment rota');
+    await step(page, 'ask').getByRole('button', { name: 'Answer', exact: true }).click();
+    await tree(page).and(page.locator('[data-status="completed"]')).waitFor();
+    const threadId = await tree(page).evaluate(() => localStorage.getItem('deputy.lastThreadId'));
+    const api = apiOf(host);
+    for (let turn = 0; turn < 8; turn += 1) {
+      const later = await api('/api/agent/run', {
+        method: 'POST',
+        body: JSON.stringify({ prompt: `Later question ${turn}`, threadId }),
+      });
+      expect(later.status).toBe(200);
+    }
+    for (const { words, said } of [
+      { words: 'chore list', said: 'Which chore list should I sort?' },
+      { words: 'allotment', said: 'The allotment rota' },
+    ]) {
+      await page.getByTestId('new-conversation').click();
+      await page.getByTestId('thread-search').fill(words);
+      const hit = page.getByTestId('search-hit');
+      await expect.poll(() => hit.count()).toBe(1);
+      expect(await hit.innerText()).toContain(said);
+      await hit.getByRole('button').click();
+      // The step that says it is marked, focused and in view; the conversation is not at its end.
+      const found = step(page, 'ask').and(page.locator('[data-found="true"]'));
+      await found.waitFor();
+      await expect.poll(() => found.evaluate((element) => document.activeElement === element)).toBe(true);
+      await expect.poll(() => isInConversationView(found)).toBe(true);
+      await expect
+        .poll(() => page.locator('[data-testid="message"]', { hasText: 'Later answer 7' }).count())
+        .toBe(0);
+      await page.getByTestId('thread-search').fill('');
+    }
   });
 
   it('a step whose call the person rejects says so, without the note meant for the model', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textReply } from '../fakes/gemini/script';
 import { apiOf, askOver } from './support/api';
 import { useHostedGemini } from './support/hosted';
-import { usePages } from './support/pages';
+import { isInConversationView, usePages } from './support/pages';
 import { cuttableSocket } from './support/socket-cut';
 
 const { newPage } = usePages();
@@ -71,13 +71,7 @@ describe('searching conversations by what was said in them, in the browser', () 
     // In view, with focus on it, and the conversation not scrolled to its end.
     await expect.poll(() => found.evaluate((element) => document.activeElement === element)).toBe(true);
     // The virtual list corrects its scroll over a few frames as it measures rows: asked until it settles.
-    const isInView = () =>
-      found.evaluate((element) => {
-        const box = element.getBoundingClientRect();
-        const pane = element.closest('[data-testid="conversation"]')?.getBoundingClientRect();
-        return pane !== undefined && box.top >= pane.top && box.bottom <= pane.bottom;
-      });
-    await expect.poll(isInView).toBe(true);
+    await expect.poll(() => isInConversationView(found)).toBe(true);
     await expect
       .poll(() => page.locator('[data-testid="message"]', { hasText: 'Answer 23' }).count())
       .toBe(0);

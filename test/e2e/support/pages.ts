@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchBrowser } from './browser';
 
@@ -25,6 +25,14 @@ export async function send(page: Page, text: string): Promise<void> {
  * What has the keyboard focus, by its data-testid; by its tag name when it has none, so that a failed check
  * says where focus went (BODY: dropped on the page).
  */
+/** Whether `element` is wholly inside the conversation's visible area. */
+export const isInConversationView = (element: Locator) =>
+  element.evaluate((found) => {
+    const box = found.getBoundingClientRect();
+    const pane = found.closest('[data-testid="conversation"]')?.getBoundingClientRect();
+    return pane !== undefined && box.top >= pane.top && box.bottom <= pane.bottom;
+  });
+
 export const focusedTestId = (page: Page) =>
   page.evaluate(() => {
     const active = document.activeElement;

@@ -6,7 +6,7 @@ import {
   madeBy,
   plannedActionIds,
 } from '../../../renderer/src/features/plans/plans-model';
-import { withoutPlanDialogue } from '../../../renderer/src/features/plans/plan-dialogue';
+import { stepSaying, withoutPlanDialogue } from '../../../renderer/src/features/plans/plan-dialogue';
 import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
 
 const step = (id: string, extra: Partial<PlanStep> = {}): PlanStep => ({
@@ -174,6 +174,16 @@ describe("a plan's questions and answers in the conversation", () => {
       'u7',
       'a7',
     ]);
+  });
+
+  it('finds the step that says a left-out question or answer, for a search hit on it', () => {
+    const saying = (id: string) => stepSaying(id, items, { p1: asking }, { p1: 'r1' }, 't1');
+    expect(saying('a')).toEqual({ planId: 'p1', stepId: 'ask' });
+    expect(saying('w')).toEqual({ planId: 'p1', stepId: 'ask' });
+    // Shown in the conversation itself: the hit opens there, not at a step.
+    expect(saying('w2')).toBeNull();
+    expect(saying('b')).toBeNull();
+    expect(stepSaying('a', items, { p1: asking }, { p1: 'r1' }, 't2')).toBeNull();
   });
 
   it('never leaves out the request the plan sits under', () => {

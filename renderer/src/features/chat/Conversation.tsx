@@ -2,11 +2,11 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import './chat.css';
 import { useChat, usePlans, useStores } from '../../stores';
 import { useAgentLineage } from '../agents/AgentTimeline';
-import { withoutPlanDialogue } from '../plans/plan-dialogue';
+import { stepSaying, withoutPlanDialogue } from '../plans/plan-dialogue';
 import { plannedActionIds } from '../plans/plans-model';
 import { ApprovalAnnouncer } from './ApprovalAnnouncer';
-import { MessageList } from './MessageList';
-import type { RowExtras } from './nested-rows';
+import { MessageList, type FoundPlace } from './MessageList';
+import { planRowId, type RowExtras } from './nested-rows';
 import { RegenerateButton } from './RegenerateButton';
 import { RunStatusLine } from './RunStatusLine';
 import { toolCardIds } from './timeline-rows';
@@ -40,6 +40,12 @@ export function Conversation() {
     () => withoutPlanDialogue(items, plans, anchors, threadId),
     [items, plans, anchors, threadId],
   );
+  // A search hit on a plan's question, or on the answer to it, opens the conversation at the step that says it.
+  const focus = useMemo<FoundPlace | null>(() => {
+    if (focusMessageId === null) return null;
+    const step = stepSaying(focusMessageId, items, plans, anchors, threadId);
+    return step ? { rowId: planRowId(step.planId), stepId: step.stepId } : { rowId: focusMessageId };
+  }, [focusMessageId, items, plans, anchors, threadId]);
   // A planned call's card sits inside its step, in the plan tree under the request.
   const shown = useMemo(() => {
     const marked = markRepeats(said, childRunIds);
@@ -172,7 +178,7 @@ export function Conversation() {
             isPinned={isPinned}
             onLayout={keepRevealed}
             extras={extras}
-            focusId={focusMessageId}
+            focus={focus}
             onFocused={clearFocus}
           />
         </RevealContext.Provider>

@@ -11,6 +11,13 @@ import { useReveal } from '../../reveal';
 const ROW_GAP = 12;
 const ESTIMATED_ROW = 72;
 
+/** Where a search hit opens the conversation: a message's row, or a plan's row at one of its steps. */
+export interface FoundPlace {
+  rowId: string;
+  /** The plan step inside the row that says the words found (a question step's question or answer). */
+  stepId?: string;
+}
+
 /**
  * The conversation's entries, virtualised: only the rows near the viewport are in the page, in normal flow
  * between two paddings that stand for the rest, so the `<ol>`/`<li>` list stays whole for screen readers.
@@ -23,7 +30,7 @@ export function MessageList({
   isPinned,
   onLayout,
   extras,
-  focusId = null,
+  focus = null,
   onFocused,
 }: {
   items: readonly TimelineItem[];
@@ -34,8 +41,8 @@ export function MessageList({
   isPinned: RefObject<boolean>;
   /** After the rows' layout changed (a row measured, one added) while the list does not follow the end. */
   onLayout?: () => void;
-  /** A message to bring into view (a search hit's): the list scrolls to it, marks it and moves focus there. */
-  focusId?: string | null;
+  /** Where to bring into view (a search hit's): the list scrolls there, marks it and moves focus there. */
+  focus?: FoundPlace | null;
   onFocused?: () => void;
 }) {
   const rows = useMemo(() => nestedRows(timelineRows(items, usage), extras), [items, usage, extras]);
@@ -71,16 +78,18 @@ export function MessageList({
   // is (centred when it fits, else from its top) and held there while the rows around it are measured. The
   // virtualizer's scrollToIndex would go on centring it, which cuts off the top, and often the match, of a message
   // taller than the window.
-  const seeking = useRef<number | null>(null);
+  const seeking = useRef<{ index: number; stepId?: string } | null>(null);
   const reveal = useReveal();
   const seekFound = useCallback(() => {
-    const index = seeking.current;
+    const sought = seeking.current;
     const scroller = scrollRef.current;
-    if (index === null || !scroller) return;
+    if (sought === null || !scroller) return;
+    const { index, stepId } = sought;
     const found = listRef.current?.querySelector<HTMLElement>(`:scope > [data-index="${index}"]`);
     if (found) {
       seeking.current = null;
-      reveal(found);
+      const step = stepId ? found.querySelector<HTMLElement>(`[data-step-id="${CSS.escape(stepId)}"]`) : null;
+      reveal(step ?? found);
       return;
     }
     const [offset] = virtualizer.getOffsetForIndex(index, 'center') ?? [];
@@ -98,18 +107,18 @@ export function MessageList({
     else onLayout?.();
   }, [rows, total, drawn, scrollRef, isPinned, onLayout, seekFound]);
 
-  // The found message: the list stops following the end, shows it, and keeps it marked until the next one.
-  const [foundId, setFoundId] = useState<string | null>(null);
+  // The found message (or step): the list stops following the end, shows it, and keeps it marked until the next.
+  const [found, setFound] = useState<FoundPlace | null>(null);
   useEffect(() => {
-    if (focusId === null) return;
-    const index = rows.findIndex((row) => row.id === focusId);
+    if (focus === null) return;
+    const index = rows.findIndex((row) => row.id === focus.rowId);
     if (index < 0) return;
     isPinned.current = false;
-    seeking.current = index;
+    seeking.current = { index, stepId: focus.stepId };
     seekFound();
-    setFoundId(focusId);
+    setFound(focus);
     onFocused?.();
-  }, [focusId, rows, seekFound, isPinned, onFocused]);
+  }, [focus, rows, seekFound, isPinned, onFocused]);
 
   const scrollMargin = virtualizer.options.scrollMargin;
   return (
@@ -130,7 +139,8 @@ export function MessageList({
             item={row}
             index={virtualRow.index}
             measure={virtualizer.measureElement}
-            isFound={row.id === foundId}
+            isFound={row.id === found?.rowId}
+            foundStepId={row.id === found?.rowId ? found.stepId : undefined}
           />
         ) : null;
       })}

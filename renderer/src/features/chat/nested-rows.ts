@@ -25,6 +25,9 @@ export interface RowExtras {
   artifacts: Readonly<Record<string, readonly Artifact[]>>;
 }
 
+/** The row a plan's tree is drawn in. */
+export const planRowId = (planId: string): string => `plan-${planId}`;
+
 /**
  * The flat rows the virtual list draws, with the plan trees, the child runs and the artifacts in their places:
  * a child run is one row (its entries inside it, few and not virtualised), so the list stays one flat list.
@@ -34,7 +37,10 @@ export function nestedRows(rows: readonly TimelineRow[], extras: RowExtras): Nes
   const tree = extras.nodes.length > 0 ? nestChildRuns(rows, extras.nodes) : rows.map(asEntry);
   const plansOf = new Map<string, PlanRow[]>();
   for (const { plan, runId } of extras.plans)
-    plansOf.set(runId, [...(plansOf.get(runId) ?? []), { kind: 'plan', id: `plan-${plan.id}`, runId, plan }]);
+    plansOf.set(runId, [
+      ...(plansOf.get(runId) ?? []),
+      { kind: 'plan', id: planRowId(plan.id), runId, plan },
+    ]);
   const lastOfRun = new Map<string, string>();
   for (const entry of tree)
     if (entry.kind === 'item' && entry.item.runId) lastOfRun.set(entry.item.runId, entry.item.id);

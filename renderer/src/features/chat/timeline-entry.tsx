@@ -29,19 +29,22 @@ export const TimelineEntry = memo(function TimelineEntry({
   index,
   measure,
   isFound = false,
+  foundStepId,
 }: {
   item: NestedRow;
   index: number;
   measure: (element: HTMLLIElement | null) => void;
   /** The message a search hit opened the conversation at. */
   isFound?: boolean;
+  /** In a plan's row, the step a search hit opened the conversation at. */
+  foundStepId?: string;
 }) {
   const row: RowProps = { ref: measure, 'data-index': index };
   switch (item.kind) {
     case 'plan':
       return (
         <li className="timeline__plan" {...row}>
-          <PlanTree plan={item.plan} />
+          <PlanTree plan={item.plan} foundStepId={foundStepId} />
         </li>
       );
     case 'artifacts':

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Plan, PlanStep } from '../../../../shared/contract';
 import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
@@ -28,7 +28,12 @@ function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
   );
 }
 
-function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
+function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound: boolean }) {
+  // Opened from a search hit on its question or answer: marked, and focused so the keyboard goes on from here.
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (isFound) ref.current?.focus({ preventScroll: true });
+  }, [isFound]);
   const approveStep = usePlans((state) => state.approveStep);
   // The step's calls, each as one card holding the approval it waits on (as everywhere in the chat).
   const items = useChat((state) => state.conversation.items).filter(
@@ -56,10 +61,13 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   const state = isCancelled ? STEP_STATE.cancelled : isRejected ? REJECTED_STEP : STEP_STATE[step.status];
   return (
     <li
-      className={`plan-step plan-step--${isCancelled ? 'cancelled' : step.status}`}
+      ref={ref}
+      className={`plan-step plan-step--${isCancelled ? 'cancelled' : step.status}${isFound ? ' plan-step--found' : ''}`}
       data-testid="plan-step"
       data-step-id={step.id}
       data-status={step.status}
+      data-found={isFound ? 'true' : undefined}
+      tabIndex={isFound ? -1 : undefined}
     >
       <div className="plan-step__line">
         <span className="plan-step__icon" aria-hidden="true">
@@ -112,9 +120,15 @@ function StepRow({ plan, step }: { plan: Plan; step: PlanStep }) {
   );
 }
 
-/** A plan as a tree under the request: its steps, their state, and what the person can do about it. */
-export function PlanTree({ plan }: { plan: Plan }) {
+/**
+ * A plan as a tree under the request: its steps, their state, and what the person can do about it.
+ * `foundStepId`: the step a search hit opened the conversation at (its question or answer), shown even if folded.
+ */
+export function PlanTree({ plan, foundStepId }: { plan: Plan; foundStepId?: string }) {
   const [isOpen, setOpen] = useState(true);
+  useEffect(() => {
+    if (foundStepId) setOpen(true);
+  }, [foundStepId]);
   const busy = usePlans((state) => state.busy[plan.id] ?? null);
   const error = usePlans((state) => state.errors[plan.id] ?? null);
   const { approve, resume, cancel } = usePlans((state) => state);
@@ -160,7 +174,7 @@ export function PlanTree({ plan }: { plan: Plan }) {
       {isOpen && (
         <ol id={stepsId} className="plan__steps">
           {plan.steps.map((step) => (
-            <StepRow key={step.id} plan={plan} step={step} />
+            <StepRow key={step.id} plan={plan} step={step} isFound={step.id === foundStepId} />
           ))}
         </ol>
       )}

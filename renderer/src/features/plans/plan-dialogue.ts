@@ -20,12 +20,38 @@ export function withoutPlanDialogue(
   threadId: string | null,
 ): readonly TimelineItem[] {
   const said = new Set(
-    Object.values(plans)
-      .filter((plan) => plan.threadId === threadId)
-      .flatMap((plan) => planDialogue(plan, items, anchors[plan.id] ?? plan.runId)),
+    plansIn(plans, threadId).flatMap((plan) => planDialogue(plan, items, anchors[plan.id] ?? plan.runId)),
   );
   return said.size > 0 ? items.filter((item) => !said.has(item)) : items;
 }
+
+/**
+ * The question step that says a message the conversation leaves out (see withoutPlanDialogue): the step asking
+ * it, or the one the person answered with it. A search finds the message's words; this is where they are shown.
+ */
+export function stepSaying(
+  messageId: string,
+  items: readonly TimelineItem[],
+  plans: Record<string, Plan>,
+  anchors: Record<string, string>,
+  threadId: string | null,
+): { planId: string; stepId: string } | null {
+  for (const plan of plansIn(plans, threadId)) {
+    const message = planDialogue(plan, items, anchors[plan.id] ?? plan.runId).find(
+      (item) => item.id === messageId,
+    );
+    if (message?.kind !== 'message') continue;
+    const words = message.text.trim();
+    const step = plan.steps.find(
+      (candidate) => (message.role === 'user' ? candidate.answer : candidate.question)?.trim() === words,
+    );
+    if (step) return { planId: plan.id, stepId: step.id };
+  }
+  return null;
+}
+
+const plansIn = (plans: Record<string, Plan>, threadId: string | null): Plan[] =>
+  Object.values(plans).filter((plan) => plan.threadId === threadId);
 
 /** The messages of one plan's question steps: each question where one of its runs asked it, and each answer. */
 function planDialogue(plan: Plan, items: readonly TimelineItem[], madeIn: string): TimelineItem[] {
