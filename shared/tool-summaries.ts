@@ -1,3 +1,4 @@
+import type { CallNames } from './contract/run';
 import { slackChannelWords } from './target-words';
 
 /**
@@ -12,7 +13,16 @@ interface Phrases {
   todo: string;
   done: string;
 }
-type Summarizer = (args: Args, result: unknown) => Phrases;
+/** What a summary reads beside the call's arguments, each when there is one. */
+export interface SummaryOf {
+  /** The call's result, once it has one. */
+  result?: unknown;
+  /** Agents named as the person knows them. */
+  agentLabel?: AgentLabel;
+  /** What the person knows the ids among the arguments by (a `tool_call` event's, a stored action's). */
+  names?: CallNames;
+}
+type Summarizer = (args: Args, of: SummaryOf) => Phrases;
 
 const MAX_QUOTED = 60;
 
@@ -49,15 +59,21 @@ function people(list: unknown): string {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
-/** "#general", or a channel given by Slack's id as what it is ("Slack channel C0123ABCD", "Slack DM D0123ABCD"). */
-const channel = (value: unknown): string => {
-  const name = text(value);
-  return name ? slackChannelWords(name) : 'a channel';
-};
-
 /** One field of a result read from the model's side of things: anything, or nothing. */
 const field = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+
+/**
+ * A Slack channel as a card says it: "#general"; a channel given by Slack's id by the name Slack gave it, as its
+ * approval reads ("#random", "Slack DM with carol.c"), from the call's names, else (once done) its result's
+ * channel; else as what the id is ("Slack channel C0123ABCD", "Slack DM D0123ABCD").
+ */
+export function slackChannelNamed(value: unknown, { result, names = {} }: SummaryOf = {}): string {
+  const given = text(value);
+  if (!given) return 'a channel';
+  const named = Object.hasOwn(names, given) ? text(names[given]) : undefined;
+  return named ?? text(field(field(result, 'channel'), 'name')) ?? slackChannelWords(given);
+}
 
 const count = (result: unknown, key: string): number | undefined => {
   const list = (result as Record<string, unknown> | null)?.[key];
@@ -83,7 +99,7 @@ const handTo = (who: string, task: unknown): Phrases => ({
 
 const SUMMARIES: Record<string, Summarizer> = {
   add_task: (a) => ({ todo: `Add task${quoted(a.description)}`, done: `Added task${quoted(a.description)}` }),
-  list_tasks: (_a, r) => ({
+  list_tasks: (_a, { result: r }) => ({
     todo: 'Look at your tasks',
     done: `Looked at your tasks${found(count(r, 'tasks'), 'task', 'tasks')}`,
   }),
@@ -92,20 +108,20 @@ const SUMMARIES: Record<string, Summarizer> = {
     done: `Changed task${quoted(a.description)}`,
   }),
   // Their arguments hold only the task's id: once done, the result says which task it was.
-  mark_task_complete: (_a, r) => {
+  mark_task_complete: (_a, { result: r }) => {
     const words = quoted(field(field(r, 'task'), 'description'));
     return { todo: 'Mark a task done', done: words ? `Marked task${words} done` : 'Marked a task done' };
   },
-  delete_task: (_a, r) => {
+  delete_task: (_a, { result: r }) => {
     const words = quoted(field(r, 'description'));
     return { todo: 'Delete a task', done: words ? `Deleted task${words}` : 'Deleted a task' };
   },
   save_memory: (a) => ({ todo: `Remember${quoted(a.text)}`, done: `Remembered${quoted(a.text)}` }),
-  search_memory: (a, r) => ({
+  search_memory: (a, { result: r }) => ({
     todo: `Search your memories${lookingFor(a.query)}`,
     done: `Searched your memories${lookingFor(a.query)}${found(count(r, 'memories'), 'match', 'matches')}`,
   }),
-  gmail_search: (a, r) => ({
+  gmail_search: (a, { result: r }) => ({
     todo: `Search your mail${lookingFor(a.q)}`,
     done: `Searched your mail${lookingFor(a.q)}${found(count(r, 'messages'), 'email', 'emails')}`,
   }),
@@ -118,7 +134,7 @@ const SUMMARIES: Record<string, Summarizer> = {
     a.replyToMessageId
       ? { todo: `Send a reply to ${people(a.to)}`, done: `Sent a reply to ${people(a.to)}` }
       : { todo: `Send an email to ${people(a.to)}`, done: `Sent an email to ${people(a.to)}` },
-  calendar_search: (_a, r) => ({
+  calendar_search: (_a, { result: r }) => ({
     todo: 'Look at your calendar',
     done: `Looked at your calendar${found(count(r, 'events'), 'event', 'events')}`,
   }),
@@ -132,14 +148,13 @@ const SUMMARIES: Record<string, Summarizer> = {
     done: `Changed event${quoted(a.summary)}`,
   }),
   slack_channels: () => ({ todo: 'Look at your Slack channels', done: 'Looked at your Slack channels' }),
-  slack_read: (a) => ({ todo: `Read ${channel(a.channel)}`, done: `Read ${channel(a.channel)}` }),
-  slack_send: (a) =>
-    a.thread_ts
-      ? {
-          todo: `Reply in a thread in ${channel(a.channel)}`,
-          done: `Replied in a thread in ${channel(a.channel)}`,
-        }
-      : { todo: `Post in ${channel(a.channel)}`, done: `Posted in ${channel(a.channel)}` },
+  slack_read: (a, of) => same(`Read ${slackChannelNamed(a.channel, of)}`),
+  slack_send: (a, of) => {
+    const where = slackChannelNamed(a.channel, of);
+    return a.thread_ts
+      ? { todo: `Reply in a thread in ${where}`, done: `Replied in a thread in ${where}` }
+      : { todo: `Post in ${where}`, done: `Posted in ${where}` };
+  },
   delegate_to_agent: (a) => handTo(text(a.agent) ?? 'an agent', a.task),
 };
 
@@ -159,22 +174,17 @@ export type AgentLabel = (name: string) => string | null;
  * The call's one-line summary: in the past once it is done, as what it would do before that. With `agentLabel`,
  * agents are named as the person knows them, and a call of an agent's own tool reads as handing it work.
  */
-export function summarizeToolCall(
-  tool: string,
-  args: Args,
-  isDone: boolean,
-  result?: unknown,
-  agentLabel?: AgentLabel,
-): string {
-  const phrases = phrasesOf(tool, args ?? {}, result, agentLabel);
+export function summarizeToolCall(tool: string, args: Args, isDone: boolean, of: SummaryOf = {}): string {
+  const phrases = phrasesOf(tool, args ?? {}, of);
   return isDone ? phrases.done : phrases.todo;
 }
 
-function phrasesOf(tool: string, args: Args, result: unknown, agentLabel?: AgentLabel): Phrases {
+function phrasesOf(tool: string, args: Args, of: SummaryOf): Phrases {
+  const { agentLabel } = of;
   const agent = text(args.agent);
   if (tool === 'delegate_to_agent' && agent) return handTo(agentLabel?.(agent) ?? agent, args.task);
   const summarize = SUMMARIES[tool];
-  if (summarize) return summarize(args, result);
+  if (summarize) return summarize(args, of);
   const label = agentLabel?.(tool);
   // An agent's tool takes the agent's inputs: its first text is taken as the task.
   if (label)

@@ -1,8 +1,14 @@
 import { isoTime } from '../../shared/iso-time';
-import { contractStateOf, type ApprovalPreview, type LedgerState } from '../../shared/contract';
+import {
+  contractStateOf,
+  type ApprovalPreview,
+  type CallNames,
+  type LedgerState,
+} from '../../shared/contract';
 import type { PolicyDecision, Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { LedgerEntry } from '../store/action-rows';
+import type { Tool } from '../tools/tool';
 import { fingerprint } from './fingerprint';
 import { decidedCallEntry, unrunCallEntry } from './audit-entries';
 import { continueApproval, rejectAction, requestApproval } from './call-approval';
@@ -86,6 +92,8 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
   const decision = planDecision(scope, call, check, decided);
   const state = LEDGER_FOR[decision.kind];
   const { tool, args, meta } = check;
+  // Read after the reach, which may have asked the service what its ids are called.
+  const names = namesOf(tool, check.input);
   deps.store.transaction(() => {
     deps.store.actions.create(
       {
@@ -97,6 +105,7 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         state,
         fingerprint: fingerprint(tool.name, args),
         meta: { ...meta },
+        ...(names && { names }),
         hasSideEffects: tool.hasSideEffects,
         isExternal: tool.isExternal ?? false,
         policy: { decision: decision.kind, rule: decision.rule, reason: decision.reason },
@@ -124,7 +133,15 @@ export async function processCall(scope: CallScope, call: CallPart): Promise<Cal
         },
       });
     }
-    deps.emit({ type: 'tool_call', ...ids, actionId, tool: tool.name, args, state: contractStateOf(state) });
+    deps.emit({
+      type: 'tool_call',
+      ...ids,
+      actionId,
+      tool: tool.name,
+      args,
+      state: contractStateOf(state),
+      ...(names && { names }),
+    });
   });
   const action: LastAction = { id: actionId, tool: tool.name };
 
@@ -250,6 +267,12 @@ async function continueKnownCall(scope: CallScope, call: CallPart, entry: Ledger
     case 'started':
       return reconcileStarted(scope, call, entry);
   }
+}
+
+/** The names the tool knows for the ids in the call, or nothing when it knows none. */
+function namesOf(tool: Tool, input: unknown): CallNames | null {
+  const names = tool.names?.(input) ?? {};
+  return Object.keys(names).length > 0 ? names : null;
 }
 
 function clarifyingQuestion(preview: ApprovalPreview, assumptions: readonly string[]): string {

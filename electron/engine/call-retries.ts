@@ -80,7 +80,13 @@ export async function runWithRetries(
       threadId: spec.threadId,
       actionId,
       tool: check.tool.name,
-      message: toolRetryNotice(check.tool, check.args, outcome.errorCode, verdict.delayMs),
+      message: toolRetryNotice(
+        check.tool,
+        check.args,
+        outcome.errorCode,
+        verdict.delayMs,
+        check.tool.names?.(check.input),
+      ),
       retryAt: retryAt(deps.now(), verdict.delayMs),
     });
     try {

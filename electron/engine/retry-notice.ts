@@ -26,11 +26,13 @@ export function toolRetryNotice(
   args: Record<string, unknown>,
   errorCode: string,
   delayMs: number,
+  /** What the person knows the ids in `args` by (the tool's `names`), as the call's card reads them. */
+  names?: Record<string, string>,
 ): string {
   const service = tool.requires ? SERVICE_NAME[tool.requires] : null;
   const said =
     errorCode === 'rate_limited' && service
       ? `${service} is busy right now.`
-      : `Couldn’t ${lowerFirst(summarizeToolCall(tool.name, args, false))}.`;
+      : `Couldn’t ${lowerFirst(summarizeToolCall(tool.name, args, false, { names }))}.`;
   return `${said} ${trying(delayMs)}`;
 }

@@ -60,4 +60,4 @@ export const thingWords = (entityType: string | null): string =>
 
 /** "Posted in #general": an action as the chat's cards and the viewer name it, never by its tool's name. */
 export const actionWords = (entry: AuditEntry): string =>
-  summarizeToolCall(entry.actionType, asRecord(entry.input), true, entry.output);
+  summarizeToolCall(entry.actionType, asRecord(entry.input), true, { result: entry.output });

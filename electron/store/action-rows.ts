@@ -1,4 +1,4 @@
-import { contractStateOf, type ActionRecord, type LedgerState } from '../../shared/contract';
+import { CallNames, contractStateOf, type ActionRecord, type LedgerState } from '../../shared/contract';
 import { asRecord, parseStoredJson } from './json';
 
 export interface ActionRow {
@@ -11,6 +11,7 @@ export interface ActionRow {
   result_json: string | null;
   error: string | null;
   error_code: string | null;
+  names_json: string | null;
   policy_decision: string | null;
   policy_rule: string | null;
   policy_reason: string | null;
@@ -24,6 +25,7 @@ export const toAction = (row: ActionRow): ActionRecord => ({
   tool: row.tool,
   args: asRecord(parseStoredJson(row.args_json)),
   state: contractStateOf(row.state),
+  ...namesOf(row.names_json),
   ledgerState: row.state,
   ...(row.result_json !== null && { result: parseStoredJson(row.result_json) }),
   error: row.error,
@@ -34,6 +36,13 @@ export const toAction = (row: ActionRow): ActionRecord => ({
       : null,
   createdAt: row.created_at,
 });
+
+/** The stored names, when there are any that read as names: a row from before them has none. */
+function namesOf(json: string | null): { names?: CallNames } {
+  if (json === null) return {};
+  const names = CallNames.safeParse(parseStoredJson(json));
+  return names.success ? { names: names.data } : {};
+}
 
 export interface NewAction {
   id: string;
@@ -47,6 +56,8 @@ export interface NewAction {
   /** Sent with the call so the service can drop a repeat; derived from run, call and arguments by the engine. */
   idempotencyKey?: string | null;
   meta?: Record<string, unknown> | null;
+  /** What the person knows the ids among its arguments by (the tool's `names`), when it knew any. */
+  names?: CallNames;
   hasSideEffects?: boolean;
   isExternal?: boolean;
   /** The policy's decision, when it is known as the row is made (see `setPolicy`). */
@@ -112,7 +123,7 @@ export const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
 });
 
 export const ACTION_COLUMNS =
-  'id, run_id, thread_id, tool, args_json, state, result_json, error, error_code, policy_decision, policy_rule, policy_reason, created_at';
+  'id, run_id, thread_id, tool, args_json, state, result_json, error, error_code, names_json, policy_decision, policy_rule, policy_reason, created_at';
 
 /** A ledger row's values, as the insert names them. */
 export interface ActionValues {
@@ -129,6 +140,7 @@ export interface ActionValues {
   fingerprint: string | null;
   idempotencyKey: string | null;
   metaJson: string | null;
+  namesJson: string | null;
   hasSideEffects: 0 | 1;
   isExternal: 0 | 1;
   policyDecision: string | null;

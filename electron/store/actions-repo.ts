@@ -49,11 +49,11 @@ export class ActionsRepo {
   ) {
     this.insertAction = db.prepare(
       `INSERT INTO actions (id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, error_code,
-         fingerprint, idempotency_key, meta_json, has_side_effects, is_external, policy_decision, policy_rule,
-         policy_reason, attempts, created_at, updated_at)
+         fingerprint, idempotency_key, meta_json, names_json, has_side_effects, is_external, policy_decision,
+         policy_rule, policy_reason, attempts, created_at, updated_at)
        VALUES (@id, @runId, @threadId, @callId, @tool, @argsJson, @state, @resultJson, @error, @errorCode,
-         @fingerprint, @idempotencyKey, @metaJson, @hasSideEffects, @isExternal, @policyDecision, @policyRule,
-         @policyReason, @attempts, @createdAt, @updatedAt)`,
+         @fingerprint, @idempotencyKey, @metaJson, @namesJson, @hasSideEffects, @isExternal, @policyDecision,
+         @policyRule, @policyReason, @attempts, @createdAt, @updatedAt)`,
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
       `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
@@ -103,6 +103,7 @@ export class ActionsRepo {
       fingerprint: action.fingerprint ?? null,
       idempotencyKey: action.idempotencyKey ?? null,
       metaJson: action.meta ? redactedJson(action.meta) : null,
+      namesJson: action.names ? redactedJson(action.names) : null,
       hasSideEffects: action.hasSideEffects ? 1 : 0,
       isExternal: action.isExternal ? 1 : 0,
       policyDecision: action.policy?.decision ?? null,

@@ -236,4 +236,13 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE actions ADD COLUMN error_code TEXT;
     `,
   },
+  {
+    version: 23,
+    name: "the names of the ids a call's arguments give",
+    sql: `
+      -- What the person knows the ids among a call's arguments by, as JSON ({"C0RANDOM01":"#random"}), found as
+      -- the call was decided, so its card names them after a reload as it did live. Rows from before hold NULL.
+      ALTER TABLE actions ADD COLUMN names_json TEXT;
+    `,
+  },
 ];

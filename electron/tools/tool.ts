@@ -147,6 +147,12 @@ export interface Tool<Input = unknown, Output extends Record<string, unknown> = 
    * the request is unclear), or null. A question ends the run as a clarification (AMBIGUITY:UNCLEAR_INTENT).
    */
   clarification?(output: Output): string | null;
+  /**
+   * What the person knows the ids among the arguments by, keyed by the id as given ({ C0RANDOM01: '#random' }):
+   * only what the tool already knows (its reach may have asked), never a new question to the service. Read as the
+   * call is decided, for its card; the model never sees it. Absent or empty: the ids' own words.
+   */
+  names?(input: Input): Record<string, string>;
   /** What a person sees before approving: a title, labelled fields, a body, a before/after; `reach` when read. */
   preview?(input: Input, reach?: Reach): ApprovalPreview;
   /** The scoped rules "always allow" may create for this call (a recipient, a domain, a channel). */

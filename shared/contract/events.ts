@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Approval } from './approvals';
 import { Plan, PlanPatch } from './plans';
-import { ActionState, RunResponse, RunStatus } from './run';
+import { ActionState, CallNames, RunResponse, RunStatus } from './run';
 
 /**
  * Run events: the runtime spec's NDJSON stream, extended as DESIGN.md §3 lists.
@@ -26,6 +26,8 @@ export const ToolCallEvent = z.object({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   state: ActionState,
+  /** Names of ids its arguments give ("C0RANDOM01" → "#random"), when known; absent on events sent before it was. */
+  names: CallNames.optional(),
 });
 export const ToolResultEvent = z.object({
   type: z.literal('tool_result'),

@@ -46,6 +46,14 @@ export const ActionState = z.enum([
 export type ActionState = z.infer<typeof ActionState>;
 
 /**
+ * What a person knows the ids among a call's arguments by, keyed by the id as the arguments give it: a Slack
+ * channel C0RANDOM01 as "#random", a DM D0CAROL001 as "Slack DM with carol.c". The tool found them as the call
+ * was decided (the approval names them so); a card's line reads them rather than the id.
+ */
+export const CallNames = z.record(z.string(), z.string());
+export type CallNames = z.infer<typeof CallNames>;
+
+/**
  * The ledger's finer states of DESIGN.md §5. `started` is written before a side effect and `committed` after;
  * a `started` call found after a crash is reconciled, and becomes `unknown` (the user is asked) when its effect
  * cannot be found. The contract's `ActionState` is derived from it for the stream and the HTTP API.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Approval } from './approvals';
 import { Plan } from './plans';
-import { ActionState, LedgerState, RunStatus } from './run';
+import { ActionState, CallNames, LedgerState, RunStatus } from './run';
 import { LIMITS } from './limits';
 import { RunIntent } from './intent';
 
@@ -44,6 +44,8 @@ export const ActionRecord = z.object({
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   state: ActionState,
+  /** Names of ids its arguments give, as its `tool_call` event carried them; absent on calls stored before they were. */
+  names: CallNames.optional(),
   /** The ledger's own state, finer than `state` (started, committed, unknown…). */
   ledgerState: LedgerState.optional(),
   result: z.unknown().optional(),

@@ -124,11 +124,27 @@ describe('approvals and cards name Slack channels and people in words', () => {
     expect(await windowCard.getByRole('heading').innerText()).toBe('Post to #random in Slack');
     expect(JSON.stringify(await axeViolations(popup))).toBe('[]');
     await shot(popup, 'approval-words-channel-id-window-420-dark');
+    // A screen reader hears what waits in the same words.
+    expect(await page.getByTestId('approval-announcement').innerText()).toBe(
+      'Deputy needs your approval: Post in #random.',
+    );
     // Nothing is posted: the person is not in #random, and the test has what it came for.
     await card.getByTestId('approval-reject').click();
     await card.getByTestId('approval-reject-confirm').click();
     await card.and(page.locator('[data-status="rejected"]')).waitFor();
     expect(slack.slack.state.posted).toHaveLength(postedBefore);
+    // The call's card, above its approval, names the channel as the approval did: live, and read again.
+    const post = page.locator('[data-testid="tool-call"][data-tool="slack_send"]');
+    await post.and(page.locator('[data-state="rejected"]')).waitFor();
+    expect(await post.getByTestId('tool-call-summary').innerText()).toBe('Post in #random');
+    await shot(page, 'approval-words-channel-id-rejected-1280-light');
+    await page.reload();
+    await post.and(page.locator('[data-state="rejected"]')).waitFor();
+    expect(await post.getByTestId('tool-call-summary').innerText()).toBe('Post in #random');
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+    await shot(page, 'approval-words-channel-id-rejected-reloaded-420-dark');
   });
 
   it('a direct message given by Slack’s id: the card, the Approvals list and the done card say what it is', async () => {
@@ -154,10 +170,21 @@ describe('approvals and cards name Slack channels and people in words', () => {
 
     const post = page.locator('[data-testid="tool-call"][data-tool="slack_send"]');
     await post.and(page.locator('[data-state="completed"]')).waitFor();
-    // Not "#D0CAROL001": a direct message has no "#" name.
-    expect(await post.getByTestId('tool-call-summary').innerText()).toBe('Posted in Slack DM D0CAROL001');
+    // Named as Slack names it, as the approval did (never "#D0CAROL001"): live, and once read again.
+    expect(await post.getByTestId('tool-call-summary').innerText()).toBe('Posted in Slack DM with carol.c');
+    await shot(page, 'approval-words-dm-done-420-dark');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    await post.and(page.locator('[data-state="completed"]')).waitFor();
+    expect(await post.getByTestId('tool-call-summary').innerText()).toBe('Posted in Slack DM with carol.c');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     await shot(page, 'approval-words-dm-done-1280-light');
+    // Its undo asks in the same words, from the post's result (nothing is deleted: the question is left open).
+    await post.getByTestId('tool-call-undo').click();
+    await expect
+      .poll(() => post.getByTestId('tool-call-undo-confirm').innerText())
+      .toMatch(/^Delete this post from Slack DM with carol\.c\? /);
+    await shot(page, 'approval-words-dm-undo-1280-light');
   });
 });

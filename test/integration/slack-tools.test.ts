@@ -345,7 +345,8 @@ describe('slack_send', () => {
 
   it('names a channel given by id as Slack names it, once reading whom the post reaches has asked Slack', async () => {
     const h = await connected();
-    const send = createSlackTools(h.connector).find((candidate) => candidate.name === 'slack_send');
+    const tools = createSlackTools(h.connector);
+    const send = tools.find((candidate) => candidate.name === 'slack_send');
     if (!send?.reach) throw new Error('no slack_send with a reach');
     const described = async (channel: string) => {
       const input = send.input.parse({ channel, text: 'Hi' });
@@ -376,9 +377,18 @@ describe('slack_send', () => {
     ]);
     await described('C0RANDOM01');
     expect(calls(h, 'conversations.info')).toBe(2);
-    // What the model reads of the post is as before: the channel as it gave it.
-    const read = await run(h, 'slack_read', { channel: 'C0RANDOM01' });
-    expect(read.channel).toEqual({ id: 'C0RANDOM01', label: 'C0RANDOM01' });
+    // What the model reads is the channel as it gave it, with the name found (not asked for again); the card's
+    // names for a read or a post of it are what was found.
+    const read = tools.find((candidate) => candidate.name === 'slack_read');
+    const input = read?.input.parse({ channel: 'C0RANDOM01' });
+    expect(read?.names?.(input)).toEqual({ C0RANDOM01: '#random' });
+    expect(send.names?.(send.input.parse({ channel: '#general', text: 'Hi' }))).toEqual({});
+    expect((await read?.execute(input, toolContext()))?.channel).toEqual({
+      id: 'C0RANDOM01',
+      label: 'C0RANDOM01',
+      name: '#random',
+    });
+    expect(calls(h, 'conversations.info')).toBe(2);
   });
 
   it('names a channel by its id as before when Slack does not name it, fails, or is slow', async () => {

@@ -1,7 +1,14 @@
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { SlackAccess } from '../../connections/access';
-import { ChannelView, channelLabel, listChannels, resolveChannel, slackRecipient } from './slack-channels';
+import {
+  ChannelView,
+  channelLabel,
+  listChannels,
+  resolveChannel,
+  slackRecipient,
+  type ChannelRef,
+} from './slack-channels';
 import { slackErrorCode, slackToolError } from './slack-errors';
 import { conversationNames, userName, type ConversationNames } from './slack-names';
 import { deputyMetadata, findPost } from './slack-posts';
@@ -66,13 +73,21 @@ const MessageView = z.object({
   threadTs: z.string().nullable(),
   replyCount: z.number(),
 });
+/**
+ * The channel a call used: as the model gave it (`label`), Slack's id, and for a channel given by id the name
+ * Slack gives it ("#random", "Slack DM with carol.c") when it was known, as the person reads it.
+ */
+const ChannelOutput = z.object({ id: z.string(), label: z.string(), name: z.string().optional() });
+type ChannelOutput = z.infer<typeof ChannelOutput>;
+const withName = (channel: ChannelRef, name: string | null): ChannelOutput =>
+  name ? { ...channel, name } : channel;
 const ReadOutput = z.object({
-  channel: z.object({ id: z.string(), label: z.string() }),
+  channel: ChannelOutput,
   messages: z.array(MessageView),
   hasMore: z.boolean(),
 });
 const SendOutput = z.object({
-  channel: z.object({ id: z.string(), label: z.string() }),
+  channel: ChannelOutput,
   ts: z.string(),
   threadTs: z.string().nullable(),
   /** The same call had already posted this message (a retry or a resumed run), so it was not posted again. */
@@ -170,6 +185,18 @@ export function createSlackTools(
   /** "#general", "#random" for C0RANDOM01 once Slack named it, else what the id alone says. */
   const channelWords = (channel: string): string =>
     names.known(channelLabel(channel)) ?? slackChannelWords(channel);
+  /** A channel given by id with the name already found for it, for its card: never a new question to Slack. */
+  const knownNames = (input: { channel: string }): Record<string, string> => {
+    const label = channelLabel(input.channel);
+    const name = names.known(label);
+    return name ? { [label]: name } : {};
+  };
+
+  /** Where a post goes, with the name its reach just found for a channel given by id (no new question). */
+  const postChannel = async (client: WebClient, channel: string): Promise<ChannelOutput> => {
+    const resolved = await resolveChannel(client, channel);
+    return withName(resolved, names.known(resolved.label));
+  };
 
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
     name: 'slack_channels',
@@ -206,6 +233,7 @@ export function createSlackTools(
     risk: 'low',
     hasSideEffects: false,
     requires: 'slack',
+    names: knownNames,
     provenance: (output) => {
       const { channel, messages } = ReadOutput.parse(output);
       return messages.map((message) => ({
@@ -218,14 +246,18 @@ export function createSlackTools(
       return calling(`reading ${label}`, label, async () => {
         const client = await access.client();
         const channel = await resolveChannel(client, input.channel);
-        const history = await client.conversations.history({
-          channel: channel.id,
-          limit: input.limit ?? DEFAULT_READ_LIMIT,
-          ...(input.oldest ? { oldest: toSlackTs(input.oldest) } : {}),
-        });
+        // A channel given by id is named as Slack names it, asked beside its history (or known from before).
+        const [history, channelName] = await Promise.all([
+          client.conversations.history({
+            channel: channel.id,
+            limit: input.limit ?? DEFAULT_READ_LIMIT,
+            ...(input.oldest ? { oldest: toSlackTs(input.oldest) } : {}),
+          }),
+          SLACK_CHANNEL_ID.test(channel.label) ? names.lookUp(client, channel.label) : null,
+        ]);
         const found = history.messages ?? [];
         const userIds = [...new Set(found.flatMap((message) => (message.user ? [message.user] : [])))];
-        const names = new Map(
+        const people = new Map(
           await Promise.all(userIds.map(async (userId) => [userId, await userName(client, userId)] as const)),
         );
         const messages: MessageView[] = found.flatMap((message) =>
@@ -234,7 +266,7 @@ export function createSlackTools(
                 {
                   ts: message.ts,
                   userId: message.user ?? null,
-                  userName: message.user ? (names.get(message.user) ?? null) : (message.username ?? null),
+                  userName: message.user ? (people.get(message.user) ?? null) : (message.username ?? null),
                   text: message.text ?? '',
                   threadTs: message.thread_ts ?? null,
                   replyCount: message.reply_count ?? 0,
@@ -242,7 +274,7 @@ export function createSlackTools(
               ]
             : [],
         );
-        return { channel, messages, hasMore: history.has_more ?? false };
+        return { channel: withName(channel, channelName), messages, hasMore: history.has_more ?? false };
       });
     },
   };
@@ -266,6 +298,7 @@ export function createSlackTools(
         postReach(await access.client(), input, names),
       );
     },
+    names: knownNames,
     // Where it goes in words ("#general in Slack", "#random in Slack" for C0RANDOM01 once Slack named it,
     // "Slack channel C0123ABCD" when it did not), not as Slack's ids alone.
     preview: (input) => ({
@@ -289,7 +322,7 @@ export function createSlackTools(
       const label = channelLabel(input.channel);
       return calling(`posting to ${label}`, label, async () => {
         const client = await access.client();
-        const channel = await resolveChannel(client, input.channel);
+        const channel = await postChannel(client, input.channel);
         const threadTs = input.thread_ts ?? null;
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
         if (ts) return { channel, ts, threadTs, wasAlreadyPosted: true };
@@ -310,7 +343,7 @@ export function createSlackTools(
       const label = channelLabel(input.channel);
       return calling(`looking for the post this call already made in ${label}`, label, async () => {
         const client = await access.client();
-        const channel = await resolveChannel(client, input.channel);
+        const channel = await postChannel(client, input.channel);
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
         return ts ? { channel, ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: true } : null;
       });

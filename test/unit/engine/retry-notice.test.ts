@@ -23,4 +23,15 @@ describe('what a person reads while Deputy waits to try again', () => {
       'Couldn’t use notes: post note. Trying again in 2 s.',
     );
   });
+
+  it('names a channel given by id as its card does, when the tool knows its name', () => {
+    const slack = { name: 'slack_send', requires: 'slack' as const };
+    const post = { channel: 'C0RANDOM01', text: 'Hi' };
+    expect(toolRetryNotice(slack, post, 'unavailable', 1_000, { C0RANDOM01: '#random' })).toBe(
+      'Couldn’t post in #random. Trying again in 1 s.',
+    );
+    expect(toolRetryNotice(slack, post, 'unavailable', 1_000)).toBe(
+      'Couldn’t post in Slack channel C0RANDOM01. Trying again in 1 s.',
+    );
+  });
 });

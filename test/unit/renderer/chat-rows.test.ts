@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ThreadDetail } from '../../../shared/contract';
 import { summarizeToolCall } from '../../../shared/tool-summaries';
 import { friendlyError, isRetryable } from '../../../renderer/src/features/chat/error-words';
 import { lastAnsweredPrompt } from '../../../renderer/src/features/chat/RegenerateButton';
@@ -53,23 +54,31 @@ describe('tool summaries', () => {
     expect(summarizeToolCall('slack_send', { channel: 'standup', text: 'hi' }, true)).toBe(
       'Posted in #standup',
     );
-    expect(summarizeToolCall('list_tasks', {}, true, { tasks: [{}, {}] })).toBe(
+    expect(summarizeToolCall('list_tasks', {}, true, { result: { tasks: [{}, {}] } })).toBe(
       'Looked at your tasks (2 tasks)',
     );
     expect(summarizeToolCall('files__read_file', {}, true)).toBe('Used files: read file');
     // A search that gave no words (a call that failed on its empty query) ends its sentence, not on "for".
     expect(summarizeToolCall('search_memory', { query: '' }, false)).toBe('Search your memories');
-    expect(summarizeToolCall('gmail_search', {}, true, { messages: [] })).toBe('Searched your mail (none)');
+    expect(summarizeToolCall('gmail_search', {}, true, { result: { messages: [] } })).toBe(
+      'Searched your mail (none)',
+    );
     // A task's id is all its arguments hold: once done, the result names it; an older result, or a failure, cannot.
     const done = { task: { id: 't1', description: 'Buy milk' } };
-    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, done)).toBe(
+    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, { result: done })).toBe(
       'Marked task ‘Buy milk’ done',
     );
-    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, null)).toBe('Marked a task done');
+    expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, { result: null })).toBe(
+      'Marked a task done',
+    );
     expect(
-      summarizeToolCall('delete_task', { id: 't1' }, true, { deleted: 't1', description: 'Buy milk' }),
+      summarizeToolCall('delete_task', { id: 't1' }, true, {
+        result: { deleted: 't1', description: 'Buy milk' },
+      }),
     ).toBe('Deleted task ‘Buy milk’');
-    expect(summarizeToolCall('delete_task', { id: 't1' }, true, { deleted: 't1' })).toBe('Deleted a task');
+    expect(summarizeToolCall('delete_task', { id: 't1' }, true, { result: { deleted: 't1' } })).toBe(
+      'Deleted a task',
+    );
     expect(summarizeToolCall('search_memory', { query: 'milk' }, false)).toBe(
       'Search your memories for ‘milk’',
     );
@@ -86,19 +95,53 @@ describe('tool summaries', () => {
     expect(summarizeToolCall('slack_send', { text: 'hi' }, false)).toBe('Post in a channel');
   });
 
+  it('names a channel given by id as its approval does when the call or its result knows the name', () => {
+    const names = { C0RANDOM01: '#random', D0CAROL001: 'Slack DM with carol.c' };
+    const post = { channel: 'C0RANDOM01', text: 'hi' };
+    // Before it happened (waiting, rejected, failed) and after, from the names its tool_call carried.
+    expect(summarizeToolCall('slack_send', post, false, { names })).toBe('Post in #random');
+    expect(summarizeToolCall('slack_send', post, true, { names })).toBe('Posted in #random');
+    expect(
+      summarizeToolCall('slack_send', { channel: 'D0CAROL001', text: 'hi', thread_ts: '1.2' }, false, {
+        names,
+      }),
+    ).toBe('Reply in a thread in Slack DM with carol.c');
+    expect(summarizeToolCall('slack_read', { channel: ' C0RANDOM01 ' }, false, { names })).toBe(
+      'Read #random',
+    );
+    // Once done, the result's channel names it too (the audit trail has the result, not the names).
+    const result = { channel: { id: 'C0RANDOM01', label: 'C0RANDOM01', name: '#random' }, ts: '1.2' };
+    expect(summarizeToolCall('slack_send', post, true, { result })).toBe('Posted in #random');
+    expect(summarizeToolCall('slack_read', { channel: 'C0RANDOM01' }, true, { result })).toBe('Read #random');
+    // Without a name (an older call, a channel Slack did not name), the id's words as before.
+    expect(summarizeToolCall('slack_send', post, false, { names: { C0OTHER001: '#other' } })).toBe(
+      'Post in Slack channel C0RANDOM01',
+    );
+    const unnamed = { channel: { id: 'C0RANDOM01', label: 'C0RANDOM01' }, ts: '1.2' };
+    expect(summarizeToolCall('slack_send', post, true, { result: unnamed })).toBe(
+      'Posted in Slack channel C0RANDOM01',
+    );
+    // A channel the model calls "constructor" is no name any object has.
+    expect(summarizeToolCall('slack_read', { channel: 'constructor' }, true, { names: {} })).toBe(
+      'Read #constructor',
+    );
+  });
+
   it('says work handed to an agent in words, by the name the person knows it by', () => {
     const label = (name: string) => ({ helper: 'Task helper' })[name] ?? null;
     const task = { agent: 'helper', task: 'count my tasks' };
-    expect(summarizeToolCall('delegate_to_agent', task, false, undefined, label)).toBe(
+    expect(summarizeToolCall('delegate_to_agent', task, false, { agentLabel: label })).toBe(
       'Hand ‘count my tasks’ to Task helper',
     );
     expect(summarizeToolCall('delegate_to_agent', task, true)).toBe('Handed ‘count my tasks’ to helper');
     // An agent's own tool (its inputs as arguments) reads the same; a tool that is no agent keeps its name.
-    expect(summarizeToolCall('helper', { task: 'count my tasks' }, true, undefined, label)).toBe(
+    expect(summarizeToolCall('helper', { task: 'count my tasks' }, true, { agentLabel: label })).toBe(
       'Handed ‘count my tasks’ to Task helper',
     );
-    expect(summarizeToolCall('helper', {}, false, undefined, label)).toBe('Hand a task to Task helper');
-    expect(summarizeToolCall('files__read_file', {}, true, undefined, label)).toBe('Used files: read file');
+    expect(summarizeToolCall('helper', {}, false, { agentLabel: label })).toBe('Hand a task to Task helper');
+    expect(summarizeToolCall('files__read_file', {}, true, { agentLabel: label })).toBe(
+      'Used files: read file',
+    );
   });
 
   it('reads arguments the model sent wrong without throwing', () => {
@@ -146,6 +189,53 @@ describe('a call turned down as its run was ended', () => {
     expect(isCancelledCall(refused(theirs), [stopped('Stopped.')])).toBe(false);
     expect(isCancelledCall(refused(note), [])).toBe(false);
     expect(isCancelledCall({ ...refused(note), runId: 'r2' }, [stopped(note)])).toBe(false);
+  });
+});
+
+describe('the names a call’s card reads its ids by', () => {
+  const ids = { runId: 'r1', threadId: 't1' };
+  const post = { channel: 'C0RANDOM01', text: 'Hi' };
+  const names = { C0RANDOM01: '#random' };
+  const called = (conversation: Conversation, state: 'awaiting_confirmation' | 'executing', extra = {}) =>
+    applyRunEvent(conversation, {
+      type: 'tool_call',
+      ...ids,
+      actionId: 'a1',
+      tool: 'slack_send',
+      args: post,
+      state,
+      ...extra,
+    });
+
+  it('come with its tool_call and stay when a later one (carried out after approval) names nothing', () => {
+    const waiting = called(emptyConversation('t1'), 'awaiting_confirmation', { names });
+    expect(waiting.items[0]).toMatchObject({ kind: 'tool', names });
+    const going = called(waiting, 'executing');
+    expect(going.items[0]).toMatchObject({ kind: 'tool', state: 'executing', names });
+    // An event from before names were sent leaves a card without them.
+    expect(called(emptyConversation('t1'), 'executing').items[0]).not.toHaveProperty('names');
+  });
+
+  it('are read back from the stored thread, and an action stored before them has none', () => {
+    const action = {
+      id: 'a1',
+      runId: 'r1',
+      threadId: 't1',
+      tool: 'slack_send',
+      args: post,
+      state: 'rejected' as const,
+      error: null,
+      createdAt: '2026-11-28T10:00:00Z',
+    };
+    const stored = (actions: ThreadDetail['actions']) =>
+      conversationFromThread({
+        thread: { id: 't1', title: 'Post', createdAt: 't', updatedAt: 't', lastRunStatus: 'completed' },
+        messages: [],
+        actions,
+        runs: [],
+      }).items[0];
+    expect(stored([{ ...action, names }])).toMatchObject({ kind: 'tool', names });
+    expect(stored([action])).not.toHaveProperty('names');
   });
 });
 

@@ -31,6 +31,32 @@ describe('the question before an undo that reaches outside Deputy', () => {
     });
   });
 
+  it('names a post’s channel given by id as Slack named it when the post’s result says, not from its after', () => {
+    const posted = (output: unknown) =>
+      ({
+        actionType: 'slack_send',
+        entityBefore: null,
+        entityAfter: { channel: 'C0RANDOM01', ts: '1.2', threadTs: null, text: 'Hi' },
+        output,
+      }) as unknown as AuditEntry;
+    const named = { channel: { id: 'C0RANDOM01', label: 'C0RANDOM01', name: '#random' }, ts: '1.2' };
+    expect(undoQuestion(posted(named))?.question).toMatch(/^Delete this post from #random\? /);
+    const dm = { channel: { id: 'D0CAROL001', label: 'D0CAROL001', name: 'Slack DM with carol.c' } };
+    expect(undoQuestion({ ...posted(dm), entityAfter: { channel: 'D0CAROL001' } })?.question).toMatch(
+      /^Delete this post from Slack DM with carol\.c\? /,
+    );
+    // A result from before names were kept, or one Slack did not name: the id's words, as before.
+    for (const output of [
+      { channel: { id: 'C0RANDOM01', label: 'C0RANDOM01' } },
+      null,
+      '{"channel"',
+      { channel: { name: 7 } },
+    ])
+      expect(undoQuestion(posted(output))?.question).toMatch(
+        /^Delete this post from Slack channel C0RANDOM01\? /,
+      );
+  });
+
   it('asks nothing before an undo that stays on this computer', () => {
     for (const tool of ['add_task', 'update_task', 'delete_task', 'save_memory'])
       expect(undoQuestion(entry(tool, null, { id: 'x' }))).toBeNull();

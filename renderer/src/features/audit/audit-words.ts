@@ -117,7 +117,7 @@ export function whatWords(entry: AuditEntry): string {
   }
   if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
     const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
-    return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, entry.output);
+    return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, { result: entry.output });
   }
   if (entry.kind === 'undo' && hasToolWords(entry.actionType))
     return `Undo: ${summarizeToolCall(entry.actionType, asRecord(asRecord(entry.input).args), true)}`;

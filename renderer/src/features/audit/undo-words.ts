@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../../../shared/contract';
-import { slackChannelWords } from '../../../../shared/target-words';
+import { slackChannelNamed } from '../../../../shared/tool-summaries';
 import { asRecord } from './audit-words';
 
 const hasGuests = (event: unknown): boolean => {
@@ -19,13 +19,18 @@ export interface UndoQuestion {
  * Null for an undo that stays on this computer (a task, a memory), which runs at once.
  */
 export function undoQuestion(
-  entry: Pick<AuditEntry, 'actionType' | 'entityAfter' | 'entityBefore'>,
+  entry: Pick<AuditEntry, 'actionType' | 'entityAfter' | 'entityBefore' | 'output'>,
 ): UndoQuestion | null {
   const after = asRecord(entry.entityAfter);
   switch (entry.actionType) {
     case 'slack_send': {
-      // A channel Deputy knows only by Slack's id reads as what it is ("from Slack DM D0123ABCD").
-      const channel = typeof after.channel === 'string' ? ` from ${slackChannelWords(after.channel)}` : '';
+      // A channel given by Slack's id reads as Slack named it when the post's result says ("from #random"), else
+      // as what it is ("from Slack DM D0123ABCD"). The name is read from the result, never kept in the effect's
+      // `after`: that is what an undo compares with the post as it is now.
+      const channel =
+        typeof after.channel === 'string'
+          ? ` from ${slackChannelNamed(after.channel, { result: entry.output })}`
+          : '';
       return {
         question: `Delete this post${channel}? People there may have read it already, and a deleted post cannot be brought back.`,
         yes: 'Delete the post',
@@ -53,4 +58,4 @@ export function undoQuestion(
 
 /** Whether an undo of this tool's action asks first (its button then says "Undo…"). */
 export const asksBeforeUndo = (tool: string): boolean =>
-  undoQuestion({ actionType: tool, entityAfter: null, entityBefore: null }) !== null;
+  undoQuestion({ actionType: tool, entityAfter: null, entityBefore: null, output: null }) !== null;

@@ -36,7 +36,12 @@ export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] })
     for (const item of fresh) seen.current.add(item.id);
     const newest = fresh.at(-1)?.approval;
     if (!newest) return;
-    setMessage(`Deputy needs your approval: ${summarizeToolCall(newest.tool, newest.args, false)}.`);
+    // Its card's names too: the channel "#random", as the approval itself says, not "Slack channel C0RANDOM01".
+    const call = items.find((item) => item.kind === 'tool' && item.id === newest.actionId);
+    const names = call?.kind === 'tool' ? call.names : undefined;
+    setMessage(
+      `Deputy needs your approval: ${summarizeToolCall(newest.tool, newest.args, false, { names })}.`,
+    );
     approvals.getState().requestReveal(newest.id, isFocusFree());
   }, [items, approvals]);
 

@@ -25,7 +25,11 @@ export function ToolCallCard({
 }) {
   const isDone = call.state === 'completed';
   const agentLabel = useAgentLabel();
-  const summary = summarizeToolCall(call.tool, call.args, isDone, call.result, agentLabel);
+  const summary = summarizeToolCall(call.tool, call.args, isDone, {
+    result: call.result,
+    agentLabel,
+    names: call.names,
+  });
   const hasResult = call.result !== undefined && call.result !== null;
   // The agent it started was stopped (with its parent, or by the person): the call was stopped, it did not fail.
   const isStopped = useIsChildStopped(call.id) && call.state === 'failed';

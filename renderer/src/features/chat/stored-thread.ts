@@ -38,6 +38,7 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
         tool: action.tool,
         args: action.args,
         state: action.state,
+        ...(action.names !== undefined && { names: action.names }),
         ...(action.ledgerState !== undefined && { ledgerState: action.ledgerState }),
         ...(action.isUndone && { isUndone: true }),
         ...(action.canUndo && { canUndo: true }),

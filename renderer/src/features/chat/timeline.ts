@@ -1,6 +1,7 @@
 import type {
   ActionState,
   Approval,
+  CallNames,
   LedgerState,
   RunEvent,
   RunResponse,
@@ -34,6 +35,8 @@ export type TimelineItem =
       tool: string;
       args: Record<string, unknown>;
       state: ActionState;
+      /** What the person knows the ids among its arguments by ("C0RANDOM01" → "#random"), when the host said. */
+      names?: CallNames;
       /** The ledger's finer state, known only from a stored thread; dropped when the stream moves the card on. */
       ledgerState?: LedgerState;
       /** Undone, from its card or the audit trail. */
@@ -217,23 +220,19 @@ export function applyRunEvent(conversation: Conversation, event: RunEvent): Conv
       };
       return { ...conversation, items: [...stopStreaming(items, runId), message] };
     }
-    case 'tool_call':
+    case 'tool_call': {
+      // An event that names nothing (one carried out after its approval) leaves the names the card had.
+      const change = { args: event.args, state: event.state, ...(event.names && { names: event.names }) };
       return {
         ...conversation,
         items: upsertTool(
           stopStreaming(items, runId),
           event.actionId,
-          () => ({
-            kind: 'tool',
-            id: event.actionId,
-            runId,
-            tool: event.tool,
-            args: event.args,
-            state: event.state,
-          }),
-          (card) => moveTool(card, { args: event.args, state: event.state }),
+          () => ({ kind: 'tool', id: event.actionId, runId, tool: event.tool, ...change }),
+          (card) => moveTool(card, change),
         ),
       };
+    }
     case 'tool_result':
       return {
         ...conversation,
