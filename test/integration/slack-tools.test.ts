@@ -157,6 +157,23 @@ describe('slack_read', () => {
     expect(calls(h, 'users.info')).toBe(3);
   });
 
+  it('says where each message came from by the channel’s name, or as what its id is when Slack gave none', async () => {
+    const h = await connected();
+    const read = tool(h, 'slack_read');
+    const origins = async (channel: string) => {
+      const output = await read.execute(read.input.parse({ channel, limit: 1 }), toolContext());
+      return read.provenance?.(read.output.parse(output)).map((origin) => origin.label);
+    };
+
+    expect(await origins('D0CAROL001')).toEqual(['a Slack message from alice in Slack DM with carol.c']);
+    expect(await origins('#general')).toEqual(['a Slack message from alice in #general']);
+    h.slack.inject({
+      match: /conversations\.info$/,
+      response: { status: 500, text: 'Internal Server Error' },
+    });
+    expect(await origins('C0GENERAL1')).toEqual(['a Slack message from alice in Slack channel C0GENERAL1']);
+  });
+
   it('asks Slack for users.info once per person even when they wrote many messages', async () => {
     const h = await connected();
     const general = h.slack.state.channel('C0GENERAL1');

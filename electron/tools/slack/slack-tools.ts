@@ -237,7 +237,8 @@ export function createSlackTools(
     provenance: (output) => {
       const { channel, messages } = ReadOutput.parse(output);
       return messages.map((message) => ({
-        label: `a Slack message from ${message.userName ?? message.userId ?? 'someone'} in ${channel.label}`,
+        // Where the approval's "Where it came from" says it was: by the channel's name when Slack gave one.
+        label: `a Slack message from ${message.userName ?? message.userId ?? 'someone'} in ${channel.name ?? slackChannelWords(channel.label)}`,
         text: message.text,
       }));
     },
