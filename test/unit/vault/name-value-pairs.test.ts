@@ -38,10 +38,13 @@ describe('a name/value pair with more between its name and its value', () => {
     expect(JSON.parse(redactedJson({ env: [env] }))).toEqual({ env: [{ ...env, value: R }] });
   });
   readsOnce([
-    ['pairs with many members and no value', `${YAML_HINT}${'{"name":"API_KEY","a":"b",'.repeat(20_000)}`],
-    ['nested objects with no end', `{"name":"API_KEY","a":{${'{"b":['.repeat(50_000)}`],
-    ['lists between with no value', `${YAML_HINT}${'{"name":"API_KEY","a":[{"b":1}],'.repeat(12_000)}`],
-    ['values first before nested objects', `${YAML_HINT}${'{"value":"a","b":{"c":{"d":1}},'.repeat(10_000)}`],
-    ['YAML keys between with no value', `- name: API_KEY\n${'  a: b\n'.repeat(60_000)}`],
+    ['pairs with many members and no value', (n) => `${YAML_HINT}${'{"name":"API_KEY","a":"b",'.repeat(n)}`],
+    ['nested objects with no end', (n) => `{"name":"API_KEY","a":{${'{"b":['.repeat(n)}`],
+    ['lists between with no value', (n) => `${YAML_HINT}${'{"name":"API_KEY","a":[{"b":1}],'.repeat(n)}`],
+    [
+      'values first before nested objects',
+      (n) => `${YAML_HINT}${'{"value":"a","b":{"c":{"d":1}},'.repeat(n)}`,
+    ],
+    ['YAML keys between with no value', (n) => `- name: API_KEY\n${'  a: b\n'.repeat(n)}`],
   ]);
 });

@@ -46,12 +46,12 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     });
   });
   readsOnce([
-    ['AUTH words on one line', `${'AUTH a '.repeat(40_000)}`],
-    ['AUTH lines with no end', 'AUTH a b c\n'.repeat(30_000)],
-    ['MIGRATE commands with no AUTH', `MIGRATE h 6379 ${'k 0 '.repeat(60_000)}`],
-    ['MIGRATE openings', 'MIGRATE h 6379 '.repeat(20_000)],
+    ['AUTH words on one line', (n) => `${'AUTH a '.repeat(n)}`],
+    ['AUTH lines with no end', (n) => 'AUTH a b c\n'.repeat(n)],
+    ['MIGRATE commands with no AUTH', (n) => `MIGRATE h 6379 ${'k 0 '.repeat(n)}`],
+    ['MIGRATE openings', (n) => 'MIGRATE h 6379 '.repeat(n)],
     // Each shorter run of the spaces was tried against the rest of the line: about 30 s for each.
-    ['AUTH on its line before a long run of spaces', `\nAUTH a ${' '.repeat(200_000)}x y`],
-    ['AUTH at the prompt before a long run of spaces', `127.0.0.1:6379> AUTH ${' \t'.repeat(100_000)}x y z`],
+    ['AUTH on its line before a long run of spaces', (n) => `\nAUTH a ${' '.repeat(n)}x y`],
+    ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
   ]);
 });

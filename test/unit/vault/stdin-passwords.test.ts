@@ -67,11 +67,11 @@ describe("a password fed to a command's input", () => {
     });
   });
   readsOnce([
-    ['readers on one line with no feed', `${'sudo mysql --password-stdin '.repeat(20_000)}x`],
-    ['readers on one line with a feed', `${'sudo mysql --password-stdin '.repeat(20_000)}<<< pw`],
-    ['heredoc openers line after line', 'sudo -S a <<EOF\n'.repeat(40_000)],
-    ['sudo prompts with no -S', `echo a | sudo ${"-p '' ".repeat(40_000)}x`],
-    ['an echo before a long pipe with no --password-stdin', `echo a |${' a'.repeat(150_000)}`],
-    ['separators before a feed', `sudo -S ${'a;'.repeat(150_000)} <<< pw`],
+    ['readers on one line with no feed', (n) => `${'sudo mysql --password-stdin '.repeat(n)}x`],
+    ['readers on one line with a feed', (n) => `${'sudo mysql --password-stdin '.repeat(n)}<<< pw`],
+    ['heredoc openers line after line', (n) => 'sudo -S a <<EOF\n'.repeat(n)],
+    ['sudo prompts with no -S', (n) => `echo a | sudo ${"-p '' ".repeat(n)}x`],
+    ['an echo before a long pipe with no --password-stdin', (n) => `echo a |${' a'.repeat(n)}`],
+    ['separators before a feed', (n) => `sudo -S ${'a;'.repeat(n)} <<< pw`],
   ]);
 });
