@@ -26,8 +26,10 @@ export const UNICODE_LINE_BREAK = 'u000[aAdD]';
 export const BACKSLASH_IN_JSON_LINE = String.raw`\\(?!${UNICODE_LINE_BREAK}|\\(?:n|${UNICODE_LINE_BREAK}))`;
 /** In JSON text, a `\` that continues a line in the text the string holds as escapes (`\\\n`, each escaped again). */
 export const CONTINUATION_ESCAPED_IN_JSON = String.raw`\\{6}n`;
-/** A line's end: a line break, or one written as an escape (`\n`, `\r\n`, `\u000a`) in JSON or in escaped text. */
-export const LINE_BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n|\\u000[aA])`;
+/** A line break written as an escape (`\n`, `\r\n`, `\u000a`), in JSON or in escaped text. */
+export const ESCAPED_LINE_BREAK = String.raw`(?:(?:\\r)?\\n|\\u000[aA])`;
+/** A line's end: a line break, or one written as an escape. */
+export const LINE_BREAK = String.raw`(?:\r?\n|${ESCAPED_LINE_BREAK})`;
 
 /**
  * `WORD_START` before a pattern whose first character is one of `first` (a character class, or one letter): that

@@ -11,7 +11,16 @@ import {
   looksRandom,
   quotedField,
 } from './credential-fields';
-import { AFTER_ESCAPE, LINE_BREAK, REDACTED, startingWord, WORD_START, wordStart } from './redaction';
+import {
+  AFTER_ESCAPE,
+  ESCAPED_LINE_BREAK,
+  LINE_BREAK,
+  REDACTED,
+  startingWord,
+  UNICODE_LINE_BREAK,
+  WORD_START,
+  wordStart,
+} from './redaction';
 import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
@@ -168,19 +177,30 @@ function redactField(
   return `${match.slice(0, match.length - value.length)}${REDACTED}`;
 }
 
+/** A block's lines after `lineBreak`, each a `line`, as indented as the first or more; in groups named by `kind`. */
+function blockLines(kind: string, lineBreak: string, line: string): string {
+  return String.raw`${lineBreak}(?<${kind}Indent> +)(?<${kind}>(?=\S)${line}(?:(?:${lineBreak})+\k<${kind}Indent>${line})*)`;
+}
+
 /**
- * A YAML block scalar under a field's name (`password: |`, `private_key: >-`) and its lines, in a text or in JSON
- * (`\n` escapes, and a line ends at a plain `"`, its string's end). The block is every line after, as indented
- * as its first line or more (YAML's own rule), empty lines among them. The match starts at the `|` or `>`, far
- * rarer than a `:`, and the name is read back from there. Groups: the name, the quote closing it, the first line's
- * indentation, the block.
+ * A YAML block scalar under a field's name (`password: |`, `private_key: >-`) and its lines: in a text, or with its
+ * lines ending in escapes (`\n`, `\r\n`, `\u000a`) in JSON or in a text printing JSON (a log line), where a line ends
+ * at a plain `"`, its string's end. (Deeper in JSON, `\\n`, its string is read again as the text it holds: see
+ * redactor.ts.) The block is every line after, as indented as its first line or more (YAML's own rule), empty lines
+ * among them. The match starts at the `|` or `>`, far rarer than a `:`, and the name is read back from there. Groups:
+ * the name, the quote closing it; the lines, named `plain` or `escaped`.
  */
 function blockScalar(isJson: boolean): RegExp {
-  const lineBreak = isJson ? String.raw`(?:\\r)?\\n` : String.raw`\r?\n`;
-  const line = isJson ? String.raw`(?:[^"\\\r\n]|\\[^nr\r\n])*` : String.raw`[^\r\n]*`;
+  const escaped = blockLines(
+    'escaped',
+    ESCAPED_LINE_BREAK,
+    String.raw`(?:[^"\\\r\n]|\\(?!${UNICODE_LINE_BREAK})[^nr\r\n])*`,
+  );
+  const lines = isJson
+    ? escaped
+    : `${blockLines('plain', String.raw`\r?\n`, String.raw`[^\r\n]*`)}|${escaped}`;
   return new RegExp(
-    String.raw`[|>](?<=${FIELD_NAME}:[ \t]*[|>])(?:[1-9][-+]?|[-+][1-9]?)?[ \t]*${lineBreak}` +
-      String.raw`( +)((?=\S)${line}(?:(?:${lineBreak})+\3${line})*)`,
+    String.raw`[|>](?<=${FIELD_NAME}:[ \t]*[|>])(?:[1-9][-+]?|[-+][1-9]?)?[ \t]*(?:${lines})`,
     'gi',
   );
 }
@@ -192,9 +212,10 @@ function redactBlockScalar(
   match: string,
   name: string,
   quotedName: string | undefined,
-  _indent: string,
-  block: string,
+  ...rest: unknown[]
 ): string {
+  const { plain, escaped } = rest.at(-1) as { plain?: string; escaped?: string };
+  const block = plain ?? escaped ?? '';
   const field = { ...quotedField(name, block), quotedName };
   return isSecretField(field) ? `${match.slice(0, match.length - block.length)}${REDACTED}` : match;
 }

@@ -45,8 +45,21 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
       `{"event":"{\\"stderr\\":\\"line1\\\\n${GITHUB}\\"}"}`,
       `{"event":"{\\"stderr\\":\\"line1\\\\n${R}\\"}"}`,
     ],
+    [
+      "a YAML block scalar whose lines end in \\n escapes, to its string's end or a line less indented",
+      '"log":"config:\\n  password: |\\n    s3cr3t-line-1\\n\\n    line-2\\n  user: ana" "y":"token: >-\\r\\n  a1b2c3d4e5f6"',
+      `"log":"config:\\n  password: |\\n    ${R}\\n  user: ana" "y":"token: >-\\r\\n  ${R}"`,
+    ],
+    [
+      'a YAML block scalar whose lines end in \\u000a escapes',
+      '"log":"x\\u000aprivate_key: |\\u000A  a1b2c3d4e5f6\\u000a  g7h8i9\\u000ay: 1"',
+      `"log":"x\\u000aprivate_key: |\\u000A  ${R}\\u000ay: 1"`,
+    ],
   ]);
   leavesAsWritten([
+    // A block under a name that is no credential's, and one of words too short to be a secret, stay.
+    '"log":"description: |\\n  the password is on the note\\n  ask ana\\u000anotes: >\\u000a  token of thanks"',
+    '"log":"token: |\\n  short\\n" "cmd":"a | b\\n  password"',
     '"stderr":"line1\\nnpm ERR! code E404\\n\\tat Object.<anonymous>"',
     'printf "a\\nb\\tc\\r\\n" > out.txt\nnext line\\n',
     '"msg":"see\\nsk-learn-style docs\\nAKIA is how a key starts"',
@@ -56,6 +69,12 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
     '"log":"echo hunter2pw | x\\u000adocker login --password-stdin"',
     // A name after an escape is the word after it ("Secret"), not the escape's letter with it ("nSecret").
     '"msg":"notes\\nSecret: friendship\\u000aToken: of thanks"',
+  ]);
+  readsOnce([
+    ['block scalars with escaped line ends and no lines', (n) => 'password: |\\n'.repeat(n)],
+    ['a block scalar of empty escaped lines', (n) => `password: |\\n  a${'\\u000a'.repeat(n)}b`],
+    ['a block scalar of short escaped lines', (n) => `token: >\\n${'  a\\n\\n'.repeat(n)}`],
+    ['a block scalar line of escapes', (n) => `password: |\\n  ${'\\\\'.repeat(n)}\\"`],
   ]);
 });
 
