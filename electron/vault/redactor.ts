@@ -5,7 +5,7 @@
  * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
-import { redactShapes } from './secret-shapes';
+import { readShapes, redactShapes } from './secret-shapes';
 
 export { REDACTED };
 
@@ -103,25 +103,42 @@ export function redactKnownSecrets(text: string): string {
   return knownPattern ? out.replace(knownPattern, REDACTED) : out;
 }
 
-/** A JSON string, its quotes included; and a quote escaped twice (`\\\"`: JSON in a JSON string, in JSON). */
+/**
+ * A JSON string, its quotes included; an escaped backslash, which a string holding escaped text holds; and a quote
+ * escaped twice (`\\\"`: JSON in a JSON string, in JSON).
+ */
 const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const ESCAPED_BACKSLASH = '\\\\';
 const QUOTE_ESCAPED_TWICE = '\\\\\\"';
 
 /**
  * `redactSecrets` for JSON text (`JSON.stringify`'s output): a shape is read inside one string, not across two. A line
- * inside a string starts after a `\n` escape, which shapes that start at a word's start see as one (`WORD_START`). A
- * string holding JSON that holds JSON (an event storing a tool's output that quotes a HAR) has its innermost quotes
- * escaped twice, which no shape reads: such a string alone is read again as the text it holds.
+ * inside a string starts after a `\n` escape, which shapes that start at a word's start see as one (`WORD_START`).
  */
 function redactSecretsInJson(json: string): string {
-  const out = redactShapes(redactKnownSecrets(json), true);
-  if (!out.includes(QUOTE_ESCAPED_TWICE)) return out;
-  return out.replace(JSON_STRING, (literal) => {
-    if (!literal.includes(QUOTE_ESCAPED_TWICE)) return literal;
+  const read = readShapes(redactKnownSecrets(json), true);
+  return redactEscapedStrings(read.text, read.isHinted);
+}
+
+/**
+ * The JSON strings of a text read again as the text they hold, when that text holds escapes itself: JSON in a JSON
+ * string (an event storing a tool's output that quotes a HAR), whose quotes, written `\\\"`, and line breaks, written
+ * `\\n`, no shape reads. The text each holds is read as a text is, then its own strings so again, as deep as they go:
+ * each level halves the backslashes, so a text of n characters is read at most log n times. A string holding a quote
+ * escaped twice is always read so (the hint of a name/value pair escaped twice is not written as in JSON); one holding
+ * other escapes only when the text around it held a hint of some shape (`isHinted`): with none, an event's output of
+ * JSON is not read twice for nothing.
+ */
+function redactEscapedStrings(text: string, isHinted: boolean): string {
+  const mark = isHinted ? ESCAPED_BACKSLASH : QUOTE_ESCAPED_TWICE;
+  if (!text.includes(mark)) return text;
+  return text.replace(JSON_STRING, (literal) => {
+    if (!literal.includes(mark)) return literal;
     try {
-      const text = JSON.parse(literal) as string;
-      const redacted = redactShapes(text);
-      return redacted === text ? literal : JSON.stringify(redacted);
+      const held = JSON.parse(literal) as string;
+      const read = readShapes(held);
+      const redacted = redactEscapedStrings(read.text, read.isHinted);
+      return redacted === held ? literal : JSON.stringify(redacted);
     } catch {
       return literal; // not one JSON string after all: left as the JSON pass left it
     }

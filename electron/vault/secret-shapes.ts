@@ -109,9 +109,10 @@ const URL_USER = /(:\/\/)([^\s/:@"\\]{16,})(?=@)/g;
 
 /**
  * A field's name, whole (not the end of a longer word; after a `\n` escape, the word after its letter), then the quote
- * closing it and spaces: read back from the `:` or `=` after it. Groups: the name, the quote.
+ * closing it (escaped as deep as it is: `\"`, `\\\"` in JSON inside JSON) and spaces: read back from the `:` or `=`
+ * after it. Groups: the name, the quote.
  */
-const FIELD_NAME = String.raw`(?:(?<![\w.-])|${AFTER_ESCAPE})((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))(\\?["'])?[ \t]*`;
+const FIELD_NAME = String.raw`(?:(?<![\w.-])|${AFTER_ESCAPE})((?:(?:${CREDENTIAL_QUALIFIERS.join('|')})[ ])?[\w.-]*?(?:${ANY_FIELD_WORD}))(\\*["'])?[ \t]*`;
 /**
  * A field whose name ends in key, token, secret, password, passwd or pwd, in any case and with any prefix
  * (`API_KEY`, `export MY_API_KEY=`, `x-api-key:`, `"Token":`, `clientSecret`, `API key:`), then `=` or `:`,
@@ -123,15 +124,19 @@ const FIELD_NAME = String.raw`(?:(?<![\w.-])|${AFTER_ESCAPE})((?:(?:${CREDENTIAL
  *
  * Redacted JSON must still parse, and its text is redacted as well as plain text, so a value never takes an
  * unescaped `"` or half of an escape: after `\"` (a quote inside a JSON string) the value ends at the next
- * `\"`; after a plain `"` it is read as a JSON string, and stops at a brace or bracket, so the run between
- * two JSON strings (`"},{"`) is never taken for one; after `'` it ends at `'` or a plain `"`.
+ * `\"`; after a quote escaped twice or more (`\\\"`: JSON in a JSON string, in JSON, and deeper) at the next
+ * quote, whatever its backslashes, or a line break escaped as deep, and takes a run of backslashes whole; after a
+ * plain `"` it is read as a JSON string, and stops at a brace or bracket, so the run between two JSON strings
+ * (`"},{"`) is never taken for one; after `'` it ends at `'` or a plain `"`.
  * After a `:` the value may stand on the next line, indented (YAML), in a text or in JSON (a `\n` escape).
  * Groups: the `?` or `&` of a URL's query before the name, the name, the quote closing the name, the line break
- * before a value on the next line, then the value after `\"`, after `"`, after `'`, or bare.
+ * before a value on the next line, then the value after `\"`, after a quote escaped deeper, after `"`, after `'`, or
+ * bare.
  */
 const SECRET_FIELD = new RegExp(
   String.raw`(?<=([?&])?${FIELD_NAME})[:=](?:[ \t]*|(?<=:)[ \t]*(${LINE_BREAK}[ \t]+))(?:` +
     String.raw`\\"((?:[^"\\\r\n]|\\[^"nr\r\n])+)|` +
+    String.raw`(?:\\\\)+\\"((?:[^"\\\r\n]|\\+(?![\\"nr]|${UNICODE_LINE_BREAK}))+)|` +
     String.raw`"((?:[^"\\\r\n{}[\]]|\\[^nr\r\n])+)|` +
     String.raw`'((?:[^'"\\\r\n]|\\[^nr\r\n])+)|` +
     String.raw`([^\s"'\\{}[\]()<>=,;&|*#!%](?:[^\s"'\\,;&<>{}[\]()]*[^\s"'\\,;&<>{}[\]()\`.])?))`,
@@ -156,13 +161,14 @@ function redactField(
   quotedName: string | undefined,
   lineBreak: string | undefined,
   inEscapedQuotes: string | undefined,
+  inDeeperQuotes: string | undefined,
   inQuotes: string | undefined,
   inSingleQuotes: string | undefined,
   bare: string | undefined,
   offset: number,
   text: string,
 ): string {
-  const value = inEscapedQuotes ?? inQuotes ?? inSingleQuotes ?? bare ?? '';
+  const value = inEscapedQuotes ?? inDeeperQuotes ?? inQuotes ?? inSingleQuotes ?? bare ?? '';
   const field: FieldMatch = {
     name,
     quotedName,
@@ -225,9 +231,12 @@ function anyCase(word: string): string {
   return word.replace(/[a-z]/g, (letter) => `[${letter.toUpperCase()}${letter}]`);
 }
 
-/** `[:=]` after a name matched by `names` (in any case), its closing quote and spaces: read back from there. */
+/**
+ * `[:=]` after a name matched by `names` (in any case), its closing quote (escaped as deep as it is) and spaces: read
+ * back from there.
+ */
 function afterName(names: string): string {
-  return String.raw`[:=](?<=(?:${names})\\?["']?[ \t]*.)`;
+  return String.raw`[:=](?<=(?:${names})\\*["']?[ \t]*.)`;
 }
 
 /**
@@ -283,8 +292,20 @@ function isHintedFrom(hints: RegExp, text: string, from: number): boolean {
  * is looked for only from there on, and the scans of a kind with no hint in the text are skipped.
  */
 export function redactShapes(text: string, isJson = false): string {
+  return readShapes(text, isJson).text;
+}
+
+/**
+ * `redactShapes`, and whether the text held a hint of any shape at all. A hint is written alike however deep in JSON it
+ * stands (but a name/value pair's, escaped twice): with none in a text, the strings it holds hold no shape either.
+ */
+export function readShapes(text: string, isJson = false): { text: string; isHinted: boolean } {
   const first = ANY_HINT.exec(text);
-  if (!first) return text;
+  return first ? { text: redactHinted(text, first, isJson), isHinted: true } : { text, isHinted: false };
+}
+
+/** The text with every secret shape replaced, its first hint found at `first`. */
+function redactHinted(text: string, first: RegExpExecArray, isJson: boolean): string {
   const isFieldFirst = first[1] !== undefined;
   let out = text;
   if (!isFieldFirst || isHintedFrom(TOKEN_HINTS, text, first.index)) {

@@ -106,6 +106,67 @@ describe('JSON whose strings hold JSON (an event stored inside another)', () => 
   });
 });
 
+describe('quotes escaped twice or more, printed as text (JSON in JSON in JSON, in a log line)', () => {
+  takesOut([
+    [
+      'a field whose quotes are escaped twice, or three times',
+      '"log":"{\\"a\\":\\"{\\\\\\"password\\\\\\": \\\\\\"hunter2!x\\\\\\"}\\"}" \\\\\\\\\\\\\\"api_key\\\\\\\\\\\\\\":\\\\\\\\\\\\\\"zzEnvApiKey0123456789\\\\\\\\\\\\\\"',
+      `"log":"{\\"a\\":\\"{\\\\\\"password\\\\\\": \\\\\\"${R}\\\\\\"}\\"}" \\\\\\\\\\\\\\"api_key\\\\\\\\\\\\\\":\\\\\\\\\\\\\\"${R}\\\\\\\\\\\\\\"`,
+    ],
+    [
+      'a value escaped twice up to its escaped line break, a run of backslashes in it whole',
+      '\\\\\\"secret\\\\\\": \\\\\\"a1b2\\\\\\\\c3d4\\\\nnext',
+      `\\\\\\"secret\\\\\\": \\\\\\"${R}\\\\nnext`,
+    ],
+  ]);
+  leavesAsWritten([
+    '\\\\\\"issueKey\\\\\\": \\\\\\"PROJ-12345678\\\\\\", \\\\\\"password\\\\\\": \\\\\\"\\\\\\"',
+    '\\\\\\"token\\\\\\": \\\\\\"of thanks\\\\\\", \\\\\\"password\\\\\\": \\\\\\"hunter2\\\\\\"',
+  ]);
+});
+
+/** `value` stored as JSON `levels` times over, each time as the `event` of the object around it. */
+function nested(value: unknown, levels: number): unknown {
+  return levels === 0 ? value : { event: JSON.stringify(nested(value, levels - 1)) };
+}
+
+function unnested(value: unknown, levels: number): unknown {
+  return levels === 0 ? value : unnested(JSON.parse((value as { event: string }).event), levels - 1);
+}
+
+describe('JSON four and five levels deep (an event stored in an event, stored in another)', () => {
+  it.each([3, 4])('reads a field, a pair, a command and a block scalar %i strings deep', (levels) => {
+    const held = {
+      config: { password: 'hunter2!x', note: 'AUTH required' },
+      env: [{ name: 'API_KEY', value: 'zzEnvApiKeyValue0123456789abcdefXYZ' }],
+      cmd: 'ls\ncurl -u ana:hunter22 https://e.com',
+      yaml: 'db:\n  password: |\n    s3cr3t-line-1\n    line-2\n  user: ana',
+      path: 'C:\\Users\\ana\\token.txt',
+    };
+    expect(unnested(JSON.parse(redactedJson(nested(held, levels))), levels)).toEqual({
+      config: { password: R, note: 'AUTH required' },
+      env: [{ name: 'API_KEY', value: R }],
+      cmd: `ls\ncurl -u ana:${R} https://e.com`,
+      yaml: `db:\n  password: |\n    ${R}\n  user: ana`,
+      path: 'C:\\Users\\ana\\token.txt',
+    });
+  });
+  readsOnce(
+    [
+      ['strings holding strings eight deep', (n) => JSON.stringify(nested({ a: 'b\\'.repeat(n) }, 8))],
+      ['fields escaped three times with no end', (n) => JSON.stringify(nested('password:"a '.repeat(n), 3))],
+    ],
+    (json) => redactedJson(JSON.parse(json)),
+  );
+  readsOnce([
+    [
+      'values escaped twice of runs of backslashes',
+      (n) => `\\\\\\"password\\\\\\":\\\\\\"${'a\\\\'.repeat(n)}`,
+    ],
+    ['names escaped twice with no value', (n) => '\\\\\\"password\\\\\\":'.repeat(n)],
+  ]);
+});
+
 describe('JSON three levels deep (a tool output quoting a HAR, stored in an event)', () => {
   it('reads a pair and an authorization whose quotes are escaped twice', () => {
     const har = JSON.stringify({
