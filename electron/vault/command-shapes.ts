@@ -16,7 +16,13 @@ import {
   UNICODE_LINE_BREAK,
   WORD_START,
 } from './redaction';
-import { redactRedisAuth, redactRedisCliCommand, REDIS_HINT } from './redis-shapes';
+import {
+  AFTER_MIGRATE,
+  MIGRATE_WORD,
+  redactRedisAuth,
+  redactRedisCliCommand,
+  REDIS_HINT,
+} from './redis-shapes';
 import { redactStdinPasswords } from './stdin-passwords';
 import { redactCookiePairs } from './request-shapes';
 
@@ -69,7 +75,7 @@ export const COMMAND_CREDENTIAL_HINT = String.raw`-(?<=\s-)(?:${CURL_FLAGS}*${CU
  * whose start is no one literal, costs far more to scan for than this "-".
  */
 const PASSWORD_OPTION_HINT = new RegExp(
-  String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${SUDO_OPTION})|${REDIS_HINT}`,
+  String.raw`-(?:(?<=\s-)(?:${PASSWORD_OPTION_START})|${SUDO_OPTION})|${REDIS_HINT}|e(?<=${WORD_START}${MIGRATE_WORD})${AFTER_MIGRATE}`,
 );
 /**
  * One of curl's options, alone or last in a word of flags (`-su`), then its argument. Groups: the option and the
@@ -177,11 +183,12 @@ const NETRC_PASSWORD = new RegExp(
   'g',
 );
 /**
- * Where a `.netrc` entry may start, for the redactor's first quick test (secret-shapes.ts): `machine host` then one of
- * its words. It starts at the "e" ending "machine", a letter the test already stops at, so text with none costs
- * nothing more to scan.
+ * Where a `.netrc` entry may start (`machine host` then one of its words) or Redis' MIGRATE in small letters (with its
+ * host and port: redis-shapes.ts), for the redactor's first quick test (secret-shapes.ts). Both start at the "e" ending
+ * their first word, a letter the test already stops at, and are read back from it in one look: a look for each would
+ * cost every "e" of a text twice.
  */
-export const NETRC_HINT = String.raw`e(?<=${WORD_START}machine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]`;
+export const MACHINE_OR_MIGRATE_HINT = String.raw`e(?<=${WORD_START}(?:machine|${MIGRATE_WORD}))(?:(?<=machine)[ \t]+${NETRC_WORD}${NETRC_SPACE}(?:login|account|password)[ \t]|${AFTER_MIGRATE})`;
 
 /**
  * The text with the passwords and cookies of its curl commands, the passwords given to other commands or fed to their

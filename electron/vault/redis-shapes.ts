@@ -1,7 +1,8 @@
 /**
  * Redis' passwords: redis-cli's `-a` and `--pass`, and the AUTH command's, given to redis-cli on its command line, typed
  * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), or as MIGRATE's
- * `AUTH pw` or `AUTH2 user pw`. (redis-cli's `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
+ * `AUTH pw` or `AUTH2 user pw` (in capitals, or in any case with all of MIGRATE's arguments before it). (redis-cli's
+ * `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
 import { AFTER_ESCAPE, BACKSLASH_IN_JSON_LINE, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
@@ -12,6 +13,14 @@ const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
 const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
 /** AUTH or AUTH2 in capitals, a word, then a space: read back from its "H", rare in prose. */
 const CAPITAL_AUTH = String.raw`H(?<=${WORD_START}AUTH)2?[ \t]`;
+/** A word of a command, or a quoted one (`""`, in JSON `\"\"`): MIGRATE's host and key. */
+const ARGUMENT = String.raw`(?:\\?"[^"\\\r\n]*\\?"|'[^'\r\n]*'|[^\s"'\\|;&]+)`;
+/**
+ * MIGRATE in small letters and what follows its "e": its host and its port (a sentence's "migrate the old tickets" has
+ * no port). A hint reads it back from that "e" (command-shapes.ts). In capitals, its AUTH is the hint.
+ */
+export const MIGRATE_WORD = '[Mm]igrate';
+export const AFTER_MIGRATE = String.raw`[ \t]+${ARGUMENT}[ \t]+\d{1,5}[ \t]`;
 /** Where Redis' password may be, for the redactor's first quick test (secret-shapes.ts, command-shapes.ts). */
 export const REDIS_HINT = `-${REDIS_CLI}|${REDIS_PROMPT_AUTH}|${CAPITAL_AUTH}`;
 
@@ -59,6 +68,21 @@ function migrateCommand(isJson: boolean): RegExp {
 const MIGRATE_COMMAND = migrateCommand(false);
 const MIGRATE_COMMAND_IN_JSON = migrateCommand(true);
 const MIGRATE_AUTH = new RegExp(withArgument(String.raw`\sAUTH[ \t]+|\sAUTH2[ \t]+[^\s"'\\]+[ \t]+`, 2));
+/**
+ * MIGRATE in any case (`migrate host 6379 "" 0 5000 copy auth pw`), where a sentence's "migrate … auth" could as well
+ * be prose: only with every argument in its place before AUTH (or AUTH2 and its user), the host, the port, the key,
+ * the destination database and the timeout, those three numbers, then COPY or REPLACE. Groups: all before the
+ * password, the quote, the password in quotes, or bare.
+ */
+const MIGRATE_IN_ANY_CASE = new RegExp(
+  wordStart('[Mm]') +
+    withArgument(
+      String.raw`migrate[ \t]+${ARGUMENT}[ \t]+\d{1,5}[ \t]+${ARGUMENT}[ \t]+\d{1,5}[ \t]+\d{1,10}(?:[ \t]+(?:copy|replace))*` +
+        String.raw`[ \t]+(?:auth|auth2[ \t]+[^\s"'\\]+)[ \t]+`,
+      2,
+    ),
+  'gi',
+);
 
 /** A redis-cli command with its password taken out: its `-a` or `--pass`, or AUTH's. */
 export function redactRedisCliCommand(command: string): string {
@@ -83,5 +107,6 @@ export function redactRedisAuth(text: string, isJson: boolean): string {
     )
     .replace(isJson ? MIGRATE_COMMAND_IN_JSON : MIGRATE_COMMAND, (command) =>
       command.replace(MIGRATE_AUTH, redactPasswordOption),
-    );
+    )
+    .replace(MIGRATE_IN_ANY_CASE, redactPasswordOption);
 }

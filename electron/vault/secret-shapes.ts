@@ -21,7 +21,7 @@ import {
   WORD_START,
   wordStart,
 } from './redaction';
-import { COMMAND_CREDENTIAL_HINT, NETRC_HINT, redactCommandCredentials } from './command-shapes';
+import { COMMAND_CREDENTIAL_HINT, MACHINE_OR_MIGRATE_HINT, redactCommandCredentials } from './command-shapes';
 import { nameValueHint, redactNameValuePairs } from './name-value-pairs';
 import { redactRequestCredentials } from './request-shapes';
 
@@ -248,7 +248,7 @@ function afterName(names: string): string {
 const TOKEN_LITERALS = [
   String.raw`[-_.](?<=${WORD_START}(?:hooks\.|webhook\.|outlook\.|discord(?:app)?\.|[sr]k[-_]|gh[pousr]_|npm_|hf_|pypi-)|ya29\.|GOCSPX-|xox[abposer]-|xapp-|github_pat_|glpat-|whsec_)`,
   COMMAND_CREDENTIAL_HINT, // curl's -u, --user, -b…, docker login's and mysql's -p, --password (command-shapes.ts)
-  NETRC_HINT, // a .netrc entry's password (command-shapes.ts)
+  MACHINE_OR_MIGRATE_HINT, // a .netrc entry's password, Redis' migrate in small letters (command-shapes.ts)
   String.raw`eyJ|AIza|A[KS]IA|1\/\/0|-----BEGIN `,
   String.raw`:\/\/[^\s/@]*@`,
   String.raw`=(?<=(?:${QUERY_AND}|=)sig=)|%3D(?<=%26sig%3D)`, // an Azure shared access signature

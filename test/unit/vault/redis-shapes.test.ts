@@ -22,6 +22,11 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       `MIGRATE 10.0.0.2 6379 "" 0 5000 AUTH ${R} KEYS a b\nMIGRATE r.io 6380 key 0 5000 COPY AUTH2 ana ${R}`,
     ],
     [
+      "MIGRATE's AUTH in small letters, with all of MIGRATE's arguments before it",
+      'migrate 10.0.0.2 6379 "" 0 5000 copy replace auth S3cretPw keys a b\nMigrate r.io 6380 k 0 5000 auth2 ana mypassword',
+      `migrate 10.0.0.2 6379 "" 0 5000 copy replace auth ${R} keys a b\nMigrate r.io 6380 k 0 5000 auth2 ana ${R}`,
+    ],
+    [
       "a Redis URL's password, with no user or the default one",
       'redis://:S3cretPw@host:6379 rediss://default:S3cretPw@host:6380/0',
       `redis://:${R}@host:6379 rediss://default:${R}@host:6380/0`,
@@ -32,17 +37,21 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     'AUTH required\nAUTH token expired\nAUTH failed for user ana\nAUTH $REDIS_PASSWORD',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
     'MIGRATE the accounts to 6379 then AUTH with SSO',
+    // In small letters only a command with every argument in its place is one.
+    'We will migrate db1 5 times, then auth users.\nmigrate server 1 2 3 auth required\nmigrate h 6379 k 0 auth pw',
   ]);
   it('reads AUTH and MIGRATE in JSON', () => {
     const value = {
       a: 'AUTH S3cretPw',
       b: 'x\nMIGRATE h 6379 "" 0 5000 AUTH S3cretPw KEYS a',
       c: 'AUTH required',
+      d: 'migrate h 6379 "" 0 5000 auth "S3cret pw" keys a',
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
       b: `x\nMIGRATE h 6379 "" 0 5000 AUTH ${R} KEYS a`,
       c: 'AUTH required',
+      d: `migrate h 6379 "" 0 5000 auth "${R}" keys a`,
     });
   });
   readsOnce([
@@ -50,6 +59,9 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ['AUTH lines with no end', (n) => 'AUTH a b c\n'.repeat(n)],
     ['MIGRATE commands with no AUTH', (n) => `MIGRATE h 6379 ${'k 0 '.repeat(n)}`],
     ['MIGRATE openings', (n) => 'MIGRATE h 6379 '.repeat(n)],
+    ['migrate words with no port, and machine words', (n) => 'migrate the machine '.repeat(n)],
+    ['migrate commands with no auth', (n) => `auth ${'migrate h 6379 k 0 5000 copy '.repeat(n)}`],
+    ['migrate arguments with no closing quote', (n) => `auth migrate h 6379 "${'a '.repeat(n)}`],
     // Each shorter run of the spaces was tried against the rest of the line: about 30 s for each.
     ['AUTH on its line before a long run of spaces', (n) => `\nAUTH a ${' '.repeat(n)}x y`],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
