@@ -1,7 +1,8 @@
 /**
  * Passwords a command reads from its input rather than from its arguments: echoed or printed into it through a pipe
  * (`echo pw | docker login --password-stdin`, `echo pw | sudo -S apt update`), given as a here-string (`… <<< pw`),
- * or as the first line of a heredoc (`… <<EOF`, then `pw` on the next line). The commands that read one: any given
+ * or as a heredoc (`… <<EOF`, then `pw` on the next line: its first line, or all of them for a command that reads its
+ * whole input as the password). The commands that read one: any given
  * `--password-stdin` (docker, podman, helm, nerdctl, oras…), sudo told to with `-S`, and MySQL's `-p` (or
  * `--password`) with no password after it, which asks for one.
  */
@@ -82,8 +83,34 @@ const SUDO_READS_INPUT = new RegExp(`${WORD_START}${SUDO_READING_INPUT}`);
 /** MySQL's `-p` or `--password` with nothing glued to it: it asks for the password and reads it. */
 const MYSQL = /\b(?:mysql(?:dump|admin)?|mariadb)\b/;
 const ASKING_PASSWORD_OPTION = /\s(?:-p|--password)(?=\s|$)/;
-/** A line MySQL would take for its password: one word, not a statement (`SHOW DATABASES;`, `\q`). */
-const ONE_WORD = /^[^\s;\\]+$/;
+/**
+ * A line MySQL would read as a statement or one of its own commands, not as the password it asks for: one holding a
+ * `;` or a `\` command (`\q`, `\G`), a comment, or one whose first word starts a statement or a client's command
+ * (`SELECT 1`, `show databases`, `use shop`, `exit`). A password of several words (`my secret pw`) is none of these.
+ */
+const MYSQL_STATEMENT = new RegExp(
+  String.raw`[;\\]|^\s*(?:--|#|/\*|\(|(?:${[
+    'select|show|use|insert|update|delete|replace|create|drop|alter|rename|truncate|set|grant|revoke',
+    'source|call|do|describe|desc|explain|with|values|table|begin|start|commit|rollback|savepoint|release',
+    'load|flush|kill|lock|unlock|optimize|analyze|check|repair|handler|prepare|execute|deallocate',
+    'install|uninstall|reset|purge|change|stop|shutdown|restart|xa|help|quit|exit|status|prompt|system',
+    'tee|notee|pager|nopager|charset|warnings|nowarning|delimiter|connect|edit|go|ego|print|rehash|query_attributes',
+  ].join('|')})\b)`,
+  'i',
+);
+/**
+ * The most lines of a heredoc read as the password of a command that reads all its input as one (`--password-stdin`):
+ * a service account's key file is some 13. A heredoc longer, or with no end, is read as its first line alone, and a
+ * text of many such openings is read a bounded number of times.
+ */
+const MOST_HEREDOC_LINES = 32;
+
+/** A line break and the line after it, read from where it is put (`lastIndex`). Groups: the line. */
+function nextLine(isJson: boolean): RegExp {
+  return new RegExp(String.raw`${LINE_BREAK}(${isJson ? LINE_CHAR_IN_JSON : LINE_CHAR}*)`, 'y');
+}
+const NEXT_LINE = nextLine(false);
+const NEXT_LINE_IN_JSON = nextLine(true);
 
 /** The last command of a line's text (after its last `|`, `;` or `&` outside quotes). */
 function lastCommand(text: string): string {
@@ -91,36 +118,68 @@ function lastCommand(text: string): string {
   return separator ? text.slice(separator.index + 1) : text;
 }
 
-/** Whether the password fed to `command` (its text up to the feed) is one: a word for MySQL, any for the others. */
+/**
+ * Whether the password fed to `command` (its text up to the feed) is one: any for a command that reads a password from
+ * its input; for MySQL, one that is no statement of its.
+ */
 function isFedPassword(command: string, fed: string): boolean {
   const password = fed.trim();
   if (password === '' || isVariableReference(password)) return false;
   if (READS_PASSWORD_STDIN.test(command) || SUDO_READS_INPUT.test(command)) return true;
-  return MYSQL.test(command) && ASKING_PASSWORD_OPTION.test(command) && ONE_WORD.test(password);
+  return MYSQL.test(command) && ASKING_PASSWORD_OPTION.test(command) && !MYSQL_STATEMENT.test(password);
+}
+
+/**
+ * A heredoc's lines from `start` (its first line's start; `first` is that line) to the line that ends it (`end`, its
+ * word), which is not among them; null when none does within `MOST_HEREDOC_LINES`, or the text (in JSON, the string)
+ * ends first.
+ */
+function heredocLines(
+  text: string,
+  start: number,
+  first: string,
+  end: string,
+  isJson: boolean,
+): string | null {
+  const line = isJson ? NEXT_LINE_IN_JSON : NEXT_LINE;
+  let at = start + first.length;
+  for (let count = 1; count < MOST_HEREDOC_LINES; count++) {
+    line.lastIndex = at;
+    const found = line.exec(text);
+    if (!found) return null;
+    if ((found[1] ?? '').trim() === end) return text.slice(start, at);
+    at += found[0].length;
+  }
+  return null;
 }
 
 /**
  * A reader's line (`match`, from the word that makes it one; `line` is what follows that word) with the password fed
- * to its command taken out: a here-string's argument, or a heredoc's first line (`next`, the line after), when the
- * command they feed reads its password from its input. Null when there is none.
+ * to its command taken out: a here-string's argument; or a heredoc's lines (`fed`, from `start` in `text`, its first
+ * line `next`): all of them for a command that reads its whole input as the password (`--password-stdin`), the first
+ * for one that reads a line (sudo, MySQL). Null when there is none.
  */
 function redactFedPassword(
-  match: string,
-  line: string,
-  next: string | undefined,
-): { line: string; next?: string } | null {
+  text: string,
+  start: number,
+  [match, line, next]: [match: string, line: string, next: string | undefined],
+  isJson: boolean,
+): { line: string; fed?: string } | null {
   const feed = FEED.exec(line);
   if (!feed) return null;
   const before = match.slice(0, match.length - line.length + feed.index);
   const command = lastCommand(before);
-  const [whole, operator, quote, quoted, bare, , end] = feed;
+  const [whole, operator, quote, quoted, bare, , end = ''] = feed;
   if (operator !== undefined) {
     if (!isFedPassword(command, quoted ?? bare ?? '')) return null;
     const fed = redactPasswordOption(whole, operator, quote, quoted, bare);
     return { line: `${before}${fed}${match.slice(before.length + whole.length)}` };
   }
-  if (next === undefined || next.trim() === end || !isFedPassword(command, next)) return null;
-  return { line: match, next: `${/^[ \t]*/.exec(next)?.[0] ?? ''}${REDACTED}` };
+  if (next === undefined || next.trim() === end) return null;
+  const fed = READS_PASSWORD_STDIN.test(command)
+    ? (heredocLines(text, start, next, end, isJson) ?? next)
+    : next;
+  return isFedPassword(command, fed) ? { line: match, fed } : null;
 }
 
 /** The text with the passwords fed to a command's input taken out; `isJson` when it is JSON (`JSON.stringify`'s). */
@@ -133,15 +192,16 @@ export function redactStdinPasswords(text: string, isJson: boolean): string {
     : [];
   for (const found of feeds) {
     const [match, line = '', lineBreak = '', next] = found;
-    // A reader on a heredoc's first line, already taken out, is that password's.
+    // A reader on a heredoc's line, already taken out, is that password's.
     if (found.index < done) continue;
-    const fed = redactFedPassword(match, line, next);
-    if (!fed) continue;
-    out += `${text.slice(done, found.index)}${fed.line}`;
+    const start = found.index + match.length + lineBreak.length;
+    const redacted = redactFedPassword(text, start, [match, line, next], isJson);
+    if (!redacted) continue;
+    out += `${text.slice(done, found.index)}${redacted.line}`;
     done = found.index + match.length;
-    if (fed.next !== undefined) {
-      out += `${lineBreak}${fed.next}`;
-      done += lineBreak.length + (next ?? '').length;
+    if (redacted.fed !== undefined) {
+      out += `${lineBreak}${/^[ \t]*/.exec(redacted.fed)?.[0] ?? ''}${REDACTED}`;
+      done = start + redacted.fed.length;
     }
   }
   return `${out}${text.slice(done)}`.replace(

@@ -42,6 +42,21 @@ describe("a password fed to a command's input", () => {
       `mysql -u root -p <<EOF\n${R}\nUSE shop;\nEOF`,
     ],
     [
+      "a here-string or a heredoc's first line fed to mysql -p, of several words",
+      "mysql -u root -p <<< 'my secret pw'\nmysql -u root -p shop <<EOF\nmy secret pw\nUSE shop;\nEOF",
+      `mysql -u root -p <<< '${R}'\nmysql -u root -p shop <<EOF\n${R}\nUSE shop;\nEOF`,
+    ],
+    [
+      "all of a heredoc's lines fed to --password-stdin, which reads its whole input",
+      'docker login -u _json_key --password-stdin https://gcr.io <<-EOF\n\t{\n\t  "type": "service_account",\n\t  "project_id": "p1"\n\t}\n\tEOF\nls',
+      `docker login -u _json_key --password-stdin https://gcr.io <<-EOF\n\t${R}\n\tEOF\nls`,
+    ],
+    [
+      'the first line of a heredoc with no end, or too long to be a password, fed to --password-stdin',
+      `docker login --password-stdin <<EOF\nS3cretPw\nmore\ndocker login --password-stdin <<EOF\nS3cretPw\n${'a\n'.repeat(40)}EOF`,
+      `docker login --password-stdin <<EOF\n${R}\nmore\ndocker login --password-stdin <<EOF\n${R}\n${'a\n'.repeat(40)}EOF`,
+    ],
+    [
       'a heredoc in a log line, its lines written as escapes',
       '"cmd":"docker login --password-stdin <<EOF\\nhunter2secret\\nEOF"',
       `"cmd":"docker login --password-stdin <<EOF\\n${R}\\nEOF"`,
@@ -51,6 +66,9 @@ describe("a password fed to a command's input", () => {
     'Use sudo -S to read the password from standard input; sudo -S apt update asks for it.',
     'cat <<EOF\nhunter2secret\nEOF\nsudo tee /etc/motd <<EOF\nhello there\nEOF',
     'mysql -u root -p shop <<EOF\nSHOW DATABASES;\nEOF\nmysql -p <<< "SELECT 1"',
+    // What MySQL reads as a statement or a command of its own, not as a password of several words.
+    "mysql -u root -p shop <<EOF\nselect * from t\nEOF\nmysql -p <<< 'show tables'\nmysql -p <<< '-- note'\nmysql -p <<< exit",
+    'mysql -u root -p <<EOF\n(SELECT 1)\nEOF\nmysql -p shop <<< "use shop"\nmysql -p <<< "DROP TABLE t"',
     'docker login --password-stdin r.io <<EOF\n$REGISTRY_PASSWORD\nEOF\ndocker login --password-stdin <<EOF\nEOF',
     'docker login --password-stdin r.io; cat <<< hello\npacman -S vim <<< y\nsudo -u root -p "pw:" id <<< S3cretPw',
   ]);
@@ -59,11 +77,13 @@ describe("a password fed to a command's input", () => {
       a: "docker login -u me --password-stdin <<'EOF'\nhunter2secret\nEOF",
       b: 'sudo -S id <<< "S3cret pw"',
       c: 'cat <<EOF\nhunter2secret\nEOF',
+      d: 'docker login --password-stdin r.io <<EOF\nline one\nline two\nEOF\nmysql -p <<< "my secret pw"',
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `docker login -u me --password-stdin <<'EOF'\n${R}\nEOF`,
       b: `sudo -S id <<< "${R}"`,
       c: 'cat <<EOF\nhunter2secret\nEOF',
+      d: `docker login --password-stdin r.io <<EOF\n${R}\nEOF\nmysql -p <<< "${R}"`,
     });
   });
   readsOnce([
@@ -73,5 +93,14 @@ describe("a password fed to a command's input", () => {
     ['sudo prompts with no -S', (n) => `echo a | sudo ${"-p '' ".repeat(n)}x`],
     ['an echo before a long pipe with no --password-stdin', (n) => `echo a |${' a'.repeat(n)}`],
     ['separators before a feed', (n) => `sudo -S ${'a;'.repeat(n)} <<< pw`],
+    [
+      'heredocs fed to --password-stdin with no end',
+      (n) => 'docker login --password-stdin <<EOF\nx\n'.repeat(n),
+    ],
+    [
+      'heredoc openers fed to --password-stdin, line after line',
+      (n) => 'a --password-stdin <<EOF\n'.repeat(n),
+    ],
+    ['a long heredoc line fed to --password-stdin', (n) => `a --password-stdin <<EOF\n${'a'.repeat(n)}\nEO`],
   ]);
 });
