@@ -5,12 +5,21 @@
  * `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
-import { AFTER_ESCAPE, BACKSLASH_IN_JSON_LINE, UNICODE_LINE_BREAK, WORD_START, wordStart } from './redaction';
+import {
+  AFTER_ESCAPE,
+  BACKSLASH_IN_JSON_LINE,
+  LINE_BREAK,
+  UNICODE_LINE_BREAK,
+  WORD_START,
+  wordStart,
+} from './redaction';
 
 /** redis-cli, read back from its "-" once "cli" follows. */
 const REDIS_CLI = String.raw`cli(?<=${WORD_START}redis-cli)`;
+/** redis-cli's prompt before its ">": `127.0.0.1:6379`, `localhost:6379[1]`, or `redis` as Redis' own pages write it. */
+const PROMPT = String.raw`(?::\d{2,5}(?:\[\d{1,2}\])?|${WORD_START}redis)`;
 /** The AUTH command at redis-cli's prompt (`127.0.0.1:6379> AUTH pw`), looked for from the prompt's ">". */
-const REDIS_PROMPT_AUTH = String.raw`>(?<=:\d{2,5}(?:\[\d{1,2}\])?>)[ \t]*(?:AUTH|auth)[ \t]`;
+const REDIS_PROMPT_AUTH = String.raw`>(?<=${PROMPT}>)[ \t]*(?:AUTH|auth)[ \t]`;
 /** AUTH or AUTH2 in capitals, a word, then a space: read back from its "H", rare in prose. */
 const CAPITAL_AUTH = String.raw`H(?<=${WORD_START}AUTH)2?[ \t]`;
 /** A word of a command, or a quoted one (`""`, in JSON `\"\"`): MIGRATE's host and key. */
@@ -37,23 +46,65 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
  * the command ends its line (or its string, in JSON).
  */
 const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`;
-const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|"))`;
+/** The end of AUTH's line (or string), or of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`). */
+const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|")|\\?["'][ \t]*\|)`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
 const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
-  `${withArgument(String.raw`:\d{2,5}(?:\[\d{1,2}\])?>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
+  `${withArgument(String.raw`${PROMPT}>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
   'gm',
 );
 /**
- * AUTH on a line of its own with no prompt before it (a script's, a log's, a message's `AUTH S3cretPw`): in capitals,
- * at the line's start (or a JSON string's, or after a `\n` escape), its one or two arguments ending the line. Only a
- * password with a character other than a letter, or of 16 or more, is taken there: `AUTH required` and `AUTH token
- * expired` are a sentence's words.
+ * AUTH on a line of its own with no prompt before it (a script's, a log's, a message's `AUTH S3cretPw`, one echoed into
+ * redis-cli): at the line's start (or a JSON string's, a quote's, or after a `\n` escape), its one or two arguments
+ * ending the line. In capitals, a password with a character other than a letter, or of 16 or more, is taken there;
+ * `AUTH required` and `AUTH token expired` are a sentence's words, so one of letters only (`AUTH mypassword`), and AUTH
+ * in small letters, only in a Redis session (`isInRedisSession`).
  */
 const LINE_AUTH = new RegExp(
-  `(?<=(?:^|[\\r\\n"]|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`AUTH${SPACES}(?:[^\s"'\\]+${SPACES})?`, 2)}${AUTH_IS_LAST}`,
+  `(?<=(?:^|[\\r\\n"']|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`, 2)}${AUTH_IS_LAST}`,
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
+/** How far from an AUTH its Redis session is looked for, in characters each way. */
+const SESSION_REACH = 256;
+/** redis-cli, or Redis' own prompt (`redis>`, `redis 127.0.0.1:6379>`). */
+const REDIS_SESSION = new RegExp(String.raw`${WORD_START}redis(?:-cli\b|[^\r\n>]{0,24}>)`);
+const ANY_LINE_BREAK = new RegExp(LINE_BREAK);
+const ANY_LINE_BREAKS = new RegExp(LINE_BREAK, 'g');
+/** A JSON string's own quote, not one escaped in it. */
+const STRING_QUOTE = /(?<!\\)"/;
+const STRING_QUOTES = /(?<!\\)"/g;
+
+/** Where the last match of `pattern` (a global pattern) in `text` ends; 0 with none. */
+function lastMatchEnd(pattern: RegExp, text: string): number {
+  let end = 0;
+  for (const found of text.matchAll(pattern)) end = found.index + found[0].length;
+  return end;
+}
+
+/**
+ * Whether an AUTH (from `start` to `end` in `text`) is typed in a Redis session: with redis-cli or its prompt on its
+ * line (`echo "AUTH pw" | redis-cli`) or on the line before (`redis-cli -h cache`, then `AUTH pw`; a heredoc fed to
+ * redis-cli), within `SESSION_REACH`; in JSON (`isJson`) in its own string. Two lines or more after redis-cli, AUTH is
+ * read as a sentence's word: nothing else tells `AUTH mypassword` from `AUTH required`.
+ */
+function isInRedisSession(text: string, start: number, end: number, isJson: boolean): boolean {
+  let before = text.slice(Math.max(0, start - SESSION_REACH), start);
+  let after = text.slice(end, end + SESSION_REACH);
+  // A string search first: few AUTHs have Redis near them.
+  if (!before.includes('redis') && !after.includes('redis')) return false;
+  if (isJson) {
+    before = before.slice(lastMatchEnd(STRING_QUOTES, before));
+    const close = after.search(STRING_QUOTE);
+    if (close >= 0) after = after.slice(0, close);
+  }
+  // Its line and the line before; after it, in a text, to its line break: a `\n` escape there is an echo's or a
+  // printf's as often as a line's end.
+  const lineStart = lastMatchEnd(ANY_LINE_BREAKS, before);
+  before = before.slice(lastMatchEnd(ANY_LINE_BREAKS, before.slice(0, Math.max(0, lineStart - 1))));
+  const lineEnd = after.search(isJson ? ANY_LINE_BREAK : /\r?\n/);
+  return REDIS_SESSION.test(`${before} ${lineEnd < 0 ? after : after.slice(0, lineEnd)}`);
+}
 /**
  * Redis' MIGRATE in capitals, as its AUTH (`MIGRATE host port key db timeout … AUTH pw` or `AUTH2 user pw`, `KEYS …`
  * after): its host and port first, as a sentence's "MIGRATE" has not, then to the command's end (a line's, a `|`, `;`
@@ -100,10 +151,21 @@ export function redactRedisAuth(text: string, isJson: boolean): string {
   if (!text.includes('AUTH') && !text.includes('auth')) return text;
   return text
     .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption)
-    .replace(LINE_AUTH, (match, option: string, quote?: string, quoted?: string, bare?: string) =>
-      LOOKS_LIKE_PASSWORD.test(quoted ?? bare ?? '')
-        ? redactPasswordOption(match, option, quote, quoted, bare)
-        : match,
+    .replace(
+      LINE_AUTH,
+      (
+        match,
+        option: string,
+        quote: string | undefined,
+        quoted: string | undefined,
+        bare: string | undefined,
+        offset: number,
+        within: string,
+      ) =>
+        (option.startsWith('AUTH') && LOOKS_LIKE_PASSWORD.test(quoted ?? bare ?? '')) ||
+        isInRedisSession(within, offset, offset + match.length, isJson)
+          ? redactPasswordOption(match, option, quote, quoted, bare)
+          : match,
     )
     .replace(isJson ? MIGRATE_COMMAND_IN_JSON : MIGRATE_COMMAND, (command) =>
       command.replace(MIGRATE_AUTH, redactPasswordOption),

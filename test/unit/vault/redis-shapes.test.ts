@@ -22,6 +22,18 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       `MIGRATE 10.0.0.2 6379 "" 0 5000 AUTH ${R} KEYS a b\nMIGRATE r.io 6380 key 0 5000 COPY AUTH2 ana ${R}`,
     ],
     [
+      'AUTH of letters only, or in small letters, in a Redis session: redis-cli on its line or the line before',
+      '$ redis-cli -h cache\nAUTH mypassword\nredis-cli <<EOF\nauth default mypassword\nPING\nEOF\n' +
+        'echo "auth mypassword" | redis-cli\nprintf \'AUTH mypassword\\nPING\\n\' | redis-cli -h c',
+      `$ redis-cli -h cache\nAUTH ${R}\nredis-cli <<EOF\nauth default ${R}\nPING\nEOF\n` +
+        `echo "auth ${R}" | redis-cli\nprintf 'AUTH ${R}\\nPING\\n' | redis-cli -h c`,
+    ],
+    [
+      "AUTH at Redis' own prompt, as its pages write it",
+      'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
+      `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
+    ],
+    [
       "MIGRATE's AUTH in small letters, with all of MIGRATE's arguments before it",
       'migrate 10.0.0.2 6379 "" 0 5000 copy replace auth S3cretPw keys a b\nMigrate r.io 6380 k 0 5000 auth2 ana mypassword',
       `migrate 10.0.0.2 6379 "" 0 5000 copy replace auth ${R} keys a b\nMigrate r.io 6380 k 0 5000 auth2 ana ${R}`,
@@ -35,6 +47,9 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
   leavesAsWritten([
     // A password of letters alone, at a line's start, is as likely a sentence's word.
     'AUTH required\nAUTH token expired\nAUTH failed for user ana\nAUTH $REDIS_PASSWORD',
+    // Two lines after redis-cli, a quote's ">" or a sentence of more words: nothing says this is Redis' AUTH.
+    'redis-cli ping\nPONG\nAUTH required\nauth failed\n> AUTH required\n> auth failed',
+    'Use redis-cli to connect.\nauth is handled by the gateway.\nredis-cli -h cache\n\nAUTH required',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
     'MIGRATE the accounts to 6379 then AUTH with SSO',
     // In small letters only a command with every argument in its place is one.
@@ -46,12 +61,14 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       b: 'x\nMIGRATE h 6379 "" 0 5000 AUTH S3cretPw KEYS a',
       c: 'AUTH required',
       d: 'migrate h 6379 "" 0 5000 auth "S3cret pw" keys a',
+      e: ['redis-cli -h cache', 'AUTH required', 'redis-cli -h cache\nAUTH mypassword'],
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
       b: `x\nMIGRATE h 6379 "" 0 5000 AUTH ${R} KEYS a`,
       c: 'AUTH required',
       d: `migrate h 6379 "" 0 5000 auth "${R}" keys a`,
+      e: ['redis-cli -h cache', 'AUTH required', `redis-cli -h cache\nAUTH ${R}`],
     });
   });
   readsOnce([
@@ -60,6 +77,9 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ['MIGRATE commands with no AUTH', (n) => `MIGRATE h 6379 ${'k 0 '.repeat(n)}`],
     ['MIGRATE openings', (n) => 'MIGRATE h 6379 '.repeat(n)],
     ['migrate words with no port, and machine words', (n) => 'migrate the machine '.repeat(n)],
+    ['AUTH of letters line after line after redis-cli', (n) => `redis-cli\n${'AUTH abc\n'.repeat(n)}`],
+    ['echoed AUTH words on one line', (n) => `redis-cli ${'"AUTH abc" | '.repeat(n)}`],
+    ['AUTH of letters in strings after redis-cli', (n) => `redis-cli ${'"a","AUTH abc",'.repeat(n)}`],
     ['migrate commands with no auth', (n) => `auth ${'migrate h 6379 k 0 5000 copy '.repeat(n)}`],
     ['migrate arguments with no closing quote', (n) => `auth migrate h 6379 "${'a '.repeat(n)}`],
     // Each shorter run of the spaces was tried against the rest of the line: about 30 s for each.
