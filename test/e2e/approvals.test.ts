@@ -15,6 +15,9 @@ import {
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import { MILK_CALL } from './support/milk';
+import { expireApproval } from './support/api';
+
+const SHOTS = process.env.DEPUTY_SHOTS;
 
 const { newPage } = usePages();
 
@@ -146,6 +149,47 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const answer = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
     expect(JSON.stringify(answer?.response)).toContain('rejected');
     expect(JSON.stringify(answer?.response)).toContain('I already have milk');
+  });
+
+  it('a call whose approval expired unanswered says “Expired” on its card, as its approval does, live and reloaded (1280 and 420 px, light and dark, 0 axe)', async () => {
+    const page = await openPage();
+    // Only the call: an approval that expires ends its run, so no answer of the model is left queued.
+    gemini.script(callReply('add_task', MILK_CALL));
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Add a task to buy milk');
+    const approvalId =
+      (await withStatus(approvalCard(page), 'pending').getAttribute('data-approval-id')) ?? '';
+    await expireApproval(host, approvalId);
+    const expired = async (shown: Page) => {
+      await withStatus(approvalCard(shown), 'expired').waitFor();
+      await expect.poll(() => addTaskCard(shown).getByTestId('tool-call-state').innerText()).toBe('Expired');
+      expect(await addTaskCard(shown).innerText()).not.toContain('Rejected');
+      // Not a failure: its state is said in the card's quiet tone, not in red.
+      const tones = await addTaskCard(shown)
+        .getByTestId('tool-call-state')
+        .evaluate((state) => {
+          const probe = state.appendChild(document.createElement('span'));
+          probe.style.color = 'var(--danger)';
+          const danger = getComputedStyle(probe).color;
+          probe.remove();
+          return { color: getComputedStyle(state).color, danger };
+        });
+      expect(tones.color).not.toBe(tones.danger);
+    };
+    await expired(page);
+    await page.reload();
+    await expired(page);
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme });
+        await expired(page);
+        expect(await axeViolations(page)).toEqual([]);
+        if (SHOTS) {
+          await addTaskCard(page).scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${SHOTS}/chat-expired-${width}-${colorScheme}.png` });
+        }
+      }
   });
 
   it('edits and approves: the host’s invalid_input shows in the editor, then the edited call runs', async () => {

@@ -4,7 +4,7 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { ODD_SERVER, stdio } from '../support/mcp-kit';
-import { apiOf, putSettings } from './support/api';
+import { apiOf, expireApproval, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import { composer, focusedText, isInConversationView, send, usePages } from './support/pages';
@@ -273,6 +273,35 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       expect(words).toContain('Reason: I already have milk');
       expect(words).not.toContain('Do not retry');
       expect(words).not.toContain('The user rejected');
+    });
+  });
+
+  it('a step whose approval expired unanswered says “Expired”, as its cards do, not “Rejected”, live and reopened', async () => {
+    const page = await openPage();
+    gemini.script(
+      planWith('Add rye bread', {
+        ...ADD_STEP,
+        title: 'Add “Buy rye bread”',
+        args: { description: 'Buy rye bread' },
+      }),
+      callReply('list_tasks', {}),
+      callReply('add_task', { ...ADD, description: 'Buy rye bread' }),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and add rye bread');
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    const approvalId =
+      (await step(page, 'add').getByTestId('approval-card').getAttribute('data-approval-id')) ?? '';
+    await expireApproval(host, approvalId);
+    await tree(page).and(page.locator('[data-status="failed"]')).waitFor();
+    await liveAndReopened(page, async () => {
+      await step(page, 'add')
+        .getByTestId('approval-card')
+        .and(page.locator('[data-status="expired"]'))
+        .waitFor();
+      await expect.poll(() => step(page, 'add').locator('.plan-step__state').innerText()).toBe('Expired');
+      expect(await step(page, 'add').getByTestId('tool-call-state').innerText()).toBe('Expired');
+      expect(await step(page, 'add').innerText()).not.toContain('Rejected');
     });
   });
 

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Settings, SettingsPatch } from '../../../shared/contract';
 import type { RunningHost } from './host';
 
@@ -26,4 +28,19 @@ export const apiOf =
 export async function askOver(host: RunningHost, prompt: string): Promise<string> {
   const response = await apiOf(host)('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) });
   return ((await response.json()) as { threadId: string }).threadId;
+}
+
+/**
+ * An approval's time runs out, as if nobody had answered for half an hour: its expiry is moved into the past,
+ * then a late approve (answered 410) has the host expire it and end its run.
+ */
+export async function expireApproval(host: RunningHost, approvalId: string): Promise<void> {
+  const db = new Database(join(host.dataDir, 'deputy.db'));
+  try {
+    db.prepare(`UPDATE approvals SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?`).run(approvalId);
+  } finally {
+    db.close();
+  }
+  const late = await apiOf(host)(`/api/actions/${approvalId}/approve`, { method: 'POST' });
+  if (late.status !== 410) throw new Error(`a late approve answered ${late.status}, not 410`);
 }

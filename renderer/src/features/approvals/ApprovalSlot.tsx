@@ -15,6 +15,14 @@ export function useKnownApproval(actionId: string | null, snapshot: Approval | n
   });
 }
 
+/**
+ * The approval a call asked for, as the window knows it now, else as the timeline carried it (the snapshot its
+ * `approval_needed` brought, or the decided one a stored thread brought); undefined for a call that never asked.
+ */
+export function useCallApproval(item: { actionId: string; approval: Approval | null } | undefined) {
+  return useKnownApproval(item?.actionId ?? null, item?.approval ?? null) ?? item?.approval ?? undefined;
+}
+
 /** Where a run paused in the timeline: the approval's card, or while it is not found, what became of it. */
 export function ApprovalSlot({
   actionId,

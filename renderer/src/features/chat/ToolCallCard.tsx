@@ -1,11 +1,17 @@
 import { summarizeToolCall } from '../../../../shared/tool-summaries';
 import { formatValue } from '../../format';
 import { useAgentLabel, useIsChildStopped } from '../agents/agent-names';
-import { ApprovalSlot, useKnownApproval } from '../approvals/ApprovalSlot';
+import { ApprovalSlot, useCallApproval } from '../approvals/ApprovalSlot';
 import type { RowProps } from './timeline-entry';
 import type { ToolRow } from './timeline-rows';
 import { useCardUndo, useChat } from '../../stores';
-import { cancelledReason, isCancelledCall, toolErrorWords, toolStateLabel } from './tool-state';
+import {
+  cancelledReason,
+  isCancelledCall,
+  isExpiredCall,
+  toolErrorWords,
+  toolStateLabel,
+} from './tool-state';
 import { ToolCardUndo } from './ToolCardUndo';
 
 /**
@@ -38,13 +44,12 @@ export function ToolCallCard({
   const isCancelled = useChat((state) => isCancelledCall(call, state.conversation.items)) && !isStopped;
   // A rejected call's error is the note Deputy wrote for the model ("…do not retry it"): not for the person.
   const shownError = call.state === 'rejected' || isStopped || isCancelled ? null : toolErrorWords(call);
-  const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : call.state;
   // While it waits for the person, the approval card inside says what the call would do and where it stands.
   // Until that approval is found (or when it is gone), the card's own line says which action it is about.
-  const { approvalItem } = call;
-  const approval =
-    useKnownApproval(approvalItem?.actionId ?? null, approvalItem?.approval ?? null) ??
-    approvalItem?.approval;
+  const approval = useCallApproval(call.approvalItem);
+  // Nobody answered in time: the card says so as its approval card does, not "Rejected", and not as a failure.
+  const isExpired = !isCancelled && isExpiredCall(call, approval);
+  const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : isExpired ? 'expired' : call.state;
   const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
   // Undone from this card a moment ago, before (or without) the conversation hearing it from the host.
   const isUndone = useCardUndo((state) => state.cards[call.id]?.isUndone ?? false) || call.isUndone === true;
@@ -54,7 +59,9 @@ export function ToolCallCard({
       ? 'Stopped'
       : isCancelled
         ? 'Cancelled'
-        : toolStateLabel(call.state, call.ledgerState);
+        : isExpired
+          ? 'Expired'
+          : toolStateLabel(call.state, call.ledgerState);
   return (
     <li
       className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}

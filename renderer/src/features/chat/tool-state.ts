@@ -1,4 +1,4 @@
-import type { ActionState, LedgerState } from '../../../../shared/contract';
+import type { ActionState, Approval, LedgerState } from '../../../../shared/contract';
 import { isStoppedCode } from './error-words';
 import type { TimelineItem } from './timeline';
 
@@ -65,6 +65,13 @@ export function isRunStopped(items: readonly TimelineItem[], runId: string, mess
       (message === undefined || item.message === message),
   );
 }
+
+/**
+ * A call turned down because its approval expired with nobody answering: it did not fail and nobody rejected it,
+ * so it says "Expired", as its approval card does. (Its action state is `rejected`, as for every call refused.)
+ */
+export const isExpiredCall = (call: { state: ActionState }, approval: Approval | undefined): boolean =>
+  call.state === 'rejected' && approval?.status === 'expired';
 
 /**
  * A failed call's error for the person to read. Arguments a tool did not accept are said for the model, by the

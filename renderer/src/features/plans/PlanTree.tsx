@@ -1,12 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Plan, PlanStep } from '../../../../shared/contract';
+import type { TimelineItem } from '../chat/timeline';
 import { timelineRows } from '../chat/timeline-rows';
 import { toolLabel } from '../../format';
 import { useFocusAfterSave } from '../settings/use-focus-after-save';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
-import { isCancelledCall } from '../chat/tool-state';
-import { canApprovePlan, isPlanOpen, PLAN_STATE, REJECTED_STEP, skipReason, STEP_STATE } from './plans-model';
+import { isCancelledCall, isExpiredCall } from '../chat/tool-state';
+import { useCallApproval } from '../approvals/ApprovalSlot';
+import {
+  canApprovePlan,
+  EXPIRED_STEP,
+  isPlanOpen,
+  PLAN_STATE,
+  REJECTED_STEP,
+  skipReason,
+  STEP_STATE,
+} from './plans-model';
 import './plans.css';
 
 function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
@@ -57,12 +67,27 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
       lastCall?.kind === 'tool' &&
       isCancelledCall(lastCall, state.conversation.items),
   );
+  // Or its approval expired with nobody answering: said as its card says it.
+  const lastApproval = useCallApproval(
+    items.findLast(
+      (item): item is Extract<TimelineItem, { kind: 'approval' }> =>
+        item.kind === 'approval' && item.actionId === lastCall?.id,
+    ),
+  );
+  const isExpired =
+    isRejected && !isCancelled && lastCall !== undefined && isExpiredCall(lastCall, lastApproval);
   const skipped = skipReason(plan, step);
-  const state = isCancelled ? STEP_STATE.cancelled : isRejected ? REJECTED_STEP : STEP_STATE[step.status];
+  const state = isCancelled
+    ? STEP_STATE.cancelled
+    : isExpired
+      ? EXPIRED_STEP
+      : isRejected
+        ? REJECTED_STEP
+        : STEP_STATE[step.status];
   return (
     <li
       ref={ref}
-      className={`plan-step plan-step--${isCancelled ? 'cancelled' : step.status}${isFound ? ' plan-step--found' : ''}`}
+      className={`plan-step plan-step--${isCancelled ? 'cancelled' : isExpired ? 'expired' : step.status}${isFound ? ' plan-step--found' : ''}`}
       data-testid="plan-step"
       data-step-id={step.id}
       data-status={step.status}

@@ -30,6 +30,8 @@ export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }>
 
 /** A failed step whose call the person rejected: said as its card says it. */
 export const REJECTED_STEP = { icon: '✕', words: 'Rejected' };
+/** A failed step whose call's approval expired with nobody answering: it did not fail, it was not done. */
+export const EXPIRED_STEP = { icon: '–', words: 'Expired' };
 
 export const PLAN_STATE: Record<Plan['status'], string> = {
   planned: 'Planned',
