@@ -1,6 +1,6 @@
 /*
- * What Deputy writes when a call is turned down (by the person, or for them when its MCP server went): for the
- * model, as the call's result (its ledger row and its audit entry keep that as its error), and the same words read
+ * What Deputy writes when a call is turned down (by the person, or for them when its MCP server went, or as its
+ * approval expired): for the model, as the call's result (its ledger row and its audit entry keep that as its error), and the same words read
  * back for the person, as the audit viewer shows them. Both here, so that what is written is what is read.
  */
 
@@ -42,4 +42,25 @@ export function turnedDownWords(message: string): string | null {
     reason = message.slice(head.length, -tail.length).trim() || null;
   else return null;
   return `You turned this down; it was not done.${reason ? ` Your reason: ${asSentence(reason)}` : ''}`;
+}
+
+/**
+ * What a run that ended because an approval expired says (its summary and error, as the API answers it): `at` is
+ * when it expired, as an ISO time.
+ */
+export const expiredRunWords = (title: string, at: string): string =>
+  `The approval for "${title}" expired at ${at}, so Deputy did not do it. Ask again if you still want it.`;
+const EXPIRED_RUN =
+  /^The approval for "(.*)" expired at (\S+), so Deputy did not do it\. Ask again if you still want it\.$/s;
+
+/**
+ * The words of a run ended by an expired approval read back for the person: the time it expired as `timeWords`
+ * says it (in their time zone, not the raw ISO time), the action's title in the quotes its card writes. Null when
+ * `message` is other words.
+ */
+export function expiredRunForPerson(message: string, timeWords: (iso: string) => string): string | null {
+  const found = EXPIRED_RUN.exec(message);
+  if (!found) return null;
+  const [, title, at = ''] = found;
+  return `The approval for “${title}” expired at ${timeWords(at)}, so Deputy did not do it. Ask again if you still want it.`;
 }

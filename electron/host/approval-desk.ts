@@ -6,7 +6,7 @@ import {
   notFound,
   type RunResponse,
 } from '../../shared/contract';
-import { asSentence, rejectionForModel } from '../../shared/rejection-words';
+import { asSentence, expiredRunWords, rejectionForModel } from '../../shared/rejection-words';
 import { settle } from '../engine/call-execution';
 import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
@@ -155,7 +155,7 @@ export class ApprovalDesk {
       }
       endPausedRun((stored) => this.view(stored), this.deps, approval, {
         code: 'approval_expired',
-        message: `The approval for "${approval.preview.title}" expired at ${at}, so Deputy did not do it. Ask again if you still want it.`,
+        message: expiredRunWords(approval.preview.title, at),
       });
     }
     return expired.length;

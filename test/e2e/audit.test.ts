@@ -1,11 +1,9 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { apiOf, askOver, putSettings } from './support/api';
+import { apiOf, askOver, expireApproval, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
 import {
@@ -454,15 +452,7 @@ describe('the audit viewer against the headless host', () => {
 
   it('an action whose approval expired unanswered reads “Expired”, as does the run that ended for it, not “Failed” (1280 and 420 px, light and dark, 0 axe)', async () => {
     const approvalId = await askFirst('Add: water the cactus', 'Water the cactus');
-    // Its time runs out: the approval's expiry moved into the past, as if nobody had answered for half an hour.
-    const db = new Database(join(host.dataDir, 'deputy.db'));
-    try {
-      db.prepare(`UPDATE approvals SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?`).run(approvalId);
-    } finally {
-      db.close();
-    }
-    const late = await apiOf(host)(`/api/actions/${approvalId}/approve`, { method: 'POST' });
-    expect(late.status).toBe(410);
+    await expireApproval(host, approvalId);
     await expectNotDone(
       'cactus',
       'Expired',
@@ -476,6 +466,20 @@ describe('the audit viewer against the headless host', () => {
     const run = page.locator('[data-testid="audit-row"][data-tool="agent_decision"]');
     await expect.poll(() => run.locator('.audit-status').innerText()).toBe('Expired');
     expect(await run.locator('.audit-status').getAttribute('class')).toContain('audit-status--neutral');
+    // The run's own output says when the approval expired as the person reads times, not as stored.
+    await run.getByRole('button').click();
+    const output = detail(page).getByTestId('audit-detail-output');
+    await expect.poll(() => output.innerText()).toContain('expired at');
+    expect(await output.innerText()).toContain('The approval for “Add a task: Water the cactus”');
+    expect(await output.innerText()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    if (SHOTS)
+      for (const width of [1280, 420])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.emulateMedia({ colorScheme });
+          await output.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${SHOTS}/audit-expired-run-output-${width}-${colorScheme}.png` });
+        }
   });
 
   it('an action held back to ask a question reads “Not done”, and Failed does not list it; the Status filter offers every status the table shows (1280 and 420 px, light and dark, 0 axe)', async () => {

@@ -8,10 +8,12 @@ import {
   outputOf,
   STATUS_CHOICES,
   statusOf,
+  timeWords,
   whatWords,
 } from '../../../renderer/src/features/audit/audit-words';
 import { diffRows } from '../../../renderer/src/features/audit/effect-words';
-import { shownStatusOf } from '../../../shared/audit-status';
+import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../shared/audit-status';
+import { expiredRunWords } from '../../../shared/rejection-words';
 import { AuditStatus, AuditStatusFilter, type AuditEntry } from '../../../shared/contract';
 
 const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>
@@ -217,6 +219,28 @@ describe('the audit viewer in words', () => {
     expect(outputOf(failed({ errorMessage: toModel }))).toBe(toModel);
     expect(outputOf(failed({ errorMessage: null }))).toBe('—');
     expect(outputOf({ ...failed({ isExpired: true }), output: { id: 't1' } })).toEqual({ id: 't1' });
+  });
+
+  it('shows the output of a run ended by an expired approval with the time it expired in the person’s time zone, not as stored', () => {
+    const at = '2026-11-28T08:06:23.000Z';
+    const summary = expiredRunWords('Add a task: Water the cactus', at);
+    const run = (rule: string) =>
+      ({
+        ...withAuthority('INVOKE_TOOL', rule),
+        kind: 'decision',
+        status: 'failed',
+        output: { summary },
+        errorMessage: summary,
+      }) as AuditEntry;
+    const shown = outputOf(run(APPROVAL_EXPIRED_OUTCOME)) as { summary: string };
+    expect(shown).toEqual({
+      summary: `The approval for “Add a task: Water the cactus” expired at ${timeWords(at)}, so Deputy did not do it. Ask again if you still want it.`,
+    });
+    expect(shown.summary).not.toContain(at);
+    // Any other run's output is shown as it was stored.
+    expect(outputOf(run('ERROR:MODEL_TIMEOUT'))).toEqual({ summary });
+    const other = { ...run(APPROVAL_EXPIRED_OUTCOME), output: { summary: 'Something else.' } };
+    expect(outputOf(other)).toEqual({ summary: 'Something else.' });
   });
 
   it('offers every status the table shows as a Status filter, in the same words, and the filter its entries', () => {

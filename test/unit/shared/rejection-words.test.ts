@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { refusalForGone } from '../../../electron/mcp/server-gone';
-import { REJECTED_ON_RESUME, rejectionForModel, turnedDownWords } from '../../../shared/rejection-words';
+import {
+  expiredRunForPerson,
+  expiredRunWords,
+  REJECTED_ON_RESUME,
+  rejectionForModel,
+  turnedDownWords,
+} from '../../../shared/rejection-words';
 
 describe('a rejection, for the model and for the person', () => {
   it('tells the model not to retry, and reads back to the person as what they did and why', () => {
@@ -36,5 +42,16 @@ describe('a rejection, for the model and for the person', () => {
       'The approval expired; nothing was done.',
     ])
       expect(turnedDownWords(other)).toBeNull();
+  });
+
+  it('reads the words of a run ended by an expired approval back with its time as the person reads times', () => {
+    const stored = expiredRunWords('Add a task: "Buy milk"', '2026-11-28T08:06:23.000Z');
+    expect(stored).toBe(
+      'The approval for "Add a task: "Buy milk"" expired at 2026-11-28T08:06:23.000Z, so Deputy did not do it. Ask again if you still want it.',
+    );
+    expect(expiredRunForPerson(stored, (iso) => `[${iso} here]`)).toBe(
+      'The approval for “Add a task: "Buy milk"” expired at [2026-11-28T08:06:23.000Z here], so Deputy did not do it. Ask again if you still want it.',
+    );
+    expect(expiredRunForPerson('The approval expired; nothing was done.', (iso) => iso)).toBeNull();
   });
 });

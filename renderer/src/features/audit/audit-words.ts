@@ -4,8 +4,8 @@ import {
   type AuditEntry,
   type AuditStatusFilter,
 } from '../../../../shared/contract';
-import { shownStatusOf } from '../../../../shared/audit-status';
-import { turnedDownWords } from '../../../../shared/rejection-words';
+import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../../shared/audit-status';
+import { expiredRunForPerson, turnedDownWords } from '../../../../shared/rejection-words';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { toolLabel } from '../../format';
@@ -198,15 +198,29 @@ const EXPIRED_WORDS = 'The approval waited too long and expired, so';
 /**
  * What the detail shows as an entry's output: what the action gave back, or why there is none. What Deputy told
  * the model of a call turned down ("…Do not retry it unless they ask.") reads in the person's words; an approval
- * that expired, as the chat says it (its stored words carry the raw time it expired at). The entry keeps its own.
+ * that expired, as the chat says it (its stored words carry the raw time it expired at), and the run that ended for
+ * it with that time in the person's time zone. The entry keeps its own.
  */
 export function outputOf(entry: AuditEntry): unknown {
-  if (entry.output !== null && entry.output !== undefined) return entry.output;
+  if (entry.output !== null && entry.output !== undefined) return expiredRunOutput(entry) ?? entry.output;
   if (entry.isExpired)
     return `${EXPIRED_WORDS} ${entry.kind === 'undo' ? 'nothing was undone' : 'Deputy did not do it'}.`;
   const error = entry.errorMessage;
   if (error && entry.isTurnedDown) return turnedDownWords(error) ?? error;
   return error ?? '—';
+}
+
+/**
+ * The output of a run that ended because an approval expired, `{summary}` as stored, its words read for the
+ * person: the time it expired in their time zone, not the raw time stored. Null for any other entry.
+ */
+function expiredRunOutput(entry: AuditEntry): Record<string, unknown> | null {
+  const { output } = entry;
+  if (entry.kind !== 'decision' || entry.authority.rule !== APPROVAL_EXPIRED_OUTCOME) return null;
+  if (typeof output !== 'object' || output === null || Array.isArray(output)) return null;
+  const stored = output as Record<string, unknown>;
+  const said = typeof stored.summary === 'string' ? expiredRunForPerson(stored.summary, timeWords) : null;
+  return said === null ? null : { ...stored, summary: said };
 }
 
 /** The table's short time: "23 Nov, 19:50:38". */
