@@ -6,7 +6,10 @@
 
 const REJECTED = 'The user rejected this action';
 const DO_NOT_RETRY = 'Do not retry it unless they ask.';
-/** What a run resumed after a restart tells the model of a call the person had turned down meanwhile. */
+/**
+ * What a run picked up after a restart told the model of a call turned down meanwhile, before it said what the
+ * live run says (`turnedDownOnResume`); still read back for the person.
+ */
 export const REJECTED_ON_RESUME = 'The user rejected this call.';
 
 /** The person's words ending as a sentence: with their own full stop (or ? or !), else one added. */
@@ -21,6 +24,47 @@ export function rejectionForModel(note: string | null): string {
 /** Why a call whose MCP server went while it waited was not run, for the person; the model is told more after it. */
 export const serverGoneWords = (server: string, what: 'removed' | 'turned off'): string =>
   `The MCP server "${server}" was ${what} in Settings while this waited for approval, so it was not run.`;
+
+/** How a server's tools went away from Settings: it was removed, or turned off (its settings kept). */
+export type ServerGone = 'removed' | 'turned_off';
+
+/** A call turned down, as the model is told it: `message`, with `code` beside it. */
+export interface TurnedDown {
+  code: string;
+  message: string;
+}
+
+/**
+ * What an approval left waiting for a tool of `server` is turned down with: `note` for the person (the approval's
+ * own, as stored), the rest for the model.
+ */
+export function refusalForGone(server: string, how: ServerGone): TurnedDown & { note: string } {
+  const what = how === 'removed' ? 'removed' : 'turned off';
+  const after =
+    how === 'removed'
+      ? 'Its tools are no longer offered; do not retry it unless the user adds the server again.'
+      : 'Its tools are not offered until the user turns it on again.';
+  return {
+    code: how === 'removed' ? 'mcp_server_removed' : 'mcp_server_turned_off',
+    note: `Turned down by Deputy: the MCP server "${server}" was ${what} in Settings.`,
+    message: `${serverGoneWords(server, what)} ${after}`,
+  };
+}
+const GONE_NOTE = /^Turned down by Deputy: the MCP server "(.*)" was (removed|turned off) in Settings\.$/s;
+
+/**
+ * What a run picked up after a restart tells the model of a call turned down meanwhile: what the live run would
+ * have told it, read from the approval's note (the person's reason, or why Deputy turned it down for them), so the
+ * resumed run's next request is the one the run would have made had it not stopped.
+ */
+export function turnedDownOnResume(note: string | null): TurnedDown {
+  const gone = note === null ? null : GONE_NOTE.exec(note);
+  if (gone) {
+    const { code, message } = refusalForGone(gone[1] ?? '', gone[2] === 'removed' ? 'removed' : 'turned_off');
+    return { code, message };
+  }
+  return { code: 'rejected_by_user', message: rejectionForModel(note) };
+}
 const SERVER_GONE =
   /^The MCP server ".*" was (?:removed|turned off) in Settings while this waited for approval, so it was not run\./s;
 

@@ -1,5 +1,5 @@
 import { isoTime } from '../../shared/iso-time';
-import { REJECTED_ON_RESUME } from '../../shared/rejection-words';
+import { turnedDownOnResume } from '../../shared/rejection-words';
 import type { Reach } from '../policy/types';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ArgsCheck } from '../tools/registry';
@@ -30,10 +30,13 @@ export async function continueApproval(
     return { kind: 'held', approval };
   }
   if (approval && approval.status !== 'approved') {
-    const message =
-      approval.status === 'expired' ? 'The approval expired; nothing was done.' : REJECTED_ON_RESUME;
+    // Turned down while Deputy was stopped: the model is told what the live run would have told it, reason and all.
+    const { code, message } =
+      approval.status === 'expired'
+        ? { code: 'rejected_by_user', message: 'The approval expired; nothing was done.' }
+        : turnedDownOnResume(approval.decisionNote);
     rejectAction(scope, entry.id, entry.tool, message, () =>
-      settle(scope, call, { error: { code: 'rejected_by_user', message } }, null),
+      settle(scope, call, { error: { code, message } }, null),
     );
     return { kind: 'settled' };
   }

@@ -22,7 +22,7 @@ import { parseMcpServersBlock } from './import-config';
 import { McpConnection, type Backoff } from './mcp-connection';
 import { McpSecretStore } from './mcp-secrets';
 import { secretInPlainSight } from './secret-in-plain-sight';
-import type { ServerGone } from './server-gone';
+import type { ServerGone } from '../../shared/rejection-words';
 import { asRecord } from '../store/json';
 import { redactErrorMessage } from '../vault/redactor';
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { refusalForGone } from '../../../electron/mcp/server-gone';
 import {
   expiredRunForPerson,
   expiredRunWords,
   REJECTED_ON_RESUME,
+  refusalForGone,
   rejectionForModel,
+  turnedDownOnResume,
   turnedDownWords,
 } from '../../../shared/rejection-words';
 
@@ -53,5 +54,18 @@ describe('a rejection, for the model and for the person', () => {
       'The approval for “Add a task: "Buy milk"” expired at [2026-11-28T08:06:23.000Z here], so Deputy did not do it. Ask again if you still want it.',
     );
     expect(expiredRunForPerson('The approval expired; nothing was done.', (iso) => iso)).toBeNull();
+  });
+
+  it('tells a run picked up after a restart what the live run was told of a call turned down meanwhile', () => {
+    expect(turnedDownOnResume('Not in that channel')).toEqual({
+      code: 'rejected_by_user',
+      message: rejectionForModel('Not in that channel'),
+    });
+    expect(turnedDownOnResume(null)).toEqual({ code: 'rejected_by_user', message: rejectionForModel(null) });
+    // Turned down by Deputy as its MCP server went: the code and words the live run went on with.
+    for (const how of ['removed', 'turned_off'] as const) {
+      const { code, message, note } = refusalForGone('Notes "work"', how);
+      expect(turnedDownOnResume(note)).toEqual({ code, message });
+    }
   });
 });
