@@ -158,9 +158,12 @@ const SUMMARIES: Record<string, Summarizer> = {
   delegate_to_agent: (a) => handTo(text(a.agent) ?? 'an agent', a.task),
 };
 
+/** A tool's name, spaced out: "notes: search page" for an extension's `notes__search_page`. */
+export const toolNameWords = (tool: string): string => tool.replace(/__/g, ': ').replace(/_/g, ' ');
+
 /** A tool nobody wrote words for (an extension's): its name, spaced out. */
 const generic = (tool: string): Phrases => {
-  const name = tool.replace(/__/g, ': ').replace(/_/g, ' ');
+  const name = toolNameWords(tool);
   return { todo: `Use ${name}`, done: `Used ${name}` };
 };
 

@@ -87,7 +87,7 @@ export function phaseDecision(
     kind: 'require_approval',
     level: 'confirm',
     rule: 'sop.phase_requires_approval',
-    reason: `The "${phase}" step of ${spec.agentId} asks you before it acts.`,
+    reason: `This agent’s “${phase.replace(/_/g, ' ')}” step asks you before it acts.`,
   };
 }
 

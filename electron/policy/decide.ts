@@ -1,9 +1,12 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
 import { PAUSED_MESSAGE } from '../../shared/contract/side-effects';
+import { ACTION_KIND_LABELS, AUTONOMY_LABELS } from '../../shared/setting-words';
 import { targetWords } from '../../shared/target-words';
+import { summarizeToolCall, toolNameWords } from '../../shared/tool-summaries';
 import { steeredByContent } from './provenance';
 import { standingInstruction } from './standing-instruction';
+import type { AutonomyLevel } from '../../shared/contract';
 import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
 
 /**
@@ -14,24 +17,29 @@ import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } 
 export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision {
   const { tool } = call;
   if (tool.hasSideEffects && !context.sideEffectsEnabled) {
-    return deny('kill_switch', 'Side effects are switched off (AGENT_SIDE_EFFECTS_ENABLED=false).');
+    // No setting turns this back on: Deputy was started so (the README's AGENT_SIDE_EFFECTS_ENABLED).
+    return deny(
+      'kill_switch',
+      'Deputy was started with side effects switched off, so it did not send, change or delete anything. To let it act, start Deputy again with side effects switched on.',
+    );
   }
   if (tool.hasSideEffects && context.sideEffectsPaused === true) {
     return deny('kill_switch:paused', PAUSED_MESSAGE);
   }
   if (context.grantedTools !== 'all' && !context.grantedTools.has(tool.name)) {
-    return deny('grant', `This agent is not granted the ${tool.name} tool.`);
+    const what = lowerFirst(summarizeToolCall(tool.name, call.args, false));
+    return deny('grant', `This agent was not given the tool to ${what}, so it did not do it.`);
   }
   const rateLimit = checkRateLimits(call, context);
   if (rateLimit) return rateLimit;
-  if (!tool.hasSideEffects) return allow('read_only', `${tool.name} only reads.`, false);
+  if (!tool.hasSideEffects) return allow('read_only', 'This only reads, so it needs no approval.', false);
 
   const confidence = call.meta.confidence;
   if (confidence !== undefined && confidence < CONFIDENCE.clarifyBelow) {
     return {
       kind: 'clarify',
       rule: 'confidence:clarify',
-      reason: `The assistant is only ${Math.round(confidence * 100)}% sure what you want; it should ask first.`,
+      reason: `Deputy was only ${Math.round(confidence * 100)}% sure what you wanted, so it asked you instead of doing this.`,
     };
   }
 
@@ -91,8 +99,7 @@ function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecis
   }
   const rule = matchingRule(call, context);
   if (context.trustLevel === 'delegated') {
-    if (rule)
-      return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+    if (rule) return allow(`user_rule:${rule.id}`, ruleWords(rule), false);
     if (isAllowlistedMail(call, context)) {
       return allow('trust:delegated_allowlist', 'Every recipient is on your allow-list.', level === 'notify');
     }
@@ -102,17 +109,25 @@ function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecis
       'Delegated: this action is not covered by your allow-list.',
     );
   }
-  if (rule)
-    return allow(`user_rule:${rule.id}`, `Allowed by your rule for ${rule.field} ${rule.pattern}.`, false);
+  if (rule) return allow(`user_rule:${rule.id}`, ruleWords(rule), false);
   if (level === 'confirm' || level === 'review') {
-    return requireApproval(
-      `autonomy:${autonomyName(call)}`,
-      approvalLevel,
-      `Your setting for ${call.tool.actionKind ?? call.tool.name} is "${level}".`,
-    );
+    return requireApproval(`autonomy:${autonomyName(call)}`, approvalLevel, settingWords(call, level));
   }
-  return allow(`autonomy:${autonomyName(call)}`, `Your setting is "${level}".`, level === 'notify');
+  return allow(`autonomy:${autonomyName(call)}`, settingWords(call, level), level === 'notify');
 }
+
+/** Which setting decided and how it is set, as Settings says them: "Your setting for “Add a task” is “Ask me first”." */
+function settingWords(call: PolicyCall, level: AutonomyLevel): string {
+  const { actionKind, name } = call.tool;
+  const action = actionKind && !call.tool.autonomy ? ACTION_KIND_LABELS[actionKind] : toolNameWords(name);
+  return `Your setting for “${action}” is “${AUTONOMY_LABELS[level]}”.`;
+}
+
+const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The person's "always allow" rule that let a call through, in words: "Allowed by your rule for recipients matching “*@acme.com”." */
+const ruleWords = (rule: PolicyRule): string =>
+  `Allowed by your rule for ${rule.field} matching “${rule.pattern}”.`;
 
 /** Which setting decided: the tool's own (an MCP tool's), its kind's, or none (`unknown`). */
 function autonomyName(call: PolicyCall): string {
@@ -123,14 +138,18 @@ function autonomyName(call: PolicyCall): string {
 function guards(call: PolicyCall, context: PolicyContext): PolicyDecision | null {
   const { tool, meta } = call;
   if (meta.confidence === undefined) {
-    return requireApproval('confidence:missing', 'confirm', 'The assistant did not say how sure it is.');
+    return requireApproval(
+      'confidence:missing',
+      'confirm',
+      'Deputy did not say how sure it is of what you want, so it asks you first.',
+    );
   }
   const isHighRisk = tool.risk === 'high' || tool.risk === 'critical';
   if (isHighRisk && meta.confidence < CONFIDENCE.highRiskApprovalBelow) {
     return requireApproval(
       'confidence:high_risk',
       'confirm',
-      `A ${tool.risk}-risk action at ${Math.round(meta.confidence * 100)}% confidence needs your approval.`,
+      `This is a ${tool.risk}-risk action and Deputy is only ${Math.round(meta.confidence * 100)}% sure of it, so it needs your approval.`,
     );
   }
   if (context.requireApprovalForFirstContact) {

@@ -491,7 +491,7 @@ describe('the audit viewer against the headless host', () => {
       'orchid',
       'Not done',
       'not-done',
-      'The assistant is only 30% sure what you want; it should ask first.',
+      'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.',
     );
 
     const page = await newPage();

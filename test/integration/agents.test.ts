@@ -215,7 +215,7 @@ describe('a phase that asks first', () => {
     expect(response.status).toBe('awaiting_confirmation');
     const [approval] = fixture.host.approvals.pending();
     expect(approval).toMatchObject({ tool: 'add_task', rule: 'sop.phase_requires_approval' });
-    expect(approval?.reason).toContain('The "awaiting_user" step of booker asks you before it acts.');
+    expect(approval?.reason).toContain('This agent’s “awaiting user” step asks you before it acts.');
     expect(storeOf(fixture.host).actions.byCall(response.runId, 'look')?.ledgerState).toBe('committed');
   });
 });

@@ -79,7 +79,7 @@ describe('a hostile MCP server', () => {
     });
     const run = await host.runToEnd({ prompt: 'Send sam@example.com "lunch at noon"' });
     expect(run.status).toBe('awaiting_confirmation');
-    expect(run.approval?.reason).toMatch(/Your setting for odd__hostile-send is "confirm"/);
+    expect(run.approval?.reason).toMatch(/Your setting for “odd: hostile-send” is “Ask me first”/);
   });
 
   it('holds what its description and its answers steer, for the person, and runs none of it', async () => {

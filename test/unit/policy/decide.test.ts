@@ -348,6 +348,44 @@ describe('decide', () => {
   });
 });
 
+describe('the reasons a person reads', () => {
+  /** What a reason must never hold: a tool's or a setting's code, a variable's name, the model's view of itself. */
+  const CODES = [
+    /\b[a-z]+_[a-z_]+\b/, // add_task, sop phase or tool names as code
+    /\b[A-Z]+_[A-Z_]+\b/, // AGENT_SIDE_EFFECTS_ENABLED
+    /=/,
+    /\b(?:email|task|calendar|slack|memory)\.[a-z]+\b/, // an action kind's code
+    /"(?:auto|notify|confirm|review)"/,
+    /The assistant|it should ask/,
+  ];
+
+  it.each(cases)('%s: a plain sentence', (_name, tool, args, overrides) => {
+    const { reason } = decide({ tool, args, meta: sure }, context(overrides));
+    for (const code of CODES) expect(reason).not.toMatch(code);
+    expect(reason).toMatch(/^[A-Z“].*[.!?]$/s);
+  });
+
+  it('names the tool, the setting and how sure Deputy was in the product’s words', () => {
+    const said = (tool: PolicyTool, meta: Record<string, unknown>, overrides: Partial<PolicyContext> = {}) =>
+      decide({ tool, args: { description: 'Buy milk' }, meta }, context(overrides)).reason;
+    expect(said(addTask, sure, { grantedTools: new Set(['list_tasks']) })).toBe(
+      'This agent was not given the tool to add task ‘Buy milk’, so it did not do it.',
+    );
+    expect(said(addTask, sure, { sideEffectsEnabled: false })).toBe(
+      'Deputy was started with side effects switched off, so it did not send, change or delete anything. To let it act, start Deputy again with side effects switched on.',
+    );
+    expect(said(addTask, { confidence: 0.3 })).toBe(
+      'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.',
+    );
+    expect(said(addTask, sure)).toBe('Your setting for “Add a task” is “Just do it”.');
+    expect(said(deleteTask, sure)).toBe('Your setting for “Delete a task” is “Ask me first”.');
+    expect(said(listTasks, sure)).toBe('This only reads, so it needs no approval.');
+    expect(said(addTask, {})).toBe(
+      'Deputy did not say how sure it is of what you want, so it asks you first.',
+    );
+  });
+});
+
 describe('patterns', () => {
   it.each([
     ['ann@mycompany.com', '*@mycompany.com', true],

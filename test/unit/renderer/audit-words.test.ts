@@ -213,7 +213,7 @@ describe('the audit viewer in words', () => {
       'The approval waited too long and expired, so nothing was undone.',
     );
     // The policy's reason for what it held back is written for the person, and stays; so does a real error.
-    const unsure = 'The assistant is only 30% sure what you want; it should ask first.';
+    const unsure = 'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.';
     expect(outputOf(failed({ errorMessage: unsure }))).toBe(unsure);
     // Only what was turned down is read as a rejection.
     expect(outputOf(failed({ errorMessage: toModel }))).toBe(toModel);

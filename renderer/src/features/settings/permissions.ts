@@ -23,24 +23,8 @@ export const TRUST_LEVELS: { value: TrustLevel; label: string; explanation: stri
   },
 ];
 
-export const ACTION_KIND_LABELS: Record<ActionKind, string> = {
-  'email.send': 'Send an email',
-  'email.draft': 'Draft an email',
-  'calendar.create': 'Create a calendar event',
-  'calendar.update': 'Change a calendar event',
-  'task.create': 'Add a task',
-  'task.update': 'Change a task',
-  'task.delete': 'Delete a task',
-  'slack.send': 'Post to Slack',
-  'memory.save': 'Remember something',
-};
-
-export const AUTONOMY_LABELS: Record<AutonomyLevel, string> = {
-  auto: 'Just do it',
-  notify: 'Do it and tell me',
-  confirm: 'Ask me first',
-  review: 'Show me a draft first',
-};
+// Said in the same words by the policy's reasons (shared/setting-words.ts).
+export { ACTION_KIND_LABELS, AUTONOMY_LABELS } from '../../../../shared/setting-words';
 
 export const ACTION_KINDS = ActionKind.options;
 export const AUTONOMY_LEVELS = AutonomyLevel.options;
