@@ -1,4 +1,5 @@
 import { isInOwnWords } from '../policy/copied-text';
+import type { CallNames } from '../../shared/contract';
 import type { ToolContext } from '../tools/tool';
 import { fingerprint, idempotencyKey } from './fingerprint';
 import type { CheckedCall, RunLoopDeps, RunSpec } from './run-deps';
@@ -17,14 +18,26 @@ export function keyOf(spec: RunSpec, call: CallPart, check: CheckedCall): string
   return idempotencyKey(spec.runId, call.callId, fingerprint(check.tool.name, check.args));
 }
 
-/** What a tool is handed with a call: the run, the action, the key its side effect carries, and where its words came from. */
+/** How a call is handed to its tool, beyond the call itself. */
+export interface HandedAs {
+  /** The key its side effect carries (by default the one its run, call and arguments give). */
+  key?: string;
+  /** The person approved this very call. */
+  isConfirmed?: boolean;
+  /** The names it was decided with, as its action stores them. */
+  names?: CallNames | undefined;
+}
+
+/**
+ * What a tool is handed with a call: the run, the action, the key its side effect carries, where its words came
+ * from, and the names it was decided with.
+ */
 export function toolContext(
   scope: CallScope,
   actionId: string,
   call: CallPart,
   check: CheckedCall,
-  key: string = keyOf(scope.spec, call, check),
-  isConfirmed = false,
+  { key = keyOf(scope.spec, call, check), isConfirmed = false, names }: HandedAs = {},
 ): ToolContext {
   const { deps, spec } = scope;
   return {
@@ -35,6 +48,7 @@ export function toolContext(
     signal: spec.signal,
     now: deps.now,
     origin: originOf(scope, check, isConfirmed),
+    ...(names && { names }),
   };
 }
 

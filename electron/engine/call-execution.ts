@@ -115,11 +115,13 @@ export async function executeAction(
 
   const startedAt = deps.now();
   const before = await readBefore(scope, actionId, call, check, key);
-  const tried = await runWithRetries(scope, actionId, call, check, key, how.isConfirmed);
+  // Handed the names the call was decided with, as stored: a result says the same after a restart as before one.
+  const handed = { key, isConfirmed: how.isConfirmed, names: known?.names };
+  const tried = await runWithRetries(scope, actionId, call, check, handed);
   const { attempts } = tried;
   const outcome =
     !tried.outcome.ok && tool.hasSideEffects && isCutOff(tried.outcome)
-      ? await lookForCutOff(scope, actionId, call, check, key, tried.outcome)
+      ? await lookForCutOff(scope, actionId, call, check, handed, tried.outcome)
       : tried.outcome;
   const action: LastAction = { id: actionId, tool: tool.name };
   // Something committed that unit during the call (a retry's wait, a call beside this one): `started` and maybe
@@ -213,7 +215,7 @@ async function readBefore(
   const read = check.tool.before?.bind(check.tool);
   if (!read) return null;
   try {
-    return (await read(check.input, toolContext(scope, actionId, call, check, key))) ?? null;
+    return (await read(check.input, toolContext(scope, actionId, call, check, { key }))) ?? null;
   } catch (error) {
     scope.deps.logError(`reading what ${check.tool.name} will change failed`, error);
     return null;

@@ -1,6 +1,6 @@
 import { isoTime } from '../../shared/iso-time';
 import type { ToolOutcome } from '../tools/registry';
-import { toolContext, type CallScope } from './call-context';
+import { toolContext, type CallScope, type HandedAs } from './call-context';
 import { logRuntime } from './journal';
 import { retryAt, toolRetryNotice } from './retry-notice';
 import {
@@ -52,11 +52,10 @@ export async function runWithRetries(
   actionId: string,
   call: CallPart,
   check: CheckedCall,
-  key: string,
-  isConfirmed: boolean,
+  handed: HandedAs,
 ): Promise<{ outcome: ToolOutcome; attempts: number }> {
   const { deps, spec } = scope;
-  const context = toolContext(scope, actionId, call, check, key, isConfirmed);
+  const context = toolContext(scope, actionId, call, check, handed);
   for (let retries = 0; ; retries += 1) {
     // The first attempt was counted with `started`; each retry is counted as it begins.
     if (retries > 0) deps.store.actions.countAttempt(actionId, isoTime(deps.now()));
@@ -80,13 +79,7 @@ export async function runWithRetries(
       threadId: spec.threadId,
       actionId,
       tool: check.tool.name,
-      message: toolRetryNotice(
-        check.tool,
-        check.args,
-        outcome.errorCode,
-        verdict.delayMs,
-        check.tool.names?.(check.input),
-      ),
+      message: toolRetryNotice(check.tool, check.args, outcome.errorCode, verdict.delayMs, handed.names),
       retryAt: retryAt(deps.now(), verdict.delayMs),
     });
     try {

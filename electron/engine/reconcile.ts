@@ -1,6 +1,6 @@
 import type { LedgerEntry } from '../store/action-rows';
 import type { ReconcileOutcome, ToolOutcome } from '../tools/registry';
-import { toolContext, type CallScope } from './call-context';
+import { toolContext, type CallScope, type HandedAs } from './call-context';
 import { executeAction, settle } from './call-execution';
 import { noteFailure } from './call-retries';
 import type { CallOutcome } from './call-processor';
@@ -126,7 +126,10 @@ async function lookUp(
 ): Promise<ReconcileOutcome> {
   const { deps, spec } = scope;
   // The key the effect carries is the one recorded when it started (recomputing it from stored arguments could differ).
-  const context = toolContext(scope, entry.id, call, check, entry.idempotencyKey ?? undefined);
+  const context = toolContext(scope, entry.id, call, check, {
+    key: entry.idempotencyKey ?? undefined,
+    names: entry.names,
+  });
   for (let retries = 0; ; retries += 1) {
     const outcome = await deps.registry.reconcile(check, context);
     if (outcome.kind !== 'failed') return outcome;
@@ -165,14 +168,14 @@ export async function lookForCutOff(
   actionId: string,
   call: CallPart,
   check: CheckedCall,
-  key: string,
+  handed: HandedAs,
   outcome: Extract<ToolOutcome, { ok: false }>,
 ): Promise<ToolOutcome> {
   const { deps, spec, state } = scope;
   // Deputy is closing (its database already is): the call stays `started`, and the next start looks for it.
   if (!deps.store.db.open) return outcome;
   const signal = AbortSignal.timeout(CUT_OFF_LOOK_UP_MS);
-  const context = { ...toolContext(scope, actionId, call, check, key), signal };
+  const context = { ...toolContext(scope, actionId, call, check, handed), signal };
   const found = await deps.registry.reconcile(check, context, (error) =>
     deps.logError(`tool ${check.tool.name} failed unexpectedly while looking for what it did`, error),
   );

@@ -88,6 +88,8 @@ export interface LedgerEntry {
   idempotencyKey: string | null;
   hasSideEffects: boolean;
   attempts: number;
+  /** What the person knows the ids among its arguments by, as the call was decided with them (none before v23). */
+  names?: CallNames;
 }
 
 export interface LedgerRow {
@@ -104,6 +106,7 @@ export interface LedgerRow {
   idempotency_key: string | null;
   has_side_effects: number;
   attempts: number;
+  names_json: string | null;
 }
 
 export const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
@@ -120,6 +123,7 @@ export const toLedgerEntry = (row: LedgerRow): LedgerEntry => ({
   idempotencyKey: row.idempotency_key,
   hasSideEffects: row.has_side_effects === 1,
   attempts: row.attempts,
+  ...namesOf(row.names_json),
 });
 
 export const ACTION_COLUMNS =
@@ -166,4 +170,5 @@ export const heldEntry = (values: ActionValues): LedgerEntry =>
     idempotency_key: values.idempotencyKey,
     has_side_effects: values.hasSideEffects,
     attempts: values.attempts,
+    names_json: values.namesJson,
   });

@@ -57,7 +57,7 @@ export class ActionsRepo {
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
       `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
-         idempotency_key, has_side_effects, attempts
+         idempotency_key, has_side_effects, attempts, names_json
        FROM actions WHERE run_id = ? AND call_id = ?`,
     );
     // One statement, so two resumers racing for the same call cannot both move it.

@@ -28,6 +28,11 @@ export interface ToolContext {
    * something the person said.
    */
   origin?: { isFromContent: boolean; sources: string[]; isConfirmed: boolean };
+  /**
+   * The names the call was decided with (its `names`, stored with its action): what its result says of them is read
+   * from here, never from what this session happens to know, so the same call gives the same result after a restart.
+   */
+  names?: Record<string, string>;
 }
 
 /** One party an effect reaches: a mail address, a Slack channel (`slack:#name`) or a Slack user (`slack:@id`). */

@@ -94,6 +94,30 @@ describe('a tool card names a Slack channel given by id as its approval does', (
     ).toBe('Posted in Slack DM with carol.c');
   });
 
+  it('a post approved after a restart is told to the model as it would have been without one, its name with it', async () => {
+    const paused = await (async () => {
+      await start(posting('D0CAROL001', 'Sent it.'));
+      return fixture.host.runToEnd({ prompt: 'Tell Carol' });
+    })();
+    // Deputy stops while the post waits, and starts again: the names found before are no longer in its memory.
+    await fixture.stop();
+    const model = new ScriptedModel(say('Done.'));
+    fixture = await openHost(model, { env: slack.env, now: () => NOW, dataDir: fixture.dataDir });
+    const events = collect(fixture.host);
+    const infoAsked = asked('conversations.info');
+    await fixture.host.invoke('approval.decide', {
+      approvalId: paused.approval?.id ?? '',
+      decision: 'approve',
+    });
+
+    // What the post's result says is what the call was decided with, stored with it, not what this session knows.
+    const channel = { id: 'D0CAROL001', label: 'D0CAROL001', name: 'Slack DM with carol.c' };
+    expect(ofType(events, 'tool_result')[0]?.result).toMatchObject({ channel });
+    expect(JSON.stringify(model.requests[0]?.messages.at(-1))).toContain('Slack DM with carol.c');
+    expect(asked('conversations.info')).toBe(infoAsked);
+    expect(await storedLines(paused.threadId)).toEqual(['Posted in Slack DM with carol.c']);
+  });
+
   it('a post turned down still names its channel, live and once the conversation is read again', async () => {
     const events = await start(posting('C0RANDOM01', 'Hello all.'));
     const paused = await fixture.host.runToEnd({ prompt: 'Say hello in random' });

@@ -192,10 +192,21 @@ export function createSlackTools(
     return name ? { [label]: name } : {};
   };
 
-  /** Where a post goes, with the name its reach just found for a channel given by id (no new question). */
-  const postChannel = async (client: WebClient, channel: string): Promise<ChannelOutput> => {
+  /**
+   * Where a post goes, with the name the call was decided with for a channel given by id (its action's, which its
+   * reach found): never this session's memory or a new question, so a post approved after a restart says what it
+   * would have said without one.
+   */
+  const postChannel = async (
+    client: WebClient,
+    channel: string,
+    decidedWith: Record<string, string> = {},
+  ): Promise<ChannelOutput> => {
     const resolved = await resolveChannel(client, channel);
-    return withName(resolved, names.known(resolved.label));
+    return withName(
+      resolved,
+      Object.hasOwn(decidedWith, resolved.label) ? (decidedWith[resolved.label] ?? null) : null,
+    );
   };
 
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
@@ -323,7 +334,7 @@ export function createSlackTools(
       const label = channelLabel(input.channel);
       return calling(`posting to ${label}`, label, async () => {
         const client = await access.client();
-        const channel = await postChannel(client, input.channel);
+        const channel = await postChannel(client, input.channel, context.names);
         const threadTs = input.thread_ts ?? null;
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
         if (ts) return { channel, ts, threadTs, wasAlreadyPosted: true };
@@ -344,7 +355,7 @@ export function createSlackTools(
       const label = channelLabel(input.channel);
       return calling(`looking for the post this call already made in ${label}`, label, async () => {
         const client = await access.client();
-        const channel = await postChannel(client, input.channel);
+        const channel = await postChannel(client, input.channel, context.names);
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
         return ts ? { channel, ts, threadTs: input.thread_ts ?? null, wasAlreadyPosted: true } : null;
       });
