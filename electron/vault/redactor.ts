@@ -105,9 +105,11 @@ export function redactKnownSecrets(text: string): string {
 
 /**
  * A JSON string, its quotes included; an escaped backslash, which a string holding escaped text holds; and a quote
- * escaped twice (`\\\"`: JSON in a JSON string, in JSON).
+ * escaped twice (`\\\"`: JSON in a JSON string, in JSON). The text a string holds, read again, is any text, where a
+ * quote may open a string that no quote closes (every later one escaped): such a run is taken to the text's end, which
+ * no JSON string is, rather than given up and looked for again from each later quote, each read to the end again.
  */
-const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const JSON_STRING = /"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?$)/g;
 const ESCAPED_BACKSLASH = '\\\\';
 const QUOTE_ESCAPED_TWICE = '\\\\\\"';
 

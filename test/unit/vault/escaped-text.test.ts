@@ -188,6 +188,12 @@ describe('JSON three levels deep (a tool output quoting a HAR, stored in an even
         (n) => JSON.stringify({ a: JSON.stringify('{"name":"API_KEY","a":"'.repeat(n)) }),
       ],
       ['many strings holding an escaped quote', (n) => JSON.stringify({ b: Array<string>(n).fill('\\"x') })],
+      // The string read again holds quotes escaped at every one of them: none of its quotes ends a string there.
+      ['a string of quotes escaped twice, none closing', (n) => JSON.stringify({ s: '\\\\\\"'.repeat(n) })],
+      [
+        'escaped quotes and a backslash at a line end',
+        (n) => JSON.stringify({ s: `${'\\\\\\"'.repeat(n)}\\\n"` }),
+      ],
     ],
     (json) => redactedJson(JSON.parse(json)),
   );
