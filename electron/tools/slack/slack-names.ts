@@ -11,11 +11,24 @@ export const NAME_LOOKUP_MS = 1_500;
 /** How many conversations' names a session keeps: the channels one person posts to are few. */
 export const MAX_KNOWN_NAMES = 200;
 
+/**
+ * What may never be in a name Deputy shows: characters that reorder the words around them (bidirectional
+ * controls, as in "Post to Slack DM with" + U+202E + a reversed name) or that break or end a line. A name from
+ * Slack is what someone else typed, and it lands inside an approval's words.
+ */
+const UNSAFE_IN_NAME = /[\p{Cc}\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/** A name that may be shown as it is, trimmed; null when there is none, or when it holds any of those. */
+function shownName(name: string | null | undefined): string | null {
+  const trimmed = name?.trim();
+  return trimmed && !UNSAFE_IN_NAME.test(trimmed) ? trimmed : null;
+}
+
 /** display name, else real name, else handle; null when Slack no longer knows the user. */
 export async function userName(client: WebClient, userId: string): Promise<string | null> {
   try {
     const { user } = await client.users.info({ user: userId });
-    return user?.profile?.display_name || user?.real_name || user?.name || null;
+    return shownName(user?.profile?.display_name) ?? shownName(user?.real_name) ?? shownName(user?.name);
   } catch (error) {
     if (slackErrorCode(error) === 'user_not_found') return null;
     throw error;
@@ -25,10 +38,12 @@ export async function userName(client: WebClient, userId: string): Promise<strin
 /** What of conversations.info's answer names the conversation; anything else in it is not read. */
 const InfoAnswer = z.object({
   channel: z.object({
-    // A channel's name as Slack keeps it: lower case, no spaces, at most 80 characters.
+    // A channel's name as Slack keeps it: lower case, no spaces, at most 80 characters; nothing that could
+    // reorder the approval's words around it.
     name: z
       .string()
       .regex(/^[^\s#]{1,80}$/u)
+      .refine((name) => shownName(name) === name)
       .optional(),
     is_im: z.boolean().optional(),
     is_mpim: z.boolean().optional(),

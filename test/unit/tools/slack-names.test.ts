@@ -96,6 +96,9 @@ describe('conversationNames', () => {
       { json: { ok: true, channel: { id: 'C0RANDOM01', name: 42 } } },
       { json: { ok: true, channel: { id: 'C0RANDOM01', name: 'two words' } } },
       { json: { ok: true, channel: { id: 'C0RANDOM01', name: '' } } },
+      // A name that would turn the approval's words after it around (U+202E) or hide a mark (U+200F).
+      { json: { ok: true, channel: { id: 'C0RANDOM01', name: 'random\u202Eslop' } } },
+      { json: { ok: true, channel: { id: 'C0RANDOM01', name: 'random\u200F' } } },
       { json: { ok: true, channel: { id: 'D0CAROL001', is_im: true } } },
       { json: { ok: true, channel: { id: 'G0MPIM0001', name: 'mpdm-alice--carol-1', is_mpim: true } } },
     ];
@@ -120,6 +123,30 @@ describe('conversationNames', () => {
       response: { status: 200, json: { ok: true, user: { id: 'U0CAROL03', name: 'a\nb' } } },
     });
     expect(await names.lookUp(client, 'D0CAROL001')).toBeNull();
+    // Nor by a name that would turn the approval's words around it: a display name with U+202E falls back to
+    // the real name, and with none left, to no name.
+    slack.inject({
+      match: /users\.info$/,
+      response: {
+        status: 200,
+        json: {
+          ok: true,
+          user: {
+            id: 'U0CAROL03',
+            name: 'carol',
+            real_name: 'Carol C',
+            profile: { display_name: 'lorac\u202E' },
+          },
+        },
+      },
+    });
+    expect(await names.lookUp(client, 'D0CAROL001')).toBe('Slack DM with Carol C');
+    const names2 = conversationNames();
+    slack.inject({
+      match: /users\.info$/,
+      response: { status: 200, json: { ok: true, user: { id: 'U0CAROL03', name: '\u2067carol' } } },
+    });
+    expect(await names2.lookUp(client, 'D0CAROL001')).toBeNull();
   });
 
   it('does not wait past its time limit, and keeps a late answer for the next time', async () => {
