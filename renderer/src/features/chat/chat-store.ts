@@ -104,6 +104,8 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
   return createStore<ChatState & ChatActions>()((set, get) => {
     const update = (change: (conversation: Conversation) => Conversation) =>
       set((state) => ({ conversation: change(state.conversation) }));
+    const append = (item: TimelineItem) =>
+      update((current) => ({ ...current, items: [...current.items, item] }));
 
     // The runs replayed into the open conversation (its run and the agents it delegated to): their events on the
     // window-wide stream are left to the replay.
@@ -253,13 +255,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         if (!text || isStarting || conversation.activeRun) return false;
         const mine = generation;
         const localId = `local-${++localIds}`;
-        update((current) => ({
-          ...current,
-          items: [
-            ...current.items,
-            { kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false },
-          ],
-        }));
+        append({ kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false });
         isStopAsked = false;
         set({ isStarting: true, lastActivityAt: Date.now() });
         try {
@@ -290,13 +286,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         } catch (error) {
           if (mine !== generation) return false;
           const { code, message } = toClientError(error);
-          update((current) => ({
-            ...current,
-            items: [
-              ...current.items,
-              { kind: 'error', id: `error-${localId}`, runId: null, message, code, prompt: text },
-            ],
-          }));
+          append({ kind: 'error', id: `error-${localId}`, runId: null, message, code, prompt: text });
           return false;
         } finally {
           if (mine === generation) set({ isStarting: false });
@@ -327,13 +317,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
           await client.invoke('run.cancel', { runId: run.runId });
         } catch (error) {
           const { code, message } = toClientError(error);
-          update((current) => ({
-            ...current,
-            items: [
-              ...current.items,
-              { kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code },
-            ],
-          }));
+          append({ kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code });
         }
       },
 
