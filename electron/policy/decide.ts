@@ -1,6 +1,6 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
-import { PAUSED_MESSAGE } from '../../shared/contract/side-effects';
+import { PAUSED_MESSAGE, SWITCHED_OFF_MESSAGE } from '../../shared/contract/side-effects';
 import { ACTION_KIND_LABELS, AUTONOMY_LABELS } from '../../shared/setting-words';
 import { targetWords } from '../../shared/target-words';
 import { summarizeToolCall, toolNameWords } from '../../shared/tool-summaries';
@@ -18,10 +18,7 @@ export function decide(call: PolicyCall, context: PolicyContext): PolicyDecision
   const { tool } = call;
   if (tool.hasSideEffects && !context.sideEffectsEnabled) {
     // No setting turns this back on: Deputy was started so (the README's AGENT_SIDE_EFFECTS_ENABLED).
-    return deny(
-      'kill_switch',
-      'Deputy was started with side effects switched off, so it did not send, change or delete anything. To let it act, start Deputy again with side effects switched on.',
-    );
+    return deny('kill_switch', SWITCHED_OFF_MESSAGE);
   }
   if (tool.hasSideEffects && context.sideEffectsPaused === true) {
     return deny('kill_switch:paused', PAUSED_MESSAGE);

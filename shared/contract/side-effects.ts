@@ -26,6 +26,17 @@ export const SideEffectsChangedEvent = z.object({
 });
 export type SideEffectsChangedEvent = z.infer<typeof SideEffectsChangedEvent>;
 
+/*
+ * Side effects switched off at start-up (AGENT_SIDE_EFFECTS_ENABLED=false): no button turns them back on, so the
+ * words say what to do instead, never the variable's name.
+ */
+const SWITCHED_OFF = 'Deputy was started with side effects switched off';
+const SWITCH_ON = 'To let it act, start Deputy again with side effects switched on.';
+/** What the policy says of a side effect refused while they are off (the model reads it too). */
+export const SWITCHED_OFF_MESSAGE = `${SWITCHED_OFF}, so it did not send, change or delete anything. ${SWITCH_ON}`;
+/** What the pause banner and Settings → Permissions say while they are off. */
+export const SWITCHED_OFF_NOTICE = `${SWITCHED_OFF}: it reads and answers, but sends, changes and deletes nothing. ${SWITCH_ON}`;
+
 /** What the policy, an approval and a held run say while side effects are paused. */
 export const PAUSED_MESSAGE =
   'All side effects are paused, so Deputy did not send, change or delete anything. Press Resume (in the tray menu, the banner or Settings) to let Deputy act again.';

@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
 import {
   AutonomyLevel,
+  SWITCHED_OFF_NOTICE,
   type ActionKind,
   type PolicyRule,
   type Settings,
@@ -89,7 +90,7 @@ export function PermissionsForm({ settings }: { settings: Settings }) {
     <>
       {!settings.areSideEffectsEnabled && (
         <p className="side-effects-off" role="note" data-testid="side-effects-off">
-          Side effects are switched off (AGENT_SIDE_EFFECTS_ENABLED=false)
+          {SWITCHED_OFF_NOTICE}
         </p>
       )}
       {/* The form checks its numbers itself, so every problem shows in place in the same words. */}

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { SWITCHED_OFF_NOTICE } from '../../../../shared/contract';
 import { useSideEffects, useStores } from '../../stores';
 import { isFocusLost } from '../../focus';
 
@@ -18,9 +19,8 @@ export function PauseBanner() {
   if (state?.isDisabledByEnvironment) {
     return (
       <section className="pause-banner" aria-label="Side effects are off" data-testid="pause-banner">
-        <p className="pause-banner__text">
-          Side effects are switched off for this session (AGENT_SIDE_EFFECTS_ENABLED=false). Deputy reads and
-          answers, but sends, changes and deletes nothing.
+        <p className="pause-banner__text" data-testid="pause-banner-text">
+          {SWITCHED_OFF_NOTICE}
         </p>
       </section>
     );
