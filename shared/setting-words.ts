@@ -1,8 +1,9 @@
-import type { ActionKind, AutonomyLevel } from './contract';
+import type { ActionKind, AutonomyLevel, Settings } from './contract';
 
 /*
  * The Permissions settings in the words Settings shows them: its form's labels, and the policy's reasons that name
- * a setting ("Your setting for “Add a task” is “Ask me first”."), so a reason names what the person can find.
+ * a setting ("Your setting for “Add a task” is “Ask me first”.", "raise “Actions per minute” in Settings →
+ * Permissions"), so a reason names what the person can find.
  */
 
 export const ACTION_KIND_LABELS: Record<ActionKind, string> = {
@@ -22,4 +23,11 @@ export const AUTONOMY_LABELS: Record<AutonomyLevel, string> = {
   notify: 'Do it and tell me',
   confirm: 'Ask me first',
   review: 'Show me a draft first',
+};
+
+/** The Rate limits fields, as Settings → Permissions labels them. */
+export const RATE_LIMIT_LABELS: Record<keyof Settings['rateLimits'], string> = {
+  actionsPerMinute: 'Actions per minute',
+  externalCallsPerHour: 'Calls to outside services per hour',
+  modelTokensPerHour: 'Model tokens per hour',
 };

@@ -1,13 +1,19 @@
 import { isOnAllowlist, matchesPattern } from './patterns';
 import type { PolicyRule } from '../../shared/contract/policy';
 import { PAUSED_MESSAGE, SWITCHED_OFF_MESSAGE } from '../../shared/contract/side-effects';
-import { ACTION_KIND_LABELS, AUTONOMY_LABELS } from '../../shared/setting-words';
+import { ACTION_KIND_LABELS, AUTONOMY_LABELS, RATE_LIMIT_LABELS } from '../../shared/setting-words';
 import { targetWords } from '../../shared/target-words';
 import { summarizeToolCall, toolNameWords } from '../../shared/tool-summaries';
 import { steeredByContent } from './provenance';
 import { standingInstruction } from './standing-instruction';
 import type { AutonomyLevel } from '../../shared/contract';
-import { CONFIDENCE, type PolicyCall, type PolicyContext, type PolicyDecision } from './types';
+import {
+  CONFIDENCE,
+  type PolicyCall,
+  type PolicyContext,
+  type PolicyDecision,
+  type RateLimits,
+} from './types';
 
 /**
  * The policy: a pure function of the call and the user's settings. Every answer names the rule that fired.
@@ -68,15 +74,21 @@ function checkRateLimits(call: PolicyCall, context: PolicyContext): PolicyDecisi
     return rateLimited(
       'rate:model_tokens',
       `the model-token budget of ${limits.modelTokensPerHour} per hour is used up`,
+      'modelTokensPerHour',
     );
   }
   if (call.tool.hasSideEffects && usage.actionsLastMinute >= limits.actionsPerMinute) {
-    return rateLimited('rate:actions', `${limits.actionsPerMinute} actions a minute is the limit`);
+    return rateLimited(
+      'rate:actions',
+      `${limits.actionsPerMinute} actions a minute is the limit`,
+      'actionsPerMinute',
+    );
   }
   if (call.tool.isExternal && usage.externalCallsLastHour >= limits.externalCallsPerHour) {
     return rateLimited(
       'rate:external_calls',
       `${limits.externalCallsPerHour} calls to outside services an hour is the limit`,
+      'externalCallsPerHour',
     );
   }
   return null;
@@ -234,10 +246,11 @@ const deny = (rule: string, reason: string): PolicyDecision => ({
   reason,
   outcome: 'REFUSAL:OUT_OF_SCOPE',
 });
-const rateLimited = (rule: string, detail: string): PolicyDecision => ({
+/** A limit reached, and the field that raises it as Settings → Permissions labels it. */
+const rateLimited = (rule: string, detail: string, limit: keyof RateLimits): PolicyDecision => ({
   kind: 'deny',
   rule,
-  reason: `Rate limit reached: ${detail}. Try again later or raise the limit in Settings.`,
+  reason: `Rate limit reached: ${detail}. Try again later, or raise “${RATE_LIMIT_LABELS[limit]}” in Settings → Permissions.`,
   outcome: 'REFUSAL:RATE_LIMITED',
 });
 const requireApproval = (

@@ -384,6 +384,21 @@ describe('the reasons a person reads', () => {
       'Deputy did not say how sure it is of what you want, so it asks you first.',
     );
   });
+
+  it('names the rate limit reached as Settings → Permissions labels it', () => {
+    const reached = (tool: PolicyTool, usage: PolicyContext['usage']) =>
+      decide({ tool, args: {}, meta: sure }, context({ usage })).reason;
+    const none = { actionsLastMinute: 0, externalCallsLastHour: 0, modelTokensLastHour: 0 };
+    expect(reached(addTask, { ...none, actionsLastMinute: 10 })).toBe(
+      'Rate limit reached: 10 actions a minute is the limit. Try again later, or raise “Actions per minute” in Settings → Permissions.',
+    );
+    expect(reached(slackSend, { ...none, externalCallsLastHour: 50 })).toContain(
+      'raise “Calls to outside services per hour” in Settings → Permissions.',
+    );
+    expect(reached(listTasks, { ...none, modelTokensLastHour: 100_000 })).toContain(
+      'raise “Model tokens per hour” in Settings → Permissions.',
+    );
+  });
 });
 
 describe('patterns', () => {

@@ -25,15 +25,16 @@ export const TRUST_LEVELS: { value: TrustLevel; label: string; explanation: stri
 
 // Said in the same words by the policy's reasons (shared/setting-words.ts).
 export { ACTION_KIND_LABELS, AUTONOMY_LABELS } from '../../../../shared/setting-words';
+import { RATE_LIMIT_LABELS } from '../../../../shared/setting-words';
 
 export const ACTION_KINDS = ActionKind.options;
 export const AUTONOMY_LEVELS = AutonomyLevel.options;
 
 export type RateLimitName = keyof Settings['rateLimits'];
 export const RATE_LIMITS: { name: RateLimitName; label: string; min: number; max: number }[] = [
-  { name: 'actionsPerMinute', label: 'Actions per minute', min: 1, max: 10_000 },
-  { name: 'externalCallsPerHour', label: 'Calls to outside services per hour', min: 1, max: 100_000 },
-  { name: 'modelTokensPerHour', label: 'Model tokens per hour', min: 1_000, max: 100_000_000 },
+  { name: 'actionsPerMinute', label: RATE_LIMIT_LABELS.actionsPerMinute, min: 1, max: 10_000 },
+  { name: 'externalCallsPerHour', label: RATE_LIMIT_LABELS.externalCallsPerHour, min: 1, max: 100_000 },
+  { name: 'modelTokensPerHour', label: RATE_LIMIT_LABELS.modelTokensPerHour, min: 1_000, max: 100_000_000 },
 ];
 export const EXPIRY_MINUTES = { min: 1, max: 7 * 24 * 60 } as const;
 
