@@ -53,6 +53,8 @@ export interface RunSpec {
   threadId: string;
   /** Who runs: 'deputy' for chat runs, the agent definition's id for task agents. */
   agentId: string;
+  /** A task agent's name as the person reads it (its display name), for the words that name it. */
+  agentName?: string;
   /** The model the user chose; routing may pick a sibling per turn. */
   model: string;
   maxSteps: number;

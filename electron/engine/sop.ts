@@ -87,7 +87,7 @@ export function phaseDecision(
     kind: 'require_approval',
     level: 'confirm',
     rule: 'sop.phase_requires_approval',
-    reason: `This agent’s “${phase.replace(/_/g, ' ')}” step asks you before it acts.`,
+    reason: `${spec.agentName ?? 'This agent'}’s “${phase.replace(/_/g, ' ')}” step asks you before it acts.`,
   };
 }
 

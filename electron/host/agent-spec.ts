@@ -17,6 +17,7 @@ export function agentSpec(
   return {
     ...base,
     agentId: definition.name,
+    agentName: definition.displayName ?? definition.name,
     maxSteps: limits?.max_turns ?? base.maxSteps,
     timeLimitMs: limits?.max_time_minutes ? limits.max_time_minutes * 60_000 : base.timeLimitMs,
     completion: agentCompletion(definition),

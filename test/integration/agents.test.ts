@@ -198,6 +198,7 @@ describe('a phase that asks first', () => {
     fixture = await openHost(model, {
       dataDir: dataDirWithAgents({
         name: 'booker',
+        displayName: 'Room booker',
         tools: ['list_tasks', 'add_task'],
         sop: {
           phases: [
@@ -215,7 +216,10 @@ describe('a phase that asks first', () => {
     expect(response.status).toBe('awaiting_confirmation');
     const [approval] = fixture.host.approvals.pending();
     expect(approval).toMatchObject({ tool: 'add_task', rule: 'sop.phase_requires_approval' });
-    expect(approval?.reason).toContain('This agent’s “awaiting user” step asks you before it acts.');
+    // Named as the person knows the agent, its step in words, not as code.
+    expect(approval?.reason).toBe(
+      'Room booker wants to add a task: Book the room. Room booker’s “awaiting user” step asks you before it acts.',
+    );
     expect(storeOf(fixture.host).actions.byCall(response.runId, 'look')?.ledgerState).toBe('committed');
   });
 });
