@@ -74,6 +74,16 @@ describe('approvals against the headless host and a fake Gemini', () => {
     return page;
   }
 
+  /** Whether `element`'s colour (or its left edge's) is the danger red. */
+  const isRed = (element: Locator, property: 'color' | 'borderLeftColor') =>
+    element.evaluate((node, property) => {
+      const probe = node.appendChild(document.createElement('span'));
+      probe.style.color = 'var(--danger)';
+      const danger = getComputedStyle(probe).color;
+      probe.remove();
+      return getComputedStyle(node)[property] === danger;
+    }, property);
+
   /** A fresh conversation whose run pauses on add_task; resolves once its approval card is on screen. */
   async function askForMilk(page: Page, answer: string): Promise<Locator> {
     gemini.script(callReply('add_task', MILK_CALL), textReply(answer, { chunks: 3, gapMs: 20 }));
@@ -128,7 +138,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 
-  it('rejects with a reason: the model is told, and its answer streams', async () => {
+  it('rejects with a reason: the model is told, its answer streams, and the card says “Turned down” once', async () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Understood, I did not add it.');
     const requestsBefore = gemini.requests.length;
@@ -142,6 +152,16 @@ describe('approvals against the headless host and a fake Gemini', () => {
       'I already have milk',
     );
     await withState(addTaskCard(page), 'rejected').waitFor();
+    // Said once, by the call's card, in the audit trail's words: the approval inside does not repeat it.
+    await expect.poll(() => addTaskCard(page).getByTestId('tool-call-state').innerText()).toBe('Turned down');
+    expect((await addTaskCard(page).innerText()).match(/Turned down|Rejected/g)).toEqual(['Turned down']);
+    if (SHOTS)
+      for (const width of [1280, 420])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.emulateMedia({ colorScheme });
+          await page.screenshot({ path: `${SHOTS}/chat-turned-down-${width}-${colorScheme}.png` });
+        }
     await expect
       .poll(() => assistantMessages(page).last().innerText())
       .toContain('Understood, I did not add it.');
@@ -151,7 +171,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(answer?.response)).toContain('I already have milk');
   });
 
-  it('a call whose approval expired unanswered says “Expired” on its card, as its approval does, live and reloaded (1280 and 420 px, light and dark, 0 axe)', async () => {
+  it('a call whose approval expired unanswered says “Expired” once, on its card, quietly, live and reloaded; the approval’s window says it as quietly (1280 and 420 px, light and dark, 0 axe)', async () => {
     const page = await openPage();
     // Only the call: an approval that expires ends its run, so no answer of the model is left queued.
     gemini.script(callReply('add_task', MILK_CALL));
@@ -164,21 +184,27 @@ describe('approvals against the headless host and a fake Gemini', () => {
       await withStatus(approvalCard(shown), 'expired').waitFor();
       await expect.poll(() => addTaskCard(shown).getByTestId('tool-call-state').innerText()).toBe('Expired');
       expect(await addTaskCard(shown).innerText()).not.toContain('Rejected');
-      // Not a failure: its state is said in the card's quiet tone, not in red.
-      const tones = await addTaskCard(shown)
-        .getByTestId('tool-call-state')
-        .evaluate((state) => {
-          const probe = state.appendChild(document.createElement('span'));
-          probe.style.color = 'var(--danger)';
-          const danger = getComputedStyle(probe).color;
-          probe.remove();
-          return { color: getComputedStyle(state).color, danger };
-        });
-      expect(tones.color).not.toBe(tones.danger);
+      // Said once, by the call's card: the approval inside does not repeat it.
+      expect((await addTaskCard(shown).innerText()).match(/Expired/g)).toEqual(['Expired']);
+      // Not a failure: the call's state and the approval's edge are said in a quiet tone, not in red.
+      expect(await isRed(addTaskCard(shown).getByTestId('tool-call-state'), 'color')).toBe(false);
+      expect(await isRed(approvalCard(shown), 'borderLeftColor')).toBe(false);
     };
     await expired(page);
     await page.reload();
     await expired(page);
+    // The approval's own window, with no call's card around it, says "Expired" in the same quiet tone.
+    const popup = await openPage(`/approval/${approvalId}`);
+    const windowStatus = popup.getByTestId('approval-window').getByTestId('approval-status');
+    await expect.poll(() => windowStatus.innerText()).toBe('Expired');
+    expect(await isRed(windowStatus, 'color')).toBe(false);
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await popup.setViewportSize({ width, height: 700 });
+        await popup.emulateMedia({ colorScheme });
+        if (SHOTS) await popup.screenshot({ path: `${SHOTS}/window-expired-${width}-${colorScheme}.png` });
+      }
+    expect(await axeViolations(popup)).toEqual([]);
     for (const width of [1280, 420])
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height: 800 });

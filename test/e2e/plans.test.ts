@@ -244,7 +244,7 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     }
   });
 
-  it('a step whose call the person rejects says so, without the note meant for the model', async () => {
+  it('a step whose call the person rejects says “Turned down” once, without the note meant for the model', async () => {
     const page = await openPage();
     gemini.script(
       planWith('Add oat milk', {
@@ -269,7 +269,9 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
         .and(page.locator('[data-status="rejected"]'))
         .waitFor();
       const words = await step(page, 'add').innerText();
-      expect(words).toContain('Rejected');
+      // Said once, by the step, in the audit trail's words: not again by its card, nor by the approval inside.
+      expect(words.match(/Turned down|Rejected/g)).toEqual(['Turned down']);
+      expect(await step(page, 'add').locator('.plan-step__state').innerText()).toBe('Turned down');
       expect(words).toContain('Reason: I already have milk');
       expect(words).not.toContain('Do not retry');
       expect(words).not.toContain('The user rejected');
@@ -300,8 +302,9 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
         .and(page.locator('[data-status="expired"]'))
         .waitFor();
       await expect.poll(() => step(page, 'add').locator('.plan-step__state').innerText()).toBe('Expired');
-      // The step says it; its call's card inside does not say it again.
+      // The step says it; its call's card inside does not say it again, nor the approval inside that.
       await expect.poll(() => step(page, 'add').getByTestId('tool-call-state').count()).toBe(0);
+      expect((await step(page, 'add').innerText()).match(/Expired/g)).toEqual(['Expired']);
       expect(await step(page, 'add').innerText()).not.toContain('Rejected');
     });
   });

@@ -4,7 +4,12 @@ import {
   emptyConversation,
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';
-import { cancelledReason, toolStateLabel } from '../../../renderer/src/features/chat/tool-state';
+import {
+  cancelledReason,
+  refusedCallLabel,
+  toolStateLabel,
+} from '../../../renderer/src/features/chat/tool-state';
+import { sampleApproval } from './fixtures';
 
 describe('tool-call card labels', () => {
   it('uses the ledger state where it says more than the coarse one', () => {
@@ -17,7 +22,7 @@ describe('tool-call card labels', () => {
   it('keeps the coarse labels when the ledger adds nothing or is not known', () => {
     expect(toolStateLabel('awaiting_confirmation', 'awaiting_confirmation')).toBe('Waiting for approval');
     expect(toolStateLabel('failed', 'failed')).toBe('Failed');
-    expect(toolStateLabel('rejected')).toBe('Rejected');
+    expect(toolStateLabel('rejected')).toBe('Turned down');
     expect(toolStateLabel('planned')).toBe('Planned');
     expect(toolStateLabel('executing')).toBe('Running');
     expect(toolStateLabel('completed')).toBe('Done');
@@ -60,6 +65,18 @@ describe('tool-call card labels', () => {
     });
     expect(done.items[0]).toMatchObject({ state: 'completed', result: { id: 'msg-1' } });
     expect(done.items[0]).not.toHaveProperty('ledgerState');
+  });
+});
+
+describe('a refused call, in the audit trail’s words', () => {
+  it('was turned down when it asked and was told no, and not done when it never asked or was paused', () => {
+    expect(refusedCallLabel(true, sampleApproval({ status: 'rejected' }))).toBe('Turned down');
+    // Said no to a moment before this window heard of the decision.
+    expect(refusedCallLabel(true, sampleApproval({ status: 'pending' }))).toBe('Turned down');
+    // The policy blocked it, or held it back to ask what the person meant: nobody was asked.
+    expect(refusedCallLabel(false, undefined)).toBe('Not done');
+    // Approved, then side effects were paused before it ran.
+    expect(refusedCallLabel(true, sampleApproval({ status: 'approved' }))).toBe('Not done');
   });
 });
 

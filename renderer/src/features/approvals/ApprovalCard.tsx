@@ -18,7 +18,8 @@ const OUTCOME_LABELS: Record<Exclude<Outcome, 'cancelled'>, string> = {
   pending: 'Waiting for you',
   approved: 'Approved',
   edited: 'Edited and approved',
-  rejected: 'Rejected',
+  // As the audit trail says it: the person, or Deputy for them (a tool whose server went), said no.
+  rejected: 'Turned down',
   expired: 'Expired',
 };
 
@@ -42,10 +43,13 @@ export function ApprovalCard({
   approval,
   isCompact = false,
   isCancelled = false,
+  holderSays,
 }: {
   approval: Approval;
   isCompact?: boolean;
   isCancelled?: boolean;
+  /** What the card holding this one says of its call ("Turned down", "Expired"): the badge does not repeat it. */
+  holderSays?: string;
 }) {
   const { approvals: store } = useStores();
   const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
@@ -119,8 +123,9 @@ export function ApprovalCard({
         {/* The host's words for this very call ("Mark ‘Buy milk’ as done"), said once: the card's name. */}
         <h3 id={titleId}>{approval.preview.title}</h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
-        {/* Cancelled, the card sits in the call's card, which (or whose plan step) says so: not a second time. */}
-        {outcome !== 'cancelled' && (
+        {/* Cancelled, turned down or expired, the card sits in the call's card, which (or whose plan step) says
+            so: not a second time. */}
+        {outcome !== 'cancelled' && OUTCOME_LABELS[outcome] !== holderSays && (
           <span className="approval-card__status" data-testid="approval-status" role="status">
             {OUTCOME_LABELS[outcome]}
           </span>

@@ -28,11 +28,14 @@ export function ApprovalSlot({
   actionId,
   snapshot,
   isCancelled = false,
+  holderSays,
 }: {
   actionId: string;
   snapshot: Approval | null;
   /** Rejected by Deputy because the run was ended around it (see isCancelledCall), not by the person. */
   isCancelled?: boolean;
+  /** What the call's card, or the plan step holding it, says of the call ("Turned down"): not said twice. */
+  holderSays?: string;
 }) {
   const { approvals: store } = useStores();
   const known = useKnownApproval(actionId, snapshot);
@@ -45,7 +48,7 @@ export function ApprovalSlot({
     else if (!snapshot && !known && !hasLookedUp) void store.getState().lookUp();
   }, [snapshot, known, hasLookedUp, store]);
 
-  if (approval) return <ApprovalCard approval={approval} isCancelled={isCancelled} />;
+  if (approval) return <ApprovalCard approval={approval} isCancelled={isCancelled} holderSays={holderSays} />;
   return (
     <p className="approval-card approval-card--missing" data-testid="approval-missing" role="status">
       {!hasLookedUp

@@ -9,6 +9,7 @@ import {
   cancelledReason,
   isCancelledCall,
   isExpiredCall,
+  refusedCallLabel,
   toolErrorWords,
   toolStateLabel,
 } from './tool-state';
@@ -61,7 +62,9 @@ export function ToolCallCard({
         ? 'Cancelled'
         : isExpired
           ? 'Expired'
-          : toolStateLabel(call.state, call.ledgerState);
+          : call.state === 'rejected'
+            ? refusedCallLabel(call.approvalItem !== undefined, approval)
+            : toolStateLabel(call.state, call.ledgerState);
   return (
     <li
       className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}
@@ -101,6 +104,7 @@ export function ToolCallCard({
             actionId={call.approvalItem.actionId}
             snapshot={call.approvalItem.approval}
             isCancelled={isCancelled}
+            holderSays={label}
           />
         </div>
       )}

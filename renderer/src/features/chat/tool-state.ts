@@ -9,7 +9,7 @@ const STATE_LABELS: Record<ActionState, string> = {
   executing: 'Running',
   completed: 'Done',
   failed: 'Failed',
-  rejected: 'Rejected',
+  rejected: 'Turned down',
 };
 
 // Only the ledger states that say more than the coarse state they map to; the rest read the same.
@@ -72,6 +72,15 @@ export function isRunStopped(items: readonly TimelineItem[], runId: string, mess
  */
 export const isExpiredCall = (call: { state: ActionState }, approval: Approval | undefined): boolean =>
   call.state === 'rejected' && approval?.status === 'expired';
+
+/**
+ * A refused call (state `rejected`, neither cancelled nor expired) in the audit trail's words: "Turned down" when
+ * it asked and was told no (by the person, or by Deputy for them when its server went), else "Not done": the
+ * policy blocked it or held it back to ask what they meant, or its approval was given but it was paused.
+ */
+export function refusedCallLabel(wasAsked: boolean, approval: Approval | undefined): string {
+  return wasAsked && approval?.status !== 'approved' ? STATE_LABELS.rejected : 'Not done';
+}
 
 /**
  * A failed call's error for the person to read. Arguments a tool did not accept are said for the model, by the

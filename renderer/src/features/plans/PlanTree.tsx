@@ -6,14 +6,14 @@ import { toolLabel } from '../../format';
 import { useFocusAfterSave } from '../settings/use-focus-after-save';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
-import { isCancelledCall, isExpiredCall } from '../chat/tool-state';
+import { isCancelledCall, isExpiredCall, refusedCallLabel } from '../chat/tool-state';
 import { useCallApproval } from '../approvals/ApprovalSlot';
 import {
   canApprovePlan,
   EXPIRED_STEP,
   isPlanOpen,
   PLAN_STATE,
-  REJECTED_STEP,
+  REFUSED_STEP_ICON,
   skipReason,
   STEP_STATE,
 } from './plans-model';
@@ -68,12 +68,11 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
       isCancelledCall(lastCall, state.conversation.items),
   );
   // Or its approval expired with nobody answering: said as its card says it.
-  const lastApproval = useCallApproval(
-    items.findLast(
-      (item): item is Extract<TimelineItem, { kind: 'approval' }> =>
-        item.kind === 'approval' && item.actionId === lastCall?.id,
-    ),
+  const lastApprovalItem = items.findLast(
+    (item): item is Extract<TimelineItem, { kind: 'approval' }> =>
+      item.kind === 'approval' && item.actionId === lastCall?.id,
   );
+  const lastApproval = useCallApproval(lastApprovalItem);
   const isExpired =
     isRejected && !isCancelled && lastCall !== undefined && isExpiredCall(lastCall, lastApproval);
   const skipped = skipReason(plan, step);
@@ -82,7 +81,7 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
     : isExpired
       ? EXPIRED_STEP
       : isRejected
-        ? REJECTED_STEP
+        ? { icon: REFUSED_STEP_ICON, words: refusedCallLabel(lastApprovalItem !== undefined, lastApproval) }
         : STEP_STATE[step.status];
   return (
     <li

@@ -28,8 +28,8 @@ export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }>
   cancelled: { icon: '–', words: 'Cancelled' },
 };
 
-/** A failed step whose call the person rejected: said as its card says it. */
-export const REJECTED_STEP = { icon: '✕', words: 'Rejected' };
+/** A failed step whose call was refused (turned down, or not done): said as its card says it. */
+export const REFUSED_STEP_ICON = '✕';
 /** A failed step whose call's approval expired with nobody answering: it did not fail, it was not done. */
 export const EXPIRED_STEP = { icon: '–', words: 'Expired' };
 

@@ -98,7 +98,7 @@ function WaitingChanges() {
     const title = approval.preview.title;
     tasks.getState().tell(
       isDecided
-        ? { tone: 'info', text: decision === 'approve' ? `Approved: ${title}.` : `Rejected: ${title}.` }
+        ? { tone: 'info', text: decision === 'approve' ? `Approved: ${title}.` : `Turned down: ${title}.` }
         : {
             tone: 'error',
             text: approvals.getState().activity[approval.id]?.error ?? 'It could not be decided.',
