@@ -171,7 +171,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(answer?.response)).toContain('I already have milk');
   });
 
-  it('a call whose approval expired unanswered says “Expired” once, on its card, quietly, live and reloaded; the approval’s window says it as quietly (1280 and 420 px, light and dark, 0 axe)', async () => {
+  it('a call whose approval expired unanswered says “Expired” once, on its card, quietly, and its conversation “approval expired” in the list, live and reloaded; the approval’s window says it as quietly (1280 and 420 px, light and dark, 0 axe)', async () => {
     const page = await openPage();
     // Only the call: an approval that expires ends its run, so no answer of the model is left queued.
     gemini.script(callReply('add_task', MILK_CALL));
@@ -190,9 +190,17 @@ describe('approvals against the headless host and a fake Gemini', () => {
       expect(await isRed(addTaskCard(shown).getByTestId('tool-call-state'), 'color')).toBe(false);
       expect(await isRed(approvalCard(shown), 'borderLeftColor')).toBe(false);
     };
+    // The conversation list says what happened to its last run, not "failed".
+    const listSays = async () => {
+      const row = page.locator('[data-testid="thread-item"][aria-current="page"]');
+      await expect.poll(() => row.innerText()).toContain(' · approval expired');
+      expect(await row.innerText()).not.toContain('failed');
+    };
     await expired(page);
+    await listSays();
     await page.reload();
     await expired(page);
+    await listSays();
     // The approval's own window, with no call's card around it, says "Expired" in the same quiet tone.
     const popup = await openPage(`/approval/${approvalId}`);
     const windowStatus = popup.getByTestId('approval-window').getByTestId('approval-status');

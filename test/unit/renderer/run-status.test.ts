@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ActionState } from '../../../shared/contract';
 import {
   isWaitingForApproval,
+  lastRunNote,
   runActivityText,
   runStatusText,
 } from '../../../renderer/src/features/chat/run-status';
@@ -78,5 +79,20 @@ describe('what a running run is doing, from its latest row', () => {
     const childCall = (state: ActionState): TimelineItem => ({ ...tool(state), runId: 'child' });
     expect(isWaitingForApproval([tool('executing'), childCall('awaiting_confirmation')])).toBe(true);
     expect(isWaitingForApproval([tool('executing'), childCall('executing')])).toBe(false);
+  });
+});
+
+describe('the conversation list’s note on a last run', () => {
+  it('says a run stopped or ended by an expired approval as what happened, not as a failure', () => {
+    expect(lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'approval_expired' })).toBe(
+      'approval expired',
+    );
+    expect(lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'cancelled' })).toBe('stopped');
+    expect(lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'model_timeout' })).toBe('failed');
+    // A row from before the list carried the code.
+    expect(lastRunNote({ lastRunStatus: 'failed' })).toBe('failed');
+    expect(lastRunNote({ lastRunStatus: 'awaiting_confirmation' })).toBe('needs approval');
+    expect(lastRunNote({ lastRunStatus: 'completed' })).toBeNull();
+    expect(lastRunNote({ lastRunStatus: null })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ThreadSummary } from '../../../../shared/contract';
 import { useChat } from '../../stores';
-import { isStoppedCode } from './error-words';
+import { lastRunNote } from './run-status';
 import { isRunActive } from './timeline';
 import { ThreadRenameForm } from './ThreadRenameForm';
 import { isFocusLost } from '../../focus';
@@ -24,6 +24,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   const shouldRefocus = useRef(false);
   const title = thread.title || 'Untitled conversation';
   const isRunning = thread.lastRunStatus !== null && isRunActive(thread.lastRunStatus);
+  const note = lastRunNote(thread);
 
   // Keeping the conversation returns focus to its Delete button, not to the top of the page.
   useEffect(() => {
@@ -65,9 +66,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
           <span className="thread-list__title">{title}</span>
           <span className="thread-list__meta">
             {formatWhen(thread.updatedAt)}
-            {thread.lastRunStatus === 'failed' &&
-              (isStoppedCode(thread.lastRunErrorCode) ? ' · stopped' : ' · failed')}
-            {thread.lastRunStatus === 'awaiting_confirmation' && ' · needs approval'}
+            {note && ` · ${note}`}
           </span>
         </button>
       )}

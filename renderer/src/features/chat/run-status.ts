@@ -1,5 +1,6 @@
-import type { RunStatus } from '../../../../shared/contract';
+import type { RunStatus, ThreadSummary } from '../../../../shared/contract';
 import { MODEL_NOTICE_SOURCE } from '../../../../shared/model-failure-words';
+import { isStoppedCode } from './error-words';
 import type { TimelineItem } from './timeline';
 
 const STATUS_LABELS: Record<RunStatus, string> = {
@@ -16,6 +17,20 @@ export function runStatusText(status: RunStatus, queuePosition?: number): string
   if (status !== 'queued' || queuePosition === undefined) return STATUS_LABELS[status];
   const runs = queuePosition === 1 ? '1 other run' : `${queuePosition} other runs`;
   return `Queued — waiting for ${runs} to finish`;
+}
+
+/**
+ * What the conversation list says of a conversation's last run, after its time, when it is news: it waits for
+ * the person, or it ended without an answer. A run stopped, or ended because an approval expired with nobody
+ * answering, did not go wrong: it is said as the chat and the audit trail say it, not as "failed".
+ */
+export function lastRunNote(
+  thread: Pick<ThreadSummary, 'lastRunStatus' | 'lastRunErrorCode'>,
+): string | null {
+  if (thread.lastRunStatus === 'awaiting_confirmation') return 'needs approval';
+  if (thread.lastRunStatus !== 'failed') return null;
+  if (isStoppedCode(thread.lastRunErrorCode)) return 'stopped';
+  return thread.lastRunErrorCode === 'approval_expired' ? 'approval expired' : 'failed';
 }
 
 /**
