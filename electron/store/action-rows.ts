@@ -38,7 +38,7 @@ export const toAction = (row: ActionRow): ActionRecord => ({
 });
 
 /** The stored names, when there are any that read as names: a row from before them has none. */
-function namesOf(json: string | null): { names?: CallNames } {
+export function namesOf(json: string | null): { names?: CallNames } {
   if (json === null) return {};
   const names = CallNames.safeParse(parseStoredJson(json));
   return names.success ? { names: names.data } : {};

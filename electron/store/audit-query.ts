@@ -8,6 +8,7 @@ import {
   type AuditStatusFilter,
 } from '../../shared/contract';
 import type { AuditInbox } from './audit-inbox';
+import { namesOf } from './action-rows';
 import { isUndoable, toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { AuditSearchIndex } from './audit-search-index';
 import type { Db } from './database';
@@ -119,6 +120,7 @@ export class AuditQuery {
   private readonly selectAssumptionsOf;
   private readonly selectUndoStates;
   private readonly selectApprovalEndings;
+  private readonly selectNames;
   private readonly selectWaitingUndos;
   private readonly firstSeqFrom;
   private readonly lastSeqTo;
@@ -147,6 +149,13 @@ export class AuditQuery {
     this.selectApprovalEndings = db.prepare<[string], { action_id: string; status: ApprovalEnding }>(
       `SELECT action_id, status FROM approvals WHERE action_id IN (SELECT value FROM json_each(?))
        AND +status IN ('rejected', 'expired')`,
+    );
+    // An undo's names are the call's it undid: found through that call's entry (`undo_of`).
+    this.selectNames = db.prepare<[string], { entry_id: string; names_json: string }>(
+      `SELECT e.id AS entry_id, a.names_json FROM audit_entries e
+       JOIN actions a ON a.id = CASE WHEN e.undo_of IS NULL THEN e.action_id
+         ELSE (SELECT o.action_id FROM audit_entries o WHERE o.id = e.undo_of) END
+       WHERE e.id IN (SELECT value FROM json_each(?)) AND a.names_json IS NOT NULL`,
     );
     // Found through the status index: pending entries are few (held calls, undos in flight).
     this.selectWaitingUndos = db
@@ -190,7 +199,8 @@ export class AuditQuery {
     this.inbox.file();
     const row = this.selectOne.get(id) ?? this.selectByAction.get(id);
     return row
-      ? (this.withApprovalEndings([toEntry(row, this.selectAssumptionsOf.all(row.id))])[0] ?? null)
+      ? (this.withNames(this.withApprovalEndings([toEntry(row, this.selectAssumptionsOf.all(row.id))]))[0] ??
+          null)
       : null;
   }
 
@@ -271,7 +281,21 @@ export class AuditQuery {
       list.push(assumption);
       byEntry.set(assumption.entry_id, list);
     }
-    return this.withApprovalEndings(rows.map((row) => toEntry(row, byEntry.get(row.id) ?? [])));
+    return this.withNames(
+      this.withApprovalEndings(rows.map((row) => toEntry(row, byEntry.get(row.id) ?? []))),
+    );
+  }
+
+  /** Gives each call's entry (and each undo's) the names its tool card reads its ids by. */
+  private withNames(entries: AuditEntry[]): AuditEntry[] {
+    const calls = entries.flatMap((entry) =>
+      entry.kind === 'tool_call' || entry.kind === 'undo' ? [entry.id] : [],
+    );
+    if (calls.length === 0) return entries;
+    const found = new Map(
+      this.selectNames.all(JSON.stringify(calls)).map((row) => [row.entry_id, namesOf(row.names_json)]),
+    );
+    return entries.map((entry) => ({ ...entry, ...found.get(entry.id) }));
   }
 
   /**

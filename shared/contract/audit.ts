@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PageCursor } from './paging';
+import { CallNames } from './run';
 
 /** Spec 004's audit trail: what Deputy did, why, under whose authority, and how to undo it. */
 export const AuditEntryKind = z.enum(['tool_call', 'undo', 'decision', 'record']);
@@ -104,6 +105,12 @@ export const AuditEntry = z.object({
    * approvals as `isTurnedDown` is, and absent where that is.
    */
   isExpired: z.boolean().optional(),
+  /**
+   * What the person knows the ids among the call's arguments by (`{"C0RANDOM01": "#random"}`), as its tool card
+   * has them: a call's own, an undo's those of the call it undid. Read from the ledger when the entry is read, not
+   * stored; absent when there are none (a call from before they were kept).
+   */
+  names: CallNames.optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

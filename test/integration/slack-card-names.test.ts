@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent, RunEventOf } from '../../shared/contract';
 import { summarizeToolCall } from '../../shared/tool-summaries';
 import { undoQuestion } from '../../renderer/src/features/audit/undo-words';
+import { whatWords } from '../../renderer/src/features/audit/audit-words';
 import { startFakeSlack, type FakeSlack } from '../fakes/slack/server';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
@@ -92,6 +93,16 @@ describe('a tool card names a Slack channel given by id as its approval does', (
         result: entry.output,
       }),
     ).toBe('Posted in Slack DM with carol.c');
+    expect(whatWords(entry)).toBe('Posted in Slack DM with carol.c');
+
+    // Its undo's line names the channel too: its entry keeps the post's arguments, and reads the post's names.
+    await fixture.host.invoke('audit.undo', { id: entry.id });
+    const undo = (await fixture.host.invoke('audit.list', { tool: 'slack_send' })).entries.find(
+      (listed) => listed.kind === 'undo',
+    );
+    if (!undo) throw new Error('no undo entry');
+    expect(whatWords(undo)).toBe('Undo: Posted in Slack DM with carol.c');
+    expect((await fixture.host.invoke('audit.get', { id: undo.id })).entry.names).toEqual(names);
   });
 
   it('a post approved after a restart is told to the model as it would have been without one, its name with it', async () => {
@@ -130,6 +141,10 @@ describe('a tool card names a Slack channel given by id as its approval does', (
     const { actions } = await fixture.host.invoke('thread.get', { threadId: paused.threadId });
     expect(actions).toMatchObject([{ state: 'rejected', names: { C0RANDOM01: '#random' } }]);
     expect(await storedLines(paused.threadId)).toEqual(['Post in #random']);
+    // The audit trail's line too, though a post turned down has no result to name it.
+    const [entry] = (await fixture.host.invoke('audit.list', { tool: 'slack_send' })).entries;
+    if (!entry) throw new Error('no audit entry');
+    expect(whatWords(entry)).toBe('Post in #random');
   });
 
   it('a read names the channel from its result, and from the names its look-up left for the next call', async () => {

@@ -117,10 +117,16 @@ export function whatWords(entry: AuditEntry): string {
   }
   if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
     const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
-    return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, { result: entry.output });
+    return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, {
+      result: entry.output,
+      names: entry.names,
+    });
   }
-  if (entry.kind === 'undo' && hasToolWords(entry.actionType))
-    return `Undo: ${summarizeToolCall(entry.actionType, asRecord(asRecord(entry.input).args), true)}`;
+  // The undo's entry keeps the call's arguments, not its result: the names come with the entry, as the call's card has them.
+  if (entry.kind === 'undo' && hasToolWords(entry.actionType)) {
+    const args = asRecord(asRecord(entry.input).args);
+    return `Undo: ${summarizeToolCall(entry.actionType, args, true, { names: entry.names })}`;
+  }
   const subject = subjectOf(entry.kind === 'undo' ? asRecord(entry.input).args : entry.input);
   const words = `${entry.kind === 'undo' ? 'Undo ' : ''}${toolLabel(entry.actionType)}`;
   const said = words.charAt(0).toUpperCase() + words.slice(1);
