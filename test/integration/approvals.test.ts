@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
 import { Store } from '../../electron/store/store';
-import type { ApprovalsChangedEvent, RunResponse } from '../../shared/contract';
+import { SWITCHED_OFF_MESSAGE, type ApprovalsChangedEvent, type RunResponse } from '../../shared/contract';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 import { collect, openHost, type HostFixture } from '../support/host-fixture';
 import { syntheticMailTools } from '../support/synthetic-tools';
@@ -290,7 +290,8 @@ describe('policy in the run', () => {
     await host.invoke('settings.set', { trustLevel: 'autonomous' });
     const done = await host.runToEnd({ prompt: 'Add milk' });
     expect(done.status).toBe('completed');
-    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('AGENT_SIDE_EFFECTS_ENABLED');
+    // Told in the words the person reads too, which say what to do rather than name the variable.
+    expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain(SWITCHED_OFF_MESSAGE);
     expect(await listTasks()).toEqual([]);
   });
 
