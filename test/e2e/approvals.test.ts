@@ -155,6 +155,9 @@ describe('approvals against the headless host and a fake Gemini', () => {
     // Said once, by the call's card, in the audit trail's words: the approval inside does not repeat it.
     await expect.poll(() => addTaskCard(page).getByTestId('tool-call-state').innerText()).toBe('Turned down');
     expect((await addTaskCard(page).innerText()).match(/Turned down|Rejected/g)).toEqual(['Turned down']);
+    // The person's own no is not a failure: said in a quiet tone, as the audit trail says it, not in red.
+    expect(await isRed(addTaskCard(page).getByTestId('tool-call-state'), 'color')).toBe(false);
+    expect(await isRed(approvalCard(page), 'borderLeftColor')).toBe(false);
     if (SHOTS)
       for (const width of [1280, 420])
         for (const colorScheme of ['light', 'dark'] as const) {

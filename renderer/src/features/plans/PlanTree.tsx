@@ -86,7 +86,7 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
   return (
     <li
       ref={ref}
-      className={`plan-step plan-step--${isCancelled ? 'cancelled' : isExpired ? 'expired' : step.status}${isFound ? ' plan-step--found' : ''}`}
+      className={`plan-step plan-step--${isCancelled ? 'cancelled' : isExpired ? 'expired' : isRejected ? 'refused' : step.status}${isFound ? ' plan-step--found' : ''}`}
       data-testid="plan-step"
       data-step-id={step.id}
       data-status={step.status}
