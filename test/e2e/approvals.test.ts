@@ -192,6 +192,12 @@ describe('approvals against the headless host and a fake Gemini', () => {
       // Not a failure: the call's state and the approval's edge are said in a quiet tone, not in red.
       expect(await isRed(addTaskCard(shown).getByTestId('tool-call-state'), 'color')).toBe(false);
       expect(await isRed(approvalCard(shown), 'borderLeftColor')).toBe(false);
+      // The run that ended for it says why as quietly as a stopped run, with Ask again, not in a red alert.
+      await expect
+        .poll(() => shown.getByTestId('run-expired').innerText())
+        .toContain('The approval waited too long and expired, so Deputy stopped.');
+      expect(await shown.getByTestId('run-expired').getByTestId('run-ask-again').count()).toBe(1);
+      expect(await shown.getByTestId('run-error').count()).toBe(0);
     };
     // The conversation list says what happened to its last run, not "failed".
     const listSays = async () => {

@@ -11,7 +11,8 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
 /**
  * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
- * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again.
+ * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again; so does a run
+ * whose approval expired, in its own words.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
@@ -22,10 +23,16 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   const openConnections = useContext(OpenConnections);
   // A run that failed for want of a key is worth asking again once one is saved.
   const hasKeyNow = useIsGeminiConfigured() === true && error.code === 'model_not_configured';
-  if (isStoppedCode(error.code)) {
+  // Nor is a run that ended because nobody answered its approval in time: said as quietly, with Ask again.
+  const isExpired = error.code === 'approval_expired';
+  if (isStoppedCode(error.code) || isExpired) {
     return (
-      <li className="run-mark run-mark--stopped" data-testid="run-stopped" {...row}>
-        Stopped
+      <li
+        className={`run-mark run-mark--${isExpired ? 'expired' : 'stopped'}`}
+        data-testid={isExpired ? 'run-expired' : 'run-stopped'}
+        {...row}
+      >
+        {isExpired ? friendlyError(error.code) : 'Stopped'}
         {canRetry && (
           <button
             type="button"
