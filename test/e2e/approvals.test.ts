@@ -138,6 +138,27 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 
+  it('a call the rules did not let happen says “Not done” and why, in the policy’s words, quietly, live and reloaded', async () => {
+    const page = await openPage();
+    gemini.script(
+      callReply('add_task', { description: 'Repot the orchid', intent: 'Add it', confidence: 0.3 }),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Add: repot the orchid');
+    const card = page.getByTestId('tool-call').filter({ hasText: 'Repot the orchid' });
+    const says = async () => {
+      await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Not done');
+      expect(await card.getByTestId('tool-call-note').innerText()).toBe(
+        'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.',
+      );
+      expect(await card.getByTestId('tool-call-error').count()).toBe(0);
+      expect(await isRed(card.getByTestId('tool-call-state'), 'color')).toBe(false);
+    };
+    await says();
+    await page.reload();
+    await says();
+  });
+
   it('rejects with a reason: the model is told, its answer streams, and the card says “Turned down” once', async () => {
     const page = await openPage();
     const card = await askForMilk(page, 'Understood, I did not add it.');

@@ -52,6 +52,8 @@ export function ToolCallCard({
   const isExpired = !isCancelled && isExpiredCall(call, approval);
   const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : isExpired ? 'expired' : call.state;
   const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
+  // Not done by the person's rules, with nobody asked: the policy's reason, written for the person, says why.
+  const isNotDone = call.state === 'rejected' && !call.approvalItem && !isCancelled && !isStopped;
   // Undone from this card a moment ago, before (or without) the conversation hearing it from the host.
   const isUndone = useCardUndo((state) => state.cards[call.id]?.isUndone ?? false) || call.isUndone === true;
   const label = isUndone
@@ -96,6 +98,11 @@ export function ToolCallCard({
       {isCancelled && (
         <p className="tool-card__note" data-testid="tool-call-note">
           {cancelledReason(call.error)}
+        </p>
+      )}
+      {isNotDone && call.error && (
+        <p className="tool-card__note" data-testid="tool-call-note">
+          {call.error}
         </p>
       )}
       {call.approvalItem && (
