@@ -8,7 +8,7 @@ import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
 import { axeViolations } from './support/axe';
-import { assistantMessages, composer, send, usePages } from './support/pages';
+import { assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -118,6 +118,35 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await composer(page).waitFor();
     await openSettingsTab(page, 'connections');
     await withState(card(page, 'gemini'), 'disconnected').waitFor();
+  });
+
+  it('asks before Disconnect without losing the keyboard: Escape and Keep go back to it, done goes to the key', async () => {
+    const page = await openPage(host);
+    await connectGemini(page);
+    const geminiCard = card(page, 'gemini');
+    const disconnect = geminiCard.getByTestId('connection-disconnect');
+    const question = geminiCard.getByRole('group', { name: 'Disconnect Gemini?' });
+    await disconnect.focus();
+    await page.keyboard.press('Enter');
+    expect(await focusedTestId(page)).toBe('connection-disconnect-confirm');
+
+    // Escape answers the question, not Settings: the dialog stays, the key stays, the keyboard is on Disconnect.
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('settings-close').isVisible()).toBe(true);
+    expect(await focusedTestId(page)).toBe('connection-disconnect');
+
+    await page.keyboard.press('Enter');
+    await geminiCard.getByTestId('connection-disconnect-keep').focus();
+    await page.keyboard.press('Enter');
+    await question.waitFor({ state: 'detached' });
+    expect(await focusedTestId(page)).toBe('connection-disconnect');
+
+    // Disconnected, the keyboard is in the field that connects again rather than on the page.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await withState(geminiCard, 'disconnected').waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
   });
 
   it('does not save a key Gemini refuses, and saves one it could not check with a word saying so', async () => {

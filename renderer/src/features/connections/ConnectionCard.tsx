@@ -1,6 +1,9 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import type { ConnectionName, ConnectionStatus } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
+import { isFocusLost } from '../../focus';
+import { useInlineQuestion } from '../../use-inline-question';
 import { useConnections } from '../../stores';
 import { useNow } from '../../use-now';
 import {
@@ -58,30 +61,48 @@ function WaitingForSignIn({ authUrl }: { authUrl: string | null }) {
   );
 }
 
-/** Disconnecting forgets a sign-in the user may not easily redo, so it asks first, in place. */
+/**
+ * Disconnecting forgets a sign-in the user may not easily redo, so it asks first, in place. Escape or Keep closes
+ * the question (not Settings) and puts the keyboard back on Disconnect; once disconnected, the keyboard goes to
+ * the card's first field or button, the way to connect again, instead of falling to the page with the question.
+ */
 function DisconnectControl({ status }: { status: ConnectionStatus }) {
-  const [isConfirming, setIsConfirming] = useState(false);
+  const question = useInlineQuestion();
   const disconnect = useConnections((state) => state.disconnect);
   const { isBusy } = useConnectionActivity(status.name);
   const title = CONNECTION_TITLES[status.name];
   const isCancel = status.state === 'connecting';
   const label = isCancel ? 'Cancel sign-in' : 'Disconnect';
 
-  if (!isConfirming) {
+  const confirm = async (card: HTMLElement | null) => {
+    await disconnect(status.name);
+    // Drawn at once, so the card's fields for connecting again are there to take the keyboard.
+    flushSync(() => question.setIsAsking(false));
+    if (isFocusLost()) card?.querySelector<HTMLElement>('input, button:not(:disabled)')?.focus();
+  };
+
+  if (!question.isAsking) {
     return (
       <button
+        ref={question.askButton}
         type="button"
         className="button"
         disabled={isBusy}
         data-testid="connection-disconnect"
-        onClick={() => setIsConfirming(true)}
+        onClick={() => question.setIsAsking(true)}
       >
         {label}
       </button>
     );
   }
   return (
-    <div className="connection-card__confirm" role="group" aria-label={`${label} ${title}?`}>
+    <div
+      className="connection-card__confirm"
+      role="group"
+      data-keeps-escape
+      aria-label={`${label} ${title}?`}
+      onKeyDown={question.onKeyDown}
+    >
       <span>
         {isCancel
           ? `Stop waiting for the ${title} sign-in?`
@@ -93,9 +114,7 @@ function DisconnectControl({ status }: { status: ConnectionStatus }) {
         disabled={isBusy}
         autoFocus
         data-testid="connection-disconnect-confirm"
-        onClick={() => {
-          void disconnect(status.name).then(() => setIsConfirming(false));
-        }}
+        onClick={(event) => void confirm(event.currentTarget.closest('article'))}
       >
         {isBusy ? 'Disconnecting…' : label}
       </button>
@@ -104,7 +123,7 @@ function DisconnectControl({ status }: { status: ConnectionStatus }) {
         className="button"
         disabled={isBusy}
         data-testid="connection-disconnect-keep"
-        onClick={() => setIsConfirming(false)}
+        onClick={question.keep}
       >
         Keep
       </button>

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
 import type { McpServerView } from '../../../../shared/contract';
 import { isFocusLost } from '../../focus';
 import { useStores } from '../../stores';
+import { useInlineQuestion } from '../../use-inline-question';
 
 /**
  * Remove, after a confirmation in the card that says what goes with the server: its secrets leave the vault for
@@ -9,22 +9,9 @@ import { useStores } from '../../stores';
  */
 export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy: boolean }) {
   const { extensions: store } = useStores();
-  const [isConfirming, setIsConfirming] = useState(false);
-  const removeButton = useRef<HTMLButtonElement>(null);
-  const shouldRefocus = useRef(false);
+  const question = useInlineQuestion();
   const hasSecrets = server.maskedSecrets.length > 0;
 
-  useEffect(() => {
-    if (!isConfirming && shouldRefocus.current) {
-      shouldRefocus.current = false;
-      removeButton.current?.focus();
-    }
-  }, [isConfirming]);
-
-  const keep = () => {
-    shouldRefocus.current = true;
-    setIsConfirming(false);
-  };
   const remove = async () => {
     const isRemoved = await store.getState().remove(server.name);
     if (!isRemoved) return;
@@ -32,14 +19,14 @@ export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy
     if (isFocusLost()) document.querySelector<HTMLElement>('[data-testid="mcp-add-form"] input')?.focus();
   };
 
-  if (!isConfirming)
+  if (!question.isAsking)
     return (
       <button
-        ref={removeButton}
+        ref={question.askButton}
         type="button"
         className="button"
         disabled={isBusy}
-        onClick={() => setIsConfirming(true)}
+        onClick={() => question.setIsAsking(true)}
       >
         Remove
       </button>
@@ -51,12 +38,7 @@ export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy
       data-keeps-escape
       aria-label={`Remove ${server.name}?`}
       data-testid={`mcp-remove-confirm-${server.name}`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          keep();
-        }
-      }}
+      onKeyDown={question.onKeyDown}
     >
       <p>
         Remove {server.name} for good? Its tools are no longer offered, and approvals waiting for them are
@@ -75,7 +57,7 @@ export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy
         >
           {isBusy ? 'Removing…' : `Remove ${server.name}`}
         </button>
-        <button type="button" className="button" disabled={isBusy} onClick={keep}>
+        <button type="button" className="button" disabled={isBusy} onClick={question.keep}>
           Keep it
         </button>
       </div>
