@@ -316,6 +316,8 @@ describe('Google and Slack sign-in against their fakes', () => {
     await googleCard.getByLabel('Client secret').fill(FAKE_OAUTH_CLIENT.clientSecret);
     await googleCard.getByTestId('google-connect').click();
     await withState(googleCard, 'connecting').waitFor();
+    // The button pressed stays, as Start again, with the keyboard on it: it was not dropped while the sign-in began.
+    expect(await focusedTestId(page)).toBe('google-connect');
     expect(await googleCard.getByTestId('connection-waiting').innerText()).toContain(
       'Waiting for you to finish signing in…',
     );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILESYSTEM_SERVER, MALFORMED_TOOLS_SERVER } from '../support/mcp-kit';
-import { usePages } from './support/pages';
+import { focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -122,6 +122,22 @@ describe('Settings → Extensions in the browser', () => {
     await card.getByText('Running').waitFor();
     await card.getByText(/\d+ tools/).click();
     await card.getByText('docs__write_file').waitFor();
+  });
+
+  it('keeps the keyboard on Add server while the server starts, and a press meanwhile adds nothing', async () => {
+    const page = await openExtensions();
+    const form = page.getByTestId('mcp-add-form');
+    const add = form.getByRole('button', { name: 'Add server' });
+    await form.getByLabel('Name', { exact: true }).fill('steady');
+    await form.getByLabel('Command or URL').fill(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${folder}"`);
+    await add.focus();
+    await page.keyboard.press('Enter');
+    // Pressed again while it starts: the button says so and does nothing (no second "already a server" error).
+    await form.getByRole('button', { name: 'Starting…' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('mcp-server-steady').getByText('Running').waitFor();
+    expect(await focusedText(page)).toBe('Add server');
+    expect(await form.getByRole('alert').count()).toBe(0);
   });
 
   it('shows a server that stops while Settings is open, and why, without closing and opening it again', async () => {

@@ -21,7 +21,11 @@ interface SubmitButtonProps {
   keyShortcut?: { label: string; aria: string };
 }
 
-/** A form's submit button: disabled, and saying what it is doing, while the form is busy. */
+/**
+ * A form's submit button: saying what it is doing, and doing nothing when pressed (nor on Enter in a field), while
+ * the form is busy. It is marked aria-disabled rather than disabled: a disabled button loses the keyboard's focus,
+ * which would fall to the page under the person who just pressed it.
+ */
 export function SubmitButton({
   isBusy,
   label,
@@ -36,7 +40,8 @@ export function SubmitButton({
       type="submit"
       form={form}
       className={`button button--${variant}`}
-      disabled={isBusy}
+      aria-disabled={isBusy || undefined}
+      onClick={isBusy ? (event) => event.preventDefault() : undefined}
       title={keyShortcut && `${label} (${keyShortcut.label})`}
       aria-keyshortcuts={keyShortcut?.aria}
       data-testid={testId}

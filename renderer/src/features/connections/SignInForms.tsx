@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
+import { SubmitButton } from '../../components/FormParts';
 import { useConnections } from '../../stores';
 import { connectionErrorId, useConnectionActivity } from './ConnectionCard';
 import {
@@ -88,14 +89,12 @@ export function GoogleSignIn({ status }: { status: ConnectionStatus }) {
         </>
       )}
       <div className="connection-card__actions">
-        <button
-          type="submit"
-          className="button button--primary"
-          disabled={isBusy}
-          data-testid="google-connect"
-        >
-          {isBusy ? 'Starting sign-in…' : connectLabel(status)}
-        </button>
+        <SubmitButton
+          isBusy={isBusy}
+          label={connectLabel(status)}
+          busyLabel="Starting sign-in…"
+          testId="google-connect"
+        />
       </div>
     </form>
   );
