@@ -66,7 +66,9 @@ export async function startLoopbackRedirect(options: LoopbackOptions): Promise<L
     }
     const outcome = readRedirect(url.searchParams);
     if (outcome.isOk) {
-      sendPage(res, 200, 'Signed in', 'You can close this tab and return to Deputy.');
+      // Not "Signed in": Deputy has yet to trade the code for tokens, which can still fail (the service down, a
+      // wrong client secret). Its window says which; this page cannot, as it is answered before.
+      sendPage(res, 200, 'Almost done', FINISHING);
       finish(() => settle?.resolve(outcome.code));
     } else {
       sendPage(res, 400, 'Sign-in did not complete', `${outcome.error.message} You can close this tab.`);
@@ -114,6 +116,10 @@ export async function startLoopbackRedirect(options: LoopbackOptions): Promise<L
     },
   };
 }
+
+/** What the browser shows once its part is done. */
+const FINISHING =
+  'Deputy is finishing the sign-in: its window says when you are connected, or what went wrong. You can close this tab.';
 
 type RedirectOutcome = { isOk: true; code: string } | { isOk: false; error: LoopbackError };
 

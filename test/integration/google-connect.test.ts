@@ -72,7 +72,7 @@ async function signIn(): Promise<GoogleTokens> {
   const { authUrl } = await connector.connect({ name: 'google' });
   const page = await fetch(authUrl ?? '');
   expect(page.status).toBe(200);
-  expect(await page.text()).toContain('You can close this tab and return to Deputy.');
+  expect(await page.text()).toContain('You can close this tab.');
   await waitForState('connected');
   const tokens = storedTokens();
   if (!tokens) throw new Error('no tokens stored');

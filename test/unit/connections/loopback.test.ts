@@ -38,7 +38,11 @@ describe('startLoopbackRedirect', () => {
     const csp = response.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
     const page = await response.text();
-    expect(page).toContain('You can close this tab and return to Deputy.');
+    // Deputy has not finished signing in yet (the code is still to be traded for tokens): the page does not say it has.
+    expect(page).toContain(
+      'Deputy is finishing the sign-in: its window says when you are connected, or what went wrong.',
+    );
+    expect(page).not.toContain('Signed in');
     expect(page).not.toMatch(/<script|src=|href=/i);
     await expect(loopback.code).resolves.toBe('4/0abc');
   });
