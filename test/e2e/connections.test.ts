@@ -159,6 +159,8 @@ describe('Settings → Connections and Memory against the headless host', () => 
     try {
       await geminiCard.getByLabel('API key').fill('not a key');
       await geminiCard.getByTestId('gemini-connect').click();
+      // The keyboard is back in the emptied field, to paste again: the pressed button went disabled with it.
+      expect(await focusedTestId(page)).toBe('gemini-api-key');
       await expect
         .poll(() => geminiCard.getByTestId('connection-error').innerText())
         .toBe(
@@ -350,6 +352,8 @@ describe('Google and Slack sign-in against their fakes', () => {
     await slackCard.getByTestId('slack-connect-token').click();
     await slackCard.getByTestId('connection-error').waitFor();
     const refusal = await slackCard.getByTestId('connection-error').innerText();
+    // The keyboard is back in the emptied field, to paste again: the pressed button went disabled with it.
+    expect(await focusedTestId(page)).toBe('slack-token');
     expect(refusal).toContain('Slack did not accept that token');
     expect(refusal).not.toContain('notavalidtoken');
     const tokenField = slackCard.getByLabel('User token');
@@ -386,6 +390,8 @@ describe('Google and Slack sign-in against their fakes', () => {
     await slackCard.getByTestId('slack-client-secret').fill(slack.state.app.clientSecret);
     await slackCard.getByTestId('slack-sign-in').click();
     await withState(slackCard, 'connecting').waitFor();
+    // The keyboard stays on the button pressed while the sign-in begins, rather than falling to the page.
+    expect(await focusedTestId(page)).toBe('slack-sign-in');
     await finishSignInInBrowser(slackCard);
     await withState(slackCard, 'connected').waitFor();
     expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);

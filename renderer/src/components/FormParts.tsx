@@ -13,7 +13,8 @@ interface SubmitButtonProps {
   isBusy: boolean;
   label: string;
   busyLabel: string;
-  variant?: 'primary' | 'stop';
+  /** plain: a second way to submit beside a primary one. */
+  variant?: 'primary' | 'stop' | 'plain';
   testId?: string;
   /** The form it submits, when it is drawn outside it (a dialog's footer). */
   form?: string;
@@ -39,7 +40,7 @@ export function SubmitButton({
     <button
       type="submit"
       form={form}
-      className={`button button--${variant}`}
+      className={variant === 'plain' ? 'button' : `button button--${variant}`}
       aria-disabled={isBusy || undefined}
       onClick={isBusy ? (event) => event.preventDefault() : undefined}
       title={keyShortcut && `${label} (${keyShortcut.label})`}

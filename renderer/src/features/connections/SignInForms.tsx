@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { ConnectionStatus } from '../../../../shared/contract';
 import { SubmitButton } from '../../components/FormParts';
 import { useConnections } from '../../stores';
@@ -59,6 +59,15 @@ function ClientFieldsInputs({
   );
 }
 
+/**
+ * The secret's field takes the keyboard back when its button is pressed: the field is emptied at once, which
+ * disables the button, and a disabled button drops the focus to the page. From the field the person can paste
+ * again if the secret is refused, or go on.
+ */
+function keepKeyboardIn(field: HTMLInputElement | null): void {
+  field?.focus();
+}
+
 /** A field whose value the service refused: marked invalid, and described by the card's error saying why. */
 function refusedField(name: 'gemini' | 'slack') {
   return { 'aria-invalid': true, 'aria-describedby': connectionErrorId(name) } as const;
@@ -104,6 +113,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
   const { isBusy, isInputRefused } = useConnectionActivity('slack');
   const [token, setToken] = useState('');
+  const tokenField = useRef<HTMLInputElement>(null);
   const [fields, setFields] = useState(EMPTY_CLIENT);
   // Which form sent the last connect: a refusal marks the token field only when it was the token refused,
   // not the Slack app's client ID and secret.
@@ -116,6 +126,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
     event.preventDefault();
     const input = slackConnectInput(status, token, EMPTY_CLIENT);
     setToken('');
+    keepKeyboardIn(tokenField.current);
     setLastSent('token');
     void connect(input);
   };
@@ -136,6 +147,7 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
           <input
             {...secretInput}
             value={token}
+            ref={tokenField}
             placeholder="xoxp-…"
             {...tokenProblem}
             data-testid="slack-token"
@@ -166,9 +178,14 @@ export function SlackSignIn({ status }: { status: ConnectionStatus }) {
             </>
           )}
           <div className="connection-card__actions">
-            <button type="submit" className="button" disabled={isBusy} data-testid="slack-sign-in">
-              Sign in with Slack
-            </button>
+            <SubmitButton
+              isBusy={isBusy}
+              label="Sign in with Slack"
+              // Busy may be the token's check, beside it: the label stays.
+              busyLabel="Sign in with Slack"
+              variant="plain"
+              testId="slack-sign-in"
+            />
           </div>
         </form>
       )}
@@ -180,6 +197,7 @@ export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
   const connect = useConnections((state) => state.connect);
   const { isBusy, isInputRefused } = useConnectionActivity('gemini');
   const [apiKey, setApiKey] = useState('');
+  const keyField = useRef<HTMLInputElement>(null);
   // A key Gemini refused: the field is marked, and says why through the card's error. Other errors (a locked
   // keychain, a failed Disconnect) are not the key's, so they leave the field alone.
   const problem = isInputRefused ? refusedField('gemini') : {};
@@ -188,6 +206,7 @@ export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
     event.preventDefault();
     const key = apiKey.trim();
     setApiKey('');
+    keepKeyboardIn(keyField.current);
     void connect({ name: 'gemini', apiKey: key });
   };
 
@@ -197,6 +216,7 @@ export function GeminiSignIn({ status }: { status: ConnectionStatus }) {
         {status.state === 'connected' ? 'New API key' : 'API key'}
         <input
           {...secretInput}
+          ref={keyField}
           value={apiKey}
           {...problem}
           data-testid="gemini-api-key"
