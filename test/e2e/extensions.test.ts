@@ -70,7 +70,7 @@ describe('Settings → Extensions in the browser', () => {
     await card.getByText('Running').waitFor();
     await expect
       .poll(() => page.getByRole('status').allInnerTexts())
-      .toContainEqual('Imported 1 server; 1 secret value(s) went to the vault.');
+      .toContainEqual('Imported 1 server; 1 secret went to the vault.');
     expect(await page.getByTestId('mcp-secrets-files').innerText()).toBe(
       'Secrets in the vault: FILES_API_TOKEN ••••••••',
     );

@@ -107,10 +107,20 @@ describe('extensions store', () => {
     const store = createExtensionsStore(fake.client);
     await store.getState().importConfig({ text: '{}' });
     expect(store.getState().outcome).toBe(
-      'Imported 1 server; 1 secret value(s) went to the vault. Skipped: bad (no command).',
+      'Imported 1 server; 1 secret went to the vault. Skipped: bad (no command).',
     );
     await store.getState().restart('github');
     expect(store.getState().error).toMatch(/turned off/);
+  });
+
+  it('counts what an import did in words, not "value(s)"', async () => {
+    const fake = fakeClient({
+      'mcp.import': async () => ({ imported: ['github', 'files'], secretsStored: 3, skipped: [] }),
+      'mcp.list': async () => ({ servers: [server('github'), server('files')] }),
+    });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().importConfig({ text: '{}' });
+    expect(store.getState().outcome).toBe('Imported 2 servers; 3 secrets went to the vault.');
   });
 
   it('turns a server off and on with its settings as they were, and says what off means', async () => {

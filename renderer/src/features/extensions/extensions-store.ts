@@ -162,8 +162,8 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
           await get().load();
           const skipped = result.skipped.map((entry) => `${entry.name} (${entry.reason})`).join(', ');
           return [
-            `Imported ${result.imported.length} server${result.imported.length === 1 ? '' : 's'}`,
-            result.secretsStored > 0 ? `; ${result.secretsStored} secret value(s) went to the vault` : '',
+            `Imported ${counted(result.imported.length, 'server')}`,
+            result.secretsStored > 0 ? `; ${counted(result.secretsStored, 'secret')} went to the vault` : '',
             skipped ? `. Skipped: ${skipped}` : '',
             '.',
           ].join('');
@@ -172,6 +172,9 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
     };
   });
 }
+
+/** "1 server", "2 servers": a count in words, not "server(s)". */
+const counted = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** What an action in flight is, in words: `busy` is a server's name, or the add form's or the import's. */
 function waitingOn(busy: string): string {
