@@ -44,6 +44,15 @@ describe('Settings → Extensions in the browser', () => {
     return { card, served };
   }
 
+  /** The process id of a running server, as the host reports it; null while it is not running. */
+  async function serverPid(name: string): Promise<number | null> {
+    const response = await fetch(`${host.url}/api/mcp/servers`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    const { servers } = (await response.json()) as { servers: { name: string; pid: number | null }[] };
+    return servers.find((server) => server.name === name)?.pid ?? null;
+  }
+
   afterAll(async () => {
     await host?.stop();
     rmSync(folder, { recursive: true, force: true });
@@ -117,9 +126,17 @@ describe('Settings → Extensions in the browser', () => {
     await expect
       .poll(() => page.getByRole('status').allInnerTexts())
       .toContainEqual('Turned docs off: its tools are not offered until you turn it on.');
-    await card.getByRole('button', { name: 'Turn on' }).focus();
+    // The keyboard stayed on the button while it worked, now Turn on: Enter turns it back on, Restart restarts it.
+    expect(await focusedText(page)).toBe('Turn on');
     await page.keyboard.press('Enter');
     await card.getByText('Running').waitFor();
+    expect(await focusedText(page)).toBe('Turn off');
+    const before = await serverPid('docs');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => serverPid('docs')).not.toBe(before);
+    await card.getByText('Running').waitFor();
+    expect(await focusedText(page)).toBe('Restart');
     await card.getByText(/\d+ tools/).click();
     await card.getByText('docs__write_file').waitFor();
   });
@@ -145,10 +162,7 @@ describe('Settings → Extensions in the browser', () => {
     const { card, served: shared } = await addRunningServer(page, 'shared');
 
     // The folder goes (an unplugged drive), and the server with it: it cannot start again.
-    const { servers } = await (
-      await fetch(`${host.url}/api/mcp/servers`, { headers: { authorization: `Bearer ${host.token}` } })
-    ).json();
-    const pid = (servers as { name: string; pid: number }[]).find((server) => server.name === 'shared')?.pid;
+    const pid = await serverPid('shared');
     rmSync(shared, { recursive: true });
     process.kill(pid ?? 0, 'SIGKILL');
     await card.getByText('Restarting').waitFor({ timeout: 10_000 });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 
 /** An error shown in place, announced to screen readers as it appears. */
 export function FormError({ id, testId, children }: { id?: string; testId?: string; children: ReactNode }) {
@@ -23,10 +23,18 @@ interface SubmitButtonProps {
 }
 
 /**
- * A form's submit button: saying what it is doing, and doing nothing when pressed (nor on Enter in a field), while
- * the form is busy. It is marked aria-disabled rather than disabled: a disabled button loses the keyboard's focus,
- * which would fall to the page under the person who just pressed it.
+ * A button that does nothing while `isBusy`, yet keeps the keyboard's focus: marked aria-disabled rather than
+ * disabled, since a disabled button loses the focus, which would fall to the page under the person who just
+ * pressed it. For a submit button (no `onPress`) a press, or Enter in a field, submits nothing meanwhile.
  */
+export function whileBusy(isBusy: boolean, onPress?: () => void) {
+  return {
+    'aria-disabled': isBusy || undefined,
+    onClick: isBusy ? (event: MouseEvent) => event.preventDefault() : onPress,
+  };
+}
+
+/** A form's submit button: saying what it is doing, and doing nothing when pressed, while the form is busy. */
 export function SubmitButton({
   isBusy,
   label,
@@ -41,8 +49,7 @@ export function SubmitButton({
       type="submit"
       form={form}
       className={variant === 'plain' ? 'button' : `button button--${variant}`}
-      aria-disabled={isBusy || undefined}
-      onClick={isBusy ? (event) => event.preventDefault() : undefined}
+      {...whileBusy(isBusy)}
       title={keyShortcut && `${label} (${keyShortcut.label})`}
       aria-keyshortcuts={keyShortcut?.aria}
       data-testid={testId}

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
-import { FormError } from '../../components/FormParts';
+import { FormError, whileBusy } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
@@ -106,8 +106,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
         <button
           type="button"
           className="button"
-          disabled={isBusy}
-          onClick={() => void store.getState().setEnabled(server, !server.config.enabled)}
+          {...whileBusy(isBusy, () => void store.getState().setEnabled(server, !server.config.enabled))}
         >
           {server.config.enabled ? 'Turn off' : 'Turn on'}
         </button>
@@ -117,8 +116,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
               key={label}
               type="button"
               className="button"
-              disabled={isBlockedWhileBusy && isBusy}
-              onClick={() => void act(store.getState(), server.name)}
+              {...whileBusy(isBlockedWhileBusy && isBusy, () => void act(store.getState(), server.name))}
             >
               {label}
             </button>
