@@ -2,7 +2,7 @@ import { useEffect, useId } from 'react';
 import { FormError } from '../../components/FormParts';
 import { useSettings, useStores, useUsage } from '../../stores';
 import { PriceTable } from './PriceTable';
-import { costWords, dayLabel, modelsOf, tokenCount } from './usage-words';
+import { costWords, dayLabel, modelsOf, tokenCount, totalCostWords } from './usage-words';
 
 /** Settings → Usage: tokens and their estimated cost per day, and the price table the estimates use. */
 export function UsagePanel() {
@@ -16,6 +16,7 @@ export function UsagePanel() {
     void usage.getState().loadDaily();
   }, [usage]);
   const reload = () => void usage.getState().loadDaily();
+  const total = daily && totalCostWords(daily.total.cost);
 
   return (
     <div className="usage-panel" data-testid="usage-panel">
@@ -27,9 +28,9 @@ export function UsagePanel() {
         {daily && daily.days.length > 0 && (
           <>
             <p>
-              About{' '}
+              {total?.lead}
               <strong data-testid="usage-total-cost" data-cost={daily.total.cost ?? ''}>
-                {costWords(daily.total.cost)}
+                {total?.amount}
               </strong>{' '}
               for {tokenCount(daily.total.inputTokens)} tokens in and {tokenCount(daily.total.outputTokens)}{' '}
               out. An estimate from the prices below; Google’s bill is what counts. Days are in{' '}
