@@ -16,6 +16,17 @@ const KEY_SUPERSEDED =
 const KEY_UNCHECKED =
   'The key is saved, but Gemini could not be reached to check it just now. If it is wrong, your first message will say so.';
 
+/**
+ * The key out of what was pasted. A line copied from a .env file or a shell profile (`GEMINI_API_KEY="AIza…"`,
+ * `export GEMINI_API_KEY=AIza…`) brings the variable's name and quotes along, which Gemini would refuse, and the
+ * person would be told to check a key that was right.
+ */
+function keyFromPaste(pasted: string): string {
+  const value = pasted.trim().replace(/^(?:export\s+)?GEMINI_API_KEY\s*=\s*/, '');
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  return (quoted?.[2] ?? value).trim();
+}
+
 /** The Gemini API key: pasted in Settings (kept in the vault) or GEMINI_API_KEY in the environment. */
 export class GeminiConnector implements Connector<'gemini'> {
   readonly name = 'gemini' as const;
@@ -61,12 +72,13 @@ export class GeminiConnector implements Connector<'gemini'> {
   ): Promise<ConnectionsConnectOutput> {
     const reason = this.vault.unavailableReason();
     if (reason) throw new DeputyError('secrets_unavailable', `The Gemini key cannot be saved: ${reason}`);
+    const apiKey = keyFromPaste(input.apiKey);
     const turn = ++this.changes;
-    const check = await this.checkKey(input.apiKey);
+    const check = await this.checkKey(apiKey);
     if (check === 'rejected') throw new DeputyError('invalid_input', KEY_REFUSED);
     // Another key was saved, or the key removed, while this one was checked: the later request stands.
     if (turn !== this.changes) throw new DeputyError('conflict', KEY_SUPERSEDED);
-    this.vault.set('gemini.apiKey', input.apiKey);
+    this.vault.set('gemini.apiKey', apiKey);
     this.changed();
     return { status: this.status(), authUrl: null, ...(check === 'unchecked' && { notice: KEY_UNCHECKED }) };
   }

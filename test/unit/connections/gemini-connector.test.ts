@@ -26,7 +26,8 @@ function connectorWithHeldChecks() {
     (apiKey) => new Promise((resolve) => held.set(apiKey, resolve)),
   );
   const answer = (apiKey: string, check: GeminiKeyCheck) => held.get(apiKey)?.(check);
-  return { vault, connector, answer };
+  const asked = () => [...held.keys()];
+  return { vault, connector, answer, asked };
 }
 
 const FIRST = 'AIzaSyA-first-key-0000000000000000000000';
@@ -53,5 +54,23 @@ describe('GeminiConnector: a key checked while another request came', () => {
     expect(refusal).toMatchObject({ code: 'conflict' });
     expect(String((refusal as Error).message)).not.toContain(FIRST);
     expect(vault.has('gemini.apiKey')).toBe(false);
+  });
+});
+
+describe('GeminiConnector: a key pasted with what surrounded it', () => {
+  it('checks and saves the key alone, from a .env or shell line, quoted or not', async () => {
+    for (const pasted of [
+      `GEMINI_API_KEY="${FIRST}"`,
+      `export GEMINI_API_KEY=${FIRST}`,
+      `  '${FIRST}'\n`,
+      FIRST,
+    ]) {
+      const { vault, connector, answer, asked } = connectorWithHeldChecks();
+      const saving = connector.connect({ name: 'gemini', apiKey: pasted });
+      expect(asked()).toEqual([FIRST]);
+      answer(FIRST, 'accepted');
+      await expect(saving).resolves.toMatchObject({ status: { state: 'connected' } });
+      expect(vault.get('gemini.apiKey')).toBe(FIRST);
+    }
   });
 });
