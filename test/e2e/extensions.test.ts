@@ -157,6 +157,22 @@ describe('Settings → Extensions in the browser', () => {
     expect(await form.getByRole('alert').count()).toBe(0);
   });
 
+  it('says how to change the command of a server that cannot start, since the card has no field for it', async () => {
+    const page = await openExtensions();
+    const form = page.getByTestId('mcp-add-form');
+    await form.getByLabel('Name', { exact: true }).fill('misspelt');
+    await form.getByLabel('Command or URL').fill('npxx-not-installed -y some-server');
+    await form.getByRole('button', { name: 'Add server' }).click();
+    const card = page.getByTestId('mcp-server-misspelt');
+    await card
+      .getByRole('alert')
+      .filter({ hasText: 'could not find the program "npxx-not-installed"' })
+      .waitFor();
+    expect(await card.getByTestId('mcp-change-hint-misspelt').innerText()).toBe(
+      'To change its command, remove it and add it again.',
+    );
+  });
+
   it('shows a server that stops while Settings is open, and why, without closing and opening it again', async () => {
     const page = await openExtensions();
     const { card, served: shared } = await addRunningServer(page, 'shared');

@@ -25,6 +25,10 @@ const CARD_STATE: Record<McpServerView['state'], string> = {
   disabled: '',
 };
 
+/** Not starting or not answering, rather than stopped on purpose or on its way. */
+const isFailing = (server: McpServerView): boolean =>
+  server.state === 'restarting' || server.state === 'failed';
+
 const ACTIONS: {
   label: string;
   act: (actions: ExtensionsActions, name: string) => Promise<void>;
@@ -63,6 +67,13 @@ export function ServerCard({ server }: { server: McpServerView }) {
           : server.config.url}
       </p>
       {server.error && <FormError>{server.error}</FormError>}
+      {server.error && isFailing(server) && (
+        // Its error may say to fix the command ("give its full path"); the card has no field for it.
+        <p className="settings-form__note" data-testid={`mcp-change-hint-${server.name}`}>
+          To change its {server.config.transport === 'stdio' ? 'command' : 'address'}, remove it and add it
+          again.
+        </p>
+      )}
       {server.maskedSecrets.length > 0 && (
         <p data-testid={`mcp-secrets-${server.name}`}>
           Secrets in the vault:{' '}
