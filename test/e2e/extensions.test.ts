@@ -110,6 +110,10 @@ describe('Settings → Extensions in the browser', () => {
     await add('docs');
     const card = page.getByTestId('mcp-server-docs');
     await card.getByText('Running').waitFor();
+    // The card shows the command as it can be typed again: the folder with a space in it stays in its quotes.
+    expect(await page.getByTestId('mcp-command-docs').innerText()).toBe(
+      `${process.execPath} ${FILESYSTEM_SERVER} "${spaced}"`,
+    );
 
     await add('docs');
     await form

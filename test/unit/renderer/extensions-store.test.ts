@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpServerConfig, type McpServerView } from '../../../shared/contract';
 import { createExtensionsStore } from '../../../renderer/src/features/extensions/extensions-store';
 import {
+  joinCommandLine,
   readAddServerForm,
   splitCommandLine,
 } from '../../../renderer/src/features/extensions/add-server-input';
@@ -214,6 +215,22 @@ describe('the add form', () => {
       'its  x',
     ]);
     expect(splitCommandLine('  node C:\\servers\\files.js  ')).toEqual(['node', 'C:\\servers\\files.js']);
+  });
+
+  it('shows a server’s command line so that it reads back as the same program and arguments', () => {
+    const words = [
+      'node',
+      '-e',
+      'setTimeout(() => {}, 600000)',
+      '/Users/me/My Documents',
+      '',
+      'say "hi"',
+      'C:\\x',
+    ];
+    expect(joinCommandLine(words)).toBe(
+      `node -e "setTimeout(() => {}, 600000)" "/Users/me/My Documents" "" 'say "hi"' C:\\x`,
+    );
+    expect(splitCommandLine(joinCommandLine(words))).toEqual(words);
   });
 
   it('refuses a name already taken rather than replace that server, and reads a URL as an HTTP server', () => {

@@ -3,6 +3,7 @@ import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
+import { joinCommandLine } from './add-server-input';
 import { AutonomyOptions } from './AutonomyOptions';
 import { RemoveServer } from './RemoveServer';
 
@@ -61,9 +62,9 @@ export function ServerCard({ server }: { server: McpServerView }) {
       <h4 className="extensions-panel__name">
         {server.name} <span className="extensions-panel__state">{STATE_WORDS[server.state]}</span>
       </h4>
-      <p className="settings-form__note">
+      <p className="settings-form__note" data-testid={`mcp-command-${server.name}`}>
         {server.config.transport === 'stdio'
-          ? [server.config.command, ...server.config.args].join(' ')
+          ? joinCommandLine([server.config.command, ...server.config.args])
           : server.config.url}
       </p>
       {server.error && <FormError>{server.error}</FormError>}

@@ -27,6 +27,20 @@ export function splitCommandLine(text: string): string[] {
   return words;
 }
 
+/**
+ * A program and its arguments as a command line that splitCommandLine reads back the same: an argument that is
+ * empty or holds a space or a quote is quoted. The server's card shows it so, and it can be copied into the add
+ * form as it stands: `node server.js "/Users/me/My Documents"`, not `… /Users/me/My Documents`, two arguments.
+ */
+export function joinCommandLine(words: readonly string[]): string {
+  return words
+    .map((word) => {
+      if (word !== '' && !/[\s"']/.test(word)) return word;
+      return word.includes('"') ? `'${word}'` : `"${word}"`;
+    })
+    .join(' ');
+}
+
 export type AddServerInput =
   { ok: true; name: string; config: McpServerConfig; secrets: McpSecrets } | { ok: false; problem: string };
 
