@@ -8,6 +8,11 @@ export function isFocusLost(): boolean {
   return active === null || active === document.body;
 }
 
+/** Where the keyboard goes when what had it went away with nothing nearer to take it: the message box. */
+export function focusComposerIfLost(): void {
+  if (isFocusLost()) document.getElementById('composer-input')?.focus();
+}
+
 /**
  * Before a list's item goes with the button that removes it (an address, a price row): the keyboard moves to the
  * same button of the next item, the previous one's for the last, or to `fallback` when it was the only one,

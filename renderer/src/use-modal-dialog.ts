@@ -1,9 +1,11 @@
 import { useEffect, useRef, type RefObject } from 'react';
+import { focusComposerIfLost } from './focus';
 import { tabStops } from './tab-stops';
 
 /**
  * A <dialog> shown as a modal while `isOpen`: the browser makes the page behind inert and Escape closes it, and
- * Tab goes round inside it (useTabWrap). Returns the ref to put on the dialog.
+ * Tab goes round inside it (useTabWrap). Closed, it leaves the keyboard on its opener or the message box, never
+ * on the page. Returns the ref to put on the dialog.
  */
 export function useModalDialog(isOpen: boolean) {
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -11,7 +13,12 @@ export function useModalDialog(isOpen: boolean) {
     const dialog = dialogRef.current;
     if (!dialog) return;
     if (isOpen && !dialog.open) dialog.showModal();
-    if (!isOpen && dialog.open) dialog.close();
+    if (!isOpen && dialog.open) {
+      dialog.close();
+      // Closing gives the keyboard back to what opened the dialog, unless that went meanwhile (the first-start
+      // note's "Open Settings → Connections" goes once the key is saved): then the message box takes it.
+      focusComposerIfLost();
+    }
   }, [isOpen]);
   useTabWrap(dialogRef, isOpen);
   return dialogRef;

@@ -149,6 +149,25 @@ describe('Settings → Connections and Memory against the headless host', () => 
     await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
   });
 
+  it('gives the keyboard to the message box when Settings closes after the first key, the note that opened it gone', async () => {
+    const page = await openPage(host);
+    const note = page.getByTestId('gemini-key-hint');
+    await note.getByTestId('open-connections').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
+    await page.keyboard.type(GEMINI_KEY);
+    await page.keyboard.press('Enter');
+    await withState(card(page, 'gemini'), 'connected').waitFor();
+    await page.keyboard.press('Escape');
+    await note.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+
+    await openSettingsTab(page, 'connections');
+    await card(page, 'gemini').getByTestId('connection-disconnect').click();
+    await card(page, 'gemini').getByTestId('connection-disconnect-confirm').click();
+    await withState(card(page, 'gemini'), 'disconnected').waitFor();
+  });
+
   it('does not save a key Gemini refuses, and saves one it could not check with a word saying so', async () => {
     const page = await openPage(host);
     await openSettingsTab(page, 'connections');

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { SWITCHED_OFF_NOTICE } from '../../../../shared/contract';
 import { useSideEffects, useStores } from '../../stores';
-import { isFocusLost } from '../../focus';
+import { focusComposerIfLost } from '../../focus';
 
 /**
  * Shown across the top of the main window while side effects are paused (from the tray, here or over HTTP),
@@ -46,7 +46,7 @@ export function PauseBanner() {
             // Resumed, the banner and its button go away: the keyboard goes on in the message box. Refused,
             // the banner stays with its error, and so does the focus.
             if (sideEffects.getState().state?.isPaused) return;
-            if (isFocusLost()) document.getElementById('composer-input')?.focus();
+            focusComposerIfLost();
           })
         }
         data-testid="resume-side-effects"
