@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILESYSTEM_SERVER, MALFORMED_TOOLS_SERVER } from '../support/mcp-kit';
-import { focusedText, usePages } from './support/pages';
+import { focusedTestId, focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -89,6 +89,16 @@ describe('Settings → Extensions in the browser', () => {
 
     await card.getByRole('button', { name: 'Log' }).click();
     await expect.poll(() => page.getByTestId('mcp-log').innerText()).toMatch(/running over stdio/);
+    // The log, below the forms, takes the keyboard and so comes into view; Hide the log goes back to Log.
+    await expect.poll(() => focusedTestId(page)).toBe('mcp-log');
+    const isInWindow = await page
+      .getByTestId('mcp-log')
+      .evaluate((log) => log.getBoundingClientRect().top < window.innerHeight);
+    expect(isInWindow).toBe(true);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('mcp-log').waitFor({ state: 'detached' });
+    expect(await focusedText(page)).toBe('Log');
   });
 
   it('adds a server by keyboard with a quoted folder, refuses its name twice, and turns it off and on', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { FormError } from '../../components/FormParts';
 import { useExtensions, useSettings, useStores } from '../../stores';
 import { AddServerForm } from './AddServerForm';
@@ -17,6 +17,17 @@ export function ExtensionsPanel() {
   // Supervised asks before every action, so a server's "auto" has no effect until the trust level changes.
   const isSupervised = useSettings((state) => state.settings?.trustLevel === 'supervised');
   const [path, setPath] = useState('');
+  // The log opens below the add and import forms, out of sight of the card's Log button in a short window: it
+  // takes the keyboard (which brings it into view), and Hide the log gives the keyboard back to that button.
+  const logRef = useRef<HTMLPreElement>(null);
+  const logName = log?.name ?? null;
+  useEffect(() => {
+    if (logName !== null) logRef.current?.focus();
+  }, [logName]);
+  const hideLog = (name: string) => {
+    store.getState().hideLog();
+    document.querySelector<HTMLElement>(`[data-testid="mcp-server-${name}"] [data-action="Log"]`)?.focus();
+  };
   const importId = useId();
   const serversId = useId();
 
@@ -81,10 +92,10 @@ export function ExtensionsPanel() {
       {log && (
         <section aria-label={`Log of ${log.name}`}>
           <h3>Log of {log.name}</h3>
-          <pre className="extensions-panel__log" data-testid="mcp-log">
+          <pre className="extensions-panel__log" data-testid="mcp-log" tabIndex={0} ref={logRef}>
             {log.lines.join('\n') || '(nothing yet)'}
           </pre>
-          <button type="button" className="button" onClick={() => store.getState().hideLog()}>
+          <button type="button" className="button" onClick={() => hideLog(log.name)}>
             Hide the log
           </button>
         </section>

@@ -126,6 +126,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
           ({ label, act, isBlockedWhileBusy }) => (
             <button
               key={label}
+              data-action={label}
               type="button"
               className="button"
               {...whileBusy(isBlockedWhileBusy && isBusy, () => void act(store.getState(), server.name))}
