@@ -1,7 +1,8 @@
 /*
  * What Deputy writes when a call is turned down (by the person, or for them when its MCP server went, or as its
- * approval expired): for the model, as the call's result (its ledger row and its audit entry keep that as its error), and the same words read
- * back for the person, as the audit viewer shows them. Both here, so that what is written is what is read.
+ * approval expired): for the model, as the call's result (its ledger row and its audit entry keep that as its
+ * error), and the same words read back for the person, as the audit viewer shows them. Both here, so that what is
+ * written is what is read.
  */
 
 const REJECTED = 'The user rejected this action';
