@@ -6,7 +6,13 @@ import type {
 } from '../../shared/contract';
 import { DeputyError } from '../../shared/contract/errors';
 import type { Env } from '../host/settings';
-import { isRateLimited, isRejectedSignIn, safeSlackCode, slackErrorCode } from '../tools/slack/slack-errors';
+import {
+  isRateLimited,
+  isRejectedSignIn,
+  safeSlackCode,
+  slackErrorCode,
+  slackHttpStatus,
+} from '../tools/slack/slack-errors';
 import { redactError } from '../vault/redactor';
 import type { Vault } from '../vault/vault';
 import { notConnected, type SlackAccess } from './access';
@@ -288,6 +294,13 @@ function verifyError(error: unknown): DeputyError {
   if (isRateLimited(error))
     return new DeputyError('rate_limited', 'Slack is limiting requests; try connecting again in a minute.');
   if (code) return new DeputyError('invalid_input', `Slack refused the token check (${code}).`);
+  // Slack was reached and failed on its side: the network is not the thing to check.
+  const status = slackHttpStatus(error);
+  if (status !== null)
+    return new DeputyError(
+      'service_unavailable',
+      `Slack could not check the token just now (it answered HTTP ${status}); try again in a moment.`,
+    );
   return new DeputyError(
     'service_unavailable',
     'Could not reach Slack to check the token; check the network and try again.',
@@ -299,5 +312,8 @@ function signInFailure(error: unknown): string {
   const code = slackErrorCode(error);
   if (code)
     return `Slack refused the sign-in (${/^[\w.-]{1,64}$/.test(code) ? code : 'unknown error'}). Try again.`;
+  const status = slackHttpStatus(error);
+  if (status !== null)
+    return `Slack could not finish the sign-in just now (it answered HTTP ${status}); try again in a moment.`;
   return 'The Slack sign-in did not complete; check the network and try again.';
 }

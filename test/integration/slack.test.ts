@@ -83,7 +83,7 @@ describe('Slack connector: a pasted user token', () => {
     expect(h.vault.has('slack.token')).toBe(false);
   });
 
-  it('says Slack could not be reached when the check fails with HTTP 500, and stores nothing', async () => {
+  it('says Slack failed on its side when the check fails with HTTP 500, not the network, and stores nothing', async () => {
     const h = await start();
     h.slack.inject({ match: /auth\.test/, response: { status: 500, text: 'oops' } });
     const token = h.slack.state.issueToken();
@@ -91,7 +91,11 @@ describe('Slack connector: a pasted user token', () => {
     const error = await failure(h.connector.connect({ name: 'slack', token }));
 
     expect(error).toBeInstanceOf(DeputyError);
-    expect(error.message).toMatch(/Could not reach Slack/);
+    expect(error.code).toBe('service_unavailable');
+    expect(error.message).toBe(
+      'Slack could not check the token just now (it answered HTTP 500); try again in a moment.',
+    );
+    expect(error.message).not.toContain(token);
     expect(h.vault.has('slack.token')).toBe(false);
   });
 
@@ -206,6 +210,26 @@ describe('Slack connector: OAuth v2 in the browser', () => {
     expectNoToken(JSON.stringify(h.changes), stored?.token);
     expect(JSON.stringify(h.changes)).not.toContain(env.DEPUTY_SLACK_CLIENT_SECRET);
     await expect((await h.connector.client()).auth.test()).resolves.toMatchObject({ user_id: 'U0ALICE01' });
+  });
+
+  it('says a sign-in Slack failed on its side (HTTP 500) was Slack’s failure, not the network’s, and stores nothing', async () => {
+    const slack = await startFakeSlack();
+    const env = {
+      DEPUTY_SLACK_CLIENT_ID: slack.state.app.clientId,
+      DEPUTY_SLACK_CLIENT_SECRET: slack.state.app.clientSecret,
+    };
+    const h = await start({ slack, env });
+    h.slack.inject({ match: /oauth\.v2\.access/, response: { status: 500, text: 'oops' } });
+
+    const { authUrl } = await h.connector.connect({ name: 'slack' });
+    await fetch(authUrl ?? '');
+    const final = await settled(h.connector);
+
+    expect(final.error).toBe(
+      'Slack could not finish the sign-in just now (it answered HTTP 500); try again in a moment.',
+    );
+    expect(final.state).not.toBe('connected');
+    expect(h.vault.has('slack.token')).toBe(false);
   });
 
   it('keeps a client id and secret given in Settings in the vault', async () => {

@@ -31,6 +31,11 @@ export function slackErrorCode(error: unknown): string | null {
   return isSlackError(error) && error.code === ErrorCode.PlatformError ? error.data.error : null;
 }
 
+/** The HTTP status Slack answered a call with when it was not a success (a 500), or null: not reached, or a 200. */
+export function slackHttpStatus(error: unknown): number | null {
+  return isSlackError(error) && error.code === ErrorCode.HTTPError ? error.statusCode : null;
+}
+
 /** Whether Slack answered 429 (the client does not wait when told to reject rate-limited calls). */
 export function isRateLimited(error: unknown): boolean {
   return isSlackError(error) && error.code === ErrorCode.RateLimitedError;
