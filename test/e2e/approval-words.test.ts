@@ -126,7 +126,7 @@ describe('approvals and cards name Slack channels and people in words', () => {
     await shot(popup, 'approval-words-channel-id-window-420-dark');
     // A screen reader hears what waits in the same words.
     expect(await page.getByTestId('approval-announcement').innerText()).toBe(
-      'Deputy needs your approval: Post in #random.',
+      'Deputy needs your approval: Post to #random in Slack.',
     );
     // Nothing is posted: the person is not in #random, and the test has what it came for.
     await card.getByTestId('approval-reject').click();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { summarizeToolCall } from '../../../../shared/tool-summaries';
+import { asSentence } from '../../../../shared/rejection-words';
 import { useStores } from '../../stores';
 import type { TimelineItem } from './timeline';
 import { isFocusLost } from '../../focus';
@@ -15,7 +15,7 @@ function isFocusFree(): boolean {
 
 /**
  * When a run pauses for an approval while this window watches, the approval is shown from its title and a screen
- * reader hears what waits. It takes focus too (so Approve is one Tab away) unless the person is busy elsewhere in
+ * reader hears that title. It takes focus too (so Approve is one Tab away) unless the person is busy elsewhere in
  * the window. Approvals of a stored thread that was opened do neither.
  */
 export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] }) {
@@ -36,12 +36,8 @@ export function ApprovalAnnouncer({ items }: { items: readonly TimelineItem[] })
     for (const item of fresh) seen.current.add(item.id);
     const newest = fresh.at(-1)?.approval;
     if (!newest) return;
-    // Its card's names too: the channel "#random", as the approval itself says, not "Slack channel C0RANDOM01".
-    const call = items.find((item) => item.kind === 'tool' && item.id === newest.actionId);
-    const names = call?.kind === 'tool' ? call.names : undefined;
-    setMessage(
-      `Deputy needs your approval: ${summarizeToolCall(newest.tool, newest.args, false, { names })}.`,
-    );
+    // In the words the approval card's title says ("Post to #random in Slack"), so the ear hears what the eye reads.
+    setMessage(`Deputy needs your approval: ${asSentence(newest.preview.title)}`);
     approvals.getState().requestReveal(newest.id, isFocusFree());
   }, [items, approvals]);
 
