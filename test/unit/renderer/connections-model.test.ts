@@ -9,6 +9,7 @@ import {
   orderConnections,
   scopeLabel,
   slackConnectInput,
+  stateLabel,
 } from '../../../renderer/src/features/connections/connections-model';
 import { sampleConnection } from './connections-fixtures';
 
@@ -27,10 +28,28 @@ describe('connections model', () => {
     expect(connectLabel(sampleConnection({ state: 'disconnected' }))).toBe('Connect');
     expect(connectLabel(sampleConnection({ state: 'connecting' }))).toBe('Start again');
     expect(connectLabel(sampleConnection({ state: 'connected' }))).toBe('Reconnect');
-    expect(connectLabel(sampleConnection({ state: 'error' }))).toBe('Reconnect');
+    const lapsed = sampleConnection({
+      state: 'error',
+      account: 'alice @ Deputy Test',
+      error: 'Sign in again.',
+    });
+    expect(connectLabel(lapsed)).toBe('Reconnect');
     expect(canDisconnect(sampleConnection({ state: 'disconnected' }))).toBe(false);
     expect(canDisconnect(sampleConnection({ state: 'connecting' }))).toBe(true);
-    expect(canDisconnect(sampleConnection({ state: 'error' }))).toBe(true);
+    expect(canDisconnect(lapsed)).toBe(true);
+    expect(stateLabel(lapsed)).toBe('Needs attention');
+  });
+
+  it('says a first sign-in that failed left nothing connected: Not connected, Connect, no Disconnect', () => {
+    const failedFirst = sampleConnection({
+      state: 'error',
+      account: null,
+      error: 'Slack refused the sign-in.',
+    });
+    expect(stateLabel(failedFirst)).toBe('Not connected');
+    expect(connectLabel(failedFirst)).toBe('Connect');
+    expect(canDisconnect(failedFirst)).toBe(false);
+    expect(stateLabel(sampleConnection({ state: 'connected', account: 'alice' }))).toBe('Connected');
   });
 
   it('shortens Google scope URLs and leaves Slack scopes as they are', () => {

@@ -9,7 +9,7 @@ import { useNow } from '../../use-now';
 import {
   CONNECTION_PURPOSES,
   CONNECTION_TITLES,
-  STATE_LABELS,
+  stateLabel,
   accountLead,
   canDisconnect,
   describeExpiry,
@@ -167,7 +167,7 @@ export function ConnectionCard({
       <header className="connection-card__header">
         <h3 id={titleId}>{CONNECTION_TITLES[status.name]}</h3>
         <span className="connection-card__state" data-testid="connection-state">
-          {STATE_LABELS[status.state]}
+          {stateLabel(status)}
         </span>
       </header>
       <p className="connection-card__purpose">{CONNECTION_PURPOSES[status.name]}</p>

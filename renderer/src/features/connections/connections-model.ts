@@ -30,6 +30,17 @@ export const STATE_LABELS: Record<ConnectionState, string> = {
   error: 'Needs attention',
 };
 
+/**
+ * A sign-in that failed with nothing connected before it (no account): the card says so, not "Needs attention"
+ * over a connection the person never had, and offers Connect, not Reconnect or Disconnect.
+ */
+const hasNeverConnected = (status: ConnectionStatus): boolean =>
+  status.state === 'error' && status.account === null;
+
+/** Where the connection stands, in the card's words. */
+export const stateLabel = (status: ConnectionStatus): string =>
+  hasNeverConnected(status) ? STATE_LABELS.disconnected : STATE_LABELS[status.state];
+
 /** The words before the account: Gemini connects with a key, not as someone, so it reads "Using the key you saved". */
 export function accountLead(status: ConnectionStatus): string {
   if (status.name === 'gemini') return 'Using ';
@@ -44,11 +55,14 @@ export function orderConnections(connections: readonly ConnectionStatus[]): Conn
 /** Reconnect signs in again over a connection that exists or failed; Start again replaces a pending sign-in. */
 export function connectLabel(status: ConnectionStatus): 'Connect' | 'Reconnect' | 'Start again' {
   if (status.state === 'connecting') return 'Start again';
-  return status.state === 'connected' || status.state === 'error' ? 'Reconnect' : 'Connect';
+  const hasConnection =
+    status.state === 'connected' || (status.state === 'error' && !hasNeverConnected(status));
+  return hasConnection ? 'Reconnect' : 'Connect';
 }
 
 /** Disconnecting means something only when there is a connection, a failed one, or a sign-in to cancel. */
-export const canDisconnect = (status: ConnectionStatus): boolean => status.state !== 'disconnected';
+export const canDisconnect = (status: ConnectionStatus): boolean =>
+  status.state !== 'disconnected' && !hasNeverConnected(status);
 
 /**
  * A scope as a person reads it: Google's are URLs (`…/auth/gmail.modify` → `gmail.modify`), Slack's
