@@ -91,7 +91,7 @@ describe('Slack connector: a pasted user token', () => {
     const error = await failure(h.connector.connect({ name: 'slack', token }));
 
     expect(error).toBeInstanceOf(DeputyError);
-    expect(error.code).toBe('service_unavailable');
+    expect((error as DeputyError).code).toBe('service_unavailable');
     expect(error.message).toBe(
       'Slack could not check the token just now (it answered HTTP 500); try again in a moment.',
     );
