@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 /**
- * A question asked in place of the button that asks it (Remove, Disconnect): `keep` (Keep, or Escape through
- * `onKeyDown`, which Settings then leaves alone) closes it and puts the keyboard back on that button, `askButton`;
- * `setIsAsking(false)` closes it without moving the keyboard.
+ * A question asked in place of the button that asks it (Remove, Disconnect, a conversation's Delete): `keep` (Keep,
+ * or Escape through `onKeyDown`, which Settings or the drawer then leaves alone) closes it and puts the keyboard back
+ * on that button, `askButton`; `setIsAsking(false)` closes it without moving the keyboard.
  */
 export function useInlineQuestion() {
   const [isAsking, setIsAsking] = useState(false);

@@ -5,6 +5,7 @@ import { lastRunNote } from './run-status';
 import { isRunActive } from './timeline';
 import { ThreadRenameForm } from './ThreadRenameForm';
 import { isFocusLost } from '../../focus';
+import { useInlineQuestion } from '../../use-inline-question';
 
 const formatWhen = (iso: string) => {
   const date = new Date(iso);
@@ -15,24 +16,21 @@ const formatWhen = (iso: string) => {
 
 /** One conversation in the list: opens it, or deletes it after a confirmation that names it. */
 export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActive: boolean }) {
-  const [isConfirming, setIsConfirming] = useState(false);
+  // Keeping the conversation returns focus to its Delete button, not to the top of the page.
+  const {
+    isAsking: isConfirming,
+    setIsAsking: setIsConfirming,
+    keep,
+    askButton: deleteButton,
+    onKeyDown: onQuestionKey,
+  } = useInlineQuestion();
   const [isRenaming, setIsRenaming] = useState(false);
   const openThread = useChat((state) => state.openThread);
   const deleteThread = useChat((state) => state.deleteThread);
   const isDeleting = useChat((state) => state.deletingThreadId === thread.id);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const shouldRefocus = useRef(false);
   const title = thread.title || 'Untitled conversation';
   const isRunning = thread.lastRunStatus !== null && isRunActive(thread.lastRunStatus);
   const note = lastRunNote(thread);
-
-  // Keeping the conversation returns focus to its Delete button, not to the top of the page.
-  useEffect(() => {
-    if (!isConfirming && shouldRefocus.current) {
-      shouldRefocus.current = false;
-      deleteButton.current?.focus();
-    }
-  }, [isConfirming]);
 
   // Renamed or not, focus goes back to Rename when the box closes.
   const renameButton = useRef<HTMLButtonElement>(null);
@@ -44,11 +42,6 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
     if (!isRenaming && wasRenaming.current && isFocusHere) renameButton.current?.focus();
     wasRenaming.current = isRenaming;
   }, [isRenaming]);
-
-  const keep = () => {
-    shouldRefocus.current = true;
-    setIsConfirming(false);
-  };
 
   return (
     <li ref={row} className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
@@ -76,12 +69,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
           role="group"
           data-keeps-escape
           aria-label={`Delete “${title}”?`}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.preventDefault();
-              keep();
-            }
-          }}
+          onKeyDown={onQuestionKey}
         >
           <p>
             Delete this conversation for good?
