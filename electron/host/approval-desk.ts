@@ -6,16 +6,17 @@ import {
   notFound,
   type RunResponse,
 } from '../../shared/contract';
-import { asSentence, expiredRunWords, rejectionForModel } from '../../shared/rejection-words';
+import { asSentence, rejectionForModel } from '../../shared/rejection-words';
 import { settle } from '../engine/call-execution';
 import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
 import { driveRun } from '../engine/run-loop';
+import type { RunFailure } from '../engine/model-failure';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
 import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
-import { endPausedRun } from './paused-run-end';
+import { ENDED_BY_DEPUTY, endPausedRun, expiredFailure } from './paused-run-end';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 
 /** A reject verdict's `code` is what the model reads beside its message; the person's own refusal by default. */
@@ -153,10 +154,7 @@ export class ApprovalDesk {
         this.deps.publish(this.view({ ...approval, status: 'expired' }));
         continue;
       }
-      endPausedRun((stored) => this.view(stored), this.deps, approval, {
-        code: 'approval_expired',
-        message: expiredRunWords(approval.preview.title, at),
-      });
+      endPausedRun((stored) => this.view(stored), this.deps, approval, expiredFailure(approval));
     }
     return expired.length;
   }
@@ -202,12 +200,12 @@ export class ApprovalDesk {
     const waiting = this.deps.store.approvals.pendingInThread(threadId);
     let history: ModelMessage[] | null = null;
     for (const approval of waiting) {
-      const note = 'superseded: the user sent a new message instead of deciding';
+      const { note, message } = ENDED_BY_DEPUTY.superseded;
       if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), note))
         continue;
       const state = endPausedRun((stored) => this.view(stored), this.deps, approval, {
         code: 'cancelled',
-        message: 'Cancelled: you sent a new message while this was waiting for your approval.',
+        message,
       });
       if (state)
         history = answeredHistory(
@@ -239,6 +237,11 @@ export class ApprovalDesk {
     this.refuseIfPaused();
     this.claim(approval, 'approved', null);
     return this.deps.undos.approve(approval);
+  }
+
+  /** Ends, after a restart, a run Deputy had begun to end before it stopped (`endingAfterRestart` says how). */
+  finishEnding(approval: StoredApproval, failure: RunFailure): void {
+    endPausedRun((stored) => this.view(stored), this.deps, approval, failure);
   }
 
   /** Ends a run paused for approval whose plan was cancelled: what waited there is rejected, never run. */

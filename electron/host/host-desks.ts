@@ -11,6 +11,7 @@ import type { HostDeps } from './host-deps';
 import type { HostRuns } from './host-runs';
 import { PlanDesk } from './plan-desk';
 import { SideEffectsSwitch } from './side-effects-switch';
+import { ENDED_BY_DEPUTY } from './paused-run-end';
 
 /** The host's desks: each answers one part of the contract, over the same runs. */
 export interface Desks {
@@ -108,9 +109,7 @@ export function composeDesks(deps: HostDeps, runs: HostRuns, approvalsBus: Appro
       approvals.endPaused(
         runId,
         run.threadId,
-        why === 'out_of_time'
-          ? 'The agent that asked for this waited longer than a day, so Deputy did not do it.'
-          : 'Stopped with the run that started it, so Deputy did not do it.',
+        why === 'out_of_time' ? ENDED_BY_DEPUTY.outOfTime : ENDED_BY_DEPUTY.stoppedWithParent,
       );
       return true;
     },

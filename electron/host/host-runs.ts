@@ -219,6 +219,7 @@ export class HostRuns {
             specFor: (unfinished, signal) => this.specFor(unfinished, signal),
             track: (unfinished, work) => this.track(unfinished, work),
             noticeFrom: CHAT_AGENT_ID,
+            finishEnding: (approval, failure) => this.links.desks().approvals.finishEnding(approval, failure),
           },
           run,
         );

@@ -1,4 +1,5 @@
 import type { Approval } from '../../shared/contract';
+import { expiredRunWords } from '../../shared/rejection-words';
 import { rejectAction } from '../engine/call-approval';
 import type { RunFailure } from '../engine/model-failure';
 import { failRun } from '../engine/run-endings';
@@ -6,6 +7,44 @@ import type { RunState } from '../engine/run-state';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 import { loadRunState } from './paused-runs';
+
+/** Why Deputy settled a waiting call itself and ended its run: the note kept with the approval, and the run's words. */
+export const ENDED_BY_DEPUTY = {
+  /** The person wrote again instead of deciding. */
+  superseded: {
+    note: 'superseded: the user sent a new message instead of deciding',
+    message: 'Cancelled: you sent a new message while this was waiting for your approval.',
+  },
+  planCancelled: 'Cancelled: you cancelled the plan.',
+  /** An agent's call that waited past its time. */
+  outOfTime: 'The agent that asked for this waited longer than a day, so Deputy did not do it.',
+  stoppedWithParent: 'Stopped with the run that started it, so Deputy did not do it.',
+} as const;
+
+/** What a run ended for an expired approval says; `expiresAt` as stored. */
+export const expiredFailure = (approval: StoredApproval): RunFailure => ({
+  code: 'approval_expired',
+  message: expiredRunWords(approval.preview.title, new Date(approval.expiresAt).toISOString()),
+});
+
+/**
+ * How the run should end that waited for `approval`, when Deputy itself settled it (it expired, the person wrote
+ * again, the plan or the run's parent was stopped): exactly as the live run ended. Null for an approval still
+ * waiting or decided by the person, after which a run goes on. After a restart, a run found paused on such an
+ * approval was stopped between the approval being settled and the run being ended; it is ended now, so the model
+ * is never told of a decision the live run never told it.
+ */
+export function endingAfterRestart(approval: StoredApproval): RunFailure | null {
+  if (approval.status === 'expired') return expiredFailure(approval);
+  if (approval.status !== 'rejected') return null;
+  const note = approval.decisionNote;
+  if (note === ENDED_BY_DEPUTY.superseded.note)
+    return { code: 'cancelled', message: ENDED_BY_DEPUTY.superseded.message };
+  const { planCancelled, outOfTime, stoppedWithParent } = ENDED_BY_DEPUTY;
+  return note === planCancelled || note === outOfTime || note === stoppedWithParent
+    ? { code: 'cancelled', message: note }
+    : null;
+}
 
 /**
  * Ends a run paused for approval because Deputy settled that approval itself (it expired, the person wrote

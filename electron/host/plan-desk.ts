@@ -12,6 +12,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import type { StoredPlan } from '../store/plans-repo';
 import type { Store } from '../store/store';
 import type { ApprovalDesk } from './approval-desk';
+import { ENDED_BY_DEPUTY } from './paused-run-end';
 
 export interface PlanDeskDeps {
   store: Store;
@@ -131,7 +132,7 @@ export class PlanDesk {
     }
     const run = store.runs.get(plan.runId);
     if (!this.deps.cancelRun(plan.runId) && run?.status === 'awaiting_confirmation')
-      this.deps.approvals.endPaused(plan.runId, plan.threadId, 'Cancelled: you cancelled the plan.');
+      this.deps.approvals.endPaused(plan.runId, plan.threadId, ENDED_BY_DEPUTY.planCancelled);
     refreshPlan(this.deps.runDeps(), { runId: plan.runId, threadId: plan.threadId }, plan.id);
     return this.get(planId);
   }

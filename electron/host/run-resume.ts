@@ -1,10 +1,13 @@
 import type { RunResponse } from '../../shared/contract';
 import { logRuntime } from '../engine/journal';
+import type { RunFailure } from '../engine/model-failure';
 import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
+import type { StoredApproval } from '../store/approvals-repo';
 import type { Store } from '../store/store';
+import { endingAfterRestart } from './paused-run-end';
 
 type UnfinishedRun = { id: string; threadId: string; model: string; status: string };
 
@@ -16,12 +19,14 @@ export interface ResumeDeps {
   track: (run: UnfinishedRun, work: (signal: AbortSignal) => Promise<RunResponse>) => Promise<RunResponse>;
   /** Who the resumed notice is from (the chat's agent id). */
   noticeFrom: string;
+  /** Ends a run paused on `approval`, which Deputy itself settled, as the live run ended (`endPausedRun`). */
+  finishEnding: (approval: StoredApproval, failure: RunFailure) => void;
 }
 
 /**
  * Picks one unfinished run up from its last checkpoint. A run paused for approval stays paused unless its
- * decision was taken and not yet acted on; one whose state cannot be read is ended with that reason rather
- * than guessed at.
+ * decision was taken and not yet acted on, and ends if Deputy was ending it; one whose state cannot be read is
+ * ended with that reason rather than guessed at.
  */
 export function resumeRun(deps: ResumeDeps, run: UnfinishedRun): void {
   const { store } = deps;
@@ -43,6 +48,14 @@ export function resumeRun(deps: ResumeDeps, run: UnfinishedRun): void {
     return;
   }
   const held = state.awaiting.map((entry) => store.approvals.get(entry.approvalId));
+  if (run.status === 'awaiting_confirmation') {
+    // Deputy settled what the run waited for (it expired, the person wrote again, the plan was cancelled) and
+    // stopped before it ended the run: it ends now, as it would have, and the model is told nothing.
+    for (const approval of held) {
+      const ending = approval ? endingAfterRestart(approval) : null;
+      if (approval && ending) return deps.finishEnding(approval, ending);
+    }
+  }
   const isStillWaiting =
     run.status === 'awaiting_confirmation' &&
     held.length > 0 &&

@@ -15,6 +15,7 @@ import {
   waitForRun,
 } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
+import { ENDED_BY_DEPUTY } from '../../electron/host/paused-run-end';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
@@ -43,6 +44,17 @@ async function host(
   const fixture = await openHost(model, { dataDir: dir, tools: [...world.tools(), ...extra] });
   open.push(fixture);
   return fixture;
+}
+
+/** Two copies of a data folder, for the live run and the resumed one to go on from the same point. */
+function twoCopiesOf(dataDir: string): [string, string] {
+  const copy = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-copy-'));
+    dirs.push(dir);
+    cpSync(dataDir, dir, { recursive: true });
+    return dir;
+  };
+  return [copy(), copy()];
 }
 
 async function autonomous(fixture: HostFixture): Promise<void> {
@@ -234,24 +246,19 @@ describe('crash and resume', () => {
     expect(paused.status).toBe('awaiting_confirmation');
     const approvalId = (await a.host.invoke('approval.list', { status: 'pending' })).approvals[0]?.id ?? '';
     crash(a.host);
-    const [live, resumed] = [0, 1].map(() => {
-      const dir = mkdtempSync(join(tmpdir(), 'deputy-copy-'));
-      dirs.push(dir);
-      cpSync(first, dir, { recursive: true });
-      return dir;
-    });
+    const [live, resumed] = twoCopiesOf(first);
     const reason = 'Not in that channel';
 
     // Live: the person turns it down, and the run goes on at once.
     const liveModel = new ScriptedModel(say('Left it.'));
-    const b = await start(liveModel, live ?? '');
+    const b = await start(liveModel, live);
     await b.host.invoke('approval.decide', { approvalId, decision: 'reject', reason });
     // Resumed: the decision is recorded, then Deputy dies before it acts on it, and goes on at the next start.
-    const c = await start(new ScriptedModel(), resumed ?? '');
+    const c = await start(new ScriptedModel(), resumed);
     storeOf(c.host).approvals.claim(approvalId, 'rejected', at.toISOString(), reason);
     crash(c.host);
     const resumedModel = new ScriptedModel(say('Left it.'));
-    const d = await start(resumedModel, resumed ?? '');
+    const d = await start(resumedModel, resumed);
     expect(await waitForRun(d.host, paused.threadId, paused.runId)).toMatchObject({ resumed: true });
 
     const [liveRequest, resumedRequest] = [liveModel, resumedModel].map((model) => {
@@ -262,6 +269,77 @@ describe('crash and resume', () => {
     expect(resumedRequest).toEqual(liveRequest);
     expect(world.notes).toHaveLength(0);
   });
+
+  /** How a run ended, as the contract reads it back, without what differs between two starts. */
+  const endingOf = async (fixture: HostFixture, threadId: string, runId: string) => {
+    const run = await waitForRun(fixture.host, threadId, runId);
+    const { approvals } = await fixture.host.invoke('approval.list', { status: 'all' });
+    const { actions } = await fixture.host.invoke('thread.get', { threadId });
+    return {
+      run: {
+        status: run.status,
+        errorCode: run.errorCode,
+        errorMessage: run.errorMessage,
+        summary: run.summary,
+      },
+      approvals: approvals.map(({ status, decisionNote }) => ({ status, decisionNote })),
+      actions: actions
+        .filter((action) => action.runId === runId)
+        .map(({ state, ledgerState, error, errorCode }) => ({ state, ledgerState, error, errorCode })),
+    };
+  };
+
+  it.each([
+    { ending: 'expired', claim: ['expired', null] as const },
+    { ending: 'superseded by a new message', claim: ['rejected', ENDED_BY_DEPUTY.superseded.note] as const },
+  ])(
+    'ends a run whose approval Deputy settled ($ending) just before the crash as the live run ended, telling the model nothing',
+    async ({ ending, claim }) => {
+      const at = new Date('2026-11-28T09:00:00.000Z');
+      let clock = at;
+      const world = new NoteWorld();
+      const start = async (model: ModelClient, dir: string) => {
+        const fixture = await openHost(model, { dataDir: dir, tools: world.tools(), now: () => clock });
+        open.push(fixture);
+        return fixture;
+      };
+      const first = mkdtempSync(join(tmpdir(), 'deputy-durable-'));
+      dirs.push(first);
+      const a = await start(new ScriptedModel(post('never posted')), first);
+      const paused = await a.host.runToEnd({ prompt: 'Post it' });
+      expect(paused.status).toBe('awaiting_confirmation');
+      const pending = (await a.host.invoke('approval.list', { status: 'pending' })).approvals[0];
+      const approvalId = pending?.id ?? '';
+      const expiresAt = pending?.expiresAt ?? '';
+      crash(a.host);
+      const [live, resumed] = twoCopiesOf(first);
+      const decidedAt = new Date(Date.parse(expiresAt) + 1);
+
+      // Live: Deputy settles the approval and ends the run at once.
+      const b = await start(new ScriptedModel(say('Something else, then.')), live);
+      clock = decidedAt;
+      if (ending === 'expired') b.host.sweepExpiredApprovals();
+      else await b.host.runToEnd({ prompt: 'Never mind', threadId: paused.threadId });
+      const liveEnding = await endingOf(b, paused.threadId, paused.runId);
+
+      // Resumed: the approval is settled, then Deputy dies before it ends the run, and starts again.
+      clock = at;
+      const c = await start(new ScriptedModel(), resumed);
+      storeOf(c.host).approvals.claim(approvalId, claim[0], decidedAt.toISOString(), claim[1]);
+      crash(c.host);
+      const resumedModel = new ScriptedModel(say('Posted it anyway.'));
+      const d = await start(resumedModel, resumed);
+      const resumedEnding = await endingOf(d, paused.threadId, paused.runId);
+
+      expect(liveEnding.run).toMatchObject({
+        status: 'failed',
+        errorCode: ending === 'expired' ? 'approval_expired' : 'cancelled',
+      });
+      expect(resumedEnding).toEqual(liveEnding);
+      expect(resumedModel.requests).toHaveLength(0);
+      expect(world.notes).toHaveLength(0);
+    },
+  );
 
   it('asks again about an approved side effect that was cut off, on the same approval', async () => {
     const world = new NoteWorld();

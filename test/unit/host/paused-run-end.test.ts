@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ENDED_BY_DEPUTY, endingAfterRestart } from '../../../electron/host/paused-run-end';
+import type { StoredApproval } from '../../../electron/store/approvals-repo';
+
+const approval = (status: StoredApproval['status'], decisionNote: string | null): StoredApproval => ({
+  id: 'ap-1',
+  runId: 'run-1',
+  threadId: 'th-1',
+  actionId: 'act-1',
+  tool: 'post_note',
+  args: {},
+  fingerprint: 'f',
+  status,
+  level: 'confirm',
+  reason: 'Your setting for “Post a note” is “Ask me first”.',
+  rule: 'tool.confirm',
+  risk: 'medium',
+  preview: { title: 'Post a note', fields: [] },
+  previewText: 'Post a note',
+  intent: null,
+  reasoning: null,
+  confidence: null,
+  assumptions: [],
+  alwaysAllowScopes: [],
+  createdAt: '2026-11-28T09:00:00.000Z',
+  expiresAt: '2026-11-28T09:30:00.000Z',
+  decidedAt: '2026-11-28T09:31:00.000Z',
+  decisionNote,
+});
+
+describe('endingAfterRestart', () => {
+  it('ends the run as the live run ended when Deputy settled what it waited for', () => {
+    expect(endingAfterRestart(approval('expired', null))).toEqual({
+      code: 'approval_expired',
+      message:
+        'The approval for "Post a note" expired at 2026-11-28T09:30:00.000Z, so Deputy did not do it. Ask again if you still want it.',
+    });
+    expect(endingAfterRestart(approval('rejected', ENDED_BY_DEPUTY.superseded.note))).toEqual({
+      code: 'cancelled',
+      message: ENDED_BY_DEPUTY.superseded.message,
+    });
+    for (const note of [
+      ENDED_BY_DEPUTY.planCancelled,
+      ENDED_BY_DEPUTY.outOfTime,
+      ENDED_BY_DEPUTY.stoppedWithParent,
+    ])
+      expect(endingAfterRestart(approval('rejected', note))).toEqual({ code: 'cancelled', message: note });
+  });
+
+  it('lets the run go on after what the person decided, or while it still waits', () => {
+    expect(endingAfterRestart(approval('rejected', 'Not in that channel'))).toBeNull();
+    expect(endingAfterRestart(approval('rejected', null))).toBeNull();
+    // A person's reason that only starts like Deputy's note is still theirs.
+    expect(endingAfterRestart(approval('rejected', `${ENDED_BY_DEPUTY.planCancelled} And why?`))).toBeNull();
+    expect(endingAfterRestart(approval('approved', null))).toBeNull();
+    expect(endingAfterRestart(approval('pending', null))).toBeNull();
+  });
+});
