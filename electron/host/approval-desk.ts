@@ -8,6 +8,7 @@ import {
 } from '../../shared/contract';
 import { asSentence, rejectionForModel } from '../../shared/rejection-words';
 import { settle } from '../engine/call-execution';
+import { redactNullable } from '../vault/redactor';
 import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
@@ -71,7 +72,9 @@ export class ApprovalDesk {
     const approval = this.decidable(input.approvalId);
     if (this.deps.undos.isUndo(approval)) return this.decideUndo(approval, input);
     if (input.decision === 'reject') {
-      const note = input.reason?.trim() || null;
+      // The reason as it is stored, redacted on its own: what a run resumed after a crash reads back, and inside
+      // the model's sentence a secret in it could go unseen.
+      const note = redactNullable(input.reason?.trim() || null);
       this.claim(approval, 'rejected', note);
       return this.continueRun(approval, { kind: 'reject', message: rejectionForModel(note) });
     }

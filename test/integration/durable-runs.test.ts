@@ -230,45 +230,52 @@ describe('crash and resume', () => {
     expect(sent).toHaveLength(1);
   });
 
-  it('tells the model of a call turned down just before the crash what the live run would have, the reason with it', async () => {
-    // One clock for every start, so that the requests differ only in what the runs were told.
-    const at = new Date('2026-11-28T09:00:00.000Z');
-    const start = async (model: ModelClient, dir: string) => {
-      const fixture = await openHost(model, { dataDir: dir, tools: world.tools(), now: () => at });
-      open.push(fixture);
-      return fixture;
-    };
-    const world = new NoteWorld();
-    const first = mkdtempSync(join(tmpdir(), 'deputy-durable-'));
-    dirs.push(first);
-    const a = await start(new ScriptedModel(post('turned down')), first);
-    const paused = await a.host.runToEnd({ prompt: 'Post it' });
-    expect(paused.status).toBe('awaiting_confirmation');
-    const approvalId = (await a.host.invoke('approval.list', { status: 'pending' })).approvals[0]?.id ?? '';
-    crash(a.host);
-    const [live, resumed] = twoCopiesOf(first);
-    const reason = 'Not in that channel';
+  it.each([
+    { reason: 'Not in that channel', said: 'Not in that channel', secret: null },
+    // Read alone, the reason's secret is found (as it was stored); inside the model's sentence it was not.
+    { reason: 'redis-cli\nAUTH s3cretpass', said: 'AUTH [redacted]', secret: 's3cretpass' },
+  ])(
+    'tells the model of a call turned down just before the crash what the live run would have, the reason with it ($said)',
+    async ({ reason, said, secret }) => {
+      // One clock for every start, so that the requests differ only in what the runs were told.
+      const at = new Date('2026-11-28T09:00:00.000Z');
+      const start = async (model: ModelClient, dir: string) => {
+        const fixture = await openHost(model, { dataDir: dir, tools: world.tools(), now: () => at });
+        open.push(fixture);
+        return fixture;
+      };
+      const world = new NoteWorld();
+      const first = mkdtempSync(join(tmpdir(), 'deputy-durable-'));
+      dirs.push(first);
+      const a = await start(new ScriptedModel(post('turned down')), first);
+      const paused = await a.host.runToEnd({ prompt: 'Post it' });
+      expect(paused.status).toBe('awaiting_confirmation');
+      const approvalId = (await a.host.invoke('approval.list', { status: 'pending' })).approvals[0]?.id ?? '';
+      crash(a.host);
+      const [live, resumed] = twoCopiesOf(first);
 
-    // Live: the person turns it down, and the run goes on at once.
-    const liveModel = new ScriptedModel(say('Left it.'));
-    const b = await start(liveModel, live);
-    await b.host.invoke('approval.decide', { approvalId, decision: 'reject', reason });
-    // Resumed: the decision is recorded, then Deputy dies before it acts on it, and goes on at the next start.
-    const c = await start(new ScriptedModel(), resumed);
-    storeOf(c.host).approvals.claim(approvalId, 'rejected', at.toISOString(), reason);
-    crash(c.host);
-    const resumedModel = new ScriptedModel(say('Left it.'));
-    const d = await start(resumedModel, resumed);
-    expect(await waitForRun(d.host, paused.threadId, paused.runId)).toMatchObject({ resumed: true });
+      // Live: the person turns it down, and the run goes on at once.
+      const liveModel = new ScriptedModel(say('Left it.'));
+      const b = await start(liveModel, live);
+      await b.host.invoke('approval.decide', { approvalId, decision: 'reject', reason });
+      // Resumed: the decision is recorded, then Deputy dies before it acts on it, and goes on at the next start.
+      const c = await start(new ScriptedModel(), resumed);
+      storeOf(c.host).approvals.claim(approvalId, 'rejected', at.toISOString(), reason);
+      crash(c.host);
+      const resumedModel = new ScriptedModel(say('Left it.'));
+      const d = await start(resumedModel, resumed);
+      expect(await waitForRun(d.host, paused.threadId, paused.runId)).toMatchObject({ resumed: true });
 
-    const [liveRequest, resumedRequest] = [liveModel, resumedModel].map((model) => {
-      const request = model.requests[0];
-      return request && { ...request, signal: null };
-    });
-    expect(JSON.stringify(resumedRequest?.messages.at(-1))).toContain(reason);
-    expect(resumedRequest).toEqual(liveRequest);
-    expect(world.notes).toHaveLength(0);
-  });
+      const [liveRequest, resumedRequest] = [liveModel, resumedModel].map((model) => {
+        const request = model.requests[0];
+        return request && { ...request, signal: null };
+      });
+      expect(JSON.stringify(resumedRequest?.messages.at(-1))).toContain(said);
+      expect(resumedRequest).toEqual(liveRequest);
+      if (secret) expect(JSON.stringify(liveRequest)).not.toContain(secret);
+      expect(world.notes).toHaveLength(0);
+    },
+  );
 
   /** How a run ended, as the contract reads it back, without what differs between two starts. */
   const endingOf = async (fixture: HostFixture, threadId: string, runId: string) => {
