@@ -7,21 +7,16 @@ import {
   type RunResponse,
 } from '../../shared/contract';
 import { asSentence, rejectionForModel } from '../../shared/rejection-words';
-import { settle } from '../engine/call-execution';
-import { redactNullable } from '../vault/redactor';
-import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-approval';
 import { RESUME_RULE } from '../engine/reconcile';
 import { fingerprint } from '../engine/fingerprint';
-import { driveRun } from '../engine/run-loop';
 import type { RunFailure } from '../engine/model-failure';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
-import { answeredHistory, loadRunState, whereRunStands } from './paused-runs';
+import { redactNullable } from '../vault/redactor';
+import { answeredHistory } from './paused-runs';
+import { continuePausedRun } from './paused-run-continue';
 import { ENDED_BY_DEPUTY, endPausedRun, expiredFailure } from './paused-run-end';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
-
-/** A reject verdict's `code` is what the model reads beside its message; the person's own refusal by default. */
-type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string; code?: string };
 
 /** Why Deputy turned an approval down itself: `note` for the person (the approval's history), the rest for the model. */
 export interface Refusal {
@@ -76,7 +71,7 @@ export class ApprovalDesk {
       // the model's sentence a secret in it could go unseen.
       const note = redactNullable(input.reason?.trim() || null);
       this.claim(approval, 'rejected', note);
-      return this.continueRun(approval, { kind: 'reject', message: rejectionForModel(note) });
+      return continuePausedRun(this.deps, approval, { kind: 'reject', message: rejectionForModel(note) });
     }
     const scope = input.alwaysAllow;
     // "Always allow" may only create one of the scoped rules this approval offered: never a blanket grant.
@@ -99,7 +94,7 @@ export class ApprovalDesk {
         createdAt: this.deps.now().toISOString(),
       });
     }
-    return this.continueRun(approval, { kind: 'approve' });
+    return continuePausedRun(this.deps, approval, { kind: 'approve' });
   }
 
   /** Edit and approve: the new arguments must fit the tool's schema, and are bound to the approval by a new fingerprint. */
@@ -127,7 +122,7 @@ export class ApprovalDesk {
     });
     const edited = { ...approval, args: check.args, fingerprint: print };
     this.claim(edited, 'approved', 'edited');
-    return this.continueRun(edited, { kind: 'approve' });
+    return continuePausedRun(this.deps, edited, { kind: 'approve' });
   }
 
   /** While all side effects are paused, nothing may be approved: a 409 in words, and what waits stays waiting. */
@@ -182,7 +177,7 @@ export class ApprovalDesk {
           this.deps.undos.end(approval, `${refusal.note} Nothing was undone.`);
           continue;
         }
-        void this.continueRun(approval, {
+        void continuePausedRun(this.deps, approval, {
           kind: 'reject',
           message: refusal.message,
           code: refusal.code,
@@ -304,62 +299,5 @@ export class ApprovalDesk {
       });
     });
     this.deps.publish(this.view({ ...approval, status, decidedAt: now, decisionNote: note }));
-  }
-
-  /** Acts on one decision and goes on with the run once nothing of its turn is held any more. */
-  private continueRun(approval: StoredApproval, verdict: Verdict): Promise<RunResponse> {
-    const { store } = this.deps;
-    const run = store.runs.get(approval.runId);
-    if (
-      !run ||
-      !loadRunState(this.deps.store, run.id)?.awaiting.some((entry) => entry.approvalId === approval.id)
-    ) {
-      throw new DeputyError('conflict', 'The run behind this approval can no longer be continued.');
-    }
-    return this.deps.track(run, async (signal) => {
-      // Read inside the tracked work: a decision taken just before this one has landed by now.
-      const state = loadRunState(this.deps.store, run.id);
-      const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);
-      // The run went on without waiting for this (it was picked up again after a restart and acted on the
-      // decision itself): answer with where it stands, never run it a second time.
-      if (!state || !held) return whereRunStands(this.deps.store, run.id, approval);
-      const deps = this.deps.runDeps();
-      const spec = this.deps.specFor(run, signal);
-      const scope = { deps, spec, state };
-      deps.emit({ type: 'status', runId: run.id, threadId: run.threadId, status: 'executing' });
-      if (verdict.kind === 'approve' && this.deps.settings.get().areSideEffectsPaused) {
-        // Paused since the decision (it waited behind the run's other work): not done, as in the engine.
-        refusePausedApproval(scope, held.call, approval.actionId, approval.tool);
-      } else if (verdict.kind === 'reject') {
-        rejectAction(scope, approval.actionId, approval.tool, verdict.message, () =>
-          settle(
-            scope,
-            held.call,
-            { error: { code: verdict.code ?? 'rejected_by_user', message: verdict.message } },
-            null,
-          ),
-        );
-      } else {
-        deps.emit({
-          type: 'tool_call',
-          runId: run.id,
-          threadId: run.threadId,
-          actionId: approval.actionId,
-          tool: approval.tool,
-          args: approval.args,
-          state: 'executing',
-        });
-        await runApproved(
-          scope,
-          held.call,
-          approval.actionId,
-          approval.tool,
-          approval.args,
-          approval.fingerprint,
-        );
-      }
-      // The loop pauses again if other calls of the turn are still held, and acts on any decided meanwhile.
-      return driveRun(deps, spec, state);
-    });
   }
 }
