@@ -99,7 +99,8 @@ export function conversationNames(options: ConversationNamesOptions = {}): Conve
     const answer = wordsOf(client, id)
       .catch(() => null)
       .then((words) => {
-        asking.delete(id);
+        // Only its own entry: after a new sign-in the id may be asked again, and that question is still on its way.
+        if (asking.get(id) === answer) asking.delete(id);
         if (words && owner === client) remember(id, words);
         return words;
       });

@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { slackClientOptions } from '../../../electron/connections/slack-client';
 import { conversationNames } from '../../../electron/tools/slack/slack-names';
 import { startFakeSlack, type FakeSlack } from '../../fakes/slack/server';
@@ -64,6 +64,27 @@ describe('conversationNames', () => {
 
     expect(names.known('C0RANDOM01')).toBeNull();
     expect(names.known('C0GENERAL1')).toBe('#general');
+  });
+
+  it('a look-up left over from the sign-in before does not drop the new sign-in’s look-up of the same id', async () => {
+    const names = conversationNames({ timeoutMs: 20 });
+    const answer = { status: 200, json: { ok: true, channel: { id: 'C0RANDOM01', name: 'random' } } };
+    const old = clientOf(slack.state.issueToken());
+    const oldInfo = vi.spyOn(old.conversations, 'info');
+    slack.inject({ match: /conversations\.info$/, response: { ...answer, delayMs: 100 } });
+    slack.inject({ match: /conversations\.info$/, response: { ...answer, delayMs: 600 } });
+
+    // The old sign-in asks, and a new one asks for the same id while the old answer is still on its way.
+    expect(await names.lookUp(old, 'C0RANDOM01')).toBeNull();
+    expect(await names.lookUp(client, 'C0RANDOM01')).toBeNull();
+    await oldInfo.mock.results[0]?.value;
+    await new Promise((resolve) => setImmediate(resolve));
+    // The old answer has come; the new sign-in asks again while its own question is on its way.
+    await names.lookUp(client, 'C0RANDOM01');
+
+    await expect.poll(() => names.known('C0RANDOM01'), { timeout: 2_000 }).toBe('#random');
+    // One question per sign-in: the new one's second look-up waited for the question it had already asked.
+    expect(asked('conversations.info')).toBe(2);
   });
 
   it('gives no name for a conversation Slack does not show the person, nor for one it cannot read', async () => {
