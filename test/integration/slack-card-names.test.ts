@@ -129,6 +129,42 @@ describe('a tool card names a Slack channel given by id as its approval does', (
     expect(await storedLines(paused.threadId)).toEqual(['Posted in Slack DM with carol.c']);
   });
 
+  it('a post Slack refuses is told to the model by its channel’s name and id, after a restart as live', async () => {
+    /** The model's next request once the post to #random (which the person is not in) is approved. */
+    const nextRequest = async (isRestarted: boolean) => {
+      const live = posting('C0RANDOM01', 'Hello all.');
+      await start(live);
+      const paused = await fixture.host.runToEnd({ prompt: 'Say hello in random' });
+      let model = live;
+      if (isRestarted) {
+        // Deputy stops while the post waits: the name found for the approval is no longer in its memory.
+        await fixture.stop();
+        model = new ScriptedModel(say('Done.'));
+        fixture = await openHost(model, { env: slack.env, now: () => NOW, dataDir: fixture.dataDir });
+      }
+      const infoAsked = asked('conversations.info');
+      await fixture.host.invoke('approval.decide', {
+        approvalId: paused.approval?.id ?? '',
+        decision: 'approve',
+      });
+      // The name comes from what the call was decided with, stored with it: Slack is not asked again.
+      expect(asked('conversations.info')).toBe(infoAsked);
+      const request = model.requests.at(-1);
+      await fixture.close();
+      await slack.close();
+      return { ...request, signal: null };
+    };
+
+    const live = await nextRequest(false);
+    const resumed = await nextRequest(true);
+    await start(new ScriptedModel()); // for afterEach, which closes the test's last host and Slack
+
+    expect(JSON.stringify(live.messages?.at(-1))).toContain(
+      'You are not a member of #random (C0RANDOM01). Join it in Slack first',
+    );
+    expect(resumed).toEqual(live);
+  });
+
   it('a post turned down still names its channel, live and once the conversation is read again', async () => {
     const events = await start(posting('C0RANDOM01', 'Hello all.'));
     const paused = await fixture.host.runToEnd({ prompt: 'Say hello in random' });

@@ -6,7 +6,7 @@ import {
   DEPUTY_EVENT_TYPE,
   DEPUTY_KEY_FIELD,
 } from '../../electron/tools/slack/slack-tools';
-import { ToolError, type Tool } from '../../electron/tools/tool';
+import { ToolError, type Tool, type ToolContext } from '../../electron/tools/tool';
 import { startFakeSlack, type FakeSlackChannel } from '../fakes/slack/server';
 import { closedPort } from './gemini-test-kit';
 import { expectNoToken, failure, startSlackHarness, toolContext, type SlackHarness } from './slack-test-kit';
@@ -457,6 +457,72 @@ describe('slack_send', () => {
     expect(notIn.message).toBe('You are not a member of #random. Join it in Slack first, then ask again.');
     expect(archived.message).toMatch(/archived/);
     expect(h.slack.state.posted).toHaveLength(0);
+  });
+
+  it('names a channel given by id in its errors as the call was decided with: its name, then its id', async () => {
+    const h = await connected();
+    const [read, send] = [tool(h, 'slack_read'), tool(h, 'slack_send')];
+    // The names stored with the call's action, as the engine hands them over (after a restart too).
+    const decided: ToolContext = {
+      ...toolContext(),
+      names: { C0RANDOM01: '#random', C0OLDPROJ1: '#old-project' },
+    };
+    const posting = (channel: string, context = decided) =>
+      failure(send.execute(send.input.parse({ channel, text: 'hi' }), context));
+
+    const notIn = await posting('C0RANDOM01');
+    const archived = await posting('C0OLDPROJ1');
+    h.slack.inject({
+      match: /conversations\.history$/,
+      response: { status: 200, json: { ok: false, error: 'missing_scope', needed: 'channels:history' } },
+    });
+    const unread = await failure(read.execute(read.input.parse({ channel: 'C0RANDOM01' }), decided));
+    // Decided with no name for it: the id alone, as before, whatever this session has found since.
+    const unnamed = await posting('C0RANDOM01', toolContext());
+
+    expect(notIn.message).toBe(
+      'You are not a member of #random (C0RANDOM01). Join it in Slack first, then ask again.',
+    );
+    expect(archived.message).toBe('#old-project (C0OLDPROJ1) is archived, so nothing can be posted there.');
+    expect(unread.message).toMatch(/^Slack refused reading #random \(C0RANDOM01\): /);
+    expect(unnamed.message).toBe(
+      'You are not a member of C0RANDOM01. Join it in Slack first, then ask again.',
+    );
+  });
+
+  it('an undo names the channel as the post’s result did, in its answer and its errors', async () => {
+    const h = await connected();
+    const send = tool(h, 'slack_send');
+    const input = send.input.parse({ channel: 'C0RANDOM01', text: 'hi' });
+    const undoing = (name?: string) =>
+      send.undo?.(
+        {
+          input,
+          output: {
+            channel: { id: 'C0RANDOM01', label: 'C0RANDOM01', ...(name && { name }) },
+            ts: '1767225600.000100',
+            threadTs: null,
+            wasAlreadyPosted: false,
+          },
+          before: null,
+        },
+        { signal: new AbortController().signal, now: () => new Date('2026-01-01T12:00:00Z') },
+      );
+
+    expect(await undoing('#random')).toEqual({
+      deleted: '1767225600.000100',
+      channel: '#random (C0RANDOM01)',
+      wasAlreadyGone: true,
+    });
+    // A post's result from before names were kept says the id alone, as before.
+    expect(await undoing()).toMatchObject({ channel: 'C0RANDOM01' });
+    h.slack.inject({
+      match: /chat\.delete$/,
+      response: { status: 200, json: { ok: false, error: 'cant_delete_message' } },
+    });
+    expect((await failure(undoing('#random'))).message).toBe(
+      'Slack refused deleting the post in #random (C0RANDOM01) (cant_delete_message).',
+    );
   });
 
   it('asks to reconnect when the token lacks a scope', async () => {

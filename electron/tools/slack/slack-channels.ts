@@ -82,3 +82,18 @@ export async function resolveChannel(client: WebClient, channel: string): Promis
     );
   return { id: found.id, label };
 }
+
+/** The name a call was decided with for a channel it gave by id (`label`), as its action stores it; else null. */
+export function decidedName(names: Record<string, string> | undefined, label: string): string | null {
+  return names && Object.hasOwn(names, label) ? (names[label] ?? null) : null;
+}
+
+/**
+ * A channel as the words of a call's answer say it (its errors, an undo's answer): by the name Slack gives it
+ * and its id when the call knows that name ("#random (C0RANDOM01)", so the person and the model both follow),
+ * else as the call gave it. The name comes only from what is stored with the call, never from this session's
+ * memory, so a call carried out after a restart says what it would have said without one.
+ */
+export function channelNamed(label: string, name: string | null | undefined): string {
+  return name ? `${name} (${label})` : label;
+}

@@ -4,6 +4,8 @@ import type { SlackAccess } from '../../connections/access';
 import {
   ChannelView,
   channelLabel,
+  channelNamed,
+  decidedName,
   listChannels,
   resolveChannel,
   slackRecipient,
@@ -157,10 +159,12 @@ export function createSlackTools(
     decidedWith: Record<string, string> = {},
   ): Promise<ChannelOutput> => {
     const resolved = await resolveChannel(client, channel);
-    return withName(
-      resolved,
-      Object.hasOwn(decidedWith, resolved.label) ? (decidedWith[resolved.label] ?? null) : null,
-    );
+    return withName(resolved, decidedName(decidedWith, resolved.label));
+  };
+  /** A call's channel in the words of its errors: "#random (C0RANDOM01)" when it was decided with that name. */
+  const placeOf = (channel: string, context: { names?: Record<string, string> }): string => {
+    const label = channelLabel(channel);
+    return channelNamed(label, decidedName(context.names, label));
   };
 
   const channels: Tool<z.infer<typeof ChannelsInput>> = {
@@ -207,9 +211,9 @@ export function createSlackTools(
         text: message.text,
       }));
     },
-    execute: (input) => {
-      const label = channelLabel(input.channel);
-      return calling(`reading ${label}`, label, async () => {
+    execute: (input, context) => {
+      const place = placeOf(input.channel, context);
+      return calling(`reading ${place}`, place, async () => {
         const client = await access.client();
         const channel = await resolveChannel(client, input.channel);
         // A channel given by id is named as Slack names it, asked beside its history (or known from before).
@@ -285,15 +289,15 @@ export function createSlackTools(
       },
     ],
     execute: (input, context) => {
-      const label = channelLabel(input.channel);
-      return calling(`posting to ${label}`, label, async () => {
+      const place = placeOf(input.channel, context);
+      return calling(`posting to ${place}`, place, async () => {
         const client = await access.client();
         const channel = await postChannel(client, input.channel, context.names);
         const threadTs = input.thread_ts ?? null;
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
         if (ts) return { channel, ts, threadTs, wasAlreadyPosted: true };
         // Slack's client takes no AbortSignal: a call stopped while looking must not go on to post.
-        assertNotStopped(context.signal, `posting to ${label}`);
+        assertNotStopped(context.signal, `posting to ${place}`);
         const posted = await client.chat.postMessage({
           channel: channel.id,
           text: input.text,
@@ -306,8 +310,8 @@ export function createSlackTools(
       });
     },
     reconcile: (input, context) => {
-      const label = channelLabel(input.channel);
-      return calling(`looking for the post this call already made in ${label}`, label, async () => {
+      const place = placeOf(input.channel, context);
+      return calling(`looking for the post this call already made in ${place}`, place, async () => {
         const client = await access.client();
         const channel = await postChannel(client, input.channel, context.names);
         const ts = await findPost(client, channel.id, context.idempotencyKey, input.thread_ts);
@@ -323,9 +327,11 @@ export function createSlackTools(
     // chat.delete, within Slack's rules: a person's token deletes only their own posts; Slack says if not.
     undo: ({ output }) => {
       const posted = SendOutput.parse(output);
-      return calling(`deleting the post in ${posted.channel.label}`, posted.channel.label, async () => {
+      // Named as the post's result named it, kept with the action: the same words after a restart.
+      const place = channelNamed(posted.channel.label, posted.channel.name);
+      return calling(`deleting the post in ${place}`, place, async () => {
         const client = await access.client();
-        const deleted = { deleted: posted.ts, channel: posted.channel.label };
+        const deleted = { deleted: posted.ts, channel: place };
         try {
           await client.chat.delete({ channel: posted.channel.id, ts: posted.ts });
         } catch (error) {
