@@ -85,7 +85,13 @@ export class RunLauncher {
     // Refused before anything is built or stored: a refusal is a small record, and it leaves approvals waiting.
     const refusal = modelBudgetRefusal(config, store, this.deps.now());
     if (refusal) return this.refuse(request, refusal, onEvent);
-    this.deps.checkRoomInLine();
+    try {
+      this.deps.checkRoomInLine();
+    } catch (error) {
+      // Turned away before it became a run, as a request for a conversation that is gone: still a decision.
+      if (error instanceof DeputyError) this.deps.refusedRequest(error.toBody());
+      throw error;
+    }
     // A new message answers whatever was still waiting for approval in this thread: it is rejected, not left hanging.
     const continued = threadId && !keepsWaiting ? this.deps.supersede(threadId) : null;
     const earlier = threadId

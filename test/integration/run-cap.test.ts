@@ -218,6 +218,13 @@ describe('the cap on runs at once', () => {
     } finally {
       db.close();
     }
+    // Each one turned away is still a decision, with why, and nothing of what was asked.
+    const { decisions } = await host.invoke('audit.decisions', { limit: 2 });
+    expect(decisions.map((d) => [d.decision, d.outcome, d.runId, d.intent])).toEqual([
+      ['REFUSE', 'REFUSAL:TOO_MANY', null, null],
+      ['REFUSE', 'REFUSAL:TOO_MANY', null, null],
+    ]);
+    expect(decisions[0]?.summary).toContain(`${MAX_QUEUED_RUNS} runs are already waiting`);
 
     // A waiting run cancelled leaves a place in line at once.
     expect(await host.invoke('run.cancel', { runId: started.at(-1) ?? '' })).toEqual({ cancelled: true });
