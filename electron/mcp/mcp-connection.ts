@@ -1,13 +1,18 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { McpSecrets, McpServerConfig, McpServerState } from '../../shared/contract';
+import {
+  MCP_START_ATTEMPTS,
+  type McpSecrets,
+  type McpServerConfig,
+  type McpServerState,
+} from '../../shared/contract';
 import { ToolError } from '../tools/tool';
 import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 import { redactErrorMessage } from '../vault/redactor';
 import type { BoundedLog } from './bounded-log';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
-import { StartOutput, startProblem } from './start-problem';
+import { isUnreached, StartOutput, startProblem } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { listTools } from './tool-listing';
 
@@ -43,7 +48,8 @@ export interface ConnectionDeps {
 
 /**
  * One configured server, kept alive: it starts on demand, is restarted with growing delays when it dies or
- * fails to start, and every call is bounded by the server's time limit. Whatever the server does (hang, die
+ * fails to start (until it has failed to start MCP_START_ATTEMPTS times in a row: then it is left `failed` until
+ * `restart()`), and every call is bounded by the server's time limit. Whatever the server does (hang, die
  * mid-call, print garbage, close its pipes), a call ends with a ToolError the model reads; nothing is thrown
  * at the host.
  */
@@ -57,7 +63,10 @@ export class McpConnection {
   /** The client being connected, until it runs: a stop closes it too, so a start that hangs ends with it. */
   private opening: Client | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Deaths and failed starts since it last started: the restart's delay grows with them. */
   private failuresInARow = 0;
+  /** Failed starts since it last started: at MCP_START_ATTEMPTS it is left `failed`. */
+  private failedStartsInARow = 0;
   private isStopped = false;
   /** Aborted, with its StopReason, when Deputy stops the server: calls in flight end then, not when it has exited. */
   private lifetime = new AbortController();
@@ -75,8 +84,12 @@ export class McpConnection {
     return this.deps.name;
   }
 
-  /** Starts the server unless it runs or is starting; resolves once it runs or has failed (never rejects). */
+  /**
+   * Starts the server unless it runs, is starting or is left `failed` (only `restart()` starts that one); resolves
+   * once it runs or has failed (never rejects).
+   */
   start(): Promise<void> {
+    if (this.state === 'failed') return Promise.resolve();
     this.isStopped = false;
     if (this.lifetime.signal.aborted) this.lifetime = new AbortController();
     if (this.client) return Promise.resolve();
@@ -94,6 +107,12 @@ export class McpConnection {
       throw new ToolError(
         'mcp_unavailable',
         `The MCP server "${name}" stopped and is being restarted; try again shortly.`,
+      );
+    // Left failed, it is not started for a call either: the call says why it is not running, at once.
+    if (this.state === 'failed')
+      throw new ToolError(
+        'mcp_unavailable',
+        `${this.error ?? `The MCP server "${name}" could not start.`} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
       );
     const deadline = Date.now() + CALL_BUDGET_MS;
     await this.startWithin(deadline - Date.now() - 1_000);
@@ -183,6 +202,7 @@ export class McpConnection {
   async restart(ms: number): Promise<void> {
     await this.stop('restarted');
     this.failuresInARow = 0;
+    this.failedStartsInARow = 0;
     await this.startWithin(ms);
   }
 
@@ -230,6 +250,7 @@ export class McpConnection {
       await this.refreshTools(opened.client);
       if (this.client !== opened.client) return;
       this.failuresInARow = 0;
+      this.failedStartsInARow = 0;
       log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
       this.setState('running', null);
     } catch (error) {
@@ -240,8 +261,11 @@ export class McpConnection {
       const client = this.client;
       this.client = null;
       await client?.close().catch(() => {});
-      const why = startProblem(error, config, output.reason(), START_TIMEOUT_MS);
-      this.scheduleRestart(`The MCP server "${name}" could not start. ${why}`);
+      const why = `The MCP server "${name}" could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
+      // An address not reached is retried as before, for as long as it takes: the network may come back.
+      if (!isUnreached(error, config)) this.failedStartsInARow += 1;
+      if (this.failedStartsInARow < MCP_START_ATTEMPTS) this.scheduleRestart(why);
+      else this.giveUp(why);
     }
   }
 
@@ -295,6 +319,12 @@ export class McpConnection {
       void this.start();
     }, delay);
     this.restartTimer.unref();
+  }
+
+  /** Left failed: no restart is scheduled, and nothing starts it again until `restart()`. */
+  private giveUp(reason: string): void {
+    this.deps.log.note(`not restarting: it failed to start ${MCP_START_ATTEMPTS} times in a row`);
+    this.setState('failed', reason);
   }
 
   private setState(state: McpServerState, error: string | null): void {

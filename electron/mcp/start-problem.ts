@@ -87,6 +87,32 @@ function httpProblem(error: unknown, url: string): string {
   return `Deputy could not reach ${where} (${redactSecrets(detail)}).`;
 }
 
+/** Node's and undici's codes for an address not reached at all: no answer came, so none can be judged. */
+const UNREACHED = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/**
+ * Whether a server's address could not be reached (its host not found, nothing listening, the network down), as
+ * opposed to a server that answered wrongly or a program that did not start: that may pass by itself (the Wi-Fi
+ * comes back, the laptop wakes), so it is not counted as a failed start.
+ */
+export function isUnreached(error: unknown, config: McpServerConfig): boolean {
+  if (config.transport !== 'http') return false;
+  const code = errorCode(error instanceof Error ? error.cause : undefined);
+  return code !== undefined && UNREACHED.has(code);
+}
+
 function errorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;

@@ -313,14 +313,20 @@ describe('MCP servers as tools', () => {
     expect(host.toolCatalog().map((tool) => tool.name)).toContain('odd__extra');
   });
 
-  it('keeps retrying a server that cannot start, with growing delays, and says why', async () => {
+  it('retries a server that cannot start with growing delays, then stops trying and says why', async () => {
     fixture = await openHost(new ScriptedModel());
     const { host } = fixture;
     await putServer(host, 'missing', { transport: 'stdio', command: '/nonexistent/mcp-server' });
     const view = await waitForServer(host, 'missing', (server) => server.state === 'restarting');
     expect(view.error).toMatch(/could not start/);
+    const failed = await waitForServer(host, 'missing', (server) => server.state === 'failed');
+    expect(failed.error).toBe(view.error);
     const { lines } = await host.invoke('mcp.log', { name: 'missing' });
-    expect(lines.join('\n')).toMatch(/restarting in 1 s/);
+    expect(lines.filter((line) => /\[deputy\] (restarting|not restarting)/.test(line))).toEqual([
+      expect.stringMatching(/restarting in 1 s$/),
+      expect.stringMatching(/restarting in 2 s$/),
+      expect.stringMatching(/not restarting: it failed to start 3 times in a row$/),
+    ]);
   });
 
   it('caps a large answer for the model and keeps it whole in the audit trail', async () => {

@@ -1,0 +1,149 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BoundedLog } from '../../../electron/mcp/bounded-log';
+import { McpConnection } from '../../../electron/mcp/mcp-connection';
+import { MCP_START_ATTEMPTS, McpServerConfig, type McpServerState } from '../../../shared/contract';
+import { ODD_SERVER, stdio } from '../../support/mcp-kit';
+
+/** Restarts come after 10 ms, not after 1 s, 2 s…: the count of attempts is what is tested, not the delays. */
+const QUICK = { firstMs: 10, maxMs: 10 };
+
+/** A connection to `config`, with every state it takes, in order, and its log. */
+function connect(
+  name: string,
+  config: Record<string, unknown>,
+  onState: (state: McpServerState) => void = () => {},
+) {
+  const log = new BoundedLog();
+  const states: McpServerState[] = [];
+  const connection: McpConnection = new McpConnection({
+    name,
+    config: McpServerConfig.parse(config),
+    secrets: () => ({ env: {}, headers: {} }),
+    log,
+    onTools: () => {},
+    onChange: () => {
+      if (states.at(-1) === connection.state) return;
+      states.push(connection.state);
+      onState(connection.state);
+    },
+    backoff: QUICK,
+  });
+  const starts = () => log.snapshot().filter((line) => line.includes('[deputy] starting (')).length;
+  return { connection, states, starts };
+}
+
+async function until(check: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('waited too long');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('an MCP server that cannot start', () => {
+  const opened: McpConnection[] = [];
+  let folder = '';
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((connection) => connection.stop('closing')));
+    if (folder) rmSync(folder, { recursive: true, force: true });
+    folder = '';
+  });
+
+  it(`is tried ${MCP_START_ATTEMPTS} times, then left failed with its reason, and no longer tried`, async () => {
+    const { connection, states, starts } = connect('gone', {
+      transport: 'stdio',
+      command: '/nonexistent/deputy-mcp-server',
+    });
+    opened.push(connection);
+    await connection.start();
+    await until(() => connection.state === 'failed');
+    expect(states).toEqual(['starting', 'restarting', 'starting', 'restarting', 'starting', 'failed']);
+    expect(connection.error).toBe(
+      'The MCP server "gone" could not start. Deputy could not find the program "/nonexistent/deputy-mcp-server". Check that it is installed, or give its full path.',
+    );
+
+    // Many times the restart delay later, nothing has started it again: not the timer, not a call, not start().
+    await pause(200);
+    const call = connection.call('anything', {}, new AbortController().signal);
+    await expect(call).rejects.toMatchObject({
+      code: 'mcp_unavailable',
+      message: `${connection.error} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
+    });
+    await connection.start();
+    expect(starts()).toBe(MCP_START_ATTEMPTS);
+    expect(connection.state).toBe('failed');
+
+    // Restart (the card's Try again) counts afresh: it is tried as many times again.
+    await connection.restart(1_000);
+    await until(() => connection.state === 'failed');
+    expect(starts()).toBe(2 * MCP_START_ATTEMPTS);
+  });
+
+  it('counts an address that answered wrongly, and keeps trying one it could not reach', async () => {
+    const refusing = createServer((_request, response) => response.writeHead(401).end('no'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const port = (refusing.address() as AddressInfo).port;
+    try {
+      const locked = connect('locked', { transport: 'http', url: `http://127.0.0.1:${port}/mcp` });
+      opened.push(locked.connection);
+      await locked.connection.start();
+      await until(() => locked.connection.state === 'failed');
+      expect(locked.connection.error).toMatch(/refused Deputy \(HTTP 401\)/);
+    } finally {
+      refusing.close();
+    }
+
+    // Nothing listens there now (a server not started yet, the network down): tried on, well past the count.
+    const away = connect('away', { transport: 'http', url: `http://127.0.0.1:${port}/mcp` });
+    opened.push(away.connection);
+    await away.connection.start();
+    await until(() => away.starts() > 2 * MCP_START_ATTEMPTS && away.connection.state === 'restarting');
+    expect(away.states).not.toContain('failed');
+    expect(away.connection.error).toMatch(/Nothing is listening at/);
+  });
+
+  it('counts only failed starts in a row: one that works starts the count again, and a server that dies is restarted', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-failed-'));
+    // The server's working folder, missing at first: the program is found, yet it cannot start.
+    const place = join(folder, 'place');
+    let failedStarts = 0;
+    const { connection, states } = connect('odd', stdio(ODD_SERVER, [], { cwd: place }), (state) => {
+      // The folder is back just before the last start allowed: that one works.
+      if (state === 'restarting' && ++failedStarts === MCP_START_ATTEMPTS - 1) mkdirSync(place);
+    });
+    opened.push(connection);
+    await connection.start();
+    await until(() => connection.state === 'running');
+    expect(states.filter((state) => state === 'restarting')).toHaveLength(MCP_START_ATTEMPTS - 1);
+
+    // It dies, more times than it may fail to start: each time it is restarted, and runs again.
+    for (let death = 0; death < MCP_START_ATTEMPTS + 1; death += 1) {
+      const { pid } = connection;
+      process.kill(pid ?? 0, 'SIGKILL');
+      await until(() => connection.state === 'running' && connection.pid !== pid);
+    }
+
+    // Then it dies and cannot start again (its folder went): it is restarted, and fails, as many times as allowed.
+    states.length = 0;
+    rmSync(place, { recursive: true });
+    process.kill(connection.pid ?? 0, 'SIGKILL');
+    await until(() => connection.state === 'failed');
+    expect(states).toEqual([
+      'restarting',
+      ...Array.from({ length: MCP_START_ATTEMPTS - 1 }, () => ['starting', 'restarting']).flat(),
+      'starting',
+      'failed',
+    ]);
+    expect(connection.error).toBe(
+      `The MCP server "odd" could not start. Its working folder ${place} does not exist.`,
+    );
+  });
+});
