@@ -1,12 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILESYSTEM_SERVER, MALFORMED_TOOLS_SERVER } from '../support/mcp-kit';
+import { axeViolations } from './support/axe';
 import { focusedTestId, focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
+/** A folder to save screenshots of the failed card in (at 1280 and 420 px, light and dark), when set. */
+const SHOTS = process.env.DEPUTY_SHOTS;
 const SECRET = 'e2e-mcp-secret-value-5d1f0c9a7e3b';
 
 describe('Settings → Extensions in the browser', () => {
@@ -51,6 +55,21 @@ describe('Settings → Extensions in the browser', () => {
     });
     const { servers } = (await response.json()) as { servers: { name: string; pid: number | null }[] };
     return servers.find((server) => server.name === name)?.pid ?? null;
+  }
+
+  /** The page and `card` at 1280 and 420 px, light and dark, into SHOTS as `<name>-<width>-<scheme>.png`. */
+  async function shots(page: Page, card: Locator, name: string) {
+    if (!SHOTS) return;
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme });
+        await card.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png` });
+        await card.screenshot({ path: `${SHOTS}/${name}-card-${width}-${colorScheme}.png` });
+      }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ colorScheme: 'light' });
   }
 
   afterAll(async () => {
@@ -171,20 +190,79 @@ describe('Settings → Extensions in the browser', () => {
     expect(await form.getByRole('alert').count()).toBe(0);
   });
 
-  it('says how to change the command of a server that cannot start, since the card has no field for it', async () => {
+  it('settles a server that cannot start as Failed, says why, tries again on Try again, and edits its command in place', async () => {
     const page = await openExtensions();
     const form = page.getByTestId('mcp-add-form');
     await form.getByLabel('Name', { exact: true }).fill('misspelt');
     await form.getByLabel('Command or URL').fill('npxx-not-installed -y some-server');
     await form.getByRole('button', { name: 'Add server' }).click();
     const card = page.getByTestId('mcp-server-misspelt');
-    await card
-      .getByRole('alert')
-      .filter({ hasText: 'could not find the program "npxx-not-installed"' })
-      .waitFor();
-    expect(await card.getByTestId('mcp-change-hint-misspelt').innerText()).toBe(
-      'To change its command, remove it and add it again.',
+    // Three starts, 1 s and 2 s apart, then no more: the card says Failed, why, and what the person can do.
+    await card.getByText('Failed', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await card.getByRole('alert').innerText()).toBe(
+      'The MCP server "misspelt" could not start. Deputy could not find the program "npxx-not-installed". Check that it is installed, or give its full path.',
     );
+    expect(await page.getByTestId('mcp-failed-misspelt').innerText()).toBe(
+      'Deputy tried to start it 3 times and has stopped trying. Edit its command, or fix what it needs and press Try again.',
+    );
+    // The API says so too.
+    const response = await fetch(`${host.url}/api/mcp/servers`, {
+      headers: { authorization: `Bearer ${host.token}` },
+    });
+    const { servers } = (await response.json()) as { servers: { name: string; state: string }[] };
+    expect(servers.find((server) => server.name === 'misspelt')?.state).toBe('failed');
+    await shots(page, card, 'mcp-failed');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Try again starts it afresh; the keyboard stays on that button while it says Restart, and when it fails again.
+    const again = card.locator('[data-action="Restart"]');
+    expect(await again.innerText()).toBe('Try again');
+    await again.focus();
+    await page.keyboard.press('Enter');
+    await card.getByText('Restarting', { exact: true }).waitFor();
+    await card.getByText('Failed', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await again.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await focusedText(page)).toBe('Try again');
+
+    // Edit command: the field opens in place with the command as it stands; Escape closes it, back on Edit.
+    const edit = card.getByRole('button', { name: 'Edit command' });
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    const field = card.getByLabel('Command that starts misspelt');
+    await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await field.inputValue()).toBe('npxx-not-installed -y some-server');
+    await page.keyboard.press('Escape');
+    await field.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('extensions-panel').isVisible()).toBe(true);
+    await expect.poll(() => edit.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    // A URL is not a command: said beside the field, which stays open.
+    await page.keyboard.press('Enter');
+    await field.fill('https://example.com/mcp');
+    await page.keyboard.press('Enter');
+    await card
+      .getByTestId('mcp-edit-form-misspelt')
+      .getByRole('alert')
+      .filter({ hasText: 'This server is started by a command: give its command line.' })
+      .waitFor();
+    if (SHOTS) await card.screenshot({ path: `${SHOTS}/mcp-edit-command.png` });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The right command: saved and started at once, the keyboard back on Edit command.
+    const served = join(folder, 'misspelt');
+    mkdirSync(served);
+    await field.fill(`"${process.execPath}" "${FILESYSTEM_SERVER}" "${served}"`);
+    await page.keyboard.press('Enter');
+    await card.getByText('Running', { exact: true }).waitFor();
+    await expect.poll(() => edit.evaluate((button) => button === document.activeElement)).toBe(true);
+    expect(await page.getByTestId('mcp-command-misspelt').innerText()).toBe(
+      `${process.execPath} ${FILESYSTEM_SERVER} ${served}`,
+    );
+    expect(await card.getByRole('alert').count()).toBe(0);
+    expect(await page.getByTestId('mcp-failed-misspelt').count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('status').allInnerTexts())
+      .toContainEqual('Saved the new command of misspelt.');
   });
 
   it('shows a server that stops while Settings is open, and why, without closing and opening it again', async () => {

@@ -4,7 +4,9 @@ import { createExtensionsStore } from '../../../renderer/src/features/extensions
 import {
   joinCommandLine,
   readAddServerForm,
+  readEditedTarget,
   splitCommandLine,
+  targetLine,
 } from '../../../renderer/src/features/extensions/add-server-input';
 import { parseSecretLines } from '../../../renderer/src/features/extensions/secret-lines';
 import { fakeClient } from './fixtures';
@@ -167,6 +169,33 @@ describe('extensions store', () => {
     expect(store.getState().error).toBeNull();
   });
 
+  it('saves a server’s new command with the rest of its settings, or hands back why not for the edit form', async () => {
+    const files = server('files', {
+      config: McpServerConfig.parse({ transport: 'stdio', command: 'npxx', cwd: '/srv', secretEnv: ['KEY'] }),
+      state: 'failed',
+    });
+    const fake = fakeClient({
+      'mcp.put': async (input) =>
+        input.config.command === 'refused'
+          ? Promise.reject(new Error('The value of --token looks like a secret.'))
+          : { server: server(input.name, { config: McpServerConfig.parse(input.config) }) },
+    });
+    const store = createExtensionsStore(fake.client);
+    expect(await store.getState().changeTarget(files, { command: 'npx', args: ['-y', 'server'] })).toBeNull();
+    expect(store.getState().outcome).toBe('Saved the new command of files.');
+    expect(store.getState().servers?.[0]?.config).toMatchObject({
+      command: 'npx',
+      args: ['-y', 'server'],
+      cwd: '/srv',
+      secretEnv: ['KEY'],
+    });
+    // Said once, in the form beside its field, not a second time at the foot of the panel.
+    expect(await store.getState().changeTarget(files, { command: 'refused' })).toBe(
+      'The value of --token looks like a secret.',
+    );
+    expect(store.getState().error).toBeNull();
+  });
+
   it('keeps what a change answered over a reading of the servers asked before it (the panel reads them every 2 s)', async () => {
     const running = server('files');
     const before = [running, server('other')];
@@ -253,5 +282,27 @@ describe('the add form', () => {
       config: { transport: 'http', url: 'https://example.com/mcp', secretHeaders: ['Authorization'] },
       secrets: { headers: { Authorization: 'Bearer abc' } },
     });
+  });
+
+  it('reads a server’s edited command line or address, keeping it the same kind of server', () => {
+    const command = McpServerConfig.parse({ transport: 'stdio', command: 'node', args: ['/My Documents'] });
+    const address = McpServerConfig.parse({ transport: 'http', url: 'https://example.com/mcp' });
+    expect(targetLine(command)).toBe('node "/My Documents"');
+    expect(targetLine(address)).toBe('https://example.com/mcp');
+    expect(readEditedTarget(' npx -y "a b" ', command)).toEqual({
+      ok: true,
+      changes: { transport: 'stdio', command: 'npx', args: ['-y', 'a b'] },
+    });
+    expect(readEditedTarget('https://example.org/mcp', address)).toEqual({
+      ok: true,
+      changes: { transport: 'http', url: 'https://example.org/mcp' },
+    });
+    expect(readEditedTarget('  ', command)).toEqual({ ok: false, problem: 'Give a command.' });
+    expect(readEditedTarget('https://example.org/mcp', command)).toEqual({
+      ok: false,
+      problem:
+        'This server is started by a command: give its command line. To use a server at an address, add it as a new server.',
+    });
+    expect(readEditedTarget('npx server', address)).toMatchObject({ ok: false });
   });
 });

@@ -1,11 +1,11 @@
 import { useId } from 'react';
-import { AutonomyLevel, type McpServerView } from '../../../../shared/contract';
+import { AutonomyLevel, MCP_START_ATTEMPTS, type McpServerView } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
 import type { ExtensionsActions } from './extensions-store';
-import { joinCommandLine } from './add-server-input';
 import { AutonomyOptions } from './AutonomyOptions';
 import { RemoveServer } from './RemoveServer';
+import { ServerTarget } from './ServerTarget';
 
 const STATE_WORDS: Record<McpServerView['state'], string> = {
   stopped: 'Stopped',
@@ -26,25 +26,26 @@ const CARD_STATE: Record<McpServerView['state'], string> = {
   disabled: '',
 };
 
-/** Not starting or not answering, rather than stopped on purpose or on its way. */
-const isFailing = (server: McpServerView): boolean =>
-  server.state === 'restarting' || server.state === 'failed';
-
 const ACTIONS: {
-  label: string;
+  /** Its key and `data-action`: the same button whatever it says, so the keyboard stays on it as its words change. */
+  action: string;
+  label: (server: McpServerView) => string;
   act: (actions: ExtensionsActions, name: string) => Promise<void>;
   isBlockedWhileBusy: boolean;
   /** Offered only while the server is turned on (a turned-off server has nothing to restart). */
   isOnlyWhenOn: boolean;
 }[] = [
   {
-    label: 'Restart',
+    action: 'Restart',
+    // Left failed, the server is not tried again until the person says so: the same Restart, in their words.
+    label: (server) => (server.state === 'failed' ? 'Try again' : 'Restart'),
     act: (actions, name) => actions.restart(name),
     isBlockedWhileBusy: true,
     isOnlyWhenOn: true,
   },
   {
-    label: 'Log',
+    action: 'Log',
+    label: () => 'Log',
     act: (actions, name) => actions.showLog(name),
     isBlockedWhileBusy: false,
     isOnlyWhenOn: false,
@@ -62,16 +63,12 @@ export function ServerCard({ server }: { server: McpServerView }) {
       <h4 className="extensions-panel__name">
         {server.name} <span className="extensions-panel__state">{STATE_WORDS[server.state]}</span>
       </h4>
-      <p className="settings-form__note" data-testid={`mcp-command-${server.name}`}>
-        {server.config.transport === 'stdio'
-          ? joinCommandLine([server.config.command, ...server.config.args])
-          : server.config.url}
-      </p>
+      <ServerTarget server={server} isBusy={isBusy} />
       {server.error && <FormError>{server.error}</FormError>}
-      {server.error && isFailing(server) && (
-        // Its error may say to fix the command ("give its full path"); the card has no field for it.
-        <p className="settings-form__note" data-testid={`mcp-change-hint-${server.name}`}>
-          To change its {server.config.transport === 'stdio' ? 'command' : 'address'}, remove it and add it
+      {server.state === 'failed' && (
+        <p className="settings-form__note" data-testid={`mcp-failed-${server.name}`}>
+          Deputy tried to start it {MCP_START_ATTEMPTS} times and has stopped trying. Edit its{' '}
+          {server.config.transport === 'stdio' ? 'command' : 'address'}, or fix what it needs and press Try
           again.
         </p>
       )}
@@ -123,15 +120,15 @@ export function ServerCard({ server }: { server: McpServerView }) {
           {server.config.enabled ? 'Turn off' : 'Turn on'}
         </button>
         {ACTIONS.filter(({ isOnlyWhenOn }) => server.config.enabled || !isOnlyWhenOn).map(
-          ({ label, act, isBlockedWhileBusy }) => (
+          ({ action, label, act, isBlockedWhileBusy }) => (
             <button
-              key={label}
-              data-action={label}
+              key={action}
+              data-action={action}
               type="button"
               className="button"
               {...whileBusy(isBlockedWhileBusy && isBusy, () => void act(store.getState(), server.name))}
             >
-              {label}
+              {label(server)}
             </button>
           ),
         )}

@@ -41,6 +41,43 @@ export function joinCommandLine(words: readonly string[]): string {
     .join(' ');
 }
 
+/** How a server is started (its command line, as joinCommandLine writes it) or reached (its address). */
+export function targetLine(config: McpServerConfig): string {
+  return config.transport === 'stdio' ? joinCommandLine([config.command, ...config.args]) : config.url;
+}
+
+type Target = { transport: 'stdio'; command: string; args: string[] } | { transport: 'http'; url: string };
+
+/** A "command or URL" field: an http(s) URL is a server reached there; anything else, the command that starts one. */
+function readTarget(text: string): Target {
+  const target = text.trim();
+  if (/^https?:\/\//i.test(target)) return { transport: 'http', url: target };
+  const [command = '', ...args] = splitCommandLine(target);
+  return { transport: 'stdio', command, args };
+}
+
+export type EditedTarget = { ok: true; changes: Target } | { ok: false; problem: string };
+
+/**
+ * A server's new command line or address, as its card's Edit takes it, or what is wrong with it. It stays a server
+ * of the same kind: its secrets are environment values for a command and headers for an address, and would not
+ * carry over.
+ */
+export function readEditedTarget(text: string, config: McpServerConfig): EditedTarget {
+  const changes = readTarget(text);
+  const isStdio = config.transport === 'stdio';
+  if (changes.transport !== config.transport)
+    return {
+      ok: false,
+      problem: isStdio
+        ? 'This server is started by a command: give its command line. To use a server at an address, add it as a new server.'
+        : 'This server is reached at an address: give its http:// or https:// URL. To use a server started by a command, add it as a new server.',
+    };
+  if (!McpServerConfig.safeParse({ ...config, ...changes }).success)
+    return { ok: false, problem: isStdio ? 'Give a command.' : 'Give an http:// or https:// URL.' };
+  return { ok: true, changes };
+}
+
 export type AddServerInput =
   { ok: true; name: string; config: McpServerConfig; secrets: McpSecrets } | { ok: false; problem: string };
 
@@ -52,9 +89,8 @@ export function readAddServerForm(
   fields: { name: string; target: string; secretLines: string },
   takenNames: readonly string[],
 ): AddServerInput {
-  const target = fields.target.trim();
-  const isUrl = /^https?:\/\//i.test(target);
-  const [command = '', ...args] = splitCommandLine(target);
+  const target = readTarget(fields.target);
+  const isUrl = target.transport === 'http';
   const secrets = parseSecretLines(fields.secretLines, isUrl ? 'headers' : 'env');
   const name = McpServerName.safeParse(fields.name);
   if (!name.success) return { ok: false, problem: 'The name: letters, digits, "-" and single "_".' };
@@ -64,8 +100,7 @@ export function readAddServerForm(
       problem: `There is already a server named ${name.data}. Choose another name, or remove that one first.`,
     };
   const config = McpServerConfig.safeParse({
-    transport: isUrl ? 'http' : 'stdio',
-    ...(isUrl ? { url: target } : { command, args }),
+    ...target,
     [isUrl ? 'secretHeaders' : 'secretEnv']: Object.keys(isUrl ? secrets.headers : secrets.env),
   });
   if (!config.success) return { ok: false, problem: 'Give a command or a URL.' };

@@ -27,6 +27,11 @@ export interface ExtensionsActions {
   setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<boolean>;
   /** Turns a server off (it stops, its tools are no longer offered; its settings and secrets stay) or on. */
   setEnabled(server: McpServerView, isEnabled: boolean): Promise<boolean>;
+  /**
+   * A server's new command and arguments, or address (`changes`): it is saved and started so. Null once saved, else
+   * why not, for the edit form to show beside its field (the panel does not say it again).
+   */
+  changeTarget(server: McpServerView, changes: Partial<McpServerConfig>): Promise<string | null>;
   /** One tool's own setting (by its name on the server); null goes back to the server's. */
   setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
   /** Removes a server and its secrets; whether it was removed. */
@@ -131,6 +136,13 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
             ? `Turned ${server.name} on.`
             : `Turned ${server.name} off: its tools are not offered until you turn it on.`,
         ),
+      async changeTarget(server, changes) {
+        const what = server.config.transport === 'stdio' ? 'command' : 'address';
+        if (await change(server, changes, `Saved the new ${what} of ${server.name}.`)) return null;
+        const { error } = get();
+        set({ error: null });
+        return error;
+      },
       setToolAutonomy: (server, tool, autonomy) => {
         const { [tool]: _previous, ...others } = server.config.toolAutonomy;
         return change(server, { toolAutonomy: autonomy === null ? others : { ...others, [tool]: autonomy } });
