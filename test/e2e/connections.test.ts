@@ -361,6 +361,42 @@ describe('Google and Slack sign-in against their fakes', () => {
     await withState(googleCard, 'connected').waitFor();
   });
 
+  it('keeps the keyboard in the Google card when a sign-in finished in the browser redraws it, and leaves it elsewhere alone', async () => {
+    // A host of its own: the test above left its Google client remembered, so no client fields would show.
+    const fresh = await startHost({ env: google.env });
+    try {
+      const page = await openPage(fresh);
+      await openSettingsTab(page, 'connections');
+      const googleCard = card(page, 'google');
+      await withState(googleCard, 'disconnected').waitFor();
+      await googleCard.getByLabel('Client ID').fill(FAKE_OAUTH_CLIENT.clientId);
+      await googleCard.getByLabel('Client secret').fill(FAKE_OAUTH_CLIENT.clientSecret);
+      await googleCard.getByLabel('Client secret').press('Enter');
+      await withState(googleCard, 'connecting').waitFor();
+      // The fields go once Google has the client: the keyboard lands on the button Enter pressed, as it stays on it
+      // when the button itself is pressed, instead of falling to the page.
+      expect(await googleCard.getByLabel('Client secret').count()).toBe(0);
+      await expect.poll(() => focusedTestId(page)).toBe('google-connect');
+      expect(await googleCard.getByTestId('google-connect').innerText()).toBe('Start again');
+
+      // The card is redrawn again by the sign-in finished in the browser, outside this window: the keyboard stays.
+      await finishSignInInBrowser(googleCard);
+      await withState(googleCard, 'connected').waitFor();
+      expect(await focusedTestId(page)).toBe('google-connect');
+      expect(await googleCard.getByTestId('google-connect').innerText()).toBe('Reconnect');
+
+      // A person who went on to another card while the browser was open keeps their place there.
+      await googleCard.getByTestId('google-connect').press('Enter');
+      await withState(googleCard, 'connecting').waitFor();
+      await card(page, 'slack').getByLabel('User token').focus();
+      await finishSignInInBrowser(googleCard);
+      await withState(googleCard, 'connected').waitFor();
+      expect(await focusedTestId(page)).toBe('slack-token');
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it('connects Slack with a pasted user token, shows a refused token in words, and signs in through the browser', async () => {
     const page = await openPage(host);
     await openSettingsTab(page, 'connections');
@@ -413,6 +449,9 @@ describe('Google and Slack sign-in against their fakes', () => {
     expect(await focusedTestId(page)).toBe('slack-sign-in');
     await finishSignInInBrowser(slackCard);
     await withState(slackCard, 'connected').waitFor();
+    // The sign-in finished outside this window took the button away with its form: the keyboard goes to the card's
+    // first field, not to the page.
+    await expect.poll(() => focusedTestId(page)).toBe('slack-token');
     expect(await slackCard.getByTestId('connection-account').innerText()).toContain(slack.state.team.name);
     await expectNoBrowserSignIn(slackCard);
     expect(await axeViolations(page)).toEqual([]);

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import type { ConnectionName, ConnectionStatus } from '../../../../shared/contract';
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
+import { useFocusWithin } from '../../use-focus-within';
 import { useInlineQuestion } from '../../use-inline-question';
 import { useConnections } from '../../stores';
 import { useNow } from '../../use-now';
@@ -24,6 +25,10 @@ export function useConnectionActivity(name: ConnectionName) {
   const isInputRefused = useConnections((state) => state.activity[name]?.isInputRefused ?? false);
   return { inFlight, error, notice, isInputRefused, isBusy: inFlight !== null };
 }
+
+/** The way to connect again (or to change a connection): a card's first field, or its first button. */
+const firstControl = (card: HTMLElement | null): HTMLElement | null =>
+  card?.querySelector<HTMLElement>('input, textarea, select, button:not(:disabled)') ?? null;
 
 /** The id of a card's error, so the field it is about can point to it (one card per service on a page). */
 export const connectionErrorId = (name: ConnectionName): string => `connection-${name}-error`;
@@ -78,7 +83,7 @@ function DisconnectControl({ status }: { status: ConnectionStatus }) {
     await disconnect(status.name);
     // Drawn at once, so the card's fields for connecting again are there to take the keyboard.
     flushSync(() => question.setIsAsking(false));
-    if (isFocusLost()) card?.querySelector<HTMLElement>('input, button:not(:disabled)')?.focus();
+    if (isFocusLost()) firstControl(card)?.focus();
   };
 
   if (!question.isAsking) {
@@ -148,10 +153,17 @@ export function ConnectionCard({
   const cardRef = useRef<HTMLElement>(null);
   useEffect(() => {
     if (!isFocused) return;
-    const field = cardRef.current?.querySelector<HTMLElement>('input, textarea, select, button');
+    const field = firstControl(cardRef.current);
     field?.focus();
     field?.scrollIntoView({ block: 'nearest' });
   }, [isFocused]);
+  // A new status can take away what had the keyboard: Google's client fields go once it has the client, and a
+  // sign-in finished in the browser, outside this window, redraws the card. The keyboard then goes to the card's
+  // first field or button rather than falling to the page; focus the person put elsewhere stays where it is.
+  const focus = useFocusWithin();
+  useEffect(() => {
+    if (focus.wasInside.current && isFocusLost()) firstControl(cardRef.current)?.focus();
+  }, [status, focus.wasInside]);
   const now = useNow(30_000, status.expiresAt !== null);
   const { error, notice } = useConnectionActivity(status.name);
   const expiry = describeExpiry(status.expiresAt, now);
@@ -163,6 +175,7 @@ export function ConnectionCard({
       aria-labelledby={titleId}
       data-testid={`connection-${status.name}`}
       data-state={status.state}
+      {...focus.handlers}
     >
       <header className="connection-card__header">
         <h3 id={titleId}>{CONNECTION_TITLES[status.name]}</h3>

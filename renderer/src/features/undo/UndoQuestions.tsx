@@ -1,4 +1,5 @@
-import { useEffect, useRef, type FocusEvent, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useFocusWithin } from '../../use-focus-within';
 import type { UndoPrompt } from './undo-flow';
 import './undo.css';
 
@@ -132,7 +133,7 @@ export function useUndoFocus(
   onAnswered: () => void,
 ) {
   const ref = useRef<HTMLDivElement>(null);
-  const hadFocus = useRef(false);
+  const { wasInside: hadFocus, handlers } = useFocusWithin();
   const answered = useRef(onAnswered);
   answered.current = onAnswered;
   useEffect(() => {
@@ -141,14 +142,6 @@ export function useUndoFocus(
     else answered.current();
     // Acted on once: a later change of status (decided from another window) leaves focus where it is.
     if (!askingKind) hadFocus.current = false;
-  }, [askingKind, settled]);
-  return {
-    ref,
-    onFocus: () => {
-      hadFocus.current = true;
-    },
-    onBlur: (event: FocusEvent) => {
-      if (event.relatedTarget) hadFocus.current = ref.current?.contains(event.relatedTarget as Node) ?? false;
-    },
-  };
+  }, [askingKind, settled, hadFocus]);
+  return { ref, ...handlers };
 }
