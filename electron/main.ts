@@ -15,7 +15,14 @@ import { openPreferences } from './shell/preferences';
 import { createQuickPrompt } from './shell/quick-prompt';
 import { setupRunNotifications } from './shell/run-notifications';
 import { setupSecurity } from './shell/security';
-import { backToMain, createMainWindow, rendererDir, showMainWindow, useWindowState } from './shell/windows';
+import {
+  backToMain,
+  createMainWindow,
+  rendererDir,
+  showConnections,
+  showMainWindow,
+  useWindowState,
+} from './shell/windows';
 import { createSafeStorageCipher } from './vault/cipher';
 import { redactError, redactErrorMessage } from './vault/redactor';
 
@@ -75,6 +82,11 @@ async function start(): Promise<void> {
       showMainWindow(threadId);
     },
     showMain: (senderId) => backToMain(senderId),
+    openConnections: () => {
+      quickPrompt.hide();
+      showConnections();
+    },
+    isQuickPrompt: (senderId) => quickPrompt.isItsPage(senderId),
     desktopSettings: () => desktop.settings(),
     changeDesktop: (change) => desktop.change(change),
     openAgentsFolder: () => void openDataSubfolder(app.getPath('userData'), AGENTS_FOLDER),

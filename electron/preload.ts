@@ -197,6 +197,9 @@ const deputyShell: DeputyShell = {
   async showMain() {
     await askShell({ action: 'show-main' });
   },
+  async openConnections() {
+    await askShell({ action: 'open-connections' });
+  },
   // The main process checks every field; the page takes its answer as the shape it declares.
   getDesktopSettings: async () => (await askShell({ action: 'get-desktop' })) as DesktopSettings,
   changeDesktopPreferences: async (change) =>

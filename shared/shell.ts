@@ -8,6 +8,11 @@ export interface DeputyShell {
   openThread(threadId: string): Promise<void>;
   /** The audit viewer's "Back to Deputy": the main window comes forward, or goes back to the chat if it is this one. */
   showMain(): Promise<void>;
+  /**
+   * The quick prompt's way to a missing or refused Gemini key: it hides, and the main window comes forward at
+   * Settings → Connections, on the Gemini card. Only the quick prompt may ask.
+   */
+  openConnections(): Promise<void>;
   /** Settings → Desktop: the shell's preferences (electron-store), and what this OS allows. */
   getDesktopSettings(): Promise<DesktopSettings>;
   /** Applies a change at once (the shortcut is registered, the tray shown or hidden) and keeps it. */

@@ -24,6 +24,7 @@ export const SUBSCRIPTION_ID_MAX_CHARS = 64;
 export type ShellRequest =
   | { action: 'open-thread'; threadId: string }
   | { action: 'show-main' }
+  | { action: 'open-connections' }
   | { action: 'get-desktop' }
   | { action: 'open-agents-folder' }
   | { action: 'change-desktop'; change: DesktopPreferencesChange };

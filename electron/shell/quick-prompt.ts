@@ -15,6 +15,8 @@ export interface QuickPrompt {
   toggle(): void;
   show(): void;
   hide(): void;
+  /** Whether the page with this webContents id is the quick prompt's: some shell actions are its alone. */
+  isItsPage(webContentsId: number): boolean;
 }
 
 /**
@@ -76,6 +78,8 @@ export function createQuickPrompt(): QuickPrompt {
   return {
     show,
     hide,
+    isItsPage: (webContentsId) =>
+      window !== null && !window.isDestroyed() && window.webContents.id === webContentsId,
     toggle() {
       if (window && !window.isDestroyed() && window.isVisible() && window.isFocused()) hide();
       else show();

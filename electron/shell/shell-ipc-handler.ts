@@ -25,6 +25,7 @@ const DesktopChange = z
 const ShellRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('open-thread'), threadId: ThreadId }).strict(),
   z.object({ action: z.literal('show-main') }).strict(),
+  z.object({ action: z.literal('open-connections') }).strict(),
   z.object({ action: z.literal('get-desktop') }).strict(),
   z.object({ action: z.literal('open-agents-folder') }).strict(),
   z.object({ action: z.literal('change-desktop'), change: DesktopChange }).strict(),
@@ -34,6 +35,10 @@ export interface ShellActions {
   openThread(threadId: string): void;
   /** The audit viewer's "Back to Deputy", from the window whose webContents has this id. */
   showMain(senderId: number): void;
+  /** The quick prompt's way to a missing Gemini key: the main window at Settings → Connections, the prompt hidden. */
+  openConnections(): void;
+  /** Whether the page with this webContents id is the quick prompt's. */
+  isQuickPrompt(senderId: number): boolean;
   desktopSettings(): DesktopSettings;
   changeDesktop(change: DesktopPreferencesChange): DesktopChangeResult;
   /** Shows the person's agents folder (in the data folder) in the file manager. */
@@ -54,6 +59,13 @@ export function createShellHandler(actions: ShellActions, isTrustedSender: Sende
         return { ok: true, data: null };
       case 'show-main':
         actions.showMain(event.sender.id);
+        return { ok: true, data: null };
+      case 'open-connections':
+        // Only the quick prompt needs it (the main window opens its own Settings): no other page moves windows so.
+        if (!actions.isQuickPrompt(event.sender.id)) {
+          return fail('forbidden_sender', 'Only the quick prompt opens Connections this way.');
+        }
+        actions.openConnections();
         return { ok: true, data: null };
       case 'get-desktop':
         return { ok: true, data: actions.desktopSettings() };

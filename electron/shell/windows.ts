@@ -69,15 +69,19 @@ export function useWindowState(store: WindowStateStore): void {
   windowState = store;
 }
 
-/** The page of the main window, optionally showing one conversation (`#/thread/<id>`). */
-function mainUrl(threadId?: string): string {
+// The routes of the main window's page that the shell opens, in its address hash (the renderer's route.ts reads
+// them). An id is encoded, so an id (already validated as a deep link) cannot change which file or origin is loaded.
+const threadRoute = (threadId: string): string => `/thread/${encodeURIComponent(threadId)}`;
+const CONNECTIONS_ROUTE = '/settings/connections';
+
+/** The page of the main window, optionally at a route: one conversation, or Settings → Connections. */
+function mainUrl(route?: string): string {
   const url = rendererEntry();
-  // Encoded, so an id (already validated as a deep link) cannot change which file or origin is loaded.
-  if (threadId !== undefined) url.hash = `/thread/${encodeURIComponent(threadId)}`;
+  if (route !== undefined) url.hash = route;
   return url.href;
 }
 
-export function createMainWindow(threadId?: string): BrowserWindow {
+export function createMainWindow(route?: string): BrowserWindow {
   const saved = windowState?.load();
   const window = new BrowserWindow({
     width: 1100,
@@ -102,7 +106,7 @@ export function createMainWindow(threadId?: string): BrowserWindow {
     if (saved?.isMaximized) window.maximize();
     window.show();
   });
-  window.loadURL(mainUrl(threadId)).catch((error: unknown) => {
+  window.loadURL(mainUrl(route)).catch((error: unknown) => {
     console.error('[windows] the renderer did not load', error);
   });
   return window;
@@ -126,19 +130,29 @@ export function backToMain(senderId: number): void {
 }
 
 /** Brings the app's window forward, creating it if the user closed it (macOS keeps the app running). */
-export function showMainWindow(threadId?: string): void {
+function showMainAt(route?: string): void {
   const window = mainWindow;
   if (!window || window.isDestroyed()) {
-    createMainWindow(threadId);
+    createMainWindow(route);
     return;
   }
-  // Only the hash changes: the page stays loaded and opens that conversation.
-  if (threadId !== undefined) {
-    window.loadURL(mainUrl(threadId)).catch((error: unknown) => {
-      console.error('[windows] could not open the conversation', error);
+  // Only the hash changes: the page stays loaded and goes there.
+  if (route !== undefined) {
+    window.loadURL(mainUrl(route)).catch((error: unknown) => {
+      console.error('[windows] could not open that place in the main window', error);
     });
   }
   if (window.isMinimized()) window.restore();
   window.show();
   window.focus();
+}
+
+/** Brings the main window forward, optionally on one conversation. */
+export function showMainWindow(threadId?: string): void {
+  showMainAt(threadId === undefined ? undefined : threadRoute(threadId));
+}
+
+/** Brings the main window forward at Settings → Connections, on the Gemini card (the quick prompt's way to a key). */
+export function showConnections(): void {
+  showMainAt(CONNECTIONS_ROUTE);
 }

@@ -13,7 +13,7 @@ import type { SettingsRequest } from './features/settings/SettingsPanel';
 import { useDrawer } from './features/layout/use-drawer';
 import { SkipToComposer } from './features/layout/SkipToComposer';
 import './features/layout/layout.css';
-import { routeFromHash, type Route } from './route';
+import { joinHash, routeFromHash, splitHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
 
 const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
@@ -22,7 +22,15 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
   closed: 'Disconnected from Deputy.',
 };
 
-function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; threadId?: string }) {
+function Workspace({
+  status,
+  threadId,
+  settings,
+}: {
+  status: ConnectionStatus | 'ipc';
+  threadId?: string;
+  settings?: 'connections';
+}) {
   const stores = useStores();
   const [isSettingsOpen, setIsSettingsOpen] = useState(false);
   // Settings is its own chunk: fetched the first time it opens, then kept (it remembers its tab).
@@ -38,6 +46,8 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
     setIsSettingsOpen(false);
     setSettingsTab(null);
   };
+  // Where a missing or refused Gemini key is put right: Settings → Connections, with the keyboard in the key field.
+  const openConnections = () => openSettings({ tab: 'connections', connection: 'gemini' });
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const [isTasksOpen, setIsTasksOpen] = useState(false);
   const wasReconnecting = useRef(false);
@@ -61,6 +71,16 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
   useEffect(() => {
     if (threadId !== undefined) void stores.chat.getState().openThread(threadId);
   }, [threadId, stores]);
+
+  // `#/settings/connections`: the shell asks for it (the quick prompt's way to a Gemini key). Taken once: the address
+  // goes back to the workspace, so that the next time the shell asks, the page hears a change.
+  useEffect(() => {
+    if (settings !== 'connections') return;
+    openConnections();
+    window.location.replace(joinHash('/', splitHash(window.location.hash).params));
+    // openSettings only sets state; the route is what asks.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settings]);
 
   // Reopened, the window comes back to the conversation it last had open (unless asked for another, above);
   // one deleted since leaves the welcome, and is forgotten.
@@ -219,7 +239,7 @@ function Workspace({ status, threadId }: { status: ConnectionStatus | 'ipc'; thr
           onClick={drawer.close}
         />
       )}
-      <ChatScreen onOpenConnections={() => openSettings({ tab: 'connections', connection: 'gemini' })} />
+      <ChatScreen onOpenConnections={openConnections} />
       {hasOpenedSettings && (
         <Suspense fallback={null}>
           <SettingsPanel isOpen={isSettingsOpen} onClose={closeSettings} tabRequest={settingsTab} />
@@ -268,7 +288,7 @@ export function App() {
           <AuditScreen entryId={route.entryId} />
         </Loading>
       ) : (
-        <Workspace status={connection.status} threadId={route.threadId} />
+        <Workspace status={connection.status} threadId={route.threadId} settings={route.settings} />
       )}
     </StoresContext>
   );

@@ -1,10 +1,11 @@
 /**
  * The address hash carries an optional route and optional parameters: `#/approval/<id>`, `#token=…`, or
  * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`,
- * its quick prompt at `#/quick`, the audit viewer at `#/audit[/<id>]`, and one conversation at `#/thread/<id>`.
+ * its quick prompt at `#/quick`, the audit viewer at `#/audit[/<id>]`, one conversation at `#/thread/<id>`, and
+ * Settings → Connections over the workspace at `#/settings/connections`.
  */
 export type Route =
-  | { kind: 'workspace'; threadId?: string }
+  | { kind: 'workspace'; threadId?: string; settings?: 'connections' }
   | { kind: 'approval'; approvalId: string }
   | { kind: 'quick' }
   | { kind: 'audit'; entryId: string | null };
@@ -27,6 +28,7 @@ export function joinHash(path: string, params: URLSearchParams): string {
 const APPROVAL_PATH = /^\/approval\/([^/]+)\/?$/;
 const AUDIT_PATH = /^\/audit(?:\/([^/]+))?\/?$/;
 const THREAD_PATH = /^\/thread\/([^/]+)\/?$/;
+const CONNECTIONS_PATH = /^\/settings\/connections\/?$/;
 
 function decoded(text: string): string | null {
   try {
@@ -36,10 +38,14 @@ function decoded(text: string): string | null {
   }
 }
 
-/** `#/quick`, `#/approval/<id>`, `#/audit` or `#/audit/<entry or action id>`, `#/thread/<id>`; else the workspace. */
+/**
+ * `#/quick`, `#/approval/<id>`, `#/audit` or `#/audit/<entry or action id>`, `#/thread/<id>`,
+ * `#/settings/connections`; else the workspace.
+ */
 export function routeFromHash(hash: string): Route {
   const { path } = splitHash(hash);
   if (path === '/quick') return { kind: 'quick' };
+  if (CONNECTIONS_PATH.test(path)) return { kind: 'workspace', settings: 'connections' };
   const approvalId = decoded(APPROVAL_PATH.exec(path)?.[1] ?? '');
   if (approvalId) return { kind: 'approval', approvalId };
   const audit = AUDIT_PATH.exec(path);

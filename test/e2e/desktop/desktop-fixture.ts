@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startFakeGemini } from '../../fakes/gemini/server';
 import type { FakeGemini } from '../../fakes/gemini/types';
 import { launchDeputy, type DeputyApp, type LaunchOptions } from '../../harness/launch';
@@ -80,4 +80,17 @@ export const assistantText = (page: Page) =>
 export async function type(page: Page, text: string): Promise<void> {
   await composerOf(page).fill(text);
   await composerOf(page).press('Enter');
+}
+
+/** Waits for the failure of a message sent with no Gemini key, and checks it says so and offers the way to add one. */
+export async function noKeyFailure(page: Page): Promise<{ failure: Locator; openConnections: Locator }> {
+  const failure = page.getByTestId('run-error');
+  await failure.waitFor();
+  expect(await failure.getAttribute('data-code')).toBe('model_not_configured');
+  expect(await failure.innerText()).toContain(
+    'Deputy needs a Gemini API key. Add one in Settings → Connections',
+  );
+  const openConnections = failure.getByTestId('run-error-open-connections');
+  expect(await openConnections.innerText()).toBe('Open Settings → Connections');
+  return { failure, openConnections };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textReply } from '../../fakes/gemini/script';
 import { focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
-import { assistantText, type, useDesktop } from './desktop-fixture';
+import { assistantText, noKeyFailure, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 const KEY = 'AIza-first-use-key-0123456789abcdef';
@@ -37,13 +37,8 @@ describe('the first hour, from a start with no Gemini key', () => {
       main.setBounds({ width, height: 800 });
       const page = await main.page();
       await type(page, 'Hello, what can you do?');
-      const failure = page.getByTestId('run-error');
-      await failure.waitFor();
-      expect(await failure.getAttribute('data-code')).toBe('model_not_configured');
-      expect(await failure.innerText()).toContain('Deputy needs a Gemini API key.');
       // The welcome that pointed to Settings is gone with the first message: the failure itself offers the way.
-      const openConnections = failure.getByTestId('run-error-open-connections');
-      expect(await openConnections.innerText()).toBe('Open Settings → Connections');
+      const { failure, openConnections } = await noKeyFailure(page);
       // Retrying with no key could only fail again: not offered yet.
       expect(await failure.getByTestId('run-error-retry').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);

@@ -1,9 +1,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { DeputyShell } from '../../../shared/shell';
 import { callReply, textReply } from '../../fakes/gemini/script';
-import { focusedId } from '../support/pages';
+import { focusedId, focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
-import { assistantText, composerOf, useDesktop } from './desktop-fixture';
+import { assistantText, composerOf, noKeyFailure, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 const isQuick = (url: string) => url.endsWith('#/quick');
@@ -68,6 +69,55 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await mainPage
       .locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' })
       .waitFor();
+  });
+
+  it('with no Gemini key, offers Settings → Connections: the quick prompt hides and the main window opens there', async () => {
+    const app = await desktop.launch({ env: { GEMINI_API_KEY: '' } });
+    const main = await app.mainWindow();
+    const mainPage = await main.page();
+    await composerOf(mainPage).waitFor();
+    app.globalShortcut.press('Alt+Space');
+    const quick = await app.waitForWindow(isQuick, 'the quick prompt');
+    const page = await quick.page();
+    await expect.poll(() => focusedId(page)).toBe('composer-input');
+    await page.keyboard.type('What is on today?');
+    await page.keyboard.press('Enter');
+
+    const { openConnections } = await noKeyFailure(page);
+    expect(await axeViolations(page)).toEqual([]);
+    // The keyboard stays in the message box; the way to the key is the next stop back from it, after the message.
+    expect(await focusedId(page)).toBe('composer-input');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedTestId(page)).toBe('run-error-open-connections');
+    await page.keyboard.press('Enter');
+
+    await expect.poll(() => quick.isVisible()).toBe(false);
+    expect(main.isVisible() && main.isFocused()).toBe(true);
+    await mainPage.getByRole('dialog', { name: 'Settings' }).waitFor();
+    await expect.poll(() => focusedTestId(mainPage)).toBe('gemini-api-key');
+    // Taken once: the address is the workspace's again, so the next ask is a change the page hears.
+    await expect.poll(() => main.webContents.getURL()).toBe('app://deputy/index.html#/');
+
+    // Asked again after Settings was closed, it opens again.
+    await mainPage.keyboard.press('Escape');
+    await mainPage.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'hidden' });
+    app.globalShortcut.press('Alt+Space');
+    await expect.poll(() => quick.isVisible()).toBe(true);
+    await openConnections.click();
+    await expect.poll(() => quick.isVisible()).toBe(false);
+    await expect.poll(() => focusedTestId(mainPage)).toBe('gemini-api-key');
+
+    // Only the quick prompt may ask it of the shell: the main window's page is refused, and nothing moves.
+    await mainPage.keyboard.press('Escape');
+    await mainPage.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'hidden' });
+    const refusal = await mainPage.evaluate(() =>
+      (window as unknown as { deputyShell: DeputyShell }).deputyShell.openConnections().then(
+        () => 'opened',
+        (error: { code?: string }) => error.code,
+      ),
+    );
+    expect(refusal).toBe('forbidden_sender');
+    expect(await mainPage.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
   });
 
   it('fits the plan and the approval card, and has no accessibility violations, light and dark', async () => {

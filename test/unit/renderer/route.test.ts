@@ -41,4 +41,15 @@ describe('the shell routes', () => {
     expect(routeFromHash('#/thread/')).toEqual({ kind: 'workspace' });
     expect(routeFromHash('#/thread/%E0%A4%A')).toEqual({ kind: 'workspace' });
   });
+
+  it('opens Settings → Connections over the workspace, and no other tab by address', () => {
+    expect(routeFromHash('#/settings/connections')).toEqual({ kind: 'workspace', settings: 'connections' });
+    expect(routeFromHash('#/settings/connections/&token=x')).toEqual({
+      kind: 'workspace',
+      settings: 'connections',
+    });
+    expect(routeFromHash('#/settings')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/settings/general')).toEqual({ kind: 'workspace' });
+    expect(routeFromHash('#/settings/connections/gemini')).toEqual({ kind: 'workspace' });
+  });
 });

@@ -75,6 +75,7 @@ describe('window.deputyShell', () => {
     expect(Object.keys(shell())).toEqual([
       'openThread',
       'showMain',
+      'openConnections',
       'getDesktopSettings',
       'changeDesktopPreferences',
       'openAgentsFolder',
@@ -92,6 +93,9 @@ describe('window.deputyShell', () => {
     });
     await shell().showMain();
     expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'show-main' });
+    // No argument: the page cannot name where the main window goes, only ask for Connections.
+    await shell().openConnections();
+    expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'open-connections' });
     await shell().openAgentsFolder();
     expect(invoke).toHaveBeenLastCalledWith(IPC_CHANNELS.shell, { action: 'open-agents-folder' });
   });

@@ -16,6 +16,9 @@ const SETTINGS = {
 const shellActions = () => ({
   openThread: vi.fn(),
   showMain: vi.fn(),
+  openConnections: vi.fn(),
+  // The quick prompt's page is webContents 7 (the event below).
+  isQuickPrompt: vi.fn((senderId: number) => senderId === 7),
   desktopSettings: vi.fn(() => SETTINGS),
   changeDesktop: vi.fn(() => ({ settings: SETTINGS, problem: null })),
   openAgentsFolder: vi.fn(),
@@ -68,6 +71,8 @@ describe('deputy:shell', () => {
     { action: 'quit' },
     { action: 'get-desktop', extra: 1 },
     { action: 'show-main', threadId: 't' },
+    { action: 'open-connections', connection: 'gemini' },
+    { action: 'open-connections', url: 'https://example.com' },
     { action: 'change-desktop' },
     { action: 'change-desktop', change: { quickPromptShortcut: '' } },
     { action: 'change-desktop', change: { quickPromptShortcut: 'x'.repeat(61) } },
@@ -79,7 +84,30 @@ describe('deputy:shell', () => {
     const handler = createShellHandler(actions, () => true);
     expect(handler(event, request)).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(actions.openThread).not.toHaveBeenCalled();
+    expect(actions.openConnections).not.toHaveBeenCalled();
     expect(actions.changeDesktop).not.toHaveBeenCalled();
+  });
+
+  it('opens Connections in the main window for the quick prompt, and for no other page', () => {
+    const actions = shellActions();
+    const handler = createShellHandler(actions, () => true);
+    expect(handler(event, { action: 'open-connections' })).toEqual({ ok: true, data: null });
+    expect(actions.openConnections).toHaveBeenCalledOnce();
+
+    // Another of the app's own pages (the main window, an approval window) has its own way, or none.
+    const mainWindow = { ...event, sender: { id: 8 } } as unknown as IpcInvokeEvent;
+    expect(handler(mainWindow, { action: 'open-connections' })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    // A page that is not ours is refused before anything asks which window it is.
+    actions.isQuickPrompt.mockClear();
+    expect(createShellHandler(actions, () => false)(event, { action: 'open-connections' })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden_sender' },
+    });
+    expect(actions.isQuickPrompt).not.toHaveBeenCalled();
+    expect(actions.openConnections).toHaveBeenCalledOnce();
   });
 
   it('reads and changes the desktop preferences for a trusted page', () => {

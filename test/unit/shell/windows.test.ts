@@ -39,7 +39,7 @@ vi.mock('electron', async () => ({
   shell: electron.shell,
 }));
 
-const { createMainWindow, showMainWindow } = await import('../../../electron/shell/windows');
+const { createMainWindow, showConnections, showMainWindow } = await import('../../../electron/shell/windows');
 const { createApprovalWindow } = await import('../../../electron/shell/approval-window');
 const { contentSecurityPolicy, setupSecurity } = await import('../../../electron/shell/security');
 
@@ -115,6 +115,22 @@ describe('createMainWindow', () => {
     expect(others).toEqual([]);
     expect(main?.isFocused).toBe(true);
     expect(approval?.isFocused).toBe(false);
+  });
+
+  it('showConnections brings the main window forward at Settings → Connections, or opens one there', () => {
+    showConnections();
+    const opened = onlyWindow();
+    expect(opened.loaded).toEqual([`${BUILT_PAGE}#/settings/connections`]);
+    opened.minimized = true;
+    showConnections();
+    // The same window, only its hash changed: the page stays loaded.
+    expect(FakeBrowserWindow.created).toHaveLength(1);
+    expect(opened.loaded).toEqual([
+      `${BUILT_PAGE}#/settings/connections`,
+      `${BUILT_PAGE}#/settings/connections`,
+    ]);
+    expect(opened.minimized).toBe(false);
+    expect(opened.isFocused).toBe(true);
   });
 
   it('showMainWindow opens a new main window once the user closed it, even with an approval window open', () => {

@@ -3,6 +3,7 @@ import { PauseBanner } from '../side-effects/PauseBanner';
 import { useChat, useStores } from '../../stores';
 import { Composer } from '../chat/Composer';
 import { Conversation } from '../chat/Conversation';
+import { OpenConnections } from '../chat/open-connections';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
 
@@ -38,6 +39,9 @@ export function QuickPrompt() {
   }, []);
 
   const shell = window.deputyShell;
+  // A run that failed for want of a Gemini key offers the way to add one: the shell hides this window and opens
+  // Settings → Connections in the main one. In a browser there is no shell, and nothing offers it.
+  const openConnections = shell ? () => void shell.openConnections() : null;
 
   return (
     <div className="quick" data-testid="quick-prompt">
@@ -75,7 +79,9 @@ export function QuickPrompt() {
         {isEmpty ? (
           <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>
         ) : (
-          <Conversation />
+          <OpenConnections value={openConnections}>
+            <Conversation />
+          </OpenConnections>
         )}
         <Composer idlePlaceholder="Ask or tell Deputy (Shift+Enter: new line)" />
       </main>
