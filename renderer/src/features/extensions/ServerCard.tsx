@@ -79,7 +79,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
         </p>
       )}
       <label htmlFor={autonomyId}>
-        Its tools that act
+        Its tools that act{' '}
         <select
           id={autonomyId}
           value={server.config.autonomy ?? 'confirm'}
