@@ -8,12 +8,11 @@
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder, isVariableReference, looksGenerated } from './credential-fields';
 import {
-  BACKSLASH_IN_JSON_LINE,
-  CONTINUATION_ESCAPED_IN_JSON,
+  BACKSLASH_IN_LINE,
+  CONTINUATION_ESCAPED_TWICE,
   MIN_SECRET_LENGTH,
   REDACTED,
   startingWord,
-  UNICODE_LINE_BREAK,
   WORD_START,
 } from './redaction';
 import {
@@ -31,7 +30,8 @@ import { redactCookiePairs } from './request-shapes';
  * the newline, or, in JSON, before a `\n` escape), or to a shell's `&&`, `||`, `|` or `;` outside quotes, where the
  * next command starts. Only there is `-u user:password` a credential: `docker run -u 1000:1000` and
  * `rsync -u host:/path` are a user and group and a path (and `grep -b` a byte offset), after a curl command on the
- * same line too. A quoted argument is read to its closing quote on the line, or, with none, its quote as any other
+ * same line too, or on the next line after a line break escaped twice (`\\n`, JSON inside JSON, in a JSON string or
+ * printed as text). A quoted argument is read to its closing quote on the line, or, with none, its quote as any other
  * character.
  *
  * In JSON text (`isJson`) every plain `"` opens or closes a string: a command ends with the string it is in, so
@@ -40,8 +40,8 @@ import { redactCookiePairs } from './request-shapes';
  */
 function commandLine(name: string, isJson: boolean): RegExp {
   const rest = isJson
-    ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|${CONTINUATION_ESCAPED_IN_JSON}|${BACKSLASH_IN_JSON_LINE}(?:\\\\n|[^n\r\n]))*`
-    : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|\\(?!${UNICODE_LINE_BREAK})(?:\r?\n|\\\\n|[^n\r\n]))*`;
+    ? String.raw`(?:'(?:[^'"\\\r\n]|\\[^n\r\n])*'|\\"(?:[^"\\\r\n]|\\[^"n\r\n])*\\"|[^\r\n\\'"|;&]|&(?!&)|'|${CONTINUATION_ESCAPED_TWICE}|${BACKSLASH_IN_LINE}(?:\\\\n|[^n\r\n]))*`
+    : String.raw`(?:'[^'\r\n]*'|"(?:[^"\\\r\n]|\\[^\r\n])*"|[^\r\n\\'"|;&]|&(?!&)|['"]|${CONTINUATION_ESCAPED_TWICE}|${BACKSLASH_IN_LINE}(?:\r?\n|\\\\n|[^n\r\n]))*`;
   return new RegExp(String.raw`${startingWord(name)}\b${rest}`, 'g');
 }
 const CURL_COMMAND = commandLine('curl', false);

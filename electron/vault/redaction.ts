@@ -18,14 +18,18 @@ export const WORD_START = String.raw`(?:\b|${AFTER_ESCAPE})`;
  */
 export const UNICODE_LINE_BREAK = 'u000[aAdD]';
 /**
- * In JSON text, a backslash that does not end a line: not one starting a `\u000a` escape (the character after it, which
- * callers take, is never the `n` of a `\n` escape), nor an escaped backslash before `n` or `u000a`, which is a line
- * break the string's text holds as an escape (a log line's JSON kept in an event, `\\n`): there the text's line ends,
- * as it does in escaped text, so a command on the next line is not read as this one's.
+ * In JSON text, and in text holding JSON's escapes (a log line printing JSON inside JSON), a backslash that does not end
+ * a line: not one starting a `\u000a` escape (the character after it, which callers take, is never the `n` of a `\n`
+ * escape), nor an escaped backslash before `n` or `u000a`, which is a line break escaped twice (a log line's JSON kept
+ * in an event, `\\n`): there the text's line ends, as it does at a `\n` escape, so a command on the next line
+ * (`docker run -u 1000:1000`) is not read as this one's.
  */
-export const BACKSLASH_IN_JSON_LINE = String.raw`\\(?!${UNICODE_LINE_BREAK}|\\(?:n|${UNICODE_LINE_BREAK}))`;
-/** In JSON text, a `\` that continues a line in the text the string holds as escapes (`\\\n`, each escaped again). */
-export const CONTINUATION_ESCAPED_IN_JSON = String.raw`\\{6}n`;
+export const BACKSLASH_IN_LINE = String.raw`\\(?!${UNICODE_LINE_BREAK}|\\(?:n|${UNICODE_LINE_BREAK}))`;
+/**
+ * A `\` that continues a line (`\\\n` once escaped, each backslash escaped again: six, then `n`): in JSON text, in the
+ * text a string holds as escapes; in text holding JSON's escapes, in JSON inside JSON. The line goes on after it.
+ */
+export const CONTINUATION_ESCAPED_TWICE = String.raw`\\{6}n`;
 /** A line break written as an escape (`\n`, `\r\n`, `\u000a`), in JSON or in escaped text. */
 export const ESCAPED_LINE_BREAK = String.raw`(?:(?:\\r)?\\n|\\u000[aA])`;
 /** A line's end: a line break, or one written as an escape. */

@@ -7,7 +7,7 @@
 import { redactPasswordOption, withArgument } from './command-arguments';
 import {
   AFTER_ESCAPE,
-  BACKSLASH_IN_JSON_LINE,
+  BACKSLASH_IN_LINE,
   LINE_BREAK,
   UNICODE_LINE_BREAK,
   WORD_START,
@@ -112,7 +112,7 @@ function isInRedisSession(text: string, start: number, end: number, isJson: bool
  */
 function migrateCommand(isJson: boolean): RegExp {
   const char = isJson
-    ? String.raw`(?:[^\r\n\\|;&"]|${BACKSLASH_IN_JSON_LINE}[^n\r\n])`
+    ? String.raw`(?:[^\r\n\\|;&"]|${BACKSLASH_IN_LINE}[^n\r\n])`
     : String.raw`(?:[^\r\n\\|;&]|\\(?!${UNICODE_LINE_BREAK})[^n\r\n])`;
   return new RegExp(String.raw`${wordStart('M')}MIGRATE[ \t]+[^\s"'\\|;&]+[ \t]+\d{1,5}[ \t]${char}*`, 'g');
 }

@@ -9,8 +9,8 @@
 import { isVariableReference } from './credential-fields';
 import { blankQuoted, redactPasswordOption, withArgument } from './command-arguments';
 import {
-  BACKSLASH_IN_JSON_LINE,
-  CONTINUATION_ESCAPED_IN_JSON,
+  BACKSLASH_IN_LINE,
+  CONTINUATION_ESCAPED_TWICE,
   LINE_BREAK,
   REDACTED,
   startingWord,
@@ -39,7 +39,7 @@ const SUDO_READING_INPUT = String.raw`sudo(?:[ \t]+-(?:[ug][ \t]*[\w.$][\w.$-]*|
  */
 function echoedPassword(isJson: boolean): RegExp {
   const between = isJson
-    ? String.raw`(?:[^\r\n|;&"\\]|${CONTINUATION_ESCAPED_IN_JSON}|${BACKSLASH_IN_JSON_LINE}(?:\\\\n|[^n\r\n]))`
+    ? String.raw`(?:[^\r\n|;&"\\]|${CONTINUATION_ESCAPED_TWICE}|${BACKSLASH_IN_LINE}(?:\\\\n|[^n\r\n]))`
     : String.raw`(?:[^\r\n|;&\\]|\\(?!${UNICODE_LINE_BREAK})(?:\r?\n|[^\r\n]))`;
   return new RegExp(
     String.raw`(${wordStart('[ep]')}(?:echo[ \t]+(?:-[neE]{1,3}[ \t]+)?|printf[ \t]+(\\?["'])%s(?:\\{1,2}n)?\2[ \t]+))` +
@@ -53,7 +53,7 @@ const ECHOED_PASSWORD_IN_JSON = echoedPassword(true);
 
 /** A character of a line (its end is a `LINE_BREAK`: a line break, or in JSON and in escaped text an escape). */
 const LINE_CHAR = String.raw`(?:[^\\\r\n]|\\(?!${UNICODE_LINE_BREAK})[^nr\r\n])`;
-const LINE_CHAR_IN_JSON = String.raw`(?:[^"\\\r\n]|${BACKSLASH_IN_JSON_LINE}[^nr\r\n])`;
+const LINE_CHAR_IN_JSON = String.raw`(?:[^"\\\r\n]|${BACKSLASH_IN_LINE}[^nr\r\n])`;
 /**
  * The word that makes a line's command one that may read a password from its input (sudo, mysql, mariadb, or a
  * `--password-stdin`), the rest of its line, and (looked at, not taken) the line break and the line after it, a

@@ -78,6 +78,30 @@ describe("JSON's escapes printed as text (a log line of an event's JSON)", () =>
   ]);
 });
 
+describe('line breaks escaped twice, printed as text (a log line of JSON inside JSON)', () => {
+  takesOut([
+    [
+      "a curl command's password, up to its line's end, not the next line's user and group",
+      '{"event":"{\\"cmd\\":\\"curl -u ana:hunter22 https://e.com\\\\ndocker run -u 1000:1000 img\\"}"}',
+      `{"event":"{\\"cmd\\":\\"curl -u ana:${R} https://e.com\\\\ndocker run -u 1000:1000 img\\"}"}`,
+    ],
+    [
+      'a curl command continued onto the next line, its continuation escaped twice',
+      'curl -s https://e.com \\\\\\\\\\\\n  -u ana:hunter22\\\\ndocker run -u 1000:1000 img',
+      `curl -s https://e.com \\\\\\\\\\\\n  -u ana:${R}\\\\ndocker run -u 1000:1000 img`,
+    ],
+  ]);
+  leavesAsWritten([
+    'curl -s https://e.com\\\\ndocker run -u 1000:1000 img\\\\u000adocker run -u 1000:1000 img',
+    'sshpass -f pwfile ssh h\\\\nssh -p 2222 host',
+  ]);
+  readsOnce([
+    ['a curl command before a run of line breaks escaped twice', (n) => `curl -u a:b ${'\\\\n'.repeat(n)}`],
+    ['curl commands each on a line escaped twice', (n) => 'curl -s x\\\\n'.repeat(n)],
+    ['a curl command before a run of backslashes', (n) => `curl -u a:b ${'\\\\'.repeat(n)}n`],
+  ]);
+});
+
 describe('JSON whose strings hold JSON (an event stored inside another)', () => {
   it('reads a token or a command at the start of a line escaped twice', () => {
     const inner = JSON.stringify({ log: `x\n${GITHUB}\ncurl -u ana:hunter22 https://e.com\nnpm ERR! E404` });
