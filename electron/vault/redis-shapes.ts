@@ -58,13 +58,24 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
  * redis-cli): at the line's start (or a JSON string's, a quote's, or after a `\n` escape), its one or two arguments
  * ending the line. In capitals, a password with a character other than a letter, or of 16 or more, is taken there;
  * `AUTH required` and `AUTH token expired` are a sentence's words, so one of letters only (`AUTH mypassword`), and AUTH
- * in small letters, only in a Redis session (`isInRedisSession`).
+ * in small letters, only in a Redis session (`isInRedisSession`), and a word that says how AUTH went never
+ * (`AUTH_OUTCOME`).
  */
 const LINE_AUTH = new RegExp(
   `(?<=(?:^|[\\r\\n"']|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`, 2)}${AUTH_IS_LAST}`,
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
+/**
+ * Words that say how an AUTH went or what it needs (`AUTH required`, `auth failed.`, `AUTH token expired`): a reply's,
+ * a log's or a sentence's, never taken for a password, in a Redis session too. A password that is one of these words
+ * is kept: there is no telling it from the word.
+ */
+const AUTH_OUTCOME = new RegExp(
+  String.raw`^(?:required|needed|missing|failed|failure|error|denied|refused|rejected|invalid|expired|` +
+    String.raw`ok|okay|succeeded|successful|success|passed|disabled|enabled|pending)[.!?]*$`,
+  'i',
+);
 /** How far from an AUTH its Redis session is looked for, in characters each way. */
 const SESSION_REACH = 256;
 /** redis-cli, or Redis' own prompt (`redis>`, `redis 127.0.0.1:6379>`). */
@@ -161,11 +172,14 @@ export function redactRedisAuth(text: string, isJson: boolean): string {
         bare: string | undefined,
         offset: number,
         within: string,
-      ) =>
-        (option.startsWith('AUTH') && LOOKS_LIKE_PASSWORD.test(quoted ?? bare ?? '')) ||
-        isInRedisSession(within, offset, offset + match.length, isJson)
-          ? redactPasswordOption(match, option, quote, quoted, bare)
-          : match,
+      ) => {
+        const password = quoted ?? bare ?? '';
+        const isPassword =
+          !AUTH_OUTCOME.test(password) &&
+          ((option.startsWith('AUTH') && LOOKS_LIKE_PASSWORD.test(password)) ||
+            isInRedisSession(within, offset, offset + match.length, isJson));
+        return isPassword ? redactPasswordOption(match, option, quote, quoted, bare) : match;
+      },
     )
     .replace(isJson ? MIGRATE_COMMAND_IN_JSON : MIGRATE_COMMAND, (command) =>
       command.replace(MIGRATE_AUTH, redactPasswordOption),

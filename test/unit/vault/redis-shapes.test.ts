@@ -50,6 +50,12 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     // Two lines after redis-cli, a quote's ">" or a sentence of more words: nothing says this is Redis' AUTH.
     'redis-cli ping\nPONG\nAUTH required\nauth failed\n> AUTH required\n> auth failed',
     'Use redis-cli to connect.\nauth is handled by the gateway.\nredis-cli -h cache\n\nAUTH required',
+    // Words that say how AUTH went, a reply's or a sentence's, in a Redis session too, and after Redis' own reply.
+    'redis-cli ping\nAUTH required',
+    'redis-cli -h cache get k\nauth failed.',
+    'AUTH failed.\nAUTH required!',
+    'redis-cli\nAUTH token expired',
+    'redis-cli ping\n(error) NOAUTH Authentication required.',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
     'MIGRATE the accounts to 6379 then AUTH with SSO',
     // In small letters only a command with every argument in its place is one.
