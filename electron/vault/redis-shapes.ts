@@ -78,8 +78,18 @@ const AUTH_OUTCOME = new RegExp(
 );
 /** How far from an AUTH its Redis session is looked for, in characters each way. */
 const SESSION_REACH = 256;
-/** redis-cli, or Redis' own prompt (`redis>`, `redis 127.0.0.1:6379>`). */
-const REDIS_SESSION = new RegExp(String.raw`${WORD_START}redis(?:-cli\b|[^\r\n>]{0,24}>)`);
+/**
+ * How many lines before AUTH's own its Redis session is looked for: redis-cli's or its prompt's, then up to two between
+ * (a blank line, a PING and its PONG).
+ */
+const LINES_BEFORE = 3;
+/**
+ * redis-cli, Redis' own prompt (`redis>`, `redis 127.0.0.1:6379>`), or redis-cli's, read back from its port
+ * (`127.0.0.1:6379>`, `cache:6379[1]>`).
+ */
+const REDIS_SESSION = new RegExp(
+  String.raw`${WORD_START}redis(?:-cli\b|[^\r\n>]{0,24}>)|:(?<=[\w.-]:)\d{2,5}(?:\[\d{1,2}\])?>`,
+);
 const ANY_LINE_BREAK = new RegExp(LINE_BREAK);
 const ANY_LINE_BREAKS = new RegExp(LINE_BREAK, 'g');
 /** A JSON string's own quote, not one escaped in it. */
@@ -95,24 +105,28 @@ function lastMatchEnd(pattern: RegExp, text: string): number {
 
 /**
  * Whether an AUTH (from `start` to `end` in `text`) is typed in a Redis session: with redis-cli or its prompt on its
- * line (`echo "AUTH pw" | redis-cli`) or on the line before (`redis-cli -h cache`, then `AUTH pw`; a heredoc fed to
- * redis-cli), within `SESSION_REACH`; in JSON (`isJson`) in its own string. Two lines or more after redis-cli, AUTH is
- * read as a sentence's word: nothing else tells `AUTH mypassword` from `AUTH required`.
+ * line (`echo "AUTH pw" | redis-cli`) or on one of the `LINES_BEFORE` lines before (`redis-cli -h cache`, then
+ * `AUTH pw`; a heredoc fed to redis-cli; `127.0.0.1:6379>`, a PING and its PONG, then `AUTH pw`), within
+ * `SESSION_REACH`; in JSON (`isJson`) in its own string. Further on, redis-cli says little of what AUTH is: a
+ * sentence's words as likely. (A word that says how AUTH went is never taken, in a session too: `AUTH_OUTCOME`.)
  */
 function isInRedisSession(text: string, start: number, end: number, isJson: boolean): boolean {
   let before = text.slice(Math.max(0, start - SESSION_REACH), start);
   let after = text.slice(end, end + SESSION_REACH);
   // A string search first: few AUTHs have Redis near them.
-  if (!before.includes('redis') && !after.includes('redis')) return false;
+  if (!before.includes('redis') && !before.includes('>') && !after.includes('redis')) return false;
   if (isJson) {
     before = before.slice(lastMatchEnd(STRING_QUOTES, before));
     const close = after.search(STRING_QUOTE);
     if (close >= 0) after = after.slice(0, close);
   }
-  // Its line and the line before; after it, in a text, to its line break: a `\n` escape there is an echo's or a
+  // Its line and the lines before; after it, in a text, to its line break: a `\n` escape there is an echo's or a
   // printf's as often as a line's end.
-  const lineStart = lastMatchEnd(ANY_LINE_BREAKS, before);
-  before = before.slice(lastMatchEnd(ANY_LINE_BREAKS, before.slice(0, Math.max(0, lineStart - 1))));
+  let lineStart = lastMatchEnd(ANY_LINE_BREAKS, before);
+  for (let line = 0; line < LINES_BEFORE && lineStart > 0; line++) {
+    lineStart = lastMatchEnd(ANY_LINE_BREAKS, before.slice(0, lineStart - 1));
+  }
+  before = before.slice(lineStart);
   const lineEnd = after.search(isJson ? ANY_LINE_BREAK : /\r?\n/);
   return REDIS_SESSION.test(`${before} ${lineEnd < 0 ? after : after.slice(0, lineEnd)}`);
 }

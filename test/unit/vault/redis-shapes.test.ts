@@ -29,6 +29,16 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
         `echo "auth ${R}" | redis-cli\nprintf 'AUTH ${R}\\nPING\\n' | redis-cli -h c`,
     ],
     [
+      "AUTH of letters a line after redis-cli's prompt, or on its line",
+      '127.0.0.1:6379>\nAUTH mypassword\ncache.internal:6380[2]> \nauth mypassword\n10.0.0.5:6379[1]> AUTH mypassword',
+      `127.0.0.1:6379>\nAUTH ${R}\ncache.internal:6380[2]> \nauth ${R}\n10.0.0.5:6379[1]> AUTH ${R}`,
+    ],
+    [
+      'AUTH of letters two or three lines after redis-cli, a blank line, a PING or its PONG between',
+      'redis-cli -h cache\n\nAUTH mypassword\n--\n$ redis-cli\nPING\nPONG\nauth default mypassword',
+      `redis-cli -h cache\n\nAUTH ${R}\n--\n$ redis-cli\nPING\nPONG\nauth default ${R}`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -47,7 +57,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
   leavesAsWritten([
     // A password of letters alone, at a line's start, is as likely a sentence's word.
     'AUTH required\nAUTH token expired\nAUTH failed for user ana\nAUTH $REDIS_PASSWORD',
-    // Two lines after redis-cli, a quote's ">" or a sentence of more words: nothing says this is Redis' AUTH.
+    // After redis-cli, words that say how AUTH went, a quote's ">" or a sentence of more words: no password in them.
     'redis-cli ping\nPONG\nAUTH required\nauth failed\n> AUTH required\n> auth failed',
     'Use redis-cli to connect.\nauth is handled by the gateway.\nredis-cli -h cache\n\nAUTH required',
     // Words that say how AUTH went, a reply's or a sentence's, in a Redis session too, and after Redis' own reply.
@@ -68,6 +78,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       c: 'AUTH required',
       d: 'migrate h 6379 "" 0 5000 auth "S3cret pw" keys a',
       e: ['redis-cli -h cache', 'AUTH required', 'redis-cli -h cache\nAUTH mypassword'],
+      f: ['127.0.0.1:6379>\nauth mypassword', 'redis-cli\nPING\nPONG\nAUTH mypassword'],
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
@@ -75,6 +86,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       c: 'AUTH required',
       d: `migrate h 6379 "" 0 5000 auth "${R}" keys a`,
       e: ['redis-cli -h cache', 'AUTH required', `redis-cli -h cache\nAUTH ${R}`],
+      f: [`127.0.0.1:6379>\nauth ${R}`, `redis-cli\nPING\nPONG\nAUTH ${R}`],
     });
   });
   readsOnce([
@@ -84,6 +96,13 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ['MIGRATE openings', (n) => 'MIGRATE h 6379 '.repeat(n)],
     ['migrate words with no port, and machine words', (n) => 'migrate the machine '.repeat(n)],
     ['AUTH of letters line after line after redis-cli', (n) => `redis-cli\n${'AUTH abc\n'.repeat(n)}`],
+    ['a line of redis-cli words, then AUTH of letters', (n) => `${'redis-cli '.repeat(n)}\n\nauth abc`],
+    ['redis-cli lines, each with AUTH of letters after it', (n) => 'redis-cli\nPING\nauth abc\n'.repeat(n)],
+    ['prompts, each with AUTH of letters on the line after it', (n) => 'h:6379[1]>\n\nauth abc\n'.repeat(n)],
+    [
+      'AUTH of letters after ports and a ">" that make no prompt',
+      (n) => 'h:6379[1 :6379> h:\n>\nauth abc\n'.repeat(n),
+    ],
     ['echoed AUTH words on one line', (n) => `redis-cli ${'"AUTH abc" | '.repeat(n)}`],
     ['AUTH of letters in strings after redis-cli', (n) => `redis-cli ${'"a","AUTH abc",'.repeat(n)}`],
     ['migrate commands with no auth', (n) => `auth ${'migrate h 6379 k 0 5000 copy '.repeat(n)}`],
