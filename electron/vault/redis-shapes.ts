@@ -43,9 +43,10 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
 /**
  * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
  * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
- * the command ends its line (or its string, in JSON).
+ * the command ends its line (or its string, in JSON). The password is never empty: with spaces after it (`AUTH pw `)
+ * it is not taken for the user, the empty word after it for the password.
  */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`;
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?(?=\S)`;
 /** The end of AUTH's line (or string), or of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`). */
 const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|")|\\?["'][ \t]*\|)`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
@@ -62,7 +63,7 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
  * (`AUTH_OUTCOME`).
  */
 const LINE_AUTH = new RegExp(
-  `(?<=(?:^|[\\r\\n"']|${AFTER_ESCAPE})[ \\t]*)${withArgument(String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?`, 2)}${AUTH_IS_LAST}`,
+  `(?<=(?:^|[\\r\\n"']|${AFTER_ESCAPE})[ \\t]*)${withArgument(REDIS_AUTH_ARGUMENTS, 2)}${AUTH_IS_LAST}`,
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;

@@ -39,6 +39,11 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       `redis-cli -h cache\n\nAUTH ${R}\n--\n$ redis-cli\nPING\nPONG\nauth default ${R}`,
     ],
     [
+      "AUTH with spaces after its password, on its line, at the prompt and on redis-cli's command line",
+      'AUTH S3cretPw \nredis-cli\nAUTH default mypassword\t\n127.0.0.1:6379> auth S3cretPw  \nredis-cli -h c AUTH S3cretPw ',
+      `AUTH ${R} \nredis-cli\nAUTH default ${R}\t\n127.0.0.1:6379> auth ${R}  \nredis-cli -h c AUTH ${R} `,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -109,6 +114,11 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ['migrate arguments with no closing quote', (n) => `auth migrate h 6379 "${'a '.repeat(n)}`],
     // Each shorter run of the spaces was tried against the rest of the line: about 30 s for each.
     ['AUTH on its line before a long run of spaces', (n) => `\nAUTH a ${' '.repeat(n)}x y`],
+    [
+      'AUTH on its line, its password before a long run of spaces to the end',
+      (n) => `\nAUTH a ${' \t'.repeat(n)}`,
+    ],
+    ['AUTH lines, each with spaces after its password', (n) => 'AUTH a  \nauth a b \t\n'.repeat(n)],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
   ]);
 });
