@@ -43,12 +43,16 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
 /**
  * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
  * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
- * the command ends its line (or its string, in JSON). The password is never empty: with spaces after it (`AUTH pw `)
- * it is not taken for the user, the empty word after it for the password.
+ * the command ends its line (or its string, in JSON, or a sentence: `AUTH_IS_LAST`). The password is never empty:
+ * with spaces after it (`AUTH pw `) it is not taken for the user, the empty word after it for the password.
  */
 const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?(?=\S)`;
-/** The end of AUTH's line (or string), or of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`). */
-const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|")|\\?["'][ \t]*\|)`;
+/**
+ * The end of AUTH's line (or string), of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`), or
+ * of a sentence, its `.`, `!` or `?` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after
+ * it ("The user rejected this action: … Do not retry it unless they ask."). The sentence's mark is left to it.
+ */
+const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|")|\\?["'][ \t]*\||[.!?][ \t])`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
 const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
   `${withArgument(String.raw`${PROMPT}>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,
@@ -57,10 +61,10 @@ const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
 /**
  * AUTH on a line of its own with no prompt before it (a script's, a log's, a message's `AUTH S3cretPw`, one echoed into
  * redis-cli): at the line's start (or a JSON string's, a quote's, or after a `\n` escape), its one or two arguments
- * ending the line. In capitals, a password with a character other than a letter, or of 16 or more, is taken there;
- * `AUTH required` and `AUTH token expired` are a sentence's words, so one of letters only (`AUTH mypassword`), and AUTH
- * in small letters, only in a Redis session (`isInRedisSession`), and a word that says how AUTH went never
- * (`AUTH_OUTCOME`).
+ * ending the line (or a sentence). In capitals, a password with a character other than a letter, or of 16 or more, is
+ * taken there; `AUTH required` and `AUTH token expired` are a sentence's words, so one of letters only
+ * (`AUTH mypassword`), and AUTH in small letters, only in a Redis session (`isInRedisSession`), and a word that says
+ * how AUTH went never (`AUTH_OUTCOME`).
  */
 const LINE_AUTH = new RegExp(
   `(?<=(?:^|[\\r\\n"']|${AFTER_ESCAPE})[ \\t]*)${withArgument(REDIS_AUTH_ARGUMENTS, 2)}${AUTH_IS_LAST}`,

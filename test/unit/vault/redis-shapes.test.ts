@@ -44,6 +44,15 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       `AUTH ${R} \nredis-cli\nAUTH default ${R}\t\n127.0.0.1:6379> auth ${R}  \nredis-cli -h c AUTH ${R} `,
     ],
     [
+      "AUTH's password before a sentence on its line (a rejection's words after the person's note), its full stop kept",
+      'The user rejected this action: redis-cli\nAUTH s3cretpass. Do not retry it unless they ask.\n' +
+        'user@host:~$ redis-cli -h c\nauth default mypassword! It worked.\n' +
+        '127.0.0.1:6379> AUTH S3cretPw. Then PING.\nRejected: redis-cli AUTH s3cret.pass? Not now.',
+      `The user rejected this action: redis-cli\nAUTH ${R}. Do not retry it unless they ask.\n` +
+        `user@host:~$ redis-cli -h c\nauth default ${R}! It worked.\n` +
+        `127.0.0.1:6379> AUTH ${R}. Then PING.\nRejected: redis-cli AUTH ${R}? Not now.`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -69,6 +78,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     'redis-cli ping\nAUTH required',
     'redis-cli -h cache get k\nauth failed.',
     'AUTH failed.\nAUTH required!',
+    'AUTH failed. Try again.\nredis-cli ping\nAUTH required. Set a password first.\nAUTH is needed. See the docs.',
     'redis-cli\nAUTH token expired',
     'redis-cli ping\n(error) NOAUTH Authentication required.',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
@@ -84,6 +94,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       d: 'migrate h 6379 "" 0 5000 auth "S3cret pw" keys a',
       e: ['redis-cli -h cache', 'AUTH required', 'redis-cli -h cache\nAUTH mypassword'],
       f: ['127.0.0.1:6379>\nauth mypassword', 'redis-cli\nPING\nPONG\nAUTH mypassword'],
+      g: 'The user rejected this action: redis-cli\nAUTH mypassword. Do not retry it unless they ask.',
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
@@ -92,6 +103,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       d: `migrate h 6379 "" 0 5000 auth "${R}" keys a`,
       e: ['redis-cli -h cache', 'AUTH required', `redis-cli -h cache\nAUTH ${R}`],
       f: [`127.0.0.1:6379>\nauth ${R}`, `redis-cli\nPING\nPONG\nAUTH ${R}`],
+      g: `The user rejected this action: redis-cli\nAUTH ${R}. Do not retry it unless they ask.`,
     });
   });
   readsOnce([
@@ -118,6 +130,8 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       'AUTH on its line, its password before a long run of spaces to the end',
       (n) => `\nAUTH a ${' \t'.repeat(n)}`,
     ],
+    ['AUTH lines, each with a sentence after its password', (n) => 'auth a. b\nAUTH a b! c d\n'.repeat(n)],
+    ['AUTH before a word of full stops', (n) => `\nAUTH ${'a.'.repeat(n)} x`],
     ['AUTH lines, each with spaces after its password', (n) => 'AUTH a  \nauth a b \t\n'.repeat(n)],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
   ]);
