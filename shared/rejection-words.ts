@@ -1,8 +1,11 @@
+import { quoted } from './quote-words';
+
 /*
  * What Deputy writes when a call is turned down (by the person, or for them when its MCP server went, or as its
  * approval expired): for the model, as the call's result (its ledger row and its audit entry keep that as its
  * error), and the same words read back for the person, as the audit viewer shows them. Both here, so that what is
- * written is what is read.
+ * written is what is read. What is stored keeps its straight quotes (a run picked up after a restart reads it
+ * back); the person reads them as every other quote they see, “…”.
  */
 
 const REJECTED = 'The user rejected this action';
@@ -22,9 +25,12 @@ export function rejectionForModel(note: string | null): string {
   return `${REJECTED}${note ? `: ${asSentence(note)}` : '.'} ${DO_NOT_RETRY}`;
 }
 
-/** Why a call whose MCP server went while it waited was not run, for the person; the model is told more after it. */
-export const serverGoneWords = (server: string, what: 'removed' | 'turned off'): string =>
-  `The MCP server "${server}" was ${what} in Settings while this waited for approval, so it was not run.`;
+/**
+ * Why a call whose MCP server went while it waited was not run (the model is told more after it), the server's
+ * name given already quoted: in straight quotes as stored, in curly ones for the person.
+ */
+const goneWords = (named: string, what: string): string =>
+  `The MCP server ${named} was ${what} in Settings while this waited for approval, so it was not run.`;
 
 /** How a server's tools went away from Settings: it was removed, or turned off (its settings kept). */
 export type ServerGone = 'removed' | 'turned_off';
@@ -47,11 +53,23 @@ export function refusalForGone(server: string, how: ServerGone): TurnedDown & { 
       : 'Its tools are not offered until the user turns it on again.';
   return {
     code: how === 'removed' ? 'mcp_server_removed' : 'mcp_server_turned_off',
-    note: `Turned down by Deputy: the MCP server "${server}" was ${what} in Settings.`,
-    message: `${serverGoneWords(server, what)} ${after}`,
+    note: goneNote(`"${server}"`, what),
+    message: `${goneWords(`"${server}"`, what)} ${after}`,
   };
 }
+/** Why Deputy turned an approval down for the person, as its note: the server's name quoted as `goneWords` says. */
+const goneNote = (named: string, what: string): string =>
+  `Turned down by Deputy: the MCP server ${named} was ${what} in Settings.`;
 const GONE_NOTE = /^Turned down by Deputy: the MCP server "(.*)" was (removed|turned off) in Settings\.$/s;
+
+/**
+ * An approval's note as its card shows it: why Deputy turned it down for the person, with the server's name in the
+ * quotes the rest of the card uses; the person's own reason as they wrote it.
+ */
+export function decisionNoteForPerson(note: string): string {
+  const gone = GONE_NOTE.exec(note);
+  return gone ? goneNote(quoted(gone[1] ?? ''), gone[2] ?? '') : note;
+}
 
 /**
  * What a run picked up after a restart tells the model of a call turned down meanwhile: what the live run would
@@ -67,7 +85,7 @@ export function turnedDownOnResume(note: string | null): TurnedDown {
   return { code: 'rejected_by_user', message: rejectionForModel(note) };
 }
 const SERVER_GONE =
-  /^The MCP server ".*" was (?:removed|turned off) in Settings while this waited for approval, so it was not run\./s;
+  /^The MCP server "(.*)" was (removed|turned off) in Settings while this waited for approval, so it was not run\./s;
 
 /**
  * What the model was told of a call turned down, in the person's words: a rejection as "You turned this down; it
@@ -78,7 +96,7 @@ const SERVER_GONE =
  */
 export function turnedDownWords(message: string): string | null {
   const gone = SERVER_GONE.exec(message);
-  if (gone) return gone[0];
+  if (gone) return goneWords(quoted(gone[1] ?? ''), gone[2] ?? '');
   const head = `${REJECTED}: `;
   const tail = ` ${DO_NOT_RETRY}`;
   let reason: string | null;
@@ -100,12 +118,12 @@ const EXPIRED_RUN =
 
 /**
  * The words of a run ended by an expired approval read back for the person: the time it expired as `timeWords`
- * says it (in their time zone, not the raw ISO time), the action's title in the quotes its card writes. Null when
- * `message` is other words.
+ * says it (in their time zone, not the raw ISO time), the action's title in the quotes the person reads everywhere
+ * (“…”, a quote inside it ‘…’). Null when `message` is other words.
  */
 export function expiredRunForPerson(message: string, timeWords: (iso: string) => string): string | null {
   const found = EXPIRED_RUN.exec(message);
   if (!found) return null;
-  const [, title, at = ''] = found;
-  return `The approval for “${title}” expired at ${timeWords(at)}, so Deputy did not do it. Ask again if you still want it.`;
+  const [, title = '', at = ''] = found;
+  return `The approval for ${quoted(title)} expired at ${timeWords(at)}, so Deputy did not do it. Ask again if you still want it.`;
 }

@@ -1,9 +1,10 @@
 import type { CallNames } from './contract/run';
+import { quoted as quote } from './quote-words';
 import { slackChannelWords } from './target-words';
 
 /**
  * One line per tool call in the product's words, for the chat's tool cards and anything else that lists calls
- * (notifications, the audit viewer): "Added task ‘buy milk’", "Drafted a reply to Sam", "Posted in #standup".
+ * (notifications, the audit viewer): "Added task “buy milk”", "Drafted a reply to Sam", "Posted in #standup".
  * Each summary reads the call's arguments (and, once done, its result) defensively: they come from the model.
  */
 
@@ -41,7 +42,7 @@ const quoted = (value: unknown): string => {
           .join('')
           .trimEnd()}…`
       : words;
-  return ` ‘${short}’`;
+  return ` ${quote(short)}`;
 };
 
 /** "sam.lee@example.com" → "Sam": the way a person names whom they write to. */
@@ -83,7 +84,7 @@ const count = (result: unknown, key: string): number | undefined => {
 const found = (n: number | undefined, one: string, many: string): string =>
   n === undefined ? '' : ` (${n === 0 ? 'none' : n === 1 ? `1 ${one}` : `${n} ${many}`})`;
 
-/** " for ‘milk’", or nothing when the call gave no words to look for ("Search your memories", not "…for"). */
+/** " for “milk”", or nothing when the call gave no words to look for ("Search your memories", not "…for"). */
 const lookingFor = (value: unknown): string => {
   const words = quoted(value);
   return words && ` for${words}`;

@@ -17,6 +17,7 @@ import { mistakesOf, parseAgentDefinition, type AgentLoadError, type AgentParseF
 import { compileOutput } from './output-contract';
 import { settleSameNames, type NamedFile } from './same-name';
 import { ChangeListeners } from '../../shared/change-listeners';
+import { quoted } from '../../shared/quote-words';
 
 export interface LoadedAgent {
   definition: AgentDefinition;
@@ -225,7 +226,7 @@ export class AgentCatalog {
         error: {
           file: safeName,
           line: nameLine,
-          message: `The name "${definition.name}" is already used by ${listWords(taken)}.`,
+          message: `The name ${quoted(definition.name)} is already used by ${listWords(taken)}.`,
         },
       };
     const schemaError = outputSchemaError(definition);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from '../../shared/quote-words';
 
 /**
  * Spec 001's AgentDefinition, as Deputy reads it from a YAML or JSON file. Field names are the spec's
@@ -55,7 +56,7 @@ export const Sop = z
         context.addIssue({
           code: 'custom',
           path: ['qualityGates', index, 'after'],
-          message: `"${gate.after}" is not one of the phases`,
+          message: `${quoted(gate.after)} is not one of the phases`,
         });
     });
   });
@@ -109,7 +110,7 @@ export const AgentDefinition = z
           context.addIssue({
             code: 'custom',
             path: ['sop', 'phases'],
-            message: `phase "${phase.name}" allows ${tool}, which toolConfig.tools does not grant`,
+            message: `phase ${quoted(phase.name)} allows ${tool}, which toolConfig.tools does not grant`,
           });
       }
     }

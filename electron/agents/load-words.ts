@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { quoted } from '../../shared/quote-words';
 
 export interface Mistake {
   message: string;
@@ -99,9 +100,9 @@ function issueSentence(issue: z.core.$ZodIssue): string {
       return `${subject(path)} must be one of ${issue.values.map(String).join(', ')}${hasInput ? `, not ${JSON.stringify(input)}` : ''}.`;
     case 'invalid_format':
       if (issue.format !== 'regex') break;
-      return `${subject(path)}${typeof input === 'string' ? ` “${input}”` : ''} cannot be used: use ${issue.message}.`;
+      return `${subject(path)}${typeof input === 'string' ? ` ${quoted(input)}` : ''} cannot be used: use ${issue.message}.`;
     case 'invalid_key':
-      return `The name${typeof input === 'string' ? ` “${input}”` : ''} under \`${path.slice(0, -1).join('.')}:\` cannot be used: use ${issue.issues[0]?.message ?? issue.message}.`;
+      return `The name${typeof input === 'string' ? ` ${quoted(input)}` : ''} under \`${path.slice(0, -1).join('.')}:\` cannot be used: use ${issue.issues[0]?.message ?? issue.message}.`;
     case 'custom':
       return sentence(issue.message);
   }

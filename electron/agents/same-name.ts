@@ -1,5 +1,6 @@
 import { listWords } from '../../shared/list-words';
 import type { AgentLoadError } from './load';
+import { quoted } from '../../shared/quote-words';
 
 /** A definition file that loaded, before its agent's name is checked against the other files'. */
 export interface NamedFile {
@@ -44,14 +45,14 @@ export function settleSameNames<T extends NamedFile>(files: readonly T[]): SameN
       outcome.used.set(name, builtin);
       outcome.notes.set(
         name,
-        `${listWords(others.map((other) => other.file))} also ${others.length === 1 ? 'names' : 'name'} an agent "${name}"; ` +
+        `${listWords(others.map((other) => other.file))} also ${others.length === 1 ? 'names' : 'name'} an agent ${quoted(name)}; ` +
           `${others.length === 1 ? 'that file is' : 'those files are'} not used, since the name is this built-in agent's.`,
       );
       for (const other of others)
         outcome.errors.push({
           file: other.file,
           line: other.nameLine,
-          message: `The name "${name}" is already used by the built-in agent in ${builtin.file}, so this file is not used: give its agent another name.`,
+          message: `The name ${quoted(name)} is already used by the built-in agent in ${builtin.file}, so this file is not used: give its agent another name.`,
         });
       continue;
     }
@@ -59,8 +60,8 @@ export function settleSameNames<T extends NamedFile>(files: readonly T[]): SameN
       const others = claims.filter((other) => other !== claim).map((other) => other.file);
       const message =
         others.length === 1
-          ? `${others[0]} also names an agent "${name}", so neither file is used: give one of them another name, or remove one.`
-          : `${listWords(others)} also name an agent "${name}", so none of these ${claims.length} files is used: keep the name in one of them, and give the others other names or remove them.`;
+          ? `${others[0]} also names an agent ${quoted(name)}, so neither file is used: give one of them another name, or remove one.`
+          : `${listWords(others)} also name an agent ${quoted(name)}, so none of these ${claims.length} files is used: keep the name in one of them, and give the others other names or remove them.`;
       outcome.errors.push({ file: claim.file, line: claim.nameLine, message });
     }
   }

@@ -5,6 +5,7 @@ import { SUMMARY_HEADER } from './context-window';
 import type { ResultPart, RunState } from './run-state';
 import { PLAN_FINDINGS, PLAN_NOTE } from './plans/plan-note';
 import { PROPOSE_PLAN, UPDATE_PLAN } from './plans/plan-tools';
+import { quoted } from '../../shared/quote-words';
 
 const ATTACHED = /\[ATTACHED CONTEXT\]([\s\S]*?)\[END ATTACHED CONTEXT\]/;
 /** The knowledge block: event titles, task text and contact names others wrote, gathered by Deputy. */
@@ -156,7 +157,7 @@ function mcpDescriptions(registry: ToolRegistry): ContentSource[] {
       ? []
       : [
           {
-            label: `the description of ${tool.name} (from the MCP server "${tool.mcpServer}")`,
+            label: `the description of ${tool.name} (from the MCP server ${quoted(tool.mcpServer)})`,
             text: lower(tool.description),
           },
         ],

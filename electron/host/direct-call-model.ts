@@ -1,6 +1,7 @@
 import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 import { ModelError, type ModelClient, type ModelRequest, type ModelStreamEvent } from '../llm/model-client';
 import { asRecord } from '../store/json';
+import { quoted } from '../../shared/quote-words';
 
 /**
  * The model name of a run that another MCP client asked for: its one tool call is given, not chosen, so no
@@ -70,14 +71,14 @@ export const directCallModel: ModelClient = {
     if (isSettled) {
       const text = call.isPerson
         ? `Done what you asked in ${call.client}: ${call.tool}.`
-        : `Answered the MCP client "${call.client}" about ${call.tool}.`;
+        : `Answered the MCP client ${quoted(call.client)} about ${call.tool}.`;
       yield { type: 'text', text };
     } else {
       const declared = request.tools.find((tool) => tool.name === call.tool);
       const takesMeta = Object.hasOwn(asRecord(declared?.parameters.properties), 'confidence');
       const intent = call.isPerson
         ? `Asked for by you in ${call.client}`
-        : `Asked for by the MCP client "${call.client}"`;
+        : `Asked for by the MCP client ${quoted(call.client)}`;
       const meta = { intent, confidence: 1 };
       yield {
         type: 'function_call',

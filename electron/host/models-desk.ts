@@ -1,6 +1,7 @@
 import { DeputyError, type ModelInfo, type ModelsListOutput } from '../../shared/contract';
 import { NO_GEMINI_KEY_MESSAGE as NO_GEMINI_KEY } from '../../shared/no-gemini-key';
 import { ModelError } from '../llm/model-client';
+import { quoted } from '../../shared/quote-words';
 
 /** Said instead of "could not be reached" when Gemini answered, and refused the key. */
 const KEY_REFUSED =
@@ -69,7 +70,7 @@ export class ModelsDesk {
     if (models.some((known) => known.id === model)) return;
     throw new DeputyError(
       'invalid_input',
-      `"${model}" is not one of the models your Gemini key can use. Pick one from the list in Settings → General.`,
+      `${quoted(model)} is not one of the models your Gemini key can use. Pick one from the list in Settings → General.`,
     );
   }
 }

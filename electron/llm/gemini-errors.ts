@@ -2,6 +2,7 @@ import { ApiError } from '@google/genai';
 import { z } from 'zod';
 import { cutMidAnswer } from './gemini-response';
 import { ModelError } from './model-client';
+import { quoted } from '../../shared/quote-words';
 
 /** Turns what `@google/genai` and fetch throw into one ModelError a person can read. */
 
@@ -67,7 +68,7 @@ function fromHttpStatus(status: number, google: GoogleError, context: FailureCon
   if (status === 404) {
     return new ModelError(
       'bad_response',
-      `Gemini does not know the model "${context.model}" (HTTP 404). Check DEPUTY_MODEL and DEPUTY_GEMINI_BASE_URL.`,
+      `Gemini does not know the model ${quoted(context.model)} (HTTP 404). Check DEPUTY_MODEL and DEPUTY_GEMINI_BASE_URL.`,
     );
   }
   if (status >= 500)

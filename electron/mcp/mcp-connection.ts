@@ -15,6 +15,7 @@ import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
 import { isUnreached, StartOutput, startProblem } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { listTools } from './tool-listing';
+import { quoted } from '../../shared/quote-words';
 
 export interface Backoff {
   firstMs: number;
@@ -106,13 +107,13 @@ export class McpConnection {
     if (this.state === 'restarting')
       throw new ToolError(
         'mcp_unavailable',
-        `The MCP server "${name}" stopped and is being restarted; try again shortly.`,
+        `The MCP server ${quoted(name)} stopped and is being restarted; try again shortly.`,
       );
     // Left failed, it is not started for a call either: the call says why it is not running, at once.
     if (this.state === 'failed')
       throw new ToolError(
         'mcp_unavailable',
-        `${this.error ?? `The MCP server "${name}" could not start.`} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
+        `${this.error ?? `The MCP server ${quoted(name)} could not start.`} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
       );
     const deadline = Date.now() + CALL_BUDGET_MS;
     await this.startWithin(deadline - Date.now() - 1_000);
@@ -124,7 +125,7 @@ export class McpConnection {
     if (!client)
       throw new ToolError(
         'mcp_unavailable',
-        this.error ?? `The MCP server "${name}" is not running: it did not start in time.`,
+        this.error ?? `The MCP server ${quoted(name)} is not running: it did not start in time.`,
       );
     this.waiting.set(client, (this.waiting.get(client) ?? 0) + 1);
     try {
@@ -142,7 +143,7 @@ export class McpConnection {
       if (failure.code === 'mcp_timeout')
         this.noteAnswering(
           client,
-          `The MCP server "${name}" did not answer ${tool} within ${config.callTimeoutSeconds} s. If its calls keep going unanswered, Restart it.`,
+          `The MCP server ${quoted(name)} did not answer ${tool} within ${config.callTimeoutSeconds} s. If its calls keep going unanswered, Restart it.`,
         );
       throw failure;
     } finally {
@@ -159,10 +160,10 @@ export class McpConnection {
     const when = isSent ? `during ${tool}` : `before ${tool} was sent to it`;
     const outcome = isSent ? 'so the call was stopped; it may or may not have happened.' : 'so nothing ran.';
     const words: Record<StopReason, string> = {
-      restarted: `The MCP server "${name}" was restarted from Settings ${when}, ${outcome}`,
-      turned_off: `The MCP server "${name}" was turned off in Settings ${when}, ${outcome} Its tools are not offered until it is turned on again.`,
-      removed: `The MCP server "${name}" was removed in Settings ${when}, ${outcome} Its tools are no longer offered.`,
-      closing: `Deputy was closing ${isSent ? `during ${tool} on` : `before ${tool} was sent to`} "${name}", ${outcome}`,
+      restarted: `The MCP server ${quoted(name)} was restarted from Settings ${when}, ${outcome}`,
+      turned_off: `The MCP server ${quoted(name)} was turned off in Settings ${when}, ${outcome} Its tools are not offered until it is turned on again.`,
+      removed: `The MCP server ${quoted(name)} was removed in Settings ${when}, ${outcome} Its tools are no longer offered.`,
+      closing: `Deputy was closing ${isSent ? `during ${tool} on` : `before ${tool} was sent to`} ${quoted(name)}, ${outcome}`,
     };
     return new ToolError('mcp_stopped', words[reason as StopReason] ?? words.restarted);
   }
@@ -261,7 +262,7 @@ export class McpConnection {
       const client = this.client;
       this.client = null;
       await client?.close().catch(() => {});
-      const why = `The MCP server "${name}" could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
+      const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
       // An address not reached is retried as before, for as long as it takes: the network may come back.
       if (!isUnreached(error, config)) this.failedStartsInARow += 1;
       if (this.failedStartsInARow < MCP_START_ATTEMPTS) this.scheduleRestart(why);
@@ -290,12 +291,12 @@ export class McpConnection {
     if (this.oversized.has(client)) {
       log.note('the connection was closed after a message of more than 10 MB');
       this.scheduleRestart(
-        `The MCP server "${name}" sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and ${this.reconnecting()}.`,
+        `The MCP server ${quoted(name)} sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and ${this.reconnecting()}.`,
       );
       return;
     }
     log.note('the server exited or closed its connection');
-    this.scheduleRestart(`The MCP server "${name}" stopped unexpectedly.`);
+    this.scheduleRestart(`The MCP server ${quoted(name)} stopped unexpectedly.`);
   }
 
   /** What the card of a running server says about its last call: that it went unanswered, or nothing once one is answered. */
@@ -342,39 +343,43 @@ export class McpConnection {
 
   private callError(tool: string, error: unknown, signal: AbortSignal, client: Client): ToolError {
     const { name, config } = this.deps;
-    if (signal.aborted) return new ToolError('cancelled', `The call to ${tool} on "${name}" was stopped.`);
+    if (signal.aborted)
+      return new ToolError('cancelled', `The call to ${tool} on ${quoted(name)} was stopped.`);
     const waited = this.oversized.get(client);
     if (waited !== undefined && waited > 1)
       return new ToolError(
         'mcp_server_died',
-        `The MCP server "${name}" sent an answer of more than 10 MB, more than Deputy reads, while ${tool} and other calls waited for theirs, so its connection was closed and it is being restarted. Which call that answer was for cannot be told: ${tool} may or may not have happened.`,
+        `The MCP server ${quoted(name)} sent an answer of more than 10 MB, more than Deputy reads, while ${tool} and other calls waited for theirs, so its connection was closed and it is being restarted. Which call that answer was for cannot be told: ${tool} may or may not have happened.`,
       );
     const again = 'The call was made; ask for less (a smaller range, a page) if you try again.';
     if (waited !== undefined)
       return new ToolError(
         'mcp_answer_too_large',
-        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${this.reconnecting()}. ${again}`,
+        `The MCP server ${quoted(name)} answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${this.reconnecting()}. ${again}`,
       );
     // Over HTTP only that answer was refused (capped-fetch.ts answers the call with this error): the server stays.
     if (error instanceof McpError && error.message.includes(TOO_LARGE_MESSAGE)) {
       this.deps.log.note(`an answer to ${tool} of more than 10 MB was dropped`);
       return new ToolError(
         'mcp_answer_too_large',
-        `The MCP server "${name}" answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. ${again}`,
+        `The MCP server ${quoted(name)} answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. ${again}`,
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
       return new ToolError(
         'mcp_timeout',
-        `The MCP server "${name}" did not answer ${tool} within ${config.callTimeoutSeconds} s; the call was abandoned and may or may not have happened.`,
+        `The MCP server ${quoted(name)} did not answer ${tool} within ${config.callTimeoutSeconds} s; the call was abandoned and may or may not have happened.`,
       );
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
       return new ToolError(
         'mcp_server_died',
-        `The MCP server "${name}" stopped during ${tool}; it is being restarted. The call may or may not have happened.`,
+        `The MCP server ${quoted(name)} stopped during ${tool}; it is being restarted. The call may or may not have happened.`,
       );
     // The server's own error message is content from outside: it is quoted, shortened, never trusted.
     const message = redactErrorMessage(error).slice(0, 500);
-    return new ToolError('mcp_error', `The MCP server "${name}" answered ${tool} with an error: ${message}`);
+    return new ToolError(
+      'mcp_error',
+      `The MCP server ${quoted(name)} answered ${tool} with an error: ${message}`,
+    );
   }
 }

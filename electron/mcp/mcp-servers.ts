@@ -25,6 +25,7 @@ import { secretInPlainSight } from './secret-in-plain-sight';
 import type { ServerGone } from '../../shared/rejection-words';
 import { asRecord } from '../store/json';
 import { redactErrorMessage } from '../vault/redactor';
+import { quoted } from '../../shared/quote-words';
 
 const CONFIGS_KEY = 'mcp.servers';
 /** The tools each server listed last, so a server's tools are offered before it has connected. */
@@ -119,7 +120,8 @@ export class McpServers {
 
   async restart(name: string): Promise<McpServerView> {
     const entry = this.entry(name);
-    if (!entry.config.enabled) throw new DeputyError('conflict', `The MCP server "${name}" is turned off.`);
+    if (!entry.config.enabled)
+      throw new DeputyError('conflict', `The MCP server ${quoted(name)} is turned off.`);
     await entry.connection.restart(SAVE_WAITS_MS);
     return this.view(name);
   }
@@ -222,7 +224,7 @@ export class McpServers {
       });
       if (!tool)
         tooLong.push(
-          `tool "${spec.name.slice(0, 100)}" left out: "${name}${NAMESPACE_SEPARATOR}${spec.name.slice(0, 100)}" is longer than the ${MAX_NAME} characters a tool's name may have (a shorter server name may make it fit)`,
+          `tool ${quoted(spec.name.slice(0, 100))} left out: ${quoted(`${name}${NAMESPACE_SEPARATOR}${spec.name.slice(0, 100)}`)} is longer than the ${MAX_NAME} characters a tool's name may have (a shorter server name may make it fit)`,
         );
       return tool ? [tool] : [];
     });

@@ -1,4 +1,5 @@
-import { type McpServerConfig, quoteId } from '../../shared/contract';
+import type { McpServerConfig } from '../../shared/contract';
+import { quoted } from '../../shared/quote-words';
 import { asRecord } from '../store/json';
 import { redactedJson } from '../vault/redactor';
 
@@ -24,7 +25,7 @@ export function secretInPlainSight(configs: Record<string, McpServerConfig>, cha
     return name === changed
       ? `The server's ${what}. Give it as a secret environment value or header instead: Deputy keeps those ` +
           'in the vault, and settings are saved with secrets taken out.'
-      : `Saving would take a value out of the MCP server ${quoteId(name)}, saved earlier: its ${what}. Make it ` +
+      : `Saving would take a value out of the MCP server ${quoted(name)}, saved earlier: its ${what}. Make it ` +
           'a secret environment value or header of that server first: settings are saved with secrets taken out.';
   }
   return "The servers' settings hold what looks like a password or key, and settings are saved with secrets taken out.";

@@ -4,6 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '../../shared/contract';
 import { redactErrorMessage, redactSecrets } from '../vault/redactor';
 import { LineBuffer, READ_PAST_CUT, shownLine } from './line-buffer';
+import { quoted } from '../../shared/quote-words';
 
 const KEPT_LINES = 20;
 const MAX_QUOTE = 300;
@@ -55,9 +56,9 @@ function stdioProblem(error: unknown, config: McpServerConfig, said: string | nu
   if ((code === 'ENOENT' || code === 'ENOTDIR') && config.cwd && !isFolder(config.cwd))
     return `Its working folder ${config.cwd} does not exist.`;
   if (code === 'ENOENT')
-    return `Deputy could not find the program "${config.command}". Check that it is installed, or give its full path.`;
+    return `Deputy could not find the program ${quoted(config.command)}. Check that it is installed, or give its full path.`;
   if (code === 'EACCES')
-    return `Deputy may not run "${config.command}": it is not a program, or it is not allowed to run.`;
+    return `Deputy may not run ${quoted(config.command)}: it is not a program, or it is not allowed to run.`;
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
     return said
       ? `It stopped before it answered, saying: ${said}`

@@ -3,6 +3,7 @@ import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isNestedDeeperThan } from '../../shared/nesting';
 import type { McpToolSpec } from '../tools/mcp/mcp-tool';
+import { quoted } from '../../shared/quote-words';
 
 /** A server lists at most this many tools (pages of `tools/list`), so a hostile one cannot fill memory. */
 const MAX_TOOLS = 500;
@@ -54,7 +55,7 @@ export async function listTools(
     cursor = listed.nextCursor;
     if (!cursor) break;
   }
-  const beyond = tools.slice(MAX_TOOLS).map((tool) => `"${tool.name.slice(0, 100)}"`);
+  const beyond = tools.slice(MAX_TOOLS).map((tool) => quoted(tool.name.slice(0, 100)));
   if (beyond.length > 0)
     note(
       `${beyond.length} tool(s) left out: a server may offer at most ${MAX_TOOLS}, so only its first ${MAX_TOOLS} are offered (left out: ${namesInBrief(beyond)})`,
@@ -76,7 +77,7 @@ function namesInBrief(names: string[]): string {
 /** How the log names a tool whose listing is malformed: its name if it has one, else its place in the page. */
 function listingName(raw: unknown, index: number): string {
   const name = typeof raw === 'object' && raw !== null && 'name' in raw ? raw.name : undefined;
-  return typeof name === 'string' ? `"${name.slice(0, 100)}"` : `#${index + 1} (no name)`;
+  return typeof name === 'string' ? quoted(name.slice(0, 100)) : `#${index + 1} (no name)`;
 }
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {

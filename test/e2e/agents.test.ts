@@ -176,7 +176,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     const card = page.locator('[data-testid="tool-call"][data-tool="helper"]');
     await expect.poll(() => card.getByTestId('tool-call-state').innerText()).toBe('Stopped');
     expect(await card.getByTestId('tool-call-summary').innerText()).toBe(
-      'Hand ‘add a task to buy milk’ to Task helper',
+      'Hand “add a task to buy milk” to Task helper',
     );
     expect(await card.getByTestId('tool-call-error').count()).toBe(0);
     // What the child waited for was turned down by Deputy as it stopped, not rejected by the person.
@@ -320,10 +320,10 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect
       .poll(() => panel.getByTestId('agent-load-errors').innerText())
       .toContain(
-        'agents/researcher-copy.yaml:1 The name "researcher" is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
+        'agents/researcher-copy.yaml:1 The name “researcher” is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
       );
     expect(await panel.getByTestId('agent-researcher').getByTestId('agent-same-name').innerText()).toBe(
-      `agents/researcher-copy.yaml also names an agent "researcher"; that file is not used, since the name is this built-in agent's.`,
+      `agents/researcher-copy.yaml also names an agent “researcher”; that file is not used, since the name is this built-in agent's.`,
     );
     await panel.getByTestId('agent-import').setInputFiles({
       name: 'broken.yaml',

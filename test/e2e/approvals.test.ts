@@ -512,7 +512,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const card = addTaskCard(slow);
     await card.getByTestId('approval-missing').getByText('Looking up the approval…').waitFor();
     expect(held.length).toBeGreaterThan(0);
-    expect(await card.getByTestId('tool-call-summary').allInnerTexts()).toEqual(['Add task ‘Buy milk’']);
+    expect(await card.getByTestId('tool-call-summary').allInnerTexts()).toEqual(['Add task “Buy milk”']);
     expect(await card.getByTestId('tool-call-state').innerText()).not.toBe('');
     expect(await axeViolations(slow)).toEqual([]);
 

@@ -63,7 +63,7 @@ describe('the audit viewer against the headless host', () => {
     // The row says what the action was about, and the open entry scrolls in its pane, not the page.
     await expect
       .poll(() => rows(page).nth(1).getByRole('button').innerText())
-      .toBe('Added task ‘Renew passport’');
+      .toBe('Added task “Renew passport”');
     expect(
       await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight),
     ).toBeLessThanOrEqual(0);
@@ -89,7 +89,7 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => rows(page).count()).toBe(2);
 
     // The run's own row says what it was asked, and what it did.
-    const runRow = 'Asked ‘Add a task to renew my passport by Friday’';
+    const runRow = 'Asked “Add a task to renew my passport by Friday”';
     expect(await rows(page).first().getByRole('button').innerText()).toBe(runRow);
     expect(await rows(page).first().locator('.audit-row__decision').innerText()).toBe('Acted');
 

@@ -213,7 +213,7 @@ describe('the chat, as a person uses it', () => {
     await send(page, 'Add a task to buy milk');
     const card = addTaskCard(page).and(page.locator('[data-state="completed"]'));
     await card.waitFor();
-    expect(await card.getByTestId('tool-call-summary').innerText()).toBe('Added task ‘Buy milk’');
+    expect(await card.getByTestId('tool-call-summary').innerText()).toBe('Added task “Buy milk”');
     expect(await card.getByTestId('tool-call-input').isVisible()).toBe(false);
     await card.getByText('Details').click();
     expect(await card.getByTestId('tool-call-input').innerText()).toContain('"description": "Buy milk"');

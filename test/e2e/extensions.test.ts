@@ -200,7 +200,7 @@ describe('Settings → Extensions in the browser', () => {
     // Three starts, 1 s and 2 s apart, then no more: the card says Failed, why, and what the person can do.
     await card.getByText('Failed', { exact: true }).waitFor({ timeout: 15_000 });
     expect(await card.getByRole('alert').innerText()).toBe(
-      'The MCP server "misspelt" could not start. Deputy could not find the program "npxx-not-installed". Check that it is installed, or give its full path.',
+      'The MCP server “misspelt” could not start. Deputy could not find the program “npxx-not-installed”. Check that it is installed, or give its full path.',
     );
     expect(await page.getByTestId('mcp-failed-misspelt').innerText()).toBe(
       'Deputy tried to start it 3 times and has stopped trying. Edit its command, or fix what it needs and press Try again.',
@@ -328,8 +328,8 @@ describe('Settings → Extensions in the browser', () => {
     const leftOut = page.getByTestId('mcp-left-out-raw');
     await leftOut.getByText('Some of its tools are not offered').click();
     expect(await leftOut.getByRole('listitem').allInnerTexts()).toEqual([
-      expect.stringMatching(/^tool "null-schema" left out: its listing is malformed/),
-      expect.stringMatching(/^tool "bad-properties" left out: its listing is malformed/),
+      expect.stringMatching(/^tool “null-schema” left out: its listing is malformed/),
+      expect.stringMatching(/^tool “bad-properties” left out: its listing is malformed/),
       expect.stringMatching(/^tool #3 \(no name\) left out: its listing is malformed/),
     ]);
   });

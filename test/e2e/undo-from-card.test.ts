@@ -92,7 +92,7 @@ describe('undoing an action from its card in the chat', () => {
 
     await page.keyboard.press('Enter');
     await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
-    expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task ‘Renew passport’.');
+    expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task “Renew passport”.');
     // No second press: the button is gone, and focus is on what came of it, not lost.
     expect(await undo.count()).toBe(0);
     await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-notice');
@@ -250,7 +250,7 @@ describe('undoing an action from its card in the chat', () => {
       await page.keyboard.press('Enter');
       await expect.poll(() => stateOf(page, 'add_task')).toBe('Undone');
       await expect.poll(() => focusedTestId(page)).toBe('tool-call-undo-notice');
-      expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task ‘Return the books’.');
+      expect(await noticeOf(page, 'add_task')).toBe('Undone: Added task “Return the books”.');
     });
   });
 

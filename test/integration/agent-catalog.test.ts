@@ -149,13 +149,13 @@ describe('the agent catalog', () => {
         file: 'agents/twin-a.yaml',
         line: 3,
         message:
-          'agents/twin-b.json also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
+          'agents/twin-b.json also names an agent “twin”, so neither file is used: give one of them another name, or remove one.',
       },
       {
         file: 'agents/twin-b.json',
         line: 4,
         message:
-          'agents/twin-a.yaml also names an agent "twin", so neither file is used: give one of them another name, or remove one.',
+          'agents/twin-a.yaml also names an agent “twin”, so neither file is used: give one of them another name, or remove one.',
       },
     ]);
     expect(host.toolCatalog().map((tool) => tool.name)).not.toContain('twin');
@@ -166,7 +166,7 @@ describe('the agent catalog', () => {
     await expect(host.invoke('agents.import', { fileName: 'twin-c.yaml', text: twin })).rejects.toMatchObject(
       {
         code: 'invalid_input',
-        message: 'The name "twin" is already used by agents/twin-a.yaml and agents/twin-b.json. (line 3)',
+        message: 'The name “twin” is already used by agents/twin-a.yaml and agents/twin-b.json. (line 3)',
       },
     );
     // Renaming one settles it: the other is used.
@@ -192,9 +192,9 @@ describe('the agent catalog', () => {
     fixture = await openHost(new ScriptedModel(), { dataDir });
     const { errors } = await fixture.host.invoke('agents.list', {});
     expect(errors.map((error) => `${error.file}: ${error.message}`)).toEqual([
-      'agents/a.yaml: agents/b.yaml and agents/c.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
-      'agents/b.yaml: agents/a.yaml and agents/c.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
-      'agents/c.yaml: agents/a.yaml and agents/b.yaml also name an agent "trio", so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+      'agents/a.yaml: agents/b.yaml and agents/c.yaml also name an agent “trio”, so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+      'agents/b.yaml: agents/a.yaml and agents/c.yaml also name an agent “trio”, so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
+      'agents/c.yaml: agents/a.yaml and agents/b.yaml also name an agent “trio”, so none of these 3 files is used: keep the name in one of them, and give the others other names or remove them.',
     ]);
   });
 
@@ -214,7 +214,7 @@ describe('the agent catalog', () => {
     expect(researcher).toMatchObject({
       source: 'builtin',
       file: 'built-in/researcher.yaml',
-      sameName: `agents/my-researcher.yaml also names an agent "researcher"; that file is not used, since the name is this built-in agent's.`,
+      sameName: `agents/my-researcher.yaml also names an agent “researcher”; that file is not used, since the name is this built-in agent's.`,
     });
     expect(list.agents.find((agent) => agent.name === 'reviewer')).not.toHaveProperty('sameName');
     expect(list.errors).toEqual([
@@ -222,7 +222,7 @@ describe('the agent catalog', () => {
         file: 'agents/my-researcher.yaml',
         line: 3,
         message:
-          'The name "researcher" is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
+          'The name “researcher” is already used by the built-in agent in built-in/researcher.yaml, so this file is not used: give its agent another name.',
       },
     ]);
     expect((await fixture.host.invoke('agents.get', { name: 'researcher' })).agent.sameName).toBe(
@@ -302,7 +302,7 @@ describe('the agent catalog', () => {
       }),
     ).rejects.toMatchObject({
       code: 'invalid_input',
-      message: 'The name "researcher" is already used by built-in/researcher.yaml. (line 4)',
+      message: 'The name “researcher” is already used by built-in/researcher.yaml. (line 4)',
     });
     await expect(
       host.invoke('agents.import', { fileName: 'bad.md', text: '---\nname: [\n---\nbody' }),

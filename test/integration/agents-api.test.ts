@@ -164,9 +164,9 @@ describe('the agents API', () => {
       'agents/researcher-copy.yaml',
     );
     expect(list.errors.map((error) => [error.file, error.message.split(' ').slice(0, 8).join(' ')])).toEqual([
-      ['agents/researcher-copy.yaml', 'The name "researcher" is already used by the'],
-      ['agents/twin-a.yaml', 'agents/twin-b.yaml also names an agent "twin", so neither'],
-      ['agents/twin-b.yaml', 'agents/twin-a.yaml also names an agent "twin", so neither'],
+      ['agents/researcher-copy.yaml', 'The name “researcher” is already used by the'],
+      ['agents/twin-a.yaml', 'agents/twin-b.yaml also names an agent “twin”, so neither'],
+      ['agents/twin-b.yaml', 'agents/twin-a.yaml also names an agent “twin”, so neither'],
     ]);
   });
 });

@@ -76,7 +76,7 @@ describe('undo of local actions', () => {
       expect.objectContaining({
         type: 'notice',
         actionId: saved.actionId,
-        message: 'Undone: Remembered ‘My manager is Ana’.',
+        message: 'Undone: Remembered “My manager is Ana”.',
         isUndone: true,
       }),
     );
@@ -107,9 +107,9 @@ describe('undo of local actions', () => {
         id: asked.approvalId,
         tool: 'add_task',
         // Named as the person knows the action, when it was done in their time zone: no tool names, no ISO.
-        intent: 'Undo: Added task ‘Milk’',
+        intent: 'Undo: Added task “Milk”',
         preview: expect.objectContaining({
-          title: 'Undo: Added task ‘Milk’',
+          title: 'Undo: Added task “Milk”',
           fields: [{ label: 'Done at', value: '23 Nov 2026, 08:00 (Europe/Paris)' }],
         }),
         expiresAt: expect.any(String),
@@ -150,7 +150,7 @@ describe('undo of local actions', () => {
       approvalId: again.approvalId ?? '',
       decision: 'approve',
     });
-    expect(approved).toMatchObject({ ok: true, status: 'completed', summary: 'Undone: Added task ‘Milk’.' });
+    expect(approved).toMatchObject({ ok: true, status: 'completed', summary: 'Undone: Added task “Milk”.' });
     const original = (await host.invoke('audit.get', { id: added.id })).entry;
     expect(original.status).toBe('rolled_back');
     expect((await host.invoke('audit.get', { id: original.undo.undoneBy ?? '' })).entry).toMatchObject({
@@ -235,7 +235,7 @@ describe('an undo never silently overwrites a later change', () => {
       approvalId: forced.approvalId ?? '',
       decision: 'approve',
     });
-    expect(approved.summary).toBe('Undone: Added task ‘Renew the lease’.');
+    expect(approved.summary).toBe('Undone: Added task “Renew the lease”.');
     expect((await host.invoke('audit.get', { id: added.id })).entry.status).toBe('rolled_back');
   });
 

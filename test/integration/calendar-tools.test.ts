@@ -508,7 +508,7 @@ describe('calendar_event_update', () => {
     });
     expect(update.recipients?.(input)).toEqual(['carol@example.com']);
     expect(update.preview?.(input)).toEqual({
-      title: 'Change the event "Sync"',
+      title: 'Change the event “Sync”',
       fields: [{ label: 'Event', value: 'sync' }],
       changes: [
         { label: 'Title', before: '(current)', after: 'Sync' },

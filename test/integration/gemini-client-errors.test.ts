@@ -71,7 +71,7 @@ describe('Gemini client: HTTP errors', () => {
     fake.script(statusReply(404));
     const { error } = await collect(client, modelRequest({ model: 'gemini-0-nope' }));
     expect(error?.kind).toBe('bad_response');
-    expect(error?.message).toContain('"gemini-0-nope"');
+    expect(error?.message).toContain('“gemini-0-nope”');
     expect(error?.message).toContain('HTTP 404');
   });
 

@@ -94,7 +94,7 @@ describe('a hostile MCP server', () => {
     expect(first.approval?.tool).toBe('odd__hostile-send');
     const { approvals } = await host.invoke('approval.list', { status: 'pending' });
     expect(approvals[0]?.preview.origins?.join(' ')).toMatch(
-      /appears only in the description of odd__[a-z-]+ \(from the MCP server "odd"\)/,
+      /appears only in the description of odd__[a-z-]+ \(from the MCP server “odd”\)/,
     );
 
     // Steered by an answer: the model reads the inbox, then obeys what it found.
@@ -119,7 +119,7 @@ describe('a hostile MCP server', () => {
     const reasons = held
       .map((approval) => `${approval.rule} ${approval.preview.origins?.join(' ') ?? ''}`)
       .join('\n');
-    expect(reasons).toMatch(/read-inbox on the MCP server "odd" returned/);
+    expect(reasons).toMatch(/read-inbox on the MCP server “odd” returned/);
     expect(reasons).toMatch(/attacker@evil\.example/);
     expect(reasons).toMatch(/evil\.example\/claim/);
   });

@@ -69,7 +69,7 @@ describe('an MCP server over HTTP that answers too much', () => {
           event.type === 'tool_result' && event.tool === 'far__huge',
       );
       expect(result?.error).toBe(
-        'The MCP server "far" answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. The call was made; ask for less (a smaller range, a page) if you try again.',
+        'The MCP server “far” answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. The call was made; ask for less (a smaller range, a page) if you try again.',
       );
       // One answer was refused, the server did not fail: its card said Running throughout, and the next call was answered.
       expect(new Set(card.seen.map((view) => `${view.state} ${view.error ?? ''}`))).toEqual(

@@ -178,7 +178,7 @@ describe('importing a Claude Desktop config', () => {
     });
     await expect(put).rejects.toMatchObject({
       code: 'invalid_input',
-      message: expect.stringContaining('"labels"'),
+      message: expect.stringContaining('“labels”'),
     });
 
     await first.stop();

@@ -191,7 +191,7 @@ describe('MCP servers as tools', () => {
     const run = await host.runToEnd({ prompt: 'Get the huge thing' }, (event) => events.push(event));
     expect(run.status).toBe('completed');
     expect(toolResults(events).find((event) => event.tool === 'odd__huge')?.error).toBe(
-      'The MCP server "odd" answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.',
+      'The MCP server “odd” answered huge with more than 10 MB, more than Deputy reads, so the answer was dropped and the server is being restarted. The call was made; ask for less (a smaller range, a page) if you try again.',
     );
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_large');
     await waitForServer(host, 'odd', (server) => server.state === 'running' && server.pid !== before.pid);
@@ -201,7 +201,7 @@ describe('MCP servers as tools', () => {
       new Set(card.seen.filter((view) => view.state === 'restarting').map((view) => view.error)),
     ).toEqual(
       new Set([
-        'The MCP server "odd" sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and the server is being restarted.',
+        'The MCP server “odd” sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and the server is being restarted.',
       ]),
     );
   });
@@ -242,9 +242,9 @@ describe('MCP servers as tools', () => {
     expect(view.tools.map((tool) => tool.name)).toEqual(['raw__fine']);
     const { lines } = await host.invoke('mcp.log', { name: 'raw' });
     const log = lines.join('\n');
-    expect(log).toMatch(/tool "null-schema" left out: its listing is malformed \(inputSchema: /);
+    expect(log).toMatch(/tool “null-schema” left out: its listing is malformed \(inputSchema: /);
     expect(log).toMatch(
-      /tool "bad-properties" left out: its listing is malformed \(inputSchema\.properties: /,
+      /tool “bad-properties” left out: its listing is malformed \(inputSchema\.properties: /,
     );
     expect(log).toMatch(/tool #3 \(no name\) left out: its listing is malformed \(name: /);
     expect((await host.runToEnd({ prompt: 'Call fine' })).status).toBe('completed');
@@ -260,7 +260,7 @@ describe('MCP servers as tools', () => {
     const view = await waitForServer(host, 'raw', (server) => server.state === 'running', 10_000);
     expect(view.tools.map((tool) => tool.name)).toEqual(['raw__fine', 'raw__deep-answer']);
     expect(view.leftOut).toContain(
-      'tool "deep-schema" left out: its listing is nested more than 64 levels deep',
+      'tool “deep-schema” left out: its listing is nested more than 64 levels deep',
     );
     const events: RunEvent[] = [];
     const done = await host.runToEnd({ prompt: 'Call deep-answer' }, (event) => events.push(event));
@@ -268,7 +268,7 @@ describe('MCP servers as tools', () => {
     expect(toolResults(events).map((event) => [event.state, event.error])).toEqual([
       [
         'failed',
-        'The MCP server "raw" answered deep-answer with content nested more than 64 levels deep, which Deputy does not read, so the answer was dropped. The call was made.',
+        'The MCP server “raw” answered deep-answer with content nested more than 64 levels deep, which Deputy does not read, so the answer was dropped. The call was made.',
       ],
     ]);
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_answer_too_deep');
@@ -285,16 +285,16 @@ describe('MCP servers as tools', () => {
     const { lines } = await host.invoke('mcp.log', { name: 'raw' });
     const log = lines.join('\n');
     expect(log).toContain(
-      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: "many-500", "many-501", "many-502")',
+      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: “many-500”, “many-501”, “many-502”)',
     );
     expect(log).toContain(
-      `tool "a-tool-whose-name-is-long-${'x'.repeat(40)}" left out: "raw__a-tool-whose-name-is-long-${'x'.repeat(40)}" is longer than the 64 characters a tool's name may have`,
+      `tool “a-tool-whose-name-is-long-${'x'.repeat(40)}” left out: “raw__a-tool-whose-name-is-long-${'x'.repeat(40)}” is longer than the 64 characters a tool's name may have`,
     );
     // Settings shows the same on the server's card: the malformed three, the three past 500, the long name.
     expect(view.leftOut).toHaveLength(5);
     expect(view.leftOut?.slice(3)).toEqual([
-      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: "many-500", "many-501", "many-502")',
-      `tool "a-tool-whose-name-is-long-${'x'.repeat(40)}" left out: "raw__a-tool-whose-name-is-long-${'x'.repeat(40)}" is longer than the 64 characters a tool's name may have (a shorter server name may make it fit)`,
+      '3 tool(s) left out: a server may offer at most 500, so only its first 500 are offered (left out: “many-500”, “many-501”, “many-502”)',
+      `tool “a-tool-whose-name-is-long-${'x'.repeat(40)}” left out: “raw__a-tool-whose-name-is-long-${'x'.repeat(40)}” is longer than the 64 characters a tool's name may have (a shorter server name may make it fit)`,
     ]);
   });
 
@@ -387,7 +387,7 @@ describe('MCP servers as tools', () => {
     const events: RunEvent[] = [];
     await fixture.host.runToEnd({ prompt: 'Which folders may you read?' }, (event) => events.push(event));
     const error = toolResults(events).find((event) => event.tool === 'fs__list_allowed_directories')?.error;
-    expect(error).toMatch(/^The MCP server "fs" could not start\. It stopped before it answered, saying: .+/);
+    expect(error).toMatch(/^The MCP server “fs” could not start\. It stopped before it answered, saying: .+/);
     expect(error).not.toContain('is not running');
     expect(error).not.toMatch(/\.\.$/);
   });

@@ -17,7 +17,7 @@ async function answering(status: number): Promise<{ url: string; server: Server 
 
 /**
  * A server added with a typo, a missing folder or a missing key: Settings says what is wrong in words a person can
- * act on, not in Node's or the SDK's ("spawn node ENOENT", "MCP error -32000: Connection closed", "fetch failed").
+ * act on, not in Node's or the SDK's ("spawn node ENOENT", “MCP error -32000: Connection closed”, “fetch failed”).
  */
 describe('an MCP server that cannot start', () => {
   let fixture: HostFixture;
@@ -43,7 +43,7 @@ describe('an MCP server that cannot start', () => {
 
   it('names a program that is not there', async () => {
     expect(await whyNot('typo', { transport: 'stdio', command: 'npx-typo-not-installed' })).toBe(
-      'The MCP server "typo" could not start. Deputy could not find the program "npx-typo-not-installed". ' +
+      'The MCP server “typo” could not start. Deputy could not find the program “npx-typo-not-installed”. ' +
         'Check that it is installed, or give its full path.',
     );
   });
@@ -51,7 +51,7 @@ describe('an MCP server that cannot start', () => {
   it('names a missing working folder, rather than blaming the program', async () => {
     const missing = join(folder, 'no-such-folder');
     expect(await whyNot('nocwd', stdio(join(folder, 'x.mjs'), [], { cwd: missing }))).toBe(
-      `The MCP server "nocwd" could not start. Its working folder ${missing} does not exist.`,
+      `The MCP server “nocwd” could not start. Its working folder ${missing} does not exist.`,
     );
   });
 
@@ -60,7 +60,7 @@ describe('an MCP server that cannot start', () => {
     writeFileSync(notes, 'not a program');
     chmodSync(notes, 0o644);
     expect(await whyNot('notprog', { transport: 'stdio', command: notes })).toMatch(
-      /could not start\. Deputy may not run ".*notes\.txt": it is not a program/,
+      /could not start\. Deputy may not run “.*notes\.txt”: it is not a program/,
     );
   });
 
@@ -71,7 +71,7 @@ describe('an MCP server that cannot start', () => {
       "console.error('Starting odd server v1.2');\nconsole.error('Error: no config file at /home/me/.odd.json');\nconsole.error('    at main (file:///odd.mjs:3:9)');\nprocess.exit(3);\n",
     );
     expect(await whyNot('exits', stdio(script))).toBe(
-      'The MCP server "exits" could not start. It stopped before it answered, saying: Error: no config file at /home/me/.odd.json',
+      'The MCP server “exits” could not start. It stopped before it answered, saying: Error: no config file at /home/me/.odd.json',
     );
   });
 
@@ -95,7 +95,7 @@ describe('an MCP server that cannot start', () => {
       'process.stderr.write(line.subarray(0, cut));\nsetTimeout(() => process.stderr.write(line.subarray(cut), () => process.exit(2)), 200);\n';
     writeFileSync(script, `${cutLine}\n${writeInTwo}`);
     expect(await whyNot(name, stdio(script))).toBe(
-      `The MCP server "${name}" could not start. It stopped before it answered, saying: ${said}`,
+      `The MCP server “${name}” could not start. It stopped before it answered, saying: ${said}`,
     );
   });
 
@@ -103,12 +103,12 @@ describe('an MCP server that cannot start', () => {
     const closed = await answering(200);
     closed.server.close();
     expect(await whyNot('refused', { transport: 'http', url: closed.url })).toBe(
-      `The MCP server "refused" could not start. Nothing is listening at ${new URL(closed.url).origin}. Check that the server is running and that the address is right.`,
+      `The MCP server “refused” could not start. Nothing is listening at ${new URL(closed.url).origin}. Check that the server is running and that the address is right.`,
     );
     const locked = await answering(401);
     servers.push(locked.server);
     expect(await whyNot('locked', { transport: 'http', url: `${locked.url}?key=abc` })).toBe(
-      `The MCP server "locked" could not start. The server at ${new URL(locked.url).origin} refused Deputy (HTTP 401). Check the token or headers it needs.`,
+      `The MCP server “locked” could not start. The server at ${new URL(locked.url).origin} refused Deputy (HTTP 401). Check the token or headers it needs.`,
     );
   });
 
@@ -118,7 +118,7 @@ describe('an MCP server that cannot start', () => {
     const origin = new URL(missing.url).origin;
     const key = 'ak9f3kq0xv7m2p8d4n6w1z5c';
     expect(await whyNot('keyed', { transport: 'http', url: `${origin}/api/mcp/s/${key}/mcp` })).toBe(
-      `The MCP server "keyed" could not start. Nothing at ${origin} answers MCP requests (HTTP 404). Check the address.`,
+      `The MCP server “keyed” could not start. Nothing at ${origin} answers MCP requests (HTTP 404). Check the address.`,
     );
   });
 

@@ -51,13 +51,13 @@ describe('MCP servers stopped from Settings', () => {
       'removed',
       (host: HostFixture['host']) => host.invoke('mcp.delete', { name: 'gone' }),
       'gone',
-      'The MCP server "gone" was removed in Settings during hang, so the call was stopped; it may or may not have happened. Its tools are no longer offered.',
+      'The MCP server “gone” was removed in Settings during hang, so the call was stopped; it may or may not have happened. Its tools are no longer offered.',
     ],
     [
       'turned off',
       (host: HostFixture['host']) => putServer(host, 'off', { ...stdio(ODD_SERVER), enabled: false }),
       'off',
-      'The MCP server "off" was turned off in Settings during hang, so the call was stopped; it may or may not have happened. Its tools are not offered until it is turned on again.',
+      'The MCP server “off” was turned off in Settings during hang, so the call was stopped; it may or may not have happened. Its tools are not offered until it is turned on again.',
     ],
   ])('ends a call in flight at once, saying the server was %s', async (_how, stop, server, words) => {
     const { host, model, events } = await hangingCall(server);
@@ -90,7 +90,7 @@ describe('MCP servers stopped from Settings', () => {
     await expect
       .poll(() => failedCall(events)?.error, { timeout: 10_000 })
       .toBe(
-        'The MCP server "slow" was turned off in Settings before hang was sent to it, so nothing ran. Its tools are not offered until it is turned on again.',
+        'The MCP server “slow” was turned off in Settings before hang was sent to it, so nothing ran. Its tools are not offered until it is turned on again.',
       );
     const told = JSON.stringify(model.requests[1]?.messages.at(-1));
     expect(told).toContain('mcp_stopped');

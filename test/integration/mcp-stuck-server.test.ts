@@ -63,7 +63,7 @@ describe('an MCP server stuck in a busy loop', () => {
     const stuck = await longestStall(host.runToEnd({ prompt: 'Spin' }, (event) => events.push(event)));
     expect(stuck.value.status).toBe('completed');
     expect(errorOf(events, 'odd__spin')).toBe(
-      `The MCP server "odd" did not answer spin within ${LIMIT_S} s; the call was abandoned and may or may not have happened.`,
+      `The MCP server “odd” did not answer spin within ${LIMIT_S} s; the call was abandoned and may or may not have happened.`,
     );
     // Deputy went on as before while the server spun: no timer of its own waited even half a second.
     expect(stuck.stallMs).toBeLessThan(500);
@@ -72,7 +72,7 @@ describe('an MCP server stuck in a busy loop', () => {
     const next = await host.runToEnd({ prompt: 'Read my inbox' }, (event) => events.push(event));
     expect(next.status).toBe('completed');
     expect(errorOf(events, 'odd__read-inbox')).toBe(
-      `The MCP server "odd" did not answer read-inbox within ${LIMIT_S} s; the call was abandoned and may or may not have happened.`,
+      `The MCP server “odd” did not answer read-inbox within ${LIMIT_S} s; the call was abandoned and may or may not have happened.`,
     );
     expect(Date.now() - startedAt).toBeLessThan(LIMIT_S * 1_000 + 3_000);
 
@@ -80,7 +80,7 @@ describe('an MCP server stuck in a busy loop', () => {
     const card = await serverView(host, 'odd');
     expect(card.state).toBe('running');
     expect(card.error).toBe(
-      `The MCP server "odd" did not answer read-inbox within ${LIMIT_S} s. If its calls keep going unanswered, Restart it.`,
+      `The MCP server “odd” did not answer read-inbox within ${LIMIT_S} s. If its calls keep going unanswered, Restart it.`,
     );
 
     const stuckPid = card.pid;
@@ -109,7 +109,7 @@ describe('an MCP server stuck in a busy loop', () => {
     const host = await withOddServer(model, 1);
     await host.runToEnd({ prompt: 'Wait for it' });
     expect((await serverView(host, 'odd')).error).toBe(
-      'The MCP server "odd" did not answer hang within 1 s. If its calls keep going unanswered, Restart it.',
+      'The MCP server “odd” did not answer hang within 1 s. If its calls keep going unanswered, Restart it.',
     );
     await host.runToEnd({ prompt: 'Read my inbox' });
     expect(await serverView(host, 'odd')).toMatchObject({ state: 'running', error: null });

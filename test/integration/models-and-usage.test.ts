@@ -69,7 +69,7 @@ describe('the models the key can use (Settings → General)', () => {
     });
     expect(typo.status).toBe(400);
     expect(typo.body.error.message).toContain(
-      '"gemini-2.5-flsh" is not one of the models your Gemini key can use',
+      '“gemini-2.5-flsh” is not one of the models your Gemini key can use',
     );
     expect((await json<Settings>('/api/settings')).body.model).toBe('gemini-2.5-flash');
     const picked = await json<Settings>('/api/settings', {

@@ -28,11 +28,9 @@ describe("a tool's error, told to the person and to the model", () => {
     await expect.poll(() => model.requests.length).toBe(2);
 
     const answer = JSON.stringify(model.requests[1]?.messages.at(-1));
-    expect(answer).toContain(
-      'No task has the id \\"task-missing\\". Call list_tasks to see the current ids.',
-    );
+    expect(answer).toContain('No task has the id “task-missing”. Call list_tasks to see the current ids.');
     // The ledger keeps the person's words, as the card shows them live and after a reload.
     const thread = await fixture.host.invoke('thread.get', { threadId: asked.threadId });
-    expect(thread.actions.map((action) => action.error)).toEqual(['No task has the id "task-missing".']);
+    expect(thread.actions.map((action) => action.error)).toEqual(['No task has the id “task-missing”.']);
   });
 });

@@ -48,7 +48,7 @@ describe('a conversation’s actions say where each stands for Undo', () => {
         type: 'notice',
         actionId: added.actionId,
         isUndone: true,
-        message: 'Undone: Added task ‘Renew passport’.',
+        message: 'Undone: Added task “Renew passport”.',
       }),
     );
   });

@@ -2,6 +2,7 @@ import type { calendar_v3 } from '@googleapis/calendar';
 import type { ApprovalPreview } from '../../../shared/contract';
 import { describeWhen, uniqueEmails } from './calendar-events';
 import type { Reach, Recipient } from '../tool';
+import { quoted } from '../../../shared/quote-words';
 
 /** What calendar_event_update is asked to change (its checked input). */
 export interface UpdateRequest {
@@ -56,7 +57,7 @@ export function updatePreview(
     title: reach?.target
       ? `Change ${reach.target}`
       : input.summary
-        ? `Change the event "${input.summary}"`
+        ? `Change the event ${quoted(input.summary)}`
         : 'Change a calendar event',
     fields: [
       ...(reach?.target ? [] : [{ label: 'Event', value: input.eventId }]),

@@ -3,6 +3,7 @@ import type { AutonomyLevel } from '../../../shared/contract';
 import { isNestedDeeperThan } from '../../../shared/nesting';
 import { ToolError, type RiskLevel, type Tool, type ToolCategory, type ToolContext } from '../tool';
 import { mapMcpResult } from './mcp-result';
+import { quoted } from '../../../shared/quote-words';
 
 /** One tool as an MCP server lists it (`tools/list`): everything in it is the server's word, not Deputy's. */
 export interface McpToolSpec {
@@ -67,14 +68,17 @@ export function createMcpTool(server: string, spec: McpToolSpec, deps: McpToolDe
     mcpServer: server,
     autonomy: () => deps.autonomy(spec.name),
     preview: (input) => ({
-      title: `Run ${spec.name} on the MCP server "${server}"`,
+      title: `Run ${spec.name} on the MCP server ${quoted(server)}`,
       fields: Object.entries(input as Record<string, unknown>).map(([label, value]) => ({
         label,
         value: typeof value === 'string' ? value : JSON.stringify(value),
       })),
     }),
     provenance: (output) => [
-      { label: `what ${spec.name} on the MCP server "${server}" returned`, text: JSON.stringify(output) },
+      {
+        label: `what ${spec.name} on the MCP server ${quoted(server)} returned`,
+        text: JSON.stringify(output),
+      },
     ],
     execute: async (input, context) => {
       const raw = await deps.call(spec.name, input as Record<string, unknown>, context.signal);
@@ -82,7 +86,7 @@ export function createMcpTool(server: string, spec: McpToolSpec, deps: McpToolDe
       if (isNestedDeeperThan(raw, MAX_ANSWER_DEPTH))
         throw new ToolError(
           'mcp_answer_too_deep',
-          `The MCP server "${server}" answered ${spec.name} with content nested more than ${MAX_ANSWER_DEPTH} levels deep, which Deputy does not read, so the answer was dropped. The call was made.`,
+          `The MCP server ${quoted(server)} answered ${spec.name} with content nested more than ${MAX_ANSWER_DEPTH} levels deep, which Deputy does not read, so the answer was dropped. The call was made.`,
         );
       const mapped = mapMcpResult(raw);
       if (mapped.isTruncated) deps.keepFull(context, name, raw);

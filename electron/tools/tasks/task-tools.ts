@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Task, TasksRepo } from '../../store/tasks-repo';
 import { ToolError, type Tool } from '../tool';
+import { quoted } from '../../../shared/quote-words';
 
 const isoDateOrDateTime = z
   .string()
@@ -73,8 +74,8 @@ const field = (label: string, value: string | null | undefined): { label: string
   value ? [{ label, value }] : [];
 
 /**
- * A call's title for one task, as a person reads it: the task by its description (`Mark "Buy milk" as done`,
- * or `Change task "Buy milk"` with `isSaidAsTask`), or, when no task has the id, the action on "a task" and then
+ * A call's title for one task, as a person reads it: the task by its description (`Mark “Buy milk” as done`,
+ * or `Change task “Buy milk”` with `isSaidAsTask`), or, when no task has the id, the action on "a task" and then
  * which id was not found. The id in the task's place ("Mark task nosuch as done") would read as its name.
  */
 function titleFor(
@@ -84,8 +85,8 @@ function titleFor(
   isSaidAsTask = false,
 ): string {
   const description = tasks.get(id)?.description;
-  if (description === undefined) return `${title('a task')} (no task has the id “${id}”)`;
-  return title(isSaidAsTask ? `task "${description}"` : `"${description}"`);
+  if (description === undefined) return `${title('a task')} (no task has the id ${quoted(id)})`;
+  return title(isSaidAsTask ? `task ${quoted(description)}` : quoted(description));
 }
 
 /**
@@ -102,12 +103,16 @@ function taskTarget(tasks: TasksRepo, id: string): { recipients: []; target: str
   const task = tasks.get(id);
   return {
     recipients: [],
-    target: task ? `the task "${task.description}"` : `the unknown task id “${id}”`,
+    target: task ? `the task ${quoted(task.description)}` : `the unknown task id ${quoted(id)}`,
   };
 }
 
 function notFound(id: string): ToolError {
-  return new ToolError('not_found', `No task has the id "${id}".`, 'Call list_tasks to see the current ids.');
+  return new ToolError(
+    'not_found',
+    `No task has the id ${quoted(id)}.`,
+    'Call list_tasks to see the current ids.',
+  );
 }
 
 const TaskRecord = z.object({
@@ -199,7 +204,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
     // Tasks are the person's list, but one may have been added from something Deputy read.
     provenance: (output) =>
       ListTasksOutput.parse(output).tasks.map((task) => ({
-        label: `the task “${task.description}”`,
+        label: `the task ${quoted(task.description)}`,
         text: [task.description, task.notes ?? ''].join('\n'),
       })),
     execute: (input) => {

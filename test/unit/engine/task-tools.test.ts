@@ -187,7 +187,7 @@ describe('task tools', () => {
       const preview = registry.get(name)?.preview?.({ id: task.id } as never);
       expect(JSON.stringify(preview)).not.toContain(task.id);
       expect(preview).toMatchObject({
-        title: expect.stringContaining('"Buy milk"'),
+        title: expect.stringContaining('“Buy milk”'),
         fields: [{ label: 'Due', value: '2026-11-28' }],
       });
     }
@@ -195,7 +195,7 @@ describe('task tools', () => {
       .get('update_task')
       ?.preview?.({ id: task.id, description: 'Buy oat milk' } as never);
     expect(JSON.stringify(change)).not.toContain(task.id);
-    expect(change?.title).toBe('Change task "Buy milk"');
+    expect(change?.title).toBe('Change task “Buy milk”');
   });
 
   it('says in a sentence that no task has the id, for each tool that changes one', async () => {

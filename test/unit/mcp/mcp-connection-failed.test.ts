@@ -67,7 +67,7 @@ describe('an MCP server that cannot start', () => {
     await until(() => connection.state === 'failed');
     expect(states).toEqual(['starting', 'restarting', 'starting', 'restarting', 'starting', 'failed']);
     expect(connection.error).toBe(
-      'The MCP server "gone" could not start. Deputy could not find the program "/nonexistent/deputy-mcp-server". Check that it is installed, or give its full path.',
+      'The MCP server “gone” could not start. Deputy could not find the program “/nonexistent/deputy-mcp-server”. Check that it is installed, or give its full path.',
     );
 
     // Many times the restart delay later, nothing has started it again: not the timer, not a call, not start().
@@ -143,7 +143,7 @@ describe('an MCP server that cannot start', () => {
       'failed',
     ]);
     expect(connection.error).toBe(
-      `The MCP server "odd" could not start. Its working folder ${place} does not exist.`,
+      `The MCP server “odd” could not start. Its working folder ${place} does not exist.`,
     );
   });
 });

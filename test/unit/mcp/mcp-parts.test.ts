@@ -40,7 +40,7 @@ describe('MCP tools from a server list', () => {
     expect(tool?.input.safeParse({ path: '/a' }).success).toBe(true);
     const output = await tool?.execute({ path: '/a' }, {} as never);
     expect(tool?.provenance?.(output ?? {})).toEqual([
-      { label: 'what read on the MCP server "fs" returned', text: JSON.stringify(output) },
+      { label: 'what read on the MCP server “fs” returned', text: JSON.stringify(output) },
     ]);
   });
 });

@@ -34,9 +34,9 @@ describe('what settings would save of MCP servers without', () => {
   it('names another server that saving (or deleting) this one would re-save without a value', () => {
     const configs = { old: http({ env: { SERVICE_PASSWORD: 'plainvalue123' } }), svc: http({}) };
     expect(secretInPlainSight(configs, 'svc')).toContain(
-      'take a value out of the MCP server "old", saved earlier: its environment value SERVICE_PASSWORD holds',
+      'take a value out of the MCP server “old”, saved earlier: its environment value SERVICE_PASSWORD holds',
     );
     const { svc: _deleted, ...rest } = configs;
-    expect(secretInPlainSight(rest, 'svc')).toContain('the MCP server "old"');
+    expect(secretInPlainSight(rest, 'svc')).toContain('the MCP server “old”');
   });
 });

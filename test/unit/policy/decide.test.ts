@@ -369,7 +369,7 @@ describe('the reasons a person reads', () => {
     const said = (tool: PolicyTool, meta: Record<string, unknown>, overrides: Partial<PolicyContext> = {}) =>
       decide({ tool, args: { description: 'Buy milk' }, meta }, context(overrides)).reason;
     expect(said(addTask, sure, { grantedTools: new Set(['list_tasks']) })).toBe(
-      'This agent was not given the tool to add task ‘Buy milk’, so it did not do it.',
+      'This agent was not given the tool to add task “Buy milk”, so it did not do it.',
     );
     expect(said(addTask, sure, { sideEffectsEnabled: false })).toBe(
       'Deputy was started with side effects switched off, so it did not send, change or delete anything. To let it act, start Deputy again with side effects switched on.',

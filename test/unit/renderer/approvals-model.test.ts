@@ -40,7 +40,7 @@ describe('what an approval card says below its title', () => {
     ).toEqual(['Subject']);
     // Words that merely end the title are not its object: the due date stays, labelled.
     expect(shown('Add a task: Pay rent 2026-11-27', [field('Due', '2026-11-27')])).toEqual(['Due']);
-    expect(shown('Mark ‘Buy milk’ as done', [field('Task', 'task-1')])).toEqual(['Task']);
+    expect(shown('Mark “Buy milk” as done', [field('Task', 'task-1')])).toEqual(['Task']);
   });
 });
 

@@ -118,12 +118,12 @@ describe('the audit viewer in words', () => {
       'completed',
       asked('What does my\nweek look like?'),
     );
-    expect(whatWords(answered)).toBe('Asked ‘What does my week look like?’');
+    expect(whatWords(answered)).toBe('Asked “What does my week look like?”');
     expect(decisionWords(answered)).toBe('Answered');
     const long = whatWords(
       run('RESPOND_ONLY', 'SUCCESS:RESPONSE_GIVEN', 'completed', asked('x'.repeat(300))),
     );
-    expect(long).toBe(`Asked ‘${'x'.repeat(47)}…’`);
+    expect(long).toBe(`Asked “${'x'.repeat(47)}…”`);
     // An entry from before runs kept their request, and one whose conversation was deleted, still show.
     const old = run('RESPOND_ONLY', 'SUCCESS:RESPONSE_GIVEN', 'completed', {
       decision: 'RESPOND_ONLY',
@@ -338,15 +338,15 @@ describe('the audit viewer in words', () => {
         authority: { decision: null, rule: null },
       }) as unknown as AuditEntry;
     const renew = { description: 'Renew the passport' };
-    expect(whatWords(entry('tool_call', 'add_task', renew))).toBe('Add task ‘Renew the passport’');
+    expect(whatWords(entry('tool_call', 'add_task', renew))).toBe('Add task “Renew the passport”');
     expect(whatWords(entry('tool_call', 'add_task', renew, 'completed'))).toBe(
-      'Added task ‘Renew the passport’',
+      'Added task “Renew the passport”',
     );
     expect(whatWords(entry('tool_call', 'add_task', renew, 'rolled_back'))).toBe(
-      'Added task ‘Renew the passport’',
+      'Added task “Renew the passport”',
     );
     expect(whatWords(entry('undo', 'add_task', { undoOf: 'x', args: renew }))).toBe(
-      'Undo: Added task ‘Renew the passport’',
+      'Undo: Added task “Renew the passport”',
     );
     expect(whatWords(entry('tool_call', 'list_tasks', {}, 'completed', { tasks: [{}, {}] }))).toBe(
       'Looked at your tasks (2 tasks)',
@@ -358,15 +358,15 @@ describe('the audit viewer in words', () => {
     const long = whatWords(
       entry('tool_call', 'send_email', { to: ['a@b.c'], subject: `  Plans\nfor ${'x'.repeat(80)}` }),
     );
-    expect(long.startsWith('Send email ‘Plans for xxx')).toBe(true);
-    expect(long.endsWith('…’')).toBe(true);
+    expect(long.startsWith('Send email “Plans for xxx')).toBe(true);
+    expect(long.endsWith('…”')).toBe(true);
     expect(long.length).toBeLessThan(70);
     expect(whatWords(entry('record', 'settings_change', {}))).toBe('Settings change');
     // Cut by code point: an emoji at the cut stays whole or goes whole, in both ways of naming.
     const emoji = whatWords(entry('tool_call', 'add_task', { description: `${'a'.repeat(58)}🎉🎉🎉` }));
-    expect(emoji).toBe(`Add task ‘${'a'.repeat(58)}🎉…’`);
+    expect(emoji).toBe(`Add task “${'a'.repeat(58)}🎉…”`);
     const other = whatWords(entry('tool_call', 'note_down', { text: `${'a'.repeat(46)}🎉🎉🎉` }));
-    expect(other).toBe(`Note down ‘${'a'.repeat(46)}🎉…’`);
+    expect(other).toBe(`Note down “${'a'.repeat(46)}🎉…”`);
     // Google's bookkeeping is not a change a person sees either.
     expect(diffRows({ etag: '1', updated: 'a' }, { etag: '2', updated: 'b' })).toEqual([]);
   });

@@ -25,7 +25,7 @@ const entry = (actionType: string, change: Partial<AuditEntry> = {}): AuditEntry
 
 const undone = (original: AuditEntry): AuditUndoOutput => ({
   status: 'undone',
-  message: 'Undone: Added task ‘Milk’.',
+  message: 'Undone: Added task “Milk”.',
   undo: null,
   original: { ...original, status: 'rolled_back' },
   approvalId: null,
@@ -43,7 +43,7 @@ describe('Undo on a chat card', () => {
     expect(store.getState().cards.a1).toMatchObject({
       isUndone: true,
       prompt: null,
-      notice: { text: 'Undone: Added task ‘Milk’.', isError: false },
+      notice: { text: 'Undone: Added task “Milk”.', isError: false },
     });
     await store.getState().start('a1', false);
     expect(calls.map((call) => call.channel)).toEqual(['audit.get', 'audit.undo']);
@@ -105,7 +105,7 @@ describe('Undo on a chat card', () => {
     const { client, calls } = fakeClient({
       'audit.get': async () => ({ entry: task, related: [] }),
       'audit.undo': () => answers.shift()?.() ?? Promise.reject(new Error('asked too often')),
-      'approval.decide': async () => sampleResponse({ summary: 'Undone: Added task ‘Milk’.' }),
+      'approval.decide': async () => sampleResponse({ summary: 'Undone: Added task “Milk”.' }),
     });
     const store = createCardUndoStore(client);
     await store.getState().start('a1', false);
@@ -245,7 +245,7 @@ describe('what a conversation knows of Undo', () => {
   it('live: a result that can be undone says so; an undo heard marks the card, with no notice row', () => {
     expect(result(true).items[0]).toMatchObject({ kind: 'tool', canUndo: true });
     expect(result().items[0]).not.toHaveProperty('canUndo');
-    const heard = heardBy(result(true), { message: 'Undone: Added task ‘Milk’.', isUndone: true });
+    const heard = heardBy(result(true), { message: 'Undone: Added task “Milk”.', isUndone: true });
     expect(heard.items).toEqual([expect.objectContaining({ kind: 'tool', isUndone: true, canUndo: false })]);
   });
 

@@ -42,8 +42,8 @@ const user: TimelineItem = {
 
 describe('tool summaries', () => {
   it('says each call in the product’s words, before and after', () => {
-    expect(summarizeToolCall('add_task', { description: 'buy milk' }, true)).toBe('Added task ‘buy milk’');
-    expect(summarizeToolCall('add_task', { description: 'buy milk' }, false)).toBe('Add task ‘buy milk’');
+    expect(summarizeToolCall('add_task', { description: 'buy milk' }, true)).toBe('Added task “buy milk”');
+    expect(summarizeToolCall('add_task', { description: 'buy milk' }, false)).toBe('Add task “buy milk”');
     expect(
       summarizeToolCall(
         'gmail_draft_create',
@@ -66,7 +66,7 @@ describe('tool summaries', () => {
     // A task's id is all its arguments hold: once done, the result names it; an older result, or a failure, cannot.
     const done = { task: { id: 't1', description: 'Buy milk' } };
     expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, { result: done })).toBe(
-      'Marked task ‘Buy milk’ done',
+      'Marked task “Buy milk” done',
     );
     expect(summarizeToolCall('mark_task_complete', { id: 't1' }, true, { result: null })).toBe(
       'Marked a task done',
@@ -75,12 +75,12 @@ describe('tool summaries', () => {
       summarizeToolCall('delete_task', { id: 't1' }, true, {
         result: { deleted: 't1', description: 'Buy milk' },
       }),
-    ).toBe('Deleted task ‘Buy milk’');
+    ).toBe('Deleted task “Buy milk”');
     expect(summarizeToolCall('delete_task', { id: 't1' }, true, { result: { deleted: 't1' } })).toBe(
       'Deleted a task',
     );
     expect(summarizeToolCall('search_memory', { query: 'milk' }, false)).toBe(
-      'Search your memories for ‘milk’',
+      'Search your memories for “milk”',
     );
   });
 
@@ -131,12 +131,12 @@ describe('tool summaries', () => {
     const label = (name: string) => ({ helper: 'Task helper' })[name] ?? null;
     const task = { agent: 'helper', task: 'count my tasks' };
     expect(summarizeToolCall('delegate_to_agent', task, false, { agentLabel: label })).toBe(
-      'Hand ‘count my tasks’ to Task helper',
+      'Hand “count my tasks” to Task helper',
     );
-    expect(summarizeToolCall('delegate_to_agent', task, true)).toBe('Handed ‘count my tasks’ to helper');
+    expect(summarizeToolCall('delegate_to_agent', task, true)).toBe('Handed “count my tasks” to helper');
     // An agent's own tool (its inputs as arguments) reads the same; a tool that is no agent keeps its name.
     expect(summarizeToolCall('helper', { task: 'count my tasks' }, true, { agentLabel: label })).toBe(
-      'Handed ‘count my tasks’ to Task helper',
+      'Handed “count my tasks” to Task helper',
     );
     expect(summarizeToolCall('helper', {}, false, { agentLabel: label })).toBe('Hand a task to Task helper');
     expect(summarizeToolCall('files__read_file', {}, true, { agentLabel: label })).toBe(

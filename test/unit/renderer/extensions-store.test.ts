@@ -105,7 +105,7 @@ describe('extensions store', () => {
         skipped: [{ name: 'bad', reason: 'no command' }],
       }),
       'mcp.list': async () => ({ servers: [server('github')] }),
-      'mcp.restart': () => Promise.reject(new Error('The MCP server "github" is turned off.')),
+      'mcp.restart': () => Promise.reject(new Error('The MCP server “github” is turned off.')),
     });
     const store = createExtensionsStore(fake.client);
     await store.getState().importConfig({ text: '{}' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decisionNoteForPerson,
   expiredRunForPerson,
   expiredRunWords,
   REJECTED_ON_RESUME,
@@ -25,12 +26,28 @@ describe('a rejection, for the model and for the person', () => {
   });
 
   it('says a call turned down because its MCP server went without what the model is told to do about it', () => {
-    expect(turnedDownWords(refusalForGone('Notes "work"', 'removed').message)).toBe(
-      'The MCP server "Notes "work"" was removed in Settings while this waited for approval, so it was not run.',
+    // The model was told (and the ledger keeps) the name in straight quotes; the person reads it in curly ones.
+    const { message } = refusalForGone('Notes "work"', 'removed');
+    expect(message).toMatch(/^The MCP server "Notes "work"" was removed in Settings/);
+    expect(turnedDownWords(message)).toBe(
+      'The MCP server “Notes "work"” was removed in Settings while this waited for approval, so it was not run.',
     );
     expect(turnedDownWords(refusalForGone('notes', 'turned_off').message)).toBe(
-      'The MCP server "notes" was turned off in Settings while this waited for approval, so it was not run.',
+      'The MCP server “notes” was turned off in Settings while this waited for approval, so it was not run.',
     );
+  });
+
+  it('shows the note of an approval Deputy turned down for the person in their quotes, and theirs as written', () => {
+    const { note } = refusalForGone('notes', 'removed');
+    // Stored as it always was: a run picked up after a restart reads it back.
+    expect(note).toBe('Turned down by Deputy: the MCP server "notes" was removed in Settings.');
+    expect(decisionNoteForPerson(note)).toBe(
+      'Turned down by Deputy: the MCP server “notes” was removed in Settings.',
+    );
+    expect(decisionNoteForPerson(refusalForGone('a "b"', 'turned_off').note)).toBe(
+      'Turned down by Deputy: the MCP server “a "b"” was turned off in Settings.',
+    );
+    expect(decisionNoteForPerson('Not "that" one')).toBe('Not "that" one');
   });
 
   it('reads a rejection stored before a reason got its full stop, and leaves any other words alone', () => {
@@ -46,6 +63,14 @@ describe('a rejection, for the model and for the person', () => {
   });
 
   it('reads the words of a run ended by an expired approval back with its time as the person reads times', () => {
+    // A title that quotes its task (“Buy milk”) is a quote inside a quote: single ones, so the marks pair up.
+    const quoting = expiredRunWords('Mark “Buy milk” as done', '2026-11-28T08:06:23.000Z');
+    expect(quoting).toMatch(
+      /^The approval for "Mark “Buy milk” as done" expired at 2026-11-28T08:06:23\.000Z,/,
+    );
+    expect(expiredRunForPerson(quoting, () => '9:06')).toBe(
+      'The approval for “Mark ‘Buy milk’ as done” expired at 9:06, so Deputy did not do it. Ask again if you still want it.',
+    );
     const stored = expiredRunWords('Add a task: "Buy milk"', '2026-11-28T08:06:23.000Z');
     expect(stored).toBe(
       'The approval for "Add a task: "Buy milk"" expired at 2026-11-28T08:06:23.000Z, so Deputy did not do it. Ask again if you still want it.',

@@ -46,7 +46,7 @@ describe('whom or where an action reached, in words', () => {
 
   it('leaves what is already words as it is', () => {
     for (const target of [
-      'the task ‘Renew passport’',
+      'the task “Renew passport”',
       'ana@example.com, bob@example.com',
       'Standup, 3 Dec 2026, 10:00 — Ana Lima',
       'Notes from slack: nothing',

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { RejectForm } from './RejectForm';
+import { decisionNoteForPerson } from '../../../../shared/rejection-words';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
@@ -120,7 +121,7 @@ export function ApprovalCard({
       aria-busy={isBusy}
     >
       <header className="approval-card__header">
-        {/* The host's words for this very call ("Mark ‘Buy milk’ as done"), said once: the card's name. */}
+        {/* The host's words for this very call ("Mark “Buy milk” as done"), said once: the card's name. */}
         <h3 id={titleId}>{approval.preview.title}</h3>
         <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
         {/* Cancelled, turned down or expired, the card sits in the call's card, which (or whose plan step) says
@@ -156,7 +157,7 @@ export function ApprovalCard({
         approval.decisionNote !== EDITED_NOTE && (
           <p className="approval-card__note" data-testid="approval-note">
             {status === 'rejected' ? 'Reason: ' : 'Note: '}
-            {approval.decisionNote}
+            {decisionNoteForPerson(approval.decisionNote)}
           </p>
         )}
       {activity.error && <FormError testId="approval-error">{activity.error}</FormError>}

@@ -8,6 +8,7 @@ import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../../shared/audi
 import { expiredRunForPerson, turnedDownWords } from '../../../../shared/rejection-words';
 import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
+import { quoted } from '../../../../shared/quote-words';
 import { toolLabel } from '../../format';
 import { failureOf, failureWords, isKnownOutcome, outcomeWords, readableCode, ruleWords } from './rule-words';
 
@@ -106,14 +107,14 @@ function subjectOf(input: unknown): string | null {
 
 /**
  * What a row names. A call of a tool Deputy has words for reads as its tool card does in the chat ("Added task
- * ‘Renew passport’", "Send an email to Sam" while it waits or when it failed); an undo names what it undid; a
+ * “Renew passport”", "Send an email to Sam" while it waits or when it failed); an undo names what it undid; a
  * run's own entry says what it was asked (an entry from before it kept the request, or whose conversation was
  * deleted, cannot); anything else is named by its tool and what it was about.
  */
 export function whatWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') {
     const request = subjectOf({ text: asRecord(entry.input).request });
-    return request ? `Asked ‘${request}’` : 'A request';
+    return request ? `Asked ${quoted(request)}` : 'A request';
   }
   if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
     const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
@@ -130,7 +131,7 @@ export function whatWords(entry: AuditEntry): string {
   const subject = subjectOf(entry.kind === 'undo' ? asRecord(entry.input).args : entry.input);
   const words = `${entry.kind === 'undo' ? 'Undo ' : ''}${toolLabel(entry.actionType)}`;
   const said = words.charAt(0).toUpperCase() + words.slice(1);
-  return subject ? `${said} ‘${subject}’` : said;
+  return subject ? `${said} ${quoted(subject)}` : said;
 }
 
 /** One decision code in words; a code this viewer does not know yet is made readable, not hidden. */
