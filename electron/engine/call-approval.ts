@@ -187,10 +187,7 @@ export function requestApproval(
     fingerprint: fingerprint(check.tool.name, check.args),
     status: 'pending',
     level: request.level,
-    // A subagent's request names who asks, from the top: "researcher → reviewer wants to …".
-    reason: spec.lineage?.length
-      ? `${spec.lineage.join(' → ')} wants to ${lowerFirst(described.title)}. ${request.reason}`
-      : request.reason,
+    reason: spec.lineage?.length ? askedBy(spec.lineage, described.title, request.reason) : request.reason,
     rule: request.rule,
     risk: check.tool.risk,
     preview,
@@ -224,3 +221,14 @@ export function requestApproval(
 }
 
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * An agent's request names who asks, from the top ("researcher → reviewer wants to …"), then why it waits. That
+ * line already names the agent: a reason that opens with its name ("Room booker’s “awaiting user” step asks you
+ * before it acts.") says "Its" instead, so the card names the agent once.
+ */
+export function askedBy(lineage: readonly string[], title: string, reason: string): string {
+  const own = `${lineage.at(-1)}’s `;
+  const why = reason.startsWith(own) ? `Its ${reason.slice(own.length)}` : reason;
+  return `${lineage.join(' → ')} wants to ${lowerFirst(title)}. ${why}`;
+}
