@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   MCP_START_ATTEMPTS,
   type McpSecrets,
@@ -10,6 +10,7 @@ import { ToolError } from '../tools/tool';
 import type { McpToolSpec } from '../tools/mcp/mcp-tool';
 import { redactErrorMessage } from '../vault/redactor';
 import type { BoundedLog } from './bounded-log';
+import { callError, reconnecting, stoppedError, type StopReason } from './call-errors';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
 import { isUnreached, StartOutput, startProblem } from './start-problem';
@@ -30,9 +31,6 @@ const START_TIMEOUT_MS = 30_000;
  * transient and is retried, and a retried MCP call could act twice.
  */
 const CALL_BUDGET_MS = 55_000;
-
-/** Why Deputy stopped a server: a call it cut short says so, rather than that the server died. */
-export type StopReason = 'restarted' | 'turned_off' | 'removed' | 'closing';
 
 export interface ConnectionDeps {
   name: string;
@@ -120,7 +118,7 @@ export class McpConnection {
     const { lifetime } = this;
     const client = this.client;
     // Stopped while the call waited for the server to start: nothing was sent, so nothing can have run.
-    if (lifetime.signal.aborted) throw this.stoppedError(tool, lifetime.signal.reason, false);
+    if (lifetime.signal.aborted) throw stoppedError(name, tool, lifetime.signal.reason, false);
     // Why it did not start is already a sentence naming the server (see `connect`): it is said once, as is.
     if (!client)
       throw new ToolError(
@@ -137,8 +135,10 @@ export class McpConnection {
       return answer;
     } catch (error) {
       if (lifetime.signal.aborted && !signal.aborted)
-        throw this.stoppedError(tool, lifetime.signal.reason, true);
-      const failure = this.callError(tool, error, signal, client);
+        throw stoppedError(name, tool, lifetime.signal.reason, true);
+      const note = (line: string) => this.deps.log.note(line);
+      const waited = this.oversized.get(client);
+      const failure = callError({ name, config, tool, error, signal, waited, note });
       // A server stuck (a busy loop, a deadlock) keeps its connection open and looks running: its card says so.
       if (failure.code === 'mcp_timeout')
         this.noteAnswering(
@@ -149,23 +149,6 @@ export class McpConnection {
     } finally {
       this.waiting.set(client, (this.waiting.get(client) ?? 1) - 1);
     }
-  }
-
-  /**
-   * A call Deputy stopped by stopping the server (`reason`, a StopReason), in the words of what happened: cut short
-   * once sent (`isSent`), it may or may not have happened; stopped before it was sent, nothing ran.
-   */
-  private stoppedError(tool: string, reason: unknown, isSent: boolean): ToolError {
-    const { name } = this.deps;
-    const when = isSent ? `during ${tool}` : `before ${tool} was sent to it`;
-    const outcome = isSent ? 'so the call was stopped; it may or may not have happened.' : 'so nothing ran.';
-    const words: Record<StopReason, string> = {
-      restarted: `The MCP server ${quoted(name)} was restarted from Settings ${when}, ${outcome}`,
-      turned_off: `The MCP server ${quoted(name)} was turned off in Settings ${when}, ${outcome} Its tools are not offered until it is turned on again.`,
-      removed: `The MCP server ${quoted(name)} was removed in Settings ${when}, ${outcome} Its tools are no longer offered.`,
-      closing: `Deputy was closing ${isSent ? `during ${tool} on` : `before ${tool} was sent to`} ${quoted(name)}, ${outcome}`,
-    };
-    return new ToolError('mcp_stopped', words[reason as StopReason] ?? words.restarted);
   }
 
   /** Starts it (as `start`), waiting at most `ms` for it to run or fail: it goes on starting after that. */
@@ -291,7 +274,7 @@ export class McpConnection {
     if (this.oversized.has(client)) {
       log.note('the connection was closed after a message of more than 10 MB');
       this.scheduleRestart(
-        `The MCP server ${quoted(name)} sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and ${this.reconnecting()}.`,
+        `The MCP server ${quoted(name)} sent a message of more than 10 MB, more than Deputy reads, so its connection was closed and ${reconnecting(this.deps.config)}.`,
       );
       return;
     }
@@ -332,54 +315,5 @@ export class McpConnection {
     this.state = state;
     this.error = error;
     this.deps.onChange();
-  }
-
-  /** What follows a connection closed for a message too large: a stdio server is started again, an address reached again. */
-  private reconnecting(): string {
-    return this.deps.config.transport === 'http'
-      ? 'Deputy is connecting to it again'
-      : 'the server is being restarted';
-  }
-
-  private callError(tool: string, error: unknown, signal: AbortSignal, client: Client): ToolError {
-    const { name, config } = this.deps;
-    if (signal.aborted)
-      return new ToolError('cancelled', `The call to ${tool} on ${quoted(name)} was stopped.`);
-    const waited = this.oversized.get(client);
-    if (waited !== undefined && waited > 1)
-      return new ToolError(
-        'mcp_server_died',
-        `The MCP server ${quoted(name)} sent an answer of more than 10 MB, more than Deputy reads, while ${tool} and other calls waited for theirs, so its connection was closed and it is being restarted. Which call that answer was for cannot be told: ${tool} may or may not have happened.`,
-      );
-    const again = 'The call was made; ask for less (a smaller range, a page) if you try again.';
-    if (waited !== undefined)
-      return new ToolError(
-        'mcp_answer_too_large',
-        `The MCP server ${quoted(name)} answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped and ${this.reconnecting()}. ${again}`,
-      );
-    // Over HTTP only that answer was refused (capped-fetch.ts answers the call with this error): the server stays.
-    if (error instanceof McpError && error.message.includes(TOO_LARGE_MESSAGE)) {
-      this.deps.log.note(`an answer to ${tool} of more than 10 MB was dropped`);
-      return new ToolError(
-        'mcp_answer_too_large',
-        `The MCP server ${quoted(name)} answered ${tool} with more than 10 MB, more than Deputy reads, so the answer was dropped; the server is still connected. ${again}`,
-      );
-    }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
-      return new ToolError(
-        'mcp_timeout',
-        `The MCP server ${quoted(name)} did not answer ${tool} within ${config.callTimeoutSeconds} s; the call was abandoned and may or may not have happened.`,
-      );
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
-      return new ToolError(
-        'mcp_server_died',
-        `The MCP server ${quoted(name)} stopped during ${tool}; it is being restarted. The call may or may not have happened.`,
-      );
-    // The server's own error message is content from outside: it is quoted, shortened, never trusted.
-    const message = redactErrorMessage(error).slice(0, 500);
-    return new ToolError(
-      'mcp_error',
-      `The MCP server ${quoted(name)} answered ${tool} with an error: ${message}`,
-    );
   }
 }
