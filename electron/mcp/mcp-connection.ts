@@ -13,17 +13,12 @@ import type { BoundedLog } from './bounded-log';
 import { callError, reconnecting, stoppedError, type StopReason } from './call-errors';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
-import { isUnreached, StartOutput, startProblem } from './start-problem';
+import { isUnreached, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
+import { StartTally, type Backoff } from './start-tally';
 import { listTools } from './tool-listing';
 import { quoted } from '../../shared/quote-words';
 
-export interface Backoff {
-  firstMs: number;
-  maxMs: number;
-}
-
-export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000 };
 /** How long a server may take to start and answer `initialize` and `tools/list`. */
 const START_TIMEOUT_MS = 30_000;
 /**
@@ -43,14 +38,16 @@ export interface ConnectionDeps {
   /** Told whenever the state changes (Settings shows it). */
   onChange: () => void;
   backoff?: Backoff;
+  /** How long a start must stay up to count as one that worked: STAYED_UP_MS unless a test shortens it. */
+  stayedUpMs?: number;
 }
 
 /**
  * One configured server, kept alive: it starts on demand, is restarted with growing delays when it dies or
- * fails to start (until it has failed to start MCP_START_ATTEMPTS times in a row: then it is left `failed` until
- * `restart()`), and every call is bounded by the server's time limit. Whatever the server does (hang, die
- * mid-call, print garbage, close its pipes), a call ends with a ToolError the model reads; nothing is thrown
- * at the host.
+ * fails to start (until it has failed to start, or died within STAYED_UP_MS of starting, MCP_START_ATTEMPTS times in
+ * a row: then it is left `failed` until `restart()`), and every call is bounded by the server's time limit.
+ * Whatever the server does (hang, die mid-call, print garbage, close its pipes), a call ends with a ToolError the
+ * model reads; nothing is thrown at the host.
  */
 export class McpConnection {
   state: McpServerState = 'stopped';
@@ -62,10 +59,9 @@ export class McpConnection {
   /** The client being connected, until it runs: a stop closes it too, so a start that hangs ends with it. */
   private opening: Client | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
-  /** Deaths and failed starts since it last started: the restart's delay grows with them. */
-  private failuresInARow = 0;
-  /** Failed starts since it last started: at MCP_START_ATTEMPTS it is left `failed`. */
-  private failedStartsInARow = 0;
+  private readonly tally: StartTally;
+  /** What the server running now printed on stderr, quoted if it stops right after it started. */
+  private output: StartOutput | null = null;
   private isStopped = false;
   /** Aborted, with its StopReason, when Deputy stops the server: calls in flight end then, not when it has exited. */
   private lifetime = new AbortController();
@@ -77,7 +73,9 @@ export class McpConnection {
    */
   private readonly oversized = new WeakMap<Client, number>();
 
-  constructor(private readonly deps: ConnectionDeps) {}
+  constructor(private readonly deps: ConnectionDeps) {
+    this.tally = new StartTally(deps.backoff, deps.stayedUpMs);
+  }
 
   get name(): string {
     return this.deps.name;
@@ -165,6 +163,7 @@ export class McpConnection {
     this.lifetime.abort(reason);
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
+    this.tally.ended();
     const client = this.client;
     const pid = this.pid;
     const opening = this.opening;
@@ -185,8 +184,7 @@ export class McpConnection {
   /** Stops it, then starts it now, whatever backoff was waiting, waiting at most `ms` for it (as `startWithin`). */
   async restart(ms: number): Promise<void> {
     await this.stop('restarted');
-    this.failuresInARow = 0;
-    this.failedStartsInARow = 0;
+    this.tally.reset();
     await this.startWithin(ms);
   }
 
@@ -233,8 +231,8 @@ export class McpConnection {
       this.pid = opened.pid;
       await this.refreshTools(opened.client);
       if (this.client !== opened.client) return;
-      this.failuresInARow = 0;
-      this.failedStartsInARow = 0;
+      this.output = output;
+      this.tally.running();
       log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
       this.setState('running', null);
     } catch (error) {
@@ -247,10 +245,14 @@ export class McpConnection {
       await client?.close().catch(() => {});
       const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
       // An address not reached is retried as before, for as long as it takes: the network may come back.
-      if (!isUnreached(error, config)) this.failedStartsInARow += 1;
-      if (this.failedStartsInARow < MCP_START_ATTEMPTS) this.scheduleRestart(why);
-      else this.giveUp(why);
+      this.failedStart(why, !isUnreached(error, config));
     }
+  }
+
+  /** A start that did not work: tried again after the backoff, until MCP_START_ATTEMPTS counted ones in a row. */
+  private failedStart(why: string, isCounted: boolean): void {
+    if (this.tally.failedStart(isCounted)) this.scheduleRestart(why);
+    else this.giveUp(why);
   }
 
   private async refreshTools(client: Client): Promise<void> {
@@ -268,6 +270,7 @@ export class McpConnection {
     if (client !== this.client) return;
     this.client = null;
     this.pid = null;
+    const isEarly = this.tally.ended();
     if (this.isStopped) return;
     const { name, log } = this.deps;
     // The connection was closed because of a message too large, not because the server failed: the card says so.
@@ -279,7 +282,9 @@ export class McpConnection {
       return;
     }
     log.note('the server exited or closed its connection');
-    this.scheduleRestart(`The MCP server ${quoted(name)} stopped unexpectedly.`);
+    // Up for moments only: its start did not work, however well it answered Deputy's first requests.
+    if (isEarly) this.failedStart(stoppedRightAfterStart(name, this.output?.reason() ?? null), true);
+    else this.scheduleRestart(`The MCP server ${quoted(name)} stopped unexpectedly.`);
   }
 
   /** What the card of a running server says about its last call: that it went unanswered, or nothing once one is answered. */
@@ -288,11 +293,9 @@ export class McpConnection {
     this.setState('running', unanswered);
   }
 
-  /** 1 s, 2 s, 4 s … up to a minute between attempts; a start that succeeds resets it. */
+  /** Starts it again after the tally's delay, which grows until a start works. */
   private scheduleRestart(reason: string): void {
-    const backoff = this.deps.backoff ?? DEFAULT_BACKOFF;
-    const delay = Math.min(backoff.maxMs, backoff.firstMs * 2 ** this.failuresInARow);
-    this.failuresInARow += 1;
+    const delay = this.tally.nextDelay();
     this.setState('restarting', reason);
     this.deps.log.note(`restarting in ${Math.round(delay / 100) / 10} s`);
     if (this.restartTimer) clearTimeout(this.restartTimer);

@@ -50,6 +50,15 @@ export function startProblem(
   return config.transport === 'stdio' ? stdioProblem(error, config, said) : httpProblem(error, config.url);
 }
 
+/**
+ * Why a server that answered Deputy's first requests then stopped within moments did not start, in its own words if
+ * it printed any (its exit code is not known here; its Log has all it printed).
+ */
+export function stoppedRightAfterStart(name: string, said: string | null): string {
+  const stopped = `The MCP server ${quoted(name)} stopped right after it started`;
+  return said ? `${stopped}, saying: ${said}` : `${stopped}, without saying why. Its Log may say more.`;
+}
+
 function stdioProblem(error: unknown, config: McpServerConfig, said: string | null): string {
   const code = errorCode(error);
   // Node says "spawn node ENOENT" when the working folder is missing, which reads as if the program were.

@@ -60,9 +60,9 @@ export const McpSecrets = z
 export type McpSecrets = z.infer<typeof McpSecrets>;
 
 /**
- * `restarting`: it stopped or did not start, and is tried again after a delay. `failed`: it did not start
- * MCP_START_ATTEMPTS times in a row, and Deputy no longer tries it on its own (Restart, a change to its settings or
- * Deputy's next start tries it again).
+ * `restarting`: it stopped or did not start, and is tried again after a delay. `failed`: it did not start (or stopped
+ * right after it started) MCP_START_ATTEMPTS times in a row, and Deputy no longer tries it on its own (Restart, a
+ * change to its settings or Deputy's next start tries it again).
  */
 export const McpServerState = z.enum(['stopped', 'starting', 'running', 'restarting', 'failed', 'disabled']);
 export type McpServerState = z.infer<typeof McpServerState>;
@@ -70,8 +70,10 @@ export type McpServerState = z.infer<typeof McpServerState>;
 /**
  * How many starts in a row, with none that worked between them, a server may fail before it is left `failed`: a
  * command that is not there, or a server that exits at once, fails the same way every time, and retrying it for
- * ever only fills its log. A server that ran and then died is restarted as before; only its failed starts count, and
- * an address that could not be reached at all is not one (the network may come back): it is retried as before.
+ * ever only fills its log. A start works once the server has stayed up 10 s (STAYED_UP_MS in
+ * electron/mcp/start-tally.ts): one that answers Deputy's first requests and then stops within that time failed too.
+ * A server that ran longer and then died is restarted as before; only its failed starts count, and an address that
+ * could not be reached at all is not one (the network may come back): it is retried as before.
  */
 export const MCP_START_ATTEMPTS = 3;
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedLog } from '../../../electron/mcp/bounded-log';
-import { McpConnection } from '../../../electron/mcp/mcp-connection';
+import { McpConnection, type ConnectionDeps } from '../../../electron/mcp/mcp-connection';
 import { MCP_START_ATTEMPTS, McpServerConfig, type McpServerState } from '../../../shared/contract';
 import { ODD_SERVER, stdio } from '../../support/mcp-kit';
 
@@ -17,6 +17,7 @@ function connect(
   name: string,
   config: Record<string, unknown>,
   onState: (state: McpServerState) => void = () => {},
+  options: Pick<ConnectionDeps, 'backoff' | 'stayedUpMs'> = {},
 ) {
   const log = new BoundedLog();
   const states: McpServerState[] = [];
@@ -32,9 +33,12 @@ function connect(
       onState(connection.state);
     },
     backoff: QUICK,
+    ...options,
   });
   const starts = () => log.snapshot().filter((line) => line.includes('[deputy] starting (')).length;
-  return { connection, states, starts };
+  /** The delays before each restart, as its log says them ("restarting in 0.2 s"). */
+  const delays = () => log.snapshot().flatMap((line) => /restarting in (.+)$/.exec(line)?.[1] ?? []);
+  return { connection, states, starts, delays };
 }
 
 async function until(check: () => boolean, ms = 15_000): Promise<void> {
@@ -115,25 +119,39 @@ describe('an MCP server that cannot start', () => {
     // The server's working folder, missing at first: the program is found, yet it cannot start.
     const place = join(folder, 'place');
     let failedStarts = 0;
-    const { connection, states } = connect('odd', stdio(ODD_SERVER, [], { cwd: place }), (state) => {
+    const onState = (state: McpServerState) => {
       // The folder is back just before the last start allowed: that one works.
       if (state === 'restarting' && ++failedStarts === MCP_START_ATTEMPTS - 1) mkdirSync(place);
+    };
+    const stayedUpMs = 100;
+    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const { connection, states, delays } = connect('odd', stdio(ODD_SERVER, [], { cwd: place }), onState, {
+      backoff,
+      stayedUpMs,
     });
     opened.push(connection);
     await connection.start();
     await until(() => connection.state === 'running');
     expect(states.filter((state) => state === 'restarting')).toHaveLength(MCP_START_ATTEMPTS - 1);
 
-    // It dies, more times than it may fail to start: each time it is restarted, and runs again.
+    // It stays up long enough each time, then dies, more times than it may fail to start: each time it is restarted
+    // after the first delay again (0.1 s, not 0.4 s, 0.8 s…), and runs again.
     for (let death = 0; death < MCP_START_ATTEMPTS + 1; death += 1) {
+      await pause(3 * stayedUpMs);
       const { pid } = connection;
       process.kill(pid ?? 0, 'SIGKILL');
       await until(() => connection.state === 'running' && connection.pid !== pid);
     }
+    expect(delays()).toEqual([
+      '0.1 s',
+      '0.2 s',
+      ...Array.from({ length: MCP_START_ATTEMPTS + 1 }, () => '0.1 s'),
+    ]);
 
     // Then it dies and cannot start again (its folder went): it is restarted, and fails, as many times as allowed.
     states.length = 0;
     rmSync(place, { recursive: true });
+    await pause(3 * stayedUpMs);
     process.kill(connection.pid ?? 0, 'SIGKILL');
     await until(() => connection.state === 'failed');
     expect(states).toEqual([
@@ -145,5 +163,29 @@ describe('an MCP server that cannot start', () => {
     expect(connection.error).toBe(
       `The MCP server “odd” could not start. Its working folder ${place} does not exist.`,
     );
+  });
+
+  it('counts a server that stops right after it started as a failed start, waiting longer before each restart', async () => {
+    // It answers initialize and tools/list, says why on stderr and exits with 3, every time.
+    const config = stdio(ODD_SERVER, [], { env: { ODD_EXIT_AFTER_LIST: '3' } });
+    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const { connection, states, starts, delays } = connect('brief', config, undefined, { backoff });
+    opened.push(connection);
+    await connection.start();
+    // Counted as starts that worked, it was started again every 0.1 s, for ever.
+    await until(() => connection.state === 'failed' || starts() > MCP_START_ATTEMPTS);
+    expect(states).toEqual([
+      ...Array.from({ length: MCP_START_ATTEMPTS - 1 }, () => ['starting', 'running', 'restarting']).flat(),
+      'starting',
+      'running',
+      'failed',
+    ]);
+    expect(delays()).toEqual(['0.1 s', '0.2 s']);
+    expect(connection.error).toBe(
+      'The MCP server “brief” stopped right after it started, saying: Error: the database is locked',
+    );
+    await pause(500);
+    expect(starts()).toBe(MCP_START_ATTEMPTS);
+    expect(connection.state).toBe('failed');
   });
 });
