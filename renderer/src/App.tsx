@@ -22,6 +22,15 @@ const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
   closed: 'Disconnected from Deputy.',
 };
 
+/**
+ * A place the shell or a link asks the workspace for (`#/thread/<id>`, `#/settings/connections`) is taken once: the
+ * address goes back to the workspace's own (its parameters kept), replacing the asked one in the history, so that
+ * the next ask, even for the same place, is a change the page hears, and Back does not ask again.
+ */
+function leaveAskedRoute(): void {
+  window.location.replace(joinHash('/', splitHash(window.location.hash).params));
+}
+
 function Workspace({
   status,
   threadId,
@@ -67,17 +76,19 @@ function Workspace({
   }, [stores]);
 
   // `#/thread/<id>`: the shell (a deep link, "Open in Deputy", a notification) or a link back from the audit
-  // viewer asks for one conversation.
+  // viewer asks for one conversation. Taken once (leaveAskedRoute): moving to another conversation here does not
+  // change the address, so a second ask for this one would otherwise be the same address, and not heard.
   useEffect(() => {
-    if (threadId !== undefined) void stores.chat.getState().openThread(threadId);
+    if (threadId === undefined) return;
+    void stores.chat.getState().openThread(threadId);
+    leaveAskedRoute();
   }, [threadId, stores]);
 
-  // `#/settings/connections`: the shell asks for it (the quick prompt's way to a Gemini key). Taken once: the address
-  // goes back to the workspace, so that the next time the shell asks, the page hears a change.
+  // `#/settings/connections`: the shell asks for it (the quick prompt's way to a Gemini key). Taken once.
   useEffect(() => {
     if (settings !== 'connections') return;
     openConnections();
-    window.location.replace(joinHash('/', splitHash(window.location.hash).params));
+    leaveAskedRoute();
     // openSettings only sets state; the route is what asks.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settings]);

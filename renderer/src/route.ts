@@ -2,7 +2,8 @@
  * The address hash carries an optional route and optional parameters: `#/approval/<id>`, `#token=…`, or
  * both as `#/approval/<id>&token=…`. The Electron shell opens its approval window at `#/approval/<id>`,
  * its quick prompt at `#/quick`, the audit viewer at `#/audit[/<id>]`, one conversation at `#/thread/<id>`, and
- * Settings → Connections over the workspace at `#/settings/connections`.
+ * Settings → Connections over the workspace at `#/settings/connections`. The workspace takes those last two once and
+ * puts `#/` back (App.tsx), so that the same ask again is heard.
  */
 export type Route =
   | { kind: 'workspace'; threadId?: string; settings?: 'connections' }

@@ -107,9 +107,16 @@ describe('the built app, run with a stand-in electron and Chromium windows', () 
     await expect.poll(() => main.isFocused()).toBe(true);
     expect(audit.webContents.getURL()).toMatch(/#\/audit$/);
 
+    // The main window has moved to a new conversation meanwhile: the viewer's link brings this one back there.
+    const question = page.locator('[data-testid="message"][data-role="user"]', {
+      hasText: 'Remember the milk',
+    });
+    await page.getByTestId('new-conversation').click();
+    await question.waitFor({ state: 'detached' });
     await viewer.getByTestId('audit-row').first().getByRole('button').click();
     await viewer.getByTestId('audit-open-chat').click();
-    await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
+    await question.waitFor();
+    await expect.poll(() => main.isFocused()).toBe(true);
     expect(audit.webContents.getURL()).toMatch(/#\/audit(\/[\w-]+)?$/);
     expect(app.runtime.created.length).toBe(2);
 

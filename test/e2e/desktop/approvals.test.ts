@@ -106,6 +106,10 @@ describe('approvals outside the chat window', () => {
     const threadId = await page.getByTestId('thread-item').first().getAttribute('data-thread-id');
     expect(threadId).toMatch(/^[\w-]+$/);
     const windowsBefore = app.runtime.created.length;
+    // The main window moves to a new conversation, so that the link's is seen to come back.
+    const question = page.locator('[data-testid="message"][data-role="user"]', { hasText: 'buy milk' });
+    await page.getByTestId('new-conversation').click();
+    await question.waitFor({ state: 'detached' });
 
     for (const bad of [
       'deputy://approval/../../etc',
@@ -117,8 +121,7 @@ describe('approvals outside the chat window', () => {
     // Links are handled one by one, in order (main.ts, 'second-instance'), and a window is created while its
     // link is handled: once this later link has shown its conversation, any window the bad ones made exists.
     app.openLink(`deputy://thread/${threadId}`);
-    const main = await app.mainWindow();
-    await expect.poll(() => main.webContents.getURL()).toMatch(new RegExp(`#/thread/${threadId}$`));
+    await question.waitFor();
     expect(app.runtime.created).toHaveLength(windowsBefore);
 
     app.openLink(`deputy://approval/${approvalId}`);

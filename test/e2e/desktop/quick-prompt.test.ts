@@ -4,7 +4,7 @@ import type { DeputyShell } from '../../../shared/shell';
 import { callReply, textReply } from '../../fakes/gemini/script';
 import { focusedId, focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
-import { assistantText, composerOf, noKeyFailure, useDesktop } from './desktop-fixture';
+import { assistantText, composerOf, noKeyFailure, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 const isQuick = (url: string) => url.endsWith('#/quick');
@@ -62,13 +62,44 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await page.getByTestId('quick-open-in-deputy').click();
     await expect.poll(() => quick.isVisible()).toBe(false);
     const main = await app.mainWindow();
-    await expect
-      .poll(() => main.webContents.getURL())
-      .toMatch(/^app:\/\/deputy\/index\.html#\/thread\/[\w-]+$/);
     const mainPage = await main.page();
     await mainPage
       .locator('[data-testid="message"][data-role="user"]', { hasText: 'What day is tomorrow?' })
       .waitFor();
+    // The shell asked for it at #/thread/<id>; taken once, the address is the workspace's again.
+    await expect.poll(() => main.webContents.getURL()).toBe('app://deputy/index.html#/');
+  });
+
+  it('opens its conversation in Deputy again after the person moved to another one there', async () => {
+    const app = await desktop.launch();
+    const main = await app.mainWindow();
+    const mainPage = await main.page();
+    const shownQuestions = () =>
+      mainPage.locator('[data-testid="message"][data-role="user"] .message__plain').allInnerTexts();
+
+    app.globalShortcut.press('Alt+Space');
+    const quick = await app.waitForWindow(isQuick, 'the quick prompt');
+    const page = await quick.page();
+    desktop.gemini.script(textReply('It is sunny.'));
+    await composerOf(page).fill('What is the weather?');
+    await composerOf(page).press('Enter');
+    await runEnded(page, 'It is sunny.');
+    await page.getByTestId('quick-open-in-deputy').click();
+    await expect.poll(shownQuestions).toEqual(['What is the weather?']);
+
+    // In Deputy the person goes on to another conversation: the shell's address for the first is not changed by it.
+    await mainPage.getByTestId('new-conversation').click();
+    desktop.gemini.script(textReply('Filed.'));
+    await type(mainPage, 'File the report');
+    await runEnded(mainPage, 'Filed.');
+    expect(await shownQuestions()).toEqual(['File the report']);
+
+    // Asked again for the first one, the main window goes back to it.
+    app.globalShortcut.press('Alt+Space');
+    await expect.poll(() => quick.isVisible()).toBe(true);
+    await page.getByTestId('quick-open-in-deputy').click();
+    await expect.poll(shownQuestions).toEqual(['What is the weather?']);
+    expect(main.isVisible() && main.isFocused()).toBe(true);
   });
 
   it('with no Gemini key, offers Settings → Connections: the quick prompt hides and the main window opens there', async () => {
@@ -193,18 +224,24 @@ describe('the quick prompt, the shortcut and the tray', () => {
     );
     expect(done.options.body).toContain('the report is filed');
 
+    const threadId = await page.getByTestId('thread-item').first().getAttribute('data-thread-id');
+    expect(threadId).toMatch(/^[\w-]+$/);
+    const question = page.locator('[data-testid="message"][data-role="user"]', {
+      hasText: 'File the report',
+    });
+    // Meanwhile the person had started another conversation.
+    await page.getByTestId('new-conversation').click();
+    await question.waitFor({ state: 'detached' });
     done.click();
-    await expect.poll(() => main.webContents.getURL()).toMatch(/#\/thread\/[\w-]+$/);
+    await question.waitFor();
     expect(main.isFocused()).toBe(true);
 
-    // The same conversation by link, from another app, after starting a new one.
-    const threadUrl = main.webContents.getURL();
-    const threadId = threadUrl.slice(threadUrl.lastIndexOf('/') + 1);
+    // The same conversation by link, from another app, after starting a new one again: the same ask is heard twice.
     await page.getByTestId('new-conversation').click();
-    await main.loadURL('app://deputy/index.html');
+    await question.waitFor({ state: 'detached' });
     app.openLink(`deputy://thread/${threadId}`);
-    await page.locator('[data-testid="message"][data-role="user"]', { hasText: 'File the report' }).waitFor();
-    expect(main.webContents.getURL()).toBe(threadUrl);
+    await question.waitFor();
+    expect(main.webContents.getURL()).toBe('app://deputy/index.html#/');
   });
 
   it('keeps the tray’s settings across a restart, and applies open at login (macOS)', async () => {
