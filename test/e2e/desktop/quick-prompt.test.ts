@@ -8,6 +8,8 @@ import { assistantText, composerOf, noKeyFailure, type, useDesktop } from './des
 
 const desktop = useDesktop();
 const isQuick = (url: string) => url.endsWith('#/quick');
+const KEY = 'AIza-quick-prompt-key-0123456789abcdef';
+const SHOTS = process.env.DEPUTY_SHOTS;
 
 /**
  * Waits until the page shows the run as over: the answer has stopped streaming. The run's last status and
@@ -149,6 +151,43 @@ describe('the quick prompt, the shortcut and the tray', () => {
     );
     expect(refusal).toBe('forbidden_sender');
     expect(await mainPage.getByRole('dialog', { name: 'Settings' }).isVisible()).toBe(false);
+  });
+
+  it('with no Gemini key, offers Retry instead once a key is saved in the main window, and Retry asks again (light and dark)', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const app = await desktop.launch({ colorScheme, env: { GEMINI_API_KEY: '' } });
+      const mainPage = await (await app.mainWindow()).page();
+      await composerOf(mainPage).waitFor();
+      app.globalShortcut.press('Alt+Space');
+      const quick = await app.waitForWindow(isQuick, 'the quick prompt');
+      const page = await quick.page();
+      await composerOf(page).fill('What is on today?');
+      await composerOf(page).press('Enter');
+      const { failure, openConnections } = await noKeyFailure(page);
+      expect(await failure.getByTestId('run-error-retry').count()).toBe(0);
+
+      // The key is saved in the main window's Settings, which the quick prompt's button opened.
+      await openConnections.click();
+      await expect.poll(() => focusedTestId(mainPage)).toBe('gemini-api-key');
+      await mainPage.keyboard.type(KEY);
+      await mainPage.keyboard.press('Enter');
+      await mainPage.locator('[data-testid="connection-gemini"][data-state="connected"]').waitFor();
+
+      // Back in the quick prompt, the same failure now offers to ask again, and no longer points to Settings.
+      app.globalShortcut.press('Alt+Space');
+      await expect.poll(() => quick.isVisible()).toBe(true);
+      const retry = failure.getByTestId('run-error-retry');
+      await retry.waitFor();
+      expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/quick-retry-after-key-${colorScheme}.png` });
+
+      desktop.gemini.script(textReply('Two meetings and a dentist appointment.'));
+      await retry.click();
+      await expect.poll(() => assistantText(page)).toContain('Two meetings and a dentist appointment.');
+      expect(desktop.gemini.requests.at(-1)?.apiKey).toBe(KEY);
+      await app.quit();
+    }
   });
 
   it('fits the plan and the approval card, and has no accessibility violations, light and dark', async () => {
