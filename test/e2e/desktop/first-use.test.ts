@@ -56,6 +56,10 @@ describe('the first hour, from a start with no Gemini key', () => {
       const retry = failure.getByTestId('run-error-retry');
       await retry.waitFor();
       expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
+      // The words no longer ask for a key that is there.
+      expect(await failure.getByRole('alert').innerText()).toBe(
+        'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
+      );
       expect(await axeViolations(page)).toEqual([]);
       desktop.gemini.script(textReply('I can read and send mail, and keep your tasks.'));
       await retry.click();

@@ -179,6 +179,10 @@ describe('the quick prompt, the shortcut and the tray', () => {
       const retry = failure.getByTestId('run-error-retry');
       await retry.waitFor();
       expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
+      // The words no longer ask for a key that is there.
+      expect(await failure.getByRole('alert').innerText()).toBe(
+        'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
+      );
       expect(await axeViolations(page)).toEqual([]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/quick-retry-after-key-${colorScheme}.png` });
 

@@ -1,7 +1,7 @@
 import { useContext } from 'react';
 import { useChat } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { friendlyError, isKeyProblem, isRetryable, isStoppedCode } from './error-words';
+import { friendlyError, isKeyProblem, isRetryable, isStoppedCode, KEY_SAVED_NOW } from './error-words';
 import { OpenConnections } from './open-connections';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
@@ -47,7 +47,8 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
       </li>
     );
   }
-  const friendly = friendlyError(error.code, { hasLaterTurn: !isLatest });
+  // The key it lacked is saved now: the words say so beside Retry, not still ask for one.
+  const friendly = hasKeyNow ? KEY_SAVED_NOW : friendlyError(error.code, { hasLaterTurn: !isLatest });
   return (
     <li className="run-error" data-testid="run-error" data-code={error.code} {...row}>
       {/* The alert is inside the row: on the <li> itself it would stop the row being a list item. An earlier

@@ -28,6 +28,9 @@ const FRIENDLY: Record<string, readonly [said: string, retryAdvice?: string]> = 
 
 const FALLBACK = 'Deputy couldn’t finish this.';
 
+/** A failure for want of a Gemini key, read once a key has been saved. */
+export const KEY_SAVED_NOW = 'Deputy had no Gemini API key then. One is saved now: Retry asks again.';
+
 /**
  * The line for a failure. Once the person has asked again (Retry, Ask again, or a new question), "try again"
  * is advice already taken, and under the newer answer it would read as if that had failed too: it is left out.
