@@ -44,9 +44,11 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
  * Redis' AUTH command and its password, the last of its one or two arguments (`AUTH pw`, `AUTH default pw`), given
  * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
  * the command ends its line (or its string, in JSON, or a sentence: `AUTH_IS_LAST`). The password is never empty:
- * with spaces after it (`AUTH pw `) it is not taken for the user, the empty word after it for the password.
+ * with spaces after it (`AUTH pw `) it is not taken for the user, the empty word after it for the password. A word
+ * that ends a sentence (`AUTH s3cret. Thanks!`) is never the user: taken for one, the sentence's next word was read as
+ * the password and the password itself was kept.
  */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]+${SPACES})?(?=\S)`;
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]*[^\s"'\\.!?]${SPACES})?(?=\S)`;
 /**
  * The end of AUTH's line (or string), of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`), or
  * of a sentence, its `.`, `!` or `?` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after

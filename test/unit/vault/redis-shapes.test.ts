@@ -53,6 +53,13 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
         `127.0.0.1:6379> AUTH ${R}. Then PING.\nRejected: redis-cli AUTH ${R}? Not now.`,
     ],
     [
+      "AUTH's password before a sentence of one word, not taken for a user (the sentence's word for the password)",
+      'AUTH S3cretPw. Thanks!\nredis-cli\nAUTH mypassword. Thanks\n127.0.0.1:6379> AUTH hunter22! Done.\n' +
+        'redis-cli -h c AUTH s3cret. Bye',
+      `AUTH ${R}. Thanks!\nredis-cli\nAUTH ${R}. Thanks\n127.0.0.1:6379> AUTH ${R}! Done.\n` +
+        `redis-cli -h c AUTH ${R}. Bye`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -79,6 +86,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     'redis-cli -h cache get k\nauth failed.',
     'AUTH failed.\nAUTH required!',
     'AUTH failed. Try again.\nredis-cli ping\nAUTH required. Set a password first.\nAUTH is needed. See the docs.',
+    'AUTH failed. Sorry!\nAUTH denied. Why?',
     'redis-cli\nAUTH token expired',
     'redis-cli ping\n(error) NOAUTH Authentication required.',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
@@ -132,6 +140,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ],
     ['AUTH lines, each with a sentence after its password', (n) => 'auth a. b\nAUTH a b! c d\n'.repeat(n)],
     ['AUTH before a word of full stops', (n) => `\nAUTH ${'a.'.repeat(n)} x`],
+    ['AUTH before a word that ends in a run of full stops', (n) => `\nAUTH a${'.'.repeat(n)} b c`],
     ['AUTH lines, each with spaces after its password', (n) => 'AUTH a  \nauth a b \t\n'.repeat(n)],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
   ]);
