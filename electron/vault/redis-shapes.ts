@@ -52,9 +52,10 @@ const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]*[^\s"
 /**
  * The end of AUTH's line (or string), of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`), or
  * of a sentence, its `.`, `!` or `?` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after
- * it ("The user rejected this action: … Do not retry it unless they ask."). The sentence's mark is left to it.
+ * it ("The user rejected this action: … Do not retry it unless they ask."). The sentence's mark is left to it. A
+ * password in quotes ends there too, its closing quote then the mark (`AUTH 'S3cret pw'. Thanks`, or at the line's end).
  */
-const AUTH_IS_LAST = String.raw`(?=\\?["']?[ \t]*(?:$|\r?\n|\\n|")|\\?["'][ \t]*\||[.!?][ \t])`;
+const AUTH_IS_LAST = String.raw`(?=\\?["']?(?:[ \t]*(?:$|\r?\n|\\n|")|[.!?](?:[ \t]|$|\r?\n|\\n))|\\?["'][ \t]*\|)`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
 const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
   `${withArgument(String.raw`${PROMPT}>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,

@@ -60,6 +60,13 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
         `redis-cli -h c AUTH ${R}. Bye`,
     ],
     [
+      "AUTH's password in single quotes before a sentence, or its mark at the line's end",
+      "AUTH 'S3cret pw'. Thanks\nredis-cli\nauth 'mypassword'! Done.\n127.0.0.1:6379> AUTH 'hunter2 x'?\n" +
+        "redis-cli -h c AUTH 'S3cret pw'. Bye",
+      `AUTH '${R}'. Thanks\nredis-cli\nauth '${R}'! Done.\n127.0.0.1:6379> AUTH '${R}'?\n` +
+        `redis-cli -h c AUTH '${R}'. Bye`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -103,6 +110,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       e: ['redis-cli -h cache', 'AUTH required', 'redis-cli -h cache\nAUTH mypassword'],
       f: ['127.0.0.1:6379>\nauth mypassword', 'redis-cli\nPING\nPONG\nAUTH mypassword'],
       g: 'The user rejected this action: redis-cli\nAUTH mypassword. Do not retry it unless they ask.',
+      h: "The user rejected this action: redis-cli\nAUTH 'S3cret pw'. Do not retry it unless they ask.",
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
@@ -112,6 +120,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       e: ['redis-cli -h cache', 'AUTH required', `redis-cli -h cache\nAUTH ${R}`],
       f: [`127.0.0.1:6379>\nauth ${R}`, `redis-cli\nPING\nPONG\nAUTH ${R}`],
       g: `The user rejected this action: redis-cli\nAUTH ${R}. Do not retry it unless they ask.`,
+      h: `The user rejected this action: redis-cli\nAUTH '${R}'. Do not retry it unless they ask.`,
     });
   });
   readsOnce([
@@ -141,6 +150,10 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ['AUTH lines, each with a sentence after its password', (n) => 'auth a. b\nAUTH a b! c d\n'.repeat(n)],
     ['AUTH before a word of full stops', (n) => `\nAUTH ${'a.'.repeat(n)} x`],
     ['AUTH before a word that ends in a run of full stops', (n) => `\nAUTH a${'.'.repeat(n)} b c`],
+    [
+      'AUTH lines, each with a password in quotes before a sentence',
+      (n) => "AUTH 'a b'. c\nauth 'a'! b c\n".repeat(n),
+    ],
     ['AUTH lines, each with spaces after its password', (n) => 'AUTH a  \nauth a b \t\n'.repeat(n)],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
   ]);
