@@ -262,6 +262,19 @@ describe('the add form', () => {
     expect(splitCommandLine(joinCommandLine(words))).toEqual(words);
   });
 
+  it('writes an argument with both kinds of quote so that it reads back whole, as the card’s Edit saves it', () => {
+    const words = ['node', '--user={"name":"O\'Brien"}', `it's "x"`, `"'`];
+    expect(joinCommandLine(words)).toBe(
+      `node "--user={"'"'"name"'"'":"'"'"O'Brien"'"'"}" "it's "'"'"x"'"' '"'"'"`,
+    );
+    expect(splitCommandLine(joinCommandLine(words))).toEqual(words);
+    const config = McpServerConfig.parse({ transport: 'stdio', command: 'node', args: words.slice(1) });
+    expect(readEditedTarget(targetLine(config), config)).toEqual({
+      ok: true,
+      changes: { transport: 'stdio', command: 'node', args: words.slice(1) },
+    });
+  });
+
   it('refuses a name already taken rather than replace that server, and reads a URL as an HTTP server', () => {
     const fields = { name: 'files', target: 'npx server', secretLines: '' };
     expect(readAddServerForm(fields, ['files'])).toEqual({

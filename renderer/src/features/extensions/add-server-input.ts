@@ -33,12 +33,23 @@ export function splitCommandLine(text: string): string[] {
  * form as it stands: `node server.js "/Users/me/My Documents"`, not `… /Users/me/My Documents`, two arguments.
  */
 export function joinCommandLine(words: readonly string[]): string {
-  return words
-    .map((word) => {
-      if (word !== '' && !/[\s"']/.test(word)) return word;
-      return word.includes('"') ? `'${word}'` : `"${word}"`;
-    })
-    .join(' ');
+  return words.map(quotedWord).join(' ');
+}
+
+/**
+ * One argument as splitCommandLine reads it back. One with both kinds of quote (`{"name":"O'Brien"}`, imported from
+ * another app's settings) is written in pieces that read back as one word: each `"` in single quotes, the rest in
+ * double ones. In either quotes alone it came back cut at its other quote, and a Save of the card's Edit, unchanged,
+ * stored other arguments.
+ */
+function quotedWord(word: string): string {
+  if (word !== '' && !/[\s"']/.test(word)) return word;
+  if (!word.includes('"')) return `"${word}"`;
+  if (!word.includes("'")) return `'${word}'`;
+  return word
+    .split('"')
+    .map((part) => (part === '' ? '' : `"${part}"`))
+    .join(`'"'`);
 }
 
 /** How a server is started (its command line, as joinCommandLine writes it) or reached (its address). */
