@@ -18,6 +18,7 @@ import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { StartTally, type Backoff } from './start-tally';
 import { listTools } from './tool-listing';
 import { quoted } from '../../shared/quote-words';
+import { asSentence } from '../../shared/rejection-words';
 
 /** How long a server may take to start and answer `initialize` and `tools/list`. */
 const START_TIMEOUT_MS = 30_000;
@@ -105,11 +106,12 @@ export class McpConnection {
         'mcp_unavailable',
         `The MCP server ${quoted(name)} stopped and is being restarted; try again shortly.`,
       );
-    // Left failed, it is not started for a call either: the call says why it is not running, at once.
+    // Left failed, it is not started for a call either: the call says why it is not running, at once. Its reason may
+    // end with the server's own words ("…, saying: Error: the database is locked"), which end no sentence.
     if (this.state === 'failed')
       throw new ToolError(
         'mcp_unavailable',
-        `${this.error ?? `The MCP server ${quoted(name)} could not start.`} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
+        `${asSentence(this.error ?? `The MCP server ${quoted(name)} could not start.`)} Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
       );
     const deadline = Date.now() + CALL_BUDGET_MS;
     await this.startWithin(deadline - Date.now() - 1_000);

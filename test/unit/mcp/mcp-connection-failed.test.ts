@@ -184,6 +184,11 @@ describe('an MCP server that cannot start', () => {
     expect(connection.error).toBe(
       'The MCP server “brief” stopped right after it started, saying: Error: the database is locked',
     );
+    // A call meanwhile is told why in sentences: the server's words end one before Deputy's next begins.
+    await expect(connection.call('anything', {}, new AbortController().signal)).rejects.toMatchObject({
+      code: 'mcp_unavailable',
+      message: `The MCP server “brief” stopped right after it started, saying: Error: the database is locked. Deputy stopped trying after ${MCP_START_ATTEMPTS} failed starts; the person can start it again in Settings → Extensions.`,
+    });
     await pause(500);
     expect(starts()).toBe(MCP_START_ATTEMPTS);
     expect(connection.state).toBe('failed');
