@@ -392,6 +392,19 @@ describe('Google and Slack sign-in against their fakes', () => {
       await finishSignInInBrowser(googleCard);
       await withState(googleCard, 'connected').waitFor();
       expect(await focusedTestId(page)).toBe('slack-token');
+
+      // One who clicked a blank part of Settings, away from the card, is not pulled back into it either: the click
+      // gives the keyboard to the Settings dialog itself, which is outside the card.
+      await googleCard.getByTestId('google-connect').press('Enter');
+      await withState(googleCard, 'connecting').waitFor();
+      await googleCard.getByTestId('google-connect').focus();
+      await page.getByRole('heading', { name: 'Settings' }).click();
+      const isOnDialog = () =>
+        page.evaluate(() => document.activeElement?.classList.contains('settings-panel') === true);
+      expect(await isOnDialog()).toBe(true);
+      await finishSignInInBrowser(googleCard);
+      await withState(googleCard, 'connected').waitFor();
+      expect(await isOnDialog()).toBe(true);
     } finally {
       await fresh.stop();
     }
