@@ -273,7 +273,8 @@ export class McpConnection {
     this.client = null;
     this.pid = null;
     const isEarly = this.tally.ended();
-    if (this.isStopped) return;
+    // Closed while its start still waits for its tools: the start fails on that, and counts it, once.
+    if (this.isStopped || this.state === 'starting') return;
     const { name, log } = this.deps;
     // The connection was closed because of a message too large, not because the server failed: the card says so.
     if (this.oversized.has(client)) {

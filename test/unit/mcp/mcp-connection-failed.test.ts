@@ -193,4 +193,24 @@ describe('an MCP server that cannot start', () => {
     expect(starts()).toBe(MCP_START_ATTEMPTS);
     expect(connection.state).toBe('failed');
   });
+  it('counts a server that dies while Deputy asks for its tools once, and waits once before each start', async () => {
+    const config = stdio(ODD_SERVER, [], { env: { ODD_EXIT_ON_LIST: '4' } });
+    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const { connection, states, starts, delays } = connect('dying', config, undefined, { backoff });
+    opened.push(connection);
+    await connection.start();
+    await until(() => connection.state === 'failed' || starts() > MCP_START_ATTEMPTS);
+    expect(states).toEqual([
+      ...Array.from({ length: MCP_START_ATTEMPTS - 1 }, () => ['starting', 'restarting']).flat(),
+      'starting',
+      'failed',
+    ]);
+    // One wait a failure, growing once each time: the closed connection and the failed start are the one event.
+    expect(delays()).toEqual(['0.1 s', '0.2 s']);
+    expect(connection.error).toBe(
+      'The MCP server “dying” could not start. It stopped before it answered, saying: Error: no tools could be loaded',
+    );
+    await pause(500);
+    expect(starts()).toBe(MCP_START_ATTEMPTS);
+  });
 });
