@@ -45,17 +45,17 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
  * to redis-cli on its command line or typed at its prompt (`127.0.0.1:6379> AUTH pw`, `localhost:6379[1]>`): then
  * the command ends its line (or its string, in JSON, or a sentence: `AUTH_IS_LAST`). The password is never empty:
  * with spaces after it (`AUTH pw `) it is not taken for the user, the empty word after it for the password. A word
- * that ends a sentence (`AUTH s3cret. Thanks!`) is never the user: taken for one, the sentence's next word was read as
- * the password and the password itself was kept.
+ * that ends a sentence or a clause (`AUTH s3cret. Thanks!`, `AUTH s3cret, then PING`) is never the user: taken for one,
+ * the sentence's next word was read as the password and the password itself was kept.
  */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]*[^\s"'\\.!?]${SPACES})?(?=\S)`;
+const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]*[^\s"'\\.!?,]${SPACES})?(?=\S)`;
 /**
  * The end of AUTH's line (or string), of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`), or
- * of a sentence, its `.`, `!` or `?` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after
+ * of a sentence or a clause, its `.`, `!`, `?` or `,` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after
  * it ("The user rejected this action: … Do not retry it unless they ask."). The sentence's mark is left to it. A
  * password in quotes ends there too, its closing quote then the mark (`AUTH 'S3cret pw'. Thanks`, or at the line's end).
  */
-const AUTH_IS_LAST = String.raw`(?=\\?["']?(?:[ \t]*(?:$|\r?\n|\\n|")|[.!?](?:[ \t]|$|\r?\n|\\n))|\\?["'][ \t]*\|)`;
+const AUTH_IS_LAST = String.raw`(?=\\?["']?(?:[ \t]*(?:$|\r?\n|\\n|")|[.!?,](?:[ \t]|$|\r?\n|\\n))|\\?["'][ \t]*\|)`;
 const REDIS_AUTH = new RegExp(`${withArgument(String.raw`\s${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`);
 const REDIS_PROMPT_AUTH_COMMAND = new RegExp(
   `${withArgument(String.raw`${PROMPT}>[ \t]*${REDIS_AUTH_ARGUMENTS}`, 2)}${AUTH_IS_LAST}`,

@@ -67,6 +67,11 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
         `redis-cli -h c AUTH '${R}'. Bye`,
     ],
     [
+      "AUTH's password before a comma and more words on its line, the comma kept",
+      'AUTH s3cret, then PING\nredis-cli\nauth default mypassword, it said OK\n127.0.0.1:6379> AUTH hunter22, done',
+      `AUTH ${R}, then PING\nredis-cli\nauth default ${R}, it said OK\n127.0.0.1:6379> AUTH ${R}, done`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -125,6 +130,8 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
   });
   readsOnce([
     ['AUTH words on one line', (n) => `${'AUTH a '.repeat(n)}`],
+    ['AUTH words and commas on one line', (n) => `${'AUTH a, '.repeat(n)}`],
+    ['AUTH with a comma and a long run of words', (n) => `AUTH pw, ${'then '.repeat(n)}`],
     ['AUTH lines with no end', (n) => 'AUTH a b c\n'.repeat(n)],
     ['MIGRATE commands with no AUTH', (n) => `MIGRATE h 6379 ${'k 0 '.repeat(n)}`],
     ['MIGRATE openings', (n) => 'MIGRATE h 6379 '.repeat(n)],
