@@ -207,3 +207,36 @@ describe('a host with no Gemini key', () => {
     expect(body).toEqual({ ok: false, error: { code: 'model_not_configured', message: said } });
   });
 });
+
+describe('a host given a Gemini key while a failure for want of one is shown', () => {
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    host = await startHost();
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('hears of a key saved through the API, with Settings never opened, and offers Retry', async () => {
+    const page = await openPage(host);
+    await send(page, 'Hello');
+    const failure = page.getByTestId('run-error');
+    await failure.getByTestId('run-error-open-connections').waitFor();
+    expect(await failure.getByTestId('run-error-retry').count()).toBe(0);
+
+    // A script saves the key (Gemini cannot be reached from here: it is saved unchecked).
+    const saved = await fetch(`${host.url}/api/connections/gemini`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiKey: 'AIzaSyExampleExampleExampleExample12345' }),
+    });
+    expect(saved.status).toBe(200);
+    await failure.getByTestId('run-error-retry').waitFor();
+    expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
+    expect(await failure.getByRole('alert').innerText()).toBe(
+      'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
+    );
+  });
+});

@@ -1,5 +1,5 @@
-import { useContext } from 'react';
-import { useChat } from '../../stores';
+import { useContext, useEffect } from 'react';
+import { useChat, useStores } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 import { friendlyError, isKeyProblem, isRetryable, isStoppedCode, KEY_SAVED_NOW } from './error-words';
 import { OpenConnections } from './open-connections';
@@ -23,6 +23,13 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   const openConnections = useContext(OpenConnections);
   // A run that failed for want of a key is worth asking again once one is saved.
   const hasKeyNow = useIsGeminiConfigured() === true && error.code === 'model_not_configured';
+  // Until one is, the connections are followed, so a key saved any way (Settings, the API, another window) is heard.
+  const { connections } = useStores();
+  const isWaitingForKey = isLatest && error.code === 'model_not_configured' && !hasKeyNow;
+  useEffect(
+    () => (isWaitingForKey ? connections.getState().follow() : undefined),
+    [isWaitingForKey, connections],
+  );
   // Nor is a run that ended because nobody answered its approval in time: said as quietly, with Ask again.
   const isExpired = error.code === 'approval_expired';
   if (isStoppedCode(error.code) || isExpired) {

@@ -24,14 +24,10 @@ export function QuickPrompt() {
     const disconnectChat = stores.chat.getState().connect();
     const disconnectApprovals = stores.approvals.getState().connect();
     const disconnectPlans = stores.plans.getState().connect();
-    // A run that failed for want of a Gemini key offers Retry once one is saved, which happens in the main window's
-    // Settings: this window hears of it as Settings does, by `connections.changed`.
-    const unfollowConnections = stores.connections.getState().follow();
     return () => {
       disconnectChat();
       disconnectApprovals();
       disconnectPlans();
-      unfollowConnections();
     };
   }, [stores]);
 
