@@ -76,7 +76,7 @@ export function callError({ name, config, tool, error, signal, waited, note }: F
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
     return new ToolError(
       'mcp_server_died',
-      `The MCP server ${quoted(name)} stopped during ${tool}; it is being restarted. The call may or may not have happened.`,
+      `The MCP server ${quoted(name)} stopped during ${tool}, so the call may or may not have happened. Deputy starts the server again, unless it keeps stopping right after it starts.`,
     );
   // The server's own error message is content from outside: it is quoted, shortened, never trusted.
   const message = redactErrorMessage(error).slice(0, 500);
