@@ -94,3 +94,17 @@ export async function noKeyFailure(page: Page): Promise<{ failure: Locator; open
   expect(await openConnections.innerText()).toBe('Open Settings → Connections');
   return { failure, openConnections };
 }
+
+/**
+ * The same failure once a key is saved: it offers Retry, no longer points to Settings, and its words no longer ask
+ * for a key that is there. Returns the Retry button.
+ */
+export async function retryOnceKeySaved(failure: Locator): Promise<Locator> {
+  const retry = failure.getByTestId('run-error-retry');
+  await retry.waitFor();
+  expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
+  expect(await failure.getByRole('alert').innerText()).toBe(
+    'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
+  );
+  return retry;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textReply } from '../../fakes/gemini/script';
 import { focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
-import { assistantText, noKeyFailure, type, useDesktop } from './desktop-fixture';
+import { assistantText, noKeyFailure, retryOnceKeySaved, type, useDesktop } from './desktop-fixture';
 
 const desktop = useDesktop();
 const KEY = 'AIza-first-use-key-0123456789abcdef';
@@ -53,13 +53,7 @@ describe('the first hour, from a start with no Gemini key', () => {
       await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'hidden' });
 
       // With the key saved, the same message can be asked again, and nothing points to Settings any more.
-      const retry = failure.getByTestId('run-error-retry');
-      await retry.waitFor();
-      expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
-      // The words no longer ask for a key that is there.
-      expect(await failure.getByRole('alert').innerText()).toBe(
-        'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
-      );
+      const retry = await retryOnceKeySaved(failure);
       expect(await axeViolations(page)).toEqual([]);
       desktop.gemini.script(textReply('I can read and send mail, and keep your tasks.'));
       await retry.click();

@@ -4,7 +4,14 @@ import type { DeputyShell } from '../../../shared/shell';
 import { callReply, textReply } from '../../fakes/gemini/script';
 import { focusedId, focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
-import { assistantText, composerOf, noKeyFailure, type, useDesktop } from './desktop-fixture';
+import {
+  assistantText,
+  composerOf,
+  noKeyFailure,
+  retryOnceKeySaved,
+  type,
+  useDesktop,
+} from './desktop-fixture';
 
 const desktop = useDesktop();
 const isQuick = (url: string) => url.endsWith('#/quick');
@@ -176,13 +183,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
       // Back in the quick prompt, the same failure now offers to ask again, and no longer points to Settings.
       app.globalShortcut.press('Alt+Space');
       await expect.poll(() => quick.isVisible()).toBe(true);
-      const retry = failure.getByTestId('run-error-retry');
-      await retry.waitFor();
-      expect(await failure.getByTestId('run-error-open-connections').count()).toBe(0);
-      // The words no longer ask for a key that is there.
-      expect(await failure.getByRole('alert').innerText()).toBe(
-        'Deputy had no Gemini API key then. One is saved now: Retry asks again.',
-      );
+      const retry = await retryOnceKeySaved(failure);
       expect(await axeViolations(page)).toEqual([]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/quick-retry-after-key-${colorScheme}.png` });
 
