@@ -147,8 +147,8 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
         context.semantic.search(query, limit, signal),
       ),
       ...createGmailTools(google, { now }),
-      ...createCalendarTools(google, { now, timezone: () => settings.get().timezone }),
-      ...createSlackTools(slack, { timezone: () => settings.get().timezone }),
+      ...createCalendarTools(google, { now, timezone: () => settings.choices().timezone }),
+      ...createSlackTools(slack, { timezone: () => settings.choices().timezone }),
       ...(options.extraTools ?? []),
     ],
     (integration) => (connections.isUsable(integration) ? null : notConnected(integration).message),
@@ -197,10 +197,10 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
     isUsable: (integration) => connections.isUsable(integration),
     tasks: store.tasks,
     memories: store.memories,
-    keepsRecentMail: () => settings.get().embedRecentMail,
+    keepsRecentMail: () => settings.choices().embedRecentMail,
     embedder: embedderSource(env, () => gemini.apiKey()),
     now,
-    timezone: () => settings.get().timezone,
+    timezone: () => settings.choices().timezone,
     logError,
   });
   registry.register(contextTool(context, registry, store, now));

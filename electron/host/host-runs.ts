@@ -78,7 +78,7 @@ export class HostRuns {
       track: (run, work) => this.track(run, work),
     });
     this.active = new ActiveRuns({
-      capacity: () => deps.settings.get().maxConcurrentRuns,
+      capacity: () => deps.settings.choices().maxConcurrentRuns,
       onQueued: (run, queuePosition, isFirst) => {
         // Closing empties the line after the database is closed: there is no one left to tell.
         if (links.isClosed()) return;
@@ -125,11 +125,11 @@ export class HostRuns {
       random: this.deps.random,
       logError,
       decide: (call, facts) =>
-        decideCall(call, facts, settings.get(), store, now(), (address) => context.isDealtWith(address)),
-      checkModelBudget: () => modelBudgetRefusal(settings.get(), store, now()),
-      approvalLifetimeMs: () => settings.get().approvalExpiryMinutes * 60_000,
+        decideCall(call, facts, settings.choices(), store, now(), (address) => context.isDealtWith(address)),
+      checkModelBudget: () => modelBudgetRefusal(settings.choices(), store, now()),
+      approvalLifetimeMs: () => settings.choices().approvalExpiryMinutes * 60_000,
       onApprovalsChanged: (changed: Approval | null) => this.links.approvalsChanged(changed),
-      areSideEffectsPaused: () => settings.get().areSideEffectsPaused,
+      areSideEffectsPaused: () => settings.choices().areSideEffectsPaused,
       checkIntent: (analysis, turn) => context.unresolvedPerson(analysis, turn),
     };
   }
@@ -146,7 +146,7 @@ export class HostRuns {
 
   /** The spec of a chat run under the settings of this moment. */
   chatSpec(run: RunIds, signal: AbortSignal): RunSpec {
-    const settings = this.deps.settings.get();
+    const settings = this.deps.settings.choices();
     return {
       runId: run.id,
       threadId: run.threadId,
@@ -200,7 +200,7 @@ export class HostRuns {
     const { store } = this.deps;
     // Paused: a resumed run could carry out a call approved before the pause. The runs wait, and go on
     // when the person resumes (SideEffectsSwitch calls this again).
-    if (this.deps.settings.get().areSideEffectsPaused) return;
+    if (this.deps.settings.choices().areSideEffectsPaused) return;
     let runs;
     try {
       runs = store.runs.unfinished();

@@ -1,5 +1,5 @@
 import { isoTime } from '../../shared/iso-time';
-import type { Settings } from '../../shared/contract';
+import type { SettingsChoices } from './settings';
 import type { RunFailure } from '../engine/model-failure';
 import type { CallFacts, CheckedCall } from '../engine/run-deps';
 import { decide } from '../policy/decide';
@@ -11,7 +11,7 @@ const HOUR = 60 * MINUTE;
 
 /** The policy's inputs at this moment: the user's settings and the rate-limit windows from the ledger. */
 export function policyContext(
-  settings: Settings,
+  settings: SettingsChoices,
   store: Store,
   now: Date,
   provenance: RunProvenance = NO_CONTENT,
@@ -51,7 +51,7 @@ export function policyContext(
 export function decideCall(
   call: CheckedCall,
   facts: CallFacts,
-  settings: Settings,
+  settings: SettingsChoices,
   store: Store,
   now: Date,
   isDealtWith?: (address: string) => boolean,
@@ -78,7 +78,7 @@ export function decideCall(
 }
 
 /** Why a model call may not be made now (the hour's model-token budget is used up), or null when it may. */
-export function modelBudgetRefusal(settings: Settings, store: Store, now: Date): RunFailure | null {
+export function modelBudgetRefusal(settings: SettingsChoices, store: Store, now: Date): RunFailure | null {
   const used = store.policy.tokensSince(isoTime(new Date(now.getTime() - HOUR)));
   if (used < settings.rateLimits.modelTokensPerHour) return null;
   return {

@@ -64,6 +64,9 @@ export function areSideEffectsEnabled(env: Env): boolean {
   return !(value === 'false' || value === '0' || value === 'no' || value === 'off');
 }
 
+/** Settings as runs read them: whether a Gemini key is there is asked of `SettingsService.get` alone. */
+export type SettingsChoices = Omit<Settings, 'isGeminiConfigured'>;
+
 /** Stored user choices over environment defaults. The Gemini key itself never leaves the main process. */
 export class SettingsService {
   constructor(
@@ -73,7 +76,7 @@ export class SettingsService {
     private readonly hasGeminiKey: () => boolean = () => readModelConfig(env).apiKey !== null,
   ) {}
 
-  /** Read on every tool call by the policy: kept in memory, refreshed whenever `set` writes. */
+  /** Read on every step (`choices`): kept in memory, refreshed whenever `set` writes. */
   private cached: Settings | null = null;
 
   get(): Settings {
@@ -81,6 +84,15 @@ export class SettingsService {
     const isGeminiConfigured = this.hasGeminiKey();
     if (this.cached.isGeminiConfigured !== isGeminiConfigured)
       this.cached = { ...this.cached, isGeminiConfigured };
+    return this.cached;
+  }
+
+  /**
+   * The person's choices without asking whether a Gemini key is there: what runs read on every step (the policy,
+   * the model budget, the pause switch). Asking the vault each time cost two secret reads a step.
+   */
+  choices(): SettingsChoices {
+    this.cached ??= this.read();
     return this.cached;
   }
 

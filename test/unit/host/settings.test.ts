@@ -36,6 +36,25 @@ describe('settings', () => {
     expect(JSON.stringify(updated)).not.toContain('secret-key');
   });
 
+  it('asks whether a key is there on every get, and never for the choices a run reads each step', () => {
+    let asked = 0;
+    let hasKey = false;
+    const service = new SettingsService(new SettingsRepo(openDatabase(':memory:')), {}, () => {
+      asked += 1;
+      return hasKey;
+    });
+    expect(service.get().isGeminiConfigured).toBe(false);
+    const before = asked;
+    for (let step = 0; step < 5; step += 1) expect(service.choices().approvalExpiryMinutes).toBeGreaterThan(0);
+    expect(asked).toBe(before);
+    hasKey = true;
+    expect(service.get().isGeminiConfigured).toBe(true);
+    expect(asked).toBe(before + 1);
+    // A choice saved is what the next step reads.
+    service.set({ approvalExpiryMinutes: 7 });
+    expect(service.choices().approvalExpiryMinutes).toBe(7);
+  });
+
   it('validates a settings patch', () => {
     expect(SettingsPatch.safeParse({ timezone: 'Not/AZone' }).success).toBe(false);
     expect(SettingsPatch.safeParse({ maxLoopSteps: 16 }).success).toBe(false);
