@@ -45,7 +45,8 @@ describe('settings', () => {
     });
     expect(service.get().isGeminiConfigured).toBe(false);
     const before = asked;
-    for (let step = 0; step < 5; step += 1) expect(service.choices().approvalExpiryMinutes).toBeGreaterThan(0);
+    for (let step = 0; step < 5; step += 1)
+      expect(service.choices().approvalExpiryMinutes).toBeGreaterThan(0);
     expect(asked).toBe(before);
     hasKey = true;
     expect(service.get().isGeminiConfigured).toBe(true);
