@@ -1,16 +1,9 @@
-import { APPROVAL_EXPIRED_OUTCOME, CANCELLED_OUTCOME } from '../../shared/audit-status';
-import {
-  AUDIT_PAGE,
-  type AuditEntry,
-  type AuditFilter,
-  type AuditListOutput,
-  type AuditStatus,
-  type AuditStatusFilter,
-} from '../../shared/contract';
+import { AUDIT_PAGE, type AuditEntry, type AuditFilter, type AuditListOutput } from '../../shared/contract';
 import type { AuditInbox } from './audit-inbox';
 import { namesOf } from './action-rows';
 import { isUndoable, toEntry, type AssumptionRow, type AuditRow } from './audit-rows';
 import type { AuditSearchIndex } from './audit-search-index';
+import { isAmongFailed, statusConditions, statusPageSql, type ApprovalEnding } from './audit-status-pages';
 import type { Db } from './database';
 
 /** Each word a quoted prefix term, all required: "sam inv" finds entries with words starting sam… and inv…. */
@@ -19,9 +12,6 @@ export function toAuditMatch(text: string): string | null {
   const unique = [...new Set(words)].slice(0, 16);
   return unique.length === 0 ? null : unique.map((word) => `"${word}"*`).join(' ');
 }
-
-/** How an approval ended when its action was not done. */
-type ApprovalEnding = 'rejected' | 'expired';
 
 const COLUMN_OF: Record<string, string> = {
   threadId: 'thread_id',
@@ -32,30 +22,6 @@ const COLUMN_OF: Record<string, string> = {
   risk: 'risk',
   decision: 'decision',
 };
-
-/** The entry's action waited for an approval that ended so: found by the approvals' unique action id. */
-const approvalEnded = (status: ApprovalEnding) =>
-  `EXISTS (SELECT 1 FROM approvals a WHERE a.action_id = e.action_id AND a.status = '${status}')`;
-
-/**
- * How the Status filter finds, among the failed entries, those `shownStatusOf` says did not fail: the same tests,
- * in SQL (`IS` where a column may be null, so that `NOT` of them is never null).
- */
-const AMONG_FAILED: Record<Exclude<AuditStatusFilter, AuditStatus>, string> = {
-  turned_down: approvalEnded('rejected'),
-  expired: `(${approvalEnded('expired')} OR (e.kind = 'decision' AND e.rule IS '${APPROVAL_EXPIRED_OUTCOME}'))`,
-  not_done: `(e.kind <> 'decision' AND (e.decision IS 'clarify' OR e.decision IS 'deny'))`,
-  stopped: `(e.kind = 'decision' AND e.rule IS '${CANCELLED_OUTCOME}')`,
-};
-
-/**
- * What the Status filter adds to the stored status. What did not happen is stored `failed`: its choice finds it
- * among the failed entries, and `failed` leaves out every such one, so each choice lists what the viewer says of it.
- */
-function statusConditions(status: AuditStatusFilter): string[] {
-  if (status === 'failed') return [`NOT (${Object.values(AMONG_FAILED).join(' OR ')})`];
-  return status in AMONG_FAILED ? [AMONG_FAILED[status as keyof typeof AMONG_FAILED]] : [];
-}
 
 /**
  * The index a filtered page walks, newest first. SQLite keeps no statistics here, so without a hint it may walk
@@ -227,10 +193,8 @@ export class AuditQuery {
       conditions.push(`e.${column} = @${key}`);
       values[key] = value;
     }
-    if (filter.status !== undefined) {
-      conditions.push('e.status = @status', ...statusConditions(filter.status));
-      values.status = filter.status in AMONG_FAILED ? 'failed' : filter.status;
-    }
+    const { status } = filter;
+    if (status !== undefined) values.status = status;
     // A time range becomes a range of `seq` too (found in the time index in O(log n)), so a day a year ago
     // costs what today costs. Entries are appended with the host's clock, so `seq` grows with `created_at`;
     // the exact time conditions stay, so a bound can only leave out a row a clock set back misplaced.
@@ -250,8 +214,19 @@ export class AuditQuery {
     }
     const match = filter.q ? toAuditMatch(filter.q) : null;
     if (filter.q && !match) return [];
+    // A Status choice of what did not happen walks its own indexes, unless words or a conversation or a run
+    // narrow the page more.
+    const walksStatus =
+      status !== undefined &&
+      isAmongFailed(status) &&
+      !match &&
+      filter.threadId === undefined &&
+      filter.runId === undefined;
+    if (status !== undefined && !walksStatus) conditions.push(...statusConditions(status));
     let sql: string;
-    if (match) {
+    if (walksStatus) {
+      sql = statusPageSql(status, conditions);
+    } else if (match) {
       values.match = match;
       const where = ['audit_fts MATCH @match', ...conditions.map((c) => c.replace('e.seq <', 'f.rowid <'))];
       sql = `SELECT e.* FROM audit_fts f JOIN audit_entries e ON e.seq = f.rowid

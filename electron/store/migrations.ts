@@ -9,6 +9,7 @@ import { JOURNAL_SQL } from './migration-15-journal';
 import { AUDIT_SEARCH_SQL } from './migration-16-audit-search';
 import { AUDIT_LISTING_SQL } from './migration-17-audit-listing';
 import { AUDIT_INBOX_SQL } from './migration-21-audit-inbox';
+import { AUDIT_STATUSES_SQL } from './migration-24-audit-statuses';
 
 /**
  * Numbered, forward-only migrations. A released migration is never edited: a change is a new entry.
@@ -244,5 +245,10 @@ export const migrations: readonly Migration[] = [
       -- the call was decided, so its card names them after a reload as it did live. Rows from before hold NULL.
       ALTER TABLE actions ADD COLUMN names_json TEXT;
     `,
+  },
+  {
+    version: 24,
+    name: "each of the audit trail's Status choices stored as failed reaches its entries through an index of its own",
+    sql: AUDIT_STATUSES_SQL,
   },
 ];

@@ -59,6 +59,7 @@ export const GROWING = new Set([
   'audit_entries',
   'audit_chain',
   'audit_assumptions',
+  'audit_approval_endings',
   'decisions',
   'model_usage',
   'agent_lineage',

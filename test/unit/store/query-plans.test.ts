@@ -4,6 +4,7 @@ import { useTempStores } from '../../support/fixture-copies';
 import {
   planOf,
   recordPrepared,
+  recordPreparing,
   viewsOf,
   WHOLE_TABLE_ON_PURPOSE,
   wholeTableReads,
@@ -45,5 +46,46 @@ describe("the store's statements", () => {
     );
     expect(lookups).toHaveLength(1);
     expect(lookups[0]?.plan.join('\n')).toMatch(/SEARCH approvals USING INDEX \w+ \(action_id=\?\)/);
+  });
+
+  // "Turned down", "Expired", "Not done" and "Stopped" are stored as failed, and a page of one read every failed
+  // entry to find its own: on 1,000,000 entries (10,221 failed), a page of "Turned down" took 16.5 ms (median;
+  // p95 24 ms), 0.2 ms (1.1 ms) through its own indexes (migration 24).
+  it('read a page of each Status choice of what did not happen from its own indexes, not every failed entry', () => {
+    store = newStore();
+    const expected = {
+      turned_down: [/^SEARCH x USING PRIMARY KEY \(ending=\?/],
+      expired: [
+        /^MERGE/,
+        /^SEARCH e USING INDEX audit_entries_run_endings \(rule=\?/,
+        /^SEARCH x USING PRIMARY KEY/,
+      ],
+      not_done: [/^(SCAN|SEARCH) e USING INDEX audit_entries_not_done\b/],
+      stopped: [/^SEARCH e USING INDEX audit_entries_run_endings \(rule=\?/],
+    };
+    for (const [status, walks] of Object.entries(expected)) {
+      for (const filter of [
+        {},
+        { tool: 'add_task', cursor: '100' },
+        { from: '2026-01-01', to: '2027-01-01' },
+      ]) {
+        const recording = recordPreparing();
+        try {
+          store.auditQuery.list({ status: status as keyof typeof expected, ...filter });
+        } finally {
+          recording.stop();
+        }
+        const pages = recording.statements.filter(({ sql }) => /\bLIMIT @limit$/.test(sql.trim()));
+        expect(pages).toHaveLength(1);
+        const plan = planOf(store.db, pages[0]?.sql ?? '');
+        expect([status, filter, plan.filter((detail) => /by_status|TEMP B-TREE/.test(detail))]).toEqual([
+          status,
+          filter,
+          [],
+        ]);
+        for (const walk of walks)
+          expect([status, plan]).toEqual([status, expect.arrayContaining([expect.stringMatching(walk)])]);
+      }
+    }
   });
 });
