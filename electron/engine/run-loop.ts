@@ -14,6 +14,7 @@ import { inCallOrder, type RunState } from './run-state';
 import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
 import { planNote } from './plans/plan-note';
 import { refreshPlan } from './plans/plan-progress';
+import { endForSettled, endingFor, settledByDeputy } from './settled-by-deputy';
 import { admitCompletion, enterLastPhase } from './sop';
 import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 
@@ -65,6 +66,11 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
     if (isCancelled)
       return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
     if (reopenDecided(scope)) continue;
+    // A held call Deputy settled itself (expired, written over) ends the run as it ends a paused one, even when it
+    // was settled while the turn's other calls still ran, or while Deputy was stopped.
+    const settled = settledByDeputy(scope);
+    if (settled)
+      return endForSettled(scope, settled.approval, settled.failure, () => deps.onApprovalsChanged(null));
     refreshPlan(deps, spec);
     const held = state.awaiting[0];
     if (held) {
@@ -101,14 +107,16 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
 }
 
 /**
- * A held call whose approval was decided while the run was not going (Deputy stopped between the decision and
- * acting on it) goes back with the open calls: the ledger then says how far it got.
+ * A held call whose approval the person decided while the run was not going (Deputy stopped between the decision
+ * and acting on it) goes back with the open calls: the ledger then says how far it got. One Deputy settled
+ * itself stays held: it ends the run once these are done, as it would have ended the paused run.
  */
 function reopenDecided(scope: CallScope): boolean {
   const { deps, state } = scope;
-  const decided = state.awaiting.filter(
-    (entry) => deps.store.approvals.get(entry.approvalId)?.status !== 'pending',
-  );
+  const decided = state.awaiting.filter((entry) => {
+    const approval = deps.store.approvals.get(entry.approvalId);
+    return approval?.status !== 'pending' && !(approval && endingFor(approval));
+  });
   if (decided.length === 0) return false;
   state.awaiting = state.awaiting.filter((entry) => !decided.includes(entry));
   state.pendingCalls = [...decided.map((entry) => entry.call), ...state.pendingCalls];

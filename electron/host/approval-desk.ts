@@ -15,7 +15,8 @@ import type { StoredApproval } from '../store/approvals-repo';
 import { redactNullable } from '../vault/redactor';
 import { answeredHistory } from './paused-runs';
 import { continuePausedRun } from './paused-run-continue';
-import { ENDED_BY_DEPUTY, endPausedRun, expiredFailure } from './paused-run-end';
+import { ENDED_BY_DEPUTY, expiredFailure } from '../engine/settled-by-deputy';
+import { endPausedRun } from './paused-run-end';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 
 /** Why Deputy turned an approval down itself: `note` for the person (the approval's history), the rest for the model. */
@@ -237,7 +238,7 @@ export class ApprovalDesk {
     return this.deps.undos.approve(approval);
   }
 
-  /** Ends, after a restart, a run Deputy had begun to end before it stopped (`endingAfterRestart` says how). */
+  /** Ends, after a restart, a run Deputy had begun to end before it stopped (`endingFor` says how). */
   finishEnding(approval: StoredApproval, failure: RunFailure): void {
     endPausedRun((stored) => this.view(stored), this.deps, approval, failure);
   }

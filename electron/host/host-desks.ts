@@ -11,7 +11,7 @@ import type { HostDeps } from './host-deps';
 import type { HostRuns } from './host-runs';
 import { PlanDesk } from './plan-desk';
 import { SideEffectsSwitch } from './side-effects-switch';
-import { ENDED_BY_DEPUTY } from './paused-run-end';
+import { ENDED_BY_DEPUTY } from '../engine/settled-by-deputy';
 
 /** The host's desks: each answers one part of the contract, over the same runs. */
 export interface Desks {

@@ -12,7 +12,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import type { StoredPlan } from '../store/plans-repo';
 import type { Store } from '../store/store';
 import type { ApprovalDesk } from './approval-desk';
-import { ENDED_BY_DEPUTY } from './paused-run-end';
+import { ENDED_BY_DEPUTY } from '../engine/settled-by-deputy';
 
 export interface PlanDeskDeps {
   store: Store;

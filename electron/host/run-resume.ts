@@ -5,9 +5,9 @@ import type { RunLoopDeps, RunSpec } from '../engine/run-deps';
 import { failRun } from '../engine/run-endings';
 import { driveRun } from '../engine/run-loop';
 import { initialState, parseRunState, type RunState } from '../engine/run-state';
+import { endingFor } from '../engine/settled-by-deputy';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { Store } from '../store/store';
-import { endingAfterRestart } from './paused-run-end';
 
 type UnfinishedRun = { id: string; threadId: string; model: string; status: string };
 
@@ -52,7 +52,7 @@ export function resumeRun(deps: ResumeDeps, run: UnfinishedRun): void {
     // Deputy settled what the run waited for (it expired, the person wrote again, the plan was cancelled) and
     // stopped before it ended the run: it ends now, as it would have, and the model is told nothing.
     for (const approval of held) {
-      const ending = approval ? endingAfterRestart(approval) : null;
+      const ending = approval ? endingFor(approval) : null;
       if (approval && ending) return deps.finishEnding(approval, ending);
     }
   }

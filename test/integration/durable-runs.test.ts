@@ -7,6 +7,7 @@ import type { ModelClient, ModelStreamEvent } from '../../electron/llm/model-cli
 import { ServiceError } from '../../electron/tools/service-errors';
 import {
   crash,
+  endingOf,
   HangingModel,
   NoteWorld,
   storeOf,
@@ -15,8 +16,8 @@ import {
   waitForRun,
 } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { ENDED_BY_DEPUTY } from '../../electron/host/paused-run-end';
-import { call, say, ScriptedModel } from '../support/scripted-model';
+import { ENDED_BY_DEPUTY } from '../../electron/engine/settled-by-deputy';
+import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
 const open: HostFixture[] = [];
@@ -277,25 +278,6 @@ describe('crash and resume', () => {
     },
   );
 
-  /** How a run ended, as the contract reads it back, without what differs between two starts. */
-  const endingOf = async (fixture: HostFixture, threadId: string, runId: string) => {
-    const run = await waitForRun(fixture.host, threadId, runId);
-    const { approvals } = await fixture.host.invoke('approval.list', { status: 'all' });
-    const { actions } = await fixture.host.invoke('thread.get', { threadId });
-    return {
-      run: {
-        status: run.status,
-        errorCode: run.errorCode,
-        errorMessage: run.errorMessage,
-        summary: run.summary,
-      },
-      approvals: approvals.map(({ status, decisionNote }) => ({ status, decisionNote })),
-      actions: actions
-        .filter((action) => action.runId === runId)
-        .map(({ state, ledgerState, error, errorCode }) => ({ state, ledgerState, error, errorCode })),
-    };
-  };
-
   it.each([
     { ending: 'expired', claim: ['expired', null] as const },
     { ending: 'superseded by a new message', claim: ['rejected', ENDED_BY_DEPUTY.superseded.note] as const },
@@ -327,7 +309,7 @@ describe('crash and resume', () => {
       clock = decidedAt;
       if (ending === 'expired') b.host.sweepExpiredApprovals();
       else await b.host.runToEnd({ prompt: 'Never mind', threadId: paused.threadId });
-      const liveEnding = await endingOf(b, paused.threadId, paused.runId);
+      const liveEnding = await endingOf(b.host, paused.threadId, paused.runId);
 
       // Resumed: the approval is settled, then Deputy dies before it ends the run, and starts again.
       clock = at;
@@ -336,7 +318,7 @@ describe('crash and resume', () => {
       crash(c.host);
       const resumedModel = new ScriptedModel(say('Posted it anyway.'));
       const d = await start(resumedModel, resumed);
-      const resumedEnding = await endingOf(d, paused.threadId, paused.runId);
+      const resumedEnding = await endingOf(d.host, paused.threadId, paused.runId);
 
       expect(liveEnding.run).toMatchObject({
         status: 'failed',
@@ -570,11 +552,6 @@ describe('retries', () => {
 });
 
 describe('execution policy', () => {
-  const turnOf = (...calls: ModelStreamEvent[][]): ModelStreamEvent[] => [
-    ...calls.flatMap((events) => events.filter((event) => event.type === 'function_call')),
-    { type: 'finish', finishReason: 'STOP', usage: null },
-  ];
-
   it('batch: runs what it may, holds only the call that needs approval, and answers in call order', async () => {
     const world = new NoteWorld();
     const sent: { to: string[]; body: string }[] = [];

@@ -20,6 +20,8 @@ export class NoteWorld {
   /** Failures the next `post_note` calls throw, in order, before any note is written. */
   readonly postFailures: Error[] = [];
   canReconcile = true;
+  /** While set, `read_notes` waits for it before it reads (a read still running when Deputy stopped). */
+  readGate: Promise<void> | null = null;
 
   tools(): Tool[] {
     const postNote: Tool<{ text: string }, { posted: boolean; id: string }> = {
@@ -59,6 +61,7 @@ export class NoteWorld {
       execute: async () => {
         this.calls.read += 1;
         if (this.hang === 'before_effect') return never();
+        if (this.readGate) await this.readGate;
         return { notes: this.notes.map((note) => note.text) };
       },
     };
@@ -116,6 +119,25 @@ export async function waitForRun(
     if (Date.now() > deadline) throw new Error(`run ${runId} is still ${run?.status ?? 'missing'}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** How a run ended, as the contract reads it back, without what differs between two starts (ids, times). */
+export async function endingOf(host: Host, threadId: string, runId: string) {
+  const run = await waitForRun(host, threadId, runId);
+  const { approvals } = await host.invoke('approval.list', { status: 'all' });
+  const { actions } = await host.invoke('thread.get', { threadId });
+  return {
+    run: {
+      status: run.status,
+      errorCode: run.errorCode,
+      errorMessage: run.errorMessage,
+      summary: run.summary,
+    },
+    approvals: approvals.map(({ status, decisionNote }) => ({ status, decisionNote })),
+    actions: actions
+      .filter((action) => action.runId === runId)
+      .map(({ state, ledgerState, error, errorCode }) => ({ state, ledgerState, error, errorCode })),
+  };
 }
 
 /** Resolves once `predicate` holds (polling), for "the first host got this far" before a crash. */

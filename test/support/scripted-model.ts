@@ -49,3 +49,11 @@ export function call(
     { type: 'finish', finishReason: 'STOP', usage },
   ];
 }
+
+/** One turn that asks for several calls at once, in the order given. */
+export function turnOf(...calls: ModelStreamEvent[][]): ModelStreamEvent[] {
+  return [
+    ...calls.flatMap((events) => events.filter((event) => event.type === 'function_call')),
+    { type: 'finish', finishReason: 'STOP', usage },
+  ];
+}

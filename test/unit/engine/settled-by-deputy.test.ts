@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENDED_BY_DEPUTY, endingAfterRestart } from '../../../electron/host/paused-run-end';
+import { ENDED_BY_DEPUTY, endingFor } from '../../../electron/engine/settled-by-deputy';
 import type { StoredApproval } from '../../../electron/store/approvals-repo';
 
 const approval = (status: StoredApproval['status'], decisionNote: string | null): StoredApproval => ({
@@ -28,14 +28,14 @@ const approval = (status: StoredApproval['status'], decisionNote: string | null)
   decisionNote,
 });
 
-describe('endingAfterRestart', () => {
+describe('endingFor', () => {
   it('ends the run as the live run ended when Deputy settled what it waited for', () => {
-    expect(endingAfterRestart(approval('expired', null))).toEqual({
+    expect(endingFor(approval('expired', null))).toEqual({
       code: 'approval_expired',
       message:
         'The approval for "Post a note" expired at 2026-11-28T09:30:00.000Z, so Deputy did not do it. Ask again if you still want it.',
     });
-    expect(endingAfterRestart(approval('rejected', ENDED_BY_DEPUTY.superseded.note))).toEqual({
+    expect(endingFor(approval('rejected', ENDED_BY_DEPUTY.superseded.note))).toEqual({
       code: 'cancelled',
       message: ENDED_BY_DEPUTY.superseded.message,
     });
@@ -44,15 +44,15 @@ describe('endingAfterRestart', () => {
       ENDED_BY_DEPUTY.outOfTime,
       ENDED_BY_DEPUTY.stoppedWithParent,
     ])
-      expect(endingAfterRestart(approval('rejected', note))).toEqual({ code: 'cancelled', message: note });
+      expect(endingFor(approval('rejected', note))).toEqual({ code: 'cancelled', message: note });
   });
 
   it('lets the run go on after what the person decided, or while it still waits', () => {
-    expect(endingAfterRestart(approval('rejected', 'Not in that channel'))).toBeNull();
-    expect(endingAfterRestart(approval('rejected', null))).toBeNull();
+    expect(endingFor(approval('rejected', 'Not in that channel'))).toBeNull();
+    expect(endingFor(approval('rejected', null))).toBeNull();
     // A person's reason that only starts like Deputy's note is still theirs.
-    expect(endingAfterRestart(approval('rejected', `${ENDED_BY_DEPUTY.planCancelled} And why?`))).toBeNull();
-    expect(endingAfterRestart(approval('approved', null))).toBeNull();
-    expect(endingAfterRestart(approval('pending', null))).toBeNull();
+    expect(endingFor(approval('rejected', `${ENDED_BY_DEPUTY.planCancelled} And why?`))).toBeNull();
+    expect(endingFor(approval('approved', null))).toBeNull();
+    expect(endingFor(approval('pending', null))).toBeNull();
   });
 });

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ModelClient } from '../../electron/llm/model-client';
+import { crash, endingOf, NoteWorld, storeOf, until } from '../support/durable-kit';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
+
+/*
+ * A run Deputy stopped in the middle of a turn: one call of the turn held for approval, another still running.
+ * Picked up again, it must end as the live run would have ended, even when the approval's time ran out meanwhile.
+ */
+
+const open: HostFixture[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const fixture of open.splice(0)) await fixture.stop().catch(() => {});
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A turn that reads the board (allowed) and posts a note (held for approval: the default trust asks first). */
+const readThenPost = () =>
+  turnOf(
+    call('read_notes', {}, 'c-read'),
+    call('post_note', { text: 'never posted', intent: 'post a note', confidence: 0.95 }, 'c-post'),
+  );
+
+describe('a run with one call held for approval while another of its turn still runs', () => {
+  const at = new Date('2026-11-28T09:00:00.000Z');
+  let clock = at;
+  let world = new NoteWorld();
+  beforeEach(() => {
+    world = new NoteWorld();
+  });
+  const reopen = async (model: ModelClient, dir: string) => {
+    const fixture = await openHost(model, { dataDir: dir, tools: world.tools(), now: () => clock });
+    open.push(fixture);
+    return fixture;
+  };
+  const start = async (model: ModelClient) => {
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-mid-turn-'));
+    dirs.push(dir);
+    return reopen(model, dir);
+  };
+  /** Holds the read until the returned function is called. */
+  const holdReads = () => {
+    let release = () => {};
+    world.readGate = new Promise((resolve) => (release = resolve));
+    return release;
+  };
+  const expiryOf = (fixture: HostFixture) =>
+    new Date(Date.parse(storeOf(fixture.host).approvals.pending()[0]?.expiresAt ?? '') + 1);
+
+  /** The run that was paused for the post when its approval expired: the ending every other one must match. */
+  const pausedThenExpired = async () => {
+    clock = at;
+    world.readGate = null;
+    const live = await start(new ScriptedModel(readThenPost(), say('Posted it anyway.')));
+    const paused = await live.host.runToEnd({ prompt: 'Read the board, then post' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    clock = expiryOf(live);
+    live.host.sweepExpiredApprovals();
+    const ending = await endingOf(live.host, paused.threadId, paused.runId);
+    expect(ending.run).toMatchObject({ status: 'failed', errorCode: 'approval_expired' });
+    return ending;
+  };
+
+  it('ends as a paused run ends when the approval expires before the other call is done, asking the model nothing more', async () => {
+    const liveEnding = await pausedThenExpired();
+    clock = at;
+    const release = holdReads();
+    const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
+    const running = await start(model);
+    const { runId, threadId } = running.host.startRun({ prompt: 'Read the board, then post' });
+    await until(() => world.calls.read === 2 && storeOf(running.host).approvals.pending().length === 1);
+    clock = expiryOf(running);
+    running.host.sweepExpiredApprovals();
+    release();
+
+    expect(await endingOf(running.host, threadId, runId)).toEqual(liveEnding);
+    expect(model.requests).toHaveLength(1);
+    expect(world.notes).toHaveLength(0);
+  });
+
+  it('ends as the live run ended when the approval expired while Deputy was stopped, telling the model nothing', async () => {
+    const liveEnding = await pausedThenExpired();
+
+    // Stopped: the post waits for approval while the read is still running.
+    clock = at;
+    world.readGate = new Promise(() => {});
+    const first = await start(new ScriptedModel(readThenPost()));
+    const { runId, threadId } = first.host.startRun({ prompt: 'Read the board, then post' });
+    await until(() => world.calls.read === 2 && storeOf(first.host).approvals.pending().length === 1);
+    const expiry = expiryOf(first);
+    crash(first.host);
+
+    // Deputy starts again after the approval's time ran out; it expires while the read runs again.
+    clock = expiry;
+    const release = holdReads();
+    const resumedModel = new ScriptedModel(say('Posted it anyway.'));
+    const resumed = await reopen(resumedModel, first.dataDir);
+    await until(() => world.calls.read === 3);
+    resumed.host.sweepExpiredApprovals();
+    release();
+    const resumedEnding = await endingOf(resumed.host, threadId, runId);
+
+    expect(resumedEnding).toEqual(liveEnding);
+    expect(resumedModel.requests).toHaveLength(0);
+    expect(world.notes).toHaveLength(0);
+  });
+});
