@@ -74,10 +74,12 @@ export function decisionNoteForPerson(note: string): string {
 /**
  * What a run picked up after a restart tells the model of a call turned down meanwhile: what the live run would
  * have told it, read from the approval's note (the person's reason, or why Deputy turned it down for them), so the
- * resumed run's next request is the one the run would have made had it not stopped.
+ * resumed run's next request is the one the run would have made had it not stopped. `isPersons`: the approval
+ * says the person turned it down (approvals settled before Deputy kept who did are read by their note alone).
  */
-export function turnedDownOnResume(note: string | null): TurnedDown {
-  const gone = note === null ? null : GONE_NOTE.exec(note);
+export function turnedDownOnResume(note: string | null, isPersons = false): TurnedDown {
+  // The person's own reason is never read as Deputy's, however it reads.
+  const gone = note === null || isPersons ? null : GONE_NOTE.exec(note);
   if (gone) {
     const { code, message } = refusalForGone(gone[1] ?? '', gone[2] === 'removed' ? 'removed' : 'turned_off');
     return { code, message };

@@ -34,7 +34,7 @@ export async function continueApproval(
     const { code, message } =
       approval.status === 'expired'
         ? { code: 'rejected_by_user', message: 'The approval expired; nothing was done.' }
-        : turnedDownOnResume(approval.decisionNote);
+        : turnedDownOnResume(approval.decisionNote, approval.decidedBy === 'person');
     rejectAction(scope, entry.id, entry.tool, message, () =>
       settle(scope, call, { error: { code, message } }, null),
     );

@@ -34,11 +34,12 @@ export const expiredFailure = (approval: StoredApproval): RunFailure => ({
 /**
  * How the run should end that held a call for `approval`, when Deputy itself settled it: exactly as the run ends
  * that was paused for it when Deputy settled it. Null for an approval still waiting or decided by the person,
- * after which a run goes on.
+ * after which a run goes on. A reason the person typed is theirs even when it reads like one of Deputy's notes;
+ * only an approval settled before Deputy kept who settled it (`decidedBy`) is judged by its note alone.
  */
 export function endingFor(approval: StoredApproval): RunFailure | null {
   if (approval.status === 'expired') return expiredFailure(approval);
-  if (approval.status !== 'rejected') return null;
+  if (approval.status !== 'rejected' || approval.decidedBy === 'person') return null;
   const note = approval.decisionNote;
   if (note === ENDED_BY_DEPUTY.superseded.note)
     return { code: 'cancelled', message: ENDED_BY_DEPUTY.superseded.message };
@@ -63,7 +64,7 @@ export function endForSettled(
   for (const other of state.awaiting) {
     if (other.approvalId === approval.id) continue;
     const now = deps.now().toISOString();
-    if (!deps.store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended')) continue;
+    if (!deps.store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended', 'deputy')) continue;
     rejectAction(scope, other.actionId, other.call.name, failure.message);
     const stored = deps.store.approvals.get(other.approvalId);
     if (stored) told(stored);

@@ -1,5 +1,6 @@
 import {
   type Approval,
+  type ApprovalDecider,
   type ApprovalDecideInput,
   type ApprovalEditInput,
   DeputyError,
@@ -71,7 +72,7 @@ export class ApprovalDesk {
       // The reason as it is stored, redacted on its own: what a run resumed after a crash reads back, and inside
       // the model's sentence a secret in it could go unseen.
       const note = redactNullable(input.reason?.trim() || null);
-      this.claim(approval, 'rejected', note);
+      this.claim(approval, 'rejected', note, 'person');
       return continuePausedRun(this.deps, approval, { kind: 'reject', message: rejectionForModel(note) });
     }
     const scope = input.alwaysAllow;
@@ -83,7 +84,7 @@ export class ApprovalDesk {
       throw new DeputyError('invalid_input', 'That "always allow" scope is not one this approval offers.');
     }
     this.refuseIfPaused();
-    this.claim(approval, 'approved', null);
+    this.claim(approval, 'approved', null, 'person');
     if (scope) {
       this.deps.settings.addRule({
         id: this.deps.newId(),
@@ -122,7 +123,7 @@ export class ApprovalDesk {
       store.actions.replaceArgs(approval.actionId, check.args, print, now);
     });
     const edited = { ...approval, args: check.args, fingerprint: print };
-    this.claim(edited, 'approved', 'edited');
+    this.claim(edited, 'approved', 'edited', 'person');
     return continuePausedRun(this.deps, edited, { kind: 'approve' });
   }
 
@@ -141,12 +142,7 @@ export class ApprovalDesk {
     for (const approval of expired) {
       // In a group of its own, so it is on disk before anyone is told, even while a run's step is open.
       const { store } = this.deps;
-      if (
-        !store.transaction(() =>
-          store.approvals.claim(approval.id, 'expired', this.deps.now().toISOString(), null),
-        )
-      )
-        continue;
+      if (!store.transaction(() => this.settleItself(approval, 'expired', null))) continue;
       const at = new Date(approval.expiresAt).toISOString();
       if (this.deps.undos.isUndo(approval)) {
         this.deps.undos.end(approval, `The approval expired at ${at}, so nothing was undone.`);
@@ -173,7 +169,7 @@ export class ApprovalDesk {
   turnDownWaitingFor(toolPrefix: string, refusal: Refusal): void {
     for (const approval of this.deps.store.approvals.pendingForToolsStartingWith(toolPrefix)) {
       try {
-        this.claim(approval, 'rejected', refusal.note);
+        this.claim(approval, 'rejected', refusal.note, 'deputy');
         if (this.deps.undos.isUndo(approval)) {
           this.deps.undos.end(approval, `${refusal.note} Nothing was undone.`);
           continue;
@@ -200,8 +196,7 @@ export class ApprovalDesk {
     let history: ModelMessage[] | null = null;
     for (const approval of waiting) {
       const { note, message } = ENDED_BY_DEPUTY.superseded;
-      if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), note))
-        continue;
+      if (!this.settleItself(approval, 'rejected', note)) continue;
       const state = endPausedRun((stored) => this.view(stored), this.deps, approval, {
         code: 'cancelled',
         message,
@@ -221,7 +216,7 @@ export class ApprovalDesk {
   ): Promise<RunResponse> | RunResponse {
     if (input.decision === 'reject') {
       const note = input.reason?.trim() || null;
-      this.claim(approval, 'rejected', note);
+      this.claim(approval, 'rejected', note, 'person');
       return this.deps.undos.end(
         approval,
         // The person's note after the sentence: said inside it, its own full stop would end it early.
@@ -234,7 +229,7 @@ export class ApprovalDesk {
         'An undo offers no "always allow": approve it once or reject it.',
       );
     this.refuseIfPaused();
-    this.claim(approval, 'approved', null);
+    this.claim(approval, 'approved', null, 'person');
     return this.deps.undos.approve(approval);
   }
 
@@ -247,10 +242,24 @@ export class ApprovalDesk {
   endPaused(runId: string, threadId: string, message: string): void {
     for (const approval of this.deps.store.approvals.pendingInThread(threadId)) {
       if (approval.runId !== runId) continue;
-      if (!this.deps.store.approvals.claim(approval.id, 'rejected', this.deps.now().toISOString(), message))
-        continue;
+      if (!this.settleItself(approval, 'rejected', message)) continue;
       endPausedRun((stored) => this.view(stored), this.deps, approval, { code: 'cancelled', message });
     }
+  }
+
+  /** Deputy settles a pending approval itself (it expired, the person wrote again…); false when already settled. */
+  private settleItself(
+    approval: StoredApproval,
+    status: 'expired' | 'rejected',
+    note: string | null,
+  ): boolean {
+    return this.deps.store.approvals.claim(
+      approval.id,
+      status,
+      this.deps.now().toISOString(),
+      note,
+      'deputy',
+    );
   }
 
   private require(id: string): StoredApproval {
@@ -280,11 +289,16 @@ export class ApprovalDesk {
     );
   }
 
-  private claim(approval: StoredApproval, status: 'approved' | 'rejected', note: string | null): void {
+  private claim(
+    approval: StoredApproval,
+    status: 'approved' | 'rejected',
+    note: string | null,
+    by: ApprovalDecider,
+  ): void {
     const now = this.deps.now().toISOString();
     const { store } = this.deps;
     store.transaction(() => {
-      if (!store.approvals.claim(approval.id, status, now, note)) throw this.alreadyDecided(approval.id);
+      if (!store.approvals.claim(approval.id, status, now, note, by)) throw this.alreadyDecided(approval.id);
       // The person let it happen, now: the entry's authority, in the transaction of the decision itself.
       if (status === 'approved') store.audit.authorize(approval.actionId, 'person', now);
       store.policy.audit({
@@ -299,6 +313,6 @@ export class ApprovalDesk {
         detail: { args: approval.args, fingerprint: approval.fingerprint },
       });
     });
-    this.deps.publish(this.view({ ...approval, status, decidedAt: now, decisionNote: note }));
+    this.deps.publish(this.view({ ...approval, status, decidedAt: now, decisionNote: note, decidedBy: by }));
   }
 }

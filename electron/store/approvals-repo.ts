@@ -1,5 +1,11 @@
 import { redactedJson, redactKnownSecretsJson, redactNullable, redactSecrets } from '../vault/redactor';
-import type { AlwaysAllowScope, Approval, ApprovalPreview, ApprovalStatus } from '../../shared/contract';
+import {
+  ApprovalDecider,
+  type AlwaysAllowScope,
+  type Approval,
+  type ApprovalPreview,
+  type ApprovalStatus,
+} from '../../shared/contract';
 import type { Db } from './database';
 import { asRecord, parseStoredJson } from './json';
 
@@ -27,6 +33,8 @@ interface ApprovalRow {
   expires_at: string;
   decided_at: string | null;
   decision_note: string | null;
+  /** Null on rows settled before migration 25, and while pending. */
+  decided_by: string | null;
 }
 
 /** A stored approval; the tool's argument schema is added by whoever has the registry. */
@@ -61,7 +69,14 @@ const toApproval = (row: ApprovalRow): StoredApproval => ({
   expiresAt: row.expires_at,
   decidedAt: row.decided_at,
   decisionNote: row.decision_note,
+  ...decidedBy(row.decided_by),
 });
+
+/** Who settled the approval, when its row says so in a way this version knows. */
+function decidedBy(stored: string | null): Pick<StoredApproval, 'decidedBy'> {
+  const known = ApprovalDecider.safeParse(stored);
+  return known.success ? { decidedBy: known.data } : {};
+}
 
 /** An undo taken from the audit trail is not a call of the conversation (its card is the original's). */
 const NOT_AN_UNDO =
@@ -114,13 +129,14 @@ export class ApprovalsRepo {
     );
     // The one place an approval leaves `pending`: the WHERE makes a second decision a no-op, so it runs once.
     this.claimStmt = db.prepare(
-      `UPDATE approvals SET status = @status, decided_at = @now, decision_note = @note
+      `UPDATE approvals SET status = @status, decided_at = @now, decision_note = @note, decided_by = @by
        WHERE id = @id AND status = 'pending'`,
     );
     this.reopenStmt = db.prepare(
       `UPDATE approvals SET status = 'pending', args_json = @args, fingerprint = @fingerprint, level = @level,
          reason = @reason, rule = @rule, preview_json = @preview, preview_text = @previewText,
-         created_at = @createdAt, expires_at = @expiresAt, decided_at = NULL, decision_note = NULL
+         created_at = @createdAt, expires_at = @expiresAt, decided_at = NULL, decision_note = NULL,
+         decided_by = NULL
        WHERE id = @id AND status <> 'pending'`,
     );
     this.updateArgs = db.prepare(
@@ -184,9 +200,15 @@ export class ApprovalsRepo {
     return this.selectByThread.all(threadId).map(toApproval);
   }
 
-  /** Moves a pending approval to its decision; false when it was no longer pending. */
-  claim(id: string, status: Exclude<ApprovalStatus, 'pending'>, now: string, note: string | null): boolean {
-    return this.claimStmt.run({ id, status, now, note: redactNullable(note) }).changes === 1;
+  /** Moves a pending approval to its decision, taken `by` the person or Deputy; false when it was no longer pending. */
+  claim(
+    id: string,
+    status: Exclude<ApprovalStatus, 'pending'>,
+    now: string,
+    note: string | null,
+    by: ApprovalDecider,
+  ): boolean {
+    return this.claimStmt.run({ id, status, now, note: redactNullable(note), by }).changes === 1;
   }
 
   /**

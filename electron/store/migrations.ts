@@ -251,4 +251,13 @@ export const migrations: readonly Migration[] = [
     name: "each of the audit trail's Status choices stored as failed reaches its entries through an index of its own",
     sql: AUDIT_STATUSES_SQL,
   },
+  {
+    version: 25,
+    name: 'who settled an approval: the person, or Deputy itself',
+    sql: `
+      -- 'person' or 'deputy', written with the decision: a reason the person typed that reads like one of
+      -- Deputy's own notes is still theirs. Rows from before hold NULL and are read by their note, as before.
+      ALTER TABLE approvals ADD COLUMN decided_by TEXT;
+    `,
+  },
 ];

@@ -3,6 +3,9 @@ import { RunResponse } from './run';
 
 export const ApprovalStatus = z.enum(['pending', 'approved', 'rejected', 'expired']);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+/** Who settled an approval: the person (approved, rejected, edited), or Deputy itself (expired, written over…). */
+export const ApprovalDecider = z.enum(['person', 'deputy']);
+export type ApprovalDecider = z.infer<typeof ApprovalDecider>;
 
 /** A human-readable view of what the call would do: labelled fields, an optional body, an optional before/after. */
 export const ApprovalPreview = z.object({
@@ -52,6 +55,8 @@ export const Approval = z.object({
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
   decisionNote: z.string().nullable(),
+  /** Who settled it; absent while it waits, and on approvals settled before Deputy kept this. */
+  decidedBy: ApprovalDecider.optional(),
   /** Spec 004: the plan and the step this call carries out, when the run has a plan. */
   planId: z.string().optional(),
   stepId: z.string().optional(),

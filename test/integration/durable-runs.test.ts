@@ -17,6 +17,7 @@ import {
 } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { ENDED_BY_DEPUTY } from '../../electron/engine/settled-by-deputy';
+import { refusalForGone } from '../../shared/rejection-words';
 import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
@@ -222,7 +223,13 @@ describe('crash and resume', () => {
     const response = await a.host.runToEnd({ prompt: 'Mail Sam' });
     const { approvals } = await a.host.invoke('approval.list', { status: 'pending' });
     // The decision is recorded, then Deputy dies before it acts on it.
-    storeOf(a.host).approvals.claim(approvals[0]?.id ?? '', 'approved', new Date().toISOString(), null);
+    storeOf(a.host).approvals.claim(
+      approvals[0]?.id ?? '',
+      'approved',
+      new Date().toISOString(),
+      null,
+      'person',
+    );
     crash(a.host);
 
     const b = await host(new ScriptedModel(say('Sent.')), world, a.dataDir, syntheticMailTools(sent));
@@ -235,6 +242,17 @@ describe('crash and resume', () => {
     { reason: 'Not in that channel', said: 'Not in that channel', secret: null },
     // Read alone, the reason's secret is found (as it was stored); inside the model's sentence it was not.
     { reason: 'redis-cli\nAUTH s3cretpass', said: 'AUTH [redacted]', secret: 's3cretpass' },
+    // The person's reason in words Deputy writes when it turns a call down itself: still the person's.
+    {
+      reason: ENDED_BY_DEPUTY.planCancelled,
+      said: `The user rejected this action: ${ENDED_BY_DEPUTY.planCancelled}`,
+      secret: null,
+    },
+    {
+      reason: refusalForGone('files', 'removed').note,
+      said: 'The user rejected this action: Turned down by Deputy',
+      secret: null,
+    },
   ])(
     'tells the model of a call turned down just before the crash what the live run would have, the reason with it ($said)',
     async ({ reason, said, secret }) => {
@@ -261,7 +279,7 @@ describe('crash and resume', () => {
       await b.host.invoke('approval.decide', { approvalId, decision: 'reject', reason });
       // Resumed: the decision is recorded, then Deputy dies before it acts on it, and goes on at the next start.
       const c = await start(new ScriptedModel(), resumed);
-      storeOf(c.host).approvals.claim(approvalId, 'rejected', at.toISOString(), reason);
+      storeOf(c.host).approvals.claim(approvalId, 'rejected', at.toISOString(), reason, 'person');
       crash(c.host);
       const resumedModel = new ScriptedModel(say('Left it.'));
       const d = await start(resumedModel, resumed);
@@ -314,7 +332,7 @@ describe('crash and resume', () => {
       // Resumed: the approval is settled, then Deputy dies before it ends the run, and starts again.
       clock = at;
       const c = await start(new ScriptedModel(), resumed);
-      storeOf(c.host).approvals.claim(approvalId, claim[0], decidedAt.toISOString(), claim[1]);
+      storeOf(c.host).approvals.claim(approvalId, claim[0], decidedAt.toISOString(), claim[1], 'deputy');
       crash(c.host);
       const resumedModel = new ScriptedModel(say('Posted it anyway.'));
       const d = await start(resumedModel, resumed);

@@ -1,32 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ENDED_BY_DEPUTY, endingFor } from '../../../electron/engine/settled-by-deputy';
 import type { StoredApproval } from '../../../electron/store/approvals-repo';
+import { storedApproval } from '../../support/stored-approval';
 
-const approval = (status: StoredApproval['status'], decisionNote: string | null): StoredApproval => ({
-  id: 'ap-1',
-  runId: 'run-1',
-  threadId: 'th-1',
-  actionId: 'act-1',
-  tool: 'post_note',
-  args: {},
-  fingerprint: 'f',
-  status,
-  level: 'confirm',
-  reason: 'Your setting for “Post a note” is “Ask me first”.',
-  rule: 'tool.confirm',
-  risk: 'medium',
-  preview: { title: 'Post a note', fields: [] },
-  previewText: 'Post a note',
-  intent: null,
-  reasoning: null,
-  confidence: null,
-  assumptions: [],
-  alwaysAllowScopes: [],
-  createdAt: '2026-11-28T09:00:00.000Z',
-  expiresAt: '2026-11-28T09:30:00.000Z',
-  decidedAt: '2026-11-28T09:31:00.000Z',
-  decisionNote,
-});
+const approval = (
+  status: StoredApproval['status'],
+  decisionNote: string | null,
+  decidedBy?: StoredApproval['decidedBy'],
+): StoredApproval =>
+  storedApproval({
+    status,
+    decidedAt: '2026-11-28T09:31:00.000Z',
+    decisionNote,
+    ...(decidedBy && { decidedBy }),
+  });
 
 describe('endingFor', () => {
   it('ends the run as the live run ended when Deputy settled what it waited for', () => {
@@ -54,5 +41,15 @@ describe('endingFor', () => {
     expect(endingFor(approval('rejected', `${ENDED_BY_DEPUTY.planCancelled} And why?`))).toBeNull();
     expect(endingFor(approval('approved', null))).toBeNull();
     expect(endingFor(approval('pending', null))).toBeNull();
+  });
+
+  it("tells Deputy's notes from the same words typed by the person by who settled the approval", () => {
+    const { superseded, planCancelled, outOfTime, stoppedWithParent } = ENDED_BY_DEPUTY;
+    for (const note of [superseded.note, planCancelled, outOfTime, stoppedWithParent]) {
+      expect(endingFor(approval('rejected', note, 'person'))).toBeNull();
+      expect(endingFor(approval('rejected', note, 'deputy'))).toEqual(endingFor(approval('rejected', note)));
+    }
+    expect(endingFor(approval('rejected', 'Not in that channel', 'deputy'))).toBeNull();
+    expect(endingFor(approval('expired', null, 'deputy'))).toMatchObject({ code: 'approval_expired' });
   });
 });

@@ -91,6 +91,11 @@ describe('a rejection, for the model and for the person', () => {
     for (const how of ['removed', 'turned_off'] as const) {
       const { code, message, note } = refusalForGone('Notes "work"', how);
       expect(turnedDownOnResume(note)).toEqual({ code, message });
+      // The same words typed by the person as their reason are theirs.
+      expect(turnedDownOnResume(note, true)).toEqual({
+        code: 'rejected_by_user',
+        message: rejectionForModel(note),
+      });
     }
   });
 });

@@ -210,9 +210,9 @@ describe('store', () => {
       decidedAt: null,
       decisionNote: null,
     });
-    expect(store.approvals.claim('p', 'approved', 'n', null)).toBe(true);
-    expect(store.approvals.claim('p', 'approved', 'n', null)).toBe(false);
-    expect(store.approvals.claim('p', 'rejected', 'n', null)).toBe(false);
+    expect(store.approvals.claim('p', 'approved', 'n', null, 'person')).toBe(true);
+    expect(store.approvals.claim('p', 'approved', 'n', null, 'person')).toBe(false);
+    expect(store.approvals.claim('p', 'rejected', 'n', null, 'person')).toBe(false);
     expect(store.approvals.get('a')?.status).toBe('approved');
     expect(store.approvals.replaceArgs('p', { x: 1 }, 'g')).toBe(false);
   });
