@@ -106,7 +106,7 @@ describe('the audit Status filter on a trail written at version 23', () => {
       expect(asked && store.approvals.reopen(asked)).toBe(true);
       const turnedDown = (): string[] => store.auditQuery.list({ status: 'turned_down' }).entries.map(named);
       expect(turnedDown()).toEqual(['gmail_send', 'send_email']);
-      store.approvals.claim(asked?.id ?? '', 'expired', '2026-11-28T09:00:00.000Z', null);
+      store.approvals.claim(asked?.id ?? '', 'expired', '2026-11-28T09:00:00.000Z', null, 'deputy');
       expect(turnedDown()).toEqual(['gmail_send', 'send_email']);
       expect(store.auditQuery.list({ status: 'expired' }).entries.map(named)).toEqual([
         'slack_send',
