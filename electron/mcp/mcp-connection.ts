@@ -13,7 +13,7 @@ import type { BoundedLog } from './bounded-log';
 import { callError, reconnecting, stoppedError, type StopReason } from './call-errors';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
-import { isUnreached, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
+import { mayPass, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { StartTally, type Backoff } from './start-tally';
 import { listTools } from './tool-listing';
@@ -246,8 +246,9 @@ export class McpConnection {
       this.client = null;
       await client?.close().catch(() => {});
       const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
-      // An address not reached is retried as before, for as long as it takes: the network may come back.
-      this.failedStart(why, !isUnreached(error, config));
+      // An address not reached, or one that answered it cannot answer for now (503), is retried as before, for as
+      // long as it takes: the network may come back, the server may be back in a moment.
+      this.failedStart(why, !mayPass(error, config));
     }
   }
 

@@ -85,6 +85,8 @@ function httpProblem(error: unknown, url: string): string {
     if (error.code === 401 || error.code === 403)
       return `The server at ${where} refused Deputy (HTTP ${error.code}). Check the token or headers it needs.`;
     if (error.code === 404) return `Nothing at ${where} answers MCP requests (HTTP 404). Check the address.`;
+    const forNow = FOR_NOW[error.code];
+    if (forNow) return `The server at ${where} answered HTTP ${error.code}: ${forNow}; Deputy keeps trying.`;
     return `The server at ${where} answered with an error (HTTP ${error.code}).`;
   }
   const cause = error instanceof Error ? error.cause : undefined;
@@ -96,6 +98,17 @@ function httpProblem(error: unknown, url: string): string {
   const detail = cause instanceof Error ? cause.message : redactErrorMessage(error);
   return `Deputy could not reach ${where} (${redactSecrets(detail)}).`;
 }
+
+/**
+ * Answers that say the server is there but cannot answer for now (overloaded, being deployed, behind a gateway that
+ * lost it, rate limiting): a few bad seconds, not a wrong address or token, so they are not counted as failed starts.
+ */
+const FOR_NOW: Partial<Record<number, string>> = {
+  429: 'it has had too many requests for now',
+  502: 'it is not available right now (the gateway in front of it could not reach it)',
+  503: 'it is not available right now',
+  504: 'it is not available right now (the gateway in front of it waited for it in vain)',
+};
 
 /** Node's and undici's codes for an address not reached at all: no answer came, so none can be judged. */
 const UNREACHED = new Set([
@@ -113,12 +126,16 @@ const UNREACHED = new Set([
 ]);
 
 /**
- * Whether a server's address could not be reached (its host not found, nothing listening, the network down), as
- * opposed to a server that answered wrongly or a program that did not start: that may pass by itself (the Wi-Fi
- * comes back, the laptop wakes), so it is not counted as a failed start.
+ * Whether a server's start failed in a way that may pass by itself: its address could not be reached (its host not
+ * found, nothing listening, the network down: the Wi-Fi comes back, the laptop wakes), or it answered that it
+ * cannot answer for now (HTTP 429, 502, 503, 504). That is not counted as a failed start, as a server that answered
+ * wrongly (401, 404, 500) or a program that did not start is: it is retried, with the same growing delay, for as
+ * long as it takes.
  */
-export function isUnreached(error: unknown, config: McpServerConfig): boolean {
+export function mayPass(error: unknown, config: McpServerConfig): boolean {
   if (config.transport !== 'http') return false;
+  if (error instanceof StreamableHTTPError)
+    return error.code !== undefined && FOR_NOW[error.code] !== undefined;
   const code = errorCode(error instanceof Error ? error.cause : undefined);
   return code !== undefined && UNREACHED.has(code);
 }

@@ -40,8 +40,8 @@ export class StartTally {
   }
 
   /**
-   * Notes a start that did not work (`isCounted` false for one that does not count: an address not reached); says
-   * whether to try again, which it is not once MCP_START_ATTEMPTS counted ones failed in a row.
+   * Notes a start that did not work (`isCounted` false for one that does not count: an address not reached, an
+   * HTTP 503); says whether to try again, which it is not once MCP_START_ATTEMPTS counted ones failed in a row.
    */
   failedStart(isCounted: boolean): boolean {
     if (isCounted) this.failedStarts += 1;

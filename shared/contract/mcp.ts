@@ -73,7 +73,8 @@ export type McpServerState = z.infer<typeof McpServerState>;
  * ever only fills its log. A start works once the server has stayed up 10 s (STAYED_UP_MS in
  * electron/mcp/start-tally.ts): one that answers Deputy's first requests and then stops within that time failed too.
  * A server that ran longer and then died is restarted as before; only its failed starts count, and an address that
- * could not be reached at all is not one (the network may come back): it is retried as before.
+ * could not be reached at all, or that answered it cannot answer for now (HTTP 429, 502, 503, 504), is not one (the
+ * network may come back, the server may be back in a moment): it is retried as before.
  */
 export const MCP_START_ATTEMPTS = 3;
 

@@ -1,32 +1,30 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/contract';
 import { storeOf } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { putServer, waitForServer, watchServer } from '../support/mcp-kit';
+import { answerMcp, listenLocally, putServer, waitForServer, watchServer } from '../support/mcp-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 /** A Streamable HTTP MCP server (stateless), answering in JSON or as an event stream, with a tool that answers 11 MB. */
 async function httpServer(isJson: boolean): Promise<{ url: string; server: Server }> {
-  const server = createServer((request, response) => {
-    const mcp = new McpServer({ name: 'far', version: '1.0.0' });
-    mcp.registerTool('huge', { description: 'Answers with 11 MB.' }, async () => ({
-      content: [{ type: 'text', text: 'x'.repeat(11 * 1024 * 1024) }],
-    }));
-    mcp.registerTool('small', { description: 'Answers with a word.' }, async () => ({
-      content: [{ type: 'text', text: 'small answer' }],
-    }));
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: isJson,
-    });
-    void mcp.connect(transport).then(() => transport.handleRequest(request, response));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+  const server = createServer((request, response) =>
+    answerMcp(
+      request,
+      response,
+      'far',
+      (mcp) => {
+        mcp.registerTool('huge', { description: 'Answers with 11 MB.' }, async () => ({
+          content: [{ type: 'text', text: 'x'.repeat(11 * 1024 * 1024) }],
+        }));
+        mcp.registerTool('small', { description: 'Answers with a word.' }, async () => ({
+          content: [{ type: 'text', text: 'small answer' }],
+        }));
+      },
+      isJson,
+    ),
+  );
+  return listenLocally(server);
 }
 
 describe('an MCP server over HTTP that answers too much', () => {

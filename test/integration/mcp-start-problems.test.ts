@@ -1,18 +1,16 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { putServer, stdio, waitForServer } from '../support/mcp-kit';
+import { listenLocally, putServer, stdio, waitForServer } from '../support/mcp-kit';
 import { ScriptedModel } from '../support/scripted-model';
 
 /** A local address that answers every request with `status`, as a server behind a wrong token does. */
 async function answering(status: number): Promise<{ url: string; server: Server }> {
   const server = createServer((_request, response) => response.writeHead(status).end('no'));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+  return listenLocally(server);
 }
 
 /**

@@ -1,5 +1,9 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Host } from '../../electron/host/create-host';
 import { McpPutInput, type McpServerView } from '../../shared/contract';
 
@@ -88,4 +92,41 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Answers one request as a stateless Streamable HTTP MCP server named `name` would, with the tools `register` gives
+ * it, in JSON or (`isJson` false) as an event stream. A GET is turned away (405): it has no stream of its own to
+ * open, and the older SSE transport Deputy tries after a start that failed is told so at once.
+ */
+export function answerMcp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  name: string,
+  register: (mcp: McpServer) => void,
+  isJson = true,
+): void {
+  if (request.method === 'GET') {
+    response.writeHead(405).end();
+    return;
+  }
+  const mcp = new McpServer({ name, version: '1.0.0' });
+  register(mcp);
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: isJson,
+  });
+  void mcp.connect(transport).then(() => transport.handleRequest(request, response));
+}
+
+/** For `answerMcp`: one tool, `tool`, that answers `text`. */
+export const textTool = (tool: string, text: string) => (mcp: McpServer) =>
+  mcp.registerTool(tool, { description: `Answers ${text}.` }, async () => ({
+    content: [{ type: 'text', text }],
+  }));
+
+/** Starts `server` on a free local port; its MCP address there. */
+export async function listenLocally(server: Server): Promise<{ url: string; server: Server }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
 }

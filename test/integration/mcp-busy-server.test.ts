@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mayPass, startProblem } from '../../electron/mcp/start-problem';
+import { MCP_START_ATTEMPTS, McpServerConfig } from '../../shared/contract';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import {
+  answerMcp,
+  listenLocally,
+  putServer,
+  textTool,
+  waitForServer,
+  watchServer,
+} from '../support/mcp-kit';
+import { ScriptedModel } from '../support/scripted-model';
+
+/**
+ * A Streamable HTTP MCP server (stateless) that answers its first `times` starts with `status`, as one being
+ * deployed or behind a busy gateway does, and works from then on. A start is counted by its POST: the GET Deputy
+ * then tries (the older SSE transport) gets the same answer while starts are left.
+ */
+async function unavailableFor(status: number, times: number): Promise<{ url: string; server: Server }> {
+  let left = times;
+  const server = createServer((request, response) => {
+    if (left > 0) {
+      if (request.method === 'POST') left -= 1;
+      response.writeHead(status).end('not now');
+      return;
+    }
+    answerMcp(request, response, 'busy', textTool('ping', 'pong'));
+  });
+  return listenLocally(server);
+}
+
+/**
+ * A server that answers "not now" (503) for a few seconds is not a server that cannot start: it is tried again, with
+ * the same growing delays, for as long as it takes, and its card says so. Other answers still count.
+ */
+describe('an MCP server over HTTP that is not available for a while', () => {
+  let fixture: HostFixture;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    fixture = await openHost(new ScriptedModel());
+  });
+
+  afterAll(async () => {
+    await fixture.close();
+    for (const server of servers) server.close();
+  });
+
+  it('keeps trying one that answers 503 more times than a failing one is tried, and it runs once it answers; a 500 still counts', async () => {
+    const { host } = fixture;
+    // More 503s than the starts a server may fail: counted, it would be left Failed before it came back.
+    const busy = await unavailableFor(503, MCP_START_ATTEMPTS);
+    const broken = await unavailableFor(500, 100);
+    servers.push(busy.server, broken.server);
+    await Promise.all([
+      putServer(host, 'busy', { transport: 'http', url: busy.url }),
+      putServer(host, 'broken', { transport: 'http', url: broken.url }),
+    ]);
+    const card = watchServer(host, 'busy');
+
+    const failed = await waitForServer(host, 'broken', (view) => view.state === 'failed', 15_000);
+    expect(failed.error).toBe(
+      `The MCP server “broken” could not start. The server at ${new URL(broken.url).origin} answered with an error (HTTP 500).`,
+    );
+    const running = await waitForServer(host, 'busy', (view) => view.state === 'running', 20_000);
+    await card.stop();
+    expect(running.tools.map((tool) => tool.name)).toEqual(['busy__ping']);
+    expect(card.seen.map((view) => view.state)).not.toContain('failed');
+    expect(new Set(card.seen.flatMap((view) => view.error ?? []))).toEqual(
+      new Set([
+        `The MCP server “busy” could not start. The server at ${new URL(busy.url).origin} answered HTTP 503: it is not available right now; Deputy keeps trying.`,
+      ]),
+    );
+    // The delays between its starts grew as for any start that did not work.
+    const { lines } = await host.invoke('mcp.log', { name: 'busy' });
+    expect(lines.flatMap((line) => /restarting in (.+)$/.exec(line)?.[1] ?? [])).toEqual([
+      '1 s',
+      '2 s',
+      '4 s',
+    ]);
+  }, 30_000);
+
+  it('counts 429, 502, 503 and 504 as passing, with words that say so, and no other answer', () => {
+    const config = McpServerConfig.parse({ transport: 'http', url: 'https://mcp.example.com/s/k3y/mcp' });
+    const words = (code: number) => startProblem(new StreamableHTTPError(code, 'x'), config, null, 30_000);
+    expect([429, 502, 503, 504].map(words)).toEqual([
+      'The server at https://mcp.example.com answered HTTP 429: it has had too many requests for now; Deputy keeps trying.',
+      'The server at https://mcp.example.com answered HTTP 502: it is not available right now (the gateway in front of it could not reach it); Deputy keeps trying.',
+      'The server at https://mcp.example.com answered HTTP 503: it is not available right now; Deputy keeps trying.',
+      'The server at https://mcp.example.com answered HTTP 504: it is not available right now (the gateway in front of it waited for it in vain); Deputy keeps trying.',
+    ]);
+    const passing = [400, 401, 403, 404, 405, 429, 500, 501, 502, 503, 504, 505].filter((code) =>
+      mayPass(new StreamableHTTPError(code, 'x'), config),
+    );
+    expect(passing).toEqual([429, 502, 503, 504]);
+    // A stdio server has no HTTP answers: an error carrying one is still counted.
+    const stdio = McpServerConfig.parse({ transport: 'stdio', command: 'x' });
+    expect(mayPass(new StreamableHTTPError(503, 'x'), stdio)).toBe(false);
+  });
+});
