@@ -9,6 +9,7 @@ import {
   composer,
   focusedTestId,
   focusedText,
+  isDangerRed,
   send,
   usePages,
 } from './support/pages';
@@ -73,16 +74,6 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await page.goto(`${host.url}/#${hash ? `${hash}&` : ''}token=${host.token}`);
     return page;
   }
-
-  /** Whether `element`'s colour (or its left edge's) is the danger red. */
-  const isRed = (element: Locator, property: 'color' | 'borderLeftColor') =>
-    element.evaluate((node, property) => {
-      const probe = node.appendChild(document.createElement('span'));
-      probe.style.color = 'var(--danger)';
-      const danger = getComputedStyle(probe).color;
-      probe.remove();
-      return getComputedStyle(node)[property] === danger;
-    }, property);
 
   /** A fresh conversation whose run pauses on add_task; resolves once its approval card is on screen. */
   async function askForMilk(page: Page, answer: string): Promise<Locator> {
@@ -152,7 +143,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
         'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.',
       );
       expect(await card.getByTestId('tool-call-error').count()).toBe(0);
-      expect(await isRed(card.getByTestId('tool-call-state'), 'color')).toBe(false);
+      expect(await isDangerRed(card.getByTestId('tool-call-state'), 'color')).toBe(false);
     };
     await says();
     await page.reload();
@@ -177,8 +168,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await expect.poll(() => addTaskCard(page).getByTestId('tool-call-state').innerText()).toBe('Turned down');
     expect((await addTaskCard(page).innerText()).match(/Turned down|Rejected/g)).toEqual(['Turned down']);
     // The person's own no is not a failure: said in a quiet tone, as the audit trail says it, not in red.
-    expect(await isRed(addTaskCard(page).getByTestId('tool-call-state'), 'color')).toBe(false);
-    expect(await isRed(approvalCard(page), 'borderLeftColor')).toBe(false);
+    expect(await isDangerRed(addTaskCard(page).getByTestId('tool-call-state'), 'color')).toBe(false);
+    expect(await isDangerRed(approvalCard(page), 'borderLeftColor')).toBe(false);
     if (SHOTS)
       for (const width of [1280, 420])
         for (const colorScheme of ['light', 'dark'] as const) {
@@ -211,8 +202,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
       // Said once, by the call's card: the approval inside does not repeat it.
       expect((await addTaskCard(shown).innerText()).match(/Expired/g)).toEqual(['Expired']);
       // Not a failure: the call's state and the approval's edge are said in a quiet tone, not in red.
-      expect(await isRed(addTaskCard(shown).getByTestId('tool-call-state'), 'color')).toBe(false);
-      expect(await isRed(approvalCard(shown), 'borderLeftColor')).toBe(false);
+      expect(await isDangerRed(addTaskCard(shown).getByTestId('tool-call-state'), 'color')).toBe(false);
+      expect(await isDangerRed(approvalCard(shown), 'borderLeftColor')).toBe(false);
       // The run that ended for it says why as quietly as a stopped run, with Ask again, not in a red alert.
       await expect
         .poll(() => shown.getByTestId('run-expired').innerText())
@@ -235,7 +226,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const popup = await openPage(`/approval/${approvalId}`);
     const windowStatus = popup.getByTestId('approval-window').getByTestId('approval-status');
     await expect.poll(() => windowStatus.innerText()).toBe('Expired');
-    expect(await isRed(windowStatus, 'color')).toBe(false);
+    expect(await isDangerRed(windowStatus, 'color')).toBe(false);
     for (const width of [1280, 420])
       for (const colorScheme of ['light', 'dark'] as const) {
         await popup.setViewportSize({ width, height: 700 });

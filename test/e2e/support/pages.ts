@@ -116,3 +116,13 @@ export function usePages(): { newPage: () => Promise<Page> } {
     },
   };
 }
+
+/** Whether `element`'s colour (or its left edge's) is the danger red of the theme shown. */
+export const isDangerRed = (element: Locator, property: 'color' | 'borderLeftColor') =>
+  element.evaluate((node, property) => {
+    const probe = node.appendChild(document.createElement('span'));
+    probe.style.color = 'var(--danger)';
+    const danger = getComputedStyle(probe).color;
+    probe.remove();
+    return getComputedStyle(node)[property] === danger;
+  }, property);

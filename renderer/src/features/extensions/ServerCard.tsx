@@ -16,7 +16,10 @@ const STATE_WORDS: Record<McpServerView['state'], string> = {
   disabled: 'Turned off',
 };
 
-/** The card's edge says at a glance which servers work (green), are on their way (blue) or are failing (red). */
+/**
+ * The card's edge says at a glance which servers work (green), are on their way (blue) or are failing (red); its state
+ * is a badge of the same colour (as on a Connections card), so Failed reads as an error, not only by the edge.
+ */
 const CARD_STATE: Record<McpServerView['state'], string> = {
   stopped: '',
   starting: 'connection-card--connecting',
@@ -61,7 +64,8 @@ export function ServerCard({ server }: { server: McpServerView }) {
   return (
     <li className={`connection-card ${CARD_STATE[server.state]}`} data-testid={`mcp-server-${server.name}`}>
       <h4 className="extensions-panel__name">
-        {server.name} <span className="extensions-panel__state">{STATE_WORDS[server.state]}</span>
+        {server.name}{' '}
+        <span className="extensions-panel__state connection-card__state">{STATE_WORDS[server.state]}</span>
       </h4>
       <ServerTarget server={server} isBusy={isBusy} />
       {server.error && <FormError>{server.error}</FormError>}
