@@ -13,7 +13,7 @@ import type { BoundedLog } from './bounded-log';
 import { callError, reconnecting, stoppedError, type StopReason } from './call-errors';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
-import { mayPass, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
+import { isRefusal, mayPass, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { StartTally, type Backoff } from './start-tally';
 import { listTools } from './tool-listing';
@@ -55,6 +55,8 @@ export class McpConnection {
   error: string | null = null;
   restarts = 0;
   pid: number | null = null;
+  /** Its last start was refused (HTTP 401 or 403), until one runs: its card points at the secret it sends. */
+  isRefused = false;
   private client: Client | null = null;
   private starting: Promise<void> | null = null;
   /** The client being connected, until it runs: a stop closes it too, so a start that hangs ends with it. */
@@ -235,6 +237,7 @@ export class McpConnection {
       if (this.client !== opened.client) return;
       this.output = output;
       this.tally.running();
+      this.isRefused = false;
       log.note(`running over ${opened.kind}${opened.pid ? ` (pid ${opened.pid})` : ''}`);
       this.setState('running', null);
     } catch (error) {
@@ -245,6 +248,7 @@ export class McpConnection {
       const client = this.client;
       this.client = null;
       await client?.close().catch(() => {});
+      this.isRefused = isRefusal(error);
       const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
       // An address not reached, or one that answered it cannot answer for now (503), is retried as before, for as
       // long as it takes: the network may come back, the server may be back in a moment.

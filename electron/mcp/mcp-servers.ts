@@ -283,6 +283,7 @@ export class McpServers {
         ];
       }),
       ...(leftOut.length > 0 && { leftOut }),
+      ...(connection.isRefused && { isRefused: true }),
       maskedSecrets: [
         ...config.secretEnv.map((key) => ({
           kind: 'env' as const,

@@ -82,7 +82,7 @@ function httpProblem(error: unknown, url: string): string {
   const parsed = URL.canParse(url) ? new URL(url) : null;
   const where = parsed ? parsed.origin : 'its address';
   if (error instanceof StreamableHTTPError && error.code !== undefined) {
-    if (error.code === 401 || error.code === 403)
+    if (isRefusal(error))
       return `The server at ${where} refused Deputy (HTTP ${error.code}). Check the token or headers it needs.`;
     if (error.code === 404) return `Nothing at ${where} answers MCP requests (HTTP 404). Check the address.`;
     const forNow = FOR_NOW[error.code];
@@ -109,6 +109,14 @@ const FOR_NOW: Partial<Record<number, string>> = {
   503: 'it is not available right now',
   504: 'it is not available right now (the gateway in front of it waited for it in vain)',
 };
+
+/**
+ * Whether the server's address refused Deputy (HTTP 401 or 403): the secret Deputy sends it (a token in a header)
+ * is wrong, or missing, and its card offers to replace it.
+ */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403);
+}
 
 /** Node's and undici's codes for an address not reached at all: no answer came, so none can be judged. */
 const UNREACHED = new Set([

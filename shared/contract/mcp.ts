@@ -104,6 +104,11 @@ export const McpServerView = z.object({
   maskedSecrets: z.array(z.object({ kind: z.enum(['env', 'header']), name: z.string(), masked: z.string() })),
   /** Which of its tools were left out at its last listing, and why, one line each (absent: none). */
   leftOut: z.array(z.string()).optional(),
+  /**
+   * Its last start was refused (HTTP 401 or 403) and none has run since: the secret Deputy sends it is wrong or
+   * missing (absent: not so). Its card then points at Replace secret.
+   */
+  isRefused: z.literal(true).optional(),
 });
 export type McpServerView = z.infer<typeof McpServerView>;
 

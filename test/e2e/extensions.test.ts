@@ -1,11 +1,17 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILESYSTEM_SERVER, MALFORMED_TOOLS_SERVER } from '../support/mcp-kit';
 import { axeViolations } from './support/axe';
-import { focusedTestId, focusedText, usePages } from './support/pages';
+import {
+  atEveryLook,
+  escapeInPlace,
+  focusedTestId,
+  focusedText,
+  openInPlace,
+  usePages,
+} from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -55,21 +61,6 @@ describe('Settings → Extensions in the browser', () => {
     });
     const { servers } = (await response.json()) as { servers: { name: string; pid: number | null }[] };
     return servers.find((server) => server.name === name)?.pid ?? null;
-  }
-
-  /** The page and `card` at 1280 and 420 px, light and dark, into SHOTS as `<name>-<width>-<scheme>.png`. */
-  async function shots(page: Page, card: Locator, name: string) {
-    if (!SHOTS) return;
-    for (const width of [1280, 420])
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.emulateMedia({ colorScheme });
-        await card.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: `${SHOTS}/${name}-${width}-${colorScheme}.png` });
-        await card.screenshot({ path: `${SHOTS}/${name}-card-${width}-${colorScheme}.png` });
-      }
-    await page.setViewportSize({ width: 1280, height: 720 });
-    await page.emulateMedia({ colorScheme: 'light' });
   }
 
   afterAll(async () => {
@@ -211,7 +202,7 @@ describe('Settings → Extensions in the browser', () => {
     });
     const { servers } = (await response.json()) as { servers: { name: string; state: string }[] };
     expect(servers.find((server) => server.name === 'misspelt')?.state).toBe('failed');
-    await shots(page, card, 'mcp-failed');
+    await atEveryLook(page, card, 'mcp-failed');
     expect(await axeViolations(page)).toEqual([]);
 
     // Try again starts it afresh; the keyboard stays on that button while it says Restart, and when it fails again.
@@ -226,15 +217,10 @@ describe('Settings → Extensions in the browser', () => {
 
     // Edit command: the field opens in place with the command as it stands; Escape closes it, back on Edit.
     const edit = card.getByRole('button', { name: 'Edit command' });
-    await edit.focus();
-    await page.keyboard.press('Enter');
     const field = card.getByLabel('Command that starts misspelt');
-    await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true);
+    await openInPlace(page, edit, field);
     expect(await field.inputValue()).toBe('npxx-not-installed -y some-server');
-    await page.keyboard.press('Escape');
-    await field.waitFor({ state: 'detached' });
-    expect(await page.getByTestId('extensions-panel').isVisible()).toBe(true);
-    await expect.poll(() => edit.evaluate((button) => button === document.activeElement)).toBe(true);
+    await escapeInPlace(page, field, edit);
 
     // A URL is not a command: said beside the field, which stays open.
     await page.keyboard.press('Enter');

@@ -105,6 +105,24 @@ describe('the local API answers alike on every route', () => {
       expect(message.length).toBeLessThan(120);
     }
   });
+
+  it('refuses a server’s new secret that does not parse (as its card’s Replace secret sends it), never saying it back', async () => {
+    const config = { transport: 'http', url: 'http://127.0.0.1:9/mcp', secretHeaders: ['Authorization'] };
+    const value = 'Bearer sk-answers-secret-3f9a71c2';
+    const wrong = [
+      { headers: { 'Not a header': value } },
+      { headers: { Authorization: value }, cookies: { session: value } },
+      { headers: { Authorization: 42 } },
+      { headers: { Authorization: value.repeat(200) } },
+    ];
+    for (const secrets of wrong) {
+      const body = JSON.stringify({ config: { ...config, enabled: false }, secrets });
+      const response = await api('/api/mcp/servers/remote', { method: 'PUT', body });
+      expect(await expectError(response, 400, 'invalid_input')).not.toContain('sk-answers');
+    }
+    // Nothing of them was saved: there is no such server.
+    expect(await (await api('/api/mcp/servers')).json()).toEqual({ servers: [] });
+  });
 });
 
 function openSocket(): Promise<WebSocket> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { listenLocally, putServer, stdio, waitForServer } from '../support/mcp-kit';
+import { listenLocally, putServer, serverView, stdio, waitForServer } from '../support/mcp-kit';
 import { ScriptedModel } from '../support/scripted-model';
 
 /** A local address that answers every request with `status`, as a server behind a wrong token does. */
@@ -108,6 +108,9 @@ describe('an MCP server that cannot start', () => {
     expect(await whyNot('locked', { transport: 'http', url: `${locked.url}?key=abc` })).toBe(
       `The MCP server “locked” could not start. The server at ${new URL(locked.url).origin} refused Deputy (HTTP 401). Check the token or headers it needs.`,
     );
+    // Its card points at the secret it sends; the one nothing answered at has none to blame.
+    expect((await serverView(fixture.host, 'locked')).isRefused).toBe(true);
+    expect((await serverView(fixture.host, 'refused')).isRefused).toBeUndefined();
   });
 
   it('names an address without the key some servers take in its path, which a call to it would repeat', async () => {

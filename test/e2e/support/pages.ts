@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './browser';
 
 export const composer = (page: Page) => page.getByLabel('Message Deputy');
@@ -126,3 +126,44 @@ export const isDangerRed = (element: Locator, property: 'color' | 'borderLeftCol
     probe.remove();
     return getComputedStyle(node)[property] === danger;
   }, property);
+
+/**
+ * Shows the page at 1280 and 420 px, light and dark, with `card` in view: `check` runs at each, and with DEPUTY_SHOTS
+ * set the page and the card are saved there as `<name>-<width>-<scheme>.png` and `<name>-card-<width>-<scheme>.png`.
+ * It is left at 1280 px, light.
+ */
+export async function atEveryLook(
+  page: Page,
+  card: Locator,
+  name: string,
+  check: () => Promise<void> = async () => {},
+): Promise<void> {
+  const shots = process.env.DEPUTY_SHOTS;
+  for (const width of [1280, 420])
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await card.scrollIntoViewIfNeeded();
+      await check();
+      if (!shots) continue;
+      await page.screenshot({ path: `${shots}/${name}-${width}-${colorScheme}.png` });
+      await card.screenshot({ path: `${shots}/${name}-card-${width}-${colorScheme}.png` });
+    }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Presses `button` by the keyboard, and waits for `field`, which it opens in place, to have the keyboard. */
+export async function openInPlace(page: Page, button: Locator, field: Locator): Promise<void> {
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true);
+}
+
+/** Escape in `field` closes it, and only it (Settings stays open), with the keyboard back on `button`. */
+export async function escapeInPlace(page: Page, field: Locator, button: Locator): Promise<void> {
+  await page.keyboard.press('Escape');
+  await field.waitFor({ state: 'detached' });
+  expect(await page.getByTestId('extensions-panel').isVisible()).toBe(true);
+  await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+}

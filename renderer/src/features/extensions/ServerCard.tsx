@@ -6,6 +6,7 @@ import type { ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
 import { RemoveServer } from './RemoveServer';
 import { ServerTarget } from './ServerTarget';
+import { secretAction, ServerSecrets } from './ServerSecrets';
 
 const STATE_WORDS: Record<McpServerView['state'], string> = {
   stopped: 'Stopped',
@@ -68,18 +69,11 @@ export function ServerCard({ server }: { server: McpServerView }) {
         <span className="extensions-panel__state connection-card__state">{STATE_WORDS[server.state]}</span>
       </h4>
       <ServerTarget server={server} isBusy={isBusy} />
+      <ServerSecrets server={server} isBusy={isBusy} />
       {server.error && <FormError>{server.error}</FormError>}
       {server.state === 'failed' && (
         <p className="settings-form__note" data-testid={`mcp-failed-${server.name}`}>
-          Deputy tried to start it {MCP_START_ATTEMPTS} times and has stopped trying. Edit its{' '}
-          {server.config.transport === 'stdio' ? 'command' : 'address'}, or fix what it needs and press Try
-          again.
-        </p>
-      )}
-      {server.maskedSecrets.length > 0 && (
-        <p data-testid={`mcp-secrets-${server.name}`}>
-          Secrets in the vault:{' '}
-          {server.maskedSecrets.map((secret) => `${secret.name} ${secret.masked}`).join(', ')}
+          {failedWords(server)}
         </p>
       )}
       <label htmlFor={autonomyId}>
@@ -140,6 +134,20 @@ export function ServerCard({ server }: { server: McpServerView }) {
       </div>
     </li>
   );
+}
+
+/**
+ * What a person can do about a server left failed. One whose address refused Deputy (HTTP 401 or 403) wants another
+ * secret: the words point at the button that gives it, not at Remove and add it again.
+ */
+function failedWords(server: McpServerView): string {
+  const stopped = `Deputy tried to start it ${MCP_START_ATTEMPTS} times and has stopped trying.`;
+  if (server.isRefused)
+    return server.maskedSecrets.length === 0
+      ? `${stopped} The server refused Deputy, which sends it no secret: press Add secret to give it one, and Deputy starts it again.`
+      : `${stopped} The server refused the secret Deputy sent: press ${secretAction(server)} to give the right one, and Deputy starts it again.`;
+  const target = server.config.transport === 'stdio' ? 'command' : 'address';
+  return `${stopped} Edit its ${target}, or fix what it needs and press Try again.`;
 }
 
 /** One tool: whether it only reads, and for one that acts, the person's setting for it alone. */

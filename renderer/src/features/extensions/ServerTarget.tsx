@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import type { McpServerView } from '../../../../shared/contract';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { useStores } from '../../stores';
@@ -21,24 +21,19 @@ export function ServerTarget({ server, isBusy }: { server: McpServerView; isBusy
 
   if (!editing.isAsking)
     return (
-      <div className="extensions-panel__target">
-        <p className="settings-form__note" data-testid={`mcp-command-${server.name}`}>
-          {line}
-        </p>
-        <button
-          ref={editing.askButton}
-          type="button"
-          className="button"
-          data-testid={`mcp-edit-${server.name}`}
-          onClick={() => {
-            setText(line);
-            setProblem(null);
-            editing.setIsAsking(true);
-          }}
-        >
-          {isStdio ? 'Edit command' : 'Edit address'}
-        </button>
-      </div>
+      <LineAndButton
+        line={line}
+        lineTestId={`mcp-command-${server.name}`}
+        isLineQuiet
+        button={{ ref: editing.askButton, testId: `mcp-edit-${server.name}` }}
+        onPress={() => {
+          setText(line);
+          setProblem(null);
+          editing.setIsAsking(true);
+        }}
+      >
+        {isStdio ? 'Edit command' : 'Edit address'}
+      </LineAndButton>
     );
 
   const onSubmit = async (event: FormEvent) => {
@@ -76,5 +71,34 @@ export function ServerTarget({ server, isBusy }: { server: McpServerView; isBusy
         </button>
       </div>
     </form>
+  );
+}
+
+/** A line of a server's card with, beside it, the button that changes it in place (the keyboard comes back to it). */
+export function LineAndButton({
+  line,
+  lineTestId,
+  isLineQuiet = false,
+  button,
+  onPress,
+  children,
+}: {
+  line: string;
+  lineTestId: string;
+  /** In the muted colour of a note (a command line), rather than the card's text. */
+  isLineQuiet?: boolean;
+  button: { ref: RefObject<HTMLButtonElement | null>; testId: string };
+  onPress: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="extensions-panel__target">
+      <p className={isLineQuiet ? 'settings-form__note' : undefined} data-testid={lineTestId}>
+        {line}
+      </p>
+      <button ref={button.ref} type="button" className="button" data-testid={button.testId} onClick={onPress}>
+        {children}
+      </button>
+    </div>
   );
 }

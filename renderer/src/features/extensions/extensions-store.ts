@@ -32,6 +32,11 @@ export interface ExtensionsActions {
    * why not, for the edit form to show beside its field (the panel does not say it again).
    */
   changeTarget(server: McpServerView, changes: Partial<McpServerConfig>): Promise<string | null>;
+  /**
+   * New values for a server's secrets (a name it did not have becomes one of its secrets): they go to the vault, as
+   * the add form's do, and are never sent back; the server starts again with them. Null once saved, else why not.
+   */
+  replaceSecrets(server: McpServerView, secrets: McpSecrets): Promise<string | null>;
   /** One tool's own setting (by its name on the server); null goes back to the server's. */
   setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
   /** Removes a server and its secrets; whether it was removed. */
@@ -82,20 +87,30 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       }
     }
 
-    /** Saves one server's settings with `changes` (its secrets stay in the vault as they are). */
+    /** Saves one server's settings with `changes`; its secrets in the vault stay as they are but for `secrets`. */
     const change = (
       server: McpServerView,
       changes: Partial<McpServerConfig>,
       outcome: string | null = null,
+      secrets?: McpSecrets,
     ) =>
       act(server.name, async () => {
         const { server: saved } = await client.invoke('mcp.put', {
           name: server.name,
           config: { ...server.config, ...changes },
+          ...(secrets && { secrets }),
         });
         replace(saved);
         return outcome;
       });
+
+    /** For a form on a card: null once its change is saved, else why not, taken from the panel to show beside it. */
+    const whyNotSaved = async (isSaved: Promise<boolean>): Promise<string | null> => {
+      if (await isSaved) return null;
+      const { error } = get();
+      set({ error: null });
+      return error;
+    };
 
     return {
       servers: null,
@@ -136,12 +151,19 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
             ? `Turned ${server.name} on.`
             : `Turned ${server.name} off: its tools are not offered until you turn it on.`,
         ),
-      async changeTarget(server, changes) {
+      changeTarget(server, changes) {
         const what = server.config.transport === 'stdio' ? 'command' : 'address';
-        if (await change(server, changes, `Saved the new ${what} of ${server.name}.`)) return null;
-        const { error } = get();
-        set({ error: null });
-        return error;
+        return whyNotSaved(change(server, changes, `Saved the new ${what} of ${server.name}.`));
+      },
+      replaceSecrets(server, secrets) {
+        const { secretEnv, secretHeaders } = server.config;
+        const env = Object.keys(secrets.env);
+        const headers = Object.keys(secrets.headers);
+        const names = { secretEnv: union(secretEnv, env), secretHeaders: union(secretHeaders, headers) };
+        const what = env.length + headers.length === 1 ? 'secret' : 'secrets';
+        return whyNotSaved(
+          change(server, names, `Saved the new ${what} of ${server.name} in the vault.`, secrets),
+        );
       },
       setToolAutonomy: (server, tool, autonomy) => {
         const { [tool]: _previous, ...others } = server.config.toolAutonomy;
@@ -184,6 +206,10 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
     };
   });
 }
+
+const union = (names: readonly string[], added: readonly string[]): string[] => [
+  ...new Set([...names, ...added]),
+];
 
 /** "1 server", "2 servers": a count in words, not "server(s)". */
 const counted = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;

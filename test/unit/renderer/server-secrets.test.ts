@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { McpServerConfig, type McpServerView } from '../../../shared/contract';
+import { createExtensionsStore } from '../../../renderer/src/features/extensions/extensions-store';
+import { readSecretFields } from '../../../renderer/src/features/extensions/secret-lines';
+import { fakeClient } from './fixtures';
+
+const TOKEN = 'Bearer sk-unit-replaced-token-81c2';
+
+const remote = (overrides: Partial<McpServerView> = {}): McpServerView => ({
+  name: 'remote',
+  config: McpServerConfig.parse({
+    transport: 'http',
+    url: 'https://mcp.example.com/mcp',
+    secretHeaders: ['Authorization'],
+    autonomy: 'notify',
+  }),
+  state: 'failed',
+  error: 'The MCP server “remote” could not start.',
+  restarts: 2,
+  pid: null,
+  tools: [],
+  maskedSecrets: [{ kind: 'header', name: 'Authorization', masked: '••••••••' }],
+  isRefused: true,
+  ...overrides,
+});
+
+describe('a server’s secrets replaced from its card', () => {
+  it('sends the new value to the vault with the server’s settings as they are, and keeps it nowhere in its state', async () => {
+    const fake = fakeClient({ 'mcp.put': async () => ({ server: remote({ state: 'running' }) }) });
+    const store = createExtensionsStore(fake.client);
+    const read = readSecretFields([{ kind: 'header', name: 'Authorization', value: `  ${TOKEN} ` }]);
+    expect(read).toEqual({ ok: true, secrets: { env: {}, headers: { Authorization: TOKEN } } });
+    if (!read.ok) return;
+    expect(await store.getState().replaceSecrets(remote(), read.secrets)).toBeNull();
+    expect(fake.calls).toEqual([
+      {
+        channel: 'mcp.put',
+        input: {
+          name: 'remote',
+          config: remote().config,
+          secrets: { env: {}, headers: { Authorization: TOKEN } },
+        },
+      },
+    ]);
+    expect(store.getState()).toMatchObject({
+      outcome: 'Saved the new secret of remote in the vault.',
+      error: null,
+    });
+    expect(JSON.stringify(store.getState())).not.toContain('sk-unit');
+  });
+
+  it('makes a name the server did not have one of its secrets, so the vault keeps its value', async () => {
+    const bare = remote({
+      config: McpServerConfig.parse({ transport: 'http', url: 'https://x.example/mcp' }),
+    });
+    const fake = fakeClient({ 'mcp.put': async () => ({ server: bare }) });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().replaceSecrets(bare, { env: {}, headers: { 'X-Api-Key': 'k' } });
+    expect(fake.calls[0]?.input).toMatchObject({ config: { secretHeaders: ['X-Api-Key'], secretEnv: [] } });
+  });
+
+  it('answers why not for the form to show, and leaves the panel’s own error line empty', async () => {
+    const fake = fakeClient({ 'mcp.put': () => Promise.reject(new Error('The vault is locked.')) });
+    const store = createExtensionsStore(fake.client);
+    const why = await store
+      .getState()
+      .replaceSecrets(remote(), { env: {}, headers: { Authorization: TOKEN } });
+    expect(why).toBe('The vault is locked.');
+    expect(store.getState().error).toBeNull();
+  });
+
+  it('refuses nothing typed, and a name its kind does not take', () => {
+    expect(readSecretFields([{ kind: 'header', name: 'Authorization', value: '  ' }])).toEqual({
+      ok: false,
+      problem: 'Type the new value, or press Cancel to keep the one in the vault.',
+    });
+    expect(readSecretFields([{ kind: 'header', name: 'Api Key', value: 'k' }])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('a header’s name'),
+    });
+    expect(readSecretFields([{ kind: 'env', name: 'API-KEY', value: 'k' }])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('an environment variable’s name'),
+    });
+    // A field left empty keeps its value: only the one typed is sent.
+    expect(
+      readSecretFields([
+        { kind: 'env', name: 'A_TOKEN', value: '' },
+        { kind: 'env', name: 'B_TOKEN', value: 'b' },
+      ]),
+    ).toEqual({ ok: true, secrets: { env: { B_TOKEN: 'b' }, headers: {} } });
+  });
+});
