@@ -121,6 +121,8 @@ describe('Settings → Extensions: a server that is left Failed', () => {
     await page.keyboard.press('Enter');
     await card.getByText('Running', { exact: true }).waitFor();
     await expect.poll(() => focusedText(page)).toBe('Replace secret');
+    // Its one tool, counted in words.
+    await card.getByText('1 tool', { exact: true }).waitFor();
     expect(await page.getByTestId('mcp-secrets-locked').innerText()).toBe(
       'Secrets in the vault: Authorization ••••••••',
     );

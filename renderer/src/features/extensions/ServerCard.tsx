@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { AutonomyLevel, MCP_START_ATTEMPTS, type McpServerView } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
 import { useExtensions, useStores } from '../../stores';
-import type { ExtensionsActions } from './extensions-store';
+import { counted, type ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
 import { RemoveServer } from './RemoveServer';
 import { ServerTarget } from './ServerTarget';
@@ -91,7 +91,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
         </select>
       </label>
       <details>
-        <summary>{server.tools.length} tools</summary>
+        <summary>{counted(server.tools.length, 'tool')}</summary>
         <ul>
           {server.tools.map((tool) => (
             <ToolRow key={tool.name} server={server} tool={tool} isBusy={isBusy} />

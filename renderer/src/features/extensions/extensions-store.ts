@@ -212,7 +212,7 @@ const union = (names: readonly string[], added: readonly string[]): string[] => 
 ];
 
 /** "1 server", "2 servers": a count in words, not "server(s)". */
-const counted = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+export const counted = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** What an action in flight is, in words: `busy` is a server's name, or the add form's or the import's. */
 function waitingOn(busy: string): string {
