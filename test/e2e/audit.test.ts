@@ -162,6 +162,32 @@ describe('the audit viewer against the headless host', () => {
     await expect.poll(() => list.innerText()).toContain('"tasks": []');
   });
 
+  it('by keyboard from the chat’s card to its entry: the entry’s title has the focus, and Tab goes on in the entry, not from the top of the page (1280 and 420 px)', async () => {
+    for (const width of [1280, 420]) {
+      gemini.script(
+        callReply('add_task', { description: `Water the plants (${width})`, confidence: 0.95 }),
+        textReply('Added it.'),
+      );
+      const page = await newPage();
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${host.url}/#token=${host.token}`);
+      await send(page, `Add a task to water the plants (${width})`);
+      const card = addTaskCard(page).and(page.locator('[data-state="completed"]'));
+      await card.waitFor();
+      await card.locator('summary').focus();
+      await page.keyboard.press('Enter');
+      await card.getByTestId('tool-call-audit').focus();
+      await page.keyboard.press('Enter');
+      await detail(page)
+        .getByRole('heading', { name: `Added task “Water the plants (${width})”` })
+        .waitFor();
+      await expect.poll(() => focusedId(page)).toBe('audit-detail-title');
+      await page.keyboard.press('Tab');
+      expect(await focusedTestId(page)).toBe('audit-undo');
+      expect(await focusRing(page)).toBe('whole');
+    }
+  });
+
   it('the conversation chip follows a rename: made in the chat’s window, once the viewer is focused again; made in the same tab, once it is back on the viewer', async () => {
     gemini.script(textReply('It is due on the 3rd.'));
     const threadId = await askOver(host, 'When is the quarterly report due?');

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { targetWords } from '../../../../shared/target-words';
+import { isFocusLost } from '../../focus';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
@@ -18,10 +19,14 @@ export function AuditDetail() {
   const setFilter = useAudit((state) => state.setFilter);
   const verify = useAudit((state) => state.verify);
   const shownId = detail?.entry.id;
-  // Stacked on a narrow window, the detail is below the table: bring it into view when an entry opens.
   useEffect(() => {
-    if (shownId && window.matchMedia('(max-width: 900px)').matches)
-      document.getElementById('audit-detail-title')?.scrollIntoView({ block: 'start' });
+    if (!shownId) return;
+    const title = document.getElementById('audit-detail-title');
+    // Opened from elsewhere (the chat's "See it in the audit trail", a link to #/audit/<id>) or by a link that went
+    // with the entry it was in, nothing has the keyboard: it goes on from the entry, not from the top of the page.
+    if (isFocusLost()) title?.focus({ preventScroll: true });
+    // Stacked on a narrow window, the detail is below the table: bring it into view when an entry opens.
+    if (window.matchMedia('(max-width: 900px)').matches) title?.scrollIntoView({ block: 'start' });
   }, [shownId]);
   if (error) return <p role="alert">{error}</p>;
   if (!detail) return <p className="audit-muted">Opening the entry…</p>;
