@@ -297,6 +297,48 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     expect(tasks && headerBox && tasks.y < headerBox.y + headerBox.height).toBe(true);
   });
 
+  it('the message box says its whole placeholder at every width, down to the desktop app’s narrowest (720 px) with the conversation list beside it, and in the quick prompt', async () => {
+    /** Whether the box's words, as long as its placeholder, fit in it with nothing cut, and its buttons in the window. */
+    const isWhole = (page: Page) =>
+      page.evaluate(() => {
+        const box = document.getElementById('composer-input');
+        if (!(box instanceof HTMLTextAreaElement)) return 'no message box';
+        const typed = box.value;
+        box.value = box.placeholder;
+        const isCut = box.scrollHeight > box.clientHeight;
+        box.value = typed;
+        const form = box.closest('form')?.getBoundingClientRect();
+        const outside = [...(box.form?.querySelectorAll('button') ?? [])].filter(
+          (button) => form && button.getBoundingClientRect().right > form.right,
+        );
+        return isCut
+          ? `placeholder cut at ${box.clientWidth} px`
+          : outside.length > 0
+            ? 'buttons outside'
+            : 'whole';
+      });
+    const page = await openPage(720, 'light');
+    await composer(page).waitFor();
+    for (const width of [420, 560, 720, 760, 800, 880, 1000, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(`${width} px: ${await isWhole(page)}`).toBe(`${width} px: whole`);
+    }
+    // Still beside the box where the column has room for both.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    const [box, send] = await Promise.all([
+      composer(page).boundingBox(),
+      page.getByTestId('composer-send').boundingBox(),
+    ]);
+    expect(box && send && send.x > box.x + box.width).toBe(true);
+    // The quick prompt's window (560 px) and a narrow browser tab.
+    const quick = await openPage(560, 'light', '/quick');
+    await composer(quick).waitFor();
+    for (const width of [560, 420]) {
+      await quick.setViewportSize({ width, height: 440 });
+      expect(`quick ${width} px: ${await isWhole(quick)}`).toBe(`quick ${width} px: whole`);
+    }
+  });
+
   it('shows every model name and price in the price table whole at 420 px', async () => {
     const page = await openPage(420, 'light');
     await openFromHeader(page, 'open-settings');
