@@ -188,6 +188,51 @@ describe('the audit viewer against the headless host', () => {
     }
   });
 
+  it('a verdict on an assumption is said with that assumption, not beside Undo, where “Confirmed.” read as an undo confirmed', async () => {
+    gemini.script(
+      callReply('add_task', {
+        description: 'Book the vet',
+        intent: 'Add the vet task',
+        reasoning: 'The person asked for it.',
+        confidence: 0.95,
+        assumptions: [
+          { statement: 'The vet is the one on Mill Lane', category: 'intent', evidence: ['the vet'] },
+          { statement: 'The cat is due a booster', category: 'intent', evidence: ['book'] },
+        ],
+      }),
+      textReply('Added it.'),
+    );
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await send(page, 'Add a task to book the vet');
+    const card = addTaskCard(page).and(page.locator('[data-state="completed"]'));
+    await card.waitFor();
+    await card.locator('summary').click();
+    await card.getByTestId('tool-call-audit').click();
+    const vet = detail(page).getByTestId('audit-assumption').first();
+    const booster = detail(page).getByTestId('audit-assumption').nth(1);
+    await booster.waitFor();
+    const undoBarSays = () => detail(page).getByTestId('audit-notice').innerText();
+
+    await vet.getByRole('button', { name: 'Confirm' }).click();
+    await expect.poll(() => vet.getByTestId('audit-assumption-verdict').innerText()).toBe('You confirmed it');
+    expect(await undoBarSays()).toBe('');
+    expect(await vet.getByTestId('audit-assumption-notice').innerText()).toBe('');
+
+    await booster.getByRole('button', { name: 'Correct…' }).click();
+    await booster.getByLabel('What is true instead').fill('The booster was done in March');
+    await booster.getByRole('button', { name: 'Save correction' }).click();
+    await expect
+      .poll(() => booster.getByTestId('audit-assumption-notice').innerText())
+      .toBe('Deputy will remember the correction.');
+    expect(await booster.getByTestId('audit-assumption-verdict').innerText()).toBe(
+      'You corrected it: The booster was done in March',
+    );
+    expect(await undoBarSays()).toBe('');
+    expect(await vet.getByTestId('audit-assumption-notice').innerText()).toBe('');
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+  });
+
   it('the conversation chip follows a rename: made in the chat’s window, once the viewer is focused again; made in the same tab, once it is back on the viewer', async () => {
     gemini.script(textReply('It is due on the 3rd.'));
     const threadId = await askOver(host, 'When is the quarterly report due?');

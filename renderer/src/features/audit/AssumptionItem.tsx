@@ -11,6 +11,8 @@ const VERDICT_WORDS = (assumption: AuditAssumption): string => {
 export function AssumptionItem(props: {
   assumption: AuditAssumption;
   canVerify: boolean;
+  /** What became of the person's verdict beyond the verdict line's words: why it failed, or what was kept. */
+  notice: { text: string; isError: boolean } | null;
   onVerify: (verdict: { verified: boolean; correction?: string; remember?: boolean }) => void;
 }) {
   const { assumption } = props;
@@ -38,13 +40,22 @@ export function AssumptionItem(props: {
         {assumption.confidence !== null && ` · ${Math.round(assumption.confidence * 100)}% sure`}
         {assumption.evidence.length > 0 && ` · because ${assumption.evidence.join('; ')}`}
       </p>
+      {/* A status: Confirm changes these words where the person is looking, and they are said, not only seen. */}
       <p
         ref={verdictLine}
         tabIndex={-1}
+        role="status"
         className="audit-assumption__verdict"
         data-testid="audit-assumption-verdict"
       >
         {VERDICT_WORDS(assumption)}
+      </p>
+      <p
+        role="status"
+        className={`audit-assumption__notice${props.notice?.isError ? ' audit-notice--error' : ''}`}
+        data-testid="audit-assumption-notice"
+      >
+        {props.notice?.text}
       </p>
       {props.canVerify && !isCorrecting && (
         <div className="audit-assumption__actions">

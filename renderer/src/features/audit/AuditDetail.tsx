@@ -18,6 +18,7 @@ export function AuditDetail() {
   const select = useAudit((state) => state.select);
   const setFilter = useAudit((state) => state.setFilter);
   const verify = useAudit((state) => state.verify);
+  const verdictNotice = useAudit((state) => state.verdictNotice);
   const shownId = detail?.entry.id;
   useEffect(() => {
     if (!shownId) return;
@@ -86,6 +87,7 @@ export function AuditDetail() {
                 key={assumption.id}
                 assumption={assumption}
                 canVerify={entry.scrubbedAt === null}
+                notice={verdictNotice?.assumptionId === assumption.id ? verdictNotice : null}
                 onVerify={(verdict) => void verify(assumption.id, verdict)}
               />
             ))}

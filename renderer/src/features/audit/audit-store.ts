@@ -28,8 +28,10 @@ export interface AuditState {
   chain: AuditChainOutput | null;
   isChecking: boolean;
   undoPrompt: UndoPrompt | null;
-  /** The last action's outcome in words (an undo, a verification, an export), or why it failed. */
+  /** The last undo's or integrity check's outcome in words, or why it failed, said beside Undo. */
   notice: AuditNotice | null;
+  /** What became of a verdict on an assumption beyond what its verdict line says, said with that assumption. */
+  verdictNotice: (AuditNotice & { assumptionId: string }) | null;
   /** The title of the conversation the list is limited to, once found. */
   scopeTitle: string | null;
 }
@@ -163,6 +165,7 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       isChecking: false,
       undoPrompt: null,
       notice: null,
+      verdictNotice: null,
       scopeTitle: null,
 
       async setFilter(key, value) {
@@ -176,7 +179,14 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         // The open entry is no longer among the results: its detail goes, rather than show what the list does not.
         const { detail, entries, nextCursor } = get();
         if (!mayBeListed(detail?.entry, entries, nextCursor !== null))
-          set({ selectedId: null, detail: null, detailError: null, undoPrompt: null, notice: null });
+          set({
+            selectedId: null,
+            detail: null,
+            detailError: null,
+            undoPrompt: null,
+            notice: null,
+            verdictNotice: null,
+          });
       },
 
       async reload() {
@@ -207,7 +217,7 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       },
 
       async select(id) {
-        set({ selectedId: id, detailError: null, undoPrompt: null, notice: null });
+        set({ selectedId: id, detailError: null, undoPrompt: null, notice: null, verdictNotice: null });
         try {
           const detail = await client.invoke('audit.get', { id });
           if (get().selectedId === id) set({ detail, selectedId: detail.entry.id });
@@ -231,12 +241,14 @@ export function createAuditStore(client: DeputyClient): AuditStore {
             ...entry,
             assumptions: entry.assumptions.map((a) => (a.id === assumptionId ? result.assumption : a)),
           });
-          const remembered = result.memoryId ? ' Deputy will remember the correction.' : '';
+          // The verdict line says it was confirmed or corrected; only a correction kept as a memory needs words more.
           set({
-            notice: { text: `${verdict.verified ? 'Confirmed' : 'Corrected'}.${remembered}`, isError: false },
+            verdictNotice: result.memoryId
+              ? { assumptionId, text: 'Deputy will remember the correction.', isError: false }
+              : null,
           });
         } catch (error) {
-          set({ notice: { text: toClientError(error).message, isError: true } });
+          set({ verdictNotice: { assumptionId, text: toClientError(error).message, isError: true } });
         }
       },
 
