@@ -199,6 +199,16 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         await assistantMessages(page).getByText('Noted: holidays.').waitFor();
         await expect.poll(() => page.getByTestId('thread-item').count()).toBeGreaterThanOrEqual(6);
         const link = page.getByTestId('skip-to-composer');
+        /** How far down the window the link draws, its box shadow's offset and blur included. */
+        const lowestDrawn = () =>
+          link.evaluate((element) => {
+            const bottom = element.getBoundingClientRect().bottom;
+            const shadow = getComputedStyle(element).boxShadow;
+            if (shadow === 'none') return bottom;
+            // "rgba(0, 0, 0, 0.25) 0px 2px 12px 0px": x, y, blur, spread.
+            const [, y = 0, blur = 0, spread = 0] = (shadow.match(/-?[\d.]+px/g) ?? []).map(parseFloat);
+            return bottom + Math.max(0, y + blur + spread);
+          });
         const isInView = async () => {
           const box = await link.boundingBox();
           return (
@@ -210,6 +220,8 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
           );
         };
         expect(await isInView()).toBe(false);
+        // Nor does anything of it show at the window's top edge: its shadow's blur included.
+        expect(await lowestDrawn()).toBeLessThanOrEqual(0);
         // The first tab stop: back from the header's first button, and nothing of the window before it.
         await expect.poll(() => focusedTestId(page)).toBe('composer-input');
         await page.getByTestId(width === 420 ? 'drawer-toggle' : 'open-approvals').focus();
@@ -229,6 +241,7 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
         // The open conversation stays: the link moves the keyboard, it does not change the window's address.
         expect(page.url()).toBe(address);
         expect(await isInView()).toBe(false);
+        expect(await lowestDrawn()).toBeLessThanOrEqual(0);
       }
     // Windows with no message box have no such link.
     for (const hash of ['/audit', '/approval/none-such']) {
