@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskItem } from '../../shared/contract';
+import type { Settings, TaskItem } from '../../shared/contract';
 import { callReply, textReply } from '../fakes/gemini/script';
-import { apiOf } from './support/api';
+import { apiOf, putSettings } from './support/api';
 import { useHostedGemini } from './support/hosted';
 import { focusedLabel, focusedTestId, focusedText, usePages } from './support/pages';
 import { focusColourPixels, tabToPickerButton } from './support/picker-ring';
@@ -162,6 +162,70 @@ describe('the Tasks panel, in the browser', () => {
     });
     expect(response.status).toBe(200);
     await panel.getByTestId('task-row').filter({ hasText: 'Call the plumber' }).waitFor();
+  });
+
+  it('in a window as short as the desktop app’s (720 × 480 px), the Tasks and Approvals panels keep Close in view, and scroll under it', async () => {
+    const pendingIds = async () =>
+      ((await (await api('/api/actions/pending')).json()) as { approvals: { id: string }[] }).approvals.map(
+        (approval) => approval.id,
+      );
+    // Eight actions at once: more than the default limit a minute allows after the tests before this one.
+    const { rateLimits } = (await (await api('/api/settings')).json()) as Settings;
+    await putSettings(hosted.host(), { rateLimits: { ...rateLimits, actionsPerMinute: 1000 } });
+    // Deletes ask first: four of them wait in Approvals, and their tasks stay in the list.
+    for (const errand of ['Return the library books', 'Renew the car tax', 'Fix the gate', 'Sort the loft']) {
+      const added = (await (
+        await api('/api/tasks', { method: 'POST', body: JSON.stringify({ description: errand }) })
+      ).json()) as { result: { task: TaskItem } };
+      await api(`/api/tasks/${added.result.task.id}`, { method: 'DELETE' });
+    }
+    try {
+      const page = await newPage();
+      const host = hosted.host();
+      await page.goto(`${host.url}/#token=${host.token}`);
+      /** Whether Close is wholly inside the panel's visible box and nothing covers it. */
+      const isCloseInView = (panelId: string) =>
+        page.evaluate((id) => {
+          const panel = document.querySelector(`[data-testid="${id}"]`);
+          const close = [...(panel?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Close');
+          if (!panel || !close) return 'no panel or no Close';
+          const edge = panel.getBoundingClientRect();
+          const box = close.getBoundingClientRect();
+          if (box.top < edge.top || box.bottom > edge.bottom)
+            return `Close at ${box.top}–${box.bottom}, panel ${edge.top}–${edge.bottom}`;
+          const onTop = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          if (onTop !== close && !close.contains(onTop)) return 'covered';
+          // And nothing scrolled shows below it, at the panel's bottom edge.
+          const atEdge = document.elementFromPoint(box.left + box.width / 2, edge.bottom - 4);
+          return atEdge === close.parentElement
+            ? 'in view'
+            : `${atEdge?.textContent ?? 'nothing'} below Close`;
+        }, panelId);
+      for (const height of [480, 600]) {
+        await page.setViewportSize({ width: 720, height });
+        await page.getByTestId('open-tasks').click();
+        const panel = page.getByTestId('tasks-panel');
+        await panel.getByTestId('task-approval').first().waitFor();
+        expect(`${height} px: ${await isCloseInView('tasks-panel')}`).toBe(`${height} px: in view`);
+        await page.getByTestId('tasks-close').click();
+        await page.getByTestId('open-approvals').click();
+        await page.getByTestId('pending-approval').nth(3).waitFor();
+        expect(`${height} px: ${await isCloseInView('approvals-panel')}`).toBe(`${height} px: in view`);
+        // Scrolled to its end, the panel's last words are not under Close.
+        const last = page.getByTestId('pending-approval').last().getByTestId('pending-open');
+        await last.scrollIntoViewIfNeeded();
+        expect(
+          await last.evaluate((link) => {
+            const box = link.getBoundingClientRect();
+            return document.elementFromPoint(box.left + 2, box.top + box.height / 2) === link;
+          }),
+        ).toBe(true);
+        await page.keyboard.press('Escape');
+      }
+    } finally {
+      for (const id of await pendingIds()) await api(`/api/actions/${id}/reject`, { method: 'POST' });
+      await putSettings(hosted.host(), { rateLimits });
+    }
   });
 
   it('while side effects are paused, says so and changes nothing', async () => {
