@@ -404,6 +404,19 @@ describe('the audit viewer against the headless host', () => {
     await page.setViewportSize({ width: 420, height: 800 });
     await page.goto(`${host.url}/#/audit&token=${host.token}`);
     await rows(page).first().waitFor();
+    // A row: what was done takes its width, its time under it in small print, its status beside both.
+    const row = rows(page).first();
+    const [what, time, status] = await Promise.all(
+      [
+        row.locator('[role="cell"]:has(.audit-row__open)'),
+        row.locator('.audit-row__time'),
+        row.locator('.audit-status'),
+      ].map(async (cell) => (await cell.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }),
+    );
+    expect(what.width).toBeGreaterThan(240);
+    expect(time.y).toBeGreaterThanOrEqual(what.y + what.height - 2);
+    expect(status.x).toBeGreaterThanOrEqual(what.x + what.width);
+    expect(await row.locator('.audit-row__time').isVisible()).toBe(true);
     // The header in two rows: the title with Back, then its three actions side by side, each whole.
     const rowsOf = (selector: string) =>
       page.locator(selector).evaluateAll((elements) =>
