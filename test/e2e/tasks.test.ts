@@ -164,7 +164,7 @@ describe('the Tasks panel, in the browser', () => {
     await panel.getByTestId('task-row').filter({ hasText: 'Call the plumber' }).waitFor();
   });
 
-  it('in a window as short as the desktop app’s (720 × 480 px), the Tasks and Approvals panels keep Close in view, and scroll under it', async () => {
+  it('in a window as short as the desktop app’s (720 × 480 px), the Tasks and Approvals panels keep Close in view, and scroll under it; the Tasks panel’s approvals offer no conversation to open', async () => {
     const pendingIds = async () =>
       ((await (await api('/api/actions/pending')).json()) as { approvals: { id: string }[] }).approvals.map(
         (approval) => approval.id,
@@ -211,13 +211,18 @@ describe('the Tasks panel, in the browser', () => {
         await page.getByTestId('open-approvals').click();
         await page.getByTestId('pending-approval').nth(3).waitFor();
         expect(`${height} px: ${await isCloseInView('approvals-panel')}`).toBe(`${height} px: in view`);
+        // Asked for in the Tasks panel, they have no conversation to open: each says where it came from instead.
+        expect(await page.getByTestId('pending-open').count()).toBe(0);
+        expect(await page.getByTestId('pending-approval').first().innerText()).toContain(
+          'From the Tasks panel',
+        );
         // Scrolled to its end, the panel's last words are not under Close.
-        const last = page.getByTestId('pending-approval').last().getByTestId('pending-open');
-        await last.scrollIntoViewIfNeeded();
+        const last = page.getByTestId('pending-approval').last().getByTestId('pending-reject-with-reason');
+        await page.getByTestId('approvals-panel').evaluate((panel) => panel.scrollTo(0, panel.scrollHeight));
         expect(
-          await last.evaluate((link) => {
-            const box = link.getBoundingClientRect();
-            return document.elementFromPoint(box.left + 2, box.top + box.height / 2) === link;
+          await last.evaluate((button) => {
+            const box = button.getBoundingClientRect();
+            return document.elementFromPoint(box.left + 2, box.top + box.height / 2) === button;
           }),
         ).toBe(true);
         await page.keyboard.press('Escape');

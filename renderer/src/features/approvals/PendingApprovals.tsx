@@ -3,7 +3,7 @@ import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { useApprovals, useChat, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeAge, describeExpiry, describeWhere } from './approvals-model';
+import { describeAge, describeExpiry, describeWhere, isConversation } from './approvals-model';
 import { idleActivity } from './approvals-store';
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
@@ -94,9 +94,12 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
           >
             Reject with a reason…
           </button>
-          <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>
-            Open in conversation
-          </button>
+          {/* A change asked for in the Tasks panel has no conversation to open; its line above says where it came from. */}
+          {isConversation(approval.threadId) && (
+            <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>
+              Open in conversation
+            </button>
+          )}
         </div>
       )}
     </li>

@@ -106,16 +106,21 @@ export function describeExpiry(expiresAt: string, now: number): string {
   return `expires in ${inWords(days, days === 1 ? 'day' : 'days', hours % 24, 'h')}`;
 }
 
-/** "just now", "4 min ago", "2 h ago", "3 days ago". */
+/** Whether an approval's thread is a conversation the chat can open (the Tasks panel's changes are not). */
+export function isConversation(threadId: string): boolean {
+  return threadId !== TASKS_THREAD_ID;
+}
+
 /**
  * Where an approval was asked for: its conversation's title; an untitled one by its id's tail (the start is the
  * time it began, alike for neighbours); a change made in the Tasks panel, which is no conversation, by the panel.
  */
 export function describeWhere(threadId: string, title: string | undefined): string {
-  if (threadId === TASKS_THREAD_ID) return 'From the Tasks panel';
+  if (!isConversation(threadId)) return 'From the Tasks panel';
   return title || `Conversation …${threadId.slice(-8)}`;
 }
 
+/** "just now", "4 min ago", "2 h ago", "3 days ago". */
 export function describeAge(createdAt: string, now: number): string {
   const at = Date.parse(createdAt);
   if (Number.isNaN(at)) return '';
