@@ -363,6 +363,48 @@ describe('the chat, as a person uses it', () => {
     await page.getByTestId('run-usage').waitFor();
   });
 
+  it('while an answer streams in, its cursor follows the last word on the same line (1280 and 420 px)', async () => {
+    for (const width of [1280, 420]) {
+      gemini.script(
+        textReply('Here is a first paragraph.\n\nOne two three four five six seven eight nine ten.', {
+          chunks: 12,
+          gapMs: 250,
+        }),
+      );
+      const page = await openPage();
+      await page.setViewportSize({ width, height: 800 });
+      await send(page, 'Count to ten');
+      const answer = assistantMessages(page).last();
+      await answer.getByText('two', { exact: false }).waitFor();
+      /** How far the cursor is from just after the answer's last character: across and down, in px. */
+      const offset = await answer.evaluate((message) => {
+        if (message.dataset.streaming !== 'true') return 'finished before it was measured';
+        const cursor = message.querySelector('.message__cursor');
+        const walker = document.createTreeWalker(message, NodeFilter.SHOW_TEXT);
+        let last: Text | null = null;
+        for (let node = walker.nextNode(); node; node = walker.nextNode())
+          if (node.textContent?.trim()) last = node as Text;
+        if (!cursor || !last) return 'no cursor or no text';
+        const range = document.createRange();
+        const end = last.data.trimEnd().length;
+        range.setStart(last, end - 1);
+        range.setEnd(last, end);
+        const char = range.getBoundingClientRect();
+        const box = cursor.getBoundingClientRect();
+        return {
+          across: Math.round(box.left - char.right),
+          down: Math.round(box.top + box.height / 2 - (char.top + char.height / 2)),
+        };
+      });
+      expect(offset, `${width} px`).toMatchObject({ across: expect.any(Number), down: expect.any(Number) });
+      const { across, down } = offset as { across: number; down: number };
+      expect(Math.abs(down), `${width} px: ${down} px below the last word`).toBeLessThanOrEqual(4);
+      expect(across, `${width} px: ${across} px after the last word`).toBeGreaterThanOrEqual(0);
+      expect(across, `${width} px: ${across} px after the last word`).toBeLessThanOrEqual(12);
+      await page.getByTestId('run-usage').waitFor();
+    }
+  });
+
   it('a conversation reopened while its answer streams in shows the answer from its first word, once', async () => {
     const answer = 'One two three four five six seven eight nine ten eleven twelve.';
     gemini.script(textReply(answer, { chunks: 12, gapMs: 200 }));

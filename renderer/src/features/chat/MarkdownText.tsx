@@ -5,6 +5,7 @@ import { RenderGuard } from '../../components/RenderGuard';
 import { CopyButton } from './CopyButton';
 import { isTooComplexForMarkdown } from './markdown-limits';
 import { markdownBlocks } from './markdown-blocks';
+import { rehypeStreamingCursor, StreamingCursor } from './streaming-cursor';
 
 /** The text inside a code block's nodes, for its copy button. */
 function textOf(node: ReactNode): string {
@@ -50,21 +51,29 @@ const components: Components = {
 };
 
 const plugins = [remarkGfm];
+const withCursor = [rehypeStreamingCursor];
 
 /**
  * One block as markdown; as plain text when it nests deeper or packs more marks than any answer needs (markdown-limits.ts), or when
- * drawing it fails, so an answer that cannot be drawn still reads and the window around it stays.
+ * drawing it fails, so an answer that cannot be drawn still reads and the window around it stays. The block a
+ * streaming answer is writing draws the cursor after its last word.
  */
-const Block = memo(function Block({ text }: { text: string }) {
+const Block = memo(function Block({ text, hasCursor = false }: { text: string; hasCursor?: boolean }) {
   const plain = (
     <p className="message__plain" data-testid="markdown-as-text">
       {text}
+      {hasCursor && <StreamingCursor />}
     </p>
   );
   if (isTooComplexForMarkdown(text)) return plain;
   return (
     <RenderGuard fallback={plain} resetKey={text}>
-      <Markdown components={components} remarkPlugins={plugins} skipHtml>
+      <Markdown
+        components={components}
+        remarkPlugins={plugins}
+        rehypePlugins={hasCursor ? withCursor : undefined}
+        skipHtml
+      >
         {text}
       </Markdown>
     </RenderGuard>
@@ -73,10 +82,14 @@ const Block = memo(function Block({ text }: { text: string }) {
 
 /**
  * An answer's markdown, with GitHub's tables, task lists and strikethrough. While it streams, each finished
- * block keeps its rendering and only the last one is parsed again; a finished answer is parsed whole (a list
- * split by blank lines is one list again).
+ * block keeps its rendering and only the last one, with the cursor, is parsed again; a finished answer is parsed
+ * whole (a list split by blank lines is one list again).
  */
 export default function MarkdownText({ text, isStreaming = false }: { text: string; isStreaming?: boolean }) {
   if (!isStreaming) return <Block text={text} />;
-  return markdownBlocks(text).map((block, index) => <Block key={index} text={block} />);
+  const blocks = markdownBlocks(text);
+  if (blocks.length === 0) return <StreamingCursor />;
+  return blocks.map((block, index) => (
+    <Block key={index} text={block} hasCursor={index === blocks.length - 1} />
+  ));
 }

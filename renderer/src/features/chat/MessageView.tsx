@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { CopyButton } from './CopyButton';
 import { RUN_MARK_TEXT } from './run-marks';
+import { StreamingCursor } from './streaming-cursor';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
 import { useFrameText } from './use-frame-text';
@@ -58,11 +59,17 @@ export function MessageView({
         {isUser ? (
           <p className="message__plain">{message.text}</p>
         ) : (
-          <Suspense fallback={<p className="message__plain">{text}</p>}>
+          <Suspense
+            fallback={
+              <p className="message__plain">
+                {text}
+                {message.isStreaming && <StreamingCursor />}
+              </p>
+            }
+          >
             <MarkdownText text={text} isStreaming={message.isStreaming} />
           </Suspense>
         )}
-        {message.isStreaming && <span className="message__cursor" aria-hidden="true" />}
       </div>
       {!isUser && !message.isStreaming && (
         <div className="message__actions">
