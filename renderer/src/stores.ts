@@ -113,14 +113,17 @@ export interface Stores {
 
 export function createStores(client: DeputyClient): Stores {
   const plans = createPlansStore(client);
+  // The conversation is read once when it opens; its plans come from that reading.
+  const chat = createChatStore(client, { onThreadRead: (detail) => plans.getState().fromThread(detail) });
   return {
-    // The conversation is read once when it opens; its plans come from that reading.
-    chat: createChatStore(client, { onThreadRead: (detail) => plans.getState().fromThread(detail) }),
+    chat,
     usage: createUsageStore(client),
     tasks: createTasksStore(client),
     search: createSearchStore(client),
     settings: createSettingsStore(client),
-    approvals: createApprovalsStore(client),
+    approvals: createApprovalsStore(client, {
+      onChanged: (event) => chat.getState().approvalsChanged(event),
+    }),
     connections: createConnectionsStore(client),
     memory: createMemoryStore(client),
     data: createDataStore(client),

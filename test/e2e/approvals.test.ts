@@ -129,6 +129,33 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 
+  it('the conversation list stops saying “needs approval” once the approval is decided, while the run goes on', async () => {
+    const page = await openPage();
+    await composer(page).waitFor();
+    // Approved on its card, or turned down in the Approvals panel.
+    for (const decision of ['approve', 'reject'] as const) {
+      // After the decision the model is asked again and holds the request: the run is still under way.
+      gemini.script(callReply('add_task', MILK_CALL), { kind: 'hang' });
+      await page.getByTestId('new-conversation').click();
+      await send(page, 'Add a task to buy milk');
+      const card = withStatus(approvalCard(page), 'pending');
+      await card.waitFor();
+      const row = page.locator('[data-testid="thread-item"][aria-current="page"]');
+      await expect.poll(() => row.innerText()).toContain('needs approval');
+      if (decision === 'approve') await card.getByTestId('approval-approve').click();
+      else {
+        await page.getByTestId('open-approvals').click();
+        await page.getByTestId('approvals-panel').getByTestId('pending-reject').click();
+        await page.getByTestId('approvals-empty').waitFor();
+        await page.keyboard.press('Escape');
+      }
+      await expect.poll(() => gemini.pending(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => row.innerText(), { timeout: 1_000 }).not.toContain('needs approval');
+      await page.getByTestId('composer-stop').click();
+      await page.getByTestId('run-stopped').waitFor();
+    }
+  });
+
   it('a call the rules did not let happen says “Not done” and why, in the policy’s words, quietly, live and reloaded', async () => {
     const page = await openPage();
     gemini.script(

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ActionState } from '../../../shared/contract';
+import type { ActionState, Approval, ThreadSummary } from '../../../shared/contract';
 import {
   isWaitingForApproval,
   lastRunNote,
   runActivityText,
   runStatusText,
+  withApprovalSettled,
 } from '../../../renderer/src/features/chat/run-status';
+import { sampleApproval } from './fixtures';
 import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
 
 describe('the line under a running conversation', () => {
@@ -94,5 +96,42 @@ describe('the conversation list’s note on a last run', () => {
     expect(lastRunNote({ lastRunStatus: 'awaiting_confirmation' })).toBe('needs approval');
     expect(lastRunNote({ lastRunStatus: 'completed' })).toBeNull();
     expect(lastRunNote({ lastRunStatus: null })).toBeNull();
+  });
+});
+
+describe('the conversation list when an approval is settled', () => {
+  const thread = (id: string, lastRunStatus: ThreadSummary['lastRunStatus']): ThreadSummary => ({
+    id,
+    title: id,
+    createdAt: 'n',
+    updatedAt: 'n',
+    lastRunStatus,
+  });
+  const changed = (changedApproval: Approval | null, pending: Approval[] = []) => ({
+    type: 'approvals.changed' as const,
+    pending,
+    changed: changedApproval,
+  });
+  const threads = [thread('t1', 'awaiting_confirmation'), thread('t2', 'awaiting_confirmation')];
+
+  it('says the conversation whose approval was approved or rejected is working again, and no other', () => {
+    for (const status of ['approved', 'rejected'] as const) {
+      const next = withApprovalSettled(threads, changed(sampleApproval({ threadId: 't1', status })));
+      expect(next.map((item) => [item.id, item.lastRunStatus])).toEqual([
+        ['t1', 'executing'],
+        ['t2', 'awaiting_confirmation'],
+      ]);
+      expect(next.map((item) => lastRunNote(item))).toEqual([null, 'needs approval']);
+    }
+  });
+
+  it('leaves the list as it is while the conversation still waits for another approval, or nothing was settled', () => {
+    const other = sampleApproval({ id: 'other', threadId: 't1' });
+    const settled = sampleApproval({ threadId: 't1', status: 'approved' });
+    expect(withApprovalSettled(threads, changed(settled, [other]))).toBe(threads);
+    expect(withApprovalSettled(threads, changed(sampleApproval({ threadId: 't1' })))).toBe(threads);
+    expect(withApprovalSettled(threads, changed(null))).toBe(threads);
+    const finished = [thread('t1', 'completed')];
+    expect(withApprovalSettled(finished, changed(settled))).toBe(finished);
   });
 });

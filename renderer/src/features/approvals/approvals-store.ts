@@ -1,5 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Approval, ApprovalDecideInput, DeputyClient } from '../../../../shared/contract';
+import type {
+  Approval,
+  ApprovalDecideInput,
+  ApprovalsChangedEvent,
+  DeputyClient,
+} from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { readThreadTitle } from '../../api/thread-title';
 import {
@@ -72,7 +77,15 @@ export const idleActivity: ApprovalActivity = {
   editError: null,
 };
 
-export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
+export interface ApprovalsStoreOptions {
+  /** Told each `approvals.changed` as it arrives, so the other stores that show an approval's effect (the conversation list) follow it. */
+  onChanged?: (event: ApprovalsChangedEvent) => void;
+}
+
+export function createApprovalsStore(
+  client: DeputyClient,
+  { onChanged }: ApprovalsStoreOptions = {},
+): ApprovalsStore {
   let lookUpInFlight: Promise<void> | null = null;
 
   return createStore<ApprovalsState & ApprovalsActions>()((set, get) => {
@@ -150,6 +163,7 @@ export function createApprovalsStore(client: DeputyClient): ApprovalsStore {
           set((state) => ({ ...applyApprovalsChanged(state, event), hasPendingList: true }));
           if (stale.length > 0) void get().lookUp();
           void get().refreshThreadTitles();
+          onChanged?.(event);
         });
       },
 

@@ -1,5 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { DeputyClient, RunEvent, ThreadDetail, ThreadSummary } from '../../../../shared/contract';
+import type {
+  ApprovalsChangedEvent,
+  DeputyClient,
+  RunEvent,
+  ThreadDetail,
+  ThreadSummary,
+} from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
 import { isRunEnd, RunFollowers } from './run-followers';
@@ -43,6 +49,8 @@ export interface ChatActions {
   connect(): () => void;
   loadThreads(): Promise<void>;
   loadMoreThreads(): Promise<void>;
+  /** An approval was settled (`approvals.changed`): its conversation no longer says it needs approval. */
+  approvalsChanged(event: ApprovalsChangedEvent): void;
   /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
   openThread(threadId: string, messageId?: string): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import type { RunStatus, ThreadSummary } from '../../../../shared/contract';
+import type { ApprovalsChangedEvent, RunStatus, ThreadSummary } from '../../../../shared/contract';
 import { MODEL_NOTICE_SOURCE } from '../../../../shared/model-failure-words';
 import { isStoppedCode } from './error-words';
 import type { TimelineItem } from './timeline';
@@ -31,6 +31,21 @@ export function lastRunNote(
   if (thread.lastRunStatus !== 'failed') return null;
   if (isStoppedCode(thread.lastRunErrorCode)) return 'stopped';
   return thread.lastRunErrorCode === 'approval_expired' ? 'approval expired' : 'failed';
+}
+
+/**
+ * The conversation list once an approval is settled, without asking the host again: a conversation whose last
+ * run waited for it, and waits for nothing else, is working again (approved or rejected, the run goes on; one
+ * that expired ends it, and the run's end reloads the list). The same list when nothing in it changes.
+ */
+export function withApprovalSettled(threads: ThreadSummary[], event: ApprovalsChangedEvent): ThreadSummary[] {
+  const settled = event.changed;
+  if (!settled || settled.status === 'pending') return threads;
+  if (event.pending.some((approval) => approval.threadId === settled.threadId)) return threads;
+  const isWaiting = (thread: ThreadSummary) =>
+    thread.id === settled.threadId && thread.lastRunStatus === 'awaiting_confirmation';
+  if (!threads.some(isWaiting)) return threads;
+  return threads.map((thread) => (isWaiting(thread) ? { ...thread, lastRunStatus: 'executing' } : thread));
 }
 
 /**

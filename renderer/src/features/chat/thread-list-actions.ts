@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { DeputyClient } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import type { ChatActions, ChatState } from './chat-store';
+import { withApprovalSettled } from './run-status';
 
 const THREAD_PAGE = 30;
 
@@ -14,7 +15,12 @@ export function threadListActions(
   get: ChatApi['getState'],
 ): Pick<
   ChatActions,
-  'loadThreads' | 'loadMoreThreads' | 'renameThread' | 'deleteThread' | 'refreshAfterDeletion'
+  | 'loadThreads'
+  | 'loadMoreThreads'
+  | 'renameThread'
+  | 'deleteThread'
+  | 'refreshAfterDeletion'
+  | 'approvalsChanged'
 > {
   return {
     async loadThreads() {
@@ -27,6 +33,11 @@ export function threadListActions(
       } finally {
         set({ isLoadingThreads: false });
       }
+    },
+
+    approvalsChanged(event) {
+      const threads = withApprovalSettled(get().threads, event);
+      if (threads !== get().threads) set({ threads });
     },
 
     async loadMoreThreads() {
