@@ -123,6 +123,42 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     expect(await panel.getByTestId('price-table-save').getAttribute('aria-keyshortcuts')).toBe('Control+S');
   });
 
+  it('lines each price table heading up with the text of the fields under it: the model on the left, the prices on the right in tabular digits (1280 and 420 px)', async () => {
+    const page = await openSettings(bareHost, 'usage');
+    const table = page.getByTestId('price-table');
+    await table.locator('tbody tr').first().waitFor();
+    for (const width of [1280, 420]) {
+      await page.setViewportSize({ width, height: 800 });
+      const columns = await table.evaluate((form) => {
+        const headings = [...form.querySelectorAll('thead th')].slice(0, 3);
+        const fields = [...(form.querySelector('tbody tr')?.querySelectorAll('input') ?? [])];
+        return headings.map((heading, index) => {
+          const words = document.createRange();
+          words.selectNodeContents(heading);
+          const said = words.getBoundingClientRect();
+          const field = fields[index];
+          if (!field) return 'no field';
+          const style = getComputedStyle(field);
+          const box = field.getBoundingClientRect();
+          const start = box.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft);
+          const end = box.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+          const isRight = style.textAlign === 'right' || style.textAlign === 'end';
+          return {
+            heading: heading.textContent,
+            align: isRight ? 'right' : 'left',
+            off: Math.round(isRight ? said.right - end : said.left - start),
+            digits: style.fontVariantNumeric,
+          };
+        });
+      });
+      expect(columns, `${width} px`).toEqual([
+        { heading: 'Model', align: 'left', off: 0, digits: expect.any(String) },
+        { heading: 'Input', align: 'right', off: 0, digits: 'tabular-nums' },
+        { heading: 'Output', align: 'right', off: 0, digits: 'tabular-nums' },
+      ]);
+    }
+  });
+
   it('removes and adds a price row by keyboard without dropping the focus on the page', async () => {
     const page = await openSettings(host, 'usage');
     const panel = page.getByTestId('usage-panel');
