@@ -450,6 +450,44 @@ describe('the audit viewer against the headless host', () => {
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
   });
 
+  it('the entry’s other entries of its run: a link that takes two lines starts each at the left, as the one-line ones do (420 px)', async () => {
+    gemini.script(
+      callReply('add_task', { description: 'Book the boiler service', intent: 'Add it', confidence: 0.95 }),
+      textReply('Added.'),
+    );
+    const prompt =
+      'Please add a task to book the annual boiler service with the usual engineer before winter';
+    await apiOf(host)('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) });
+    const page = await newPage();
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await page.getByTestId('audit-search').fill('boiler');
+    const row = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
+    await expect.poll(() => row.count()).toBe(1);
+    await row.getByRole('button').click();
+    const links = detail(page).locator('.audit-related button');
+    await links.first().waitFor();
+    /** Each link's lines: how far each starts from the left of the list. */
+    const lines = await links.evaluateAll((buttons) =>
+      buttons.map((button) => {
+        const left = button.closest('ul')?.getBoundingClientRect().left ?? 0;
+        const words = document.createRange();
+        words.selectNodeContents(button);
+        // One rectangle per text node per line: a line starts where its leftmost one does.
+        const starts = new Map<number, number>();
+        for (const part of words.getClientRects()) {
+          const line = Math.round(part.top);
+          starts.set(line, Math.min(starts.get(line) ?? Infinity, Math.round(part.left - left)));
+        }
+        return [...starts.values()];
+      }),
+    );
+    // The run's prompt is long enough to take two lines here: the case that was centred.
+    expect(lines.some((starts) => starts.length > 1)).toBe(true);
+    expect(lines.flat().filter((start) => start !== 0)).toEqual([]);
+    expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+  });
+
   /** Runs `prompt` supervised, so that its add_task call waits for an approval; answers that approval's id. */
   async function askFirst(prompt: string, description: string): Promise<string> {
     await putSettings(host, { trustLevel: 'supervised' });
