@@ -450,6 +450,43 @@ describe('the audit viewer against the headless host', () => {
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
   });
 
+  it('the filter bar’s fields are one height, their labels in one line at 1280 px: the From and To dates sit no higher than the rest (1280 and 420 px)', async () => {
+    const page = await newPage();
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await page.getByTestId('audit-search').waitFor();
+    for (const width of [1280, 420]) {
+      await page.setViewportSize({ width, height: 800 });
+      const toggle = page.getByTestId('audit-filters-toggle');
+      if (await toggle.isVisible()) await toggle.click();
+      const fields = await page.getByRole('search').evaluate((bar) =>
+        [...bar.querySelectorAll('.audit-filters__field')].map((field) => {
+          const control = field.querySelector('input, select')?.getBoundingClientRect();
+          const label = field.querySelector('span')?.getBoundingClientRect();
+          return {
+            name: field.querySelector('span')?.textContent,
+            top: Math.round(control?.top ?? 0),
+            height: Math.round(control?.height ?? 0),
+            labelTop: Math.round(label?.top ?? 0),
+          };
+        }),
+      );
+      const first = fields[0];
+      expect(
+        fields
+          .filter((field) => field.height !== first?.height)
+          .map((field) => `${field.name}: ${field.height} px`),
+        `${width} px, as high as ${first?.name}: ${first?.height} px`,
+      ).toEqual([]);
+      if (width === 1280)
+        expect(
+          fields
+            .filter((field) => field.top !== first?.top || field.labelTop !== first.labelTop)
+            .map((field) => `${field.name}: field at ${field.top}, label at ${field.labelTop}`),
+          `1280 px, in line with ${first?.name}: field at ${first?.top}, label at ${first?.labelTop}`,
+        ).toEqual([]);
+    }
+  });
+
   it('the entry’s other entries of its run: a link that takes two lines starts each at the left, as the one-line ones do (420 px)', async () => {
     gemini.script(
       callReply('add_task', { description: 'Book the boiler service', intent: 'Add it', confidence: 0.95 }),
