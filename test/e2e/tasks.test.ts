@@ -216,6 +216,20 @@ describe('the Tasks panel, in the browser', () => {
         expect(await page.getByTestId('pending-approval').first().innerText()).toContain(
           'From the Tasks panel',
         );
+        // By keyboard, each control the focus reaches is scrolled into view above Close, not under it.
+        const covered: string[] = [];
+        for (let tab = 0; tab < 24; tab += 1) {
+          await page.keyboard.press('Tab');
+          const seen = await page.evaluate(() => {
+            const focused = document.activeElement;
+            if (!(focused instanceof HTMLElement) || focused === document.body) return 'seen';
+            const box = focused.getBoundingClientRect();
+            const onTop = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return onTop === focused || focused.contains(onTop) ? 'seen' : `${focused.innerText} covered`;
+          });
+          if (seen !== 'seen') covered.push(`${height} px: ${seen}`);
+        }
+        expect(covered).toEqual([]);
         // Scrolled to its end, the panel's last words are not under Close.
         const last = page.getByTestId('pending-approval').last().getByTestId('pending-reject-with-reason');
         await page.getByTestId('approvals-panel').evaluate((panel) => panel.scrollTo(0, panel.scrollHeight));
