@@ -1,16 +1,5 @@
 import { hash } from 'node:crypto';
-
-/** JSON with object keys sorted at every depth, so equal arguments always give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { canonicalJson } from '../../shared/canonical-json';
 
 /** Binds an approval to one tool and its exact arguments. */
 export function fingerprint(tool: string, args: Record<string, unknown>): string {

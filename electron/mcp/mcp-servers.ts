@@ -7,19 +7,14 @@ import {
   quoteId,
 } from '../../shared/contract';
 import type { SettingsRepo } from '../store/settings-repo';
-import {
-  createMcpTool,
-  MAX_NAME,
-  NAMESPACE_SEPARATOR,
-  namespacedName,
-  type McpToolSpec,
-} from '../tools/mcp/mcp-tool';
+import { createMcpTool, MAX_NAME, NAMESPACE_SEPARATOR, type McpToolSpec } from '../tools/mcp/mcp-tool';
 import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolContext } from '../tools/tool';
 import type { Vault } from '../vault/vault';
 import { BoundedLog } from './bounded-log';
 import { parseMcpServersBlock } from './import-config';
 import { McpConnection } from './mcp-connection';
+import { revisionOf, serverView } from './server-view';
 import type { Backoff } from './start-tally';
 import { McpSecretStore } from './mcp-secrets';
 import { secretInPlainSight } from './secret-in-plain-sight';
@@ -79,8 +74,16 @@ export class McpServers {
     return [...this.entries.keys()].sort().map((name) => this.view(name));
   }
 
-  async put(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<McpServerView> {
-    const configs = { ...this.storedConfigs(), [name]: config };
+  /** Adds or replaces a server; with `revision`, only over the settings it was read as (see `McpPutInput`). */
+  async put(
+    name: string,
+    config: McpServerConfig,
+    secrets?: McpSecrets,
+    revision?: string,
+  ): Promise<McpServerView> {
+    const stored = this.storedConfigs();
+    if (revision !== undefined) refuseIfStale(name, stored[name], revision);
+    const configs = { ...stored, [name]: config };
     const exposed = this.whyNotSaved(configs, name, secrets);
     if (exposed) throw new DeputyError('invalid_input', exposed);
     return this.save(name, config, secrets, configs);
@@ -258,45 +261,11 @@ export class McpServers {
   }
 
   private view(name: string): McpServerView {
-    const { config, connection, leftOut } = this.entry(name);
-    const secrets = this.secrets.get(name);
-    const masked = (value: string | undefined): string => (value ? '••••••••' : '(not set)');
-    return {
-      name,
-      config,
-      state: config.enabled ? connection.state : 'disabled',
-      error: connection.error,
-      restarts: connection.restarts,
-      pid: connection.pid,
-      tools: (this.storedTools()[name] ?? []).flatMap((spec) => {
-        const tool = this.deps.registry.get(namespacedName(name, spec.name) ?? '');
-        if (tool?.mcpServer !== name) return [];
-        return [
-          {
-            name: tool.name,
-            serverTool: spec.name,
-            autonomy: config.toolAutonomy[spec.name] ?? null,
-            description: tool.description,
-            risk: tool.risk,
-            hasSideEffects: tool.hasSideEffects,
-          },
-        ];
-      }),
-      ...(leftOut.length > 0 && { leftOut }),
-      ...(connection.isRefused && { isRefused: true }),
-      maskedSecrets: [
-        ...config.secretEnv.map((key) => ({
-          kind: 'env' as const,
-          name: key,
-          masked: masked(secrets.env[key]),
-        })),
-        ...config.secretHeaders.map((key) => ({
-          kind: 'header' as const,
-          name: key,
-          masked: masked(secrets.headers[key]),
-        })),
-      ],
-    };
+    const listed = this.storedTools()[name] ?? [];
+    return serverView(name, this.entry(name), this.secrets.get(name), {
+      listed,
+      registry: this.deps.registry,
+    });
   }
 
   private entry(name: string): Entry {
@@ -334,6 +303,20 @@ export class McpServers {
   private storedTools(): Record<string, McpToolSpec[]> {
     return asRecord(this.deps.settings.all()[TOOLS_KEY]) as Record<string, McpToolSpec[]>;
   }
+}
+
+/**
+ * Refuses a change made on a copy of a server's settings read before another change (another window, the API) or
+ * its removal: saved, it would write the other change over in silence. Compared with the settings stored, which a
+ * save writes before it waits on the server, so two saves side by side cannot both pass.
+ */
+function refuseIfStale(name: string, stored: McpServerConfig | undefined, revision: string): void {
+  const how = stored === undefined ? 'removed' : revisionOf(stored) === revision ? null : 'changed';
+  if (how)
+    throw new DeputyError(
+      'changed_since',
+      `The MCP server ${quoted(name)} was ${how} elsewhere (in another window or through the API) after these settings of it were read, so nothing was saved.`,
+    );
 }
 
 async function readConfigFile(path: string): Promise<string> {

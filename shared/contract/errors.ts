@@ -25,7 +25,10 @@ export const ErrorCode = z.enum([
   'approval_decided',
   'cancelled',
   'conflict',
-  /** An undo would overwrite a change made since the action: the message says what changed. */
+  /**
+   * An undo would overwrite a change made since the action (the message says what changed), or a server's settings
+   * were saved from a copy read before they changed elsewhere (nothing was saved).
+   */
   'changed_since',
   /** The request named a host other than the loopback address Deputy listens on (DNS rebinding). */
   'wrong_host',

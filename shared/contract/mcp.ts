@@ -90,9 +90,16 @@ export const McpToolView = z.object({
   hasSideEffects: z.boolean(),
 });
 
+/**
+ * Which settings of a server a view shows (a hash of them): `mcp.put` with it saves only over those same settings,
+ * so a copy read before a change made elsewhere cannot write over that change.
+ */
+export const McpRevision = z.string().regex(/^[0-9a-f]{16}$/, 'the revision of a server as it was read');
+
 export const McpServerView = z.object({
   name: z.string(),
   config: McpServerConfig,
+  revision: McpRevision,
   state: McpServerState,
   /** Why it is not running, or, while it runs, that its last call went unanswered, in words a person can read; else null. */
   error: z.string().nullable(),
@@ -116,7 +123,16 @@ export const McpListInput = z.object({}).strict().default({});
 export const McpListOutput = z.object({ servers: z.array(McpServerView) });
 
 export const McpPutInput = z
-  .object({ name: McpServerName, config: McpServerConfig, secrets: McpSecrets.optional() })
+  .object({
+    name: McpServerName,
+    config: McpServerConfig,
+    secrets: McpSecrets.optional(),
+    /**
+     * The revision the change was made on (a card's copy): if the server changed since, or was removed, nothing is
+     * saved and the answer is `changed_since` (HTTP 409). Absent: the server's settings are replaced whatever they are.
+     */
+    revision: McpRevision.optional(),
+  })
   .strict();
 export const McpServerOutput = z.object({ server: McpServerView });
 

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../fingerprint';
+import { canonicalJson } from '../../../shared/canonical-json';
 import type { ApprovedScope } from '../../store/plans-repo';
 
 /**

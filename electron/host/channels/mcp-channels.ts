@@ -7,7 +7,9 @@ export function mcpChannels(
 ): HandlersFor<'mcp.list' | 'mcp.put' | 'mcp.delete' | 'mcp.restart' | 'mcp.log' | 'mcp.import'> {
   return {
     'mcp.list': () => ({ servers: mcp.list() }),
-    'mcp.put': async (input) => ({ server: await mcp.put(input.name, input.config, input.secrets) }),
+    'mcp.put': async (input) => ({
+      server: await mcp.put(input.name, input.config, input.secrets, input.revision),
+    }),
     'mcp.delete': async (input) => {
       await mcp.delete(input.name);
       return { deleted: input.name };

@@ -14,6 +14,7 @@ import { fakeClient } from './fixtures';
 const server = (name: string, overrides: Partial<McpServerView> = {}): McpServerView => ({
   name,
   config: McpServerConfig.parse({ transport: 'stdio', command: 'npx' }),
+  revision: '0123456789abcdef',
   state: 'running',
   error: null,
   restarts: 0,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpServerConfig, type McpServerView } from '../../../shared/contract';
 import { createExtensionsStore } from '../../../renderer/src/features/extensions/extensions-store';
 import { readSecretFields } from '../../../renderer/src/features/extensions/secret-lines';
+import { ClientError } from '../../../renderer/src/api/client-error';
 import { fakeClient } from './fixtures';
 
 const TOKEN = 'Bearer sk-unit-replaced-token-81c2';
@@ -14,6 +15,7 @@ const remote = (overrides: Partial<McpServerView> = {}): McpServerView => ({
     secretHeaders: ['Authorization'],
     autonomy: 'notify',
   }),
+  revision: '0123456789abcdef',
   state: 'failed',
   error: 'The MCP server “remote” could not start.',
   restarts: 2,
@@ -38,6 +40,8 @@ describe('a server’s secrets replaced from its card', () => {
         input: {
           name: 'remote',
           config: remote().config,
+          // Only over the settings the card shows: see the stale-card tests below.
+          revision: remote().revision,
           secrets: { env: {}, headers: { Authorization: TOKEN } },
         },
       },
@@ -89,5 +93,39 @@ describe('a server’s secrets replaced from its card', () => {
         { kind: 'env', name: 'B_TOKEN', value: 'b' },
       ]),
     ).toEqual({ ok: true, secrets: { env: { B_TOKEN: 'b' }, headers: {} } });
+  });
+});
+
+describe('a change made on a card drawn before its server changed elsewhere', () => {
+  const REFUSED =
+    'The MCP server “remote” was changed elsewhere (in another window or through the API) after these settings of it were read, so nothing was saved.';
+  const refusing = (servers: McpServerView[]) =>
+    fakeClient({
+      'mcp.put': () => Promise.reject(new ClientError('changed_since', REFUSED)),
+      'mcp.list': async () => ({ servers }),
+    });
+
+  it('reads the servers again, so the card shows what is saved, and says the change was not made', async () => {
+    const elsewhere = remote({
+      revision: 'fedcba9876543210',
+      config: { ...remote().config, enabled: false },
+    });
+    const fake = refusing([elsewhere]);
+    const store = createExtensionsStore(fake.client);
+    const why = await store
+      .getState()
+      .replaceSecrets(remote(), { env: {}, headers: { Authorization: TOKEN } });
+    expect(why).toBe(
+      `${REFUSED} Its card now shows its current settings: make your change again if you still want it.`,
+    );
+    expect(store.getState().servers).toEqual([elsewhere]);
+    expect(await store.getState().setEnabled(remote(), false)).toBe(false);
+    expect(store.getState().error).toBe(why);
+  });
+
+  it('says only that nothing was saved when the server was removed meanwhile (its card is gone)', async () => {
+    const store = createExtensionsStore(refusing([]).client);
+    expect(await store.getState().changeTarget(remote(), { url: 'https://y.example/mcp' })).toBe(REFUSED);
+    expect(store.getState().servers).toEqual([]);
   });
 });

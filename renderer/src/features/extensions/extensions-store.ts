@@ -6,7 +6,7 @@ import type {
   McpServerConfig,
   McpServerView,
 } from '../../../../shared/contract';
-import { toClientError } from '../../api/client-error';
+import { ClientError, toClientError } from '../../api/client-error';
 
 export interface ExtensionsState {
   servers: McpServerView[] | null;
@@ -87,7 +87,10 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       }
     }
 
-    /** Saves one server's settings with `changes`; its secrets in the vault stay as they are but for `secrets`. */
+    /**
+     * Saves one server's settings with `changes`; its secrets in the vault stay as they are but for `secrets`. Only
+     * over the settings its card shows (its revision): a change made elsewhere meanwhile is not written over.
+     */
     const change = (
       server: McpServerView,
       changes: Partial<McpServerConfig>,
@@ -95,14 +98,34 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       secrets?: McpSecrets,
     ) =>
       act(server.name, async () => {
-        const { server: saved } = await client.invoke('mcp.put', {
-          name: server.name,
-          config: { ...server.config, ...changes },
-          ...(secrets && { secrets }),
-        });
-        replace(saved);
-        return outcome;
+        try {
+          const { server: saved } = await client.invoke('mcp.put', {
+            name: server.name,
+            config: { ...server.config, ...changes },
+            revision: server.revision,
+            ...(secrets && { secrets }),
+          });
+          replace(saved);
+          return outcome;
+        } catch (error) {
+          throw await readAgainIfStale(server.name, error);
+        }
       });
+
+    /**
+     * A change refused because its card was drawn before the server changed elsewhere (or was removed): the servers
+     * are read again, so the card shows what is saved now, and the words say so.
+     */
+    const readAgainIfStale = async (name: string, error: unknown): Promise<unknown> => {
+      const failure = toClientError(error);
+      if (failure.code !== 'changed_since') return error;
+      await get().load();
+      if (!get().servers?.some((item) => item.name === name)) return failure;
+      return new ClientError(
+        failure.code,
+        `${failure.message} Its card now shows its current settings: make your change again if you still want it.`,
+      );
+    };
 
     /** For a form on a card: null once its change is saved, else why not, taken from the panel to show beside it. */
     const whyNotSaved = async (isSaved: Promise<boolean>): Promise<string | null> => {
