@@ -207,6 +207,7 @@ export class McpConnection {
           log.write(chunk);
           output.write(chunk);
         },
+        note: (line) => log.note(line),
         prepare: (client) => {
           if (!lifetime.aborted) this.opening = client;
           client.onerror = (error) => {

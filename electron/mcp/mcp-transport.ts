@@ -5,9 +5,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSecrets, McpServerConfig } from '../../shared/contract';
+import { redactErrorMessage } from '../vault/redactor';
 import { cappedFetch } from './capped-fetch';
 
 export const CLIENT_INFO = { name: 'deputy', version: '0.1.0' };
+/**
+ * How long the older HTTP+SSE transport, tried once a start over Streamable HTTP has failed, may take to send the
+ * `endpoint` event that opens it. A server that holds its GET open without a word would otherwise hold the start
+ * (shown Starting…) until Deputy stops it; the start then fails as Streamable HTTP's answer said.
+ */
+export const SSE_ENDPOINT_MS = 5_000;
 
 export interface OpenedClient {
   client: Client;
@@ -24,6 +31,8 @@ export interface OpenOptions {
   prepare: (client: Client) => void;
   /** Each chunk the child writes on stderr. */
   onStderr: (chunk: string) => void;
+  /** A line for the server's log. */
+  note: (line: string) => void;
   timeoutMs: number;
 }
 
@@ -57,9 +66,15 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
     return { client, pid: null, kind: 'streamable-http' };
   } catch (streamableError) {
     try {
-      const client = await connectWith(new SSEClientTransport(url, http), options);
+      const client = await connectWith(new SseWithinDeadline(url, http), options);
       return { client, pid: null, kind: 'sse' };
-    } catch {
+    } catch (sseError) {
+      const how =
+        sseError instanceof NoEndpoint
+          ? `sent no endpoint within ${SSE_ENDPOINT_MS / 1_000} s either`
+          : `failed too: ${redactErrorMessage(sseError)}`;
+      options.note(`the older HTTP+SSE transport, tried next, ${how}`);
+      // Its card says what the address answered Streamable HTTP, the transport it was configured for.
       throw streamableError;
     }
   }
@@ -75,4 +90,22 @@ async function connectWith(transport: Transport, options: OpenOptions): Promise<
     throw error;
   }
   return client;
+}
+
+class NoEndpoint extends Error {}
+
+/** The SSE transport, whose start fails if no `endpoint` event came within SSE_ENDPOINT_MS (see there). */
+class SseWithinDeadline extends SSEClientTransport {
+  override async start(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new NoEndpoint('no endpoint event')), SSE_ENDPOINT_MS);
+    });
+    try {
+      // Failed, the client is closed (see connectWith), and the GET held open with it.
+      await Promise.race([super.start(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }

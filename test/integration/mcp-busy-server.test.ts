@@ -1,18 +1,17 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mayPass, startProblem } from '../../electron/mcp/start-problem';
 import { MCP_START_ATTEMPTS, McpServerConfig } from '../../shared/contract';
-import { openHost, type HostFixture } from '../support/host-fixture';
 import {
   answerMcp,
   listenLocally,
   putServer,
   textTool,
+  useHostAndServers,
   waitForServer,
   watchServer,
 } from '../support/mcp-kit';
-import { ScriptedModel } from '../support/scripted-model';
 
 /**
  * A Streamable HTTP MCP server (stateless) that answers its first `times` starts with `status`, as one being
@@ -37,20 +36,10 @@ async function unavailableFor(status: number, times: number): Promise<{ url: str
  * the same growing delays, for as long as it takes, and its card says so. Other answers still count.
  */
 describe('an MCP server over HTTP that is not available for a while', () => {
-  let fixture: HostFixture;
-  const servers: Server[] = [];
-
-  beforeAll(async () => {
-    fixture = await openHost(new ScriptedModel());
-  });
-
-  afterAll(async () => {
-    await fixture.close();
-    for (const server of servers) server.close();
-  });
+  const { host: hostOf, servers } = useHostAndServers();
 
   it('keeps trying one that answers 503 more times than a failing one is tried, and it runs once it answers; a 500 still counts', async () => {
-    const { host } = fixture;
+    const host = hostOf();
     // More 503s than the starts a server may fail: counted, it would be left Failed before it came back.
     const busy = await unavailableFor(503, MCP_START_ATTEMPTS);
     const broken = await unavailableFor(500, 100);

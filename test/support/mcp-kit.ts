@@ -4,8 +4,11 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import type { Host } from '../../electron/host/create-host';
 import { McpPutInput, type McpServerView } from '../../shared/contract';
+import { openHost, type HostFixture } from './host-fixture';
+import { ScriptedModel } from './scripted-model';
 
 const require = createRequire(import.meta.url);
 const packageDir = (name: string): string => dirname(require.resolve(`${name}/package.json`));
@@ -129,4 +132,28 @@ export const textTool = (tool: string, text: string) => (mcp: McpServer) =>
 export async function listenLocally(server: Server): Promise<{ url: string; server: Server }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
+}
+
+/**
+ * For a describe block: a host (with no model turns) opened before its tests, and the local servers they start
+ * (pushed on `servers`), all closed after them, a connection a server still holds open too.
+ */
+export function useHostAndServers(): { host: () => Host; servers: Server[] } {
+  let fixture: HostFixture | undefined;
+  const servers: Server[] = [];
+  beforeAll(async () => {
+    fixture = await openHost(new ScriptedModel());
+  });
+  afterAll(async () => {
+    await fixture?.close();
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+  const host = (): Host => {
+    if (!fixture) throw new Error('the host is opened before the tests');
+    return fixture.host;
+  };
+  return { host, servers };
 }
