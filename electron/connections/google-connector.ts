@@ -23,13 +23,13 @@ import {
 } from './google-oauth';
 import {
   describeSignInFailure,
-  duration,
   fetchAccount,
   REQUEST_TIMEOUT_MS,
   SignInError,
   withTimeout,
 } from './google-sign-in';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopback';
+import { duration } from '../../shared/duration-words';
 import { createPkcePair, randomState } from './pkce';
 
 export interface GoogleConnectorDeps {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { redactError } from '../vault/redactor';
 import { describeOAuthFailure } from './google-oauth';
 import { LoopbackError } from './loopback';
+import { duration } from '../../shared/duration-words';
 
 /** How long one request to Google may take: userinfo, revoke, and the token exchange unless told otherwise. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -62,11 +63,4 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout:
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A time limit in words: "5 minutes", "30 seconds". */
-export function duration(ms: number): string {
-  const [count, unit] =
-    ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.max(1, Math.round(ms / 1000)), 'second'];
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }

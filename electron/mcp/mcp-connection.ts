@@ -13,7 +13,14 @@ import type { BoundedLog } from './bounded-log';
 import { callError, reconnecting, stoppedError, type StopReason } from './call-errors';
 import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
-import { isRefusal, mayPass, StartOutput, startProblem, stoppedRightAfterStart } from './start-problem';
+import {
+  asksToWait,
+  isRefusal,
+  mayPass,
+  StartOutput,
+  startProblem,
+  stoppedRightAfterStart,
+} from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
 import { StartTally, type Backoff } from './start-tally';
 import { listTools } from './tool-listing';
@@ -198,6 +205,8 @@ export class McpConnection {
     this.setState('starting', null);
     log.note(`starting (${config.transport === 'stdio' ? config.command : config.url})`);
     const output = new StartOutput();
+    /** The wait its address asked for when it answered 429 or 503 (Retry-After), if it did. */
+    const asked: { waitMs: number | null } = { waitMs: null };
     try {
       const opened = await openClient({
         config,
@@ -208,6 +217,7 @@ export class McpConnection {
           output.write(chunk);
         },
         note: (line) => log.note(line),
+        onRetryAfter: (ms) => (asked.waitMs = ms),
         prepare: (client) => {
           if (!lifetime.aborted) this.opening = client;
           client.onerror = (error) => {
@@ -250,16 +260,17 @@ export class McpConnection {
       this.client = null;
       await client?.close().catch(() => {});
       this.isRefused = isRefusal(error);
-      const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS)}`;
+      const waitMs = asksToWait(error) ? asked.waitMs : null;
+      const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS, waitMs)}`;
       // An address not reached, or one that answered it cannot answer for now (503), is retried as before, for as
-      // long as it takes: the network may come back, the server may be back in a moment.
-      this.failedStart(why, !mayPass(error, config));
+      // long as it takes: the network may come back, the server may be back in a moment (when it said, if it did).
+      this.failedStart(why, !mayPass(error, config), waitMs);
     }
   }
 
   /** A start that did not work: tried again after the backoff, until MCP_START_ATTEMPTS counted ones in a row. */
-  private failedStart(why: string, isCounted: boolean): void {
-    if (this.tally.failedStart(isCounted)) this.scheduleRestart(why);
+  private failedStart(why: string, isCounted: boolean, waitMs: number | null = null): void {
+    if (this.tally.failedStart(isCounted)) this.scheduleRestart(why, waitMs);
     else this.giveUp(why);
   }
 
@@ -302,9 +313,9 @@ export class McpConnection {
     this.setState('running', unanswered);
   }
 
-  /** Starts it again after the tally's delay, which grows until a start works. */
-  private scheduleRestart(reason: string): void {
-    const delay = this.tally.nextDelay();
+  /** Starts it again after the tally's delay, which grows until a start works, or after the wait it asked for. */
+  private scheduleRestart(reason: string, waitMs: number | null = null): void {
+    const delay = this.tally.nextDelay(waitMs);
     this.setState('restarting', reason);
     this.deps.log.note(`restarting in ${Math.round(delay / 100) / 10} s`);
     if (this.restartTimer) clearTimeout(this.restartTimer);

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpSecrets, McpServerConfig } from '../../shared/contract';
 import { redactErrorMessage } from '../vault/redactor';
 import { cappedFetch } from './capped-fetch';
+import { noticingRetryAfter } from './retry-after';
 
 export const CLIENT_INFO = { name: 'deputy', version: '0.1.0' };
 /**
@@ -33,6 +34,8 @@ export interface OpenOptions {
   onStderr: (chunk: string) => void;
   /** A line for the server's log. */
   note: (line: string) => void;
+  /** Told the wait an answer of 429 or 503 asked for (its Retry-After). */
+  onRetryAfter: (ms: number) => void;
   timeoutMs: number;
 }
 
@@ -60,7 +63,7 @@ export async function openClient(options: OpenOptions): Promise<OpenedClient> {
   const url = new URL(config.url);
   const requestInit = { headers: { ...config.headers, ...secrets.headers } };
   // An answer is read at most 10 MB a message, as the SDK reads from a stdio server: it is never held whole.
-  const http = { requestInit, fetch: cappedFetch() };
+  const http = { requestInit, fetch: noticingRetryAfter(cappedFetch(), options.onRetryAfter) };
   try {
     const client = await connectWith(new StreamableHTTPClientTransport(url, http), options);
     return { client, pid: null, kind: 'streamable-http' };

@@ -5,6 +5,8 @@ import type { McpServerConfig } from '../../shared/contract';
 import { redactErrorMessage, redactSecrets } from '../vault/redactor';
 import { LineBuffer, READ_PAST_CUT, shownLine } from './line-buffer';
 import { quoted } from '../../shared/quote-words';
+import { duration } from '../../shared/duration-words';
+import { isAskingToWait } from './retry-after';
 
 const KEPT_LINES = 20;
 const MAX_QUOTE = 300;
@@ -44,10 +46,14 @@ export function startProblem(
   config: McpServerConfig,
   said: string | null,
   timeoutMs: number,
+  /** The wait it asked for (see `asksToWait`), if it did. */
+  waitMs: number | null = null,
 ): string {
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
     return `It did not answer within ${Math.round(timeoutMs / 1_000)} s. Check that the ${config.transport === 'stdio' ? 'command starts' : 'address is'} an MCP server.`;
-  return config.transport === 'stdio' ? stdioProblem(error, config, said) : httpProblem(error, config.url);
+  return config.transport === 'stdio'
+    ? stdioProblem(error, config, said)
+    : httpProblem(error, config.url, waitMs);
 }
 
 /**
@@ -75,7 +81,7 @@ function stdioProblem(error: unknown, config: McpServerConfig, said: string | nu
   return redactErrorMessage(error);
 }
 
-function httpProblem(error: unknown, url: string): string {
+function httpProblem(error: unknown, url: string, waitMs: number | null): string {
   // The address is named by its origin alone: some servers take their key in the query, others in the path
   // (`/s/<key>/mcp`), and this reason is also the answer a call to the server gets, written to the ledger and told
   // to the model. The card in Settings shows the whole address just above it.
@@ -86,7 +92,11 @@ function httpProblem(error: unknown, url: string): string {
       return `The server at ${where} refused Deputy (HTTP ${error.code}). Check the token or headers it needs.`;
     if (error.code === 404) return `Nothing at ${where} answers MCP requests (HTTP 404). Check the address.`;
     const forNow = FOR_NOW[error.code];
-    if (forNow) return `The server at ${where} answered HTTP ${error.code}: ${forNow}; Deputy keeps trying.`;
+    const when =
+      waitMs === null
+        ? 'Deputy keeps trying'
+        : `it asked Deputy to try again in ${duration(waitMs)}, and Deputy will`;
+    if (forNow) return `The server at ${where} answered HTTP ${error.code}: ${forNow}; ${when}.`;
     return `The server at ${where} answered with an error (HTTP ${error.code}).`;
   }
   const cause = error instanceof Error ? error.cause : undefined;
@@ -116,6 +126,11 @@ const FOR_NOW: Partial<Record<number, string>> = {
  */
 export function isRefusal(error: unknown): boolean {
   return error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403);
+}
+
+/** Whether the address answered 429 or 503, whose Retry-After, if it sent one, says when to start it again. */
+export function asksToWait(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code !== undefined && isAskingToWait(error.code);
 }
 
 /** Node's and undici's codes for an address not reached at all: no answer came, so none can be judged. */

@@ -32,11 +32,14 @@ export class StartTally {
     private readonly stayedUpMs: number = STAYED_UP_MS,
   ) {}
 
-  /** The wait before the next start: 1 s, 2 s, 4 s … up to a minute, growing with each death or failed start. */
-  nextDelay(): number {
+  /**
+   * The wait before the next start: 1 s, 2 s, 4 s … up to a minute, growing with each death or failed start; or the
+   * wait the server asked for (`askedMs`, its Retry-After, already capped), though never less than the first.
+   */
+  nextDelay(askedMs: number | null = null): number {
     const delay = Math.min(this.backoff.maxMs, this.backoff.firstMs * 2 ** this.failures);
     this.failures += 1;
-    return delay;
+    return askedMs === null ? delay : Math.max(this.backoff.firstMs, askedMs);
   }
 
   /**

@@ -14,21 +14,27 @@ import {
 } from '../support/mcp-kit';
 
 /**
- * A Streamable HTTP MCP server (stateless) that answers its first `times` starts with `status`, as one being
- * deployed or behind a busy gateway does, and works from then on. A start is counted by its POST: the GET Deputy
- * then tries (the older SSE transport) gets the same answer while starts are left.
+ * A Streamable HTTP MCP server (stateless) that answers its first `times` starts with `status` (and `headers`), as
+ * one being deployed or behind a busy gateway does, and works from then on. A start is counted by its POST (`posts`,
+ * when each came): the GET Deputy then tries (the older SSE transport) gets the same answer while starts are left.
  */
-async function unavailableFor(status: number, times: number): Promise<{ url: string; server: Server }> {
+async function unavailableFor(
+  status: number,
+  times: number,
+  headers: Record<string, string> = {},
+): Promise<{ url: string; server: Server; posts: number[] }> {
   let left = times;
+  const posts: number[] = [];
   const server = createServer((request, response) => {
+    if (request.method === 'POST') posts.push(Date.now());
     if (left > 0) {
       if (request.method === 'POST') left -= 1;
-      response.writeHead(status).end('not now');
+      response.writeHead(status, headers).end('not now');
       return;
     }
     answerMcp(request, response, 'busy', textTool('ping', 'pong'));
   });
-  return listenLocally(server);
+  return { ...(await listenLocally(server)), posts };
 }
 
 /**
@@ -71,6 +77,34 @@ describe('an MCP server over HTTP that is not available for a while', () => {
       '4 s',
     ]);
   }, 30_000);
+
+  it('waits as long as a 503 or 429 answer asks in its Retry-After, at most 5 minutes, rather than its own delay', async () => {
+    const host = hostOf();
+    const polite = await unavailableFor(503, 1, { 'retry-after': '3' });
+    const greedy = await unavailableFor(429, 100, { 'retry-after': '86400' });
+    servers.push(polite.server, greedy.server);
+    await putServer(host, 'polite', { transport: 'http', url: polite.url });
+    await putServer(host, 'greedy', { transport: 'http', url: greedy.url });
+
+    const waiting = await waitForServer(host, 'polite', (view) => view.state === 'restarting');
+    expect(waiting.error).toBe(
+      `The MCP server “polite” could not start. The server at ${new URL(polite.url).origin} answered HTTP 503: it is not available right now; it asked Deputy to try again in 3 seconds, and Deputy will.`,
+    );
+    await waitForServer(host, 'polite', (view) => view.state === 'running', 10_000);
+    // Started again when it said, not after the first delay of 1 s.
+    const [first = 0, second = 0] = polite.posts;
+    expect(second - first).toBeGreaterThanOrEqual(2_900);
+    const logOf = async (name: string) => (await host.invoke('mcp.log', { name })).lines.join('\n');
+    expect(await logOf('polite')).toContain('restarting in 3 s');
+
+    // A day is not waited for: 5 minutes at most, as its card says.
+    const greedyView = await waitForServer(host, 'greedy', (view) => view.state === 'restarting');
+    expect(greedyView.error).toBe(
+      `The MCP server “greedy” could not start. The server at ${new URL(greedy.url).origin} answered HTTP 429: it has had too many requests for now; it asked Deputy to try again in 5 minutes, and Deputy will.`,
+    );
+    expect(await logOf('greedy')).toContain('restarting in 300 s');
+    await host.invoke('mcp.delete', { name: 'greedy' });
+  }, 20_000);
 
   it('counts 429, 502, 503 and 504 as passing, with words that say so, and no other answer', () => {
     const config = McpServerConfig.parse({ transport: 'http', url: 'https://mcp.example.com/s/k3y/mcp' });

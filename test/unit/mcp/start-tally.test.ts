@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../../../electron/mcp/retry-after';
 import { STAYED_UP_MS, StartTally } from '../../../electron/mcp/start-tally';
 import { MCP_START_ATTEMPTS } from '../../../shared/contract';
 
@@ -40,5 +41,30 @@ describe('the tally of a server’s starts', () => {
     const tally = new StartTally();
     const tries = Array.from({ length: 2 * MCP_START_ATTEMPTS }, () => tally.failedStart(false));
     expect(tries.every(Boolean)).toBe(true);
+  });
+
+  it('waits as long as the server asked (never less than the first delay), and grows as before after it', () => {
+    const tally = new StartTally();
+    expect([tally.nextDelay(3_000), tally.nextDelay(0), tally.nextDelay(), tally.nextDelay(null)]).toEqual([
+      3_000, 1_000, 4_000, 8_000,
+    ]);
+  });
+});
+
+describe('a Retry-After header', () => {
+  const now = Date.parse('2026-11-28T12:00:00Z');
+
+  it('is a number of seconds or an HTTP date, at most 5 minutes away, a date past being no wait', () => {
+    expect(retryAfterMs('3', now)).toBe(3_000);
+    expect(retryAfterMs(' 120 ', now)).toBe(120_000);
+    expect(retryAfterMs('86400', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('Sat, 28 Nov 2026 12:00:45 GMT', now)).toBe(45_000);
+    expect(retryAfterMs('Sat, 28 Nov 2026 13:00:00 GMT', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('Sat, 28 Nov 2026 11:00:00 GMT', now)).toBe(0);
+  });
+
+  it('is none when absent or written otherwise', () => {
+    for (const header of [null, '', '-1', '1.5', '3s', 'soon', '2026-11-28T12:00:45Z', 'Sat, 28 Nov 2026'])
+      expect(retryAfterMs(header, now)).toBeNull();
   });
 });
