@@ -406,13 +406,11 @@ describe('the audit viewer against the headless host', () => {
     await rows(page).first().waitFor();
     // A row: what was done takes its width, its time under it in small print, its status beside both.
     const row = rows(page).first();
-    const [what, time, status] = await Promise.all(
-      [
-        row.locator('[role="cell"]:has(.audit-row__open)'),
-        row.locator('.audit-row__time'),
-        row.locator('.audit-status'),
-      ].map(async (cell) => (await cell.boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 }),
-    );
+    const box = async (selector: string) =>
+      (await row.locator(selector).boundingBox()) ?? { x: 0, y: 0, width: 0, height: 0 };
+    const what = await box('[role="cell"]:has(.audit-row__open)');
+    const time = await box('.audit-row__time');
+    const status = await box('.audit-status');
     expect(what.width).toBeGreaterThan(240);
     expect(time.y).toBeGreaterThanOrEqual(what.y + what.height - 2);
     expect(status.x).toBeGreaterThanOrEqual(what.x + what.width);
