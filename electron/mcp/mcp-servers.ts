@@ -74,15 +74,23 @@ export class McpServers {
     return [...this.entries.keys()].sort().map((name) => this.view(name));
   }
 
-  /** Adds or replaces a server; with `revision`, only over the settings it was read as (see `McpPutInput`). */
+  /**
+   * Adds or replaces a server; with `revision`, only over the settings it was read as, and with `isNew`, only if
+   * there is none of that name (see `McpPutInput`).
+   */
   async put(
     name: string,
     config: McpServerConfig,
     secrets?: McpSecrets,
-    revision?: string,
+    { revision, isNew }: { revision?: string; isNew?: true } = {},
   ): Promise<McpServerView> {
     const stored = this.storedConfigs();
     if (revision !== undefined) refuseIfStale(name, stored[name], revision);
+    if (isNew && stored[name] !== undefined)
+      throw new DeputyError(
+        'conflict',
+        `There is already an MCP server named ${quoted(name)}, so nothing was saved. Give this one another name, or change that one on its card.`,
+      );
     const configs = { ...stored, [name]: config };
     const exposed = this.whyNotSaved(configs, name, secrets);
     if (exposed) throw new DeputyError('invalid_input', exposed);

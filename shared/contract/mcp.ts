@@ -132,6 +132,11 @@ export const McpPutInput = z
      * saved and the answer is `changed_since` (HTTP 409). Absent: the server's settings are replaced whatever they are.
      */
     revision: McpRevision.optional(),
+    /**
+     * A new server (the add form): a server of that name already there is not replaced, and the
+     * answer is `conflict` (HTTP 409).
+     */
+    isNew: z.literal(true).optional(),
   })
   .strict();
 export const McpServerOutput = z.object({ server: McpServerView });

@@ -95,3 +95,37 @@ describe('a change made on a copy of a server read before another change', () =>
     expect(await shown('odd')).toBeUndefined();
   });
 });
+
+describe('a new server under a name already taken', () => {
+  it('is refused with a 409 that says so, and the server of that name stays as it was', async () => {
+    expect((await put('taken', { ...ADDRESS, autonomy: 'auto' })).status).toBe(200);
+    const before = await shown('taken');
+    const added = await json<Answer>('/api/mcp/servers/taken', {
+      method: 'PUT',
+      body: JSON.stringify({ config: { transport: 'stdio', command: 'node', enabled: false }, isNew: true }),
+    });
+    expect(added).toEqual({
+      status: 409,
+      body: {
+        ok: false,
+        error: {
+          code: 'conflict',
+          message:
+            'There is already an MCP server named “taken”, so nothing was saved. Give this one another name, or change that one on its card.',
+        },
+      },
+    });
+    expect(await shown('taken')).toEqual(before);
+    // A name not taken is added as before; `isNew` is `true` or absent, nothing else.
+    const fresh = await json<Answer>('/api/mcp/servers/untaken', {
+      method: 'PUT',
+      body: JSON.stringify({ config: { ...ADDRESS, enabled: false }, isNew: true }),
+    });
+    expect(fresh.status).toBe(200);
+    const odd = await json<Answer>('/api/mcp/servers/odd-new', {
+      method: 'PUT',
+      body: JSON.stringify({ config: { ...ADDRESS, enabled: false }, isNew: false }),
+    });
+    expect(odd.status).toBe(400);
+  });
+});

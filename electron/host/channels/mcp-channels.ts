@@ -8,7 +8,7 @@ export function mcpChannels(
   return {
     'mcp.list': () => ({ servers: mcp.list() }),
     'mcp.put': async (input) => ({
-      server: await mcp.put(input.name, input.config, input.secrets, input.revision),
+      server: await mcp.put(input.name, input.config, input.secrets, input),
     }),
     'mcp.delete': async (input) => {
       await mcp.delete(input.name);

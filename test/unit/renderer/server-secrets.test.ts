@@ -129,3 +129,18 @@ describe('a change made on a card drawn before its server changed elsewhere', ()
     expect(store.getState().servers).toEqual([]);
   });
 });
+
+describe('a server added from the form', () => {
+  it('is sent as new, so one of the same name is never replaced, and a refusal is said with the form kept', async () => {
+    const TAKEN =
+      'There is already an MCP server named “remote”, so nothing was saved. Give this one another name, or change that one on its card.';
+    const fake = fakeClient({ 'mcp.put': () => Promise.reject(new ClientError('conflict', TAKEN)) });
+    const store = createExtensionsStore(fake.client);
+    // False: the form keeps what was typed.
+    expect(await store.getState().save('remote', remote().config)).toBe(false);
+    expect(fake.calls).toEqual([
+      { channel: 'mcp.put', input: { name: 'remote', config: remote().config, isNew: true } },
+    ]);
+    expect(store.getState()).toMatchObject({ error: TAKEN, outcome: null });
+  });
+});

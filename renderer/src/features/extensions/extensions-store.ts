@@ -158,7 +158,12 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       },
       save: (name, config, secrets) =>
         act('add', async () => {
-          const { server } = await client.invoke('mcp.put', { name, config, ...(secrets && { secrets }) });
+          const { server } = await client.invoke('mcp.put', {
+            name,
+            config,
+            ...(secrets && { secrets }),
+            isNew: true,
+          });
           replace(server);
           // One slow to start is answered while it starts: the panel, read again every 2 s, shows how it ends.
           return server.state === 'starting'
