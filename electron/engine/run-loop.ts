@@ -14,7 +14,7 @@ import { inCallOrder, type RunState } from './run-state';
 import { isPlanCancelled, keepStartedOnly } from './plans/plan-cancel';
 import { planNote } from './plans/plan-note';
 import { refreshPlan } from './plans/plan-progress';
-import { endForSettled, endingFor, settledByDeputy } from './settled-by-deputy';
+import { endForSettled, endingFor, isTurnedDownWithRun, settledByDeputy } from './settled-by-deputy';
 import { admitCompletion, enterLastPhase } from './sop';
 import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
 
@@ -113,9 +113,13 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
  */
 function reopenDecided(scope: CallScope): boolean {
   const { deps, state } = scope;
+  const isEnding = settledByDeputy(scope) !== null;
   const decided = state.awaiting.filter((entry) => {
     const approval = deps.store.approvals.get(entry.approvalId);
-    return approval?.status !== 'pending' && !(approval && endingFor(approval));
+    if (!approval) return true;
+    if (approval.status === 'pending' || endingFor(approval)) return false;
+    // Turned down because another call of its turn ends the run: refused with that one, in the run's words.
+    return !(isEnding && isTurnedDownWithRun(approval));
   });
   if (decided.length === 0) return false;
   state.awaiting = state.awaiting.filter((entry) => !decided.includes(entry));

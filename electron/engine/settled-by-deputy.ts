@@ -25,6 +25,15 @@ export const ENDED_BY_DEPUTY = {
   stoppedWithParent: 'Stopped with the run that started it, so Deputy did not do it.',
 } as const;
 
+/** The note of a call turned down because another of its turn ended the run. */
+export const RUN_ENDED_NOTE = 'the run ended';
+
+/** Whether Deputy turned `approval` down because another call of its turn ended the run. */
+export const isTurnedDownWithRun = (approval: StoredApproval): boolean =>
+  approval.status === 'rejected' &&
+  approval.decisionNote === RUN_ENDED_NOTE &&
+  approval.decidedBy !== 'person';
+
 /** What a run ended for an expired approval says; `expiresAt` as stored. */
 export const expiredFailure = (approval: StoredApproval): RunFailure => ({
   code: 'approval_expired',
@@ -64,9 +73,20 @@ export function endForSettled(
   for (const other of state.awaiting) {
     if (other.approvalId === approval.id) continue;
     const now = deps.now().toISOString();
-    if (!deps.store.approvals.claim(other.approvalId, 'rejected', now, 'the run ended', 'deputy')) continue;
+    const isTurnedDown = deps.store.approvals.claim(
+      other.approvalId,
+      'rejected',
+      now,
+      RUN_ENDED_NOTE,
+      'deputy',
+    );
+    // One Deputy settled already, while the turn's other calls still ran (it expired with this one, or was turned
+    // down with it): its call is refused all the same, or it would wait in a run that has ended.
+    const isWaiting =
+      deps.store.actions.byCall(spec.runId, other.call.callId)?.ledgerState === 'awaiting_confirmation';
+    if (!isTurnedDown && !isWaiting) continue;
     rejectAction(scope, other.actionId, other.call.name, failure.message);
-    const stored = deps.store.approvals.get(other.approvalId);
+    const stored = isTurnedDown ? deps.store.approvals.get(other.approvalId) : null;
     if (stored) told(stored);
   }
   return failRun(deps, spec, state, failure);

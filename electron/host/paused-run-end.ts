@@ -1,7 +1,7 @@
-import type { Approval } from '../../shared/contract';
+import type { Approval, RunStatus } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
 import type { RunState } from '../engine/run-state';
-import { endForSettled } from '../engine/settled-by-deputy';
+import { endForSettled, RUN_ENDED_NOTE } from '../engine/settled-by-deputy';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
 import { loadRunState } from './paused-runs';
@@ -30,8 +30,32 @@ export function endPausedRun(
   deskDeps.publish(
     view({ ...approval, status: failure.code === 'approval_expired' ? 'expired' : 'rejected' }),
   );
+  if (run && isGoing(run.status)) turnDownTheRest(view, deskDeps, approval);
   if (!run || run.status !== 'awaiting_confirmation' || !state) return null;
   const spec = deskDeps.specFor(run, new AbortController().signal);
   endForSettled({ deps, spec, state }, approval, failure, (other) => deskDeps.publish(view(other)));
   return state;
+}
+
+/** A run still running its turn's other calls (or not picked up again yet after a restart): neither paused nor ended. */
+const isGoing = (status: RunStatus): boolean =>
+  status !== 'awaiting_confirmation' && status !== 'completed' && status !== 'failed';
+
+/**
+ * What else of `approval`'s run waits is turned down now, as a paused run's is when it ends: the run ends once its
+ * other calls are done, so none of these can be done, and none is left in the inbox for the person to approve.
+ */
+function turnDownTheRest(
+  view: (approval: StoredApproval) => Approval,
+  deskDeps: ApprovalDeskDeps,
+  approval: StoredApproval,
+): void {
+  const { store } = deskDeps;
+  for (const other of store.approvals.pendingInThread(approval.threadId)) {
+    if (other.runId !== approval.runId || other.id === approval.id) continue;
+    const now = deskDeps.now().toISOString();
+    if (!store.approvals.claim(other.id, 'rejected', now, RUN_ENDED_NOTE, 'deputy')) continue;
+    const stored = store.approvals.get(other.id);
+    if (stored) deskDeps.publish(view(stored));
+  }
 }

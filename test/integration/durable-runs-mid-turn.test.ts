@@ -26,6 +26,14 @@ const readThenPost = () =>
     call('post_note', { text: 'never posted', intent: 'post a note', confidence: 0.95 }, 'c-post'),
   );
 
+/** The same with two posts, each held for approval. */
+const readThenPostTwice = () =>
+  turnOf(
+    call('read_notes', {}, 'c-read'),
+    call('post_note', { text: 'first', intent: 'post a note', confidence: 0.95 }, 'c-post-1'),
+    call('post_note', { text: 'second', intent: 'post a note', confidence: 0.95 }, 'c-post-2'),
+  );
+
 describe('a run with one call held for approval while another of its turn still runs', () => {
   const at = new Date('2026-11-28T09:00:00.000Z');
   let clock = at;
@@ -53,10 +61,10 @@ describe('a run with one call held for approval while another of its turn still 
     new Date(Date.parse(storeOf(fixture.host).approvals.pending()[0]?.expiresAt ?? '') + 1);
 
   /** The run that was paused for the post when its approval expired: the ending every other one must match. */
-  const pausedThenExpired = async () => {
+  const pausedThenExpired = async (turn = readThenPost) => {
     clock = at;
     world.readGate = null;
-    const live = await start(new ScriptedModel(readThenPost(), say('Posted it anyway.')));
+    const live = await start(new ScriptedModel(turn(), say('Posted it anyway.')));
     const paused = await live.host.runToEnd({ prompt: 'Read the board, then post' });
     expect(paused.status).toBe('awaiting_confirmation');
     clock = expiryOf(live);
@@ -66,47 +74,65 @@ describe('a run with one call held for approval while another of its turn still 
     return ending;
   };
 
-  it('ends as a paused run ends when the approval expires before the other call is done, asking the model nothing more', async () => {
-    const liveEnding = await pausedThenExpired();
-    clock = at;
-    const release = holdReads();
-    const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
-    const running = await start(model);
-    const { runId, threadId } = running.host.startRun({ prompt: 'Read the board, then post' });
-    await until(() => world.calls.read === 2 && storeOf(running.host).approvals.pending().length === 1);
-    clock = expiryOf(running);
-    running.host.sweepExpiredApprovals();
-    release();
+  /** One post held, or two: each turn ends as the paused run ended, every held call refused with it. */
+  const turns = [
+    { turn: readThenPost, held: 1, expires: 'the approval expires', expired: 'the approval expired' },
+    {
+      turn: readThenPostTwice,
+      held: 2,
+      expires: 'both held calls of the turn expire',
+      expired: 'both held calls of the turn expired',
+    },
+  ];
 
-    expect(await endingOf(running.host, threadId, runId)).toEqual(liveEnding);
-    expect(model.requests).toHaveLength(1);
-    expect(world.notes).toHaveLength(0);
-  });
+  it.each(turns)(
+    'ends as a paused run ends when $expires before the other call is done, asking the model nothing more',
+    async ({ turn, held }) => {
+      const liveEnding = await pausedThenExpired(turn);
+      expect(liveEnding.actions.filter(({ ledgerState }) => ledgerState === 'rejected')).toHaveLength(held);
+      clock = at;
+      const release = holdReads();
+      const model = new ScriptedModel(turn(), say('Posted it anyway.'));
+      const running = await start(model);
+      const { runId, threadId } = running.host.startRun({ prompt: 'Read the board, then post' });
+      await until(() => world.calls.read === 2 && storeOf(running.host).approvals.pending().length === held);
+      clock = expiryOf(running);
+      running.host.sweepExpiredApprovals();
+      release();
 
-  it('ends as the live run ended when the approval expired while Deputy was stopped, telling the model nothing', async () => {
-    const liveEnding = await pausedThenExpired();
+      expect(await endingOf(running.host, threadId, runId)).toEqual(liveEnding);
+      expect(model.requests).toHaveLength(1);
+      expect(world.notes).toHaveLength(0);
+    },
+  );
 
-    // Stopped: the post waits for approval while the read is still running.
-    clock = at;
-    world.readGate = new Promise(() => {});
-    const first = await start(new ScriptedModel(readThenPost()));
-    const { runId, threadId } = first.host.startRun({ prompt: 'Read the board, then post' });
-    await until(() => world.calls.read === 2 && storeOf(first.host).approvals.pending().length === 1);
-    const expiry = expiryOf(first);
-    crash(first.host);
+  it.each(turns)(
+    'ends as the live run ended when $expired while Deputy was stopped, telling the model nothing',
+    async ({ turn, held }) => {
+      const liveEnding = await pausedThenExpired(turn);
 
-    // Deputy starts again after the approval's time ran out; it expires while the read runs again.
-    clock = expiry;
-    const release = holdReads();
-    const resumedModel = new ScriptedModel(say('Posted it anyway.'));
-    const resumed = await reopen(resumedModel, first.dataDir);
-    await until(() => world.calls.read === 3);
-    resumed.host.sweepExpiredApprovals();
-    release();
-    const resumedEnding = await endingOf(resumed.host, threadId, runId);
+      // Stopped: the posts wait for approval while the read is still running.
+      clock = at;
+      world.readGate = new Promise(() => {});
+      const first = await start(new ScriptedModel(turn()));
+      const { runId, threadId } = first.host.startRun({ prompt: 'Read the board, then post' });
+      await until(() => world.calls.read === 2 && storeOf(first.host).approvals.pending().length === held);
+      const expiry = expiryOf(first);
+      crash(first.host);
 
-    expect(resumedEnding).toEqual(liveEnding);
-    expect(resumedModel.requests).toHaveLength(0);
-    expect(world.notes).toHaveLength(0);
-  });
+      // Deputy starts again after the approvals' time ran out; they expire while the read runs again.
+      clock = expiry;
+      const release = holdReads();
+      const resumedModel = new ScriptedModel(say('Posted it anyway.'));
+      const resumed = await reopen(resumedModel, first.dataDir);
+      await until(() => world.calls.read === 3);
+      resumed.host.sweepExpiredApprovals();
+      release();
+      const resumedEnding = await endingOf(resumed.host, threadId, runId);
+
+      expect(resumedEnding).toEqual(liveEnding);
+      expect(resumedModel.requests).toHaveLength(0);
+      expect(world.notes).toHaveLength(0);
+    },
+  );
 });
