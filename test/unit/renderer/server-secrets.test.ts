@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { McpServerConfig, type McpServerView } from '../../../shared/contract';
 import { createExtensionsStore } from '../../../renderer/src/features/extensions/extensions-store';
-import { readSecretFields } from '../../../renderer/src/features/extensions/secret-lines';
+import { readSecretFields, secretsNote } from '../../../renderer/src/features/extensions/secret-lines';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { fakeClient } from './fixtures';
 
@@ -93,6 +93,19 @@ describe('a server’s secrets replaced from its card', () => {
         { kind: 'env', name: 'B_TOKEN', value: 'b' },
       ]),
     ).toEqual({ ok: true, secrets: { env: { B_TOKEN: 'b' }, headers: {} } });
+  });
+
+  it('says the server starts again with the new value, or, turned off, that it starts with it when turned on', () => {
+    expect(secretsNote(remote(), 1)).toBe(
+      'Kept in the vault and never shown again; a field left empty keeps its value. Saving starts “remote” again with it.',
+    );
+    const off = remote({ config: { ...remote().config, enabled: false }, state: 'disabled' });
+    expect(secretsNote(off, 1)).toBe(
+      'Kept in the vault and never shown again; a field left empty keeps its value. “remote” is turned off: it starts with the new value when you turn it on.',
+    );
+    expect(secretsNote({ ...off, maskedSecrets: [] }, 2)).toBe(
+      'Kept in the vault and never shown again. “remote” is turned off: it starts with the new values when you turn it on.',
+    );
   });
 });
 

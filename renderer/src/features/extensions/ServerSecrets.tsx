@@ -3,7 +3,7 @@ import type { McpServerView } from '../../../../shared/contract';
 import { FormError, SubmitButton } from '../../components/FormParts';
 import { useStores } from '../../stores';
 import { useInlineQuestion } from '../../use-inline-question';
-import { readSecretFields, type SecretField } from './secret-lines';
+import { readSecretFields, secretsNote, type SecretField } from './secret-lines';
 import { LineAndButton } from './ServerTarget';
 
 /** What the card's button for a server's secrets says: to add one when it has none, else to replace them. */
@@ -110,10 +110,7 @@ function SecretsForm({
           />
         </label>
       ))}
-      <p className="settings-form__note">
-        {`Kept in the vault and never shown again${isNew ? '' : '; a field left empty keeps its value'}. `}
-        {`Saving starts “${server.name}” again with ${fields.length === 1 ? 'it' : 'them'}.`}
-      </p>
+      <p className="settings-form__note">{secretsNote(server, fields.length)}</p>
       {problem && <FormError id={problemId}>{problem}</FormError>}
       <div className="settings-form__actions">
         <SubmitButton isBusy={isBusy} label="Save" busyLabel="Saving…" />

@@ -1,4 +1,4 @@
-import { McpSecrets } from '../../../../shared/contract';
+import { McpSecrets, type McpServerView } from '../../../../shared/contract';
 
 /** `NAME=value` lines (a header may be written `Name: value`), as the secrets of one kind. */
 export function parseSecretLines(text: string, kind: 'env' | 'headers'): McpSecrets {
@@ -42,4 +42,18 @@ export function readSecretFields(fields: readonly SecretField[]): ReplacedSecret
   if (Object.keys(secrets.data.env).length + Object.keys(secrets.data.headers).length === 0)
     return { ok: false, problem: 'Type the new value, or press Cancel to keep the one in the vault.' };
   return { ok: true, secrets: secrets.data };
+}
+
+/**
+ * What the Replace secret form says of the values typed in its `count` fields: where they go, and when the server
+ * uses them. Saved, a server that is on starts again with them; one turned off is not started until it is turned on.
+ */
+export function secretsNote(server: McpServerView, count: number): string {
+  const isNew = server.maskedSecrets.length === 0;
+  const them = count === 1 ? 'it' : 'them';
+  const kept = `Kept in the vault and never shown again${isNew ? '' : '; a field left empty keeps its value'}.`;
+  const when = server.config.enabled
+    ? `Saving starts “${server.name}” again with ${them}.`
+    : `“${server.name}” is turned off: it starts with the new ${count === 1 ? 'value' : 'values'} when you turn it on.`;
+  return `${kept} ${when}`;
 }
