@@ -3,6 +3,7 @@ import { errorOutcome, type RunEvent, type RunIntent, type RunResponse } from '.
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
+import { rejectAction } from './call-approval';
 import { logRuntime } from './journal';
 import { settlePlanAtEnding } from './plans/plan-ending';
 import type { RunFailure } from './model-failure';
@@ -48,6 +49,34 @@ export function saveAssistantText(deps: RunLoopDeps, spec: RunSpec, text: string
   });
 }
 
+/** The note of a call turned down because its run ended (another call of its turn ended it, or the run stopped). */
+export const RUN_ENDED_NOTE = 'the run ended';
+
+/** What the ledger says of a call that waited for approval when its run ended, not stopped, another way. */
+const ENDED_WHILE_HELD = 'The run ended before this was approved, so Deputy did not do it.';
+
+/**
+ * A run that ends other than by a pause (stopped, a question asked, a failure) while calls of its turn still wait
+ * for approval turns them down: none can be done once it has ended, and approving one left in the inbox would
+ * start the ended run again. Each stays among the run's open calls, which a later prompt answers as not run.
+ * Says whether any approval was turned down here.
+ */
+function turnDownHeld(deps: RunLoopDeps, spec: RunSpec, state: RunState, ending: RunEnding): boolean {
+  // Stopped, the call is refused with the run's own words, so its card reads as stopped with it, not turned down.
+  const why =
+    ending.errorCode === 'cancelled' && ending.errorMessage ? ending.errorMessage : ENDED_WHILE_HELD;
+  let isAnyTurnedDown = false;
+  for (const held of state.awaiting) {
+    const now = deps.now().toISOString();
+    if (deps.store.approvals.claim(held.approvalId, 'rejected', now, RUN_ENDED_NOTE, 'deputy'))
+      isAnyTurnedDown = true;
+    // One its run's ending already refused (endForSettled) is left as it is.
+    if (deps.store.actions.byCall(spec.runId, held.call.callId)?.ledgerState === 'awaiting_confirmation')
+      rejectAction({ deps, spec, state }, held.actionId, held.call.name, why);
+  }
+  return isAnyTurnedDown;
+}
+
 /** How every ending lands: the run row, its state and its last events, in one transaction, then the result. */
 function recordEnding(
   deps: RunLoopDeps,
@@ -59,7 +88,9 @@ function recordEnding(
 ): RunResponse {
   const ids = { runId: spec.runId, threadId: spec.threadId };
   let answer: RunResponse = { ...response, decision: ending.decision, outcome: ending.outcome };
+  let isAnyTurnedDown = false;
   deps.store.transaction(() => {
+    if (ending.status !== 'awaiting_confirmation') isAnyTurnedDown = turnDownHeld(deps, spec, state, ending);
     const now = deps.now().toISOString();
     const planId = settlePlanAtEnding(deps, spec, ending);
     if (planId) answer = { ...answer, planId };
@@ -91,6 +122,7 @@ function recordEnding(
     for (const event of events) deps.emit({ ...event, ...ids } as RunEvent);
     deps.emit({ type: 'result', ...ids, result: answer });
   });
+  if (isAnyTurnedDown) deps.onApprovalsChanged(null);
   // An ended run writes no more checkpoints; a paused one keeps its encoder state for the decision. Forgotten
   // after its last checkpoint is written (at the step's commit), so that one is still a delta.
   if (ending.status !== 'awaiting_confirmation')

@@ -4,7 +4,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import { rejectAction } from './call-approval';
 import type { CallScope } from './call-context';
 import type { RunFailure } from './model-failure';
-import { failRun } from './run-endings';
+import { failRun, RUN_ENDED_NOTE } from './run-endings';
 
 /*
  * A held call whose approval Deputy settled itself (it expired, the person wrote again, the plan or the run's
@@ -24,9 +24,6 @@ export const ENDED_BY_DEPUTY = {
   outOfTime: 'The agent that asked for this waited longer than a day, so Deputy did not do it.',
   stoppedWithParent: 'Stopped with the run that started it, so Deputy did not do it.',
 } as const;
-
-/** The note of a call turned down because another of its turn ended the run. */
-export const RUN_ENDED_NOTE = 'the run ended';
 
 /** Whether Deputy turned `approval` down because another call of its turn ended the run. */
 export const isTurnedDownWithRun = (approval: StoredApproval): boolean =>

@@ -135,4 +135,34 @@ describe('a run with one call held for approval while another of its turn still 
       expect(world.notes).toHaveLength(0);
     },
   );
+
+  it('turns down what waits for approval when the person stops the run, so approving it later does nothing', async () => {
+    clock = at;
+    const release = holdReads();
+    const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
+    const running = await start(model);
+    const { host } = running;
+    const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
+    await until(() => world.calls.read === 1 && storeOf(host).approvals.pending().length === 1);
+    const [waiting] = storeOf(host).approvals.pending();
+    host.cancelRun(runId);
+    release();
+
+    const ending = await endingOf(host, threadId, runId);
+    expect(ending.run).toMatchObject({ status: 'failed', errorCode: 'cancelled', errorMessage: 'Stopped.' });
+    expect(ending.approvals).toEqual([{ status: 'rejected', decisionNote: 'the run ended' }]);
+    expect(ending.actions).toContainEqual({
+      state: 'rejected',
+      ledgerState: 'rejected',
+      // The run's own words, so its card reads as stopped with the run, not as turned down.
+      error: 'Stopped.',
+      errorCode: undefined,
+    });
+    await expect(
+      host.invoke('approval.decide', { approvalId: waiting?.id ?? '', decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'approval_decided' });
+    expect(await endingOf(host, threadId, runId)).toEqual(ending);
+    expect(world.notes).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+  });
 });
