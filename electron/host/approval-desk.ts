@@ -65,14 +65,15 @@ export class ApprovalDesk {
     return this.view(this.require(id));
   }
 
-  async decide(input: ApprovalDecideInput): Promise<RunResponse> {
+  /** `by`: Deputy, when it turns a call down for the person (`rejectWaitingIn`); the model is told the same. */
+  async decide(input: ApprovalDecideInput, by: ApprovalDecider = 'person'): Promise<RunResponse> {
     const approval = this.decidable(input.approvalId);
     if (this.deps.undos.isUndo(approval)) return this.decideUndo(approval, input);
     if (input.decision === 'reject') {
       // The reason as it is stored, redacted on its own: what a run resumed after a crash reads back, and inside
       // the model's sentence a secret in it could go unseen.
       const note = redactNullable(input.reason?.trim() || null);
-      this.claim(approval, 'rejected', note, 'person');
+      this.claim(approval, 'rejected', note, by);
       return continuePausedRun(this.deps, approval, { kind: 'reject', message: rejectionForModel(note) });
     }
     const scope = input.alwaysAllow;
@@ -157,8 +158,8 @@ export class ApprovalDesk {
   /** Rejects, with `reason`, whatever waits in a thread (an MCP client's call whose client went away). */
   rejectWaitingIn(threadId: string, reason: string): void {
     for (const approval of this.deps.store.approvals.pendingInThread(threadId))
-      void this.decide({ approvalId: approval.id, decision: 'reject', reason }).catch((error: unknown) =>
-        this.deps.runDeps().logError('could not reject an abandoned call', error),
+      void this.decide({ approvalId: approval.id, decision: 'reject', reason }, 'deputy').catch(
+        (error: unknown) => this.deps.runDeps().logError('could not reject an abandoned call', error),
       );
   }
 

@@ -42,6 +42,20 @@ function approvalOf(response: RunResponse): string {
 }
 
 describe('approval workflow', () => {
+  it('keeps Deputy, not the person, as who turned down what an MCP client that went away was waiting for', async () => {
+    const model = new ScriptedModel(addMilk(), say('Left it.'));
+    const { host } = await start(model);
+    const paused = await host.runToEnd({ prompt: 'Add milk' });
+    const approvalId = approvalOf(paused);
+    host.approvals.rejectWaitingIn(paused.threadId, 'The MCP client that asked for this stopped waiting.');
+    const { approvals } = await host.invoke('approval.list', { status: 'all' });
+    expect(approvals.find((approval) => approval.id === approvalId)).toMatchObject({
+      status: 'rejected',
+      decisionNote: 'The MCP client that asked for this stopped waiting.',
+      decidedBy: 'deputy',
+    });
+  });
+
   it('pauses a supervised side effect, then approve runs exactly those arguments once and continues the same run', async () => {
     const model = new ScriptedModel(addMilk(), say('Added it.'));
     const { host } = await start(model);
