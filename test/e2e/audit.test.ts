@@ -213,6 +213,11 @@ describe('the audit viewer against the headless host', () => {
     const booster = detail(page).getByTestId('audit-assumption').nth(1);
     await booster.waitFor();
     const undoBarSays = () => detail(page).getByTestId('audit-notice').innerText();
+    // Both live regions are there, empty, before anything is said in them: one shown only once it has words
+    // may not be heard.
+    expect(await booster.getByRole('status').count()).toBe(2);
+    // Empty, it takes no room.
+    expect((await booster.getByTestId('audit-assumption-notice').boundingBox())?.height).toBe(0);
 
     await vet.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => vet.getByTestId('audit-assumption-verdict').innerText()).toBe('You confirmed it');
