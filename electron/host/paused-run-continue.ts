@@ -4,7 +4,7 @@ import { refusePausedApproval, rejectAction, runApproved } from '../engine/call-
 import { driveRun } from '../engine/run-loop';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
-import { loadRunState, whereRunStands } from './paused-runs';
+import { isEnded, loadRunState, whereRunStands } from './paused-runs';
 
 /** A reject verdict's `code` is what the model reads beside its message; the person's own refusal by default. */
 export type Verdict = { kind: 'approve' } | { kind: 'reject'; message: string; code?: string };
@@ -28,8 +28,10 @@ export function continuePausedRun(
     const state = loadRunState(store, run.id);
     const held = state?.awaiting.find((entry) => entry.approvalId === approval.id);
     // The run went on without waiting for this (it was picked up again after a restart and acted on the
-    // decision itself): answer with where it stands, never run it a second time.
-    if (!state || !held) return whereRunStands(store, run.id, approval);
+    // decision itself): answer with where it stands, never run it a second time. Nor is a run that ended while
+    // the decision waited behind its work (the person stopped it) started again: its ending refused the call.
+    if (!state || !held || isEnded(store.runs.get(run.id)?.status))
+      return whereRunStands(store, run.id, approval);
     const deps = deskDeps.runDeps();
     const spec = deskDeps.specFor(run, signal);
     const scope = { deps, spec, state };

@@ -5,7 +5,7 @@ import { RUN_ENDED_NOTE } from '../engine/run-endings';
 import { endForSettled } from '../engine/settled-by-deputy';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ApprovalDeskDeps } from './approval-desk-deps';
-import { loadRunState } from './paused-runs';
+import { isEnded, loadRunState } from './paused-runs';
 
 /**
  * Ends a run paused for approval because Deputy settled that approval itself (it expired, the person wrote
@@ -39,8 +39,7 @@ export function endPausedRun(
 }
 
 /** A run still running its turn's other calls (or not picked up again yet after a restart): neither paused nor ended. */
-const isGoing = (status: RunStatus): boolean =>
-  status !== 'awaiting_confirmation' && status !== 'completed' && status !== 'failed';
+const isGoing = (status: RunStatus): boolean => status !== 'awaiting_confirmation' && !isEnded(status);
 
 /**
  * What else of `approval`'s run waits is turned down now, as a paused run's is when it ends: the run ends once its

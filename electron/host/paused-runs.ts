@@ -1,4 +1,4 @@
-import type { RunResponse } from '../../shared/contract';
+import type { RunResponse, RunStatus } from '../../shared/contract';
 import { inCallOrder, openCalls, parseRunState, type ResultPart, type RunState } from '../engine/run-state';
 import type { ModelMessage } from '../llm/model-client';
 import type { StoredApproval } from '../store/approvals-repo';
@@ -10,11 +10,14 @@ export function loadRunState(store: Store, runId: string): RunState | null {
   return parseRunState(checkpoint?.state ?? store.runs.loadState(runId));
 }
 
+/** Whether a run with this status has ended, for good. */
+export const isEnded = (status: RunStatus | undefined): status is 'completed' | 'failed' =>
+  status === 'completed' || status === 'failed';
+
 /** The answer to a decision whose run went on without it (picked up again after a restart): where it stands. */
 export function whereRunStands(store: Store, runId: string, approval: StoredApproval): RunResponse {
   const run = store.runs.get(runId);
-  const status =
-    run?.status === 'completed' || run?.status === 'failed' ? run.status : 'awaiting_confirmation';
+  const status = run && isEnded(run.status) ? run.status : 'awaiting_confirmation';
   return {
     ok: status !== 'failed',
     runId,

@@ -136,15 +136,20 @@ describe('a run with one call held for approval while another of its turn still 
     },
   );
 
-  it('turns down what waits for approval when the person stops the run, so approving it later does nothing', async () => {
+  /** A run whose read is still running while its post waits for approval. */
+  const heldWhileReading = async () => {
     clock = at;
     const release = holdReads();
     const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
-    const running = await start(model);
-    const { host } = running;
+    const { host } = await start(model);
     const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
     await until(() => world.calls.read === 1 && storeOf(host).approvals.pending().length === 1);
     const [waiting] = storeOf(host).approvals.pending();
+    return { host, model, runId, threadId, waiting, release };
+  };
+
+  it('turns down what waits for approval when the person stops the run, so approving it later does nothing', async () => {
+    const { host, model, runId, threadId, waiting, release } = await heldWhileReading();
     host.cancelRun(runId);
     release();
 
@@ -162,6 +167,27 @@ describe('a run with one call held for approval while another of its turn still 
       host.invoke('approval.decide', { approvalId: waiting?.id ?? '', decision: 'approve' }),
     ).rejects.toMatchObject({ code: 'approval_decided' });
     expect(await endingOf(host, threadId, runId)).toEqual(ending);
+    expect(world.notes).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('stays stopped when the person approves a waiting call and then stops the run before it is reached', async () => {
+    const { host, model, runId, threadId, waiting, release } = await heldWhileReading();
+    // Approved while the read still runs: the decision waits behind the run's work.
+    const decided = host.invoke('approval.decide', { approvalId: waiting?.id ?? '', decision: 'approve' });
+    host.cancelRun(runId);
+    release();
+
+    expect(await decided).toMatchObject({ runId, status: 'failed', summary: 'Stopped.' });
+    const ending = await endingOf(host, threadId, runId);
+    expect(ending.run).toMatchObject({ status: 'failed', errorCode: 'cancelled', errorMessage: 'Stopped.' });
+    expect(ending.approvals).toEqual([{ status: 'approved', decisionNote: null }]);
+    expect(ending.actions).toContainEqual({
+      state: 'rejected',
+      ledgerState: 'rejected',
+      error: 'Stopped.',
+      errorCode: undefined,
+    });
     expect(world.notes).toHaveLength(0);
     expect(model.requests).toHaveLength(1);
   });
