@@ -62,11 +62,16 @@ const goneNote = (named: string, what: string): string =>
   `Turned down by Deputy: the MCP server ${named} was ${what} in Settings.`;
 const GONE_NOTE = /^Turned down by Deputy: the MCP server "(.*)" was (removed|turned off) in Settings\.$/s;
 
+/** The note of a call turned down because its run ended (another call of its turn ended it, or the run stopped). */
+export const RUN_ENDED_NOTE = 'the run ended';
+
 /**
- * An approval's note as its card shows it: why Deputy turned it down for the person, with the server's name in the
- * quotes the rest of the card uses; the person's own reason as they wrote it.
+ * An approval's note as its card shows it: why Deputy turned it down for the person, in a sentence, with a server's
+ * name in the quotes the rest of the card uses; the person's own reason (`decidedBy` 'person') as they wrote it.
  */
-export function decisionNoteForPerson(note: string): string {
+export function decisionNoteForPerson(note: string, decidedBy?: 'person' | 'deputy'): string {
+  if (decidedBy === 'person') return note;
+  if (note === RUN_ENDED_NOTE) return 'Deputy turned it down: the run it belonged to ended first.';
   const gone = GONE_NOTE.exec(note);
   return gone ? goneNote(quoted(gone[1] ?? ''), gone[2] ?? '') : note;
 }

@@ -1,4 +1,5 @@
 import { cutText } from '../../shared/cut-text';
+import { RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import { errorOutcome, type RunEvent, type RunIntent, type RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
@@ -48,9 +49,6 @@ export function saveAssistantText(deps: RunLoopDeps, spec: RunSpec, text: string
     deps.store.threads.touch(spec.threadId, now);
   });
 }
-
-/** The note of a call turned down because its run ended (another call of its turn ended it, or the run stopped). */
-export const RUN_ENDED_NOTE = 'the run ended';
 
 /** What the ledger says of a call that waited for approval when its run ended, not stopped, another way. */
 const ENDED_WHILE_HELD = 'The run ended before this was approved, so Deputy did not do it.';

@@ -4,7 +4,8 @@ import type { StoredApproval } from '../store/approvals-repo';
 import { rejectAction } from './call-approval';
 import type { CallScope } from './call-context';
 import type { RunFailure } from './model-failure';
-import { failRun, RUN_ENDED_NOTE } from './run-endings';
+import { RUN_ENDED_NOTE } from '../../shared/rejection-words';
+import { failRun } from './run-endings';
 
 /*
  * A held call whose approval Deputy settled itself (it expired, the person wrote again, the plan or the run's

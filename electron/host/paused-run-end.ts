@@ -1,7 +1,7 @@
 import type { Approval, RunStatus } from '../../shared/contract';
 import type { RunFailure } from '../engine/model-failure';
 import type { RunState } from '../engine/run-state';
-import { RUN_ENDED_NOTE } from '../engine/run-endings';
+import { RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import { endForSettled } from '../engine/settled-by-deputy';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { ApprovalDeskDeps } from './approval-desk-deps';

@@ -50,6 +50,19 @@ describe('a rejection, for the model and for the person', () => {
     expect(decisionNoteForPerson('Not "that" one')).toBe('Not "that" one');
   });
 
+  it('says in a sentence that Deputy turned a call down because its run ended, unless the person wrote those words', () => {
+    expect(decisionNoteForPerson('the run ended')).toBe(
+      'Deputy turned it down: the run it belonged to ended first.',
+    );
+    expect(decisionNoteForPerson('the run ended', 'deputy')).toBe(
+      'Deputy turned it down: the run it belonged to ended first.',
+    );
+    expect(decisionNoteForPerson('the run ended', 'person')).toBe('the run ended');
+    expect(decisionNoteForPerson(refusalForGone('a', 'removed').note, 'person')).toBe(
+      refusalForGone('a', 'removed').note,
+    );
+  });
+
   it('reads a rejection stored before a reason got its full stop, and leaves any other words alone', () => {
     expect(turnedDownWords('The user rejected this action: not twice Do not retry it unless they ask.')).toBe(
       'You turned this down; it was not done. Your reason: not twice.',

@@ -157,7 +157,7 @@ export function ApprovalCard({
         approval.decisionNote !== EDITED_NOTE && (
           <p className="approval-card__note" data-testid="approval-note">
             {status === 'rejected' ? 'Reason: ' : 'Note: '}
-            {decisionNoteForPerson(approval.decisionNote)}
+            {decisionNoteForPerson(approval.decisionNote, approval.decidedBy)}
           </p>
         )}
       {activity.error && <FormError testId="approval-error">{activity.error}</FormError>}
