@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { focusedText, usePages } from './support/pages';
+import { focusedTestId, focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -18,6 +18,17 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
   const ask = async (prompt: string): Promise<string> => {
     const response = await api('/api/agent/run', { method: 'POST', body: JSON.stringify({ prompt }) });
     return ((await response.json()) as { threadId: string }).threadId;
+  };
+
+  /** A window with Settings open at Data, its figures read. */
+  const openDataPanel = async () => {
+    const page = await newPage();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await page.getByTestId('open-settings').click();
+    await page.getByRole('tab', { name: 'Data' }).click();
+    const panel = page.getByTestId('data-panel');
+    await panel.getByTestId('data-size').waitFor();
+    return { page, panel };
   };
 
   beforeAll(async () => {
@@ -58,12 +69,7 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
   });
 
   it('shows the database size, counts old conversations before deleting, and compacts', async () => {
-    const page = await newPage();
-    await page.goto(`${host.url}/#token=${host.token}`);
-    await page.getByTestId('open-settings').click();
-    await page.getByRole('tab', { name: 'Data' }).click();
-    const panel = page.getByTestId('data-panel');
-    await panel.getByTestId('data-size').waitFor();
+    const { panel } = await openDataPanel();
     expect(await panel.getByTestId('data-size').innerText()).toMatch(/^\d+(\.\d)? (KB|MB)$/);
     expect(await panel.getByTestId('data-counts').innerText()).toContain('Conversations\n1');
 
@@ -83,5 +89,32 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
       counts: { threads: number };
     };
     expect(stats).toMatchObject({ walBytes: 0, counts: { threads: 1 } });
+  });
+  it('keeps the keyboard on the button pressed: counting, closing the answer, compacting and clearing', async () => {
+    const { page, panel } = await openDataPanel();
+    const press = async (testId: string) => {
+      await panel.getByTestId(testId).focus();
+      await page.keyboard.press('Enter');
+    };
+
+    // Each button says it is busy while it works; the keyboard stays on it, not on the page behind the dialog.
+    await panel.getByLabel('Delete conversations with no activity for more than').fill('3650');
+    await press('prune-check');
+    const confirm = panel.getByTestId('prune-confirm');
+    await confirm.waitFor();
+    expect(await focusedTestId(page)).toBe('prune-check');
+    // The answer's OK goes with the answer: the keyboard goes back to the button that asked.
+    await confirm.getByRole('button', { name: 'OK' }).focus();
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await focusedTestId(page)).toBe('prune-check');
+
+    const outcome = panel.getByTestId('data-outcome');
+    await press('data-compact');
+    await outcome.getByText(/^Compacted/).waitFor();
+    expect(await focusedTestId(page)).toBe('data-compact');
+    await press('context-clear');
+    await expect.poll(() => outcome.innerText()).not.toMatch(/^Compacted/);
+    expect(await focusedTestId(page)).toBe('context-clear');
   });
 });

@@ -1,6 +1,6 @@
-import { useEffect, useId, type FormEvent } from 'react';
+import { useEffect, useId, useRef, type FormEvent } from 'react';
 import { PRUNE_DAYS } from '../../../../shared/contract';
-import { FormError } from '../../components/FormParts';
+import { FormError, whileBusy } from '../../components/FormParts';
 import { formatBytes } from '../../format';
 import { useData, useStores } from '../../stores';
 import { contextSummary, conversations, pruneQuestion } from './data-words';
@@ -23,6 +23,12 @@ export function DataPanel() {
   const pruneId = useId();
   const compactId = useId();
   const contextId = useId();
+  // The confirmation's buttons go with it: the keyboard goes back to the button that asked, not to the page.
+  const checkButton = useRef<HTMLButtonElement>(null);
+  const closeConfirm = () => {
+    store.getState().cancelPrune();
+    checkButton.current?.focus();
+  };
 
   // Conversations come and go in the chat behind this window: read the figures again every time it opens.
   useEffect(() => {
@@ -37,6 +43,7 @@ export function DataPanel() {
 
   const onPrune = async () => {
     const deleted = await store.getState().prune();
+    if (store.getState().pruneCheck === null) checkButton.current?.focus();
     // The conversation list (and the open conversation, if it went) follow at once.
     if (deleted > 0) await chat.getState().refreshAfterDeletion();
   };
@@ -97,7 +104,13 @@ export function DataPanel() {
             />
             <span id={daysHintId}>days</span>
           </span>
-          <button type="submit" className="button" disabled={busy !== null} data-testid="prune-check">
+          <button
+            ref={checkButton}
+            type="submit"
+            className="button"
+            {...whileBusy(busy !== null)}
+            data-testid="prune-check"
+          >
             {busy === 'counting' ? 'Counting…' : 'Delete old conversations…'}
           </button>
         </form>
@@ -115,18 +128,17 @@ export function DataPanel() {
                   type="button"
                   className="button button--stop"
                   autoFocus
-                  disabled={busy !== null}
+                  {...whileBusy(busy !== null, () => void onPrune())}
                   data-testid="prune-confirm-delete"
-                  onClick={() => void onPrune()}
                 >
                   {busy === 'pruning' ? 'Deleting…' : `Delete ${conversations(pruneCheck.threads)}`}
                 </button>
-                <button type="button" className="button" onClick={() => store.getState().cancelPrune()}>
+                <button type="button" className="button" onClick={closeConfirm}>
                   Keep them
                 </button>
               </div>
             ) : (
-              <button type="button" className="button" onClick={() => store.getState().cancelPrune()}>
+              <button type="button" className="button" onClick={closeConfirm}>
                 OK
               </button>
             )}
@@ -142,9 +154,8 @@ export function DataPanel() {
         <button
           type="button"
           className="button"
-          disabled={busy !== null}
+          {...whileBusy(busy !== null, () => void store.getState().compact())}
           data-testid="data-compact"
-          onClick={() => void store.getState().compact()}
         >
           {busy === 'compacting' ? 'Compacting…' : 'Compact database'}
         </button>
@@ -167,9 +178,8 @@ export function DataPanel() {
         <button
           type="button"
           className="button"
-          disabled={busy !== null}
+          {...whileBusy(busy !== null, () => void store.getState().clearContext())}
           data-testid="context-clear"
-          onClick={() => void store.getState().clearContext()}
         >
           {busy === 'clearing' ? 'Clearing…' : 'Clear the index'}
         </button>
