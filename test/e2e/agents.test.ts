@@ -10,6 +10,7 @@ import { agentDefinition, dataDirWithAgents } from '../support/agent-kit';
 import { axeViolations } from './support/axe';
 import { assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+import { coveredByTab, pinnedButtonView } from './support/pinned-buttons';
 
 const { newPage } = usePages();
 
@@ -250,6 +251,22 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Count my tasks');
     await page.getByTestId('composer-stop').click();
     await expect.poll(() => page.getByTestId('composer-stop').count()).toBe(0);
+  });
+
+  it('in a window as short as the desktop app’s (720 × 480 px), the picker keeps Close in view and scrolls its list under it', async () => {
+    const page = await openPage();
+    for (const height of [480, 600]) {
+      await page.setViewportSize({ width: 720, height });
+      await page.getByTestId('composer-agents').click();
+      await page.getByTestId('pick-lead').waitFor();
+      expect(`${height} px: ${await pinnedButtonView(page, 'dialog.agent-picker', 'Close')}`).toBe(
+        `${height} px: in view`,
+      );
+      // By keyboard, each agent the focus reaches is scrolled into view above Close, not under it.
+      expect(await coveredByTab(page, 10)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.locator('dialog.agent-picker').waitFor({ state: 'hidden' });
+    }
   });
 
   it('@name in the composer opens that agent’s form', async () => {

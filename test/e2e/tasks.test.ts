@@ -5,6 +5,7 @@ import { apiOf, putSettings } from './support/api';
 import { useHostedGemini } from './support/hosted';
 import { focusedLabel, focusedTestId, focusedText, usePages } from './support/pages';
 import { focusColourPixels, tabToPickerButton } from './support/picker-ring';
+import { coveredByTab, pinnedButtonView } from './support/pinned-buttons';
 
 const { newPage } = usePages();
 const SHOTS = process.env.DEPUTY_SHOTS;
@@ -183,24 +184,8 @@ describe('the Tasks panel, in the browser', () => {
       const page = await newPage();
       const host = hosted.host();
       await page.goto(`${host.url}/#token=${host.token}`);
-      /** Whether Close is wholly inside the panel's visible box and nothing covers it. */
       const isCloseInView = (panelId: string) =>
-        page.evaluate((id) => {
-          const panel = document.querySelector(`[data-testid="${id}"]`);
-          const close = [...(panel?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Close');
-          if (!panel || !close) return 'no panel or no Close';
-          const edge = panel.getBoundingClientRect();
-          const box = close.getBoundingClientRect();
-          if (box.top < edge.top || box.bottom > edge.bottom)
-            return `Close at ${box.top}–${box.bottom}, panel ${edge.top}–${edge.bottom}`;
-          const onTop = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-          if (onTop !== close && !close.contains(onTop)) return 'covered';
-          // And nothing scrolled shows below it, at the panel's bottom edge.
-          const atEdge = document.elementFromPoint(box.left + box.width / 2, edge.bottom - 4);
-          return atEdge === close.parentElement
-            ? 'in view'
-            : `${atEdge?.textContent ?? 'nothing'} below Close`;
-        }, panelId);
+        pinnedButtonView(page, `[data-testid="${panelId}"]`, 'Close');
       for (const height of [480, 600]) {
         await page.setViewportSize({ width: 720, height });
         await page.getByTestId('open-tasks').click();
@@ -217,18 +202,7 @@ describe('the Tasks panel, in the browser', () => {
           'From the Tasks panel',
         );
         // By keyboard, each control the focus reaches is scrolled into view above Close, not under it.
-        const covered: string[] = [];
-        for (let tab = 0; tab < 24; tab += 1) {
-          await page.keyboard.press('Tab');
-          const seen = await page.evaluate(() => {
-            const focused = document.activeElement;
-            if (!(focused instanceof HTMLElement) || focused === document.body) return 'seen';
-            const box = focused.getBoundingClientRect();
-            const onTop = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-            return onTop === focused || focused.contains(onTop) ? 'seen' : `${focused.innerText} covered`;
-          });
-          if (seen !== 'seen') covered.push(`${height} px: ${seen}`);
-        }
+        const covered = (await coveredByTab(page, 24)).map((seen) => `${height} px: ${seen}`);
         expect(covered).toEqual([]);
         // Scrolled to its end, the panel's last words are not under Close.
         const last = page.getByTestId('pending-approval').last().getByTestId('pending-reject-with-reason');
