@@ -2,6 +2,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { DeputyShell } from '../../../shared/shell';
 import { callReply, textReply } from '../../fakes/gemini/script';
+import type { FakeBrowserWindow } from '../../harness/electron/browser-window';
+import type { DeputyApp } from '../../harness/launch';
 import { focusedId, focusedTestId } from '../support/pages';
 import { axeViolations } from './axe';
 import {
@@ -28,6 +30,30 @@ async function runEnded(page: Page, answer: string): Promise<void> {
   await page
     .locator('[data-testid="message"][data-role="assistant"]:not([data-streaming])', { hasText: answer })
     .waitFor();
+}
+
+/** Starts Deputy with no Gemini key and opens the quick prompt from the shortcut, the main window ready behind it. */
+async function quickPromptWithNoKey(colorScheme?: 'light' | 'dark') {
+  const app = await desktop.launch({ ...(colorScheme && { colorScheme }), env: { GEMINI_API_KEY: '' } });
+  const main = await app.mainWindow();
+  const mainPage = await main.page();
+  await composerOf(mainPage).waitFor();
+  app.globalShortcut.press('Alt+Space');
+  const quick = await app.waitForWindow(isQuick, 'the quick prompt');
+  return { app, main, mainPage, quick, page: await quick.page() };
+}
+
+/**
+ * In the main window's Settings, opened at the key field by the quick prompt's button, types a key and saves it;
+ * then brings the quick prompt back with the shortcut.
+ */
+async function saveKeyAndComeBack(app: DeputyApp, mainPage: Page, quick: FakeBrowserWindow): Promise<void> {
+  await expect.poll(() => focusedTestId(mainPage)).toBe('gemini-api-key');
+  await mainPage.keyboard.type(KEY);
+  await mainPage.keyboard.press('Enter');
+  await mainPage.locator('[data-testid="connection-gemini"][data-state="connected"]').waitFor();
+  app.globalShortcut.press('Alt+Space');
+  await expect.poll(() => quick.isVisible()).toBe(true);
 }
 
 describe('the quick prompt, the shortcut and the tray', () => {
@@ -111,14 +137,33 @@ describe('the quick prompt, the shortcut and the tray', () => {
     expect(main.isVisible() && main.isFocused()).toBe(true);
   });
 
+  it('with no Gemini key, says so before the first message and offers Settings → Connections; a key saved there takes the note away (light and dark)', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { app, mainPage, quick, page } = await quickPromptWithNoKey(colorScheme);
+      const hint = page.getByTestId('quick-key-hint');
+      await hint.waitFor();
+      expect(await hint.innerText()).toContain(
+        'First, give Deputy a Gemini API key: paste it in Settings → Connections',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/quick-no-key-${colorScheme}.png` });
+      // The keyboard is in the message box; the way to the key is the next stop back from it.
+      await expect.poll(() => focusedId(page)).toBe('composer-input');
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusedTestId(page)).toBe('quick-open-connections');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => quick.isVisible()).toBe(false);
+      await saveKeyAndComeBack(app, mainPage, quick);
+      await hint.waitFor({ state: 'detached' });
+      expect(await page.getByTestId('quick-prompt').innerText()).toContain(
+        'Ask Deputy anything, or tell it what to do.',
+      );
+      await app.quit();
+    }
+  });
+
   it('with no Gemini key, offers Settings → Connections: the quick prompt hides and the main window opens there', async () => {
-    const app = await desktop.launch({ env: { GEMINI_API_KEY: '' } });
-    const main = await app.mainWindow();
-    const mainPage = await main.page();
-    await composerOf(mainPage).waitFor();
-    app.globalShortcut.press('Alt+Space');
-    const quick = await app.waitForWindow(isQuick, 'the quick prompt');
-    const page = await quick.page();
+    const { app, main, mainPage, quick, page } = await quickPromptWithNoKey();
     await expect.poll(() => focusedId(page)).toBe('composer-input');
     await page.keyboard.type('What is on today?');
     await page.keyboard.press('Enter');
@@ -162,12 +207,7 @@ describe('the quick prompt, the shortcut and the tray', () => {
 
   it('with no Gemini key, offers Retry instead once a key is saved in the main window, and Retry asks again (light and dark)', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const app = await desktop.launch({ colorScheme, env: { GEMINI_API_KEY: '' } });
-      const mainPage = await (await app.mainWindow()).page();
-      await composerOf(mainPage).waitFor();
-      app.globalShortcut.press('Alt+Space');
-      const quick = await app.waitForWindow(isQuick, 'the quick prompt');
-      const page = await quick.page();
+      const { app, mainPage, quick, page } = await quickPromptWithNoKey(colorScheme);
       await composerOf(page).fill('What is on today?');
       await composerOf(page).press('Enter');
       const { failure, openConnections } = await noKeyFailure(page);
@@ -175,14 +215,8 @@ describe('the quick prompt, the shortcut and the tray', () => {
 
       // The key is saved in the main window's Settings, which the quick prompt's button opened.
       await openConnections.click();
-      await expect.poll(() => focusedTestId(mainPage)).toBe('gemini-api-key');
-      await mainPage.keyboard.type(KEY);
-      await mainPage.keyboard.press('Enter');
-      await mainPage.locator('[data-testid="connection-gemini"][data-state="connected"]').waitFor();
-
+      await saveKeyAndComeBack(app, mainPage, quick);
       // Back in the quick prompt, the same failure now offers to ask again, and no longer points to Settings.
-      app.globalShortcut.press('Alt+Space');
-      await expect.poll(() => quick.isVisible()).toBe(true);
       const retry = await retryOnceKeySaved(failure);
       expect(await axeViolations(page)).toEqual([]);
       if (SHOTS) await page.screenshot({ path: `${SHOTS}/quick-retry-after-key-${colorScheme}.png` });

@@ -1,3 +1,4 @@
+import { OpenConnectionsButton } from './OpenConnectionsButton';
 import { useSettings } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 
@@ -35,9 +36,7 @@ export function EmptyState({
             <li>Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).</li>
             <li>This note goes away once the key is saved.</li>
           </ol>
-          <button type="button" className="button" data-testid="open-connections" onClick={onOpenConnections}>
-            Open Settings → Connections
-          </button>
+          <OpenConnectionsButton testId="open-connections" onOpen={onOpenConnections} />
         </div>
       )}
       <p className="empty-state__hint">

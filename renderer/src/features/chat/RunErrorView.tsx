@@ -3,6 +3,7 @@ import { useChat, useStores } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 import { friendlyError, isKeyProblem, isRetryable, isStoppedCode, KEY_SAVED_NOW } from './error-words';
 import { OpenConnections } from './open-connections';
+import { OpenConnectionsButton } from './OpenConnectionsButton';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
 import { isInLastTurn } from './turns';
@@ -65,14 +66,7 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
       </p>
       <div className="run-error__actions">
         {openConnections && isLatest && isKeyProblem(error.code) && !hasKeyNow && (
-          <button
-            type="button"
-            className="button"
-            data-testid="run-error-open-connections"
-            onClick={openConnections}
-          >
-            Open Settings → Connections
-          </button>
+          <OpenConnectionsButton testId="run-error-open-connections" onOpen={openConnections} />
         )}
         {canRetry && (isRetryable(error.code) || hasKeyNow) && (
           <button

@@ -4,6 +4,8 @@ import { useChat, useStores } from '../../stores';
 import { Composer } from '../chat/Composer';
 import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
+import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
+import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
 
@@ -30,6 +32,11 @@ export function QuickPrompt() {
       disconnectPlans();
     };
   }, [stores]);
+
+  // Before the first message, the window says whether Deputy has a Gemini key to answer with, as the main one's
+  // welcome does; the connections are followed, so a key saved meanwhile (in the main window) is heard.
+  const isGeminiConfigured = useIsGeminiConfigured();
+  useEffect(() => (isEmpty ? stores.connections.getState().follow() : undefined), [isEmpty, stores]);
 
   // The window is hidden, not closed: each time the shortcut brings it back, typing goes straight in.
   useEffect(() => {
@@ -76,7 +83,17 @@ export function QuickPrompt() {
       </header>
       <PauseBanner />
       <main className="quick__body" aria-label="Quick prompt">
-        {isEmpty ? (
+        {isEmpty && isGeminiConfigured === false ? (
+          <div className="quick__empty" role="note" data-testid="quick-key-hint">
+            <p>
+              First, give Deputy a Gemini API key: paste it in Settings → Connections (or set GEMINI_API_KEY
+              before starting Deputy).
+            </p>
+            {openConnections && (
+              <OpenConnectionsButton testId="quick-open-connections" onOpen={openConnections} />
+            )}
+          </div>
+        ) : isEmpty ? (
           <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>
         ) : (
           <OpenConnections value={openConnections}>
