@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
@@ -85,6 +85,13 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       .poll(() => child.locator('[data-testid="tool-call"][data-tool="list_tasks"]').count())
       .toBe(1);
     await expect.poll(() => child.locator('summary').first().innerText()).toContain('done');
+    // The child's own answer is said to be its agent's, by the name its row shows; the parent's is Deputy's.
+    const authors = (where: Locator) =>
+      where.locator('[data-testid="message"][data-role="assistant"] .message__author').allInnerTexts();
+    expect(await authors(child)).toEqual(['Task helper']);
+    expect((await authors(page.getByTestId('timeline'))).filter((name) => name !== 'Task helper')).toEqual([
+      'Deputy',
+    ]);
     // The query the form made is the conversation's first message.
     expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
     expect(await axeViolations(page)).toEqual([]);

@@ -4,6 +4,7 @@ import { useAgents, useStores } from '../../stores';
 import { isFocusLost } from '../../focus';
 import { useAgentLabel, useIsRunStopped } from './agent-names';
 import { isNodeWorking, type TreeItem } from './agent-tree';
+import { AuthorName } from '../chat/author-name';
 import './agents.css';
 
 const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string> = {
@@ -94,7 +95,11 @@ export function ChildRun({
             </span>
           )}
         </summary>
-        {!isEmpty && <ol className="timeline timeline--nested">{render()}</ol>}
+        {!isEmpty && (
+          <AuthorName.Provider value={label}>
+            <ol className="timeline timeline--nested">{render()}</ol>
+          </AuthorName.Provider>
+        )}
       </details>
     </li>
   );

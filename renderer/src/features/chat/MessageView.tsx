@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useContext, useEffect, useRef } from 'react';
+import { AuthorName } from './author-name';
 import { CopyButton } from './CopyButton';
 import { RUN_MARK_TEXT } from './run-marks';
 import { StreamingCursor } from './streaming-cursor';
@@ -22,6 +23,7 @@ export function MessageView({
   isFound?: boolean;
 }) {
   const isUser = message.role === 'user';
+  const author = useContext(AuthorName);
   const text = useFrameText(message.text, message.isStreaming);
   const element = useRef<HTMLLIElement | null>(null);
   const measure = row.ref;
@@ -47,7 +49,7 @@ export function MessageView({
       ref={ref}
     >
       <div className="message__author">
-        {isUser ? 'You' : 'Deputy'}
+        {isUser ? 'You' : author}
         {message.isRecovered && ' '}
         {message.isRecovered && (
           <span className="run-badge" data-testid="recovered-badge">
