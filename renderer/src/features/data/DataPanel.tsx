@@ -23,6 +23,7 @@ export function DataPanel() {
   const pruneId = useId();
   const compactId = useId();
   const contextId = useId();
+  const answerId = useId();
   // The confirmation's buttons go with it: the keyboard goes back to the button that asked, not to the page.
   const checkButton = useRef<HTMLButtonElement>(null);
   const closeConfirm = () => {
@@ -121,13 +122,14 @@ export function DataPanel() {
             aria-label="Confirm deleting old conversations"
             data-testid="prune-confirm"
           >
-            <p>{pruneQuestion(pruneCheck.threads, pruneCheck.days)}</p>
+            <p id={answerId}>{pruneQuestion(pruneCheck.threads, pruneCheck.days)}</p>
             {pruneCheck.threads > 0 ? (
               <div className="data-panel__row">
                 <button
                   type="button"
                   className="button button--stop"
                   autoFocus
+                  aria-describedby={answerId}
                   {...whileBusy(busy !== null, () => void onPrune())}
                   data-testid="prune-confirm-delete"
                 >
@@ -138,7 +140,16 @@ export function DataPanel() {
                 </button>
               </div>
             ) : (
-              <button type="button" className="button" onClick={closeConfirm}>
+              // Nothing to delete: the answer is all there is, and OK (which says it) has the keyboard, as Delete
+              // does when there is something.
+              <button
+                type="button"
+                className="button"
+                autoFocus
+                aria-describedby={answerId}
+                data-testid="prune-confirm-ok"
+                onClick={closeConfirm}
+              >
                 OK
               </button>
             )}
