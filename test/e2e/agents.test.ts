@@ -95,6 +95,11 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     // The query the form made is the conversation's first message.
     expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
     expect(await axeViolations(page)).toEqual([]);
+    // Narrow, the row's tokens and cost go to the next line whole, never broken mid-phrase ("about / $0.0001").
+    await page.setViewportSize({ width: 420, height: 800 });
+    const usage = child.locator('.child-run__usage').first();
+    expect(await usage.innerText()).toMatch(/tokens · about \$/);
+    expect(await usage.evaluate((span) => span.getClientRects().length)).toBe(1);
   });
 
   it('shows a child’s row as soon as its delegation starts, before the child says anything, and on reopening', async () => {
