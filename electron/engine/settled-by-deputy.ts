@@ -1,10 +1,9 @@
 import type { RunResponse } from '../../shared/contract';
-import { expiredRunWords } from '../../shared/rejection-words';
+import { expiredRunWords, RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import type { StoredApproval } from '../store/approvals-repo';
 import { rejectAction } from './call-approval';
 import type { CallScope } from './call-context';
 import type { RunFailure } from './model-failure';
-import { RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import { failRun } from './run-endings';
 
 /*
