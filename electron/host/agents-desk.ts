@@ -24,12 +24,21 @@ import { createAgentRun, type NewAgentRun } from './agent-run-create';
 import { agentSpec } from './agent-spec';
 import type { AgentsDeskDeps } from './agents-desk-deps';
 
+/** How many runs' parents are kept in memory at most. */
+const PARENTS_KEPT = 1_000;
+
 /**
  * The agents domain (spec 001, Keep-Up §5.4): runs an agent from the API or the chat, offers every agent to
  * parents as a tool, and keeps the delegation contract — isolated context, a grant that is the intersection of
  * the child's toolConfig and its parent's grant, bounded depth, lineage, usage roll-up and artifacts.
  */
 export class AgentsDesk {
+  /**
+   * Each run's parent run (null for a run of its own), read once: it is written with the run and never changes.
+   * Every status event asks (twice a step), so it is not read from the table each time.
+   */
+  private readonly parents = new Map<string, string | null>();
+
   constructor(private readonly deps: AgentsDeskDeps) {}
 
   /** The catalog's agents as tools, plus the generic `delegate_to_agent`; called after every catalog change. */
@@ -91,7 +100,7 @@ export class AgentsDesk {
 
   /** A child run's status names its parent, so a window following the parent is not taken over by it. */
   withParent(event: Extract<RunEvent, { type: 'status' }>): RunEvent {
-    const parentRunId = this.deps.store.lineage.byRun(event.runId)?.parentRunId;
+    const parentRunId = this.parentOf(event.runId);
     return parentRunId ? { ...event, parentRunId } : event;
   }
 
@@ -110,11 +119,23 @@ export class AgentsDesk {
 
   /** Whether a run is a child (it must not take a slot its waiting parent already holds). */
   isChild(runId: string): boolean {
-    return this.deps.store.lineage.byRun(runId)?.parentRunId != null;
+    return this.parentOf(runId) !== null;
+  }
+
+  /** The run that started `runId` as its child, or null. A run's own row comes first (see createAgentRun). */
+  private parentOf(runId: string): string | null {
+    const known = this.parents.get(runId);
+    if (known !== undefined) return known;
+    const parent = this.deps.store.lineage.byRun(runId)?.parentRunId ?? null;
+    // Runs that end take theirs out (onResult); this bounds what runs that never end leave behind.
+    if (this.parents.size >= PARENTS_KEPT) this.parents.clear();
+    this.parents.set(runId, parent);
+    return parent;
   }
 
   /** Told of every run ending, inside the ending's own transaction: see `recordAgentResult`. */
   onResult(runId: string, result: RunResponse): void {
+    this.parents.delete(runId);
     recordAgentResult(this.deps, runId, result);
   }
 
