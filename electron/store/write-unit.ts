@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database';
+import { GroupSavepoints } from './group-savepoints';
 
 /** What a repo asks of the store's unit of work (`WriteUnit`, which is one). */
 export interface UnitHooks {
@@ -25,7 +26,7 @@ export const NO_UNIT: UnitHooks = {
  * rewrites every page it touched; one commit per step writes each page once.
  *
  * Who joins: code running inside `step()` (the run loop, and everything it calls). Each `transaction()` there
- * is a savepoint inside the open unit, so it still lands whole or not at all. Writes from anywhere else (an
+ * is a savepoint inside the open unit (begun when it first writes), so it still lands whole or not at all. Writes from anywhere else (an
  * HTTP handler, the approval desk outside a run) are made durable before their `transaction()` returns, so an
  * answer a client receives is never ahead of the disk.
  *
@@ -40,6 +41,7 @@ export class WriteUnit implements UnitHooks {
   private readonly begin;
   private readonly commit;
   private readonly inTransaction: (work: () => unknown) => unknown;
+  private readonly groups: GroupSavepoints;
   private readonly scope = new AsyncLocalStorage<true>();
   private isOpen = false;
   private isScheduled = false;
@@ -65,8 +67,15 @@ export class WriteUnit implements UnitHooks {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.fold = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-    // One wrapper for every group: better-sqlite3 makes it a savepoint when a transaction is already open.
+    // A group with no transaction open is one of its own (better-sqlite3's); inside one, a savepoint begun
+    // only once the group writes (GroupSavepoints, made before any other statement on the connection).
     this.inTransaction = db.transaction((work: () => unknown) => work());
+    this.groups = new GroupSavepoints(db);
+  }
+
+  /** `work` all or nothing: a savepoint inside the open transaction, else a transaction of its own. */
+  private group(work: () => unknown): unknown {
+    return this.db.inTransaction ? this.groups.run(work) : this.inTransaction(work);
   }
 
   /** Runs `work` (sync or async) with its writes joining the step's unit; the unit is committed when it ends. */
@@ -111,7 +120,7 @@ export class WriteUnit implements UnitHooks {
     this.undoFrames.push(undos);
     let isRolledBack = false;
     try {
-      return this.inTransaction(work) as T;
+      return this.group(work) as T;
     } catch (error) {
       isRolledBack = true;
       for (const undo of undos.reverse()) undo();
@@ -222,7 +231,7 @@ export class WriteUnit implements UnitHooks {
       this.deferred.delete(key);
       this.depth += 1;
       try {
-        this.inTransaction(write);
+        this.group(write);
       } catch (error) {
         failure ??= error;
       } finally {
