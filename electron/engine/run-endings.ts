@@ -64,15 +64,34 @@ function turnDownHeld(deps: RunLoopDeps, spec: RunSpec, state: RunState, ending:
   const why =
     ending.errorCode === 'cancelled' && ending.errorMessage ? ending.errorMessage : ENDED_WHILE_HELD;
   let isAnyTurnedDown = false;
-  for (const held of state.awaiting) {
+  for (const held of heldCalls(deps, spec, state)) {
     const now = deps.now().toISOString();
     if (deps.store.approvals.claim(held.approvalId, 'rejected', now, RUN_ENDED_NOTE, 'deputy'))
       isAnyTurnedDown = true;
     // One its run's ending already refused (endForSettled) is left as it is.
-    if (deps.store.actions.byCall(spec.runId, held.call.callId)?.ledgerState === 'awaiting_confirmation')
-      rejectAction({ deps, spec, state }, held.actionId, held.call.name, why);
+    if (deps.store.actions.get(held.actionId)?.ledgerState === 'awaiting_confirmation')
+      rejectAction({ deps, spec, state }, held.actionId, held.tool, why);
   }
   return isAnyTurnedDown;
+}
+
+/**
+ * What the run holds for approval: its state's held calls, and any approval of it the store still has pending. A
+ * run the host ends (its loop threw, its state could not be read) goes by its last checkpoint, which may not know
+ * an approval asked for since. An undo waiting for approval is the audit trail's, not the run's, and is left.
+ */
+function heldCalls(deps: RunLoopDeps, spec: RunSpec, state: RunState) {
+  const held = state.awaiting.map(({ approvalId, actionId, call }) => ({
+    approvalId,
+    actionId,
+    tool: call.name,
+  }));
+  const known = new Set(held.map(({ approvalId }) => approvalId));
+  for (const approval of deps.store.approvals.pendingInThread(spec.threadId)) {
+    if (approval.runId !== spec.runId || known.has(approval.id)) continue;
+    held.push({ approvalId: approval.id, actionId: approval.actionId, tool: approval.tool });
+  }
+  return held;
 }
 
 /** How every ending lands: the run row, its state and its last events, in one transaction, then the result. */

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../electron/llm/model-client';
-import { crash, endingOf, NoteWorld, storeOf, until } from '../support/durable-kit';
+import type { Host } from '../../electron/host/create-host';
+import type { StoredApproval } from '../../electron/store/approvals-repo';
+import type { RunEvent } from '../../shared/contract';
+import { crash, endingOf, NoteWorld, storeOf, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
 
@@ -190,5 +193,123 @@ describe('a run with one call held for approval while another of its turn still 
     });
     expect(world.notes).toHaveLength(0);
     expect(model.requests).toHaveLength(1);
+  });
+});
+
+describe('a run the host ends (not its loop) while a call of its turn waits for approval', () => {
+  let world = new NoteWorld();
+  beforeEach(() => {
+    world = new NoteWorld();
+  });
+  const ENDED = 'The run ended before this was approved, so Deputy did not do it.';
+  const begin = async (model: ModelClient, dir = mkdtempSync(join(tmpdir(), 'deputy-host-ended-'))) => {
+    if (!dirs.includes(dir)) dirs.push(dir);
+    const fixture = await openHost(model, { dataDir: dir, tools: world.tools() });
+    open.push(fixture);
+    return fixture;
+  };
+
+  /** The held call ends as it does when the person stops such a run: turned down with it, everywhere it is shown. */
+  const expectTurnedDownWithRun = async (
+    host: Host,
+    threadId: string,
+    runId: string,
+    waiting: StoredApproval,
+  ) => {
+    const ending = await endingOf(host, threadId, runId);
+    expect(ending.run).toMatchObject({ status: 'failed', errorCode: 'internal' });
+    expect(ending.approvals).toEqual([{ status: 'rejected', decisionNote: 'the run ended' }]);
+    expect(ending.actions).toContainEqual({
+      state: 'rejected',
+      ledgerState: 'rejected',
+      error: ENDED,
+      errorCode: undefined,
+    });
+    const store = storeOf(host);
+    expect(store.approvals.get(waiting.id)).toMatchObject({ decidedBy: 'deputy' });
+    const entryId = store.audit.idOfAction(waiting.actionId) ?? '';
+    expect(store.audit.read(entryId)).toMatchObject({ status: 'failed', errorMessage: ENDED });
+    const events: RunEvent[] = [];
+    host.subscribe('run.events', { runId }, (event) => events.push(event))();
+    const refused = events.findIndex(
+      (event) =>
+        event.type === 'tool_result' && event.actionId === waiting.actionId && event.state === 'rejected',
+    );
+    expect(refused).toBeGreaterThan(-1);
+    expect(events.slice(refused).map(({ type }) => type)).toEqual([
+      'tool_result',
+      'error',
+      'status',
+      'result',
+    ]);
+    await expect(
+      host.invoke('approval.decide', { approvalId: waiting.id, decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'approval_decided' });
+    expect(world.notes).toHaveLength(0);
+    return ending;
+  };
+
+  it('turns the approval down when the loop throws because the checkpoint that held it could not be written', async () => {
+    world.readGate = new Promise(() => {});
+    const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
+    const fixture = await begin(model);
+    const { host } = fixture;
+    const store = storeOf(host);
+    const inbox: unknown[] = [];
+    host.subscribe('approvals.changed', {}, (changed) => inbox.push(changed));
+    // The disk refuses the run's checkpoint once it holds an approval, until it has ended: the approval is written,
+    // its checkpoint is not, and the loop throws. The last checkpoint the host finds is from before the approval.
+    store.db.exec(`CREATE TRIGGER refuse_checkpoint BEFORE INSERT ON checkpoints
+      WHEN EXISTS (SELECT 1 FROM approvals WHERE run_id = NEW.run_id AND status = 'pending')
+        AND (SELECT status FROM runs WHERE id = NEW.run_id) <> 'failed'
+      BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
+    const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
+    await waitForRun(host, threadId, runId);
+    const [waiting] = store.approvals.inThread(threadId);
+    if (!waiting) throw new Error('the post was never held for approval');
+
+    await expectTurnedDownWithRun(host, threadId, runId, waiting);
+    expect(fixture.errorMessages).toContain(`run ${runId} failed unexpectedly`);
+    expect(inbox.length).toBeGreaterThan(1);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('turns the approval down when the loop throws after the approval was asked for', async () => {
+    let release = () => {};
+    world.readGate = new Promise((resolve) => (release = resolve));
+    const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
+    const fixture = await begin(model);
+    const { host } = fixture;
+    const store = storeOf(host);
+    const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
+    await until(() => world.calls.read === 1 && store.approvals.pending().length === 1);
+    const [waiting] = store.approvals.pending();
+    if (!waiting) throw new Error('the post was never held for approval');
+    // The read's result cannot be written (the disk refuses it): the loop throws, and the host ends the run.
+    store.db.exec(`CREATE TRIGGER refuse_read BEFORE UPDATE ON actions WHEN NEW.tool = 'read_notes'
+      BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
+    release();
+
+    await expectTurnedDownWithRun(host, threadId, runId, waiting);
+    expect(fixture.errorMessages).toContain(`run ${runId} failed unexpectedly`);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('turns the approval down when a paused run cannot be picked up again at the next start', async () => {
+    const first = await begin(new ScriptedModel(readThenPost()));
+    const paused = await first.host.runToEnd({ prompt: 'Read the board, then post' });
+    expect(paused.status).toBe('awaiting_confirmation');
+    const [waiting] = storeOf(first.host).approvals.pending();
+    if (!waiting) throw new Error('the post was never held for approval');
+    storeOf(first.host)
+      .db.prepare(`UPDATE checkpoints SET state_blob = 'not a state' WHERE run_id = ?`)
+      .run(paused.runId);
+    await first.stop();
+
+    const model = new ScriptedModel(say('Posted it anyway.'));
+    const again = await begin(model, first.dataDir);
+    const ending = await expectTurnedDownWithRun(again.host, paused.threadId, paused.runId, waiting);
+    expect(ending.run.errorMessage).toMatch(/^Deputy stopped during this run and could not pick it up again/);
+    expect(model.requests).toHaveLength(0);
   });
 });
