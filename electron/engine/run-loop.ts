@@ -264,17 +264,27 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
   const queue = [...state.pendingCalls];
   const width = spec.execution.policy === 'batch' ? Math.max(1, spec.execution.maxParallel) : 1;
   let ending: CallOutcome | null = null;
+  // A call that throws (a bug, a write the disk refused) stops the turn, but the loop throws only once the turn's
+  // calls still going have stopped: the host then ends the run, and one of them still deciding would otherwise ask
+  // for approval in a run that has ended.
+  let thrown: { error: unknown } | null = null;
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (ending || spec.signal.aborted) return;
+      if (ending || thrown || spec.signal.aborted) return;
       const call = queue.shift();
       if (!call) return;
-      const outcome = await processCall(scope, call);
-      refreshPlan(deps, spec);
-      if (outcome.kind === 'clarify' || outcome.kind === 'refuse') ending ??= outcome;
+      try {
+        const outcome = await processCall(scope, call);
+        refreshPlan(deps, spec);
+        if (outcome.kind === 'clarify' || outcome.kind === 'refuse') ending ??= outcome;
+      } catch (error) {
+        thrown ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
+  const failure = thrown as { error: unknown } | null;
+  if (failure) throw failure.error;
   if (spec.signal.aborted) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped.' });
   const end = ending as CallOutcome | null;
   if (end?.kind === 'clarify') {

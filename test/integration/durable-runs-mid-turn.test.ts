@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../electron/llm/model-client';
 import type { Host } from '../../electron/host/create-host';
 import type { StoredApproval } from '../../electron/store/approvals-repo';
+import type { Tool } from '../../electron/tools/tool';
 import type { RunEvent } from '../../shared/contract';
 import { crash, endingOf, NoteWorld, storeOf, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
@@ -249,8 +250,23 @@ describe('a run the host ends (not its loop) while a call of its turn waits for 
     return ending;
   };
 
+  /** The disk refuses the first write of the read's result: the loop throws, and the host ends the run. */
+  const refuseReadResult = (host: Host) => {
+    let hasRefused = false;
+    const { db } = storeOf(host);
+    db.function('refuse_once', () => {
+      if (hasRefused) return 0;
+      hasRefused = true;
+      throw new Error('disk I/O error');
+    });
+    for (const write of ['INSERT', 'UPDATE'])
+      db.exec(`CREATE TRIGGER refuse_read_${write} BEFORE ${write} ON actions
+        WHEN NEW.tool = 'read_notes' AND NEW.state <> 'executing' BEGIN SELECT refuse_once(); END`);
+  };
+
   it('turns the approval down when the loop throws because the checkpoint that held it could not be written', async () => {
-    world.readGate = new Promise(() => {});
+    let release = () => {};
+    world.readGate = new Promise((resolve) => (release = resolve));
     const model = new ScriptedModel(readThenPost(), say('Posted it anyway.'));
     const fixture = await begin(model);
     const { host } = fixture;
@@ -264,9 +280,10 @@ describe('a run the host ends (not its loop) while a call of its turn waits for 
         AND (SELECT status FROM runs WHERE id = NEW.run_id) <> 'failed'
       BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
     const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
-    await waitForRun(host, threadId, runId);
+    await until(() => store.approvals.inThread(threadId).length === 1);
     const [waiting] = store.approvals.inThread(threadId);
     if (!waiting) throw new Error('the post was never held for approval');
+    release();
 
     await expectTurnedDownWithRun(host, threadId, runId, waiting);
     expect(fixture.errorMessages).toContain(`run ${runId} failed unexpectedly`);
@@ -285,10 +302,56 @@ describe('a run the host ends (not its loop) while a call of its turn waits for 
     await until(() => world.calls.read === 1 && store.approvals.pending().length === 1);
     const [waiting] = store.approvals.pending();
     if (!waiting) throw new Error('the post was never held for approval');
-    // The read's result cannot be written (the disk refuses it): the loop throws, and the host ends the run.
-    store.db.exec(`CREATE TRIGGER refuse_read BEFORE UPDATE ON actions WHEN NEW.tool = 'read_notes'
-      BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
+    refuseReadResult(host);
     release();
+
+    await expectTurnedDownWithRun(host, threadId, runId, waiting);
+    expect(fixture.errorMessages).toContain(`run ${runId} failed unexpectedly`);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('ends the run only once the calls of its turn still going have stopped, when one of them throws', async () => {
+    let releaseRead = () => {};
+    world.readGate = new Promise((resolve) => (releaseRead = resolve));
+    // A post that reads whom it reaches before the policy decides (as a Slack post or a mail does), held there.
+    let releaseReach = () => {};
+    const reachGate = new Promise<void>((resolve) => (releaseReach = resolve));
+    let isReaching = false;
+    const [postNote, readNotes] = world.tools();
+    if (!postNote || !readNotes) throw new Error('the world has no tools');
+    const reachingPost: Tool = {
+      ...postNote,
+      name: 'reaching_post',
+      reach: async () => {
+        isReaching = true;
+        await reachGate;
+        return { recipients: [] };
+      },
+    };
+    const model = new ScriptedModel(
+      turnOf(
+        call('read_notes', {}, 'c-read'),
+        call('reaching_post', { text: 'never posted', intent: 'post a note', confidence: 0.95 }, 'c-post'),
+      ),
+      say('Posted it anyway.'),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-host-ended-'));
+    dirs.push(dir);
+    const fixture = await openHost(model, { dataDir: dir, tools: [postNote, readNotes, reachingPost] });
+    open.push(fixture);
+    const { host } = fixture;
+    const store = storeOf(host);
+    const { runId, threadId } = host.startRun({ prompt: 'Read the board, then post' });
+    await until(() => world.calls.read === 1 && isReaching);
+    // The read's result cannot be written while the post still reads whom it reaches.
+    refuseReadResult(host);
+    releaseRead();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(store.runs.get(runId)?.status).toBe('executing');
+    releaseReach();
+    await waitForRun(host, threadId, runId);
+    const [waiting] = store.approvals.inThread(threadId);
+    if (!waiting) throw new Error('the post was never held for approval');
 
     await expectTurnedDownWithRun(host, threadId, runId, waiting);
     expect(fixture.errorMessages).toContain(`run ${runId} failed unexpectedly`);
