@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { parseHttpDate } from '../../shared/http-date';
 
 /** The longest wait a server's Retry-After is taken for: one asking for an hour is tried again after this. */
 export const RETRY_AFTER_CAP_MS = 5 * 60_000;
@@ -8,15 +9,14 @@ export const isAskingToWait = (status: number): boolean => status === 429 || sta
 
 /**
  * The wait a Retry-After header asks for, in ms from `now`, at most RETRY_AFTER_CAP_MS: a number of seconds, or an
- * HTTP date (a date past is no wait). Null when there is none, or it is neither.
+ * HTTP date in any of its three forms (see parseHttpDate; a date past is no wait). Null when there is none, or it is
+ * neither.
  */
 export function retryAfterMs(header: string | null, now: number): number | null {
   const value = header?.trim() ?? '';
   if (/^\d+$/.test(value)) return Math.min(RETRY_AFTER_CAP_MS, Number(value) * 1_000);
-  // Only a date as HTTP writes one ("Fri, 31 Dec 2027 23:59:59 GMT"): Date.parse takes far more than that.
-  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return null;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.min(RETRY_AFTER_CAP_MS, Math.max(0, at - now));
+  const at = parseHttpDate(value, now);
+  return at === null ? null : Math.min(RETRY_AFTER_CAP_MS, Math.max(0, at - now));
 }
 
 /** `fetch` that tells `onWait` the wait a 429 or 503 answer asked for in its Retry-After, as each comes. */

@@ -63,8 +63,31 @@ describe('a Retry-After header', () => {
     expect(retryAfterMs('Sat, 28 Nov 2026 11:00:00 GMT', now)).toBe(0);
   });
 
+  it('is also an HTTP date in either obsolete form (RFC 850, asctime), at most 5 minutes away', () => {
+    expect(retryAfterMs('Saturday, 28-Nov-26 12:00:45 GMT', now)).toBe(45_000);
+    expect(retryAfterMs('Saturday, 28-Nov-26 13:00:00 GMT', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('Saturday, 28-Nov-26 11:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('Sat Nov 28 12:00:45 2026', now)).toBe(45_000);
+    expect(retryAfterMs(' Sat Nov 28 13:00:00 2026 ', now)).toBe(RETRY_AFTER_CAP_MS);
+    expect(retryAfterMs('Sun Nov  6 08:49:37 1994', now)).toBe(0);
+    const soon = Date.parse('2026-12-03T12:00:00Z');
+    expect(retryAfterMs('Thu Dec  3 12:01:30 2026', soon)).toBe(90_000);
+  });
+
   it('is none when absent or written otherwise', () => {
-    for (const header of [null, '', '-1', '1.5', '3s', 'soon', '2026-11-28T12:00:45Z', 'Sat, 28 Nov 2026'])
+    for (const header of [
+      null,
+      '',
+      '-1',
+      '1.5',
+      '3s',
+      'soon',
+      '2026-11-28T12:00:45Z',
+      'Sat, 28 Nov 2026',
+      'Sat, 28-Nov-26 12:00:45 GMT',
+      'Sat Nov 28 12:00:45 2026 GMT',
+      'Sat, 31 Feb 2026 12:00:45 GMT',
+    ])
       expect(retryAfterMs(header, now)).toBeNull();
   });
 });
