@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openClient } from '../../electron/mcp/mcp-transport';
+import { startProblem } from '../../electron/mcp/start-problem';
+import { McpServerConfig } from '../../shared/contract';
 import { listenLocally, putServer, useHostAndServers, waitForServer } from '../support/mcp-kit';
 
 /**
@@ -52,6 +55,76 @@ describe('an MCP server whose start failed and whose older SSE transport then sa
       expect(lines.join('\n')).toContain(
         'the older HTTP+SSE transport, tried next, sent no endpoint within 5 s either',
       );
+    },
+  );
+});
+
+/**
+ * An old HTTP+SSE server that never answers: it answers Streamable HTTP's POST after `postMs` (405, as such a server
+ * does), or never (`postMs` null); its GET opens the event stream and sends the `endpoint` event at once; what is
+ * POSTed there is taken (202) and never answered.
+ */
+async function neverAnswering(
+  postMs: number | null,
+): Promise<{ url: string; server: Server; held: Set<IncomingMessage> }> {
+  const held = new Set<IncomingMessage>();
+  const server = createServer((request, response) => {
+    if (request.method === 'GET') {
+      held.add(request);
+      response.on('close', () => held.delete(request));
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      response.write('event: endpoint\ndata: /messages?session=1\n\n');
+      return;
+    }
+    if (request.url?.startsWith('/messages')) response.writeHead(202).end('Accepted');
+    else if (postMs !== null) setTimeout(() => response.writeHead(405).end(), postMs);
+  });
+  return { ...(await listenLocally(server)), held };
+}
+
+describe('an old HTTP+SSE server that sends its endpoint and then never answers initialize', () => {
+  const servers: Server[] = [];
+  afterAll(() => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it.each([
+    ['its POST is turned away after a while', 1_500],
+    ['its POST is never answered', null],
+  ])(
+    'has its start end when the start’s time is up, not that time again after Streamable HTTP’s try, when %s',
+    async (_how, postMs) => {
+      const silent = await neverAnswering(postMs);
+      servers.push(silent.server);
+      const config = McpServerConfig.parse({ transport: 'http', url: silent.url });
+      const notes: string[] = [];
+      const began = Date.now();
+      const error = await openClient({
+        config,
+        secrets: { env: {}, headers: {} },
+        prepare: () => {},
+        onStderr: () => {},
+        note: (line) => notes.push(line),
+        onRetryAfter: () => {},
+        timeoutMs: 3_000,
+      }).then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(Date.now() - began).toBeLessThan(3_600);
+      // Whichever transport it was waiting on, the start did not answer in time, and its card says so.
+      expect(startProblem(error, config, null, 3_000)).toBe(
+        'It did not answer within 3 s. Check that the address is an MCP server.',
+      );
+      await expect.poll(() => silent.held.size, { timeout: 500 }).toBe(0);
+      expect(notes).toEqual([
+        postMs === null
+          ? 'the older HTTP+SSE transport was not tried: the time to start was over'
+          : 'the older HTTP+SSE transport, tried next, failed too: MCP error -32001: Request timed out',
+      ]);
     },
   );
 });
