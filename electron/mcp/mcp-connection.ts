@@ -15,14 +15,14 @@ import { openClient } from './mcp-transport';
 import { descendantsOf, stopLeftovers, withinExitWait } from './process-tree';
 import {
   asksToWait,
+  failedStartKind,
   isRefusal,
-  mayPass,
   StartOutput,
   startProblem,
   stoppedRightAfterStart,
 } from './start-problem';
 import { TOO_LARGE_MESSAGE } from './capped-fetch';
-import { StartTally, type Backoff } from './start-tally';
+import { StartTally, type Backoff, type FailedStartKind } from './start-tally';
 import { listTools } from './tool-listing';
 import { quoted } from '../../shared/quote-words';
 import { asSentence } from '../../shared/rejection-words';
@@ -264,13 +264,14 @@ export class McpConnection {
       const why = `The MCP server ${quoted(name)} could not start. ${startProblem(error, config, output.reason(), START_TIMEOUT_MS, waitMs)}`;
       // An address not reached, or one that answered it cannot answer for now (503), is retried as before, for as
       // long as it takes: the network may come back, the server may be back in a moment (when it said, if it did).
-      this.failedStart(why, !mayPass(error, config), waitMs);
+      // A 500 counts, but the next start waits longer after it: some hosts answer it for a while as a server boots.
+      this.failedStart(why, failedStartKind(error, config), waitMs);
     }
   }
 
   /** A start that did not work: tried again after the backoff, until MCP_START_ATTEMPTS counted ones in a row. */
-  private failedStart(why: string, isCounted: boolean, waitMs: number | null = null): void {
-    if (this.tally.failedStart(isCounted)) this.scheduleRestart(why, waitMs);
+  private failedStart(why: string, kind: FailedStartKind, waitMs: number | null = null): void {
+    if (this.tally.failedStart(kind)) this.scheduleRestart(why, waitMs);
     else this.giveUp(why);
   }
 
@@ -303,7 +304,7 @@ export class McpConnection {
     }
     log.note('the server exited or closed its connection');
     // Up for moments only: its start did not work, however well it answered Deputy's first requests.
-    if (isEarly) this.failedStart(stoppedRightAfterStart(name, this.output?.reason() ?? null), true);
+    if (isEarly) this.failedStart(stoppedRightAfterStart(name, this.output?.reason() ?? null), 'counted');
     else this.scheduleRestart(`The MCP server ${quoted(name)} stopped unexpectedly.`);
   }
 

@@ -7,6 +7,7 @@ import { LineBuffer, READ_PAST_CUT, shownLine } from './line-buffer';
 import { quoted } from '../../shared/quote-words';
 import { duration } from '../../shared/duration-words';
 import { isAskingToWait } from './retry-after';
+import type { FailedStartKind } from './start-tally';
 
 const KEPT_LINES = 20;
 const MAX_QUOTE = 300;
@@ -133,6 +134,15 @@ export function asksToWait(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && isAskingToWait(error.code);
 }
 
+/**
+ * How the tally counts a start that failed with `error`: one that may pass is not counted; an HTTP 500 is, yet waited
+ * longer for than others, since some hosts answer it for a while as a server boots (see DEFAULT_BACKOFF).
+ */
+export function failedStartKind(error: unknown, config: McpServerConfig): FailedStartKind {
+  if (mayPass(error, config)) return 'may pass';
+  return error instanceof StreamableHTTPError && error.code === 500 ? 'server error' : 'counted';
+}
+
 /** Node's and undici's codes for an address not reached at all: no answer came, so none can be judged. */
 const UNREACHED = new Set([
   'ENOTFOUND',
@@ -152,8 +162,8 @@ const UNREACHED = new Set([
  * Whether a server's start failed in a way that may pass by itself: its address could not be reached (its host not
  * found, nothing listening, the network down: the Wi-Fi comes back, the laptop wakes), or it answered that it
  * cannot answer for now (HTTP 429, 502, 503, 504). That is not counted as a failed start, as a server that answered
- * wrongly (401, 404, 500) or a program that did not start is: it is retried, with the same growing delay, for as
- * long as it takes.
+ * wrongly (401, 404, 500: see failedStartKind) or a program that did not start is: it is retried, with the same
+ * growing delay, for as long as it takes.
  */
 export function mayPass(error: unknown, config: McpServerConfig): boolean {
   if (config.transport !== 'http') return false;

@@ -3,9 +3,23 @@ import { MCP_START_ATTEMPTS } from '../../shared/contract';
 export interface Backoff {
   firstMs: number;
   maxMs: number;
+  /** The least wait after a first HTTP 500 at start, doubled for each in a row since (see DEFAULT_BACKOFF). */
+  afterServerErrorMs: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000 };
+/**
+ * 1 s, 2 s, 4 s … up to a minute between starts. After an HTTP 500 at start, at least 10 s, then 20 s: some hosts
+ * answer 500 for a while as a server boots, and a 500 counts as a failed start (a server that always answers it is
+ * broken, and is left Failed after MCP_START_ATTEMPTS of them), so its tries are spread over the 30 s Deputy gives
+ * any server to start (START_TIMEOUT_MS), where 1 s and 2 s apart they left one Failed 3 s after its first answer.
+ */
+export const DEFAULT_BACKOFF: Backoff = { firstMs: 1_000, maxMs: 60_000, afterServerErrorMs: 10_000 };
+
+/**
+ * How a start failed: `may pass` is not counted (an address not reached, an HTTP 429, 502, 503 or 504: see mayPass);
+ * `server error` (an HTTP 500) is counted, and waited longer for (see DEFAULT_BACKOFF); any other is `counted`.
+ */
+export type FailedStartKind = 'may pass' | 'server error' | 'counted';
 
 /**
  * A start counts as one that worked once the server has stayed up this long. A server that answers `initialize` and
@@ -24,6 +38,8 @@ export class StartTally {
   private failures = 0;
   /** Failed starts since a start last worked: at MCP_START_ATTEMPTS the server is left `failed`. */
   private failedStarts = 0;
+  /** Starts in a row, the last one's included, that the server's address answered with HTTP 500. */
+  private serverErrors = 0;
   /** Set from the moment the server runs until it has stayed up `stayedUpMs`. */
   private proving: NodeJS.Timeout | null = null;
 
@@ -33,27 +49,34 @@ export class StartTally {
   ) {}
 
   /**
-   * The wait before the next start: 1 s, 2 s, 4 s … up to a minute, growing with each death or failed start; or the
-   * wait the server asked for (`askedMs`, its Retry-After, already capped), though never less than the first.
+   * The wait before the next start: 1 s, 2 s, 4 s … up to a minute, growing with each death or failed start, and
+   * after HTTP 500s in a row at least 10 s, 20 s …; or the wait the server asked for (`askedMs`, its Retry-After,
+   * already capped), though never less than the first.
    */
   nextDelay(askedMs: number | null = null): number {
-    const delay = Math.min(this.backoff.maxMs, this.backoff.firstMs * 2 ** this.failures);
+    const { firstMs, maxMs, afterServerErrorMs } = this.backoff;
+    const delay = Math.min(maxMs, firstMs * 2 ** this.failures);
     this.failures += 1;
-    return askedMs === null ? delay : Math.max(this.backoff.firstMs, askedMs);
+    if (askedMs !== null) return Math.max(firstMs, askedMs);
+    return this.serverErrors === 0
+      ? delay
+      : Math.max(delay, afterServerErrorMs * 2 ** (this.serverErrors - 1));
   }
 
   /**
-   * Notes a start that did not work (`isCounted` false for one that does not count: an address not reached, an
-   * HTTP 503); says whether to try again, which it is not once MCP_START_ATTEMPTS counted ones failed in a row.
+   * Notes a start that did not work, of `kind` (see FailedStartKind); says whether to try again, which it is not once
+   * MCP_START_ATTEMPTS counted ones (an HTTP 500 among them) failed in a row.
    */
-  failedStart(isCounted: boolean): boolean {
-    if (isCounted) this.failedStarts += 1;
+  failedStart(kind: FailedStartKind): boolean {
+    if (kind !== 'may pass') this.failedStarts += 1;
+    this.serverErrors = kind === 'server error' ? this.serverErrors + 1 : 0;
     return this.failedStarts < MCP_START_ATTEMPTS;
   }
 
   /** The server runs: once it has stayed up long enough, its start counts as one that worked, and all starts again. */
   running(): void {
     this.ended();
+    this.serverErrors = 0;
     this.proving = setTimeout(() => {
       this.proving = null;
       this.reset();
@@ -73,5 +96,6 @@ export class StartTally {
   reset(): void {
     this.failures = 0;
     this.failedStarts = 0;
+    this.serverErrors = 0;
   }
 }

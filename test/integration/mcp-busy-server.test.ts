@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { mayPass, startProblem } from '../../electron/mcp/start-problem';
+import { failedStartKind, mayPass, startProblem } from '../../electron/mcp/start-problem';
 import { MCP_START_ATTEMPTS, McpServerConfig } from '../../shared/contract';
 import {
   answerMcp,
@@ -56,9 +56,13 @@ describe('an MCP server over HTTP that is not available for a while', () => {
     ]);
     const card = watchServer(host, 'busy');
 
-    const failed = await waitForServer(host, 'broken', (view) => view.state === 'failed', 15_000);
-    expect(failed.error).toBe(
+    // A 500 counts (its tries, 10 s and 20 s apart, are tested in mcp-connection-failed): not told to come back.
+    const failing = await waitForServer(host, 'broken', (view) => view.state === 'restarting');
+    expect(failing.error).toBe(
       `The MCP server “broken” could not start. The server at ${new URL(broken.url).origin} answered with an error (HTTP 500).`,
+    );
+    expect((await host.invoke('mcp.log', { name: 'broken' })).lines.join('\n')).toContain(
+      'restarting in 10 s',
     );
     const running = await waitForServer(host, 'busy', (view) => view.state === 'running', 20_000);
     await card.stop();
@@ -119,6 +123,10 @@ describe('an MCP server over HTTP that is not available for a while', () => {
       mayPass(new StreamableHTTPError(code, 'x'), config),
     );
     expect(passing).toEqual([429, 502, 503, 504]);
+    // A 500 is counted, as a start that may not pass but is waited longer for.
+    expect(
+      [500, 501, 404].map((code) => failedStartKind(new StreamableHTTPError(code, 'x'), config)),
+    ).toEqual(['server error', 'counted', 'counted']);
     // A stdio server has no HTTP answers: an error carrying one is still counted.
     const stdio = McpServerConfig.parse({ transport: 'stdio', command: 'x' });
     expect(mayPass(new StreamableHTTPError(503, 'x'), stdio)).toBe(false);

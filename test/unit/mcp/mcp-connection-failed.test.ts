@@ -7,10 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedLog } from '../../../electron/mcp/bounded-log';
 import { McpConnection, type ConnectionDeps } from '../../../electron/mcp/mcp-connection';
 import { MCP_START_ATTEMPTS, McpServerConfig, type McpServerState } from '../../../shared/contract';
-import { ODD_SERVER, stdio } from '../../support/mcp-kit';
+import { answerMcp, listenLocally, ODD_SERVER, stdio, textTool } from '../../support/mcp-kit';
 
 /** Restarts come after 10 ms, not after 1 s, 2 s…: the count of attempts is what is tested, not the delays. */
-const QUICK = { firstMs: 10, maxMs: 10 };
+const QUICK = { firstMs: 10, maxMs: 10, afterServerErrorMs: 10 };
 
 /** A connection to `config`, with every state it takes, in order, and its log. */
 function connect(
@@ -114,6 +114,41 @@ describe('an MCP server that cannot start', () => {
     expect(away.connection.error).toMatch(/Nothing is listening at/);
   });
 
+  it('counts an address that answered 500, yet waits longer after one: a server that boots meanwhile runs, one that always answers it is left failed', async () => {
+    // Its first answers, for 0.35 s, are 500s, as some hosts answer while a server boots; then it works.
+    let firstAt: number | null = null;
+    const booting = createServer((request, response) => {
+      firstAt ??= Date.now();
+      if (Date.now() - firstAt < 350) response.writeHead(500).end('starting up');
+      else answerMcp(request, response, 'booting', textTool('ping', 'pong'));
+    });
+    const broken = createServer((_request, response) => response.writeHead(500).end('broken'));
+    const [up, down] = await Promise.all([listenLocally(booting), listenLocally(broken)]);
+    const backoff = { firstMs: 10, maxMs: 10, afterServerErrorMs: 200 };
+    try {
+      const slow = connect('booting', { transport: 'http', url: up.url }, undefined, { backoff });
+      const dead = connect('broken', { transport: 'http', url: down.url }, undefined, { backoff });
+      opened.push(slow.connection, dead.connection);
+      await Promise.all([slow.connection.start(), dead.connection.start()]);
+
+      await until(() => slow.connection.state === 'running');
+      expect(slow.states).not.toContain('failed');
+      expect(slow.delays()).toEqual(['0.2 s', '0.4 s']);
+
+      await until(() => dead.connection.state === 'failed');
+      expect(dead.starts()).toBe(MCP_START_ATTEMPTS);
+      expect(dead.delays()).toEqual(['0.2 s', '0.4 s']);
+      expect(dead.connection.error).toBe(
+        `The MCP server “broken” could not start. The server at ${new URL(down.url).origin} answered with an error (HTTP 500).`,
+      );
+    } finally {
+      for (const server of [booting, broken]) {
+        server.closeAllConnections();
+        server.close();
+      }
+    }
+  });
+
   it('counts only failed starts in a row: one that works starts the count again, and a server that dies is restarted', async () => {
     folder = mkdtempSync(join(tmpdir(), 'deputy-mcp-failed-'));
     // The server's working folder, missing at first: the program is found, yet it cannot start.
@@ -124,7 +159,7 @@ describe('an MCP server that cannot start', () => {
       if (state === 'restarting' && ++failedStarts === MCP_START_ATTEMPTS - 1) mkdirSync(place);
     };
     const stayedUpMs = 100;
-    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const backoff = { firstMs: 100, maxMs: 60_000, afterServerErrorMs: 100 };
     const { connection, states, delays } = connect('odd', stdio(ODD_SERVER, [], { cwd: place }), onState, {
       backoff,
       stayedUpMs,
@@ -168,7 +203,7 @@ describe('an MCP server that cannot start', () => {
   it('counts a server that stops right after it started as a failed start, waiting longer before each restart', async () => {
     // It answers initialize and tools/list, says why on stderr and exits with 3, every time.
     const config = stdio(ODD_SERVER, [], { env: { ODD_EXIT_AFTER_LIST: '3' } });
-    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const backoff = { firstMs: 100, maxMs: 60_000, afterServerErrorMs: 100 };
     const { connection, states, starts, delays } = connect('brief', config, undefined, { backoff });
     opened.push(connection);
     await connection.start();
@@ -195,7 +230,7 @@ describe('an MCP server that cannot start', () => {
   });
   it('counts a server that dies while Deputy asks for its tools once, and waits once before each start', async () => {
     const config = stdio(ODD_SERVER, [], { env: { ODD_EXIT_ON_LIST: '4' } });
-    const backoff = { firstMs: 100, maxMs: 60_000 };
+    const backoff = { firstMs: 100, maxMs: 60_000, afterServerErrorMs: 100 };
     const { connection, states, starts, delays } = connect('dying', config, undefined, { backoff });
     opened.push(connection);
     await connection.start();

@@ -20,7 +20,7 @@ describe('the tally of a server’s starts', () => {
 
   it('waits 1 s, 2 s, 4 s … up to a minute, and gives up after the allowed failed starts, until a start works', () => {
     const tally = new StartTally();
-    const tries = Array.from({ length: MCP_START_ATTEMPTS }, () => tally.failedStart(true));
+    const tries = Array.from({ length: MCP_START_ATTEMPTS }, () => tally.failedStart('counted'));
     expect(tries).toEqual([...Array.from({ length: MCP_START_ATTEMPTS - 1 }, () => true), false]);
     expect(Array.from({ length: 8 }, () => tally.nextDelay())).toEqual([
       1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000,
@@ -34,13 +34,31 @@ describe('the tally of a server’s starts', () => {
     tally.running();
     vi.advanceTimersByTime(STAYED_UP_MS);
     expect(tally.nextDelay()).toBe(1_000);
-    expect(tally.failedStart(true)).toBe(true);
+    expect(tally.failedStart('counted')).toBe(true);
   });
 
   it('does not count an address it could not reach', () => {
     const tally = new StartTally();
-    const tries = Array.from({ length: 2 * MCP_START_ATTEMPTS }, () => tally.failedStart(false));
+    const tries = Array.from({ length: 2 * MCP_START_ATTEMPTS }, () => tally.failedStart('may pass'));
     expect(tries.every(Boolean)).toBe(true);
+  });
+
+  it('counts an HTTP 500, yet waits at least 10 s after one and 20 s after two, so its last try comes 30 s after its first', () => {
+    expect(MCP_START_ATTEMPTS).toBe(3);
+    const tally = new StartTally();
+    expect([tally.failedStart('server error'), tally.nextDelay()]).toEqual([true, 10_000]);
+    expect([tally.failedStart('server error'), tally.nextDelay()]).toEqual([true, 20_000]);
+    expect(tally.failedStart('server error')).toBe(false);
+
+    // Another answer between two 500s begins the longer waits again; a start that ran ends them.
+    const mixed = new StartTally();
+    mixed.failedStart('server error');
+    mixed.failedStart('may pass');
+    expect([mixed.nextDelay(), mixed.nextDelay()]).toEqual([1_000, 2_000]);
+    mixed.failedStart('server error');
+    mixed.running();
+    expect(mixed.nextDelay()).toBe(4_000);
+    mixed.ended();
   });
 
   it('waits as long as the server asked (never less than the first delay), and grows as before after it', () => {
