@@ -1,14 +1,16 @@
 import { createServer, type Server } from 'node:http';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServerView } from '../../shared/contract';
 import { answerMcp, listenLocally, textTool } from '../support/mcp-kit';
 import { apiOf } from './support/api';
 import { axeViolations } from './support/axe';
-import { usePages } from './support/pages';
+import { focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
+/** A folder to save screenshots of a refused change in (at 1280, 720x480 and 420 px, light and dark), when set. */
+const SHOTS = process.env.DEPUTY_SHOTS;
 const REFUSED =
   'The MCP server “shared” was changed elsewhere (in another window or through the API) after these settings of it were read, so nothing was saved. Its card now shows its current settings: make your change again if you still want it.';
 
@@ -88,7 +90,7 @@ describe('Settings → Extensions: a card drawn before its server changed elsewh
     await onStaleCard(page, { autonomy: 'auto' }, () =>
       card.getByRole('button', { name: 'Turn off' }).click(),
     );
-    await page.getByRole('alert').filter({ hasText: REFUSED }).waitFor();
+    await card.getByRole('alert').filter({ hasText: REFUSED }).waitFor();
     expect(await stored()).toMatchObject({ autonomy: 'auto', enabled: true });
     // The card was read again: it shows the change, and it is still on.
     expect(await autonomy.inputValue()).toBe('auto');
@@ -110,4 +112,115 @@ describe('Settings → Extensions: a card drawn before its server changed elsewh
     await card.getByText('Turned off', { exact: true }).waitFor();
     expect(await stored()).toMatchObject({ autonomy: 'notify', url: `${mcp.url}?moved`, enabled: false });
   });
+
+  it('says why Turn off or a choice of autonomy was refused on the card, beside the control, which keeps the keyboard (0 axe)', async () => {
+    const body = JSON.stringify({ config: { transport: 'http', url: mcp.url } });
+    expect((await api('/api/mcp/servers/shared', { method: 'PUT', body })).status).toBe(200);
+    const page = await openExtensions();
+    const card = page.getByTestId('mcp-server-shared');
+    const turnOff = card.getByRole('button', { name: 'Turn off' });
+    const autonomy = card.getByLabel('Its tools that act');
+    const tool = card.getByLabel('Autonomy for shared__hi');
+
+    // A short window: the panel's own error line, below the import, is out of view. Turn off, by the keyboard.
+    await page.setViewportSize({ width: 720, height: 480 });
+    await turnOff.focus();
+    await onStaleCard(page, { autonomy: 'auto' }, () => page.keyboard.press('Enter'));
+    await expectSaidBeside(page, turnOff, card, 'auto');
+    expect(await focusedText(page)).toBe('Turn off');
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/mcp-refused-turn-off-720x480.png` });
+
+    // Narrow: the server's autonomy, by the keyboard. The select, disabled while its change was made, has it back.
+    await page.setViewportSize({ width: 420, height: 800 });
+    await autonomy.focus();
+    await onStaleCard(page, { autonomy: 'review' }, () => page.keyboard.press('ArrowUp'));
+    await expectSaidBeside(page, autonomy, card, 'review');
+    expect(await autonomy.evaluate((select) => select === document.activeElement)).toBe(true);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/mcp-refused-autonomy-420.png` });
+    // The words about Turn off went with the settings they were said about.
+    expect(await turnOff.getAttribute('aria-describedby')).toBeNull();
+    expect(await card.getByRole('alert').count()).toBe(1);
+
+    // A tool's own setting, by the mouse.
+    await card.getByText('1 tool', { exact: true }).click();
+    await onStaleCard(page, { callTimeoutSeconds: 20 }, async () => {
+      await tool.selectOption('auto');
+    });
+    await expectSaidBeside(page, tool, card, 'review');
+    expect(await tool.inputValue()).toBe('server');
+    expect(await axeViolations(page)).toEqual([]);
+
+    for (const [width, height] of [
+      [1280, 720],
+      [720, 480],
+      [420, 800],
+    ] as const)
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme });
+        await tool.focus();
+        expect(await isInView(card.getByRole('alert'))).toBe(true);
+        if (SHOTS)
+          await page.screenshot({ path: `${SHOTS}/mcp-refused-${width}x${height}-${colorScheme}.png` });
+      }
+
+    // Made again by the keyboard, the change is saved, and the select keeps the keyboard as it did not before.
+    await autonomy.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(async () => (await stored()).autonomy).toBe('notify');
+    await expect.poll(() => autonomy.evaluate((select) => select === document.activeElement)).toBe(true);
+    expect(await card.getByRole('alert').count()).toBe(0);
+  });
+
+  it('says in the panel why a change on a card whose server was removed meanwhile was not made, and puts the keyboard there', async () => {
+    const body = JSON.stringify({ config: { transport: 'http', url: mcp.url } });
+    expect((await api('/api/mcp/servers/shared', { method: 'PUT', body })).status).toBe(200);
+    const page = await openExtensions();
+    await page.setViewportSize({ width: 720, height: 480 });
+    const card = page.getByTestId('mcp-server-shared');
+    await card.getByRole('button', { name: 'Turn off' }).focus();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await api('/api/mcp/servers/shared', { method: 'DELETE' })).status).toBe(200);
+    try {
+      await page.keyboard.press('Enter');
+      await card.waitFor({ state: 'detached' });
+      const said = page.locator('#mcp-panel-error');
+      await expect.poll(() => said.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await said.innerText()).toBe(
+        'The MCP server “shared” was removed elsewhere (in another window or through the API) after these settings of it were read, so nothing was saved.',
+      );
+      expect(await isInView(said)).toBe(true);
+    } finally {
+      await page.clock.resume();
+    }
+  });
 });
+
+/**
+ * That a change asked for from `control` was refused, said beside it on the card, in view, as its description, and
+ * not in the panel's own error line; the card shows the server's autonomy as it is now (`autonomy`).
+ */
+async function expectSaidBeside(
+  page: Page,
+  control: Locator,
+  card: Locator,
+  autonomy: string,
+): Promise<void> {
+  const alert = card.getByRole('alert').filter({ hasText: REFUSED });
+  await alert.waitFor();
+  expect(await isInView(alert)).toBe(true);
+  const describedBy = await control.getAttribute('aria-describedby');
+  expect(await page.evaluate((id) => document.getElementById(id ?? '')?.textContent, describedBy)).toBe(
+    REFUSED,
+  );
+  expect(await page.locator('#mcp-panel-error').count()).toBe(0);
+  expect(await card.getByLabel('Its tools that act').inputValue()).toBe(autonomy);
+}
+
+/** Whether all of `element` is inside the window (and so inside the Settings dialog, which scrolls within it). */
+const isInView = (element: Locator) =>
+  element.evaluate((node) => {
+    const box = node.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+  });

@@ -1,9 +1,28 @@
 import type { MouseEvent, ReactNode } from 'react';
 
-/** An error shown in place, announced to screen readers as it appears. */
-export function FormError({ id, testId, children }: { id?: string; testId?: string; children: ReactNode }) {
+/**
+ * An error shown in place, announced to screen readers as it appears. `isFocusable`: the keyboard may be put on it
+ * (by code, not Tab), where what it is about went away with the control that had the keyboard.
+ */
+export function FormError({
+  id,
+  testId,
+  isFocusable = false,
+  children,
+}: {
+  id?: string;
+  testId?: string;
+  isFocusable?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <p id={id} className="form-error" role="alert" data-testid={testId}>
+    <p
+      id={id}
+      className="form-error"
+      role="alert"
+      data-testid={testId}
+      tabIndex={isFocusable ? -1 : undefined}
+    >
       {children}
     </p>
   );
@@ -27,10 +46,10 @@ interface SubmitButtonProps {
  * disabled, since a disabled button loses the focus, which would fall to the page under the person who just
  * pressed it. For a submit button (no `onPress`) a press, or Enter in a field, submits nothing meanwhile.
  */
-export function whileBusy(isBusy: boolean, onPress?: () => void) {
+export function whileBusy(isBusy: boolean, onPress?: (event: MouseEvent<HTMLButtonElement>) => void) {
   return {
     'aria-disabled': isBusy || undefined,
-    onClick: isBusy ? (event: MouseEvent) => event.preventDefault() : onPress,
+    onClick: isBusy ? (event: MouseEvent<HTMLButtonElement>) => event.preventDefault() : onPress,
   };
 }
 

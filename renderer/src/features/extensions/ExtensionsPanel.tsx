@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } 
 import { FormError } from '../../components/FormParts';
 import { useExtensions, useSettings, useStores } from '../../stores';
 import { AddServerForm } from './AddServerForm';
+import { PANEL_ERROR_ID } from './CardProblem';
 import { ServerCard } from './ServerCard';
 
 const REFRESH_MS = 2_000;
@@ -88,7 +89,11 @@ export function ExtensionsPanel() {
         </form>
       </section>
       {outcome && <p role="status">{outcome}</p>}
-      {error && <FormError>{error}</FormError>}
+      {error && (
+        <FormError id={PANEL_ERROR_ID} isFocusable>
+          {error}
+        </FormError>
+      )}
       {log && (
         <section aria-label={`Log of ${log.name}`}>
           <h3>Log of {log.name}</h3>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { AutonomyLevel, MCP_START_ATTEMPTS, type McpServerView } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
+import { CardProblem, useCardProblem, type CardProblems } from './CardProblem';
 import { useExtensions, useStores } from '../../stores';
 import { counted, type ExtensionsActions } from './extensions-store';
 import { AutonomyOptions } from './AutonomyOptions';
@@ -34,7 +35,8 @@ const ACTIONS: {
   /** Its key and `data-action`: the same button whatever it says, so the keyboard stays on it as its words change. */
   action: string;
   label: (server: McpServerView) => string;
-  act: (actions: ExtensionsActions, name: string) => Promise<void>;
+  /** Null once done, else why not (see useCardProblem). */
+  act: (actions: ExtensionsActions, name: string) => Promise<string | null>;
   isBlockedWhileBusy: boolean;
   /** Offered only while the server is turned on (a turned-off server has nothing to restart). */
   isOnlyWhenOn: boolean;
@@ -50,7 +52,10 @@ const ACTIONS: {
   {
     action: 'Log',
     label: () => 'Log',
-    act: (actions, name) => actions.showLog(name),
+    act: async (actions, name) => {
+      await actions.showLog(name);
+      return null;
+    },
     isBlockedWhileBusy: false,
     isOnlyWhenOn: false,
   },
@@ -62,6 +67,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
   const busy = useExtensions((state) => state.busy);
   const autonomyId = useId();
   const isBusy = busy === server.name;
+  const problem = useCardProblem(server);
   return (
     <li className={`connection-card ${CARD_STATE[server.state]}`} data-testid={`mcp-server-${server.name}`}>
       <h4 className="extensions-panel__name">
@@ -82,19 +88,22 @@ export function ServerCard({ server }: { server: McpServerView }) {
           id={autonomyId}
           value={server.config.autonomy ?? 'confirm'}
           disabled={isBusy}
+          aria-describedby={problem.describedBy('autonomy')}
           onChange={(event) => {
             const level = AutonomyLevel.parse(event.target.value);
-            void store.getState().setAutonomy(server, level === 'confirm' ? null : level);
+            const change = store.getState().setAutonomy(server, level === 'confirm' ? null : level);
+            void problem.attempt('autonomy', event.currentTarget, change);
           }}
         >
           <AutonomyOptions />
         </select>
       </label>
+      <CardProblem problem={problem.wordsFor('autonomy')} />
       <details>
         <summary>{counted(server.tools.length, 'tool')}</summary>
         <ul>
           {server.tools.map((tool) => (
-            <ToolRow key={tool.name} server={server} tool={tool} isBusy={isBusy} />
+            <ToolRow key={tool.name} server={server} tool={tool} isBusy={isBusy} problem={problem} />
           ))}
         </ul>
       </details>
@@ -113,7 +122,11 @@ export function ServerCard({ server }: { server: McpServerView }) {
         <button
           type="button"
           className="button"
-          {...whileBusy(isBusy, () => void store.getState().setEnabled(server, !server.config.enabled))}
+          aria-describedby={problem.describedBy('enabled')}
+          {...whileBusy(isBusy, (event) => {
+            const change = store.getState().setEnabled(server, !server.config.enabled);
+            void problem.attempt('enabled', event.currentTarget, change);
+          })}
         >
           {server.config.enabled ? 'Turn off' : 'Turn on'}
         </button>
@@ -124,13 +137,17 @@ export function ServerCard({ server }: { server: McpServerView }) {
               data-action={action}
               type="button"
               className="button"
-              {...whileBusy(isBlockedWhileBusy && isBusy, () => void act(store.getState(), server.name))}
+              aria-describedby={problem.describedBy(action)}
+              {...whileBusy(isBlockedWhileBusy && isBusy, (event) => {
+                void problem.attempt(action, event.currentTarget, act(store.getState(), server.name));
+              })}
             >
               {label(server)}
             </button>
           ),
         )}
         <RemoveServer server={server} isBusy={isBusy} />
+        <CardProblem problem={problem.wordsFor('enabled', ...ACTIONS.map(({ action }) => action))} />
       </div>
     </li>
   );
@@ -155,30 +172,40 @@ function ToolRow({
   server,
   tool,
   isBusy,
+  problem,
 }: {
   server: McpServerView;
   tool: McpServerView['tools'][number];
   isBusy: boolean;
+  problem: CardProblems;
 }) {
   const { extensions: store } = useStores();
+  const control = `tool:${tool.serverTool}`;
   return (
     <li>
-      <code>{tool.name}</code> — {tool.hasSideEffects ? `acts (${tool.risk} risk)` : 'only reads'}
-      {tool.hasSideEffects && (
-        <select
-          aria-label={`Autonomy for ${tool.name}`}
-          value={tool.autonomy ?? 'server'}
-          disabled={isBusy}
-          onChange={(event) => {
-            const value = event.target.value;
-            const level = value === 'server' ? null : AutonomyLevel.parse(value);
-            void store.getState().setToolAutonomy(server, tool.serverTool, level);
-          }}
-        >
-          <option value="server">as the server</option>
-          <AutonomyOptions />
-        </select>
-      )}
+      <div className="extensions-panel__tool">
+        <span>
+          <code>{tool.name}</code> — {tool.hasSideEffects ? `acts (${tool.risk} risk)` : 'only reads'}
+        </span>
+        {tool.hasSideEffects && (
+          <select
+            aria-label={`Autonomy for ${tool.name}`}
+            value={tool.autonomy ?? 'server'}
+            disabled={isBusy}
+            aria-describedby={problem.describedBy(control)}
+            onChange={(event) => {
+              const value = event.target.value;
+              const level = value === 'server' ? null : AutonomyLevel.parse(value);
+              const change = store.getState().setToolAutonomy(server, tool.serverTool, level);
+              void problem.attempt(control, event.currentTarget, change);
+            }}
+          >
+            <option value="server">as the server</option>
+            <AutonomyOptions />
+          </select>
+        )}
+        <CardProblem problem={problem.wordsFor(control)} />
+      </div>
     </li>
   );
 }

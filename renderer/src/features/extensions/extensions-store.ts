@@ -24,9 +24,13 @@ export interface ExtensionsActions {
   load(): Promise<void>;
   /** Adds or replaces a server; secret values go to the vault and never come back. */
   save(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<boolean>;
-  setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<boolean>;
+  /**
+   * The changes made from a server's card (its autonomy, Turn off or on, a tool's setting, Restart) answer null once
+   * made, else why not, for the card to show beside the control that asked (see whyNotSaved).
+   */
+  setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<string | null>;
   /** Turns a server off (it stops, its tools are no longer offered; its settings and secrets stay) or on. */
-  setEnabled(server: McpServerView, isEnabled: boolean): Promise<boolean>;
+  setEnabled(server: McpServerView, isEnabled: boolean): Promise<string | null>;
   /**
    * A server's new command and arguments, or address (`changes`): it is saved and started so. Null once saved, else
    * why not, for the edit form to show beside its field (the panel does not say it again).
@@ -38,10 +42,14 @@ export interface ExtensionsActions {
    */
   replaceSecrets(server: McpServerView, secrets: McpSecrets): Promise<string | null>;
   /** One tool's own setting (by its name on the server); null goes back to the server's. */
-  setToolAutonomy(server: McpServerView, tool: string, autonomy: AutonomyLevel | null): Promise<boolean>;
+  setToolAutonomy(
+    server: McpServerView,
+    tool: string,
+    autonomy: AutonomyLevel | null,
+  ): Promise<string | null>;
   /** Removes a server and its secrets; whether it was removed. */
   remove(name: string): Promise<boolean>;
-  restart(name: string): Promise<void>;
+  restart(name: string): Promise<string | null>;
   showLog(name: string): Promise<void>;
   hideLog(): void;
   /** A config file's text (from the file picker) or a path the host reads. */
@@ -127,11 +135,16 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
       );
     };
 
-    /** For a form on a card: null once its change is saved, else why not, taken from the panel to show beside it. */
-    const whyNotSaved = async (isSaved: Promise<boolean>): Promise<string | null> => {
+    /**
+     * For a change made on a server's card: null once it is made, else why not, taken from the panel's error line
+     * (below the import, out of view in a short window) to show beside the control that asked for it. A card gone
+     * meanwhile (its server removed elsewhere) shows nothing: the panel's line keeps the words.
+     */
+    const whyNotSaved = async (name: string, isSaved: Promise<boolean>): Promise<string | null> => {
       if (await isSaved) return null;
-      const { error } = get();
-      set({ error: null });
+      const { error, servers } = get();
+      const isCardGone = servers !== null && !servers.some((server) => server.name === name);
+      if (!isCardGone) set({ error: null });
       return error;
     };
 
@@ -170,18 +183,21 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
             ? `Saved ${name}. It is still starting; its card shows when it runs, or why it does not.`
             : `Saved ${name}.`;
         }),
-      setAutonomy: (server, autonomy) => change(server, { autonomy }),
+      setAutonomy: (server, autonomy) => whyNotSaved(server.name, change(server, { autonomy })),
       setEnabled: (server, enabled) =>
-        change(
-          server,
-          { enabled },
-          enabled
-            ? `Turned ${server.name} on.`
-            : `Turned ${server.name} off: its tools are not offered until you turn it on.`,
+        whyNotSaved(
+          server.name,
+          change(
+            server,
+            { enabled },
+            enabled
+              ? `Turned ${server.name} on.`
+              : `Turned ${server.name} off: its tools are not offered until you turn it on.`,
+          ),
         ),
       changeTarget(server, changes) {
         const what = server.config.transport === 'stdio' ? 'command' : 'address';
-        return whyNotSaved(change(server, changes, `Saved the new ${what} of ${server.name}.`));
+        return whyNotSaved(server.name, change(server, changes, `Saved the new ${what} of ${server.name}.`));
       },
       replaceSecrets(server, secrets) {
         const { secretEnv, secretHeaders } = server.config;
@@ -190,12 +206,14 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         const names = { secretEnv: union(secretEnv, env), secretHeaders: union(secretHeaders, headers) };
         const what = env.length + headers.length === 1 ? 'secret' : 'secrets';
         return whyNotSaved(
+          server.name,
           change(server, names, `Saved the new ${what} of ${server.name} in the vault.`, secrets),
         );
       },
       setToolAutonomy: (server, tool, autonomy) => {
         const { [tool]: _previous, ...others } = server.config.toolAutonomy;
-        return change(server, { toolAutonomy: autonomy === null ? others : { ...others, [tool]: autonomy } });
+        const toolAutonomy = autonomy === null ? others : { ...others, [tool]: autonomy };
+        return whyNotSaved(server.name, change(server, { toolAutonomy }));
       },
       remove: (name) =>
         act(name, async () => {
@@ -203,12 +221,14 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
           set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
           return `Removed ${name}; its secrets left the vault.`;
         }),
-      async restart(name) {
-        await act(name, async () => {
-          replace((await client.invoke('mcp.restart', { name })).server);
-          return null;
-        });
-      },
+      restart: (name) =>
+        whyNotSaved(
+          name,
+          act(name, async () => {
+            replace((await client.invoke('mcp.restart', { name })).server);
+            return null;
+          }),
+        ),
       async showLog(name) {
         try {
           const { lines } = await client.invoke('mcp.log', { name });
