@@ -66,6 +66,12 @@ const GONE_NOTE = /^Turned down by Deputy: the MCP server "(.*)" was (removed|tu
 export const RUN_ENDED_NOTE = 'the run ended';
 
 /**
+ * What a run says that ended because the person cancelled its plan, and what its waiting calls were turned down
+ * with: the window reads it to say "Cancelled", as the plan's tree does.
+ */
+export const PLAN_CANCELLED_WORDS = 'Cancelled: you cancelled the plan.';
+
+/**
  * An approval's note as its card shows it: why Deputy turned it down for the person, in a sentence, with a server's
  * name in the quotes the rest of the card uses; the person's own reason (`decidedBy` 'person') as they wrote it.
  */

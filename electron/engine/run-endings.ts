@@ -1,11 +1,12 @@
 import { cutText } from '../../shared/cut-text';
-import { RUN_ENDED_NOTE } from '../../shared/rejection-words';
+import { PLAN_CANCELLED_WORDS, RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import { errorOutcome, type RunEvent, type RunIntent, type RunResponse } from '../../shared/contract';
 import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
 import { rejectAction } from './call-approval';
 import { logRuntime } from './journal';
+import { isPlanCancelled } from './plans/plan-cancel';
 import { settlePlanAtEnding } from './plans/plan-ending';
 import type { RunFailure } from './model-failure';
 import type { RunLoopDeps, RunSpec } from './run-deps';
@@ -260,6 +261,12 @@ export function failRun(
 ): RunResponse {
   const { lastAction } = state;
   const mode = lastAction ? 'tool_call' : 'assistant_text';
+  // Stopped because the person cancelled its plan: said so, however far its turn had got (a model turn, a call
+  // running, or paused for an approval), as the plan's tree says it.
+  const message =
+    failure.code === 'cancelled' && isPlanCancelled({ deps, spec, state })
+      ? PLAN_CANCELLED_WORDS
+      : failure.message;
   return recordEnding(
     deps,
     spec,
@@ -267,21 +274,21 @@ export function failRun(
     {
       status: 'failed',
       mode,
-      summary: failure.message,
+      summary: message,
       decision: outcome.startsWith('REFUSAL:') ? 'REFUSE' : lastAction ? 'INVOKE_TOOL' : 'RESPOND_ONLY',
       outcome,
       errorCode: failure.code,
-      errorMessage: failure.message,
+      errorMessage: message,
     },
     [
-      { type: 'error', error: failure.message, code: failure.code },
+      { type: 'error', error: message, code: failure.code },
       { type: 'status', status: 'failed' },
     ],
     {
       ok: false,
       ...base(spec, lastAction, lastCall(deps, lastAction)),
       status: 'failed',
-      summary: failure.message,
+      summary: message,
       mode,
       ...(partial && { output: partial }),
     },

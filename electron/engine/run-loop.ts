@@ -17,6 +17,7 @@ import { refreshPlan } from './plans/plan-progress';
 import { endForSettled, endingFor, isTurnedDownWithRun, settledByDeputy } from './settled-by-deputy';
 import { admitCompletion, enterLastPhase } from './sop';
 import { NO_GEMINI_KEY_MESSAGE } from '../../shared/no-gemini-key';
+import { PLAN_CANCELLED_WORDS } from '../../shared/rejection-words';
 
 export type { RunLoopDeps, RunSpec } from './run-deps';
 
@@ -63,8 +64,7 @@ async function loop(deps: RunLoopDeps, spec: RunSpec, state: RunState): Promise<
       if (ending) return ending;
     }
     tick();
-    if (isCancelled)
-      return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped: you cancelled the plan.' });
+    if (isCancelled) return failRun(deps, spec, state, { code: 'cancelled', message: PLAN_CANCELLED_WORDS });
     if (reopenDecided(scope)) continue;
     // A held call Deputy settled itself (expired, written over) ends the run as it ends a paused one, even when it
     // was settled while the turn's other calls still ran, or while Deputy was stopped.

@@ -1,5 +1,5 @@
 import type { RunResponse } from '../../shared/contract';
-import { expiredRunWords, RUN_ENDED_NOTE } from '../../shared/rejection-words';
+import { expiredRunWords, PLAN_CANCELLED_WORDS, RUN_ENDED_NOTE } from '../../shared/rejection-words';
 import type { StoredApproval } from '../store/approvals-repo';
 import { rejectAction } from './call-approval';
 import type { CallScope } from './call-context';
@@ -19,7 +19,7 @@ export const ENDED_BY_DEPUTY = {
     note: 'superseded: the user sent a new message instead of deciding',
     message: 'Cancelled: you sent a new message while this was waiting for your approval.',
   },
-  planCancelled: 'Cancelled: you cancelled the plan.',
+  planCancelled: PLAN_CANCELLED_WORDS,
   /** An agent's call that waited past its time. */
   outOfTime: 'The agent that asked for this waited longer than a day, so Deputy did not do it.',
   stoppedWithParent: 'Stopped with the run that started it, so Deputy did not do it.',

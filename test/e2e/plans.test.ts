@@ -57,6 +57,16 @@ async function expectQuietApproval(cancelledStep: Locator): Promise<void> {
   expect(await approval.getByTestId('approval-status').count()).toBe(0);
 }
 
+/** The run under a cancelled plan ends as its tree says it: "Cancelled", never "Stopped". */
+async function expectRunCancelled(page: Page): Promise<void> {
+  const ending = page.getByTestId('run-cancelled');
+  await ending.waitFor();
+  expect(await ending.evaluate((row) => row.firstChild?.textContent)).toBe('Cancelled');
+  expect(await ending.getByTestId('run-ask-again').count()).toBe(1);
+  expect(await page.getByTestId('run-stopped').count()).toBe(0);
+  expect(await page.getByTestId('timeline').innerText()).not.toContain('Stopped');
+}
+
 /** How many times the conversation says `words`. */
 const timesSaid = async (page: Page, words: string): Promise<number> =>
   (await page.getByTestId('conversation').innerText()).split(words).length - 1;
@@ -394,6 +404,7 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       expect(await step(page, 'add').innerText()).not.toContain('Rejected');
       // Nothing waits any more: the card no longer says why the call waited for approval.
       expect(await step(page, 'add').innerText()).not.toContain('waits for your approval');
+      await expectRunCancelled(page);
     };
     await liveAndReopened(page, cancelled);
     const pending = await fetch(`${host.url}/api/actions/pending`, {
@@ -500,6 +511,22 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       await expect.poll(() => step(page, 'hang').locator('.plan-step__state').innerText()).toBe('Cancelled');
       await expectSaidOnce(step(page, 'hang'));
       expect(await step(page, 'hang').innerText()).not.toContain('Failed');
+      await expectRunCancelled(page);
+    });
+  });
+
+  it('cancel a plan while Deputy works out its next step: its run ends “Cancelled”, as the tree says, live and reopened', async () => {
+    const page = await openPage();
+    gemini.script(planWith('Add milk, slowly', ADD_STEP), callReply('list_tasks', {}), { kind: 'hang' });
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Look at my tasks and add milk');
+    await step(page, 'list').and(page.locator('[data-status="done"]')).waitFor();
+    await expect.poll(() => gemini.inFlight()).toBe(1);
+    await tree(page).getByTestId('plan-cancel').click();
+    await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
+    await liveAndReopened(page, async () => {
+      expect(await tree(page).getByTestId('plan-status').innerText()).toMatch(/^Cancelled/);
+      await expectRunCancelled(page);
     });
   });
 

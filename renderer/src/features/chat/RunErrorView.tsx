@@ -1,7 +1,14 @@
 import { useContext, useEffect } from 'react';
 import { useChat, useStores } from '../../stores';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { friendlyError, isKeyProblem, isRetryable, isStoppedCode, KEY_SAVED_NOW } from './error-words';
+import {
+  friendlyError,
+  isKeyProblem,
+  isPlanCancelledEnding,
+  isRetryable,
+  isStoppedCode,
+  KEY_SAVED_NOW,
+} from './error-words';
 import { OpenConnections } from './open-connections';
 import { OpenConnectionsButton } from './OpenConnectionsButton';
 import type { RowProps } from './timeline-entry';
@@ -12,8 +19,8 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
 /**
  * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
- * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again; so does a run
- * whose approval expired, in its own words.
+ * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again ("Cancelled" when
+ * they cancelled its plan, as the plan's tree says); so does a run whose approval expired, in its own words.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
@@ -34,13 +41,14 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   // Nor is a run that ended because nobody answered its approval in time: said as quietly, with Ask again.
   const isExpired = error.code === 'approval_expired';
   if (isStoppedCode(error.code) || isExpired) {
+    const isPlanCancelled = isPlanCancelledEnding(error);
     return (
       <li
         className={`run-mark run-mark--${isExpired ? 'expired' : 'stopped'}`}
-        data-testid={isExpired ? 'run-expired' : 'run-stopped'}
+        data-testid={isExpired ? 'run-expired' : isPlanCancelled ? 'run-cancelled' : 'run-stopped'}
         {...row}
       >
-        {isExpired ? friendlyError(error.code) : 'Stopped'}
+        {isExpired ? friendlyError(error.code) : isPlanCancelled ? 'Cancelled' : 'Stopped'}
         {canRetry && (
           <button
             type="button"
