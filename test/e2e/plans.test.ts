@@ -139,6 +139,11 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await step(page, 'add').getByTestId('approval-card').waitFor();
     expect(await step(page, 'add').getByTestId('plan-approve-step').count()).toBe(0);
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Waiting for you');
+    // Each step's line says what it does in the plan's words and where it stands, not the tool's name ("add task").
+    const line = async (id: string) =>
+      (await step(page, id).locator('.plan-step__line').innerText()).replace(/\s+/g, ' ').trim();
+    expect(await line('list')).toBe('✓ Look at my tasks Done');
+    expect(await line('add')).toBe('! Add “Buy milk” Needs your approval');
 
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Plan, PlanStep } from '../../../../shared/contract';
 import type { TimelineItem } from '../chat/timeline';
 import { timelineRows } from '../chat/timeline-rows';
-import { toolLabel } from '../../format';
 import { useFocusAfterSave } from '../settings/use-focus-after-save';
 import { useChat, usePlans } from '../../stores';
 import { ToolCallCard } from '../chat/ToolCallCard';
@@ -98,8 +97,8 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
           {state.icon}
         </span>
         <span className="plan-step__words">
+          {/* In the plan's words, without the tool's name: once it runs, its card says in words what it did. */}
           <span className="plan-step__title">{step.title}</span>
-          {step.tool && <span className="plan-step__tool">{toolLabel(step.tool)}</span>}
           <span className="plan-step__state">{state.words}</span>
           {step.needsApproval &&
             !step.isApproved &&
