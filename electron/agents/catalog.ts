@@ -11,7 +11,7 @@ import { basename, extname, join } from 'node:path';
 import { stringify } from 'yaml';
 import type { AgentSummary } from '../../shared/contract';
 import { listWords } from '../../shared/list-words';
-import type { AgentDefinition } from './definition';
+import { shownName, type AgentDefinition } from './definition';
 import { importGeminiCliAgent } from './gemini-cli-import';
 import { mistakesOf, parseAgentDefinition, type AgentLoadError, type AgentParseFailure } from './load';
 import { compileOutput } from './output-contract';
@@ -170,7 +170,7 @@ export class AgentCatalog {
     const { definition } = agent;
     return {
       name: definition.name,
-      displayName: definition.displayName ?? definition.name,
+      displayName: shownName(definition),
       description: definition.description,
       source: agent.source,
       file: agent.file,

@@ -126,6 +126,16 @@ export const AgentDefinition = z
 export type AgentDefinition = z.infer<typeof AgentDefinition>;
 export type AgentInputs = AgentDefinition['inputConfig']['inputs'];
 
+/**
+ * The name a person knows the agent by, in every view and in the title of the conversation it starts: its
+ * `displayName`, else its name in words ("triage_inbox" reads "Triage inbox").
+ */
+export function shownName(definition: Pick<AgentDefinition, 'name' | 'displayName'>): string {
+  if (definition.displayName) return definition.displayName;
+  const words = definition.name.replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** The Protobuf JSON names of spec 001 §6 and the camelCase names this schema uses. */
 const PROTO_NAMES: Record<string, string> = {
   display_name: 'displayName',

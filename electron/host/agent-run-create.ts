@@ -1,5 +1,5 @@
 import type { LoadedAgent } from '../agents/catalog';
-import { fillTemplate } from '../agents/definition';
+import { fillTemplate, shownName } from '../agents/definition';
 import type { RunSpec } from '../engine/run-deps';
 import { initialState } from '../engine/run-state';
 import type { LineageRow } from '../store/lineage-repo';
@@ -26,7 +26,7 @@ export function createAgentRun(deps: AgentsDeskDeps, run: NewAgentRun, specFor: 
   const { definition } = run.agent;
   const query = fillTemplate(definition.promptConfig.query, run.inputs).trim();
   const instruction = [
-    `You are working as the agent "${definition.displayName ?? definition.name}" for Deputy.`,
+    `You are working as the agent "${shownName(definition)}" for Deputy.`,
     definition.promptConfig.systemPrompt.trim(),
     sopBlock(definition),
     `When the task is done, call complete_task alone with your ${definition.outputConfig.outputName}.`,
@@ -38,7 +38,7 @@ export function createAgentRun(deps: AgentsDeskDeps, run: NewAgentRun, specFor: 
   const now = deps.now().toISOString();
   const ids = { id: run.runId, threadId: run.threadId, model };
   store.transaction(() => {
-    if (run.isNewThread) store.threads.create(run.threadId, definition.displayName ?? definition.name, now);
+    if (run.isNewThread) store.threads.create(run.threadId, shownName(definition), now);
     store.runs.create(
       { id: run.runId, threadId: run.threadId, model, prompt: query, agentId: definition.name },
       now,

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from '../agents/definition';
+import { shownName, type AgentDefinition } from '../agents/definition';
 import { agentCompletion } from '../agents/output-contract';
 import type { RunSpec } from '../engine/run-deps';
 
@@ -17,7 +17,7 @@ export function agentSpec(
   return {
     ...base,
     agentId: definition.name,
-    agentName: definition.displayName ?? definition.name,
+    agentName: shownName(definition),
     maxSteps: limits?.max_turns ?? base.maxSteps,
     timeLimitMs: limits?.max_time_minutes ? limits.max_time_minutes * 60_000 : base.timeLimitMs,
     completion: agentCompletion(definition),

@@ -9,6 +9,7 @@ import {
   type RunStarted,
 } from '../../shared/contract';
 import { inputSchema } from '../agents/agent-inputs';
+import { shownName } from '../agents/definition';
 import { agentTool, delegateTool, DELEGATE_TO_AGENT, unknownAgent } from '../agents/agent-tools';
 import type { LoadedAgent } from '../agents/catalog';
 import { DefaultTaskOutput } from '../engine/completion';
@@ -271,10 +272,10 @@ export class AgentsDesk {
     });
   }
 
-  /** The roles from the top-level agent down to this one. */
-  /** Who asks, from the top, as the person knows them: each agent's display name, or its name without one. */
+  /** Who asks, from the top, as the person knows them: each agent's shown name (see shownName). */
   private pathOf(row: LineageRow): string[] {
-    const shown = (role: string): string => this.deps.catalog.get(role)?.definition.displayName ?? role;
+    const shown = (role: string): string =>
+      shownName(this.deps.catalog.get(role)?.definition ?? { name: role });
     const path = [shown(row.role)];
     let parentRun = row.parentRunId;
     for (let guard = 0; parentRun && guard < 10; guard += 1) {

@@ -76,6 +76,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await artifacts.first().getByRole('button').getAttribute('aria-label')).toMatch(
       /from Task helper$/,
     );
+    // The lead has no display name: it is its name in words, in the title of its conversation as in every view.
+    const title = page.locator('[data-testid="thread-item"][aria-current] .thread-list__title');
+    await expect.poll(() => title.innerText()).toBe('Lead');
     await artifacts.first().locator('summary').click();
     expect(await artifacts.first().getByTestId('artifact-content').innerText()).toBe(
       'Note: Nothing is open.',

@@ -67,7 +67,7 @@ describe('a delegation tree after Deputy stops', () => {
     const model = new ScriptedModel(done('Sent.', 'c-done'), done('Messenger sent it.', 'p-done'));
     const second = await start(model, dir, sent);
     const [approval] = second.host.approvals.pending();
-    expect(approval?.reason).toMatch(/^coordinator → messenger wants to /);
+    expect(approval?.reason).toMatch(/^Coordinator → Messenger wants to /);
     await second.host.approvals.decide({ approvalId: approval?.id ?? '', decision: 'approve' });
     const parent = await waitForRun(second.host, started.threadId, started.runId);
 

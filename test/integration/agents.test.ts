@@ -427,8 +427,8 @@ describe('delegation', () => {
     const run = host.runAgentToEnd({ name: 'coordinator', inputs: { task: 'let sam know' } });
     await until(() => host.approvals.pending().length > 0);
     const [approval] = host.approvals.pending();
-    // Named as the person knows them: a display name where the definition has one.
-    expect(approval?.reason).toMatch(/^coordinator → Mail runner wants to send an email to sam@x\.io\. /);
+    // Named as the person knows them: a display name where the definition has one, else its name in words.
+    expect(approval?.reason).toMatch(/^Coordinator → Mail runner wants to send an email to sam@x\.io\. /);
     expect(sent).toEqual([]);
     await host.approvals.decide({ approvalId: approval?.id ?? '', decision: 'approve' });
     const response = await run;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fillTemplate } from '../../../electron/agents/definition';
+import { fillTemplate, shownName } from '../../../electron/agents/definition';
 import { importGeminiCliAgent } from '../../../electron/agents/gemini-cli-import';
 import { MAX_MISTAKES_SHOWN, mistakesOf, parseAgentDefinition } from '../../../electron/agents/load';
 import { agentCompletion } from '../../../electron/agents/output-contract';
@@ -333,5 +333,14 @@ You are Mail Scout. Search first, then answer.
   it('refuses a file without front matter', () => {
     const imported = importGeminiCliAgent('# Just notes', 'notes.md', known);
     expect(imported).toMatchObject({ ok: false, error: { line: 1 } });
+  });
+});
+
+describe('the name an agent is shown by', () => {
+  it('is its display name, or its name in words', () => {
+    expect(shownName({ name: 'triage_inbox', displayName: 'Inbox triage' })).toBe('Inbox triage');
+    expect(shownName({ name: 'triage_inbox' })).toBe('Triage inbox');
+    expect(shownName({ name: 'lead' })).toBe('Lead');
+    expect(shownName({ name: 'mail__v2_bot' })).toBe('Mail v2 bot');
   });
 });
