@@ -71,14 +71,18 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       .toBe(true);
     const artifacts = page.getByTestId('artifact');
     await expect.poll(() => artifacts.count()).toBe(2);
-    // Each agent by the name the person knows it by, as its row says it.
-    expect(await artifacts.first().locator('summary').innerText()).toMatch(/^Task helper: /);
+    // Each agent by the name the person knows it by, as its row says it: what it made, and how big, in words.
+    expect(await artifacts.first().locator('summary').innerText()).toBe('Report from Task helper · 22 bytes');
     expect(await artifacts.first().getByRole('button').getAttribute('aria-label')).toMatch(
       /from Task helper$/,
     );
     // The lead has no display name: it is its name in words, in the title of its conversation as in every view.
     const title = page.locator('[data-testid="thread-item"][aria-current] .thread-list__title');
     await expect.poll(() => title.innerText()).toBe('Lead');
+    expect(await artifacts.last().locator('summary').innerText()).toMatch(/^Report from Lead · \d+ bytes$/);
+    // Copy is a button as the others are, with a solid edge, not a faint dashed outline.
+    const copy = artifacts.first().getByTestId('artifact-copy');
+    expect(await copy.evaluate((button) => getComputedStyle(button).borderTopStyle)).toBe('solid');
     await artifacts.first().locator('summary').click();
     expect(await artifacts.first().getByTestId('artifact-content').innerText()).toBe(
       'Note: Nothing is open.',
@@ -103,6 +107,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     const usage = child.locator('.child-run__usage').first();
     expect(await usage.innerText()).toMatch(/tokens · about \$/);
     expect(await usage.evaluate((span) => span.getClientRects().length)).toBe(1);
+    // So does an artifact's size ("· 22 bytes"), never "22 / bytes".
+    const size = artifacts.first().locator('.artifact__size');
+    expect(await size.evaluate((span) => span.getClientRects().length)).toBe(1);
   });
 
   it('shows a child’s row as soon as its delegation starts, before the child says anything, and on reopening', async () => {

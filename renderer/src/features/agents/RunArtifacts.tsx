@@ -1,7 +1,17 @@
 import type { Ref } from 'react';
 import type { Artifact } from '../../../../shared/contract';
+import { formatBytes } from '../../format';
+import { CopyButton } from '../chat/CopyButton';
 import { useAgentLabel } from './agent-names';
-import { CopyButton } from './CopyButton';
+
+/** Each kind of artifact as a person calls it. */
+const KIND_WORDS: Record<Artifact['type'], string> = {
+  file: 'File',
+  plan: 'Plan',
+  report: 'Report',
+  draft: 'Draft',
+  diagram: 'Diagram',
+};
 
 /** What the agents of a run made: each artifact readable in place and copyable. */
 export function RunArtifacts({
@@ -18,27 +28,29 @@ export function RunArtifacts({
     <li className="run-artifacts" data-testid="run-artifacts" {...row}>
       <h3 className="run-artifacts__title">Made by agents</h3>
       <ul>
-        {artifacts.map((artifact) => (
-          <li key={artifact.id} className="artifact" data-testid="artifact">
-            <details>
-              <summary>
-                {nameOf(artifact.agentId)}: {artifact.type} ({formatSize(artifact.metadata.size)})
-              </summary>
-              <pre className="artifact__content" tabIndex={0} data-testid="artifact-content">
-                {artifact.content ?? artifact.path ?? ''}
-              </pre>
-            </details>
-            <CopyButton
-              text={artifact.content ?? artifact.path ?? ''}
-              label={`Copy the ${artifact.type} from ${nameOf(artifact.agentId)}`}
-            />
-          </li>
-        ))}
+        {artifacts.map((artifact) => {
+          const by = nameOf(artifact.agentId);
+          return (
+            <li key={artifact.id} className="artifact" data-testid="artifact">
+              <details>
+                <summary>
+                  {KIND_WORDS[artifact.type]} from {by}{' '}
+                  <span className="artifact__size">· {formatBytes(artifact.metadata.size)}</span>
+                </summary>
+                <pre className="artifact__content" tabIndex={0} data-testid="artifact-content">
+                  {artifact.content ?? artifact.path ?? ''}
+                </pre>
+              </details>
+              <CopyButton
+                text={artifact.content ?? artifact.path ?? ''}
+                label={`Copy the ${artifact.type} from ${by}`}
+                testId="artifact-copy"
+                isQuiet={false}
+              />
+            </li>
+          );
+        })}
       </ul>
     </li>
   );
-}
-
-function formatSize(bytes: number): string {
-  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB`;
 }
