@@ -18,6 +18,7 @@ const commandChannels = {
   'thread.delete': true,
   'thread.rename': true,
   'threads.prune': true,
+  'threads.export': true,
   'data.stats': true,
   'models.list': true,
   'usage.daily': true,

@@ -19,6 +19,7 @@ import { extensionRoutes } from './extension-routes';
 import { memoryRoutes } from './memory-routes';
 import { planRoutes } from './plan-routes';
 import { taskRoutes } from './task-routes';
+import { threadRoutes } from './thread-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import {
   queryNumber,
@@ -88,45 +89,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/runs\/([^/]+)\/cancel$/,
       handle: async (_req, res, [runId]) => command(res, 'run.cancel', { runId }),
     },
-    {
-      method: 'GET',
-      pattern: /^\/api\/threads$/,
-      handle: async (_req, res, _params, query) => {
-        const limit = query.get('limit');
-        const before = query.get('before');
-        await command(res, 'threads.list', {
-          ...(limit !== null && { limit: queryNumber(limit) }),
-          ...(before !== null && { before }),
-        });
-      },
-    },
-    {
-      method: 'GET',
-      pattern: /^\/api\/threads\/search$/,
-      handle: async (_req, res, _params, query) => {
-        const limit = query.get('limit');
-        await command(res, 'threads.search', {
-          query: query.get('q') ?? '',
-          ...(limit !== null && { limit: queryNumber(limit) }),
-        });
-      },
-    },
-    {
-      method: 'GET',
-      pattern: /^\/api\/threads\/([^/]+)$/,
-      handle: async (_req, res, [threadId]) => command(res, 'thread.get', { threadId }),
-    },
-    {
-      method: 'DELETE',
-      pattern: /^\/api\/threads\/([^/]+)$/,
-      handle: async (_req, res, [threadId]) => command(res, 'thread.delete', { threadId }),
-    },
-    {
-      method: 'PATCH',
-      pattern: /^\/api\/threads\/([^/]+)$/,
-      handle: async (req, res, [threadId]) =>
-        command(res, 'thread.rename', { ...(await readJsonObject(req)), threadId }),
-    },
+    ...threadRoutes(host, command),
     {
       method: 'GET',
       pattern: /^\/api\/models$/,

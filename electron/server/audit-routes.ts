@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AuditExportInput, parseInput } from '../../shared/contract';
 import type { Host } from '../host/host';
 import type { CommandSender, Route } from './api-routes';
+import { streamExport } from './export-stream';
 import { queryNumber, readJsonObject, readOptionalJsonObject } from './http-io';
 
 /** Query keys of GET /api/audit and the export, and the filter each one sets. */
@@ -64,7 +65,7 @@ export function auditRoutes(host: Host, command: CommandSender): Route[] {
       method: 'GET',
       pattern: /^\/api\/audit\/export$/,
       handle: async (_req, res, _params, query) =>
-        streamExport(host, res, { ...filterOf(query), format: query.get('format') ?? 'jsonl' }),
+        streamAuditExport(host, res, { ...filterOf(query), format: query.get('format') ?? 'jsonl' }),
     },
     {
       method: 'GET',
@@ -102,32 +103,14 @@ export function auditRoutes(host: Host, command: CommandSender): Route[] {
   ];
 }
 
-/**
- * The export, a page at a time: each page is written once the client has taken the last one (backpressure),
- * so a million entries never sit in memory at once and the host goes on serving in between.
- */
-async function streamExport(host: Host, res: ServerResponse, raw: unknown): Promise<void> {
-  const input = parseInput(AuditExportInput, raw);
-  res.writeHead(200, {
-    'content-type':
-      input.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-    'content-disposition': `attachment; filename="deputy-audit.${input.format}"`,
-    'cache-control': 'no-store',
-  });
-  let cursor: string | undefined = input.cursor;
-  for (;;) {
-    if (res.destroyed) return;
-    const page = host.audit.exportPage({ ...input, ...(cursor !== undefined && { cursor }) });
-    if (!res.write(page.text)) {
-      // A client that hangs up never drains: closing ends the wait too.
-      await new Promise((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
-    }
-    if (page.nextCursor === null) break;
-    cursor = page.nextCursor;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  res.end();
+/** The audit trail's export of the filtered entries, as JSON lines or CSV. */
+async function streamAuditExport(host: Host, res: ServerResponse, raw: unknown): Promise<void> {
+  const { cursor, ...input } = parseInput(AuditExportInput, raw);
+  const file = {
+    contentType: input.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+    fileName: `deputy-audit.${input.format}`,
+  };
+  await streamExport(res, file, cursor, (at) =>
+    host.audit.exportPage({ ...input, ...(at !== undefined && { cursor: at }) }),
+  );
 }

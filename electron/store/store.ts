@@ -21,6 +21,7 @@ import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
 import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
+import { ThreadExportRows } from './thread-export-rows';
 import { ThreadSearch } from './thread-search';
 import { WriteUnit } from './write-unit';
 
@@ -52,6 +53,8 @@ export class Store {
   readonly artifacts: ArtifactsRepo;
   readonly plans: PlansRepo;
   readonly threadSearch: ThreadSearch;
+  /** "Export conversations": every conversation, a bounded page at a time. */
+  readonly threadExport: ThreadExportRows;
 
   /** The data folder's lock (`lockDataFolder`), given up when the store closes. */
   private lock: FolderLock | null = null;
@@ -62,6 +65,7 @@ export class Store {
     const readRuns = (): void => this.runs.writeChanges();
     this.threads = new ThreadsRepo(db, readRuns);
     this.threadSearch = new ThreadSearch(db, readRuns);
+    this.threadExport = new ThreadExportRows(db, readRuns);
     this.runs = new RunsRepo(db, this.writes);
     this.actions = new ActionsRepo(db, this.writes);
     this.events = new EventsRepo(db, this.writes);

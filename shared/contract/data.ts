@@ -60,3 +60,25 @@ export const DataCompactOutput = z.object({
   bytesAfter: z.number().int(),
 });
 export type DataCompactResult = z.infer<typeof DataCompactOutput>;
+
+export const ThreadsExportFormat = z.enum(['jsonl', 'md']);
+export type ThreadsExportFormat = z.infer<typeof ThreadsExportFormat>;
+/**
+ * Where an export goes on, as the page before handed it out: `<n>` the conversation after the n-th, `<n>.<m>`
+ * inside the n-th, after its message m. Anything else is refused, not read as page one.
+ */
+export const ThreadsExportCursor = z.string().regex(/^\d{1,16}(\.\d{1,16})?$/, 'not a cursor');
+export const ThreadsExportInput = z
+  .object({ format: ThreadsExportFormat, cursor: ThreadsExportCursor.optional() })
+  .strict();
+/**
+ * One page of the export of every conversation, oldest first: text to append to the pages before (a page may end
+ * inside a conversation, and then inside its line of JSON), and the cursor of the next page (null at the end).
+ */
+export const ThreadsExportOutput = z.object({
+  text: z.string(),
+  nextCursor: z.string().nullable(),
+  /** How many conversations begin in this page: added up, how far the export has come. */
+  conversations: z.number().int().nonnegative(),
+});
+export type ThreadsExportOutput = z.infer<typeof ThreadsExportOutput>;

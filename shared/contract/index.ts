@@ -42,6 +42,8 @@ import {
   DataStatsOutput,
   ThreadDeleteInput,
   ThreadDeleteOutput,
+  ThreadsExportInput,
+  ThreadsExportOutput,
   ThreadsPruneInput,
   ThreadsPruneOutput,
 } from './data';
@@ -147,6 +149,7 @@ export const commands = {
   'thread.delete': { input: ThreadDeleteInput, output: ThreadDeleteOutput },
   'thread.rename': { input: ThreadRenameInput, output: ThreadSummary },
   'threads.prune': { input: ThreadsPruneInput, output: ThreadsPruneOutput },
+  'threads.export': { input: ThreadsExportInput, output: ThreadsExportOutput },
   'data.stats': { input: DataStatsInput, output: DataStatsOutput },
   'data.compact': { input: DataCompactInput, output: DataCompactOutput },
   'context.stats': { input: ContextStatsInput, output: ContextStatsOutput },

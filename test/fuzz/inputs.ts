@@ -246,6 +246,17 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.3) && { q: randomString(rng) }),
         ...(rng.chance(0.2) && { cursor: randomString(rng) }),
       };
+    case 'threads.export':
+      return {
+        format: pick(rng, ['jsonl', 'md', 'csv']),
+        ...(rng.chance(0.3) && {
+          cursor: pick(rng, [
+            String(rng.int(0, 1e6)),
+            `${rng.int(0, 50)}.${rng.int(0, 1e6)}`,
+            randomString(rng),
+          ]),
+        }),
+      };
     case 'audit.verifyChain':
       return {};
     case 'audit.decisions':

@@ -114,6 +114,9 @@ describe('the statements Deputy prepares as it is used (not only when the store 
       await ask('approval.list', { status: 'all' });
       await ask('data.stats', {});
       await ask('threads.prune', { olderThanDays: 30, dryRun: true });
+      for (const format of ['jsonl', 'md'])
+        for (let page = await ask('threads.export', { format }); page.nextCursor !== null;)
+          page = await ask('threads.export', { format, cursor: page.nextCursor });
       await ask('thread.delete', { threadId });
     } finally {
       recording.stop();

@@ -4,6 +4,7 @@ import type { ApprovalsBus } from '../approvals-bus';
 import type { Desks } from '../host-desks';
 import type { HostDeps } from '../host-deps';
 import type { HostRuns } from '../host-runs';
+import { ThreadExport } from '../thread-export';
 import { auditChannels } from './audit-channels';
 import type { HandlersFor, StreamHandlers } from './handlers';
 import { mcpChannels } from './mcp-channels';
@@ -27,7 +28,17 @@ export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): 
       if (!cancelled && !store.runs.get(input.runId)) throw notFound('run', input.runId);
       return { cancelled };
     },
-    ...threadChannels(store, desks.data, (threadId) => desks.approvals.inThread(threadId)),
+    ...threadChannels(
+      store,
+      desks.data,
+      (threadId) => desks.approvals.inThread(threadId),
+      new ThreadExport({
+        rows: store.threadExport,
+        now,
+        timezone: () => deps.settings.get().timezone,
+        agentName: (name) => deps.agentCatalog.get(name)?.definition.displayName ?? name,
+      }),
+    ),
     'data.stats': () => desks.data.stats(),
     'data.compact': () => desks.data.compact(),
     'context.stats': () => context.stats(),

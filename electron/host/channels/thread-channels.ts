@@ -9,16 +9,24 @@ import { planView } from '../../engine/plans/plan-progress';
 import type { ActionUndoState } from '../../store/audit-query';
 import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
+import type { ThreadExport } from '../thread-export';
 import type { HandlersFor } from './handlers';
 
 type ThreadChannel =
-  'threads.list' | 'threads.search' | 'thread.get' | 'thread.delete' | 'thread.rename' | 'threads.prune';
+  | 'threads.list'
+  | 'threads.search'
+  | 'thread.get'
+  | 'thread.delete'
+  | 'thread.rename'
+  | 'threads.prune'
+  | 'threads.export';
 
-/** The threads domain: the conversation list, one conversation whole, renaming, deleting and pruning. */
+/** The threads domain: the conversation list, one conversation whole, renaming, deleting, pruning, exporting. */
 export function threadChannels(
   store: Store,
   data: DataDesk,
   approvalsOf: (threadId: string) => Approval[],
+  exporter: ThreadExport,
 ): HandlersFor<ThreadChannel> {
   return {
     'threads.list': (input) => store.threads.list(input.limit ?? LIMITS.threadListPage, input.before),
@@ -31,6 +39,7 @@ export function threadChannels(
       return renamed;
     },
     'threads.prune': (input) => data.prune(input),
+    'threads.export': (input) => exporter.page(input),
   };
 }
 

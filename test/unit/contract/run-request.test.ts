@@ -137,6 +137,7 @@ describe('run request contract', () => {
         'thread.get',
         'thread.rename',
         'threads.list',
+        'threads.export',
         'threads.prune',
         'usage.daily',
         'tasks.list',

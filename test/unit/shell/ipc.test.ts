@@ -50,6 +50,7 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'thread.delete': { threadId: 'thread-1' },
   'thread.rename': { threadId: 'thread-1', title: 'Lisbon trip' },
   'threads.prune': { olderThanDays: 90, dryRun: true },
+  'threads.export': { format: 'md' },
   'data.stats': {},
   'models.list': {},
   'usage.daily': { days: 7 },

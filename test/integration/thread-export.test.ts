@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../electron/server/http-server';
+import { seedLongThread } from '../e2e/support/seed-thread';
+import { serveApi } from '../support/api-server';
+import { openHost, type HostFixture } from '../support/host-fixture';
+import { say, ScriptedModel } from '../support/scripted-model';
+
+const TOKEN = 'thread-export-token';
+const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
+const fixtures: HostFixture[] = [];
+const servers: RunningServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const fixture of fixtures.splice(0)) await fixture.close();
+});
+
+/**
+ * A host whose store holds a conversation of 1,200 messages (written long ago, as if it had grown over months)
+ * and then two the person had with Deputy, one with a token pasted in it; with its HTTP API.
+ */
+async function hostWithConversations() {
+  const first = await openHost(null);
+  await first.stop();
+  const longId = seedLongThread(first.dataDir, 1_200, 'Daily lists');
+  const fixture = await openHost(new ScriptedModel(say('Rotated.'), say('Blue.')), {
+    dataDir: first.dataDir,
+  });
+  fixtures.push(fixture);
+  const pasted = await fixture.host.runToEnd({ prompt: `Rotate this token: ${SECRET}` });
+  const sky = await fixture.host.runToEnd({ prompt: 'What colour is the sky?' });
+  const { server, api } = await serveApi(fixture, TOKEN);
+  servers.push(server);
+  return { fixture, api, ids: [longId, pasted.threadId, sky.threadId] };
+}
+
+describe('GET /api/threads/export', () => {
+  it('streams every conversation as JSON lines, oldest first, page after page, with no secret in it', async () => {
+    const { fixture, api, ids } = await hostWithConversations();
+    const response = await api('/api/threads/export?format=jsonl');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(
+      'attachment; filename="deputy-conversations.jsonl"',
+    );
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const text = await response.text();
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; messages: { role: string; text: string }[] });
+    expect(lines.map((line) => [line.id, line.messages.length])).toEqual([
+      [ids[0], 1_200],
+      [ids[1], 2],
+      [ids[2], 2],
+    ]);
+    expect(lines[2]?.messages).toMatchObject([
+      { role: 'user', text: 'What colour is the sky?' },
+      { role: 'assistant', text: 'Blue.' },
+    ]);
+    expect(text).not.toContain(SECRET);
+    expect(lines[1]?.messages[0]?.text).toContain('[redacted]');
+
+    // The stream is the command's pages, one after the other: the long conversation took several.
+    let pages = 0;
+    let joined = '';
+    let cursor: string | null | undefined;
+    do {
+      const page = await fixture.host.invoke('threads.export', {
+        format: 'jsonl',
+        ...(cursor && { cursor }),
+      });
+      joined += page.text;
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor !== null);
+    expect(pages).toBeGreaterThan(5);
+    expect(joined).toBe(text);
+  });
+
+  it('streams one Markdown document, and goes on from a cursor', async () => {
+    const { fixture, api } = await hostWithConversations();
+    const response = await api('/api/threads/export?format=md');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBe(
+      'attachment; filename="deputy-conversations.md"',
+    );
+    const text = await response.text();
+    expect(text).toMatch(/^# Conversations with Deputy\n/);
+    expect(text.match(/^## /gm)).toHaveLength(3);
+    expect(text).toContain('## What colour is the sky? — ');
+    expect(text).toContain('**You:**\n\nWhat colour is the sky?\n\n**Deputy:**\n\nBlue.\n');
+    expect(text).not.toContain(SECRET);
+
+    const first = await fixture.host.invoke('threads.export', { format: 'md' });
+    expect(first.nextCursor).not.toBeNull();
+    const rest = await api(`/api/threads/export?format=md&cursor=${first.nextCursor}`);
+    expect(first.text + (await rest.text())).toBe(text);
+  });
+
+  it('answers 400 for a format or a cursor it does not know, before any of the export', async () => {
+    const { api } = await hostWithConversations();
+    for (const query of ['format=csv', 'format=', 'format=md&cursor=abc', 'format=jsonl&cursor=1.2.3']) {
+      const response = await api(`/api/threads/export?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-disposition')).toBeNull();
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    }
+    // With no format it is JSON lines, as the audit trail's export.
+    expect((await api('/api/threads/export')).headers.get('content-type')).toContain('ndjson');
+  });
+});
