@@ -1,7 +1,11 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
+import type { Page } from 'playwright-core';
+import { axeViolations } from './support/axe';
 import { focusedTestId, focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
@@ -21,8 +25,9 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
   };
 
   /** A window with Settings open at Data, its figures read. */
-  const openDataPanel = async () => {
+  const openDataPanel = async (beforeLoad?: (page: Page) => Promise<unknown>) => {
     const page = await newPage();
+    await beforeLoad?.(page);
     await page.goto(`${host.url}/#token=${host.token}`);
     await page.getByTestId('open-settings').click();
     await page.getByRole('tab', { name: 'Data' }).click();
@@ -82,8 +87,7 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
 
     await panel.getByRole('button', { name: 'Compact database' }).click();
     const outcome = panel.getByTestId('data-outcome');
-    await outcome.waitFor();
-    expect(await outcome.innerText()).toMatch(/^Compacted/);
+    await outcome.getByText(/^Compacted/).waitFor();
     const stats = (await (await api('/api/data')).json()) as {
       walBytes: number;
       counts: { threads: number };
@@ -123,5 +127,140 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     await press('context-clear');
     await expect.poll(() => outcome.innerText()).not.toMatch(/^Compacted/);
     expect(await focusedTestId(page)).toBe('context-clear');
+  });
+
+  it('exports every conversation by keyboard at 720 x 480: the format, the file picked, and what it saved, in view', async () => {
+    gemini.script(textReply('Rotated.'));
+    const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
+    await ask(`Rotate this token: ${SECRET}`);
+    const { page, panel } = await openDataPanel((opened) =>
+      // A file picker that keeps what is written, write by write, as the real one would write to disk; the test
+      // says whether the person picks a file or cancels, and whether the disk takes the writes.
+      opened.addInitScript(() => {
+        const target = window as unknown as {
+          exported: string[];
+          picker: 'save' | 'cancel' | 'full';
+          showSaveFilePicker: unknown;
+        };
+        target.exported = [];
+        target.picker = 'save';
+        target.showSaveFilePicker = async (options: unknown) => {
+          target.exported.push(`<picked ${JSON.stringify(options)}>`);
+          if (target.picker === 'cancel') throw new DOMException('The user aborted a request.', 'AbortError');
+          return {
+            createWritable: async () => ({
+              write: async (data: string) => {
+                if (target.picker === 'full')
+                  throw new DOMException('The disk is full.', 'QuotaExceededError');
+                target.exported.push(data);
+              },
+              close: async () => void target.exported.push('<closed>'),
+              abort: async () => void target.exported.push('<aborted>'),
+            }),
+          };
+        };
+      }),
+    );
+    // The desktop app's smallest window: the tab scrolls, and the status line is far below the export.
+    await page.setViewportSize({ width: 720, height: 480 });
+    const exported = () => page.evaluate(() => (window as unknown as { exported: string[] }).exported);
+    /** Whether the element is in view and on top where it is drawn (not under another, nor scrolled away). */
+    const isSeen = (testId: string) =>
+      page.evaluate((id) => {
+        const element = document.querySelector(`[data-testid="${id}"]`);
+        if (!element) return false;
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return top !== null && element.contains(top);
+      }, testId);
+    const setPicker = (answer: 'save' | 'cancel' | 'full') =>
+      page.evaluate((value) => {
+        (window as unknown as { exported: string[]; picker: string }).exported = [];
+        (window as unknown as { picker: string }).picker = value;
+      }, answer);
+    const outcome = panel.getByTestId('data-outcome');
+    const section = panel.getByRole('region', { name: 'Export conversations' });
+    expect(await section.getByRole('radio', { name: /^JSON lines/ }).isChecked()).toBe(true);
+
+    // Markdown by the arrow key, then Tab to the button and Enter.
+    await section.getByRole('radio', { name: /^JSON lines/ }).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await section.getByRole('radio', { name: /^Markdown/ }).isChecked()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('export-start');
+    // Scrolled so that the button is at the tab's bottom edge, where the status line comes.
+    await panel.getByTestId('export-start').evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await page.keyboard.press('Enter');
+    await outcome.getByText(/^Saved 2 conversations \(\d+(\.\d)? (bytes|KB)\)\.$/).waitFor();
+    expect(await focusedTestId(page)).toBe('export-start');
+    // What it saved is seen from where the button is, and the button is not under it.
+    expect(await isSeen('data-outcome')).toBe(true);
+    expect(await isSeen('export-start')).toBe(true);
+    const written = await exported();
+    expect(written[0]).toBe(
+      '<picked {"suggestedName":"deputy-conversations.md","types":[{"description":"Markdown","accept":{"text/markdown":[".md"]}}]}>',
+    );
+    expect(written.at(-1)).toBe('<closed>');
+    const file = written.slice(1, -1).join('');
+    // What was saved is the host's export, as a script gets it over HTTP (but for the minute it was made).
+    const streamed = await (await api('/api/threads/export?format=md')).text();
+    const withoutWhen = (text: string) => text.replace(/^Exported .*$/m, '');
+    expect(withoutWhen(file)).toBe(withoutWhen(streamed));
+    expect(file).toContain('**You:**\n\nWhat colour is the sky?\n\n**Deputy:**\n\nBlue.\n');
+    expect(file).not.toContain(SECRET);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Cancelling the picker says nothing, and leaves the keyboard where it was.
+    await setPicker('cancel');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => outcome.innerText()).toBe('');
+    expect(await exported()).toHaveLength(1);
+    expect(await panel.getByTestId('data-error').count()).toBe(0);
+    expect(await focusedTestId(page)).toBe('export-start');
+
+    // A disk that refuses the file: the export says it stopped and why, and nothing is left that looks whole.
+    await setPicker('full');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => panel.getByTestId('data-error').innerText())
+      .toBe('The export stopped, so the file was not saved. The disk is full.');
+    expect((await exported()).at(-1)).toBe('<aborted>');
+    expect(await focusedTestId(page)).toBe('export-start');
+
+    // Before deleting old conversations, the question says how to keep a copy, and takes the keyboard there.
+    const db = new Database(join(host.dataDir, 'deputy.db'));
+    try {
+      db.prepare("UPDATE threads SET updated_at = '2024-01-01T00:00:00.000Z' WHERE title = ?").run(
+        'What colour is the sky?',
+      );
+    } finally {
+      db.close();
+    }
+    await panel.getByLabel('Delete conversations with no activity for more than').fill('30');
+    await panel.getByTestId('prune-check').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('prune-confirm-delete');
+    expect(
+      await page.evaluate(() =>
+        (document.activeElement?.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' '),
+      ),
+    ).toBe(
+      '1 conversation has had no activity for more than 30 days. Delete it for good? This cannot be undone. ' +
+        'To keep a copy, export your conversations first.',
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedTestId(page)).toBe('prune-export-first');
+    await page.keyboard.press('Enter');
+    await panel.getByTestId('prune-confirm').waitFor({ state: 'detached' });
+    expect(await focusedTestId(page)).toBe('export-start');
+    expect((await (await api('/api/data')).json()) as { counts: { threads: number } }).toMatchObject({
+      counts: { threads: 2 },
+    });
   });
 });

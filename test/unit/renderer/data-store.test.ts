@@ -5,6 +5,7 @@ import { createDataStore } from '../../../renderer/src/features/data/data-store'
 import {
   compactOutcome,
   contextSummary,
+  exportProgress,
   pruneQuestion,
 } from '../../../renderer/src/features/data/data-words';
 import { formatBytes } from '../../../renderer/src/format';
@@ -130,5 +131,72 @@ describe('Settings → Data: the context index', () => {
       `Cleared the context index (now ${formatBytes(4096)}). It fills again from your connected accounts.`,
     );
     expect(fake.calls.map((entry) => entry.channel)).toEqual(['context.stats', 'context.clear']);
+  });
+});
+
+describe('Settings → Data: exporting conversations', () => {
+  /** The host's pages of an export: three pages, the second going on inside a conversation. */
+  const threePages = () =>
+    fakeClient({
+      'threads.export': async (input: CommandInput<'threads.export'>) =>
+        ({
+          undefined: { text: '{"id":"a","messages":[{}', nextCursor: '1.4', conversations: 1 },
+          '1.4': { text: ']}\n{"id":"b","messages":[]}\n', nextCursor: '2', conversations: 1 },
+          '2': { text: '{"id":"é","messages":[]}\n', nextCursor: null, conversations: 1 },
+        })[String(input.cursor)] ?? Promise.reject(new ClientError('invalid_input', 'not a cursor')),
+    });
+
+  it('reads the pages in the format chosen, one after the other as the file takes them, and says what it saved', async () => {
+    const fake = threePages();
+    const store = createDataStore(fake.client);
+    store.getState().setExportFormat('md');
+    let saved = '';
+    let offered = '';
+    const progress: unknown[] = [];
+    store.subscribe((state) => progress.push(state.exporting?.conversations));
+    await store.getState().exportConversations(async (pages, type) => {
+      offered = type.name;
+      for await (const page of pages) saved += page;
+      return new Blob([saved]).size;
+    });
+    expect(offered).toBe('deputy-conversations.md');
+    expect(fake.calls).toEqual([
+      { channel: 'threads.export', input: { format: 'md' } },
+      { channel: 'threads.export', input: { format: 'md', cursor: '1.4' } },
+      { channel: 'threads.export', input: { format: 'md', cursor: '2' } },
+    ]);
+    expect(saved).toBe('{"id":"a","messages":[{}]}\n{"id":"b","messages":[]}\n{"id":"é","messages":[]}\n');
+    // How far it had come showed as it went (the first page at once; the rest when a second has passed).
+    expect(progress).toContain(1);
+    expect(store.getState()).toMatchObject({
+      busy: null,
+      exporting: null,
+      error: null,
+      outcome: `Saved 3 conversations (${formatBytes(new Blob([saved]).size)}).`,
+    });
+    expect(exportProgress(0)).toBe('Exporting…');
+    expect(exportProgress(120)).toBe('Exporting… 120 conversations');
+  });
+
+  it('says nothing when the person cancels the file picker, and why when the export stops', async () => {
+    const store = createDataStore(threePages().client);
+    await store.getState().exportConversations(async () => null);
+    expect(store.getState()).toMatchObject({ busy: null, exporting: null, error: null, outcome: null });
+
+    const failing = createDataStore(
+      fakeClient({
+        'threads.export': () => Promise.reject(new ClientError('disconnected', 'Deputy is not running.')),
+      }).client,
+    );
+    await failing.getState().exportConversations(async (pages) => {
+      for await (const page of pages) void page;
+      return 0;
+    });
+    expect(failing.getState()).toMatchObject({
+      busy: null,
+      exporting: null,
+      outcome: null,
+      error: 'The export stopped, so the file was not saved. Deputy is not running.',
+    });
   });
 });

@@ -3,7 +3,7 @@ import { useAudit, useStores } from '../../stores';
 import { AuditDetail } from './AuditDetail';
 import { AuditFilterBar } from './AuditFilterBar';
 import { AuditTable } from './AuditTable';
-import { saveExport, type ExportFormat } from './export-file';
+import { exportFileType, saveExport } from '../../export-file';
 import './audit.css';
 
 /** The local audit viewer: everything Deputy did, searchable, with the detail of one entry beside it. */
@@ -41,10 +41,11 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
   }, [stores]);
 
   const [exported, setExported] = useState<string | null>(null);
-  const save = async (format: ExportFormat) => {
+  const save = async (format: 'jsonl' | 'csv') => {
     setExported('Exporting…');
     try {
-      const bytes = await saveExport(stores.audit.getState().exportPages(format), format);
+      const pages = stores.audit.getState().exportPages(format);
+      const bytes = await saveExport(pages, exportFileType('deputy-audit', format));
       setExported(bytes === null ? null : `Exported ${Math.max(1, Math.round(bytes / 1024))} KB.`);
     } catch (error) {
       setExported(`The export stopped: ${error instanceof Error ? error.message : 'something went wrong'}.`);
@@ -91,10 +92,10 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
             {isChecking ? 'Checking…' : 'Check integrity'}
           </button>
         </div>
-        <p className="audit-screen__chain" role="status" data-testid="audit-exported">
+        <p className="audit-screen__chain status-line" role="status" data-testid="audit-exported">
           {exported}
         </p>
-        <p className="audit-screen__chain" role="status" data-testid="audit-chain">
+        <p className="audit-screen__chain status-line" role="status" data-testid="audit-chain">
           {chain &&
             (chain.ok
               ? `Intact: ${chain.entries} entries, ${chain.links} links, none changed.`

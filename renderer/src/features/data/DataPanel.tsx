@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type FormEvent } from 'react';
 import { PRUNE_DAYS } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
 import { formatBytes } from '../../format';
 import { useData, useStores } from '../../stores';
-import { contextSummary, conversations, pruneQuestion } from './data-words';
+import { contextSummary, conversations, exportProgress, pruneQuestion } from './data-words';
+import { ExportConversations } from './ExportConversations';
 import { RecentMailOptIn } from './RecentMailOptIn';
 
 /** Settings → Data: how much space Deputy takes, deleting old conversations, and giving space back. */
@@ -16,6 +17,7 @@ export function DataPanel() {
   const pruneCheck = useData((state) => state.pruneCheck);
   const busy = useData((state) => state.busy);
   const outcome = useData((state) => state.outcome);
+  const exporting = useData((state) => state.exporting);
   const error = useData((state) => state.error);
   const daysId = useId();
   const daysHintId = useId();
@@ -24,12 +26,24 @@ export function DataPanel() {
   const compactId = useId();
   const contextId = useId();
   const answerId = useId();
+  const keepHintId = useId();
   // The confirmation's buttons go with it: the keyboard goes back to the button that asked, not to the page.
   const checkButton = useRef<HTMLButtonElement>(null);
-  const closeConfirm = () => {
+  const exportButton = useRef<HTMLButtonElement>(null);
+  const closeConfirm = (then = checkButton) => {
     store.getState().cancelPrune();
-    checkButton.current?.focus();
+    then.current?.focus();
   };
+
+  // The status line covers the tab's bottom edge while it says something: what has the keyboard (the button that
+  // asked) is kept in view above it.
+  const panel = useRef<HTMLDivElement>(null);
+  const isSaying = error !== null || outcome !== null || exporting !== null;
+  useLayoutEffect(() => {
+    const focused = document.activeElement;
+    if (isSaying && focused instanceof HTMLElement && panel.current?.contains(focused))
+      focused.scrollIntoView({ block: 'nearest' });
+  }, [isSaying]);
 
   // Conversations come and go in the chat behind this window: read the figures again every time it opens.
   useEffect(() => {
@@ -50,7 +64,7 @@ export function DataPanel() {
   };
 
   return (
-    <div className="data-panel" data-testid="data-panel">
+    <div className="data-panel" ref={panel} data-testid="data-panel">
       <section aria-labelledby={storageId}>
         <h3 id={storageId}>Storage</h3>
         {loadError && <FormError testId="data-load-error">{loadError}</FormError>}
@@ -85,6 +99,8 @@ export function DataPanel() {
           To delete a single conversation, use Delete next to it in the conversation list.
         </p>
       </section>
+
+      <ExportConversations buttonRef={exportButton} />
 
       <section aria-labelledby={pruneId}>
         <h3 id={pruneId}>Delete old conversations</h3>
@@ -123,19 +139,34 @@ export function DataPanel() {
             data-testid="prune-confirm"
           >
             <p id={answerId}>{pruneQuestion(pruneCheck.threads, pruneCheck.days)}</p>
+            {pruneCheck.threads > 0 && (
+              // Before anything goes for good, the way to keep a copy: it takes the keyboard to the export.
+              <p id={keepHintId}>
+                To keep a copy,{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="prune-export-first"
+                  onClick={() => closeConfirm(exportButton)}
+                >
+                  export your conversations first
+                </button>
+                .
+              </p>
+            )}
             {pruneCheck.threads > 0 ? (
               <div className="data-panel__row">
                 <button
                   type="button"
                   className="button button--stop"
                   autoFocus
-                  aria-describedby={answerId}
+                  aria-describedby={`${answerId} ${keepHintId}`}
                   {...whileBusy(busy !== null, () => void onPrune())}
                   data-testid="prune-confirm-delete"
                 >
                   {busy === 'pruning' ? 'Deleting…' : `Delete ${conversations(pruneCheck.threads)}`}
                 </button>
-                <button type="button" className="button" onClick={closeConfirm}>
+                <button type="button" className="button" onClick={() => closeConfirm()}>
                   Keep them
                 </button>
               </div>
@@ -148,7 +179,7 @@ export function DataPanel() {
                 autoFocus
                 aria-describedby={answerId}
                 data-testid="prune-confirm-ok"
-                onClick={closeConfirm}
+                onClick={() => closeConfirm()}
               >
                 OK
               </button>
@@ -196,12 +227,13 @@ export function DataPanel() {
         </button>
       </section>
 
-      {error && <FormError testId="data-error">{error}</FormError>}
-      {outcome && (
-        <p className="form-success" role="status" data-testid="data-outcome">
-          {outcome}
+      {/* What the last action came to, in view at the tab's bottom edge however far the section that asked is. */}
+      <div className="data-panel__status">
+        {error && <FormError testId="data-error">{error}</FormError>}
+        <p className="form-success status-line" role="status" data-testid="data-outcome">
+          {exporting ? exportProgress(exporting.conversations) : outcome}
         </p>
-      )}
+      </div>
     </div>
   );
 }

@@ -1,9 +1,25 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ContextStats, DataStats, DeputyClient } from '../../../../shared/contract';
+import type {
+  ContextStats,
+  DataStats,
+  DeputyClient,
+  ThreadsExportFormat,
+  ThreadsExportOutput,
+} from '../../../../shared/contract';
 import { PRUNE_DAYS } from '../../../../shared/contract/limits';
 import { toClientError } from '../../api/client-error';
 import { wholeNumber } from '../settings/checked';
-import { clearContextOutcome, compactOutcome, pruneOutcome } from './data-words';
+import { exportFileType, type ExportFileType } from '../../export-file';
+import {
+  clearContextOutcome,
+  compactOutcome,
+  exportFailure,
+  exportOutcome,
+  pruneOutcome,
+} from './data-words';
+
+/** Writes an export's pages to a file the person picks; answers the bytes written, or null when they cancelled. */
+export type SaveExport = (pages: AsyncIterable<string>, type: ExportFileType) => Promise<number | null>;
 
 export interface DataState {
   stats: DataStats | null;
@@ -14,7 +30,11 @@ export interface DataState {
   pruneCheck: { days: number; threads: number } | null;
   /** The context index's size (contacts, coming events, memory vectors), or null until read. */
   context: ContextStats | null;
-  busy: 'counting' | 'pruning' | 'compacting' | 'clearing' | null;
+  busy: 'counting' | 'pruning' | 'compacting' | 'clearing' | 'exporting' | null;
+  /** What "Export conversations" writes. */
+  exportFormat: ThreadsExportFormat;
+  /** While an export is read and written: how many conversations it has reached (shown at most once a second). */
+  exporting: { conversations: number } | null;
   /** The last action's outcome, in words, or why it failed. */
   outcome: string | null;
   error: string | null;
@@ -32,7 +52,13 @@ export interface DataActions {
   loadContext(): Promise<void>;
   /** Empties the context index; it is rebuilt from the connected accounts at the next refresh. */
   clearContext(): Promise<void>;
+  setExportFormat(format: ThreadsExportFormat): void;
+  /** Every conversation, saved by `save` a page at a time as the host reads it. */
+  exportConversations(save: SaveExport): Promise<void>;
 }
+
+/** How often the count of an export under way changes: a status read aloud is not read on every page. */
+const PROGRESS_EVERY_MS = 1_000;
 
 export type DataStore = StoreApi<DataState & DataActions>;
 
@@ -49,6 +75,8 @@ export function createDataStore(client: DeputyClient): DataStore {
       pruneDays: String(DEFAULT_PRUNE_DAYS),
       pruneCheck: null,
       busy: null,
+      exportFormat: 'jsonl',
+      exporting: null,
       outcome: null,
       error: null,
 
@@ -112,6 +140,45 @@ export function createDataStore(client: DeputyClient): DataStore {
           set({ busy: null, context, outcome: clearContextOutcome(context) });
         } catch (error) {
           fail(error);
+        }
+      },
+
+      setExportFormat(format) {
+        set({ exportFormat: format });
+      },
+
+      async exportConversations(save) {
+        if (get().busy) return;
+        const format = get().exportFormat;
+        set({ busy: 'exporting', error: null, outcome: null, pruneCheck: null });
+        let conversations = 0;
+        let shownAt = -Infinity;
+        async function* pages(): AsyncGenerator<string> {
+          let cursor: string | null = null;
+          do {
+            const page: ThreadsExportOutput = await client.invoke('threads.export', {
+              format,
+              ...(cursor !== null && { cursor }),
+            });
+            conversations += page.conversations;
+            if (Date.now() - shownAt >= PROGRESS_EVERY_MS) {
+              shownAt = Date.now();
+              set({ exporting: { conversations } });
+            }
+            yield page.text;
+            cursor = page.nextCursor;
+          } while (cursor !== null);
+        }
+        try {
+          const bytes = await save(pages(), exportFileType('deputy-conversations', format));
+          // Cancelled in the file picker: nothing to say.
+          set({
+            busy: null,
+            exporting: null,
+            outcome: bytes === null ? null : exportOutcome(conversations, bytes),
+          });
+        } catch (error) {
+          set({ busy: null, exporting: null, error: exportFailure(toClientError(error).message) });
         }
       },
 

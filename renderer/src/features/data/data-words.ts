@@ -24,6 +24,25 @@ export function compactOutcome({ bytesBefore, bytesAfter }: DataCompactResult): 
   return `Compacted: ${formatBytes(bytesBefore)} → ${formatBytes(bytesAfter)}, ${formatBytes(freed)} freed.`;
 }
 
+/** The formats of "Export conversations", as its choice says them. */
+export const EXPORT_FORMATS = {
+  jsonl: {
+    label: 'JSON lines',
+    explanation: 'one conversation per line, with the time of each message, for other programs to read.',
+  },
+  md: { label: 'Markdown', explanation: 'one document to read, a heading for each conversation.' },
+} as const;
+
+export const exportProgress = (count: number): string =>
+  count === 0 ? 'Exporting…' : `Exporting… ${conversations(count)}`;
+
+export const exportOutcome = (count: number, bytes: number): string =>
+  count === 0
+    ? 'There are no conversations yet: the file saved is empty.'
+    : `Saved ${conversations(count)} (${formatBytes(bytes)}).`;
+
+export const exportFailure = (why: string): string => `The export stopped, so the file was not saved. ${why}`;
+
 const dayCount = (days: number): string => (days === 1 ? '1 day' : `${days.toLocaleString()} days`);
 
 export const clearContextOutcome = (context: ContextStats): string =>

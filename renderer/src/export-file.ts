@@ -9,34 +9,51 @@ type SaveFilePicker = (options: {
   types: { description: string; accept: Record<string, string[]> }[];
 }) => Promise<{ createWritable(): Promise<WritableFile> }>;
 
-export type ExportFormat = 'jsonl' | 'csv';
+/** What an export is saved as: the name the picker suggests, and the type it offers (its words, MIME and ending). */
+export interface ExportFileType {
+  name: string;
+  description: string;
+  mime: string;
+  extension: string;
+}
 
-const TYPES: Record<ExportFormat, { description: string; mime: string }> = {
+/** The formats Deputy exports in, with the words and MIME type a file picker offers for each. */
+const FORMATS = {
   jsonl: { description: 'JSON lines', mime: 'application/x-ndjson' },
   csv: { description: 'CSV', mime: 'text/csv' },
-};
+  md: { description: 'Markdown', mime: 'text/markdown' },
+} as const;
+export type ExportFormat = keyof typeof FORMATS;
+
+/** The file of an export in `format`, named `<baseName>.<format>`: "deputy-audit.csv". */
+export const exportFileType = (baseName: string, format: ExportFormat): ExportFileType => ({
+  name: `${baseName}.${format}`,
+  ...FORMATS[format],
+  extension: `.${format}`,
+});
 
 const isAbort = (error: unknown): boolean => error instanceof DOMException && error.name === 'AbortError';
+
+const encoder = new TextEncoder();
 
 /**
  * Saves an export as the host streams it: the person picks the file first, then each page is written to it
  * as it arrives, so a million entries never sit in the renderer's memory. Where the browser has no file
  * picker (not Chromium), the pages are gathered and downloaded: the one case that holds the whole file.
- * Answers how many bytes were written, or null when the person cancelled.
+ * Answers how many bytes were written (UTF-8, as on disk), or null when the person cancelled. A failure midway
+ * discards the file: nothing is left that looks whole.
  */
 export async function saveExport(
   pages: AsyncIterable<string>,
-  format: ExportFormat,
+  type: ExportFileType,
   picker: SaveFilePicker | undefined = (window as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker,
 ): Promise<number | null> {
-  const type = TYPES[format];
-  const name = `deputy-audit.${format}`;
-  if (!picker) return downloadWhole(pages, name, type.mime);
+  if (!picker) return downloadWhole(pages, type);
   let file: WritableFile;
   try {
     const handle = await picker({
-      suggestedName: name,
-      types: [{ description: type.description, accept: { [type.mime]: [`.${format}`] } }],
+      suggestedName: type.name,
+      types: [{ description: type.description, accept: { [type.mime]: [type.extension] } }],
     });
     file = await handle.createWritable();
   } catch (error) {
@@ -47,7 +64,7 @@ export async function saveExport(
   try {
     for await (const page of pages) {
       await file.write(page);
-      bytes += page.length;
+      bytes += encoder.encode(page).byteLength;
     }
   } catch (error) {
     await file.abort().catch(() => {});
@@ -57,14 +74,14 @@ export async function saveExport(
   return bytes;
 }
 
-async function downloadWhole(pages: AsyncIterable<string>, name: string, mime: string): Promise<number> {
+async function downloadWhole(pages: AsyncIterable<string>, type: ExportFileType): Promise<number> {
   const parts: string[] = [];
   for await (const page of pages) parts.push(page);
-  const blob = new Blob(parts, { type: mime });
+  const blob = new Blob(parts, { type: type.mime });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = name;
+  link.download = type.name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
   return blob.size;
