@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../electron/server/http-server';
+import { COMPLETE_TASK } from '../../electron/engine/completion';
 import { seedLongThread } from '../e2e/support/seed-thread';
+import { dataDirWithAgents } from '../support/agent-kit';
 import { serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
-import { say, ScriptedModel } from '../support/scripted-model';
+import { call, say, ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'thread-export-token';
 const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
@@ -108,5 +110,44 @@ describe('GET /api/threads/export', () => {
     }
     // With no format it is JSON lines, as the audit trail's export.
     expect((await api('/api/threads/export')).headers.get('content-type')).toContain('ndjson');
+  });
+});
+
+describe('what the export says each conversation said', () => {
+  it('is what the conversation shows: a delegated agent’s words under its name, an answer given only as a summary', async () => {
+    const model = new ScriptedModel(
+      call('delegate_to_agent', { agent: 'helper', task: 'count my tasks' }, 'chat-delegate'),
+      [
+        { type: 'text', text: 'Zero tasks.' },
+        ...call(COMPLETE_TASK, { result: { note: 'Zero tasks.' } }, 'c1'),
+      ],
+      say('The helper says you have no tasks.'),
+      call(COMPLETE_TASK, { result: { note: 'Nothing is open.' } }, 'c2'),
+    );
+    const fixture = await openHost(model, {
+      dataDir: dataDirWithAgents({ name: 'helper', displayName: 'Task helper', tools: ['list_tasks'] }),
+    });
+    fixtures.push(fixture);
+    await fixture.host.runToEnd({ prompt: 'Ask the helper how many tasks I have' });
+    // Started from the agent picker, it ends with complete_task and no words: its summary is its answer.
+    await fixture.host.runAgentToEnd({ name: 'helper', inputs: { task: 'what is open' } });
+
+    const pages = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await fixture.host.invoke('threads.export', { format: 'md', ...(cursor && { cursor }) });
+      pages.push(page.text);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    const said = pages.join('').split(/^## /m).slice(1);
+    expect(said[0]).toMatch(/^Ask the helper how many tasks I have — /);
+    expect(said[0]?.replace(/^.*\n/, '')).toBe(
+      '\n**You:**\n\nAsk the helper how many tasks I have\n' +
+        '\n**Task helper:**\n\nZero tasks.\n' +
+        '\n**Deputy:**\n\nThe helper says you have no tasks.\n\n',
+    );
+    expect(said[1]?.replace(/^.*\n/, '')).toBe(
+      '\n**You:**\n\nDo this: what is open\n\n**Deputy:**\n\nNote: Nothing is open.\n',
+    );
   });
 });
