@@ -139,7 +139,8 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
       opened.addInitScript(() => {
         const target = window as unknown as {
           exported: string[];
-          picker: 'save' | 'cancel' | 'full';
+          picker: 'save' | 'cancel' | 'full' | 'hold';
+          release: () => void;
           showSaveFilePicker: unknown;
         };
         target.exported = [];
@@ -152,6 +153,10 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
               write: async (data: string) => {
                 if (target.picker === 'full')
                   throw new DOMException('The disk is full.', 'QuotaExceededError');
+                if (target.picker === 'hold')
+                  await new Promise<void>((resolve) => {
+                    target.release = resolve;
+                  });
                 target.exported.push(data);
               },
               close: async () => void target.exported.push('<closed>'),
@@ -173,7 +178,7 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
         const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
         return top !== null && element.contains(top);
       }, testId);
-    const setPicker = (answer: 'save' | 'cancel' | 'full') =>
+    const setPicker = (answer: 'save' | 'cancel' | 'full' | 'hold') =>
       page.evaluate((value) => {
         (window as unknown as { exported: string[]; picker: string }).exported = [];
         (window as unknown as { picker: string }).picker = value;
@@ -209,6 +214,21 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     expect(file).toContain('**You:**\n\nWhat colour is the sky?\n\n**Deputy:**\n\nBlue.\n');
     expect(file).not.toContain(SECRET);
     expect(await axeViolations(page)).toEqual([]);
+
+    // While the file is written, the status line says how far the export has come: news, not yet a success.
+    await setPicker('hold');
+    await page.keyboard.press('Enter');
+    await outcome.getByText('Exporting… 2 conversations').waitFor();
+    expect(await panel.getByTestId('export-start').innerText()).toBe('Exporting…');
+    const colourOf = (testId: string) =>
+      page.evaluate(
+        (id) => getComputedStyle(document.querySelector(`[data-testid="${id}"]`) as Element).color,
+        testId,
+      );
+    expect(await colourOf('data-outcome')).toBe(await colourOf('data-panel'));
+    await page.evaluate(() => (window as unknown as { release: () => void }).release());
+    await outcome.getByText(/^Saved 2 conversations/).waitFor();
+    expect(await colourOf('data-outcome')).not.toBe(await colourOf('data-panel'));
 
     // Cancelling the picker says nothing, and leaves the keyboard where it was.
     await setPicker('cancel');

@@ -230,7 +230,12 @@ export function DataPanel() {
       {/* What the last action came to, in view at the tab's bottom edge however far the section that asked is. */}
       <div className="data-panel__status">
         {error && <FormError testId="data-error">{error}</FormError>}
-        <p className="form-success status-line" role="status" data-testid="data-outcome">
+        {/* How far an export has come is news, not yet a success. */}
+        <p
+          className={exporting ? 'status-line' : 'form-success status-line'}
+          role="status"
+          data-testid="data-outcome"
+        >
           {exporting ? exportProgress(exporting.conversations) : outcome}
         </p>
       </div>
