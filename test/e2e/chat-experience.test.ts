@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { putSettings } from './support/api';
+import Database from 'better-sqlite3';
+import { askOver, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import {
   addTaskCard,
@@ -204,6 +205,39 @@ describe('the chat, as a person uses it', () => {
     await page.keyboard.press('Tab');
     expect(await focusedTestId(page)).toBe('thread-rename');
     expect(await opacity()).toBe('1');
+  });
+
+  it('tells apart two conversations of the same title and minute, by sight and by their buttons’ names', async () => {
+    gemini.script(textReply('Monday: report.'), textReply('Monday: gym.'));
+    const first = await askOver(host, 'Plan my week');
+    const second = await askOver(host, 'Plan my week');
+    // Changed in one minute, 34 seconds apart (a run's answer moves its conversation's time to when it came).
+    const db = new Database(join(dataDir, 'deputy.db'));
+    try {
+      const touch = db.prepare('UPDATE threads SET updated_at = ? WHERE id = ?');
+      touch.run('2026-03-02T09:15:07.000Z', first);
+      touch.run('2026-03-02T09:15:41.000Z', second);
+    } finally {
+      db.close();
+    }
+    const page = await openPage();
+    const rows = page.getByTestId('thread-row').filter({ hasText: 'Plan my week' });
+    await expect.poll(() => rows.count()).toBe(2);
+    const [newer, older] = await rows.evaluateAll((found) =>
+      found.map((row) => ({
+        seen: row.querySelector('[data-testid="thread-item"]')?.textContent ?? '',
+        rename: row.querySelector('[data-testid="thread-rename"]')?.getAttribute('aria-label') ?? '',
+        remove: row.querySelector('[data-testid="thread-delete"]')?.getAttribute('aria-label') ?? '',
+      })),
+    );
+    expect(newer?.seen).not.toBe(older?.seen);
+    for (const row of [newer, older]) {
+      // The time the row shows, to the second, is in what its Rename and Delete are called.
+      const when = /Plan my week(.*\d:\d\d:\d\d.*)$/.exec(row?.seen ?? '')?.[1] ?? 'no time in seconds';
+      expect(row?.rename).toBe(`Rename “Plan my week” (${when})`);
+      expect(row?.remove).toBe(`Delete “Plan my week” (${when})`);
+    }
+    expect(newer?.remove).not.toBe(older?.remove);
   });
 
   it('says a tool call in words, keeps the raw input behind Details, and regenerates the last answer', async () => {

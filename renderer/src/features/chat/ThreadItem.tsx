@@ -4,18 +4,23 @@ import { useChat } from '../../stores';
 import { lastRunNote } from './run-status';
 import { isRunActive } from './timeline';
 import { ThreadRenameForm } from './ThreadRenameForm';
+import { ownTitle, type ThreadName } from './thread-names';
 import { isFocusLost } from '../../focus';
 import { useInlineQuestion } from '../../use-inline-question';
 
-const formatWhen = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-};
-
-/** One conversation in the list: opens it, or deletes it after a confirmation that names it. */
-export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActive: boolean }) {
+/**
+ * One conversation in the list: opens it, or deletes it after a confirmation that names it. `name`: how its row
+ * reads, told apart from the rows around it (threadNames).
+ */
+export function ThreadItem({
+  thread,
+  name,
+  isActive,
+}: {
+  thread: ThreadSummary;
+  name: ThreadName;
+  isActive: boolean;
+}) {
   // Keeping the conversation returns focus to its Delete button, not to the top of the page.
   const {
     isAsking: isConfirming,
@@ -28,7 +33,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   const openThread = useChat((state) => state.openThread);
   const deleteThread = useChat((state) => state.deleteThread);
   const isDeleting = useChat((state) => state.deletingThreadId === thread.id);
-  const title = thread.title || 'Untitled conversation';
+  const { title, label } = name;
   const isRunning = thread.lastRunStatus !== null && isRunActive(thread.lastRunStatus);
   const note = lastRunNote(thread);
 
@@ -46,7 +51,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
   return (
     <li ref={row} className="thread-list__row" data-testid="thread-row" data-thread-id={thread.id}>
       {isRenaming ? (
-        <ThreadRenameForm threadId={thread.id} title={title} onDone={() => setIsRenaming(false)} />
+        <ThreadRenameForm threadId={thread.id} title={ownTitle(thread)} onDone={() => setIsRenaming(false)} />
       ) : (
         <button
           type="button"
@@ -58,7 +63,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
         >
           <span className="thread-list__title">{title}</span>
           <span className="thread-list__meta">
-            {formatWhen(thread.updatedAt)}
+            {name.when}
             {note && ` · ${note}`}
           </span>
         </button>
@@ -68,7 +73,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
           className="thread-list__confirm"
           role="group"
           data-keeps-escape
-          aria-label={`Delete “${title}”?`}
+          aria-label={`Delete ${label}?`}
           onKeyDown={onQuestionKey}
         >
           <p>
@@ -105,7 +110,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
             ref={renameButton}
             type="button"
             className="thread-list__delete"
-            aria-label={`Rename “${title}”`}
+            aria-label={`Rename ${label}`}
             data-testid="thread-rename"
             onClick={() => setIsRenaming(true)}
           >
@@ -115,7 +120,7 @@ export function ThreadItem({ thread, isActive }: { thread: ThreadSummary; isActi
             ref={deleteButton}
             type="button"
             className="thread-list__delete"
-            aria-label={`Delete “${title}”`}
+            aria-label={`Delete ${label}`}
             title="Delete conversation"
             data-testid="thread-delete"
             onClick={() => setIsConfirming(true)}

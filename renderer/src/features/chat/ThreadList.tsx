@@ -1,7 +1,8 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useChat, useStores } from '../../stores';
 import { SearchResults } from './SearchResults';
 import { ThreadItem } from './ThreadItem';
+import { namedThreads } from './thread-names';
 
 /** How long typing may pause before the host is asked: one search per word typed, not per key. */
 const SEARCH_DELAY_MS = 200;
@@ -19,6 +20,7 @@ export function ThreadList() {
   const searchId = useId();
   const { search } = useStores();
   const isSearching = query.trim() !== '';
+  const named = useMemo(() => namedThreads(threads), [threads]);
   useEffect(() => {
     const timer = setTimeout(() => void search.getState().search(query), query.trim() ? SEARCH_DELAY_MS : 0);
     return () => clearTimeout(timer);
@@ -61,8 +63,13 @@ export function ThreadList() {
       ) : (
         <>
           <ul data-testid="thread-list">
-            {threads.map((thread) => (
-              <ThreadItem key={thread.id} thread={thread} isActive={thread.id === activeThreadId} />
+            {named.map(({ thread, name }) => (
+              <ThreadItem
+                key={thread.id}
+                thread={thread}
+                name={name}
+                isActive={thread.id === activeThreadId}
+              />
             ))}
           </ul>
           {threads.length === 0 && !isLoading && !error && (
