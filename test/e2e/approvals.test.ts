@@ -95,7 +95,8 @@ describe('approvals against the headless host and a fake Gemini', () => {
     // What it would do is the card's title (its name), not said again in the preview below it.
     expect(await card.getByRole('heading').innerText()).toBe('Add a task: Buy milk');
     expect(await card.getByTestId('approval-reason').innerText()).not.toBe('');
-    expect(await card.getByTestId('approval-expiry').innerText()).toMatch(/^expires (in|at) /);
+    // Whole minutes (rounded up) as in the Approvals panel and the quick prompt: seconds only under a minute.
+    expect(await card.getByTestId('approval-expiry').innerText()).toBe('Expires in 30 min');
     // Why and Details read as controls: their ▶ marker shows, not in the grey of a side note.
     expect(await disclosures(addTaskCard(page))).toEqual([
       { text: 'Why', hasMarker: true, hasPointer: true, isGrey: false },
@@ -382,6 +383,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const card = withStatus(approvalCard(page), 'pending');
     await card.waitFor();
     await expect.poll(() => focusedTestId(page)).toBe('approval-card');
+    expect(await card.getByTestId('approval-expiry').innerText()).toBe('Expires in 30 min');
     /** The card's title, relative to the conversation's viewport: [top, bottom] and the room below the end. */
     const place = () =>
       conversation.evaluate((section) => {
@@ -458,6 +460,10 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const said = await item.innerText();
     expect(said.split('\n')[0]).toBe('Add a task: Buy milk');
     expect(said).not.toContain('add task');
+    // Its time left in the card's words, mid-line: whole minutes, not "29 min 58 s".
+    expect(await item.locator('.pending-item__meta').innerText()).toMatch(
+      / · asked just now · expires in 30 min$/,
+    );
     await item.getByTestId('pending-open').click();
     // The stored thread's waiting action is matched to its approval, and the card takes focus.
     const reopened = withStatus(approvalCard(page), 'pending');
@@ -470,6 +476,7 @@ describe('approvals against the headless host and a fake Gemini', () => {
     const popup = await openPage(`/approval/${approvalId}`);
     const windowCard = popup.getByTestId('approval-window').getByTestId('approval-card');
     await windowCard.waitFor();
+    expect(await windowCard.getByTestId('approval-expiry').innerText()).toBe('Expires in 30 min');
     // Apart from its conversation, the window says which conversation asked.
     await expect
       .poll(() => popup.getByTestId('approval-window-context').textContent())

@@ -116,18 +116,22 @@ describe('time', () => {
     expect(shownStatus({ ...approval, status: 'approved' }, at('2026-11-21T12:00:00Z'))).toBe('approved');
   });
 
-  it('counts down in words, past an hour too', () => {
+  it('counts down in words: seconds under a minute, then whole minutes, past an hour too', () => {
     const expiry = (now: string) => describeExpiry('2026-11-21T12:00:00.000Z', at(now));
-    expect(expiry('2026-11-21T11:59:15Z')).toBe('expires in 45 s');
-    expect(expiry('2026-11-21T11:55:55Z')).toBe('expires in 4 min 5 s');
-    expect(expiry('2026-11-21T11:55:00Z')).toBe('expires in 5 min');
+    expect(expiry('2026-11-21T11:59:15Z')).toBe('Expires in 45 s');
+    expect(expiry('2026-11-21T11:59:00Z')).toBe('Expires in 1 min');
+    // Rounded up, never less than is left: 4 min 5 s is "5 min", and never "4 min 5 s".
+    expect(expiry('2026-11-21T11:55:55Z')).toBe('Expires in 5 min');
+    expect(expiry('2026-11-21T11:56:00Z')).toBe('Expires in 4 min');
+    expect(expiry('2026-11-21T11:30:01Z')).toBe('Expires in 30 min');
     // Past an hour, words, never a clock-like "1:05:00" or a time of day.
-    expect(expiry('2026-11-21T10:55:00Z')).toBe('expires in 1 h 5 min');
-    expect(expiry('2026-11-21T10:54:30Z')).toBe('expires in 1 h 6 min');
-    expect(expiry('2026-11-21T09:00:00Z')).toBe('expires in 3 h');
-    expect(expiry('2026-11-20T11:00:00Z')).toBe('expires in 1 day 1 h');
-    expect(expiry('2026-11-18T12:00:00Z')).toBe('expires in 3 days');
-    expect(expiry('2026-11-21T12:00:01Z')).toBe('expired');
+    expect(expiry('2026-11-21T11:00:00Z')).toBe('Expires in 1 h');
+    expect(expiry('2026-11-21T10:55:00Z')).toBe('Expires in 1 h 5 min');
+    expect(expiry('2026-11-21T10:54:30Z')).toBe('Expires in 1 h 6 min');
+    expect(expiry('2026-11-21T09:00:00Z')).toBe('Expires in 3 h');
+    expect(expiry('2026-11-20T11:00:00Z')).toBe('Expires in 1 day 1 h');
+    expect(expiry('2026-11-18T12:00:00Z')).toBe('Expires in 3 days');
+    expect(expiry('2026-11-21T12:00:01Z')).toBe('Expired');
     expect(describeExpiry('not a date', 0)).toBe('');
   });
 

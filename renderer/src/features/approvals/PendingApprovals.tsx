@@ -52,8 +52,9 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         <strong>{approval.preview.title}</strong>
       </p>
       <p className="pending-item__meta">
+        {/* Mid-line, after "asked …": "expires in 4 min". */}
         {describeWhere(approval.threadId, threadTitle)} · asked {describeAge(approval.createdAt, now)} ·{' '}
-        {describeExpiry(approval.expiresAt, now)}
+        {describeExpiry(approval.expiresAt, now).toLowerCase()}
       </p>
       {activity.error && <FormError>{activity.error}</FormError>}
       {isGivingReason ? (

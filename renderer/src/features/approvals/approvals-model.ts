@@ -82,28 +82,29 @@ export function shownStatus(approval: Approval, now: number): ApprovalStatus {
   return !Number.isNaN(expiresAt) && expiresAt <= now ? 'expired' : 'pending';
 }
 
-/** Two units at most, the smaller left out when it is zero: "4 min 5 s", "1 h", "2 days 3 h". */
+/** Two units at most, the smaller left out when it is zero: "1 h", "1 h 5 min", "2 days 3 h". */
 const inWords = (big: number, bigUnit: string, small: number, smallUnit: string): string =>
   small === 0 ? `${big} ${bigUnit}` : `${big} ${bigUnit} ${small} ${smallUnit}`;
 
 /**
- * The time an approval has left, in words that cannot be read as a time of day: "expires in 45 s",
- * "expires in 4 min 5 s", "expires in 1 h 5 min", "expires in 2 days 3 h". Rounded up, so it never says less
- * time is left than there is.
+ * The time an approval has left, in words that cannot be read as a time of day, alike on its card, in the
+ * Approvals panel and in the quick prompt: seconds only under a minute ("Expires in 45 s"), then whole minutes
+ * ("Expires in 4 min", "Expires in 1 h 5 min", "Expires in 2 days 3 h"). Rounded up, so it never says less time
+ * is left than there is.
  */
 export function describeExpiry(expiresAt: string, now: number): string {
   const at = Date.parse(expiresAt);
   if (Number.isNaN(at)) return '';
   const left = at - now;
-  if (left <= 0) return 'expired';
+  if (left <= 0) return 'Expired';
   const seconds = Math.ceil(left / 1000);
-  if (seconds < 60) return `expires in ${seconds} s`;
-  if (seconds < 60 * 60) return `expires in ${inWords(Math.floor(seconds / 60), 'min', seconds % 60, 's')}`;
+  if (seconds < 60) return `Expires in ${seconds} s`;
   const minutes = Math.ceil(seconds / 60);
-  if (minutes < 24 * 60) return `expires in ${inWords(Math.floor(minutes / 60), 'h', minutes % 60, 'min')}`;
+  if (minutes < 60) return `Expires in ${minutes} min`;
+  if (minutes < 24 * 60) return `Expires in ${inWords(Math.floor(minutes / 60), 'h', minutes % 60, 'min')}`;
   const hours = Math.ceil(minutes / 60);
   const days = Math.floor(hours / 24);
-  return `expires in ${inWords(days, days === 1 ? 'day' : 'days', hours % 24, 'h')}`;
+  return `Expires in ${inWords(days, days === 1 ? 'day' : 'days', hours % 24, 'h')}`;
 }
 
 /** Whether an approval's thread is a conversation the chat can open (the Tasks panel's changes are not). */
