@@ -481,6 +481,78 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
     expect(await row.getAttribute('data-more-after')).toBeNull();
   });
 
+  it("lets the pointer reach every Settings tab at 720 x 480 and 420 px: an arrow at the row's cut edge scrolls to them", async () => {
+    for (const [width, height] of [
+      [720, 480],
+      [420, 800],
+    ] as const) {
+      for (const scheme of SCHEMES) {
+        const page = await openPage(width, scheme);
+        await page.setViewportSize({ width, height });
+        // Instant scrolls, so each press's end is there to measure at once.
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await openFromHeader(page, 'open-settings');
+        await page.getByTestId('settings-tab-general').waitFor();
+        const row = page.getByTestId('settings-tabs');
+        /** The tabs seen whole: inside the row, clear of a faded edge, and not under an arrow. */
+        const seenTabs = () =>
+          row.evaluate((list) => {
+            const fade = parseFloat(getComputedStyle(list).scrollPaddingInlineStart);
+            const outer = list.getBoundingClientRect();
+            const start = outer.left + (list.hasAttribute('data-more-before') ? fade : 0);
+            const end = outer.right - (list.hasAttribute('data-more-after') ? fade : 0);
+            return [...list.querySelectorAll('[role="tab"]')].flatMap((tab) => {
+              const box = tab.getBoundingClientRect();
+              const isInside = box.left >= start - 1 && box.right <= end + 1;
+              const drawn = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+              return isInside && drawn !== null && tab.contains(drawn)
+                ? [tab.getAttribute('data-testid')]
+                : [];
+            });
+          });
+        /** The row says which edges have more as it now lies (it hears its scroll a moment after). */
+        const hasSettled = () =>
+          row.evaluate((list) => {
+            const before = list.scrollLeft > 1;
+            const after = list.scrollLeft + list.clientWidth < list.scrollWidth - 1;
+            return (
+              list.hasAttribute('data-more-before') === before &&
+              list.hasAttribute('data-more-after') === after
+            );
+          });
+        await expect.poll(hasSettled).toBe(true);
+        const seen = new Set(await seenTabs());
+        // Arrows are for the pointer: seen and pressed where they are drawn, out of the keyboard's way.
+        for (const [arrow, edge] of [
+          ['settings-tabs-more', 'data-more-after'],
+          ['settings-tabs-back', 'data-more-before'],
+        ] as const) {
+          for (let press = 0; (await row.getAttribute(edge)) !== null; press += 1) {
+            expect(press).toBeLessThan(8);
+            const button = page.getByTestId(arrow);
+            expect(await button.count()).toBe(1);
+            expect(await button.getAttribute('tabindex')).toBe('-1');
+            const box = await button.boundingBox();
+            expect(box).not.toBeNull();
+            if (!box) break;
+            await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+            // Pressed, it leaves the keyboard where it was.
+            expect(await focusedTestId(page)).not.toBe(arrow);
+            await expect.poll(hasSettled).toBe(true);
+            for (const tab of await seenTabs()) seen.add(tab);
+          }
+          expect(await page.getByTestId(arrow).count()).toBe(0);
+        }
+        const tabs = await row
+          .getByRole('tab')
+          .evaluateAll((found) => found.map((tab) => tab.getAttribute('data-testid')));
+        expect([...seen].sort()).toEqual(tabs.sort());
+        expect(await page.getByTestId('settings-tab-general').getAttribute('aria-selected')).toBe('true');
+        expect(describeViolations(await axeViolations(page))).toEqual([]);
+      }
+    }
+  });
+
   it('keeps the title, the tabs and Save in view on a long tab, and says when a tab holds unsaved changes', async () => {
     for (const width of WIDTHS) {
       const page = await openPage(width, 'dark');

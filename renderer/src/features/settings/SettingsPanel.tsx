@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useModalDialog } from '../../use-modal-dialog';
 import { tabForKey } from '../../tab-keys';
-import { useScrollEdges } from '../../use-scroll-edges';
+import { ScrollingTabs } from '../../components/ScrollingTabs';
 import type { ConnectionName, Settings } from '../../../../shared/contract';
 import { useSettings, useStores } from '../../stores';
 import { FooterPlace } from './FooterActions';
@@ -116,8 +116,6 @@ export function SettingsPanel({
   const [isFresh, setIsFresh] = useState(false);
   const titleId = useId();
   const tabIds = useId();
-  // At a narrow width the tab row scrolls: a fade at an edge says more tabs lie that way.
-  const { ref: tabRowRef, edges: tabRowEdges } = useScrollEdges<HTMLDivElement>();
   // Typing in a form of a tab whose Save is in place (Usage's prices) marks it unsaved until that form is submitted.
   const [dirtyForms, setDirtyForms] = useState<ReadonlySet<HTMLFormElement>>(new Set());
   // A tab whose Save is in the footer says itself whether its form differs from what is saved.
@@ -254,16 +252,7 @@ export function SettingsPanel({
       }}
     >
       <h2 id={titleId}>Settings</h2>
-      <div
-        ref={tabRowRef}
-        className="tabs"
-        role="tablist"
-        aria-label="Settings sections"
-        data-more-before={tabRowEdges.hasMoreBefore || undefined}
-        data-more-after={tabRowEdges.hasMoreAfter || undefined}
-        data-testid="settings-tabs"
-        onKeyDown={onTabKey}
-      >
+      <ScrollingTabs label="Settings sections" testId="settings-tabs" onKeyDown={onTabKey}>
         {TABS.map((item) => (
           <button
             key={item.id}
@@ -280,7 +269,7 @@ export function SettingsPanel({
             {item.label}
           </button>
         ))}
-      </div>
+      </ScrollingTabs>
       {/* Only the tab's content scrolls: the title and the tabs above it, and the footer below, stay in view. */}
       <div className="settings-panel__body">
         {isReady &&
