@@ -4,7 +4,15 @@ import { startFakeGemini } from '../fakes/gemini/server';
 import { callReply, statusReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
 import { putSettings } from './support/api';
-import { addTaskCard, assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
+import {
+  addTaskCard,
+  assistantMessages,
+  composer,
+  focusRing,
+  focusedTestId,
+  send,
+  usePages,
+} from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
@@ -144,6 +152,48 @@ describe('a host with no Gemini key', () => {
 
   afterAll(async () => {
     await host?.stop();
+  });
+
+  it('shows Open Settings → Connections without scrolling, down to the desktop app’s smallest window (720 x 480)', async () => {
+    for (const [width, height] of [
+      [720, 480],
+      [420, 800],
+      [1280, 800],
+    ] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const page = await newPage();
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`${host.url}/#token=${host.token}`);
+        const button = page.getByTestId('gemini-key-hint').getByTestId('open-connections');
+        await button.waitFor();
+        // Wholly inside the welcome as it first shows (not scrolled), its focus ring too, and not under anything.
+        const place = await button.evaluate((found) => {
+          const pane = found.closest('[data-testid="empty-state"]');
+          const box = found.getBoundingClientRect();
+          const view = pane?.getBoundingClientRect();
+          const drawn = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return {
+            scrollTop: pane?.scrollTop,
+            isInside: !!view && box.top >= view.top && box.bottom <= view.bottom,
+            isOnTop: drawn !== null && found.contains(drawn),
+          };
+        });
+        expect({ width, height, colorScheme, ...place }).toEqual({
+          width,
+          height,
+          colorScheme,
+          scrollTop: 0,
+          isInside: true,
+          isOnTop: true,
+        });
+        // Focused, its ring is whole: the welcome did not have to scroll to show it.
+        await button.focus();
+        expect(await focusRing(page)).toBe('whole');
+        expect(await page.getByTestId('empty-state').evaluate((pane) => pane.scrollTop)).toBe(0);
+        await page.close();
+      }
+    }
   });
 
   it('explains how to configure GEMINI_API_KEY', async () => {

@@ -33,10 +33,13 @@ export function EmptyState({
               </a>
               .
             </li>
-            <li>Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).</li>
+            {/* The way there beside the step it is for, so that it is in view in a short window too (720 x 480). */}
+            <li>
+              Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).
+              <OpenConnectionsButton testId="open-connections" onOpen={onOpenConnections} />
+            </li>
             <li>This note goes away once the key is saved.</li>
           </ol>
-          <OpenConnectionsButton testId="open-connections" onOpen={onOpenConnections} />
         </div>
       )}
       <p className="empty-state__hint">
