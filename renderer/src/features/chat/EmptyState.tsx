@@ -33,13 +33,11 @@ export function EmptyState({
               </a>
               .
             </li>
-            {/* The way there beside the step it is for, so that it is in view in a short window too (720 x 480). */}
-            <li>
-              Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).
-              <OpenConnectionsButton testId="open-connections" onOpen={onOpenConnections} />
-            </li>
-            <li>This note goes away once the key is saved.</li>
+            <li>Paste it in Settings → Connections (or set GEMINI_API_KEY before starting Deputy).</li>
           </ol>
+          {/* The way there right after the step it is for, so that it is in view in a short window too (720 x 480). */}
+          <OpenConnectionsButton testId="open-connections" onOpen={onOpenConnections} />
+          <p className="empty-state__after">This note goes away once the key is saved.</p>
         </div>
       )}
       <p className="empty-state__hint">
