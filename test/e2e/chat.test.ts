@@ -196,6 +196,30 @@ describe('a host with no Gemini key', () => {
     }
   });
 
+  it('in a browser, the quick prompt’s note and a failed run lead to Settings → Connections, as the main window’s do', async () => {
+    const page = await openPage(host);
+    await composer(page).waitFor();
+    await page.goto(`${host.url}/#/quick`);
+    const note = page.getByTestId('quick-key-hint');
+    await note.waitFor();
+    // The way to the key is the stop back from the message box, as in the desktop app.
+    await expect.poll(() => focusedTestId(page)).toBe('composer-input');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedTestId(page)).toBe('quick-open-connections');
+    await page.keyboard.press('Enter');
+    // This tab becomes the main window, Settings open at the key's field; the address is the workspace's again.
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/');
+    // Back goes back to the quick prompt, where a run that fails for want of a key offers the same way.
+    await page.goBack();
+    await note.waitFor();
+    await send(page, 'What is on today?');
+    await page.getByTestId('run-error').getByTestId('run-error-open-connections').click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
+  });
+
   it('explains how to configure GEMINI_API_KEY', async () => {
     const page = await openPage(host);
     const hint = page.getByTestId('gemini-key-hint');

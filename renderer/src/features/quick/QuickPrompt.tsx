@@ -6,8 +6,14 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
+import { joinHash, splitHash } from '../../route';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
+
+/** In a browser: this tab goes to the workspace's Settings → Connections, its address's parameters kept. */
+const openConnectionsHere = () => {
+  window.location.hash = joinHash('/settings/connections', splitHash(window.location.hash).params);
+};
 
 /**
  * The quick prompt (the shell's small window at `#/quick`): type, press Enter, watch the answer stream and
@@ -46,9 +52,10 @@ export function QuickPrompt() {
   }, []);
 
   const shell = window.deputyShell;
-  // A run that failed for want of a Gemini key offers the way to add one: the shell hides this window and opens
-  // Settings → Connections in the main one. In a browser there is no shell, and nothing offers it.
-  const openConnections = shell ? () => void shell.openConnections() : null;
+  // The note, and a run that failed for want of a Gemini key, offer the way to add one: the shell hides this window
+  // and opens Settings → Connections in the main one. In a browser this page becomes the main window there, as the
+  // shell's own ask does (`#/settings/connections`, taken once); Back comes back here.
+  const openConnections = shell ? () => void shell.openConnections() : openConnectionsHere;
 
   return (
     <div className="quick" data-testid="quick-prompt">
@@ -89,9 +96,7 @@ export function QuickPrompt() {
               First, give Deputy a Gemini API key: paste it in Settings → Connections (or set GEMINI_API_KEY
               before starting Deputy).
             </p>
-            {openConnections && (
-              <OpenConnectionsButton testId="quick-open-connections" onOpen={openConnections} />
-            )}
+            <OpenConnectionsButton testId="quick-open-connections" onOpen={openConnections} />
           </div>
         ) : isEmpty ? (
           <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>
