@@ -64,6 +64,8 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
     }, signal);
   };
   const attempt = async (source: string, work: () => Promise<void>): Promise<void> => {
+    // Stopped (Deputy closing, the index cleared), a pass reads no more sources: their stores may be closed.
+    if (signal.aborted) return;
     try {
       await work();
     } catch (error) {
@@ -94,7 +96,7 @@ export async function refreshContext(deps: RefreshDeps, signal: AbortSignal): Pr
     // Disconnected, the calendar's events are no longer the person's next events: none are told to a run.
     deps.upcoming.replace([]);
   }
-  if (deps.isUsable('slack')) {
+  if (!signal.aborted && deps.isUsable('slack')) {
     await attempt('Slack', async () => write(await slackObservations(deps.slack, deps.now)));
     // Apart, so a sign-in from before DMs were read (no im:read) still refreshes the workspace's members.
     await attempt('Slack direct messages', async () => write(await slackDmObservations(deps.slack)));

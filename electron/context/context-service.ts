@@ -108,7 +108,7 @@ export class ContextService {
       .load(this.stop.signal)
       .catch((error: unknown) => this.deps.logError('loading vectors failed', error));
     this.scheduleSoon();
-    const every = setInterval(() => void this.refresh(), REFRESH_EVERY_MS);
+    const every = setInterval(() => this.refreshInBackground(), REFRESH_EVERY_MS);
     every.unref();
     this.stop.signal.addEventListener('abort', () => clearInterval(every));
   }
@@ -118,9 +118,16 @@ export class ContextService {
     if (this.timer || this.stop.signal.aborted) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.refresh();
+      this.refreshInBackground();
     }, REFRESH_SOON_MS);
     this.timer.unref();
+  }
+
+  /** A pass its timer starts: nothing waits for it, so a failure is logged here rather than left unhandled. */
+  private refreshInBackground(): void {
+    this.refresh().catch((error: unknown) =>
+      this.deps.logError('refreshing the context index failed', error),
+    );
   }
 
   /** One pass over the connected accounts; a pass already under way is joined, not doubled. */
