@@ -79,4 +79,30 @@ describe('asking again', () => {
     expect(await questions(page).count()).toBe(1);
     expect(await page.getByTestId('run-ask-again').count()).toBe(0);
   });
+
+  it('the small buttons (Copy, Copy code, Regenerate the answer, Ask again) are smaller than Send', async () => {
+    hosted.gemini().script({ kind: 'hang' }, textReply('Here:\n\n```\nnpm test\n```'));
+    const page = await openPage();
+    const sizeOf = (testId: string) =>
+      page
+        .getByTestId(testId)
+        .first()
+        .evaluate((element) => {
+          const style = getComputedStyle(element);
+          return { font: parseFloat(style.fontSize), padding: parseFloat(style.paddingTop) };
+        });
+    await send(page, 'Take your time');
+    await expect.poll(() => hosted.gemini().pending()).toBe(1);
+    await page.getByTestId('composer-stop').click();
+    await page.getByTestId('run-ask-again').waitFor();
+    const small = [await sizeOf('run-ask-again')];
+    await send(page, 'Show me');
+    await page.getByTestId('regenerate').waitFor();
+    const regular = await sizeOf('composer-send');
+    small.push(await sizeOf('message-copy'), await sizeOf('code-copy'), await sizeOf('regenerate'));
+    for (const size of small) {
+      expect(size.font).toBeLessThan(regular.font);
+      expect(size.padding).toBeLessThan(regular.padding);
+    }
+  });
 });
