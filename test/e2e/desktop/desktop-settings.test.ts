@@ -123,4 +123,32 @@ describe('Settings → Desktop', () => {
     expect(app.openedPaths[0]).toMatch(/deputy-desktop-[^/]+\/agents$/);
     expect(app.openedExternally).toEqual([]);
   });
+
+  it('at 1280 px, Settings shows all nine tabs whole, Desktop too, with no arrow to scroll them', async () => {
+    const app = await desktop.launch({ platform: 'linux' });
+    const page = await (await app.mainWindow()).page();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('open-settings').click();
+    const row = page.getByTestId('settings-tabs');
+    await row.waitFor();
+    const seen = await row.evaluate((list) => {
+      const view = list.getBoundingClientRect();
+      return [...list.querySelectorAll('[role="tab"]')].map((tab) => {
+        const box = tab.getBoundingClientRect();
+        return `${tab.textContent}${box.left >= view.left && box.right <= view.right ? '' : ' (cut off)'}`;
+      });
+    });
+    expect(seen).toEqual([
+      'General',
+      'Permissions',
+      'Connections',
+      'Extensions',
+      'Agents',
+      'Memory',
+      'Usage',
+      'Data',
+      'Desktop',
+    ]);
+    expect(await page.getByTestId('settings-tabs-more').count()).toBe(0);
+  });
 });
