@@ -1,4 +1,4 @@
-import type { KeyboardEvent, ReactNode } from 'react';
+import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import { useScrollEdges } from '../use-scroll-edges';
 
 /**
@@ -19,6 +19,20 @@ export function ScrollingTabs({
   children: ReactNode;
 }) {
   const { ref, edges } = useScrollEdges<HTMLDivElement>();
+  // A window made narrower leaves the row where it was scrolled: the chosen tab could end under the fade and its
+  // arrow. As the row changes width, the chosen tab is brought back whole (clear of the fade: scroll-padding).
+  useEffect(() => {
+    const list = ref.current;
+    if (!list) return;
+    let width = list.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (list.clientWidth === width) return;
+      width = list.clientWidth;
+      list.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [ref]);
   // The first tab cut off that way moves to the other end of the row, clear of the fade there (the row's
   // scroll-padding), with those after it: so each tab is seen whole on the way, page by page.
   const scroll = (direction: -1 | 1) => {
