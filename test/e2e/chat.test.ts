@@ -220,6 +220,16 @@ describe('a host with no Gemini key', () => {
     await expect.poll(() => focusedTestId(page)).toBe('gemini-api-key');
   });
 
+  it('in a browser, the quick prompt’s hint does not offer Esc to hide it: only the desktop app’s window hides', async () => {
+    const page = await openPage(host);
+    await composer(page).waitFor();
+    await page.goto(`${host.url}/#/quick`);
+    await page.getByTestId('quick-prompt').waitFor();
+    expect(await page.locator('.quick__hint').innerText()).toBe('Enter send');
+    await page.keyboard.press('Escape');
+    expect(await page.getByTestId('quick-prompt').isVisible()).toBe(true);
+  });
+
   it('explains how to configure GEMINI_API_KEY', async () => {
     const page = await openPage(host);
     const hint = page.getByTestId('gemini-key-hint');

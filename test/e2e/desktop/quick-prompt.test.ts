@@ -105,6 +105,15 @@ describe('the quick prompt, the shortcut and the tray', () => {
     await expect.poll(() => main.webContents.getURL()).toBe('app://deputy/index.html#/');
   });
 
+  it('says in its header that Enter sends and Esc hides it', async () => {
+    const app = await desktop.launch();
+    await app.mainWindow();
+    app.globalShortcut.press('Alt+Space');
+    const page = await (await app.waitForWindow(isQuick, 'the quick prompt')).page();
+    await page.getByTestId('quick-prompt').waitFor();
+    expect(await page.locator('.quick__hint').innerText()).toBe('Enter send · Esc hide');
+  });
+
   it('opens its conversation in Deputy again after the person moved to another one there', async () => {
     const app = await desktop.launch();
     const main = await app.mainWindow();

@@ -62,7 +62,14 @@ export function QuickPrompt() {
       <header className="quick__header">
         <h1 className="quick__title">Deputy</h1>
         <p className="quick__hint" aria-hidden="true">
-          <kbd>Enter</kbd> send · <kbd>Esc</kbd> hide
+          <kbd>Enter</kbd> send
+          {/* Escape is the shell's: in a browser tab it hides nothing. */}
+          {shell && (
+            <>
+              {' · '}
+              <kbd>Esc</kbd> hide
+            </>
+          )}
         </p>
         {threadId !== null && (
           <button
