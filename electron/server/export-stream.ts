@@ -34,13 +34,9 @@ export async function streamExport(
     for (;;) {
       if (res.destroyed) return;
       const page = await pageAt(cursor);
-      if (!res.write(page.text)) {
-        // A client that hangs up never drains: closing ends the wait too.
-        await new Promise((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
-      }
+      // The client may have hung up while the page was read: nothing would end a wait for it to drain.
+      if (res.destroyed) return;
+      if (!res.write(page.text)) await drainedOrClosed(res);
       if (page.nextCursor === null) break;
       cursor = page.nextCursor;
       await new Promise((resolve) => setImmediate(resolve));
@@ -50,4 +46,21 @@ export async function streamExport(
     throw error;
   }
   res.end();
+}
+
+/**
+ * Until the client has taken what was written, or has hung up (a client that hangs up never drains). Whichever
+ * comes first takes the other's listener off: an export of thousands of pages to a slow client would otherwise
+ * leave one behind on the response for each page.
+ */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
