@@ -150,4 +150,34 @@ describe('what the export says each conversation said', () => {
       '\n**You:**\n\nDo this: what is open\n\n**Deputy:**\n\nNote: Nothing is open.\n',
     );
   });
+
+  it('heads a delegated agent with no display name by its name in words, as its row does', async () => {
+    const model = new ScriptedModel(
+      call('delegate_to_agent', { agent: 'triage_inbox', task: 'look' }, 'chat-delegate'),
+      [
+        { type: 'text', text: 'All clear.' },
+        ...call(COMPLETE_TASK, { result: { note: 'All clear.' } }, 'c1'),
+      ],
+      say('The inbox is clear.'),
+    );
+    const fixture = await openHost(model, {
+      dataDir: dataDirWithAgents({ name: 'triage_inbox', tools: ['list_tasks'] }),
+    });
+    fixtures.push(fixture);
+    await fixture.host.runToEnd({ prompt: 'Triage my inbox' });
+    const { agents } = await fixture.host.invoke('agents.list', {});
+    const shown = agents.find((agent) => agent.name === 'triage_inbox')?.displayName;
+    expect(shown).toBe('Triage inbox');
+
+    const markdown = await fixture.host.invoke('threads.export', { format: 'md' });
+    expect(markdown.nextCursor).toBeNull();
+    expect(markdown.text).toContain(`\n**${shown}:**\n\nAll clear.\n`);
+    const jsonl = await fixture.host.invoke('threads.export', { format: 'jsonl' });
+    const [line] = jsonl.text.trim().split('\n');
+    const { messages } = JSON.parse(line ?? '{}') as { messages: { text: string; agent?: string }[] };
+    expect(messages.find((message) => message.agent !== undefined)).toMatchObject({
+      text: 'All clear.',
+      agent: shown,
+    });
+  });
 });

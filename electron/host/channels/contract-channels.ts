@@ -4,6 +4,7 @@ import type { ApprovalsBus } from '../approvals-bus';
 import type { Desks } from '../host-desks';
 import type { HostDeps } from '../host-deps';
 import type { HostRuns } from '../host-runs';
+import { shownName } from '../../agents/definition';
 import { ThreadExport } from '../thread-export';
 import { auditChannels } from './audit-channels';
 import type { HandlersFor, StreamHandlers } from './handlers';
@@ -36,7 +37,11 @@ export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): 
         rows: store.threadExport,
         now,
         timezone: () => deps.settings.get().timezone,
-        agentName: (name) => deps.agentCatalog.get(name)?.definition.displayName ?? name,
+        // As the agent's row in the chat names it (shownName); one no longer installed, by its internal name.
+        agentName: (name) => {
+          const definition = deps.agentCatalog.get(name)?.definition;
+          return definition ? shownName(definition) : name;
+        },
       }),
     ),
     'data.stats': () => desks.data.stats(),
