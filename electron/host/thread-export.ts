@@ -115,8 +115,8 @@ export class ThreadExport {
       room.chars,
     );
     const last = messages.at(-1);
-    // A run's answer given by its summary sits among the messages by when it was given; the answers after the
-    // page's last message wait for the page that goes on from it.
+    // A run's answer given by its summary sits among the messages by when it was given, after those of its very
+    // time; the answers from the page's last message's time on wait for the page that goes on from it.
     const answers = rows.answersBetween(thread.id, from.since, !isEnd && last ? last.createdAt : null);
     let isFirst = from.isFirst;
     for (const entry of inTimeOrder(messages, answers)) {

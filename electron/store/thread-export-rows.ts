@@ -86,7 +86,7 @@ export class ThreadExportRows {
          ${CHILD_AGENT('r.id')} AS agent
        FROM runs r
        WHERE r.thread_id = @threadId AND r.status = 'completed' AND r.summary IS NOT NULL AND r.summary <> ''
-         AND r.updated_at > @after AND (@until IS NULL OR r.updated_at <= @until)
+         AND r.updated_at >= @after AND (@until IS NULL OR r.updated_at < @until)
          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.run_id = r.id AND m.role = 'assistant')
        ORDER BY r.updated_at, r.rowid`,
     );
@@ -127,7 +127,10 @@ export class ThreadExportRows {
     return { messages, isEnd: true };
   }
 
-  /** The runs' answers given after `after` and up to `until` (no end when null), oldest first. */
+  /**
+   * The runs' answers given from `after` on and before `until` (no end when null), oldest first. An answer given
+   * at the very time of a page's last message goes after every message of that time, so the next page has it.
+   */
   answersBetween(threadId: string, after: string, until: string | null): ExportEntryRow[] {
     this.readRuns();
     return this.selectAnswers.all({ threadId, after, until }).map(toEntry);

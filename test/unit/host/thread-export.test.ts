@@ -202,6 +202,45 @@ describe('exporting conversations', () => {
     ]);
   });
 
+  it('pages add up to the whole when a run’s answer was given in the same instant as messages on both sides of a page’s end', () => {
+    const store = newStore();
+    store.threads.create('ties', 'Ties', at(0));
+    const say = (id: string, runId: string, role: 'user' | 'assistant', minute: number) =>
+      store.threads.addMessage({ id, threadId: 'ties', runId, role, text: id, createdAt: at(minute) });
+    // The first run answered only with its summary, at the very time the next run's two messages were written.
+    store.runs.create({ id: 'first', threadId: 'ties', model: 'm', prompt: 'p' }, at(0));
+    say('asked first', 'first', 'user', 0);
+    store.runs.end(
+      'first',
+      {
+        status: 'completed',
+        mode: 'tool_call',
+        summary: 'answered by its summary',
+        decision: 'INVOKE_TOOL',
+        outcome: 'SUCCESS:TASK_COMPLETED',
+        errorCode: null,
+        errorMessage: null,
+      },
+      at(1),
+    );
+    store.runs.create({ id: 'second', threadId: 'ties', model: 'm', prompt: 'p' }, at(1));
+    say('asked second', 'second', 'user', 1);
+    say('answered second', 'second', 'assistant', 1);
+    const said = (pages: ThreadsExportOutput[]) => lines(whole(pages))[0]?.messages.map(({ text }) => text);
+    // As the conversation shows them: at the same time, the messages first, then the run's answer.
+    const inOnePage = allPages(exporter(store), 'jsonl');
+    expect(said(inOnePage)).toEqual([
+      'asked first',
+      'asked second',
+      'answered second',
+      'answered by its summary',
+    ]);
+    for (const format of ['jsonl', 'md'] as const)
+      expect(whole(allPages(exporter(store, { entries: 1, chars: 10_000 }), format))).toBe(
+        whole(allPages(exporter(store), format)),
+      );
+  });
+
   it('keeps a page bounded however large a conversation is', () => {
     const store = newStore();
     conversation(store, 'huge', 10_000, 0);
