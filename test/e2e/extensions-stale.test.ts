@@ -150,19 +150,7 @@ describe('Settings → Extensions: a card drawn before its server changed elsewh
     expect(await tool.inputValue()).toBe('server');
     expect(await axeViolations(page)).toEqual([]);
 
-    for (const [width, height] of [
-      [1280, 720],
-      [720, 480],
-      [420, 800],
-    ] as const)
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.setViewportSize({ width, height });
-        await page.emulateMedia({ colorScheme });
-        await tool.focus();
-        expect(await isInView(card.getByRole('alert'))).toBe(true);
-        if (SHOTS)
-          await page.screenshot({ path: `${SHOTS}/mcp-refused-${width}x${height}-${colorScheme}.png` });
-      }
+    await expectInViewEverywhere(page, tool, card.getByRole('alert'), 'mcp-refused');
 
     // Made again by the keyboard, the change is saved, and the select keeps the keyboard as it did not before.
     await autonomy.focus();
@@ -195,7 +183,92 @@ describe('Settings → Extensions: a card drawn before its server changed elsewh
       await page.clock.resume();
     }
   });
+
+  it('says why Log or Remove was refused where it was asked, Remove inside its confirmation, and keeps the keyboard there', async () => {
+    const body = JSON.stringify({ config: { transport: 'http', url: mcp.url } });
+    expect((await api('/api/mcp/servers/shared', { method: 'PUT', body })).status).toBe(200);
+    const page = await openExtensions();
+    await page.setViewportSize({ width: 720, height: 480 });
+    const card = page.getByTestId('mcp-server-shared');
+    const log = card.getByRole('button', { name: 'Log', exact: true });
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Removed elsewhere: the card, not read again while the clock stands still, still shows it, and the host
+    // refuses to read its log or remove it.
+    expect((await api('/api/mcp/servers/shared', { method: 'DELETE' })).status).toBe(200);
+    try {
+      await log.focus();
+      await page.keyboard.press('Enter');
+      await expectRefusedBeside(page, log, card.getByRole('alert'));
+      expect(await focusedText(page)).toBe('Log');
+      await expectInViewEverywhere(page, log, card.getByRole('alert'), 'mcp-refused-log');
+
+      await card.getByRole('button', { name: 'Remove', exact: true }).click();
+      const confirm = card.getByTestId('mcp-remove-confirm-shared');
+      const remove = confirm.getByRole('button', { name: 'Remove shared' });
+      await page.keyboard.press('Enter');
+      await expectRefusedBeside(page, remove, confirm.getByRole('alert'));
+      // The words about Log went when Remove was asked for: the card says one thing, inside the confirmation.
+      expect(await card.getByRole('alert').count()).toBe(1);
+      expect(await log.getAttribute('aria-describedby')).toBeNull();
+      await expect.poll(() => focusedText(page)).toBe('Remove shared');
+      // (No axe here: it waits on timers, and the page's clock stands still so that the card is not read again.)
+      await expectInViewEverywhere(page, remove, confirm.getByRole('alert'), 'mcp-refused-remove');
+    } finally {
+      await page.clock.resume();
+    }
+  });
 });
+
+/**
+ * That `alert` stays in view with `control` focused at 1280x720, 720x480 and 420 px, light and dark, with a
+ * screenshot of each (`name`) when DEPUTY_SHOTS is set.
+ */
+async function expectInViewEverywhere(
+  page: Page,
+  control: Locator,
+  alert: Locator,
+  name: string,
+): Promise<void> {
+  for (const [width, height] of [
+    [1280, 720],
+    [720, 480],
+    [420, 800],
+  ] as const)
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      await control.focus();
+      expect(await isInView(alert)).toBe(true);
+      if (!SHOTS) continue;
+      // A window made smaller may leave the words below the dialog's fold: the picture is of them.
+      await alert.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}x${height}-${colorScheme}.png` });
+    }
+}
+
+/** That the host's "no such server" for what `control` asked is said in `alert`, in view, as its description, not in the panel's line. */
+async function expectRefusedBeside(page: Page, control: Locator, alert: Locator): Promise<void> {
+  const words = 'There is no MCP server named "shared".';
+  await alert.filter({ hasText: words }).waitFor();
+  // In view: inside the window, and inside the Settings dialog's scrolling part (which the window does not show).
+  expect(await isInView(alert)).toBe(true);
+  expect(
+    await alert.evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      let scroller = node.parentElement;
+      while (scroller && getComputedStyle(scroller).overflowY === 'visible')
+        scroller = scroller.parentElement;
+      const frame = (scroller ?? document.documentElement).getBoundingClientRect();
+      return box.top >= frame.top && box.bottom <= frame.bottom;
+    }),
+  ).toBe(true);
+  const describedBy = await control.getAttribute('aria-describedby');
+  expect(await page.evaluate((id) => document.getElementById(id ?? '')?.textContent, describedBy)).toBe(
+    words,
+  );
+  expect(await page.locator('#mcp-panel-error').count()).toBe(0);
+}
 
 /**
  * That a change asked for from `control` was refused, said beside it on the card, in view, as its description, and

@@ -9,6 +9,7 @@ import {
   targetLine,
 } from '../../../renderer/src/features/extensions/add-server-input';
 import { parseSecretLines } from '../../../renderer/src/features/extensions/secret-lines';
+import { ClientError } from '../../../renderer/src/api/client-error';
 import { fakeClient } from './fixtures';
 
 const server = (name: string, overrides: Partial<McpServerView> = {}): McpServerView => ({
@@ -23,6 +24,16 @@ const server = (name: string, overrides: Partial<McpServerView> = {}): McpServer
   maskedSecrets: [],
   ...overrides,
 });
+
+/** An mcp.put that answers (the server as saved) only once `finish` is called. */
+function slowPut() {
+  let finish = (): void => {};
+  const handler = (input: { name: string; config: unknown }) =>
+    new Promise<{ server: McpServerView }>((resolve) => {
+      finish = () => resolve({ server: server(input.name, { config: McpServerConfig.parse(input.config) }) });
+    });
+  return { handler, finish: () => finish() };
+}
 
 describe('extensions store', () => {
   it('lists servers, saves one with its secrets, and keeps no secret in its state', async () => {
@@ -151,14 +162,10 @@ describe('extensions store', () => {
     expect(sent).toEqual([false, true]);
   });
   it('says to wait when a change is asked for while another is under way, and makes none', async () => {
-    let finish = (): void => {};
+    const put = slowPut();
     const fake = fakeClient({
       'mcp.list': async () => ({ servers: [server('files'), server('other')] }),
-      'mcp.put': (input) =>
-        new Promise((resolve) => {
-          finish = () =>
-            resolve({ server: server(input.name, { config: McpServerConfig.parse(input.config) }) });
-        }),
+      'mcp.put': put.handler,
     });
     const store = createExtensionsStore(fake.client);
     await store.getState().load();
@@ -169,9 +176,32 @@ describe('extensions store', () => {
     );
     expect(store.getState().error).toBeNull();
     expect(fake.calls.filter((call) => call.channel === 'mcp.put')).toHaveLength(1);
-    finish();
+    put.finish();
     expect(await slow).toBeNull();
     expect(store.getState().error).toBeNull();
+  });
+
+  it('hands back why a log or a removal was refused for its card, and leaves a change under way to go on', async () => {
+    const put = slowPut();
+    const fake = fakeClient({
+      'mcp.list': async () => ({ servers: [server('files'), server('other')] }),
+      'mcp.put': put.handler,
+      'mcp.log': async () =>
+        Promise.reject(new ClientError('not_found', 'There is no MCP server named "other".')),
+      'mcp.delete': async () =>
+        Promise.reject(new ClientError('internal', 'The vault could not be written.')),
+    });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().load();
+    const slow = store.getState().setEnabled(server('files'), false);
+    expect(await store.getState().showLog('other')).toBe('There is no MCP server named "other".');
+    // Only a reading: the change of "files" is still under way, and nothing is said at the foot of the panel.
+    expect(store.getState()).toMatchObject({ busy: 'files', error: null, log: null });
+    put.finish();
+    expect(await slow).toBeNull();
+    expect(await store.getState().remove('other')).toBe('The vault could not be written.');
+    expect(store.getState()).toMatchObject({ busy: null, error: null });
+    expect(store.getState().servers?.map((item) => item.name)).toEqual(['files', 'other']);
   });
 
   it('saves a server’s new command with the rest of its settings, or hands back why not for the edit form', async () => {

@@ -15,7 +15,7 @@ interface Problem {
 }
 
 /**
- * Why a change asked for from a server's card (Turn off, its autonomy, a tool's, Restart) was not made, shown beside
+ * Why a change asked for from a server's card (Turn off, its autonomy, a tool's, Restart, Log, Remove) was not made, shown beside
  * the control that asked for it, as Edit and Replace secret show theirs: the panel's own error line is below the
  * import, out of view in a short window. The words go when the card's next change is asked for, or once the
  * server's settings are not those they were said about (they were read again, or changed).
@@ -29,18 +29,24 @@ export function useCardProblem(server: McpServerView) {
   /**
    * Makes `change`, asked for by `control` from `element`. A select is disabled while its change is made, which
    * takes the keyboard from it: it gets it back, described by the words if there are any, rather than the page.
+   * Answers the words, null once the change is made.
    */
-  const attempt = async (control: string, element: HTMLElement | null, change: Promise<string | null>) => {
+  const attempt = async (
+    control: string,
+    element: HTMLElement | null,
+    change: Promise<string | null>,
+  ): Promise<string | null> => {
     setProblem(null);
     const words = await change;
     const now = store.getState().servers?.find((item) => item.name === server.name);
     if (words !== null && !now) {
       // The card went with its server (removed elsewhere): the panel's line says why, and takes the keyboard.
       document.getElementById(PANEL_ERROR_ID)?.focus();
-      return;
+      return words;
     }
     if (words !== null && now) setProblem({ control, words, revision: now.revision });
     if (isFocusLost()) element?.focus();
+    return words;
   };
   /** The id of the words about `control`, for its aria-describedby, while there are some. */
   const describedBy = (control: string): string | undefined => (shown?.control === control ? id : undefined);

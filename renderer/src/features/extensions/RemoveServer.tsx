@@ -2,19 +2,29 @@ import type { McpServerView } from '../../../../shared/contract';
 import { isFocusLost } from '../../focus';
 import { useStores } from '../../stores';
 import { useInlineQuestion } from '../../use-inline-question';
+import { CardProblem, type CardProblems } from './CardProblem';
 
 /**
  * Remove, after a confirmation in the card that says what goes with the server: its secrets leave the vault for
- * good. Escape or Keep closes it and puts the keyboard back on Remove.
+ * good. Escape or Keep closes it and puts the keyboard back on Remove. Why a removal was refused is said in the
+ * confirmation, under its buttons, and its Remove button gets the keyboard back.
  */
-export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy: boolean }) {
+export function RemoveServer({
+  server,
+  isBusy,
+  problem,
+}: {
+  server: McpServerView;
+  isBusy: boolean;
+  problem: CardProblems;
+}) {
   const { extensions: store } = useStores();
   const question = useInlineQuestion();
   const hasSecrets = server.maskedSecrets.length > 0;
 
-  const remove = async () => {
-    const isRemoved = await store.getState().remove(server.name);
-    if (!isRemoved) return;
+  const remove = async (button: HTMLElement) => {
+    const words = await problem.attempt('Remove', button, store.getState().remove(server.name));
+    if (words !== null) return;
     // The card, and this button, are gone: the keyboard goes on at the panel's next place to act.
     if (isFocusLost()) document.querySelector<HTMLElement>('[data-testid="mcp-add-form"] input')?.focus();
   };
@@ -53,7 +63,8 @@ export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy
           className="button button--stop"
           autoFocus
           disabled={isBusy}
-          onClick={() => void remove()}
+          aria-describedby={problem.describedBy('Remove')}
+          onClick={(event) => void remove(event.currentTarget)}
         >
           {isBusy ? 'Removing…' : `Remove ${server.name}`}
         </button>
@@ -61,6 +72,7 @@ export function RemoveServer({ server, isBusy }: { server: McpServerView; isBusy
           Keep it
         </button>
       </div>
+      <CardProblem problem={problem.wordsFor('Remove')} />
     </div>
   );
 }

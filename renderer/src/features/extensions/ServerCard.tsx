@@ -52,10 +52,7 @@ const ACTIONS: {
   {
     action: 'Log',
     label: () => 'Log',
-    act: async (actions, name) => {
-      await actions.showLog(name);
-      return null;
-    },
+    act: (actions, name) => actions.showLog(name),
     isBlockedWhileBusy: false,
     isOnlyWhenOn: false,
   },
@@ -146,7 +143,7 @@ export function ServerCard({ server }: { server: McpServerView }) {
             </button>
           ),
         )}
-        <RemoveServer server={server} isBusy={isBusy} />
+        <RemoveServer server={server} isBusy={isBusy} problem={problem} />
         <CardProblem problem={problem.wordsFor('enabled', ...ACTIONS.map(({ action }) => action))} />
       </div>
     </li>

@@ -25,8 +25,8 @@ export interface ExtensionsActions {
   /** Adds or replaces a server; secret values go to the vault and never come back. */
   save(name: string, config: McpServerConfig, secrets?: McpSecrets): Promise<boolean>;
   /**
-   * The changes made from a server's card (its autonomy, Turn off or on, a tool's setting, Restart) answer null once
-   * made, else why not, for the card to show beside the control that asked (see whyNotSaved).
+   * The changes made from a server's card (its autonomy, Turn off or on, a tool's setting, Restart, Remove, Log)
+   * answer null once made, else why not, for the card to show beside the control that asked (see whyNotSaved).
    */
   setAutonomy(server: McpServerView, autonomy: AutonomyLevel | null): Promise<string | null>;
   /** Turns a server off (it stops, its tools are no longer offered; its settings and secrets stay) or on. */
@@ -47,10 +47,11 @@ export interface ExtensionsActions {
     tool: string,
     autonomy: AutonomyLevel | null,
   ): Promise<string | null>;
-  /** Removes a server and its secrets; whether it was removed. */
-  remove(name: string): Promise<boolean>;
+  /** Removes a server and its secrets; null once removed, else why not. */
+  remove(name: string): Promise<string | null>;
   restart(name: string): Promise<string | null>;
-  showLog(name: string): Promise<void>;
+  /** Shows a server's log; null once shown, else why not. Only reads: a change in flight is left to go on. */
+  showLog(name: string): Promise<string | null>;
   hideLog(): void;
   /** A config file's text (from the file picker) or a path the host reads. */
   importConfig(source: { text: string } | { path: string }): Promise<void>;
@@ -216,11 +217,14 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         return whyNotSaved(server.name, change(server, { toolAutonomy }));
       },
       remove: (name) =>
-        act(name, async () => {
-          await client.invoke('mcp.delete', { name });
-          set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
-          return `Removed ${name}; its secrets left the vault.`;
-        }),
+        whyNotSaved(
+          name,
+          act(name, async () => {
+            await client.invoke('mcp.delete', { name });
+            set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
+            return `Removed ${name}; its secrets left the vault.`;
+          }),
+        ),
       restart: (name) =>
         whyNotSaved(
           name,
@@ -233,8 +237,9 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         try {
           const { lines } = await client.invoke('mcp.log', { name });
           set({ log: { name, lines } });
+          return null;
         } catch (error) {
-          fail(error);
+          return toClientError(error).message;
         }
       },
       hideLog: () => set({ log: null }),
