@@ -88,8 +88,8 @@ function heldCalls(deps: RunLoopDeps, spec: RunSpec, state: RunState) {
     tool: call.name,
   }));
   const known = new Set(held.map(({ approvalId }) => approvalId));
-  for (const approval of deps.store.approvals.pendingInThread(spec.threadId)) {
-    if (approval.runId !== spec.runId || known.has(approval.id)) continue;
+  for (const approval of deps.store.approvals.pendingInRun(spec)) {
+    if (known.has(approval.id)) continue;
     held.push({ approvalId: approval.id, actionId: approval.actionId, tool: approval.tool });
   }
   return held;

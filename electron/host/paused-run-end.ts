@@ -51,8 +51,8 @@ function turnDownTheRest(
   approval: StoredApproval,
 ): void {
   const { store } = deskDeps;
-  for (const other of store.approvals.pendingInThread(approval.threadId)) {
-    if (other.runId !== approval.runId || other.id === approval.id) continue;
+  for (const other of store.approvals.pendingInRun(approval)) {
+    if (other.id === approval.id) continue;
     const now = deskDeps.now().toISOString();
     if (!store.approvals.claim(other.id, 'rejected', now, RUN_ENDED_NOTE, 'deputy')) continue;
     const stored = store.approvals.get(other.id);

@@ -138,7 +138,7 @@ export class PlanDesk {
   }
 
   private waitingApprovals(plan: StoredPlan): StoredApproval[] {
-    return this.deps.store.approvals.pendingInThread(plan.threadId).filter((a) => a.runId === plan.runId);
+    return this.deps.store.approvals.pendingInRun(plan);
   }
 
   /** Approves every waiting call that is exactly a step of the approved plan; returns how many. */

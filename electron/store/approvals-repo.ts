@@ -195,6 +195,11 @@ export class ApprovalsRepo {
     return this.selectPendingByThread.all(threadId).map(toApproval);
   }
 
+  /** What one run of the conversation still waits on, oldest first (its undos are the audit trail's, not its own). */
+  pendingInRun(run: { threadId: string; runId: string }): StoredApproval[] {
+    return this.pendingInThread(run.threadId).filter((approval) => approval.runId === run.runId);
+  }
+
   /** Every approval the conversation's calls asked for, decided or not, oldest first. */
   inThread(threadId: string): StoredApproval[] {
     return this.selectByThread.all(threadId).map(toApproval);
