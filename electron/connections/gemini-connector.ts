@@ -8,6 +8,7 @@ import type { Env } from '../host/settings';
 import type { GeminiKeyCheck } from '../llm/gemini-models';
 import type { Vault } from '../vault/vault';
 import { emptyStatus, type Connector } from './connections-service';
+import { cleanPaste, unsendableAt, unsendableWords } from './pasted-secret';
 
 const KEY_REFUSED =
   'Gemini did not accept this key, so it was not saved. Check that you copied the whole key from Google AI Studio.';
@@ -22,7 +23,7 @@ const KEY_UNCHECKED =
  * person would be told to check a key that was right.
  */
 function keyFromPaste(pasted: string): string {
-  const value = pasted.trim().replace(/^(?:export\s+)?GEMINI_API_KEY\s*=\s*/, '');
+  const value = cleanPaste(pasted).replace(/^(?:export\s+)?GEMINI_API_KEY\s*=\s*/, '');
   const quoted = /^(["'])(.*)\1$/.exec(value);
   return (quoted?.[2] ?? value).trim();
 }
@@ -73,6 +74,9 @@ export class GeminiConnector implements Connector<'gemini'> {
     const reason = this.vault.unavailableReason();
     if (reason) throw new DeputyError('secrets_unavailable', `The Gemini key cannot be saved: ${reason}`);
     const apiKey = keyFromPaste(input.apiKey);
+    const badAt = unsendableAt(apiKey);
+    if (badAt !== null)
+      throw new DeputyError('invalid_input', unsendableWords('Gemini key', badAt, 'Google AI Studio'));
     const turn = ++this.changes;
     const check = await this.checkKey(apiKey);
     if (check === 'rejected') throw new DeputyError('invalid_input', KEY_REFUSED);

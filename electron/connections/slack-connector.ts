@@ -21,6 +21,7 @@ import { LoopbackError, startLoopbackRedirect, type LoopbackRedirect } from './l
 import { randomState } from './pkce';
 import { slackClientOptions, WatchedWebClient } from './slack-client';
 import { parseApp, parseSignIn, type SlackApp, type SlackSignIn } from './slack-credentials';
+import { cleanPaste, unsendableAt, unsendableWords } from './pasted-secret';
 
 /**
  * The least the tools need: list and read public and private channels and the person's direct messages (for
@@ -109,8 +110,15 @@ export class SlackConnector implements Connector<'slack'>, SlackAccess {
     if (reason) throw new DeputyError('secrets_unavailable', `Slack cannot be connected: ${reason}`);
     if (input.token) {
       // A pasted token replaces a browser sign-in in progress.
+      const token = cleanPaste(input.token);
+      const badAt = unsendableAt(token);
+      if (badAt !== null)
+        throw new DeputyError(
+          'invalid_input',
+          unsendableWords('Slack token', badAt, 'your Slack app’s OAuth & Permissions page'),
+        );
       this.cancelPending();
-      const signIn = await this.verify(input.token);
+      const signIn = await this.verify(token);
       this.keep(signIn);
       return { status: this.status(), authUrl: null };
     }

@@ -30,7 +30,22 @@ export function toModelError(error: unknown, context: FailureContext): ModelErro
     return new ModelError('bad_response', 'Gemini sent a reply that is not valid JSON.');
   }
   if (context.hasResponse) return cutMidAnswer();
+  if (isUnsendableHeader(error)) return new ModelError('key_rejected', UNSENDABLE_KEY);
   return fromConnectionError(error, context.host);
+}
+
+const UNSENDABLE_KEY =
+  'The Gemini key has a character no key has (a space, a line break or a letter outside A–Z), so it could not be sent. Paste the key again in Settings → Connections, or fix GEMINI_API_KEY.';
+
+/**
+ * fetch refuses a header value with a character outside Latin-1 (or a line break) before anything is sent. The
+ * key is the only header a person gives, so that is what it is about; said as a network failure, it was not.
+ */
+function isUnsendableHeader(error: unknown): boolean {
+  return (
+    error instanceof TypeError &&
+    /ByteString|Invalid character in header|invalid header value/i.test(error.message)
+  );
 }
 
 /** Keeps a secret out of a message even if a server or library echoed it back. */

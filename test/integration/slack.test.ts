@@ -68,6 +68,28 @@ describe('Slack connector: a pasted user token', () => {
     expect(h.connector.status().state).toBe('disconnected');
   });
 
+  it('drops characters nobody sees, and refuses one no token has without asking Slack or blaming the network', async () => {
+    const h = await start();
+    const token = h.slack.state.issueToken();
+    const connected = await h.connector.connect({ name: 'slack', token: `\u200B${token}\uFEFF` });
+    expect(connected.status.state).toBe('connected');
+    expect(h.vault.getJson('slack.token', (value) => value)).toMatchObject({ token });
+    await h.connector.disconnect();
+
+    const checks = h.slack.requests.filter((request) => request.path === '/api/auth.test').length;
+    for (const [pasted, at] of [
+      [`${token.slice(0, 9)}é${token.slice(9)}`, 10],
+      [`${token.slice(0, 12)} ${token.slice(12)}`, 13],
+    ] as const) {
+      const error = await failure(h.connector.connect({ name: 'slack', token: pasted }));
+      expect((error as DeputyError).code).toBe('invalid_input');
+      expect(error.message).toContain(`character ${at} of it cannot be part of a Slack token`);
+      expectNoToken(error.message, token);
+    }
+    expect(h.slack.requests.filter((request) => request.path === '/api/auth.test')).toHaveLength(checks);
+    expect(h.vault.has('slack.token')).toBe(false);
+  });
+
   it('refuses a revoked token and a bot token', async () => {
     const h = await start();
     const revoked = h.slack.state.issueToken();

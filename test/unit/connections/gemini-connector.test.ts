@@ -74,3 +74,36 @@ describe('GeminiConnector: a key pasted with what surrounded it', () => {
     }
   });
 });
+
+describe('GeminiConnector: a key with a character no key has', () => {
+  it('drops characters nobody sees, and checks and saves the key alone', async () => {
+    const { vault, connector, answer, asked } = connectorWithHeldChecks();
+    const saving = connector.connect({
+      name: 'gemini',
+      apiKey: `\u200B${FIRST.slice(0, 10)}\u00AD${FIRST.slice(10)}\uFEFF`,
+    });
+    expect(asked()).toEqual([FIRST]);
+    answer(FIRST, 'accepted');
+    await expect(saving).resolves.toMatchObject({ status: { state: 'connected' } });
+    expect(vault.get('gemini.apiKey')).toBe(FIRST);
+  });
+
+  it('refuses a key with a space, a line break or a letter outside A–Z, says where, and checks nothing', async () => {
+    for (const [pasted, at] of [
+      [`${FIRST.slice(0, 5)}é${FIRST.slice(5)}`, 6],
+      [`${FIRST.slice(0, 20)}\n${FIRST.slice(20)}`, 21],
+      [`${FIRST.slice(0, 3)} ${FIRST.slice(3)}`, 4],
+      [`${FIRST}😀`, FIRST.length + 1],
+    ] as const) {
+      const { vault, connector, asked } = connectorWithHeldChecks();
+      const refusal = await connector
+        .connect({ name: 'gemini', apiKey: pasted })
+        .catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: 'invalid_input' });
+      expect((refusal as Error).message).toContain(`character ${at} of it`);
+      expect((refusal as Error).message).not.toContain(FIRST.slice(0, 12));
+      expect(asked()).toEqual([]);
+      expect(vault.has('gemini.apiKey')).toBe(false);
+    }
+  });
+});

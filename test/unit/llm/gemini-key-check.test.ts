@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkGeminiKey } from '../../../electron/llm/gemini-models';
+import { checkGeminiKey, listGeminiModels } from '../../../electron/llm/gemini-models';
 import { startFakeGemini } from '../../fakes/gemini/server';
 import type { FakeGemini } from '../../fakes/gemini/types';
 
@@ -47,5 +47,29 @@ describe('checkGeminiKey', () => {
     const started = Date.now();
     expect(await checkGeminiKey({ apiKey: 'AIza-good', baseUrl: silentUrl }, 300)).toBe('unchecked');
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('a key with a character no header can carry', () => {
+  let gemini: FakeGemini;
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+  });
+  afterAll(async () => {
+    await gemini.close();
+  });
+
+  it('is said to be the key, not an unreachable Gemini, and is rejected rather than left unchecked', async () => {
+    for (const apiKey of ['AIza한-key-with-a-Korean-letter', 'AIza😀-emoji-key', 'AIza\u2028line']) {
+      const before = gemini.models.requests;
+      expect(await checkGeminiKey({ apiKey, baseUrl: gemini.url })).toBe('rejected');
+      const failure = await listGeminiModels({ apiKey, baseUrl: gemini.url }).catch(
+        (error: unknown) => error,
+      );
+      expect(failure).toMatchObject({ kind: 'key_rejected' });
+      expect((failure as Error).message).toMatch(/^The Gemini key has a character no key has/);
+      expect((failure as Error).message).not.toContain(apiKey);
+      expect(gemini.models.requests).toBe(before);
+    }
   });
 });
