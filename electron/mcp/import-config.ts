@@ -1,4 +1,10 @@
-import { McpServerConfig, McpServerName, type McpSecrets } from '../../shared/contract';
+import {
+  McpSecretsInput,
+  McpServerConfigInput,
+  McpServerName,
+  type McpSecrets,
+  type McpServerConfig,
+} from '../../shared/contract';
 import { asRecord } from '../store/json';
 
 /** One server read from another app's config: its settings, and the values that go to the vault. */
@@ -57,7 +63,7 @@ export function parseMcpServersBlock(text: string): ImportResult {
     const url =
       typeof entry.httpUrl === 'string' ? entry.httpUrl : typeof entry.url === 'string' ? entry.url : '';
     const timeout = typeof entry.timeout === 'number' ? Math.ceil(entry.timeout / 1_000) : undefined;
-    const parsed = McpServerConfig.safeParse({
+    const parsed = McpServerConfigInput.safeParse({
       transport: typeof entry.command === 'string' ? 'stdio' : 'http',
       command: typeof entry.command === 'string' ? entry.command : '',
       args: Array.isArray(entry.args) ? entry.args.filter((arg) => typeof arg === 'string') : [],
@@ -70,15 +76,16 @@ export function parseMcpServersBlock(text: string): ImportResult {
       enabled: entry.disabled !== true,
       ...(timeout !== undefined && { callTimeoutSeconds: Math.min(55, Math.max(1, timeout)) }),
     });
-    if (!parsed.success) {
-      result.skipped.push({ name: rawName, reason: parsed.error.issues[0]?.message ?? 'not a server entry' });
+    const secrets = McpSecretsInput.safeParse({
+      env: pick(env, secretEnv),
+      headers: pick(headers, secretHeaders),
+    });
+    if (!parsed.success || !secrets.success) {
+      const issue = (parsed.error ?? secrets.error)?.issues[0];
+      result.skipped.push({ name: rawName, reason: issue?.message ?? 'not a server entry' });
       continue;
     }
-    result.servers.push({
-      name,
-      config: parsed.data,
-      secrets: { env: pick(env, secretEnv), headers: pick(headers, secretHeaders) },
-    });
+    result.servers.push({ name, config: parsed.data, secrets: secrets.data });
   }
   return result;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from '../quote-words';
 import { AutonomyLevel } from './policy';
 
 /**
@@ -14,6 +15,44 @@ export const McpServerName = z
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, 'an environment variable name');
 const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, 'an HTTP header name');
 const PlainValue = z.string().max(4_000);
+
+/**
+ * What an HTTP header can carry: fetch refuses a line break, or a character past Latin-1 (an emoji), before it
+ * sends anything, and the server's card would only say it could not be reached. A process cannot be given a NUL
+ * character (in its command, arguments, folder or environment) at all.
+ */
+const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
+const hasNul = (value: string): boolean => value.includes('\0');
+
+/** Adds an issue, in words, for each header value that cannot be sent and each process value holding a NUL. */
+function refuseUnusable(
+  values: {
+    headers?: Record<string, string>;
+    env?: Record<string, string>;
+    args?: string[];
+    command?: string;
+    cwd?: string;
+  },
+  context: z.RefinementCtx,
+): void {
+  const refuse = (path: (string | number)[], message: string) =>
+    context.addIssue({ code: 'custom', path, message });
+  for (const [name, value] of Object.entries(values.headers ?? {}))
+    if (!HEADER_VALUE.test(value))
+      refuse(
+        ['headers', name],
+        `the header ${quoted(name)} cannot hold a line break, or a character such as an emoji`,
+      );
+  for (const [name, value] of Object.entries(values.env ?? {}))
+    if (hasNul(value)) refuse(['env', name], `the variable ${quoted(name)} cannot hold a NUL character`);
+  values.args?.forEach(
+    (arg, index) =>
+      hasNul(arg) && refuse(['args', index], `argument ${index + 1} cannot hold a NUL character`),
+  );
+  if (values.command && hasNul(values.command))
+    refuse(['command'], 'the command cannot hold a NUL character');
+  if (values.cwd && hasNul(values.cwd)) refuse(['cwd'], 'the folder cannot hold a NUL character');
+}
 
 /**
  * One MCP server as the person configured it. Secret environment values and headers are not here: only their
@@ -50,6 +89,12 @@ export const McpServerConfig = z
   });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
+/**
+ * A server's settings as a person gives them (Settings, the API, an import): also what could never be sent or
+ * started. Settings already stored are read with `McpServerConfig` alone, so none of them is dropped.
+ */
+export const McpServerConfigInput = McpServerConfig.superRefine(refuseUnusable);
+
 /** Secret values sent once, to the vault; they are never sent back. */
 export const McpSecrets = z
   .object({
@@ -58,6 +103,8 @@ export const McpSecrets = z
   })
   .strict();
 export type McpSecrets = z.infer<typeof McpSecrets>;
+/** Secrets as a person gives them: also none that could never be sent (the vault's are read with `McpSecrets`). */
+export const McpSecretsInput = McpSecrets.superRefine(refuseUnusable);
 
 /**
  * `restarting`: it stopped or did not start, and is tried again after a delay. `failed`: it did not start (or stopped
@@ -125,8 +172,8 @@ export const McpListOutput = z.object({ servers: z.array(McpServerView) });
 export const McpPutInput = z
   .object({
     name: McpServerName,
-    config: McpServerConfig,
-    secrets: McpSecrets.optional(),
+    config: McpServerConfigInput,
+    secrets: McpSecretsInput.optional(),
     /**
      * The revision the change was made on (a card's copy): if the server changed since, or was removed, nothing is
      * saved and the answer is `changed_since` (HTTP 409). Absent: the server's settings are replaced whatever they are.
