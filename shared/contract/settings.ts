@@ -13,7 +13,19 @@ export const RateLimitsSchema = z.object({
 /** What the user can change. Secrets never appear here: only whether they are configured. */
 export const SettingsPatch = z
   .object({
-    model: z.string().trim().min(1).max(100).optional(),
+    /**
+     * A Gemini model's id (`gemini-2.5-flash`, or `models/…`, `tunedModels/…`). Anything else Gemini's client
+     * refuses before it asks, or sends to an address Gemini does not have, and every message would fail.
+     */
+    model: z
+      .string()
+      .trim()
+      .max(100)
+      .regex(
+        /^(?:(?:models|tunedModels)\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/,
+        'a Gemini model id, such as gemini-2.5-flash',
+      )
+      .optional(),
     timezone: z
       .string()
       .trim()

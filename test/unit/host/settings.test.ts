@@ -63,6 +63,28 @@ describe('settings', () => {
     expect(SettingsPatch.safeParse({ timezone: 'America/New_York' }).success).toBe(true);
   });
 
+  it('takes a Gemini model id, and refuses what could only fail every message or reach another address', () => {
+    for (const model of [
+      'gemini-2.5-flash',
+      'models/gemini-2.5-pro',
+      'tunedModels/my-model.v2_1',
+      ' gemini-2.0-flash ',
+    ])
+      expect(SettingsPatch.safeParse({ model }).success).toBe(true);
+    for (const model of [
+      '',
+      'gemini 2.5',
+      '../../files/abc',
+      'gemini-2.5-flash:countTokens',
+      'flash?key=1',
+      'models/',
+      'é',
+    ])
+      expect(SettingsPatch.safeParse({ model }).error?.issues[0]?.message).toBe(
+        'a Gemini model id, such as gemini-2.5-flash',
+      );
+  });
+
   it('finds the data folder from DEPUTY_DATA_DIR, XDG or the OS convention', () => {
     expect(resolveDataDir({ DEPUTY_DATA_DIR: '/d' }, 'linux', '/home/u')).toBe('/d');
     expect(resolveDataDir({ XDG_DATA_HOME: '/x' }, 'linux', '/home/u')).toBe('/x/deputy');
