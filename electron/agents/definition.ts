@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { GeminiModelId } from '../../shared/contract/settings';
 import { quoted } from '../../shared/quote-words';
 
 /**
@@ -81,7 +82,7 @@ export const AgentDefinition = z
     }),
     modelConfig: z
       .strictObject({
-        model: z.string().min(1).max(100).optional(),
+        model: GeminiModelId.optional(),
         temp: z.number().min(0).max(2).optional(),
         top_p: z.number().gt(0).max(1).optional(),
         /** Tokens the model may spend thinking; -1 lets it decide, 0 turns thinking off. */

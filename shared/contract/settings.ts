@@ -10,22 +10,23 @@ export const RateLimitsSchema = z.object({
   modelTokensPerHour: z.number().int().min(1_000).max(100_000_000),
 });
 
+/**
+ * A Gemini model's id (`gemini-2.5-flash`, or `models/…`, `tunedModels/…`). Anything else Gemini's client refuses
+ * before it asks, or sends to an address Gemini does not have, and every request with it would fail.
+ */
+export const GeminiModelId = z
+  .string()
+  .trim()
+  .max(100)
+  .regex(
+    /^(?:(?:models|tunedModels)\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/,
+    'a Gemini model id, such as gemini-2.5-flash',
+  );
+
 /** What the user can change. Secrets never appear here: only whether they are configured. */
 export const SettingsPatch = z
   .object({
-    /**
-     * A Gemini model's id (`gemini-2.5-flash`, or `models/…`, `tunedModels/…`). Anything else Gemini's client
-     * refuses before it asks, or sends to an address Gemini does not have, and every message would fail.
-     */
-    model: z
-      .string()
-      .trim()
-      .max(100)
-      .regex(
-        /^(?:(?:models|tunedModels)\/)?[A-Za-z0-9][A-Za-z0-9._-]*$/,
-        'a Gemini model id, such as gemini-2.5-flash',
-      )
-      .optional(),
+    model: GeminiModelId.optional(),
     timezone: z
       .string()
       .trim()

@@ -118,6 +118,15 @@ describe('AgentDefinition (spec 001)', () => {
     expect(parsed.error.message).toBe('`modelConfig.temp` should be a number, not text.');
   });
 
+  it('refuses a model that is not a Gemini model id, on its line, as Settings does', () => {
+    const wrong = INVESTIGATOR.replace('gemini-2.5-pro', 'gemini 2.5 pro?');
+    const parsed = parseAgentDefinition(wrong, 'wrong.yaml');
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.error.line).toBe(lineOf(wrong, '  model: "gemini 2.5 pro?"'));
+    expect(parsed.error.message).toContain('a Gemini model id, such as gemini-2.5-flash');
+  });
+
   it('says what is wrong with a field in a sentence, with the file and the line', () => {
     const cases: { text: string; message: string; line: number }[] = [
       {
