@@ -110,6 +110,43 @@ describe('chat against the headless host and a fake Gemini', () => {
     await words();
   });
 
+  it('keeps what was typed and not sent with its own conversation, over a switch and a reload', async () => {
+    gemini.script(textReply('First answer.'), textReply('Second answer.'));
+    const page = await openPage(host);
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Conversation one');
+    await assistantMessages(page).filter({ hasText: 'First answer.' }).waitFor();
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Conversation two');
+    await assistantMessages(page).filter({ hasText: 'Second answer.' }).waitFor();
+    const row = (title: string) => page.getByTestId('thread-item').filter({ hasText: title });
+
+    await composer(page).fill('A reply I have not finished');
+    await row('Conversation one').click();
+    await assistantMessages(page).filter({ hasText: 'First answer.' }).waitFor();
+    // It does not follow the person into a conversation it was not written for.
+    expect(await composer(page).inputValue()).toBe('');
+    await composer(page).fill('Another half');
+    await page.getByTestId('new-conversation').click();
+    expect(await composer(page).inputValue()).toBe('');
+
+    await row('Conversation two').click();
+    await assistantMessages(page).filter({ hasText: 'Second answer.' }).waitFor();
+    await expect.poll(() => composer(page).inputValue()).toBe('A reply I have not finished');
+    await page.reload();
+    await row('Conversation one').click();
+    await assistantMessages(page).filter({ hasText: 'First answer.' }).waitFor();
+    await expect.poll(() => composer(page).inputValue()).toBe('Another half');
+    // Sent, it is gone from the shelf: the conversation opens with an empty box again.
+    gemini.script(textReply('Third answer.'));
+    await page.getByTestId('composer-send').click();
+    await assistantMessages(page).filter({ hasText: 'Third answer.' }).waitFor();
+    await page.reload();
+    await row('Conversation one').click();
+    await assistantMessages(page).filter({ hasText: 'Third answer.' }).waitFor();
+    expect(await composer(page).inputValue()).toBe('');
+  });
+
   it('stops a run that hangs with the Stop button', async () => {
     gemini.script({ kind: 'hang' });
     const page = await openPage(host);

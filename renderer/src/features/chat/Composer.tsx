@@ -3,6 +3,7 @@ import { LIMITS } from '../../../../shared/contract/limits';
 import { useAgents, useApprovals, useChat, useStores } from '../../stores';
 import { AgentPicker, agentMention } from '../agents/AgentPicker';
 import { SendAnywayPrompt } from './SendAnywayPrompt';
+import { useDraft } from './use-draft';
 import './chat.css';
 import { isFocusLost } from '../../focus';
 
@@ -14,12 +15,13 @@ export function Composer({
   /** What the empty box says while Deputy is idle; the quick prompt's narrower box says it shorter. */
   idlePlaceholder?: string;
 }) {
-  const [text, setText] = useState('');
+  const threadId = useChat((state) => state.conversation.threadId);
+  const [text, setText, keepDraft] = useDraft(threadId);
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
   const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const { agents: agentsStore } = useStores();
+  const { agents: agentsStore, chat: chatStore } = useStores();
   const agents = useAgents((state) => state.agents);
   const [picker, setPicker] = useState<{ isOpen: boolean; preselect: string | null }>({
     isOpen: false,
@@ -29,7 +31,6 @@ export function Composer({
   useEffect(() => {
     void agentsStore.getState().load();
   }, [agentsStore]);
-  const threadId = useChat((state) => state.conversation.threadId);
   // A new message cancels an approval this conversation waits on: the person is asked first.
   const isApprovalWaiting = useApprovals((state) =>
     Object.values(state.known).some(
@@ -77,10 +78,15 @@ export function Composer({
     }
     setIsAsking(false);
     const sent = text;
+    const sentFrom = threadId;
     setText('');
-    // A send that fails gives the words back, unless the person has started typing something else.
+    // A send that fails gives the words back, unless the person has started typing something else; to the
+    // draft of the conversation they were written in, if another one is open by then.
     void send(sent).then((isSent) => {
-      if (!isSent) setText((current) => (current === '' ? sent : current));
+      if (isSent) return;
+      if (chatStore.getState().conversation.threadId === sentFrom)
+        setText((current) => (current === '' ? sent : current));
+      else keepDraft(sentFrom, sent);
     });
   };
 
