@@ -1,7 +1,7 @@
 import { isoTime } from '../../shared/iso-time';
 import type { RuntimeEvent } from '../store/journal-codes';
 import type { RunLoopDeps, RunSpec } from './run-deps';
-import { openCalls, toStoredState, type RunState } from './run-state';
+import { openCalls, toStoredState, type CallPart, type RunState } from './run-state';
 
 export type RuntimeEventType = RuntimeEvent['type'];
 
@@ -29,6 +29,26 @@ export function logRuntime(
     ...(toolCallId !== undefined && { toolCallId }),
     payload,
   });
+}
+
+/** A call of a turn that threw (a bug, a write the disk refused), and what it threw. */
+export interface ThrownCall {
+  error: unknown;
+  call: CallPart;
+}
+
+/**
+ * Keeps a call that threw in a run that ends otherwise (the person stopped it meanwhile): the runtime log names
+ * the call, and Deputy's log keeps its error, as it keeps the error of a run that ended for one. Closing stops runs
+ * too, but the store is closed by then: this throws before the log line, and the run goes on at the next start.
+ */
+export function logThrownCall(deps: RunLoopDeps, spec: RunSpec, state: RunState, thrown: ThrownCall): void {
+  const { call } = thrown;
+  const actionId = deps.store.actions.byCall(spec.runId, call.callId)?.id;
+  deps.store.transaction(() =>
+    logRuntime(deps, spec, 'error', state.step, { tool: call.name, actionId, code: 'internal' }, call.callId),
+  );
+  deps.logError(`${call.name} of run ${spec.runId} failed unexpectedly`, thrown.error);
 }
 
 /** Where a run's state goes after every tool result and turn boundary; a no-op sink turns durability off. */

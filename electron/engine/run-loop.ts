@@ -5,7 +5,7 @@ import { answerUnrun } from './call-execution';
 import { checkCompletion } from './completion';
 import { controlCallOf, isControlCall } from './control-tools';
 import { takeTurn } from './fair-turns';
-import { logRuntime } from './journal';
+import { logRuntime, logThrownCall, type ThrownCall } from './journal';
 import { describeModelFailure, type RunFailure } from './model-failure';
 import { modelTurn, type TurnOutput } from './model-turn';
 import type { RunLoopDeps, RunSpec } from './run-deps';
@@ -267,7 +267,7 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
   // A call that throws (a bug, a write the disk refused) stops the turn, but the loop throws only once the turn's
   // calls still going have stopped: the host then ends the run, and one of them still deciding would otherwise ask
   // for approval in a run that has ended.
-  let thrown: { error: unknown } | null = null;
+  let thrown: ThrownCall | null = null;
   const worker = async (): Promise<void> => {
     for (;;) {
       if (ending || thrown || spec.signal.aborted) return;
@@ -278,14 +278,19 @@ async function runPendingCalls(scope: CallScope): Promise<RunResponse | null> {
         refreshPlan(deps, spec);
         if (outcome.kind === 'clarify' || outcome.kind === 'refuse') ending ??= outcome;
       } catch (error) {
-        thrown ??= { error };
+        thrown ??= { error, call };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(width, queue.length) }, worker));
-  const failure = thrown as { error: unknown } | null;
+  const failure = thrown as ThrownCall | null;
+  if (spec.signal.aborted) {
+    // Stopped while the turn waited for the calls still going after one threw (a child paused for approval waits
+    // until then): the run ends as every stop does, and the log keeps the call that threw and its error.
+    if (failure) logThrownCall(deps, spec, state, failure);
+    return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped.' });
+  }
   if (failure) throw failure.error;
-  if (spec.signal.aborted) return failRun(deps, spec, state, { code: 'cancelled', message: 'Stopped.' });
   const end = ending as CallOutcome | null;
   if (end?.kind === 'clarify') {
     state.lastAction = end.action;

@@ -2,14 +2,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ModelClient } from '../../electron/llm/model-client';
+import { COMPLETE_TASK } from '../../electron/engine/completion';
+import { ENDED_BY_DEPUTY } from '../../electron/engine/settled-by-deputy';
+import type { ModelClient, ModelStreamEvent } from '../../electron/llm/model-client';
 import type { Host } from '../../electron/host/create-host';
 import type { StoredApproval } from '../../electron/store/approvals-repo';
 import type { Tool } from '../../electron/tools/tool';
 import type { RunEvent } from '../../shared/contract';
-import { crash, endingOf, NoteWorld, storeOf, until, waitForRun } from '../support/durable-kit';
+import {
+  crash,
+  dieMidStep,
+  endingOf,
+  NoteWorld,
+  refuseOutcomeOnce,
+  storeOf,
+  until,
+  waitForRun,
+} from '../support/durable-kit';
+import { dataDirWithAgents } from '../support/agent-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
+import { syntheticMailTools } from '../support/synthetic-tools';
 
 /*
  * A run Deputy stopped in the middle of a turn: one call of the turn held for approval, another still running.
@@ -251,18 +264,7 @@ describe('a run the host ends (not its loop) while a call of its turn waits for 
   };
 
   /** The disk refuses the first write of the read's result: the loop throws, and the host ends the run. */
-  const refuseReadResult = (host: Host) => {
-    let hasRefused = false;
-    const { db } = storeOf(host);
-    db.function('refuse_once', () => {
-      if (hasRefused) return 0;
-      hasRefused = true;
-      throw new Error('disk I/O error');
-    });
-    for (const write of ['INSERT', 'UPDATE'])
-      db.exec(`CREATE TRIGGER refuse_read_${write} BEFORE ${write} ON actions
-        WHEN NEW.tool = 'read_notes' AND NEW.state <> 'executing' BEGIN SELECT refuse_once(); END`);
-  };
+  const refuseReadResult = (host: Host) => refuseOutcomeOnce(host, 'read_notes');
 
   it('turns the approval down when the loop throws because the checkpoint that held it could not be written', async () => {
     let release = () => {};
@@ -375,4 +377,168 @@ describe('a run the host ends (not its loop) while a call of its turn waits for 
     expect(ending.run.errorMessage).toMatch(/^Deputy stopped during this run and could not pick it up again/);
     expect(model.requests).toHaveLength(0);
   });
+});
+
+/*
+ * A parent run whose one turn hands a mail to an agent (a child run, which pauses for the person's approval) and
+ * reads the board, and the read throws (its result cannot be written). The parent waits for the child before it
+ * ends; the person stops it meanwhile, or Deputy stops and starts again.
+ */
+
+const SEND = { to: ['sam@x.io'], body: 'Hi Sam', intent: 'tell', confidence: 0.9 };
+const done = (note: string, callId: string): ModelStreamEvent[] =>
+  call(COMPLETE_TASK, { result: { note } }, callId);
+
+/** The parent hands the mail to its messenger and reads the board in one turn; the messenger asks to send. */
+const script = () =>
+  new ScriptedModel(
+    turnOf(call('messenger', { task: 'tell sam' }, 'p-msg'), call('read_notes', {}, 'p-read')),
+    call('send_message', SEND, 'c-send'),
+  );
+
+const eventTypesOf = (host: Host, runId: string): RunEvent['type'][] => {
+  const events: RunEvent[] = [];
+  host.subscribe('run.events', { runId }, (event) => events.push(event))();
+  return events.map(({ type }) => type);
+};
+
+describe('a parent whose turn threw while its child waits for approval', () => {
+  let world = new NoteWorld();
+  let sent: { to: string[]; body: string }[] = [];
+  beforeEach(() => {
+    world = new NoteWorld();
+    sent = [];
+  });
+  const begin = async (model: ModelClient, dataDir: string) => {
+    if (!dirs.includes(dataDir)) dirs.push(dataDir);
+    const fixture = await openHost(model, {
+      dataDir,
+      tools: [...world.tools(), ...syntheticMailTools(sent)],
+    });
+    open.push(fixture);
+    return fixture;
+  };
+
+  /** The parent waits for its child, paused for the send, after its read threw (or, `throws: false`, still reads). */
+  const childWaits = async (model: ModelClient, { throws }: { throws: boolean }) => {
+    let release = () => {};
+    world.readGate = new Promise((resolve) => (release = resolve));
+    const dataDir = dataDirWithAgents(
+      { name: 'coordinator', tools: ['messenger', 'send_message', 'read_notes'] },
+      { name: 'messenger', tools: ['send_message'] },
+    );
+    const fixture = await begin(model, dataDir);
+    const { host } = fixture;
+    const store = storeOf(host);
+    const { started } = host.agents.start({ name: 'coordinator', inputs: { task: 'let sam know' } });
+    const { runId, threadId } = started;
+    await until(() => world.calls.read === 1 && host.approvals.pending().length === 1);
+    const [waiting] = host.approvals.pending();
+    if (!waiting) throw new Error('the send was never held for approval');
+    const childId = waiting.runId;
+    await until(() => store.runs.get(childId)?.status === 'awaiting_confirmation');
+    if (throws) {
+      const hasRefused = refuseOutcomeOnce(host, 'read_notes');
+      release();
+      await until(hasRefused);
+      // The parent goes on waiting for its child (it ends once the turn's calls still going have stopped).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(store.runs.get(runId)?.status).toBe('executing');
+    }
+    return { fixture, host, store, runId, threadId, childId, waiting, release };
+  };
+
+  /** How the tree ends when the person stops the parent and nothing threw: the ending every Stop must match. */
+  const stoppedWithoutThrow = async () => {
+    const { host, runId, threadId, childId, release } = await childWaits(script(), { throws: false });
+    expect(host.cancelRun(runId)).toBe(true);
+    release();
+    const parent = await endingOf(host, threadId, runId);
+    const child = await endingOf(host, threadId, childId);
+    return { parent, child, childEvents: eventTypesOf(host, childId) };
+  };
+
+  it('ends Stopped. when the person stops it, its child stopped with it as any Stop does', async () => {
+    const plain = await stoppedWithoutThrow();
+    expect(plain.parent.run).toMatchObject({
+      status: 'failed',
+      errorCode: 'cancelled',
+      errorMessage: 'Stopped.',
+    });
+    world = new NoteWorld();
+
+    const model = script();
+    const { fixture, host, store, runId, threadId, childId, waiting } = await childWaits(model, {
+      throws: true,
+    });
+    expect(host.cancelRun(runId)).toBe(true);
+
+    const parent = await endingOf(host, threadId, runId);
+    expect(parent.run).toEqual(plain.parent.run);
+    // The child, its approval and its card end as they do when a parent is stopped with nothing thrown.
+    expect(await endingOf(host, threadId, childId)).toEqual(plain.child);
+    expect(eventTypesOf(host, childId)).toEqual(plain.childEvents);
+    expect(store.approvals.get(waiting.id)).toMatchObject({
+      status: 'rejected',
+      decisionNote: ENDED_BY_DEPUTY.stoppedWithParent,
+      decidedBy: 'deputy',
+    });
+    expect(host.approvals.pending()).toEqual([]);
+    await expect(
+      host.approvals.decide({ approvalId: waiting.id, decision: 'approve' }),
+    ).rejects.toMatchObject({ code: 'approval_decided' });
+    expect(store.lineage.byRun(childId)?.status).toBe('failed');
+
+    // The read that threw is not lost: the runtime log names it, and Deputy's log keeps its error.
+    const read = store.actions.byCall(runId, 'p-read');
+    expect(store.events.runtimeByRun(runId)).toContainEqual(
+      expect.objectContaining({
+        type: 'error',
+        toolCallId: 'p-read',
+        payload: { tool: 'read_notes', actionId: read?.id, code: 'internal' },
+      }),
+    );
+    const logged = fixture.errorMessages.indexOf(`read_notes of run ${runId} failed unexpectedly`);
+    expect(logged).toBeGreaterThan(-1);
+    expect(fixture.errors[logged]).toMatchObject({ message: 'disk I/O error' });
+
+    // Nothing ran twice, and nothing more was asked.
+    expect(await endingOf(host, threadId, runId)).toEqual(parent);
+    expect(sent).toEqual([]);
+    expect(world.calls.read).toBe(1);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  const stops = [
+    { how: 'is closed', stop: (fixture: HostFixture) => fixture.stop() },
+    { how: 'dies', stop: (fixture: HostFixture) => dieMidStep(fixture.host) },
+  ];
+  it.each(stops)(
+    'goes on after Deputy $how meanwhile and starts again: the approved send happens once',
+    async ({ stop }) => {
+      const { fixture, runId, threadId, childId } = await childWaits(script(), { throws: true });
+      await stop(fixture);
+
+      const model = new ScriptedModel(done('Sent.', 'c-done'), done('Messenger sent it.', 'p-done'));
+      const again = await begin(model, fixture.dataDir);
+      const store = storeOf(again.host);
+      const [approval] = again.host.approvals.pending();
+      expect(approval?.runId).toBe(childId);
+      await again.host.approvals.decide({ approvalId: approval?.id ?? '', decision: 'approve' });
+      const parent = await waitForRun(again.host, threadId, runId);
+
+      expect(parent).toMatchObject({ status: 'completed', summary: 'Note: Messenger sent it.' });
+      expect(sent).toEqual([{ to: ['sam@x.io'], body: 'Hi Sam' }]);
+      expect(store.lineage.children(runId).map((row) => row.runId)).toEqual([childId]);
+      expect(store.runs.get(childId)).toMatchObject({ status: 'completed' });
+      // The read, whose result was never written, ran again (it only reads); the parent heard both of its calls.
+      expect(world.calls.read).toBe(2);
+      const heard = model.requests[1]?.messages
+        .at(-1)
+        ?.parts.flatMap((part) => (part.kind === 'result' ? [part.callId] : []));
+      expect(heard).toEqual(['p-msg', 'p-read']);
+      expect(again.host.approvals.pending()).toEqual([]);
+      expect(fixture.errorMessages).not.toContain(`run ${runId} failed unexpectedly`);
+    },
+  );
 });

@@ -174,3 +174,22 @@ export class HangingModel implements ModelClient {
     yield* this.inner.stream(request);
   }
 }
+
+/**
+ * The disk refuses the first write of `tool`'s outcome to the ledger (a call that throws: the loop cannot record
+ * it). The triggers are the connection's own (TEMP), so a data folder opened again writes as usual. Says whether
+ * the write was refused yet.
+ */
+export function refuseOutcomeOnce(host: Host, tool: string): () => boolean {
+  let hasRefused = false;
+  const { db } = storeOf(host);
+  db.function('refuse_once', () => {
+    if (hasRefused) return 0;
+    hasRefused = true;
+    throw new Error('disk I/O error');
+  });
+  for (const write of ['INSERT', 'UPDATE'])
+    db.exec(`CREATE TEMP TRIGGER refuse_${tool}_${write} BEFORE ${write} ON main.actions
+      WHEN NEW.tool = '${tool}' AND NEW.state <> 'executing' BEGIN SELECT refuse_once(); END`);
+  return () => hasRefused;
+}
