@@ -539,6 +539,9 @@ describe('a parent whose turn threw while its child waits for approval', () => {
       expect(heard).toEqual(['p-msg', 'p-read']);
       expect(again.host.approvals.pending()).toEqual([]);
       expect(fixture.errorMessages).not.toContain(`run ${runId} failed unexpectedly`);
+      // Closing is not stopping: nothing of the first host's ending was written or logged, the run simply went on.
+      expect(fixture.errorMessages).not.toContain(`read_notes of run ${runId} failed unexpectedly`);
+      expect(store.events.runtimeByRun(runId).filter(({ type }) => type === 'error')).toEqual([]);
     },
   );
 });
