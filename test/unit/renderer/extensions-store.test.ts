@@ -204,6 +204,23 @@ describe('extensions store', () => {
     expect(store.getState().servers?.map((item) => item.name)).toEqual(['files', 'other']);
   });
 
+  it('takes a server removed elsewhere meanwhile as removed: its card goes, and the panel says so', async () => {
+    const fake = fakeClient({
+      'mcp.list': async () => ({ servers: [server('files'), server('other')] }),
+      'mcp.delete': async () =>
+        Promise.reject(new ClientError('not_found', 'There is no MCP server named “other”.')),
+    });
+    const store = createExtensionsStore(fake.client);
+    await store.getState().load();
+    expect(await store.getState().remove('other')).toBeNull();
+    expect(store.getState()).toMatchObject({
+      busy: null,
+      error: null,
+      outcome: 'other was already removed.',
+    });
+    expect(store.getState().servers?.map((item) => item.name)).toEqual(['files']);
+  });
+
   it('saves a server’s new command with the rest of its settings, or hands back why not for the edit form', async () => {
     const files = server('files', {
       config: McpServerConfig.parse({ transport: 'stdio', command: 'npxx', cwd: '/srv', secretEnv: ['KEY'] }),

@@ -44,7 +44,7 @@ export function Composer({
       setText(draft.text);
       inputRef.current?.focus();
     }
-  }, [draft]);
+  }, [draft, setText]);
 
   // A disabled textarea loses focus; give it back when the run ends so typing can simply go on.
   useEffect(() => {

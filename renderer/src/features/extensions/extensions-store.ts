@@ -220,9 +220,16 @@ export function createExtensionsStore(client: DeputyClient): ExtensionsStore {
         whyNotSaved(
           name,
           act(name, async () => {
-            await client.invoke('mcp.delete', { name });
+            // Removed elsewhere meanwhile (another window, the API): what the person asked for is so already.
+            const isGone = await client.invoke('mcp.delete', { name }).then(
+              () => false,
+              (error: unknown) => {
+                if (toClientError(error).code === 'not_found') return true;
+                throw error;
+              },
+            );
             set((state) => ({ servers: (state.servers ?? []).filter((item) => item.name !== name) }));
-            return `Removed ${name}; its secrets left the vault.`;
+            return isGone ? `${name} was already removed.` : `Removed ${name}; its secrets left the vault.`;
           }),
         ),
       restart: (name) =>
