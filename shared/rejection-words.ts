@@ -70,6 +70,12 @@ export const RUN_ENDED_NOTE = 'the run ended';
  * with: the window reads it to say "Cancelled", as the plan's tree does.
  */
 export const PLAN_CANCELLED_WORDS = 'Cancelled: you cancelled the plan.';
+/** What a run whose plan was cancelled while it worked said before it said it as a paused one does. */
+const PLAN_CANCELLED_BEFORE = 'Stopped: you cancelled the plan.';
+
+/** Whether a cancelled run's words say the person cancelled its plan (in today's words or the older ones). */
+export const isPlanCancelledWords = (message: string | null | undefined): boolean =>
+  message === PLAN_CANCELLED_WORDS || message === PLAN_CANCELLED_BEFORE;
 
 /**
  * An approval's note as its card shows it: why Deputy turned it down for the person, in a sentence, with a server's

@@ -1,3 +1,4 @@
+import { isPlanCancelledWords } from '../../shared/rejection-words';
 import { TASKS_THREAD_ID } from '../../shared/tasks-thread';
 import { redactSecrets } from '../vault/redactor';
 import { DeputyError, type MessageRecord, type RunStatus, type ThreadSummary } from '../../shared/contract';
@@ -10,6 +11,8 @@ export interface ThreadRow {
   updated_at: string;
   last_run_status: RunStatus | null;
   last_run_error_code: string | null;
+  /** The last run's error words, read only when it was cancelled (to tell a cancelled plan from Stop). */
+  last_run_cancelled_words: string | null;
 }
 
 interface MessageRow {
@@ -29,6 +32,9 @@ export const toThread = (row: ThreadRow): ThreadSummary => ({
   lastRunStatus: row.last_run_status,
   // A failed last run says why: the list tells a run the person stopped (`cancelled`) from one that went wrong.
   ...(row.last_run_status === 'failed' && { lastRunErrorCode: row.last_run_error_code }),
+  // A cancelled run says whether its plan was cancelled by its stored words: the same code as a pressed Stop.
+  ...(row.last_run_status === 'failed' &&
+    isPlanCancelledWords(row.last_run_cancelled_words) && { isLastRunPlanCancelled: true }),
 });
 
 const toMessage = (row: MessageRow): MessageRecord => ({
@@ -42,7 +48,8 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 
 const LAST_RUN = 'FROM runs r WHERE r.thread_id = t.id ORDER BY r.created_at DESC, r.rowid DESC LIMIT 1';
 export const THREAD_COLUMNS = `t.id, t.title, t.created_at, t.updated_at,
-  (SELECT status ${LAST_RUN}) AS last_run_status, (SELECT error_code ${LAST_RUN}) AS last_run_error_code`;
+  (SELECT status ${LAST_RUN}) AS last_run_status, (SELECT error_code ${LAST_RUN}) AS last_run_error_code,
+  (SELECT CASE WHEN error_code = 'cancelled' THEN error_message END ${LAST_RUN}) AS last_run_cancelled_words`;
 
 export class ThreadsRepo {
   private readonly insertThread;

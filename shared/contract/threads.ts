@@ -13,6 +13,11 @@ export const ThreadSummary = z.object({
   lastRunStatus: RunStatus.nullable(),
   /** Why a failed last run ended (its run record's errorCode): `cancelled` is a run the person stopped. */
   lastRunErrorCode: z.string().nullable().optional(),
+  /**
+   * True when that `cancelled` run ended because the person cancelled its plan (not with Stop): the list says
+   * "cancelled", as the plan's tree does. Absent otherwise.
+   */
+  isLastRunPlanCancelled: z.literal(true).optional(),
 });
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 

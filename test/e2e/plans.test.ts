@@ -65,6 +65,10 @@ async function expectRunCancelled(page: Page): Promise<void> {
   expect(await ending.getByTestId('run-ask-again').count()).toBe(1);
   expect(await page.getByTestId('run-stopped').count()).toBe(0);
   expect(await page.getByTestId('timeline').innerText()).not.toContain('Stopped');
+  // The conversation list says it in the same word, not as a run the person stopped.
+  const row = page.locator('[data-testid="thread-item"][aria-current="page"]');
+  await expect.poll(() => row.innerText()).toContain('· cancelled');
+  expect(await row.innerText()).not.toContain('stopped');
 }
 
 /** How many times the conversation says `words`. */
@@ -547,7 +551,12 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await card.and(page.locator('[data-state="executing"]')).waitFor();
     await page.getByTestId('composer-stop').click();
     await page.getByTestId('run-stopped').waitFor();
-    await liveAndReopened(page, () => expectCancelledCard(card));
+    await liveAndReopened(page, async () => {
+      await expectCancelledCard(card);
+      // Its plan-less run was stopped, and the conversation list says so.
+      const row = page.locator('[data-testid="thread-item"][aria-current="page"]');
+      await expect.poll(() => row.innerText()).toContain('· stopped');
+    });
   });
 
   it('the same tree in the quick prompt and in the approval window (axe 0, light and dark)', async () => {

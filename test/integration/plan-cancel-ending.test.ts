@@ -73,7 +73,18 @@ async function cancelPlanOf({ host, events, runId, threadId }: Started) {
   expect((await host.invoke('plan.cancel', { planId: plan.id })).plan.status).toBe('cancelled');
   const { run } = await endingOf(host, threadId, runId);
   expect(errorEvents(events, runId)).toEqual([run.errorMessage]);
+  // The conversation list tells it from a run the person stopped, as the chat does.
+  expect(await listedOf(host, threadId)).toMatchObject({
+    lastRunErrorCode: 'cancelled',
+    isLastRunPlanCancelled: true,
+  });
   return run;
+}
+
+/** The conversation as the list shows it. */
+async function listedOf(host: Started['host'], threadId: string) {
+  const { threads } = await host.invoke('threads.list', {});
+  return threads.find((thread) => thread.id === threadId);
 }
 
 const ENDED_CANCELLED = {
@@ -124,5 +135,8 @@ describe('a run whose plan the person cancels', () => {
     const ending = await endingOf(host, threadId, runId);
     expect(ending.run).toMatchObject({ status: 'failed', errorCode: 'cancelled', errorMessage: 'Stopped.' });
     expect((await planOf(host, events)).status).toBe('cancelled');
+    const listed = await listedOf(host, threadId);
+    expect(listed?.lastRunErrorCode).toBe('cancelled');
+    expect(listed?.isLastRunPlanCancelled).toBeUndefined();
   });
 });

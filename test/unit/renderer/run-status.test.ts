@@ -90,6 +90,10 @@ describe('the conversation list’s note on a last run', () => {
       'approval expired',
     );
     expect(lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'cancelled' })).toBe('stopped');
+    // A run whose plan the person cancelled reads as the plan's tree says it.
+    expect(
+      lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'cancelled', isLastRunPlanCancelled: true }),
+    ).toBe('cancelled');
     expect(lastRunNote({ lastRunStatus: 'failed', lastRunErrorCode: 'model_timeout' })).toBe('failed');
     // A row from before the list carried the code.
     expect(lastRunNote({ lastRunStatus: 'failed' })).toBe('failed');

@@ -4,7 +4,7 @@
  */
 import { MODEL_FAILURE_WORDS as GEMINI } from '../../../../shared/model-failure-words';
 import { NO_GEMINI_KEY_MESSAGE } from '../../../../shared/no-gemini-key';
-import { PLAN_CANCELLED_WORDS } from '../../../../shared/rejection-words';
+import { isPlanCancelledWords } from '../../../../shared/rejection-words';
 
 /** What happened, and the advice to try again: only the first still holds once a later turn has answered. */
 const FRIENDLY: Record<string, readonly [said: string, retryAdvice?: string]> = {
@@ -62,10 +62,6 @@ export function isRetryable(code: string | undefined): boolean {
 /** A run that ended because the person stopped it (or sent a new message over its approval): not a failure. */
 export const isStoppedCode = (code: string | null | undefined): boolean => code === 'cancelled';
 
-/** What a run whose plan was cancelled while it worked said before it said it as a paused one does. */
-const PLAN_CANCELLED_BEFORE = 'Stopped: you cancelled the plan.';
-
 /** A run that ended because the person cancelled its plan: it says "Cancelled", as the plan's tree does. */
 export const isPlanCancelledEnding = (error: { code?: string | null; message: string }): boolean =>
-  isStoppedCode(error.code) &&
-  (error.message === PLAN_CANCELLED_WORDS || error.message === PLAN_CANCELLED_BEFORE);
+  isStoppedCode(error.code) && isPlanCancelledWords(error.message);

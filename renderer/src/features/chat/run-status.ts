@@ -21,15 +21,16 @@ export function runStatusText(status: RunStatus, queuePosition?: number): string
 
 /**
  * What the conversation list says of a conversation's last run, after its time, when it is news: it waits for
- * the person, or it ended without an answer. A run stopped, or ended because an approval expired with nobody
- * answering, did not go wrong: it is said as the chat and the audit trail say it, not as "failed".
+ * the person, or it ended without an answer. A run stopped, one whose plan the person cancelled, or one ended
+ * because an approval expired with nobody answering, did not go wrong: it is said as the chat and the audit
+ * trail say it ("stopped", "cancelled" as the plan's tree says), not as "failed".
  */
 export function lastRunNote(
-  thread: Pick<ThreadSummary, 'lastRunStatus' | 'lastRunErrorCode'>,
+  thread: Pick<ThreadSummary, 'lastRunStatus' | 'lastRunErrorCode' | 'isLastRunPlanCancelled'>,
 ): string | null {
   if (thread.lastRunStatus === 'awaiting_confirmation') return 'needs approval';
   if (thread.lastRunStatus !== 'failed') return null;
-  if (isStoppedCode(thread.lastRunErrorCode)) return 'stopped';
+  if (isStoppedCode(thread.lastRunErrorCode)) return thread.isLastRunPlanCancelled ? 'cancelled' : 'stopped';
   return thread.lastRunErrorCode === 'approval_expired' ? 'approval expired' : 'failed';
 }
 
