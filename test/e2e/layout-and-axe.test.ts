@@ -18,6 +18,7 @@ import {
   usePages,
 } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+import { wordsUnderArrows } from './support/tabs';
 
 const { newPage } = usePages();
 const SHOTS = process.env.DEPUTY_SHOTS;
@@ -521,6 +522,8 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
             );
           });
         await expect.poll(hasSettled).toBe(true);
+        // An arrow takes its own room: it never covers the words of a tab, however far the row is scrolled.
+        expect(await wordsUnderArrows(row)).toEqual([]);
         const seen = new Set(await seenTabs());
         // Arrows are for the pointer: seen and pressed where they are drawn, out of the keyboard's way.
         for (const [arrow, edge] of [
@@ -539,6 +542,7 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
             // Pressed, it leaves the keyboard where it was.
             expect(await focusedTestId(page)).not.toBe(arrow);
             await expect.poll(hasSettled).toBe(true);
+            expect(await wordsUnderArrows(row)).toEqual([]);
             for (const tab of await seenTabs()) seen.add(tab);
           }
           expect(await page.getByTestId(arrow).count()).toBe(0);

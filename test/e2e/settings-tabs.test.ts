@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHostedGemini } from './support/hosted';
 import { composer, openFromHeader, usePages } from './support/pages';
+import { wordsUnderArrows } from './support/tabs';
 
 const { newPage } = usePages();
 
@@ -34,6 +35,8 @@ describe('Settings tabs', () => {
       for (const width of [720, 420]) {
         await page.setViewportSize({ width, height: 800 });
         await expect.poll(chosenIsWhole).toBe(true);
+        // Nor does an arrow cover another tab's words: the one cut off at the row's end fades out before it.
+        expect(await wordsUnderArrows(row)).toEqual([]);
       }
     }
   });

@@ -3,7 +3,7 @@ import { useScrollEdges } from '../use-scroll-edges';
 
 /**
  * A row of tabs (role tablist) that keeps to one line however narrow the window: it scrolls sideways, its edge
- * fades where more tabs lie that way, and an arrow button there (‹ or ›) scrolls to them with the pointer. The
+ * fades where more tabs lie that way, and an arrow button beside it (‹ or ›) scrolls to them with the pointer. The
  * arrows are for the pointer alone: the keyboard's arrow keys choose tabs and bring each into view, and a screen
  * reader hears every tab of the list wherever the row is scrolled, so the buttons are left out of both.
  */
@@ -19,8 +19,9 @@ export function ScrollingTabs({
   children: ReactNode;
 }) {
   const { ref, edges } = useScrollEdges<HTMLDivElement>();
-  // A window made narrower leaves the row where it was scrolled: the chosen tab could end under the fade and its
-  // arrow. As the row changes width, the chosen tab is brought back whole (clear of the fade: scroll-padding).
+  // A window made narrower leaves the row where it was scrolled: the chosen tab could end under the fade. As the
+  // row changes width (with the window, or as the arrows' room comes or goes when the row starts or stops
+  // overflowing), the chosen tab is brought back whole (clear of the fade: scroll-padding).
   useEffect(() => {
     const list = ref.current;
     if (!list) return;
@@ -52,23 +53,31 @@ export function ScrollingTabs({
       behavior: isCalm ? 'auto' : 'smooth',
     });
   };
-  const arrow = (direction: -1 | 1) => (
-    <button
-      type="button"
-      className={`tabs-row__arrow tabs-row__arrow--${direction < 0 ? 'back' : 'more'}`}
-      tabIndex={-1}
-      aria-hidden="true"
-      data-testid={direction < 0 ? `${testId}-back` : `${testId}-more`}
-      // Pressed, it leaves the keyboard where it was (on the chosen tab): it takes no focus of its own.
-      onMouseDown={(event) => event.preventDefault()}
-      onClick={() => scroll(direction)}
-    >
-      {direction < 0 ? '‹' : '›'}
-    </button>
-  );
+  // While the row overflows, each end keeps an arrow's room, so the list is as wide as it is scrolled: the arrows
+  // cover no tab's words (a tab cut off fades out before one), and paging does not change the list's width. At
+  // an end with nothing more that way the room stays, empty.
+  const isOverflowing = edges.hasMoreBefore || edges.hasMoreAfter;
+  const arrow = (direction: -1 | 1, hasMore: boolean) => {
+    if (!isOverflowing) return null;
+    if (!hasMore) return <span className="tabs-row__arrow tabs-row__arrow--idle" aria-hidden="true" />;
+    return (
+      <button
+        type="button"
+        className={`tabs-row__arrow tabs-row__arrow--${direction < 0 ? 'back' : 'more'}`}
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid={direction < 0 ? `${testId}-back` : `${testId}-more`}
+        // Pressed, it leaves the keyboard where it was (on the chosen tab): it takes no focus of its own.
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={() => scroll(direction)}
+      >
+        {direction < 0 ? '‹' : '›'}
+      </button>
+    );
+  };
   return (
     <div className="tabs-row">
-      {edges.hasMoreBefore && arrow(-1)}
+      {arrow(-1, edges.hasMoreBefore)}
       <div
         ref={ref}
         className="tabs"
@@ -81,7 +90,7 @@ export function ScrollingTabs({
       >
         {children}
       </div>
-      {edges.hasMoreAfter && arrow(1)}
+      {arrow(1, edges.hasMoreAfter)}
     </div>
   );
 }
