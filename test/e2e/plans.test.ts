@@ -29,6 +29,13 @@ const planWith = (goal: string, last: Record<string, unknown>) =>
 const ADD_STEP = { id: 'add', title: 'Add “Buy milk”', tool: 'add_task', args: { description: 'Buy milk' } };
 const ASK_STEP = { id: 'ask', title: 'Ask which list', ask: 'Which list?' };
 
+/** The model's replies to a request to add `description`: a plan, the look it takes first, and the add it waits with. */
+const addPlanReplies = (goal: string, description: string) => [
+  planWith(goal, { ...ADD_STEP, title: `Add “${description}”`, args: { description } }),
+  callReply('list_tasks', {}),
+  callReply('add_task', { ...ADD, description }),
+];
+
 /** The odd MCP server's `hang` tool, which never answers: a call that is still running when the run ends. */
 const HANG = 'odd__hang';
 const HANG_ARGS = {
@@ -78,6 +85,14 @@ const timesSaid = async (page: Page, words: string): Promise<number> =>
 const tree = (page: Page): Locator => page.getByTestId('plan-tree').last();
 const step = (page: Page, id: string): Locator =>
   tree(page).locator(`[data-testid="plan-step"][data-step-id="${id}"]`);
+
+/** Asks `prompt` in a new conversation and cancels its plan while its add waits for approval. */
+async function cancelWhileItWaits(page: Page, prompt: string): Promise<void> {
+  await page.getByTestId('new-conversation').click();
+  await send(page, prompt);
+  await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+  await tree(page).getByTestId('plan-cancel').click();
+}
 
 describe('plan trees in the chat, against the headless host and a fake Gemini', () => {
   let gemini: FakeGemini;
@@ -388,15 +403,8 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
 
   it('cancel another plan while it waits: nothing is added', async () => {
     const page = await openPage();
-    gemini.script(
-      planWith('Add bread', { ...ADD_STEP, title: 'Add “Buy bread”', args: { description: 'Buy bread' } }),
-      callReply('list_tasks', {}),
-      callReply('add_task', { ...ADD, description: 'Buy bread' }),
-    );
-    await page.getByTestId('new-conversation').click();
-    await send(page, 'Look at my tasks and add one to buy bread');
-    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
-    await tree(page).getByTestId('plan-cancel').click();
+    gemini.script(...addPlanReplies('Add bread', 'Buy bread'));
+    await cancelWhileItWaits(page, 'Look at my tasks and add one to buy bread');
     await tree(page).and(page.locator('[data-status="cancelled"]')).waitFor();
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('Cancelled');
     // The waiting add was rejected, never run, and nothing waits any more.
@@ -420,6 +428,31 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
       headers: { authorization: `Bearer ${host.token}` },
     });
     expect(((await pending.json()) as { approvals: unknown[] }).approvals).toEqual([]);
+  });
+
+  it('Ask again after a cancelled plan asks the same question anew: a new plan to see, the cancelled one kept as it was', async () => {
+    const page = await openPage();
+    gemini.script(
+      ...addPlanReplies('Add oats', 'Buy oats'),
+      ...addPlanReplies('Add oats, asked again', 'Buy oats'),
+    );
+    await cancelWhileItWaits(page, 'Look at my tasks and add oats');
+    await expectRunCancelled(page);
+    await page.getByTestId('run-cancelled').getByTestId('run-ask-again').click();
+    // The same question, asked again as a new request: Deputy proposes a new plan, which waits for the person
+    // as the first did; nothing of the cancelled one runs.
+    await page.getByTestId('run-repeat').waitFor();
+    await expect.poll(() => page.getByTestId('plan-tree').count()).toBe(2);
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    const first = page.getByTestId('plan-tree').first();
+    expect(await first.getAttribute('data-status')).toBe('cancelled');
+    expect(await first.getByTestId('plan-status').innerText()).toMatch(/^Cancelled/);
+    // The cancelled run's row no longer offers it: the turn it belonged to was followed by a newer one.
+    expect(await page.getByTestId('run-cancelled').getByTestId('run-ask-again').count()).toBe(0);
+    const row = page.locator('[data-testid="thread-item"][aria-current="page"]');
+    await expect.poll(() => row.innerText()).toContain('· needs approval');
+    await tree(page).getByTestId('plan-cancel').click();
+    await expect.poll(() => row.innerText()).toContain('· cancelled');
   });
 
   it('cancel a plan whose waiting call a task’s link steered: where it came from is kept, folded away', async () => {

@@ -21,6 +21,8 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
  * A failed run or send, in plain words with a Retry; the host's message (addresses, codes) sits behind a
  * disclosure. A run the person stopped is not a failure: it reads "Stopped", quietly, with Ask again ("Cancelled" when
  * they cancelled its plan, as the plan's tree says); so does a run whose approval expired, in its own words.
+ * A cancelled plan keeps Ask again too: cancelling turns down that plan, not the question, and asking again is a
+ * new request whose new plan the person sees, as the first, before any of it that waits for them is done.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
