@@ -230,6 +230,33 @@ describe('a window that loses its connection to the host mid-run', () => {
     expect(await timelineOrder(page)).toEqual(order);
   });
 
+  it('Stop pressed while the socket is cut reads Stopping… and stops the run once the window reconnects', async () => {
+    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: 400 }));
+    const { page, socket } = await openPage('supervised');
+    await send(page, 'Count to fourteen very slowly');
+    await assistantMessages(page).getByText('One', { exact: false }).waitFor();
+    const stop = page.getByTestId('composer-stop');
+    socket.cut();
+    await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
+    await stop.click();
+    // Pressed again, and by Escape: still the one Stop, waiting for the socket.
+    await page.keyboard.press('Escape');
+    await stop.click();
+    expect(await stop.innerText()).toBe('Stopping…');
+    expect(await page.getByTestId('run-status').innerText()).toBe('Stopping…');
+    expect(await page.getByTestId('run-stopped').count()).toBe(0);
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+
+    socket.restore();
+    await expect.poll(() => connectionStatus(page).innerText()).toBe('');
+    await page.getByTestId('run-stopped').waitFor();
+    await page.getByTestId('composer-send').waitFor();
+    expect(await page.getByTestId('run-stopped').count()).toBe(1);
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+    const words = (await assistantMessages(page).allInnerTexts()).join(' ');
+    expect(words).not.toContain('fourteen.');
+  });
+
   it('an approval waiting while the socket is cut shows once, and still answers', async () => {
     gemini.script(callReply('add_task', MILK_CALL), textReply('Added it.', { chunks: 3, gapMs: 20 }));
     const { page, socket } = await openPage('supervised');

@@ -3,6 +3,7 @@ import type { DeputyClient, RunEvent, RunEventsFilter, ThreadDetail } from '../.
 import { RunEventBus } from '../../../electron/host/run-event-bus';
 import { ClientError } from '../../../renderer/src/api/client-error';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
+import { friendlyError, isRetryable } from '../../../renderer/src/features/chat/error-words';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
 import {
   applyRunEvent,
@@ -325,6 +326,56 @@ describe('chat store', () => {
     await sent;
     await new Promise((resolve) => setImmediate(resolve));
     expect(cancelled).toEqual(['r1']);
+  });
+});
+
+describe('Stop while the connection to the host is down', () => {
+  /** A store showing run r1 under way, whose `run.cancel` answers only when the test settles it. */
+  function runningStore() {
+    const cancels: { settle: (error?: ClientError) => void }[] = [];
+    const { client, emit } = fakeClient({
+      'run.start': async () => ids,
+      'run.cancel': () =>
+        new Promise((resolve, reject) =>
+          cancels.push({ settle: (error) => (error ? reject(error) : resolve({ cancelled: true })) }),
+        ),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    store.getState().connect();
+    return { store, emit, cancels };
+  }
+  const lost = () => new ClientError('disconnected', 'Lost the connection to Deputy before it answered.');
+
+  it('a Stop not yet answered is asked once, reads as stopping, and does not say the run stopped', async () => {
+    const { store, cancels } = runningStore();
+    await store.getState().send('Count slowly');
+    void store.getState().stop();
+    void store.getState().stop();
+    expect(cancels).toHaveLength(1);
+    expect(store.getState().stoppingRunId).toBe('r1');
+    expect(store.getState().conversation.activeRun?.runId).toBe('r1');
+    expect(store.getState().conversation.items.map((item) => item.kind)).toEqual(['message']);
+  });
+
+  it('a Stop the host never answered says so, once, and Stop can be pressed again', async () => {
+    const { store, cancels } = runningStore();
+    await store.getState().send('Count slowly');
+    for (const attempt of [0, 1]) {
+      const stopping = store.getState().stop();
+      cancels[attempt]?.settle(lost());
+      await stopping;
+      expect(store.getState().stoppingRunId).toBeNull();
+    }
+    expect(cancels).toHaveLength(2);
+    const errors = store.getState().conversation.items.filter((item) => item.kind === 'error');
+    expect(errors).toEqual([expect.objectContaining({ id: 'cancel-r1', code: 'stop_unanswered' })]);
+    expect(friendlyError('stop_unanswered')).toBe(
+      'Lost the connection to Deputy before it answered Stop. Press Stop again once it reconnects.',
+    );
+    // Retry would ask the question again: Stop is what to press.
+    expect(isRetryable('stop_unanswered')).toBe(false);
+    expect(store.getState().conversation.activeRun?.runId).toBe('r1');
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 
 import { LIMITS } from '../../../../shared/contract/limits';
 import { useAgents, useApprovals, useChat, useStores } from '../../stores';
 import { AgentPicker, agentMention } from '../agents/AgentPicker';
+import { isStopping } from './chat-state';
 import { SendAnywayPrompt } from './SendAnywayPrompt';
 import { useDraft } from './use-draft';
 import './chat.css';
@@ -20,6 +21,7 @@ export function Composer({
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
   const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
+  const isStopAsked = useChat(isStopping);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const { agents: agentsStore, chat: chatStore } = useStores();
   const agents = useAgents((state) => state.agents);
@@ -155,7 +157,7 @@ export function Composer({
             data-testid="composer-stop"
             onClick={() => void stop()}
           >
-            Stop
+            {isStopAsked ? 'Stopping…' : 'Stop'}
           </button>
         ) : (
           <button

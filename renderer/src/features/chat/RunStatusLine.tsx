@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useChat } from '../../stores';
 import { useNow } from '../../use-now';
+import { isStopping } from './chat-state';
 import { isWaitingForApproval, runActivityText, runStatusText } from './run-status';
 
 /** How long a working run may stay silent before the window says so. */
@@ -15,6 +16,7 @@ export function RunStatusLine() {
   const lastActivityAt = useChat((state) => state.lastActivityAt);
   const isChildWaiting = useChat((state) => isWaitingForApproval(state.conversation.items));
   const stop = useChat((state) => state.stop);
+  const isStopAsked = useChat(isStopping);
   const [keptWaitingAt, setKeptWaitingAt] = useState(0);
   // A parent waiting on its child's approval waits for the person, not for Gemini.
   const status = isChildWaiting ? 'awaiting_confirmation' : (activeRun?.status ?? 'queued');
@@ -31,9 +33,9 @@ export function RunStatusLine() {
   if (isSilent) {
     return (
       <div className="conversation__status conversation__status--silent" data-testid="run-silent">
-        <p role="status">Still waiting for Gemini to answer…</p>
+        <p role="status">{isStopAsked ? 'Stopping…' : 'Still waiting for Gemini to answer…'}</p>
         <button type="button" className="button button--stop" onClick={() => void stop()}>
-          Stop
+          {isStopAsked ? 'Stopping…' : 'Stop'}
         </button>
         <button type="button" className="button" onClick={() => setKeptWaitingAt(Date.now())}>
           Keep waiting
@@ -43,7 +45,7 @@ export function RunStatusLine() {
   }
   return (
     <p className="conversation__status" role="status" data-testid="run-status">
-      {activity ?? runStatusText(status, activeRun?.queuePosition)}
+      {isStopAsked ? 'Stopping…' : (activity ?? runStatusText(status, activeRun?.queuePosition))}
     </p>
   );
 }

@@ -1,11 +1,5 @@
-import { createStore, type StoreApi } from 'zustand/vanilla';
-import type {
-  ApprovalsChangedEvent,
-  DeputyClient,
-  RunEvent,
-  ThreadDetail,
-  ThreadSummary,
-} from '../../../../shared/contract';
+import { createStore } from 'zustand/vanilla';
+import type { DeputyClient, RunEvent } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { isRunStart } from '../../../../shared/run-start';
 import { isRunEnd, RunFollowers } from './run-followers';
@@ -22,80 +16,9 @@ import {
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
 import { isInLastTurn } from './turns';
+import type { ChatActions, ChatState, ChatStore, ChatStoreOptions } from './chat-state';
 
-type RunErrorItem = Extract<TimelineItem, { kind: 'error' }>;
-
-export interface ChatState {
-  threads: ThreadSummary[];
-  nextBefore: string | null;
-  isLoadingThreads: boolean;
-  threadsError: string | null;
-  conversation: Conversation;
-  isLoadingThread: boolean;
-  threadError: string | null;
-  /** `run.start` has been sent and not answered yet. */
-  isStarting: boolean;
-  /** The conversation being deleted, if one is. */
-  deletingThreadId: string | null;
-  deleteError: string | null;
-  /** When the window last heard anything of the run it waits on (ms since the epoch). */
-  lastActivityAt: number;
-  /** A message to bring into view once the conversation is shown (a search hit's), until the list has. */
-  focusMessageId: string | null;
-}
-
-export interface ChatActions {
-  /** Subscribes to every run's events for the window's lifetime and loads the thread list; returns the undo. */
-  connect(): () => void;
-  loadThreads(): Promise<void>;
-  loadMoreThreads(): Promise<void>;
-  /** An approval was settled (`approvals.changed`): its conversation no longer says it needs approval. */
-  approvalsChanged(event: ApprovalsChangedEvent): void;
-  /** Opens a conversation; with `messageId`, that message is brought into view instead of the end. */
-  openThread(threadId: string, messageId?: string): Promise<void>;
-  /**
-   * Reads the open conversation again, as after a reconnect (events sent while the socket was down are lost),
-   * showing what it showed until the new copy is here, and each run under way as it was until its replay is.
-   */
-  refreshThread(): Promise<void>;
-  /**
-   * Opens the conversation the window had open last time; one since deleted leaves the welcome instead of an
-   * error (the caller forgets it).
-   */
-  reopenThread(threadId: string): Promise<boolean>;
-  /**
-   * Starts a run elsewhere (the agent picker's `agents.run`) and opens its conversation, keeping every event that
-   * arrives before the window knows which conversation it is, so nothing it streamed meanwhile is lost.
-   */
-  openStarted<T extends { runId: string; threadId: string }>(start: () => Promise<T>): Promise<T>;
-  /** The message list has brought the focused message into view. */
-  clearFocus(): void;
-  newConversation(): void;
-  /** Resolves false when the message could not be sent (the composer then keeps it). */
-  send(prompt: string): Promise<boolean>;
-  /** Sends again what a failed run or send was asked, when nothing was asked after it (see turns.ts). */
-  retry(error: RunErrorItem): Promise<boolean>;
-  /** The prompt behind a failure, or null when it is not known here. */
-  promptOf(error: RunErrorItem): string | null;
-  stop(): Promise<void>;
-  receive(event: RunEvent): void;
-  /** Gives a conversation a new title; resolves to what went wrong, or null once renamed. */
-  renameThread(threadId: string, title: string): Promise<string | null>;
-  /** Deletes a conversation for good; resolves true once it is gone (also when it was gone already). */
-  deleteThread(threadId: string): Promise<boolean>;
-  /** After conversations were deleted elsewhere (Settings → Data): the list reloads, the open one closes if gone. */
-  refreshAfterDeletion(): Promise<void>;
-}
-
-export type ChatStore = StoreApi<ChatState & ChatActions>;
-
-export interface ChatStoreOptions {
-  /**
-   * Told each stored copy of the open conversation as it arrives, so the other stores that show it (its plans)
-   * take what they need from this one reading: `thread.get` of a long conversation is large to send and parse.
-   */
-  onThreadRead?: (detail: ThreadDetail) => void;
-}
+export type { ChatActions, ChatState, ChatStore, ChatStoreOptions };
 
 export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStoreOptions = {}): ChatStore {
   let earlyEvents: RunEvent[] = [];
@@ -211,6 +134,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       deleteError: null,
       lastActivityAt: 0,
       focusMessageId: null,
+      stoppingRunId: null,
 
       connect() {
         const unsubscribe = client.on('run.events', {}, (event) => get().receive(event));
@@ -321,11 +245,29 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
           if (get().isStarting) isStopAsked = true;
           return;
         }
+        // Once: a Stop pressed while the socket is down is sent when it is back, and reads "Stopping…" meanwhile.
+        if (get().stoppingRunId === run.runId) return;
+        set({ stoppingRunId: run.runId });
         try {
           await client.invoke('run.cancel', { runId: run.runId });
         } catch (error) {
           const { code, message } = toClientError(error);
-          append({ kind: 'error', id: `cancel-${run.runId}`, runId: null, message, code });
+          const id = `cancel-${run.runId}`;
+          // The run may still be going: Stop is offered again, and the words say why it did not stop.
+          if (get().stoppingRunId === run.runId) set({ stoppingRunId: null });
+          update((current) => ({
+            ...current,
+            items: [
+              ...current.items.filter((item) => item.id !== id),
+              {
+                kind: 'error',
+                id,
+                runId: null,
+                message,
+                code: code === 'disconnected' ? 'stop_unanswered' : code,
+              },
+            ],
+          }));
         }
       },
 

@@ -21,6 +21,10 @@ const FRIENDLY: Record<string, readonly [said: string, retryAdvice?: string]> = 
   rate_limited: ['You have reached the limit of runs for now.', 'Try again later.'],
   approval_expired: ['The approval waited too long and expired, so Deputy stopped.'],
   disconnected: ['Lost the connection to Deputy.', 'Check that it is still running, then try again.'],
+  stop_unanswered: [
+    'Lost the connection to Deputy before it answered Stop.',
+    'Press Stop again once it reconnects.',
+  ],
   unauthorized: ['Deputy didn’t accept this window’s access token. Open the link Deputy printed again.'],
   service_unavailable: ['A service Deputy needed could not be reached.', 'Try again in a moment.'],
   too_many: ['Deputy is busy with too many requests.', 'Try again in a moment.'],
@@ -48,6 +52,8 @@ const NOT_RETRYABLE = new Set([
   'model_blocked',
   'model_not_configured',
   'model_key_rejected',
+  // A Stop that went unanswered: Stop itself is what to press again, not the question.
+  'stop_unanswered',
 ]);
 
 /** Failures that Settings → Connections puts right: no Gemini key, or one Gemini refused. */
