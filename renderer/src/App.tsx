@@ -112,7 +112,10 @@ function Workspace({
 
   // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
   useEffect(() => {
-    if (status === 'reconnecting') wasReconnecting.current = true;
+    if (status === 'reconnecting' && !wasReconnecting.current) {
+      wasReconnecting.current = true;
+      stores.chat.getState().connectionLost();
+    }
     if (status !== 'open' || !wasReconnecting.current) return;
     wasReconnecting.current = false;
     const chat = stores.chat.getState();

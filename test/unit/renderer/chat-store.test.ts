@@ -878,15 +878,21 @@ describe('a conversation whose socket reconnects mid-run', () => {
     ...storedRun('r1', 'completed', '2026-11-21T10:00:00Z'),
     status: 'executing' as const,
   };
-  it('read again after a reconnect, keeps the run it streamed on screen until its replay brings it whole', async () => {
-    const { store, bus, reconnect, answer } = storeOverBus();
-    const opened = store.getState().openThread('t1');
-    answer({ thread, messages: [], actions: [], runs: [] });
+  /** A conversation open on a run started from this window, which has said 'One '. */
+  async function streaming() {
+    const over = storeOverBus();
+    const opened = over.store.getState().openThread('t1');
+    over.answer({ thread, messages: [], actions: [], runs: [] });
     await opened;
     // Started from this window: it streams by the window-wide subscription, which replays nothing.
-    bus.publish({ type: 'status', ...ids, status: 'queued' });
-    bus.publish({ type: 'status', ...ids, status: 'executing' });
-    bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    over.bus.publish({ type: 'status', ...ids, status: 'queued' });
+    over.bus.publish({ type: 'status', ...ids, status: 'executing' });
+    over.bus.publish({ type: 'delta', ...ids, delta: 'One ' });
+    return over;
+  }
+
+  it('read again after a reconnect, keeps the run it streamed on screen until its replay brings it whole', async () => {
+    const { store, bus, reconnect, answer } = await streaming();
     const seen = watch(store);
     reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
     const refreshed = store.getState().refreshThread();
@@ -897,6 +903,26 @@ describe('a conversation whose socket reconnects mid-run', () => {
     expect(shortest(seen)).toBe('One '.length);
     expect(seen.every((conversation) => conversation.activeRun !== null)).toBe(true);
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
+  });
+
+  it('does not add the words said before it is read again to the copy shown, which lacks those said while it was down', async () => {
+    const { store, bus, reconnect, answer } = await streaming();
+    const seen = watch(store);
+    // The socket drops (the window says Reconnecting…), 'two' is said unheard, and the socket is back: 'three' comes
+    // live before the window has begun to read the conversation again.
+    store.getState().connectionLost();
+    reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
+    bus.publish({ type: 'delta', ...ids, delta: 'three ' });
+    const refreshed = store.getState().refreshThread();
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await refreshed;
+    bus.publish({ type: 'delta', ...ids, delta: 'four.' });
+    const said = seen.map((conversation) => assistantText(conversation).join(''));
+    expect(said.filter((text) => !'One two three four.'.startsWith(text))).toEqual([]);
+    expect(shownTexts(store.getState().conversation)).toEqual([
+      'user: Count',
+      'assistant: One two three four.',
+    ]);
   });
 });
 

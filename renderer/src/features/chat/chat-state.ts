@@ -45,6 +45,11 @@ export interface ChatActions {
    */
   refreshThread(): Promise<void>;
   /**
+   * The socket dropped: until the conversation is read again, what the host says of it is held for that reading.
+   * Added to the copy shown, the first words after a reconnect would follow those said unheard, with a gap.
+   */
+  connectionLost(): void;
+  /**
    * Opens the conversation the window had open last time; one since deleted leaves the welcome instead of an
    * error (the caller forgets it).
    */

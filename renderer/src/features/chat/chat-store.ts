@@ -60,6 +60,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
     ) => {
       generation += 1;
       earlyEvents = [];
+      opening = null;
       followers.stopAll();
       // The quiet time of a run found going in the opened conversation counts from now: its earlier events
       // were not seen here, and it is not silent for having started before the window looked.
@@ -150,7 +151,13 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
 
       async refreshThread() {
         const { threadId } = get().conversation;
-        if (threadId !== null) await load(threadId, undefined, { events: [], isFull: false }, true);
+        const held = opening?.threadId === threadId ? opening : { events: [], isFull: false };
+        if (threadId !== null) await load(threadId, undefined, held, true);
+      },
+
+      connectionLost() {
+        const { threadId } = get().conversation;
+        if (threadId !== null && opening === null) opening = { threadId, events: [], isFull: false };
       },
 
       async reopenThread(threadId) {
