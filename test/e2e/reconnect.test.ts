@@ -37,6 +37,34 @@ const timelineOrder = (page: Page) =>
     );
 const timesIn = (text: string, part: string) => text.split(part).length - 1;
 
+/**
+ * Starts noting the conversation's rows from the top, as timelineOrder reads them, after every change to the page;
+ * resolves to a function that reads each order seen so far.
+ */
+async function watchOrder(page: Page): Promise<() => Promise<string[][]>> {
+  await page.evaluate(() => {
+    const orders: string[][] = [];
+    const take = () =>
+      [...document.querySelectorAll('[data-testid="timeline"] > li')].map((row) => {
+        const inner = row.querySelector('[data-testid]');
+        const what = row.getAttribute('data-testid') ?? inner?.getAttribute('data-testid');
+        const role =
+          row.getAttribute('data-role') ??
+          inner?.getAttribute('data-role') ??
+          inner?.getAttribute('data-tool');
+        return `${what}${role ? `:${role}` : ''}`;
+      });
+    const note = () => {
+      const now = take();
+      if (JSON.stringify(orders.at(-1)) !== JSON.stringify(now)) orders.push(now);
+    };
+    note();
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true });
+    (window as unknown as { seenOrders: string[][] }).seenOrders = orders;
+  });
+  return () => page.evaluate(() => (window as unknown as { seenOrders: string[][] }).seenOrders);
+}
+
 describe('a window that loses its connection to the host mid-run', () => {
   let gemini: FakeGemini;
   let host: RunningHost;
@@ -209,6 +237,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     const child = page.locator('[data-testid="child-run"][data-role="helper"]');
     await child.getByText('two', { exact: false }).waitFor();
     const shown = await watchShown(page);
+    const orders = await watchOrder(page);
 
     await cutAndReconnect(page, socket);
     await expect
@@ -226,6 +255,12 @@ describe('a window that loses its connection to the host mid-run', () => {
     expect(await child.textContent()).toContain('One two three');
     const order = await timelineOrder(page);
     expect(order.slice(1, 4)).toEqual(['tool-call', 'child-run:helper', 'message:assistant']);
+    // And so it read all along: the agent's block never stood anywhere but under the call that started it, before
+    // and after the reconnect, while both runs were replayed.
+    // (A run's footers follow its last row wherever that is.)
+    const entries = (rows: string[]) => rows.filter((row) => row !== 'run-usage' && row !== 'run-artifacts');
+    for (const seen of await orders())
+      expect(entries(order).slice(0, entries(seen).length)).toEqual(entries(seen));
     await afterReload(page, 'Count with the helper');
     expect(await timelineOrder(page)).toEqual(order);
   });
