@@ -19,30 +19,15 @@ const COUNTING = 'One two three four five six seven eight nine ten eleven twelve
 const WORD_GAP_MS = 150;
 
 const connectionStatus = (page: Page) => page.getByTestId('connection-status');
-/** The conversation's rows from the top, each by what it is (and a tool card by its tool). */
-const timelineOrder = (page: Page) =>
-  page
-    .getByTestId('timeline')
-    .locator(':scope > li')
-    .evaluateAll((rows) =>
-      rows.map((row) => {
-        const inner = row.querySelector('[data-testid]');
-        const what = row.getAttribute('data-testid') ?? inner?.getAttribute('data-testid');
-        const role =
-          row.getAttribute('data-role') ??
-          inner?.getAttribute('data-role') ??
-          inner?.getAttribute('data-tool');
-        return `${what}${role ? `:${role}` : ''}`;
-      }),
-    );
 const timesIn = (text: string, part: string) => text.split(part).length - 1;
 
 /**
- * Starts noting the conversation's rows from the top, as timelineOrder reads them, after every change to the page;
- * resolves to a function that reads each order seen so far.
+ * Starts noting the conversation's rows from the top, each by what it is (and a tool card by its tool), after every
+ * change to the page; resolves to a function that reads each order seen so far.
  */
 async function watchOrder(page: Page): Promise<() => Promise<string[][]>> {
-  await page.evaluate(() => {
+  type Noted = { orderNotes?: string[][][] };
+  const slot = await page.evaluate(() => {
     const orders: string[][] = [];
     const take = () =>
       [...document.querySelectorAll('[data-testid="timeline"] > li')].map((row) => {
@@ -60,10 +45,15 @@ async function watchOrder(page: Page): Promise<() => Promise<string[][]>> {
     };
     note();
     new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true });
-    (window as unknown as { seenOrders: string[][] }).seenOrders = orders;
+    // Each watcher its own notes: a later one (timelineOrder) does not replace an earlier one's.
+    return ((window as Noted).orderNotes ??= []).push(orders) - 1;
   });
-  return () => page.evaluate(() => (window as unknown as { seenOrders: string[][] }).seenOrders);
+  return () => page.evaluate((at) => (window as Noted).orderNotes?.[at] ?? [], slot);
 }
+
+/** The conversation's rows from the top, each by what it is (and a tool card by its tool). */
+const timelineOrder = async (page: Page): Promise<string[]> =>
+  (await (await watchOrder(page))()).at(-1) ?? [];
 
 describe('a window that loses its connection to the host mid-run', () => {
   let gemini: FakeGemini;
