@@ -1,4 +1,4 @@
-import type { CommandParsedInput, ThreadsExportOutput } from '../../shared/contract';
+import { DeputyError, type CommandParsedInput, type ThreadsExportOutput } from '../../shared/contract';
 import type { ExportEntryRow, ExportThreadRow, ThreadExportRows } from '../store/thread-export-rows';
 import {
   EXPORT_WRITERS,
@@ -31,12 +31,20 @@ export interface ThreadExportDeps {
 /** Where a page starts: after a whole conversation, or inside one after one of its messages. */
 type Place = { after: number } | { inside: number; seq: number };
 
-/** The contract has checked its form: `<n>` or `<n>.<m>`. */
+/**
+ * The contract has checked its form: `<n>` or `<n>.<m>`. Deputy writes each number as it is (no leading zero,
+ * none past what is exact), and never hands out a place before the first conversation or its first message.
+ */
 function placeOf(cursor: string | undefined): Place {
   if (cursor === undefined) return { after: 0 };
-  const [thread = 0, seq] = cursor.split('.').map(Number);
+  const parts = cursor.split('.');
+  const [thread = 0, seq] = parts.map(Number);
+  if (parts.some((part) => String(Number(part)) !== part) || thread < 1 || seq === 0) throw notOurs();
   return seq === undefined ? { after: thread } : { inside: thread, seq };
 }
+
+const notOurs = (): DeputyError =>
+  new DeputyError('invalid_input', 'That cursor is not one an earlier page of this export handed out.');
 
 /** The part of a page still free, used up as it is written. */
 interface Room {
@@ -71,6 +79,7 @@ export class ThreadExport {
     let place = placeOf(input.cursor);
     if ('inside' in place) {
       const { inside, seq } = place;
+      this.checkInside(inside, seq);
       const thread = this.deps.rows.threadAt(inside);
       const since = thread ? this.deps.rows.messageTime(thread.id, seq) : null;
       if (thread && since !== null) {
@@ -95,6 +104,17 @@ export class ThreadExport {
       place = { after: thread.position };
     }
     return done(String(place.after));
+  }
+
+  /**
+   * A cursor inside a conversation names one of its messages. A message that is gone went with its conversation,
+   * deleted during the export, which is passed over; one never written, or one of another conversation, means the
+   * cursor was not handed out by a page and is refused rather than answered with a line that does not parse.
+   */
+  private checkInside(position: number, seq: number): void {
+    const { rows } = this.deps;
+    const place = rows.messagePlace(seq);
+    if (place === null ? seq > rows.lastMessageSeq() : place !== position) throw notOurs();
   }
 
   /**

@@ -15,7 +15,8 @@ export interface ExportFile {
 /**
  * An export, a page at a time: each page is written once the client has taken the last one (backpressure), so a
  * million rows never sit in memory at once and the host goes on serving in between. The input is parsed before
- * this is called, so a bad one is still answered with its error. A page that fails once the body has begun cuts
+ * this is called and the first page read before the status is sent, so either failing is answered with its typed
+ * error, as every other route's is. A page that fails once the body has begun cuts
  * the response off, so the client sees a failed download rather than a file that looks whole.
  */
 export async function streamExport(
@@ -24,22 +25,23 @@ export async function streamExport(
   first: string | undefined,
   pageAt: (cursor: string | undefined) => ExportPage | Promise<ExportPage>,
 ): Promise<void> {
+  // The first page is read before the status is sent: a failure there is answered with its typed error.
+  let page = await pageAt(first);
   res.writeHead(200, {
     'content-type': file.contentType,
     'content-disposition': `attachment; filename="${file.fileName}"`,
     'cache-control': 'no-store',
   });
-  let cursor = first;
   try {
     for (;;) {
-      if (res.destroyed) return;
-      const page = await pageAt(cursor);
       // The client may have hung up while the page was read: nothing would end a wait for it to drain.
       if (res.destroyed) return;
       if (!res.write(page.text)) await drainedOrClosed(res);
       if (page.nextCursor === null) break;
-      cursor = page.nextCursor;
+      const cursor = page.nextCursor;
       await new Promise((resolve) => setImmediate(resolve));
+      if (res.destroyed) return;
+      page = await pageAt(cursor);
     }
   } catch (error) {
     res.destroy();

@@ -59,6 +59,8 @@ export class ThreadExportRows {
   private readonly selectMessageTime;
   private readonly selectMessages;
   private readonly selectAnswers;
+  private readonly selectMessagePlace;
+  private readonly selectLastSeq;
 
   /** `readRuns`: brings the runs table up to date before a read of the runs' answers (see `RunsRepo`). */
   constructor(
@@ -90,6 +92,24 @@ export class ThreadExportRows {
          AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.run_id = r.id AND m.role = 'assistant')
        ORDER BY r.updated_at, r.rowid`,
     );
+    this.selectMessagePlace = db
+      .prepare<[number], number>(
+        'SELECT t.rowid FROM messages m JOIN threads t ON t.id = m.thread_id WHERE m.seq = ?',
+      )
+      .pluck();
+    this.selectLastSeq = db
+      .prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'")
+      .pluck();
+  }
+
+  /** Where the conversation holding message `seq` is (its `position`); null when there is no such message. */
+  messagePlace(seq: number): number | null {
+    return this.selectMessagePlace.get(seq) ?? null;
+  }
+
+  /** The highest `seq` a message was ever given (messages' seq is never given twice), 0 before the first. */
+  lastMessageSeq(): number {
+    return this.selectLastSeq.get() ?? 0;
   }
 
   /** The first conversation started after the one at `position` (0: the first of all). */

@@ -1,4 +1,7 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../electron/host/create-host';
 import type { RunningServer } from '../../electron/server/http-server';
 import { COMPLETE_TASK } from '../../electron/engine/completion';
 import { seedLongThread } from '../e2e/support/seed-thread';
@@ -110,6 +113,76 @@ describe('GET /api/threads/export', () => {
     }
     // With no format it is JSON lines, as the audit trail's export.
     expect((await api('/api/threads/export')).headers.get('content-type')).toContain('ndjson');
+  });
+});
+
+/** What the host reads is renamed from under it, so its next read of `table` fails as a broken database's would. */
+function breakTable(fixture: HostFixture, table: string): void {
+  const db = new Database(join(fixture.dataDir, DATABASE_FILE));
+  try {
+    db.exec(`ALTER TABLE ${table} RENAME TO ${table}_gone`);
+  } finally {
+    db.close();
+  }
+}
+
+describe('an export that cannot begin', () => {
+  it('answers a failure on its first page with a typed error, not a 200 cut off', async () => {
+    const { fixture, api } = await hostWithConversations();
+    breakTable(fixture, 'messages');
+    const response = await api('/api/threads/export?format=jsonl');
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toBeNull();
+    expect(await response.json()).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+
+  it('answers the audit trail’s export the same way', async () => {
+    const { fixture, api } = await hostWithConversations();
+    breakTable(fixture, 'audit_entries');
+    const response = await api('/api/audit/export?format=csv');
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-disposition')).toBeNull();
+    expect(await response.json()).toMatchObject({ ok: false, error: { code: 'internal' } });
+  });
+
+  it('refuses with a 400 a cursor no page handed out, of the right form or not', async () => {
+    const { fixture, api } = await hostWithConversations();
+    const first = await fixture.host.invoke('threads.export', { format: 'jsonl' });
+    // Inside the long conversation (the first, at 1), after one of its messages.
+    const [position, seq] = (first.nextCursor ?? '').split('.').map(Number) as [number, number];
+    expect([position, seq > 0]).toEqual([1, true]);
+    const madeUp = [
+      '0.5', // before the first conversation
+      '0',
+      `${position}.0`, // before the first message
+      `0${position}.${seq}`, // not as Deputy writes a number
+      '9999999999999999', // past what is exact
+      `${position}.${seq + 1_000_000}`, // a message never written
+      `${position + 1}.${seq}`, // a message of another conversation
+    ];
+    for (const cursor of madeUp) {
+      const response = await api(`/api/threads/export?format=jsonl&cursor=${cursor}`);
+      expect([cursor, response.status]).toEqual([cursor, 400]);
+      expect(response.headers.get('content-disposition')).toBeNull();
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+      await expect(fixture.host.invoke('threads.export', { format: 'jsonl', cursor })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+    }
+    // The cursor the page handed out is still good.
+    expect((await api(`/api/threads/export?format=jsonl&cursor=${first.nextCursor}`)).status).toBe(200);
+  });
+
+  it('passes over quietly a conversation deleted while it was being exported', async () => {
+    const { fixture, api, ids } = await hostWithConversations();
+    const first = await fixture.host.invoke('threads.export', { format: 'jsonl' });
+    await fixture.host.invoke('thread.delete', { threadId: ids[0] ?? '' });
+    const rest = await api(`/api/threads/export?format=jsonl&cursor=${first.nextCursor}`);
+    expect(rest.status).toBe(200);
+    const lines = (first.text + (await rest.text())).trimEnd().split('\n');
+    const parsed = lines.map((line) => JSON.parse(line) as { id: string });
+    expect(parsed.map((line) => line.id)).toEqual(ids);
   });
 });
 

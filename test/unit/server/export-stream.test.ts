@@ -56,6 +56,15 @@ describe('streaming an export', () => {
     await expect(response.text()).rejects.toThrow();
   });
 
+  it('sends no status before the first page is read, so a failure there is answered with its own error', async () => {
+    const url = await serveExport(() => {
+      throw new Error('the database went away');
+    });
+    const response = await fetch(url);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-disposition')).toBeNull();
+  });
+
   it('leaves no listener behind on the response for each page a slow client makes it wait for', async () => {
     const PAGES = 200;
     let mostListeners = 0;
