@@ -19,6 +19,7 @@ const commandChannels = {
   'thread.rename': true,
   'threads.prune': true,
   'threads.export': true,
+  'tasksAndMemories.export': true,
   'data.stats': true,
   'models.list': true,
   'usage.daily': true,

@@ -1,4 +1,5 @@
-import { DeputyError, type CommandParsedInput, type ThreadsExportOutput } from '../../shared/contract';
+import type { CommandParsedInput, ThreadsExportOutput } from '../../shared/contract';
+import { isWrittenAsIs, notHandedOut } from './export-cursor';
 import type { ExportEntryRow, ExportThreadRow, ThreadExportRows } from '../store/thread-export-rows';
 import {
   EXPORT_WRITERS,
@@ -39,12 +40,9 @@ function placeOf(cursor: string | undefined): Place {
   if (cursor === undefined) return { after: 0 };
   const parts = cursor.split('.');
   const [thread = 0, seq] = parts.map(Number);
-  if (parts.some((part) => String(Number(part)) !== part) || thread < 1 || seq === 0) throw notOurs();
+  if (!parts.every(isWrittenAsIs) || thread < 1 || seq === 0) throw notHandedOut();
   return seq === undefined ? { after: thread } : { inside: thread, seq };
 }
-
-const notOurs = (): DeputyError =>
-  new DeputyError('invalid_input', 'That cursor is not one an earlier page of this export handed out.');
 
 /** The part of a page still free, used up as it is written. */
 interface Room {
@@ -114,7 +112,7 @@ export class ThreadExport {
   private checkInside(position: number, seq: number): void {
     const { rows } = this.deps;
     const place = rows.messagePlace(seq);
-    if (place === null ? seq > rows.lastMessageSeq() : place !== position) throw notOurs();
+    if (place === null ? seq > rows.lastMessageSeq() : place !== position) throw notHandedOut();
   }
 
   /**

@@ -19,6 +19,7 @@ import { extensionRoutes } from './extension-routes';
 import { memoryRoutes } from './memory-routes';
 import { planRoutes } from './plan-routes';
 import { taskRoutes } from './task-routes';
+import { tasksMemoriesRoutes } from './tasks-memories-routes';
 import { threadRoutes } from './thread-routes';
 import { decodePathPart, type RequestTarget } from './request-target';
 import {
@@ -119,6 +120,7 @@ export function createApiRoutes(host: Host, logError: (message: string, error: u
       pattern: /^\/api\/data\/compact$/,
       handle: async (_req, res) => command(res, 'data.compact', {}),
     },
+    ...tasksMemoriesRoutes(host),
     {
       method: 'GET',
       pattern: /^\/api\/context$/,

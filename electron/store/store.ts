@@ -22,6 +22,7 @@ import { TasksRepo } from './tasks-repo';
 import { UndoLedger } from './undo-ledger';
 import { ThreadsRepo } from './threads-repo';
 import { ThreadExportRows } from './thread-export-rows';
+import { TasksMemoriesExportRows } from './tasks-memories-export-rows';
 import { ThreadSearch } from './thread-search';
 import { WriteUnit } from './write-unit';
 
@@ -55,6 +56,8 @@ export class Store {
   readonly threadSearch: ThreadSearch;
   /** "Export conversations": every conversation, a bounded page at a time. */
   readonly threadExport: ThreadExportRows;
+  /** "Export tasks and memories": both lists, a bounded page at a time. */
+  readonly tasksMemoriesExport: TasksMemoriesExportRows;
 
   /** The data folder's lock (`lockDataFolder`), given up when the store closes. */
   private lock: FolderLock | null = null;
@@ -66,6 +69,7 @@ export class Store {
     this.threads = new ThreadsRepo(db, readRuns);
     this.threadSearch = new ThreadSearch(db, readRuns);
     this.threadExport = new ThreadExportRows(db, readRuns);
+    this.tasksMemoriesExport = new TasksMemoriesExportRows(db);
     this.runs = new RunsRepo(db, this.writes);
     this.actions = new ActionsRepo(db, this.writes);
     this.events = new EventsRepo(db, this.writes);

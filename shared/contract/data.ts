@@ -82,3 +82,25 @@ export const ThreadsExportOutput = z.object({
   conversations: z.number().int().nonnegative(),
 });
 export type ThreadsExportOutput = z.infer<typeof ThreadsExportOutput>;
+
+/**
+ * Where "Export tasks and memories" goes on, as the page before handed it out: `t<n>` after the n-th task,
+ * `m<n>` after the n-th memory. Anything else is refused, not read as page one.
+ */
+export const TasksAndMemoriesExportCursor = z.string().regex(/^[tm]\d{1,16}$/, 'not a cursor');
+export const TasksAndMemoriesExportInput = z
+  .object({ cursor: TasksAndMemoriesExportCursor.optional() })
+  .strict()
+  .default({});
+/**
+ * One page of the export of every task, then every memory, in the order they were added: JSON lines, each with a
+ * `kind` ("task" or "memory"), and the cursor of the next page (null at the end).
+ */
+export const TasksAndMemoriesExportOutput = z.object({
+  text: z.string(),
+  nextCursor: z.string().nullable(),
+  /** How many tasks and memories this page holds: added up, how far the export has come. */
+  tasks: z.number().int().nonnegative(),
+  memories: z.number().int().nonnegative(),
+});
+export type TasksAndMemoriesExportOutput = z.infer<typeof TasksAndMemoriesExportOutput>;

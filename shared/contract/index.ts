@@ -44,6 +44,8 @@ import {
   ThreadDeleteOutput,
   ThreadsExportInput,
   ThreadsExportOutput,
+  TasksAndMemoriesExportInput,
+  TasksAndMemoriesExportOutput,
   ThreadsPruneInput,
   ThreadsPruneOutput,
 } from './data';
@@ -160,6 +162,7 @@ export const commands = {
   'usage.daily': { input: UsageDailyInput, output: UsageDailyOutput },
   'tasks.list': { input: TasksListInput, output: TasksListOutput },
   'tasks.change': { input: TasksChangeInput, output: TasksChangeOutput },
+  'tasksAndMemories.export': { input: TasksAndMemoriesExportInput, output: TasksAndMemoriesExportOutput },
   'sideEffects.get': { input: SideEffectsGetInput, output: SideEffectsState },
   'sideEffects.set': { input: SideEffectsSetInput, output: SideEffectsState },
   'approval.list': { input: ApprovalListInput, output: ApprovalListOutput },

@@ -26,6 +26,7 @@ export const ROUTES: readonly RouteTemplate[] = [
   { method: 'GET', path: '/api/usage/daily', body: null },
   { method: 'GET', path: '/api/threads/search', body: null },
   { method: 'GET', path: '/api/threads/export', body: null },
+  { method: 'GET', path: '/api/tasks-and-memories/export', body: null },
   { method: 'GET', path: '/api/tasks', body: null },
   { method: 'POST', path: '/api/tasks', body: 'tasks.add' },
   { method: 'PATCH', path: '/api/tasks/:id', body: 'tasks.update' },

@@ -246,6 +246,10 @@ function plausible(channel: string, rng: Rng, ids: IdPool): unknown {
         ...(rng.chance(0.3) && { q: randomString(rng) }),
         ...(rng.chance(0.2) && { cursor: randomString(rng) }),
       };
+    case 'tasksAndMemories.export':
+      return rng.chance(0.5)
+        ? {}
+        : { cursor: pick(rng, [`t${rng.int(0, 1e6)}`, `m${rng.int(0, 1e6)}`, randomString(rng)]) };
     case 'threads.export':
       return {
         format: pick(rng, ['jsonl', 'md', 'csv']),

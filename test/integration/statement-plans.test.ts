@@ -117,6 +117,8 @@ describe('the statements Deputy prepares as it is used (not only when the store 
       for (const format of ['jsonl', 'md'])
         for (let page = await ask('threads.export', { format }); page.nextCursor !== null;)
           page = await ask('threads.export', { format, cursor: page.nextCursor });
+      for (let page = await ask('tasksAndMemories.export', {}); page.nextCursor !== null;)
+        page = await ask('tasksAndMemories.export', { cursor: page.nextCursor });
       await ask('thread.delete', { threadId });
     } finally {
       recording.stop();

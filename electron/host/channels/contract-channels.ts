@@ -5,6 +5,7 @@ import type { Desks } from '../host-desks';
 import type { HostDeps } from '../host-deps';
 import type { HostRuns } from '../host-runs';
 import { shownName } from '../../agents/definition';
+import { TasksMemoriesExport } from '../tasks-memories-export';
 import { ThreadExport } from '../thread-export';
 import { auditChannels } from './audit-channels';
 import type { HandlersFor, StreamHandlers } from './handlers';
@@ -20,6 +21,7 @@ export type Handlers = HandlersFor<CommandName>;
 /** Every command of the contract, each answered by the desk or service that owns it. */
 export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): Handlers {
   const { store, now, context } = deps;
+  const tasksMemoriesExport = new TasksMemoriesExport(store.tasksMemoriesExport);
   return {
     ...agentHandlers(desks.agents, deps.agentCatalog, deps.registry, store),
     'run.start': (input) => runs.start(input),
@@ -44,6 +46,7 @@ export function contractHandlers(deps: HostDeps, runs: HostRuns, desks: Desks): 
         },
       }),
     ),
+    'tasksAndMemories.export': (input) => tasksMemoriesExport.page(input),
     'data.stats': () => desks.data.stats(),
     'data.compact': () => desks.data.compact(),
     'context.stats': () => context.stats(),

@@ -143,6 +143,7 @@ describe('run request contract', () => {
         'tasks.list',
         'threads.search',
         'tasks.change',
+        'tasksAndMemories.export',
       ].sort(),
     );
     expect(Object.keys(streams).sort()).toEqual([

@@ -51,6 +51,7 @@ const validInputs: { [C in CommandName]: CommandInput<C> } = {
   'thread.rename': { threadId: 'thread-1', title: 'Lisbon trip' },
   'threads.prune': { olderThanDays: 90, dryRun: true },
   'threads.export': { format: 'md' },
+  'tasksAndMemories.export': { cursor: 'm12' },
   'data.stats': {},
   'models.list': {},
   'usage.daily': { days: 7 },
