@@ -4,10 +4,93 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { axeViolations } from './support/axe';
 import { focusedTestId, focusedText, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+
+/**
+ * A file picker that keeps what is written, write by write, as the real one would write to disk; the test says
+ * whether the person picks a file or cancels, and whether the disk takes the writes.
+ */
+const installPicker = (opened: Page) =>
+  opened.addInitScript(() => {
+    const target = window as unknown as {
+      exported: string[];
+      picker: 'save' | 'cancel' | 'full' | 'hold';
+      release: () => void;
+      showSaveFilePicker: unknown;
+    };
+    target.exported = [];
+    target.picker = 'save';
+    target.showSaveFilePicker = async (options: unknown) => {
+      target.exported.push(`<picked ${JSON.stringify(options)}>`);
+      if (target.picker === 'cancel') throw new DOMException('The user aborted a request.', 'AbortError');
+      return {
+        createWritable: async () => ({
+          write: async (data: string) => {
+            if (target.picker === 'full') throw new DOMException('The disk is full.', 'QuotaExceededError');
+            if (target.picker === 'hold')
+              await new Promise<void>((resolve) => {
+                target.release = resolve;
+              });
+            target.exported.push(data);
+          },
+          close: async () => void target.exported.push('<closed>'),
+          abort: async () => void target.exported.push('<aborted>'),
+        }),
+      };
+    };
+  });
+
+/** What the picker installed by `installPicker` was given, what it answers next, and what the person sees. */
+function pickerOf(page: Page) {
+  return {
+    exported: () => page.evaluate(() => (window as unknown as { exported: string[] }).exported),
+    /** Whether the element is in view and on top where it is drawn (not under another, nor scrolled away). */
+    isSeen: (testId: string) =>
+      page.evaluate((id) => {
+        const element = document.querySelector(`[data-testid="${id}"]`);
+        if (!element) return false;
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return top !== null && element.contains(top);
+      }, testId),
+    setPicker: (answer: 'save' | 'cancel' | 'full' | 'hold') =>
+      page.evaluate((value) => {
+        (window as unknown as { exported: string[]; picker: string }).exported = [];
+        (window as unknown as { picker: string }).picker = value;
+      }, answer),
+    colourOf: (testId: string) =>
+      page.evaluate(
+        (id) => getComputedStyle(document.querySelector(`[data-testid="${id}"]`) as Element).color,
+        testId,
+      ),
+  };
+}
+
+/**
+ * With the keyboard on an export's button: cancelling the picker says nothing and leaves the keyboard there; a disk
+ * that refuses the file makes the export say it stopped and why, and nothing is left that looks whole.
+ */
+async function cancelThenFullDisk(page: Page, panel: Locator, buttonTestId: string): Promise<void> {
+  const { exported, setPicker } = pickerOf(page);
+  const outcome = panel.getByTestId('data-outcome');
+  await setPicker('cancel');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => outcome.innerText()).toBe('');
+  expect(await exported()).toHaveLength(1);
+  expect(await panel.getByTestId('data-error').count()).toBe(0);
+  expect(await focusedTestId(page)).toBe(buttonTestId);
+
+  await setPicker('full');
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(() => panel.getByTestId('data-error').innerText())
+    .toBe('The export stopped, so the file was not saved. The disk is full.');
+  expect((await exported()).at(-1)).toBe('<aborted>');
+  expect(await focusedTestId(page)).toBe(buttonTestId);
+}
 
 const { newPage } = usePages();
 
@@ -133,56 +216,10 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     gemini.script(textReply('Rotated.'));
     const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
     await ask(`Rotate this token: ${SECRET}`);
-    const { page, panel } = await openDataPanel((opened) =>
-      // A file picker that keeps what is written, write by write, as the real one would write to disk; the test
-      // says whether the person picks a file or cancels, and whether the disk takes the writes.
-      opened.addInitScript(() => {
-        const target = window as unknown as {
-          exported: string[];
-          picker: 'save' | 'cancel' | 'full' | 'hold';
-          release: () => void;
-          showSaveFilePicker: unknown;
-        };
-        target.exported = [];
-        target.picker = 'save';
-        target.showSaveFilePicker = async (options: unknown) => {
-          target.exported.push(`<picked ${JSON.stringify(options)}>`);
-          if (target.picker === 'cancel') throw new DOMException('The user aborted a request.', 'AbortError');
-          return {
-            createWritable: async () => ({
-              write: async (data: string) => {
-                if (target.picker === 'full')
-                  throw new DOMException('The disk is full.', 'QuotaExceededError');
-                if (target.picker === 'hold')
-                  await new Promise<void>((resolve) => {
-                    target.release = resolve;
-                  });
-                target.exported.push(data);
-              },
-              close: async () => void target.exported.push('<closed>'),
-              abort: async () => void target.exported.push('<aborted>'),
-            }),
-          };
-        };
-      }),
-    );
+    const { page, panel } = await openDataPanel(installPicker);
     // The desktop app's smallest window: the tab scrolls, and the status line is far below the export.
     await page.setViewportSize({ width: 720, height: 480 });
-    const exported = () => page.evaluate(() => (window as unknown as { exported: string[] }).exported);
-    /** Whether the element is in view and on top where it is drawn (not under another, nor scrolled away). */
-    const isSeen = (testId: string) =>
-      page.evaluate((id) => {
-        const element = document.querySelector(`[data-testid="${id}"]`);
-        if (!element) return false;
-        const box = element.getBoundingClientRect();
-        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-        return top !== null && element.contains(top);
-      }, testId);
-    const setPicker = (answer: 'save' | 'cancel' | 'full' | 'hold') =>
-      page.evaluate((value) => {
-        (window as unknown as { exported: string[]; picker: string }).exported = [];
-        (window as unknown as { picker: string }).picker = value;
-      }, answer);
+    const { exported, isSeen, setPicker, colourOf } = pickerOf(page);
     const outcome = panel.getByTestId('data-outcome');
     const section = panel.getByRole('region', { name: 'Export conversations' });
     expect(await section.getByRole('radio', { name: /^JSON lines/ }).isChecked()).toBe(true);
@@ -220,32 +257,12 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     await page.keyboard.press('Enter');
     await outcome.getByText('Exporting… 2 conversations').waitFor();
     expect(await panel.getByTestId('export-start').innerText()).toBe('Exporting…');
-    const colourOf = (testId: string) =>
-      page.evaluate(
-        (id) => getComputedStyle(document.querySelector(`[data-testid="${id}"]`) as Element).color,
-        testId,
-      );
     expect(await colourOf('data-outcome')).toBe(await colourOf('data-panel'));
     await page.evaluate(() => (window as unknown as { release: () => void }).release());
     await outcome.getByText(/^Saved 2 conversations/).waitFor();
     expect(await colourOf('data-outcome')).not.toBe(await colourOf('data-panel'));
 
-    // Cancelling the picker says nothing, and leaves the keyboard where it was.
-    await setPicker('cancel');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => outcome.innerText()).toBe('');
-    expect(await exported()).toHaveLength(1);
-    expect(await panel.getByTestId('data-error').count()).toBe(0);
-    expect(await focusedTestId(page)).toBe('export-start');
-
-    // A disk that refuses the file: the export says it stopped and why, and nothing is left that looks whole.
-    await setPicker('full');
-    await page.keyboard.press('Enter');
-    await expect
-      .poll(() => panel.getByTestId('data-error').innerText())
-      .toBe('The export stopped, so the file was not saved. The disk is full.');
-    expect((await exported()).at(-1)).toBe('<aborted>');
-    expect(await focusedTestId(page)).toBe('export-start');
+    await cancelThenFullDisk(page, panel, 'export-start');
 
     // Before deleting old conversations, the question says how to keep a copy, and takes the keyboard there.
     const db = new Database(join(host.dataDir, 'deputy.db'));
@@ -282,5 +299,75 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     expect((await (await api('/api/data')).json()) as { counts: { threads: number } }).toMatchObject({
       counts: { threads: 2 },
     });
+  });
+
+  it('exports tasks and memories by keyboard at 720 x 480: the file picked, what it saved, and how far it has come', async () => {
+    const SECRET = 'xoxp-1414213562-3731073325-2360679774-0a1b2c3d4e5f60718293a4b5c6d7e8f9';
+    // Written straight into the store, as if kept before the redactor knew the key: the export takes it out.
+    const db = new Database(join(host.dataDir, 'deputy.db'));
+    try {
+      const at = '2026-02-01T09:00:00.000Z';
+      const task = db.prepare(
+        "INSERT INTO tasks (id, description, due, notes, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'open', ?, ?)",
+      );
+      const memory = db.prepare(
+        "INSERT INTO memories (id, text, origin, confirmed_at, created_at, updated_at) VALUES (?, ?, 'person', ?, ?, ?)",
+      );
+      db.transaction(() => {
+        for (let i = 0; i < 12; i += 1)
+          task.run(`task-${i}`, `Task ${i}`, i === 0 ? '2026-02-10' : null, i === 0 ? SECRET : null, at, at);
+        for (let i = 0; i < 40; i += 1) memory.run(`memory-${i}`, `Memory ${i}`, at, at, at);
+      })();
+    } finally {
+      db.close();
+    }
+    const { page, panel } = await openDataPanel(installPicker);
+    await page.setViewportSize({ width: 720, height: 480 });
+    const { exported, isSeen, setPicker, colourOf } = pickerOf(page);
+    const outcome = panel.getByTestId('data-outcome');
+
+    // From the conversations' export, Tab reaches it; Enter starts it, and the keyboard stays on it.
+    await panel.getByTestId('export-start').focus();
+    await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('export-tasks-start');
+    expect(await focusedText(page)).toBe('Export tasks and memories…');
+    await panel
+      .getByTestId('export-tasks-start')
+      .evaluate((button) => button.scrollIntoView({ block: 'end' }));
+    await page.keyboard.press('Enter');
+    await outcome.getByText(/^Saved 12 tasks and 40 memories \(\d+(\.\d)? KB\)\.$/).waitFor();
+    expect(await focusedTestId(page)).toBe('export-tasks-start');
+    expect(await isSeen('data-outcome')).toBe(true);
+    expect(await isSeen('export-tasks-start')).toBe(true);
+    const written = await exported();
+    expect(written[0]).toBe(
+      '<picked {"suggestedName":"deputy-tasks-and-memories.jsonl","types":[{"description":"JSON lines","accept":{"application/x-ndjson":[".jsonl"]}}]}>',
+    );
+    expect(written.at(-1)).toBe('<closed>');
+    const file = written.slice(1, -1).join('');
+    expect(file).toBe(await (await api('/api/tasks-and-memories/export')).text());
+    const lines = file
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { kind: string; id: string; notes?: string });
+    expect(lines.filter((line) => line.kind === 'task')).toHaveLength(12);
+    expect(lines.filter((line) => line.kind === 'memory')).toHaveLength(40);
+    expect(lines[0]).toMatchObject({ kind: 'task', id: 'task-0', due: '2026-02-10', notes: '[redacted]' });
+    expect(file).not.toContain(SECRET);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // While the file is written, the status line says how far it has come: news, not yet a success.
+    await setPicker('hold');
+    await page.keyboard.press('Enter');
+    await outcome.getByText('Exporting… 12 tasks and 40 memories').waitFor();
+    expect(await panel.getByTestId('export-tasks-start').innerText()).toBe('Exporting…');
+    expect(await colourOf('data-outcome')).toBe(await colourOf('data-panel'));
+    await page.evaluate(() => (window as unknown as { release: () => void }).release());
+    await outcome.getByText(/^Saved 12 tasks and 40 memories/).waitFor();
+
+    await cancelThenFullDisk(page, panel, 'export-tasks-start');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ import {
   contextSummary,
   exportProgress,
   pruneQuestion,
+  tasksExportOutcome,
+  tasksExportProgress,
 } from '../../../renderer/src/features/data/data-words';
 import { formatBytes } from '../../../renderer/src/format';
 import { fakeClient } from './fixtures';
@@ -153,7 +155,7 @@ describe('Settings → Data: exporting conversations', () => {
     let saved = '';
     let offered = '';
     const progress: unknown[] = [];
-    store.subscribe((state) => progress.push(state.exporting?.conversations));
+    store.subscribe((state) => progress.push(state.exporting));
     await store.getState().exportConversations(async (pages, type) => {
       offered = type.name;
       for await (const page of pages) saved += page;
@@ -167,7 +169,7 @@ describe('Settings → Data: exporting conversations', () => {
     ]);
     expect(saved).toBe('{"id":"a","messages":[{}]}\n{"id":"b","messages":[]}\n{"id":"é","messages":[]}\n');
     // How far it had come showed as it went (the first page at once; the rest when a second has passed).
-    expect(progress).toContain(1);
+    expect(progress).toContainEqual({ conversations: 1 });
     expect(store.getState()).toMatchObject({
       busy: null,
       exporting: null,
@@ -198,5 +200,54 @@ describe('Settings → Data: exporting conversations', () => {
       outcome: null,
       error: 'The export stopped, so the file was not saved. Deputy is not running.',
     });
+  });
+});
+
+describe('Settings → Data: exporting tasks and memories', () => {
+  const twoPages = () =>
+    fakeClient({
+      'tasksAndMemories.export': async (input: CommandInput<'tasksAndMemories.export'>) =>
+        ({
+          undefined: { text: '{"kind":"task"}\n', nextCursor: 'm0', tasks: 12, memories: 0 },
+          m0: { text: '{"kind":"memory"}\n', nextCursor: null, tasks: 0, memories: 40 },
+        })[String(input?.cursor)] ?? Promise.reject(new ClientError('invalid_input', 'not a cursor')),
+    });
+
+  it('reads the pages one after the other as the file takes them, and says how many of each it saved', async () => {
+    const fake = twoPages();
+    const store = createDataStore(fake.client);
+    const progress: unknown[] = [];
+    store.subscribe((state) => progress.push(state.exporting));
+    let saved = '';
+    let offered = '';
+    await store.getState().exportTasksAndMemories(async (pages, type) => {
+      offered = `${type.name} ${type.mime}`;
+      for await (const page of pages) saved += page;
+      return 8 * 1024;
+    });
+    expect(offered).toBe('deputy-tasks-and-memories.jsonl application/x-ndjson');
+    expect(fake.calls).toEqual([
+      { channel: 'tasksAndMemories.export', input: {} },
+      { channel: 'tasksAndMemories.export', input: { cursor: 'm0' } },
+    ]);
+    expect(saved).toBe('{"kind":"task"}\n{"kind":"memory"}\n');
+    expect(progress).toContainEqual({ tasks: 12, memories: 0 });
+    expect(store.getState()).toMatchObject({
+      busy: null,
+      exporting: null,
+      error: null,
+      outcome: 'Saved 12 tasks and 40 memories (8.0 KB).',
+    });
+  });
+
+  it('says nothing when the person cancels, and its words for one, none and how far it has come', async () => {
+    const store = createDataStore(twoPages().client);
+    await store.getState().exportTasksAndMemories(async () => null);
+    expect(store.getState()).toMatchObject({ busy: null, exporting: null, error: null, outcome: null });
+    expect(tasksExportOutcome(1, 1, 300)).toBe('Saved 1 task and 1 memory (300 bytes).');
+    expect(tasksExportOutcome(0, 3, 300)).toBe('Saved no tasks and 3 memories (300 bytes).');
+    expect(tasksExportOutcome(0, 0, 0)).toBe('There are no tasks or memories yet: the file saved is empty.');
+    expect(tasksExportProgress(0, 0)).toBe('Exporting…');
+    expect(tasksExportProgress(1_200, 0)).toBe('Exporting… 1,200 tasks and no memories');
   });
 });

@@ -3,8 +3,16 @@ import { PRUNE_DAYS } from '../../../../shared/contract';
 import { FormError, whileBusy } from '../../components/FormParts';
 import { formatBytes } from '../../format';
 import { useData, useStores } from '../../stores';
-import { contextSummary, conversations, exportProgress, pruneQuestion } from './data-words';
+import type { ExportProgress } from './data-store';
+import {
+  contextSummary,
+  conversations,
+  exportProgress,
+  pruneQuestion,
+  tasksExportProgress,
+} from './data-words';
 import { ExportConversations } from './ExportConversations';
+import { ExportTasksAndMemories } from './ExportTasksAndMemories';
 import { RecentMailOptIn } from './RecentMailOptIn';
 
 /** Settings → Data: how much space Deputy takes, deleting old conversations, and giving space back. */
@@ -101,6 +109,8 @@ export function DataPanel() {
       </section>
 
       <ExportConversations buttonRef={exportButton} />
+
+      <ExportTasksAndMemories />
 
       <section aria-labelledby={pruneId}>
         <h3 id={pruneId}>Delete old conversations</h3>
@@ -236,9 +246,14 @@ export function DataPanel() {
           role="status"
           data-testid="data-outcome"
         >
-          {exporting ? exportProgress(exporting.conversations) : outcome}
+          {exporting ? progressWords(exporting) : outcome}
         </p>
       </div>
     </div>
   );
 }
+
+const progressWords = (progress: ExportProgress): string =>
+  'conversations' in progress
+    ? exportProgress(progress.conversations)
+    : tasksExportProgress(progress.tasks, progress.memories);

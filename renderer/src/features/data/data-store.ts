@@ -3,6 +3,7 @@ import type {
   ContextStats,
   DataStats,
   DeputyClient,
+  TasksAndMemoriesExportOutput,
   ThreadsExportFormat,
   ThreadsExportOutput,
 } from '../../../../shared/contract';
@@ -16,10 +17,24 @@ import {
   exportFailure,
   exportOutcome,
   pruneOutcome,
+  tasksExportOutcome,
 } from './data-words';
 
 /** Writes an export's pages to a file the person picks; answers the bytes written, or null when they cancelled. */
 export type SaveExport = (pages: AsyncIterable<string>, type: ExportFileType) => Promise<number | null>;
+
+/** How far an export under way has come: conversations, or tasks and memories. */
+export type ExportProgress = { conversations: number } | { tasks: number; memories: number };
+
+/** One of Settings → Data's exports: its file, how a page is read, and what the pages come to. */
+interface PagedExport<Page extends { text: string; nextCursor: string | null }> {
+  busy: 'exporting' | 'exportingTasks';
+  file: ExportFileType;
+  read: (cursor: string | null) => Promise<Page>;
+  /** Counts the page in; answers how far the export has now come. */
+  add: (page: Page) => ExportProgress;
+  outcome: (bytes: number) => string;
+}
 
 export interface DataState {
   stats: DataStats | null;
@@ -30,11 +45,11 @@ export interface DataState {
   pruneCheck: { days: number; threads: number } | null;
   /** The context index's size (contacts, coming events, memory vectors), or null until read. */
   context: ContextStats | null;
-  busy: 'counting' | 'pruning' | 'compacting' | 'clearing' | 'exporting' | null;
+  busy: 'counting' | 'pruning' | 'compacting' | 'clearing' | 'exporting' | 'exportingTasks' | null;
   /** What "Export conversations" writes. */
   exportFormat: ThreadsExportFormat;
-  /** While an export is read and written: how many conversations it has reached (shown at most once a second). */
-  exporting: { conversations: number } | null;
+  /** While an export is read and written: how far it has come (shown at most once a second). */
+  exporting: ExportProgress | null;
   /** The last action's outcome, in words, or why it failed. */
   outcome: string | null;
   error: string | null;
@@ -55,6 +70,8 @@ export interface DataActions {
   setExportFormat(format: ThreadsExportFormat): void;
   /** Every conversation, saved by `save` a page at a time as the host reads it. */
   exportConversations(save: SaveExport): Promise<void>;
+  /** Every task, then every memory, as JSON lines, saved by `save` a page at a time. */
+  exportTasksAndMemories(save: SaveExport): Promise<void>;
 }
 
 /** How often the count of an export under way changes: a status read aloud is not read on every page. */
@@ -67,6 +84,36 @@ export const DEFAULT_PRUNE_DAYS = 90;
 export function createDataStore(client: DeputyClient): DataStore {
   return createStore<DataState & DataActions>()((set, get) => {
     const fail = (error: unknown) => set({ error: toClientError(error).message, outcome: null, busy: null });
+
+    /** Reads an export's pages one after the other as `save` writes them to the file, saying how far it has come. */
+    async function runExport<Page extends { text: string; nextCursor: string | null }>(
+      save: SaveExport,
+      job: PagedExport<Page>,
+    ): Promise<void> {
+      if (get().busy) return;
+      set({ busy: job.busy, error: null, outcome: null, pruneCheck: null });
+      let shownAt = -Infinity;
+      async function* pages(): AsyncGenerator<string> {
+        let cursor: string | null = null;
+        do {
+          const page: Page = await job.read(cursor);
+          const progress = job.add(page);
+          if (Date.now() - shownAt >= PROGRESS_EVERY_MS) {
+            shownAt = Date.now();
+            set({ exporting: progress });
+          }
+          yield page.text;
+          cursor = page.nextCursor;
+        } while (cursor !== null);
+      }
+      try {
+        const bytes = await save(pages(), job.file);
+        // Cancelled in the file picker: nothing to say.
+        set({ busy: null, exporting: null, outcome: bytes === null ? null : job.outcome(bytes) });
+      } catch (error) {
+        set({ busy: null, exporting: null, error: exportFailure(toClientError(error).message) });
+      }
+    }
 
     return {
       stats: null,
@@ -148,38 +195,27 @@ export function createDataStore(client: DeputyClient): DataStore {
       },
 
       async exportConversations(save) {
-        if (get().busy) return;
         const format = get().exportFormat;
-        set({ busy: 'exporting', error: null, outcome: null, pruneCheck: null });
         let conversations = 0;
-        let shownAt = -Infinity;
-        async function* pages(): AsyncGenerator<string> {
-          let cursor: string | null = null;
-          do {
-            const page: ThreadsExportOutput = await client.invoke('threads.export', {
-              format,
-              ...(cursor !== null && { cursor }),
-            });
-            conversations += page.conversations;
-            if (Date.now() - shownAt >= PROGRESS_EVERY_MS) {
-              shownAt = Date.now();
-              set({ exporting: { conversations } });
-            }
-            yield page.text;
-            cursor = page.nextCursor;
-          } while (cursor !== null);
-        }
-        try {
-          const bytes = await save(pages(), exportFileType('deputy-conversations', format));
-          // Cancelled in the file picker: nothing to say.
-          set({
-            busy: null,
-            exporting: null,
-            outcome: bytes === null ? null : exportOutcome(conversations, bytes),
-          });
-        } catch (error) {
-          set({ busy: null, exporting: null, error: exportFailure(toClientError(error).message) });
-        }
+        await runExport<ThreadsExportOutput>(save, {
+          busy: 'exporting',
+          file: exportFileType('deputy-conversations', format),
+          read: (cursor) => client.invoke('threads.export', { format, ...(cursor !== null && { cursor }) }),
+          add: (page) => ({ conversations: (conversations += page.conversations) }),
+          outcome: (bytes) => exportOutcome(conversations, bytes),
+        });
+      },
+
+      async exportTasksAndMemories(save) {
+        let tasks = 0;
+        let memories = 0;
+        await runExport<TasksAndMemoriesExportOutput>(save, {
+          busy: 'exportingTasks',
+          file: exportFileType('deputy-tasks-and-memories', 'jsonl'),
+          read: (cursor) => client.invoke('tasksAndMemories.export', cursor === null ? {} : { cursor }),
+          add: (page) => ({ tasks: (tasks += page.tasks), memories: (memories += page.memories) }),
+          outcome: (bytes) => tasksExportOutcome(tasks, memories, bytes),
+        });
       },
 
       async compact() {

@@ -41,6 +41,21 @@ export const exportOutcome = (count: number, bytes: number): string =>
     ? 'There are no conversations yet: the file saved is empty.'
     : `Saved ${conversations(count)} (${formatBytes(bytes)}).`;
 
+const counted = (count: number, one: string, many: string): string =>
+  count === 0 ? `no ${many}` : count === 1 ? `1 ${one}` : `${count.toLocaleString()} ${many}`;
+
+/** "12 tasks and 40 memories", "no tasks and 1 memory". */
+export const tasksAndMemories = (tasks: number, memories: number): string =>
+  `${counted(tasks, 'task', 'tasks')} and ${counted(memories, 'memory', 'memories')}`;
+
+export const tasksExportProgress = (tasks: number, memories: number): string =>
+  tasks + memories === 0 ? 'Exporting…' : `Exporting… ${tasksAndMemories(tasks, memories)}`;
+
+export const tasksExportOutcome = (tasks: number, memories: number, bytes: number): string =>
+  tasks + memories === 0
+    ? 'There are no tasks or memories yet: the file saved is empty.'
+    : `Saved ${tasksAndMemories(tasks, memories)} (${formatBytes(bytes)}).`;
+
 export const exportFailure = (why: string): string => `The export stopped, so the file was not saved. ${why}`;
 
 const dayCount = (days: number): string => (days === 1 ? '1 day' : `${days.toLocaleString()} days`);
