@@ -175,7 +175,7 @@ describe('memory store', () => {
 
 describe('where a memory came from', () => {
   it('says whose words it holds and whether the person confirmed it', () => {
-    expect(describeOrigin(memory('m1'))).toBe('Your own words · confirmed');
+    expect(describeOrigin(memory('m1'))).toBe('From what you told Deputy · confirmed');
     expect(
       describeOrigin({
         ...memory('m2'),
