@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { cutMidAnswer } from './gemini-response';
 import { ModelError } from './model-client';
 import { quoted } from '../../shared/quote-words';
+import { parseHttpDate } from '../../shared/http-date';
 
 /** Turns what `@google/genai` and fetch throw into one ModelError a person can read. */
 
@@ -157,13 +158,17 @@ function readGoogleError(sdkMessage: string): GoogleError {
   };
 }
 
-/** Retry-After is either a number of seconds or an HTTP date. */
+/**
+ * Retry-After is either a number of seconds or an HTTP date, in any of its three forms, always in GMT (parseHttpDate:
+ * `Date.parse` read an asctime date in the local time zone and rolled 31 Feb over into March).
+ */
 function parseRetryAfter(header: string | null): number | null {
   if (header === null || header.trim() === '') return null;
   const seconds = parseSeconds(header);
   if (seconds !== null) return seconds;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  const now = Date.now();
+  const date = parseHttpDate(header.trim(), now);
+  return date === null ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function parseSeconds(text: string): number | null {

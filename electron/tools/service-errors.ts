@@ -1,6 +1,7 @@
 import { redactSecrets } from '../vault/redactor';
 import { notConnected } from '../connections/access';
 import { ToolError, type Integration } from './tool';
+import { parseHttpDate } from '../../shared/http-date';
 
 /**
  * Service failures turned into messages the model (and the person reading the run) can act on. Nothing from
@@ -120,11 +121,14 @@ export function httpToolError(
   );
 }
 
-/** Reads a Retry-After header given in seconds or as an HTTP date. */
+/**
+ * Reads a Retry-After header given in seconds or as an HTTP date, in any of its three forms, always in GMT
+ * (parseHttpDate: `Date.parse` read an asctime date in the local time zone and rolled 31 Feb over into March).
+ */
 export function parseRetryAfter(value: string | null | undefined, now: Date = new Date()): number | null {
   if (!value) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now.getTime()) / 1000));
+  const date = parseHttpDate(value.trim(), now.getTime());
+  return date === null ? null : Math.max(0, Math.ceil((date - now.getTime()) / 1000));
 }

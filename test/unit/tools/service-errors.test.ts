@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpToolError, parseRetryAfter } from '../../../electron/tools/service-errors';
 
 describe('httpToolError: what the engine may retry', () => {
@@ -65,5 +65,28 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Mon, 09 Mar 2026 08:00:30 GMT', now)).toBe(30);
     expect(parseRetryAfter('soon', now)).toBeNull();
     expect(parseRetryAfter(null, now)).toBeNull();
+  });
+  describe('in a time zone other than GMT', () => {
+    const zone = process.env.TZ;
+    beforeAll(() => {
+      process.env.TZ = 'America/New_York';
+    });
+    afterAll(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    it('reads all three forms of HTTP date in GMT, an asctime date too', () => {
+      const now = new Date('2026-03-09T08:00:00Z');
+      expect(new Date(2026, 2, 9).getTimezoneOffset()).not.toBe(0); // the zone is in force
+      expect(parseRetryAfter('Mon, 09 Mar 2026 08:00:30 GMT', now)).toBe(30);
+      expect(parseRetryAfter('Monday, 09-Mar-26 08:00:40 GMT', now)).toBe(40);
+      expect(parseRetryAfter('Mon Mar  9 08:00:50 2026', now)).toBe(50);
+    });
+  });
+  it('takes a date that does not exist, or one in no form of HTTP date, for none', () => {
+    const now = new Date('2026-02-27T08:00:00Z');
+    expect(parseRetryAfter('Tue, 31 Feb 2026 08:00:00 GMT', now)).toBeNull();
+    expect(parseRetryAfter('Fri, 27 Feb 2026 24:00:00 GMT', now)).toBeNull();
+    expect(parseRetryAfter('2026-02-27T08:01:00Z', now)).toBeNull();
   });
 });
