@@ -1,10 +1,11 @@
 /**
  * Redis' passwords: redis-cli's `-a` and `--pass`, and the AUTH command's, given to redis-cli on its command line, typed
- * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), or as MIGRATE's
+ * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), inside a line after other words (`run AUTH pw, then GET key`), or as MIGRATE's
  * `AUTH pw` or `AUTH2 user pw` (in capitals, or in any case with all of MIGRATE's arguments before it). (redis-cli's
  * `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
+import { isPlaceholder } from './credential-fields';
 import {
   AFTER_ESCAPE,
   BACKSLASH_IN_LINE,
@@ -48,7 +49,8 @@ const SPACES = String.raw`[ \t]+(?![ \t])`;
  * that ends a sentence or a clause (`AUTH s3cret. Thanks!`, `AUTH s3cret, then PING`) is never the user: taken for one,
  * the sentence's next word was read as the password and the password itself was kept.
  */
-const REDIS_AUTH_ARGUMENTS = String.raw`(?:AUTH|auth)${SPACES}(?:[^\s"'\\]*[^\s"'\\.!?,]${SPACES})?(?=\S)`;
+const AUTH_ARGUMENTS = String.raw`${SPACES}(?:[^\s"'\\]*[^\s"'\\.!?,]${SPACES})?(?=\S)`;
+const REDIS_AUTH_ARGUMENTS = `(?:AUTH|auth)${AUTH_ARGUMENTS}`;
 /**
  * The end of AUTH's line (or string), of the quotes it is echoed in before a pipe (`echo "AUTH pw" | redis-cli`), or
  * of a sentence or a clause, its `.`, `!`, `?` or `,` then a space: a note's `redis-cli`, `AUTH pw.`, then the words Deputy writes after
@@ -74,6 +76,24 @@ const LINE_AUTH = new RegExp(
   'g',
 );
 const LOOKS_LIKE_PASSWORD = /[^A-Za-z]|^.{16}/;
+/**
+ * AUTH inside a line, after other words (`run AUTH hunter2secret, then GET key`, a code span's `` `AUTH pw` ``): its
+ * arguments end the line, a sentence or a clause (`AUTH_IS_LAST`), or a code span. A sentence's words are as likely
+ * there as a command, so a password is taken only when it looks like one and is no placeholder (`isPlaceholder`: 8
+ * characters or more, not `<password>`), AUTH in small letters only in a Redis session, and never after a user that
+ * is a word of prose (`AUTH to v2.0-beta, then`).
+ */
+/** A code span's closing backtick, after the closing quote of a password in quotes. */
+const CODE_SPAN_END = String.raw`(?=\\?["']?\`)`;
+const MID_LINE_AUTH = new RegExp(
+  `${withArgument(String.raw`(?:AUTH|auth)(?<=[ \t\`(](?:AUTH|auth))${AUTH_ARGUMENTS}`, 2)}(?:${AUTH_IS_LAST}|${CODE_SPAN_END})`,
+  'g',
+);
+/** A sentence's aside in brackets (`AUTH (OAuth2), then`) or a password masked (`AUTH ********`): no password. */
+const ASIDE_OR_MASK = /^(?:[([{<].*[)\]}>]|[*•]+)$/;
+/** Words of prose that stand after AUTH in a sentence where a command's user would (`replaced AUTH with ACLs`). */
+const PROSE_WORD =
+  /^(?:a|an|the|to|too|with|without|for|in|on|at|by|from|of|via|as|and|or|but|is|was|be|it|its|this|that|then|now|before|after|into|over|under|using|uses|used)$/i;
 /**
  * Words that say how an AUTH went or what it needs (`AUTH required`, `auth failed.`, `AUTH token expired`): a reply's,
  * a log's or a sentence's, never taken for a password, in a Redis session too. A password that is one of these words
@@ -175,6 +195,34 @@ export function redactRedisCliCommand(command: string): string {
     .replace(REDIS_AUTH, redactPasswordOption);
 }
 
+/** Whether an AUTH's password (its option being AUTH and its user, if any) is one; `isInSession` as isInRedisSession. */
+type AuthTest = (password: string, option: string, isInSession: () => boolean) => boolean;
+
+/**
+ * A replacer for an AUTH pattern's match (groups as `withArgument`'s) that takes its password out when `isPassword`
+ * says it is one, never a word that says how AUTH went. A code span's closing backtick right after a bare password
+ * is the span's, and stays.
+ */
+function redactAuthWhen(isPassword: AuthTest, isJson: boolean) {
+  return (
+    match: string,
+    option: string,
+    quote: string | undefined,
+    quoted: string | undefined,
+    bare: string | undefined,
+    offset: number,
+    within: string,
+  ): string => {
+    const spanEnd = bare?.endsWith('`') ? '`' : '';
+    const word = bare?.slice(0, bare.length - spanEnd.length);
+    const password = quoted ?? word ?? '';
+    const isInSession = (): boolean => isInRedisSession(within, offset, offset + match.length, isJson);
+    if (AUTH_OUTCOME.test(password) || !isPassword(password, option, isInSession)) return match;
+    const redacted = redactPasswordOption(match, option, quote, quoted, word);
+    return redacted === match ? match : `${redacted}${spanEnd}`;
+  };
+}
+
 /**
  * The text with the passwords of its AUTH commands outside redis-cli's command line taken out; `isJson` when it is
  * JSON (`JSON.stringify`'s output), whose strings each hold their own text.
@@ -186,22 +234,23 @@ export function redactRedisAuth(text: string, isJson: boolean): string {
     .replace(REDIS_PROMPT_AUTH_COMMAND, redactPasswordOption)
     .replace(
       LINE_AUTH,
-      (
-        match,
-        option: string,
-        quote: string | undefined,
-        quoted: string | undefined,
-        bare: string | undefined,
-        offset: number,
-        within: string,
-      ) => {
-        const password = quoted ?? bare ?? '';
-        const isPassword =
-          !AUTH_OUTCOME.test(password) &&
-          ((option.startsWith('AUTH') && LOOKS_LIKE_PASSWORD.test(password)) ||
-            isInRedisSession(within, offset, offset + match.length, isJson));
-        return isPassword ? redactPasswordOption(match, option, quote, quoted, bare) : match;
-      },
+      redactAuthWhen(
+        (password, option, isInSession) =>
+          (option.startsWith('AUTH') && LOOKS_LIKE_PASSWORD.test(password)) || isInSession(),
+        isJson,
+      ),
+    )
+    .replace(
+      MID_LINE_AUTH,
+      redactAuthWhen(
+        (password, option, isInSession) =>
+          !isPlaceholder(password) &&
+          !ASIDE_OR_MASK.test(password) &&
+          LOOKS_LIKE_PASSWORD.test(password) &&
+          !PROSE_WORD.test(option.trim().split(/[ \t]+/)[1] ?? '') &&
+          (option.startsWith('AUTH') || isInSession()),
+        isJson,
+      ),
     )
     .replace(isJson ? MIGRATE_COMMAND_IN_JSON : MIGRATE_COMMAND, (command) =>
       command.replace(MIGRATE_AUTH, redactPasswordOption),

@@ -72,6 +72,21 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       `AUTH ${R}, then PING\nredis-cli\nauth default ${R}, it said OK\n127.0.0.1:6379> AUTH ${R}, done`,
     ],
     [
+      "AUTH in capitals inside a line, before a comma, a sentence or the line's end",
+      'run AUTH hunter2secret, then GET key\nI ran AUTH S3cret-pw-99. It worked\nThen send AUTH default hunter2secret',
+      `run AUTH ${R}, then GET key\nI ran AUTH ${R}. It worked\nThen send AUTH default ${R}`,
+    ],
+    [
+      'AUTH in a code span inside a line, the span kept',
+      "Then type `AUTH hunter2secret` at the prompt, or `AUTH 'S3cret pw 9'`.",
+      `Then type \`AUTH ${R}\` at the prompt, or \`AUTH '${R}'\`.`,
+    ],
+    [
+      'AUTH in small letters inside a line in a Redis session',
+      '$ redis-cli -h cache\nthen run auth hunter2secret, then GET key',
+      `$ redis-cli -h cache\nthen run auth ${R}, then GET key`,
+    ],
+    [
       "AUTH at Redis' own prompt, as its pages write it",
       'redis> AUTH foobared\nredis 127.0.0.1:6379> auth mypassword',
       `redis> AUTH ${R}\nredis 127.0.0.1:6379> auth ${R}`,
@@ -103,6 +118,13 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     'redis-cli ping\n(error) NOAUTH Authentication required.',
     'We will MIGRATE the users; AUTH is handled by the gateway.',
     'MIGRATE the accounts to 6379 then AUTH with SSO',
+    // AUTH inside a sentence: words, versions, asides and placeholders, not passwords; in small letters, with no Redis.
+    'Redis 6 replaced AUTH with ACLs, which most teams use. Set the AUTH header, then retry.',
+    'We moved AUTH to v2.0-beta, then shipped. The AUTH v2 flow, then the callback.',
+    'Configure AUTH (OAuth2), then restart. Send AUTH <password>, then GET key.',
+    'Send AUTH $REDIS_PASSWORD, then GET key. Use `AUTH ********` in the docs.',
+    'After AUTH failed, we retried. The OAUTH2 token, then refresh. It needs AUTH everywhere, always.',
+    'Our auth provider (Auth0), then the API. We use auth v2-compat, then oauth2-proxy, in the gateway.',
     // In small letters only a command with every argument in its place is one.
     'We will migrate db1 5 times, then auth users.\nmigrate server 1 2 3 auth required\nmigrate h 6379 k 0 auth pw',
   ]);
@@ -116,6 +138,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       f: ['127.0.0.1:6379>\nauth mypassword', 'redis-cli\nPING\nPONG\nAUTH mypassword'],
       g: 'The user rejected this action: redis-cli\nAUTH mypassword. Do not retry it unless they ask.',
       h: "The user rejected this action: redis-cli\nAUTH 'S3cret pw'. Do not retry it unless they ask.",
+      i: ['run AUTH hunter2secret, then GET key', 'type `AUTH hunter2secret`', 'AUTH with ACLs, then'],
     };
     expect(JSON.parse(redactedJson(value))).toEqual({
       a: `AUTH ${R}`,
@@ -126,6 +149,7 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
       f: [`127.0.0.1:6379>\nauth ${R}`, `redis-cli\nPING\nPONG\nAUTH ${R}`],
       g: `The user rejected this action: redis-cli\nAUTH ${R}. Do not retry it unless they ask.`,
       h: `The user rejected this action: redis-cli\nAUTH '${R}'. Do not retry it unless they ask.`,
+      i: [`run AUTH ${R}, then GET key`, `type \`AUTH ${R}\``, 'AUTH with ACLs, then'],
     });
   });
   readsOnce([
@@ -163,5 +187,11 @@ describe("Redis' AUTH outside redis-cli's command line", () => {
     ],
     ['AUTH lines, each with spaces after its password', (n) => 'AUTH a  \nauth a b \t\n'.repeat(n)],
     ['AUTH at the prompt before a long run of spaces', (n) => `127.0.0.1:6379> AUTH ${' \t'.repeat(n)}x y z`],
+    ['AUTH inside a line, words after words', (n) => `run ${'AUTH a b '.repeat(n)}`],
+    ['AUTH inside a line before a long run of backticks', (n) => `run AUTH a1${'`'.repeat(n)} b`],
+    [
+      'AUTH in small letters inside lines after redis-cli',
+      (n) => `redis-cli\n${'run auth a1b2c3d4, x\n'.repeat(n)}`,
+    ],
   ]);
 });
