@@ -98,15 +98,22 @@ const FLOW_NAME_VALUE_PAIR = new RegExp(
   'g',
 );
 /**
+ * The backslashes before a quote escaped as deep as it is: none, one (in a JSON string), three or more (JSON in a JSON
+ * string, and deeper). Written so, not as any run (`\\*`), a look back from each `:` of a JSON text costs no more than
+ * with one backslash at most.
+ */
+const QUOTE_ESCAPES = String.raw`(?:\\?|\\{3,})`;
+/**
  * Where a pair whose name ends in one of `names` (a pattern) may be, or a HAR's list of cookies: the `:` after a
  * pair's `name` or `key` (in JSON, YAML or a script) when the name that follows ends so, or after `"cookies"` when a
  * list follows, for the redactor's first quick test (secret-shapes.ts). One look back from each `:` tells both. The
- * many pairs that are neither (a mail's From and Subject headers) are left to the quick test alone.
+ * many pairs that are neither (a mail's From and Subject headers) are left to the quick test alone. Its quotes may be
+ * escaped as deep as they are (`\\\"name\\\"`, JSON in a JSON string, in JSON), so a hint reads alike at every depth.
  */
 export function nameValueHint(names: string): string {
   return (
-    String.raw`:(?<=(?:"cookies\\?"|(?:name|key)\\?["']?)[ \t]*:)` +
-    String.raw`(?=${JSON_SPACE}(?:\[|\\?["']?[\w.-]{1,100}(?![\w.-])(?<=${names})))`
+    String.raw`:(?<=(?:"cookies${QUOTE_ESCAPES}"|(?:name|key)${QUOTE_ESCAPES}["']?)[ \t]*:)` +
+    String.raw`(?=${JSON_SPACE}(?:\[|${QUOTE_ESCAPES}["']?[\w.-]{1,100}(?![\w.-])(?<=${names})))`
   );
 }
 /**

@@ -5,7 +5,7 @@
  * through the vault (a token echoed back inside a service's error body, a key the person pasted) is caught too.
  */
 import { MIN_SECRET_LENGTH, REDACTED } from './redaction';
-import { readShapes, redactShapes } from './secret-shapes';
+import { readShapes } from './secret-shapes';
 
 export { REDACTED };
 
@@ -74,10 +74,15 @@ function prepareKnown(): void {
 
 /**
  * Text with every secret taken out. Text that holds JSON's escapes as characters (a log line printing an event's JSON)
- * is read as it is: a shape that starts at a word's start finds one after a `\n` escape too (`WORD_START`).
+ * is read as it is: a shape that starts at a word's start finds one after a `\n` escape too (`WORD_START`). The JSON
+ * strings it holds that hold escapes themselves (a log line printing JSON inside JSON, an error quoting a tool's output
+ * that quotes a HAR) are read again as the text they hold, as deep as they go, as `redactedJson` reads its strings:
+ * only when the text holds a hint of some shape, written alike however deep it stands, so a log line with none (most)
+ * is not searched for escaped quotes, a search that costs a fifth of reading it.
  */
 export function redactSecrets(text: string): string {
-  return redactShapes(redactKnownSecrets(text));
+  const read = readShapes(redactKnownSecrets(text));
+  return read.isHinted ? redactEscapedStrings(read.text, true) : read.text;
 }
 
 /** `redactSecrets` for a column that may be null. */

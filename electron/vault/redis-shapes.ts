@@ -1,8 +1,9 @@
 /**
  * Redis' passwords: redis-cli's `-a` and `--pass`, and the AUTH command's, given to redis-cli on its command line, typed
- * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), inside a line after other words (`run AUTH pw, then GET key`), or as MIGRATE's
- * `AUTH pw` or `AUTH2 user pw` (in capitals, or in any case with all of MIGRATE's arguments before it). (redis-cli's
- * `-u redis://user:pw@host` is a URL's password, taken as any URL's.)
+ * at its prompt (`127.0.0.1:6379> AUTH pw`), on a line of its own (a script's, a client's log), inside a line after
+ * other words (`run AUTH pw, then GET key`), or as MIGRATE's `AUTH pw` or `AUTH2 user pw` (in capitals, or in any case
+ * with all of MIGRATE's arguments before it). (redis-cli's `-u redis://user:pw@host` is a URL's password, taken as any
+ * URL's.)
  */
 import { redactPasswordOption, withArgument } from './command-arguments';
 import { isPlaceholder } from './credential-fields';

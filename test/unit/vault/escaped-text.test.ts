@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactedJson } from '../../../electron/vault/redactor';
+import { REDACTED, redactedJson, redactSecrets } from '../../../electron/vault/redactor';
 import { leavesAsWritten, readsOnce, takesOut } from '../../support/redaction-cases';
 
 const R = REDACTED;
@@ -221,4 +221,56 @@ describe('JSON three levels deep (a tool output quoting a HAR, stored in an even
     ],
     (json) => redactedJson(JSON.parse(json)),
   );
+});
+
+describe('JSON inside JSON printed as text (a log line or an error quoting an event, redactSecrets)', () => {
+  const held = {
+    config: { password: 'hunter2!x', note: 'AUTH required' },
+    headers: [{ name: 'X-Api-Key', value: 'zzEnvApiKeyValue0123456789abcdefXYZ' }],
+    auth: { name: 'Authorization', value: 'Basic YW5hOmh1bnRlcjJzZWNyZXQ=' },
+    login: 'docker login -u ana --password-stdin r.io <<EOF\nhunter2secret\nEOF',
+    redis: 'redis-cli -h cache\nAUTH mypassword',
+    yaml: 'db:\n  private_key: |\n    s3cr3t-line-1\n    line-2\n  user: ana',
+    path: 'C:\\Users\\ana\\token.txt',
+  };
+  const redacted = {
+    config: { password: R, note: 'AUTH required' },
+    headers: [{ name: 'X-Api-Key', value: R }],
+    auth: { name: 'Authorization', value: `Basic ${R}` },
+    login: `docker login -u ana --password-stdin r.io <<EOF\n${R}\nEOF`,
+    redis: `redis-cli -h cache\nAUTH ${R}`,
+    yaml: `db:\n  private_key: |\n    ${R}\n  user: ana`,
+    path: 'C:\\Users\\ana\\token.txt',
+  };
+  it.each([1, 2, 3, 4])('reads a pair, a heredoc, an AUTH and a block scalar %i strings deep', (levels) => {
+    const line = `event ${JSON.stringify(nested(held, levels))} stored`;
+    const read = redactSecrets(line);
+    expect(unnested(JSON.parse(read.slice('event '.length, -' stored'.length)), levels)).toEqual(redacted);
+  });
+  it.each([2, 3])('reads a pair %i strings deep, its quotes the only hint there is', (levels) => {
+    const har = { headers: [{ name: 'X-Api-Key', value: 'zzEnvApiKeyValue0123456789abcdefXYZ' }] };
+    const read = redactSecrets(`event ${JSON.stringify(nested(har, levels))}`);
+    expect(unnested(JSON.parse(read.slice('event '.length)), levels)).toEqual({
+      headers: [{ name: 'X-Api-Key', value: R }],
+    });
+  });
+  leavesAsWritten([
+    // Strings holding escapes but no secret, beside a hint, stay as written, their escapes too.
+    `token: "x" ${JSON.stringify(JSON.stringify({ a: 'C:\\Users\\ana', b: 'say "hi"\n\u00e9' }))}`,
+    `"password":"" ${JSON.stringify(JSON.stringify({ note: 'the password is on the note', t: 'AUTH required' }))}`,
+  ]);
+  readsOnce([
+    [
+      'strings holding strings eight deep',
+      (n) => `token: x ${JSON.stringify(nested({ a: 'b\\'.repeat(n) }, 8))}`,
+    ],
+    ['fields escaped three times with no end', (n) => JSON.stringify(nested('password:"a '.repeat(n), 3))],
+    [
+      'pairs escaped twice with no end',
+      (n) => JSON.stringify({ a: JSON.stringify('{"name":"API_KEY","a":"'.repeat(n)) }),
+    ],
+    ['a string of quotes escaped twice, none closing', (n) => JSON.stringify({ s: '\\\\\\"'.repeat(n) })],
+    ['quotes in prose beside a hint and escaped backslashes', (n) => `token: x ${'"a\\\\b" '.repeat(n)}`],
+    ['an opening quote before escaped backslashes with no end', (n) => `token: x "${'a\\\\'.repeat(n)}`],
+  ]);
 });
