@@ -131,8 +131,10 @@ function isFedPassword(command: string, fed: string): boolean {
 
 /**
  * A heredoc's lines from `start` (its first line's start; `first` is that line) to the line that ends it (`end`, its
- * word), which is not among them; null when none does within `MOST_HEREDOC_LINES`, or the text (in JSON, the string)
- * ends first.
+ * word), which is not among them. With no such line, the text (a paste or an output cut off) ends inside the heredoc:
+ * then its lines to its first empty line, or to the text's end (in JSON, the string's), where a key file pasted whole
+ * ends, not the words a person wrote after it. Null when it runs on for more than `MOST_HEREDOC_LINES` with neither,
+ * or a line of text holding JSON's escapes, whose lines may end in a quote (a log line's JSON), ends it.
  */
 function heredocLines(
   text: string,
@@ -143,14 +145,22 @@ function heredocLines(
 ): string | null {
   const line = isJson ? NEXT_LINE_IN_JSON : NEXT_LINE;
   let at = start + first.length;
+  let firstEmpty: number | null = first.trim() === '' ? start : null;
   for (let count = 1; count < MOST_HEREDOC_LINES; count++) {
     line.lastIndex = at;
     const found = line.exec(text);
-    if (!found) return null;
+    if (!found) return isStringEnd(text, at, isJson) ? text.slice(start, firstEmpty ?? at) : null;
     if ((found[1] ?? '').trim() === end) return text.slice(start, at);
+    if (!isJson && !/^\r?\n/.test(found[0])) return null; // an escape in text: its string's end is not known
+    if (firstEmpty === null && (found[1] ?? '').trim() === '') firstEmpty = at;
     at += found[0].length;
   }
-  return null;
+  return firstEmpty === null ? null : text.slice(start, firstEmpty);
+}
+
+/** Whether a line that no line break follows at `at` ends the text, or in JSON its string. */
+function isStringEnd(text: string, at: number, isJson: boolean): boolean {
+  return at === text.length || (isJson && text.charAt(at) === '"');
 }
 
 /**

@@ -57,6 +57,22 @@ describe("a password fed to a command's input", () => {
       `docker login --password-stdin <<EOF\n${R}\nmore\ndocker login --password-stdin <<EOF\n${R}\n${'a\n'.repeat(40)}EOF`,
     ],
     [
+      "all the lines of a heredoc with no end fed to --password-stdin, to the text's end (a key file cut off)",
+      'docker login -u _json_key --password-stdin https://gcr.io <<EOF\n{\n  "type": "service_account",\n' +
+        '  "private_key_id": "0123456789abcdef0123456789abcdef01234567",\n  "client_email": "x@y.iam"',
+      `docker login -u _json_key --password-stdin https://gcr.io <<EOF\n${R}`,
+    ],
+    [
+      "the lines of a heredoc with no end fed to --password-stdin, to its first empty line, the person's words kept",
+      'docker login --password-stdin r.io <<EOF\nline one S3cret\nline two S3cret\n\nThat is what I ran, then it failed.',
+      `docker login --password-stdin r.io <<EOF\n${R}\n\nThat is what I ran, then it failed.`,
+    ],
+    [
+      'only the first line of a heredoc with no end fed to sudo -S, which reads one line',
+      'sudo -S bash <<EOF\nhunter2secret\napt update',
+      `sudo -S bash <<EOF\n${R}\napt update`,
+    ],
+    [
       'a heredoc in a log line, its lines written as escapes',
       '"cmd":"docker login --password-stdin <<EOF\\nhunter2secret\\nEOF"',
       `"cmd":"docker login --password-stdin <<EOF\\n${R}\\nEOF"`,
@@ -71,7 +87,20 @@ describe("a password fed to a command's input", () => {
     'mysql -u root -p <<EOF\n(SELECT 1)\nEOF\nmysql -p shop <<< "use shop"\nmysql -p <<< "DROP TABLE t"',
     'docker login --password-stdin r.io <<EOF\n$REGISTRY_PASSWORD\nEOF\ndocker login --password-stdin <<EOF\nEOF',
     'docker login --password-stdin r.io; cat <<< hello\npacman -S vim <<< y\nsudo -u root -p "pw:" id <<< S3cretPw',
+    // A heredoc with no end fed to a command that reads no password, or given after --password-stdin's command ended.
+    'cat <<EOF\nhello there\nsee you',
+    'docker login --password-stdin r.io; cat <<EOF\nhello there\nsee you',
   ]);
+  it("reads a heredoc with no end in JSON to its string's end", () => {
+    const value = {
+      a: 'docker login --password-stdin r.io <<EOF\nline one S3cret\nline two S3cret',
+      b: 'hello',
+    };
+    expect(JSON.parse(redactedJson(value))).toEqual({
+      a: `docker login --password-stdin r.io <<EOF\n${R}`,
+      b: 'hello',
+    });
+  });
   it('reads a heredoc and a here-string in JSON', () => {
     const value = {
       a: "docker login -u me --password-stdin <<'EOF'\nhunter2secret\nEOF",
@@ -102,5 +131,16 @@ describe("a password fed to a command's input", () => {
       (n) => 'a --password-stdin <<EOF\n'.repeat(n),
     ],
     ['a long heredoc line fed to --password-stdin', (n) => `a --password-stdin <<EOF\n${'a'.repeat(n)}\nEO`],
+    ['heredocs with no end and empty lines', (n) => 'a --password-stdin <<EOF\nx\n\n'.repeat(n)],
+    ['a heredoc with no end of many lines', (n) => `a --password-stdin <<EOF\n${'x\n'.repeat(n)}`],
   ]);
+  readsOnce(
+    [
+      [
+        'heredocs with no end, in JSON',
+        (n) => JSON.stringify({ a: 'a --password-stdin <<EOF\nx\n'.repeat(n) }),
+      ],
+    ],
+    (json) => redactedJson(JSON.parse(json)),
+  );
 });
