@@ -86,7 +86,10 @@ const ASKING_PASSWORD_OPTION = /\s(?:-p|--password)(?=\s|$)/;
 /**
  * A line MySQL would read as a statement or one of its own commands, not as the password it asks for: one holding a
  * `;` or a `\` command (`\q`, `\G`), a comment, or one whose first word starts a statement or a client's command
- * (`SELECT 1`, `show databases`, `use shop`, `exit`). A password of several words (`my secret pw`) is none of these.
+ * (`SELECT 1`, `show databases`, `use shop`, `exit`), that word ending at a space, the line's end, or what a statement
+ * goes on with right after it (`SELECT*`, `select(1)`, `select@@version`, a quote). A password of several words
+ * (`my secret pw`) is none of these, nor one that starts with such a word glued to more (`SELECT-s3cret`,
+ * `show-me-the-money42`, `set#pw99x!`).
  */
 const MYSQL_STATEMENT = new RegExp(
   String.raw`[;\\]|^\s*(?:--|#|/\*|\(|(?:${[
@@ -95,7 +98,7 @@ const MYSQL_STATEMENT = new RegExp(
     'load|flush|kill|lock|unlock|optimize|analyze|check|repair|handler|prepare|execute|deallocate',
     'install|uninstall|reset|purge|change|stop|shutdown|restart|xa|help|quit|exit|status|prompt|system',
     'tee|notee|pager|nopager|charset|warnings|nowarning|delimiter|connect|edit|go|ego|print|rehash|query_attributes',
-  ].join('|')})\b)`,
+  ].join('|')})(?=[\s(*@'"\`]|$))`,
   'i',
 );
 /**

@@ -57,6 +57,16 @@ describe("a password fed to a command's input", () => {
       `docker login --password-stdin <<EOF\n${R}\nmore\ndocker login --password-stdin <<EOF\n${R}\n${'a\n'.repeat(40)}EOF`,
     ],
     [
+      'a password fed to mysql -p that starts with a word of SQL glued to more',
+      'mysql -u root -p <<EOF\nSELECT-s3cret\nEOF\nmysql -p <<< show-me-the-money42\nmysql -p shop <<EOF\nset#pw99x!\nEOF',
+      `mysql -u root -p <<EOF\n${R}\nEOF\nmysql -p <<< ${R}\nmysql -p shop <<EOF\n${R}\nEOF`,
+    ],
+    [
+      "mysql's -p glued to a password that starts with a word of SQL",
+      'mysql -u root -pSELECTs3cret db\nmysqldump -pselect.s3cret shop',
+      `mysql -u root -p${R} db\nmysqldump -p${R} shop`,
+    ],
+    [
       "all the lines of a heredoc with no end fed to --password-stdin, to the text's end (a key file cut off)",
       'docker login -u _json_key --password-stdin https://gcr.io <<EOF\n{\n  "type": "service_account",\n' +
         '  "private_key_id": "0123456789abcdef0123456789abcdef01234567",\n  "client_email": "x@y.iam"',
@@ -87,6 +97,11 @@ describe("a password fed to a command's input", () => {
     'mysql -u root -p <<EOF\n(SELECT 1)\nEOF\nmysql -p shop <<< "use shop"\nmysql -p <<< "DROP TABLE t"',
     'docker login --password-stdin r.io <<EOF\n$REGISTRY_PASSWORD\nEOF\ndocker login --password-stdin <<EOF\nEOF',
     'docker login --password-stdin r.io; cat <<< hello\npacman -S vim <<< y\nsudo -u root -p "pw:" id <<< S3cretPw',
+    // Statements that go on right after their first word, and one of words after a word of SQL (no telling them apart).
+    "mysql -p <<EOF\nSELECT*FROM t\nEOF\nmysql -p <<< 'select(1)'\nmysql -p <<< select@@version\nmysql -p <<< \"select'a'\"",
+    "mysql -u root -p <<EOF\nSELECT\n1;\nEOF\nmysql -p shop <<< 'select my secret pw'",
+    // Other tools' -p, glued or not, and -p in prose.
+    'mkdir -p /tmp/select-things && git log -pSELECT\nssh -p 2222 host; scp -P 2222 a b:\nUse -p to print.',
     // A heredoc with no end fed to a command that reads no password, or given after --password-stdin's command ended.
     'cat <<EOF\nhello there\nsee you',
     'docker login --password-stdin r.io; cat <<EOF\nhello there\nsee you',
