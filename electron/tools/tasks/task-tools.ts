@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Task, TasksRepo } from '../../store/tasks-repo';
 import { ToolError, type Tool } from '../tool';
+import { describeDue } from './due-words';
 import { quoted } from '../../../shared/quote-words';
 
 const isoDateOrDateTime = z
@@ -95,7 +96,7 @@ function titleFor(
  */
 function taskFields(tasks: TasksRepo, id: string): { label: string; value: string }[] {
   const due = tasks.get(id)?.due;
-  return due ? [{ label: 'Due', value: due }] : [];
+  return due ? [{ label: 'Due', value: describeDue(due) }] : [];
 }
 
 /** The task a call changes, named as the person would name it: the policy checks they asked about it. */
@@ -165,7 +166,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
       title: `Add a task: ${input.description}`,
       fields: [
         ...field('Description', input.description),
-        ...field('Due', input.due),
+        ...field('Due', input.due && describeDue(input.due)),
         ...field('Notes', input.notes),
       ],
     }),
@@ -235,7 +236,7 @@ export function createTaskTools(tasks: TasksRepo, now: () => Date): Tool[] {
         fields: [],
         changes: [
           ...change('Description', task?.description, input.description),
-          ...change('Due', task?.due, input.due),
+          ...change('Due', task?.due && describeDue(task.due), input.due && describeDue(input.due)),
           ...change('Notes', task?.notes, input.notes),
         ],
       };

@@ -188,14 +188,23 @@ describe('task tools', () => {
       expect(JSON.stringify(preview)).not.toContain(task.id);
       expect(preview).toMatchObject({
         title: expect.stringContaining('“Buy milk”'),
-        fields: [{ label: 'Due', value: '2026-11-28' }],
+        fields: [{ label: 'Due', value: 'Sat, 28 Nov 2026' }],
       });
     }
     const change = registry
       .get('update_task')
-      ?.preview?.({ id: task.id, description: 'Buy oat milk' } as never);
+      ?.preview?.({ id: task.id, description: 'Buy oat milk', due: '2026-12-01T09:30' } as never);
     expect(JSON.stringify(change)).not.toContain(task.id);
     expect(change?.title).toBe('Change task “Buy milk”');
+    expect(change?.changes).toContainEqual({
+      label: 'Due',
+      before: 'Sat, 28 Nov 2026',
+      after: 'Tue, 1 Dec 2026, 09:30',
+    });
+    const added = registry
+      .get('add_task')
+      ?.preview?.({ description: 'Call Sam', due: '2026-12-10' } as never);
+    expect(added?.fields).toContainEqual({ label: 'Due', value: 'Thu, 10 Dec 2026' });
   });
 
   it('says in a sentence that no task has the id, for each tool that changes one', async () => {
