@@ -5,6 +5,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
 import { rejectAction } from './call-approval';
+import { settleCutOffCalls } from './cut-off-calls';
 import { logRuntime } from './journal';
 import { isPlanCancelled } from './plans/plan-cancel';
 import { settlePlanAtEnding } from './plans/plan-ending';
@@ -108,7 +109,10 @@ function recordEnding(
   let answer: RunResponse = { ...response, decision: ending.decision, outcome: ending.outcome };
   let isAnyTurnedDown = false;
   deps.store.transaction(() => {
-    if (ending.status !== 'awaiting_confirmation') isAnyTurnedDown = turnDownHeld(deps, spec, state, ending);
+    if (ending.status !== 'awaiting_confirmation') {
+      settleCutOffCalls(deps, spec, state);
+      isAnyTurnedDown = turnDownHeld(deps, spec, state, ending);
+    }
     const now = deps.now().toISOString();
     const planId = settlePlanAtEnding(deps, spec, ending);
     if (planId) answer = { ...answer, planId };

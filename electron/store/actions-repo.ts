@@ -15,6 +15,10 @@ import {
   type PolicyOutcome,
 } from './action-rows';
 
+/** What a resumed run or an ending reads of a call (a `LedgerRow`). */
+const LEDGER_COLUMNS = `id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
+  idempotency_key, has_side_effects, attempts, names_json`;
+
 /**
  * The ledger of tool calls: one row per (run, call).
  *
@@ -34,6 +38,7 @@ export class ActionsRepo {
   private readonly updatePolicy;
   private readonly updateArgs;
   private readonly selectByCall;
+  private readonly selectStarted;
   private readonly updateIfIn;
   private readonly startIfIn;
   private readonly incrementAttempts;
@@ -56,9 +61,10 @@ export class ActionsRepo {
          @policyRule, @policyReason, @attempts, @createdAt, @updatedAt)`,
     );
     this.selectByCall = db.prepare<[string, string], LedgerRow>(
-      `SELECT id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
-         idempotency_key, has_side_effects, attempts, names_json
-       FROM actions WHERE run_id = ? AND call_id = ?`,
+      `SELECT ${LEDGER_COLUMNS} FROM actions WHERE run_id = ? AND call_id = ?`,
+    );
+    this.selectStarted = db.prepare<[string], LedgerRow>(
+      `SELECT ${LEDGER_COLUMNS} FROM actions WHERE run_id = ? AND state = 'started' ORDER BY seq`,
     );
     // One statement, so two resumers racing for the same call cannot both move it.
     this.updateIfIn = db.prepare(
@@ -235,6 +241,14 @@ export class ActionsRepo {
     }
     const row = this.selectByCall.get(runId, callId);
     return row ? toLedgerEntry(row) : null;
+  }
+
+  /** The run's calls still `started` (a held one too), for its ending to settle (cut-off-calls.ts). */
+  startedInRun(runId: string): LedgerEntry[] {
+    const held = [...this.held.values()]
+      .filter((values) => values.runId === runId && values.state === 'started')
+      .map(heldEntry);
+    return [...this.selectStarted.all(runId).map(toLedgerEntry), ...held];
   }
 
   get(id: string): ActionRecord | null {
