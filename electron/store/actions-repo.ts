@@ -15,6 +15,8 @@ import {
   type PolicyOutcome,
 } from './action-rows';
 
+const isUndoCall = (callId: string): boolean => callId.startsWith('undo:');
+
 /** What a resumed run or an ending reads of a call (a `LedgerRow`). */
 const LEDGER_COLUMNS = `id, run_id, thread_id, call_id, tool, args_json, state, result_json, error, fingerprint,
   idempotency_key, has_side_effects, attempts, names_json`;
@@ -64,7 +66,7 @@ export class ActionsRepo {
       `SELECT ${LEDGER_COLUMNS} FROM actions WHERE run_id = ? AND call_id = ?`,
     );
     this.selectStarted = db.prepare<[string], LedgerRow>(
-      `SELECT ${LEDGER_COLUMNS} FROM actions WHERE run_id = ? AND state = 'started' ORDER BY seq`,
+      `SELECT ${LEDGER_COLUMNS} FROM actions WHERE run_id = ? AND state = 'started' AND call_id NOT LIKE 'undo:%' ORDER BY seq`,
     );
     // One statement, so two resumers racing for the same call cannot both move it.
     this.updateIfIn = db.prepare(
@@ -243,10 +245,13 @@ export class ActionsRepo {
     return row ? toLedgerEntry(row) : null;
   }
 
-  /** The run's calls still `started` (a held one too), for its ending to settle (cut-off-calls.ts). */
+  /**
+   * The run's calls still `started` (a held one too), for its ending to settle (cut-off-calls.ts). An undo taken
+   * from the audit trail carries its original's run but is not a call of it: it may still be running, and is its own.
+   */
   startedInRun(runId: string): LedgerEntry[] {
     const held = [...this.held.values()]
-      .filter((values) => values.runId === runId && values.state === 'started')
+      .filter((values) => values.runId === runId && values.state === 'started' && !isUndoCall(values.callId))
       .map(heldEntry);
     return [...this.selectStarted.all(runId).map(toLedgerEntry), ...held];
   }

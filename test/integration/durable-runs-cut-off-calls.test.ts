@@ -158,4 +158,37 @@ describe('a call that threw when its run ended', () => {
     expect(world.calls.post).toBe(1);
     expect(world.notes).toHaveLength(1);
   });
+
+  it('leaves an undo of one of its calls that is still running to that undo', async () => {
+    world = new NoteWorld();
+    const model = new ScriptedModel(
+      turnOf(call('post_note', { text: 'hello', intent: 'post a note', confidence: 0.95 }, 'c-post')),
+      say('Left it.'),
+    );
+    const { host } = await begin(model);
+    const store = storeOf(host);
+    const paused = await host.runToEnd({ prompt: 'Post hello' });
+    const [approval] = host.approvals.pending();
+    if (!approval) throw new Error('the post was never held for approval');
+    // An undo taken from the audit trail carries the run of the call it undoes; this one is still being done.
+    const now = new Date().toISOString();
+    const undo = { id: 'undo-action', runId: paused.runId, threadId: paused.threadId };
+    store.transaction(() => {
+      store.actions.create(
+        {
+          ...undo,
+          callId: 'undo:entry',
+          tool: 'post_note',
+          args: {},
+          state: 'approved',
+          hasSideEffects: true,
+        },
+        now,
+      );
+      store.actions.markStarted(undo.id, ['approved'], 'undo-key', now);
+    });
+    await host.approvals.decide({ approvalId: approval.id, decision: 'reject' });
+    expect(await waitForRun(host, paused.threadId, paused.runId)).toMatchObject({ status: 'completed' });
+    expect(store.actions.get(undo.id)).toMatchObject({ ledgerState: 'started', error: null });
+  });
 });
