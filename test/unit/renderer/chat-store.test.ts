@@ -5,6 +5,7 @@ import { ClientError } from '../../../renderer/src/api/client-error';
 import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
 import { friendlyError, isRetryable } from '../../../renderer/src/features/chat/error-words';
 import { conversationFromThread } from '../../../renderer/src/features/chat/stored-thread';
+import { toolStateLabel } from '../../../renderer/src/features/chat/tool-state';
 import {
   applyRunEvent,
   emptyConversation,
@@ -84,6 +85,26 @@ describe('applyRunEvent', () => {
     });
     expect(conversation.items[2]).toMatchObject({ id: 'a2', state: 'failed', error: 'store is locked' });
     expect(conversation.items[3]).toMatchObject({ text: 'Done.', isStreaming: true });
+  });
+
+  it('says a side effect its run ended around may have happened, live as after a reload', () => {
+    const conversation = fold([
+      { type: 'tool_call', ...ids, actionId: 'a1', tool: 'post_note', args: {}, state: 'executing' },
+      {
+        type: 'tool_result',
+        ...ids,
+        actionId: 'a1',
+        tool: 'post_note',
+        state: 'awaiting_confirmation',
+        error:
+          'Deputy stopped while doing this because of an internal error and cannot tell whether it happened.',
+        code: 'outcome_unknown',
+      },
+    ]);
+    const [card] = conversation.items;
+    expect(card).toMatchObject({ kind: 'tool', state: 'awaiting_confirmation', ledgerState: 'unknown' });
+    if (card?.kind !== 'tool') throw new Error('no card');
+    expect(toolStateLabel(card.state, card.ledgerState)).toBe('Not sure it happened — waiting for you');
   });
 
   it('shows an error in place and ends the run', () => {

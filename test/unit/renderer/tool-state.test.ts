@@ -6,6 +6,7 @@ import {
 } from '../../../renderer/src/features/chat/timeline';
 import {
   cancelledReason,
+  isUnsureAfterEnding,
   refusedCallLabel,
   toolStateLabel,
 } from '../../../renderer/src/features/chat/tool-state';
@@ -17,6 +18,16 @@ describe('tool-call card labels', () => {
     expect(toolStateLabel('executing', 'approved')).toBe('Approved');
     expect(toolStateLabel('completed', 'committed')).toBe('Done');
     expect(toolStateLabel('awaiting_confirmation', 'unknown')).toBe('Not sure it happened — waiting for you');
+  });
+
+  it('says a call that may have happened is not sure, and waits for the person only while they are asked', () => {
+    const unknown = { ledgerState: 'unknown' as const };
+    // Asked again after a restart: its approval is pending, and the card is that question.
+    expect(isUnsureAfterEnding(unknown, sampleApproval({ status: 'pending' }))).toBe(false);
+    // Its run ended around it (approved, or never asked): nothing waits, the card says "Not sure it happened".
+    expect(isUnsureAfterEnding(unknown, sampleApproval({ status: 'approved' }))).toBe(true);
+    expect(isUnsureAfterEnding(unknown, undefined)).toBe(true);
+    expect(isUnsureAfterEnding({ ledgerState: 'committed' }, undefined)).toBe(false);
   });
 
   it('keeps the coarse labels when the ledger adds nothing or is not known', () => {

@@ -9,7 +9,9 @@ import {
   cancelledReason,
   isCancelledCall,
   isExpiredCall,
+  isUnsureAfterEnding,
   refusedCallLabel,
+  UNSURE_AFTER_ENDING,
   toolErrorWords,
   toolStateLabel,
 } from './tool-state';
@@ -51,7 +53,8 @@ export function ToolCallCard({
   // Nobody answered in time: the card says so as its approval card does, not "Rejected", and not as a failure.
   const isExpired = !isCancelled && isExpiredCall(call, approval);
   const state = isStopped ? 'stopped' : isCancelled ? 'cancelled' : isExpired ? 'expired' : call.state;
-  const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval);
+  const isUnsure = isUnsureAfterEnding(call, approval);
+  const isAsking = call.state === 'awaiting_confirmation' && Boolean(approval) && !isUnsure;
   // Not done by the person's rules, with nobody asked: the policy's reason, written for the person, says why.
   const isNotDone = call.state === 'rejected' && !call.approvalItem && !isCancelled && !isStopped;
   // Undone from this card a moment ago, before (or without) the conversation hearing it from the host.
@@ -66,7 +69,9 @@ export function ToolCallCard({
           ? 'Expired'
           : call.state === 'rejected'
             ? refusedCallLabel(call.approvalItem !== undefined, approval)
-            : toolStateLabel(call.state, call.ledgerState);
+            : isUnsure
+              ? UNSURE_AFTER_ENDING
+              : toolStateLabel(call.state, call.ledgerState);
   return (
     <li
       className={`tool-card tool-card--${state}${call.ledgerState === 'unknown' ? ' tool-card--unsure' : ''}`}

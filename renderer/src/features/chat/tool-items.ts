@@ -16,10 +16,14 @@ export function upsertTool(
   return items.map((item, i) => (i === index && item.kind === 'tool' ? update(item) : item));
 }
 
-/** Where a `tool_result` leaves its card (an older event, with no code, leaves none). */
+/**
+ * Where a `tool_result` leaves its card (an older event, with no code, leaves none). A side effect whose run ended
+ * around it (code `outcome_unknown`) may have happened: its card says so as the stored thread's does.
+ */
 export const outcomeOf = (
   event: RunEventOf<'tool_result'>,
-): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode' | 'canUndo' | 'undoNote'> => ({
+): Pick<ToolItem, 'state' | 'result' | 'error' | 'errorCode' | 'canUndo' | 'undoNote' | 'ledgerState'> => ({
+  ...(event.code === 'outcome_unknown' && { ledgerState: 'unknown' as const }),
   state: event.state,
   result: event.result,
   error: event.error ?? null,

@@ -30,6 +30,18 @@ export function toolStateLabel(state: ActionState, ledgerState?: LedgerState): s
 }
 
 /**
+ * A call that may have happened, and that nothing waits on any more: its run ended around it (an internal error),
+ * so no approval of it is pending. Its card says "Not sure it happened", not that it waits for the person.
+ */
+export const isUnsureAfterEnding = (
+  call: { ledgerState?: LedgerState },
+  approval: Approval | undefined,
+): boolean => call.ledgerState === 'unknown' && approval?.status !== 'pending';
+
+/** The card's label for such a call. */
+export const UNSURE_AFTER_ENDING = 'Not sure it happened';
+
+/**
  * A call that ended because its run was ended around it, not one that failed or that the person rejected:
  * - cut off while it ran, as the run was stopped or its plan cancelled (its error's code says so);
  * - turned down by Deputy while it waited (its plan cancelled, the run that started its agent stopped, a new
