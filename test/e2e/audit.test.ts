@@ -685,7 +685,7 @@ describe('the audit viewer against the headless host', () => {
     ]);
   });
 
-  it('has no axe violations with the table and no entry open, at a narrow width, light and dark', async () => {
+  it('has no axe violations with the table and no entry open, at a narrow width, light and dark; the list reaches the window’s foot', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const page = await newPage();
       await page.emulateMedia({ colorScheme });
@@ -693,6 +693,12 @@ describe('the audit viewer against the headless host', () => {
       // The route and the token in one address, as a new window opened on the viewer gets them.
       await page.goto(`${host.url}/#/audit&token=${host.token}`);
       await rows(page).first().waitFor();
+      // The list takes the window's height, not a box of half of it over an empty foot of the page.
+      const list = await page.getByTestId('audit-rows').evaluate((rows) => ({
+        bottom: Math.round(rows.getBoundingClientRect().bottom),
+        page: document.documentElement.scrollHeight,
+      }));
+      expect(list).toEqual({ bottom: 900, page: 900 });
       expect(JSON.stringify(await axeViolations(page))).toBe('[]');
     }
   });
