@@ -105,7 +105,10 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     // Narrow, the row's tokens and cost go to the next line whole, never broken mid-phrase ("about / $0.0001").
     await page.setViewportSize({ width: 420, height: 800 });
     const usage = child.locator('.child-run__usage').first();
-    expect(await usage.innerText()).toMatch(/tokens · about \$/);
+    // Its tokens and cost said as its own footer says them (less the model): not "59 tokens" over "24 in, 35 out".
+    const footer = await child.getByTestId('run-usage').first().innerText();
+    expect(await usage.innerText()).toMatch(/^\d+ tokens in, \d+ out · (about|under) \$/);
+    expect(await usage.innerText()).toBe(footer.replace(/ \([^)]*\)$/, ''));
     expect(await usage.evaluate((span) => span.getClientRects().length)).toBe(1);
     // So does an artifact's size ("· 22 bytes"), never "22 / bytes".
     const size = artifacts.first().locator('.artifact__size');

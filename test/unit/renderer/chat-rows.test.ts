@@ -13,7 +13,7 @@ import { conversationFromThread } from '../../../renderer/src/features/chat/stor
 import { timelineRows } from '../../../renderer/src/features/chat/timeline-rows';
 import { isCancelledCall, toolErrorWords } from '../../../renderer/src/features/chat/tool-state';
 import { markdownBlocks } from '../../../renderer/src/features/chat/markdown-blocks';
-import { describeUsage } from '../../../renderer/src/features/chat/run-cost';
+import { describeUsage, tokensAndCost } from '../../../renderer/src/features/chat/run-cost';
 import { sampleApproval } from './fixtures';
 
 const tool: TimelineItem = {
@@ -471,5 +471,14 @@ describe('run usage', () => {
     expect(describeUsage({ inputTokens: 5, outputTokens: 1, model: 'some-new-model' })).toBe(
       '5 tokens in, 1 out (some-new-model)',
     );
+  });
+
+  it('says an agent’s row the way its footer says the run, less the model', () => {
+    expect(tokensAndCost(24, 35, 0.00003)).toBe('24 tokens in, 35 out · under $0.0001');
+    expect(describeUsage({ inputTokens: 24, outputTokens: 35, model: 'gemini-2.5-flash' })).toBe(
+      `${tokensAndCost(24, 35, 0.00003)} (gemini-2.5-flash)`,
+    );
+    expect(tokensAndCost(2_000, 400, 0.0016)).toBe('2,000 tokens in, 400 out · about $0.0016');
+    expect(tokensAndCost(1, 0, null)).toBe('1 token in, 0 out');
   });
 });

@@ -5,6 +5,7 @@ import { isFocusLost } from '../../focus';
 import { useAgentLabel, useIsRunStopped } from './agent-names';
 import { isNodeWorking, type TreeItem } from './agent-tree';
 import { AuthorName } from '../chat/author-name';
+import { tokensAndCost } from '../chat/run-cost';
 import './agents.css';
 
 const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string> = {
@@ -90,8 +91,11 @@ export function ChildRun({
           <span className="child-run__status">{STATUS_TEXT[status]}</span>
           {tokens > 0 && (
             <span className="child-run__usage">
-              {tokens.toLocaleString()} tokens
-              {node.rolledUp.cost > 0 && ` · about $${node.rolledUp.cost.toFixed(4)}`}
+              {tokensAndCost(
+                node.rolledUp.inputTokens,
+                node.rolledUp.outputTokens,
+                node.rolledUp.cost > 0 ? node.rolledUp.cost : null,
+              )}
             </span>
           )}
         </summary>

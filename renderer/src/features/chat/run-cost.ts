@@ -18,15 +18,23 @@ export const dollars = (cost: number): string =>
 
 const tokens = (n: number) => `${n.toLocaleString('en')} ${n === 1 ? 'token' : 'tokens'}`;
 
+/**
+ * "1,200 tokens in, 300 out · about $0.0011": the tokens and, when it is known, what they cost. One way to say it
+ * wherever a run's use is shown (the run's footer, an agent's row in the chat).
+ */
+export function tokensAndCost(inputTokens: number, outputTokens: number, cost: number | null): string {
+  const words = `${tokens(inputTokens)} in, ${outputTokens.toLocaleString('en')} out`;
+  if (cost === null) return words;
+  const amount = dollars(cost);
+  // "about under $0.0001" says the same thing twice: an amount that is already a bound takes no "about".
+  return `${words} · ${amount.startsWith('under') ? amount : `about ${amount}`}`;
+}
+
 /** "1,200 tokens in, 300 out · about $0.0011 (gemini-2.5-flash)". */
 export function describeUsage(
   usage: RunUsage,
   prices: Readonly<Record<string, ModelPrice>> = DEFAULT_MODEL_PRICES,
 ): string {
-  const words = `${tokens(usage.inputTokens)} in, ${usage.outputTokens.toLocaleString('en')} out`;
-  const cost = estimateCost(usage, prices);
-  if (cost === null) return usage.model ? `${words} (${usage.model})` : words;
-  const amount = dollars(cost);
-  // "about under $0.0001" says the same thing twice: an amount that is already a bound takes no "about".
-  return `${words} · ${amount.startsWith('under') ? amount : `about ${amount}`} (${usage.model})`;
+  const words = tokensAndCost(usage.inputTokens, usage.outputTokens, estimateCost(usage, prices));
+  return usage.model ? `${words} (${usage.model})` : words;
 }
