@@ -362,6 +362,13 @@ describe('the audit viewer in words', () => {
     expect(long.endsWith('…”')).toBe(true);
     expect(long.length).toBeLessThan(70);
     expect(whatWords(entry('record', 'settings_change', {}))).toBe('Settings change');
+    // A call of an agent reads as its card in the chat: the agent by the name it has there, not "Helper".
+    const agentLabel = (name: string) => (name === 'helper' ? 'Task helper' : null);
+    const handed = entry('tool_call', 'helper', { task: 'look at the open tasks' }, 'completed');
+    expect(whatWords(handed, agentLabel)).toBe('Handed “look at the open tasks” to Task helper');
+    expect(
+      whatWords(entry('tool_call', 'delegate_to_agent', { agent: 'helper', task: 'tidy' }), agentLabel),
+    ).toBe('Hand “tidy” to Task helper');
     // Cut by code point: an emoji at the cut stays whole or goes whole, in both ways of naming.
     const emoji = whatWords(entry('tool_call', 'add_task', { description: `${'a'.repeat(58)}🎉🎉🎉` }));
     expect(emoji).toBe(`Add task “${'a'.repeat(58)}🎉…”`);

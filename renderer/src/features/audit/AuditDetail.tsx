@@ -8,6 +8,7 @@ import { approverWords, authorityWords, outputOf, statusOf, timeWords, whatWords
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { UndoBar } from './UndoBar';
+import { useAgentLabel } from '../agents/agent-names';
 
 const percent = (value: number | null): string => (value === null ? '—' : `${Math.round(value * 100)}%`);
 
@@ -17,6 +18,7 @@ export function AuditDetail() {
   const error = useAudit((state) => state.detailError);
   const select = useAudit((state) => state.select);
   const setFilter = useAudit((state) => state.setFilter);
+  const agentLabel = useAgentLabel();
   const verify = useAudit((state) => state.verify);
   const verdictNotice = useAudit((state) => state.verdictNotice);
   const shownId = detail?.entry.id;
@@ -38,7 +40,7 @@ export function AuditDetail() {
     <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
       <header className="audit-detail__header">
         <h2 id="audit-detail-title" tabIndex={-1}>
-          {whatWords(entry)}
+          {whatWords(entry, agentLabel)}
         </h2>
         <span className={`audit-status audit-status--${status.tone}`} data-testid="audit-detail-status">
           {status.words}
@@ -117,7 +119,7 @@ export function AuditDetail() {
           <dt>{entry.kind === 'decision' ? 'Tokens (whole run)' : 'Tokens (the turn that asked)'}</dt>
           <dd>{entry.tokensUsed ?? '—'}</dd>
           <dt>Agent</dt>
-          <dd>{entry.agentId}</dd>
+          <dd>{agentLabel(entry.agentId) ?? entry.agentId}</dd>
         </dl>
       </section>
       <section aria-labelledby="audit-run">
@@ -129,7 +131,7 @@ export function AuditDetail() {
             {related.map((other) => (
               <li key={other.id}>
                 <button type="button" className="link-button" onClick={() => void select(other.id)}>
-                  {whatWords(other)} — {statusOf(other).words}
+                  {whatWords(other, agentLabel)} — {statusOf(other).words}
                 </button>
               </li>
             ))}

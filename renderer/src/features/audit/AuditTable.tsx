@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AuditEntry } from '../../../../shared/contract';
 import { targetWords } from '../../../../shared/target-words';
 import { useAudit } from '../../stores';
+import { useAgentLabel } from '../agents/agent-names';
 import { approverWords, decisionWords, shortTimeWords, statusOf, timeWords, whatWords } from './audit-words';
 
 /** Every row is this tall, so which rows are visible is arithmetic, not measurement. */
@@ -142,6 +143,8 @@ function Row(props: {
   const target = entry.target ? targetWords(entry.target) : entry.scrubbedAt ? '(conversation deleted)' : '—';
   const decision = decisionWords(entry);
   const status = statusOf(entry);
+  const agentLabel = useAgentLabel();
+  const what = whatWords(entry, agentLabel);
   return (
     <div
       className={`audit-table__row audit-row audit-row--${entry.status}${props.isSelected ? ' audit-row--selected' : ''}`}
@@ -162,14 +165,14 @@ function Row(props: {
       <div role="cell" className="audit-row__time" title={timeWords(entry.createdAt)}>
         {shortTimeWords(entry.createdAt)}
       </div>
-      <div role="cell" title={whatWords(entry)}>
+      <div role="cell" title={what}>
         <button
           type="button"
           className="audit-row__open"
           tabIndex={props.isFocusable ? 0 : -1}
           onClick={() => props.onOpen(index)}
         >
-          {whatWords(entry)}
+          {what}
         </button>
       </div>
       <div role="cell" className="audit-row__target" title={target}>

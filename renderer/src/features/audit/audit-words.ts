@@ -6,7 +6,7 @@ import {
 } from '../../../../shared/contract';
 import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../../shared/audit-status';
 import { expiredRunForPerson, turnedDownWords } from '../../../../shared/rejection-words';
-import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
+import { hasToolWords, summarizeToolCall, type AgentLabel } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { quoted } from '../../../../shared/quote-words';
 import { toolLabel } from '../../format';
@@ -111,16 +111,19 @@ function subjectOf(input: unknown): string | null {
  * run's own entry says what it was asked (an entry from before it kept the request, or whose conversation was
  * deleted, cannot); anything else is named by its tool and what it was about.
  */
-export function whatWords(entry: AuditEntry): string {
+export function whatWords(entry: AuditEntry, agentLabel?: AgentLabel): string {
   if (entry.kind === 'decision') {
     const request = subjectOf({ text: asRecord(entry.input).request });
     return request ? `Asked ${quoted(request)}` : 'A request';
   }
-  if (entry.kind === 'tool_call' && hasToolWords(entry.actionType)) {
+  // A call of an agent reads as the chat's card says it, the agent by the name it goes by everywhere else.
+  const isAgentCall = entry.actionType === 'delegate_to_agent' || Boolean(agentLabel?.(entry.actionType));
+  if (entry.kind === 'tool_call' && (hasToolWords(entry.actionType) || isAgentCall)) {
     const isDone = entry.status === 'completed' || entry.status === 'rolled_back';
     return summarizeToolCall(entry.actionType, asRecord(entry.input), isDone, {
       result: entry.output,
       names: entry.names,
+      agentLabel,
     });
   }
   // The undo's entry keeps the call's arguments, not its result: the names come with the entry, as the call's card has them.
