@@ -7,6 +7,7 @@ import {
   addTaskCard,
   assistantMessages,
   composer,
+  focusRing,
   focusedTestId,
   focusedText,
   isDangerRed,
@@ -451,11 +452,14 @@ describe('approvals against the headless host and a fake Gemini', () => {
     await page.reload();
     await page.getByTestId('new-conversation').click();
     await expect.poll(() => pendingCount(page).innerText()).toBe('1');
-    await page.getByTestId('open-approvals').click();
+    await page.getByTestId('open-approvals').focus();
+    await page.keyboard.press('Enter');
     const item = page.getByTestId('approvals-panel').getByTestId('pending-approval');
     await item.waitFor();
     // Opened, the panel's focus is on its heading: a key pressed too soon approves nothing.
     expect(await focusedText(page)).toBe('Waiting for your approval');
+    // A heading, not a box to type in: no ring round it, opened by the keyboard as here.
+    expect(await focusRing(page)).toBe('no ring');
     // The action said once, in words: not also by the tool's internal name ("add task").
     const said = await item.innerText();
     expect(said.split('\n')[0]).toBe('Add a task: Buy milk');

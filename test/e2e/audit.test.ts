@@ -195,6 +195,8 @@ describe('the audit viewer against the headless host', () => {
         .getByRole('heading', { name: `Added task “Water the plants (${width})”` })
         .waitFor();
       await expect.poll(() => focusedId(page)).toBe('audit-detail-title');
+      // Where reading starts, not a box to type in: the title has no ring; the control after it has one.
+      expect(await focusRing(page)).toBe('no ring');
       await page.keyboard.press('Tab');
       expect(await focusedTestId(page)).toBe('audit-undo');
       expect(await focusRing(page)).toBe('whole');
