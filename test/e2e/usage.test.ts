@@ -1,8 +1,10 @@
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../shared/contract';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
+import { edgeContrast } from './support/contrast';
 import { usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
 
@@ -185,6 +187,25 @@ describe('Settings → General’s model picker and Settings → Usage, in the b
     await page.keyboard.press('Enter');
     await expect.poll(() => label()).toBe('Model id');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('');
+  });
+
+  it('in dark mode, the quiet buttons (a price row’s ✕, Refresh the list) keep an edge that stands out from what is around them (3:1), quieter than Save prices (1280 and 420 px)', async () => {
+    const page = await openSettings(host, 'usage');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const panel = page.getByTestId('usage-panel');
+    const remove = panel.getByRole('button', { name: /^Remove / }).first();
+    await remove.waitFor();
+    const fill = (button: Locator) => button.evaluate((element) => getComputedStyle(element).backgroundColor);
+    for (const width of [1280, 420]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect(await remove.evaluate((element) => getComputedStyle(element).borderTopStyle)).toBe('dashed');
+      expect(await edgeContrast(remove), `${width} px`).toBeGreaterThanOrEqual(3);
+      expect(await fill(remove)).not.toBe(await fill(panel.getByRole('button', { name: 'Save prices' })));
+    }
+    await page.getByTestId('settings-tab-general').click();
+    const refresh = page.getByRole('button', { name: 'Refresh the list' });
+    await refresh.waitFor();
+    expect(await edgeContrast(refresh)).toBeGreaterThanOrEqual(3);
   });
 
   it('a stored run shows its tokens and cost under its answer after a reload', async () => {
