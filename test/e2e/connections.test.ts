@@ -176,7 +176,7 @@ describe('Settings → Connections and Memory against the headless host', () => 
 
     gemini.models.isKeyRejected = true;
     try {
-      await geminiCard.getByLabel('API key').fill('not a key');
+      await geminiCard.getByLabel('API key').fill('not-a-real-key');
       await geminiCard.getByTestId('gemini-connect').click();
       // The keyboard is back in the emptied field, to paste again: the pressed button went disabled with it.
       expect(await focusedTestId(page)).toBe('gemini-api-key');
@@ -192,11 +192,23 @@ describe('Settings → Connections and Memory against the headless host', () => 
       expect(await field.getAttribute('aria-describedby')).toBe(
         await geminiCard.getByTestId('connection-error').getAttribute('id'),
       );
-      expect(await page.content()).not.toContain('not a key');
+      expect(await page.content()).not.toContain('not-a-real-key');
       expect(await axeViolations(page)).toEqual([]);
     } finally {
       gemini.models.isKeyRejected = false;
     }
+
+    // A key with a space inside could never be sent: refused before Gemini is asked, saying where, not what.
+    const asked = gemini.models.requests;
+    await geminiCard.getByLabel('API key').fill('AIzaSy half-pasted');
+    await geminiCard.getByTestId('gemini-connect').click();
+    await expect
+      .poll(() => geminiCard.getByTestId('connection-error').innerText())
+      .toBe(
+        'The key was not saved: character 7 of it cannot be part of a Gemini key (a space, a line break or a letter outside A–Z). Copy it again from Google AI Studio.',
+      );
+    expect(gemini.models.requests).toBe(asked);
+    expect(await geminiCard.getAttribute('data-state')).toBe('disconnected');
 
     // Gemini down: the key cannot be checked now, so it is saved and the card says it was not checked.
     gemini.models.isDown = true;
