@@ -388,4 +388,35 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await page.keyboard.press('Shift+Tab');
     expect(await focusedTestId(page)).toBe('settings-close');
   });
+
+  it('an agent asked for by @name in the quick prompt shows there, and reads the same in the workspace after', async () => {
+    gemini.script(
+      callReply('helper', { task: 'look at the open tasks' }),
+      callReply('list_tasks', {}),
+      callReply('complete_task', { result: { note: 'Nothing is open.' } }),
+      callReply('complete_task', { result: { note: 'The helper found nothing open.' } }),
+    );
+    // The agent's blocks: its helper's row, the query the form made, and the lead's answer.
+    const showsTheRun = async (page: Page) => {
+      await page.locator('[data-testid="child-run"][data-role="helper"]').waitFor();
+      await expect
+        .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
+        .toContain('Note: The helper found nothing open.');
+      expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
+      expect(await page.getByTestId('artifact').count()).toBe(2);
+    };
+    const page = await newPage();
+    await page.goto(`${host.url}/#/quick&token=${host.token}`);
+    await composer(page).waitFor();
+    await send(page, '@lead');
+    await page.getByTestId('agent-input-task').fill('Check my tasks');
+    await page.getByTestId('agent-run').click();
+    await showsTheRun(page);
+    expect(await axeViolations(page)).toEqual([]);
+    // The workspace opens on the conversation the quick prompt had, drawn whole: its rows were there before its
+    // list was, and the list drew none of them (a lone "Regenerate the answer").
+    await page.goto(`${host.url}/#/`);
+    await page.getByTestId('thread-item').first().waitFor();
+    await showsTheRun(page);
+  });
 });

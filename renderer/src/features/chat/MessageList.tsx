@@ -47,6 +47,12 @@ export function MessageList({
 }) {
   const rows = useMemo(() => nestedRows(timelineRows(items, usage), extras), [items, usage, extras]);
   const listRef = useRef<HTMLOListElement>(null);
+  // The scroll element is the section around this list, whose ref React sets only after the list's own layout
+  // effects have run: on mount the virtualizer finds no element, and a list mounted with its rows already there (the
+  // conversation open in the workspace when the quick prompt is shown) drew none of them until something else
+  // rendered it again. Once the ref is set, the list renders once more, and the virtualizer takes the element then.
+  const [, setIsMounted] = useState(false);
+  useEffect(() => setIsMounted(true), []);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
