@@ -17,6 +17,7 @@ import { startHost, type RunningHost } from './support/host';
 
 const { newPage } = usePages();
 
+const SHOTS = process.env.DEPUTY_SHOTS;
 const PROMPT = 'Add a task to buy milk tomorrow';
 const ANSWER = 'Added **Buy milk** for tomorrow.';
 
@@ -145,6 +146,49 @@ describe('chat against the headless host and a fake Gemini', () => {
     await row('Conversation one').click();
     await assistantMessages(page).filter({ hasText: 'Third answer.' }).waitFor();
     expect(await composer(page).inputValue()).toBe('');
+  });
+
+  it('in a browser, #/quick from the workspace starts a new question, says which conversation it asks in, and the workspace keeps its own', async () => {
+    const answers = async (page: Page) => (await assistantMessages(page).allInnerTexts()).join('\n');
+    gemini.script(textReply('The workspace answer.'));
+    const page = await openPage(host);
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Asked in the workspace');
+    await expect.poll(() => answers(page)).toContain('The workspace answer.');
+
+    // What is typed here does not go on with the workspace's conversation, unseen.
+    await page.goto(`${host.url}/#/quick`);
+    await page.locator('.quick__empty').waitFor();
+    expect(await assistantMessages(page).count()).toBe(0);
+    expect(await page.getByTestId('quick-thread-title').count()).toBe(0);
+    gemini.script(textReply('The quick answer.'));
+    await send(page, 'Asked in the quick prompt');
+    await expect.poll(() => answers(page)).toContain('The quick answer.');
+    expect(await answers(page)).not.toContain('The workspace answer.');
+    // Once it has a title, the header says which conversation typing goes into.
+    await expect
+      .poll(() => page.getByTestId('quick-thread-title').innerText())
+      .toBe('Asked in the quick prompt');
+    if (SHOTS)
+      for (const [width, colorScheme] of [
+        [1280, 'light'],
+        [420, 'light'],
+        [1280, 'dark'],
+        [420, 'dark'],
+      ] as const) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize({ width, height: 600 });
+        await page.screenshot({ path: `${SHOTS}/quick-title-${width}-${colorScheme}.png` });
+      }
+
+    // Back in the workspace, its own conversation is open again; the quick one is in the list.
+    await page.goBack();
+    await expect.poll(() => answers(page)).toContain('The workspace answer.');
+    expect(await answers(page)).not.toContain('The quick answer.');
+    await page
+      .getByTestId('thread-item')
+      .filter({ hasText: 'Asked in the quick prompt' })
+      .waitFor({ state: 'attached' });
   });
 
   it('stops a run that hangs with the Stop button', async () => {

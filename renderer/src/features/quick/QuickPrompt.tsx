@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { PauseBanner } from '../side-effects/PauseBanner';
 import { useChat, useStores } from '../../stores';
 import { Composer } from '../chat/Composer';
@@ -6,6 +6,7 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
+import { ownTitle } from '../chat/thread-names';
 import { joinHash, splitHash } from '../../route';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
@@ -28,13 +29,31 @@ export function QuickPrompt() {
       state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
   );
 
+  // The open conversation's title, once the list has it: typing goes into that conversation, and it says which.
+  const title = useChat((state) => {
+    const thread = state.threads.find((row) => row.id === state.conversation.threadId);
+    return thread ? ownTitle(thread) : null;
+  });
+
+  // In a browser, #/quick is a route of the workspace's page, whose store still holds the conversation open there:
+  // the quick prompt is for a quick new question, so it starts one, as the desktop app's window starts empty. The
+  // workspace's conversation stays in the list, and the workspace opens it again when it comes back. (The shell's
+  // window is a page of its own, and keeps its conversation between shows.)
+  useLayoutEffect(() => {
+    if (!window.deputyShell && stores.chat.getState().conversation.threadId !== null)
+      stores.chat.getState().newConversation();
+  }, [stores]);
+
+  // The stores the workspace follows, so that a conversation (agent runs included) reads the same here.
   useEffect(() => {
     const disconnectChat = stores.chat.getState().connect();
     const disconnectApprovals = stores.approvals.getState().connect();
+    const disconnectAgents = stores.agents.getState().connect();
     const disconnectPlans = stores.plans.getState().connect();
     return () => {
       disconnectChat();
       disconnectApprovals();
+      disconnectAgents();
       disconnectPlans();
     };
   }, [stores]);
@@ -61,6 +80,11 @@ export function QuickPrompt() {
     <div className="quick" data-testid="quick-prompt">
       <header className="quick__header">
         <h1 className="quick__title">Deputy</h1>
+        {title !== null && (
+          <p className="quick__thread" data-testid="quick-thread-title" title={title}>
+            {title}
+          </p>
+        )}
         <p className="quick__hint" aria-hidden="true">
           <kbd>Enter</kbd> send
           {/* Escape is the shell's: in a browser tab it hides nothing. */}
