@@ -1,23 +1,17 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
-import type { RunningServer } from '../../electron/server/http-server';
 import { shownStatusOf } from '../../shared/audit-status';
 import { AuditStatusFilter, type AuditEntry, type AuditListOutput } from '../../shared/contract';
-import { jsonOf, serveApi } from '../support/api-server';
+import { closedAfterEach, jsonOf, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 import { syntheticMailTools } from '../support/synthetic-tools';
 
 const TOKEN = 'audit-test-token';
 const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
-const fixtures: HostFixture[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const fixture of fixtures.splice(0)) await fixture.close();
-});
+const { fixtures, servers } = closedAfterEach();
 
 async function open(model: ScriptedModel, options: Parameters<typeof openHost>[1] = {}) {
   const fixture = await openHost(model, options);

@@ -1,21 +1,15 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
-import type { RunningServer } from '../../electron/server/http-server';
 import type { ModelClient } from '../../electron/llm/model-client';
 import { GatedModel, lastPrompt, until } from '../support/gated-model';
-import { serveApi } from '../support/api-server';
+import { closedAfterEach, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'data-test-token';
-const fixtures: HostFixture[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const fixture of fixtures.splice(0)) await fixture.close();
-});
+const { fixtures, servers } = closedAfterEach();
 
 async function open(model: ModelClient, now?: () => Date) {
   const fixture = await openHost(model, now ? { now } : {});

@@ -1,20 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DecisionRecord, ToolInvocation } from '../../shared/contract';
 import { dispatchCommand } from '../../electron/host/dispatch';
-import type { RunningServer } from '../../electron/server/http-server';
 import type { ModelStreamEvent } from '../../electron/llm/model-client';
-import { jsonOf, serveApi } from '../support/api-server';
+import { closedAfterEach, jsonOf, serveApi } from '../support/api-server';
 import { GatedModel, until } from '../support/gated-model';
-import { collect, openHost, type HostFixture } from '../support/host-fixture';
+import { collect, openHost } from '../support/host-fixture';
 import { say, ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'decision-logs-token';
-const fixtures: HostFixture[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const fixture of fixtures.splice(0)) await fixture.close();
-});
+const { fixtures, servers } = closedAfterEach();
 
 /** A model turn asking for one call, reporting its own token count. */
 function callWith(name: string, args: Record<string, unknown>, inputTokens: number): ModelStreamEvent[] {

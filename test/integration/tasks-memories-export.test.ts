@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../electron/server/http-server';
+import { describe, expect, it } from 'vitest';
 import { TasksMemoriesExport } from '../../electron/host/tasks-memories-export';
 import { storeOf } from '../support/durable-kit';
-import { serveApi } from '../support/api-server';
-import { openHost, type HostFixture } from '../support/host-fixture';
+import { closedAfterEach, serveApi } from '../support/api-server';
+import { openHost } from '../support/host-fixture';
 import { ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'tasks-memories-export-token';
 const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
-const fixtures: HostFixture[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const fixture of fixtures.splice(0)) await fixture.close();
-});
+const { fixtures, servers } = closedAfterEach();
 
 const AT = '2026-03-01T09:00:00.000Z';
 

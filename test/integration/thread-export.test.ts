@@ -1,23 +1,17 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../electron/host/create-host';
-import type { RunningServer } from '../../electron/server/http-server';
 import { COMPLETE_TASK } from '../../electron/engine/completion';
 import { seedLongThread } from '../e2e/support/seed-thread';
 import { dataDirWithAgents } from '../support/agent-kit';
-import { serveApi } from '../support/api-server';
+import { closedAfterEach, serveApi } from '../support/api-server';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel } from '../support/scripted-model';
 
 const TOKEN = 'thread-export-token';
 const SECRET = 'xoxp-2718281828-3141592653-5772156649-fe0a1b2c3d4e5f60718293a4b5c6d7e8';
-const fixtures: HostFixture[] = [];
-const servers: RunningServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const fixture of fixtures.splice(0)) await fixture.close();
-});
+const { fixtures, servers } = closedAfterEach();
 
 /**
  * A host whose store holds a conversation of 1,200 messages (written long ago, as if it had grown over months)

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { startHttpServer, type RunningServer } from '../../electron/server/http-server';
 import type { HostFixture } from './host-fixture';
 
@@ -31,4 +32,14 @@ export function jsonOf(api: ApiServer['api']) {
     const response = await api(path, init);
     return { status: response.status, body: (await response.json()) as T };
   };
+}
+
+/** The hosts and API servers a test file opens, closed after each test (the servers first). */
+export function closedAfterEach(): { fixtures: HostFixture[]; servers: RunningServer[] } {
+  const opened = { fixtures: [] as HostFixture[], servers: [] as RunningServer[] };
+  afterEach(async () => {
+    for (const server of opened.servers.splice(0)) await server.close();
+    for (const fixture of opened.fixtures.splice(0)) await fixture.close();
+  });
+  return opened;
 }
