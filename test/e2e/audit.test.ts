@@ -173,6 +173,13 @@ describe('the audit viewer against the headless host', () => {
     await list.and(page.locator('[data-state="completed"]')).waitFor();
     await list.locator('summary').click();
     await expect.poll(() => list.innerText()).toContain('"tasks": []');
+
+    // Its entry: a read the model gave no reason for says so once, not as four empty lines, and that it needed no one.
+    await list.getByTestId('tool-call-audit').click();
+    await expect
+      .poll(() => detail(page).getByTestId('audit-no-why').innerText())
+      .toBe('Nothing recorded: Deputy was given no intent or reasoning for this, and it reached no one.');
+    expect(await detail(page).getByText('Not needed (it only reads)').count()).toBe(1);
   });
 
   it('by keyboard from the chat’s card to its entry: the entry’s title has the focus, and Tab goes on in the entry, not from the top of the page (1280 and 420 px)', async () => {

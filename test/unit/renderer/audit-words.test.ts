@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  approverWords,
   CATEGORY_CHOICES,
+  hasWhy,
   DECISION_CHOICES,
   decisionWords,
   authorityWords,
@@ -23,6 +25,23 @@ const withAuthority = (decision: string | null, rule: string | null, kind = 'too
 const CODE = /[A-Z]{2,}|[_:]|\b[a-z]+\.[a-z]+\b/;
 
 describe('the audit viewer in words', () => {
+  it('says who let a call happen in words, and that a read needed no one', () => {
+    const by = (approvedBy: string | null) =>
+      approverWords({
+        authority: { decision: 'allow', rule: 'read_only', approvedBy },
+      } as unknown as AuditEntry);
+    expect(by('policy')).toBe('Not needed (it only reads)');
+    expect(by('person')).toBe('You');
+    expect(by(null)).toBe('—');
+  });
+
+  it('has a Why to show only when something of it was recorded', () => {
+    const none = { intent: null, reasoning: null, confidence: null, target: null };
+    expect(hasWhy(none)).toBe(false);
+    expect(hasWhy({ ...none, confidence: 0.9 })).toBe(true);
+    expect(hasWhy({ ...none, intent: 'Find the invoice' })).toBe(true);
+  });
+
   it('says what the policy or the run decided, and the rule behind it, in words', () => {
     expect(decisionWords(withAuthority('require_approval', 'trust:supervised'))).toBe(
       'Asked you first · Supervised',

@@ -4,7 +4,16 @@ import { isFocusLost } from '../../focus';
 import { formatValue } from '../../format';
 import { useAudit } from '../../stores';
 import { AssumptionItem } from './AssumptionItem';
-import { approverWords, authorityWords, outputOf, statusOf, timeWords, whatWords } from './audit-words';
+import {
+  approverWords,
+  authorityWords,
+  hasWhy,
+  NO_WHY,
+  outputOf,
+  statusOf,
+  timeWords,
+  whatWords,
+} from './audit-words';
 import { EffectDiff } from './EffectDiff';
 import { IntentAnalysisSection } from './IntentAnalysisSection';
 import { UndoBar } from './UndoBar';
@@ -52,16 +61,22 @@ export function AuditDetail() {
       )}
       <section aria-labelledby="audit-why">
         <h3 id="audit-why">Why</h3>
-        <dl className="audit-facts">
-          <dt>Intent</dt>
-          <dd>{entry.intent ?? '—'}</dd>
-          <dt>Reasoning</dt>
-          <dd>{entry.reasoning ?? '—'}</dd>
-          <dt>Confidence</dt>
-          <dd>{percent(entry.confidence)}</dd>
-          <dt>To whom or where</dt>
-          <dd>{entry.target ? targetWords(entry.target) : '—'}</dd>
-        </dl>
+        {hasWhy(entry) ? (
+          <dl className="audit-facts">
+            <dt>Intent</dt>
+            <dd>{entry.intent ?? '—'}</dd>
+            <dt>Reasoning</dt>
+            <dd>{entry.reasoning ?? '—'}</dd>
+            <dt>Confidence</dt>
+            <dd>{percent(entry.confidence)}</dd>
+            <dt>To whom or where</dt>
+            <dd>{entry.target ? targetWords(entry.target) : '—'}</dd>
+          </dl>
+        ) : (
+          <p className="audit-muted" data-testid="audit-no-why">
+            {NO_WHY}
+          </p>
+        )}
       </section>
       <IntentAnalysisSection entry={entry} />
       <section aria-labelledby="audit-authority">

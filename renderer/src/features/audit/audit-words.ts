@@ -38,7 +38,8 @@ const APPROVER_WORDS: Record<AuditApprover, string> = {
   rule: 'Your rule',
   trust_level: 'Trust level',
   autonomy: 'Your autonomy setting',
-  policy: 'Policy',
+  // Only a read is let happen by no one's choice (the policy's read_only rule): nobody had to.
+  policy: 'Not needed (it only reads)',
 };
 
 export function approverWords(entry: AuditEntry): string {
@@ -254,3 +255,14 @@ export function timeWords(iso: string): string {
     ? iso
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 }
+
+/** Whether an entry says anything of why: a read the model asked for with no stated intent says nothing. */
+export function hasWhy(entry: Pick<AuditEntry, 'intent' | 'reasoning' | 'confidence' | 'target'>): boolean {
+  return (
+    entry.intent !== null || entry.reasoning !== null || entry.confidence !== null || entry.target !== null
+  );
+}
+
+/** What the Why section says instead of four empty lines. */
+export const NO_WHY =
+  'Nothing recorded: Deputy was given no intent or reasoning for this, and it reached no one.';
