@@ -4,6 +4,7 @@ import {
   applyApprovalsChanged,
   describeAge,
   describeExpiry,
+  riskWords,
   describeWhere,
   emptySnapshot,
   fieldsBeyondTitle,
@@ -22,6 +23,13 @@ const changed = (event: Partial<ApprovalsChangedEvent>): ApprovalsChangedEvent =
   pending: [],
   changed: null,
   ...event,
+});
+
+describe('the risk badge', () => {
+  it('says the risk in sentence case, as the card’s other words are', () => {
+    expect(riskWords('low')).toBe('Low risk');
+    expect(riskWords('critical')).toBe('Critical risk');
+  });
 });
 
 describe('what an approval card says below its title', () => {

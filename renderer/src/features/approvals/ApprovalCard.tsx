@@ -4,7 +4,7 @@ import { decisionNoteForPerson } from '../../../../shared/rejection-words';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeExpiry, quietArgs, shownStatus } from './approvals-model';
+import { describeExpiry, quietArgs, riskWords, shownStatus } from './approvals-model';
 import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
@@ -123,7 +123,7 @@ export function ApprovalCard({
       <header className="approval-card__header">
         {/* The host's words for this very call ("Mark “Buy milk” as done"), said once: the card's name. */}
         <h3 id={titleId}>{approval.preview.title}</h3>
-        <span className={`risk-badge risk-badge--${approval.risk}`}>{approval.risk} risk</span>
+        <span className={`risk-badge risk-badge--${approval.risk}`}>{riskWords(approval.risk)}</span>
         {/* Cancelled, turned down or expired, the card sits in the call's card, which (or whose plan step) says
             so: not a second time. */}
         {outcome !== 'cancelled' && OUTCOME_LABELS[outcome] !== holderSays && (

@@ -92,6 +92,11 @@ const inWords = (big: number, bigUnit: string, small: number, smallUnit: string)
  * ("Expires in 4 min", "Expires in 1 h 5 min", "Expires in 2 days 3 h"). Rounded up, so it never says less time
  * is left than there is.
  */
+/** The risk badge's words, in sentence case as the card's other words are: "Low risk", "Critical risk". */
+export function riskWords(risk: Approval['risk']): string {
+  return `${risk.charAt(0).toUpperCase()}${risk.slice(1)} risk`;
+}
+
 export function describeExpiry(expiresAt: string, now: number): string {
   const at = Date.parse(expiresAt);
   if (Number.isNaN(at)) return '';
