@@ -160,6 +160,15 @@ describe('Settings → Data and deleting a conversation, in the browser', () => 
     const { panel } = await openDataPanel();
     expect(await panel.getByTestId('data-size').innerText()).toMatch(/^\d+(\.\d)? (KB|MB)$/);
     expect(await panel.getByTestId('data-counts').innerText()).toContain('Conversations\n1');
+    // The four counts stand two by two, not three and one, and the last says what it counts.
+    const tops = await panel
+      .getByTestId('data-counts')
+      .locator(':scope > div')
+      .evaluateAll((boxes) => boxes.map((box) => Math.round(box.getBoundingClientRect().top)));
+    expect(tops[0]).toBe(tops[1]);
+    expect(tops[2]).toBe(tops[3]);
+    expect(tops[2]).toBeGreaterThan(tops[0] ?? 0);
+    expect(await panel.getByTestId('data-counts').innerText()).toContain('Run log entries');
 
     await panel.getByLabel('Delete conversations with no activity for more than').fill('1');
     await panel.getByTestId('prune-check').click();

@@ -97,7 +97,7 @@ export function DataPanel() {
                 <dd>{stats.counts.actions.toLocaleString()}</dd>
               </div>
               <div>
-                <dt>Log entries</dt>
+                <dt>Run log entries</dt>
                 <dd>{stats.counts.events.toLocaleString()}</dd>
               </div>
             </dl>
