@@ -231,6 +231,20 @@ export function describeWhen(start: string, end: string, timeZone: string, displ
   return `${formatter(displayZone, true).format(startAt)} – ${endText} (${displayZone})`;
 }
 
+/**
+ * A date, or a date-time's day with its time as written, the way the cards say a day: "Thu, 10 Dec 2026",
+ * "Thu, 10 Dec 2026, 09:00". Null for what is not a real date or date-time.
+ */
+export function describeWallTime(value: string): string | null {
+  const time = parseEventTime(value);
+  if (!time) return null;
+  const days = formatter('UTC', false);
+  if (time.kind === 'date') return days.format(time.day);
+  const { year, month, day, hour, minute } = time.wall;
+  const clock = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  return `${days.format(Date.UTC(year, month - 1, day))}, ${clock}`;
+}
+
 function formatter(timeZone: string, withTime: boolean): Intl.DateTimeFormat {
   const key = `${timeZone}|${withTime}`;
   let format = readable.get(key);
