@@ -91,7 +91,7 @@ describe('the audit viewer against the headless host', () => {
     // The run's own row says what it was asked, and what it did.
     const runRow = 'Asked “Add a task to renew my passport by Friday”';
     expect(await rows(page).first().getByRole('button').innerText()).toBe(runRow);
-    expect(await rows(page).first().locator('.audit-row__decision').innerText()).toBe('Acted');
+    expect(await rows(page).first().locator('.audit-row__decision').innerText()).toBe('Used tools');
 
     // A pointer: a click anywhere on a row opens it, not only on its "What".
     await rows(page).first().locator('.audit-row__time').click();

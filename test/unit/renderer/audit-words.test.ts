@@ -46,7 +46,7 @@ describe('the audit viewer in words', () => {
     expect(decisionWords(withAuthority('require_approval', 'trust:supervised'))).toBe(
       'Asked you first · Supervised',
     );
-    expect(decisionWords(withAuthority('INVOKE_TOOL', null))).toBe('Acted');
+    expect(decisionWords(withAuthority('INVOKE_TOOL', null))).toBe('Used tools');
     expect(decisionWords(withAuthority(null, null))).toBe('—');
     // A decision this viewer does not know yet is made readable, not hidden and not shown as a code.
     expect(decisionWords(withAuthority('SOMETHING_NEW', null))).toBe('Something new');
@@ -119,6 +119,79 @@ describe('the audit viewer in words', () => {
       'ERROR:CANCELLED',
     ])
       expect(outcome(code).words).not.toMatch(CODE);
+  });
+
+  it('says what a run did in exact words, never “Acted” or “Finished a task”, in the table, the detail and the filter', () => {
+    const run = (decision: string, outcome: string) =>
+      ({
+        kind: 'decision',
+        status: 'completed',
+        authority: { decision, rule: outcome, reason: null, approvedBy: null },
+      }) as unknown as AuditEntry;
+    const used = run('INVOKE_TOOL', 'SUCCESS:TASK_COMPLETED');
+    expect(decisionWords(used)).toBe('Used tools');
+    expect(authorityWords(used)).toEqual({
+      decision: 'Used tools',
+      ruleLabel: 'Outcome',
+      rule: 'Deputy used tools, then answered',
+    });
+    // An agent's run that ended by handing its result back: not a task of the task list finished.
+    const handed = run('COMPLETE_TASK', 'SUCCESS:TASK_COMPLETED');
+    expect(decisionWords(handed)).toBe('Handed back its result');
+    expect(authorityWords(handed).rule).toBe('The agent did what it was asked and handed back its result');
+    const choices = DECISION_CHOICES.map(([, words]) => words);
+    expect(choices).toContain('Run: Used tools');
+    expect(choices).toContain('Run: Handed back its result');
+    for (const words of [...choices, decisionWords(used), authorityWords(used).rule])
+      expect(words).not.toMatch(/\bActed\b|acted|Finished a task/);
+  });
+
+  it('shows the reason recorded with a rule only where it says more than the rule', () => {
+    const call = (rule: string, reason: string | null) =>
+      ({
+        kind: 'tool_call',
+        authority: { decision: 'require_approval', rule, reason, approvedBy: null },
+      }) as unknown as AuditEntry;
+    // The policy's fixed sentence for the rule: the rule's words say it already.
+    expect(
+      authorityWords(call('trust:supervised', 'Supervised: every action waits for your approval.')),
+    ).toEqual({
+      decision: 'Asked you first',
+      ruleLabel: 'Rule',
+      rule: 'Every action waits for you (Supervised)',
+    });
+    expect(
+      authorityWords(call('read_only', 'This only reads, so it needs no approval.')).reason,
+    ).toBeUndefined();
+    expect(
+      authorityWords(call('trust:delegated', 'Delegated: this action is not covered by your allow-list.'))
+        .reason,
+    ).toBeUndefined();
+    // The rule's words and more: said once, as the rule.
+    const setting = authorityWords(
+      call('autonomy:task.create', 'Your setting for “Add a task” is “Ask me first”.'),
+    );
+    expect([setting.rule, setting.reason]).toEqual([
+      'Your setting for “Add a task” is “Ask me first”.',
+      undefined,
+    ]);
+    // A reason that says what the rule does not (who, how sure, which pattern) stays.
+    const stranger = authorityWords(
+      call('first_contact', 'You have never written to sam@example.com before.'),
+    );
+    expect(stranger).toMatchObject({
+      rule: 'You have not written to them before',
+      reason: 'You have never written to sam@example.com before.',
+    });
+    const sure = authorityWords(
+      call(
+        'confidence:clarify',
+        'Deputy was only 30% sure what you wanted, so it asked you instead of doing this.',
+      ),
+    );
+    expect(sure.reason).toContain('30%');
+    // No reason recorded: no line that says "—".
+    expect(authorityWords(call('first_contact', null)).reason).toBeUndefined();
   });
 
   it('says what each run was asked, and a decision its outcome and status bear out', () => {

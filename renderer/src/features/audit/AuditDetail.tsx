@@ -86,8 +86,12 @@ export function AuditDetail() {
           <dd>{authority.decision}</dd>
           <dt>{authority.ruleLabel}</dt>
           <dd data-testid="audit-detail-rule">{authority.rule}</dd>
-          <dt>Reason</dt>
-          <dd>{entry.authority.reason ?? '—'}</dd>
+          {authority.reason !== undefined && (
+            <>
+              <dt>Reason</dt>
+              <dd data-testid="audit-detail-reason">{authority.reason}</dd>
+            </>
+          )}
           <dt>Let it happen</dt>
           <dd>
             {approverWords(entry)}

@@ -47,13 +47,17 @@ export function approverWords(entry: AuditEntry): string {
   return by ? APPROVER_WORDS[by] : '—';
 }
 
-/** Spec 002's AgentDecision of a run, as a person says it. */
+/**
+ * Spec 002's AgentDecision of a run, as a person says it: what the run did, not a word as loose as "Acted". A run
+ * is recorded INVOKE_TOOL once it called a tool (a look-up or a change), and an agent's run COMPLETE_TASK when it
+ * ended by handing its result back (not a task of the task list done).
+ */
 const DECISION_WORDS: Record<string, string> = {
   RESPOND_ONLY: 'Answered',
-  INVOKE_TOOL: 'Acted',
+  INVOKE_TOOL: 'Used tools',
   REQUEST_CLARIFICATION: 'Asked you to clarify',
   REFUSE: 'Refused',
-  COMPLETE_TASK: 'Finished a task',
+  COMPLETE_TASK: 'Handed back its result',
 };
 
 /** What the policy decided about one action, as a person says it. */
@@ -162,6 +166,14 @@ function runDecisionWords(entry: AuditEntry): string {
 
 const lowerFirst = (words: string): string => words.charAt(0).toLowerCase() + words.slice(1);
 
+/** How a run ended, in words. */
+function runOutcomeWords(entry: AuditEntry, outcome: string): string {
+  // An agent's run that handed its result back finished what it was asked; it did not answer the person.
+  if (outcome === 'SUCCESS:TASK_COMPLETED' && entry.authority.decision === 'COMPLETE_TASK')
+    return 'The agent did what it was asked and handed back its result';
+  return outcomeWords(outcome);
+}
+
 /** The table's cell: the decision, and in a word or two the rule behind it ("Asked you first · Supervised"). */
 export function decisionWords(entry: AuditEntry): string {
   if (entry.kind === 'decision') return runDecisionWords(entry);
@@ -171,17 +183,43 @@ export function decisionWords(entry: AuditEntry): string {
   return rule ? `${words} · ${ruleWords(rule).short}` : words;
 }
 
-/** The detail's authority: the decision, then the rule that decided about an action, or how a run ended. */
-export function authorityWords(entry: AuditEntry): { decision: string; ruleLabel: string; rule: string } {
-  const { decision, rule } = entry.authority;
+/**
+ * The detail's authority: the decision, then the rule that decided about an action, or how a run ended, and the
+ * reason recorded with it only where it says more than the rule's words. Where the reason is the rule's words
+ * and more ("Your setting for “Add a task” is “Ask me first”."), it is said once, as the rule.
+ */
+export function authorityWords(entry: AuditEntry): {
+  decision: string;
+  ruleLabel: string;
+  rule: string;
+  /** Absent where it would say nothing more than the rule (or there is none). */
+  reason?: string;
+} {
+  const { decision, rule, reason } = entry.authority;
   if (entry.kind === 'decision')
-    return { decision: runDecisionWords(entry), ruleLabel: 'Outcome', rule: rule ? outcomeWords(rule) : '—' };
-  return {
-    decision: decision ? decisionWord(decision) : '—',
-    ruleLabel: 'Rule',
-    rule: rule ? ruleWords(rule).said : '—',
-  };
+    return {
+      decision: runDecisionWords(entry),
+      ruleLabel: 'Outcome',
+      rule: rule ? runOutcomeWords(entry, rule) : '—',
+      ...(reason && { reason }),
+    };
+  const shown = { decision: decision ? decisionWord(decision) : '—', ruleLabel: 'Rule' };
+  const said = rule ? ruleWords(rule) : null;
+  if (!said) return { ...shown, rule: '—', ...(reason && { reason }) };
+  if (!reason || said.isReasonSaid || comparable(reason) === comparable(said.said))
+    return { ...shown, rule: said.said };
+  if (comparable(reason).startsWith(comparable(said.said))) return { ...shown, rule: reason };
+  return { ...shown, rule: said.said, reason };
 }
+
+/** Words as compared for saying the same: in any case and quotes, without the full stop. */
+const comparable = (words: string): string =>
+  words
+    .toLowerCase()
+    .replace(/[“”"]/g, '"')
+    .replace(/[‘’']/g, "'")
+    .replace(/[.\s]+$/, '')
+    .trim();
 
 /** Why an entry offers no Undo, when the host gave no reason of its own. */
 export function noUndoWords(entry: AuditEntry): string {

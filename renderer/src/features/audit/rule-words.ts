@@ -6,32 +6,50 @@ import { ACTION_KIND_LABELS } from '../settings/permissions';
  * the outcome a run ended with. The codes themselves stay in the entry (its export keeps them as stored).
  */
 
-/** A rule's words: `short` for the table's cell ("Supervised"), `said` for the detail (a whole phrase). */
+/**
+ * A rule's words: `short` for the table's cell ("Supervised"), `said` for the detail (a whole phrase).
+ * `isReasonSaid`: the reason the policy records with this rule is always a sentence that says what `said` says
+ * ("Supervised: every action waits for your approval."), so the detail does not say it twice.
+ */
 export interface RuleWords {
   short: string;
   said: string;
+  isReasonSaid?: true;
 }
 
 const RULES: Record<string, RuleWords> = {
   kill_switch: { short: 'Actions off', said: 'Actions are switched off for Deputy' },
   'kill_switch:paused': { short: 'Paused', said: 'You paused Deputy’s actions' },
   grant: { short: 'Not granted', said: 'This agent is not allowed to use this tool' },
-  read_only: { short: 'Only reads', said: 'It only reads, so nothing waits for you' },
+  read_only: { short: 'Only reads', said: 'It only reads, so nothing waits for you', isReasonSaid: true },
   'rate:model_tokens': { short: 'Hourly limit', said: 'The hour’s limit on model use was reached' },
   'rate:actions': { short: 'Per-minute limit', said: 'Too many actions in one minute' },
   'rate:external_calls': { short: 'Hourly limit', said: 'Too many calls to outside services in one hour' },
   'confidence:clarify': { short: 'Not sure enough', said: 'Deputy was not sure enough what you wanted' },
-  'confidence:missing': { short: 'Sureness not given', said: 'Deputy did not say how sure it was' },
+  'confidence:missing': {
+    short: 'Sureness not given',
+    said: 'Deputy did not say how sure it was',
+    isReasonSaid: true,
+  },
   'confidence:high_risk': {
     short: 'Risky, not sure',
     said: 'A risky action Deputy was not sure enough about',
   },
   'memory:standing_instruction': { short: 'An order', said: 'A memory may not hold an instruction' },
-  'trust:supervised': { short: 'Supervised', said: 'Every action waits for you (Supervised)' },
-  'trust:delegated': { short: 'Delegated', said: 'Your allow-list does not cover it (Delegated)' },
+  'trust:supervised': {
+    short: 'Supervised',
+    said: 'Every action waits for you (Supervised)',
+    isReasonSaid: true,
+  },
+  'trust:delegated': {
+    short: 'Delegated',
+    said: 'Your allow-list does not cover it (Delegated)',
+    isReasonSaid: true,
+  },
   'trust:delegated_allowlist': {
     short: 'Allow-list',
     said: 'Everyone it reaches is on your allow-list (Delegated)',
+    isReasonSaid: true,
   },
   first_contact: { short: 'New recipient', said: 'You have not written to them before' },
   'provenance:memory_derived': {
@@ -47,6 +65,7 @@ const RULES: Record<string, RuleWords> = {
   'resume.approval_missing': {
     short: 'After a stop',
     said: 'Deputy stopped before it could ask you, so it asks now',
+    isReasonSaid: true,
   },
   'resume.outcome_unknown': {
     short: 'After a stop',
@@ -63,6 +82,7 @@ const RULES: Record<string, RuleWords> = {
   'undo:already_undone': {
     short: 'Nothing to undo',
     said: 'It was already as before the action, so nothing needed doing',
+    isReasonSaid: true,
   },
 };
 
@@ -125,7 +145,7 @@ const FAILURES: Record<string, string> = {
 const OUTCOMES: Record<string, string> = {
   'SUCCESS:RESPONSE_GIVEN': 'Deputy answered',
   // Recorded once a run acted, whether or not its action went through: the action's own entry says which.
-  'SUCCESS:TASK_COMPLETED': 'Deputy acted and then answered',
+  'SUCCESS:TASK_COMPLETED': 'Deputy used tools, then answered',
   'SUCCESS:RECOVERED': 'Finished in its last allowed step',
   'AMBIGUITY:UNCLEAR_INTENT': 'The request was unclear',
   'REFUSAL:OUT_OF_SCOPE': 'Not something Deputy may do',
