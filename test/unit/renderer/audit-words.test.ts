@@ -15,7 +15,7 @@ import {
 } from '../../../renderer/src/features/audit/audit-words';
 import { diffRows } from '../../../renderer/src/features/audit/effect-words';
 import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../shared/audit-status';
-import { expiredRunWords } from '../../../shared/rejection-words';
+import { expiredRunWords, PLAN_CANCELLED_WORDS } from '../../../shared/rejection-words';
 import { AuditStatus, AuditStatusFilter, type AuditEntry } from '../../../shared/contract';
 
 const withAuthority = (decision: string | null, rule: string | null, kind = 'tool_call'): AuditEntry =>
@@ -239,6 +239,24 @@ describe('the audit viewer in words', () => {
     expect(decisionWords(run('RESPOND_ONLY', 'SOMETHING:ELSE', 'failed', null))).toBe('Failed');
     const stopped = run('RESPOND_ONLY', 'ERROR:CANCELLED', 'failed', null);
     expect([decisionWords(stopped), statusOf(stopped).words]).toEqual(['Stopped by you', 'Stopped']);
+    // A run that ended because the person cancelled its plan was cancelled, as the chat and the plan's tree say.
+    const cancelled = {
+      ...run('INVOKE_TOOL', 'ERROR:CANCELLED', 'failed', null),
+      errorMessage: PLAN_CANCELLED_WORDS,
+      output: { summary: PLAN_CANCELLED_WORDS },
+    };
+    expect(decisionWords(cancelled)).toBe('Cancelled with its plan');
+    expect(authorityWords(cancelled)).toEqual({
+      decision: 'Cancelled with its plan',
+      ruleLabel: 'Outcome',
+      rule: 'You cancelled the plan',
+    });
+    // Its entry from before the run said it so, by its summary alone.
+    const older = {
+      ...run('INVOKE_TOOL', 'ERROR:CANCELLED', 'failed', null),
+      output: { summary: 'Stopped: you cancelled the plan.' },
+    };
+    expect(decisionWords(older)).toBe('Cancelled with its plan');
     expect(decisionWords(run('REQUEST_CLARIFICATION', 'AMBIGUITY:UNCLEAR_INTENT', 'completed', null))).toBe(
       'Asked you to clarify',
     );

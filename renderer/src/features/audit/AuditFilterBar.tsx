@@ -4,6 +4,8 @@ import { RULE_TOOLS } from '../settings/permissions';
 import { useAudit } from '../../stores';
 import type { AuditFilters } from './audit-store';
 import { CATEGORY_CHOICES, DECISION_CHOICES, STATUS_CHOICES } from './audit-words';
+import { scopeWords, type ScopeKey } from './scope-words';
+import { useAgentLabel } from '../agents/agent-names';
 
 const RISKS = [
   ['', 'Any risk'],
@@ -12,12 +14,8 @@ const RISKS = [
   ['high', 'High'],
   ['critical', 'Critical'],
 ] as const;
-/** Filters set from an entry (its conversation, its run, its agent), shown so they can be taken off. */
-const SCOPES = [
-  ['threadId', 'Conversation'],
-  ['runId', 'Run'],
-  ['agentId', 'Agent'],
-] as const;
+/** Filters set from an entry, shown so they can be taken off, in this order. */
+const SCOPES: readonly ScopeKey[] = ['threadId', 'runId', 'agentId'];
 
 /** The filters behind the Filters button on a narrow window (the search and the scopes stay in view). */
 const FOLDED: readonly (keyof AuditFilters)[] = [
@@ -38,6 +36,7 @@ export function AuditFilterBar() {
   const filters = useAudit((state) => state.filters);
   const setFilter = useAudit((state) => state.setFilter);
   const scopeTitle = useAudit((state) => state.scopeTitle);
+  const agentLabel = useAgentLabel();
   const [query, setQuery] = useState(filters.q ?? '');
   // The tool's name as the person types it ("add task" or "add_task"); the filter takes the stored name.
   const [tool, setTool] = useState(filters.tool ?? '');
@@ -152,25 +151,21 @@ export function AuditFilterBar() {
         {day('from', 'From')}
         {day('to', 'To')}
       </div>
-      {SCOPES.filter(([key]) => filters[key]).map(([key, label]) => (
-        <button
-          key={key}
-          type="button"
-          className="audit-filters__scope"
-          onClick={() => void setFilter(key, '')}
-          aria-label={
-            key === 'threadId' && scopeTitle
-              ? `Stop filtering by the conversation “${scopeTitle}”`
-              : `Stop filtering by this ${label.toLowerCase()}`
-          }
-        >
-          {/* An id's tail: its start is the time it was made, shared by ids made close together. */}
-          {key === 'threadId' && scopeTitle
-            ? `${label}: ${scopeTitle}`
-            : `${label}: …${String(filters[key]).slice(-8)}`}{' '}
-          ✕
-        </button>
-      ))}
+      {SCOPES.filter((key) => filters[key]).map((key) => {
+        const words = scopeWords(key, String(filters[key]), { scopeTitle, agentLabel });
+        return (
+          <button
+            key={key}
+            type="button"
+            className="audit-filters__scope"
+            data-testid={`audit-scope-${key}`}
+            onClick={() => void setFilter(key, '')}
+            aria-label={words.label}
+          >
+            {words.text} ✕
+          </button>
+        );
+      })}
     </form>
   );
 }

@@ -5,7 +5,11 @@ import {
   type AuditStatusFilter,
 } from '../../../../shared/contract';
 import { APPROVAL_EXPIRED_OUTCOME, shownStatusOf } from '../../../../shared/audit-status';
-import { expiredRunForPerson, turnedDownWords } from '../../../../shared/rejection-words';
+import {
+  expiredRunForPerson,
+  isPlanCancelledWords,
+  turnedDownWords,
+} from '../../../../shared/rejection-words';
 import { hasToolWords, summarizeToolCall, type AgentLabel } from '../../../../shared/tool-summaries';
 import { cutText } from '../../../../shared/cut-text';
 import { quoted } from '../../../../shared/quote-words';
@@ -154,7 +158,9 @@ export const decisionWord = (code: string): string =>
 function runDecisionWords(entry: AuditEntry): string {
   const { decision, rule: outcome } = entry.authority;
   const failure = outcome ? failureOf(outcome) : null;
-  if (failure === 'cancelled') return 'Stopped by you';
+  // Cancelled with its plan, it says so as the chat and the plan's tree do, not that the person stopped it.
+  if (failure === 'cancelled')
+    return isPlanCancelledRun(entry) ? 'Cancelled with its plan' : 'Stopped by you';
   if (failure === 'approval_expired') return `Stopped: ${lowerFirst(failureWords(failure))}`;
   if (failure) return `Failed: ${failureWords(failure)}`;
   if (outcome?.startsWith('AMBIGUITY:')) return 'Asked you to clarify';
@@ -166,8 +172,17 @@ function runDecisionWords(entry: AuditEntry): string {
 
 const lowerFirst = (words: string): string => words.charAt(0).toLowerCase() + words.slice(1);
 
+/** A run that ended because the person cancelled its plan: by the words it ended with, as the chat reads them. */
+function isPlanCancelledRun(entry: AuditEntry): boolean {
+  const { summary } = asRecord(entry.output);
+  return (
+    isPlanCancelledWords(entry.errorMessage) || (typeof summary === 'string' && isPlanCancelledWords(summary))
+  );
+}
+
 /** How a run ended, in words. */
 function runOutcomeWords(entry: AuditEntry, outcome: string): string {
+  if (failureOf(outcome) === 'cancelled' && isPlanCancelledRun(entry)) return 'You cancelled the plan';
   // An agent's run that handed its result back finished what it was asked; it did not answer the person.
   if (outcome === 'SUCCESS:TASK_COMPLETED' && entry.authority.decision === 'COMPLETE_TASK')
     return 'The agent did what it was asked and handed back its result';
