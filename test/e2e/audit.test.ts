@@ -475,6 +475,42 @@ describe('the audit viewer against the headless host', () => {
     expect(await page.getByTestId('audit-filter-status').isVisible()).toBe(false);
   });
 
+  it('says times as the computer’s locale does, 12-hour or 24-hour, each whole in its column, at 1280 px with and without an entry open', async () => {
+    for (const locale of ['en-US', 'en-GB']) {
+      const page = await newPage({ locale, viewport: { width: 1280, height: 800 } });
+      await page.goto(`${host.url}/#/audit&token=${host.token}`);
+      await rows(page).first().waitFor();
+      const times = () =>
+        page.locator('.audit-row__time').evaluateAll((cells) =>
+          cells.map((cell) => ({
+            words: (cell as HTMLElement).innerText,
+            isCut: cell.scrollWidth > cell.clientWidth,
+            spare: cell.clientWidth - cell.scrollWidth,
+          })),
+        );
+      for (const isOpen of [false, true]) {
+        if (isOpen) {
+          await rows(page).first().getByRole('button').click();
+          await detail(page).waitFor();
+        }
+        const shown = await times();
+        expect(shown.length).toBeGreaterThan(0);
+        for (const time of shown) {
+          // en-US: "Nov 29, 7:04:47 PM"; en-GB: "29 Nov, 19:04:47".
+          expect(time.words).toMatch(
+            locale === 'en-US'
+              ? /^[A-Z][a-z]{2} \d+, \d{1,2}:\d\d:\d\d\s[AP]M$/
+              : /^\d+ [A-Z][a-z]{2,3}, \d\d:\d\d:\d\d$/,
+          );
+          expect(time.isCut, `${locale}: “${time.words}” cut short`).toBe(false);
+          // A 24-hour time is not set in a column made for a 12-hour one.
+          if (locale === 'en-GB') expect(time.spare).toBeLessThan(40);
+        }
+      }
+      await page.close();
+    }
+  });
+
   it('the filter bar’s fields are one height, their labels in one line at 1280 px: the From and To dates sit no higher than the rest (1280 and 420 px)', async () => {
     const page = await newPage();
     await page.goto(`${host.url}/#/audit&token=${host.token}`);

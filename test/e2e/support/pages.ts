@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './browser';
 
@@ -94,7 +94,8 @@ export const focusRing = (page: Page) =>
  * One browser for the test file and fresh pages for each test, closed after it.
  * Call at the top level of a test file; `newPage()` is valid inside tests.
  */
-export function usePages(): { newPage: () => Promise<Page> } {
+/** `options`: a page's own locale, time zone… (the browser's own by default). */
+export function usePages(): { newPage: (options?: BrowserContextOptions) => Promise<Page> } {
   let browser: Browser | undefined;
   let pages: Page[] = [];
   beforeAll(async () => {
@@ -108,9 +109,9 @@ export function usePages(): { newPage: () => Promise<Page> } {
     await browser?.close();
   });
   return {
-    newPage: async () => {
+    newPage: async (options?: BrowserContextOptions) => {
       if (!browser) throw new Error('usePages(): the browser is not started yet');
-      const page = await browser.newPage();
+      const page = await browser.newPage(options);
       pages.push(page);
       return page;
     },

@@ -3,7 +3,8 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { targetWords } from '../../../../shared/target-words';
 import { useAudit } from '../../stores';
 import { useAgentLabel } from '../agents/agent-names';
-import { approverWords, decisionWords, shortTimeWords, statusOf, timeWords, whatWords } from './audit-words';
+import { approverWords, decisionWords, statusOf, timeWords, whatWords } from './audit-words';
+import { shortTimeWords, useTimeColumnStyle } from './time-column';
 
 /** Every row is this tall, so which rows are visible is arithmetic, not measurement. */
 export const ROW_HEIGHT = 44;
@@ -32,6 +33,8 @@ export function AuditTable() {
   const isEmpty = useAudit((state) => state.entries.length === 0 && !state.isLoading && !state.listError);
   const isFiltered = useAudit((state) => Object.keys(state.filters).length > 0);
   const body = useRef<HTMLDivElement>(null);
+  const table = useRef<HTMLDivElement>(null);
+  const timeColumn = useTimeColumnStyle(table);
   const [scroll, setScroll] = useState({ top: 0, height: 600 });
   const [focusIndex, setFocusIndex] = useState(0);
 
@@ -85,7 +88,14 @@ export function AuditTable() {
 
   const rows = entries.slice(first, last);
   return (
-    <div className="audit-table" role="table" aria-label="Audit entries" aria-rowcount={entries.length + 1}>
+    <div
+      ref={table}
+      className="audit-table"
+      style={timeColumn}
+      role="table"
+      aria-label="Audit entries"
+      aria-rowcount={entries.length + 1}
+    >
       <div role="rowgroup">
         <div className="audit-table__row audit-table__head" role="row" aria-rowindex={1}>
           {COLUMNS.map((name) => (

@@ -287,21 +287,6 @@ function expiredRunOutput(entry: AuditEntry): Record<string, unknown> | null {
   return said === null ? null : { ...stored, summary: said };
 }
 
-/** The table's short time: "23 Nov, 19:50:38". */
-export function shortTimeWords(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? iso
-    : date.toLocaleString(undefined, {
-        day: 'numeric',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      });
-}
-
 export function timeWords(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime())
