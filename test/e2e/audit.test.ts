@@ -511,6 +511,56 @@ describe('the audit viewer against the headless host', () => {
     }
   });
 
+  it('at 420 px the opened filters stand in two even columns, the Tool across both, From beside To, and Filters level with the search (light and dark, 0 axe)', async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await page.getByTestId('audit-search').waitFor();
+    await page.getByTestId('audit-filters-toggle').click();
+    const boxes = await page.getByRole('search').evaluate((bar) =>
+      Object.fromEntries(
+        [...bar.querySelectorAll('.audit-filters__field')].map((field) => {
+          const box = field.querySelector('input, select')?.getBoundingClientRect();
+          return [
+            field.querySelector('span')?.textContent ?? '',
+            {
+              top: Math.round(box?.top ?? -1),
+              left: Math.round(box?.left ?? -1),
+              right: Math.round(box?.right ?? -1),
+              bottom: Math.round(box?.bottom ?? -1),
+            },
+          ];
+        }),
+      ),
+    );
+    const at = (name: string) => boxes[name] ?? { top: -1, left: -1, right: -1, bottom: -1 };
+    const said = JSON.stringify(boxes);
+    // Side by side in pairs, each pair on a line of its own.
+    for (const [left, right] of [
+      ['Status', 'Category'],
+      ['Decision', 'Risk'],
+      ['From', 'To'],
+    ] as const) {
+      expect(at(left).top, said).toBe(at(right).top);
+      expect(at(left).right, said).toBeLessThan(at(right).left);
+    }
+    expect(new Set(['Status', 'Decision', 'Tool', 'From'].map((name) => at(name).top)).size, said).toBe(4);
+    // Two columns: every left field starts where the search does, every right field ends where the Tool does.
+    for (const name of ['Status', 'Decision', 'Tool', 'From'])
+      expect(at(name).left, said).toBe(at('Search').left);
+    for (const name of ['Category', 'Risk', 'To']) expect(at(name).right, said).toBe(at('Tool').right);
+    expect(at('Tool').right, said).toBeLessThanOrEqual(420 - 8);
+    // The Filters button is as high as the search box beside it, on the same line.
+    const toggle = await page.getByTestId('audit-filters-toggle').boundingBox();
+    expect(Math.round((toggle?.y ?? 0) + (toggle?.height ?? 0))).toBe(at('Search').bottom);
+    expect(Math.round(toggle?.y ?? 0)).toBe(at('Search').top);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/audit-filters-open-420-${colorScheme}.png` });
+    }
+  });
+
   it('the filter bar’s fields are one height, their labels in one line at 1280 px: the From and To dates sit no higher than the rest (1280 and 420 px)', async () => {
     const page = await newPage();
     await page.goto(`${host.url}/#/audit&token=${host.token}`);

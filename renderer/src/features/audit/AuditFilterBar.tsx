@@ -129,7 +129,7 @@ export function AuditFilterBar() {
         {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
         {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
         {select('risk', 'Risk', RISKS)}
-        <label className="audit-filters__field">
+        <label className="audit-filters__field audit-filters__tool">
           <span>Tool</span>
           <input
             type="text"
