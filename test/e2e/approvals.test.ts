@@ -131,6 +131,47 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(await addTaskCard(page).getByTestId('approval-card').count()).toBe(1);
   });
 
+  it('an approval card’s risk and status badges sit together on one line, beside the title at 1280 px and under it at 420 px, in the chat and its own window', async () => {
+    const page = await openPage();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const card = await askForMilk(page, 'Added it.');
+    /** Where the title and each badge sit: their tops and the badges' left edges. */
+    const places = (scope: Locator) =>
+      scope.evaluate((element) => {
+        const box = (selector: string) => element.querySelector(selector)?.getBoundingClientRect();
+        const [title, risk, status] = [box('h3'), box('.risk-badge'), box('[data-testid="approval-status"]')];
+        return {
+          title: { top: Math.round(title?.top ?? -1), bottom: Math.round(title?.bottom ?? -1) },
+          risk: { top: Math.round(risk?.top ?? -1), left: Math.round(risk?.left ?? -1) },
+          status: { top: Math.round(status?.top ?? -1), left: Math.round(status?.left ?? -1) },
+          left: Math.round(element.querySelector('header')?.getBoundingClientRect().left ?? -1),
+        };
+      });
+    const expectTogether = async (scope: Locator, isUnderTitle: boolean, where: string) => {
+      const at = await places(scope);
+      expect(Math.abs(at.risk.top - at.status.top), `${where}: ${JSON.stringify(at)}`).toBeLessThanOrEqual(2);
+      expect(at.status.left, `${where}: the status after the risk`).toBeGreaterThan(at.risk.left);
+      if (isUnderTitle) {
+        expect(at.risk.top, `${where}: under the title`).toBeGreaterThanOrEqual(at.title.bottom - 2);
+        expect(at.risk.left, `${where}: at the left`).toBe(at.left);
+      } else expect(at.risk.top, `${where}: beside the title`).toBeLessThan(at.title.bottom);
+    };
+    await expectTogether(card, false, 'chat, 1280 px');
+    await page.setViewportSize({ width: 420, height: 800 });
+    await card.scrollIntoViewIfNeeded();
+    await expectTogether(card, true, 'chat, 420 px');
+    if (SHOTS) await card.screenshot({ path: `${SHOTS}/approval-badges-420.png` });
+
+    const approvalId = await card.getAttribute('data-approval-id');
+    const window = await openPage(`/approval/${approvalId}`);
+    await window.setViewportSize({ width: 420, height: 600 });
+    const own = window.getByTestId('approval-card');
+    await own.waitFor();
+    await expectTogether(own, true, 'approval window, 420 px');
+    await card.getByTestId('approval-approve').click();
+    await withStatus(approvalCard(page), 'approved').waitFor();
+  });
+
   it('the conversation list stops saying “needs approval” once the approval is decided, while the run goes on', async () => {
     const page = await openPage();
     await composer(page).waitFor();

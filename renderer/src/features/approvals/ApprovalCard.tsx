@@ -123,14 +123,17 @@ export function ApprovalCard({
       <header className="approval-card__header">
         {/* The host's words for this very call ("Mark “Buy milk” as done"), said once: the card's name. */}
         <h3 id={titleId}>{approval.preview.title}</h3>
-        <span className={`risk-badge risk-badge--${approval.risk}`}>{riskWords(approval.risk)}</span>
-        {/* Cancelled, turned down or expired, the card sits in the call's card, which (or whose plan step) says
-            so: not a second time. */}
-        {outcome !== 'cancelled' && OUTCOME_LABELS[outcome] !== holderSays && (
-          <span className="approval-card__status" data-testid="approval-status" role="status">
-            {OUTCOME_LABELS[outcome]}
-          </span>
-        )}
+        {/* The two badges keep together, beside the title or under it, never one on each line. */}
+        <span className="approval-card__badges" data-testid="approval-badges">
+          <span className={`risk-badge risk-badge--${approval.risk}`}>{riskWords(approval.risk)}</span>
+          {/* Cancelled, turned down or expired, the card sits in the call's card, which (or whose plan step) says
+              so: not a second time. */}
+          {outcome !== 'cancelled' && OUTCOME_LABELS[outcome] !== holderSays && (
+            <span className="approval-card__status" data-testid="approval-status" role="status">
+              {OUTCOME_LABELS[outcome]}
+            </span>
+          )}
+        </span>
       </header>
       {/* Why it waits for the person ("Supervised: every action waits for your approval."): said of a call that
           no longer waits once Deputy cancelled it, it would read as if it still did. */}
