@@ -2,10 +2,11 @@ import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
-import { callReply, textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
+import { streamHold, type StreamHold } from '../fakes/gemini/hold';
+import { callReply, heldBefore, textReply } from '../fakes/gemini/script';
+import type { FakeGemini, FakeStep } from '../fakes/gemini/types';
 import { dataDirWithAgents } from '../support/agent-kit';
-import { putSettings } from './support/api';
+import { putSettings, runStatusOf } from './support/api';
 import { startHost, type RunningHost } from './support/host';
 import { MILK_CALL } from './support/milk';
 import { addTaskCard, assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
@@ -14,9 +15,20 @@ import { cuttableSocket, type SocketCut } from './support/socket-cut';
 
 const { newPage } = usePages();
 
-/** Words the fake streams one at a time, slowly enough that several of them are said while the socket is cut. */
+/** Words the fake streams a few letters at a time (14 chunks: 'One tw', 'o thre', 'e four', …, 'en.'). */
 const COUNTING = 'One two three four five six seven eight nine ten eleven twelve thirteen fourteen.';
 const WORD_GAP_MS = 150;
+
+/**
+ * Where a streaming answer waits for the test, so that each step happens where the test says and not where a
+ * loaded machine's timing puts it: `cut` holds the stream until the window has seen its socket cut, `restore`
+ * (placed a few chunks later) until the window has connected again.
+ */
+interface CutHolds {
+  cut: StreamHold;
+  restore: StreamHold;
+}
+const cutHolds = (): CutHolds => ({ cut: streamHold(), restore: streamHold() });
 
 const connectionStatus = (page: Page) => page.getByTestId('connection-status');
 const timesIn = (text: string, part: string) => text.split(part).length - 1;
@@ -87,18 +99,27 @@ describe('a window that loses its connection to the host mid-run', () => {
   }
 
   /**
-   * Cuts the socket, says so while it is cut (focus staying where it was), lets a few words go by unheard, and
-   * reconnects; resolves once the window says it is connected again.
+   * Cuts the socket, says so while it is cut (focus staying where it was), lets the answer go on unheard up to
+   * its `restore` hold (or waits a while, with nothing streaming), and reconnects; resolves once the window says
+   * it is connected again, and only then lets the answer go on.
    */
-  async function cutAndReconnect(page: Page, socket: SocketCut, focused = 'composer-stop'): Promise<void> {
+  async function cutAndReconnect(
+    page: Page,
+    socket: SocketCut,
+    { focused = 'composer-stop', holds }: { focused?: string; holds?: CutHolds } = {},
+  ): Promise<void> {
     await page.getByTestId(focused).focus();
     socket.cut();
     await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
-    await page.waitForTimeout(WORD_GAP_MS * 4);
+    if (holds) {
+      holds.cut.release();
+      await holds.restore.reached;
+    } else await page.waitForTimeout(WORD_GAP_MS * 4);
     expect(await focusedTestId(page)).toBe(focused);
     socket.restore();
     await expect.poll(() => connectionStatus(page).innerText()).toBe('');
     expect(await focusedTestId(page)).toBe(focused);
+    holds?.restore.release();
   }
 
   /** The run has ended: its footer is shown and the composer sends again. */
@@ -127,14 +148,17 @@ describe('a window that loses its connection to the host mid-run', () => {
   };
 
   it('an answer streaming in shows whole and once, and never shorter meanwhile', async () => {
-    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }));
+    const holds = cutHolds();
+    // 'two' is whole after the second chunk; 'three … six se' goes by while the socket is cut.
+    const answer = textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS });
+    gemini.script(heldBefore(6, holds.restore, heldBefore(2, holds.cut, answer)));
     const { page, socket } = await openPage('supervised');
     const prompt = 'Count to fourteen slowly';
     await send(page, prompt);
     await assistantMessages(page).getByText('two', { exact: false }).waitFor();
     const shown = await watchShown(page);
 
-    await cutAndReconnect(page, socket);
+    await cutAndReconnect(page, socket, { holds });
     await runEnded(page);
     expect(socket.connections()).toBe(2);
 
@@ -148,7 +172,9 @@ describe('a window that loses its connection to the host mid-run', () => {
   });
 
   it('an answer that ends while the socket is cut shows whole and once, and the composer takes focus back', async () => {
-    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: 20 }));
+    // After 'One tw' the answer waits for the socket to be cut, then ends while it is.
+    const cut = streamHold();
+    gemini.script(heldBefore(1, cut, textReply(COUNTING, { chunks: 14, gapMs: 20 })));
     const { page, socket } = await openPage('supervised');
     const prompt = 'Count to fourteen quickly';
     await send(page, prompt);
@@ -157,7 +183,10 @@ describe('a window that loses its connection to the host mid-run', () => {
     const shown = await watchShown(page);
     socket.cut();
     await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
+    cut.release();
     await expect.poll(() => gemini.inFlight()).toBe(0);
+    await expect.poll(() => runStatusOf(host, prompt)).toBe('completed');
+    expect(await focusedTestId(page)).toBe('composer-stop');
     socket.restore();
     await expect.poll(() => connectionStatus(page).innerText()).toBe('');
     await runEnded(page);
@@ -172,16 +201,18 @@ describe('a window that loses its connection to the host mid-run', () => {
 
   it('a tool call made while the socket is cut shows its card once, and the answer after it whole', async () => {
     const before = 'Let me add that for you now.';
+    // 'Let me' is shown; from 'add' on, the call and the answer's first three chunks go by while the socket is cut.
+    const holds = cutHolds();
     gemini.script(
-      {
+      heldBefore(2, holds.cut, {
         kind: 'reply',
         gapMs: WORD_GAP_MS,
         chunks: [
           ...before.split(' ').map((word) => ({ text: `${word} ` })),
           { calls: [{ name: 'add_task', args: MILK_CALL }], finishReason: 'STOP' },
         ],
-      },
-      textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }),
+      }),
+      heldBefore(3, holds.restore, textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS })),
     );
     const { page, socket } = await openPage('autonomous');
     const prompt = 'Add a task to buy milk and count';
@@ -189,7 +220,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     await assistantMessages(page).getByText('Let me', { exact: false }).waitFor();
     const shown = await watchShown(page);
 
-    await cutAndReconnect(page, socket);
+    await cutAndReconnect(page, socket, { holds });
     await runEnded(page);
 
     expect(firstShrink(await shown())).toBeNull();
@@ -204,19 +235,22 @@ describe('a window that loses its connection to the host mid-run', () => {
   });
 
   it('an agent working for the run shows its words once, nested, and the run ends', async () => {
+    // The helper says 'One two', then 'three' to 'six' while the socket is cut, and the rest once it is back.
+    const holds = cutHolds();
+    const helperWords: FakeStep = {
+      kind: 'reply',
+      gapMs: WORD_GAP_MS,
+      chunks: [
+        ...COUNTING.split(' ').map((word) => ({ text: `${word} ` })),
+        {
+          calls: [{ name: 'complete_task', args: { result: { note: 'Counted.' } } }],
+          finishReason: 'STOP',
+        },
+      ],
+    };
     gemini.script(
       callReply('helper', { task: 'count the open tasks' }),
-      {
-        kind: 'reply',
-        gapMs: WORD_GAP_MS,
-        chunks: [
-          ...COUNTING.split(' ').map((word) => ({ text: `${word} ` })),
-          {
-            calls: [{ name: 'complete_task', args: { result: { note: 'Counted.' } } }],
-            finishReason: 'STOP',
-          },
-        ],
-      },
+      heldBefore(6, holds.restore, heldBefore(2, holds.cut, helperWords)),
       callReply('complete_task', { result: { note: 'The helper counted.' } }),
     );
     const { page, socket } = await openPage('supervised');
@@ -229,7 +263,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     const shown = await watchShown(page);
     const orders = await watchOrder(page);
 
-    await cutAndReconnect(page, socket);
+    await cutAndReconnect(page, socket, { holds });
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
       .toContain('Note: The helper counted.');
@@ -252,11 +286,16 @@ describe('a window that loses its connection to the host mid-run', () => {
     for (const seen of await orders())
       expect(entries(order).slice(0, entries(seen).length)).toEqual(entries(seen));
     await afterReload(page, 'Count with the helper');
+    // A reloaded conversation nests an agent's rows once the run's lineage is read, after the rows are drawn:
+    // the order is read once the agent's block is there.
+    await child.waitFor();
     expect(await timelineOrder(page)).toEqual(order);
   });
 
   it('Stop pressed while the socket is cut reads Stopping… and stops the run once the window reconnects', async () => {
-    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: 400 }));
+    // The answer says 'One tw' and waits: it is still going when Stop reaches the host, however late that is.
+    const stopped = streamHold();
+    gemini.script(heldBefore(1, stopped, textReply(COUNTING, { chunks: 14, gapMs: 400 })));
     const { page, socket } = await openPage('supervised');
     await send(page, 'Count to fourteen very slowly');
     await assistantMessages(page).getByText('One', { exact: false }).waitFor();
@@ -280,6 +319,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     expect(await page.getByTestId('run-error').count()).toBe(0);
     const words = (await assistantMessages(page).allInnerTexts()).join(' ');
     expect(words).not.toContain('fourteen.');
+    stopped.release();
   });
 
   it('an approval waiting while the socket is cut shows once, and still answers', async () => {
@@ -293,7 +333,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     // Paused for the person, the run leaves the composer free: what they were typing stays, and so does focus.
     await composer(page).fill('A draft');
 
-    await cutAndReconnect(page, socket, 'composer-input');
+    await cutAndReconnect(page, socket, { focused: 'composer-input' });
     expect(await composer(page).inputValue()).toBe('A draft');
     await expect.poll(() => card.count()).toBe(1);
     await card.getByTestId('approval-approve').click();

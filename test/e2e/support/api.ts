@@ -30,6 +30,19 @@ export async function askOver(host: RunningHost, prompt: string): Promise<string
   return ((await response.json()) as { threadId: string }).threadId;
 }
 
+/** The status the host last wrote for the latest run of this prompt (`completed`, `executing`…), or null. */
+export function runStatusOf(host: RunningHost, prompt: string): string | null {
+  const db = new Database(join(host.dataDir, 'deputy.db'), { readonly: true });
+  try {
+    const row = db
+      .prepare(`SELECT status FROM runs WHERE prompt = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`)
+      .get(prompt) as { status: string } | undefined;
+    return row?.status ?? null;
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * An approval's time runs out, as if nobody had answered for half an hour: its expiry is moved into the past,
  * then a late approve (answered 410) has the host expire it and end its run.

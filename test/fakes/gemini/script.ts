@@ -1,3 +1,4 @@
+import type { StreamHold } from './hold';
 import type { FakeCall, FakeChunk, FakeStep } from './types';
 import { errorBody } from './wire';
 
@@ -11,6 +12,15 @@ export function textReply(text: string, opts: { chunks?: number; gapMs?: number 
   const last = chunks.at(-1);
   if (last !== undefined) Object.assign(last, { finishReason: 'STOP', usage: usageFor(text) });
   return { kind: 'reply', chunks, gapMs: opts.gapMs };
+}
+
+/** The reply with its stream stopped before its chunk at `index` (from 0) until `hold` is released. */
+export function heldBefore(index: number, hold: StreamHold, step: FakeStep): FakeStep {
+  if (step.kind !== 'reply' && step.kind !== 'stall' && step.kind !== 'cut')
+    throw new Error(`heldBefore(): a ${step.kind} step streams no chunks`);
+  const chunk = step.chunks[index];
+  if (chunk === undefined) throw new Error(`heldBefore(): the step has no chunk ${index}`);
+  return { ...step, chunks: step.chunks.map((each) => (each === chunk ? { ...chunk, hold } : each)) };
 }
 
 export function callReply(

@@ -37,11 +37,18 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
       options.onChunkSent?.({ index, sentAt });
     });
 
+  /** Waits for the chunk's hold, if it has one, or for the response to close, whichever comes first. */
+  const held = (res: ServerResponse, chunk: FakeChunk): Promise<void> =>
+    chunk.hold === undefined || res.closed
+      ? Promise.resolve()
+      : Promise.race([chunk.hold.wait(), new Promise<void>((resolve) => res.once('close', resolve))]);
+
   const stream = async (res: ServerResponse, route: Route, chunks: FakeChunk[], gapMs = 0): Promise<void> => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.flushHeaders();
     for (const [index, chunk] of chunks.entries()) {
       if (index > 0 && gapMs > 0) await wait(gapMs);
+      await held(res, chunk);
       if (isClosed || res.destroyed) return;
       await writeChunk(res, route, chunk, index);
     }
@@ -51,7 +58,11 @@ export async function startFakeGemini(options: FakeGeminiOptions = {}): Promise<
     const isStream = route.method === 'streamGenerateContent';
     switch (step.kind) {
       case 'reply':
-        if (!isStream) return sendJson(res, 200, chunkToResponse(mergeChunks(step.chunks), route.model));
+        if (!isStream) {
+          for (const chunk of step.chunks) await held(res, chunk);
+          if (isClosed || res.destroyed) return;
+          return sendJson(res, 200, chunkToResponse(mergeChunks(step.chunks), route.model));
+        }
         await stream(res, route, step.chunks, step.gapMs);
         res.end();
         return;

@@ -1,3 +1,4 @@
+import type { StreamHold } from './hold';
 import type { FakeModel } from './models';
 /** One streamed `GenerateContentResponse`, described by what a test cares about. */
 export interface FakeChunk {
@@ -13,6 +14,8 @@ export interface FakeChunk {
   blockReason?: string;
   /** Sends a chunk with no candidates at all. */
   empty?: boolean;
+  /** Waits here, with every chunk before this one sent, until the hold is released (or the response closes). */
+  hold?: StreamHold;
 }
 
 export interface FakeCall {
