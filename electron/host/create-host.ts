@@ -83,6 +83,8 @@ export const DATABASE_FILE = 'deputy.db';
 
 /** Composes the core (store, tools, model, settings) into the one Host both transports use. */
 export async function createHost(options: HostOptions): Promise<Host> {
+  // Before the folder is touched: a DEPUTY_MODEL that is not a model id stops the start with a sentence naming it.
+  readModelConfig(options.env);
   const logNotice = options.logNotice ?? ((message: string) => console.warn(`[deputy] ${message}`));
   // The folder holds a person's mail, history and keys: owner-only before anything is written into it.
   const privateFiles = [

@@ -1,3 +1,6 @@
+import { GeminiModelId } from '../../shared/contract/settings';
+import { quoted } from '../../shared/quote-words';
+
 /** Which Gemini model Deputy talks to, and how, read from the environment. */
 export interface ModelConfig {
   /** null when GEMINI_API_KEY is unset or blank: the client then fails every call with `not_configured`. */
@@ -9,12 +12,28 @@ export interface ModelConfig {
 
 export const DEFAULT_MODEL = 'gemini-2.5-flash';
 
+/** Throws on a DEPUTY_MODEL that is not a model id: the host checks it as it starts, so it refuses to start. */
 export function readModelConfig(env: Record<string, string | undefined>): ModelConfig {
   return {
     apiKey: nonBlank(env.GEMINI_API_KEY),
-    model: nonBlank(env.DEPUTY_MODEL) ?? DEFAULT_MODEL,
+    model: modelFromEnv(env.DEPUTY_MODEL),
     baseUrl: nonBlank(env.DEPUTY_GEMINI_BASE_URL),
   };
+}
+
+/**
+ * DEPUTY_MODEL, or the default when it is unset or blank. A name that is not a model id ("gemini pro!") is refused
+ * in words naming the variable, as Settings and agent files refuse it: Gemini's client would send it to an
+ * address Gemini does not have, and every run would fail as if Gemini could not be reached.
+ */
+function modelFromEnv(value: string | undefined): string {
+  const model = nonBlank(value);
+  if (model === null) return DEFAULT_MODEL;
+  if (!GeminiModelId.safeParse(model).success)
+    throw new Error(
+      `DEPUTY_MODEL must be a Gemini model id, such as ${DEFAULT_MODEL} or models/gemini-2.5-pro, not ${quoted(model)}.`,
+    );
+  return model;
 }
 
 function nonBlank(value: string | undefined): string | null {

@@ -96,4 +96,13 @@ describe('npm run serve, as a person first meets it', () => {
     const third = await startOnce([]);
     expect(third).toMatch(/^Open http/m);
   }, 60_000);
+
+  it('a DEPUTY_MODEL that is not a model id stops the start with a sentence naming it', async () => {
+    const started = await launch([], { DEPUTY_MODEL: 'gemini pro!' }).ready;
+    expect(started.exitCode).toBe(1);
+    expect(started.output).toBe(
+      '[deputy] could not start: DEPUTY_MODEL must be a Gemini model id, such as gemini-2.5-flash or ' +
+        'models/gemini-2.5-pro, not “gemini pro!”.\n',
+    );
+  }, 30_000);
 });

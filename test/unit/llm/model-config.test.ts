@@ -25,6 +25,15 @@ describe('readModelConfig', () => {
     });
     expect(DEFAULT_MODEL).toBe('gemini-2.5-flash');
   });
+
+  it('refuses a DEPUTY_MODEL that is not a model id, in words naming it, rather than every run failing', () => {
+    for (const model of ['gemini pro!', 'gemini 2.5 flash', 'google/gemini-2.5-flash', '../gemini'])
+      expect(() => readModelConfig({ DEPUTY_MODEL: model }), model).toThrow(
+        `DEPUTY_MODEL must be a Gemini model id, such as gemini-2.5-flash or models/gemini-2.5-pro, not “${model}”.`,
+      );
+    for (const model of ['models/gemini-2.5-pro', 'tunedModels/my-model-7', ' gemini-3-pro-preview '])
+      expect(readModelConfig({ DEPUTY_MODEL: model }).model).toBe(model.trim());
+  });
 });
 
 describe('model catalogue', () => {
