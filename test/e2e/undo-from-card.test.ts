@@ -331,6 +331,43 @@ describe('undoing an action from its card in the chat', () => {
     expect(await tasks()).not.toContainEqual(expect.objectContaining({ id: id?.id }));
   });
 
+  it('pressed in a second window while the post’s delete is under way: it says so before asking anything', async () => {
+    const page = await acted('slack_send', { channel: '#general', text: 'Cake in the kitchen.' });
+    const post = card(page, 'slack_send');
+    let letDeleteGo = () => {};
+    slack.inject({ match: /chat\.delete/, until: new Promise<void>((resolve) => (letDeleteGo = resolve)) });
+    const before = deletes();
+    await post.getByTestId('tool-call-undo').click();
+    await post.getByRole('button', { name: 'Delete the post' }).click();
+    // The delete has reached Slack, which holds its answer: the undo is under way.
+    await expect.poll(deletes).toBe(before + 1);
+
+    // The same conversation in a second window.
+    const threadId = await page.evaluate(() => localStorage.getItem('deputy.lastThreadId'));
+    const other = await newPage();
+    await other.goto(`${host.url}/#/thread/${threadId}&token=${host.token}`);
+    const same = card(other, 'slack_send');
+    await same.and(other.locator('[data-state="completed"]')).waitFor();
+    await same.getByTestId('tool-call-undo').click();
+    await expect.poll(() => noticeOf(other, 'slack_send')).toBe('This undo is already under way.');
+    expect(await same.getByTestId('tool-call-undo-confirm').count()).toBe(0);
+    expect(await same.getByTestId('tool-call-undo-notice').getAttribute('class')).not.toContain('form-error');
+    if (SHOTS)
+      for (const width of [1280, 420])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await other.setViewportSize({ width, height: 800 });
+          await other.emulateMedia({ colorScheme });
+          await same.scrollIntoViewIfNeeded();
+          await shot(other, `card-undo-under-way-${width}-${colorScheme}`);
+        }
+
+    letDeleteGo();
+    await expect.poll(() => stateOf(page, 'slack_send')).toBe('Undone');
+    await expect.poll(() => stateOf(other, 'slack_send')).toBe('Undone');
+    expect(isPosted('Cake in the kitchen.')).toBe(false);
+    expect(deletes() - before).toBe(1);
+  });
+
   it('a failure is said in plain words and Undo comes back; the next press deletes the post once', async () => {
     const page = await acted('slack_send', { channel: '#general', text: 'Pizza at noon.' });
     const post = card(page, 'slack_send');

@@ -26,10 +26,14 @@ export interface FakeResponse {
 
 export type FakeHandler = (request: FakeRequest) => FakeResponse | null | Promise<FakeResponse | null>;
 
-/** A scripted failure: the next `times` requests whose "METHOD /path" matches get this response instead. */
+/**
+ * A scripted failure: the next `times` requests whose "METHOD /path" matches get this response instead, or (with
+ * `until` and no response) the fake's own answer once `until` settles: a service slow for as long as a test needs.
+ */
 export interface Fault {
   match: RegExp;
-  response: FakeResponse;
+  response?: FakeResponse;
+  until?: Promise<unknown>;
   times?: number;
 }
 
@@ -53,8 +57,10 @@ export async function startFakeServer(handlers: readonly FakeHandler[]): Promise
     const key = `${request.method} ${request.path}`;
     const fault = faults.find((candidate) => candidate.left > 0 && candidate.match.test(key));
     let response: FakeResponse | null;
-    if (fault) {
-      fault.left -= 1;
+    if (fault) fault.left -= 1;
+    // close() does not wait for a held request: its connection is closed with the rest.
+    if (fault?.until) await fault.until;
+    if (fault?.response) {
       response = fault.response;
     } else {
       response = null;

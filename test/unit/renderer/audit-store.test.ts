@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditListInput, ThreadSummary } from '../../../shared/contract';
 import { createAuditStore } from '../../../renderer/src/features/audit/audit-store';
-import { fakeClient } from './fixtures';
+import { fakeClient, undoUnderWay } from './fixtures';
 
 const summary = (id: string, title: string): ThreadSummary => ({
   id,
@@ -104,5 +104,29 @@ describe('the audit store', () => {
     await state().select('older');
     await state().setFilter('tool', 'add_task');
     expect([state().selectedId, state().detail]).toEqual([null, null]);
+  });
+
+  it('Undo on a post whose undo another window is making: says it is under way, and asks nothing', async () => {
+    const post = {
+      id: 'e1',
+      kind: 'tool_call',
+      actionType: 'slack_send',
+      status: 'completed',
+      undo: { isReversible: true, whyNot: null, undoOf: null, undoneBy: null },
+    } as unknown as AuditEntry;
+    const running = undoUnderWay(post);
+    let related = [running];
+    const store = createAuditStore(
+      fakeClient({ ...handlers, 'audit.get': async () => ({ entry: post, related }) }).client,
+    );
+    await store.getState().select('e1');
+    store.getState().askUndo('Delete this post from #general?');
+    expect(store.getState().undoPrompt).toBeNull();
+    expect(store.getState().notice).toEqual({ text: 'This undo is already under way.', isError: false });
+
+    related = [];
+    await store.getState().select('e1');
+    store.getState().askUndo('Delete this post from #general?');
+    expect(store.getState().undoPrompt?.kind).toBe('confirm');
   });
 });

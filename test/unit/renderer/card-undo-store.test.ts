@@ -8,7 +8,7 @@ import {
   type Conversation,
 } from '../../../renderer/src/features/chat/timeline';
 import { createCardUndoStore } from '../../../renderer/src/features/undo/card-undo-store';
-import { fakeClient, sampleResponse } from './fixtures';
+import { fakeClient, sampleResponse, undoUnderWay } from './fixtures';
 
 /** An action's entry, as audit.get answers it: a task added, or a post in #general. */
 const entry = (actionType: string, change: Partial<AuditEntry> = {}): AuditEntry =>
@@ -86,6 +86,34 @@ describe('Undo on a chat card', () => {
       notice: { text: 'This was already undone.', isError: false },
     });
     expect(calls.map((call) => call.channel)).toEqual(['audit.get']);
+  });
+
+  it('an undo of the post under way in another window: says so before any question, and sends nothing', async () => {
+    const post = entry('slack_send');
+    const running = undoUnderWay(post);
+    const { client, calls } = fakeClient({
+      'audit.get': async () => ({ entry: post, related: [running] }),
+    });
+    const store = createCardUndoStore(client);
+    await store.getState().start('a1', false);
+    expect(store.getState().cards.a1).toMatchObject({
+      prompt: null,
+      isBusy: false,
+      isUndone: false,
+      notice: { text: 'This undo is already under way.', isError: false },
+    });
+    expect(calls.map((call) => call.channel)).toEqual(['audit.get']);
+
+    // One that waits for approval is not under way: the question comes, as before.
+    const waiting = {
+      ...running,
+      authority: { ...running.authority, decision: 'require_approval', approvedBy: null },
+    };
+    const asked = createCardUndoStore(
+      fakeClient({ 'audit.get': async () => ({ entry: post, related: [waiting] }) }).client,
+    );
+    await asked.getState().start('a1', false);
+    expect(asked.getState().cards.a1?.prompt?.kind).toBe('confirm');
   });
 
   it('changed since: the host’s words, Undo anyway forces it; held for approval, the approval is decided here', async () => {

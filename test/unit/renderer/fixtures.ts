@@ -1,4 +1,5 @@
 import type {
+  AuditEntry,
   Approval,
   CommandInput,
   CommandName,
@@ -99,6 +100,22 @@ export const sampleApproval = (overrides: Partial<Approval> = {}): Approval => (
   decidedAt: null,
   decisionNote: null,
   ...overrides,
+});
+
+/** The entry of an undo of `original` being made now: let through by the rules, not done yet. */
+export const undoUnderWay = (original: AuditEntry): AuditEntry => ({
+  ...original,
+  id: `${original.id}-undo`,
+  kind: 'undo',
+  status: 'pending',
+  authority: {
+    decision: 'allow',
+    rule: 'autonomy:auto',
+    reason: null,
+    approvedBy: 'person',
+    approvedAt: null,
+  },
+  undo: { isReversible: false, whyNot: null, undoOf: original.id, undoneBy: null },
 });
 
 export const sampleResponse = (overrides: Partial<RunResponse> = {}): RunResponse => ({

@@ -2,6 +2,7 @@ import type { AuditEntry } from '../../../../shared/contract';
 import { isFocusLost } from '../../focus';
 import { useAudit } from '../../stores';
 import { UndoButton, UndoQuestions, useUndoFocus } from '../undo/UndoQuestions';
+import { isWaitingUndo } from '../undo/undo-flow';
 import { noUndoWords } from './audit-words';
 import { undoQuestion } from './undo-words';
 
@@ -83,10 +84,3 @@ export function UndoBar({ entry, related }: { entry: AuditEntry; related: readon
     </div>
   );
 }
-
-/** An undo held for the person's yes: not one the rules let run, nor one approved and still running. */
-const isWaitingUndo = (entry: AuditEntry): boolean =>
-  entry.kind === 'undo' &&
-  entry.status === 'pending' &&
-  entry.authority.decision === 'require_approval' &&
-  !entry.authority.approvedBy;

@@ -8,7 +8,14 @@ import {
 } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { readThreadTitle } from '../../api/thread-title';
-import { decideUndo, requestUndo, type UndoNotice, type UndoPrompt } from '../undo/undo-flow';
+import {
+  decideUndo,
+  isUndoUnderWay,
+  requestUndo,
+  UNDO_UNDER_WAY,
+  type UndoNotice,
+  type UndoPrompt,
+} from '../undo/undo-flow';
 
 export type AuditFilters = Omit<AuditFilter, 'from' | 'to'> & { from?: string; to?: string };
 
@@ -50,7 +57,7 @@ export interface AuditActions {
     assumptionId: string,
     verdict: { verified: boolean; correction?: string; remember?: boolean },
   ): Promise<void>;
-  /** Asks the person first, in `question`, before an undo that reaches outside Deputy. */
+  /** Asks the person first, in `question`, before an undo that reaches outside Deputy (or says one is under way). */
   askUndo(question: string): void;
   /** Asks for the undo; `force` undoes over a later change (it then waits for approval). */
   undo(force?: boolean): Promise<void>;
@@ -253,12 +260,18 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       },
 
       askUndo(question) {
-        const entry = get().detail?.entry;
-        if (entry)
-          set({
-            undoPrompt: { entryId: entry.id, kind: 'confirm', reason: question, approvalId: null },
-            notice: null,
-          });
+        const detail = get().detail;
+        if (!detail) return;
+        const { entry, related } = detail;
+        // An undo of it already being made (asked for in another window): said first, not after a yes it refuses.
+        if (isUndoUnderWay(entry, related)) {
+          set({ undoPrompt: null, notice: { text: UNDO_UNDER_WAY, isError: false } });
+          return;
+        }
+        set({
+          undoPrompt: { entryId: entry.id, kind: 'confirm', reason: question, approvalId: null },
+          notice: null,
+        });
       },
 
       async undo(force = false) {

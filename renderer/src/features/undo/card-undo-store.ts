@@ -3,7 +3,15 @@ import type { DeputyClient } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import { noUndoWords } from '../audit/audit-words';
 import { undoQuestion } from '../audit/undo-words';
-import { decideUndo, requestUndo, type UndoAnswer, type UndoNotice, type UndoPrompt } from './undo-flow';
+import {
+  decideUndo,
+  isUndoUnderWay,
+  requestUndo,
+  UNDO_UNDER_WAY,
+  type UndoAnswer,
+  type UndoNotice,
+  type UndoPrompt,
+} from './undo-flow';
 
 /** Where the undo asked for from one chat card stands. */
 export interface CardUndo {
@@ -37,7 +45,8 @@ export interface CardUndoState {
 
 export interface CardUndoActions {
   /**
-   * Undo pressed on a card: the action's entry is read first (undone elsewhere meanwhile, it says so), and an undo
+   * Undo pressed on a card: the action's entry is read first (undone elsewhere meanwhile, or an undo of it under
+   * way there, it says so), and an undo
    * that reaches outside Deputy asks its question before anything is sent. `isWaiting`: an undo of it already
    * waits for approval, which is brought back instead.
    */
@@ -103,19 +112,26 @@ export function createCardUndoStore(client: DeputyClient): CardUndoStore {
           landed(actionId, await requestUndo(client, actionId));
           return;
         }
-        let entry;
+        let read;
         try {
-          entry = (await client.invoke('audit.get', { id: actionId })).entry;
+          read = await client.invoke('audit.get', { id: actionId });
         } catch (error) {
           failed(actionId, toClientError(error).message);
           return;
         }
+        const { entry } = read;
         if (entry.status === 'rolled_back') {
           change(actionId, {
             isBusy: false,
             isUndone: true,
             notice: { text: 'This was already undone.', isError: false },
           });
+          return;
+        }
+        // Asked for in another window and still being made: said before any question, which a yes to would only
+        // be refused.
+        if (isUndoUnderWay(entry, read.related)) {
+          change(actionId, { isBusy: false, notice: { text: UNDO_UNDER_WAY, isError: false } });
           return;
         }
         if (!entry.undo.isReversible) {

@@ -1,6 +1,26 @@
 import type { AuditEntry, DeputyClient } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 
+/** What the host answers a second undo of the same action while the first is being made. */
+export const UNDO_UNDER_WAY = 'This undo is already under way.';
+
+/** An undo held for the person's yes: not one the rules let run, nor one approved and still running. */
+export const isWaitingUndo = (entry: AuditEntry): boolean =>
+  entry.kind === 'undo' &&
+  entry.status === 'pending' &&
+  entry.authority.decision === 'require_approval' &&
+  !entry.authority.approvedBy;
+
+/** Whether an undo of `entry` is being made now (approved, or let through by the rules, and not yet done). */
+export const isUndoUnderWay = (entry: AuditEntry, related: readonly AuditEntry[]): boolean =>
+  related.some(
+    (other) =>
+      other.kind === 'undo' &&
+      other.undo.undoOf === entry.id &&
+      other.status === 'pending' &&
+      !isWaitingUndo(other),
+  );
+
 /** What became of the last thing the person did, said in a status line. */
 export interface UndoNotice {
   text: string;
