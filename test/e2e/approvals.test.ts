@@ -404,6 +404,59 @@ describe('approvals against the headless host and a fake Gemini', () => {
     expect(JSON.stringify(answer?.response)).toContain('I already have milk');
   });
 
+  it('edits and approves from the approvals panel, by keyboard, with the card’s editor: the host’s invalid_input shows in it, then the edited call runs', async () => {
+    const page = await openPage();
+    await askForMilk(page, 'Added oat milk from the panel.');
+    const panel = page.getByTestId('approvals-panel');
+    await page.getByTestId('open-approvals').click();
+    const item = panel.getByTestId('pending-approval');
+    await item.waitFor();
+    // From the heading, Tab reaches Edit… after Approve, Reject and "Reject with a reason…", as on the card.
+    for (let tab = 0; tab < 4; tab += 1) await page.keyboard.press('Tab');
+    expect(await focusedTestId(page)).toBe('pending-edit');
+    expect(await item.getByTestId('pending-edit').innerText()).toBe('Edit…');
+
+    // The card's editor, opened with the cursor in its first field; Escape closes it, not the panel, and the
+    // keyboard is back on Edit…
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('approval-field-description');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => item.getByTestId('approval-editor').count()).toBe(0);
+    await expect.poll(() => focusedTestId(page)).toBe('pending-edit');
+    expect(await panel.isVisible()).toBe(true);
+    expect(await pendingCount(page).innerText()).toBe('1');
+
+    // Checked by the host as the card's edit is: an empty description is refused, and the editor says why.
+    await page.keyboard.press('Enter');
+    const description = item.getByTestId('approval-field-description');
+    await description.fill('');
+    await item.getByTestId('approval-save').click();
+    const editError = item.getByTestId('approval-edit-error');
+    await editError.waitFor();
+    expect(await editError.innerText()).toContain('description');
+    expect(await panel.getByTestId('pending-approval').count()).toBe(1);
+
+    await description.fill('Buy oat milk');
+    await description.press('Enter');
+    await expect.poll(() => panel.getByTestId('pending-approval').count()).toBe(0);
+    await expect.poll(() => focusedText(page)).toBe('Waiting for your approval');
+    await page.keyboard.press('Escape');
+    await withStatus(approvalCard(page), 'edited').waitFor();
+    const tool = withState(addTaskCard(page), 'completed');
+    await tool.waitFor();
+    expect(await tool.textContent()).toContain('Buy oat milk');
+    await expect
+      .poll(() => assistantMessages(page).last().innerText())
+      .toContain('Added oat milk from the panel.');
+    const result = functionResponses(gemini, -1).find((response) => response.name === 'add_task');
+    expect(JSON.stringify(result?.response)).toContain('Buy oat milk');
+  });
+
   it('shows a new approval card from its title in the small quick prompt, and follows again once it is answered', async () => {
     const page = await openPage('/quick');
     await page.setViewportSize({ width: 640, height: 360 });

@@ -4,7 +4,7 @@ import { decisionNoteForPerson } from '../../../../shared/rejection-words';
 import type { Approval, ApprovalStatus } from '../../../../shared/contract';
 import { useApprovals, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeExpiry, quietArgs, riskWords, shownStatus } from './approvals-model';
+import { describeExpiry, hasArgsToEdit, quietArgs, riskWords, shownStatus } from './approvals-model';
 import { idleActivity, type ApprovalActivity } from './approvals-store';
 import { ApprovalEditor } from './ApprovalEditor';
 import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview';
@@ -105,8 +105,7 @@ export function ApprovalCard({
   const reject = (reason: string) =>
     void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) });
   const quiet = quietArgs(approval);
-  // An action with no arguments to change (an undo) offers no editor.
-  const canEdit = Object.keys(approval.argsSchema.properties ?? {}).length > 0;
+  const canEdit = hasArgsToEdit(approval);
 
   return (
     <article
@@ -227,15 +226,7 @@ export function ApprovalCard({
         <RejectForm isBusy={isBusy} onReject={reject} onCancel={() => setMode('idle')} />
       )}
       {isPending && mode === 'editing' && (
-        <ApprovalEditor
-          approval={approval}
-          isBusy={isBusy}
-          shouldFocus={hasOpenedEditor}
-          hostError={activity.editError}
-          onSave={(args) => void store.getState().edit(approval.id, args)}
-          onCancel={() => setMode('idle')}
-          onEdit={() => store.getState().clearEditError(approval.id)}
-        />
+        <ApprovalEditor approval={approval} shouldFocus={hasOpenedEditor} onCancel={() => setMode('idle')} />
       )}
     </article>
   );

@@ -12,17 +12,14 @@ import {
 } from './args-editor';
 import { joinMoment, splitMoment } from './field-words';
 import { FormError, SubmitButton } from '../../components/FormParts';
+import { useApprovals, useStores } from '../../stores';
+import { idleActivity } from './approvals-store';
 
 interface Props {
   approval: Approval;
-  isBusy: boolean;
   /** Put the cursor in the first field (when the user opened the editor). */
   shouldFocus: boolean;
-  /** The host's answer to the last save (`invalid_input` names the field). */
-  hostError: string | null;
-  onSave(args: Record<string, unknown>): void;
   onCancel(): void;
-  onEdit(): void;
 }
 
 /** A date picker and an optional time picker for an argument that holds an ISO date or date-time. */
@@ -117,16 +114,16 @@ function FieldInput({
   }
 }
 
-/** Edit the call's arguments, field by field or as raw JSON, then approve the edited call in one step. */
-export function ApprovalEditor({
-  approval,
-  isBusy,
-  shouldFocus,
-  hostError,
-  onSave,
-  onCancel,
-  onEdit,
-}: Props) {
+/**
+ * Edit the call's arguments, field by field or as raw JSON, then approve the edited call in one step. The chat's
+ * approval card and the approvals panel open the same editor, which sends the edit itself (`approval.edit`) and
+ * shows the host's `invalid_input` answer (it names the field), so both check an edit the same way.
+ */
+export function ApprovalEditor({ approval, shouldFocus, onCancel }: Props) {
+  const { approvals: store } = useStores();
+  const activity = useApprovals((state) => state.activity[approval.id] ?? idleActivity);
+  const isBusy = activity.inFlight !== null;
+  const hostError = activity.editError;
   const fields = useMemo(() => editorFields(approval.argsSchema), [approval.argsSchema]);
   const [base, setBase] = useState(approval.args);
   const [values, setValues] = useState<FormValues>(() => toFormValues(fields, approval.args));
@@ -143,7 +140,7 @@ export function ApprovalEditor({
 
   const changed = () => {
     setLocalError(null);
-    onEdit();
+    store.getState().clearEditError(approval.id);
   };
 
   const currentArgs = () => (isJson ? parseArgsJson(json) : toArgs(fields, values, base));
@@ -165,7 +162,7 @@ export function ApprovalEditor({
     event.preventDefault();
     const result = currentArgs();
     if (!result.ok) return setLocalError(result.message);
-    onSave(result.args);
+    void store.getState().edit(approval.id, result.args);
   };
 
   const error = localError ?? hostError;

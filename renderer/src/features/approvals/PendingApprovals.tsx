@@ -3,11 +3,12 @@ import { useModalDialog } from '../../use-modal-dialog';
 import type { Approval } from '../../../../shared/contract';
 import { useApprovals, useChat, useStores } from '../../stores';
 import { useNow } from '../../use-now';
-import { describeAge, describeExpiry, describeWhere, isConversation } from './approvals-model';
+import { describeAge, describeExpiry, describeWhere, hasArgsToEdit, isConversation } from './approvals-model';
 import { idleActivity } from './approvals-store';
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
 import { RejectForm } from './RejectForm';
+import { ApprovalEditor } from './ApprovalEditor';
 
 /** The header's count of approvals waiting anywhere, fed by `approvals.changed`. */
 export function PendingApprovalsButton({ onOpen }: { onOpen(): void }) {
@@ -37,12 +38,15 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
   );
   const isBusy = activity.inFlight !== null;
   const decide = store.getState().decide;
-  const [isGivingReason, setGivingReason] = useState(false);
+  const [mode, setMode] = useState<'idle' | 'rejecting' | 'editing'>('idle');
   const reasonButton = useRef<HTMLButtonElement>(null);
-  // The reason form closed without a decision (Cancel, Escape): focus goes back to the button that opened it.
-  const closeReason = () => {
-    setGivingReason(false);
-    requestAnimationFrame(() => reasonButton.current?.focus());
+  const editButton = useRef<HTMLButtonElement>(null);
+  // The reason form or the editor closed without a decision (Cancel, Escape): focus goes back to the button
+  // that opened it.
+  const close = () => {
+    const opener = mode === 'editing' ? editButton : reasonButton;
+    setMode('idle');
+    requestAnimationFrame(() => opener.current?.focus());
   };
 
   return (
@@ -57,15 +61,18 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
         {describeExpiry(approval.expiresAt, now).toLowerCase()}
       </p>
       {activity.error && <FormError>{activity.error}</FormError>}
-      {isGivingReason ? (
+      {mode === 'rejecting' && (
         <RejectForm
           isBusy={isBusy}
           onReject={(reason) =>
             void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) })
           }
-          onCancel={closeReason}
+          onCancel={close}
         />
-      ) : (
+      )}
+      {/* The editor of the chat's approval card: the same fields, the same check by the host, Save & approve. */}
+      {mode === 'editing' && <ApprovalEditor approval={approval} shouldFocus onCancel={close} />}
+      {mode === 'idle' && (
         <div className="pending-item__actions">
           <button
             type="button"
@@ -91,10 +98,22 @@ function PendingItem({ approval, now, onOpen }: { approval: Approval; now: numbe
             className="button"
             disabled={isBusy}
             data-testid="pending-reject-with-reason"
-            onClick={() => setGivingReason(true)}
+            onClick={() => setMode('rejecting')}
           >
             Reject with a reason…
           </button>
+          {hasArgsToEdit(approval) && (
+            <button
+              ref={editButton}
+              type="button"
+              className="button"
+              disabled={isBusy}
+              data-testid="pending-edit"
+              onClick={() => setMode('editing')}
+            >
+              Edit…
+            </button>
+          )}
           {/* A change asked for in the Tasks panel has no conversation to open; its line above says where it came from. */}
           {isConversation(approval.threadId) && (
             <button type="button" className="link-button" data-testid="pending-open" onClick={onOpen}>

@@ -150,3 +150,7 @@ export function quietArgs(approval: Approval): Record<string, unknown> | null {
   if (!offersQuiet || !toldAnyone || approval.args.notify === false) return null;
   return { ...approval.args, notify: false };
 }
+
+/** Whether the call has arguments to change before it is approved: an action with none (an undo) offers no editor. */
+export const hasArgsToEdit = (approval: Approval): boolean =>
+  Object.keys(approval.argsSchema.properties ?? {}).length > 0;
