@@ -7,7 +7,7 @@ import { ODD_SERVER, stdio } from '../support/mcp-kit';
 import { apiOf, expireApproval, putSettings } from './support/api';
 import { axeViolations } from './support/axe';
 import { startHost, type RunningHost } from './support/host';
-import { composer, focusedText, isInConversationView, send, usePages } from './support/pages';
+import { composer, focusedTestId, focusedText, isInConversationView, send, usePages } from './support/pages';
 
 const { newPage } = usePages();
 
@@ -185,6 +185,76 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     // Approve plan went away with what it did: the keyboard is on the plan's heading, not dropped on the page.
     await expect.poll(() => focusedText(page)).toContain('Plan: Add milk to my tasks');
     expect(await tree(page).getByTestId('plan-status').innerText()).toContain('you approved this plan');
+  });
+
+  it('a plan waiting on a step: its Approve says it approves that step, the plan’s the whole plan, both by keyboard; a question step whose turn has come waits for an answer', async () => {
+    const page = await openPage();
+    gemini.script(
+      callReply('propose_plan', {
+        goal: 'Add milk and sort my tasks',
+        steps: [
+          { id: 'list', title: 'Look at my tasks', tool: 'list_tasks', args: {} },
+          { ...ADD_STEP, dependsOn: ['list'] },
+          { ...ASK_STEP, dependsOn: ['list'] },
+        ],
+      }),
+      callReply('list_tasks', {}),
+      callReply('add_task', ADD),
+      callReply('request_clarification', { question: 'Which list?' }),
+    );
+    await page.getByTestId('new-conversation').click();
+    await send(page, 'Add milk and sort my tasks');
+    await step(page, 'add').and(page.locator('[data-status="awaiting_approval"]')).waitFor();
+    const card = step(page, 'add').getByTestId('approval-card');
+    await card.waitFor();
+    const line = async (id: string) =>
+      (await step(page, id).locator('.plan-step__line').innerText()).replace(/\s+/g, ' ').trim();
+    // Not asked yet, the question is the person's to answer: not "Ready" with a clock.
+    expect(await line('ask')).toBe('? Ask which list Will need your answer');
+
+    // Each Approve says what it approves; the step's names its action to a screen reader.
+    const approveStep = card.getByTestId('approval-approve');
+    expect(await approveStep.evaluate((button) => button.firstChild?.textContent)).toBe('Approve this step');
+    expect(
+      await card
+        .getByRole('button', { name: 'Approve this step: Add a task: Buy milk', exact: true })
+        .count(),
+    ).toBe(1);
+    expect(await tree(page).getByTestId('plan-approve').innerText()).toBe('Approve the whole plan');
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeViolations(page)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // By keyboard, the step's decisions come first, then the plan's.
+    await approveStep.focus();
+    const reached: (string | null)[] = [];
+    for (let tab = 0; tab < 8 && reached.at(-1) !== 'plan-approve'; tab += 1) {
+      await page.keyboard.press('Tab');
+      reached.push(await focusedTestId(page));
+    }
+    expect(reached.slice(0, 2)).toEqual(['approval-reject', 'approval-edit']);
+    expect(reached.at(-1)).toBe('plan-approve');
+
+    // The approval window shows the step's card above the plan: one "Approve this step", the card's.
+    const pending = await apiOf(host)('/api/actions/pending');
+    const [approval] = ((await pending.json()) as { approvals: { id: string }[] }).approvals;
+    const window = await openPage(`/approval/${approval?.id ?? ''}`);
+    await step(window, 'add').and(window.locator('[data-status="awaiting_approval"]')).waitFor();
+    await window.getByTestId('approval-approve').waitFor();
+    expect(await window.getByRole('button', { name: /^Approve this step/ }).count()).toBe(1);
+    await window.close();
+
+    // Approved by keyboard, the step's buttons go with the decision and the keyboard stays on its card.
+    await approveStep.focus();
+    await page.keyboard.press('Enter');
+    await card.and(page.locator('[data-status="approved"]')).waitFor();
+    await expect.poll(() => focusedTestId(page)).toBe('approval-card');
+    // Asked, the question step says so and offers the box for the answer.
+    await step(page, 'ask').and(page.locator('[data-status="awaiting_user"]')).waitFor();
+    expect(await line('ask')).toBe('? Ask which list Needs your answer');
+    await step(page, 'ask').getByLabel('Your answer').waitFor();
   });
 
   it('answer a question step; the plan goes on in a new run and completes', async () => {

@@ -5,6 +5,7 @@ import {
   canApprovePlan,
   madeBy,
   plannedActionIds,
+  stepState,
 } from '../../../renderer/src/features/plans/plans-model';
 import { stepSaying, withoutPlanDialogue } from '../../../renderer/src/features/plans/plan-dialogue';
 import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
@@ -81,6 +82,21 @@ describe('the plans the window knows', () => {
     expect(canApprovePlan(plan)).toBe(true);
     expect(canApprovePlan({ ...plan, approvedAt: 'now' })).toBe(false);
     expect(canApprovePlan({ ...plan, status: 'cancelled' })).toBe(false);
+  });
+
+  it('says a question step whose turn has come waits for the person’s answer, not that it is “Ready”', () => {
+    const question = step('ask', { kind: 'ask', tool: null, question: 'Which list?' });
+    expect(stepState({ ...question, status: 'ready' })).toEqual({
+      icon: '?',
+      words: 'Will need your answer',
+    });
+    expect(stepState({ ...question, status: 'awaiting_user' })).toEqual({
+      icon: '?',
+      words: 'Needs your answer',
+    });
+    expect(stepState({ ...question, status: 'done' }).words).toBe('Done');
+    // A tool step whose turn has come is ready to run.
+    expect(stepState(step('a', { status: 'ready' })).words).toBe('Ready');
   });
 
   it('sits a stored plan under the request that made it, not the run that went on with it after an answer', () => {

@@ -11,6 +11,7 @@ import { ApprovalOrigins, ApprovalPreview, ApprovalWhy } from './ApprovalPreview
 import { FormError } from '../../components/FormParts';
 import { isFocusLost } from '../../focus';
 import { useReveal } from '../../reveal';
+import { APPROVE_STEP, approveStepLabel } from '../plans/plans-model';
 
 type Outcome = ApprovalStatus | 'edited' | 'cancelled';
 
@@ -106,6 +107,8 @@ export function ApprovalCard({
     void decide({ approvalId: approval.id, decision: 'reject', ...(reason && { reason }) });
   const quiet = quietArgs(approval);
   const canEdit = hasArgsToEdit(approval);
+  const isStep = approval.planId !== undefined;
+  const isApproving = activity.inFlight === 'approve';
 
   return (
     <article
@@ -170,9 +173,12 @@ export function ApprovalCard({
             className="button button--primary"
             disabled={isBusy}
             data-testid="approval-approve"
+            // A step of a plan: beside the plan's "Approve the whole plan", it says it approves this call only, and
+            // to a screen reader which one, as several steps may wait at once.
+            aria-label={isStep && !isApproving ? approveStepLabel(approval.preview.title) : undefined}
             onClick={() => approve()}
           >
-            {activity.inFlight === 'approve' ? 'Approving…' : 'Approve'}
+            {isApproving ? 'Approving…' : isStep ? APPROVE_STEP : 'Approve'}
           </button>
           <button
             type="button"

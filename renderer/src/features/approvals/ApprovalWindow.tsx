@@ -58,7 +58,7 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
       {approval?.planId && (
         <>
           <h2 className="visually-hidden">The plan it is a step of</h2>
-          <PlanForApproval planId={approval.planId} />
+          <PlanForApproval planId={approval.planId} actionId={approval.actionId} />
         </>
       )}
       {!approval && (

@@ -8,6 +8,8 @@ import { ToolCallCard } from '../chat/ToolCallCard';
 import { isCancelledCall, isExpiredCall, refusedCallLabel } from '../chat/tool-state';
 import { useCallApproval } from '../approvals/ApprovalSlot';
 import {
+  APPROVE_STEP,
+  approveStepLabel,
   canApprovePlan,
   EXPIRED_STEP,
   isPlanOpen,
@@ -15,6 +17,7 @@ import {
   REFUSED_STEP_ICON,
   skipReason,
   STEP_STATE,
+  stepState,
 } from './plans-model';
 import './plans.css';
 
@@ -37,7 +40,17 @@ function StepAnswer({ plan, step }: { plan: Plan; step: PlanStep }) {
   );
 }
 
-function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound: boolean }) {
+function StepRow({
+  plan,
+  step,
+  isFound,
+  shownApprovalFor,
+}: {
+  plan: Plan;
+  step: PlanStep;
+  isFound: boolean;
+  shownApprovalFor?: string;
+}) {
   // Opened from a search hit on its question or answer: marked, and focused so the keyboard goes on from here.
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
@@ -53,7 +66,10 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
   const tools = timelineRows(items);
   // "Approve this step" approves the step's waiting call. Once a tool card below shows that call's own
   // approval, the card's Approve is the one button for it: a second one here would do the same thing.
-  const isStepApprovalUseful = !tools.some((row) => row.kind === 'tool' && row.approvalItem !== undefined);
+  // So too where the window shows that call's approval card above the tree (the approval window).
+  const isStepApprovalUseful =
+    !tools.some((row) => row.kind === 'tool' && row.approvalItem !== undefined) &&
+    (shownApprovalFor === undefined || !step.actionIds.includes(shownApprovalFor));
   // Its last call was rejected: the step's result is then the note Deputy wrote for the model ("…do not retry
   // it"), not words for the person; the call's card shows the rejection and its reason.
   const lastCall = items.findLast((item) => item.kind === 'tool');
@@ -81,7 +97,7 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
       ? EXPIRED_STEP
       : isRejected
         ? { icon: REFUSED_STEP_ICON, words: refusedCallLabel(lastApprovalItem !== undefined, lastApproval) }
-        : STEP_STATE[step.status];
+        : stepState(step);
   return (
     <li
       ref={ref}
@@ -126,9 +142,10 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
           type="button"
           className="button"
           data-testid="plan-approve-step"
+          aria-label={approveStepLabel(step.title)}
           onClick={() => void approveStep(plan.id, step.actionIds)}
         >
-          Approve this step
+          {APPROVE_STEP}
         </button>
       )}
       {tools.length > 0 && (
@@ -146,8 +163,17 @@ function StepRow({ plan, step, isFound }: { plan: Plan; step: PlanStep; isFound:
 /**
  * A plan as a tree under the request: its steps, their state, and what the person can do about it.
  * `foundStepId`: the step a search hit opened the conversation at (its question or answer), shown even if folded.
+ * `shownApprovalFor`: the action whose approval card the window shows beside the tree, with its own Approve.
  */
-export function PlanTree({ plan, foundStepId }: { plan: Plan; foundStepId?: string }) {
+export function PlanTree({
+  plan,
+  foundStepId,
+  shownApprovalFor,
+}: {
+  plan: Plan;
+  foundStepId?: string;
+  shownApprovalFor?: string;
+}) {
   const [isOpen, setOpen] = useState(true);
   useEffect(() => {
     if (foundStepId) setOpen(true);
@@ -197,7 +223,13 @@ export function PlanTree({ plan, foundStepId }: { plan: Plan; foundStepId?: stri
       {isOpen && (
         <ol id={stepsId} className="plan__steps">
           {plan.steps.map((step) => (
-            <StepRow key={step.id} plan={plan} step={step} isFound={step.id === foundStepId} />
+            <StepRow
+              key={step.id}
+              plan={plan}
+              step={step}
+              isFound={step.id === foundStepId}
+              shownApprovalFor={shownApprovalFor}
+            />
           ))}
         </ol>
       )}
@@ -211,7 +243,7 @@ export function PlanTree({ plan, foundStepId }: { plan: Plan; foundStepId?: stri
               disabled={busy !== null}
               onClick={act(approve)}
             >
-              Approve plan
+              Approve the whole plan
             </button>
           )}
           {canContinue && (

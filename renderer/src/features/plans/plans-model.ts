@@ -28,6 +28,16 @@ export const STEP_STATE: Record<PlanStepStatus, { icon: string; words: string }>
   cancelled: { icon: '–', words: 'Cancelled' },
 };
 
+/**
+ * A question step whose turn has come, before Deputy has asked it (it asks as the run gets there, or once the
+ * approval the plan waits on is given): the person's answer is what it waits for, not a step that is "Ready".
+ */
+export const QUESTION_TO_COME = { icon: '?', words: 'Will need your answer' };
+
+/** Where a step stands, as its line says it (a question step's turn said as a question's). */
+export const stepState = (step: Pick<PlanStep, 'kind' | 'status'>): { icon: string; words: string } =>
+  step.kind === 'ask' && step.status === 'ready' ? QUESTION_TO_COME : STEP_STATE[step.status];
+
 /** A failed step whose call was refused (turned down, or not done): said as its card says it. */
 export const REFUSED_STEP_ICON = '✕';
 /** A failed step whose call's approval expired with nobody answering: it did not fail, it was not done. */
@@ -48,6 +58,11 @@ export const isPlanOpen = (plan: Plan): boolean => !FINAL.has(plan.status);
 /** Whether approving the plan whole would grant anything: side-effect steps not yet approved. */
 export const canApprovePlan = (plan: Plan): boolean =>
   isPlanOpen(plan) && plan.approvedAt === null && plan.steps.some((step) => step.needsApproval);
+
+/** A step's own Approve, said apart from the plan's "Approve the whole plan": it approves this step's call only. */
+export const APPROVE_STEP = 'Approve this step';
+/** Its name to a screen reader, with the step it approves ("Approve this step: Add a task: Buy milk"). */
+export const approveStepLabel = (step: string): string => `${APPROVE_STEP}: ${step}`;
 
 /** The action ids the plan's steps own: their tool cards sit inside the tree, not in the timeline. */
 export function plannedActionIds(plans: Record<string, Plan>): Set<string> {
