@@ -255,6 +255,8 @@ describe('plan trees in the chat, against the headless host and a fake Gemini', 
     await step(page, 'ask').and(page.locator('[data-status="awaiting_user"]')).waitFor();
     expect(await line('ask')).toBe('? Ask which list Needs your answer');
     await step(page, 'ask').getByLabel('Your answer').waitFor();
+    // Its one step that asked first is done: the plan offers no "Approve the whole plan" that would grant nothing.
+    expect(await tree(page).getByTestId('plan-approve').count()).toBe(0);
   });
 
   it('answer a question step; the plan goes on in a new run and completes', async () => {

@@ -82,6 +82,14 @@ describe('the plans the window knows', () => {
     expect(canApprovePlan(plan)).toBe(true);
     expect(canApprovePlan({ ...plan, approvedAt: 'now' })).toBe(false);
     expect(canApprovePlan({ ...plan, status: 'cancelled' })).toBe(false);
+    // Its one step that asks first is done (approved by itself) or ended: approving the plan would grant nothing.
+    for (const status of ['done', 'failed', 'skipped', 'cancelled'] as const)
+      expect(
+        canApprovePlan({ ...plan, steps: [step('a'), step('b', { needsApproval: true, status })] }),
+      ).toBe(false);
+    expect(
+      canApprovePlan({ ...plan, steps: [step('b', { needsApproval: true, status: 'awaiting_approval' })] }),
+    ).toBe(true);
   });
 
   it('says a question step whose turn has come waits for the person’s answer, not that it is “Ready”', () => {

@@ -57,7 +57,12 @@ export const isPlanOpen = (plan: Plan): boolean => !FINAL.has(plan.status);
 
 /** Whether approving the plan whole would grant anything: side-effect steps not yet approved. */
 export const canApprovePlan = (plan: Plan): boolean =>
-  isPlanOpen(plan) && plan.approvedAt === null && plan.steps.some((step) => step.needsApproval);
+  isPlanOpen(plan) &&
+  plan.approvedAt === null &&
+  // A step already done (approved by itself), failed, skipped or cancelled is not granted anything.
+  plan.steps.some((step) => step.needsApproval && !step.isApproved && !ENDED_STEPS.has(step.status));
+
+const ENDED_STEPS = new Set<PlanStepStatus>(['done', 'failed', 'skipped', 'cancelled']);
 
 /** A step's own Approve, said apart from the plan's "Approve the whole plan": it approves this step's call only. */
 export const APPROVE_STEP = 'Approve this step';
