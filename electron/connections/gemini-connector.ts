@@ -60,7 +60,7 @@ export class GeminiConnector implements Connector<'gemini'> {
     return {
       ...emptyStatus('gemini', true),
       state: 'connected',
-      account: isStored ? 'the key you saved' : 'the key in GEMINI_API_KEY',
+      account: isStored ? 'the key you saved' : 'the key set before Deputy started (GEMINI_API_KEY)',
     };
   }
 

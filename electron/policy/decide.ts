@@ -110,12 +110,16 @@ function trustAndAutonomy(call: PolicyCall, context: PolicyContext): PolicyDecis
   if (context.trustLevel === 'delegated') {
     if (rule) return allow(`user_rule:${rule.id}`, ruleWords(rule), false);
     if (isAllowlistedMail(call, context)) {
-      return allow('trust:delegated_allowlist', 'Every recipient is on your allow-list.', level === 'notify');
+      return allow(
+        'trust:delegated_allowlist',
+        'Every recipient is one of your allowed recipients.',
+        level === 'notify',
+      );
     }
     return requireApproval(
       'trust:delegated',
       approvalLevel,
-      'Delegated: this action is not covered by your allow-list.',
+      'Delegated: this action is not covered by your allowed recipients or your rules.',
     );
   }
   if (rule) return allow(`user_rule:${rule.id}`, ruleWords(rule), false);

@@ -40,4 +40,31 @@ describe('Settings tabs', () => {
       }
     }
   });
+  it('General, Permissions and Connections speak plainly: actions and steps, allowed recipients, where the key comes from', async () => {
+    const page = await newPage();
+    const host = hosted.host();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await openFromHeader(page, 'open-settings');
+    const panel = page.getByRole('tabpanel');
+    const wordsOf = async (tab: string, ready: string) => {
+      await page.getByTestId(`settings-tab-${tab}`).click();
+      await panel.getByText(ready, { exact: true }).first().waitFor();
+      return panel.innerText();
+    };
+    const general = await wordsOf('general', 'How actions run');
+    expect(general).toContain('Each step takes a single action');
+    expect(general).toContain('Actions at once');
+    expect(general).toContain('gets one last step to wrap up');
+    const permissions = await wordsOf('permissions', 'Allowed recipients');
+    expect(permissions).toContain('Acts alone for your allowed recipients and your rules');
+    await wordsOf('connections', 'Gemini');
+    // This host has its key from its environment: the card says so in words, with the name to look for.
+    await panel.getByText('Using the key set before Deputy started (GEMINI_API_KEY)').waitFor();
+    for (const words of [general, permissions, await panel.innerText()]) {
+      expect(words).not.toMatch(/tool calls?|\bturns?\b|allow-list|“thinking” events|\bconfigured\b/i);
+      // A variable's name only in brackets, after the words that say what it is.
+      expect(words.replace(/\(GEMINI_API_KEY\)/g, '')).not.toContain('GEMINI_API_KEY');
+    }
+  });
 });

@@ -44,7 +44,7 @@ describe('the Runs group of General', () => {
     const parallel = { ...toRunValues(settings), maxParallel: '9' };
     expect(runsPatch(settings, parallel)).toEqual({
       ok: false,
-      message: 'Calls at once: use a number from 1 to 8.',
+      message: 'Actions at once: use a number from 1 to 8.',
     });
     const empty = { ...toRunValues(settings), runTimeLimitMinutes: '' };
     expect(runsPatch(settings, empty)).toEqual({

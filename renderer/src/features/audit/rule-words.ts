@@ -43,12 +43,12 @@ const RULES: Record<string, RuleWords> = {
   },
   'trust:delegated': {
     short: 'Delegated',
-    said: 'Your allow-list does not cover it (Delegated)',
+    said: 'Your allowed recipients do not cover it (Delegated)',
     isReasonSaid: true,
   },
   'trust:delegated_allowlist': {
-    short: 'Allow-list',
-    said: 'Everyone it reaches is on your allow-list (Delegated)',
+    short: 'Allowed recipients',
+    said: 'Everyone it reaches is one of your allowed recipients (Delegated)',
     isReasonSaid: true,
   },
   first_contact: { short: 'New recipient', said: 'You have not written to them before' },

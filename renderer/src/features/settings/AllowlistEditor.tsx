@@ -61,8 +61,10 @@ export function AllowlistEditor({
 
   return (
     <fieldset className="allowlist" data-testid="allowlist">
-      <legend>Allow-list</legend>
-      <p className="settings-form__note">With delegated trust, Deputy may write to these without asking.</p>
+      <legend>Allowed recipients</legend>
+      <p className="settings-form__note">
+        With Delegated trust, Deputy may write to these people and domains without asking.
+      </p>
       {entries.length > 0 ? (
         <ul className="chip-list">
           {entries.map((entry) => (

@@ -151,7 +151,7 @@ export function GeneralForm({ settings }: { settings: Settings }) {
       <RunsFieldset values={runs} onChange={changeRuns} />
       <p className="settings-form__note">
         Gemini API key:{' '}
-        {settings.isGeminiConfigured ? 'configured' : 'not configured (add one under Connections)'}
+        {settings.isGeminiConfigured ? 'added' : 'not added yet (add one in Settings → Connections)'}
       </p>
       <FooterActions
         isUnsaved={

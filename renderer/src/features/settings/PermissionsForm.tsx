@@ -35,7 +35,7 @@ const TRUST_OVERRIDES: Record<TrustLevel, string | null> = {
   supervised:
     'Supervised asks before every action, so these choices are off. They take effect when you choose Delegated or Autonomous.',
   delegated:
-    'Delegated asks before any action your allow-list and rules do not cover, whatever is chosen here.',
+    'Delegated asks before any action your allowed recipients and rules do not cover, whatever is chosen here.',
   autonomous: null,
 };
 

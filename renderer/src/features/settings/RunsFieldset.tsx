@@ -24,7 +24,7 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
     <fieldset data-testid="runs-settings">
       <legend>Runs</legend>
       <fieldset className="settings-form__group">
-        <legend>How tool calls run</legend>
+        <legend>How actions run</legend>
         {EXECUTION_POLICIES.map((policy) => (
           <label key={policy.value} className="radio-option">
             <input
@@ -43,7 +43,7 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
       </fieldset>
       {isBatch && (
         <label>
-          Calls at once ({MAX_PARALLEL.min}–{MAX_PARALLEL.max})
+          Actions at once ({MAX_PARALLEL.min}–{MAX_PARALLEL.max})
           <input
             type="number"
             required
@@ -82,7 +82,7 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
         label="Run time limit (minutes)"
         bounds={RUN_TIME_LIMIT_MINUTES}
         value={values.runTimeLimitMinutes}
-        hint="A run that reaches it gets one last turn to wrap up."
+        hint="A run that reaches it gets one last step to wrap up."
         testId="run-time-limit"
         onChange={(text) => onChange({ runTimeLimitMinutes: text })}
       />
@@ -99,7 +99,7 @@ export function RunsFieldset({ values, onChange }: RunsFieldsetProps) {
         testId="show-thinking"
         onChange={(showThinking) => onChange({ showThinking })}
       >
-        Show Gemini’s thought summaries while it works (sent as “thinking” events)
+        Show a summary of Gemini’s thinking while it works
       </CheckboxOption>
     </fieldset>
   );

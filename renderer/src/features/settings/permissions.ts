@@ -14,7 +14,7 @@ export const TRUST_LEVELS: { value: TrustLevel; label: string; explanation: stri
   {
     value: 'delegated',
     label: 'Delegated',
-    explanation: 'Acts alone for allow-listed recipients and your rules; asks about everything else.',
+    explanation: 'Acts alone for your allowed recipients and your rules; asks about everything else.',
   },
   {
     value: 'autonomous',

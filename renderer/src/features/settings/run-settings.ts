@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/contract';
 import { wholeNumber, type Checked } from './permissions';
 
-/** The General tab's "Runs" group: how a run spends its tool calls, its models and its time. */
+/** The General tab's "Runs" group: how a run takes its actions, its models and its time. */
 
 interface Choice<T> {
   value: T;
@@ -19,12 +19,13 @@ export const EXECUTION_POLICIES: Choice<ExecutionPolicy>[] = [
   {
     value: 'interactive',
     label: 'One at a time',
-    explanation: 'Each turn runs a single tool call, so every step is easy to follow.',
+    explanation: 'Each step takes a single action, so everything Deputy does is easy to follow.',
   },
   {
     value: 'batch',
     label: 'Several at once',
-    explanation: 'Independent calls of a turn run together; an approval holds only the calls that need it.',
+    explanation:
+      'Actions of one step that do not depend on each other run together; an approval holds only the actions that need it.',
   },
 ];
 
@@ -69,13 +70,13 @@ export const explanationOf = <T>(choices: readonly Choice<T>[], value: T): strin
   choices.find((choice) => choice.value === value)?.explanation ?? '';
 
 /**
- * Only what changed. The number of calls at once is hidden, and so neither checked nor sent, while calls run
+ * Only what changed. The number of actions at once is hidden, and so neither checked nor sent, while actions run
  * one at a time: whatever is left in it then does not block saving.
  */
 export function runsPatch(settings: Settings, values: RunValues): Checked<SettingsPatch> {
   const isBatch = values.executionPolicy === 'batch';
   const parallel = isBatch
-    ? wholeNumber(values.maxParallel, 'Calls at once', MAX_PARALLEL.min, MAX_PARALLEL.max)
+    ? wholeNumber(values.maxParallel, 'Actions at once', MAX_PARALLEL.min, MAX_PARALLEL.max)
     : null;
   if (parallel && !parallel.ok) return parallel;
   const limit = wholeNumber(
