@@ -224,7 +224,7 @@ const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text
 
 /**
  * An agent's request names who asks, from the top ("researcher → reviewer wants to …"), then why it waits. That
- * line already names the agent: a reason that opens with its name ("Room booker’s “awaiting user” step asks you
+ * line already names the agent: a reason that opens with its name ("Room booker’s step “Wait for your approval” asks you
  * before it acts.") says "Its" instead, so the card names the agent once.
  */
 export function askedBy(lineage: readonly string[], title: string, reason: string): string {

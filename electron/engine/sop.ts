@@ -1,3 +1,4 @@
+import { phaseWords } from '../../shared/phase-words';
 import type { PolicyDecision } from '../policy/types';
 import type { RunSpec } from './run-deps';
 import type { RunState } from './run-state';
@@ -70,7 +71,7 @@ export function enterLastPhase(spec: RunSpec, state: RunState): void {
 }
 
 /**
- * A phase that asks before it acts (a scheduler's "awaiting_user"): a side effect the policy would allow is held
+ * A phase that asks before it acts (a scheduler's "awaiting_user", “Wait for your approval”): a side effect the policy would allow is held
  * for the person instead. The policy's refusals stand; only an allow is turned into a question.
  */
 export function phaseDecision(
@@ -87,7 +88,7 @@ export function phaseDecision(
     kind: 'require_approval',
     level: 'confirm',
     rule: 'sop.phase_requires_approval',
-    reason: `${spec.agentName ?? 'This agent'}’s “${phase.replace(/_/g, ' ')}” step asks you before it acts.`,
+    reason: `${spec.agentName ?? 'This agent'}’s step “${phaseWords(phase)}” asks you before it acts.`,
   };
 }
 

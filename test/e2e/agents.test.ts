@@ -318,6 +318,12 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await panel.getByTestId('agent-lead').locator('.agent-card__meta').innerText()).toBe(
       'Tools: Task helper, list tasks',
     );
+    // A built-in agent speaks to you, and its steps read as words, not as their names in its file.
+    const scheduler = panel.getByTestId('agent-meeting_scheduler');
+    expect(await scheduler.innerText()).toContain('creates the event once you approve it.');
+    expect(await scheduler.locator('.agent-card__meta').innerText()).toContain(
+      'Steps: Find the people → Check when they are free → Propose times → Wait for your approval',
+    );
     // A file saved in the folder while the panel is open shows up in it, and so does one that does not load.
     writeFileSync(
       join(dataDir, 'agents', 'late_one.yaml'),

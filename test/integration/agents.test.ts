@@ -218,11 +218,13 @@ describe('a phase that asks first', () => {
     expect(approval).toMatchObject({ tool: 'add_task', rule: 'sop.phase_requires_approval' });
     // Named as the person knows the agent, once, and its step in words, not as code.
     expect(approval?.reason).toBe(
-      'Room booker wants to add a task: Book the room. Its “awaiting user” step asks you before it acts.',
+      'Room booker wants to add a task: Book the room. Its step “Wait for your approval” asks you before it acts.',
     );
     // The audit trail's entry has no line saying who asks: its reason names the agent.
     const [entry] = (await fixture.host.invoke('audit.list', { tool: 'add_task' })).entries;
-    expect(entry?.authority.reason).toBe('Room booker’s “awaiting user” step asks you before it acts.');
+    expect(entry?.authority.reason).toBe(
+      'Room booker’s step “Wait for your approval” asks you before it acts.',
+    );
     expect(storeOf(fixture.host).actions.byCall(response.runId, 'look')?.ledgerState).toBe('committed');
   });
 });

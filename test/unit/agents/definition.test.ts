@@ -5,6 +5,7 @@ import { fillTemplate, shownName } from '../../../electron/agents/definition';
 import { importGeminiCliAgent } from '../../../electron/agents/gemini-cli-import';
 import { MAX_MISTAKES_SHOWN, mistakesOf, parseAgentDefinition } from '../../../electron/agents/load';
 import { agentCompletion } from '../../../electron/agents/output-contract';
+import { phaseWords } from '../../../shared/phase-words';
 
 /** The 1-based line of the first line of `text` that starts with `needle`. */
 const lineOf = (text: string, needle: string) =>
@@ -274,6 +275,21 @@ describe('AgentDefinition (spec 001)', () => {
       expect(parsed.definition.sop?.phases.length).toBeGreaterThanOrEqual(2);
       expect(() => agentCompletion(parsed.definition)).not.toThrow();
     }
+  });
+
+  it('the built-in agents speak to you: their descriptions say “you”, and their steps read as words', () => {
+    const dir = join(process.cwd(), 'resources', 'agents');
+    for (const file of readdirSync(dir)) {
+      const parsed = parseAgentDefinition(readFileSync(join(dir, file), 'utf8'), file);
+      if (!parsed.ok) throw new Error(file);
+      expect(parsed.definition.description, file).not.toMatch(/\bthe (person|user)\b/i);
+      for (const phase of parsed.definition.sop?.phases ?? [])
+        expect(phaseWords(phase.name), `${file}: ${phase.name}`).toMatch(/^[A-Z][a-z ]+$/);
+    }
+    expect(phaseWords('awaiting_user')).toBe('Wait for your approval');
+    expect(phaseWords('find_people')).toBe('Find the people');
+    // A phase of an agent of yours reads as its name, spaced out.
+    expect(phaseWords('book_the_room')).toBe('Book the room');
   });
 });
 

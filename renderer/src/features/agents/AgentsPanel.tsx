@@ -1,6 +1,7 @@
 import { useEffect, useId, type ChangeEvent } from 'react';
 import type { AgentSummary } from '../../../../shared/contract';
 import { listWords } from '../../../../shared/list-words';
+import { phaseWords } from '../../../../shared/phase-words';
 import { FormError } from '../../components/FormParts';
 import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
@@ -85,7 +86,7 @@ export function AgentsPanel() {
               <p className="agent-card__meta">
                 Tools: {agent.tools.map(toolName).join(', ') || 'none'}
                 {agent.phases.length > 0 && (
-                  <> · Steps: {agent.phases.map((phase) => toolLabel(phase.name)).join(' → ')}</>
+                  <> · Steps: {agent.phases.map((phase) => phaseWords(phase.name)).join(' → ')}</>
                 )}
               </p>
               {agent.unknownTools.length > 0 && <UnknownTools agent={agent} />}
