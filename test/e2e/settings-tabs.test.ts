@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { edgeContrast } from './support/contrast';
 import { useHostedGemini } from './support/hosted';
 import { composer, openFromHeader, usePages } from './support/pages';
 import { wordsUnderArrows } from './support/tabs';
@@ -66,5 +67,45 @@ describe('Settings tabs', () => {
       // A variable's name only in brackets, after the words that say what it is.
       expect(words.replace(/\(GEMINI_API_KEY\)/g, '')).not.toContain('GEMINI_API_KEY');
     }
+  });
+  it('buttons and fields keep an edge that stands out from what is around them (3:1), light and dark, 1280 and 420 px', async () => {
+    const page = await newPage();
+    const host = hosted.host();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    const edges = async (controls: Record<string, ReturnType<typeof page.getByTestId>>) => {
+      const found: Record<string, number> = {};
+      for (const width of [1280, 420])
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.emulateMedia({ colorScheme });
+          for (const [name, control] of Object.entries(controls)) {
+            const ratio = await edgeContrast(control);
+            if (ratio < 3) found[`${name} at ${width} px, ${colorScheme}`] = Math.round(ratio * 100) / 100;
+          }
+        }
+      return found;
+    };
+    expect(await edges({ 'the message box': composer(page) })).toEqual({});
+    await openFromHeader(page, 'open-settings');
+    await page.getByTestId('settings-tab-permissions').click();
+    const allowlist = page.getByTestId('allowlist');
+    await allowlist.waitFor();
+    expect(
+      await edges({
+        'Add (a button)': page.getByTestId('allowlist-add'),
+        'the address field': page.getByTestId('allowlist-input'),
+        'a choice per action (a select)': page.getByTestId('permissions-form').locator('select').first(),
+      }),
+    ).toEqual({});
+    await page.getByTestId('settings-tab-general').click();
+    await page.getByTestId('routing-policy').waitFor();
+    expect(
+      await edges({
+        'Model choice (a select)': page.getByTestId('routing-policy'),
+        'Refresh the list (a quiet button)': page.getByRole('button', { name: 'Refresh the list' }),
+        Close: page.getByRole('button', { name: 'Close' }).last(),
+      }),
+    ).toEqual({});
   });
 });
