@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { useChat } from '../../stores';
+import { PutInBox, useBoxDraft } from './box-draft';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
 import { EmptyState } from './EmptyState';
@@ -9,7 +9,7 @@ import { useEscapeStops } from './use-escape-stops';
 /** The main column: the conversation (or the welcome when there is none yet) above the composer. */
 export function ChatScreen({ onOpenConnections }: { onOpenConnections: () => void }) {
   useEscapeStops();
-  const [draft, setDraft] = useState<{ text: string; version: number }>();
+  const { draft, replace, add } = useBoxDraft();
   const isEmpty = useChat(
     (state) =>
       state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
@@ -19,12 +19,11 @@ export function ChatScreen({ onOpenConnections }: { onOpenConnections: () => voi
     <main className="chat" aria-label="Chat">
       <OpenConnections value={onOpenConnections}>
         {isEmpty ? (
-          <EmptyState
-            onOpenConnections={onOpenConnections}
-            onTryExample={(text) => setDraft((previous) => ({ text, version: (previous?.version ?? 0) + 1 }))}
-          />
+          <EmptyState onOpenConnections={onOpenConnections} onTryExample={replace} />
         ) : (
-          <Conversation />
+          <PutInBox value={add}>
+            <Conversation />
+          </PutInBox>
         )}
       </OpenConnections>
       <Composer draft={draft} />

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { LIMITS } from '../../../../shared/contract/limits';
 import { useAgents, useApprovals, useChat, useStores } from '../../stores';
 import { AgentPicker, agentMention } from '../agents/AgentPicker';
 import { isStopping } from './chat-state';
 import { SendAnywayPrompt } from './SendAnywayPrompt';
 import { useDraft } from './use-draft';
+import { boxTextWith, type BoxDraft } from './box-draft';
 import './chat.css';
 import { isFocusLost } from '../../focus';
 
@@ -12,7 +13,7 @@ export function Composer({
   draft,
   idlePlaceholder = 'Ask Deputy to do something (Shift+Enter for a new line)',
 }: {
-  draft?: { text: string; version: number };
+  draft?: BoxDraft;
   /** What the empty box says while Deputy is idle; the quick prompt's narrower box says it shorter. */
   idlePlaceholder?: string;
 }) {
@@ -41,12 +42,24 @@ export function Composer({
   );
   const [isAsking, setIsAsking] = useState(false);
 
-  useEffect(() => {
-    if (draft) {
-      setText(draft.text);
-      inputRef.current?.focus();
+  // Words put in from elsewhere (an example, a question asked again) come last: the caret goes after them, and a
+  // box too short for all of it shows them. The draft is applied once; the caret moves once its text is drawn.
+  const appliedDraft = useRef<BoxDraft>(undefined);
+  const isCaretToEnd = useRef(false);
+  useLayoutEffect(() => {
+    const box = inputRef.current;
+    if (draft && appliedDraft.current !== draft) {
+      appliedDraft.current = draft;
+      box?.focus();
+      isCaretToEnd.current = true;
+      const next = boxTextWith(text, draft);
+      if (next !== text) return setText(next);
     }
-  }, [draft, setText]);
+    if (!isCaretToEnd.current || !box) return;
+    isCaretToEnd.current = false;
+    box.setSelectionRange(box.value.length, box.value.length);
+    box.scrollTop = box.scrollHeight;
+  }, [draft, text, setText]);
 
   // A disabled textarea loses focus; give it back when the run ends so typing can simply go on.
   useEffect(() => {

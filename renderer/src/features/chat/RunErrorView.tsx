@@ -13,7 +13,8 @@ import { OpenConnections } from './open-connections';
 import { OpenConnectionsButton } from './OpenConnectionsButton';
 import type { RowProps } from './timeline-entry';
 import type { TimelineItem } from './timeline';
-import { isInLastTurn } from './turns';
+import { isAskedAgainAfter, isInLastTurn } from './turns';
+import { PutInBox } from './box-draft';
 
 type RunError = Extract<TimelineItem, { kind: 'error' }>;
 
@@ -23,6 +24,9 @@ type RunError = Extract<TimelineItem, { kind: 'error' }>;
  * they cancelled its plan, as the plan's tree says); so does a run whose approval expired, in its own words.
  * A cancelled plan keeps Ask again too: cancelling turns down that plan, not the question, and asking again is a
  * new request whose new plan the person sees, as the first, before any of it that waits for them is done.
+ * An earlier one, followed by something newer, is not asked again from its place (the question would come after
+ * a newer answer, and run at once whatever the newer answers did meanwhile): "Edit and ask again" puts it in the
+ * message box, where nothing happens until the person has read it and pressed Send.
  */
 export function RunErrorView({ error, row }: { error: RunError; row: RowProps }) {
   const retry = useChat((state) => state.retry);
@@ -31,6 +35,25 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
   const isLatest = useChat((state) => isInLastTurn(state.conversation.items, error.id));
   const canRetry = useChat((state) => isLatest && state.promptOf(error) !== null);
   const openConnections = useContext(OpenConnections);
+  const putInBox = useContext(PutInBox);
+  // Not when it was asked again at once: the "You asked again" under it says that, and its answer follows.
+  const earlierPrompt = useChat((state) => {
+    const prompt = isLatest || error.code === 'stop_unanswered' ? null : state.promptOf(error);
+    return prompt !== null && !isAskedAgainAfter(state.conversation.items, error.id, prompt) ? prompt : null;
+  });
+  // Small, as Ask again is: a failure followed by something newer is no longer news.
+  const editAgain = (isMark: boolean) =>
+    putInBox &&
+    earlierPrompt !== null && (
+      <button
+        type="button"
+        className={`button button--small${isMark ? ' run-mark__action' : ''}`}
+        data-testid="run-edit-again"
+        onClick={() => putInBox(earlierPrompt)}
+      >
+        Edit and ask again
+      </button>
+    );
   // A run that failed for want of a key is worth asking again once one is saved.
   const hasKeyNow = useIsGeminiConfigured() === true && error.code === 'model_not_configured';
   // Until one is, the connections are followed, so a key saved any way (Settings, the API, another window) is heard.
@@ -62,6 +85,7 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
             Ask again
           </button>
         )}
+        {editAgain(true)}
       </li>
     );
   }
@@ -89,6 +113,7 @@ export function RunErrorView({ error, row }: { error: RunError; row: RowProps })
             Retry
           </button>
         )}
+        {editAgain(false)}
         {error.message && error.message !== friendly && (
           <details className="run-error__details">
             <summary>Details</summary>

@@ -54,3 +54,12 @@ export function markRepeats(
   });
   return changed ?? items;
 }
+
+/**
+ * Whether the first question after the entry `id` is `prompt` itself: the failure was asked again at once (Retry,
+ * Ask again, or the same words typed), and the quiet "You asked again" under it says so.
+ */
+export function isAskedAgainAfter(items: readonly TimelineItem[], id: string, prompt: string): boolean {
+  const at = items.findIndex((item) => item.id === id);
+  return items.slice(at + 1).find(isQuestion)?.text === prompt;
+}

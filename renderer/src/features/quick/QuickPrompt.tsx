@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect } from 'react';
 import { PauseBanner } from '../side-effects/PauseBanner';
 import { useChat, useStores } from '../../stores';
+import { PutInBox, useBoxDraft } from '../chat/box-draft';
 import { Composer } from '../chat/Composer';
 import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
@@ -24,6 +25,8 @@ const openConnectionsHere = () => {
 export function QuickPrompt() {
   const stores = useStores();
   const threadId = useChat((state) => state.conversation.threadId);
+  // An earlier question asked again is put in the box below, to be checked and sent.
+  const { draft, add } = useBoxDraft();
   const isEmpty = useChat(
     (state) =>
       state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
@@ -133,10 +136,12 @@ export function QuickPrompt() {
           <p className="quick__empty">Ask Deputy anything, or tell it what to do.</p>
         ) : (
           <OpenConnections value={openConnections}>
-            <Conversation />
+            <PutInBox value={add}>
+              <Conversation />
+            </PutInBox>
           </OpenConnections>
         )}
-        <Composer idlePlaceholder="Ask or tell Deputy (Shift+Enter: new line)" />
+        <Composer draft={draft} idlePlaceholder="Ask or tell Deputy (Shift+Enter: new line)" />
       </main>
     </div>
   );
