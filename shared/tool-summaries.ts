@@ -92,6 +92,12 @@ const lookingFor = (value: unknown): string => {
 
 const same = (phrase: string): Phrases => ({ todo: phrase, done: phrase });
 
+/** 'task “Buy milk”' with its words; 'a task' without (a call not made yet, or a list of what a tool does). */
+const thing = (noun: string, value: unknown, article = 'a'): string => {
+  const words = quoted(value);
+  return words ? `${noun}${words}` : `${article} ${noun}`;
+};
+
 /** Work handed to an agent (`who`: its display name where known), with the task in its words if given. */
 const handTo = (who: string, task: unknown): Phrases => ({
   todo: `Hand${quoted(task) || ' a task'} to ${who}`,
@@ -99,14 +105,17 @@ const handTo = (who: string, task: unknown): Phrases => ({
 });
 
 const SUMMARIES: Record<string, Summarizer> = {
-  add_task: (a) => ({ todo: `Add task${quoted(a.description)}`, done: `Added task${quoted(a.description)}` }),
+  add_task: (a) => ({
+    todo: `Add ${thing('task', a.description)}`,
+    done: `Added ${thing('task', a.description)}`,
+  }),
   list_tasks: (_a, { result: r }) => ({
     todo: 'Look at your tasks',
     done: `Looked at your tasks${found(count(r, 'tasks'), 'task', 'tasks')}`,
   }),
   update_task: (a) => ({
-    todo: `Change task${quoted(a.description)}`,
-    done: `Changed task${quoted(a.description)}`,
+    todo: `Change ${thing('task', a.description)}`,
+    done: `Changed ${thing('task', a.description)}`,
   }),
   // Their arguments hold only the task's id: once done, the result says which task it was.
   mark_task_complete: (_a, { result: r }) => {
@@ -117,7 +126,10 @@ const SUMMARIES: Record<string, Summarizer> = {
     const words = quoted(field(r, 'description'));
     return { todo: 'Delete a task', done: words ? `Deleted task${words}` : 'Deleted a task' };
   },
-  save_memory: (a) => ({ todo: `Remember${quoted(a.text)}`, done: `Remembered${quoted(a.text)}` }),
+  save_memory: (a) => {
+    const what = quoted(a.text) || ' something';
+    return { todo: `Remember${what}`, done: `Remembered${what}` };
+  },
   search_memory: (a, { result: r }) => ({
     todo: `Search your memories${lookingFor(a.query)}`,
     done: `Searched your memories${lookingFor(a.query)}${found(count(r, 'memories'), 'match', 'matches')}`,
@@ -140,13 +152,17 @@ const SUMMARIES: Record<string, Summarizer> = {
     done: `Looked at your calendar${found(count(r, 'events'), 'event', 'events')}`,
   }),
   check_availability: () => same('Look for free times'),
+  query_context: (a) => {
+    const what = quoted(a.name) || ' people and events';
+    return { todo: `Look up${what}`, done: `Looked up${what}` };
+  },
   calendar_event_create: (a) => ({
-    todo: `Add event${quoted(a.summary)} to your calendar`,
-    done: `Added event${quoted(a.summary)} to your calendar`,
+    todo: `Add ${thing('event', a.summary, 'an')} to your calendar`,
+    done: `Added ${thing('event', a.summary, 'an')} to your calendar`,
   }),
   calendar_event_update: (a) => ({
-    todo: `Change event${quoted(a.summary)}`,
-    done: `Changed event${quoted(a.summary)}`,
+    todo: `Change ${thing('event', a.summary, 'an')}`,
+    done: `Changed ${thing('event', a.summary, 'an')}`,
   }),
   slack_channels: () => ({ todo: 'Look at your Slack channels', done: 'Looked at your Slack channels' }),
   slack_read: (a, of) => same(`Read ${slackChannelNamed(a.channel, of)}`),

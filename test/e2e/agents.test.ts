@@ -316,13 +316,15 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await panel.getByTestId('agent-helper').getByTestId('agent-unknown-tools').count()).toBe(0);
     // An agent among the lead's tools is named as the person knows it, not by its internal name.
     expect(await panel.getByTestId('agent-lead').locator('.agent-card__meta').innerText()).toBe(
-      'Tools: Task helper, list tasks',
+      'It can: ask Task helper, look at your tasks',
     );
     // A built-in agent speaks to you, and its steps read as words, not as their names in its file.
     const scheduler = panel.getByTestId('agent-meeting_scheduler');
     expect(await scheduler.innerText()).toContain('creates the event once you approve it.');
-    expect(await scheduler.locator('.agent-card__meta').innerText()).toContain(
-      'Steps: Find the people → Check when they are free → Propose times → Wait for your approval',
+    expect(await scheduler.locator('.agent-card__meta').innerText()).toBe(
+      'It can: look up people and events, search your memories, look for free times, look at your calendar, ' +
+        'add an event to your calendar · Steps: Find the people → Check when they are free → Propose times → ' +
+        'Wait for your approval',
     );
     // A file saved in the folder while the panel is open shows up in it, and so does one that does not load.
     writeFileSync(

@@ -2,6 +2,7 @@ import { useEffect, useId, type ChangeEvent } from 'react';
 import type { AgentSummary } from '../../../../shared/contract';
 import { listWords } from '../../../../shared/list-words';
 import { phaseWords } from '../../../../shared/phase-words';
+import { hasToolWords, summarizeToolCall } from '../../../../shared/tool-summaries';
 import { FormError } from '../../components/FormParts';
 import { toolLabel } from '../../format';
 import { useAgents, useStores } from '../../stores';
@@ -38,9 +39,16 @@ export function AgentsPanel() {
   const listId = useId();
   const errorsId = useId();
   const importId = useId();
-  // A tool that is an agent is named as the person knows that agent ("Task helper"), not by its internal name.
+  // What each tool lets the agent do, in the chat cards' words ("search your mail"); a tool that is an agent is
+  // named as the person knows that agent ("ask Task helper"), and one nobody wrote words for by its name.
   const agentLabel = useAgentLabel();
-  const toolName = (tool: string) => agentLabel(tool) ?? toolLabel(tool);
+  const toolName = (tool: string) => {
+    const agent = agentLabel(tool);
+    if (agent) return `ask ${agent}`;
+    if (!hasToolWords(tool)) return toolLabel(tool);
+    const words = summarizeToolCall(tool, {}, false);
+    return words.charAt(0).toLowerCase() + words.slice(1);
+  };
 
   // Read again on every open; while open, the store follows the host's word that the folder changed.
   useEffect(() => {
@@ -84,7 +92,7 @@ export function AgentsPanel() {
               </div>
               <p>{agent.description}</p>
               <p className="agent-card__meta">
-                Tools: {agent.tools.map(toolName).join(', ') || 'none'}
+                It can: {agent.tools.map(toolName).join(', ') || 'only answer'}
                 {agent.phases.length > 0 && (
                   <> · Steps: {agent.phases.map((phase) => phaseWords(phase.name)).join(' → ')}</>
                 )}
