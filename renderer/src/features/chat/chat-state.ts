@@ -15,6 +15,11 @@ export interface ChatState {
   isLoadingThreads: boolean;
   threadsError: string | null;
   conversation: Conversation;
+  /**
+   * The open conversation as it was last read on its own (`thread.get`), or null: what it is called where the list's
+   * loaded pages do not reach it (the quick prompt keeps no more than the first).
+   */
+  openedThread: ThreadSummary | null;
   isLoadingThread: boolean;
   threadError: string | null;
   /** `run.start` has been sent and not answered yet. */
@@ -54,6 +59,8 @@ export interface ChatActions {
    * error (the caller forgets it).
    */
   reopenThread(threadId: string): Promise<boolean>;
+  /** Reads the open conversation on its own for its row (`openedThread`), when the list has not got it. */
+  readOpenedThread(): Promise<void>;
   /**
    * Starts a run elsewhere (the agent picker's `agents.run`) and opens its conversation, keeping every event that
    * arrives before the window knows which conversation it is, so nothing it streamed meanwhile is lost.

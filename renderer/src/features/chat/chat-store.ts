@@ -66,6 +66,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       // were not seen here, and it is not silent for having started before the window looked.
       set({
         conversation,
+        openedThread: null,
         isLoadingThread,
         threadError: null,
         isStarting: false,
@@ -104,7 +105,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
           const stored = withHeldEvents(conversationFromThread(detail), kept);
           const conversation = isRefresh ? withRunsAsShown(stored, get().conversation, toFollow) : stored;
           // A reading that failed before (the socket dropped again mid-reading) is behind it now.
-          set({ conversation, threadError: null });
+          set({ conversation, openedThread: detail.thread, threadError: null });
           for (const runId of toFollow) if (!followers.isFollowing(runId)) followers.follow(runId);
         }
         return null;
@@ -128,6 +129,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       isLoadingThreads: false,
       threadsError: null,
       conversation: emptyConversation(),
+      openedThread: null,
       isLoadingThread: false,
       threadError: null,
       isStarting: false,
@@ -165,6 +167,17 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         if (code !== 'not_found') return true;
         switchTo(emptyConversation(), false);
         return false;
+      },
+
+      async readOpenedThread() {
+        const { threadId } = get().conversation;
+        if (threadId === null) return;
+        try {
+          const { thread } = await client.invoke('thread.get', { threadId });
+          if (get().conversation.threadId === threadId) set({ openedThread: thread });
+        } catch {
+          // Not read (the socket is down, or it was deleted): its title is left unsaid, never a wrong one.
+        }
       },
 
       async openStarted(start) {

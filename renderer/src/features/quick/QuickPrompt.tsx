@@ -7,7 +7,7 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { ownTitle } from '../chat/thread-names';
+import { useOpenTitle } from './use-open-title';
 import { joinHash, splitHash } from '../../route';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
@@ -32,11 +32,8 @@ export function QuickPrompt() {
       state.conversation.threadId === null && state.conversation.items.length === 0 && !state.isStarting,
   );
 
-  // The open conversation's title, once the list has it: typing goes into that conversation, and it says which.
-  const title = useChat((state) => {
-    const thread = state.threads.find((row) => row.id === state.conversation.threadId);
-    return thread ? ownTitle(thread) : null;
-  });
+  // The open conversation's title: typing goes into that conversation, and it says which.
+  const title = useOpenTitle();
 
   // In a browser, #/quick is a route of the workspace's page, whose store still holds the conversation open there:
   // the quick prompt is for a quick new question, so it starts one, as the desktop app's window starts empty. The

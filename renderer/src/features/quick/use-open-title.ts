@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+import { useChat, useStores } from '../../stores';
+import { ownTitle } from '../chat/thread-names';
+
+/**
+ * The open conversation's title, as the conversation list calls it, or null until it is known. The list's row
+ * comes first (it is read again as runs end, and renamed in place). A conversation its first page does not reach
+ * (thirty others changed since) is read on its own each time the list is, so the header says which it is wherever
+ * it is in the list; until that reading answers, the title the list last gave stays.
+ */
+export function useOpenTitle(): string | null {
+  const stores = useStores();
+  const threadId = useChat((state) => state.conversation.threadId);
+  const listed = useChat((state) => {
+    const row = state.threads.find((thread) => thread.id === state.conversation.threadId);
+    return row ? ownTitle(row) : null;
+  });
+  const read = useChat((state) =>
+    state.openedThread !== null && state.openedThread.id === state.conversation.threadId
+      ? ownTitle(state.openedThread)
+      : null,
+  );
+  // Each time the list has been read without it (a new conversation is in the reading its first run asks for).
+  const isListRead = useChat((state) => !state.isLoadingThreads);
+  const isUnlisted = isListRead && threadId !== null && listed === null;
+  useEffect(() => {
+    if (isUnlisted) void stores.chat.getState().readOpenedThread();
+  }, [isUnlisted, stores]);
+
+  const [lastListed, setLastListed] = useState<{ threadId: string; title: string } | null>(null);
+  if (
+    threadId !== null &&
+    listed !== null &&
+    (lastListed?.threadId !== threadId || lastListed.title !== listed)
+  )
+    setLastListed({ threadId, title: listed });
+  return (
+    listed ?? read ?? (lastListed !== null && lastListed.threadId === threadId ? lastListed.title : null)
+  );
+}

@@ -1,0 +1,98 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { askOver } from './support/api';
+import { assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+/** The list's first page in a window (the quick prompt reads no more of it). */
+const LIST_PAGE = 30;
+
+/** Every list of conversations the page is sent (`threads.list`'s answers), as their ids. */
+function listsSent(page: Page): string[][] {
+  const lists: string[][] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      const message: unknown = JSON.parse(String(payload));
+      const data = (message as { data?: { threads?: { id: string }[]; nextBefore?: unknown } }).data;
+      if (data?.threads && 'nextBefore' in data) lists.push(data.threads.map((thread) => thread.id));
+    }),
+  );
+  return lists;
+}
+
+/** Starts noting the quick prompt's header title (null while there is none) after every change to the page. */
+async function watchTitle(page: Page): Promise<() => Promise<(string | null)[]>> {
+  await page.evaluate(() => {
+    const seen: (string | null)[] = [];
+    const note = () => {
+      const now = document.querySelector('[data-testid="quick-thread-title"]')?.textContent ?? null;
+      if (seen.at(-1) !== now) seen.push(now);
+    };
+    note();
+    new MutationObserver(note).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    (window as unknown as { titlesSeen: (string | null)[] }).titlesSeen = seen;
+  });
+  return () => page.evaluate(() => (window as unknown as { titlesSeen: (string | null)[] }).titlesSeen);
+}
+
+/** Lets React commit what the page last heard. */
+const settled = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+
+describe('the quick prompt’s title of its conversation', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  async function openQuick(): Promise<{ page: Page; lists: string[][] }> {
+    const page = await newPage();
+    const lists = listsSent(page);
+    await page.goto(`${host.url}/#/quick&token=${host.token}`);
+    await composer(page).waitFor();
+    return { page, lists };
+  }
+
+  it('stays once more conversations than the list’s first page holds have changed since', async () => {
+    const { page, lists } = await openQuick();
+    gemini.script(textReply('The quick answer.'));
+    await send(page, 'Asked in the quick prompt');
+    await expect.poll(async () => (await assistantMessages(page).allInnerTexts()).join()).toContain('answer');
+    const title = page.getByTestId('quick-thread-title');
+    await expect.poll(() => title.allInnerTexts()).toEqual(['Asked in the quick prompt']);
+    const titles = await watchTitle(page);
+
+    // A script asks more questions than the list's first page holds, each a conversation of its own; the quick
+    // prompt reads its list again as each run ends, the last without its own conversation.
+    let newest = '';
+    for (let index = 0; index <= LIST_PAGE; index += 1) {
+      gemini.script(textReply(`Answer ${index}.`));
+      newest = await askOver(host, `Question ${index}`);
+    }
+    await expect.poll(() => lists.some((ids) => ids[0] === newest)).toBe(true);
+    await settled(page);
+    expect(lists.at(-1)).toHaveLength(LIST_PAGE);
+
+    // The header still says which conversation typing goes into, and never stopped saying it meanwhile.
+    await expect.poll(() => title.allInnerTexts()).toEqual(['Asked in the quick prompt']);
+    expect(await title.getAttribute('title')).toBe('Asked in the quick prompt');
+    expect(await titles()).toEqual(['Asked in the quick prompt']);
+  });
+});
