@@ -1,8 +1,10 @@
+import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
-import { textReply } from '../fakes/gemini/script';
+import { callReply, textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
+import { dataDirWithAgents } from '../support/agent-kit';
 import { askOver } from './support/api';
 import { assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
@@ -51,15 +53,18 @@ const settled = (page: Page) =>
 describe('the quick prompt’s title of its conversation', () => {
   let gemini: FakeGemini;
   let host: RunningHost;
+  let dataDir: string;
 
   beforeAll(async () => {
     gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+    dataDir = dataDirWithAgents({ name: 'helper', displayName: 'Task helper', tools: ['list_tasks'] });
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key', dataDir });
   });
 
   afterAll(async () => {
     await host?.stop();
     await gemini?.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   async function openQuick(): Promise<{ page: Page; lists: string[][] }> {
@@ -94,5 +99,36 @@ describe('the quick prompt’s title of its conversation', () => {
     await expect.poll(() => title.allInnerTexts()).toEqual(['Asked in the quick prompt']);
     expect(await title.getAttribute('title')).toBe('Asked in the quick prompt');
     expect(await titles()).toEqual(['Asked in the quick prompt']);
+  });
+
+  it('reads as the conversation list reads: an agent’s conversation by its name, and by the title given it since', async () => {
+    const { page: quick } = await openQuick();
+    gemini.script(callReply('complete_task', { result: { note: 'Nothing is open.' } }));
+    await send(quick, '@helper');
+    await quick.getByTestId('agent-input-task').fill('Check my tasks');
+    await quick.getByTestId('agent-run').click();
+    await expect
+      .poll(async () => (await assistantMessages(quick).allInnerTexts()).join())
+      .toContain('Note: Nothing is open.');
+    const title = quick.getByTestId('quick-thread-title');
+
+    // The workspace in another tab (the main window, in the desktop app) lists it as the quick prompt calls it.
+    const workspace = await newPage();
+    await workspace.goto(`${host.url}/#token=${host.token}`);
+    const row = workspace.getByTestId('thread-row').first();
+    await row.waitFor();
+    const listed = () => row.locator('.thread-list__title').innerText();
+    expect(await listed()).toBe('Task helper');
+    await expect.poll(() => title.allInnerTexts()).toEqual([await listed()]);
+
+    // Renamed there, it is called so here when the person comes back to the quick prompt (the shortcut shows and
+    // focuses its window; in a browser, its tab).
+    await row.getByTestId('thread-rename').click();
+    await row.getByTestId('thread-rename-input').fill('Weekly tasks check');
+    await row.getByTestId('thread-rename-input').press('Enter');
+    await expect.poll(listed).toBe('Weekly tasks check');
+    await quick.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+    await expect.poll(() => title.allInnerTexts()).toEqual(['Weekly tasks check']);
+    expect(await title.getAttribute('title')).toBe('Weekly tasks check');
   });
 });

@@ -63,12 +63,17 @@ export function QuickPrompt() {
   const isGeminiConfigured = useIsGeminiConfigured();
   useEffect(() => (isEmpty ? stores.connections.getState().follow() : undefined), [isEmpty, stores]);
 
-  // The window is hidden, not closed: each time the shortcut brings it back, typing goes straight in.
+  // The window is hidden, not closed: each time the shortcut brings it back, typing goes straight in, and its
+  // header reads the conversation's title again, as the list has it now (renamed in the main window meanwhile).
   useEffect(() => {
+    const comeBack = () => {
+      focusComposer();
+      void stores.chat.getState().loadThreads();
+    };
     focusComposer();
-    window.addEventListener('focus', focusComposer);
-    return () => window.removeEventListener('focus', focusComposer);
-  }, []);
+    window.addEventListener('focus', comeBack);
+    return () => window.removeEventListener('focus', comeBack);
+  }, [stores]);
 
   const shell = window.deputyShell;
   // The note, and a run that failed for want of a Gemini key, offer the way to add one: the shell hides this window
