@@ -8,6 +8,7 @@ import { dataDirWithAgents } from '../support/agent-kit';
 import { askOver } from './support/api';
 import { assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
+import { watchText } from './support/text-history';
 
 const { newPage } = usePages();
 
@@ -25,25 +26,6 @@ function listsSent(page: Page): string[][] {
     }),
   );
   return lists;
-}
-
-/** Starts noting the quick prompt's header title (null while there is none) after every change to the page. */
-async function watchTitle(page: Page): Promise<() => Promise<(string | null)[]>> {
-  await page.evaluate(() => {
-    const seen: (string | null)[] = [];
-    const note = () => {
-      const now = document.querySelector('[data-testid="quick-thread-title"]')?.textContent ?? null;
-      if (seen.at(-1) !== now) seen.push(now);
-    };
-    note();
-    new MutationObserver(note).observe(document.body, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-    });
-    (window as unknown as { titlesSeen: (string | null)[] }).titlesSeen = seen;
-  });
-  return () => page.evaluate(() => (window as unknown as { titlesSeen: (string | null)[] }).titlesSeen);
 }
 
 /** Lets React commit what the page last heard. */
@@ -82,7 +64,7 @@ describe('the quick prompt’s title of its conversation', () => {
     await expect.poll(async () => (await assistantMessages(page).allInnerTexts()).join()).toContain('answer');
     const title = page.getByTestId('quick-thread-title');
     await expect.poll(() => title.allInnerTexts()).toEqual(['Asked in the quick prompt']);
-    const titles = await watchTitle(page);
+    const titles = await watchText(page, '[data-testid="quick-thread-title"]');
 
     // A script asks more questions than the list's first page holds, each a conversation of its own; the quick
     // prompt reads its list again as each run ends, the last without its own conversation.

@@ -184,7 +184,8 @@ export function withoutRunsToReplay(conversation: Conversation, runIds: Readonly
 
 /**
  * A conversation read again that shows these runs (under way, about to be replayed) as the window showed them, in
- * place of their stored copy, which lacks the turn each is in: until its replay is here, a run is not shown shorter.
+ * place of their stored copy, which lacks the turn each is in: until its replay is here, a run is not shown shorter,
+ * and its footer keeps the tokens it had said (a stored run under way has none).
  */
 export function withRunsAsShown(
   stored: Conversation,
@@ -194,7 +195,12 @@ export function withRunsAsShown(
   if (runIds.size === 0 || shown.threadId !== stored.threadId) return stored;
   const base = withoutRunsToReplay(stored, runIds);
   const kept = shown.items.filter((item) => item.runId !== null && runIds.has(item.runId) && !isPrompt(item));
-  return { ...base, items: [...base.items, ...kept] };
+  const keptUsage = Object.entries(shown.usage ?? {}).filter(([runId]) => runIds.has(runId));
+  return {
+    ...base,
+    items: [...base.items, ...kept],
+    usage: { ...base.usage, ...Object.fromEntries(keptUsage) },
+  };
 }
 
 /** Each ended run's tokens as the host kept them, so its footer shows after a reload as it did live. */
