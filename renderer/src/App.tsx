@@ -6,6 +6,7 @@ import { ThreadList } from './features/chat/ThreadList';
 import { loadLastThreadId, saveLastThreadId } from './features/chat/last-thread';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
+import { connectionWords, useReadAgainOnReconnect } from './features/connection/use-read-again';
 import { PauseBanner } from './features/side-effects/PauseBanner';
 import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
@@ -15,12 +16,6 @@ import { SkipToComposer } from './features/layout/SkipToComposer';
 import './features/layout/layout.css';
 import { joinHash, routeFromHash, splitHash, type Route } from './route';
 import { StoresContext, useStores } from './stores';
-
-const STATUS_TEXT: Partial<Record<ConnectionStatus, string>> = {
-  connecting: 'Connecting to Deputy…',
-  reconnecting: 'Lost the connection to Deputy. Reconnecting…',
-  closed: 'Disconnected from Deputy.',
-};
 
 /**
  * A place the shell or a link asks the workspace for (`#/thread/<id>`, `#/settings/connections`) is taken once: the
@@ -59,7 +54,6 @@ function Workspace({
   const openConnections = () => openSettings({ tab: 'connections', connection: 'gemini' });
   const [isApprovalsOpen, setIsApprovalsOpen] = useState(false);
   const [isTasksOpen, setIsTasksOpen] = useState(false);
-  const wasReconnecting = useRef(false);
 
   useEffect(() => {
     const disconnectChat = stores.chat.getState().connect();
@@ -110,20 +104,8 @@ function Workspace({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stores]);
 
-  // Events sent while the socket was down are lost: after a reconnect, reload what is on screen.
-  useEffect(() => {
-    if (status === 'reconnecting' && !wasReconnecting.current) {
-      wasReconnecting.current = true;
-      stores.chat.getState().connectionLost();
-    }
-    if (status !== 'open' || !wasReconnecting.current) return;
-    wasReconnecting.current = false;
-    const chat = stores.chat.getState();
-    void chat.loadThreads();
-    void chat.refreshThread();
-  }, [status, stores]);
-
-  const statusText = status === 'ipc' ? undefined : STATUS_TEXT[status];
+  useReadAgainOnReconnect(status);
+  const statusText = connectionWords(status);
   const drawer = useDrawer();
 
   const menuRef = useRef<HTMLDivElement>(null);
@@ -295,7 +277,7 @@ export function App() {
         </Loading>
       ) : route.kind === 'quick' ? (
         <Loading>
-          <QuickPrompt />
+          <QuickPrompt status={connection.status} />
         </Loading>
       ) : route.kind === 'audit' ? (
         <Loading>

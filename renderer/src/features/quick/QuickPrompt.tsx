@@ -8,6 +8,8 @@ import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 import { useOpenTitle } from './use-open-title';
+import type { ConnectionStatus } from '../../api/ws-client';
+import { connectionWords, useReadAgainOnReconnect } from '../connection/use-read-again';
 import { joinHash, splitHash } from '../../route';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
@@ -22,8 +24,11 @@ const openConnectionsHere = () => {
  * decide approvals inline, then carry on in the main window. Escape is handled by the shell, which hides
  * the window; the conversation stays, so the next press of the shortcut picks it up again.
  */
-export function QuickPrompt() {
+export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
   const stores = useStores();
+  // In a browser the socket can drop: the window says so, as the workspace's header does, and reads again after.
+  useReadAgainOnReconnect(status);
+  const statusText = connectionWords(status);
   const threadId = useChat((state) => state.conversation.threadId);
   // An earlier question asked again is put in the box below, to be checked and sent.
   const { draft, add } = useBoxDraft();
@@ -124,6 +129,9 @@ export function QuickPrompt() {
           </button>
         )}
       </header>
+      <p className="quick__connection" role="status" data-testid="connection-status">
+        {statusText}
+      </p>
       <PauseBanner />
       <main className="quick__body" aria-label="Quick prompt">
         {isEmpty && isGeminiConfigured === false ? (
