@@ -926,6 +926,18 @@ describe('a conversation whose socket reconnects mid-run', () => {
     expect(shownTexts(store.getState().conversation)).toEqual(['user: Count', 'assistant: One two three.']);
   });
 
+  it('keeps saying the tokens the run has used until its replay says them again (a stored run under way has none)', async () => {
+    const { store, bus, reconnect, answer } = await streaming();
+    bus.publish({ type: 'usage', ...ids, usage: { inputTokens: 12, outputTokens: 9, totalTokens: 21 } });
+    const seen = watch(store);
+    reconnect(() => bus.publish({ type: 'delta', ...ids, delta: 'two ' }));
+    const refreshed = store.getState().refreshThread();
+    answer({ thread, messages: [prompt], actions: [], runs: [workingRun] });
+    await refreshed;
+    expect(seen.filter((conversation) => conversation.usage?.r1 === undefined)).toEqual([]);
+    expect(store.getState().conversation.usage?.r1).toMatchObject({ inputTokens: 12, outputTokens: 9 });
+  });
+
   it('does not add the words said before it is read again to the copy shown, which lacks those said while it was down', async () => {
     const { store, bus, reconnect, answer } = await streaming();
     const seen = watch(store);
@@ -996,5 +1008,29 @@ describe('a conversation read again after a reconnect', () => {
     store.getState().clearFocus();
     await store.getState().refreshThread();
     expect(store.getState().focusMessageId).toBeNull();
+  });
+});
+
+describe('the open conversation read on its own (a window whose list does not reach it)', () => {
+  const thread = { id: 't1', title: 'Plan my week', createdAt: 'n', updatedAt: 'n', lastRunStatus: null };
+  const prompt = storedMessage('m1', 'r1', 'user', 'Plan my week', '2026-11-21T10:00:00Z');
+
+  it('keeps its row from each reading, and forgets it on leaving it', async () => {
+    let title = 'Plan my week';
+    const { client } = fakeStreamsClient({
+      'thread.get': async () => ({ thread: { ...thread, title }, messages: [prompt], actions: [], runs: [] }),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    await store.getState().openThread('t1');
+    expect(store.getState().openedThread?.title).toBe('Plan my week');
+    title = 'Weekly plan';
+    await store.getState().readOpenedThread();
+    expect(store.getState().openedThread?.title).toBe('Weekly plan');
+    // A reading that answers after the window moved on says nothing of the conversation open now.
+    const late = store.getState().readOpenedThread();
+    store.getState().newConversation();
+    await late;
+    expect(store.getState().openedThread).toBeNull();
   });
 });
