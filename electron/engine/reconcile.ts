@@ -52,31 +52,7 @@ export async function reconcileStarted(
   if (found.kind === 'found') {
     const action: LastAction = { id: entry.id, tool: entry.tool };
     deps.store.transaction(() => {
-      const now = deps.now().toISOString();
-      deps.store.actions.finish(entry.id, { state: 'committed', result: found.result }, now);
-      deps.store.audit.settle(
-        entry.id,
-        { status: 'completed', output: found.result, outputRef: `ledger:${entry.id}` },
-        now,
-      );
-      deps.emit({
-        type: 'tool_result',
-        ...ids,
-        actionId: entry.id,
-        tool: entry.tool,
-        state: 'completed',
-        result: found.result,
-        ...undoFieldsOf(check.tool),
-      });
-      logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'found' }, call.callId);
-      logRuntime(
-        deps,
-        spec,
-        'tool_call_end',
-        state.step,
-        { tool: entry.tool, actionId: entry.id, ok: true, reconciled: true },
-        call.callId,
-      );
+      commitFound(scope, call, entry, check.tool, found.result);
       settle(scope, call, found.result, action);
     });
     return { kind: 'settled' };
@@ -117,21 +93,74 @@ export async function reconcileStarted(
 /** The rule of an approval that asks whether to do again what may not have happened. */
 export const RESUME_RULE = 'resume.outcome_unknown';
 
+/**
+ * Records a `started` call's effect as found by its look-up: committed with what was found, its audit entry
+ * completed, its card done. The caller holds the transaction (and puts the result where its run needs it).
+ */
+export function commitFound(
+  scope: CallScope,
+  call: CallPart,
+  entry: LedgerEntry,
+  tool: CheckedCall['tool'],
+  result: Record<string, unknown>,
+): void {
+  const { deps, spec, state } = scope;
+  const now = deps.now().toISOString();
+  deps.store.actions.finish(entry.id, { state: 'committed', result }, now);
+  deps.store.audit.settle(
+    entry.id,
+    { status: 'completed', output: result, outputRef: `ledger:${entry.id}` },
+    now,
+  );
+  deps.emit({
+    type: 'tool_result',
+    runId: spec.runId,
+    threadId: spec.threadId,
+    actionId: entry.id,
+    tool: entry.tool,
+    state: 'completed',
+    result,
+    ...undoFieldsOf(tool),
+  });
+  logRuntime(deps, spec, 'recovery', state.step, { tool: entry.tool, reconciled: 'found' }, call.callId);
+  logRuntime(
+    deps,
+    spec,
+    'tool_call_end',
+    state.step,
+    { tool: entry.tool, actionId: entry.id, ok: true, reconciled: true },
+    call.callId,
+  );
+}
+
+/**
+ * The tool's look-up for the effect a `started` call may have made. The key the effect carries is the one
+ * recorded when it started (recomputing it from stored arguments could differ).
+ */
+export function lookUpOnce(
+  scope: CallScope,
+  call: CallPart,
+  entry: LedgerEntry,
+  check: CheckedCall,
+  signal: AbortSignal = scope.spec.signal,
+): Promise<ReconcileOutcome> {
+  const context = toolContext(scope, entry.id, call, check, {
+    key: entry.idempotencyKey ?? undefined,
+    names: entry.names,
+  });
+  return scope.deps.registry.reconcile(check, { ...context, signal });
+}
+
 /** The tool's look-up, retried like any call while it fails transiently (the service may still be waking up). */
 async function lookUp(
   scope: CallScope,
   call: CallPart,
   entry: LedgerEntry,
-  check: Parameters<typeof toolContext>[3],
+  check: CheckedCall,
 ): Promise<ReconcileOutcome> {
   const { deps, spec } = scope;
-  // The key the effect carries is the one recorded when it started (recomputing it from stored arguments could differ).
-  const context = toolContext(scope, entry.id, call, check, {
-    key: entry.idempotencyKey ?? undefined,
-    names: entry.names,
-  });
   for (let retries = 0; ; retries += 1) {
-    const outcome = await deps.registry.reconcile(check, context);
+    const outcome = await lookUpOnce(scope, call, entry, check);
     if (outcome.kind !== 'failed') return outcome;
     const verdict = noteFailure(
       scope,
@@ -154,7 +183,7 @@ async function lookUp(
 }
 
 /** How long the look-up for a side effect cut off on its way may take: a stopped run should end soon. */
-const CUT_OFF_LOOK_UP_MS = 10_000;
+export const CUT_OFF_LOOK_UP_MS = 10_000;
 
 /**
  * A side effect cut off on its way is looked for at once, by its idempotency key (the tool's `reconcile`), so

@@ -5,7 +5,7 @@ import type { StoredApproval } from '../store/approvals-repo';
 import type { NewAuditEntry } from '../store/audit-repo';
 import type { RunEnding } from '../store/runs-repo';
 import { rejectAction } from './call-approval';
-import { settleCutOffCalls } from './cut-off-calls';
+import { settleCutOffCalls, settleUnsure } from './cut-off-calls';
 import { logRuntime } from './journal';
 import { isPlanCancelled } from './plans/plan-cancel';
 import { settlePlanAtEnding } from './plans/plan-ending';
@@ -110,7 +110,7 @@ function recordEnding(
   let isAnyTurnedDown = false;
   deps.store.transaction(() => {
     if (ending.status !== 'awaiting_confirmation') {
-      settleCutOffCalls(deps, spec, state);
+      for (const entry of settleCutOffCalls(deps, spec, state)) settleUnsure(deps, spec, state, entry);
       isAnyTurnedDown = turnDownHeld(deps, spec, state, ending);
     }
     const now = deps.now().toISOString();

@@ -247,7 +247,9 @@ function composeHost(store: Store, options: HostOptions, logNotice: (message: st
       logNotice(`Agents not offered as tools (the name is taken): ${skipped.join(', ')}`);
   };
   agentCatalog.watch();
-  // Whatever was running when Deputy last stopped goes on from its last checkpoint.
+  // Whatever was running when Deputy last stopped goes on from its last checkpoint. The calls ended runs left
+  // running are listed first, so none of a run resumed here is among them.
+  void host.settleEndedRuns();
   host.resumeUnfinished();
   return host;
 }

@@ -23,6 +23,7 @@ import { RunInstructions } from './run-instructions';
 import { endWithoutWork, storedEvents } from './run-without-loop';
 import { RunLauncher, type RunIds } from './run-launcher';
 import { resumeRun } from './run-resume';
+import { settleEndedRuns } from './ended-runs';
 
 /** Turns kept before the limit for the final-warning turn (Keep-Up §5.2). */
 const GRACE_TURNS = 2;
@@ -189,6 +190,17 @@ export class HostRuns {
       store.events.appendRedacted(event, now);
     }
     this.events.publish(event);
+  }
+
+  /** At start: the side effects runs that have ended left `started` are looked for (ended-runs.ts). */
+  settleEndedRuns(): Promise<void> {
+    const { store, logError } = this.deps;
+    return settleEndedRuns({
+      store,
+      logError,
+      runDeps: () => this.runDeps(),
+      specFor: (run, signal) => this.specFor(run, signal),
+    }).catch((error: unknown) => logError('could not settle the calls ended runs left running', error));
   }
 
   /**

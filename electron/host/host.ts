@@ -178,6 +178,11 @@ export class Host implements ContractHost {
     return this.runs.cancel(runId);
   }
 
+  /** On start-up: the side effects runs that have ended left `started` are looked for; never run again. */
+  settleEndedRuns(): Promise<void> {
+    return this.runs.settleEndedRuns();
+  }
+
   /** On start-up and on Resume: every unfinished run goes on from its last checkpoint. */
   resumeUnfinished(): void {
     this.runs.resumeUnfinished();

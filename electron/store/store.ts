@@ -20,6 +20,7 @@ import { RunsRepo } from './runs-repo';
 import { SettingsRepo } from './settings-repo';
 import { TasksRepo } from './tasks-repo';
 import { UndoLedger } from './undo-ledger';
+import { EndedRunEffects } from './ended-run-effects';
 import { ThreadsRepo } from './threads-repo';
 import { ThreadExportRows } from './thread-export-rows';
 import { TasksMemoriesExportRows } from './tasks-memories-export-rows';
@@ -47,6 +48,7 @@ export class Store {
   readonly auditSearch: AuditSearchIndex;
   readonly auditEdits: AuditEdits;
   readonly undoLedger: UndoLedger;
+  readonly endedRunEffects: EndedRunEffects;
   readonly decisions: DecisionsRepo;
   /** The step's unit of work: see `WriteUnit`. */
   readonly writes: WriteUnit;
@@ -86,6 +88,7 @@ export class Store {
     this.auditQuery = new AuditQuery(db, this.auditSearch, this.auditInbox);
     this.auditEdits = new AuditEdits(db, this.audit, this.auditInbox);
     this.undoLedger = new UndoLedger(db, this.auditInbox);
+    this.endedRunEffects = new EndedRunEffects(db, this.auditInbox);
     this.decisions = new DecisionsRepo(db);
     this.lineage = new LineageRepo(db);
     this.artifacts = new ArtifactsRepo(db);

@@ -5,6 +5,7 @@ import type { Store } from '../../electron/store/store';
 import { ServiceError } from '../../electron/tools/service-errors';
 import type { Tool } from '../../electron/tools/tool';
 import type { RunRecord } from '../../shared/contract';
+import { toolStateLabel } from '../../renderer/src/features/chat/tool-state';
 import { ScriptedModel, type ScriptedTurn } from './scripted-model';
 
 /**
@@ -101,6 +102,26 @@ export function dieMidStep(host: Host): void {
 /** The host's store, for reading the ledger, the checkpoints and the runtime log in assertions. */
 export function storeOf(host: Host): Store {
   return host.internalsForTests().store;
+}
+
+/** A call's card (as a stored thread gives it), the label the card shows, and its audit entry. */
+export async function callOf(host: Host, threadId: string, tool: string) {
+  const { actions } = await host.invoke('thread.get', { threadId });
+  const action = actions.find((candidate) => candidate.tool === tool);
+  if (!action) throw new Error(`no ${tool} call`);
+  const store = storeOf(host);
+  const entry = store.audit.read(store.audit.idOfAction(action.id) ?? '');
+  return {
+    card: {
+      state: action.state,
+      ledgerState: action.ledgerState,
+      error: action.error,
+      errorCode: action.errorCode,
+      label: toolStateLabel(action.state, action.ledgerState),
+    },
+    audit: { status: entry?.status, errorMessage: entry?.errorMessage },
+    id: action.id,
+  };
 }
 
 /** Waits until the run is in one of `statuses` (polling the store through the contract). */
