@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LineageNode } from './agents';
 import { Approval } from './approvals';
 import { Plan } from './plans';
 import { ActionState, CallNames, LedgerState, RunStatus } from './run';
@@ -116,6 +117,11 @@ export const ThreadDetail = z.object({
    * reload as it did live. Absent from an older host.
    */
   approvals: z.array(Approval).optional(),
+  /**
+   * The agent trees of its runs that delegated (each as `runs.lineage` reads it): an agent's words are drawn in
+   * its own block from the first drawing, not first as Deputy's and then moved. Absent from an older host.
+   */
+  lineage: z.array(LineageNode).optional(),
 });
 export type ThreadDetail = z.infer<typeof ThreadDetail>;
 

@@ -13,6 +13,46 @@ import { startHost, type RunningHost } from './support/host';
 import { coveredByTab, pinnedButtonView } from './support/pinned-buttons';
 
 const { newPage } = usePages();
+const SHOTS = process.env.DEPUTY_SHOTS;
+
+/** What the helper agent says, in its own words (nothing else in the conversation says them). */
+const HELPER_WORDS = 'There are three open tasks on the list.';
+
+interface Seen {
+  /** The helper's words were drawn somewhere but inside the helper's block: as Deputy's own answer. */
+  isOutside: boolean;
+  isInside: boolean;
+}
+
+/**
+ * Before the page's own scripts run, notes after every change to the page whether the helper's words are drawn
+ * inside the helper's block or outside it: from the first drawing of a reload on, not from whenever the test
+ * looks.
+ */
+const watchHelperWords = (page: Page) =>
+  page.addInitScript((words: string) => {
+    const seen = { isOutside: false, isInside: false };
+    (window as { helperWordsSeen?: typeof seen }).helperWordsSeen = seen;
+    const note = () => {
+      for (const message of document.querySelectorAll('[data-testid="message"]')) {
+        if (!message.textContent?.includes(words)) continue;
+        if (message.closest('[data-testid="child-run"]')) seen.isInside = true;
+        else seen.isOutside = true;
+      }
+    };
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true });
+  }, HELPER_WORDS);
+
+/** Starts an agent from the composer's picker with its task. */
+async function startAgent(page: Page, name: string, task: string): Promise<void> {
+  await page.getByTestId('composer-agents').click();
+  await page.getByTestId(`pick-${name}`).click();
+  await page.getByTestId('agent-input-task').fill(task);
+  await page.getByTestId('agent-run').click();
+}
+
+const helperWordsSeen = (page: Page) =>
+  page.evaluate(() => (window as { helperWordsSeen?: Seen }).helperWordsSeen);
 
 describe('agents in the browser, against the headless host and a fake Gemini', () => {
   let gemini: FakeGemini;
@@ -136,6 +176,47 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect.poll(() => gemini.pending()).toBe(0);
     await page.getByTestId('composer-stop').click();
     await expect.poll(() => summary.innerText()).toMatch(/^Task helper\s*stopped$/);
+  });
+
+  it("draws the agent's words in the agent's block from the first drawing, at every width and theme", async () => {
+    gemini.script(callReply('helper', { task: 'count the open tasks' }), {
+      kind: 'reply',
+      chunks: [
+        { text: HELPER_WORDS },
+        { calls: [{ name: 'complete_task', args: { result: { note: 'Counted.' } } }], finishReason: 'STOP' },
+      ],
+    });
+    gemini.script(callReply('complete_task', { result: { note: 'The helper counted.' } }));
+    const page = await newPage();
+    await watchHelperWords(page);
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await startAgent(page, 'lead', 'Count with the helper');
+    const child = page.locator('[data-testid="child-run"][data-role="helper"]');
+    const answer = assistantMessages(page).getByText('Note: The helper counted.');
+    await answer.waitFor();
+    await page.getByTestId('composer-send').waitFor();
+
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme });
+        // The window reopens on the conversation it had open, its agent's block closed (the agent is done).
+        await page.reload();
+        await answer.waitFor();
+        await page.getByTestId('run-usage').last().waitFor();
+        await child.locator('summary').click();
+        await child.getByText(HELPER_WORDS).waitFor();
+        expect(await helperWordsSeen(page), `${width} px, ${colorScheme}`).toEqual({
+          isOutside: false,
+          isInside: true,
+        });
+        if (SHOTS)
+          await page.screenshot({
+            path: `${SHOTS}/agent-reloaded-${width}-${colorScheme}.png`,
+            fullPage: true,
+          });
+      }
   });
 
   it('a failed agent does not fail its turn: the same words asked after the answer are a new question', async () => {
@@ -265,10 +346,7 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     });
     await page.goto(`${host.url}/#token=${host.token}`);
     await composer(page).waitFor();
-    await page.getByTestId('composer-agents').click();
-    await page.getByTestId('pick-helper').click();
-    await page.getByTestId('agent-input-task').fill('Count my tasks');
-    await page.getByTestId('agent-run').click();
+    await startAgent(page, 'helper', 'Count my tasks');
 
     await expect
       .poll(() => page.getByTestId('timeline').innerText())

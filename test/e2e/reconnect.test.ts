@@ -286,8 +286,7 @@ describe('a window that loses its connection to the host mid-run', () => {
     for (const seen of await orders())
       expect(entries(order).slice(0, entries(seen).length)).toEqual(entries(seen));
     await afterReload(page, 'Count with the helper');
-    // A reloaded conversation nests an agent's rows once the run's lineage is read, after the rows are drawn:
-    // the order is read once the agent's block is there.
+    // A reloaded conversation comes with the run's lineage: the agent's block is there from its first drawing.
     await child.waitFor();
     expect(await timelineOrder(page)).toEqual(order);
   });

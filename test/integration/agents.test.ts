@@ -347,12 +347,17 @@ describe('delegation', () => {
     expect(thread.messages.map((message) => message.text)).toContain('Zero tasks.');
     // The child's run names its parent, so a reopened conversation follows the parent.
     expect(thread.runs.map((run) => run.parentRunId)).toEqual([undefined, response.runId]);
+    // And it comes with the run's agent tree, so the child's words are drawn in its block from the first drawing.
+    expect(thread.lineage).toEqual(lineage.nodes);
     // The next chat run's history is the person's conversation with Deputy, not what the child said.
     model.script(say('You are welcome.'));
     await fixture.host.runToEnd({ prompt: 'Thanks', threadId: response.threadId });
     const history = JSON.stringify(model.requests[3]?.messages);
     expect(history).toContain('The helper says you have no tasks.');
     expect(history).not.toContain('Zero tasks.');
+    // A run that delegated to no one adds nothing to it.
+    const again = await fixture.host.invoke('thread.get', { threadId: response.threadId });
+    expect(again.lineage).toEqual(lineage.nodes);
   });
 
   it('a delegation to an agent that is not there tells the model which agents there are, at most 20', async () => {

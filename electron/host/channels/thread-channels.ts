@@ -2,10 +2,13 @@ import {
   type ActionRecord,
   type Approval,
   LIMITS,
+  type LineageNode,
   notFound,
+  type RunRecord,
   type ThreadDetail,
 } from '../../../shared/contract';
 import { planView } from '../../engine/plans/plan-progress';
+import { lineageView } from '../agent-lineage';
 import type { ActionUndoState } from '../../store/audit-query';
 import type { Store } from '../../store/store';
 import type { DataDesk } from '../data-desk';
@@ -56,14 +59,24 @@ function threadDetail(
   if (!thread) throw missing(threadId);
   const actions = store.actions.byThread(threadId);
   const undo = store.auditQuery.undoStates(actions.map((action) => action.id));
+  const runs = store.runs.byThread(threadId);
   return {
     thread,
     messages: store.threads.messages(threadId),
     actions: actions.map((action) => withUndo(action, undo.get(action.id))),
-    runs: store.runs.byThread(threadId),
+    runs,
     plans: store.plans.byThread(threadId).map((plan) => planView({ store }, plan)),
     approvals: approvalsOf(threadId),
+    lineage: delegatedTrees(store, runs),
   };
+}
+
+/** The agent trees of the top-level runs that delegated: only those, so a thread of plain answers reads none. */
+function delegatedTrees(store: Store, runs: readonly RunRecord[]): LineageNode[] {
+  const parents = new Set(runs.flatMap((run) => (run.parentRunId ? [run.parentRunId] : [])));
+  return runs
+    .filter((run) => run.parentRunId === undefined && parents.has(run.id))
+    .flatMap((run) => lineageView(store, run.id).nodes);
 }
 
 /** An action's Undo fields, each only when it says something (an action with no audit entry gets none). */

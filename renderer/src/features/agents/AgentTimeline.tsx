@@ -17,20 +17,25 @@ const STATUS_TEXT: Record<LineageNode['status'] | 'stopped' | 'starting', string
   failed: 'did not finish',
 };
 
+const NO_NODES: readonly LineageNode[] = [];
+
 /**
  * The lineage of the conversation's agent runs and what they made, read again whenever a run appears or ends
  * (a new run may be a child: its parents are asked). A child heard starting (`startedChildren`) is read at once,
- * so its row shows before it says anything. The message list nests child runs with it.
+ * so its row shows before it says anything. `stored`: the trees the stored conversation came with, so a reopened
+ * conversation draws an agent's words in its block at once, not as Deputy's until this read. The message list
+ * nests child runs with it.
  */
 export function useAgentLineage(
   items: readonly TreeItem[],
   endedRuns: readonly string[],
   startedChildren: readonly string[],
+  stored: readonly LineageNode[] = NO_NODES,
 ): { nodes: LineageNode[]; artifacts: Record<string, readonly Artifact[]> } {
   const { agents: store } = useStores();
   const lineage = useAgents((state) => state.lineage);
   const artifacts = useAgents((state) => state.artifacts);
-  const nodes = useMemo(() => latestNodes(Object.values(lineage).flat()), [lineage]);
+  const nodes = useMemo(() => latestNodes([...stored, ...Object.values(lineage).flat()]), [stored, lineage]);
   const childRuns = useMemo(
     () => new Set(nodes.filter((node) => node.parentRunId !== null).map((node) => node.runId)),
     [nodes],

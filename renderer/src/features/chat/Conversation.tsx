@@ -19,6 +19,7 @@ export function Conversation() {
   const activeRun = useChat((state) => state.conversation.activeRun);
   const endedRuns = useChat((state) => state.conversation.endedRunIds);
   const startedChildren = useChat((state) => state.conversation.childRunIds);
+  const storedLineage = useChat((state) => state.conversation.lineage);
   const isStarting = useChat((state) => state.isStarting);
   const isLoading = useChat((state) => state.isLoadingThread);
   const error = useChat((state) => state.threadError);
@@ -30,7 +31,7 @@ export function Conversation() {
   // The cards' Undo hears undos that did not happen, however they were asked for (Approvals, the audit trail).
   useEffect(() => stores.cardUndo.getState().connect(), [stores]);
   const anchors = usePlans((state) => state.anchors);
-  const lineage = useAgentLineage(items, endedRuns, startedChildren);
+  const lineage = useAgentLineage(items, endedRuns, startedChildren, storedLineage);
   const childRunIds = useMemo(
     () => new Set(lineage.nodes.flatMap((node) => (node.parentRunId === null ? [] : [node.runId]))),
     [lineage.nodes],

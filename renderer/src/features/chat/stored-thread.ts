@@ -107,6 +107,7 @@ export function conversationFromThread(detail: ThreadDetail): Conversation {
     endedRunIds: detail.runs.filter((run) => !isRunActive(run.status)).map((run) => run.id),
     // Read from the lineage of the thread's runs, like every child that started before this window looked.
     childRunIds: [],
+    ...(detail.lineage && { lineage: detail.lineage }),
     usage: storedUsage(detail),
   };
 }

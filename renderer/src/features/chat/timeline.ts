@@ -3,6 +3,7 @@ import type {
   Approval,
   CallNames,
   LedgerState,
+  LineageNode,
   RunEvent,
   RunResponse,
   RunStatus,
@@ -86,6 +87,8 @@ export interface Conversation {
   endedRunIds: string[];
   /** Child runs (agents a call started) heard starting here: their rows show before they say anything. */
   childRunIds: string[];
+  /** The agent trees of its runs as the stored conversation was read: an agent's words nest from the first drawing. */
+  lineage?: LineageNode[];
   /** Tokens each run used: added up from its `usage` events while live, from its run record when stored. */
   usage?: Record<string, RunUsage>;
 }
