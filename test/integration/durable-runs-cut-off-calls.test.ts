@@ -6,8 +6,7 @@ import { EFFECT_CUT_OFF, READ_CUT_OFF } from '../../electron/engine/cut-off-call
 import type { Host } from '../../electron/host/create-host';
 import type { ModelClient } from '../../electron/llm/model-client';
 import type { RunEvent } from '../../shared/contract';
-import { toolStateLabel } from '../../renderer/src/features/chat/tool-state';
-import { NoteWorld, refuseOutcomeOnce, storeOf, until, waitForRun } from '../support/durable-kit';
+import { callOf, NoteWorld, refuseOutcomeOnce, storeOf, until, waitForRun } from '../support/durable-kit';
 import { openHost, type HostFixture } from '../support/host-fixture';
 import { call, say, ScriptedModel, turnOf } from '../support/scripted-model';
 
@@ -31,26 +30,6 @@ const begin = async (model: ModelClient, dataDir?: string) => {
   const fixture = await openHost(model, { dataDir: dir, tools: world.tools() });
   open.push(fixture);
   return fixture;
-};
-
-/** The call's card (as a stored thread gives it), its audit entry and the label the card shows. */
-const callOf = async (host: Host, threadId: string, tool: string) => {
-  const { actions } = await host.invoke('thread.get', { threadId });
-  const action = actions.find((candidate) => candidate.tool === tool);
-  if (!action) throw new Error(`no ${tool} call`);
-  const store = storeOf(host);
-  const entry = store.audit.read(store.audit.idOfAction(action.id) ?? '');
-  return {
-    card: {
-      state: action.state,
-      ledgerState: action.ledgerState,
-      error: action.error,
-      errorCode: action.errorCode,
-      label: toolStateLabel(action.state, action.ledgerState),
-    },
-    audit: { status: entry?.status, errorMessage: entry?.errorMessage },
-    id: action.id,
-  };
 };
 
 const eventsOf = (host: Host, runId: string): RunEvent[] => {
