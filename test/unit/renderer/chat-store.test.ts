@@ -1033,4 +1033,42 @@ describe('the open conversation read on its own (a window whose list does not re
     await late;
     expect(store.getState().openedThread).toBeNull();
   });
+
+  it('lets it go when it was deleted: a new conversation takes its place, and says which it replaced', async () => {
+    let isDeleted = false;
+    const { client } = fakeStreamsClient({
+      'thread.get': async () => {
+        if (isDeleted) throw new ClientError('not_found', 'There is no conversation with the id "t1".');
+        return { thread, messages: [prompt], actions: [], runs: [] };
+      },
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+    });
+    const store = createChatStore(client);
+    await store.getState().openThread('t1');
+    isDeleted = true;
+    await store.getState().readOpenedThread();
+    expect(store.getState().conversation.threadId).toBeNull();
+    expect(store.getState().conversation.items).toEqual([]);
+    expect(store.getState().deletedThread).toEqual({ threadId: 't1', isSendRefused: false });
+    // Whatever opens next is not that one.
+    store.getState().newConversation();
+    expect(store.getState().deletedThread).toBeNull();
+  });
+
+  it('keeps a message sent to it once deleted out of the conversation, as not sent, with no error shown', async () => {
+    const { client } = fakeStreamsClient({
+      'thread.get': async () => ({ thread, messages: [prompt], actions: [], runs: [] }),
+      'threads.list': async () => ({ threads: [], nextBefore: null }),
+      'run.start': async () => {
+        throw new ClientError('not_found', 'There is no conversation with the id "t1".');
+      },
+    });
+    const store = createChatStore(client);
+    await store.getState().openThread('t1');
+    expect(await store.getState().send('And next week?')).toBe(false);
+    expect(store.getState().conversation.threadId).toBeNull();
+    expect(store.getState().conversation.items).toEqual([]);
+    expect(store.getState().deletedThread).toEqual({ threadId: 't1', isSendRefused: true });
+    expect(store.getState().isStarting).toBe(false);
+  });
 });

@@ -18,7 +18,8 @@ export function Composer({
   idlePlaceholder?: string;
 }) {
   const threadId = useChat((state) => state.conversation.threadId);
-  const [text, setText, keepDraft] = useDraft(threadId);
+  const replaced = useChat((state) => state.deletedThread?.threadId ?? null);
+  const [text, setText, keepDraft] = useDraft(threadId, replaced);
   const send = useChat((state) => state.send);
   const stop = useChat((state) => state.stop);
   const isRunning = useChat((state) => state.isStarting || state.conversation.activeRun !== null);
@@ -99,7 +100,9 @@ export function Composer({
     // draft of the conversation they were written in, if another one is open by then.
     void send(sent).then((isSent) => {
       if (isSent) return;
-      if (chatStore.getState().conversation.threadId === sentFrom)
+      const { conversation, deletedThread } = chatStore.getState();
+      // Its conversation deleted meanwhile, the new one in its place takes the words, to be sent there.
+      if (conversation.threadId === sentFrom || deletedThread?.threadId === sentFrom)
         setText((current) => (current === '' ? sent : current));
       else keepDraft(sentFrom, sent);
     });

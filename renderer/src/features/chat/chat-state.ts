@@ -20,6 +20,11 @@ export interface ChatState {
    * loaded pages do not reach it (the quick prompt keeps no more than the first).
    */
   openedThread: ThreadSummary | null;
+  /**
+   * The conversation this window had open, found deleted (elsewhere): a new one is open in its place.
+   * `isSendRefused` when that was found by a message sent to it, which was not sent (the composer keeps it).
+   */
+  deletedThread: { threadId: string; isSendRefused: boolean } | null;
   isLoadingThread: boolean;
   threadError: string | null;
   /** `run.start` has been sent and not answered yet. */
@@ -59,7 +64,10 @@ export interface ChatActions {
    * error (the caller forgets it).
    */
   reopenThread(threadId: string): Promise<boolean>;
-  /** Reads the open conversation on its own for its row (`openedThread`), when the list has not got it. */
+  /**
+   * Reads the open conversation on its own for its row (`openedThread`), when the list has not got it; one found
+   * deleted is dropped for a new conversation (`deletedThread`).
+   */
   readOpenedThread(): Promise<void>;
   /**
    * Starts a run elsewhere (the agent picker's `agents.run`) and opens its conversation, keeping every event that

@@ -57,6 +57,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       conversation: Conversation,
       isLoadingThread: boolean,
       focusMessageId: string | null = null,
+      deletedThread: ChatState['deletedThread'] = null,
     ) => {
       generation += 1;
       earlyEvents = [];
@@ -67,6 +68,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       set({
         conversation,
         openedThread: null,
+        deletedThread,
         isLoadingThread,
         threadError: null,
         isStarting: false,
@@ -75,6 +77,10 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       });
       return generation;
     };
+
+    // The open conversation was deleted (in another window): typing goes into a new one, and the window says why.
+    const dropDeleted = (threadId: string, isSendRefused: boolean) =>
+      switchTo(emptyConversation(), false, null, { threadId, isSendRefused });
 
     /** Says why the conversation could not be read (`null` when it was, or a newer switch overtook it). */
     const load = async (
@@ -130,6 +136,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
       threadsError: null,
       conversation: emptyConversation(),
       openedThread: null,
+      deletedThread: null,
       isLoadingThread: false,
       threadError: null,
       isStarting: false,
@@ -175,8 +182,11 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         try {
           const { thread } = await client.invoke('thread.get', { threadId });
           if (get().conversation.threadId === threadId) set({ openedThread: thread });
-        } catch {
-          // Not read (the socket is down, or it was deleted): its title is left unsaid, never a wrong one.
+        } catch (error) {
+          // Not read while the socket is down: its title is left unsaid, never a wrong one. Deleted, it is let go.
+          const isGone = toClientError(error).code === 'not_found';
+          if (isGone && get().conversation.threadId === threadId && !get().isStarting)
+            dropDeleted(threadId, false);
         }
       },
 
@@ -209,7 +219,7 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         const localId = `local-${++localIds}`;
         append({ kind: 'message', id: localId, runId: null, role: 'user', text, isStreaming: false });
         isStopAsked = false;
-        set({ isStarting: true, lastActivityAt: Date.now() });
+        set({ isStarting: true, lastActivityAt: Date.now(), deletedThread: null });
         try {
           const threadId = conversation.threadId ?? undefined;
           const started = await client.invoke('run.start', { prompt: text, ...(threadId && { threadId }) });
@@ -238,7 +248,10 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
         } catch (error) {
           if (mine !== generation) return false;
           const { code, message } = toClientError(error);
-          append({ kind: 'error', id: `error-${localId}`, runId: null, message, code, prompt: text });
+          // Its conversation was deleted meanwhile: a new one takes its place, and the composer keeps the words.
+          if (code === 'not_found' && conversation.threadId !== null)
+            dropDeleted(conversation.threadId, true);
+          else append({ kind: 'error', id: `error-${localId}`, runId: null, message, code, prompt: text });
           return false;
         } finally {
           if (mine === generation) set({ isStarting: false });

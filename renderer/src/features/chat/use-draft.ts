@@ -44,9 +44,13 @@ function sessionShelf(): DraftShelf {
 
 let shelf: DraftShelf | null = null;
 
-/** The message box's text for `threadId`, kept on the shelf as it changes; another conversation shows its own. */
+/**
+ * The message box's text for `threadId`, kept on the shelf as it changes; another conversation shows its own.
+ * `replaced`: a conversation found deleted, whose draft moves into the new one opened in its place.
+ */
 export function useDraft(
   threadId: string | null,
+  replaced: string | null = null,
 ): [
   text: string,
   setText: (next: string | ((current: string) => string)) => void,
@@ -58,7 +62,14 @@ export function useDraft(
   // Another conversation was opened: its own draft, read while rendering so the old one never shows there.
   let current = shown;
   if (shown.threadId !== threadId) {
-    current = { threadId, text: drafts.read(threadId) };
+    const isCarried = threadId === null && replaced !== null && shown.threadId === replaced;
+    const own = drafts.read(threadId);
+    const text = isCarried ? [own, shown.text].filter((part) => part.trim() !== '').join('\n\n') : own;
+    if (isCarried) {
+      drafts.write(threadId, text);
+      drafts.write(replaced, '');
+    }
+    current = { threadId, text };
     setShown(current);
   }
   const setText = useCallback(

@@ -7,7 +7,8 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { useOpenTitle } from './use-open-title';
+import { useLastTitle, useOpenTitle } from './use-open-title';
+import { deletedWords } from './deleted-words';
 import type { ConnectionStatus } from '../../api/ws-client';
 import { connectionWords, useReadAgainOnReconnect } from '../connection/use-read-again';
 import { joinHash, splitHash } from '../../route';
@@ -39,6 +40,9 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
 
   // The open conversation's title: typing goes into that conversation, and it says which.
   const title = useOpenTitle();
+  // The conversation it had open was deleted (in the main window): a new one took its place, and it says so.
+  const deleted = useChat((state) => (state.conversation.threadId === null ? state.deletedThread : null));
+  const deletedTitle = useLastTitle(deleted?.threadId ?? null, title);
 
   // In a browser, #/quick is a route of the workspace's page, whose store still holds the conversation open there:
   // the quick prompt is for a quick new question, so it starts one, as the desktop app's window starts empty. The
@@ -95,6 +99,11 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
             {title}
           </p>
         )}
+        {deleted !== null && (
+          <p className="quick__thread" data-testid="quick-thread-title">
+            New conversation
+          </p>
+        )}
         <p className="quick__hint" aria-hidden="true">
           <kbd>Enter</kbd> send
           {/* Escape is the shell's: in a browser tab it hides nothing. */}
@@ -131,6 +140,9 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
       </header>
       <p className="quick__connection" role="status" data-testid="connection-status">
         {statusText}
+      </p>
+      <p className="quick__connection" role="status" data-testid="quick-deleted-note">
+        {deleted !== null && deletedWords(deletedTitle, deleted.isSendRefused)}
       </p>
       <PauseBanner />
       <main className="quick__body" aria-label="Quick prompt">

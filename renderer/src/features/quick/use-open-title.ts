@@ -38,3 +38,12 @@ export function useOpenTitle(): string | null {
     listed ?? read ?? (lastListed !== null && lastListed.threadId === threadId ? lastListed.title : null)
   );
 }
+
+/** The title the header gave the conversation `threadId` last, while it was open (as it is deleted, say). */
+export function useLastTitle(threadId: string | null, title: string | null): string | null {
+  const [last, setLast] = useState<{ threadId: string; title: string } | null>(null);
+  const openId = useChat((state) => state.conversation.threadId);
+  if (openId !== null && title !== null && (last?.threadId !== openId || last.title !== title))
+    setLast({ threadId: openId, title });
+  return last !== null && last.threadId === threadId ? last.title : null;
+}

@@ -1,0 +1,127 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGemini } from '../fakes/gemini/server';
+import { textReply } from '../fakes/gemini/script';
+import type { FakeGemini } from '../fakes/gemini/types';
+import { apiOf } from './support/api';
+import { axeViolations } from './support/axe';
+import { assistantMessages, composer, send, usePages } from './support/pages';
+import { startHost, type RunningHost } from './support/host';
+
+const { newPage } = usePages();
+
+/** The conversations the host lists, newest first, as their titles. */
+async function listedTitles(host: RunningHost): Promise<string[]> {
+  const response = await apiOf(host)('/api/threads');
+  return ((await response.json()) as { threads: { title: string }[] }).threads.map((thread) => thread.title);
+}
+
+/** The quick prompt at the desktop app's window width and at a narrow one, light and dark (saved with DEPUTY_SHOTS). */
+async function atQuickSizes(page: Page, name: string, check: () => Promise<void>): Promise<void> {
+  for (const width of [560, 420])
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 480 });
+      await page.emulateMedia({ colorScheme });
+      await check();
+      const shots = process.env.DEPUTY_SHOTS;
+      if (shots) await page.screenshot({ path: `${shots}/${name}-${width}-${colorScheme}.png` });
+    }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+describe('the quick prompt’s conversation, deleted in the main window', () => {
+  let gemini: FakeGemini;
+  let host: RunningHost;
+
+  beforeAll(async () => {
+    gemini = await startFakeGemini();
+    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
+  });
+
+  afterAll(async () => {
+    await host?.stop();
+    await gemini?.close();
+  });
+
+  /** The quick prompt, with a question asked and answered in a conversation of its own; answers its id. */
+  async function quickWithConversation(question: string): Promise<{ page: Page; threadId: string }> {
+    const page = await newPage();
+    await page.goto(`${host.url}/#/quick&token=${host.token}`);
+    await composer(page).waitFor();
+    gemini.script(textReply('The first answer.'));
+    await send(page, question);
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
+      .toContain('first answer');
+    await expect.poll(() => page.getByTestId('quick-thread-title').allInnerTexts()).toEqual([question]);
+    const response = await apiOf(host)('/api/threads');
+    const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
+    const threadId = threads.find((thread) => thread.title === question)?.id;
+    if (!threadId) throw new Error(`No conversation is titled ${question}.`);
+    return { page, threadId };
+  }
+
+  const deleteOver = async (threadId: string) =>
+    expect((await apiOf(host)(`/api/threads/${threadId}`, { method: 'DELETE' })).ok).toBe(true);
+
+  /** The quick prompt says the conversation was deleted in `words`, with a new one open and `typed` in its box. */
+  async function saysDeleted(page: Page, words: string, typed: string, shots: string): Promise<void> {
+    const note = page.getByTestId('quick-deleted-note');
+    await expect.poll(() => note.innerText()).toBe(words);
+    expect(await page.getByTestId('quick-thread-title').allInnerTexts()).toEqual(['New conversation']);
+    expect(await assistantMessages(page).count()).toBe(0);
+    expect(await composer(page).inputValue()).toBe(typed);
+    // No error code or the host's own words: the note says what happened.
+    expect(await page.getByTestId('quick-prompt').innerText()).not.toMatch(
+      /not_found|no conversation with the id/i,
+    );
+    await atQuickSizes(page, shots, async () => {
+      expect(await note.isVisible()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+    });
+  }
+
+  /** Enter sends what is in the box, to a conversation of its own that the header then names. */
+  async function sendsToNewConversation(page: Page, typed: string): Promise<void> {
+    gemini.script(textReply(`Done: ${typed}.`));
+    await composer(page).press('Enter');
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
+      .toContain(`Done: ${typed}.`);
+    await expect.poll(() => page.getByTestId('quick-thread-title').allInnerTexts()).toEqual([typed]);
+    expect(await page.getByTestId('quick-deleted-note').innerText()).toBe('');
+    expect(await composer(page).inputValue()).toBe('');
+    expect(await listedTitles(host)).toContain(typed);
+  }
+
+  it('is let go when the person comes back: the header says so, and what was typed goes to a new conversation', async () => {
+    const { page, threadId } = await quickWithConversation('Plan the team offsite');
+    await composer(page).fill('Book the venue for Friday');
+    await deleteOver(threadId);
+
+    // The person comes back to the quick prompt (the shortcut shows and focuses its window; in a browser, its tab).
+    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+    await saysDeleted(
+      page,
+      '“Plan the team offsite” was deleted. What you send now starts a new conversation.',
+      'Book the venue for Friday',
+      'quick-deleted',
+    );
+    await sendsToNewConversation(page, 'Book the venue for Friday');
+    expect(await listedTitles(host)).not.toContain('Plan the team offsite');
+  });
+
+  it('keeps a message sent to it before it was noticed, says it was not sent, and sends it to a new conversation', async () => {
+    const { page, threadId } = await quickWithConversation('Draft the quarterly report');
+    await deleteOver(threadId);
+
+    await send(page, 'Add the sales figures');
+    await saysDeleted(
+      page,
+      '“Draft the quarterly report” was deleted, so your message wasn’t sent. It’s still in the box: send it to start a new conversation.',
+      'Add the sales figures',
+      'quick-deleted-race',
+    );
+    await sendsToNewConversation(page, 'Add the sales figures');
+  });
+});
