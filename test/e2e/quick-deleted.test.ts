@@ -16,11 +16,20 @@ async function listedTitles(host: RunningHost): Promise<string[]> {
   return ((await response.json()) as { threads: { title: string }[] }).threads.map((thread) => thread.title);
 }
 
-/** The quick prompt at the desktop app's window width and at a narrow one, light and dark (saved with DEPUTY_SHOTS). */
-async function atQuickSizes(page: Page, name: string, check: () => Promise<void>): Promise<void> {
-  for (const width of [560, 420])
+/**
+ * The page at the desktop app's quick prompt width and a narrow one (or `widths`), light and dark, `check` run at
+ * each; saved as `<name>-<width>-<scheme>.png` with DEPUTY_SHOTS.
+ */
+async function atSizes(
+  page: Page,
+  name: string,
+  check: () => Promise<void>,
+  widths = [560, 420],
+  height = 480,
+): Promise<void> {
+  for (const width of widths)
     for (const colorScheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 480 });
+      await page.setViewportSize({ width, height });
       await page.emulateMedia({ colorScheme });
       await check();
       const shots = process.env.DEPUTY_SHOTS;
@@ -44,16 +53,18 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
   });
 
   /** The quick prompt, with a question asked and answered in a conversation of its own; answers its id. */
-  async function quickWithConversation(question: string): Promise<{ page: Page; threadId: string }> {
+  async function quickWithConversation(
+    question: string,
+    route = '/quick',
+  ): Promise<{ page: Page; threadId: string }> {
     const page = await newPage();
-    await page.goto(`${host.url}/#/quick&token=${host.token}`);
+    await page.goto(`${host.url}/#${route}&token=${host.token}`);
     await composer(page).waitFor();
     gemini.script(textReply('The first answer.'));
     await send(page, question);
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
       .toContain('first answer');
-    await expect.poll(() => page.getByTestId('quick-thread-title').allInnerTexts()).toEqual([question]);
     const response = await apiOf(host)('/api/threads');
     const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
     const threadId = threads.find((thread) => thread.title === question)?.id;
@@ -75,7 +86,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     expect(await page.getByTestId('quick-prompt').innerText()).not.toMatch(
       /not_found|no conversation with the id/i,
     );
-    await atQuickSizes(page, shots, async () => {
+    await atSizes(page, shots, async () => {
       expect(await note.isVisible()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
     });
@@ -96,6 +107,9 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
 
   it('is let go when the person comes back: the header says so, and what was typed goes to a new conversation', async () => {
     const { page, threadId } = await quickWithConversation('Plan the team offsite');
+    await expect
+      .poll(() => page.getByTestId('quick-thread-title').allInnerTexts())
+      .toEqual(['Plan the team offsite']);
     await composer(page).fill('Book the venue for Friday');
     await deleteOver(threadId);
 
@@ -113,6 +127,9 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
 
   it('keeps a message sent to it before it was noticed, says it was not sent, and sends it to a new conversation', async () => {
     const { page, threadId } = await quickWithConversation('Draft the quarterly report');
+    await expect
+      .poll(() => page.getByTestId('quick-thread-title').allInnerTexts())
+      .toEqual(['Draft the quarterly report']);
     await deleteOver(threadId);
 
     await send(page, 'Add the sales figures');
@@ -123,5 +140,42 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
       'quick-deleted-race',
     );
     await sendsToNewConversation(page, 'Add the sales figures');
+  });
+
+  it('in the main window too: a message sent to it there is kept, said not sent, and its row leaves the list', async () => {
+    const { page, threadId } = await quickWithConversation('Sort the inbox', '/');
+    const rows = page.getByTestId('thread-row');
+    await expect.poll(() => rows.filter({ hasText: 'Sort the inbox' }).count()).toBe(1);
+    await deleteOver(threadId);
+
+    await send(page, 'Archive the newsletters');
+    const note = page.getByTestId('deleted-note');
+    await expect
+      .poll(() => note.innerText())
+      .toBe(
+        '“Sort the inbox” was deleted, so your message wasn’t sent. It’s still in the box: send it to start a new conversation.',
+      );
+    expect(await composer(page).inputValue()).toBe('Archive the newsletters');
+    expect(await rows.filter({ hasText: 'Sort the inbox' }).count()).toBe(0);
+    expect(await page.getByTestId('run-error').count()).toBe(0);
+    await atSizes(
+      page,
+      'main-deleted-race',
+      async () => {
+        expect(await note.isVisible()).toBe(true);
+        expect(await axeViolations(page)).toEqual([]);
+      },
+      [1280, 420],
+      720,
+    );
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    gemini.script(textReply('Newsletters archived.'));
+    await composer(page).press('Enter');
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
+      .toContain('Newsletters archived.');
+    expect(await note.count()).toBe(0);
+    await expect.poll(() => rows.filter({ hasText: 'Archive the newsletters' }).count()).toBe(1);
   });
 });

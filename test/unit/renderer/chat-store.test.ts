@@ -1049,7 +1049,11 @@ describe('the open conversation read on its own (a window whose list does not re
     await store.getState().readOpenedThread();
     expect(store.getState().conversation.threadId).toBeNull();
     expect(store.getState().conversation.items).toEqual([]);
-    expect(store.getState().deletedThread).toEqual({ threadId: 't1', isSendRefused: false });
+    expect(store.getState().deletedThread).toEqual({
+      threadId: 't1',
+      title: 'Plan my week',
+      isSendRefused: false,
+    });
     // Whatever opens next is not that one.
     store.getState().newConversation();
     expect(store.getState().deletedThread).toBeNull();
@@ -1068,7 +1072,11 @@ describe('the open conversation read on its own (a window whose list does not re
     expect(await store.getState().send('And next week?')).toBe(false);
     expect(store.getState().conversation.threadId).toBeNull();
     expect(store.getState().conversation.items).toEqual([]);
-    expect(store.getState().deletedThread).toEqual({ threadId: 't1', isSendRefused: true });
+    expect(store.getState().deletedThread).toEqual({
+      threadId: 't1',
+      title: 'Plan my week',
+      isSendRefused: true,
+    });
     expect(store.getState().isStarting).toBe(false);
   });
 });

@@ -21,10 +21,11 @@ export interface ChatState {
    */
   openedThread: ThreadSummary | null;
   /**
-   * The conversation this window had open, found deleted (elsewhere): a new one is open in its place.
+   * The conversation this window had open, found deleted (elsewhere): a new one is open in its place. `title` as
+   * this window last listed it, when it had.
    * `isSendRefused` when that was found by a message sent to it, which was not sent (the composer keeps it).
    */
-  deletedThread: { threadId: string; isSendRefused: boolean } | null;
+  deletedThread: { threadId: string; title: string | null; isSendRefused: boolean } | null;
   isLoadingThread: boolean;
   threadError: string | null;
   /** `run.start` has been sent and not answered yet. */

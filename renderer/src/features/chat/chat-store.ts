@@ -15,6 +15,7 @@ import {
 } from './stored-thread';
 import { applyRunEvent, emptyConversation, type Conversation, type TimelineItem } from './timeline';
 import { threadListActions } from './thread-list-actions';
+import { ownTitle } from './thread-names';
 import { isInLastTurn } from './turns';
 import type { ChatActions, ChatState, ChatStore, ChatStoreOptions } from './chat-state';
 
@@ -79,8 +80,14 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
     };
 
     // The open conversation was deleted (in another window): typing goes into a new one, and the window says why.
-    const dropDeleted = (threadId: string, isSendRefused: boolean) =>
-      switchTo(emptyConversation(), false, null, { threadId, isSendRefused });
+    // Its row goes from the list, as deleting it here takes it; its title is kept to say which one it was.
+    const dropDeleted = (threadId: string, isSendRefused: boolean) => {
+      const { threads, openedThread } = get();
+      const known = threads.find((thread) => thread.id === threadId) ?? openedThread;
+      const title = known?.id === threadId ? ownTitle(known) : null;
+      switchTo(emptyConversation(), false, null, { threadId, title, isSendRefused });
+      set({ threads: threads.filter((thread) => thread.id !== threadId) });
+    };
 
     /** Says why the conversation could not be read (`null` when it was, or a newer switch overtook it). */
     const load = async (

@@ -8,7 +8,7 @@ import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 import { useLastTitle, useOpenTitle } from './use-open-title';
-import { deletedWords } from './deleted-words';
+import { deletedWords } from '../chat/deleted-words';
 import type { ConnectionStatus } from '../../api/ws-client';
 import { connectionWords, useReadAgainOnReconnect } from '../connection/use-read-again';
 import { joinHash, splitHash } from '../../route';
@@ -42,7 +42,7 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
   const title = useOpenTitle();
   // The conversation it had open was deleted (in the main window): a new one took its place, and it says so.
   const deleted = useChat((state) => (state.conversation.threadId === null ? state.deletedThread : null));
-  const deletedTitle = useLastTitle(deleted?.threadId ?? null, title);
+  const deletedTitle = useLastTitle(deleted?.threadId ?? null, title) ?? deleted?.title ?? null;
 
   // In a browser, #/quick is a route of the workspace's page, whose store still holds the conversation open there:
   // the quick prompt is for a quick new question, so it starts one, as the desktop app's window starts empty. The
