@@ -396,9 +396,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     expect(await panel.getByTestId('agent-lead').locator('.agent-card__meta').innerText()).toBe(
       'It can: ask Task helper, look at your tasks',
     );
-    // A built-in agent speaks to you, and its steps read as words, not as their names in its file.
+    // A built-in agent's description reads the same to you and to the model, and its steps read as words.
     const scheduler = panel.getByTestId('agent-meeting_scheduler');
-    expect(await scheduler.innerText()).toContain('creates the event once you approve it.');
+    expect(await scheduler.innerText()).toContain('creates the event once it is approved.');
     expect(await scheduler.locator('.agent-card__meta').innerText()).toBe(
       'It can: look up people and events, search your memories, look for free times, look at your calendar, ' +
         'add an event to your calendar · Steps: Find the people → Check when they are free → Propose times → ' +
