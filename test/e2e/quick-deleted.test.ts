@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGemini } from '../fakes/gemini/server';
 import { textReply } from '../fakes/gemini/script';
 import type { FakeGemini } from '../fakes/gemini/types';
-import { apiOf } from './support/api';
+import { apiOf, askOver } from './support/api';
 import { axeViolations } from './support/axe';
 import { assistantMessages, composer, send, usePages } from './support/pages';
 import { startHost, type RunningHost } from './support/host';
@@ -105,6 +105,33 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     expect(await listedTitles(host)).toContain(typed);
   }
 
+  /**
+   * The main window's note (shot as `shots` at 1280 and 420 px, light and dark, axe clean) goes once Enter sends
+   * `typed` from the box to a new conversation, which the list then shows.
+   */
+  async function mainSendsToNewConversation(page: Page, shots: string, typed: string): Promise<void> {
+    const note = page.getByTestId('deleted-note');
+    await atSizes(
+      page,
+      shots,
+      async () => {
+        expect(await note.isVisible()).toBe(true);
+        expect(await axeViolations(page)).toEqual([]);
+      },
+      [1280, 420],
+      720,
+    );
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    gemini.script(textReply(`Done: ${typed}.`));
+    await composer(page).press('Enter');
+    await expect
+      .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
+      .toContain(`Done: ${typed}.`);
+    expect(await note.count()).toBe(0);
+    await expect.poll(() => page.getByTestId('thread-row').filter({ hasText: typed }).count()).toBe(1);
+  }
+
   it('is let go when the person comes back: the header says so, and what was typed goes to a new conversation', async () => {
     const { page, threadId } = await quickWithConversation('Plan the team offsite');
     await expect
@@ -158,24 +185,29 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     expect(await composer(page).inputValue()).toBe('Archive the newsletters');
     expect(await rows.filter({ hasText: 'Sort the inbox' }).count()).toBe(0);
     expect(await page.getByTestId('run-error').count()).toBe(0);
-    await atSizes(
-      page,
-      'main-deleted-race',
-      async () => {
-        expect(await note.isVisible()).toBe(true);
-        expect(await axeViolations(page)).toEqual([]);
-      },
-      [1280, 420],
-      720,
-    );
-    await page.setViewportSize({ width: 1280, height: 720 });
+    await mainSendsToNewConversation(page, 'main-deleted-race', 'Archive the newsletters');
+  });
 
-    gemini.script(textReply('Newsletters archived.'));
-    await composer(page).press('Enter');
+  it('in the main window, when it comes back: the deleted rows leave the list, and the open one is let go', async () => {
+    const { page, threadId } = await quickWithConversation('Tidy the calendar', '/');
+    gemini.script(textReply('Passport renewed.'));
+    const other = await askOver(host, 'Renew the passport');
+    const rows = page.getByTestId('thread-row');
+    await expect.poll(() => rows.filter({ hasText: 'Renew the passport' }).count()).toBe(1);
+    await composer(page).fill('Move the dentist to Monday');
+    await deleteOver(other);
+    await deleteOver(threadId);
+
+    // The person comes back to the main window (another window, or a script, deleted them meanwhile).
+    await page.evaluate(() => window.dispatchEvent(new FocusEvent('focus')));
+    const note = page.getByTestId('deleted-note');
     await expect
-      .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
-      .toContain('Newsletters archived.');
-    expect(await note.count()).toBe(0);
-    await expect.poll(() => rows.filter({ hasText: 'Archive the newsletters' }).count()).toBe(1);
+      .poll(() => note.innerText())
+      .toBe('“Tidy the calendar” was deleted. What you send now starts a new conversation.');
+    expect(await rows.filter({ hasText: 'Renew the passport' }).count()).toBe(0);
+    expect(await rows.filter({ hasText: 'Tidy the calendar' }).count()).toBe(0);
+    expect(await assistantMessages(page).count()).toBe(0);
+    expect(await composer(page).inputValue()).toBe('Move the dentist to Monday');
+    await mainSendsToNewConversation(page, 'main-deleted-focus', 'Move the dentist to Monday');
   });
 });

@@ -7,7 +7,7 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { useLastTitle, useOpenTitle } from './use-open-title';
+import { useLastTitle, useOpenTitle, useReadAgainOnFocus } from '../chat/use-open-title';
 import { deletedWords } from '../chat/deleted-words';
 import type { ConnectionStatus } from '../../api/ws-client';
 import { connectionWords, useReadAgainOnReconnect } from '../connection/use-read-again';
@@ -74,15 +74,8 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
 
   // The window is hidden, not closed: each time the shortcut brings it back, typing goes straight in, and its
   // header reads the conversation's title again, as the list has it now (renamed in the main window meanwhile).
-  useEffect(() => {
-    const comeBack = () => {
-      focusComposer();
-      void stores.chat.getState().loadThreads();
-    };
-    focusComposer();
-    window.addEventListener('focus', comeBack);
-    return () => window.removeEventListener('focus', comeBack);
-  }, [stores]);
+  useEffect(focusComposer, []);
+  useReadAgainOnFocus(focusComposer);
 
   const shell = window.deputyShell;
   // The note, and a run that failed for want of a Gemini key, offer the way to add one: the shell hides this window

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useChat, useStores } from '../../stores';
-import { ownTitle } from '../chat/thread-names';
+import { ownTitle } from './thread-names';
 
 /**
  * The open conversation's title, as the conversation list calls it, or null until it is known. The list's row
@@ -46,4 +46,21 @@ export function useLastTitle(threadId: string | null, title: string | null): str
   if (openId !== null && title !== null && (last?.threadId !== openId || last.title !== title))
     setLast({ threadId: openId, title });
   return last !== null && last.threadId === threadId ? last.title : null;
+}
+
+/**
+ * Each time the window comes back (focused again: the desktop app's window, a browser's tab), the conversation
+ * list is read again, so that a conversation renamed or deleted elsewhere meanwhile reads so here; `comeBack`,
+ * when given, runs first.
+ */
+export function useReadAgainOnFocus(comeBack?: () => void): void {
+  const stores = useStores();
+  useEffect(() => {
+    const readAgain = () => {
+      comeBack?.();
+      void stores.chat.getState().loadThreads();
+    };
+    window.addEventListener('focus', readAgain);
+    return () => window.removeEventListener('focus', readAgain);
+  }, [comeBack, stores]);
 }
