@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ThreadSummary } from '../../../shared/contract';
-import { namedThreads } from '../../../renderer/src/features/chat/thread-names';
+import { listedTitle, namedThreads } from '../../../renderer/src/features/chat/thread-names';
 
 const thread = (id: string, title: string, updatedAt: string): ThreadSummary => ({
   id,
@@ -68,5 +68,15 @@ describe('the words of a conversation’s row in the list', () => {
       thread('a', 'Triage', at),
     ]).map(({ name }) => name.title);
     expect(names).toEqual(['Triage (3)', 'Triage (2)', 'Triage']);
+  });
+
+  it('gives the quick prompt’s header the title the list’s row shows, numbered alike', () => {
+    const at = '2026-03-02T09:15:07.000Z';
+    const threads = [thread('new', 'Task helper', at), thread('old', 'Task helper', at)];
+    expect(listedTitle(threads, 'new')).toBe('Task helper (2)');
+    expect(listedTitle(threads, 'old')).toBe('Task helper');
+    expect(listedTitle([thread('c', '', at)], 'c')).toBe('Untitled conversation');
+    expect(listedTitle(threads, 'gone')).toBeNull();
+    expect(listedTitle(threads, null)).toBeNull();
   });
 });

@@ -66,3 +66,9 @@ export function namedThreads(
   }
   return named;
 }
+
+/** The title the list's row of `threadId` shows, numbered as the list numbers it, or null when it is not listed. */
+export function listedTitle(threads: readonly ThreadSummary[], threadId: string | null): string | null {
+  if (threadId === null) return null;
+  return namedThreads(threads).find((row) => row.thread.id === threadId)?.name.title ?? null;
+}

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useChat, useStores } from '../../stores';
-import { ownTitle } from './thread-names';
+import { listedTitle, ownTitle } from './thread-names';
 
 /**
  * The open conversation's title, as the conversation list calls it, or null until it is known. The list's row
@@ -11,10 +11,9 @@ import { ownTitle } from './thread-names';
 export function useOpenTitle(): string | null {
   const stores = useStores();
   const threadId = useChat((state) => state.conversation.threadId);
-  const listed = useChat((state) => {
-    const row = state.threads.find((thread) => thread.id === state.conversation.threadId);
-    return row ? ownTitle(row) : null;
-  });
+  // Numbered as the list numbers it ("Task helper (2)"), so the header and the row say the same.
+  const threads = useChat((state) => state.threads);
+  const listed = useMemo(() => listedTitle(threads, threadId), [threads, threadId]);
   const read = useChat((state) =>
     state.openedThread !== null && state.openedThread.id === state.conversation.threadId
       ? ownTitle(state.openedThread)
