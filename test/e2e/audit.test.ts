@@ -650,6 +650,16 @@ describe('the audit viewer against the headless host', () => {
     }
   }
 
+  /** The viewer in a new page `width` px wide in `colorScheme`, searched for `search`. */
+  async function searchedAt(width: number, colorScheme: 'light' | 'dark', search: string): Promise<Page> {
+    const page = await newPage();
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme });
+    await page.goto(`${host.url}/#/audit&token=${host.token}`);
+    await page.getByTestId('audit-search').fill(search);
+    return page;
+  }
+
   /**
    * At 1280 and 420 px, light and dark: the one add_task row `search` finds reads `words` in a neutral tone,
    * whole in its column and in the detail, with no Undo to offer and `output` as its output; the Status filter
@@ -658,11 +668,7 @@ describe('the audit viewer against the headless host', () => {
   async function expectNotDone(search: string, words: string, shot: string, output: string): Promise<void> {
     for (const width of [1280, 420])
       for (const colorScheme of ['light', 'dark'] as const) {
-        const page = await newPage();
-        await page.setViewportSize({ width, height: 800 });
-        await page.emulateMedia({ colorScheme });
-        await page.goto(`${host.url}/#/audit&token=${host.token}`);
-        await page.getByTestId('audit-search').fill(search);
+        const page = await searchedAt(width, colorScheme, search);
         const row = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
         await expect.poll(() => row.count()).toBe(1);
         const badge = row.locator('.audit-status');
@@ -778,6 +784,52 @@ describe('the audit viewer against the headless host', () => {
       'Stopped',
       'Undone',
     ]);
+  });
+
+  it('an action’s detail says the risk it was judged at, as the Risk filter does; its run’s detail says none (1280 and 420 px, light and dark, 0 axe)', async () => {
+    gemini.script(
+      callReply('add_task', { description: 'Water the basil', intent: 'Add it', confidence: 0.9 }),
+      textReply('Added it.'),
+    );
+    await askOver(host, 'Add: water the basil');
+    for (const width of [1280, 420])
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const page = await searchedAt(width, colorScheme, 'basil');
+        const action = page.locator('[data-testid="audit-row"][data-tool="add_task"]');
+        await expect.poll(() => action.count()).toBe(1);
+        await action.getByRole('button').click();
+        const risk = detail(page).getByTestId('audit-detail-risk');
+        await expect.poll(() => risk.count()).toBe(1);
+        expect(await risk.innerText()).toBe('Low');
+        expect(
+          await detail(page)
+            .locator('dt', { hasText: /^Risk$/ })
+            .count(),
+        ).toBe(1);
+        expect(JSON.stringify(await axeViolations(page))).toBe('[]');
+        if (SHOTS) {
+          await risk.scrollIntoViewIfNeeded();
+          await page.screenshot({ path: `${SHOTS}/audit-risk-${width}-${colorScheme}.png` });
+        }
+        // A run is not judged for risk: its detail has no Risk row, not a dash.
+        await page
+          .locator('[data-testid="audit-row"][data-tool="agent_decision"]')
+          .getByRole('button')
+          .click();
+        await expect.poll(() => detail(page).getByTestId('audit-detail-status').count()).toBe(1);
+        await expect
+          .poll(() =>
+            detail(page)
+              .locator('dt', { hasText: /^Decision$/ })
+              .count(),
+          )
+          .toBe(1);
+        expect(
+          await detail(page)
+            .locator('dt', { hasText: /^Risk$/ })
+            .count(),
+        ).toBe(0);
+      }
   });
 
   it('has no axe violations with the table and no entry open, at a narrow width, light and dark; the list reaches the window’s foot', async () => {

@@ -10,6 +10,7 @@ import {
   hasWhy,
   NO_WHY,
   outputOf,
+  riskWordsOf,
   statusOf,
   timeWords,
   whatWords,
@@ -45,6 +46,7 @@ export function AuditDetail() {
   const { entry, related } = detail;
   const authority = authorityWords(entry);
   const status = statusOf(entry);
+  const risk = riskWordsOf(entry);
   return (
     <article className="audit-detail" aria-labelledby="audit-detail-title" data-testid="audit-detail">
       <header className="audit-detail__header">
@@ -84,6 +86,12 @@ export function AuditDetail() {
         <dl className="audit-facts">
           <dt>Decision</dt>
           <dd>{authority.decision}</dd>
+          {risk && (
+            <>
+              <dt>Risk</dt>
+              <dd data-testid="audit-detail-risk">{risk}</dd>
+            </>
+          )}
           <dt>{authority.ruleLabel}</dt>
           <dd data-testid="audit-detail-rule">{authority.rule}</dd>
           {authority.reason !== undefined && (

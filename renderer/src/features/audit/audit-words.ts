@@ -265,6 +265,17 @@ const EXPIRED_WORDS = 'The approval waited too long and expired, so';
  * that expired, as the chat says it (its stored words carry the raw time it expired at), and the run that ended for
  * it with that time in the person's time zone. The entry keeps its own.
  */
+const RISK_WORDS: Readonly<Record<string, string>> = {
+  low: 'Low',
+  medium: 'Medium',
+  high: 'High',
+  critical: 'Critical',
+};
+
+/** The risk an action was judged at, as the Risk filter says it ("Low"); none for a run or an older entry. */
+export const riskWordsOf = (entry: Pick<AuditEntry, 'risk'>): string | null =>
+  entry.risk !== null && Object.hasOwn(RISK_WORDS, entry.risk) ? (RISK_WORDS[entry.risk] ?? null) : null;
+
 export function outputOf(entry: AuditEntry): unknown {
   if (entry.output !== null && entry.output !== undefined) return expiredRunOutput(entry) ?? entry.output;
   if (entry.isExpired)
