@@ -8,6 +8,7 @@ import {
   authorityWords,
   noUndoWords,
   outputOf,
+  riskWordsOf,
   STATUS_CHOICES,
   statusOf,
   timeWords,
@@ -486,5 +487,15 @@ describe('the audit viewer in words', () => {
     expect(other).toBe(`Note down “${'a'.repeat(46)}🎉…”`);
     // Google's bookkeeping is not a change a person sees either.
     expect(diffRows({ etag: '1', updated: 'a' }, { etag: '2', updated: 'b' })).toEqual([]);
+  });
+});
+
+describe('riskWordsOf', () => {
+  it('says a known risk as the Risk filter does, and nothing for none or one it does not know', () => {
+    expect(riskWordsOf({ risk: 'low' })).toBe('Low');
+    expect(riskWordsOf({ risk: 'critical' })).toBe('Critical');
+    expect(riskWordsOf({ risk: null })).toBeNull();
+    expect(riskWordsOf({ risk: 'constructor' })).toBeNull();
+    expect(riskWordsOf({ risk: '' })).toBeNull();
   });
 });
