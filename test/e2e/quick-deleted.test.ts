@@ -1,12 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGemini } from '../fakes/gemini/server';
+import { describe, expect, it } from 'vitest';
 import { textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
 import { apiOf, askOver } from './support/api';
 import { axeViolations } from './support/axe';
+import { useHostedGemini } from './support/hosted';
 import { assistantMessages, composer, send, usePages } from './support/pages';
-import { startHost, type RunningHost } from './support/host';
+import type { RunningHost } from './support/host';
 
 const { newPage } = usePages();
 
@@ -39,18 +38,7 @@ async function atSizes(
 }
 
 describe('the quick prompt’s conversation, deleted in the main window', () => {
-  let gemini: FakeGemini;
-  let host: RunningHost;
-
-  beforeAll(async () => {
-    gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await gemini?.close();
-  });
+  const hosted = useHostedGemini();
 
   /** The quick prompt, with a question asked and answered in a conversation of its own; answers its id. */
   async function quickWithConversation(
@@ -58,14 +46,14 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     route = '/quick',
   ): Promise<{ page: Page; threadId: string }> {
     const page = await newPage();
-    await page.goto(`${host.url}/#${route}&token=${host.token}`);
+    await page.goto(`${hosted.host().url}/#${route}&token=${hosted.host().token}`);
     await composer(page).waitFor();
-    gemini.script(textReply('The first answer.'));
+    hosted.gemini().script(textReply('The first answer.'));
     await send(page, question);
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
       .toContain('first answer');
-    const response = await apiOf(host)('/api/threads');
+    const response = await apiOf(hosted.host())('/api/threads');
     const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
     const threadId = threads.find((thread) => thread.title === question)?.id;
     if (!threadId) throw new Error(`No conversation is titled ${question}.`);
@@ -73,7 +61,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
   }
 
   const deleteOver = async (threadId: string) =>
-    expect((await apiOf(host)(`/api/threads/${threadId}`, { method: 'DELETE' })).ok).toBe(true);
+    expect((await apiOf(hosted.host())(`/api/threads/${threadId}`, { method: 'DELETE' })).ok).toBe(true);
 
   /** The quick prompt says the conversation was deleted in `words`, with a new one open and `typed` in its box. */
   async function saysDeleted(page: Page, words: string, typed: string, shots: string): Promise<void> {
@@ -94,7 +82,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
 
   /** Enter sends what is in the box, to a conversation of its own that the header then names. */
   async function sendsToNewConversation(page: Page, typed: string): Promise<void> {
-    gemini.script(textReply(`Done: ${typed}.`));
+    hosted.gemini().script(textReply(`Done: ${typed}.`));
     await composer(page).press('Enter');
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
@@ -102,7 +90,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     await expect.poll(() => page.getByTestId('quick-thread-title').allInnerTexts()).toEqual([typed]);
     expect(await page.getByTestId('quick-deleted-note').innerText()).toBe('');
     expect(await composer(page).inputValue()).toBe('');
-    expect(await listedTitles(host)).toContain(typed);
+    expect(await listedTitles(hosted.host())).toContain(typed);
   }
 
   /**
@@ -123,7 +111,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     );
     await page.setViewportSize({ width: 1280, height: 720 });
 
-    gemini.script(textReply(`Done: ${typed}.`));
+    hosted.gemini().script(textReply(`Done: ${typed}.`));
     await composer(page).press('Enter');
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
@@ -149,7 +137,7 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
       'quick-deleted',
     );
     await sendsToNewConversation(page, 'Book the venue for Friday');
-    expect(await listedTitles(host)).not.toContain('Plan the team offsite');
+    expect(await listedTitles(hosted.host())).not.toContain('Plan the team offsite');
   });
 
   it('keeps a message sent to it before it was noticed, says it was not sent, and sends it to a new conversation', async () => {
@@ -190,8 +178,8 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
 
   it('in the main window, when it comes back: the deleted rows leave the list, and the open one is let go', async () => {
     const { page, threadId } = await quickWithConversation('Tidy the calendar', '/');
-    gemini.script(textReply('Passport renewed.'));
-    const other = await askOver(host, 'Renew the passport');
+    hosted.gemini().script(textReply('Passport renewed.'));
+    const other = await askOver(hosted.host(), 'Renew the passport');
     const rows = page.getByTestId('thread-row');
     await expect.poll(() => rows.filter({ hasText: 'Renew the passport' }).count()).toBe(1);
     await composer(page).fill('Move the dentist to Monday');

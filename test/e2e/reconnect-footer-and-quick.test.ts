@@ -1,10 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeGemini } from '../fakes/gemini/server';
+import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../fakes/gemini/script';
-import type { FakeGemini } from '../fakes/gemini/types';
 import { axeViolations } from './support/axe';
-import { startHost, type RunningHost } from './support/host';
+import { useHostedGemini } from './support/hosted';
 import { assistantMessages, composer, focusedTestId, send, usePages } from './support/pages';
 import { cuttableSocket, type SocketCut } from './support/socket-cut';
 import { watchText } from './support/text-history';
@@ -21,31 +19,22 @@ const footer = (page: Page) => page.getByTestId('run-usage');
 const timesIn = (text: string, part: string) => text.split(part).length - 1;
 
 describe('a window that reconnects mid-run: a run’s footer, and the quick prompt', () => {
-  let gemini: FakeGemini;
-  let host: RunningHost;
-
-  beforeAll(async () => {
-    gemini = await startFakeGemini();
-    host = await startHost({ geminiUrl: gemini.url, geminiApiKey: 'fake-key' });
-  });
-
-  afterAll(async () => {
-    await host?.stop();
-    await gemini?.close();
-  });
+  const hosted = useHostedGemini();
 
   /** A page whose socket to the host the test can cut, at `path` (the workspace's `/`, or `/quick`). */
   async function openPage(path: string): Promise<{ page: Page; socket: SocketCut }> {
     const page = await newPage();
     const socket = await cuttableSocket(page);
-    await page.goto(`${host.url}/#${path}&token=${host.token}`);
+    await page.goto(`${hosted.host().url}/#${path}&token=${hosted.host().token}`);
     await composer(page).waitFor();
     return { page, socket };
   }
 
   it('keeps saying the tokens a run under way has used while its conversation is read again', async () => {
     // A first turn that reads the tasks (its tokens make the footer), then an answer said slowly.
-    gemini.script(callReply('list_tasks', {}), textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }));
+    hosted
+      .gemini()
+      .script(callReply('list_tasks', {}), textReply(COUNTING, { chunks: 14, gapMs: WORD_GAP_MS }));
     const { page, socket } = await openPage('/');
     await send(page, 'Look at my tasks and count slowly');
     await assistantMessages(page).getByText('two', { exact: false }).waitFor();
@@ -69,7 +58,7 @@ describe('a window that reconnects mid-run: a run’s footer, and the quick prom
   });
 
   it('in the quick prompt, says it is reconnecting, and then shows an answer that ended meanwhile whole and once, the run over', async () => {
-    gemini.script(textReply(COUNTING, { chunks: 14, gapMs: 20 }));
+    hosted.gemini().script(textReply(COUNTING, { chunks: 14, gapMs: 20 }));
     const { page, socket } = await openPage('/quick');
     await send(page, 'Count to fourteen quickly');
     await assistantMessages(page).getByText('One', { exact: false }).waitFor();
@@ -77,7 +66,7 @@ describe('a window that reconnects mid-run: a run’s footer, and the quick prom
 
     socket.cut();
     await expect.poll(() => connectionStatus(page).innerText()).toContain('Reconnecting…');
-    await expect.poll(() => gemini.inFlight()).toBe(0);
+    await expect.poll(() => hosted.gemini().inFlight()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     if (SHOTS)
       for (const width of [560, 420])
