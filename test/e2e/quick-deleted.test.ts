@@ -4,6 +4,7 @@ import { textReply } from '../fakes/gemini/script';
 import { apiOf, askOver } from './support/api';
 import { axeViolations } from './support/axe';
 import { useHostedGemini } from './support/hosted';
+import { listReads } from './support/list-reads';
 import { assistantMessages, composer, send, usePages } from './support/pages';
 import type { RunningHost } from './support/host';
 
@@ -40,12 +41,17 @@ async function atSizes(
 describe('the quick prompt’s conversation, deleted in the main window', () => {
   const hosted = useHostedGemini();
 
-  /** The quick prompt, with a question asked and answered in a conversation of its own; answers its id. */
+  /**
+   * The quick prompt, with a question asked and answered in a conversation of its own; answers its id once the
+   * run is over in the window and the list read its end asks for has come back, so that nothing the window does on
+   * its own notices a deletion the case makes next.
+   */
   async function quickWithConversation(
     question: string,
     route = '/quick',
   ): Promise<{ page: Page; threadId: string }> {
     const page = await newPage();
+    const reads = listReads(page);
     await page.goto(`${hosted.host().url}/#${route}&token=${hosted.host().token}`);
     await composer(page).waitFor();
     hosted.gemini().script(textReply('The first answer.'));
@@ -53,6 +59,8 @@ describe('the quick prompt’s conversation, deleted in the main window', () => 
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join())
       .toContain('first answer');
+    await page.getByTestId('composer-stop').waitFor({ state: 'detached' });
+    await expect.poll(() => reads.unanswered()).toBe(0);
     const response = await apiOf(hosted.host())('/api/threads');
     const { threads } = (await response.json()) as { threads: { id: string; title: string }[] };
     const threadId = threads.find((thread) => thread.title === question)?.id;
