@@ -6,7 +6,8 @@ import { ThreadList } from './features/chat/ThreadList';
 import { loadLastThreadId, saveLastThreadId } from './features/chat/last-thread';
 import { TokenScreen } from './features/connection/TokenScreen';
 import { useConnection } from './features/connection/use-connection';
-import { connectionWords, useReadAgainOnReconnect } from './features/connection/use-read-again';
+import { ConnectionNote } from './features/connection/ConnectionNote';
+import { useReadAgainOnReconnect } from './features/connection/use-read-again';
 import { PauseBanner } from './features/side-effects/PauseBanner';
 import { TasksPanel } from './features/tasks/TasksPanel';
 import { ApprovalWindow, AuditScreen, Loading, QuickPrompt, SettingsPanel } from './lazy-screens';
@@ -105,7 +106,6 @@ function Workspace({
   }, [stores]);
 
   useReadAgainOnReconnect(status);
-  const statusText = connectionWords(status);
   const drawer = useDrawer();
 
   const menuRef = useRef<HTMLDivElement>(null);
@@ -149,9 +149,7 @@ function Workspace({
           Chats
         </button>
         <h1 className="app__title">Deputy</h1>
-        <p className="app__connection" role="status" data-testid="connection-status">
-          {statusText}
-        </p>
+        <ConnectionNote status={status} className="app__connection" />
         <PendingApprovalsButton onOpen={() => setIsApprovalsOpen(true)} />
         {/* In a narrow window Tasks, the audit trail and Settings move into a menu, so that the header stays one
             row and keeps the app's name; wider, the menu's box is not drawn and they sit in the header. */}
@@ -273,7 +271,7 @@ export function App() {
     <StoresContext value={connection.stores}>
       {route.kind === 'approval' ? (
         <Loading>
-          <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} />
+          <ApprovalWindow key={route.approvalId} approvalId={route.approvalId} status={connection.status} />
         </Loading>
       ) : route.kind === 'quick' ? (
         <Loading>

@@ -1,5 +1,8 @@
 import { useEffect } from 'react';
+import type { ConnectionStatus } from '../../api/ws-client';
 import { useApprovals, useStores } from '../../stores';
+import { ConnectionNote } from '../connection/ConnectionNote';
+import { useAfterReconnect } from '../connection/use-read-again';
 import { useNow } from '../../use-now';
 import { shownStatus } from './approvals-model';
 import { ApprovalCard } from './ApprovalCard';
@@ -9,8 +12,14 @@ import { PlanForApproval } from '../plans/PlanForApproval';
  * The small always-on-top window the shell opens at `#/approval/<id>`: that one approval's card and,
  * once it is decided, a way to close the window.
  */
-export function ApprovalWindow({ approvalId }: { approvalId: string }) {
-  const { approvals: store } = useStores();
+export function ApprovalWindow({
+  approvalId,
+  status,
+}: {
+  approvalId: string;
+  status: ConnectionStatus | 'ipc';
+}) {
+  const { approvals: store, plans } = useStores();
   const approval = useApprovals((state) => state.known[approvalId]);
   const hasLookedUp = useApprovals((state) => state.hasLookedUp);
   const lookUpError = useApprovals((state) => state.lookUpError);
@@ -21,6 +30,13 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
     void store.getState().lookUp();
     return disconnect;
   }, [store]);
+
+  // In a browser the socket can drop. The approval catches up by itself (`approvals.changed` starts again with the
+  // pending list, and one gone from it is looked up), but the plan's events sent meanwhile are lost: read it again.
+  const planId = approval?.planId;
+  useAfterReconnect(status, () => {
+    if (planId) void plans.getState().load(planId);
+  });
 
   const threadId = approval?.threadId;
   const threadTitle = useApprovals((state) => (threadId ? state.threadTitles[threadId] : undefined));
@@ -48,6 +64,7 @@ export function ApprovalWindow({ approvalId }: { approvalId: string }) {
       {/* The cards' titles are h3: these keep the outline whole for screen readers. */}
       <h1 className="visually-hidden">Deputy asks for your approval</h1>
       <h2 className="visually-hidden">What Deputy wants to do</h2>
+      <ConnectionNote status={status} className="approval-window__connection status-line" />
       {/* Apart from its conversation, the card says which one asked, so the person knows what it is part of. */}
       {threadTitle && (
         <p className="approval-window__context" title={threadTitle} data-testid="approval-window-context">

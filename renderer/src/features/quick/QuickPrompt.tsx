@@ -10,7 +10,8 @@ import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
 import { useLastTitle, useOpenTitle, useReadAgainOnFocus } from '../chat/use-open-title';
 import { deletedWords } from '../chat/deleted-words';
 import type { ConnectionStatus } from '../../api/ws-client';
-import { connectionWords, useReadAgainOnReconnect } from '../connection/use-read-again';
+import { ConnectionNote } from '../connection/ConnectionNote';
+import { useReadAgainOnReconnect } from '../connection/use-read-again';
 import { joinHash, splitHash } from '../../route';
 
 const focusComposer = () => document.getElementById('composer-input')?.focus();
@@ -29,7 +30,6 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
   const stores = useStores();
   // In a browser the socket can drop: the window says so, as the workspace's header does, and reads again after.
   useReadAgainOnReconnect(status);
-  const statusText = connectionWords(status);
   const threadId = useChat((state) => state.conversation.threadId);
   // An earlier question asked again is put in the box below, to be checked and sent.
   const { draft, add } = useBoxDraft();
@@ -131,9 +131,7 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
           </button>
         )}
       </header>
-      <p className="quick__connection" role="status" data-testid="connection-status">
-        {statusText}
-      </p>
+      <ConnectionNote status={status} className="quick__connection" />
       <p className="quick__connection" role="status" data-testid="quick-deleted-note">
         {deleted !== null && deletedWords(deletedTitle, deleted.isSendRefused)}
       </p>
