@@ -279,7 +279,7 @@ export function App() {
         </Loading>
       ) : route.kind === 'audit' ? (
         <Loading>
-          <AuditScreen entryId={route.entryId} />
+          <AuditScreen entryId={route.entryId} status={connection.status} />
         </Loading>
       ) : (
         <Workspace status={connection.status} threadId={route.threadId} settings={route.settings} />

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { callReply, textReply } from '../fakes/gemini/script';
-import { apiOf, putSettings, runStatusOf } from './support/api';
+import { apiOf, askOver, putSettings, runStatusOf } from './support/api';
 import { axeViolations } from './support/axe';
 import { useHostedGemini } from './support/hosted';
 import { MILK_CALL } from './support/milk';
@@ -60,6 +60,43 @@ describe('the approval window and the audit viewer, after their connection to th
     expect(socket.connections()).toBe(2);
   }
 
+  it('the audit viewer says it is reconnecting, and then lists what was done meanwhile and shows the open entry as it is now', async () => {
+    await putSettings(hosted.host(), { trustLevel: 'autonomous' });
+    hosted
+      .gemini()
+      .script(
+        callReply('add_task', { description: 'Renew passport', confidence: 0.95 }),
+        textReply('Added it.'),
+      );
+    const threadId = await askOver(hosted.host(), 'Add a task to renew my passport');
+    const { entries } = (await (await api(`/api/audit?threadId=${threadId}`)).json()) as {
+      entries: { id: string; actionType: string }[];
+    };
+    const added = entries.find((entry) => entry.actionType === 'add_task');
+    expect(added).toBeDefined();
+
+    const { page, socket } = await openPage(`/audit/${added?.id}`);
+    const detail = page.getByTestId('audit-detail');
+    const status = detail.getByTestId('audit-detail-status');
+    await detail.getByRole('heading', { name: 'Added task “Renew passport”' }).waitFor();
+    const before = await status.innerText();
+    expect(before).not.toBe('Undone');
+    const rows = page.getByTestId('audit-row');
+    const asked = rows.filter({ hasText: 'Asked “What is on my list?”' });
+    expect(await asked.count()).toBe(0);
+
+    await whileCut(page, socket, 'audit', async () => {
+      const undone = await api(`/api/audit/${added?.id}/undo`, { method: 'POST' });
+      expect(undone.status).toBe(200);
+      hosted.gemini().script(textReply('Nothing yet.'));
+      await askOver(hosted.host(), 'What is on my list?');
+    });
+
+    // Read again, without a reload: the new run's row, and the open entry undone.
+    await asked.waitFor();
+    await expect.poll(() => status.innerText()).toBe('Undone');
+    await detail.getByRole('heading', { name: 'Added task “Renew passport”' }).waitFor();
+  });
   it('the approval window says it is reconnecting, and then shows the approval as decided meanwhile, with Close', async () => {
     hosted.gemini().script(callReply('add_task', MILK_CALL));
     const approvalId = await askForApproval('Add a task to buy milk');

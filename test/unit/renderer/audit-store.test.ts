@@ -129,4 +129,31 @@ describe('the audit store', () => {
     store.getState().askUndo('Delete this post from #general?');
     expect(store.getState().undoPrompt?.kind).toBe('confirm');
   });
+  it('after a reconnect, reads the list and the open entry again, and keeps the question asked beside Undo', async () => {
+    const entry = (id: string, seq: number, status: string) => ({ id, seq, status }) as AuditEntry;
+    let entries = [entry('e1', 1, 'completed')];
+    const store = createAuditStore(
+      fakeClient({
+        ...handlers,
+        'audit.list': async () => ({ entries, nextCursor: null }),
+        'audit.get': async ({ id }) => ({
+          entry: entries.find((shown) => shown.id === id) ?? entry(id, 0, 'gone'),
+          related: [],
+        }),
+      }).client,
+    );
+    const state = () => store.getState();
+    await state().reload();
+    await state().select('e1');
+    state().askUndo('Undo this?');
+    const asked = state().undoPrompt;
+    expect(asked).not.toBeNull();
+
+    // Undone in another window while the socket was down, which also wrote the undo's own entry.
+    entries = [entry('e2', 2, 'completed'), entry('e1', 1, 'undone')];
+    await state().readAgain();
+    expect(state().entries.map((shown) => shown.id)).toEqual(['e2', 'e1']);
+    expect(state().detail?.entry.status).toBe('undone');
+    expect(state().undoPrompt).toBe(asked);
+  });
 });

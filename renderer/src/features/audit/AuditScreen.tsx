@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
+import type { ConnectionStatus } from '../../api/ws-client';
 import { useAudit, useStores } from '../../stores';
+import { ConnectionNote } from '../connection/ConnectionNote';
+import { useAfterReconnect } from '../connection/use-read-again';
 import { AuditDetail } from './AuditDetail';
 import { AuditFilterBar } from './AuditFilterBar';
 import { AuditTable } from './AuditTable';
@@ -7,7 +10,13 @@ import { exportFileType, saveExport } from '../../export-file';
 import './audit.css';
 
 /** The local audit viewer: everything Deputy did, searchable, with the detail of one entry beside it. */
-export function AuditScreen({ entryId }: { entryId: string | null }) {
+export function AuditScreen({
+  entryId,
+  status,
+}: {
+  entryId: string | null;
+  status: ConnectionStatus | 'ipc';
+}) {
   const stores = useStores();
   const chain = useAudit((state) => state.chain);
   const isChecking = useAudit((state) => state.isChecking);
@@ -23,6 +32,10 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
     void audit.reload();
     if (entryId) void audit.select(entryId);
   }, [stores, entryId]);
+
+  // The viewer follows no stream, so nothing tells it what was done while its socket was down, and a request the
+  // drop cut off is lost: once the socket is back, the page and the open entry are read again.
+  useAfterReconnect(status, () => void stores.audit.getState().readAgain());
 
   // No event says a conversation was renamed, in the chat's window or in this tab while it showed the chat: the
   // chip's title is looked up again when the viewer shows and each time it comes back into view.
@@ -92,6 +105,7 @@ export function AuditScreen({ entryId }: { entryId: string | null }) {
             {isChecking ? 'Checking…' : 'Check integrity'}
           </button>
         </div>
+        <ConnectionNote status={status} className="audit-screen__connection status-line" />
         <p className="audit-screen__chain status-line" role="status" data-testid="audit-exported">
           {exported}
         </p>

@@ -46,6 +46,8 @@ export interface AuditState {
 export interface AuditActions {
   setFilter<K extends keyof AuditFilters>(key: K, value: AuditFilters[K] | ''): Promise<void>;
   reload(): Promise<void>;
+  /** Reads the first page and the open entry again (after a reconnect), keeping what the detail says beside Undo. */
+  readAgain(): Promise<void>;
   /**
    * Looks the title of the conversation the list is limited to up again: no event says a conversation was renamed,
    * so the viewer asks when it comes back into view.
@@ -158,6 +160,15 @@ export function createAuditStore(client: DeputyClient): AuditStore {
       }
     };
 
+    const readDetail = async (id: string): Promise<void> => {
+      try {
+        const detail = await client.invoke('audit.get', { id });
+        if (get().selectedId === id) set({ detail, selectedId: detail.entry.id, detailError: null });
+      } catch (error) {
+        if (get().selectedId === id) set({ detail: null, detailError: toClientError(error).message });
+      }
+    };
+
     return {
       filters: {},
       entries: [],
@@ -200,6 +211,11 @@ export function createAuditStore(client: DeputyClient): AuditStore {
         await load();
       },
 
+      async readAgain() {
+        const { selectedId } = get();
+        await Promise.all([load(), selectedId !== null && readDetail(selectedId)]);
+      },
+
       async refreshScopeTitle() {
         const { threadId } = get().filters;
         if (threadId) await findScopeTitle(threadId);
@@ -225,12 +241,7 @@ export function createAuditStore(client: DeputyClient): AuditStore {
 
       async select(id) {
         set({ selectedId: id, detailError: null, undoPrompt: null, notice: null, verdictNotice: null });
-        try {
-          const detail = await client.invoke('audit.get', { id });
-          if (get().selectedId === id) set({ detail, selectedId: detail.entry.id });
-        } catch (error) {
-          if (get().selectedId === id) set({ detail: null, detailError: toClientError(error).message });
-        }
+        await readDetail(id);
       },
 
       async verify(assumptionId, verdict) {
