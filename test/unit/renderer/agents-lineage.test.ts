@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentsStore } from '../../../renderer/src/features/agents/agents-store';
-import type { LineageNode } from '../../../shared/contract';
+import type { Artifact, LineageNode } from '../../../shared/contract';
 import { fakeClient } from './fixtures';
 
 const usage = { inputTokens: 0, outputTokens: 0, cost: 0 };
@@ -51,6 +51,45 @@ describe('reading the agent trees of a conversation’s runs', () => {
     const store = createAgentsStore(fake.client);
     await store.getState().readRun('parent', true);
     await store.getState().readRun('parent', true);
+    expect(fake.calls.filter((call) => call.channel === 'runs.lineage')).toHaveLength(2);
+  });
+
+  it('keeps the tree and artifacts read as a run ended when a read asked before it is answered after it', async () => {
+    const artifact: Artifact = {
+      id: 'a1',
+      runId: 'agent',
+      agentId: 'n-agent',
+      sourceRunId: null,
+      checkpointId: null,
+      type: 'report',
+      path: null,
+      content: 'Nothing is open.',
+      metadata: { size: 16, hash: 'h', mimeType: 'text/plain' },
+      createdAt: '2026-11-28T08:00:01.000Z',
+    };
+    // The host answers each read when the test says, the second before the first, as a loaded host may.
+    const answers: (() => void)[] = [];
+    const answered = <T>(value: T) => new Promise<T>((resolve) => answers.push(() => resolve(value)));
+    let reads = 0;
+    const fake = fakeClient({
+      'runs.lineage': ({ runId }) =>
+        answered({ runId, nodes: [node('agent', ++reads === 1 ? 'active' : 'completed')], total: usage }),
+      'artifacts.list': () => answered({ artifacts: reads === 1 ? [] : [artifact] }),
+    });
+    const store = createAgentsStore(fake.client);
+    const whileWorking = store.getState().readRun('agent', false);
+    const asItEnded = store.getState().readRun('agent', true);
+    const [firstTree, firstArtifacts, lastTree, lastArtifacts] = answers;
+    lastTree?.();
+    lastArtifacts?.();
+    await asItEnded;
+    firstTree?.();
+    firstArtifacts?.();
+    await whileWorking;
+    expect(store.getState().lineage.agent).toEqual([node('agent', 'completed')]);
+    expect(store.getState().artifacts.agent).toEqual([artifact]);
+    // The run is over and was drawn so: it is not asked again.
+    await store.getState().readRun('agent', true);
     expect(fake.calls.filter((call) => call.channel === 'runs.lineage')).toHaveLength(2);
   });
 });

@@ -54,6 +54,11 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
     // Runs read whole after they ended: a long conversation asked two commands of each of its runs whenever one
     // more ended, 600 for 300 runs, almost all answering nothing.
     const settled = new Set<string>();
+    // Each run's reads are numbered, and one answered after a newer one was drawn is dropped: a slow host answers
+    // out of order, and a tree read while the run worked (no artifacts yet) replaced the one read as it ended,
+    // which is never asked again.
+    let readCount = 0;
+    const drawnRead = new Map<string, number>();
 
     return {
       agents: null,
@@ -111,11 +116,14 @@ export function createAgentsStore(client: DeputyClient): AgentsStore {
 
       async readRun(runId, hasEnded = false) {
         if (hasEnded && settled.has(runId)) return;
+        const read = ++readCount;
         try {
           const [tree, made] = await Promise.all([
             client.invoke('runs.lineage', { runId }),
             client.invoke('artifacts.list', { runId }),
           ]);
+          if ((drawnRead.get(runId) ?? 0) > read) return;
+          drawnRead.set(runId, read);
           if (hasEnded && !tree.nodes.some(isNodeWorking)) settled.add(runId);
           set((state) => ({
             lineage: { ...state.lineage, [runId]: tree.nodes },
