@@ -55,6 +55,14 @@ export const PLAN_STATE: Record<Plan['status'], string> = {
 const FINAL = new Set<Plan['status']>(['completed', 'failed', 'cancelled']);
 export const isPlanOpen = (plan: Plan): boolean => !FINAL.has(plan.status);
 
+/**
+ * Whether `plan`, as a command's answer read it, is behind `shown`, the plan the window already drew from later
+ * events: it is open where `shown` has ended, or at an earlier step. A plan never goes back, so such an answer is
+ * old news (a slow host may answer after the run went on).
+ */
+export const isPlanBehind = (plan: Plan, shown: Plan | undefined): boolean =>
+  shown !== undefined && ((isPlanOpen(plan) && !isPlanOpen(shown)) || plan.currentStep < shown.currentStep);
+
 /** Whether approving the plan whole would grant anything: side-effect steps not yet approved. */
 export const canApprovePlan = (plan: Plan): boolean =>
   isPlanOpen(plan) &&

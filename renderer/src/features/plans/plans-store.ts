@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { DeputyClient, Plan, ThreadDetail } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
-import { applyPlanEvent, madeBy } from './plans-model';
+import { applyPlanEvent, isPlanBehind, madeBy } from './plans-model';
 
 export interface PlansState {
   plans: Record<string, Plan>;
@@ -30,11 +30,16 @@ export type PlansStore = StoreApi<PlansState & PlansActions>;
 
 export function createPlansStore(client: DeputyClient): PlansStore {
   return createStore<PlansState & PlansActions>()((set, get) => {
+    // A command's answer is put unless the window already drew the plan further on from its events.
     const put = (plan: Plan) =>
-      set((state) => ({
-        plans: { ...state.plans, [plan.id]: plan },
-        anchors: { [plan.id]: plan.runId, ...state.anchors },
-      }));
+      set((state) =>
+        isPlanBehind(plan, state.plans[plan.id])
+          ? state
+          : {
+              plans: { ...state.plans, [plan.id]: plan },
+              anchors: { [plan.id]: plan.runId, ...state.anchors },
+            },
+      );
     const act = async (planId: string, label: string, work: () => Promise<Plan | null>) => {
       set((state) => ({
         busy: { ...state.busy, [planId]: label },
