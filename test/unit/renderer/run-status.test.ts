@@ -5,9 +5,11 @@ import {
   lastRunNote,
   runActivityText,
   runStatusText,
+  withApprovalAsked,
   withApprovalSettled,
 } from '../../../renderer/src/features/chat/run-status';
-import { sampleApproval } from './fixtures';
+import { createChatStore } from '../../../renderer/src/features/chat/chat-store';
+import { fakeClient, sampleApproval } from './fixtures';
 import type { TimelineItem } from '../../../renderer/src/features/chat/timeline';
 
 describe('the line under a running conversation', () => {
@@ -137,5 +139,26 @@ describe('the conversation list when an approval is settled', () => {
     expect(withApprovalSettled(threads, changed(null))).toBe(threads);
     const finished = [thread('t1', 'completed')];
     expect(withApprovalSettled(finished, changed(settled))).toBe(finished);
+  });
+
+  it('says the conversation whose run asked for an approval needs it, though the list was read before it paused', () => {
+    const read = [thread('t1', 'executing'), thread('t2', 'completed')];
+    const next = withApprovalAsked(read, changed(sampleApproval({ threadId: 't1' })));
+    expect(next.map((item) => lastRunNote(item))).toEqual(['needs approval', null]);
+    // Nothing to change: the row says so already, the approval was settled, or its conversation is not listed.
+    expect(withApprovalAsked(threads, changed(sampleApproval({ threadId: 't1' })))).toBe(threads);
+    expect(withApprovalAsked(read, changed(sampleApproval({ threadId: 't1', status: 'approved' })))).toBe(
+      read,
+    );
+    expect(withApprovalAsked(read, changed(sampleApproval({ threadId: 't9' })))).toBe(read);
+  });
+
+  it('in the chat store: the row of a conversation read as working says it needs approval once its run asks', () => {
+    const store = createChatStore(fakeClient().client);
+    store.setState({ threads: [thread('t1', 'executing')] });
+    store
+      .getState()
+      .approvalsChanged(changed(sampleApproval({ threadId: 't1' }), [sampleApproval({ threadId: 't1' })]));
+    expect(store.getState().threads.map((item) => lastRunNote(item))).toEqual(['needs approval']);
   });
 });

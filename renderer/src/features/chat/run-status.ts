@@ -50,6 +50,22 @@ export function withApprovalSettled(threads: ThreadSummary[], event: ApprovalsCh
 }
 
 /**
+ * The conversation list once an approval is asked for: its conversation needs approval, though the list was read
+ * before its run paused (the read a new conversation makes as its run starts). The same list when its row says so
+ * already, or is not in it.
+ */
+export function withApprovalAsked(threads: ThreadSummary[], event: ApprovalsChangedEvent): ThreadSummary[] {
+  const asked = event.changed;
+  if (asked?.status !== 'pending') return threads;
+  const isAsking = (thread: ThreadSummary) =>
+    thread.id === asked.threadId && thread.lastRunStatus !== 'awaiting_confirmation';
+  if (!threads.some(isAsking)) return threads;
+  return threads.map((thread) =>
+    isAsking(thread) ? { ...thread, lastRunStatus: 'awaiting_confirmation' } : thread,
+  );
+}
+
+/**
  * What a running run is doing, from its latest row, when its status says less: its answer streams in
  * (Writing…), or a step that failed waits to be tried again: Gemini's (a notice from it, see the engine's
  * model turn) or a call's (a notice about a call still going; one about a finished call is news, not a

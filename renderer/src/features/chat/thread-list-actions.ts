@@ -2,7 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import type { DeputyClient } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import type { ChatActions, ChatState } from './chat-store';
-import { withApprovalSettled } from './run-status';
+import { withApprovalAsked, withApprovalSettled } from './run-status';
 
 const THREAD_PAGE = 30;
 
@@ -36,7 +36,7 @@ export function threadListActions(
     },
 
     approvalsChanged(event) {
-      const threads = withApprovalSettled(get().threads, event);
+      const threads = withApprovalAsked(withApprovalSettled(get().threads, event), event);
       if (threads !== get().threads) set({ threads });
     },
 
