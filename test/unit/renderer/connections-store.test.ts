@@ -24,6 +24,33 @@ describe('connections store', () => {
     expect(fake.subscribers('connections.changed')).toBe(0);
   });
 
+  it('keeps a disconnect, and what connections.changed said, over a list read before them and answered after', async () => {
+    const connected = { ...gemini, state: 'connected' as const, account: 'the key you saved' };
+    const reads: ((list: { connections: (typeof gemini)[] }) => void)[] = [];
+    const fake = fakeClient({
+      'connections.list': () => new Promise((resolve) => reads.push(resolve)),
+      'connections.disconnect': async () => ({ status: gemini }),
+    });
+    const store = createConnectionsStore(fake.client);
+    store.getState().follow();
+    reads.shift()?.({ connections: [google, slack, connected] });
+    await expect.poll(() => store.getState().connections?.length).toBe(3);
+    // Settings opened again reads the list; the person disconnects before the slow host answers that read.
+    const reading = store.getState().load();
+    expect(await store.getState().disconnect('gemini')).toBe(true);
+    reads.shift()?.({ connections: [google, slack, connected] });
+    await reading;
+    expect(store.getState().connections?.find((status) => status.name === 'gemini')?.state).toBe(
+      'disconnected',
+    );
+    // So with an event: the list it carried stays.
+    const again = store.getState().load();
+    fake.emit('connections.changed', { connections: [google, slack, connected] });
+    reads.shift()?.({ connections: [google, slack, gemini] });
+    await again;
+    expect(store.getState().connections?.find((status) => status.name === 'gemini')?.state).toBe('connected');
+  });
+
   it('shows why the list could not be read', async () => {
     const fake = fakeClient({
       'connections.list': () => Promise.reject(new ClientError('disconnected', 'Lost the connection.')),

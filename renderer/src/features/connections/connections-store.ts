@@ -52,6 +52,10 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
     const setActivity = (name: ConnectionName, activity: ConnectionActivity) =>
       set((state) => ({ activity: { ...state.activity, [name]: activity } }));
 
+    // Counts what told the window of a connection after a read of the list was sent (an event, a sign-in's
+    // answer): a list read before it is not drawn over it, or a slow host's answer took a sign-in back.
+    let news = 0;
+
     const isBusy = (name: ConnectionName) => (get().activity[name]?.inFlight ?? null) !== null;
 
     /** One request at a time per connection: a second click while the first is in flight sends nothing. */
@@ -64,6 +68,7 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
       setActivity(name, { ...IDLE, inFlight: kind });
       try {
         const { status, notice } = await send();
+        news += 1;
         set((state) => ({ connections: upsert(state.connections, status) }));
         setActivity(name, { ...IDLE, notice: notice ?? null });
         return true;
@@ -84,6 +89,7 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
         const unsubscribe = client.on('connections.changed', {}, ({ connections }) => {
           // A sign-in that finished in the browser makes the last attempt's error out of date.
           const settled = connections.filter((status) => status.state === 'connected').map((s) => s.name);
+          news += 1;
           set((state) => ({
             connections,
             loadError: null,
@@ -100,9 +106,10 @@ export function createConnectionsStore(client: DeputyClient): ConnectionsStore {
       },
 
       async load() {
+        const newsBefore = news;
         try {
           const { connections } = await client.invoke('connections.list', {});
-          set({ connections, loadError: null });
+          if (news === newsBefore) set({ connections, loadError: null });
         } catch (error) {
           set({ loadError: toClientError(error).message });
         }
