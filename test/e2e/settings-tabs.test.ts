@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { axeViolations } from './support/axe';
 import { edgeContrast } from './support/contrast';
 import { useHostedGemini } from './support/hosted';
 import { composer, openFromHeader, usePages } from './support/pages';
@@ -9,6 +10,36 @@ const { newPage } = usePages();
 /** Settings' row of tabs when the window changes size. */
 describe('Settings tabs', () => {
   const hosted = useHostedGemini();
+
+  it('while the settings are being read, its tabs name no section that is not there yet (axe 0)', async () => {
+    const page = await newPage();
+    // A slow host: its answer to settings.get is held until the test has looked.
+    const held: (() => void)[] = [];
+    await page.routeWebSocket(/./, (socket) => {
+      const server = socket.connectToServer();
+      const late = new Set<string>();
+      socket.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { id: string; channel?: string };
+        if (frame.channel === 'settings.get') late.add(frame.id);
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { kind: string; id: string };
+        if (frame.kind === 'reply' && late.has(frame.id)) held.push(() => socket.send(message));
+        else socket.send(message);
+      });
+    });
+    const host = hosted.host();
+    await page.goto(`${host.url}/#token=${host.token}`);
+    await composer(page).waitFor();
+    await openFromHeader(page, 'open-settings');
+    await page.getByRole('status').filter({ hasText: 'Loading settings…' }).waitFor();
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    for (const send of held.splice(0)) send();
+    await page.getByRole('tabpanel').first().waitFor({ state: 'attached' });
+    expect(await axeViolations(page)).toEqual([]);
+  });
 
   it('keeps the chosen tab whole, clear of the fade and its arrow, when the window narrows', async () => {
     const page = await newPage();

@@ -260,7 +260,8 @@ export function SettingsPanel({
             role="tab"
             id={`${tabIds}-${item.id}-tab`}
             aria-selected={tab === item.id}
-            aria-controls={`${tabIds}-${item.id}`}
+            // Its section is drawn once the settings are read: till then the tab names no element that is not there.
+            aria-controls={isReady ? `${tabIds}-${item.id}` : undefined}
             tabIndex={tab === item.id ? 0 : -1}
             className="tabs__tab"
             data-testid={`settings-tab-${item.id}`}
