@@ -273,15 +273,40 @@ function storeWithSlowThread() {
   return { store, emit, answer: (detail: ThreadDetail) => answer(detail) };
 }
 
+/** A connected store whose `run.start` answers only when the test calls `answer`. */
+function storeWithSlowStart() {
+  let answer: (value: { runId: string; threadId: string }) => void = () => undefined;
+  const { client, emit } = fakeClient({
+    'run.start': () => new Promise((resolve) => (answer = resolve)),
+    'threads.list': async () => ({ threads: [], nextBefore: null }),
+  });
+  const store = createChatStore(client);
+  store.getState().connect();
+  return { store, emit, answer: (value: { runId: string; threadId: string }) => answer(value) };
+}
+
 describe('chat store', () => {
+  it('keeps the events of an agent a new thread’s run started before run.start answers', async () => {
+    const { store, emit, answer } = storeWithSlowStart();
+
+    const sent = store.getState().send('Have the helper add a task');
+    emit({ type: 'status', ...ids, status: 'executing' });
+    // The run delegated, and its agent spoke, all before the slow host's answer was read.
+    emit({ type: 'status', runId: 'child', threadId: 't1', status: 'executing' });
+    emit({ type: 'delta', runId: 'child', threadId: 't1', delta: 'Looking at your tasks.' });
+    emit({ type: 'delta', runId: 'other', threadId: 'elsewhere', delta: 'not ours' });
+    answer(ids);
+    await sent;
+
+    const { conversation } = store.getState();
+    expect(conversation.items).toContainEqual(
+      expect.objectContaining({ role: 'assistant', runId: 'child', text: 'Looking at your tasks.' }),
+    );
+    expect(JSON.stringify(conversation.items)).not.toContain('not ours');
+  });
+
   it('keeps a new thread’s events that arrive before run.start answers', async () => {
-    let answer: (value: { runId: string; threadId: string }) => void = () => undefined;
-    const { client, emit } = fakeClient({
-      'run.start': () => new Promise((resolve) => (answer = resolve)),
-      'threads.list': async () => ({ threads: [], nextBefore: null }),
-    });
-    const store = createChatStore(client);
-    store.getState().connect();
+    const { store, emit, answer } = storeWithSlowStart();
 
     const sent = store.getState().send('Add a task to buy milk tomorrow');
     emit({ type: 'status', ...ids, status: 'executing' });

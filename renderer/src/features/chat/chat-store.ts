@@ -231,7 +231,8 @@ export function createChatStore(client: DeputyClient, { onThreadRead }: ChatStor
           const threadId = conversation.threadId ?? undefined;
           const started = await client.invoke('run.start', { prompt: text, ...(threadId && { threadId }) });
           if (mine !== generation) return true;
-          const early = earlyEvents.filter((event) => event.runId === started.runId);
+          // The run's and those of the agents it started meanwhile: all are in its conversation.
+          const early = earlyEvents.filter((event) => event.threadId === started.threadId);
           earlyEvents = [];
           update((current) => {
             let next: Conversation = {
