@@ -811,11 +811,15 @@ describe('the audit viewer against the headless host', () => {
           await risk.scrollIntoViewIfNeeded();
           await page.screenshot({ path: `${SHOTS}/audit-risk-${width}-${colorScheme}.png` });
         }
-        // A run is not judged for risk: its detail has no Risk row, not a dash.
+        // A run is not judged for risk: its detail has no Risk row, not a dash. The action's detail stays until the
+        // run's has come: read once its title is the run's.
+        const title = detail(page).locator('#audit-detail-title');
+        const actionTitle = await title.innerText();
         await page
           .locator('[data-testid="audit-row"][data-tool="agent_decision"]')
           .getByRole('button')
           .click();
+        await expect.poll(() => title.innerText()).not.toBe(actionTitle);
         await expect.poll(() => detail(page).getByTestId('audit-detail-status').count()).toBe(1);
         await expect
           .poll(() =>
