@@ -268,6 +268,8 @@ describe('a window that loses its connection to the host mid-run', () => {
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
       .toContain('Note: The helper counted.');
     await runEnded(page);
+    // What the agents made is read once the run has ended: the order a reload must show is taken with it there.
+    await page.getByTestId('run-artifacts').waitFor();
 
     expect(firstShrink(await shown())).toBeNull();
     const last = await lastShown(shown);
