@@ -737,6 +737,8 @@ describe('layout at 420 and 1280 px, and axe on every screen and state', () => {
           return `${Math.round(box.left)} ${Math.round(box.width)}x${Math.round(box.height)}`;
         }),
       );
+    // The form is drawn once the settings are read.
+    await page.locator('[data-testid^="autonomy-"]:is(select)').first().waitFor();
     const selects = await boxes('[data-testid^="autonomy-"]:is(select)');
     // "Create a calendar event" wraps at this width: its select starts where the others do, as wide.
     expect(selects.length).toBeGreaterThan(5);
