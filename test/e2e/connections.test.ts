@@ -48,6 +48,9 @@ async function connectGemini(page: Page): Promise<void> {
   await gemini.getByLabel('API key').fill(GEMINI_KEY);
   await gemini.getByTestId('gemini-connect').click();
   await withState(gemini, 'connected').waitFor();
+  // The card reads connected as the host says so, which may be before it answers the click: till then its
+  // buttons wait ("Saving…", Disconnect disabled).
+  await expect.poll(() => gemini.getByTestId('gemini-connect').innerText()).toBe('Replace key');
 }
 
 /**
@@ -389,7 +392,7 @@ describe('Google and Slack sign-in against their fakes', () => {
       // when the button itself is pressed, instead of falling to the page.
       expect(await googleCard.getByLabel('Client secret').count()).toBe(0);
       await expect.poll(() => focusedTestId(page)).toBe('google-connect');
-      expect(await googleCard.getByTestId('google-connect').innerText()).toBe('Start again');
+      await expect.poll(() => googleCard.getByTestId('google-connect').innerText()).toBe('Start again');
 
       // The card is redrawn again by the sign-in finished in the browser, outside this window: the keyboard stays.
       await finishSignInInBrowser(googleCard);
@@ -456,7 +459,7 @@ describe('Google and Slack sign-in against their fakes', () => {
     expect(await slackCard.getByLabel('New user token').getAttribute('aria-invalid')).toBeNull();
     // Connected, the token form says what it now does: it replaces the token, as Gemini's replaces the key.
     expect(await slackCard.getByLabel('New user token', { exact: true }).count()).toBe(1);
-    expect(await slackCard.getByTestId('slack-connect-token').innerText()).toBe('Replace token');
+    await expect.poll(() => slackCard.getByTestId('slack-connect-token').innerText()).toBe('Replace token');
     // A browser sign-in and the Slack app's client ID and secret do not apply once connected.
     await expectNoBrowserSignIn(slackCard);
     expect(await axeViolations(page)).toEqual([]);
