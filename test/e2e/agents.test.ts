@@ -286,7 +286,9 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
       'Hand “add a task to buy milk” to Task helper',
     );
     expect(await card.getByTestId('tool-call-error').count()).toBe(0);
-    // What the child waited for was turned down by Deputy as it stopped, not rejected by the person.
+    // What the child waited for was turned down by Deputy as it stopped, not rejected by the person. Its row
+    // closes once the window has read that the child ended: opened before, the click would close it.
+    await expect.poll(() => child.locator('summary').first().innerText()).toMatch(/^Task helper\s*stopped/);
     await child.locator('summary').first().click();
     const waited = child.locator('[data-testid="tool-call"][data-tool="add_task"]');
     expect(await waited.getByTestId('tool-call-state').innerText()).toBe('Cancelled');
@@ -489,7 +491,8 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
         .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
         .toContain('Note: The helper found nothing open.');
       expect(await page.getByTestId('timeline').innerText()).toContain('Do this: Check my tasks');
-      expect(await page.getByTestId('artifact').count()).toBe(2);
+      // Read apart from the conversation, after its run ended: they may come after its last words.
+      await expect.poll(() => page.getByTestId('artifact').count()).toBe(2);
     };
     const page = await newPage();
     await page.goto(`${host.url}/#/quick&token=${host.token}`);
