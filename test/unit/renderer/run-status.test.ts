@@ -153,6 +153,31 @@ describe('the conversation list when an approval is settled', () => {
     expect(withApprovalAsked(read, changed(sampleApproval({ threadId: 't9' })))).toBe(read);
   });
 
+  it('in the chat store: a list read before an approval was decided, answered after, keeps the decision', async () => {
+    let answer: (page: { threads: ThreadSummary[]; nextBefore: null }) => void = () => undefined;
+    const fake = fakeClient({ 'threads.list': () => new Promise((resolve) => (answer = resolve)) });
+    const store = createChatStore(fake.client);
+    store.setState({ threads: [thread('t1', 'awaiting_confirmation')] });
+    const reading = store.getState().loadThreads();
+    store.getState().approvalsChanged(changed(sampleApproval({ threadId: 't1', status: 'approved' })));
+    answer({ threads: [thread('t1', 'awaiting_confirmation')], nextBefore: null });
+    await reading;
+    expect(store.getState().threads.map((item) => lastRunNote(item))).toEqual([null]);
+  });
+
+  it('in the chat store: a list read answered after a later one was drawn is not drawn', async () => {
+    const answers: ((page: { threads: ThreadSummary[]; nextBefore: null }) => void)[] = [];
+    const fake = fakeClient({ 'threads.list': () => new Promise((resolve) => answers.push(resolve)) });
+    const store = createChatStore(fake.client);
+    const first = store.getState().loadThreads();
+    const second = store.getState().loadThreads();
+    answers[1]?.({ threads: [thread('t1', 'failed')], nextBefore: null });
+    await second;
+    answers[0]?.({ threads: [thread('t1', 'awaiting_confirmation')], nextBefore: null });
+    await first;
+    expect(store.getState().threads.map((item) => item.lastRunStatus)).toEqual(['failed']);
+  });
+
   it('in the chat store: the row of a conversation read as working says it needs approval once its run asks', () => {
     const store = createChatStore(fakeClient().client);
     store.setState({ threads: [thread('t1', 'executing')] });

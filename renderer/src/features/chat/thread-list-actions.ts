@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { DeputyClient } from '../../../../shared/contract';
+import type { ApprovalsChangedEvent, DeputyClient, ThreadSummary } from '../../../../shared/contract';
 import { toClientError } from '../../api/client-error';
 import type { ChatActions, ChatState } from './chat-store';
 import { withApprovalAsked, withApprovalSettled } from './run-status';
@@ -22,21 +22,41 @@ export function threadListActions(
   | 'refreshAfterDeletion'
   | 'approvalsChanged'
 > {
+  const withApproval = (threads: ThreadSummary[], event: ApprovalsChangedEvent) =>
+    withApprovalAsked(withApprovalSettled(threads, event), event);
+  // The approvals heard of while a list read is out: a slow host's answer, read before them, gets them too, or a
+  // decided approval's conversation would say "needs approval" again until the run ends.
+  const heard: ApprovalsChangedEvent[] = [];
+  let readsOut = 0;
+  // Reads are numbered: one answered after a later one was drawn is older news and is not drawn.
+  let readsSent = 0;
+  let drawnRead = 0;
+
   return {
     async loadThreads() {
       set({ isLoadingThreads: true });
+      const from = heard.length;
+      const read = ++readsSent;
+      readsOut += 1;
       try {
         const page = await client.invoke('threads.list', { limit: THREAD_PAGE });
-        set({ threads: page.threads, nextBefore: page.nextBefore, threadsError: null });
+        if (read > drawnRead) {
+          drawnRead = read;
+          const threads = heard.slice(from).reduce(withApproval, page.threads);
+          set({ threads, nextBefore: page.nextBefore, threadsError: null });
+        }
       } catch (error) {
         set({ threadsError: toClientError(error).message });
       } finally {
+        readsOut -= 1;
+        if (readsOut === 0) heard.length = 0;
         set({ isLoadingThreads: false });
       }
     },
 
     approvalsChanged(event) {
-      const threads = withApprovalAsked(withApprovalSettled(get().threads, event), event);
+      if (readsOut > 0) heard.push(event);
+      const threads = withApproval(get().threads, event);
       if (threads !== get().threads) set({ threads });
     },
 
