@@ -612,7 +612,10 @@ describe('approvals against the headless host and a fake Gemini', () => {
   it('keeps the action’s own line on its card while its approval is looked up', async () => {
     const page = await openPage();
     await askForMilk(page, 'Added it.');
-    const threadId = await page.getByTestId('thread-item').first().getAttribute('data-thread-id');
+    // The conversation open, once the list has its row: the list's read may come after the card.
+    const threadId = await page
+      .locator('[data-testid="thread-item"][aria-current="page"]')
+      .getAttribute('data-thread-id');
 
     // Another window whose host does not answer yet: no pending list, no approval.list.
     const slow = await newPage();
