@@ -235,6 +235,8 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
       .toContain('The helper could not look.');
+    // Once the turn is over in the window, as a failed turn would show its failure then.
+    await page.getByTestId('composer-send').waitFor();
     // The agent's failure shows inside its own row, not as the turn's.
     await expect.poll(() => child.getByTestId('run-error').count()).toBe(1);
     expect(await page.getByTestId('run-error').count()).toBe(1);
@@ -244,6 +246,8 @@ describe('agents in the browser, against the headless host and a fake Gemini', (
     await expect
       .poll(async () => (await assistantMessages(page).allInnerTexts()).join('\n'))
       .toContain('You have no tasks.');
+    // Over in the window: what the run's end adds (a repeat note, the answer's Copy) is there to be checked.
+    await page.getByTestId('composer-send').waitFor();
     expect(await page.getByTestId('run-repeat').count()).toBe(0);
     const asked = page.locator('[data-testid="message"][data-role="user"]', {
       hasText: 'Do this: Count my tasks',
