@@ -13,6 +13,8 @@ describe('pause vs decisions already queued', () => {
     const sent: { to: string[]; body: string }[] = [];
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => (release = r));
+    let setOff: () => void = () => {};
+    const isUnderWay = new Promise<void>((r) => (setOff = r));
     const slow: Tool<{ to: string[]; body: string }> = {
       name: 'slow_send',
       description: 'Send slowly.',
@@ -26,6 +28,7 @@ describe('pause vs decisions already queued', () => {
       recipients: (input) => input.to,
       preview: (input) => ({ title: `Send to ${input.to.join(', ')}`, fields: [] }),
       execute: async (input) => {
+        setOff();
         await gate;
         sent.push(input);
         return { sent: true };
@@ -50,7 +53,7 @@ describe('pause vs decisions already queued', () => {
     if (!a || !b) throw new Error('both calls should wait for approval');
     const da = host.invoke('approval.decide', { approvalId: a.id, decision: 'approve' });
     const db = host.invoke('approval.decide', { approvalId: b.id, decision: 'approve' });
-    await new Promise((r) => setTimeout(r, 50));
+    await isUnderWay;
     // The person presses "Pause all side effects" while A is still under way.
     await host.invoke('sideEffects.set', { isPaused: true });
     release();
