@@ -332,8 +332,10 @@ describe('WebSocket transport', () => {
       ok: true,
       data: { runId: expect.any(String) },
     });
+    const answersOnS1 = () => received.filter((m) => m.kind === 'reply' && m.id === 's1').length;
     socket.send(JSON.stringify({ kind: 'unsubscribe', id: 's1' }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The host answers an unsubscribe once it has let the subscription go.
+    await expect.poll(answersOnS1).toBe(2);
     expect(fixture.host.events.subscriberCount).toBe(0);
     socket.close();
   });
