@@ -278,13 +278,15 @@ describe('run loop', () => {
     const { host } = await start(model);
     const events = collect(host);
     const started = host.startRun({ prompt: 'Slow' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // In flight: the model has begun to answer.
+    await expect.poll(() => events.some((e) => e.type === 'delta')).toBe(true);
     expect(await host.invoke('run.cancel', { runId: started.runId })).toEqual({ cancelled: true });
     release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(events.find((e) => e.type === 'result')).toMatchObject({
-      result: { status: 'failed', summary: 'Stopped.' },
-    });
+    await expect
+      .poll(() => events.find((e) => e.type === 'result'))
+      .toMatchObject({
+        result: { status: 'failed', summary: 'Stopped.' },
+      });
     expect(await host.invoke('run.cancel', { runId: started.runId })).toEqual({ cancelled: false });
   });
 
