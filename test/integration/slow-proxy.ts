@@ -4,14 +4,15 @@ import type { AddressInfo } from 'node:net';
 /**
  * A proxy in front of a fake that lets a request through at once but holds back its answer: the fake has
  * already acted (the mail is sent, the post is made) when the caller gives up waiting. The fakes' own delay
- * injection answers in the fake's place, so it cannot show a slow call that did go through.
+ * injection answers in the fake's place, so it cannot show a slow call that did go through. An answer is held
+ * until the test lets it go, not for a time, so a caller slowed down by a loaded machine still gives up first.
  */
 export interface SlowProxy {
   url: string;
   /** Every request that came through, as "METHOD /path". */
   seen: string[];
-  /** Answers requests whose "METHOD /path" matches only `delayMs` after the fake answered. */
-  slowDown(match: RegExp, delayMs: number): void;
+  /** Holds the fake's answers to requests whose "METHOD /path" matches until `release` is called. */
+  hold(match: RegExp): { release(): void };
   close(): Promise<void>;
 }
 
@@ -19,9 +20,8 @@ export interface SlowProxy {
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
 
 export async function startSlowProxy(upstream: string): Promise<SlowProxy> {
-  const slow: { match: RegExp; delayMs: number }[] = [];
+  const holds: { match: RegExp; released: Promise<void>; release(): void }[] = [];
   const seen: string[] = [];
-  const timers = new Set<NodeJS.Timeout>();
 
   const forward = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
@@ -40,16 +40,7 @@ export async function startSlowProxy(upstream: string): Promise<SlowProxy> {
       ...(method !== 'GET' && method !== 'HEAD' && { body: Buffer.concat(chunks) }),
     });
     const body = Buffer.from(await answer.arrayBuffer());
-    const delayMs = slow.find((rule) => rule.match.test(key))?.delayMs ?? 0;
-    if (delayMs > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          resolve();
-        }, delayMs);
-        timers.add(timer);
-      });
-    }
+    await holds.find((held) => held.match.test(key))?.released;
     if (res.destroyed) return;
     const outgoing: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
@@ -69,10 +60,15 @@ export async function startSlowProxy(upstream: string): Promise<SlowProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    slowDown: (match, delayMs) => slow.push({ match, delayMs }),
+    hold: (match) => {
+      let release = (): void => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.push({ match, released, release });
+      return { release };
+    },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
+        for (const held of holds) held.release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -17,8 +17,10 @@ import { startSlowProxy, type SlowProxy } from './slow-proxy';
  */
 
 const NOW = new Date('2026-03-09T08:00:00Z');
-const LIMIT_MS = 250;
-const SLOW_MS = 1_500;
+/** Long enough for a look-up and a send on a loaded machine: the answer that comes too late is held, not slow. */
+const LIMIT_MS = 1_500;
+/** After a held look-up is let go, how long a call that wrongly went on would take to send. */
+const AFTER_LOOK_UP_MS = 500;
 
 const context = (key: string): ToolContext => ({ ...toolContext(key), now: () => NOW });
 
@@ -66,13 +68,14 @@ async function googleBehindProxy(): Promise<{
 describe('a slow side effect that did go through', () => {
   it('gmail_send: the timed-out send is found by the retry, not sent again', async () => {
     const { run, google, slow } = await googleBehindProxy();
-    slow.slowDown(/^POST \/gmail\/v1\/users\/me\/messages\/send$/, SLOW_MS);
+    const answer = slow.hold(/^POST \/gmail\/v1\/users\/me\/messages\/send$/);
     const mail = { to: ['ana@example.com'], subject: 'Slow', body: 'It did go out.' };
 
     const first = await run('gmail_send', mail, 'slow-send');
     expect(first).toMatchObject(timedOut);
-    expect(!first.ok && first.message).toBe('The call got no answer within 0.25 s and was stopped.');
+    expect(!first.ok && first.message).toBe('The call got no answer within 1.5 s and was stopped.');
     expect(google.gmail.sent).toHaveLength(1);
+    answer.release();
 
     const retry = await run('gmail_send', mail, 'slow-send');
 
@@ -83,11 +86,12 @@ describe('a slow side effect that did go through', () => {
 
   it('calendar_event_create: the timed-out insert is found by the retry, not made again', async () => {
     const { run, google, slow } = await googleBehindProxy();
-    slow.slowDown(/^POST \/calendar\/v3\/calendars\/primary\/events$/, SLOW_MS);
+    const answer = slow.hold(/^POST \/calendar\/v3\/calendars\/primary\/events$/);
     const meeting = { summary: 'Slow', start: '2026-03-11T14:00:00', end: '2026-03-11T14:30:00' };
 
     expect(await run('calendar_event_create', meeting, 'slow-event')).toMatchObject(timedOut);
     expect(google.calendar.created).toHaveLength(1);
+    answer.release();
 
     const retry = await run('calendar_event_create', meeting, 'slow-event');
 
@@ -101,11 +105,12 @@ describe('a slow side effect that did go through', () => {
     harness = await startSlackHarness({ slack, env: { DEPUTY_SLACK_API_URL: `${proxy.url}/api/` } });
     await harness.signIn();
     const run = registryOf(createSlackTools(harness.connector));
-    proxy.slowDown(/^POST \/api\/chat\.postMessage$/, SLOW_MS);
+    const answer = proxy.hold(/^POST \/api\/chat\.postMessage$/);
     const post = { channel: '#general', text: 'Slow but sure.' };
 
     expect(await run('slack_send', post, 'slow-post')).toMatchObject(timedOut);
     expect(slack.state.posted).toHaveLength(1);
+    answer.release();
 
     const retry = await run('slack_send', post, 'slow-post');
 
@@ -126,26 +131,29 @@ describe('a call stopped before its side effect', () => {
     await harness.signIn();
     const run = registryOf(createSlackTools(harness.connector));
     // The look-up answers after the limit; Slack's client cannot be aborted, so the tool must check itself.
-    proxy.slowDown(/^POST \/api\/conversations\.history$/, LIMIT_MS * 2);
+    const lookUp = proxy.hold(/^POST \/api\/conversations\.history$/);
 
     expect(await run('slack_send', { channel: '#general', text: 'Too late.' }, 'late-look')).toMatchObject(
       timedOut,
     );
-    await new Promise((resolve) => setTimeout(resolve, LIMIT_MS * 3));
-
     expect(proxy.seen).toContain('POST /api/conversations.history');
+    lookUp.release();
+    await new Promise((resolve) => setTimeout(resolve, AFTER_LOOK_UP_MS));
+
     expect(proxy.seen).not.toContain('POST /api/chat.postMessage');
     expect(slack.state.posted).toHaveLength(0);
   });
 
   it('gmail_send does not send after the limit passed while it was still looking', async () => {
     const { run, google, slow } = await googleBehindProxy();
-    slow.slowDown(/^GET \/gmail\/v1\/users\/me\/messages$/, LIMIT_MS * 2);
+    const lookUp = slow.hold(/^GET \/gmail\/v1\/users\/me\/messages$/);
 
     expect(
       await run('gmail_send', { to: ['ana@example.com'], subject: 'x', body: 'y' }, 'late'),
     ).toMatchObject(timedOut);
-    await new Promise((resolve) => setTimeout(resolve, LIMIT_MS * 3));
+    expect(slow.seen).toContain('GET /gmail/v1/users/me/messages');
+    lookUp.release();
+    await new Promise((resolve) => setTimeout(resolve, AFTER_LOOK_UP_MS));
 
     expect(slow.seen).not.toContain('POST /gmail/v1/users/me/messages/send');
     expect(google.gmail.sent).toHaveLength(0);
