@@ -43,7 +43,12 @@ async function becomesAnother(afterMs: number, ignoresTerm: boolean) {
   const shell = leftovers.find((found) => found.identity.includes('exec sleep 30'));
   if (!shell) throw new Error('no inner shell found');
   strays.push(shell.pid);
-  return { leftovers, pid: shell.pid };
+  /** Whether the shell's pid is now the other program: `afterMs` is when it asks for that, not when it happens. */
+  const isAnother = async () => {
+    const now = (await descendantsOf(parent.pid ?? 0)).find((found) => found.pid === shell.pid);
+    return now !== undefined && now.identity !== shell.identity;
+  };
+  return { leftovers, pid: shell.pid, isAnother };
 }
 
 describe('stopping what a server left behind', () => {
@@ -71,8 +76,8 @@ describe('stopping what a server left behind', () => {
   });
 
   it('leaves alone a pid that belongs to another process by the time it is stopped', async () => {
-    const { leftovers, pid } = await becomesAnother(300, false);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const { leftovers, pid, isAnother } = await becomesAnother(300, false);
+    await expect.poll(isAnother, { timeout: 5_000 }).toBe(true);
     await stopLeftovers(leftovers);
     expect(isRunning(pid)).toBe(true);
   });
