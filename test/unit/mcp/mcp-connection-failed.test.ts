@@ -115,11 +115,11 @@ describe('an MCP server that cannot start', () => {
   });
 
   it('counts an address that answered 500, yet waits longer after one: a server that boots meanwhile runs, one that always answers it is left failed', async () => {
-    // Its first answers, for 0.35 s, are 500s, as some hosts answer while a server boots; then it works.
-    let firstAt: number | null = null;
+    // Its first answers are 500s, as some hosts answer while a server boots, until Deputy has waited twice to try
+    // again (a time would be passed sooner or later on a loaded machine); then it works.
+    let waitsSoFar = (): number => 0;
     const booting = createServer((request, response) => {
-      firstAt ??= Date.now();
-      if (Date.now() - firstAt < 350) response.writeHead(500).end('starting up');
+      if (waitsSoFar() < 2) response.writeHead(500).end('starting up');
       else answerMcp(request, response, 'booting', textTool('ping', 'pong'));
     });
     const broken = createServer((_request, response) => response.writeHead(500).end('broken'));
@@ -127,6 +127,7 @@ describe('an MCP server that cannot start', () => {
     const backoff = { firstMs: 10, maxMs: 10, afterServerErrorMs: 200 };
     try {
       const slow = connect('booting', { transport: 'http', url: up.url }, undefined, { backoff });
+      waitsSoFar = () => slow.delays().length;
       const dead = connect('broken', { transport: 'http', url: down.url }, undefined, { backoff });
       opened.push(slow.connection, dead.connection);
       await Promise.all([slow.connection.start(), dead.connection.start()]);
