@@ -26,6 +26,10 @@ beforeEach(async () => {
 const impatient = (): ModelClient =>
   createGeminiClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 300, idleTimeoutMs: 300 });
 
+/** Impatient between chunks only, for the cases about a silence after the first: that one may come late. */
+const impatientBetweenChunks = (): ModelClient =>
+  createGeminiClient({ apiKey: API_KEY, baseUrl: fake.url, timeoutMs: 10_000, idleTimeoutMs: 300 });
+
 afterEach(async () => {
   await fake.close();
 });
@@ -115,7 +119,7 @@ describe('Gemini client: broken connections', () => {
 
   it('times out when Gemini goes silent between chunks', async () => {
     fake.script({ kind: 'stall', chunks: [{ text: 'Let me check' }] });
-    const { events, error } = await collect(impatient());
+    const { events, error } = await collect(impatientBetweenChunks());
     expect(textOf(events)).toBe('Let me check');
     expect(error?.kind).toBe('timeout');
     expect(error?.message).toMatch(/stopped answering/);
@@ -124,7 +128,7 @@ describe('Gemini client: broken connections', () => {
   it('does not count the time the caller spends on an event against Gemini', async () => {
     fake.script(textReply('One two three four', { chunks: 2 }));
     const slowReader = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 500));
-    const { events, error } = await collect(impatient(), modelRequest(), slowReader);
+    const { events, error } = await collect(impatientBetweenChunks(), modelRequest(), slowReader);
     expect(error).toBeNull();
     expect(textOf(events)).toBe('One two three four');
   });
