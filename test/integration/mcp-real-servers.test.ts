@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServerConfig, type RunEvent } from '../../shared/contract';
 import { BoundedLog } from '../../electron/mcp/bounded-log';
 import { McpConnection } from '../../electron/mcp/mcp-connection';
@@ -21,6 +21,9 @@ import {
   watchServer,
 } from '../support/mcp-kit';
 import { call, say, ScriptedModel } from '../support/scripted-model';
+
+// Each case starts real servers and waits on them: on a loaded machine one took 24 s where it takes 10 alone.
+vi.setConfig({ testTimeout: 60_000 });
 
 /**
  * The real MCP servers from the npm registry (server-filesystem on a temp folder, server-everything), and one
