@@ -137,9 +137,10 @@ describe('an MCP server that cannot start', () => {
       clearTimeout(timer);
       return answer;
     };
-    const saved = await within(putServer(fixture.host, 'silent', silent), 8_000);
+    // Each answers after its 5 s wait: 12 s is well under the 30 s, with room for a loaded machine.
+    const saved = await within(putServer(fixture.host, 'silent', silent), 12_000);
     expect(saved).toMatchObject({ name: 'silent', state: 'starting' });
-    const restarted = await within(fixture.host.invoke('mcp.restart', { name: 'silent' }), 8_000);
+    const restarted = await within(fixture.host.invoke('mcp.restart', { name: 'silent' }), 12_000);
     expect(restarted).toMatchObject({ server: { name: 'silent', state: 'starting' } });
-  });
+  }, 40_000);
 });
