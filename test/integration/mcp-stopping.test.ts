@@ -62,9 +62,11 @@ describe('MCP servers stopped from Settings', () => {
   ])('ends a call in flight at once, saying the server was %s', async (_how, stop, server, words) => {
     const { host, model, events } = await hangingCall(server);
     const stoppedAt = Date.now();
-    await stop(host);
+    // The call ends as the stop begins, not once the server's process is gone: timed from there.
+    const stopping = stop(host);
     await expect.poll(() => failedCall(events)?.error, { timeout: 10_000 }).toBe(words);
     expect(Date.now() - stoppedAt).toBeLessThan(2_000);
+    await stopping;
     await expect.poll(() => model.requests.length, { timeout: 10_000 }).toBe(2);
     expect(JSON.stringify(model.requests[1]?.messages.at(-1))).toContain('mcp_stopped');
   });
