@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPlansStore } from '../../../renderer/src/features/plans/plans-store';
-import type { Plan, PlanStep } from '../../../shared/contract';
+import type { Plan, PlanStep, ThreadDetail } from '../../../shared/contract';
 import { fakeClient } from './fixtures';
 
 const ask: PlanStep = {
@@ -86,5 +86,22 @@ describe('the plans store', () => {
     fake.emit('run.events', { type: 'plan', runId: 'r1', threadId: 't1', plan: paused });
     await store.getState().answer('p1', 'Work');
     expect(store.getState().plans.p1).toEqual(answered('executing', 1));
+  });
+
+  it('keeps a plan its events moved on when a conversation read before them is answered after them', () => {
+    const fake = fakeClient({});
+    const store = createPlansStore(fake.client);
+    store.getState().connect();
+    const read = (plan: Plan) => ({ thread: {}, messages: [], actions: [], runs: [], plans: [plan] });
+    store.getState().fromThread(read(paused) as unknown as ThreadDetail);
+    fake.emit('run.events', { type: 'plan', runId: 'r1', threadId: 't1', plan: answered('completed', 2) });
+    // The same conversation read again (a reconnect, say), answered with what it held before the plan ended.
+    store.getState().fromThread(read(answered('executing', 1)) as unknown as ThreadDetail);
+    expect(store.getState().plans.p1).toEqual(answered('completed', 2));
+    // A reading that is newer is taken.
+    const other = { ...paused, id: 'p2' };
+    store.getState().fromThread(read(other) as unknown as ThreadDetail);
+    store.getState().fromThread(read({ ...answered('executing', 1), id: 'p2' }) as unknown as ThreadDetail);
+    expect(store.getState().plans.p2?.currentStep).toBe(1);
   });
 });

@@ -78,8 +78,16 @@ export function createPlansStore(client: DeputyClient): PlansStore {
       fromThread(detail) {
         const plans = detail.plans ?? [];
         if (plans.length === 0) return;
+        // A plan the window already drew further on from its events keeps that: the reading is older news.
         set((state) => ({
-          plans: { ...state.plans, ...Object.fromEntries(plans.map((plan) => [plan.id, plan])) },
+          plans: {
+            ...state.plans,
+            ...Object.fromEntries(
+              plans
+                .filter((plan) => !isPlanBehind(plan, state.plans[plan.id]))
+                .map((plan) => [plan.id, plan]),
+            ),
+          },
           // Under the request that made each, as live, not the answer's run that went on with it.
           anchors: {
             ...Object.fromEntries(plans.map((plan) => [plan.id, madeBy(plan, detail.runs)])),
