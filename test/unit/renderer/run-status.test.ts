@@ -178,6 +178,30 @@ describe('the conversation list when an approval is settled', () => {
     expect(store.getState().threads.map((item) => item.lastRunStatus)).toEqual(['failed']);
   });
 
+  it('in the chat store: a list read that fails after a later one was drawn says nothing over it', async () => {
+    const answers: {
+      resolve: (page: { threads: ThreadSummary[]; nextBefore: null }) => void;
+      reject: (error: unknown) => void;
+    }[] = [];
+    const fake = fakeClient({
+      'threads.list': () => new Promise((resolve, reject) => answers.push({ resolve, reject })),
+    });
+    const store = createChatStore(fake.client);
+    const first = store.getState().loadThreads();
+    const second = store.getState().loadThreads();
+    answers[1]?.resolve({ threads: [thread('t1', 'completed')], nextBefore: null });
+    await second;
+    answers[0]?.reject(new Error('Lost the connection to Deputy before it answered.'));
+    await first;
+    expect(store.getState().threadsError).toBeNull();
+    expect(store.getState().threads.map((item) => item.id)).toEqual(['t1']);
+    // The newest read failing still says so.
+    const third = store.getState().loadThreads();
+    answers[2]?.reject(new Error('Lost the connection to Deputy before it answered.'));
+    await third;
+    expect(store.getState().threadsError).not.toBeNull();
+  });
+
   it('in the chat store: the row of a conversation read as working says it needs approval once its run asks', () => {
     const store = createChatStore(fakeClient().client);
     store.setState({ threads: [thread('t1', 'executing')] });

@@ -46,7 +46,8 @@ export function threadListActions(
           set({ threads, nextBefore: page.nextBefore, threadsError: null });
         }
       } catch (error) {
-        set({ threadsError: toClientError(error).message });
+        // An older read that failed says nothing over a newer list drawn meanwhile.
+        if (read > drawnRead) set({ threadsError: toClientError(error).message });
       } finally {
         readsOut -= 1;
         if (readsOut === 0) heard.length = 0;
