@@ -7,6 +7,7 @@ import { useHostedGemini } from './support/hosted';
 import { MILK_CALL } from './support/milk';
 import { usePages } from './support/pages';
 import { cuttableSocket, type SocketCut } from './support/socket-cut';
+import { WS_PATH } from '../../shared/contract/ws-names';
 
 const { newPage } = usePages();
 const SHOTS = process.env.DEPUTY_SHOTS;
@@ -114,6 +115,40 @@ describe('the approval window and the audit viewer, after their connection to th
 
     // (This much it did before it said the drop: `approvals.changed` starts again with the pending list.)
     await card.and(page.locator('[data-status="approved"]')).waitFor();
+    await page.getByTestId('approval-window-close').waitFor();
+  });
+
+  it('the approval window looks up again, once reconnected, a decided approval whose look-up the drop cut off', async () => {
+    hosted.gemini().script(callReply('add_task', MILK_CALL));
+    const approvalId = await askForApproval('Add a task to buy oat milk');
+    hosted.gemini().script(textReply('Added it.'));
+    expect((await api(`/api/actions/${approvalId}/approve`, { method: 'POST' })).status).toBe(200);
+    await expect.poll(() => runStatusOf(hosted.host(), 'Add a task to buy oat milk')).toBe('completed');
+
+    // The first socket drops as the window asks for its approval, before the host's answer reaches it.
+    const page = await newPage();
+    let connections = 0;
+    await page.routeWebSocket(
+      (url) => url.pathname === WS_PATH,
+      (socket) => {
+        connections += 1;
+        const isFirst = connections === 1;
+        const host = socket.connectToServer();
+        socket.onMessage((message) => {
+          if (isFirst && String(message).includes('"channel":"approval.list"')) {
+            void host.close();
+            void socket.close({ code: 1001, reason: 'The test cut the connection.' });
+          } else host.send(message);
+        });
+        host.onMessage((message) => socket.send(message));
+      },
+    );
+    await page.goto(`${hosted.host().url}/#/approval/${approvalId}&token=${hosted.host().token}`);
+
+    const card = page.getByTestId('approval-card');
+    await card.and(page.locator('[data-status="approved"]')).waitFor();
+    expect(connections).toBe(2);
+    expect(await page.getByTestId('approval-window-missing').count()).toBe(0);
     await page.getByTestId('approval-window-close').waitFor();
   });
 

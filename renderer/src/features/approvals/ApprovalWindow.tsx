@@ -31,10 +31,12 @@ export function ApprovalWindow({
     return disconnect;
   }, [store]);
 
-  // In a browser the socket can drop. The approval catches up by itself (`approvals.changed` starts again with the
-  // pending list, and one gone from it is looked up), but the plan's events sent meanwhile are lost: read it again.
+  // In a browser the socket can drop. A pending approval catches up by itself (`approvals.changed` starts again with
+  // the pending list, and one gone from it is looked up); one not yet known (a decided one, whose look-up the drop
+  // cut off) is looked up again. The plan's events sent meanwhile are lost: it is read again.
   const planId = approval?.planId;
   useAfterReconnect(status, () => {
+    if (!store.getState().known[approvalId]) void store.getState().lookUp();
     if (planId) void plans.getState().load(planId);
   });
 
