@@ -3,17 +3,10 @@ import { toolLabel } from '../../format';
 import { RULE_TOOLS } from '../settings/permissions';
 import { useAudit } from '../../stores';
 import type { AuditFilters } from './audit-store';
-import { CATEGORY_CHOICES, DECISION_CHOICES, STATUS_CHOICES } from './audit-words';
+import { CATEGORY_CHOICES, DECISION_CHOICES, RISK_CHOICES, STATUS_CHOICES } from './audit-words';
 import { scopeWords, type ScopeKey } from './scope-words';
 import { useAgentLabel } from '../agents/agent-names';
 
-const RISKS = [
-  ['', 'Any risk'],
-  ['low', 'Low'],
-  ['medium', 'Medium'],
-  ['high', 'High'],
-  ['critical', 'Critical'],
-] as const;
 /** Filters set from an entry, shown so they can be taken off, in this order. */
 const SCOPES: readonly ScopeKey[] = ['threadId', 'runId', 'agentId'];
 
@@ -128,7 +121,7 @@ export function AuditFilterBar() {
         {select('status', 'Status', [['', 'Any status'], ...STATUS_CHOICES])}
         {select('category', 'Category', [['', 'Any category'], ...CATEGORY_CHOICES])}
         {select('decision', 'Decision', [['', 'Any decision'], ...DECISION_CHOICES])}
-        {select('risk', 'Risk', RISKS)}
+        {select('risk', 'Risk', [['', 'Any risk'], ...RISK_CHOICES])}
         <label className="audit-filters__field audit-filters__tool">
           <span>Tool</span>
           <input

@@ -259,23 +259,25 @@ const isStored = (status: AuditStatusFilter): status is AuditStatus =>
 /** An expired approval, in the chat's words for it ("The approval waited too long and expired, so Deputy stopped."). */
 const EXPIRED_WORDS = 'The approval waited too long and expired, so';
 
+/** The Risk filter's choices and the detail's Risk row, in a person's words. */
+export const RISK_CHOICES: readonly (readonly [string, string])[] = [
+  ['low', 'Low'],
+  ['medium', 'Medium'],
+  ['high', 'High'],
+  ['critical', 'Critical'],
+];
+const RISK_WORDS: ReadonlyMap<string, string> = new Map(RISK_CHOICES);
+
+/** The risk an action was judged at, as the Risk filter says it ("Low"); none for a run or an older entry. */
+export const riskWordsOf = (entry: Pick<AuditEntry, 'risk'>): string | null =>
+  entry.risk === null ? null : (RISK_WORDS.get(entry.risk) ?? null);
+
 /**
  * What the detail shows as an entry's output: what the action gave back, or why there is none. What Deputy told
  * the model of a call turned down ("…Do not retry it unless they ask.") reads in the person's words; an approval
  * that expired, as the chat says it (its stored words carry the raw time it expired at), and the run that ended for
  * it with that time in the person's time zone. The entry keeps its own.
  */
-const RISK_WORDS: Readonly<Record<string, string>> = {
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  critical: 'Critical',
-};
-
-/** The risk an action was judged at, as the Risk filter says it ("Low"); none for a run or an older entry. */
-export const riskWordsOf = (entry: Pick<AuditEntry, 'risk'>): string | null =>
-  entry.risk !== null && Object.hasOwn(RISK_WORDS, entry.risk) ? (RISK_WORDS[entry.risk] ?? null) : null;
-
 export function outputOf(entry: AuditEntry): unknown {
   if (entry.output !== null && entry.output !== undefined) return expiredRunOutput(entry) ?? entry.output;
   if (entry.isExpired)
