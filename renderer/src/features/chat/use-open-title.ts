@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useChat, useStores } from '../../stores';
+import { deletedWords } from './deleted-words';
 import { listedTitle, ownTitle } from './thread-names';
 
 /**
@@ -45,6 +46,16 @@ export function useLastTitle(threadId: string | null, title: string | null): str
   if (openId !== null && title !== null && (last?.threadId !== openId || last.title !== title))
     setLast({ threadId: openId, title });
   return last !== null && last.threadId === threadId ? last.title : null;
+}
+
+/**
+ * What the window says when the conversation it had open was deleted elsewhere (another window, a script) and a new
+ * one took its place: `deletedWords`, under the title `title` (the header's) last gave it; null while it was not.
+ */
+export function useDeletedNote(title: string | null): string | null {
+  const deleted = useChat((state) => (state.conversation.threadId === null ? state.deletedThread : null));
+  const lastTitle = useLastTitle(deleted?.threadId ?? null, title) ?? deleted?.title ?? null;
+  return deleted === null ? null : deletedWords(lastTitle, deleted.isSendRefused);
 }
 
 /**

@@ -7,8 +7,7 @@ import { Conversation } from '../chat/Conversation';
 import { OpenConnections } from '../chat/open-connections';
 import { OpenConnectionsButton } from '../chat/OpenConnectionsButton';
 import { useIsGeminiConfigured } from '../connections/use-gemini-configured';
-import { useLastTitle, useOpenTitle, useReadAgainOnFocus } from '../chat/use-open-title';
-import { deletedWords } from '../chat/deleted-words';
+import { useDeletedNote, useOpenTitle, useReadAgainOnFocus } from '../chat/use-open-title';
 import type { ConnectionStatus } from '../../api/ws-client';
 import { ConnectionNote } from '../connection/ConnectionNote';
 import { useReadAgainOnReconnect } from '../connection/use-read-again';
@@ -41,8 +40,7 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
   // The open conversation's title: typing goes into that conversation, and it says which.
   const title = useOpenTitle();
   // The conversation it had open was deleted (in the main window): a new one took its place, and it says so.
-  const deleted = useChat((state) => (state.conversation.threadId === null ? state.deletedThread : null));
-  const deletedTitle = useLastTitle(deleted?.threadId ?? null, title) ?? deleted?.title ?? null;
+  const deletedNote = useDeletedNote(title);
 
   // In a browser, #/quick is a route of the workspace's page, whose store still holds the conversation open there:
   // the quick prompt is for a quick new question, so it starts one, as the desktop app's window starts empty. The
@@ -92,7 +90,7 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
             {title}
           </p>
         )}
-        {deleted !== null && (
+        {deletedNote !== null && (
           <p className="quick__thread" data-testid="quick-thread-title">
             New conversation
           </p>
@@ -133,7 +131,7 @@ export function QuickPrompt({ status }: { status: ConnectionStatus | 'ipc' }) {
       </header>
       <ConnectionNote status={status} className="quick__connection" />
       <p className="quick__connection" role="status" data-testid="quick-deleted-note">
-        {deleted !== null && deletedWords(deletedTitle, deleted.isSendRefused)}
+        {deletedNote}
       </p>
       <PauseBanner />
       <main className="quick__body" aria-label="Quick prompt">
